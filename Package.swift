@@ -1,0 +1,64 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "Flagstaff",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "Flagstaff", targets: ["Flagstaff"]),
+        .library(name: "FlagstaffTesting", targets: ["FlagstaffTesting"]),
+        .library(name: "FlagstaffRemote", targets: ["FlagstaffRemote"]),
+        .library(name: "FlagstaffFirebase", targets: ["FlagstaffFirebase"]),
+        .library(name: "FlagstaffUnleash", targets: ["FlagstaffUnleash"]),
+        .library(name: "FlagstaffConsole", targets: ["FlagstaffConsole"]),
+        .executable(name: "flagstaff", targets: ["FlagstaffCLI"]),
+        .executable(name: "flagstaff-bench", targets: ["FlagstaffBench"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    ],
+    targets: [
+        // Core: features, groups, registry, resolution, search, stores, manifest. Foundation only.
+        .target(name: "Flagstaff"),
+        .target(name: "FlagstaffTesting", dependencies: ["Flagstaff"]),
+        .target(
+            name: "FlagstaffRemote",
+            dependencies: ["Flagstaff", .product(name: "Logging", package: "swift-log")]
+        ),
+        .target(name: "FlagstaffFirebase", dependencies: ["FlagstaffRemote"]),
+        .target(
+            name: "FlagstaffUnleash",
+            dependencies: ["Flagstaff", "FlagstaffRemote", .product(name: "Logging", package: "swift-log")]
+        ),
+        .systemLibrary(
+            name: "CNCurses",
+            pkgConfig: "ncursesw",
+            providers: [.apt(["libncurses-dev"])]
+        ),
+        .target(name: "FlagstaffConsole", dependencies: ["Flagstaff", "CNCurses"]),
+        .executableTarget(
+            name: "FlagstaffCLI",
+            dependencies: [
+                "Flagstaff", "FlagstaffConsole", "FlagstaffRemote", "FlagstaffFirebase", "FlagstaffUnleash",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(
+            name: "FlagstaffBench",
+            dependencies: ["Flagstaff", "FlagstaffConsole", "FlagstaffUnleash"]
+        ),
+
+        // Shared helpers for tests only: loopback HTTP server, process spawning, tmux driver.
+        .target(name: "FlagstaffTestSupport", dependencies: ["Flagstaff"], path: "Tests/FlagstaffTestSupport"),
+
+        .testTarget(name: "FlagstaffTests", dependencies: ["Flagstaff", "FlagstaffTestSupport"]),
+        .testTarget(name: "FlagstaffTestingTests", dependencies: ["Flagstaff", "FlagstaffTesting"]),
+        .testTarget(name: "FlagstaffRemoteTests", dependencies: ["FlagstaffRemote", "FlagstaffTestSupport"]),
+        .testTarget(name: "FlagstaffFirebaseTests", dependencies: ["FlagstaffFirebase", "FlagstaffTestSupport"]),
+        .testTarget(name: "FlagstaffUnleashTests", dependencies: ["FlagstaffUnleash", "FlagstaffTestSupport"]),
+        .testTarget(name: "FlagstaffConsoleTests", dependencies: ["FlagstaffConsole", "FlagstaffTestSupport"]),
+        .testTarget(name: "FlagstaffCLITests", dependencies: ["Flagstaff", "FlagstaffTestSupport"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,6 @@
+#ifndef FLAGSTAFF_CNCURSES_SHIM_H
+#define FLAGSTAFF_CNCURSES_SHIM_H
+#define NCURSES_WIDECHAR 1
+#define _XOPEN_SOURCE_EXTENDED 1
+#include <ncurses.h>
+#endif

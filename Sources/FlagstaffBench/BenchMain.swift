@@ -1,0 +1,4 @@
+@main
+enum BenchMain {
+    static func main() { print("flagstaff-bench: no benchmarks yet") }
+}

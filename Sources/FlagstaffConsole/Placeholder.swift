@@ -1,0 +1,1 @@
+// Placeholder: FlagstaffConsole lands with its issue.

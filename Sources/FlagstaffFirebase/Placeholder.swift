@@ -1,0 +1,1 @@
+// Placeholder: FlagstaffFirebase lands with its issue.

@@ -1,0 +1,1 @@
+// Placeholder: FlagstaffRemote lands with its issue.

@@ -1,0 +1,1 @@
+// Placeholder: FlagstaffUnleash lands with its issue.

@@ -1,0 +1,2 @@
+// Shared test helpers live here.
+import Foundation
