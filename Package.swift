@@ -31,9 +31,11 @@ let package = Package(
             name: "FlagstaffUnleash",
             dependencies: ["Flagstaff", "FlagstaffRemote", .product(name: "Logging", package: "swift-log")]
         ),
+        // ncursesw: the module map links it directly. No `pkgConfig:` because SwiftPM drops the only flags
+        // ncursesw.pc adds (-D_XOPEN_SOURCE=600, -D_DEFAULT_SOURCE) and warns about them; shim.h defines what
+        // the wide API needs instead.
         .systemLibrary(
             name: "CNCurses",
-            pkgConfig: "ncursesw",
             providers: [.apt(["libncurses-dev"])]
         ),
         .target(name: "FlagstaffConsole", dependencies: ["Flagstaff", "CNCurses"]),

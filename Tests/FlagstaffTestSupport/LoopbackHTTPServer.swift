@@ -1,0 +1,252 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+import Synchronization
+
+/// A small real HTTP/1.1 server on 127.0.0.1 for tests of HTTP clients and remote-config providers.
+///
+/// Each server binds an ephemeral port (or a given one), accepts connections on its own thread and serves
+/// each connection on a thread of its own: it reads one request, calls the handler, writes the response and
+/// closes the connection (`Connection: close`). Every request is recorded in ``requests`` before the handler runs.
+///
+/// Fault injection lives in the response: ``LoopbackResponse/delay`` (client timeouts),
+/// ``LoopbackFault/truncatedBody(sentBytes:)``, ``LoopbackFault/closeWithoutResponse``,
+/// ``LoopbackFault/resetConnection``, ``LoopbackResponse/oversized(bytes:contentType:)`` and any
+/// `Content-Type` you like. For "connection refused", use ``LoopbackRefusedPort``.
+///
+/// ```swift
+/// let server = LoopbackHTTPServer { request in
+///     request.path == "/health" ? .text("ok") : .status(404)
+/// }
+/// try server.start()
+/// defer { server.stop() }
+/// let url = server.baseURL.appendingPathComponent("health")
+/// ```
+///
+/// Thread-safety: all members may be called from any thread. The handler runs on connection threads,
+/// possibly several at once, so it must be `@Sendable`. ``stop()`` interrupts delays, waits for in-flight
+/// connections to finish and is idempotent; a stopped server cannot be restarted (create a new one, optionally
+/// on the same ``port``). Dropping the last reference also stops the server.
+public final class LoopbackHTTPServer: Sendable {
+    /// The closure that turns a request into a response; runs on a connection thread.
+    public typealias Handler = @Sendable (LoopbackRequest) -> LoopbackResponse
+
+    private let core: LoopbackServerCore
+    private let requestedPort: UInt16
+
+    /// Creates a server that is not yet listening.
+    ///
+    /// - Parameters:
+    ///   - port: The port to bind on 127.0.0.1; `0` (the default) picks a free ephemeral port.
+    ///   - handler: Produces the response for each request.
+    public init(port: UInt16 = 0, handler: @escaping Handler) {
+        requestedPort = port
+        core = LoopbackServerCore(handler: handler)
+    }
+
+    deinit {
+        core.stop()
+    }
+
+    /// Creates and starts a server in one step.
+    ///
+    /// - Parameters:
+    ///   - port: The port to bind; `0` for an ephemeral port.
+    ///   - handler: Produces the response for each request.
+    /// - Returns: The running server.
+    /// - Throws: ``LoopbackHTTPError`` if the socket cannot be bound or listened on.
+    public static func started(port: UInt16 = 0, handler: @escaping Handler) throws -> LoopbackHTTPServer {
+        let server = LoopbackHTTPServer(port: port, handler: handler)
+        try server.start()
+        return server
+    }
+
+    /// Binds 127.0.0.1, starts listening and starts the accept thread.
+    ///
+    /// - Throws: ``LoopbackHTTPError`` if binding or listening fails, or if the server was already started.
+    public func start() throws {
+        try core.start(port: requestedPort)
+    }
+
+    /// Stops accepting, interrupts response delays, waits for in-flight connections and closes the socket.
+    ///
+    /// Safe to call more than once and from any thread except a handler.
+    public func stop() {
+        core.stop()
+    }
+
+    /// The bound port, or `0` before ``start()``.
+    public var port: UInt16 { core.port }
+
+    /// `http://127.0.0.1:<port>` (no trailing slash).
+    public var baseURL: URL {
+        URL(string: "http://127.0.0.1:\(port)") ?? URL(fileURLWithPath: "/")
+    }
+
+    /// Builds a URL on this server from a path (with or without a leading `/`) and an optional query string.
+    ///
+    /// - Parameter pathAndQuery: For example `"/v1/fetch?key=abc"`.
+    /// - Returns: The absolute URL.
+    public func url(_ pathAndQuery: String) -> URL {
+        let suffix = pathAndQuery.hasPrefix("/") ? pathAndQuery : "/" + pathAndQuery
+        return URL(string: "http://127.0.0.1:\(port)\(suffix)") ?? baseURL
+    }
+
+    /// Replaces the handler; requests arriving afterwards use the new one.
+    ///
+    /// - Parameter handler: The new handler.
+    public func setHandler(_ handler: @escaping Handler) {
+        core.setHandler(handler)
+    }
+
+    /// Every request received so far, in arrival order.
+    public var requests: [LoopbackRequest] { core.recordedRequests }
+
+    /// The number of requests received so far.
+    public var requestCount: Int { core.recordedRequests.count }
+
+    /// Forgets the recorded requests.
+    public func clearRequests() {
+        core.clearRequests()
+    }
+
+    /// Waits until at least `count` requests have been received, polling until `timeout` passes.
+    ///
+    /// - Parameters:
+    ///   - count: The number of requests to wait for.
+    ///   - timeout: The longest time to wait.
+    /// - Returns: `true` if the count was reached in time.
+    public func waitForRequests(count: Int, timeout: Duration = .seconds(5)) async -> Bool {
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: timeout)
+        while clock.now < deadline {
+            if requestCount >= count { return true }
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        return requestCount >= count
+    }
+}
+
+/// The shared state of a server, owned by the server object and by its threads (so the server's `deinit`
+/// can run while threads are alive).
+final class LoopbackServerCore: Sendable {
+    private struct State {
+        var handler: LoopbackHTTPServer.Handler
+        var requests: [LoopbackRequest] = []
+        var listenFD: Int32 = -1
+        var wakeRead: Int32 = -1
+        var wakeWrite: Int32 = -1
+        var port: UInt16 = 0
+        var started = false
+        var stopped = false
+    }
+
+    private let state: Mutex<State>
+    /// Counts the accept thread and live connection threads; `stop()` waits on it. DispatchGroup is thread-safe.
+    private let group = DispatchGroup()
+
+    init(handler: @escaping LoopbackHTTPServer.Handler) {
+        state = Mutex(State(handler: handler))
+    }
+
+    var port: UInt16 { state.withLock { $0.port } }
+    var recordedRequests: [LoopbackRequest] { state.withLock { $0.requests } }
+
+    func clearRequests() { state.withLock { $0.requests.removeAll() } }
+    func setHandler(_ handler: @escaping LoopbackHTTPServer.Handler) { state.withLock { $0.handler = handler } }
+
+    func start(port requested: UInt16) throws {
+        if state.withLock({ $0.started }) { throw LoopbackHTTPError(operation: "start (already started)", code: EINVAL) }
+        let fd = try LoopbackSocket.makeBound(port: requested)
+        guard listen(fd, 64) == 0 else {
+            let code = errno
+            close(fd)
+            throw LoopbackHTTPError(operation: "listen", code: code)
+        }
+        let boundPort: UInt16
+        do { boundPort = try LoopbackSocket.localPort(of: fd) } catch {
+            close(fd)
+            throw error
+        }
+        var pipeFDs: [Int32] = [-1, -1]
+        guard pipe(&pipeFDs) == 0 else {
+            let code = errno
+            close(fd)
+            throw LoopbackHTTPError(operation: "pipe", code: code)
+        }
+        state.withLock {
+            $0.listenFD = fd
+            $0.wakeRead = pipeFDs[0]
+            $0.wakeWrite = pipeFDs[1]
+            $0.port = boundPort
+            $0.started = true
+        }
+        let wakeRead = pipeFDs[0]
+        group.enter()
+        let thread = Thread { [self] in
+            acceptLoop(listenFD: fd, wakeFD: wakeRead)
+            group.leave()
+        }
+        thread.name = "LoopbackHTTPServer.accept:\(boundPort)"
+        thread.start()
+    }
+
+    private func acceptLoop(listenFD: Int32, wakeFD: Int32) {
+        while true {
+            switch LoopbackSocket.waitReadable(listenFD, wakeFD: wakeFD, timeoutMilliseconds: -1) {
+            case .stopped: return
+            case .timedOut: continue
+            case .ready: break
+            }
+            let client = accept(listenFD, nil, nil)
+            if client < 0 {
+                if errno == EINTR || errno == EAGAIN || errno == ECONNABORTED { continue }
+                return
+            }
+            #if canImport(Darwin)
+            var one: Int32 = 1
+            _ = setsockopt(client, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
+            #endif
+            group.enter()
+            let thread = Thread { [self] in
+                serve(clientFD: client, wakeFD: wakeFD)
+                group.leave()
+            }
+            thread.name = "LoopbackHTTPServer.connection"
+            thread.start()
+        }
+    }
+
+    private func serve(clientFD: Int32, wakeFD: Int32) {
+        var connection = LoopbackHTTPConnection(fd: clientFD, wakeFD: wakeFD)
+        guard let request = connection.readRequest() else {
+            close(clientFD)
+            return
+        }
+        let handler = state.withLock {
+            $0.requests.append(request)
+            return $0.handler
+        }
+        connection.respond(handler(request))
+    }
+
+    func stop() {
+        let fds: (listen: Int32, wakeRead: Int32, wakeWrite: Int32)? = state.withLock {
+            guard $0.started, !$0.stopped else { return nil }
+            $0.stopped = true
+            return ($0.listenFD, $0.wakeRead, $0.wakeWrite)
+        }
+        guard let fds else { return }
+        var byte: UInt8 = 1
+        _ = write(fds.wakeWrite, &byte, 1)
+        group.wait()
+        close(fds.listen)
+        close(fds.wakeRead)
+        close(fds.wakeWrite)
+    }
+}
