@@ -83,15 +83,21 @@ static inline void fs_end(void) { if (!isendwin()) endwin(); }
 static inline int fs_key_f1(void) { return KEY_F(1); }
 
 /// Installs `handler` for `signum` without SA_RESTART, so a blocking read returns and the loop sees it.
-static inline int fs_install_signal(int signum, void (*handler)(int)) {
+/// The previous disposition is saved in `old` so it can be restored with fs_restore_signal.
+static inline int fs_install_signal(int signum, void (*handler)(int), struct sigaction *old) {
     struct sigaction action;
     sigemptyset(&action.sa_mask);
     action.sa_flags = 0;
     action.sa_handler = handler;
-    return sigaction(signum, &action, NULL);
+    return sigaction(signum, &action, old);
 }
 
-/// Restores the default disposition of `signum`.
+/// Restores a disposition saved by fs_install_signal.
+static inline int fs_restore_signal(int signum, const struct sigaction *old) {
+    return sigaction(signum, old, NULL);
+}
+
+/// Sets the default disposition of `signum` (used to really stop on Ctrl-Z after the screen is restored).
 static inline int fs_default_signal(int signum) {
     struct sigaction action;
     sigemptyset(&action.sa_mask);

@@ -1,5 +1,5 @@
 /// The symbols the console draws, in a Unicode set and an ASCII fallback for terminals without UTF-8.
-public struct Glyphs: Sendable, Hashable {
+public struct Glyphs: Sendable {
     /// Expanded group marker (`▾` / `v`).
     public let expanded: String
     /// Collapsed group marker (`▸` / `>`).
@@ -26,16 +26,24 @@ public struct Glyphs: Sendable, Hashable {
     public let space: String
     /// Ellipsis for truncated text (`…` / `~`).
     public let ellipsis: String
+    /// Box corners, top-left, top-right, bottom-left, bottom-right (`┌┐└┘` / `++++`).
+    public let corners: (String, String, String, String)
+    /// Vertical box side (`│` / `|`).
+    public let vertical: String
+    /// The multiplication sign in sizes (`×` / `x`).
+    public let times: String
 
     /// The Unicode glyphs of the spec's screen.
     public static let unicode = Glyphs(
         expanded: "▾", collapsed: "▸", restart: "⟳", rule: "─", pathSeparator: "→", dot: "·", leftArrow: "←",
-        rightArrow: "→", cursor: "▏", dash: "—", upDown: "↑↓", space: "␣", ellipsis: "…"
+        rightArrow: "→", cursor: "▏", dash: "—", upDown: "↑↓", space: "␣", ellipsis: "…",
+        corners: ("┌", "┐", "└", "┘"), vertical: "│", times: "×"
     )
 
     /// Plain ASCII stand-ins, used when the locale is not UTF-8.
     public static let ascii = Glyphs(
         expanded: "v", collapsed: ">", restart: "R", rule: "-", pathSeparator: ">", dot: "|", leftArrow: "<-",
-        rightArrow: "->", cursor: "_", dash: "-", upDown: "j/k", space: "Space", ellipsis: "~"
+        rightArrow: "->", cursor: "_", dash: "-", upDown: "j/k", space: "Space", ellipsis: "~",
+        corners: ("+", "+", "+", "+"), vertical: "|", times: "x"
     )
 }
