@@ -1,0 +1,95 @@
+import Foundation
+
+/// A registry described as data (JSON), so the standalone console and the CLI can open any app's flags.
+///
+/// Any registry exports one with `registry.manifest()`; `FeatureRegistry(manifest:store:)` builds a registry
+/// from one. Shape:
+/// ```json
+/// {"name": "Moments demo",
+///  "flags": [{"key": "blueText", "label": "Blue Text", "default": false}],
+///  "groups": [{"key": "list", "label": "List",
+///              "flags": [{"key": "list.infiniteScroll", "description": "Load more rows", "default": true}]}]}
+/// ```
+/// Flag keys are full store keys. Every field except `name`, a group's `key` and a flag's `key` is
+/// optional. Unknown fields are errors, so typos do not pass silently.
+public struct RegistryManifest: Codable, Sendable, Hashable {
+    /// The registry's display name.
+    public var name: String
+    /// Flags at the top level.
+    public var flags: [Flag]
+    /// Top-level groups.
+    public var groups: [Group]
+
+    enum CodingKeys: String, CodingKey, CaseIterable { case name, flags, groups }
+
+    /// Creates a manifest.
+    public init(name: String, flags: [Flag] = [], groups: [Group] = []) {
+        self.name = name
+        self.flags = flags
+        self.groups = groups
+    }
+
+    /// A group of flags.
+    public struct Group: Codable, Sendable, Hashable {
+        /// The group's own key component (`list`).
+        public var key: String
+        /// The display label (default: the key humanised).
+        public var label: String?
+        /// A human description.
+        public var description: String?
+        /// Flags directly in the group.
+        public var flags: [Flag]
+        /// Nested groups.
+        public var groups: [Group]
+
+        enum CodingKeys: String, CodingKey, CaseIterable { case key, label, description, flags, groups }
+
+        /// Creates a group.
+        public init(key: String, label: String? = nil, description: String? = nil, flags: [Flag] = [], groups: [Group] = []) {
+            self.key = key
+            self.label = label
+            self.description = description
+            self.flags = flags
+            self.groups = groups
+        }
+    }
+
+    /// A flag.
+    public struct Flag: Codable, Sendable, Hashable {
+        /// The full store key.
+        public var key: String
+        /// The display label (default: the last key component humanised).
+        public var label: String?
+        /// A human description.
+        public var description: String?
+        /// The default value (for remote flags, the value used until a remote value arrives; for dynamic
+        /// flags, the value the standalone console shows, since a closure cannot be described as data).
+        public var `default`: Bool
+        /// Whether a change only takes effect after a restart.
+        public var requiresRestart: Bool
+        /// Where the default comes from.
+        public var kind: FeatureKind
+        /// For `buildTarget` flags: the targets in which the flag is on.
+        public var enabledIn: [BuildTarget]?
+        /// For `remote` flags: the key in the remote config, when it differs from `key`.
+        public var remoteKey: String?
+
+        enum CodingKeys: String, CodingKey, CaseIterable {
+            case key, label, description, `default`, requiresRestart, kind, enabledIn, remoteKey
+        }
+
+        /// Creates a flag.
+        public init(key: String, label: String? = nil, description: String? = nil, default: Bool = false,
+                    requiresRestart: Bool = false, kind: FeatureKind = .static, enabledIn: [BuildTarget]? = nil,
+                    remoteKey: String? = nil) {
+            self.key = key
+            self.label = label
+            self.description = description
+            self.default = `default`
+            self.requiresRestart = requiresRestart
+            self.kind = kind
+            self.enabledIn = enabledIn
+            self.remoteKey = remoteKey
+        }
+    }
+}

@@ -1,0 +1,32 @@
+/// Change notification: callbacks and async streams.
+extension FeatureRegistry {
+    /// Calls `handler` after every override change (local, by another process through the store, or a remote
+    /// activation), with the keys that changed.
+    ///
+    /// The handler runs on the thread that made the change (the store watcher's queue for external changes),
+    /// after the new values are readable; it must not block.
+    /// - Parameter handler: the callback.
+    /// - Returns: a subscription; keep it, and cancel it (or drop it) to stop the callbacks.
+    public func onChange(_ handler: @escaping @Sendable (FeatureChange) -> Void) -> ChangeSubscription {
+        let id = core.state.withLock { state -> UInt64 in
+            state.nextSubscriberID += 1
+            state.subscribers[state.nextSubscriberID] = handler
+            return state.nextSubscriberID
+        }
+        let core = self.core
+        return ChangeSubscription { core.state.withLock { _ = $0.subscribers.removeValue(forKey: id) } }
+    }
+
+    /// A stream of every change, from now until the consumer stops iterating.
+    public var changes: AsyncStream<FeatureChange> {
+        AsyncStream { continuation in
+            let subscription = onChange { continuation.yield($0) }
+            continuation.onTermination = { _ in subscription.cancel() }
+        }
+    }
+
+    func notify(_ change: FeatureChange) {
+        let handlers = core.state.withLock { Array($0.subscribers.values) }
+        for handler in handlers { handler(change) }
+    }
+}

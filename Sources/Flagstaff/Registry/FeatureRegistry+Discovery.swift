@@ -1,0 +1,131 @@
+/// Discovery of declared flags by reflection, and runtime registration.
+extension FeatureRegistry {
+    func discoverDeclaredFeatures(rootName: String) {
+        walk(object: self, stopAt: FeatureRegistry.self, groups: [], path: rootName)
+    }
+
+    private func walk(object: AnyObject, stopAt base: AnyClass, groups: [FeatureGroup], path: String) {
+        var mirrors: [Mirror] = []
+        var next: Mirror? = Mirror(reflecting: object)
+        while let mirror = next, ObjectIdentifier(mirror.subjectType) != ObjectIdentifier(base) {
+            mirrors.append(mirror)
+            next = mirror.superclassMirror
+        }
+        for mirror in mirrors.reversed() {
+            for child in mirror.children {
+                guard let label = child.label, !label.hasPrefix("$__lazy_storage") else { continue }
+                let declaration = "\(path).\(label)"
+                if let feature = child.value as? AnyFeature {
+                    add(feature, propertyName: label, groups: groups, declaration: declaration)
+                } else if let wrapper = child.value as? FeatureFlag {
+                    let name = label.hasPrefix("_") ? String(label.dropFirst()) : label
+                    add(wrapper.feature, propertyName: name, groups: groups, declaration: "\(path).\(name)")
+                } else if let group = child.value as? FeatureGroup {
+                    group.assign(propertyName: label, parentPath: groups.last?.keyPath ?? [])
+                    if let parent = groups.last {
+                        parent.append(subgroup: group)
+                    } else {
+                        core.state.withLock { $0.groups.append(group) }
+                    }
+                    walk(object: group, stopAt: FeatureGroup.self, groups: groups + [group], path: declaration)
+                }
+            }
+        }
+    }
+
+    /// Adds a discovered flag; problems are recorded, never thrown.
+    private func add(_ feature: AnyFeature, propertyName: String?, groups: [FeatureGroup], declaration: String) {
+        let instance = ObjectIdentifier(feature)
+        if let first = core.state.withLock({ $0.instances[instance] }) {
+            core.state.withLock { $0.problems.append(.sameFeatureTwice(firstDeclaration: first, secondDeclaration: declaration)) }
+            return
+        }
+        feature.assignIdentity(propertyName: propertyName, group: groups, registry: self, declarationPath: declaration)
+        let key = feature.key
+        core.state.withLock { state in
+            state.instances[instance] = declaration
+            if let problem = Self.keyProblem(key) {
+                state.problems.append(.invalidKey(key, declaration: declaration, reason: problem))
+            } else if let existing = state.byKey[key] {
+                state.problems.append(.duplicateKey(key, firstDeclaration: existing.declarationPath, secondDeclaration: declaration))
+            } else {
+                state.byKey[key] = feature
+            }
+            state.features.append(feature)
+            state.keys.append(key)
+            if groups.isEmpty { state.rootFeatures.append(feature) }
+        }
+        groups.last?.append(feature: feature)
+    }
+
+    static func keyProblem(_ key: String) -> String? {
+        if key.isEmpty { return "a key must not be empty" }
+        if key.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+            return "a key must not contain control characters"
+        }
+        return nil
+    }
+
+    /// Registers a flag at runtime (from a remote service or a manifest), optionally in a group.
+    ///
+    /// The flag must have an explicit key (`Feature(key: "…")`); it is used as is, without a group prefix.
+    /// Groups in `groupPath` (dot-separated keys, e.g. `"unleash"` or `"remote.experiments"`) are created as
+    /// needed, labelled by humanising their keys. The flag's launch value is recorded now and its override is
+    /// loaded from the store.
+    /// - Parameters:
+    ///   - feature: the flag, with an explicit key.
+    ///   - groupPath: the dot-separated keys of the group to put it in, or `nil` for the top level.
+    /// - Throws: `RegistryError.invalidKey` (no or bad key), `RegistryError.duplicateKey`.
+    public func register(_ feature: AnyFeature, in groupPath: String? = nil) throws {
+        guard let key = feature.explicitKey else {
+            throw RegistryError.invalidKey(feature.label, reason: "a flag registered at runtime needs an explicit key: Feature(key: \"…\")")
+        }
+        if let problem = Self.keyProblem(key) { throw RegistryError.invalidKey(key, reason: problem) }
+        let groupKeys = groupPath.map { $0.split(separator: ".").map(String.init) } ?? []
+        let groupChain = group(chainFor: groupKeys)
+        let declaration = "registered:" + (groupKeys + [key]).joined(separator: ".")
+        try core.writes.withLock { _ in
+            try core.state.withLock { state in
+                if let existing = state.byKey[key] {
+                    throw RegistryError.duplicateKey(key, existingDeclaration: existing.declarationPath)
+                }
+                if state.instances[ObjectIdentifier(feature)] != nil {
+                    throw RegistryError.duplicateKey(key, existingDeclaration: feature.declarationPath)
+                }
+                feature.assignIdentity(propertyName: nil, group: groupChain, registry: self, declarationPath: declaration)
+                state.instances[ObjectIdentifier(feature)] = declaration
+                state.byKey[key] = feature
+                state.features.append(feature)
+                state.keys.append(key)
+                if groupChain.isEmpty { state.rootFeatures.append(feature) }
+                state.searchIndex = nil
+                let stored = state.storedOverrides[key] ?? .featureDefault
+                feature.overrideCell.store(stored.cellValue, ordering: .relaxed)
+            }
+            groupChain.last?.append(feature: feature)
+        }
+        feature.recordLaunchValue()
+    }
+
+    /// Finds or creates the groups for a key path.
+    func group(chainFor keys: [String]) -> [FeatureGroup] {
+        var chain: [FeatureGroup] = []
+        for key in keys {
+            let existing: FeatureGroup? = chain.last?.subgroup(withKey: key)
+                ?? (chain.isEmpty ? core.state.withLock { $0.groups.first { $0.key == key } } : nil)
+            if let existing {
+                chain.append(existing)
+                continue
+            }
+            let created = FeatureGroup()
+            created.assign(propertyName: key, parentPath: chain.last?.keyPath ?? [])
+            if let parent = chain.last {
+                parent.append(subgroup: created)
+            } else {
+                core.state.withLock { $0.groups.append(created) }
+            }
+            chain.append(created)
+        }
+        return chain
+    }
+}

@@ -1,0 +1,136 @@
+import Foundation
+import Synchronization
+
+/// The typed registry of an app's flags: subclass it and declare flags and groups as `let` properties.
+///
+/// ```swift
+/// final class AppFeatures: FeatureRegistry {
+///     let blueText = Feature()
+///     let list = ListFeatures()                 // a FeatureGroup: keys "list.…"
+/// }
+/// let features = AppFeatures(store: try FileOverrideStore(url: overridesURL))
+/// features.blueText.override = .enabled         // persisted in the store
+/// ```
+///
+/// At creation the registry discovers its flags by reflection (stored properties, groups nested to any
+/// depth, superclass properties first, in declaration order), assigns keys (`group.property` unless a flag
+/// has an explicit key), reports duplicate keys in ``problems``, loads overrides from the store, remembers
+/// each flag's value for restart tracking, and starts watching the store for changes by other processes.
+///
+/// Thread-safety: all members may be used from any thread. Reading a flag never touches the store.
+open class FeatureRegistry: @unchecked Sendable {
+    // @unchecked: all mutable state is in `core` (behind Mutexes); `store` and `options` are immutable.
+
+    /// The store overrides are persisted in.
+    public let store: any OverrideStore
+    /// The options the registry was created with.
+    public let options: RegistryOptions
+    /// The display name.
+    public let name: String
+    let core: RegistryCore
+
+    /// Creates a registry and discovers the flags declared as properties of the subclass.
+    /// - Parameters:
+    ///   - store: where overrides are persisted (default: in memory, lost at exit).
+    ///   - options: display name, store watching, debug assertions.
+    public init(store: any OverrideStore = InMemoryOverrideStore(), options: RegistryOptions = RegistryOptions()) {
+        self.store = store
+        self.options = options
+        let typeName = String(describing: type(of: self))
+        self.name = options.name ?? LabelFormatter.humanize(typeName)
+        self.core = RegistryCore()
+        discoverDeclaredFeatures(rootName: typeName)
+        finishSetUp()
+    }
+
+    /// Creates an empty registry to fill with ``register(_:in:)`` (used for manifests).
+    init(name: String, store: any OverrideStore, options: RegistryOptions) {
+        self.store = store
+        self.options = options
+        self.name = name
+        self.core = RegistryCore()
+    }
+
+    deinit {
+        core.stopWatching()
+    }
+
+    func finishSetUp() {
+        reloadFromStore(origin: nil)
+        for feature in allFeatures { feature.recordLaunchValue() }
+        let problems = self.problems
+        if options.assertOnProblems && !problems.isEmpty {
+            assertionFailure(RegistryError.problems(problems).description)
+        }
+        startWatchingStore()
+    }
+
+    // MARK: Reading
+
+    /// Every flag, flattened, in declaration order (runtime registrations last).
+    public var allFeatures: [AnyFeature] { core.state.withLock { $0.features } }
+
+    /// The flag with this store key, or `nil`.
+    /// - Parameter key: the full key, e.g. `list.infiniteScroll`.
+    public func feature(forKey key: String) -> AnyFeature? {
+        core.state.withLock { $0.byKey[key] }
+    }
+
+    /// The top-level groups, in declaration order.
+    public var groups: [FeatureGroup] { core.state.withLock { $0.groups } }
+
+    /// The flags declared directly on the registry (not in a group), in declaration order.
+    public var rootFeatures: [AnyFeature] { core.state.withLock { $0.rootFeatures } }
+
+    /// The flags that currently have an override.
+    public var overriddenFeatures: [AnyFeature] { allFeatures.filter(\.isOverridden) }
+
+    /// The flags that require a restart and whose effective value differs from the one at launch.
+    public var featuresRequiringRestart: [AnyFeature] { allFeatures.filter(\.isPendingRestart) }
+
+    /// Declaration problems found during discovery (duplicate keys, with both declarations).
+    public var problems: [RegistryProblem] { core.state.withLock { $0.problems } }
+
+    /// The last error from the override store (unreadable or corrupt file, failed write), or `nil`.
+    ///
+    /// While the store cannot be read, flags read their defaults; a corrupt file is never overwritten.
+    public var storeError: (any Error)? { core.state.withLock { $0.storeError } }
+
+    /// Every override in the store, including keys this registry does not declare.
+    public var storedOverrides: [String: OverrideState] { core.state.withLock { $0.storedOverrides } }
+
+    /// Throws if the registry has declaration problems; the CLI and the console call this before opening.
+    /// - Throws: `RegistryError.problems` listing every problem.
+    public func validate() throws {
+        let problems = self.problems
+        if !problems.isEmpty { throw RegistryError.problems(problems) }
+    }
+
+    /// Forgets the launch values and records the current values instead, so restart tracking starts afresh
+    /// (e.g. after the app has restarted its affected subsystems).
+    public func recordLaunchValues() {
+        for feature in allFeatures { feature.recordLaunchValue() }
+    }
+
+    // MARK: Remote sources
+
+    /// The remote sources attached to this registry.
+    public var remoteSources: [any RemoteSource] { core.state.withLock { $0.remoteSources } }
+
+    /// Attaches a remote source so the console and CLI can show its status and refresh it.
+    /// - Parameter source: the source.
+    public func attach(_ source: any RemoteSource) {
+        core.state.withLock { state in
+            if !state.remoteSources.contains(where: { $0 === source }) { state.remoteSources.append(source) }
+        }
+    }
+
+    /// Tells subscribers that remote values of these flags changed (called by remote sources after
+    /// activation).
+    /// - Parameter keys: the keys whose remote value changed.
+    public func notifyRemoteChange(keys: Set<String>) {
+        guard !keys.isEmpty else { return }
+        core.invalidateSearchIndex()
+        notify(FeatureChange(keys: keys, origin: .remote))
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+import Synchronization
+
+/// The mutable state of a registry, behind locks. Kept in its own object so that reflection over a registry
+/// subclass never has to look at it.
+final class RegistryCore: Sendable {
+    let state = Mutex(RegistryState())
+    /// Serialises store read-modify-write + apply, so snapshots are applied in the order they were written.
+    let writes = Mutex(())
+    private let watcher = Mutex<WatchTimer?>(nil)
+
+    func invalidateSearchIndex() {
+        state.withLock { $0.searchIndex = nil }
+    }
+
+    func setWatcher(_ timer: any DispatchSourceTimer) {
+        let box = WatchTimer(timer: timer)
+        watcher.withLock { $0 = box }
+    }
+
+    func stopWatching() {
+        watcher.withLock { box in
+            box?.timer.cancel()
+            box = nil
+        }
+    }
+}
+
+/// The store-watch timer. @unchecked: DispatchSource timers are thread-safe; it is only resumed and cancelled.
+struct WatchTimer: @unchecked Sendable {
+    let timer: any DispatchSourceTimer
+}
+
+struct RegistryState: @unchecked Sendable {
+    // @unchecked: lives only inside RegistryCore's Mutex.
+    var features: [AnyFeature] = []
+    var keys: [String] = []
+    var byKey: [String: AnyFeature] = [:]
+    var instances: [ObjectIdentifier: String] = [:]
+    var groups: [FeatureGroup] = []
+    var rootFeatures: [AnyFeature] = []
+    var problems: [RegistryProblem] = []
+    var storeError: (any Error)?
+    var storedOverrides: [String: OverrideState] = [:]
+    var storeSignature: StoreSignature?
+    var subscribers: [UInt64: @Sendable (FeatureChange) -> Void] = [:]
+    var nextSubscriberID: UInt64 = 0
+    var searchIndex: SearchIndex?
+    var remoteSources: [any RemoteSource] = []
+}

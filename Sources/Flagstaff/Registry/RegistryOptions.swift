@@ -1,0 +1,20 @@
+/// Options for creating a `FeatureRegistry`.
+public struct RegistryOptions: Sendable {
+    /// The display name; `nil` humanises the registry's class name (`AppFeatures` → "App Features").
+    public var name: String?
+    /// How often to check the override store for changes made by other processes; `nil` disables watching.
+    public var storeWatchInterval: Duration?
+    /// Whether declaration problems (duplicate keys) trigger `assertionFailure` in debug builds.
+    public var assertOnProblems: Bool
+
+    /// Creates options.
+    /// - Parameters:
+    ///   - name: the display name, or `nil` for the humanised class name.
+    ///   - storeWatchInterval: the store polling interval (default 0.5 s), or `nil` for none.
+    ///   - assertOnProblems: whether problems assert in debug builds (default `true`).
+    public init(name: String? = nil, storeWatchInterval: Duration? = .milliseconds(500), assertOnProblems: Bool = true) {
+        self.name = name
+        self.storeWatchInterval = storeWatchInterval
+        self.assertOnProblems = assertOnProblems
+    }
+}

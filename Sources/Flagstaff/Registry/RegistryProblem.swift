@@ -1,0 +1,52 @@
+/// Something wrong with how a registry's flags are declared. A registry with problems still works, but the
+/// CLI and the console refuse to open it (see `FeatureRegistry.validate()`).
+public enum RegistryProblem: Sendable, Hashable, CustomStringConvertible {
+    /// Two flags resolve to the same store key, so they would share one override.
+    case duplicateKey(String, firstDeclaration: String, secondDeclaration: String)
+    /// The same flag object is declared in two places.
+    case sameFeatureTwice(firstDeclaration: String, secondDeclaration: String)
+    /// A flag's key is empty or otherwise unusable.
+    case invalidKey(String, declaration: String, reason: String)
+
+    /// A sentence naming the flag(s) and what is wrong.
+    public var description: String {
+        switch self {
+        case let .duplicateKey(key, first, second):
+            return "duplicate key '\(key)': declared by \(first) and by \(second); give one of them another name or an explicit key"
+        case let .sameFeatureTwice(first, second):
+            return "the same Feature object is declared at \(first) and at \(second); declare a separate Feature for each"
+        case let .invalidKey(key, declaration, reason):
+            return "invalid key '\(key)' at \(declaration): \(reason)"
+        }
+    }
+}
+
+/// Errors thrown by `FeatureRegistry`.
+public enum RegistryError: Error, Sendable, CustomStringConvertible {
+    /// The registry has declaration problems (see `FeatureRegistry.problems`).
+    case problems([RegistryProblem])
+    /// A runtime registration would reuse a key.
+    case duplicateKey(String, existingDeclaration: String)
+    /// A runtime registration had no explicit key or an unusable one.
+    case invalidKey(String, reason: String)
+    /// The flag does not belong to this registry.
+    case notInRegistry(String)
+    /// No flag has this key.
+    case unknownKey(String)
+
+    /// A message a user can act on.
+    public var description: String {
+        switch self {
+        case .problems(let problems):
+            return "the registry has \(problems.count) problem(s):\n" + problems.map { "  - \($0)" }.joined(separator: "\n")
+        case let .duplicateKey(key, existing):
+            return "cannot register '\(key)': the key is already used by \(existing)"
+        case let .invalidKey(key, reason):
+            return "cannot register '\(key)': \(reason)"
+        case .notInRegistry(let key):
+            return "the flag '\(key)' does not belong to this registry"
+        case .unknownKey(let key):
+            return "no flag has the key '\(key)'"
+        }
+    }
+}

@@ -1,0 +1,129 @@
+/// A folded copy of every flag's searchable texts in one contiguous buffer, built once per set of flags.
+///
+/// Memory: about two bytes per character of key, label, group path and description.
+final class SearchIndex: Sendable {
+    static let fieldCount = SearchField.allCases.count
+
+    let features: [AnyFeature]
+    private let bytes: [UInt8]
+    private let wordStarts: [UInt8]
+    /// For entry `e`, field `f`: bytes `bounds[e*5+f] ..< bounds[e*5+f+1]`.
+    private let bounds: [Int32]
+    /// Per entry, bit `f` set when field `f` is pure ASCII.
+    private let asciiMask: [UInt8]
+
+    init(features: [AnyFeature]) {
+        self.features = features
+        var bytes: [UInt8] = []
+        var wordStarts: [UInt8] = []
+        var bounds: [Int32] = []
+        var asciiMask: [UInt8] = []
+        bytes.reserveCapacity(features.count * 64)
+        wordStarts.reserveCapacity(features.count * 64)
+        bounds.reserveCapacity(features.count * (Self.fieldCount + 1))
+        for feature in features {
+            var mask: UInt8 = 0
+            for field in SearchField.allCases {
+                bounds.append(Int32(bytes.count))
+                if TextFolding.fold(field.text(of: feature), bytes: &bytes, wordStarts: &wordStarts) {
+                    mask |= 1 << UInt8(field.rawValue)
+                }
+            }
+            bounds.append(Int32(bytes.count))
+            asciiMask.append(mask)
+        }
+        self.bytes = bytes
+        self.wordStarts = wordStarts
+        self.bounds = bounds
+        self.asciiMask = asciiMask
+    }
+
+    struct Match {
+        var kind: SearchMatchKind
+        /// Byte offsets (relative to the field start) of matched runs: (start, length).
+        var runs: [(Int, Int)]
+    }
+
+    /// The best match of the query in one field of one entry, or `nil`.
+    func match(_ query: FoldedQuery, entry: Int, field: SearchField) -> Match? {
+        let slot = entry * (Self.fieldCount + 1) + field.rawValue
+        let start = Int(bounds[slot])
+        let end = Int(bounds[slot + 1])
+        let q = query.bytes
+        let length = end - start
+        guard !q.isEmpty, length > 0 else { return nil }
+        return bytes.withUnsafeBufferPointer { text -> Match? in
+            q.withUnsafeBufferPointer { needle -> Match? in
+                if length >= needle.count {
+                    let first = needle[0]
+                    var position = start
+                    var firstHit = -1
+                    let last = end - needle.count
+                    while position <= last {
+                        if text[position] == first && Self.equal(text, position, needle) {
+                            if position == start {
+                                return Match(kind: length == needle.count ? .exact : .prefix, runs: [(0, needle.count)])
+                            }
+                            if wordStarts[position] != 0 {
+                                return Match(kind: .wordStart, runs: [(position - start, needle.count)])
+                            }
+                            if firstHit < 0 { firstHit = position }
+                        }
+                        position += 1
+                    }
+                    if firstHit >= 0 { return Match(kind: .substring, runs: [(firstHit - start, needle.count)]) }
+                }
+                guard field == .key || field == .label else { return nil }
+                return Self.subsequence(query.compact, in: text, start: start, end: end)
+            }
+        }
+    }
+
+    private static func equal(_ text: UnsafeBufferPointer<UInt8>, _ at: Int, _ needle: UnsafeBufferPointer<UInt8>) -> Bool {
+        var i = 1
+        while i < needle.count {
+            if text[at + i] != needle[i] { return false }
+            i += 1
+        }
+        return true
+    }
+
+    private static func subsequence(_ needle: [UInt8], in text: UnsafeBufferPointer<UInt8>, start: Int, end: Int) -> Match? {
+        guard !needle.isEmpty, end - start >= needle.count else { return nil }
+        var runs: [(Int, Int)] = []
+        var position = start
+        for byte in needle {
+            while position < end && text[position] != byte { position += 1 }
+            if position == end { return nil }
+            if let lastRun = runs.last, lastRun.0 + lastRun.1 == position - start {
+                runs[runs.count - 1].1 += 1
+            } else {
+                runs.append((position - start, 1))
+            }
+            position += 1
+        }
+        return Match(kind: .subsequence, runs: runs)
+    }
+
+    /// Converts a match's byte runs into `Character` offset ranges of the field's original text.
+    func characterRanges(of match: Match, entry: Int, field: SearchField, feature: AnyFeature) -> [Range<Int>] {
+        if asciiMask[entry] & (1 << UInt8(field.rawValue)) != 0 {
+            return match.runs.map { $0.0 ..< $0.0 + $0.1 }
+        }
+        // Map folded byte offsets to character offsets by folding the text again.
+        var byteToCharacter: [Int] = []
+        for (offset, character) in field.text(of: feature).enumerated() {
+            byteToCharacter.append(contentsOf: repeatElement(offset, count: TextFolding.foldedBytes(character).count))
+        }
+        var ranges: [Range<Int>] = []
+        for (start, length) in match.runs where start + length <= byteToCharacter.count && length > 0 {
+            let range = byteToCharacter[start] ..< byteToCharacter[start + length - 1] + 1
+            if let last = ranges.last, last.upperBound >= range.lowerBound {
+                ranges[ranges.count - 1] = last.lowerBound ..< max(last.upperBound, range.upperBound)
+            } else {
+                ranges.append(range)
+            }
+        }
+        return ranges
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+
+/// Case- and diacritic-insensitive folding into UTF-8 bytes, with word-start marks.
+enum TextFolding {
+    /// Appends the folded bytes of `text` and, for each byte, 1 if it starts a word.
+    /// - Returns: whether `text` was pure ASCII (then byte offsets equal character offsets).
+    @discardableResult
+    static func fold(_ text: String, bytes: inout [UInt8], wordStarts: inout [UInt8]) -> Bool {
+        var previous: UInt8 = 0  // 0 = none, else a class: 1 lower, 2 upper, 3 digit, 4 other
+        let utf8 = text.utf8
+        if utf8.allSatisfy({ $0 < 0x80 }) {
+            for byte in utf8 {
+                let current = asciiClass(byte)
+                bytes.append(byte >= 65 && byte <= 90 ? byte + 32 : byte)
+                wordStarts.append(isWordStart(previous: previous, current: current) ? 1 : 0)
+                previous = current
+            }
+            return true
+        }
+        for character in text {
+            let current = characterClass(character)
+            let start = isWordStart(previous: previous, current: current)
+            var first = true
+            for byte in foldedBytes(character) {
+                bytes.append(byte)
+                wordStarts.append(first && start ? 1 : 0)
+                first = false
+            }
+            previous = current
+        }
+        return false
+    }
+
+    /// Folded bytes of one character.
+    static func foldedBytes(_ character: Character) -> [UInt8] {
+        if let ascii = character.asciiValue {
+            return [ascii >= 65 && ascii <= 90 ? ascii + 32 : ascii]
+        }
+        let folded = String(character).folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil).lowercased()
+        return Array(folded.utf8)
+    }
+
+    /// Folds a query (whole string).
+    static func fold(query: String) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var marks: [UInt8] = []
+        fold(query.trimmingCharacters(in: .whitespacesAndNewlines), bytes: &bytes, wordStarts: &marks)
+        return bytes
+    }
+
+    private static func asciiClass(_ byte: UInt8) -> UInt8 {
+        switch byte {
+        case 97...122: return 1
+        case 65...90: return 2
+        case 48...57: return 3
+        default: return byte >= 0x80 ? 1 : 4
+        }
+    }
+
+    private static func characterClass(_ character: Character) -> UInt8 {
+        if character.isLowercase { return 1 }
+        if character.isUppercase { return 2 }
+        if character.isNumber { return 3 }
+        if character.isLetter { return 1 }
+        return 4
+    }
+
+    private static func isWordStart(previous: UInt8, current: UInt8) -> Bool {
+        if current == 4 { return false }
+        switch previous {
+        case 0, 4: return true
+        case 1: return current == 2 || current == 3
+        case 2: return current == 3
+        case 3: return current != 3
+        default: return false
+        }
+    }
+}
+
+/// A folded query shared by the results of one search.
+final class FoldedQuery: Sendable {
+    let bytes: [UInt8]
+    /// The query bytes without spaces, for subsequence matching.
+    let compact: [UInt8]
+
+    init(_ query: String) {
+        bytes = TextFolding.fold(query: query)
+        compact = bytes.filter { $0 != 0x20 }
+    }
+}

@@ -1,0 +1,48 @@
+import Synchronization
+
+/// The task-local seam behind `FlagstaffTesting`'s `withFeature`: values forced for the current task (and
+/// the tasks it creates), invisible to other tasks and never written to an override store.
+///
+/// Apps do not call this directly; use `withFeature(_:)` from `FlagstaffTesting`. Reading a flag checks these
+/// values only while at least one scope is open anywhere in the process (one atomic load otherwise).
+public enum TaskLocalOverrides {
+    @TaskLocal static var values: [ObjectIdentifier: Bool] = [:]
+    private static let openScopes = Atomic<Int>(0)
+
+    static var isActive: Bool { openScopes.load(ordering: .relaxed) > 0 }
+
+    static func value(for feature: AnyFeature) -> Bool? {
+        values[ObjectIdentifier(feature)]
+    }
+
+    /// Runs `body` with `forced` values visible to this task and its child tasks.
+    /// - Parameters:
+    ///   - forced: the features to force and their values.
+    ///   - body: the code to run.
+    /// - Returns: what `body` returns.
+    /// - Throws: what `body` throws; the previous values are restored either way.
+    public static func with<R>(_ forced: [(AnyFeature, Bool)], _ body: () throws -> R) rethrows -> R {
+        openScopes.add(1, ordering: .relaxed)
+        defer { openScopes.subtract(1, ordering: .relaxed) }
+        return try $values.withValue(merged(forced), operation: body)
+    }
+
+    /// Runs async `body` with `forced` values visible to this task and its child tasks.
+    /// - Parameters:
+    ///   - forced: the features to force and their values.
+    ///   - body: the code to run.
+    /// - Returns: what `body` returns.
+    /// - Throws: what `body` throws; the previous values are restored either way.
+    public static func with<R>(_ forced: [(AnyFeature, Bool)], isolation: isolated (any Actor)? = #isolation,
+                               _ body: () async throws -> R) async rethrows -> R {
+        openScopes.add(1, ordering: .relaxed)
+        defer { openScopes.subtract(1, ordering: .relaxed) }
+        return try await $values.withValue(merged(forced), operation: body, isolation: isolation)
+    }
+
+    private static func merged(_ forced: [(AnyFeature, Bool)]) -> [ObjectIdentifier: Bool] {
+        var current = values
+        for (feature, value) in forced { current[ObjectIdentifier(feature)] = value }
+        return current
+    }
+}
