@@ -29,12 +29,12 @@ extension ConsoleLayout {
             first += " \(g.dash) " + context.clean(description)
         }
         let chain = resolution.chain.map { step -> String in
-            var text = sourceDescription(step.source) + " " + (step.value.map(context.onOff) ?? "-")
+            guard let value = step.value else { return "no " + sourceDescription(step.source) }
+            var text = sourceDescription(step.source) + " " + context.onOff(value)
             if let detail = step.detail, !detail.isEmpty { text += " (" + context.clean(detail) + ")" }
             return text
         }
-        var second = "effective \(context.onOff(resolution.value)) \(g.leftArrow) " + sourceDescription(resolution.source)
-        if !chain.isEmpty { second += " \(g.dot) chain: " + chain.joined(separator: " \(g.dot) ") }
+        let second = "effective \(context.onOff(resolution.value)) \(g.leftArrow) " + chain.joined(separator: " \(g.dot) ")
 
         var facts: [String] = ["kind " + kindName(feature.kind)]
         if feature.override != .featureDefault { facts.append("overridden \(context.onOff(feature.override == .enabled))") }

@@ -66,18 +66,25 @@ public enum ConsoleLayout {
         var right = "\(state.counts.flags) flag\(state.counts.flags == 1 ? "" : "s")"
             + dot + "\(state.counts.overridden) overridden"
         if state.counts.pendingRestart > 0 { right += dot + "\(state.counts.pendingRestart) needs restart" }
-        let remote = remoteStatus(context)
+        var remote = remoteStatus(context)
+        if let error = state.registry.storeError {
+            remote = "store error: " + context.clean("\(error)") + (remote.isEmpty ? "" : dot + remote)
+        }
         let countsX = max(0, state.width - DisplayWidth.of(right) - 1)
+        let title = " Flagstaff" + dot + context.clean(state.title)
         var titleLimit = countsX - 1
         if !remote.isEmpty {
-            let remoteX = countsX - DisplayWidth.of(remote + dot)
-            if remoteX > 20 {
-                buffer.put(remote, row: 0, column: remoteX, style: context.theme.remote)
+            // Remote status (and store errors) go between the title and the counts, cut to the room left.
+            let titleWidth = min(DisplayWidth.of(title), max(12, countsX / 2))
+            let room = countsX - titleWidth - DisplayWidth.of(dot) - 1
+            if room >= 8 {
+                let shown = truncate(remote, to: room, context)
+                let remoteX = countsX - DisplayWidth.of(dot) - DisplayWidth.of(shown)
+                buffer.put(shown, row: 0, column: remoteX, style: context.theme.remote)
                 buffer.put(dot, row: 0, column: countsX - DisplayWidth.of(dot))
                 titleLimit = remoteX - 1
             }
         }
-        let title = " Flagstaff" + dot + context.clean(state.title)
         buffer.put(title, row: 0, column: 0, style: context.theme.strong, maxWidth: max(0, titleLimit))
         buffer.put(right, row: 0, column: countsX)
     }

@@ -160,7 +160,7 @@ extension ConsoleState {
     }
 
     private mutating func cycleScope(forward: Bool) {
-        scope = scope.cycled(forward: forward)
+        scope = forward ? scope.next : scope.previous
         rebuildRows()
     }
 }

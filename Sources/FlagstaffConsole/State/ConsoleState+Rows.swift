@@ -90,25 +90,6 @@ extension ConsoleState {
 }
 
 extension SearchScope {
-    /// Whether a flag belongs in this scope.
-    /// - Parameter feature: the flag.
-    /// - Returns: `true` when the scope admits it.
-    func includes(_ feature: AnyFeature) -> Bool {
-        switch self {
-        case .all: true
-        case .enabled: feature.enabled
-        case .disabled: !feature.enabled
-        case .overridden: feature.override != .featureDefault
-        }
-    }
-
-    /// The next scope in the cycle All → On → Off → Overridden (→ All), or the previous one.
-    func cycled(forward: Bool) -> SearchScope {
-        let all = Array(SearchScope.allCases)
-        guard let index = all.firstIndex(of: self) else { return .all }
-        return all[(index + (forward ? 1 : all.count - 1)) % all.count]
-    }
-
     /// The name shown in the scope bar.
     var title: String {
         switch self {
