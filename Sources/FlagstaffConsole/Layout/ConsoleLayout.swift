@@ -80,7 +80,7 @@ public enum ConsoleLayout {
             if room >= 8 {
                 let shown = truncate(remote, to: room, context)
                 let remoteX = countsX - DisplayWidth.of(dot) - DisplayWidth.of(shown)
-                buffer.put(shown, row: 0, column: remoteX, style: context.theme.remote)
+                buffer.put(shown, row: 0, column: remoteX, style: state.registry.storeError == nil ? context.theme.remote : context.theme.warning)
                 buffer.put(dot, row: 0, column: countsX - DisplayWidth.of(dot))
                 titleLimit = remoteX - 1
             }
