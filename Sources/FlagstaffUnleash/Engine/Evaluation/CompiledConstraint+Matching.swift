@@ -1,0 +1,74 @@
+import Foundation
+
+extension CompiledConstraint {
+    /// Whether `context` satisfies this constraint.
+    ///
+    /// A missing context value fails every operator except `NOT_IN` (which it passes); then `inverted` flips the
+    /// answer. An ``ConstraintMatcher/invalid`` constraint fails whatever `inverted` says.
+    @inline(__always)
+    func matches(_ context: UnleashContext) -> Bool {
+        let result: Bool
+        switch matcher {
+        case .invalid:
+            return false
+        case .dateAfter(let bound):
+            guard let date = dateValue(context) else { result = false; break }
+            result = date > bound
+        case .dateBefore(let bound):
+            guard let date = dateValue(context) else { result = false; break }
+            result = date < bound
+        default:
+            guard let value = field.value(in: context) else {
+                if case .notInList = matcher { return !inverted }
+                return inverted
+            }
+            result = matches(value)
+        }
+        return inverted ? !result : result
+    }
+
+    private func dateValue(_ context: UnleashContext) -> Date? {
+        if case .currentTime = field { return context.currentTime ?? Date() }
+        return field.value(in: context).flatMap(RFC3339.parse)
+    }
+
+    private func matches(_ value: String) -> Bool {
+        switch matcher {
+        case .inList(let values): return values.contains(value)
+        case .notInList(let values): return !values.contains(value)
+        case .startsWith(let prefixes, let ci):
+            let subject = ci ? value.lowercased() : value
+            return prefixes.contains { subject.hasPrefix($0) }
+        case .endsWith(let suffixes, let ci):
+            let subject = ci ? value.lowercased() : value
+            return suffixes.contains { subject.hasSuffix($0) }
+        case .contains(let parts, let ci):
+            let subject = ci ? value.lowercased() : value
+            return parts.contains { $0.isEmpty || subject.contains($0) }
+        case .number(let comparison, let bound):
+            guard let number = Double(value) else { return false }
+            return Self.compare(number, bound, comparison)
+        case .semver(let comparison, let bound):
+            guard let version = SemanticVersion(value) else { return false }
+            return Self.compare(version, bound, comparison)
+        case .regex(let regex):
+            return regex.matches(value)
+        case .inCIDR(let networks):
+            guard let address = IPAddress(value) else { return false }
+            return networks.contains { $0.contains(address) }
+        case .dateAfter, .dateBefore, .invalid:
+            return false
+        }
+    }
+
+    @inline(__always)
+    private static func compare<T: Comparable>(_ value: T, _ bound: T, _ comparison: ConstraintMatcher.Comparison) -> Bool {
+        switch comparison {
+        case .equal: return value == bound
+        case .greater: return value > bound
+        case .greaterOrEqual: return value >= bound
+        case .less: return value < bound
+        case .lessOrEqual: return value <= bound
+        }
+    }
+}

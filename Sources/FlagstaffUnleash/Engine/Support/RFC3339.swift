@@ -1,0 +1,114 @@
+import Foundation
+
+/// Parses and formats RFC 3339 timestamps (`2022-01-29T13:00:00.000Z`, `2022-01-22T13:00:00+02:00`).
+///
+/// A small hand-written parser instead of a `DateFormatter`: it is exact (same text, same `Date`), thread-safe
+/// and fast, which matters because `currentTime` arrives with every context.
+enum RFC3339 {
+    /// Parses `text`; `nil` unless it is a full RFC 3339 date-time with a `Z` or `±HH:MM` offset.
+    static func parse(_ text: String) -> Date? {
+        let bytes = Array(text.utf8)
+        var index = 0
+        func number(_ width: Int) -> Int? {
+            guard index + width <= bytes.count else { return nil }
+            var value = 0
+            for offset in 0..<width {
+                let byte = bytes[index + offset]
+                guard byte >= 48 && byte <= 57 else { return nil }
+                value = value * 10 + Int(byte - 48)
+            }
+            index += width
+            return value
+        }
+        func expect(_ allowed: [UInt8]) -> Bool {
+            guard index < bytes.count, allowed.contains(bytes[index]) else { return false }
+            index += 1
+            return true
+        }
+        guard let year = number(4), expect([45]), let month = number(2), expect([45]), let day = number(2),
+            expect([84, 116, 32]), let hour = number(2), expect([58]), let minute = number(2), expect([58]),
+            let second = number(2)
+        else { return nil }
+        guard (1...12).contains(month), day >= 1, day <= daysInMonth(year: year, month: month), hour < 24,
+            minute < 60, second <= 60
+        else { return nil }
+        var fraction = 0.0
+        if index < bytes.count, bytes[index] == 46 {
+            index += 1
+            var scale = 0.1
+            let start = index
+            while index < bytes.count, bytes[index] >= 48, bytes[index] <= 57 {
+                fraction += Double(bytes[index] - 48) * scale
+                scale /= 10
+                index += 1
+            }
+            guard index > start else { return nil }
+        }
+        var offsetSeconds = 0
+        guard index < bytes.count else { return nil }
+        if bytes[index] == 90 || bytes[index] == 122 {
+            index += 1
+        } else if bytes[index] == 43 || bytes[index] == 45 {
+            let sign = bytes[index] == 45 ? -1 : 1
+            index += 1
+            guard let offsetHour = number(2), expect([58]), let offsetMinute = number(2), offsetHour < 24,
+                offsetMinute < 60
+            else { return nil }
+            offsetSeconds = sign * (offsetHour * 3600 + offsetMinute * 60)
+        } else {
+            return nil
+        }
+        guard index == bytes.count else { return nil }
+        let days = daysFromCivil(year: year, month: month, day: day)
+        let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offsetSeconds
+        return Date(timeIntervalSince1970: Double(seconds) + fraction)
+    }
+
+    /// Formats `date` as UTC with milliseconds, e.g. `2022-01-29T13:00:00.000Z`.
+    static func format(_ date: Date) -> String {
+        let totalMilliseconds = Int((date.timeIntervalSince1970 * 1000).rounded(.down))
+        let milliseconds = ((totalMilliseconds % 1000) + 1000) % 1000
+        let totalSeconds = (totalMilliseconds - milliseconds) / 1000
+        let secondsOfDay = ((totalSeconds % 86_400) + 86_400) % 86_400
+        let days = (totalSeconds - secondsOfDay) / 86_400
+        let (year, month, day) = civilFromDays(days)
+        func pad(_ value: Int, _ width: Int) -> String {
+            let text = String(value)
+            return String(repeating: "0", count: max(0, width - text.count)) + text
+        }
+        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(secondsOfDay / 3600, 2)):"
+            + "\(pad(secondsOfDay / 60 % 60, 2)):\(pad(secondsOfDay % 60, 2)).\(pad(milliseconds, 3))Z"
+    }
+
+    private static func isLeap(_ year: Int) -> Bool { (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 }
+
+    private static func daysInMonth(year: Int, month: Int) -> Int {
+        switch month {
+        case 2: return isLeap(year) ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    /// Days since 1970-01-01 (Howard Hinnant's algorithm).
+    private static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    private static func civilFromDays(_ days: Int) -> (Int, Int, Int) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let mp = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+}

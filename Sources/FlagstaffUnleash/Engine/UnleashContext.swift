@@ -1,0 +1,76 @@
+import Foundation
+
+/// Who and where a flag is evaluated for: the Unleash context.
+///
+/// The fields mirror the Unleash client specification's context. Strategies and constraints read the standard
+/// fields by name (`userId`, `sessionId`, `remoteAddress`, `currentTime`, `environment`, `appName`); any other
+/// context name a constraint or stickiness setting refers to is looked up in ``properties``.
+///
+/// Decoding accepts the specification's JSON shape, e.g.
+/// `{"userId":"42","currentTime":"2022-01-29T13:00:00.000Z","properties":{"country":"norway"}}`;
+/// a property whose value is `null` counts as absent.
+public struct UnleashContext: Sendable, Hashable {
+    /// The signed-in user's id; the first choice for `default` stickiness.
+    public var userId: String?
+    /// The session id; used for stickiness when there is no user id.
+    public var sessionId: String?
+    /// The client's IP address, for the `remoteAddress` strategy and `IN_CIDR` constraints.
+    public var remoteAddress: String?
+    /// The moment `DATE_AFTER` / `DATE_BEFORE` constraints compare against; `nil` means "now" at evaluation.
+    public var currentTime: Date?
+    /// The environment name (`production`, `dev`, …).
+    public var environment: String?
+    /// The application's name.
+    public var appName: String?
+    /// Custom context fields, looked up by constraints and custom stickiness.
+    public var properties: [String: String]
+
+    /// Creates a context.
+    /// - Parameters:
+    ///   - userId: The user id, or `nil`.
+    ///   - sessionId: The session id, or `nil`.
+    ///   - remoteAddress: The client IP address, or `nil`.
+    ///   - currentTime: The evaluation time for date constraints, or `nil` for "now".
+    ///   - environment: The environment name, or `nil`.
+    ///   - appName: The application name, or `nil`.
+    ///   - properties: Custom fields.
+    public init(
+        userId: String? = nil, sessionId: String? = nil, remoteAddress: String? = nil, currentTime: Date? = nil,
+        environment: String? = nil, appName: String? = nil, properties: [String: String] = [:]
+    ) {
+        self.userId = userId
+        self.sessionId = sessionId
+        self.remoteAddress = remoteAddress
+        self.currentTime = currentTime
+        self.environment = environment
+        self.appName = appName
+        self.properties = properties
+    }
+
+    /// Decodes a context from the specification's JSON object.
+    /// - Parameter data: UTF-8 JSON text of one context object.
+    /// - Returns: The context.
+    /// - Throws: ``UnleashContextError`` naming the offending field when the JSON or a field is invalid.
+    public static func decode(json data: Data) throws -> UnleashContext {
+        do {
+            return try JSONDecoder().decode(UnleashContext.self, from: data)
+        } catch let error as DecodingError {
+            throw UnleashContextError(path: JSONPath.describe(JSONPath.path(of: error)), message: JSONPath.message(of: error))
+        } catch {
+            throw UnleashContextError(path: "", message: "\(error)")
+        }
+    }
+}
+
+/// A context could not be decoded.
+public struct UnleashContextError: Error, Sendable, CustomStringConvertible {
+    /// The JSON path of the offending value (`properties.country`), or empty for the whole document.
+    public let path: String
+    /// What was wrong and what was expected.
+    public let message: String
+
+    /// A one-line description naming the path.
+    public var description: String {
+        path.isEmpty ? "invalid context: \(message)" : "invalid context at \(path): \(message)"
+    }
+}

@@ -1,1 +1,0 @@
-// Placeholder: FlagstaffUnleash lands with its issue.
