@@ -1,0 +1,117 @@
+import FlagstaffRemote
+import Foundation
+
+/// Turns a Firebase `:fetch` HTTP response into a ``RemoteConfigFetchResponse`` or a precise error.
+///
+/// Pure: no I/O, so every response state and malformed shape is unit-testable.
+public enum FirebaseFetchResponseParser {
+    /// Interprets one HTTP response.
+    ///
+    /// - 304 → ``RemoteConfigFetchResponse/Content/unchanged``.
+    /// - Any other non-200 → ``RemoteConfigProviderError/httpStatus(_:message:)`` with the server's
+    ///   `error.message` if the body carries one.
+    /// - 200 with a non-JSON `Content-Type`, a body over `maximumBytes`, malformed JSON or a non-object →
+    ///   ``RemoteConfigProviderError/invalidResponse(_:)``.
+    /// - 200 with `{"error":{…}}` → ``RemoteConfigProviderError/serverError(code:status:message:)``.
+    /// - `state`: `UPDATE` → entries; `NO_CHANGE` → unchanged; `EMPTY_CONFIG` → empty; `NO_TEMPLATE` → no
+    ///   template; `INSTANCE_STATE_UNSPECIFIED`, a missing or unknown state, or an empty body → unchanged
+    ///   (as the Apple SDK, which then leaves the fetched config alone).
+    ///
+    /// - Parameters:
+    ///   - status: The HTTP status code.
+    ///   - headers: The response headers (names in any case).
+    ///   - body: The body bytes.
+    ///   - maximumBytes: The size limit.
+    /// - Returns: The parsed response, with the `ETag` header and `templateVersion`.
+    /// - Throws: ``RemoteConfigProviderError`` as listed above.
+    public static func parse(
+        status: Int, headers: [String: String], body: Data, maximumBytes: Int
+    ) throws(RemoteConfigProviderError) -> RemoteConfigFetchResponse {
+        let eTag = header("etag", in: headers)
+        if status == 304 {
+            return RemoteConfigFetchResponse(content: .unchanged, eTag: eTag)
+        }
+        guard status == 200 else {
+            throw .httpStatus(status, message: body.count <= maximumBytes ? errorMessage(in: body) : nil)
+        }
+        guard body.count <= maximumBytes else {
+            throw .invalidResponse("body of \(body.count) bytes exceeds the limit of \(maximumBytes) bytes")
+        }
+        if let contentType = header("content-type", in: headers), !contentType.lowercased().contains("json") {
+            throw .invalidResponse("expected Content-Type application/json, got \(contentType)")
+        }
+        if body.isEmpty || body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
+            return RemoteConfigFetchResponse(content: .unchanged, eTag: eTag)
+        }
+        let object: Any
+        do {
+            object = try JSONSerialization.jsonObject(with: body, options: [])
+        } catch {
+            throw .invalidResponse("malformed JSON: \((error as NSError).localizedDescription)")
+        }
+        guard let json = object as? [String: Any] else {
+            throw .invalidResponse("expected a JSON object, got \(object is [Any] ? "an array" : "a scalar")")
+        }
+        if let error = json["error"] as? [String: Any], json["state"] == nil {
+            throw .serverError(code: (error["code"] as? NSNumber)?.intValue,
+                               status: error["status"] as? String,
+                               message: error["message"] as? String)
+        }
+        let templateVersion = scalarText(json["templateVersion"])
+        switch json["state"] as? String {
+        case "UPDATE":
+            let entries = try parseEntries(json["entries"])
+            return RemoteConfigFetchResponse(content: .entries(entries), templateVersion: templateVersion, eTag: eTag)
+        case "NO_CHANGE":
+            return RemoteConfigFetchResponse(content: .unchanged, templateVersion: templateVersion, eTag: eTag)
+        case "EMPTY_CONFIG":
+            return RemoteConfigFetchResponse(content: .empty, templateVersion: templateVersion, eTag: eTag)
+        case "NO_TEMPLATE":
+            return RemoteConfigFetchResponse(content: .noTemplate, templateVersion: templateVersion, eTag: eTag)
+        default:
+            return RemoteConfigFetchResponse(content: .unchanged, templateVersion: templateVersion, eTag: eTag)
+        }
+    }
+
+    private static func parseEntries(_ value: Any?) throws(RemoteConfigProviderError) -> [String: String] {
+        guard let value, !(value is NSNull) else { return [:] }
+        guard let raw = value as? [String: Any] else {
+            throw .invalidResponse("field entries: expected an object of strings")
+        }
+        var entries: [String: String] = [:]
+        for (key, entry) in raw {
+            guard let text = scalarText(entry) else {
+                throw .invalidResponse("field entries.\(key): expected a string")
+            }
+            entries[key] = text
+        }
+        return entries
+    }
+
+    /// A string as-is, or a number/Boolean as its decimal text (`true` → `"1"`); `nil` for anything else.
+    private static func scalarText(_ value: Any?) -> String? {
+        guard let value else { return nil }
+        if let text = value as? String { return text }
+        return RemoteConfigValue.storedNumberText(value)
+    }
+
+    /// The `error.message` (or `error.status`) of a Firebase error body, if the body is one.
+    static func errorMessage(in body: Data) -> String? {
+        guard !body.isEmpty,
+              let json = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any],
+              let error = json["error"] as? [String: Any]
+        else { return nil }
+        let status = error["status"] as? String
+        let message = error["message"] as? String
+        switch (status, message) {
+        case let (status?, message?): return "\(status): \(message)"
+        case let (nil, message?): return message
+        case let (status?, nil): return status
+        default: return nil
+        }
+    }
+
+    private static func header(_ name: String, in headers: [String: String]) -> String? {
+        headers.first { $0.key.caseInsensitiveCompare(name) == .orderedSame }?.value
+    }
+}

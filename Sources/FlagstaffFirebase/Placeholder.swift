@@ -1,1 +1,0 @@
-// Placeholder: FlagstaffFirebase lands with its issue.

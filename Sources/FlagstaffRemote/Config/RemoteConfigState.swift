@@ -1,0 +1,62 @@
+import Foundation
+
+/// The mutable state of a ``RemoteConfig``, always accessed under its mutex.
+struct RemoteConfigState: Sendable {
+    var settings: RemoteConfigSettings
+    var defaults: [String: RemoteConfigValue] = [:]
+    var fetched: RemoteConfigStorage.StoredConfig?
+    private(set) var active: RemoteConfigStorage.StoredConfig?
+    /// `active.entries` as values with source `.remote`, precomputed so reads are a single lookup.
+    private(set) var activeValues: [String: RemoteConfigValue] = [:]
+    var metadata = RemoteConfigMetadata()
+    var lastError: RemoteConfigError?
+    var problems: [RemoteConfigError] = []
+    var inFlight: Task<RemoteConfigFetchResult, Never>?
+    var updateListeners: [UInt64: @Sendable (RemoteConfigUpdate) -> Void] = [:]
+    var updateContinuations: [UInt64: AsyncStream<RemoteConfigUpdate>.Continuation] = [:]
+    var activationListeners: [UInt64: @Sendable (Set<String>) -> Void] = [:]
+    var nextListenerID: UInt64 = 0
+    var autoRefresh: Task<Void, Never>?
+
+    init(settings: RemoteConfigSettings) {
+        self.settings = settings
+    }
+
+    mutating func setActive(_ config: RemoteConfigStorage.StoredConfig?) {
+        active = config
+        activeValues = (config?.entries ?? [:]).mapValues { RemoteConfigValue(string: $0, source: .remote) }
+    }
+
+    mutating func makeListenerID() -> UInt64 {
+        nextListenerID += 1
+        return nextListenerID
+    }
+
+    /// Keys added, removed or changed between the fetched and the active config.
+    var pendingKeys: Set<String> {
+        guard let fetched else { return [] }
+        return Self.changedKeys(from: active?.entries ?? [:], to: fetched.entries)
+    }
+
+    static func changedKeys(from old: [String: String], to new: [String: String]) -> Set<String> {
+        var keys = Set<String>()
+        for (key, value) in new where old[key] != value { keys.insert(key) }
+        for key in old.keys where new[key] == nil { keys.insert(key) }
+        return keys
+    }
+
+    mutating func recordProblem(_ problem: RemoteConfigError) {
+        problems.append(problem)
+        if problems.count > 20 { problems.removeFirst(problems.count - 20) }
+    }
+
+    /// Cancels background work and finishes streams; called when the config is deallocated.
+    mutating func shutDown() {
+        autoRefresh?.cancel()
+        autoRefresh = nil
+        for continuation in updateContinuations.values { continuation.finish() }
+        updateContinuations.removeAll()
+        updateListeners.removeAll()
+        activationListeners.removeAll()
+    }
+}

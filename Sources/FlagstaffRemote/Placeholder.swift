@@ -1,1 +1,0 @@
-// Placeholder: FlagstaffRemote lands with its issue.

@@ -1,0 +1,134 @@
+import Foundation
+
+/// A service that can fetch a remote config template: the seam any backend plugs into.
+///
+/// ``RemoteConfig`` owns everything around a fetch: the minimum fetch interval, throttling and exponential
+/// backoff, persistence, activation and listeners. A provider only performs one request and reports what came
+/// back. Implementations must be `Sendable`; ``RemoteConfig`` never calls ``fetch(_:)`` concurrently on the
+/// same instance (fetches are coalesced), but may call it from any task.
+///
+/// ```swift
+/// struct StaticProvider: RemoteConfigProvider {
+///     let name = "static"
+///     func fetch(_ request: RemoteConfigFetchRequest) async throws(RemoteConfigProviderError) -> RemoteConfigFetchResponse {
+///         RemoteConfigFetchResponse(content: .entries(["isRoundedAvatar": "true"]), templateVersion: "1")
+///     }
+/// }
+/// ```
+public protocol RemoteConfigProvider: Sendable {
+    /// A short display name, e.g. `"firebase"`; shown as the resolution source of remote flags.
+    var name: String { get }
+
+    /// Performs one fetch.
+    ///
+    /// Honour ``RemoteConfigFetchRequest/timeout`` and task cancellation where you can; ``RemoteConfig`` also
+    /// stops waiting after the timeout on its own.
+    ///
+    /// - Parameter request: The last ETag, custom signals and timeout.
+    /// - Returns: What the service answered.
+    /// - Throws: ``RemoteConfigProviderError`` describing the failure; an HTTP 429, 500, 503 or 504
+    ///   (``RemoteConfigProviderError/httpStatus(_:message:)``) makes ``RemoteConfig`` back off.
+    func fetch(_ request: RemoteConfigFetchRequest) async throws(RemoteConfigProviderError) -> RemoteConfigFetchResponse
+}
+
+/// The inputs of one provider fetch.
+public struct RemoteConfigFetchRequest: Sendable, Equatable {
+    /// The ETag of the last successful fetch, for `If-None-Match`; `nil` before the first one.
+    public var eTag: String?
+    /// The custom signals to send, already validated and converted to strings.
+    public var customSignals: [String: String]
+    /// How long the provider may take, in seconds.
+    public var timeout: TimeInterval
+    /// The template version of the last fetched config, if known.
+    public var lastTemplateVersion: String?
+
+    /// Creates a request.
+    ///
+    /// - Parameters:
+    ///   - eTag: The last ETag.
+    ///   - customSignals: The custom signals.
+    ///   - timeout: The timeout in seconds.
+    ///   - lastTemplateVersion: The last fetched template version.
+    public init(eTag: String? = nil, customSignals: [String: String] = [:], timeout: TimeInterval = 60,
+                lastTemplateVersion: String? = nil) {
+        self.eTag = eTag
+        self.customSignals = customSignals
+        self.timeout = timeout
+        self.lastTemplateVersion = lastTemplateVersion
+    }
+}
+
+/// What a provider fetch returned.
+public struct RemoteConfigFetchResponse: Sendable, Equatable {
+    /// The fetched template's content, mirroring Firebase's response states.
+    public enum Content: Sendable, Equatable {
+        /// A full template (Firebase `UPDATE`): these entries replace the fetched config.
+        case entries([String: String])
+        /// Nothing changed since the ETag sent (Firebase `NO_CHANGE`, HTTP 304, or an unspecified state): the
+        /// fetched config stays as it is.
+        case unchanged
+        /// The template has no parameters for this client (Firebase `EMPTY_CONFIG`): the fetched config becomes empty.
+        case empty
+        /// The project has no template (Firebase `NO_TEMPLATE`): the fetched config becomes empty.
+        case noTemplate
+    }
+
+    /// The content.
+    public var content: Content
+    /// The template version, if the service reports one.
+    public var templateVersion: String?
+    /// The response's ETag, if any; sent back as `If-None-Match` next time.
+    public var eTag: String?
+
+    /// Creates a response.
+    ///
+    /// - Parameters:
+    ///   - content: The content.
+    ///   - templateVersion: The template version.
+    ///   - eTag: The ETag.
+    public init(content: Content, templateVersion: String? = nil, eTag: String? = nil) {
+        self.content = content
+        self.templateVersion = templateVersion
+        self.eTag = eTag
+    }
+}
+
+/// Why a provider fetch failed.
+public enum RemoteConfigProviderError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The service answered with a non-success HTTP status; `message` is the server's error message, if any.
+    case httpStatus(Int, message: String?)
+    /// The service answered 200 with an error body (Firebase `{"error":{"code","status","message"}}`).
+    case serverError(code: Int?, status: String?, message: String?)
+    /// No complete answer within the timeout (seconds).
+    case timedOut(after: TimeInterval)
+    /// The connection failed: refused, reset, closed early, truncated body, DNS, TLS…
+    case transport(String)
+    /// The answer arrived but is unusable: malformed JSON, wrong content type, too large, unexpected shape.
+    case invalidResponse(String)
+
+    /// HTTP statuses that make ``RemoteConfig`` back off exponentially: 429, 500, 503 and 504.
+    public static let backoffStatuses: Set<Int> = [429, 500, 503, 504]
+
+    /// Whether this failure starts or extends exponential backoff (HTTP 429, 500, 503, 504).
+    public var triggersBackoff: Bool {
+        if case .httpStatus(let status, _) = self { return Self.backoffStatuses.contains(status) }
+        return false
+    }
+
+    /// A one-line explanation such as `HTTP 503: backend unavailable`.
+    public var description: String {
+        switch self {
+        case .httpStatus(let status, let message):
+            return message.map { "HTTP \(status): \($0)" } ?? "HTTP \(status)"
+        case .serverError(let code, let status, let message):
+            let parts = [code.map { "code \($0)" }, status, message].compactMap { $0 }
+            return "server error" + (parts.isEmpty ? "" : ": " + parts.joined(separator: ", "))
+        case .timedOut(let seconds):
+            return "timed out after \(RemoteConfigValue.decimalText(seconds)) s"
+        case .transport(let message):
+            return "connection failed: \(message)"
+        case .invalidResponse(let message):
+            return "invalid response: \(message)"
+        }
+    }
+}
