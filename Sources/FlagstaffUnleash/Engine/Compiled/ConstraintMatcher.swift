@@ -9,14 +9,18 @@ enum ConstraintMatcher: Sendable {
     case startsWith([String], caseInsensitive: Bool)
     case endsWith([String], caseInsensitive: Bool)
     case contains([String], caseInsensitive: Bool)
+    /// An ordinal operator (`NUM_*`, `DATE_*`, `SEMVER_*`) whose value reads as a number.
     case number(Comparison, Double)
-    case dateAfter(Date)
-    case dateBefore(Date)
+    /// An ordinal operator whose value reads as a date-time.
+    case date(Comparison, Date)
+    /// An ordinal operator whose value reads as a semantic version.
     case semver(Comparison, SemanticVersion)
     case regex(SharedRegex)
     case inCIDR([IPNetwork])
-    /// Unknown operator or unusable constraint value: never matches, inverted or not.
-    case invalid
+    /// Evaluates to `false`, which `inverted` then flips (an invalid regular expression).
+    case alwaysFalse
+    /// Never matches, inverted or not (a `SEMVER_*` value with a leading `v`).
+    case never
 }
 
 /// One compiled constraint: which field, how to test it, and whether the answer is inverted.
