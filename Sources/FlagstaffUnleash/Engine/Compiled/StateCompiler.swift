@@ -132,11 +132,11 @@ struct StateCompiler {
         let operatorName = constraint.operator
         let matcher: ConstraintMatcher
         switch operatorName {
-        case "IN": matcher = .inList(Set(values))
-        case "NOT_IN": matcher = .notInList(Set(values))
+        case "IN": matcher = .inList(StringSet(values))
+        case "NOT_IN": matcher = .notInList(StringSet(values))
         case "STR_STARTS_WITH", "STR_ENDS_WITH", "STR_CONTAINS":
             if values.isEmpty { markUnusable("\(location): \(operatorName) has no values") }
-            let prepared = ci ? values.map { $0.lowercased() } : values
+            let prepared = (ci ? values.map { $0.lowercased() } : values).map { Array($0.utf8) }
             switch operatorName {
             case "STR_STARTS_WITH": matcher = .startsWith(prepared, caseInsensitive: ci)
             case "STR_ENDS_WITH": matcher = .endsWith(prepared, caseInsensitive: ci)
