@@ -35,6 +35,8 @@ final class ConsoleHarness {
     let manifest: URL
     let store: URL
     let session: TmuxSession
+    /// The console's command line (quoted for bash), for typing into an interactive shell.
+    let consoleCommand: String
 
     /// Starts the console.
     /// - Parameters:
@@ -42,8 +44,12 @@ final class ConsoleHarness {
     ///   - width: pane columns.
     ///   - height: pane rows.
     ///   - environment: extra environment (e.g. `NO_COLOR=1`).
-    ///   - keepNoColor: leave `NO_COLOR` as the test process has it instead of removing it.
-    init(arguments: [String] = [], width: Int = 100, height: Int = 30, environment: [String: String] = [:]) throws {
+    ///   - interactiveShell: run an interactive bash (with job control) in the pane instead of the console;
+    ///     the test types ``consoleCommand`` itself.
+    init(
+        arguments: [String] = [], width: Int = 100, height: Int = 30, environment: [String: String] = [:],
+        interactiveShell: Bool = false
+    ) throws {
         guard FileManager.default.isExecutableFile(atPath: Self.binary) else {
             throw HarnessError("\(Self.binary) is missing: run `swift build` before the end-to-end tests")
         }
@@ -54,8 +60,11 @@ final class ConsoleHarness {
         try Data(Self.manifestJSON.utf8).write(to: manifest)
         let console = ([Self.binary, "console", "--manifest", manifest.path, "--store", store.path] + arguments)
             .map(Self.quote).joined(separator: " ")
-        let script = "S1=$(stty -g); \(console); echo EXIT=$?; S2=$(stty -g); "
-            + "if [ \"$S1\" = \"$S2\" ]; then echo STTY=same; else echo STTY=changed; fi; exec sleep 600"
+        consoleCommand = console
+        let script = interactiveShell
+            ? "exec env PS1='$ ' bash --norc --noprofile -i"
+            : "S1=$(stty -g); \(console); echo EXIT=$?; S2=$(stty -g); "
+                + "if [ \"$S1\" = \"$S2\" ]; then echo STTY=same; else echo STTY=changed; fi; exec sleep 600"
         session = try TmuxSession(
             command: script, width: width, height: height, environment: environment,
             unsetting: environment["NO_COLOR"] == nil ? ["NO_COLOR"] : []
