@@ -32,9 +32,9 @@ public final class RemoteConfig: Sendable {
 
     let environment: RemoteConfigEnvironment
     let storage: RemoteConfigStorage?
-    let state: Mutex<RemoteConfigState>
+    let state: AnnotatedMutex<RemoteConfigState>
     /// Serialises snapshot-and-write of the files so the newest state is always written last.
-    let writeLock = Mutex(())
+    let writeLock = AnnotatedMutex(())
     let logger = Logger(label: "flagstaff.remote")
 
     /// Creates a remote config and loads any state persisted in `storageDirectory`.
@@ -65,7 +65,7 @@ public final class RemoteConfig: Sendable {
             initial.metadata = snapshot.metadata
             initial.problems = snapshot.problems
         }
-        state = Mutex(initial)
+        state = AnnotatedMutex(initial)
         for problem in initial.problems {
             logger.warning("\(problem.description)")
         }
