@@ -19,7 +19,7 @@ enum OverrideFileFormat {
         }
         guard let object = root as? [String: Any] else { throw corrupt("expected a JSON object at the top level") }
         guard let version = object["version"] else { throw corrupt("missing \"version\" (expected 1)") }
-        guard let number = version as? NSNumber, !(version is Bool), number.intValue == Self.version,
+        guard let number = version as? NSNumber, String(cString: number.objCType) != "c" /* not a JSON boolean; on Linux `1 is Bool` */, number.intValue == Self.version,
               number.doubleValue == Double(Self.version) else {
             throw corrupt("unsupported \"version\" \(version) (expected \(Self.version))")
         }

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Evaluates Unleash feature flags locally, from the state `/api/client/features` serves, the way Unleash's
 /// server-side SDKs do.
@@ -16,9 +15,9 @@ import Synchronization
 /// state builds it aside and swaps it in under a lock, so an evaluation sees either the old or the new state, never
 /// a mix. Concurrent `takeState` calls are applied one after the other.
 public final class UnleashEngine: Sendable {
-    private let current = Mutex(CompiledState.empty)
+    private let current = Protected(CompiledState.empty)
     /// Serialises writers, so a delta is always applied to the latest state.
-    private let writer = Mutex(())
+    private let writer = Protected(())
     private let hostname: String
 
     /// Creates an engine with no features (every flag is off until a state is taken).

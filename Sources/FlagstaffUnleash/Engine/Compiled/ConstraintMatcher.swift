@@ -4,24 +4,37 @@ import Foundation
 enum ConstraintMatcher: Sendable {
     enum Comparison: Sendable { case equal, greater, greaterOrEqual, less, lessOrEqual }
 
-    case inList(Set<String>)
-    case notInList(Set<String>)
-    case startsWith([String], caseInsensitive: Bool)
-    case endsWith([String], caseInsensitive: Bool)
-    case contains([String], caseInsensitive: Bool)
+    case inList(StringSet)
+    case notInList(StringSet)
+    /// `STR_STARTS_WITH`: UTF-8 bytes of the values (lower-cased when case-insensitive).
+    case startsWith([[UInt8]], caseInsensitive: Bool)
+    case endsWith([[UInt8]], caseInsensitive: Bool)
+    case contains([[UInt8]], caseInsensitive: Bool)
+    /// An ordinal operator (`NUM_*`, `DATE_*`, `SEMVER_*`) whose value reads as a number.
     case number(Comparison, Double)
-    case dateAfter(Date)
-    case dateBefore(Date)
+    /// An ordinal operator whose value reads as a date-time.
+    case date(Comparison, Date)
+    /// An ordinal operator whose value reads as a semantic version.
     case semver(Comparison, SemanticVersion)
     case regex(SharedRegex)
     case inCIDR([IPNetwork])
-    /// Unknown operator or unusable constraint value: never matches, inverted or not.
-    case invalid
+    /// Evaluates to `false`, which `inverted` then flips (an invalid regular expression).
+    case alwaysFalse
+    /// Never matches, inverted or not (a `SEMVER_*` value with a leading `v`).
+    case never
 }
 
 /// One compiled constraint: which field, how to test it, and whether the answer is inverted.
-struct CompiledConstraint: Sendable {
+///
+/// A class for the same reason as ``CompiledStrategy``: iteration retains a reference instead of copying.
+final class CompiledConstraint: Sendable {
     let field: ContextField
     let matcher: ConstraintMatcher
     let inverted: Bool
+
+    init(field: ContextField, matcher: ConstraintMatcher, inverted: Bool) {
+        self.field = field
+        self.matcher = matcher
+        self.inverted = inverted
+    }
 }

@@ -3,12 +3,17 @@ import Foundation
 /// Builds a ``CompiledState`` from definitions: parses every percentage, constraint value, regex, CIDR and
 /// semantic version once, so evaluation only compares.
 ///
-/// Nothing here throws: a definition the engine cannot use (unknown operator, invalid regex, unknown custom
-/// strategy, missing segment) compiles to something that never matches, as the specification requires, and is
-/// reported in the state's warnings.
+/// Nothing here throws. Definitions the engine cannot use are reported in the state's warnings and handled as
+/// Unleash's reference engine (yggdrasil) handles them: an unknown custom strategy, a missing segment or a
+/// non-integer percentage makes that strategy never match; an invalid regular expression makes that constraint
+/// false; an unknown operator, an ordinal value of no known shape, a string operator without values, a percentage
+/// above 100 or a double quote in a group id or context name makes the whole feature off.
 struct StateCompiler {
     let hostname: String
     private(set) var warnings: [String] = []
+    /// Set while compiling a feature when part of it cannot be compiled at all; the reference engine then treats
+    /// the whole feature as off, and so does this one.
+    private var featureIsUnusable = false
 
     init(hostname: String) { self.hostname = hostname }
 
@@ -27,6 +32,7 @@ struct StateCompiler {
     }
 
     private mutating func compile(feature: FeatureDefinition, segments: [Int: SegmentDefinition]) -> CompiledFeature {
+        featureIsUnusable = false
         let strategies = feature.strategies.enumerated().map { index, strategy in
             compile(strategy: strategy, at: "\(feature.name) strategy \(index)", feature: feature.name, segments: segments)
         }
@@ -35,7 +41,7 @@ struct StateCompiler {
             name: feature.name, enabled: feature.enabled, description: feature.description, type: feature.type,
             project: feature.project, stale: feature.stale ?? false, impressionData: feature.impressionData ?? false)
         return CompiledFeature(
-            name: feature.name, enabled: feature.enabled, strategies: strategies,
+            name: feature.name, enabled: feature.enabled && !featureIsUnusable, strategies: strategies,
             variants: VariantSelector(definitions: feature.variants, stickiness: stickiness, group: feature.name),
             dependencies: feature.dependencies.map {
                 CompiledFeature.Dependency(feature: $0.feature, expectEnabled: $0.enabled, variants: Set($0.variants))
@@ -61,6 +67,7 @@ struct StateCompiler {
             }
         }
         let group = strategy.parameters["groupId"] ?? feature
+        if group.contains("\"") { markUnusable("\(location): groupId \(group.debugDescription) contains a double quote") }
         return CompiledStrategy(
             rule: rule, constraints: constraints,
             variants: VariantSelector(
@@ -86,11 +93,13 @@ struct StateCompiler {
             return .userIds(Set(ids))
         case "flexibleRollout":
             guard let rollout = percentage("rollout") else { return .never }
+            if rollout > 100 { markUnusable("\(location): rollout \(rollout) is above 100") }
             return .rollout(
                 percentage: rollout, groupPrefix: MurmurHash3.prefix(forGroup: parameters["groupId"] ?? feature),
                 stickiness: Stickiness(setting: parameters["stickiness"]))
         case "gradualRolloutUserId", "gradualRolloutSessionId":
             guard let value = percentage("percentage") else { return .never }
+            if value > 100 { markUnusable("\(location): percentage \(value) is above 100") }
             guard let group = parameters["groupId"] else {
                 warnings.append("\(location): \(strategy.name) needs a groupId parameter; the strategy never matches")
                 return .never
@@ -115,56 +124,68 @@ struct StateCompiler {
 
     private mutating func compile(constraint: ConstraintDefinition, at location: String) -> CompiledConstraint {
         let field = ContextField(name: constraint.contextName)
+        if constraint.contextName.contains("\"") {
+            markUnusable("\(location): context name \(constraint.contextName.debugDescription) contains a double quote")
+        }
         let ci = constraint.caseInsensitive
         let values = constraint.values
+        let operatorName = constraint.operator
         let matcher: ConstraintMatcher
-        switch constraint.operator {
-        case "IN": matcher = .inList(Set(values))
-        case "NOT_IN": matcher = .notInList(Set(values))
-        case "STR_STARTS_WITH": matcher = .startsWith(ci ? values.map { $0.lowercased() } : values, caseInsensitive: ci)
-        case "STR_ENDS_WITH": matcher = .endsWith(ci ? values.map { $0.lowercased() } : values, caseInsensitive: ci)
-        case "STR_CONTAINS": matcher = .contains(ci ? values.map { $0.lowercased() } : values, caseInsensitive: ci)
-        case "NUM_EQ", "NUM_GT", "NUM_GTE", "NUM_LT", "NUM_LTE":
-            if let text = constraint.value, let number = Double(text) {
-                matcher = .number(Self.comparison(constraint.operator), number)
-            } else {
-                matcher = invalid("\(location): \(constraint.operator) needs a numeric value", constraint.value)
+        switch operatorName {
+        case "IN": matcher = .inList(StringSet(values))
+        case "NOT_IN": matcher = .notInList(StringSet(values))
+        case "STR_STARTS_WITH", "STR_ENDS_WITH", "STR_CONTAINS":
+            if values.isEmpty { markUnusable("\(location): \(operatorName) has no values") }
+            let prepared = (ci ? values.map { $0.lowercased() } : values).map { Array($0.utf8) }
+            switch operatorName {
+            case "STR_STARTS_WITH": matcher = .startsWith(prepared, caseInsensitive: ci)
+            case "STR_ENDS_WITH": matcher = .endsWith(prepared, caseInsensitive: ci)
+            default: matcher = .contains(prepared, caseInsensitive: ci)
             }
-        case "DATE_AFTER", "DATE_BEFORE":
-            if let text = constraint.value, let date = RFC3339.parse(text) {
-                matcher = constraint.operator == "DATE_AFTER" ? .dateAfter(date) : .dateBefore(date)
+        case "NUM_EQ", "NUM_GT", "NUM_GTE", "NUM_LT", "NUM_LTE", "DATE_AFTER", "DATE_BEFORE",
+            "SEMVER_EQ", "SEMVER_GT", "SEMVER_GTE", "SEMVER_LT", "SEMVER_LTE":
+            let comparison = Self.comparison(operatorName)
+            let text = constraint.value ?? ""
+            if operatorName.hasPrefix("SEMVER_") && text.hasPrefix("v") {
+                warnings.append("\(location): \(operatorName) value \(text.debugDescription) has a leading v; the constraint never matches")
+                matcher = .never
             } else {
-                matcher = invalid("\(location): \(constraint.operator) needs an RFC 3339 date-time value", constraint.value)
-            }
-        case "SEMVER_EQ", "SEMVER_GT", "SEMVER_GTE", "SEMVER_LT", "SEMVER_LTE":
-            if let text = constraint.value, let version = SemanticVersion(text) {
-                matcher = .semver(Self.comparison(constraint.operator), version)
-            } else {
-                matcher = invalid("\(location): \(constraint.operator) needs a semantic version value", constraint.value)
+                switch OrdinalValue(text) {
+                case .date(let date): matcher = .date(comparison, date)
+                case .semver(let version): matcher = .semver(comparison, version)
+                case .number(let number): matcher = .number(comparison, number)
+                case nil:
+                    markUnusable("\(location): \(operatorName) value \(text.debugDescription) is not a number, date-time or semantic version")
+                    matcher = .never
+                }
             }
         case "REGEX":
             do throws(RegexPattern.Rejection) {
-                guard let pattern = constraint.value else { throw RegexPattern.Rejection(description: "REGEX needs a value") }
+                guard let pattern = constraint.value ?? values.first else {
+                    throw RegexPattern.Rejection(description: "REGEX has no pattern")
+                }
                 matcher = .regex(SharedRegex(try RegexPattern.compile(pattern, caseInsensitive: ci)))
             } catch {
-                warnings.append("\(location): \(error); the constraint never matches")
-                matcher = .invalid
+                warnings.append("\(location): \(error); the constraint is false")
+                matcher = .alwaysFalse
             }
         case "IN_CIDR":
             matcher = .inCIDR(values.compactMap { IPNetwork($0.trimmingCharacters(in: .whitespaces)) })
         default:
-            warnings.append("\(location): unknown operator \(constraint.operator.debugDescription); the constraint never matches")
-            matcher = .invalid
+            markUnusable("\(location): unknown operator \(operatorName.debugDescription)")
+            matcher = .never
         }
         return CompiledConstraint(field: field, matcher: matcher, inverted: constraint.inverted)
     }
 
-    private mutating func invalid(_ message: String, _ value: String?) -> ConstraintMatcher {
-        warnings.append("\(message), found \(value?.debugDescription ?? "nothing"); the constraint never matches")
-        return .invalid
+    private mutating func markUnusable(_ reason: String) {
+        warnings.append("\(reason); the whole feature is off")
+        featureIsUnusable = true
     }
 
     private static func comparison(_ operatorName: String) -> ConstraintMatcher.Comparison {
+        if operatorName == "DATE_AFTER" { return .greater }
+        if operatorName == "DATE_BEFORE" { return .less }
         if operatorName.hasSuffix("_GTE") { return .greaterOrEqual }
         if operatorName.hasSuffix("_LTE") { return .lessOrEqual }
         if operatorName.hasSuffix("_GT") { return .greater }

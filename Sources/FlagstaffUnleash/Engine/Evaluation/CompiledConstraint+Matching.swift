@@ -4,19 +4,18 @@ extension CompiledConstraint {
     /// Whether `context` satisfies this constraint.
     ///
     /// A missing context value fails every operator except `NOT_IN` (which it passes); then `inverted` flips the
-    /// answer. An ``ConstraintMatcher/invalid`` constraint fails whatever `inverted` says.
+    /// answer. A ``ConstraintMatcher/never`` constraint fails whatever `inverted` says.
     @inline(__always)
     func matches(_ context: UnleashContext) -> Bool {
         let result: Bool
         switch matcher {
-        case .invalid:
+        case .never:
             return false
-        case .dateAfter(let bound):
+        case .alwaysFalse:
+            result = false
+        case .date(let comparison, let bound):
             guard let date = dateValue(context) else { result = false; break }
-            result = date > bound
-        case .dateBefore(let bound):
-            guard let date = dateValue(context) else { result = false; break }
-            result = date < bound
+            result = Self.compare(date, bound, comparison)
         default:
             guard let value = field.value(in: context) else {
                 if case .notInList = matcher { return !inverted }
@@ -27,8 +26,12 @@ extension CompiledConstraint {
         return inverted ? !result : result
     }
 
+    /// The context's date for a date-typed constraint: `currentTime` defaults to now (whole seconds, as the
+    /// reference engine), other fields are parsed from their text.
     private func dateValue(_ context: UnleashContext) -> Date? {
-        if case .currentTime = field { return context.currentTime ?? Date() }
+        if case .currentTime = field {
+            return context.currentTime ?? Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
+        }
         return field.value(in: context).flatMap(RFC3339.parse)
     }
 
@@ -38,15 +41,16 @@ extension CompiledConstraint {
         case .notInList(let values): return !values.contains(value)
         case .startsWith(let prefixes, let ci):
             let subject = ci ? value.lowercased() : value
-            return prefixes.contains { subject.hasPrefix($0) }
+            return prefixes.contains { UTF8Matching.hasPrefix(subject, $0) }
         case .endsWith(let suffixes, let ci):
             let subject = ci ? value.lowercased() : value
-            return suffixes.contains { subject.hasSuffix($0) }
+            return suffixes.contains { UTF8Matching.hasSuffix(subject, $0) }
         case .contains(let parts, let ci):
             let subject = ci ? value.lowercased() : value
-            return parts.contains { $0.isEmpty || subject.contains($0) }
+            return parts.contains { UTF8Matching.contains(subject, $0) }
         case .number(let comparison, let bound):
-            guard let number = Double(value) else { return false }
+            guard let number = NumberParsing.parse(value) else { return false }
+            if comparison == .equal { return abs(number - bound) < Double.ulpOfOne }
             return Self.compare(number, bound, comparison)
         case .semver(let comparison, let bound):
             guard let version = SemanticVersion(value) else { return false }
@@ -56,7 +60,7 @@ extension CompiledConstraint {
         case .inCIDR(let networks):
             guard let address = IPAddress(value) else { return false }
             return networks.contains { $0.contains(address) }
-        case .dateAfter, .dateBefore, .invalid:
+        case .date, .alwaysFalse, .never:
             return false
         }
     }

@@ -27,7 +27,7 @@ extension CompiledStrategy {
             return MurmurHash3.normalizedValue(prefix: prefix, identifier: identifier, modulus: 100, seed: MurmurHash3.rolloutSeed)
                 <= percentage
         case .randomRollout(let percentage):
-            return Self.randomBucket() <= percentage
+            return Int.random(in: 0..<99) < percentage
         case .remoteAddress(let networks):
             guard let text = context.remoteAddress, let address = IPAddress(text) else { return false }
             return networks.contains { $0.contains(address) }

@@ -5,7 +5,10 @@ import Foundation
 /// A small hand-written parser instead of a `DateFormatter`: it is exact (same text, same `Date`), thread-safe
 /// and fast, which matters because `currentTime` arrives with every context.
 enum RFC3339 {
-    /// Parses `text`; `nil` unless it is a full RFC 3339 date-time with a `Z` or `±HH:MM` offset.
+    /// Parses `text`; `nil` unless it is a full date-time with a `Z`, `±HH:MM` or `±HHMM` offset.
+    ///
+    /// Accepts what Unleash's reference engine accepts in contexts: `T`, `t` or a space between date and time,
+    /// `Z` or `z`, any number of fraction digits.
     static func parse(_ text: String) -> Date? {
         let bytes = Array(text.utf8)
         var index = 0
@@ -51,9 +54,9 @@ enum RFC3339 {
         } else if bytes[index] == 43 || bytes[index] == 45 {
             let sign = bytes[index] == 45 ? -1 : 1
             index += 1
-            guard let offsetHour = number(2), expect([58]), let offsetMinute = number(2), offsetHour < 24,
-                offsetMinute < 60
-            else { return nil }
+            guard let offsetHour = number(2) else { return nil }
+            if index < bytes.count, bytes[index] == 58 { index += 1 }
+            guard let offsetMinute = number(2), offsetHour < 24, offsetMinute < 60 else { return nil }
             offsetSeconds = sign * (offsetHour * 3600 + offsetMinute * 60)
         } else {
             return nil

@@ -5,7 +5,9 @@
 /// - backreferences (`\1`, `\k<name>`), look-around (`(?=`, `(?!`, `(?<=`, `(?<!`) and atomic groups (`(?>`) do not
 ///   exist in RE2, so a pattern using them is rejected (the constraint then never matches);
 /// - POSIX classes (`[[:alpha:]]`) are ASCII-only in RE2 and are rewritten to ASCII ranges;
-/// - `\b` uses simple word boundaries and matching runs on Unicode scalars, as in RE2.
+/// - `\b` uses simple word boundaries and matching runs on Unicode scalars, as in RE2;
+/// - `.` excludes only `\n` (Swift also excludes `\r` and other line breaks), unless the `s` flag is set;
+/// - `\Z` does not exist in RE2 and is rejected.
 enum RegexPattern {
     /// Why a pattern was refused.
     struct Rejection: Error, Sendable, CustomStringConvertible {
@@ -39,6 +41,7 @@ enum RegexPattern {
         var index = 0
         var classDepth = 0
         var classStart = -1
+        let dotMatchesAll = hasDotAllFlag(chars)
         func reject(_ what: String) -> Rejection {
             Rejection(description: "\(what) is not supported in Unleash (RE2) regular expressions: \(pattern.debugDescription)")
         }
@@ -50,6 +53,7 @@ enum RegexPattern {
                 if classDepth == 0 {
                     if ("1"..."9").contains(next) { throw reject("a backreference") }
                     if next == "k" || next == "g" { throw reject("a backreference") }
+                    if next == "Z" { throw reject("\\Z") }
                 }
                 output.append(char)
                 output.append(next)
@@ -79,6 +83,11 @@ enum RegexPattern {
                 index += 1
                 continue
             }
+            if char == "." && !dotMatchesAll {
+                output.append(contentsOf: "[^\\n]".unicodeScalars)
+                index += 1
+                continue
+            }
             if char == "[" {
                 classDepth = 1
                 classStart = index
@@ -94,6 +103,34 @@ enum RegexPattern {
             index += 1
         }
         return String(output)
+    }
+
+    /// Whether an inline flag group (`(?s)`, `(?is:…)`) turns on `s` anywhere in the pattern.
+    private static func hasDotAllFlag(_ chars: [Unicode.Scalar]) -> Bool {
+        var index = 0
+        while index + 1 < chars.count {
+            if chars[index] == "\\" {
+                index += 2
+                continue
+            }
+            if chars[index] == "(" && chars[index + 1] == "?" {
+                var cursor = index + 2
+                var negated = false
+                while cursor < chars.count, chars[cursor] != ")" && chars[cursor] != ":" {
+                    let flag = chars[cursor]
+                    if flag == "-" {
+                        negated = true
+                    } else if flag == "s" && !negated {
+                        return true
+                    } else if !(("a"..."z").contains(flag) || ("A"..."Z").contains(flag)) {
+                        break
+                    }
+                    cursor += 1
+                }
+            }
+            index += 1
+        }
+        return false
     }
 
     private static func findPosixEnd(_ chars: [Unicode.Scalar], from start: Int) -> Int? {

@@ -1,0 +1,34 @@
+import ArgumentParser
+import Flagstaff
+
+/// `flagstaff get KEY`: one flag's value, optionally with the whole resolution chain.
+struct GetCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "get",
+        abstract: "Print a flag's effective value (on/off), or explain where it comes from.",
+        discussion: "Without options prints 'on' or 'off' alone, for scripts. --explain shows every source considered.")
+
+    @OptionGroup var source: RegistrySourceOptions
+
+    @Argument(help: ArgumentHelp("The flag's full key, e.g. list.infiniteScroll.", valueName: "key"))
+    var key: String
+
+    @Flag(help: "Print JSON (with the resolution chain) instead of text.")
+    var json = false
+
+    @Flag(help: "Explain the value: every source in the resolution chain, restart state, description.")
+    var explain = false
+
+    func run() throws {
+        let loaded = try RegistryLoader.load(source)
+        let feature = try KeyLookup.feature(key, in: loaded.registry)
+        let baseline = try LaunchBaseline.load(forStore: loaded.storeURL)
+        if json {
+            try JSONOutput.print(FlagReport(feature, pendingRestart: baseline.isPending(feature), includeChain: true))
+        } else if explain {
+            for line in ExplainText.lines(for: feature, baseline: baseline) { StandardStreams.out(line) }
+        } else {
+            StandardStreams.out(feature.enabled ? "on" : "off")
+        }
+    }
+}

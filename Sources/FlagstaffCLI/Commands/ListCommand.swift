@@ -1,0 +1,72 @@
+import ArgumentParser
+import Flagstaff
+
+/// `flagstaff list`: every flag with its value and where the value comes from.
+struct ListCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list",
+        abstract: "List flags with their effective value and its source.",
+        discussion: """
+            Text output has one flag per line: key, value (ON/OFF), source, and markers: '*' overridden, \
+            'restart' requires a restart, 'pending' changed since launch (see pending-restart). With --search \
+            the flags are ranked best match first.
+            """)
+
+    @OptionGroup var source: RegistrySourceOptions
+
+    @Flag(help: "Print JSON instead of text.")
+    var json = false
+
+    @Flag(help: "Only flags that have an override.")
+    var overridden = false
+
+    @Option(name: .long, help: ArgumentHelp("Only flags matching this text (key, label, group, description), best first.", valueName: "query"))
+    var search: String?
+
+    func run() throws {
+        let loaded = try RegistryLoader.load(source)
+        let registry = loaded.registry
+        let baseline = try LaunchBaseline.load(forStore: loaded.storeURL)
+        let scope: SearchScope = overridden ? .overridden : .all
+        let features = registry.search(search ?? "", scope: scope).map(\.feature)
+        if json {
+            try JSONOutput.print(ListReport(
+                registry: registry.name, store: loaded.storeURL.path, manifest: loaded.manifestPath,
+                flags: features.map { FlagReport($0, pendingRestart: baseline.isPending($0), includeChain: false) }))
+            return
+        }
+        if features.isEmpty {
+            StandardStreams.note(search == nil ? (overridden ? "no flag is overridden" : "the registry has no flags") : "no flag matches")
+            return
+        }
+        let keys = features.map { TerminalText.safe($0.key) }
+        let keyWidth = keys.map(\.count).max() ?? 0
+        let sources = features.map { SourceText.name($0.resolution.source) }
+        let sourceWidth = sources.map(\.count).max() ?? 0
+        for (index, feature) in features.enumerated() {
+            var markers: [String] = []
+            if feature.isOverridden { markers.append("*") }
+            if feature.requiresRestart { markers.append("restart") }
+            if baseline.isPending(feature) { markers.append("pending") }
+            let line = pad(keys[index], keyWidth) + "  " + pad(SourceText.value(feature.enabled), 3) + "  "
+                + pad(sources[index], sourceWidth) + (markers.isEmpty ? "" : "  " + markers.joined(separator: " "))
+            StandardStreams.out(String(line.reversed().drop(while: { $0 == " " }).reversed()))
+        }
+    }
+
+    private func pad(_ text: String, _ width: Int) -> String {
+        text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
+    }
+}
+
+/// The JSON document of `list --json`.
+struct ListReport: Encodable {
+    /// The registry's name.
+    var registry: String
+    /// The override store file.
+    var store: String
+    /// The manifest file, absent for the demo registry.
+    var manifest: String?
+    /// The flags, in declaration order (search order with `--search`).
+    var flags: [FlagReport]
+}

@@ -1,0 +1,49 @@
+import ArgumentParser
+import Flagstaff
+
+/// `flagstaff reset KEY… | --all`: removes overrides.
+struct ResetCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "reset",
+        abstract: "Remove the overrides of the given flags, or of every flag with --all.",
+        discussion: """
+            All keys are checked before anything is written; one write removes them all. --all removes the \
+            overrides of this registry's flags and keeps the store's entries for keys it does not declare.
+            """)
+
+    @OptionGroup var source: RegistrySourceOptions
+
+    @Argument(help: ArgumentHelp("The flags' full keys.", valueName: "key"))
+    var keys: [String] = []
+
+    @Flag(help: "Reset every flag of the registry.")
+    var all = false
+
+    func validate() throws {
+        if all && !keys.isEmpty { throw ValidationError("give either keys or --all, not both") }
+        if !all && keys.isEmpty { throw ValidationError("give the keys of the flags to reset, or --all") }
+    }
+
+    func run() throws {
+        let loaded = try RegistryLoader.load(source)
+        let registry = loaded.registry
+        let features = all ? registry.overriddenFeatures : try KeyLookup.features(keys, in: registry)
+        let changed = features.filter(\.isOverridden)
+        do {
+            if all {
+                try registry.resetAllOverrides()
+            } else {
+                try registry.setOverrides(Dictionary(features.map { ($0.key, OverrideState.featureDefault) }, uniquingKeysWith: { a, _ in a }))
+            }
+        } catch {
+            throw CLIFailure.runtime("\(error)")
+        }
+        if changed.isEmpty {
+            StandardStreams.out("nothing to reset")
+        } else {
+            for feature in changed {
+                StandardStreams.out("\(TerminalText.safe(feature.key)): default (\(SourceText.value(feature.enabled)) \(SourceText.byPhrase(feature.resolution.source)))")
+            }
+        }
+    }
+}

@@ -1,0 +1,21 @@
+import Flagstaff
+
+/// The demo's `moments` group: what a moment (a post) shows.
+final class DemoMomentsFeatures: FeatureGroup, @unchecked Sendable {
+    // @unchecked: adds only immutable `let` flags to FeatureGroup, which is thread-safe.
+
+    let isLikeButtonForMomentEnabled = Feature(
+        label: "Like Button",
+        description: "Show the like button under each moment; the action bar is laid out at launch",
+        requiresRestart: true)
+    let isRoundedAvatar = Feature(
+        label: "Rounded Avatar",
+        description: "Draw authors' avatars as circles instead of rounded squares (remote-controlled in the app)")
+    let showCommentCount = Feature(description: "Show the number of comments next to the comment button", defaultState: true)
+    let autoplayVideos = Feature(description: "Play videos muted when they scroll into view")
+    let translateCaptions = Feature(description: "Offer a Translate button on captions written in another language")
+
+    init() {
+        super.init(label: "Moments", description: "Posts in the feed")
+    }
+}

@@ -1,0 +1,43 @@
+import ArgumentParser
+import Foundation
+
+/// `--manifest` and `--store`, taken by every subcommand, with their environment fallbacks.
+struct RegistrySourceOptions: ParsableArguments {
+    /// The environment variable read when `--manifest` is not given.
+    static let manifestVariable = "FLAGSTAFF_MANIFEST"
+    /// The environment variable read when `--store` is not given.
+    static let storeVariable = "FLAGSTAFF_STORE"
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "A registry manifest (JSON) to open instead of the built-in demo registry. Default: $FLAGSTAFF_MANIFEST.",
+            valueName: "file"),
+        completion: .file(extensions: ["json"]))
+    var manifest: String?
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The override store file. Default: $FLAGSTAFF_STORE, else ~/.config/flagstaff/<registry name>.json.",
+            valueName: "file"),
+        completion: .file(extensions: ["json"]))
+    var store: String?
+
+    /// The manifest path from the option or the environment (an empty variable counts as unset).
+    /// - Parameter environment: the process environment.
+    func manifestPath(environment: [String: String]) -> String? {
+        manifest ?? environment[Self.manifestVariable].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// The store path from the option or the environment (an empty variable counts as unset).
+    /// - Parameter environment: the process environment.
+    func storePath(environment: [String: String]) -> String? {
+        store ?? environment[Self.storeVariable].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    func validate() throws {
+        if manifest?.isEmpty == true { throw ValidationError("--manifest needs a file path") }
+        if store?.isEmpty == true { throw ValidationError("--store needs a file path") }
+    }
+}

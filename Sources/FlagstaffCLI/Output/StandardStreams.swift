@@ -1,0 +1,32 @@
+import Foundation
+
+/// Where the command line writes: standard output for results, standard error for diagnostics.
+///
+/// Everything that may contain text from a file or a server goes through ``TerminalText`` (text) or
+/// ``JSONOutput`` (JSON) before it gets here.
+enum StandardStreams {
+    /// Writes a line to standard output.
+    /// - Parameter line: already-sanitised text.
+    static func out(_ line: String) {
+        print(line)
+    }
+
+    /// Writes a line to standard error, unbuffered.
+    /// - Parameter line: already-sanitised text.
+    static func err(_ line: String) {
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+
+    /// Writes `flagstaff: error: <message>` to standard error.
+    /// - Parameter message: the message; sanitised here.
+    static func error(_ message: String) {
+        err("flagstaff: error: " + message.split(separator: "\n", omittingEmptySubsequences: false)
+            .map { TerminalText.safe(String($0)) }.joined(separator: "\n"))
+    }
+
+    /// Writes `flagstaff: note: <message>` to standard error.
+    /// - Parameter message: the message; sanitised here.
+    static func note(_ message: String) {
+        err("flagstaff: note: " + TerminalText.safe(message))
+    }
+}

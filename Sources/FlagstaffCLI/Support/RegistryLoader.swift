@@ -1,0 +1,88 @@
+import Flagstaff
+import Foundation
+
+/// A registry opened for a command, with where it came from.
+struct LoadedRegistry {
+    /// The registry.
+    let registry: FeatureRegistry
+    /// The override store file.
+    let storeURL: URL
+    /// The manifest file, or `nil` for the built-in demo registry.
+    let manifestPath: String?
+}
+
+/// Opens the registry a command works on: the manifest given by `--manifest`/`FLAGSTAFF_MANIFEST`, else the
+/// built-in demo registry, with the store given by `--store`/`FLAGSTAFF_STORE`, else the default location for
+/// the registry's name.
+enum RegistryLoader {
+    /// How strict to be about the store.
+    enum StoreRequirement {
+        /// The store must be readable and valid (every command that shows or changes values).
+        case readable
+        /// The store is not used (`manifest`).
+        case ignored
+    }
+
+    /// The store name of the demo registry (`~/.config/flagstaff/demo.json`).
+    static let demoStoreName = "demo"
+
+    /// Opens the registry.
+    /// - Parameters:
+    ///   - options: `--manifest` and `--store`.
+    ///   - environment: the process environment (for the fallbacks).
+    ///   - watchStore: whether the registry polls the store for other processes' changes (the console).
+    ///   - store: whether a corrupt or unreadable store is an error.
+    /// - Returns: the registry and its sources.
+    /// - Throws: `CLIFailure` naming the manifest or store file and what is wrong.
+    static func load(_ options: RegistrySourceOptions, environment: [String: String] = ProcessInfo.processInfo.environment,
+                     watchStore: Bool = false, store requirement: StoreRequirement = .readable) throws -> LoadedRegistry {
+        let manifestPath = options.manifestPath(environment: environment)
+        let manifest = try manifestPath.map(loadManifest)
+        let storeURL = options.storePath(environment: environment).map { URL(fileURLWithPath: $0) }
+            ?? FileOverrideStore.defaultURL(name: manifest?.name ?? demoStoreName)
+        let store: FileOverrideStore
+        do {
+            store = try FileOverrideStore(url: storeURL)
+        } catch {
+            throw CLIFailure.runtime("--store: \(error)")
+        }
+        let registryOptions = RegistryOptions(
+            name: manifest == nil ? DemoFeatures.displayName : nil,
+            storeWatchInterval: watchStore ? .milliseconds(500) : nil,
+            assertOnProblems: false)
+        let registry: FeatureRegistry
+        if let manifest, let manifestPath {
+            do {
+                registry = try ManifestRegistryBuilder.build(manifest, store: store, options: registryOptions)
+            } catch let failure as CLIFailure {
+                throw failure
+            } catch {
+                throw CLIFailure.runtime("\(manifestPath): cannot build the registry: \(error)")
+            }
+        } else {
+            registry = DemoFeatures(store: store, options: registryOptions)
+        }
+        do {
+            try registry.validate()
+        } catch {
+            let origin = manifestPath ?? "the built-in demo registry"
+            throw CLIFailure.runtime("refusing to open \(origin): \(error)")
+        }
+        if requirement == .readable, let storeError = registry.storeError {
+            throw CLIFailure.runtime("\(storeError)")
+        }
+        return LoadedRegistry(registry: registry, storeURL: store.url, manifestPath: manifestPath)
+    }
+
+    /// Reads and validates a manifest file.
+    /// - Throws: `CLIFailure` with the file, the JSON path and what was expected.
+    static func loadManifest(_ path: String) throws -> RegistryManifest {
+        do {
+            return try RegistryManifest.load(from: URL(fileURLWithPath: path))
+        } catch let error as ManifestError {
+            throw CLIFailure.runtime("invalid manifest: \(error)")
+        } catch {
+            throw CLIFailure.runtime("invalid manifest \(path): \(error)")
+        }
+    }
+}

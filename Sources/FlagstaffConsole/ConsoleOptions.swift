@@ -1,0 +1,42 @@
+import Foundation
+
+/// How a ``FeatureConsole`` looks and what it does on "restart now".
+public struct ConsoleOptions: Sendable {
+    /// The header title after "Flagstaff ·"; the registry's name when `nil`.
+    public var title: String?
+    /// Whether to use colours. Defaults to ``colorAllowedByEnvironment`` (off when `NO_COLOR` is set to
+    /// anything non-empty); a terminal without colours turns them off regardless.
+    public var useColor: Bool
+    /// `true` forces ASCII glyphs, `false` forces Unicode, `nil` follows the locale (Unicode only when UTF-8).
+    public var asciiOnly: Bool?
+    /// Whether the detail pane starts open (it is toggled with `i` and only shown with at least 20 rows).
+    public var showDetail: Bool
+    /// Called when the user picks "restart now" in the restart prompt, after the terminal has been restored,
+    /// with the flags whose change needs the restart. `nil`: the console only reports the choice in
+    /// ``ConsoleOutcome/restartChoice`` and the caller says what must be restarted.
+    public var restartHandler: (@Sendable ([PendingRestart]) throws -> Void)?
+
+    /// Creates options.
+    /// - Parameters:
+    ///   - title: the header title; the registry's name when `nil`.
+    ///   - useColor: whether to use colours; follows `NO_COLOR` unless given.
+    ///   - asciiOnly: force ASCII (`true`) or Unicode (`false`) glyphs; `nil` follows the locale.
+    ///   - showDetail: whether the detail pane starts open.
+    ///   - restartHandler: what "restart now" runs (after the terminal is restored); errors it throws are
+    ///     rethrown by ``FeatureConsole/run()``.
+    public init(
+        title: String? = nil, useColor: Bool = ConsoleOptions.colorAllowedByEnvironment, asciiOnly: Bool? = nil,
+        showDetail: Bool = true, restartHandler: (@Sendable ([PendingRestart]) throws -> Void)? = nil
+    ) {
+        self.title = title
+        self.useColor = useColor
+        self.asciiOnly = asciiOnly
+        self.showDetail = showDetail
+        self.restartHandler = restartHandler
+    }
+
+    /// `false` when the `NO_COLOR` environment variable is set to a non-empty value (https://no-color.org).
+    public static var colorAllowedByEnvironment: Bool {
+        (ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
+    }
+}

@@ -1,0 +1,30 @@
+/// What happened in a console session, returned by ``FeatureConsole/run()``.
+public struct ConsoleOutcome: Sendable, Equatable {
+    /// Keys whose override differs from when the console opened (changed here or by another process), sorted.
+    public var changedKeys: [String]
+    /// Restart-requiring flags whose value still differs from launch when the console closed, sorted
+    /// (empty after ``RestartChoice/undo``).
+    public var restartRequiredKeys: [String]
+    /// What the user chose in the restart prompt (``RestartChoice/notNeeded`` when it was not shown).
+    public var restartChoice: RestartChoice
+    /// The signal that ended the session (`SIGINT`, `SIGTERM`, `SIGHUP`), or `nil` for a normal quit.
+    /// Standalone tools exit with 128 + this number (130, 143, 129).
+    public var signal: Int32?
+
+    /// Creates an outcome.
+    /// - Parameters:
+    ///   - changedKeys: keys whose override changed.
+    ///   - restartRequiredKeys: restart-requiring flags still changed since launch.
+    ///   - restartChoice: the restart prompt's answer.
+    ///   - signal: the ending signal, if any.
+    public init(changedKeys: [String], restartRequiredKeys: [String], restartChoice: RestartChoice, signal: Int32? = nil) {
+        self.changedKeys = changedKeys
+        self.restartRequiredKeys = restartRequiredKeys
+        self.restartChoice = restartChoice
+        self.signal = signal
+    }
+
+    /// `true` when restart-requiring changes remain and the user did not restart now: the app must be
+    /// restarted later (the standalone console exits with status 3).
+    public var needsRestart: Bool { !restartRequiredKeys.isEmpty && restartChoice != .restartNow }
+}

@@ -1,0 +1,17 @@
+/// A foreground colour of a console cell; the background is always the terminal's own.
+public enum ConsoleColor: Int, Sendable, Hashable, CaseIterable {
+    /// The terminal's default foreground.
+    case `default` = 0
+    /// Effective value ON.
+    case green = 1
+    /// Effective value OFF.
+    case red = 2
+    /// The requires-restart marker and warnings.
+    case yellow = 3
+    /// Search-match highlight.
+    case cyan = 4
+    /// Remote-source information.
+    case blue = 5
+    /// Reserved for prompts.
+    case magenta = 6
+}

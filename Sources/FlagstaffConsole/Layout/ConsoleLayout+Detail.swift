@@ -1,0 +1,77 @@
+import Flagstaff
+
+extension ConsoleLayout {
+    /// The detail pane's three lines for the selected row.
+    static func drawDetail(_ context: Context, top: Int, into buffer: inout ScreenBuffer) {
+        let width = buffer.width - 2
+        guard let row = context.state.selectedRow else { return }
+        let lines: [(String, CellStyle)]
+        switch row {
+        case let .group(group):
+            lines = [
+                (context.clean(group.label) + " \(context.glyphs.dash) group \(context.clean(group.id))", context.theme.strong),
+                ("\(group.flagCount) flag\(group.flagCount == 1 ? "" : "s")", context.theme.plain),
+            ]
+        case let .flag(flag):
+            lines = detailLines(flag.feature, context)
+        }
+        for (offset, line) in lines.prefix(3).enumerated() {
+            buffer.put(truncate(line.0, to: width, context), row: top + offset, column: 1, style: line.1)
+        }
+    }
+
+    /// Key and description; effective value and resolution chain; restart, launch and remote facts.
+    static func detailLines(_ feature: AnyFeature, _ context: Context) -> [(String, CellStyle)] {
+        let g = context.glyphs
+        let resolution = feature.resolution
+        var first = context.clean(feature.key)
+        if let description = feature.description, !description.isEmpty {
+            first += " \(g.dash) " + context.clean(description)
+        }
+        let chain = resolution.chain.map { step -> String in
+            guard let value = step.value else { return "no " + sourceDescription(step.source) }
+            var text = sourceDescription(step.source) + " " + context.onOff(value)
+            if let detail = step.detail, !detail.isEmpty { text += " (" + context.clean(detail) + ")" }
+            return text
+        }
+        let second = "effective \(context.onOff(resolution.value)) \(g.leftArrow) " + chain.joined(separator: " \(g.dot) ")
+
+        var facts: [String] = ["kind " + kindName(feature.kind)]
+        if feature.override != .featureDefault { facts.append("overridden \(context.onOff(feature.override == .enabled))") }
+        if feature.requiresRestart { facts.append("\(g.restart) requires restart") }
+        if feature.enabled != feature.launchValue {
+            facts.append("changed since launch (was \(context.onOff(feature.launchValue)))")
+        }
+        if case let .remote(provider, fetchedAt) = resolution.source {
+            var text = "remote " + context.clean(provider)
+            if let fetchedAt { text += " fetched " + RemoteStatusText.clock(fetchedAt) }
+            facts.append(text)
+        }
+        let style = CellStyle(
+            foreground: context.state.useColor ? (resolution.value ? .green : .red) : .default, bold: true,
+            underline: feature.override != .featureDefault
+        )
+        return [(first, context.theme.strong), (second, style), (facts.joined(separator: " \(g.dot) "), context.theme.plain)]
+    }
+
+    /// A resolution source in words, for the detail pane.
+    static func sourceDescription(_ source: ResolutionSource) -> String {
+        switch source {
+        case .testOverride: "test override"
+        case .override: "override"
+        case let .remote(provider, _): "remote (\(TextSanitizer.sanitize(provider)))"
+        case .dynamic: "dynamic"
+        case let .buildTarget(target): "build target \(target)"
+        case .static: "default"
+        }
+    }
+
+    private static func kindName(_ kind: FeatureKind) -> String {
+        switch kind {
+        case .static: "static"
+        case .dynamic: "dynamic"
+        case .buildTarget: "build target"
+        case .remote: "remote"
+        }
+    }
+}

@@ -1,0 +1,76 @@
+extension ConsoleLayout {
+    /// Every key, for the help overlay.
+    static let helpEntries: [(String, String)] = [
+        ("\u{2191} k Ctrl-P / \u{2193} j Ctrl-N", "move"),
+        ("PgUp Ctrl-B / PgDn Ctrl-F", "page up / down"),
+        ("Ctrl-U / Ctrl-D", "half page up / down"),
+        ("Home g / End G", "first / last"),
+        ("\u{2190} h / \u{2192} l, Enter", "collapse / expand group"),
+        ("/", "search (Enter keeps, Esc clears)"),
+        ("Tab / Shift-Tab", "scope: All, On, Off, Overridden"),
+        ("o +", "force ON"),
+        ("x -", "force OFF"),
+        ("r Backspace Delete", "reset to default"),
+        ("Space", "flip the value"),
+        ("R", "reset every override (y/n)"),
+        ("i", "show / hide details"),
+        ("? F1", "this help"),
+        ("Ctrl-L", "redraw"),
+        ("q Ctrl-C", "quit"),
+        ("Esc", "close / clear search"),
+    ]
+
+    static func drawHelp(_ context: Context, into buffer: inout ScreenBuffer) {
+        let lines = helpEntries.map { keys, action -> String in
+            let shownKeys = context.state.asciiOnly ? TextSanitizer.sanitize(keys, asciiOnly: true) : keys
+            let padding = String(repeating: " ", count: max(1, 30 - DisplayWidth.of(shownKeys)))
+            return shownKeys + padding + action
+        }
+        drawBox(title: "Keys", lines: lines, footer: "? or Esc closes", context, into: &buffer)
+    }
+
+    static func drawRestartPrompt(_ context: Context, into buffer: inout ScreenBuffer) {
+        let g = context.glyphs
+        var lines = context.state.pendingRestarts.map { change -> String in
+            "\(g.restart) " + context.clean(change.label) + "  " + context.onOff(change.launchValue) + " \(g.rightArrow) "
+                + context.onOff(change.currentValue)
+        }
+        lines.insert("These changes need a restart:", at: 0)
+        drawBox(
+            title: "Restart needed", lines: lines, footer: "r restart now  l later  u undo  Esc cancel", context,
+            into: &buffer
+        )
+    }
+
+    /// A centred, bordered box; lines and footer are truncated to fit, rows beyond the screen are dropped.
+    private static func drawBox(
+        title: String, lines: [String], footer: String, _ context: Context, into buffer: inout ScreenBuffer
+    ) {
+        let g = context.glyphs
+        let contentWidth = min(buffer.width - 6, max(DisplayWidth.of(footer), lines.map(DisplayWidth.of).max() ?? 0))
+        let boxWidth = contentWidth + 4
+        let maxLines = max(0, buffer.height - 6)
+        let shown = Array(lines.prefix(maxLines))
+        let boxHeight = shown.count + 4
+        let left = max(0, (buffer.width - boxWidth) / 2)
+        let top = max(0, (buffer.height - boxHeight) / 2)
+        let horizontal = String(repeating: g.rule, count: max(0, boxWidth - 2))
+        let strong = context.theme.strong
+        for row in top..<min(buffer.height, top + boxHeight) { buffer.fill(row: row, from: left, to: left + boxWidth) }
+        buffer.put(g.corners.0 + horizontal + g.corners.1, row: top, column: left, style: strong)
+        buffer.put(" \(title) ", row: top, column: left + 2, style: strong)
+        for (offset, line) in shown.enumerated() {
+            let row = top + 1 + offset
+            buffer.put(g.vertical, row: row, column: left, style: strong)
+            buffer.put(truncate(line, to: contentWidth, context), row: row, column: left + 2)
+            buffer.put(g.vertical, row: row, column: left + boxWidth - 1, style: strong)
+        }
+        let footerRow = top + 1 + shown.count
+        for row in [footerRow, footerRow + 1] {
+            buffer.put(g.vertical, row: row, column: left, style: strong)
+            buffer.put(g.vertical, row: row, column: left + boxWidth - 1, style: strong)
+        }
+        buffer.put(truncate(footer, to: contentWidth, context), row: footerRow + 1, column: left + 2, style: context.theme.warning)
+        buffer.put(g.corners.2 + horizontal + g.corners.3, row: footerRow + 2, column: left, style: strong)
+    }
+}

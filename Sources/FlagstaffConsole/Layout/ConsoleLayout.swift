@@ -1,0 +1,156 @@
+import Flagstaff
+
+/// Renders a ``ConsoleState`` into a ``ScreenBuffer``: the console's screen, without a terminal.
+///
+/// Layout, top to bottom: header (title, counts, remote-source status), search line (query and scope bar),
+/// rule, list, then — when the terminal has at least 20 rows and the pane is on — rule and three detail lines,
+/// then rule and footer (keys for the mode, or a message). Overlays (help, restart prompt) are drawn on top.
+/// Below the minimum size the screen is one line asking for a larger terminal. Every string that comes from
+/// the registry is sanitised before it is drawn. Cost: proportional to the visible rows, not to the number of
+/// flags.
+public enum ConsoleLayout {
+    /// Renders the whole screen.
+    /// - Parameter state: the console state.
+    /// - Returns: a buffer of `state.width × state.height` cells.
+    public static func render(_ state: ConsoleState) -> ScreenBuffer {
+        var buffer = ScreenBuffer(width: state.width, height: state.height)
+        let context = Context(state: state)
+        if state.isTooSmall {
+            let message = "Terminal too small (\(state.width)\(state.glyphs.times)\(state.height)): "
+                + "need at least \(ConsoleState.minimumSize.width)\(state.glyphs.times)\(ConsoleState.minimumSize.height)"
+            buffer.put(message, row: 0, column: 0, style: context.theme.warning)
+            return buffer
+        }
+        drawHeader(context, into: &buffer)
+        drawSearchLine(context, into: &buffer)
+        drawRule(row: 2, context, into: &buffer)
+        drawList(context, top: 3, into: &buffer)
+        var row = 3 + state.listHeight
+        if state.isDetailVisible {
+            drawRule(row: row, context, into: &buffer)
+            drawDetail(context, top: row + 1, into: &buffer)
+            row += 4
+        }
+        drawRule(row: row, context, into: &buffer)
+        drawFooter(context, row: row + 1, into: &buffer)
+        switch state.mode {
+        case .help: drawHelp(context, into: &buffer)
+        case .restartPrompt: drawRestartPrompt(context, into: &buffer)
+        default: break
+        }
+        return buffer
+    }
+
+    /// What every drawing step needs.
+    struct Context {
+        let state: ConsoleState
+        let theme: ConsoleTheme
+        let glyphs: Glyphs
+
+        init(state: ConsoleState) {
+            self.state = state
+            theme = ConsoleTheme(useColor: state.useColor)
+            glyphs = state.glyphs
+        }
+
+        /// Sanitises registry text for this terminal.
+        func clean(_ text: String) -> String { TextSanitizer.sanitize(text, asciiOnly: state.asciiOnly) }
+
+        /// "ON" or "OFF".
+        func onOff(_ value: Bool) -> String { value ? "ON" : "OFF" }
+    }
+
+    private static func drawHeader(_ context: Context, into buffer: inout ScreenBuffer) {
+        let state = context.state
+        let dot = " \(context.glyphs.dot) "
+        var right = "\(state.counts.flags) flag\(state.counts.flags == 1 ? "" : "s")"
+            + dot + "\(state.counts.overridden) overridden"
+        if state.counts.pendingRestart > 0 { right += dot + "\(state.counts.pendingRestart) needs restart" }
+        var remote = remoteStatus(context)
+        if let error = state.registry.storeError {
+            remote = "store error: " + context.clean("\(error)") + (remote.isEmpty ? "" : dot + remote)
+        }
+        let countsX = max(0, state.width - DisplayWidth.of(right) - 1)
+        let title = " Flagstaff" + dot + context.clean(state.title)
+        var titleLimit = countsX - 1
+        if !remote.isEmpty {
+            // Remote status (and store errors) go between the title and the counts, cut to the room left.
+            let titleWidth = min(DisplayWidth.of(title), max(12, countsX / 2))
+            let room = countsX - titleWidth - DisplayWidth.of(dot) - 1
+            if room >= 8 {
+                let shown = truncate(remote, to: room, context)
+                let remoteX = countsX - DisplayWidth.of(dot) - DisplayWidth.of(shown)
+                buffer.put(shown, row: 0, column: remoteX, style: state.registry.storeError == nil ? context.theme.remote : context.theme.warning)
+                buffer.put(dot, row: 0, column: countsX - DisplayWidth.of(dot))
+                titleLimit = remoteX - 1
+            }
+        }
+        buffer.put(title, row: 0, column: 0, style: context.theme.strong, maxWidth: max(0, titleLimit))
+        buffer.put(right, row: 0, column: countsX)
+    }
+
+    /// "unleash ok 12:03:04 · firebase stale" for the attached remote sources, or "" without any.
+    private static func remoteStatus(_ context: Context) -> String {
+        context.state.registry.remoteSources.map { source in
+            context.clean(source.name) + " " + RemoteStatusText.describe(source.status)
+        }.joined(separator: " \(context.glyphs.dot) ")
+    }
+
+    private static func drawSearchLine(_ context: Context, into buffer: inout ScreenBuffer) {
+        let state = context.state
+        let scopes = SearchScope.allCases.map { $0 == state.scope ? "[\($0.title)]" : " \($0.title) " }
+        let scopeText = scopes.joined(separator: " ")
+        let scopeX = state.width - DisplayWidth.of(scopeText) - 1
+        var x = 1
+        let searching = state.mode == .search
+        if searching || !state.query.isEmpty {
+            x = buffer.put("/ ", row: 1, column: x, style: context.theme.strong)
+            x = buffer.put(context.clean(state.query), row: 1, column: x, maxWidth: max(0, scopeX - x - 2))
+            if searching { buffer.put(context.glyphs.cursor, row: 1, column: x, style: context.theme.strong) }
+        } else {
+            buffer.put("/ to search", row: 1, column: x, maxWidth: max(0, scopeX - x - 1))
+        }
+        guard scopeX > 14 else { return }
+        var scopeColumn = scopeX
+        for (scope, text) in zip(SearchScope.allCases, scopes) {
+            let style = scope == state.scope ? context.theme.strong : context.theme.plain
+            scopeColumn = buffer.put(text, row: 1, column: scopeColumn, style: style) + 1
+        }
+    }
+
+    static func drawRule(row: Int, _ context: Context, into buffer: inout ScreenBuffer) {
+        buffer.put(String(repeating: context.glyphs.rule, count: buffer.width), row: row, column: 0)
+    }
+
+    private static func drawFooter(_ context: Context, row: Int, into buffer: inout ScreenBuffer) {
+        let state = context.state
+        if state.mode == .confirmReset {
+            let count = state.counts.overridden
+            buffer.put(
+                " Reset all \(count) override\(count == 1 ? "" : "s")? y yes  n no", row: row, column: 0,
+                style: context.theme.warning
+            )
+            return
+        }
+        if let message = state.statusMessage {
+            buffer.put(" " + context.clean(message), row: row, column: 0, style: context.theme.warning)
+            return
+        }
+        buffer.put(" " + footerKeys(context), row: row, column: 0)
+    }
+
+    /// The keys that work in the current mode.
+    static func footerKeys(_ context: Context) -> String {
+        let g = context.glyphs
+        switch context.state.mode {
+        case .search:
+            return "type to filter  \(g.upDown) move  Enter keep  Esc clear  Ctrl-U clear field  Tab scope"
+        case .help:
+            return "? or Esc close help"
+        case .restartPrompt:
+            return "r restart now  l later  u undo  Esc cancel"
+        case .list, .confirmReset:
+            return "\(g.upDown) move  / search  o on  x off  r reset  \(g.space) toggle  Tab scope  ? help  q quit"
+        }
+    }
+}

@@ -1,1 +1,0 @@
-// Placeholder: FlagstaffConsole lands with its issue.

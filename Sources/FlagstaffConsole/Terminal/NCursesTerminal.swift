@@ -1,0 +1,144 @@
+import CNCurses
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The real terminal, through ncursesw's wide-character API.
+///
+/// Starting it sets the locale from the environment, installs the signal handlers (before ncurses starts, so
+/// ncurses keeps its hands off them), starts ncurses in cbreak/noecho/keypad mode with a 25 ms Esc delay and a
+/// 100 ms read timeout, and starts colours on the terminal's default background. ``end()`` runs `endwin` and
+/// restores the previous signal dispositions; it is called on every exit path of ``FeatureConsole/run()``.
+/// Not thread-safe: use it from one thread.
+public final class NCursesTerminal: ConsoleTerminal {
+    /// Whether colours are on.
+    public let supportsColor: Bool
+    /// Whether the locale is UTF-8.
+    public let supportsUnicode: Bool
+    private let signals = SignalMonitor()
+    private var previous: ScreenBuffer?
+    private var ended = false
+
+    /// Takes over the terminal.
+    /// - Parameters:
+    ///   - useColor: `false` to draw without colours even when the terminal has them.
+    ///   - asciiOnly: `true` to force ASCII glyphs, `false` to force Unicode, `nil` to follow the locale.
+    /// - Throws: ``ConsoleError/notATerminal(stream:)`` when stdin or stdout is not a terminal,
+    ///   ``ConsoleError/terminalUnavailable(term:)`` when ncurses cannot start.
+    public init(useColor: Bool, asciiOnly: Bool?) throws {
+        if isatty(STDIN_FILENO) == 0 { throw ConsoleError.notATerminal(stream: "standard input") }
+        if isatty(STDOUT_FILENO) == 0 { throw ConsoleError.notATerminal(stream: "standard output") }
+        let utf8 = fs_setlocale_is_utf8() != 0
+        supportsUnicode = asciiOnly.map { !$0 } ?? utf8
+        signals.install()
+        if fs_start(100) != 0 {
+            signals.uninstall()
+            let term = getenv("TERM").map { String(cString: $0) } ?? ""
+            throw ConsoleError.terminalUnavailable(term: term)
+        }
+        supportsColor = useColor && fs_start_colors() != 0
+    }
+
+    deinit { end() }
+
+    /// The current size in columns and rows.
+    public var size: (width: Int, height: Int) { (Int(fs_cols()), Int(fs_rows())) }
+
+    /// Draws the cells that differ from the previous frame (everything after a resize or ``invalidate()``).
+    public func draw(_ buffer: ScreenBuffer) {
+        guard !ended else { return }
+        let old = previous.flatMap { $0.width == buffer.width && $0.height == buffer.height ? $0 : nil }
+        if old == nil { fs_clear_all() }
+        var text: [wchar_t] = []
+        text.reserveCapacity(buffer.width * 2)
+        for row in 0..<buffer.height {
+            let base = row * buffer.width
+            var column = 0
+            while column < buffer.width {
+                let cell = buffer.cells[base + column]
+                if let old, old.cells[base + column] == cell, !touchesChangedWide(old, buffer, base, column) {
+                    column += 1
+                    continue
+                }
+                // A run of changed cells with one style.
+                let start = column
+                let style = cell.style
+                text.removeAll(keepingCapacity: true)
+                while column < buffer.width {
+                    let next = buffer.cells[base + column]
+                    if next.style != style { break }
+                    if let old, old.cells[base + column] == next, column > start + 8 { break }
+                    if next.width != 0 {
+                        for scalar in next.character.unicodeScalars { text.append(wchar_t(bitPattern: scalar.value)) }
+                    }
+                    column += 1
+                }
+                // Skip a run starting on a continuation cell: its head is always drawn with it.
+                if text.isEmpty { continue }
+                setStyle(style)
+                fs_put(Int32(row), Int32(start), text, Int32(text.count))
+            }
+        }
+        fs_refresh()
+        previous = buffer
+    }
+
+    /// Forgets the previous frame so the next draw repaints everything.
+    public func invalidate() { previous = nil }
+
+    /// Waits up to 100 ms for a key; reports signals first.
+    public func nextEvent() -> TerminalEvent {
+        if let signal = signals.take().first { return .signal(signal) }
+        var value: UInt32 = 0
+        let status = fs_read(&value)
+        if let signal = signals.take().first { return .signal(signal) }
+        switch status {
+        case KEY_CODE_YES:
+            if Int32(value) == KEY_RESIZE {
+                previous = nil
+                return .key(.resize(width: size.width, height: size.height))
+            }
+            return ConsoleKey.decode(keyCode: Int32(value)).map { .key($0) } ?? .idle
+        case OK:
+            return ConsoleKey.decode(character: value).map { .key($0) } ?? .idle
+        default:
+            return .idle
+        }
+    }
+
+    /// Restores the terminal, stops the process as Ctrl-Z asked, and takes the screen back on `fg`.
+    public func suspend() {
+        guard !ended else { return }
+        fs_end()
+        fs_default_signal(SIGTSTP)
+        fs_unblock_signal(SIGTSTP)
+        raise(SIGTSTP)
+        // Continued (SIGCONT): take the screen back.
+        signals.reinstall(SIGTSTP)
+        previous = nil
+        fs_refresh()
+    }
+
+    /// Runs `endwin` and restores the previous signal dispositions. Safe to call more than once.
+    public func end() {
+        guard !ended else { return }
+        ended = true
+        fs_end()
+        signals.uninstall()
+    }
+
+    /// A changed wide character next to an unchanged cell must be redrawn with its neighbour.
+    private func touchesChangedWide(_ old: ScreenBuffer, _ new: ScreenBuffer, _ base: Int, _ column: Int) -> Bool {
+        let cell = new.cells[base + column]
+        if cell.width == 0, column > 0 { return old.cells[base + column - 1] != new.cells[base + column - 1] }
+        return false
+    }
+
+    private func setStyle(_ style: CellStyle) {
+        let pair: Int16 = supportsColor ? Int16(style.foreground.rawValue) : 0
+        fs_set_style(pair, style.bold ? 1 : 0, style.underline ? 1 : 0, style.reverse ? 1 : 0)
+    }
+}

@@ -1,0 +1,139 @@
+import Flagstaff
+import Testing
+@testable import FlagstaffConsole
+
+@Suite struct ConsoleRenderingTests {
+    @Test func headerShowsNameCountsAndPendingRestart() throws {
+        let registry = try makeRegistry()
+        var state = ConsoleState(registry: registry)
+        var screen = ConsoleLayout.render(state)
+        #expect(screen.text(row: 0).hasPrefix(" Flagstaff · Moments demo"))
+        #expect(screen.text(row: 0).hasSuffix("7 flags · 0 overridden "))
+        #expect(screen.cell(row: 0, column: 1).bold)
+        try registry.setOverride(.enabled, for: try #require(registry.feature(forKey: "useTabBarNav")))
+        state.refresh()
+        screen = ConsoleLayout.render(state)
+        #expect(screen.text(row: 0).hasSuffix("7 flags · 1 overridden · 1 needs restart "))
+        // The restart marker is yellow, in the same column on every restart-requiring row.
+        let rows = [screen.row(containing: "Use Tab Bar Nav"), screen.row(containing: "Is Like Button")]
+        let columns = rows.map { screen.find("⟳", inRow: $0) }
+        #expect(columns[0] != nil && columns[0] == columns[1])
+        #expect(screen.cell(at: "⟳")?.foreground == .yellow)
+        #expect(screen.find("⟳", inRow: screen.row(containing: "Blue Text")) == nil)
+        #expect(screen.text(row: screen.row(containing: "Use Tab Bar Nav")).contains("ON   override"))
+        // Detail pane of the selected restart flag.
+        press(.down, into: &state)
+        screen = ConsoleLayout.render(state)
+        #expect(screen.text(row: 26).contains("effective ON ← override ON · default OFF"))
+        #expect(screen.text(row: 27).contains("⟳ requires restart · changed since launch (was OFF)"))
+    }
+
+    @Test func withoutColourEveryStateIsStillReadable() throws {
+        let registry = try makeRegistry()
+        try registry.setOverride(.enabled, for: try #require(registry.feature(forKey: "blueText")))
+        var state = ConsoleState(registry: registry, useColor: false)
+        press(.character("/"), into: &state)
+        type("blue", into: &state)
+        let screen = ConsoleLayout.render(state)
+        #expect(screen.cells.allSatisfy { $0.foreground == .default }, "no colour at all")
+        let row = screen.row(containing: "Blue Text")
+        #expect(screen.text(row: row).contains("ON   override"))
+        #expect(screen.cells(of: "Text").allSatisfy { $0.underline && $0.bold }, "the override is underlined")
+        #expect(screen.cells(of: "Blue").allSatisfy { !$0.reverse }, "the match is marked by reverse video (toggled in the selected row)")
+        #expect(screen.cells(of: "Text").allSatisfy { $0.reverse })
+    }
+
+    @Test func asciiGlyphsWithoutUTF8() throws {
+        let registry = try makeRegistry(extraFlags: [RegistryManifest.Flag(key: "cafe", label: "Café 日本")])
+        var state = ConsoleState(registry: registry, asciiOnly: true)
+        press(.down, .down, .down, .left, into: &state)
+        let screen = ConsoleLayout.render(state)
+        #expect(screen.cells.allSatisfy { $0.character.isASCII }, "\(screen.text)")
+        #expect(screen.find("> Moments (2)") != nil)
+        #expect(screen.find("v List") != nil)
+        #expect(screen.find("Caf? ??") != nil)
+        #expect(screen.find("R", inRow: screen.row(containing: "Use Tab Bar Nav")) != nil)
+        #expect(screen.text(row: 2).allSatisfy { $0 == "-" })
+    }
+
+    @Test func tinyTerminalShowsOneLineAndOnlyQuitActs() throws {
+        let registry = try makeRegistry()
+        for (width, height) in [(39, 30), (100, 9), (10, 3), (1, 1)] {
+            var state = ConsoleState(registry: registry, width: width, height: height)
+            let screen = ConsoleLayout.render(state)
+            #expect(screen.text(row: 0).hasPrefix(String("Terminal too small (\(width)×\(height)): need at least 40×10".prefix(width))))
+            #expect((1..<height).allSatisfy { screen.text(row: $0).allSatisfy { $0 == " " } })
+            for key in [ConsoleKey.character("o"), .character("?"), .character("/"), .down, .escape, .enter] {
+                #expect(press(key, into: &state).isEmpty)
+            }
+            #expect(state.mode == .list && state.cursor == 0)
+            #expect(press(.character("q"), into: &state) == [.quit(.notNeeded)])
+            #expect(press(.control("c"), into: &state) == [.quit(.notNeeded)])
+        }
+        // Growing back to a usable size brings the console back.
+        var state = ConsoleState(registry: registry, width: 30, height: 8)
+        #expect(press(.resize(width: 40, height: 10), into: &state) == [.redraw])
+        let screen = ConsoleLayout.render(state)
+        #expect(screen.text(row: 0).hasPrefix(" Flagstaff"))
+        #expect(state.listHeight == 5)
+        #expect(screen.row(containing: "Blue Text") == 3)
+        #expect(screen.text(row: 9).hasPrefix(" ↑↓ move"))
+    }
+
+    @Test func wideAndCombiningCharactersKeepColumnsAligned() throws {
+        let registry = try makeRegistry(extraFlags: [
+            RegistryManifest.Flag(key: "cjk", label: "日本語のフラグ"),
+            RegistryManifest.Flag(key: "combining", label: "Cafe\u{301} au lait"),
+            RegistryManifest.Flag(key: "emoji", label: "Rocket 🚀 launch"),
+        ])
+        let state = ConsoleState(registry: registry, width: 60, height: 20)
+        let screen = ConsoleLayout.render(state)
+        let valueColumns = ["Blue Text", "日本語のフラグ", "Café au lait", "Rocket 🚀 launch"].map { label -> Int? in
+            let row = screen.row(containing: label)
+            return screen.find("OFF", inRow: row)
+        }
+        #expect(valueColumns.allSatisfy { $0 == 41 }, "\(valueColumns)")
+        let cjk = try #require(screen.find("日本語"))
+        #expect(screen.cell(row: cjk.row, column: cjk.column).width == 2)
+        #expect(screen.cell(row: cjk.row, column: cjk.column + 1).width == 0)
+        #expect(screen.cell(row: cjk.row, column: cjk.column + 2).character == "本")
+        // A label too long for the name column is cut with an ellipsis and never pushes the value column.
+        let long = try makeRegistry(extraFlags: [RegistryManifest.Flag(key: "long", label: String(repeating: "長い", count: 30))])
+        let narrow = ConsoleLayout.render(ConsoleState(registry: long, width: 40, height: 12))
+        let row = narrow.row(containing: "長い長い")
+        #expect(narrow.find("OFF", inRow: row) == 21)
+        #expect(narrow.text(row: row).contains("…"))
+    }
+
+    @Test func controlCharactersAndEscapeSequencesAreShownInert() throws {
+        let registry = try makeRegistry(extraFlags: [
+            RegistryManifest.Flag(key: "evil", label: "Evil \u{1B}[31mRED\u{1B}[0m\u{07}", description: "line\nbreak \u{9B}2J \u{202E}rtl"),
+        ])
+        var state = ConsoleState(registry: registry)
+        press(.character("G"), into: &state)
+        press(.character("/"), into: &state)
+        type("evil", into: &state)
+        let screen = ConsoleLayout.render(state)
+        #expect(screen.find("Evil \\u{1B}[31mRED\\u{1B}[0m\\u{7}") != nil, "\(screen.text)")
+        #expect(screen.find("evil — line break \\u{9B}2J \\u{202E}rtl") != nil, "\(screen.text)")
+        #expect(screen.cells.allSatisfy { cell in
+            cell.character.unicodeScalars.allSatisfy { $0.value >= 0x20 && !(0x7F...0x9F).contains($0.value) }
+        })
+    }
+
+    @Test func restartPromptListsOldAndNewValues() throws {
+        let registry = try makeRegistry()
+        var state = ConsoleState(registry: registry)
+        try apply(press(.down, .character("o"), into: &state), to: &state)
+        #expect(press(.character("q"), into: &state).isEmpty)
+        #expect(state.mode == .restartPrompt)
+        let screen = ConsoleLayout.render(state)
+        #expect(screen.find("Restart needed") != nil)
+        #expect(screen.find("⟳ Use Tab Bar Nav  OFF → ON") != nil, "\(screen.text)")
+        #expect(screen.find("r restart now  l later  u undo  Esc cancel") != nil)
+        #expect(press(.character("o"), into: &state).isEmpty, "other keys are ignored in the prompt")
+        #expect(press(.escape, into: &state).isEmpty)
+        #expect(state.mode == .list)
+        #expect(ConsoleLayout.render(state).find("Restart needed") == nil)
+    }
+}

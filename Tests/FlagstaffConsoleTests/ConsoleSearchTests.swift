@@ -1,0 +1,83 @@
+import Flagstaff
+import Testing
+@testable import FlagstaffConsole
+
+@Suite struct ConsoleSearchTests {
+    /// Root flags whose labels match "avatar" in each of the five ways, declared worst first.
+    func rankingRegistry() throws -> FeatureRegistry {
+        let flags = [
+            RegistryManifest.Flag(key: "adventure", label: "Adventure Variant Title Area"),
+            RegistryManifest.Flag(key: "myavatars", label: "Myavatars"),
+            RegistryManifest.Flag(key: "roundedAvatar", label: "Rounded Avatar"),
+            RegistryManifest.Flag(key: "avatarSize", label: "Avatar Size"),
+            RegistryManifest.Flag(key: "avatar", label: "Avatar"),
+            RegistryManifest.Flag(key: "unrelated", label: "Unrelated"),
+        ]
+        return try FeatureRegistry(
+            manifest: RegistryManifest(name: "Ranking", flags: flags), options: RegistryOptions(storeWatchInterval: nil)
+        )
+    }
+
+    @Test func ranksExactPrefixWordStartSubstringSubsequence() throws {
+        var state = ConsoleState(registry: try rankingRegistry())
+        press(.character("/"), into: &state)
+        type("avatar", into: &state)
+        let screen = ConsoleLayout.render(state)
+        let listed = (3..<8).map { screen.text(row: $0).prefix(40).trimmingCharacters(in: .whitespaces) }
+        #expect(listed == ["Avatar", "Avatar Size", "Rounded Avatar", "Myavatars", "Adventure Variant Title Area"])
+        #expect(screen.row(containing: "Unrelated") == -1)
+        #expect(state.cursor == 0, "the best match is selected")
+    }
+
+    @Test func highlightsTheMatchedCharacters() throws {
+        var state = ConsoleState(registry: try rankingRegistry())
+        press(.character("/"), into: &state)
+        type("AVATAR", into: &state)  // case-insensitive
+        let screen = ConsoleLayout.render(state)
+        let row = screen.row(containing: "Rounded Avatar")
+        let start = try #require(screen.find("Rounded Avatar", inRow: row))
+        let cells = (0..<14).map { screen.cell(row: row, column: start + $0) }
+        #expect(cells[0..<8].allSatisfy { $0.foreground == .red }, "unmatched characters keep the value colour")
+        #expect(cells[8..<14].allSatisfy { $0.foreground == .cyan && $0.bold }, "\"Avatar\" is highlighted")
+        // Subsequence: exactly the six matched letters are highlighted.
+        let subsequenceRow = screen.row(containing: "Adventure Variant Title Area")
+        let highlighted = (0..<100).filter { screen.cell(row: subsequenceRow, column: $0).foreground == .cyan }
+        #expect(highlighted.count == 6)
+    }
+
+    @Test func matchesDiacriticInsensitivelyAndSearchesGroupPathAndDescription() throws {
+        var state = ConsoleState(registry: try makeRegistry())
+        press(.character("/"), into: &state)
+        type("xyzzy", into: &state)
+        #expect(state.rows.isEmpty)
+        #expect(ConsoleLayout.render(state).find("No flag matches \u{201C}xyzzy\u{201D}") != nil)
+        press(.control("u"), into: &state)
+        type("scrólling", into: &state)  // folded to "scrolling": the description of Infinite Scroll.
+        var screen = ConsoleLayout.render(state)
+        #expect(screen.row(containing: "List → Infinite Scroll") == 3)
+        press(.control("u"), into: &state)
+        type("cells", into: &state)  // the nested group's name: the flat row shows the whole path
+        screen = ConsoleLayout.render(state)
+        #expect(screen.row(containing: "List → Cells → Avatar Badge") == 3)
+        #expect(screen.cells(of: "Cells").allSatisfy { $0.foreground == .cyan })
+    }
+
+    @Test func searchWithinAScopeAndKeepingTheCursorOnTheSameFlag() throws {
+        let registry = try makeRegistry()
+        var state = ConsoleState(registry: registry)
+        press(.tab, into: &state)  // On
+        press(.character("/"), into: &state)
+        type("a", into: &state)
+        #expect(state.rows.allSatisfy { $0.feature?.enabled == true })
+        press(.escape, into: &state)
+        #expect(state.scope == .enabled, "Esc clears the query, not the scope")
+        // Cursor stays on the same flag across refreshes, even when rows move.
+        state = ConsoleState(registry: registry)
+        press(.end, into: &state)
+        let key = try #require(state.selectedFeature?.key)
+        press(.character("/"), .escape, into: &state)
+        try registry.setOverride(.enabled, for: try #require(registry.feature(forKey: "blueText")))
+        state.refresh()
+        #expect(state.selectedFeature?.key == key)
+    }
+}

@@ -1,0 +1,152 @@
+import Flagstaff
+import Synchronization
+import Testing
+@testable import FlagstaffConsole
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The run loop against a scripted terminal: effects reach the registry, the outcome is right.
+@Suite struct FeatureConsoleTests {
+    /// Keys that select Use Tab Bar Nav (requires restart), force it ON and quit.
+    let changeRestartFlagAndQuit: [TerminalEvent] = [.key(.down), .key(.character("o")), .key(.character("q"))]
+
+    final class Recorder: Sendable {
+        let calls = Mutex<[[PendingRestart]]>([])
+    }
+
+    @Test func restartNowRunsTheHandlerAfterTheTerminalIsRestored() throws {
+        let registry = try makeRegistry()
+        let recorder = Recorder()
+        let terminal = ScriptedTerminal(events: changeRestartFlagAndQuit + [.key(.character("r"))])
+        var promptFrame: ScreenBuffer?
+        terminal.beforeEvent = { index in if index == 3 { promptFrame = terminal.lastFrame } }
+        let options = ConsoleOptions(restartHandler: { pending in
+            recorder.calls.withLock { $0.append(pending) }
+        })
+        let outcome = try FeatureConsole(registry: registry, options: options).run(on: terminal)
+        #expect(promptFrame?.find("⟳ Use Tab Bar Nav  OFF → ON") != nil)
+        #expect(outcome.restartChoice == .restartNow)
+        #expect(outcome.changedKeys == ["useTabBarNav"])
+        #expect(outcome.restartRequiredKeys == ["useTabBarNav"])
+        #expect(!outcome.needsRestart)
+        #expect(terminal.ended)
+        let calls = recorder.calls.withLock { $0 }
+        #expect(calls == [[PendingRestart(key: "useTabBarNav", label: "Use Tab Bar Nav", launchValue: false, currentValue: true)]])
+    }
+
+    @Test func laterKeepsTheChange() throws {
+        let registry = try makeRegistry()
+        let terminal = ScriptedTerminal(events: changeRestartFlagAndQuit + [.key(.character("l"))])
+        let outcome = try FeatureConsole(registry: registry).run(on: terminal)
+        #expect(outcome.restartChoice == .later)
+        #expect(outcome.needsRestart)
+        #expect(registry.feature(forKey: "useTabBarNav")?.override == .enabled)
+    }
+
+    @Test func undoRestoresTheLaunchValues() throws {
+        let registry = try makeRegistry()
+        // Also change a flag that needs no restart: undo leaves it alone.
+        let events: [TerminalEvent] = [.key(.character("o"))] + changeRestartFlagAndQuit + [.key(.character("u"))]
+        let outcome = try FeatureConsole(registry: registry).run(on: ScriptedTerminal(events: events))
+        #expect(outcome.restartChoice == .undo)
+        #expect(outcome.restartRequiredKeys.isEmpty)
+        #expect(!outcome.needsRestart)
+        #expect(outcome.changedKeys == ["blueText"])
+        #expect(registry.feature(forKey: "useTabBarNav")?.override == .featureDefault)
+        #expect(registry.feature(forKey: "blueText")?.override == .enabled)
+    }
+
+    @Test func undoRestoresAValueThatWasOverriddenBeforeTheConsoleOpened() throws {
+        let registry = try makeRegistry()
+        // The app launched with the flag OFF, then something forced it ON before the console opened.
+        try registry.setOverride(.enabled, for: try #require(registry.feature(forKey: "useTabBarNav")))
+        let events: [TerminalEvent] = [.key(.character("q")), .key(.character("u"))]
+        let outcome = try FeatureConsole(registry: registry).run(on: ScriptedTerminal(events: events))
+        #expect(outcome.restartChoice == .undo)
+        #expect(registry.feature(forKey: "useTabBarNav")?.enabled == false)
+    }
+
+    @Test func escapeCancelsThePromptAndStays() throws {
+        let registry = try makeRegistry()
+        let terminal = ScriptedTerminal(events: changeRestartFlagAndQuit + [.key(.escape), .key(.character("x"))])
+        let outcome = try FeatureConsole(registry: registry).run(on: terminal)
+        // The script ran out (SIGHUP) after Esc and x: the console was still running.
+        #expect(outcome.signal == SIGHUP)
+        #expect(terminal.lastFrame?.find("Restart needed") == nil)
+        #expect(registry.feature(forKey: "useTabBarNav")?.override == .disabled)
+        #expect(outcome.restartChoice == .notNeeded, "forced OFF again: nothing differs from launch")
+    }
+
+    @Test func noPromptWhenOnlyOrdinaryFlagsChanged() throws {
+        let registry = try makeRegistry()
+        let events: [TerminalEvent] = [.key(.character("o")), .key(.character("q"))]
+        let outcome = try FeatureConsole(registry: registry).run(on: ScriptedTerminal(events: events))
+        #expect(outcome == ConsoleOutcome(changedKeys: ["blueText"], restartRequiredKeys: [], restartChoice: .notNeeded))
+    }
+
+    @Test func signalsEndTheSessionWithTheirNumber() throws {
+        let registry = try makeRegistry()
+        var outcome = try FeatureConsole(registry: registry).run(on: ScriptedTerminal(events: [.signal(SIGINT)]))
+        #expect(outcome.signal == SIGINT && outcome.restartChoice == .notNeeded)
+        outcome = try FeatureConsole(registry: registry).run(on: ScriptedTerminal(events: [.signal(SIGTERM)]))
+        #expect(outcome.signal == SIGTERM)
+        // Ctrl-C with a pending restart shows the prompt; a second Ctrl-C quits keeping the change.
+        let terminal = ScriptedTerminal(events: [.key(.down), .key(.character("o")), .signal(SIGINT), .signal(SIGINT)])
+        var promptShown = false
+        terminal.beforeEvent = { index in if index == 3 { promptShown = terminal.lastFrame?.find("Restart needed") != nil } }
+        outcome = try FeatureConsole(registry: registry).run(on: terminal)
+        #expect(promptShown)
+        #expect(outcome.signal == SIGINT && outcome.restartChoice == .later && outcome.needsRestart)
+    }
+
+    @Test func ctrlZSuspendsAndRedraws() throws {
+        let terminal = ScriptedTerminal(events: [.signal(SIGTSTP), .key(.character("q"))])
+        _ = try FeatureConsole(registry: try makeRegistry()).run(on: terminal)
+        #expect(terminal.suspendCount == 1)
+        #expect(terminal.frameCount >= 2)
+    }
+
+    @Test func anotherProcessesChangeShowsWithoutLosingCursorOrSearch() throws {
+        // Two registries on one store stand for the console and another process.
+        let store = InMemoryOverrideStore()
+        let registry = try makeRegistry(store: store)
+        let other = try makeRegistry(store: store)
+        let events: [TerminalEvent] = [.key(.character("/"))] + "scroll".map { .key(.character($0)) } + [.key(.enter), .idle, .idle]
+        let terminal = ScriptedTerminal(events: events)
+        var before: ScreenBuffer?
+        terminal.beforeEvent = { index in
+            if index == 8 {
+                before = terminal.lastFrame
+                try? other.setOverride(.disabled, for: other.feature(forKey: "list.infiniteScroll")!)
+                registry.refreshFromStore()  // what the store watcher does every 0.5 s
+            }
+        }
+        _ = try FeatureConsole(registry: registry).run(on: terminal)
+        let after = try #require(terminal.lastFrame)
+        #expect(before?.text(row: 3).contains("ON   default") == true)
+        #expect(after.text(row: 3).contains("List → Infinite Scroll"))
+        #expect(after.text(row: 3).contains("OFF  override"))
+        #expect(after.cell(row: 3, column: 0).reverse, "the cursor stayed on the flag")
+        #expect(after.text(row: 1).hasPrefix(" / scroll"), "the search stayed")
+        #expect(after.text(row: 0).contains("1 overridden"))
+    }
+
+    @Test func aStoreErrorIsShownInTheHeader() throws {
+        let registry = try makeRegistry(store: FailingStore())
+        let terminal = ScriptedTerminal(events: [.key(.character("o"))])
+        _ = try FeatureConsole(registry: registry).run(on: terminal)
+        let frame = try #require(terminal.lastFrame)
+        #expect(frame.text(row: 29).contains("Could not save the change: disk full"))
+        #expect(frame.text(row: 0).contains("store error: disk full"))
+        #expect(registry.feature(forKey: "blueText")?.override == .featureDefault)
+    }
+}
+
+/// A store whose writes fail, to check that errors are shown and nothing changes.
+private struct FailingStore: OverrideStore {
+    struct Failure: Error, CustomStringConvertible { var description: String { "disk full" } }
+    func load() throws -> [String: OverrideState] { [:] }
+    func update(_ changes: [String: OverrideState]) throws -> [String: OverrideState] { throw Failure() }
+}

@@ -1,0 +1,142 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Runs a program to completion for a test: arguments, environment and standard input in; standard output,
+/// standard error and exit status out.
+///
+/// The child is started with `posix_spawn`, an empty signal mask and default signal dispositions (test
+/// threads block INT, TERM, CHLD…, and a plain spawn would pass that on). Output goes through temporary
+/// files, never pipes, so a child that leaves a daemon behind cannot block the call. A child still running
+/// at the deadline is killed and reported as ``Failure/timedOut(_:seconds:)``.
+public enum CommandRunner {
+    /// What a finished program left behind.
+    public struct Result: Sendable, CustomStringConvertible {
+        /// The exit status, or 128 + the signal number when a signal ended it.
+        public var status: Int32
+        /// Everything written to standard output.
+        public var standardOutput: String
+        /// Everything written to standard error.
+        public var standardError: String
+
+        /// The status and both streams, for test failure messages.
+        public var description: String {
+            "exit status \(status)\n--- stdout ---\n\(standardOutput)--- stderr ---\n\(standardError)"
+        }
+    }
+
+    /// Why a program could not be run.
+    public enum Failure: Error, CustomStringConvertible {
+        /// `posix_spawn` failed.
+        case spawnFailed(String, errno: Int32)
+        /// The program was still running at the deadline and was killed.
+        case timedOut(String, seconds: Double)
+        /// A temporary file could not be written.
+        case io(String)
+
+        /// A readable message.
+        public var description: String {
+            switch self {
+            case let .spawnFailed(program, code): return "cannot start \(program): \(String(cString: strerror(code)))"
+            case let .timedOut(program, seconds): return "\(program) still running after \(seconds) s; killed"
+            case let .io(message): return message
+            }
+        }
+    }
+
+    /// Runs a program and waits for it.
+    /// - Parameters:
+    ///   - executable: the program's path.
+    ///   - arguments: its arguments (without the program name).
+    ///   - environment: the complete environment of the child.
+    ///   - standardInput: bytes for standard input, or `nil` for `/dev/null`.
+    ///   - timeout: how long to wait before killing it.
+    /// - Returns: the exit status and captured output.
+    /// - Throws: ``Failure``.
+    public static func run(_ executable: URL, _ arguments: [String], environment: [String: String],
+                           standardInput: Data? = nil, timeout: Duration = .seconds(60)) throws -> Result {
+        let directory = FileManager.default.temporaryDirectory
+        let token = "\(getpid())-\(UUID().uuidString)"
+        let inPath = directory.appendingPathComponent("run-\(token).in").path
+        let outPath = directory.appendingPathComponent("run-\(token).out").path
+        let errPath = directory.appendingPathComponent("run-\(token).err").path
+        defer {
+            unlink(inPath)
+            unlink(outPath)
+            unlink(errPath)
+        }
+        if let standardInput {
+            guard FileManager.default.createFile(atPath: inPath, contents: standardInput) else {
+                throw Failure.io("cannot write \(inPath)")
+            }
+        }
+        let pid = try spawn([executable.path] + arguments, environment: environment,
+                            standardInput: standardInput == nil ? "/dev/null" : inPath,
+                            standardOutput: outPath, standardError: errPath)
+        let status = try wait(for: pid, timeout: timeout, program: executable.lastPathComponent)
+        let out = (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? ""
+        let err = (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? ""
+        return Result(status: status, standardOutput: out, standardError: err)
+    }
+
+    private static func spawn(_ arguments: [String], environment: [String: String], standardInput: String,
+                              standardOutput: String, standardError: String) throws -> pid_t {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, standardInput, O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, standardOutput, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, standardError, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var emptyMask = sigset_t()
+        sigemptyset(&emptyMask)
+        posix_spawnattr_setsigmask(&attributes, &emptyMask)
+        var defaults = sigset_t()
+        sigfillset(&defaults)
+        sigdelset(&defaults, SIGKILL)
+        sigdelset(&defaults, SIGSTOP)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+
+        let argv = arguments.map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var pid: pid_t = 0
+        let code = posix_spawn(&pid, arguments[0], &actions, &attributes, argv, envp)
+        guard code == 0 else { throw Failure.spawnFailed(arguments[0], errno: code) }
+        return pid
+    }
+
+    private static func wait(for pid: pid_t, timeout: Duration, program: String) throws -> Int32 {
+        let clock = ContinuousClock()
+        let deadline = clock.now + timeout
+        var status: Int32 = 0
+        var pause = Duration.microseconds(200)
+        while true {
+            let result = waitpid(pid, &status, WNOHANG)
+            if result == pid { break }
+            if result == -1 && errno != EINTR { return -1 }
+            if clock.now >= deadline {
+                kill(pid, SIGKILL)
+                _ = waitpid(pid, &status, 0)
+                let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+                throw Failure.timedOut(program, seconds: seconds)
+            }
+            // Poll the child with a short, growing pause (a CLI command ends in milliseconds).
+            usleep(UInt32(pause.components.attoseconds / 1_000_000_000_000))
+            pause = min(pause * 2, .milliseconds(10))
+        }
+        let signal = status & 0x7F
+        return signal == 0 ? (status >> 8) & 0xFF : 128 + signal
+    }
+}

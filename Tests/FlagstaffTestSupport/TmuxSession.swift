@@ -1,0 +1,161 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Errors from driving tmux.
+public enum TmuxError: Error, CustomStringConvertible {
+    /// A tmux command failed.
+    case commandFailed(arguments: [String], status: Int32, message: String)
+    /// The expected screen did not appear before the deadline; carries the last screen seen.
+    case timeout(what: String, lastScreen: String)
+
+    /// A readable message.
+    public var description: String {
+        switch self {
+        case let .commandFailed(arguments, status, message):
+            "tmux \(arguments.joined(separator: " ")) exited \(status): \(message)"
+        case let .timeout(what, lastScreen):
+            "timed out waiting for \(what); last screen:\n\(lastScreen)"
+        }
+    }
+}
+
+/// A private tmux server with one detached session running a command, for end-to-end terminal tests.
+///
+/// Each session uses its own server socket (`tmux -L`), starts with no configuration file (`-f /dev/null`)
+/// and is spawned with an empty signal mask (see ``ProcessSpawn``). The server is killed when the session is
+/// released or ``kill()`` is called; tests should also `defer { session.kill() }`. `NO_COLOR` is removed from
+/// the environment unless given explicitly, because `swift test` sets it when its output is not a terminal.
+public final class TmuxSession: Sendable {
+    /// The tmux server's socket name.
+    public let socket: String
+    /// The environment tmux (and so the command) runs with.
+    public let environment: [String: String]
+
+    /// Starts a server and a session running `command` through `bash -c`.
+    /// - Parameters:
+    ///   - command: a shell command line (bash syntax).
+    ///   - width: pane columns.
+    ///   - height: pane rows.
+    ///   - environment: variables to set on top of this process's environment (`LANG` defaults to `C.UTF-8`).
+    ///   - unsetting: variables to remove (`NO_COLOR` unless told otherwise).
+    /// - Throws: ``TmuxError`` when tmux cannot start the session.
+    public init(
+        command: String, width: Int = 100, height: Int = 30, environment: [String: String] = [:],
+        unsetting: [String] = ["NO_COLOR"]
+    ) throws {
+        socket = "flagstaff-test-\(getpid())-\(UUID().uuidString.prefix(8))"
+        var env = ProcessInfo.processInfo.environment
+        for name in unsetting { env.removeValue(forKey: name) }
+        env.removeValue(forKey: "TMUX")
+        env["LANG"] = "C.UTF-8"
+        env.removeValue(forKey: "LC_ALL")
+        env["TERM"] = env["TERM"].flatMap { $0.isEmpty || $0 == "dumb" ? nil : $0 } ?? "xterm"
+        for (name, value) in environment { env[name] = value }
+        self.environment = env
+        let arguments = [
+            "new-session", "-d", "-s", "test", "-x", "\(width)", "-y", "\(height)", "/bin/bash", "-c", command,
+        ]
+        // new-session's stdout must not be a pipe the test waits on: the forked server would inherit it.
+        let result = try ProcessSpawn.run(tmuxArguments(arguments), environment: env, captureOutput: true)
+        guard result.status == 0 else {
+            throw TmuxError.commandFailed(arguments: arguments, status: result.status, message: result.standardError)
+        }
+    }
+
+    deinit { kill() }
+
+    /// Sends keys by tmux name (`Up`, `C-c`, `Escape`, `BTab`, `NPage`, `Enter`, `q`).
+    /// - Parameter keys: the key names, sent in order.
+    /// - Throws: ``TmuxError`` when tmux fails.
+    public func sendKeys(_ keys: String...) throws {
+        try tmux(["send-keys", "-t", "test"] + keys)
+    }
+
+    /// Types text literally (no key-name lookup).
+    /// - Parameter text: the characters to type.
+    /// - Throws: ``TmuxError`` when tmux fails.
+    public func type(_ text: String) throws {
+        try tmux(["send-keys", "-t", "test", "-l", text])
+    }
+
+    /// Captures the visible pane with its colours and attributes.
+    /// - Returns: the parsed screen.
+    /// - Throws: ``TmuxError`` when tmux fails.
+    public func capture() throws -> TmuxScreen {
+        TmuxScreen(parsing: try tmux(["capture-pane", "-p", "-e", "-t", "test"]))
+    }
+
+    /// Polls the screen every 20 ms until `predicate` holds.
+    /// - Parameters:
+    ///   - what: a description for the timeout message.
+    ///   - timeout: how long to wait, 10 s unless given.
+    ///   - predicate: the condition on the captured screen.
+    /// - Returns: the first screen that satisfied `predicate`.
+    /// - Throws: ``TmuxError/timeout(what:lastScreen:)`` with the last screen when the deadline passes.
+    @discardableResult
+    public func waitFor(
+        _ what: String, timeout: TimeInterval = 10, until predicate: (TmuxScreen) -> Bool
+    ) throws -> TmuxScreen {
+        let deadline = Date().addingTimeInterval(timeout)
+        var last = try capture()
+        while !predicate(last) {
+            if Date() > deadline { throw TmuxError.timeout(what: what, lastScreen: last.text) }
+            usleep(20_000)
+            last = try capture()
+        }
+        return last
+    }
+
+    /// Polls until the screen contains `text`.
+    /// - Parameters:
+    ///   - text: the text to wait for.
+    ///   - timeout: how long to wait, 10 s unless given.
+    /// - Returns: the screen that contained it.
+    /// - Throws: ``TmuxError/timeout(what:lastScreen:)`` when the deadline passes.
+    @discardableResult
+    public func waitFor(text: String, timeout: TimeInterval = 10) throws -> TmuxScreen {
+        try waitFor("\"\(text)\"", timeout: timeout) { $0.contains(text) }
+    }
+
+    /// Resizes the session's window (and so the pane), which sends the program `SIGWINCH`.
+    /// - Parameters:
+    ///   - width: new columns.
+    ///   - height: new rows.
+    /// - Throws: ``TmuxError`` when tmux fails.
+    public func resize(width: Int, height: Int) throws {
+        try tmux(["resize-window", "-t", "test", "-x", "\(width)", "-y", "\(height)"])
+    }
+
+    /// The process id of the pane's shell (`bash -c …`).
+    /// - Returns: the pid.
+    /// - Throws: ``TmuxError`` when tmux fails or prints no number.
+    public func panePID() throws -> pid_t {
+        let output = try tmux(["display-message", "-p", "-t", "test", "#{pane_pid}"])
+        guard let pid = pid_t(output.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            throw TmuxError.commandFailed(arguments: ["display-message"], status: 0, message: "no pane pid in \(output)")
+        }
+        return pid
+    }
+
+    /// Kills the server (and the program in it). Safe to call more than once.
+    public func kill() {
+        _ = try? ProcessSpawn.run(tmuxArguments(["kill-server"]), environment: environment, captureOutput: true)
+    }
+
+    /// Runs one tmux command against this server.
+    @discardableResult
+    private func tmux(_ arguments: [String]) throws -> String {
+        let result = try ProcessSpawn.run(tmuxArguments(arguments), environment: environment, captureOutput: true)
+        guard result.status == 0 else {
+            throw TmuxError.commandFailed(arguments: arguments, status: result.status, message: result.standardError)
+        }
+        return result.standardOutput
+    }
+
+    private func tmuxArguments(_ arguments: [String]) -> [String] {
+        ["tmux", "-u", "-L", socket, "-f", "/dev/null"] + arguments
+    }
+}
