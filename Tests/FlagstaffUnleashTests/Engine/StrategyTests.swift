@@ -109,4 +109,17 @@ import Testing
         ])
         #expect(engine.variant("v", context: UnleashContext(userId: "1")) == .disabled(featureEnabled: true))
     }
+
+    @Test func defaultVariantStickinessIgnoresTheRemoteAddress() throws {
+        let engine = try TestState.engine([
+            TestState.feature("v", extra: ["variants": [["name": "a", "weight": 50], ["name": "b", "weight": 50]]])
+        ])
+        // Like the reference engine: without userId or sessionId the pick is random, even with an address.
+        // The chance that 200 random picks all agree is 2^-199.
+        let names = Set((0..<200).map { _ in engine.variant("v", context: UnleashContext(remoteAddress: "10.0.0.1")).name })
+        #expect(names == ["a", "b"])
+        // With a user id it is sticky.
+        let sticky = Set((0..<50).map { _ in engine.variant("v", context: UnleashContext(userId: "7", remoteAddress: "10.0.0.1")).name })
+        #expect(sticky.count == 1)
+    }
 }

@@ -63,7 +63,7 @@ struct VariantSelector: Sendable {
 
     private func stickyValue(_ context: UnleashContext) -> String? {
         switch stickiness {
-        case .standard: return context.userId ?? context.sessionId ?? context.remoteAddress
+        case .standard: return context.userId ?? context.sessionId
         case .random: return nil
         case .field(let field): return field.value(in: context)
         }
