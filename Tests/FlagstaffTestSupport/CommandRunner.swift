@@ -9,10 +9,10 @@ import Darwin
 /// Runs a program to completion for a test: arguments, environment and standard input in; standard output,
 /// standard error and exit status out.
 ///
-/// The child is started with `posix_spawn`, an empty signal mask and default signal dispositions (test
-/// threads block INT, TERM, CHLD…, and a plain spawn would pass that on). Output goes through temporary
-/// files, never pipes, so a child that leaves a daemon behind cannot block the call. A child still running
-/// at the deadline is killed and reported as ``Failure/timedOut(_:seconds:)``.
+/// The child is started by ``ProcessSpawn`` (`posix_spawn` with an empty signal mask and default signal
+/// dispositions). This adds what CLI tests need on top: standard input from bytes, and a deadline: a child
+/// still running then is killed and reported as ``Failure/timedOut(_:seconds:)``. Output goes through
+/// temporary files, never pipes, so a child that leaves a daemon behind cannot block the call.
 public enum CommandRunner {
     /// What a finished program left behind.
     public struct Result: Sendable, CustomStringConvertible {
@@ -31,8 +31,8 @@ public enum CommandRunner {
 
     /// Why a program could not be run.
     public enum Failure: Error, CustomStringConvertible {
-        /// `posix_spawn` failed.
-        case spawnFailed(String, errno: Int32)
+        /// The program could not be started.
+        case spawnFailed(String, reason: String)
         /// The program was still running at the deadline and was killed.
         case timedOut(String, seconds: Double)
         /// A temporary file could not be written.
@@ -41,7 +41,7 @@ public enum CommandRunner {
         /// A readable message.
         public var description: String {
             switch self {
-            case let .spawnFailed(program, code): return "cannot start \(program): \(String(cString: strerror(code)))"
+            case let .spawnFailed(program, reason): return "cannot start \(program): \(reason)"
             case let .timedOut(program, seconds): return "\(program) still running after \(seconds) s; killed"
             case let .io(message): return message
             }
@@ -74,47 +74,18 @@ public enum CommandRunner {
                 throw Failure.io("cannot write \(inPath)")
             }
         }
-        let pid = try spawn([executable.path] + arguments, environment: environment,
-                            standardInput: standardInput == nil ? "/dev/null" : inPath,
-                            standardOutput: outPath, standardError: errPath)
+        let pid: pid_t
+        do {
+            pid = try ProcessSpawn.spawn([executable.path] + arguments, environment: environment,
+                                         standardInput: standardInput == nil ? "/dev/null" : inPath,
+                                         standardOutput: outPath, standardError: errPath)
+        } catch {
+            throw Failure.spawnFailed(executable.path, reason: "\(error)")
+        }
         let status = try wait(for: pid, timeout: timeout, program: executable.lastPathComponent)
         let out = (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? ""
         let err = (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? ""
         return Result(status: status, standardOutput: out, standardError: err)
-    }
-
-    private static func spawn(_ arguments: [String], environment: [String: String], standardInput: String,
-                              standardOutput: String, standardError: String) throws -> pid_t {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, standardInput, O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, standardOutput, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_addopen(&actions, 2, standardError, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var emptyMask = sigset_t()
-        sigemptyset(&emptyMask)
-        posix_spawnattr_setsigmask(&attributes, &emptyMask)
-        var defaults = sigset_t()
-        sigfillset(&defaults)
-        sigdelset(&defaults, SIGKILL)
-        sigdelset(&defaults, SIGSTOP)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-
-        let argv = arguments.map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
-        }
-        var pid: pid_t = 0
-        let code = posix_spawn(&pid, arguments[0], &actions, &attributes, argv, envp)
-        guard code == 0 else { throw Failure.spawnFailed(arguments[0], errno: code) }
-        return pid
     }
 
     private static func wait(for pid: pid_t, timeout: Duration, program: String) throws -> Int32 {

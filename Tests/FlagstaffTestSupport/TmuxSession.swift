@@ -143,6 +143,9 @@ public final class TmuxSession: Sendable {
     /// Kills the server (and the program in it). Safe to call more than once.
     public func kill() {
         _ = try? ProcessSpawn.run(tmuxArguments(["kill-server"]), environment: environment, captureOutput: true)
+        // tmux leaves the dead socket file behind; remove it so test runs do not litter the socket directory.
+        let directory = (environment["TMUX_TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp") + "/tmux-\(getuid())"
+        unlink(directory + "/" + socket)
     }
 
     /// Runs one tmux command against this server.

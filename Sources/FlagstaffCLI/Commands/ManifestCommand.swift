@@ -12,6 +12,8 @@ struct ManifestCommand: ParsableCommand {
 
     func run() throws {
         let loaded = try RegistryLoader.load(source, store: .ignored)
-        try JSONOutput.print(loaded.registry.manifest())
+        var manifest = loaded.registry.manifest()
+        manifest.remote = loaded.manifest?.remote ?? DemoFeatures.remoteDescription.flatMap { loaded.manifest == nil ? $0 : nil }
+        try JSONOutput.print(manifest)
     }
 }

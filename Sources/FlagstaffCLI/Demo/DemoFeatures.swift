@@ -1,4 +1,5 @@
 import Flagstaff
+import FlagstaffRemote
 import Foundation
 
 /// The built-in demo registry that `flagstaff` opens when no manifest is given: the flags of the sample
@@ -22,6 +23,12 @@ final class DemoFeatures: FeatureRegistry, @unchecked Sendable {
     ) { _ in
         Calendar(identifier: .gregorian).component(.weekday, from: Date()) == 3
     }
+
+    /// The demo's remote config, once remote flags are wired (`nil` until then).
+    var remoteConfig: RemoteConfig? { nil }
+
+    /// The demo's remote provider as a manifest section (`nil` until remote flags are wired).
+    static var remoteDescription: RegistryManifest.Remote? { nil }
 
     let list = DemoListFeatures()
     let moments = DemoMomentsFeatures()

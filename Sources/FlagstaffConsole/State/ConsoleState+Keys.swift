@@ -156,7 +156,8 @@ extension ConsoleState {
     private mutating func setQuery(_ newQuery: String) {
         guard newQuery != query else { return }
         query = newQuery
-        rebuildForNewQuery()
+        // A new query selects its best match; clearing it keeps the cursor on the flag that was selected.
+        if newQuery.isEmpty { rebuildRows() } else { rebuildForNewQuery() }
     }
 
     private mutating func cycleScope(forward: Bool) {
