@@ -100,12 +100,17 @@ final class ConsoleHarness {
 
     /// Waits for the wrapper's `EXIT=` line and returns the status and whether `stty -g` was unchanged.
     func waitForExit(timeout: TimeInterval = 10) throws -> (status: Int, sttyUnchanged: Bool) {
-        let screen = try session.waitFor("exit", timeout: timeout) { $0.contains("STTY=") }
-        let text = screen.text
-        guard let range = text.range(of: #"EXIT=(\d+)"#, options: .regularExpression),
-              let status = Int(text[range].dropFirst(5))
-        else { throw HarnessError("no exit status on screen:\n\(text)") }
-        return (status, text.contains("STTY=same"))
+        // Whole lines only: in an interactive shell the typed command line also contains "EXIT=" and "STTY=".
+        func lines(_ screen: TmuxScreen) -> [String] {
+            screen.lines.indices.map { screen.text(line: $0).trimmingCharacters(in: .whitespaces) }
+        }
+        let screen = try session.waitFor("exit", timeout: timeout) { screen in
+            lines(screen).contains { $0 == "STTY=same" || $0 == "STTY=changed" }
+        }
+        guard let line = lines(screen).first(where: { $0.hasPrefix("EXIT=") && Int($0.dropFirst(5)) != nil }),
+              let status = Int(line.dropFirst(5))
+        else { throw HarnessError("no exit status on screen:\n\(screen.text)") }
+        return (status, lines(screen).contains("STTY=same"))
     }
 
     /// The console process (the child of the pane's shell).
