@@ -68,6 +68,8 @@ public final class FeatureConsole {
         )
         if !options.showDetail { state.showDetail = false }
         var needsDraw = true
+        let clock = ContinuousClock()
+        var lastDraw = clock.now
         while true {
             if changed.take() {
                 state.refresh()
@@ -76,11 +78,15 @@ public final class FeatureConsole {
             if needsDraw {
                 terminal.draw(ConsoleLayout.render(state))
                 needsDraw = false
+                lastDraw = clock.now
             }
             var effects: [ConsoleEffect]
             var endingSignal: Int32?
             switch terminal.nextEvent() {
             case .idle:
+                // Remote-source status (fetch times, errors) changes without a flag change: repaint each
+                // second while sources are attached (only changed cells reach the terminal).
+                if !registry.remoteSources.isEmpty, clock.now - lastDraw >= .seconds(1) { needsDraw = true }
                 continue
             case let .key(key):
                 effects = state.handle(key)
@@ -133,6 +139,11 @@ public final class FeatureConsole {
                 }
             case .redraw:
                 terminal.invalidate()
+                return
+            case .refreshRemoteSources:
+                for source in registry.remoteSources {
+                    Task.detached { await source.refresh() }
+                }
                 return
             case .restartNow, .quit:
                 return

@@ -35,6 +35,8 @@ final class ConsoleHarness {
     let manifest: URL
     let store: URL
     let session: TmuxSession
+    /// The console's command line (quoted for bash), for typing into an interactive shell.
+    let consoleCommand: String
 
     /// Starts the console.
     /// - Parameters:
@@ -42,8 +44,12 @@ final class ConsoleHarness {
     ///   - width: pane columns.
     ///   - height: pane rows.
     ///   - environment: extra environment (e.g. `NO_COLOR=1`).
-    ///   - keepNoColor: leave `NO_COLOR` as the test process has it instead of removing it.
-    init(arguments: [String] = [], width: Int = 100, height: Int = 30, environment: [String: String] = [:]) throws {
+    ///   - interactiveShell: run an interactive bash (with job control) in the pane instead of the console;
+    ///     the test types ``consoleCommand`` itself.
+    init(
+        arguments: [String] = [], width: Int = 100, height: Int = 30, environment: [String: String] = [:],
+        interactiveShell: Bool = false
+    ) throws {
         guard FileManager.default.isExecutableFile(atPath: Self.binary) else {
             throw HarnessError("\(Self.binary) is missing: run `swift build` before the end-to-end tests")
         }
@@ -54,8 +60,11 @@ final class ConsoleHarness {
         try Data(Self.manifestJSON.utf8).write(to: manifest)
         let console = ([Self.binary, "console", "--manifest", manifest.path, "--store", store.path] + arguments)
             .map(Self.quote).joined(separator: " ")
-        let script = "S1=$(stty -g); \(console); echo EXIT=$?; S2=$(stty -g); "
-            + "if [ \"$S1\" = \"$S2\" ]; then echo STTY=same; else echo STTY=changed; fi; exec sleep 600"
+        consoleCommand = console
+        let script = interactiveShell
+            ? "exec env PS1='$ ' bash --norc --noprofile -i"
+            : "S1=$(stty -g); \(console); echo EXIT=$?; S2=$(stty -g); "
+                + "if [ \"$S1\" = \"$S2\" ]; then echo STTY=same; else echo STTY=changed; fi; exec sleep 600"
         session = try TmuxSession(
             command: script, width: width, height: height, environment: environment,
             unsetting: environment["NO_COLOR"] == nil ? ["NO_COLOR"] : []
@@ -91,12 +100,17 @@ final class ConsoleHarness {
 
     /// Waits for the wrapper's `EXIT=` line and returns the status and whether `stty -g` was unchanged.
     func waitForExit(timeout: TimeInterval = 10) throws -> (status: Int, sttyUnchanged: Bool) {
-        let screen = try session.waitFor("exit", timeout: timeout) { $0.contains("STTY=") }
-        let text = screen.text
-        guard let range = text.range(of: #"EXIT=(\d+)"#, options: .regularExpression),
-              let status = Int(text[range].dropFirst(5))
-        else { throw HarnessError("no exit status on screen:\n\(text)") }
-        return (status, text.contains("STTY=same"))
+        // Whole lines only: in an interactive shell the typed command line also contains "EXIT=" and "STTY=".
+        func lines(_ screen: TmuxScreen) -> [String] {
+            screen.lines.indices.map { screen.text(line: $0).trimmingCharacters(in: .whitespaces) }
+        }
+        let screen = try session.waitFor("exit", timeout: timeout) { screen in
+            lines(screen).contains { $0 == "STTY=same" || $0 == "STTY=changed" }
+        }
+        guard let line = lines(screen).first(where: { $0.hasPrefix("EXIT=") && Int($0.dropFirst(5)) != nil }),
+              let status = Int(line.dropFirst(5))
+        else { throw HarnessError("no exit status on screen:\n\(screen.text)") }
+        return (status, lines(screen).contains("STTY=same"))
     }
 
     /// The console process (the child of the pane's shell).

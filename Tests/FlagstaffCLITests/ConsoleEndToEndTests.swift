@@ -185,6 +185,40 @@ import Glibc
         #expect(exit.sttyUnchanged)
     }
 
+    @Test func sighupRestoresTheTerminalAndExits129() throws {
+        let harness = try ConsoleHarness()
+        try harness.waitForConsole()
+        #expect(kill(try harness.consolePID(), SIGHUP) == 0)
+        let exit = try harness.waitForExit()
+        #expect(exit.status == 129)
+        #expect(exit.sttyUnchanged)
+    }
+
+    @Test func ctrlZSuspendsAndFgRedraws() throws {
+        // Job control needs an interactive shell: in `bash -c` the console's process group is orphaned and
+        // the kernel discards the stop.
+        let harness = try ConsoleHarness(interactiveShell: true)
+        try harness.session.waitFor(text: "$")
+        try harness.session.type("S1=$(stty -g); " + harness.consoleCommand)
+        try harness.session.sendKeys("Enter")
+        try harness.waitForConsole()
+        try harness.session.sendKeys("C-z")
+        try harness.session.waitFor(text: "Stopped")
+        try harness.session.type("fg")
+        try harness.session.sendKeys("Enter")
+        try harness.session.waitFor(text: "Blue Text")
+        try harness.session.sendKeys("o")
+        try harness.session.waitFor(text: "ON   override")
+        try harness.session.sendKeys("q")
+        try harness.session.waitFor("the shell's prompt") { !$0.contains("Blue Text") }
+        try harness.session.type(#"echo EXIT=$?; [ "$S1" = "$(stty -g)" ] && echo STTY=same || echo STTY=changed"#)
+        try harness.session.sendKeys("Enter")
+        let exit = try harness.waitForExit()
+        #expect(exit.status == 0)
+        #expect(exit.sttyUnchanged)
+        #expect(try harness.storedOverrides()["blueText"] == "on")
+    }
+
     @Test func notATerminalExits2WithAMessage() throws {
         let harness = try ConsoleHarness()
         let result = try harness.runCLI(["console"])

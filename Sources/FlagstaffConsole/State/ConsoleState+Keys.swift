@@ -134,6 +134,14 @@ extension ConsoleState {
                 mode = .confirmReset
             }
         case .character("i"): showDetail.toggle(); clampScroll()
+        case .control("r"):
+            let names = registry.remoteSources.map(\.name)
+            guard !names.isEmpty else {
+                statusMessage = "No remote source is attached"
+                return []
+            }
+            statusMessage = "Refreshing " + names.joined(separator: ", ") + "…"
+            return [.refreshRemoteSources]
         case .character("?"), .f1: mode = .help
         case .control("l"): return [.redraw]
         case .character("q"), .control("c"): return requestQuit()

@@ -72,7 +72,7 @@ struct StateCompiler {
             rule: rule, constraints: constraints,
             variants: VariantSelector(
                 definitions: strategy.variants, stickiness: Stickiness(setting: strategy.parameters["stickiness"]),
-                group: group))
+                group: group, honourOverrides: false))
     }
 
     private mutating func compileRule(_ strategy: StrategyDefinition, at location: String, feature: String) -> StrategyRule {

@@ -16,7 +16,8 @@ struct VariantSelector: Sendable {
     let groupPrefix: [UInt8]
 
     /// Compiles a variant list; `nil` when there is nothing to pick from (empty list or zero total weight).
-    init?(definitions: [VariantDefinition], stickiness: Stickiness, group: String) {
+    /// - Parameter honourOverrides: `false` for strategy variants, whose overrides the reference engine ignores.
+    init?(definitions: [VariantDefinition], stickiness: Stickiness, group: String, honourOverrides: Bool = true) {
         let total = definitions.reduce(0) { $0 + max($1.weight, 0) }
         guard !definitions.isEmpty, total > 0 else { return nil }
         variants = definitions.map { definition in
@@ -28,7 +29,7 @@ struct VariantSelector: Sendable {
         }
         totalWeight = total
         var overrides: [Override] = []
-        for (index, definition) in definitions.enumerated() {
+        for (index, definition) in definitions.enumerated() where honourOverrides {
             for override in definition.overrides {
                 overrides.append(
                     Override(field: ContextField(name: override.contextName), values: Set(override.values), variantIndex: index))
