@@ -45,6 +45,8 @@ extension UnleashClient {
                 throw .httpStatus(response.status, url: url.absoluteString)
             }
         } catch {
+            // A fetch abandoned by stop() is not a failure of the server.
+            if Task.isCancelled { return }
             let now = options.now()
             let limit = options.maximumBackoffMultiplier
             state.withLock { $0.fetch.recordFailure(error, at: now, maximumMultiplier: limit) }

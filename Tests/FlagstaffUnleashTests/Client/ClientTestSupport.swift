@@ -30,6 +30,11 @@ final class EventRecorder: Sendable {
         subscription.withLock { $0 = client.onEvent { event in events.withLock { $0.append(event) } } }
     }
 
+    init(server client: UnleashServerClient) {
+        let events = self.events
+        subscription.withLock { $0 = client.onEvent { event in events.withLock { $0.append(event) } } }
+    }
+
     var all: [UnleashClientEvent] { events.current }
 
     var errors: [UnleashClientFailure] {

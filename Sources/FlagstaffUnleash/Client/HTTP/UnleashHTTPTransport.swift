@@ -82,7 +82,8 @@ struct UnleashHTTPTransport: Sendable {
             default:
                 if urlError.localizedDescription.contains("transfer closed") {
                     return .transport("\(host) closed the connection before the whole body arrived (truncated body)")
-                } return .transport("\(host): URL error \(urlError.code.rawValue): \(urlError.localizedDescription)")
+                }
+                return .transport("\(host): URL error \(urlError.code.rawValue): \(urlError.localizedDescription)")
             }
         }
         if error is CancellationError { return .transport("cancelled") }

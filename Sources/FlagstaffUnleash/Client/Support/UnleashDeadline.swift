@@ -1,6 +1,6 @@
 /// Runs async work with a hard deadline, even if the work ignores cancellation.
 enum UnleashDeadline {
-    /// The shared state of one race: the waiting continuation and the competing tasks.
+    /// The shared state of one race: the waiting continuation and the timer task.
     private final class Race<Value: Sendable>: Sendable {
         private struct Slots {
             var continuation: CheckedContinuation<Value, Never>?
@@ -21,7 +21,7 @@ enum UnleashDeadline {
             if let early { continuation.resume(returning: early) }
         }
 
-        /// Keeps the tasks so the winner can cancel them; cancels them at once if the race is already over.
+        /// Keeps the timer so the winner can cancel it; cancels it at once if the race is already over.
         func track(_ tasks: [Task<Void, Never>]) {
             let finished = slots.withLock { slots in
                 slots.tasks = tasks
@@ -45,7 +45,8 @@ enum UnleashDeadline {
     }
 
     /// Returns the operation's value or, after `timeout` (or when the calling task is cancelled),
-    /// `onTimeout`, whichever comes first; the loser is cancelled.
+    /// `onTimeout`, whichever comes first. The timer is cancelled when the operation wins; the operation is left
+    /// to finish on its own when it loses (see the comment inside).
     static func run<Value: Sendable>(
         timeout: Duration, onTimeout: Value, _ operation: @escaping @Sendable () async -> Value
     ) async -> Value {
@@ -53,12 +54,16 @@ enum UnleashDeadline {
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 race.arm(continuation)
-                let work = Task { race.finish(await operation()) }
+                // The work is not cancelled when it loses: cancelling a FoundationNetworking request from a
+                // cancellation handler can deadlock (its cancel does a `dispatch_sync` onto the session queue
+                // while Swift holds the task's status lock, and that queue may be resuming the same task).
+                // The loser runs out on its own; the transport gives it a Foundation timeout as a backstop.
+                Task { race.finish(await operation()) }
                 let timer = Task {
                     try? await Task.sleep(for: timeout)
                     if !Task.isCancelled { race.finish(onTimeout) }
                 }
-                race.track([work, timer])
+                race.track([timer])
             }
         } onCancel: {
             race.finish(onTimeout)
