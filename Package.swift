@@ -54,7 +54,10 @@ let package = Package(
         // Shared helpers for tests only: loopback HTTP server, process spawning, tmux driver.
         .target(name: "FlagstaffTestSupport", dependencies: ["Flagstaff"], path: "Tests/FlagstaffTestSupport"),
 
-        .testTarget(name: "FlagstaffTests", dependencies: ["Flagstaff", "FlagstaffTestSupport"]),
+        // A child process for the multi-process and crash tests of FileOverrideStore.
+        .executableTarget(name: "StoreStressTool", dependencies: ["Flagstaff"], path: "Tests/StoreStressTool"),
+
+        .testTarget(name: "FlagstaffTests", dependencies: ["Flagstaff", "FlagstaffTestSupport", "StoreStressTool"]),
         .testTarget(name: "FlagstaffTestingTests", dependencies: ["Flagstaff", "FlagstaffTesting"]),
         .testTarget(name: "FlagstaffRemoteTests", dependencies: ["FlagstaffRemote", "FlagstaffTestSupport"]),
         .testTarget(name: "FlagstaffFirebaseTests", dependencies: ["FlagstaffFirebase", "FlagstaffTestSupport"]),

@@ -14,6 +14,17 @@ struct CommandLineBehaviourTests {
         #expect(result.standardOutput.contains(shell == "fish" ? "'manifest='" : "--manifest"))
     }
 
+    @Test func keysCompleteFromTheRegistryOnTheLine() throws {
+        let sandbox = try CLISandbox()
+        // What the generated bash script runs when TAB is pressed after `flagstaff get list.in`.
+        let demo = try sandbox.run(["---completion", "get", "--", "positional@0", "2", "7", "flagstaff", "get", "list.in"])
+        #expect(demo.status == 0, "\(demo)")
+        #expect(demo.standardOutput.split(separator: "\n") == ["list.infiniteScroll"])
+        let manifest = try sandbox.write("shop.json", ManifestFixtures.shop)
+        let shop = try sandbox.run(["---completion", "set", "--", "positional@0", "4", "5", "flagstaff", "set", "--manifest", manifest, "cart."])
+        #expect(shop.standardOutput.split(separator: "\n") == ["cart.coupons.autoApply", "cart.expressCheckout", "cart.saveForLater"])
+    }
+
     @Test func helpListsSubcommandsAndExitsZero() throws {
         let sandbox = try CLISandbox()
         let result = try sandbox.run(["--help"])
