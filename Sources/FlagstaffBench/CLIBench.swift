@@ -34,11 +34,16 @@ enum CLIBench {
                     times.append(try timeProcess(binary, arguments + ["--store", store]))
                 }
                 times.sort()
-                print("\(name): median \(times[times.count / 2]), min \(times[0]) over \(repetitions) runs")
+                print("\(name): median \(milliseconds(times[times.count / 2])), min \(milliseconds(times[0])) over \(repetitions) runs")
             }
         } catch {
             print("cli: failed: \(error)")
         }
+    }
+
+    private static func milliseconds(_ duration: Duration) -> String {
+        let value = Double(duration.components.seconds) * 1_000 + Double(duration.components.attoseconds) / 1e15
+        return String(format: "%.1f ms", value)
     }
 
     private static func timeProcess(_ binary: URL, _ arguments: [String]) throws -> Duration {
