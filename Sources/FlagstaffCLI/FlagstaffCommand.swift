@@ -32,6 +32,7 @@ struct FlagstaffCommand: ParsableCommand {
             ImportCommand.self,
             PendingRestartCommand.self,
             ManifestCommand.self,
+            UnleashCommand.self,
         ],
         defaultSubcommand: ConsoleCommand.self)
 
