@@ -44,6 +44,7 @@ let package = Package(
             dependencies: [
                 "Flagstaff", "FlagstaffConsole", "FlagstaffRemote", "FlagstaffFirebase", "FlagstaffUnleash",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .executableTarget(
@@ -54,13 +55,16 @@ let package = Package(
         // Shared helpers for tests only: loopback HTTP server, process spawning, tmux driver.
         .target(name: "FlagstaffTestSupport", dependencies: ["Flagstaff"], path: "Tests/FlagstaffTestSupport"),
 
-        .testTarget(name: "FlagstaffTests", dependencies: ["Flagstaff", "FlagstaffTestSupport"]),
+        // A child process for the multi-process and crash tests of FileOverrideStore.
+        .executableTarget(name: "StoreStressTool", dependencies: ["Flagstaff"], path: "Tests/StoreStressTool"),
+
+        .testTarget(name: "FlagstaffTests", dependencies: ["Flagstaff", "FlagstaffTestSupport", "StoreStressTool"]),
         .testTarget(name: "FlagstaffTestingTests", dependencies: ["Flagstaff", "FlagstaffTesting"]),
         .testTarget(name: "FlagstaffRemoteTests", dependencies: ["FlagstaffRemote", "FlagstaffTestSupport"]),
         .testTarget(name: "FlagstaffFirebaseTests", dependencies: ["FlagstaffFirebase", "FlagstaffTestSupport"]),
         .testTarget(name: "FlagstaffUnleashTests", dependencies: ["FlagstaffUnleash", "FlagstaffTestSupport"]),
         .testTarget(name: "FlagstaffConsoleTests", dependencies: ["FlagstaffConsole", "FlagstaffTestSupport"]),
-        .testTarget(name: "FlagstaffCLITests", dependencies: ["Flagstaff", "FlagstaffTestSupport"]),
+        .testTarget(name: "FlagstaffCLITests", dependencies: ["Flagstaff", "FlagstaffCLI", "FlagstaffTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,7 @@
 @main
 enum BenchMain {
-    static func main() { print("flagstaff-bench: no benchmarks yet") }
+    static func main() {
+        ConsoleBench.run()
+        RemoteBench.run()
+    }
 }

@@ -32,12 +32,14 @@ struct FlagstaffCommand: ParsableCommand {
             ImportCommand.self,
             PendingRestartCommand.self,
             ManifestCommand.self,
+            FetchCommand.self,
             UnleashCommand.self,
         ],
         defaultSubcommand: ConsoleCommand.self)
 
     /// Parses the arguments, runs the command and exits with its status.
     static func main() {
+        CLILogHandler.bootstrap()
         let status = execute(Array(CommandLine.arguments.dropFirst()))
         terminate(status)
     }

@@ -1,3 +1,4 @@
+import Dispatch
 import Flagstaff
 import Synchronization
 
@@ -56,6 +57,10 @@ public final class FeatureConsole {
             subscription.cancel()
             terminal.end()
         }
+        // The first search builds the registry's search index (about 0.4 s for 100,000 flags): build it while
+        // the user reads the first screen, so the first keystroke does not wait for it.
+        let registry = self.registry
+        DispatchQueue.global(qos: .utility).async { _ = registry.search("") }
         let size = terminal.size
         var state = ConsoleState(
             registry: registry, title: options.title, width: size.width, height: size.height,
@@ -63,6 +68,8 @@ public final class FeatureConsole {
         )
         if !options.showDetail { state.showDetail = false }
         var needsDraw = true
+        let clock = ContinuousClock()
+        var lastDraw = clock.now
         while true {
             if changed.take() {
                 state.refresh()
@@ -71,11 +78,15 @@ public final class FeatureConsole {
             if needsDraw {
                 terminal.draw(ConsoleLayout.render(state))
                 needsDraw = false
+                lastDraw = clock.now
             }
             var effects: [ConsoleEffect]
             var endingSignal: Int32?
             switch terminal.nextEvent() {
             case .idle:
+                // Remote-source status (fetch times, errors) changes without a flag change: repaint each
+                // second while sources are attached (only changed cells reach the terminal).
+                if !registry.remoteSources.isEmpty, clock.now - lastDraw >= .seconds(1) { needsDraw = true }
                 continue
             case let .key(key):
                 effects = state.handle(key)
@@ -128,6 +139,11 @@ public final class FeatureConsole {
                 }
             case .redraw:
                 terminal.invalidate()
+                return
+            case .refreshRemoteSources:
+                for source in registry.remoteSources {
+                    Task.detached { await source.refresh() }
+                }
                 return
             case .restartNow, .quit:
                 return

@@ -118,6 +118,7 @@ import Testing
         screen = ConsoleLayout.render(state)
         #expect(screen.text(row: 1).hasPrefix(" / to search"))
         #expect(screen.row(containing: "Blue Text") == 3)
+        #expect(selectedText(screen).hasPrefix("Is Rounded Avatar"), "clearing the search keeps the selected flag")
         // Ctrl-U clears the field while typing; Backspace deletes one character.
         press(.character("/"), into: &state)
         type("blue", into: &state)

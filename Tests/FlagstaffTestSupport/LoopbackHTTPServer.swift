@@ -146,12 +146,12 @@ final class LoopbackServerCore: Sendable {
         var stopped = false
     }
 
-    private let state: Mutex<State>
+    private let state: LoopbackHTTPLock<State>
     /// Counts the accept thread and live connection threads; `stop()` waits on it. DispatchGroup is thread-safe.
     private let group = DispatchGroup()
 
     init(handler: @escaping LoopbackHTTPServer.Handler) {
-        state = Mutex(State(handler: handler))
+        state = LoopbackHTTPLock(State(handler: handler))
     }
 
     var port: UInt16 { state.withLock { $0.port } }

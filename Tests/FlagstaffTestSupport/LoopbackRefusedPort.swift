@@ -19,7 +19,7 @@ import Synchronization
 /// let provider = MyProvider(baseURL: refused.baseURL)   // every request fails with "connection refused"
 /// ```
 public final class LoopbackRefusedPort: Sendable {
-    private let fd: Mutex<Int32>
+    private let fd: LoopbackHTTPLock<Int32>
     /// The reserved port number.
     public let port: UInt16
 
@@ -34,7 +34,7 @@ public final class LoopbackRefusedPort: Sendable {
             closeDescriptor(socketFD)
             throw error
         }
-        fd = Mutex(socketFD)
+        fd = LoopbackHTTPLock(socketFD)
     }
 
     deinit {

@@ -55,7 +55,7 @@ public struct ManifestError: Error, Sendable, Hashable, CustomStringConvertible 
         default:
             let name = String(describing: type)
             if name.hasPrefix("Array") { return "an array" }
-            if name.hasPrefix("Dictionary") || name.contains("Group") || name.contains("Flag") || name.contains("Manifest") { return "an object" }
+            if name.hasPrefix("Dictionary") || name.contains("Group") || name.contains("Flag") || name.contains("Manifest") || name.contains("Remote") { return "an object" }
             return name
         }
     }

@@ -9,6 +9,7 @@ extension RegistryManifest {
         name = try container.decode(String.self, forKey: .name)
         flags = try container.decodeIfPresent([Flag].self, forKey: .flags) ?? []
         groups = try container.decodeIfPresent([Group].self, forKey: .groups) ?? []
+        remote = try container.decodeIfPresent(Remote.self, forKey: .remote)
     }
 
     /// Decodes and validates a manifest from JSON.
@@ -77,6 +78,14 @@ extension RegistryManifest {
         }
         try check(flags: flags, path: "$")
         try check(groups: groups, path: "$")
+        if let remote {
+            if remote.provider.isEmpty {
+                throw ManifestError(source: source, path: "$.remote.provider", message: "expected a provider name such as \"firebase\"")
+            }
+            if let interval = remote.minimumFetchInterval, !(interval >= 0 && interval.isFinite) {
+                throw ManifestError(source: source, path: "$.remote.minimumFetchInterval", message: "expected a number of seconds, 0 or more")
+            }
+        }
     }
 }
 

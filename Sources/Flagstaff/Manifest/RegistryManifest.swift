@@ -19,14 +19,27 @@ public struct RegistryManifest: Codable, Sendable, Hashable {
     public var flags: [Flag]
     /// Top-level groups.
     public var groups: [Group]
+    /// The remote-config provider the registry's `remote` flags read from, if any (see ``Remote``).
+    public var remote: Remote?
 
-    enum CodingKeys: String, CodingKey, CaseIterable { case name, flags, groups }
+    enum CodingKeys: String, CodingKey, CaseIterable { case name, flags, groups, remote }
 
     /// Creates a manifest.
     public init(name: String, flags: [Flag] = [], groups: [Group] = []) {
+        self.init(name: name, flags: flags, groups: groups, remote: nil)
+    }
+
+    /// Creates a manifest with a remote-config provider.
+    /// - Parameters:
+    ///   - name: the registry's display name.
+    ///   - flags: top-level flags.
+    ///   - groups: top-level groups.
+    ///   - remote: the remote-config provider, or `nil`.
+    public init(name: String, flags: [Flag], groups: [Group], remote: Remote?) {
         self.name = name
         self.flags = flags
         self.groups = groups
+        self.remote = remote
     }
 
     /// A group of flags.

@@ -18,10 +18,10 @@ enum OverrideFileFormat {
             throw corrupt("not valid JSON (\((error as NSError).localizedDescription))")
         }
         guard let object = root as? [String: Any] else { throw corrupt("expected a JSON object at the top level") }
-        guard let version = object["version"] else { throw corrupt("missing \"version\" (expected 1)") }
-        guard let number = version as? NSNumber, String(cString: number.objCType) != "c" /* not a JSON boolean; on Linux `1 is Bool` */, number.intValue == Self.version,
-              number.doubleValue == Double(Self.version) else {
-            throw corrupt("unsupported \"version\" \(version) (expected \(Self.version))")
+        guard object["version"] != nil else { throw corrupt("missing \"version\" (expected 1)") }
+        struct Header: Decodable { let version: Int }
+        guard let header = try? JSONDecoder().decode(Header.self, from: data), header.version == Self.version else {
+            throw corrupt("unsupported \"version\" \(object["version"].map { "\($0)" } ?? "") (expected \(Self.version))")
         }
         guard let rawOverrides = object["overrides"] else { throw corrupt("missing \"overrides\" (expected an object)") }
         guard let entries = rawOverrides as? [String: Any] else {
@@ -30,7 +30,7 @@ enum OverrideFileFormat {
         var result: [String: OverrideState] = [:]
         for (key, value) in entries {
             guard let word = value as? String else {
-                throw corrupt("overrides[\"\(key)\"] must be \"on\" or \"off\", found \(value)")
+                throw corrupt("overrides[\"\(key)\"] must be \"on\" or \"off\", found a \(value is NSNumber ? "number or boolean" : "non-string value")")
             }
             switch word {
             case "on": result[key] = .enabled

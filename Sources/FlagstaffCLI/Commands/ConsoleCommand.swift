@@ -1,5 +1,6 @@
 import ArgumentParser
 import Flagstaff
+import FlagstaffConsole
 import Foundation
 
 #if canImport(Glibc)
@@ -23,15 +24,61 @@ struct ConsoleCommand: ParsableCommand {
     @Flag(help: "Do not use colours (also when NO_COLOR is set).")
     var noColor = false
 
-    @Option(help: ArgumentHelp("A shell command (run with /bin/sh -c) that restarts the app, offered when you quit with restart-requiring changes.", valueName: "command"))
+    @Option(help: ArgumentHelp(
+        "A shell command (run with /bin/sh -c) that restarts the app, offered when you quit with restart-requiring changes.",
+        valueName: "command"))
     var restartCommand: String?
+
+    func validate() throws {
+        if restartCommand?.trimmingCharacters(in: .whitespaces).isEmpty == true {
+            throw ValidationError("--restart-command needs a command")
+        }
+    }
 
     func run() throws {
         let loaded = try RegistryLoader.load(source, watchStore: true)
         for (stream, descriptor) in [("standard input", STDIN_FILENO), ("standard output", STDOUT_FILENO)] where isatty(descriptor) == 0 {
-            throw CLIFailure.usage("the console needs a terminal, but \(stream) is not one; from scripts use `flagstaff list`, `flagstaff get KEY` or `flagstaff set KEY on|off|default`")
+            throw CLIFailure.usage(ConsoleError.notATerminal(stream: stream).description)
         }
-        _ = loaded
-        throw CLIFailure.runtime("the console is not available in this build yet; use `flagstaff list`, `flagstaff get KEY` or `flagstaff set KEY on|off|default`")
+        var options = ConsoleOptions(useColor: !noColor && ConsoleOptions.colorAllowedByEnvironment)
+        if let restartCommand {
+            options.restartHandler = { pending in
+                try RestartCommandRunner.run(restartCommand, pending: pending)
+            }
+        }
+        let outcome: ConsoleOutcome
+        CLILogHandler.muted.store(true, ordering: .relaxed)
+        defer { CLILogHandler.muted.store(false, ordering: .relaxed) }
+        do {
+            outcome = try FeatureConsole(registry: loaded.registry, options: options).run()
+        } catch let error as ConsoleError {
+            throw CLIFailure.usage(error.description)
+        } catch let failure as CLIFailure {
+            throw failure
+        } catch {
+            throw CLIFailure.runtime("\(error)")
+        }
+        try finish(outcome, loaded: loaded)
+    }
+
+    /// Turns the outcome into the exit status: 128 + signal, 3 when a restart is still due, else 0.
+    private func finish(_ outcome: ConsoleOutcome, loaded: LoadedRegistry) throws {
+        if let signal = outcome.signal { throw ExitCode(128 + signal) }
+        let keys = outcome.restartRequiredKeys.map(TerminalText.safe).joined(separator: ", ")
+        switch outcome.restartChoice {
+        case .restartNow where restartCommand != nil:
+            // The app has just been restarted with the current values: they are the new launch values.
+            try LaunchBaseline.record(loaded.registry, forStore: loaded.storeURL)
+        case .restartNow, .later:
+            if !outcome.restartRequiredKeys.isEmpty {
+                StandardStreams.note("restart the app to apply: \(keys)")
+                throw ExitCode(ExitStatus.pendingRestart.rawValue)
+            }
+        case .notNeeded, .undo:
+            if outcome.needsRestart {
+                StandardStreams.note("restart the app to apply: \(keys)")
+                throw ExitCode(ExitStatus.pendingRestart.rawValue)
+            }
+        }
     }
 }

@@ -12,6 +12,8 @@ struct ManifestCommand: ParsableCommand {
 
     func run() throws {
         let loaded = try RegistryLoader.load(source, store: .ignored)
-        try JSONOutput.print(loaded.registry.manifest())
+        var manifest = RemoteFlagFactory.addRemoteKeys(to: loaded.registry.manifest(), from: loaded.registry)
+        manifest.remote = loaded.manifest == nil ? DemoFeatures.remoteDescription : loaded.manifest?.remote
+        try JSONOutput.print(manifest)
     }
 }

@@ -13,7 +13,7 @@ struct ResetCommand: ParsableCommand {
 
     @OptionGroup var source: RegistrySourceOptions
 
-    @Argument(help: ArgumentHelp("The flags' full keys.", valueName: "key"))
+    @Argument(help: ArgumentHelp("The flags' full keys.", valueName: "key"), completion: KeyCompletion.kind)
     var keys: [String] = []
 
     @Flag(help: "Reset every flag of the registry.")

@@ -10,7 +10,7 @@ struct SetCommand: ParsableCommand {
 
     @OptionGroup var source: RegistrySourceOptions
 
-    @Argument(help: ArgumentHelp("The flag's full key, e.g. list.infiniteScroll.", valueName: "key"))
+    @Argument(help: ArgumentHelp("The flag's full key, e.g. list.infiniteScroll.", valueName: "key"), completion: KeyCompletion.kind)
     var key: String
 
     @Argument(help: ArgumentHelp("on, off or default.", valueName: "state"))

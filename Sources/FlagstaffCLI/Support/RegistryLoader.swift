@@ -1,4 +1,5 @@
 import Flagstaff
+import FlagstaffRemote
 import Foundation
 
 /// A registry opened for a command, with where it came from.
@@ -9,6 +10,10 @@ struct LoadedRegistry {
     let storeURL: URL
     /// The manifest file, or `nil` for the built-in demo registry.
     let manifestPath: String?
+    /// The manifest, or `nil` for the built-in demo registry.
+    let manifest: RegistryManifest?
+    /// The remote config of the manifest's `"remote"` section (or the demo's), if any.
+    let remoteConfig: RemoteConfig?
 }
 
 /// Opens the registry a command works on: the manifest given by `--manifest`/`FLAGSTAFF_MANIFEST`, else the
@@ -51,16 +56,20 @@ enum RegistryLoader {
             storeWatchInterval: watchStore ? .milliseconds(500) : nil,
             assertOnProblems: false)
         let registry: FeatureRegistry
+        var remoteConfig: RemoteConfig?
         if let manifest, let manifestPath {
+            remoteConfig = try manifest.remote.map { try RemoteSetup.makeConfig($0, source: manifestPath, store: store.url) }
             do {
-                registry = try ManifestRegistryBuilder.build(manifest, store: store, options: registryOptions)
+                registry = try ManifestRegistryBuilder.build(manifest, store: store, options: registryOptions, remoteConfig: remoteConfig)
             } catch let failure as CLIFailure {
                 throw failure
             } catch {
                 throw CLIFailure.runtime("\(manifestPath): cannot build the registry: \(error)")
             }
         } else {
-            registry = DemoFeatures(store: store, options: registryOptions)
+            let demo = DemoFeatures(store: store, options: registryOptions)
+            remoteConfig = demo.remoteConfig
+            registry = demo
         }
         do {
             try registry.validate()
@@ -71,7 +80,8 @@ enum RegistryLoader {
         if requirement == .readable, let storeError = registry.storeError {
             throw CLIFailure.runtime("\(storeError)")
         }
-        return LoadedRegistry(registry: registry, storeURL: store.url, manifestPath: manifestPath)
+        return LoadedRegistry(registry: registry, storeURL: store.url, manifestPath: manifestPath, manifest: manifest,
+                              remoteConfig: remoteConfig)
     }
 
     /// Reads and validates a manifest file.

@@ -1,11 +1,11 @@
 extension ConsoleLayout {
     /// Every key, for the help overlay.
     static let helpEntries: [(String, String)] = [
-        ("\u{2191} k Ctrl-P / \u{2193} j Ctrl-N", "move"),
+        ("Up k Ctrl-P / Down j Ctrl-N", "move"),
         ("PgUp Ctrl-B / PgDn Ctrl-F", "page up / down"),
         ("Ctrl-U / Ctrl-D", "half page up / down"),
         ("Home g / End G", "first / last"),
-        ("\u{2190} h / \u{2192} l, Enter", "collapse / expand group"),
+        ("Left h / Right l, Enter", "collapse / expand group"),
         ("/", "search (Enter keeps, Esc clears)"),
         ("Tab / Shift-Tab", "scope: All, On, Off, Overridden"),
         ("o +", "force ON"),
@@ -16,13 +16,14 @@ extension ConsoleLayout {
         ("i", "show / hide details"),
         ("? F1", "this help"),
         ("Ctrl-L", "redraw"),
+        ("Ctrl-R", "refresh remote sources"),
         ("q Ctrl-C", "quit"),
         ("Esc", "close / clear search"),
     ]
 
     static func drawHelp(_ context: Context, into buffer: inout ScreenBuffer) {
         let lines = helpEntries.map { keys, action -> String in
-            let shownKeys = context.state.asciiOnly ? TextSanitizer.sanitize(keys, asciiOnly: true) : keys
+            let shownKeys = keys
             let padding = String(repeating: " ", count: max(1, 30 - DisplayWidth.of(shownKeys)))
             return shownKeys + padding + action
         }

@@ -12,6 +12,8 @@ public enum ConsoleEffect: Sendable, Equatable {
     case resetAll
     /// Put these restart-requiring flags back to the values the app launched with.
     case restoreLaunchValues(keys: [String])
+    /// Ask every attached remote source to fetch and activate now (in the background).
+    case refreshRemoteSources
     /// Run the embedding app's restart handler.
     case restartNow
     /// Repaint the whole screen.

@@ -134,6 +134,14 @@ extension ConsoleState {
                 mode = .confirmReset
             }
         case .character("i"): showDetail.toggle(); clampScroll()
+        case .control("r"):
+            let names = registry.remoteSources.map(\.name)
+            guard !names.isEmpty else {
+                statusMessage = "No remote source is attached"
+                return []
+            }
+            statusMessage = "Refreshing " + names.joined(separator: ", ") + "…"
+            return [.refreshRemoteSources]
         case .character("?"), .f1: mode = .help
         case .control("l"): return [.redraw]
         case .character("q"), .control("c"): return requestQuit()
@@ -156,7 +164,8 @@ extension ConsoleState {
     private mutating func setQuery(_ newQuery: String) {
         guard newQuery != query else { return }
         query = newQuery
-        rebuildForNewQuery()
+        // A new query selects its best match; clearing it keeps the cursor on the flag that was selected.
+        if newQuery.isEmpty { rebuildRows() } else { rebuildForNewQuery() }
     }
 
     private mutating func cycleScope(forward: Bool) {

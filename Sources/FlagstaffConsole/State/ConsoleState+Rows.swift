@@ -4,11 +4,18 @@ extension ConsoleState {
     /// Re-reads the registry: rebuilds the rows (keeping the cursor on the same flag or group when it is still
     /// listed) and recomputes the header counts. Call after every registry change.
     public mutating func refresh() {
-        counts = Counts(
-            flags: registry.allFeatures.count, overridden: registry.overriddenFeatures.count,
-            pendingRestart: registry.featuresRequiringRestart.count
-        )
-        rebuildRows()
+        let features = registry.allFeatures
+        var counted = Counts(flags: features.count)
+        for feature in features {
+            if feature.isOverridden { counted.overridden += 1 }
+            if feature.isPendingRestart { counted.pendingRestart += 1 }
+        }
+        counts = counted
+        // Values do not change which rows the tree or an all-scope search shows; skip that work unless flags
+        // were added.
+        if scope != .all || features.count != builtFlagCount {
+            rebuildRows()
+        }
     }
 
     /// Rebuilds the rows from the query, scope and collapsed groups, keeping the cursor on the same row.
@@ -16,7 +23,7 @@ extension ConsoleState {
         let selectedID = selectedRow?.id
         let oldCursor = cursor
         rows = isFlat ? flatRows() : treeRows()
-        if let selectedID, let index = rows.firstIndex(where: { $0.id == selectedID }) {
+        if let selectedID, let index = rows.firstIndex(ofID: selectedID) {
             cursor = index
         } else {
             cursor = min(oldCursor, max(0, rows.count - 1))
@@ -33,26 +40,23 @@ extension ConsoleState {
     }
 
     /// The flat list: search results (best first) or, without a query, every flag in the scope.
-    private func flatRows() -> [ConsoleRow] {
-        if query.isEmpty {
-            return registry.allFeatures.lazy.filter { scope.includes($0) }.map {
-                .flag(.init(feature: $0, depth: 0, showsGroupPath: true, match: nil))
-            }
-        }
-        return registry.search(query, scope: scope).map {
-            .flag(.init(feature: $0.feature, depth: 0, showsGroupPath: true, match: $0))
-        }
+    private mutating func flatRows() -> ConsoleRows {
+        let features = registry.allFeatures
+        builtFlagCount = features.count
+        if query.isEmpty { return ConsoleRows(.features(features.filter { scope.includes($0) })) }
+        return ConsoleRows(.results(registry.search(query, scope: scope)))
     }
 
     /// The tree: root flags first, then each group with its flags and subgroups (collapsed groups hide theirs).
-    private func treeRows() -> [ConsoleRow] {
+    private mutating func treeRows() -> ConsoleRows {
+        builtFlagCount = registry.allFeatures.count
         var result: [ConsoleRow] = []
-        result.reserveCapacity(registry.allFeatures.count + registry.groups.count)
+        result.reserveCapacity(builtFlagCount + registry.groups.count)
         for feature in registry.rootFeatures {
             result.append(.flag(.init(feature: feature, depth: 0, showsGroupPath: false, match: nil)))
         }
         for group in registry.groups { appendGroup(group, depth: 0, to: &result) }
-        return result
+        return ConsoleRows(.tree(result))
     }
 
     private func appendGroup(_ group: FeatureGroup, depth: Int, to result: inout [ConsoleRow]) {

@@ -24,7 +24,7 @@ public struct ConsoleState: Sendable {
     /// Terminal rows.
     public internal(set) var height: Int
     /// The list's rows, in display order.
-    public internal(set) var rows: [ConsoleRow] = []
+    public internal(set) var rows = ConsoleRows.empty
     /// Index of the selected row in ``rows`` (0 when the list is empty).
     public internal(set) var cursor = 0
     /// Index of the first row shown.
@@ -45,6 +45,8 @@ public struct ConsoleState: Sendable {
     public internal(set) var pendingRestarts: [PendingRestart] = []
     /// Header counts, recomputed on ``refresh()`` (not on each search keystroke).
     public internal(set) var counts = Counts()
+    /// The number of flags the rows were built from (a change means flags were registered at runtime).
+    var builtFlagCount = -1
 
     /// The header's counts.
     public struct Counts: Sendable, Equatable {

@@ -32,10 +32,13 @@ public final class RemoteConfig: Sendable {
 
     let environment: RemoteConfigEnvironment
     let storage: RemoteConfigStorage?
-    let state: Mutex<RemoteConfigState>
+    let state: AnnotatedMutex<RemoteConfigState>
     /// Serialises snapshot-and-write of the files so the newest state is always written last.
-    let writeLock = Mutex(())
+    let writeLock = AnnotatedMutex(())
     let logger = Logger(label: "flagstaff.remote")
+    /// Incremented (releasing) after every activation that changes the active config, so flags backed by
+    /// remote values can cache their value and revalidate with one atomic load.
+    @usableFromInline let generation = Atomic<UInt64>(1)
 
     /// Creates a remote config and loads any state persisted in `storageDirectory`.
     ///
@@ -65,7 +68,7 @@ public final class RemoteConfig: Sendable {
             initial.metadata = snapshot.metadata
             initial.problems = snapshot.problems
         }
-        state = Mutex(initial)
+        state = AnnotatedMutex(initial)
         for problem in initial.problems {
             logger.warning("\(problem.description)")
         }
@@ -189,6 +192,14 @@ public final class RemoteConfig: Sendable {
     /// A copy of the persisted bookkeeping (ETag, times, throttle, template versions, custom signals).
     public var metadata: RemoteConfigMetadata {
         state.withLock { $0.metadata }
+    }
+
+    /// A counter that changes whenever the active config changes; starts at 1.
+    ///
+    /// Cheap (one atomic load). ``RemoteFeature`` uses it to revalidate its cached value on every read.
+    @inlinable
+    public var activeConfigGeneration: UInt64 {
+        generation.load(ordering: .acquiring)
     }
 
     /// Problems met while loading or saving persisted state (most recent last); empty when all is well.

@@ -17,6 +17,7 @@ struct RemoteConfigState: Sendable {
     var activationListeners: [UInt64: @Sendable (Set<String>) -> Void] = [:]
     var nextListenerID: UInt64 = 0
     var autoRefresh: Task<Void, Never>?
+    var attachedRegistries: Set<ObjectIdentifier> = []
 
     init(settings: RemoteConfigSettings) {
         self.settings = settings

@@ -19,10 +19,10 @@ public struct RemoteConfigUpdate: Sendable, Hashable {
 ///
 /// Dropping the handle does **not** remove the listener (as in the Firebase SDK); call ``remove()``.
 public final class RemoteConfigListenerRegistration: Sendable {
-    private let removal: Mutex<(@Sendable () -> Void)?>
+    private let removal: AnnotatedMutex<(@Sendable () -> Void)?>
 
     init(removal: @escaping @Sendable () -> Void) {
-        self.removal = Mutex(removal)
+        self.removal = AnnotatedMutex(removal)
     }
 
     /// Removes the listener. Safe to call more than once.

@@ -12,7 +12,7 @@ enum RemoteConfigTimeout {
             var tasks: [Task<Void, Never>] = []
         }
 
-        private let slots = Mutex(Slots())
+        private let slots = AnnotatedMutex(Slots())
 
         func arm(_ continuation: CheckedContinuation<Outcome, Never>) {
             slots.withLock { $0.continuation = continuation }

@@ -14,7 +14,7 @@ final class ScriptedProvider: RemoteConfigProvider {
     }
 
     let name = "scripted"
-    private let state = Mutex<(answer: Answer, requests: [RemoteConfigFetchRequest])>(
+    private let state = AnnotatedMutex<(answer: Answer, requests: [RemoteConfigFetchRequest])>(
         (.response(RemoteConfigFetchResponse(content: .empty)), [])
     )
 
@@ -52,12 +52,12 @@ final class ScriptedProvider: RemoteConfigProvider {
 
 /// A settable clock and a fixed random source for deterministic throttling tests.
 final class TestClock: Sendable {
-    private let current: Mutex<Date>
-    private let randomValue: Mutex<Double>
+    private let current: AnnotatedMutex<Date>
+    private let randomValue: AnnotatedMutex<Double>
 
     init(_ start: Date = Date(timeIntervalSince1970: 1_800_000_000), random: Double = 0.5) {
-        current = Mutex(start)
-        randomValue = Mutex(random)
+        current = AnnotatedMutex(start)
+        randomValue = AnnotatedMutex(random)
     }
 
     var now: Date { current.withLock { $0 } }

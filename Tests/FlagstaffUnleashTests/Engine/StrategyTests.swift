@@ -103,10 +103,27 @@ import Testing
         #expect(other == UnleashVariant(name: "b", enabled: true, featureEnabled: true, payload: UnleashPayload(type: "json", value: "{\"x\":1}")))
     }
 
-    @Test func zeroTotalWeightGivesTheDisabledVariant() throws {
+    @Test func unusableTotalWeightsGiveTheDisabledVariant() throws {
         let engine = try TestState.engine([
-            TestState.feature("v", extra: ["variants": [["name": "a", "weight": 0], ["name": "b", "weight": 0]]])
+            TestState.feature("zero", extra: ["variants": [["name": "a", "weight": 0], ["name": "b", "weight": 0]]]),
+            TestState.feature("overflow", extra: ["variants": [["name": "a", "weight": Int.max], ["name": "b", "weight": Int.max]]]),
+            TestState.feature("huge", extra: ["variants": [["name": "a", "weight": 5_000_000_000]]]),
         ])
-        #expect(engine.variant("v", context: UnleashContext(userId: "1")) == .disabled(featureEnabled: true))
+        for name in ["zero", "overflow", "huge"] {
+            #expect(engine.variant(name, context: UnleashContext(userId: "1")) == .disabled(featureEnabled: true), "\(name)")
+        }
+    }
+
+    @Test func defaultVariantStickinessIgnoresTheRemoteAddress() throws {
+        let engine = try TestState.engine([
+            TestState.feature("v", extra: ["variants": [["name": "a", "weight": 50], ["name": "b", "weight": 50]]])
+        ])
+        // Like the reference engine: without userId or sessionId the pick is random, even with an address.
+        // The chance that 200 random picks all agree is 2^-199.
+        let names = Set((0..<200).map { _ in engine.variant("v", context: UnleashContext(remoteAddress: "10.0.0.1")).name })
+        #expect(names == ["a", "b"])
+        // With a user id it is sticky.
+        let sticky = Set((0..<50).map { _ in engine.variant("v", context: UnleashContext(userId: "7", remoteAddress: "10.0.0.1")).name })
+        #expect(sticky.count == 1)
     }
 }

@@ -47,7 +47,12 @@ import Testing
         #expect(RFC3339.parse("2022-01-29t15:00:00+0200") == utc)
         #expect(RFC3339.format(utc) == "2022-01-29T13:00:00.000Z")
         #expect(RFC3339.format(try #require(RFC3339.parse("1969-12-31T23:59:59.250Z"))) == "1969-12-31T23:59:59.250Z")
-        for invalid in ["2022-01-29", "2022-01-29T13:00:00", "2022-02-30T00:00:00Z", "2022-01-29T13:00:00.Z", "yesterday"] {
+        // Years as the reference engine (chrono) reads them: 1-4 digits, or signed with any number.
+        #expect(RFC3339.parse("023-06-01T00:00:00Z") == RFC3339.parse("0023-06-01T00:00:00Z"))
+        #expect(try #require(RFC3339.parse("+12023-06-01T00:00:00Z")) > utc)
+        #expect(try #require(RFC3339.parse("-0001-06-01T00:00:00Z")) < utc)
+        for invalid in ["2022-01-29", "2022-01-29T13:00:00", "2022-02-30T00:00:00Z", "2022-01-29T13:00:00.Z", "yesterday",
+                        "12023-06-01T00:00:00Z", "2023-06-01T00:00:00-00:00", "2023-6-01T00:00:00Z"] {
             #expect(RFC3339.parse(invalid) == nil, "\(invalid)")
         }
     }

@@ -2,7 +2,7 @@
 ///
 /// It also keeps the definitions it was built from, so delta events can be applied to them and a new state built.
 final class CompiledState: Sendable {
-    let features: [String: CompiledFeature]
+    let features: FeatureTable
     /// Feature names in the order the server sent them (new features from deltas at the end).
     let order: [String]
     let definitions: [String: FeatureDefinition]
@@ -13,7 +13,7 @@ final class CompiledState: Sendable {
         features: [String: CompiledFeature], order: [String], definitions: [String: FeatureDefinition],
         segments: [Int: SegmentDefinition], warnings: [String]
     ) {
-        self.features = features
+        self.features = FeatureTable(features)
         self.order = order
         self.definitions = definitions
         self.segments = segments

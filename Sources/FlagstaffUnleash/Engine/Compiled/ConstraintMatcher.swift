@@ -4,11 +4,12 @@ import Foundation
 enum ConstraintMatcher: Sendable {
     enum Comparison: Sendable { case equal, greater, greaterOrEqual, less, lessOrEqual }
 
-    case inList(Set<String>)
-    case notInList(Set<String>)
-    case startsWith([String], caseInsensitive: Bool)
-    case endsWith([String], caseInsensitive: Bool)
-    case contains([String], caseInsensitive: Bool)
+    case inList(StringSet)
+    case notInList(StringSet)
+    /// `STR_STARTS_WITH`: UTF-8 bytes of the values (lower-cased when case-insensitive).
+    case startsWith([[UInt8]], caseInsensitive: Bool)
+    case endsWith([[UInt8]], caseInsensitive: Bool)
+    case contains([[UInt8]], caseInsensitive: Bool)
     /// An ordinal operator (`NUM_*`, `DATE_*`, `SEMVER_*`) whose value reads as a number.
     case number(Comparison, Double)
     /// An ordinal operator whose value reads as a date-time.
@@ -24,8 +25,16 @@ enum ConstraintMatcher: Sendable {
 }
 
 /// One compiled constraint: which field, how to test it, and whether the answer is inverted.
-struct CompiledConstraint: Sendable {
+///
+/// A class for the same reason as ``CompiledStrategy``: iteration retains a reference instead of copying.
+final class CompiledConstraint: Sendable {
     let field: ContextField
     let matcher: ConstraintMatcher
     let inverted: Bool
+
+    init(field: ContextField, matcher: ConstraintMatcher, inverted: Bool) {
+        self.field = field
+        self.matcher = matcher
+        self.inverted = inverted
+    }
 }

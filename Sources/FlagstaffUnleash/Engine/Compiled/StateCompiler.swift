@@ -14,6 +14,7 @@ struct StateCompiler {
     /// Set while compiling a feature when part of it cannot be compiled at all; the reference engine then treats
     /// the whole feature as off, and so does this one.
     private var featureIsUnusable = false
+    private var unusableReason: String?
 
     init(hostname: String) { self.hostname = hostname }
 
@@ -33,6 +34,7 @@ struct StateCompiler {
 
     private mutating func compile(feature: FeatureDefinition, segments: [Int: SegmentDefinition]) -> CompiledFeature {
         featureIsUnusable = false
+        unusableReason = nil
         let strategies = feature.strategies.enumerated().map { index, strategy in
             compile(strategy: strategy, at: "\(feature.name) strategy \(index)", feature: feature.name, segments: segments)
         }
@@ -46,7 +48,7 @@ struct StateCompiler {
             dependencies: feature.dependencies.map {
                 CompiledFeature.Dependency(feature: $0.feature, expectEnabled: $0.enabled, variants: Set($0.variants))
             },
-            info: info)
+            info: info, unusableReason: unusableReason)
     }
 
     private mutating func compile(
@@ -69,10 +71,10 @@ struct StateCompiler {
         let group = strategy.parameters["groupId"] ?? feature
         if group.contains("\"") { markUnusable("\(location): groupId \(group.debugDescription) contains a double quote") }
         return CompiledStrategy(
-            rule: rule, constraints: constraints,
+            name: strategy.name, rule: rule, constraints: constraints,
             variants: VariantSelector(
                 definitions: strategy.variants, stickiness: Stickiness(setting: strategy.parameters["stickiness"]),
-                group: group))
+                group: group, honourOverrides: false))
     }
 
     private mutating func compileRule(_ strategy: StrategyDefinition, at location: String, feature: String) -> StrategyRule {
@@ -132,11 +134,11 @@ struct StateCompiler {
         let operatorName = constraint.operator
         let matcher: ConstraintMatcher
         switch operatorName {
-        case "IN": matcher = .inList(Set(values))
-        case "NOT_IN": matcher = .notInList(Set(values))
+        case "IN": matcher = .inList(StringSet(values))
+        case "NOT_IN": matcher = .notInList(StringSet(values))
         case "STR_STARTS_WITH", "STR_ENDS_WITH", "STR_CONTAINS":
             if values.isEmpty { markUnusable("\(location): \(operatorName) has no values") }
-            let prepared = ci ? values.map { $0.lowercased() } : values
+            let prepared = (ci ? values.map { $0.lowercased() } : values).map { Array($0.utf8) }
             switch operatorName {
             case "STR_STARTS_WITH": matcher = .startsWith(prepared, caseInsensitive: ci)
             case "STR_ENDS_WITH": matcher = .endsWith(prepared, caseInsensitive: ci)
@@ -181,6 +183,7 @@ struct StateCompiler {
     private mutating func markUnusable(_ reason: String) {
         warnings.append("\(reason); the whole feature is off")
         featureIsUnusable = true
+        if unusableReason == nil { unusableReason = reason }
     }
 
     private static func comparison(_ operatorName: String) -> ConstraintMatcher.Comparison {

@@ -1,6 +1,7 @@
 /// Which context value places a context into a rollout or variant bucket.
 enum Stickiness: Sendable, Hashable {
-    /// `default`: the user id, else the session id (else, for variants, the remote address), else random.
+    /// `default`: the user id, else the session id, else random (the reference engine does not fall back to the
+    /// remote address, although some older SDKs do).
     case standard
     /// `random`: a fresh random bucket per evaluation.
     case random

@@ -41,13 +41,13 @@ extension CompiledConstraint {
         case .notInList(let values): return !values.contains(value)
         case .startsWith(let prefixes, let ci):
             let subject = ci ? value.lowercased() : value
-            return prefixes.contains { subject.hasPrefix($0) }
+            return prefixes.contains { UTF8Matching.hasPrefix(subject, $0) }
         case .endsWith(let suffixes, let ci):
             let subject = ci ? value.lowercased() : value
-            return suffixes.contains { subject.hasSuffix($0) }
+            return suffixes.contains { UTF8Matching.hasSuffix(subject, $0) }
         case .contains(let parts, let ci):
             let subject = ci ? value.lowercased() : value
-            return parts.contains { $0.isEmpty || subject.contains($0) }
+            return parts.contains { UTF8Matching.contains(subject, $0) }
         case .number(let comparison, let bound):
             guard let number = NumberParsing.parse(value) else { return false }
             if comparison == .equal { return abs(number - bound) < Double.ulpOfOne }

@@ -7,8 +7,8 @@ import Foundation
 enum RFC3339 {
     /// Parses `text`; `nil` unless it is a full date-time with a `Z`, `±HH:MM` or `±HHMM` offset.
     ///
-    /// Accepts what Unleash's reference engine accepts in contexts: `T`, `t` or a space between date and time,
-    /// `Z` or `z`, any number of fraction digits.
+    /// Accepts what Unleash's reference engine accepts in contexts: a year of one to four digits (or signed), `T`,
+    /// `t` or a space between date and time, `Z` or `z`, any number of fraction digits, a leap second; not `-00:00`.
     static func parse(_ text: String) -> Date? {
         let bytes = Array(text.utf8)
         var index = 0
@@ -28,7 +28,25 @@ enum RFC3339 {
             index += 1
             return true
         }
-        guard let year = number(4), expect([45]), let month = number(2), expect([45]), let day = number(2),
+        // The year as chrono (the reference engine's date library) reads it: one to four digits, or a sign and
+        // any number of digits.
+        var yearSign = 1
+        var signed = false
+        if index < bytes.count, bytes[index] == 43 || bytes[index] == 45 {
+            yearSign = bytes[index] == 45 ? -1 : 1
+            signed = true
+            index += 1
+        }
+        let yearStart = index
+        var unsignedYear = 0
+        while index < bytes.count, bytes[index] >= 48, bytes[index] <= 57, index - yearStart < 9 {
+            unsignedYear = unsignedYear * 10 + Int(bytes[index] - 48)
+            index += 1
+        }
+        let yearDigits = index - yearStart
+        guard yearDigits >= 1, signed || yearDigits <= 4 else { return nil }
+        let year = yearSign * unsignedYear
+        guard expect([45]), let month = number(2), expect([45]), let day = number(2),
             expect([84, 116, 32]), let hour = number(2), expect([58]), let minute = number(2), expect([58]),
             let second = number(2)
         else { return nil }
@@ -57,13 +75,18 @@ enum RFC3339 {
             guard let offsetHour = number(2) else { return nil }
             if index < bytes.count, bytes[index] == 58 { index += 1 }
             guard let offsetMinute = number(2), offsetHour < 24, offsetMinute < 60 else { return nil }
+            // chrono refuses "-00:00" (RFC 3339's "offset unknown").
+            guard !(sign < 0 && offsetHour == 0 && offsetMinute == 0) else { return nil }
             offsetSeconds = sign * (offsetHour * 3600 + offsetMinute * 60)
         } else {
             return nil
         }
         guard index == bytes.count else { return nil }
         let days = daysFromCivil(year: year, month: month, day: day)
-        let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offsetSeconds
+        // A leap second (:60) sorts just before the next minute, as chrono keeps it.
+        let wholeSecond = min(second, 59)
+        if second == 60 { fraction = 0.999_999 + fraction / 1_000_000 }
+        let seconds = days * 86_400 + hour * 3600 + minute * 60 + wholeSecond - offsetSeconds
         return Date(timeIntervalSince1970: Double(seconds) + fraction)
     }
 

@@ -24,52 +24,91 @@ struct SemanticVersion: Sendable, Comparable {
     let preRelease: [PreReleaseIdentifier]
 
     /// Parses `text`, returning `nil` when it is not a valid semantic version.
+    ///
+    /// Works on the UTF-8 bytes directly: contexts carry versions as text, so this runs on every evaluation of a
+    /// `SEMVER_*` constraint.
     init?(_ text: String) {
-        var core = Substring(text)
-        if let plus = core.firstIndex(of: "+") {
-            let build = core[core.index(after: plus)...]
-            guard Self.validIdentifiers(build, numericRule: false) else { return nil }
-            core = core[..<plus]
-        }
-        var pre: [PreReleaseIdentifier] = []
-        if let dash = core.firstIndex(of: "-") {
-            let preText = core[core.index(after: dash)...]
-            guard Self.validIdentifiers(preText, numericRule: true) else { return nil }
-            for part in preText.split(separator: ".", omittingEmptySubsequences: false) {
-                if part.allSatisfy(\.isASCIIDigit), let value = UInt64(part) {
-                    pre.append(.numeric(value))
-                } else {
-                    pre.append(.alphanumeric(String(part)))
-                }
-            }
-            core = core[..<dash]
-        }
-        let numbers = core.split(separator: ".", omittingEmptySubsequences: false)
-        guard numbers.count == 3,
-            let major = Self.numericPart(numbers[0]),
-            let minor = Self.numericPart(numbers[1]),
-            let patch = Self.numericPart(numbers[2])
-        else { return nil }
+        var text = text
+        guard let parsed = text.withUTF8({ Self.parse($0) }) else { return nil }
+        self = parsed
+    }
+
+    private init(major: UInt64, minor: UInt64, patch: UInt64, preRelease: [PreReleaseIdentifier]) {
         self.major = major
         self.minor = minor
         self.patch = patch
-        self.preRelease = pre
+        self.preRelease = preRelease
     }
 
-    private static func numericPart(_ part: Substring) -> UInt64? {
-        guard !part.isEmpty, part.allSatisfy(\.isASCIIDigit) else { return nil }
-        if part.count > 1 && part.first == "0" { return nil }
-        return UInt64(part)
-    }
-
-    private static func validIdentifiers(_ text: Substring, numericRule: Bool) -> Bool {
-        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-        for part in parts {
-            guard !part.isEmpty else { return false }
-            guard part.allSatisfy({ $0.isASCIIDigit || $0.isASCIILetter || $0 == "-" }) else { return false }
-            if numericRule, part.allSatisfy(\.isASCIIDigit), part.count > 1, part.first == "0" { return false }
+    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> SemanticVersion? {
+        var index = 0
+        func numericPart() -> UInt64? {
+            let start = index
+            var value: UInt64 = 0
+            while index < bytes.count, bytes[index] >= 48, bytes[index] <= 57 {
+                let (times, overflow1) = value.multipliedReportingOverflow(by: 10)
+                let (sum, overflow2) = times.addingReportingOverflow(UInt64(bytes[index] - 48))
+                guard !overflow1, !overflow2 else { return nil }
+                value = sum
+                index += 1
+            }
+            let length = index - start
+            guard length > 0, !(length > 1 && bytes[start] == 48) else { return nil }
+            return value
         }
-        return true
+        guard let major = numericPart(), index < bytes.count, bytes[index] == 46 else { return nil }
+        index += 1
+        guard let minor = numericPart(), index < bytes.count, bytes[index] == 46 else { return nil }
+        index += 1
+        guard let patch = numericPart() else { return nil }
+        var preRelease: [PreReleaseIdentifier] = []
+        if index < bytes.count, bytes[index] == 45 {
+            index += 1
+            let start = index
+            while index < bytes.count, bytes[index] != 43 { index += 1 }
+            guard let identifiers = identifiers(bytes, start..<index, preRelease: true) else { return nil }
+            preRelease = identifiers
+        }
+        if index < bytes.count {
+            guard bytes[index] == 43 else { return nil }
+            guard identifiers(bytes, (index + 1)..<bytes.count, preRelease: false) != nil else { return nil }
+        }
+        return SemanticVersion(major: major, minor: minor, patch: patch, preRelease: preRelease)
+    }
+
+    /// Splits dot-separated identifiers; `nil` if one is empty, has a character outside `[0-9A-Za-z-]`, or (for
+    /// pre-release) is numeric with a leading zero. Build identifiers are validated but not kept.
+    private static func identifiers(
+        _ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, preRelease: Bool
+    ) -> [PreReleaseIdentifier]? {
+        var result: [PreReleaseIdentifier] = []
+        var start = range.lowerBound
+        while true {
+            var end = start
+            var numeric = true
+            while end < range.upperBound, bytes[end] != 46 {
+                let byte = bytes[end]
+                let isDigit = byte >= 48 && byte <= 57
+                let isLetter = (byte | 0x20) >= 97 && (byte | 0x20) <= 122
+                guard isDigit || isLetter || byte == 45 else { return nil }
+                if !isDigit { numeric = false }
+                end += 1
+            }
+            guard end > start else { return nil }
+            if preRelease {
+                if numeric {
+                    guard !(end - start > 1 && bytes[start] == 48) else { return nil }
+                    var value: UInt64 = 0
+                    for position in start..<end { value = value &* 10 &+ UInt64(bytes[position] - 48) }
+                    result.append(.numeric(value))
+                } else {
+                    result.append(.alphanumeric(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)))
+                }
+            }
+            if end == range.upperBound { break }
+            start = end + 1
+        }
+        return result
     }
 
     static func < (lhs: Self, rhs: Self) -> Bool {

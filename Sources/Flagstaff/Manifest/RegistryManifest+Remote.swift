@@ -1,0 +1,129 @@
+import Foundation
+
+extension RegistryManifest {
+    /// The remote-config provider of a manifest: where its `remote` flags get their values.
+    ///
+    /// ```json
+    /// "remote": {"provider": "firebase", "projectID": "moments-demo", "apiKey": "AIza…", "appID": "1:42:ios:abc",
+    ///            "baseURL": "https://firebaseremoteconfig.googleapis.com", "minimumFetchInterval": 3600,
+    ///            "defaults": {"moments.isRoundedAvatar": true, "maxItems": 20}}
+    /// ```
+    /// The core only carries this description; tools that link a provider (the `flagstaff` CLI links
+    /// Firebase) build it and check the fields that provider needs. Unknown fields are errors.
+    public struct Remote: Codable, Sendable, Hashable {
+        /// The provider's name, e.g. `firebase`.
+        public var provider: String
+        /// The provider's project identifier (Firebase: the project ID).
+        public var projectID: String?
+        /// The API key sent with fetches.
+        public var apiKey: String?
+        /// The app identifier (Firebase: the Google app ID).
+        public var appID: String?
+        /// The service's base URL, when it is not the provider's default (e.g. a local emulator).
+        public var baseURL: String?
+        /// The config namespace (Firebase: `firebase` by default).
+        public var namespace: String?
+        /// The minimum number of seconds between fetches, when not the provider's default.
+        public var minimumFetchInterval: Double?
+        /// In-app defaults by remote-config key, used until a fetched value is active.
+        public var defaults: [String: DefaultValue]
+
+        enum CodingKeys: String, CodingKey, CaseIterable {
+            case provider, projectID, apiKey, appID, baseURL, namespace, minimumFetchInterval, defaults
+        }
+
+        /// Creates a provider description.
+        /// - Parameters:
+        ///   - provider: the provider's name, e.g. `firebase`.
+        ///   - projectID: the project identifier.
+        ///   - apiKey: the API key.
+        ///   - appID: the app identifier.
+        ///   - baseURL: the service's base URL, if not the default.
+        ///   - namespace: the config namespace, if not the default.
+        ///   - minimumFetchInterval: seconds between fetches, if not the default.
+        ///   - defaults: in-app defaults by key.
+        public init(provider: String, projectID: String? = nil, apiKey: String? = nil, appID: String? = nil,
+                    baseURL: String? = nil, namespace: String? = nil, minimumFetchInterval: Double? = nil,
+                    defaults: [String: DefaultValue] = [:]) {
+            self.provider = provider
+            self.projectID = projectID
+            self.apiKey = apiKey
+            self.appID = appID
+            self.baseURL = baseURL
+            self.namespace = namespace
+            self.minimumFetchInterval = minimumFetchInterval
+            self.defaults = defaults
+        }
+
+        /// Decodes a provider description, rejecting unknown fields.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            try ManifestError.rejectUnknownKeys(in: decoder, known: CodingKeys.allCases.map(\.rawValue))
+            provider = try container.decode(String.self, forKey: .provider)
+            projectID = try container.decodeIfPresent(String.self, forKey: .projectID)
+            apiKey = try container.decodeIfPresent(String.self, forKey: .apiKey)
+            appID = try container.decodeIfPresent(String.self, forKey: .appID)
+            baseURL = try container.decodeIfPresent(String.self, forKey: .baseURL)
+            namespace = try container.decodeIfPresent(String.self, forKey: .namespace)
+            minimumFetchInterval = try container.decodeIfPresent(Double.self, forKey: .minimumFetchInterval)
+            defaults = try container.decodeIfPresent([String: DefaultValue].self, forKey: .defaults) ?? [:]
+        }
+
+        /// Encodes the description, leaving out absent fields and empty defaults.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(provider, forKey: .provider)
+            try container.encodeIfPresent(projectID, forKey: .projectID)
+            try container.encodeIfPresent(apiKey, forKey: .apiKey)
+            try container.encodeIfPresent(appID, forKey: .appID)
+            try container.encodeIfPresent(baseURL, forKey: .baseURL)
+            try container.encodeIfPresent(namespace, forKey: .namespace)
+            try container.encodeIfPresent(minimumFetchInterval, forKey: .minimumFetchInterval)
+            if !defaults.isEmpty { try container.encode(defaults, forKey: .defaults) }
+        }
+    }
+
+    /// A remote-config default: a boolean, a number or a string (as in a Firebase defaults file).
+    public enum DefaultValue: Codable, Sendable, Hashable {
+        /// `true` or `false`.
+        case bool(Bool)
+        /// A number.
+        case number(Double)
+        /// A string.
+        case string(String)
+
+        /// Decodes a boolean, number or string; anything else is an error naming the JSON path.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            if let value = try? container.decode(Bool.self) {
+                self = .bool(value)
+            } else if let value = try? container.decode(Double.self) {
+                self = .number(value)
+            } else if let value = try? container.decode(String.self) {
+                self = .string(value)
+            } else {
+                throw DecodingError.dataCorrupted(DecodingError.Context(
+                    codingPath: decoder.codingPath, debugDescription: "expected a boolean, a number or a string"))
+            }
+        }
+
+        /// Encodes the value as its JSON scalar.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            switch self {
+            case .bool(let value): try container.encode(value)
+            case .number(let value): try container.encode(value)
+            case .string(let value): try container.encode(value)
+            }
+        }
+
+        /// The value as Foundation passes it to remote-config APIs (`Bool`, `Double` or `String`).
+        public var foundationValue: any Sendable {
+            switch self {
+            case .bool(let value): return value
+            case .number(let value): return value
+            case .string(let value): return value
+            }
+        }
+    }
+}

@@ -1,0 +1,147 @@
+import Flagstaff
+import FlagstaffConsole
+import Foundation
+
+/// Console benchmark: a generated 100,000-flag registry; time to the first frame, search keystroke to
+/// redrawn screen buffer (median, p99), and memory.
+///
+/// Budget (issue 3): first frame ≤ 300 ms, keystroke ≤ 5 ms median and ≤ 16 ms p99, ≤ 150 MB.
+enum ConsoleBench {
+    static func run(flagCount: Int = 100_000) {
+        print("== console: \(flagCount) flags ==")
+        let words = ["avatar", "scroll", "network", "cache", "payment", "checkout", "moments", "like", "button",
+                     "rounded", "compact", "debug", "logging", "tab", "bar", "infinite", "prefetch", "retry",
+                     "banner", "dark", "mode", "search", "profile", "upload"]
+        func name(_ n: Int, _ parts: Int) -> [String] { (0..<parts).map { words[(n / (1 + $0 * 7) + $0 * 5) % words.count] } }
+        let groupCount = flagCount / 100
+        var groups: [RegistryManifest.Group] = []
+        groups.reserveCapacity(groupCount)
+        for g in 0..<groupCount {
+            let groupKey = "g\(g)" + name(g, 1)[0]
+            let flags = (0..<(flagCount / groupCount)).map { i -> RegistryManifest.Flag in
+                let n = g * 100 + i
+                let parts = name(n, 3)
+                let key = groupKey + "." + parts[0] + parts[1].capitalized + parts[2].capitalized + "\(n)"
+                return RegistryManifest.Flag(
+                    key: key, description: "Turns \(parts.joined(separator: " ")) on for flag \(n)", default: n % 3 == 0,
+                    requiresRestart: n % 50 == 0
+                )
+            }
+            groups.append(RegistryManifest.Group(key: groupKey, label: groupKey.capitalized, flags: flags))
+        }
+        let manifest = RegistryManifest(name: "Bench", groups: groups)
+
+        let clock = ContinuousClock()
+        var registry: FeatureRegistry?
+        let buildTime = clock.measure {
+            registry = try? FeatureRegistry(manifest: manifest, options: RegistryOptions(storeWatchInterval: nil))
+        }
+        guard let registry else {
+            print("console: cannot build the generated registry")
+            return
+        }
+        let (registryRSS, _) = memory()
+        print("memory after building the registry: RSS \(registryRSS) MB")
+        var state: ConsoleState?
+        var frame: ScreenBuffer?
+        let firstFrame = clock.measure {
+            let initial = ConsoleState(registry: registry, width: 120, height: 40)
+            frame = ConsoleLayout.render(initial)
+            state = initial
+        }
+        guard var state, frame != nil else { return }
+        print("registry from manifest: \(format(buildTime))")
+        print("first frame (state + layout): \(format(firstFrame))   [budget 300 ms]")
+
+        // Search keystrokes: type queries one character at a time, then erase them; every keystroke is timed
+        // from key to a fully rendered buffer.
+        _ = state.handle(.character("/"))
+        var first: Duration?
+        var samples: [Duration] = []
+        for query in ["avatar", "scroll", "net", "xq", "rounded button", "g42", "payment retry"] {
+            for character in query {
+                let time = clock.measure {
+                    _ = state.handle(.character(character))
+                    frame = ConsoleLayout.render(state)
+                }
+                if first == nil { first = time } else { samples.append(time) }
+            }
+            for _ in query {
+                samples.append(clock.measure {
+                    _ = state.handle(.backspace)
+                    frame = ConsoleLayout.render(state)
+                })
+            }
+        }
+        samples.sort()
+        let median = samples[samples.count / 2]
+        let p99 = samples[min(samples.count - 1, Int(Double(samples.count) * 0.99))]
+        print("first keystroke (builds the search index): \(format(first ?? .zero))")
+        print("search keystroke → buffer: median \(format(median)), p99 \(format(p99)), max \(format(samples.last ?? .zero)) over \(samples.count) keystrokes   [budget 5 ms / 16 ms]")
+
+        // The same keystrokes through ncurses: layout plus drawing the changed cells (output to /dev/null).
+        if getenv("TERM") == nil { setenv("TERM", "xterm-256color", 1) }
+        if let terminal = try? NCursesTerminal(outputPath: "/dev/null") {
+            var drawn: [Duration] = []
+            terminal.draw(ConsoleLayout.render(state))
+            for query in ["avatar", "scroll", "rounded button"] {
+                for key in query.map({ ConsoleKey.character($0) }) + query.map({ _ in ConsoleKey.backspace }) {
+                    drawn.append(clock.measure {
+                        _ = state.handle(key)
+                        terminal.draw(ConsoleLayout.render(state))
+                    })
+                }
+            }
+            terminal.end()
+            drawn.sort()
+            print("search keystroke → ncurses output: median \(format(drawn[drawn.count / 2])), p99 \(format(drawn[min(drawn.count - 1, drawn.count * 99 / 100)]))")
+        } else {
+            print("search keystroke → ncurses output: not measured (TERM unknown to ncurses)")
+        }
+
+        // Moving the cursor and forcing a flag (persist + refresh + render).
+        _ = state.handle(.escape)
+        let move = clock.measure { for _ in 0..<100 { _ = state.handle(.down); frame = ConsoleLayout.render(state) } }
+        print("cursor move → buffer: \(format(move / 100)) each")
+        let force = clock.measure {
+            if let feature = state.selectedFeature { try? registry.setOverride(.enabled, for: feature) }
+            state.refresh()
+            frame = ConsoleLayout.render(state)
+        }
+        print("force a flag → refreshed buffer: \(format(force))")
+        // The core's share: registry.search alone, for the same keystrokes.
+        var searchOnly: [Duration] = []
+        var resultCounts: [Int] = []
+        for query in ["avatar", "scroll", "net", "xq", "rounded button", "g42", "payment retry"] {
+            var typed = ""
+            for character in query {
+                typed.append(character)
+                var results = 0
+                searchOnly.append(clock.measure { results = registry.search(typed).count })
+                resultCounts.append(results)
+            }
+        }
+        searchOnly.sort()
+        print("registry.search alone: median \(format(searchOnly[searchOnly.count / 2])), max \(format(searchOnly.last ?? .zero)); results per query \(resultCounts.min() ?? 0)…\(resultCounts.max() ?? 0)")
+        let (rss, peak) = memory()
+        print("memory: RSS \(rss) MB, peak \(peak) MB   [budget 150 MB]")
+        _ = frame
+    }
+
+    private static func format(_ duration: Duration) -> String {
+        let ms = Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
+        return String(format: "%.2f ms", ms)
+    }
+
+    /// VmRSS and VmHWM from /proc/self/status, in MB.
+    private static func memory() -> (String, String) {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return ("?", "?") }
+        func value(_ field: String) -> String {
+            guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix(field) }),
+                  let kb = Double(line.split(separator: " ").dropFirst().first ?? "")
+            else { return "?" }
+            return String(format: "%.0f", kb / 1024)
+        }
+        return (value("VmRSS:"), value("VmHWM:"))
+    }
+}

@@ -1,0 +1,53 @@
+/// An open-addressing hash table from feature name to compiled feature, built once per state.
+///
+/// The hot path of every evaluation is this lookup. `Dictionary<String, _>` hashes with seeded SipHash, which
+/// measured at about a fifth of a simple evaluation; this table hashes the name's UTF-8 bytes with FNV-1a and
+/// confirms with string equality, which is several times cheaper for typical flag names.
+struct FeatureTable: Sendable {
+    private let slots: [Int32]
+    private let names: [String]
+    private let features: [CompiledFeature]
+    private let mask: Int
+
+    init(_ entries: [String: CompiledFeature]) {
+        var capacity = 8
+        while capacity < entries.count * 2 { capacity <<= 1 }
+        var slots = [Int32](repeating: -1, count: capacity)
+        var names: [String] = []
+        var features: [CompiledFeature] = []
+        names.reserveCapacity(entries.count)
+        features.reserveCapacity(entries.count)
+        for (name, feature) in entries {
+            var slot = Self.hash(name) & (capacity - 1)
+            while slots[slot] >= 0 { slot = (slot + 1) & (capacity - 1) }
+            slots[slot] = Int32(names.count)
+            names.append(name)
+            features.append(feature)
+        }
+        self.slots = slots
+        self.names = names
+        self.features = features
+        self.mask = capacity - 1
+    }
+
+    @inline(__always)
+    subscript(name: String) -> CompiledFeature? {
+        var slot = Self.hash(name) & mask
+        while true {
+            let index = Int(slots[slot])
+            if index < 0 { return nil }
+            if names[index] == name { return features[index] }
+            slot = (slot + 1) & mask
+        }
+    }
+
+    @inline(__always)
+    private static func hash(_ name: String) -> Int {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in name.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x100_0000_01b3
+        }
+        return Int(truncatingIfNeeded: hash ^ (hash >> 32))
+    }
+}

@@ -1,0 +1,123 @@
+import Foundation
+import Testing
+
+@Suite("flagstaff export and import")
+struct ExportImportCommandTests {
+    @Test func exportJSONHoldsThisRegistrysOverridesInStoreFormat() throws {
+        let sandbox = try CLISandbox()
+        try sandbox.write("overrides.json", #"{"version":1,"overrides":{"other.app.flag":"on","blueText":"on","list.compactRows":"off"}}"#)
+        let result = try sandbox.runWithStore(["export"])
+        #expect(result.status == 0, "\(result)")
+        let object = try sandbox.jsonObject(result)
+        #expect(object["version"] as? Int == 1)
+        #expect(object["overrides"] as? [String: String] == ["blueText": "on", "list.compactRows": "off"])
+        #expect(Set(object.keys) == ["version", "overrides"])
+    }
+
+    @Test func exportTextHasOneLinePerFlag() throws {
+        let sandbox = try CLISandbox()
+        let manifest = try sandbox.write("shop.json", ManifestFixtures.shop)
+        #expect(try sandbox.runWithStore(["set", "cart.saveForLater", "on", "--manifest", manifest]).status == 0)
+        let result = try sandbox.runWithStore(["export", "--format", "text", "--manifest", manifest])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.standardOutput.split(separator: "\n").map(String.init) == [
+            "Dark Mode [OFF by default]",
+            "New Home [ON by default]",
+            "Cart → Save for Later [ON by override]",
+            "Cart → Express Checkout [ON by default]",
+            "Cart → Coupons → Auto Apply [OFF by default]",
+        ])
+    }
+
+    @Test func exportThenImportReproducesTheOverrides() throws {
+        let sandbox = try CLISandbox()
+        for (key, state) in [("blueText", "on"), ("moments.autoplayVideos", "on"), ("list.pullToRefresh", "off")] {
+            #expect(try sandbox.runWithStore(["set", key, state]).status == 0)
+        }
+        let exported = try sandbox.runWithStore(["export"])
+        let file = try sandbox.write("exported.json", exported.standardOutput)
+        let otherStore = sandbox.directory.appendingPathComponent("other.json").path
+        let imported = try sandbox.run(["import", file, "--store", otherStore])
+        #expect(imported.status == 0, "\(imported)")
+        let original = try sandbox.storedOverrides()
+        let copy = try JSONSerialization.jsonObject(with: try Data(contentsOf: URL(fileURLWithPath: otherStore))) as? [String: Any]
+        #expect(copy?["overrides"] as? [String: String] == original)
+    }
+
+    @Test func importMergesAndDefaultRemoves() throws {
+        let sandbox = try CLISandbox()
+        try sandbox.write("overrides.json", #"{"version":1,"overrides":{"blueText":"on","list.compactRows":"off"}}"#)
+        let file = try sandbox.write("in.json", #"{"version":1,"overrides":{"debugLogging":"off","list.compactRows":"default"}}"#)
+        let result = try sandbox.runWithStore(["import", file])
+        #expect(result.status == 0, "\(result)")
+        #expect(try sandbox.storedOverrides() == ["blueText": "on", "debugLogging": "off"])
+        #expect(result.standardOutput.contains("debugLogging: off"))
+        #expect(result.standardOutput.contains("list.compactRows: default"))
+    }
+
+    @Test func importReplaceResetsFlagsTheFileDoesNotMention() throws {
+        let sandbox = try CLISandbox()
+        try sandbox.write("overrides.json", #"{"version":1,"overrides":{"blueText":"on","other.app.flag":"off"}}"#)
+        let file = try sandbox.write("in.json", #"{"version":1,"overrides":{"debugLogging":"off"}}"#)
+        #expect(try sandbox.runWithStore(["import", "--replace", file]).status == 0)
+        #expect(try sandbox.storedOverrides() == ["debugLogging": "off", "other.app.flag": "off"])
+    }
+
+    @Test func importReadsStandardInput() throws {
+        let sandbox = try CLISandbox()
+        let result = try sandbox.runWithStore(["import", "-"], stdin: Data(#"{"version":1,"overrides":{"blueText":"on"}}"#.utf8))
+        #expect(result.status == 0, "\(result)")
+        #expect(try sandbox.storedOverrides() == ["blueText": "on"])
+    }
+
+    @Test func importRefusesUnknownKeysUnlessAllowed() throws {
+        let sandbox = try CLISandbox()
+        try sandbox.write("overrides.json", #"{"version":1,"overrides":{"blueText":"on"}}"#)
+        let before = sandbox.storeBytes()
+        let file = try sandbox.write("in.json", #"{"version":1,"overrides":{"debugLogging":"off","blueTxt":"off","nope.nothing":"on"}}"#)
+        let refused = try sandbox.runWithStore(["import", file])
+        #expect(refused.status == 1, "\(refused)")
+        #expect(refused.standardError.contains("unknown flag key 'blueTxt'"))
+        #expect(refused.standardError.contains("did you mean 'blueText'"))
+        #expect(refused.standardError.contains("unknown flag key 'nope.nothing'"))
+        #expect(refused.standardError.contains("nothing was imported"))
+        #expect(sandbox.storeBytes() == before)
+
+        let allowed = try sandbox.runWithStore(["import", "--allow-unknown", file])
+        #expect(allowed.status == 0, "\(allowed)")
+        #expect(try sandbox.storedOverrides() == ["blueText": "on", "debugLogging": "off", "blueTxt": "off", "nope.nothing": "on"])
+    }
+
+    @Test(arguments: [
+        (#"{"version":1,"overrides":{"blueText":"maybe"}}"#, #"$.overrides["blueText"]: expected "on", "off" or "default", found "maybe""#),
+        (#"{"version":1,"overrides":{"blueText":true}}"#, #"$.overrides["blueText"]: expected "on", "off" or "default", found true"#),
+        (#"{"version":2,"overrides":{}}"#, "$.version: expected 1, found 2"),
+        (#"{"version":true,"overrides":{}}"#, "$.version: expected 1, found true"),
+        (#"{"overrides":{}}"#, #"missing required field "version""#),
+        (#"{"version":1}"#, #"missing required field "overrides""#),
+        (#"{"version":1,"overrides":[]}"#, "$.overrides: expected an object"),
+        (#"{"version":1,"overrides":{},"extra":1}"#, "$.extra: unknown field"),
+        (#"[1,2]"#, "$: expected an object"),
+        (#"{"version":1,"overrides":{"#, "not valid JSON"),
+    ])
+    func importRejectsBadDocumentsAndWritesNothing(document: String, message: String) throws {
+        let sandbox = try CLISandbox()
+        try sandbox.write("overrides.json", #"{"version":1,"overrides":{"list.compactRows":"on"}}"#)
+        let before = sandbox.storeBytes()
+        let file = try sandbox.write("in.json", document)
+        let result = try sandbox.runWithStore(["import", file])
+        #expect(result.status == 1, "\(result)")
+        #expect(result.standardError.contains(file))
+        #expect(result.standardError.contains(message), "\(result.standardError)")
+        #expect(sandbox.storeBytes() == before)
+    }
+
+    @Test func importOfAMissingFileNamesIt() throws {
+        let sandbox = try CLISandbox()
+        let result = try sandbox.runWithStore(["import", sandbox.directory.appendingPathComponent("absent.json").path])
+        #expect(result.status == 1)
+        #expect(result.standardError.contains("cannot read"))
+        #expect(result.standardError.contains("absent.json"))
+        #expect(sandbox.storeBytes() == nil)
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+import Testing
+
+@Suite("flagstaff list")
+struct ListCommandTests {
+    @Test func demoListsEveryFlagWithValueAndSource() throws {
+        let sandbox = try CLISandbox()
+        let result = try sandbox.runWithStore(["list"])
+        #expect(result.status == 0, "\(result)")
+        let lines = result.standardOutput.split(separator: "\n").map(String.init)
+        let manifest = try sandbox.jsonObject(try sandbox.run(["manifest"]))
+        #expect(lines.count == countFlags(manifest))
+        let scroll = try #require(lines.first { $0.hasPrefix("list.infiniteScroll ") })
+        #expect(scroll.split(separator: " ").filter { !$0.isEmpty }.map(String.init) == ["list.infiniteScroll", "OFF", "default"])
+        let tabBar = try #require(lines.first { $0.hasPrefix("useTabBarNav ") })
+        #expect(tabBar.hasSuffix("restart"))
+        #expect(lines.contains { $0.hasPrefix("tuesdayExperiment ") && $0.contains("dynamic") })
+        #expect(lines.contains { $0.hasPrefix("moments.isLikeButtonForMomentEnabled ") && $0.hasSuffix("restart") })
+        #expect(sandbox.storeBytes() == nil, "list must not create the store")
+    }
+
+    @Test func jsonFromManifestHasEveryFieldInDeclarationOrder() throws {
+        let sandbox = try CLISandbox()
+        let manifest = try sandbox.write("shop.json", ManifestFixtures.shop)
+        #expect(try sandbox.runWithStore(["set", "cart.saveForLater", "on", "--manifest", manifest]).status == 0)
+        let result = try sandbox.runWithStore(["list", "--json", "--manifest", manifest])
+        #expect(result.status == 0, "\(result)")
+        let object = try sandbox.jsonObject(result)
+        #expect(object["registry"] as? String == "Shop")
+        #expect(object["store"] as? String == sandbox.storePath)
+        #expect(object["manifest"] as? String == manifest)
+        let flags = try #require(object["flags"] as? [[String: Any]])
+        #expect(flags.compactMap { $0["key"] as? String }
+            == ["darkMode", "newHome", "cart.saveForLater", "cart.expressCheckout", "cart.coupons.autoApply"])
+        let save = flags[2]
+        #expect(save["label"] as? String == "Save for Later")
+        #expect(save["group"] as? [String] == ["Cart"])
+        #expect(save["enabled"] as? Bool == true)
+        #expect(save["override"] as? String == "on")
+        #expect(save["source"] as? String == "override")
+        #expect(save["kind"] as? String == "static")
+        #expect(save["requiresRestart"] as? Bool == false)
+        let coupons = flags[4]
+        #expect(coupons["group"] as? [String] == ["Cart", "Coupons"])
+        #expect(coupons["description"] as? String == "Apply the best coupon")
+        #expect(coupons["override"] as? String == "default")
+        #expect(coupons["source"] as? String == "static")
+        #expect(flags[1]["requiresRestart"] as? Bool == true)
+        #expect(flags[1]["enabled"] as? Bool == true)
+    }
+
+    @Test func overriddenShowsOnlyOverriddenFlags() throws {
+        let sandbox = try CLISandbox()
+        #expect(try sandbox.runWithStore(["set", "blueText", "on"]).status == 0)
+        #expect(try sandbox.runWithStore(["set", "list.pullToRefresh", "off"]).status == 0)
+        let result = try sandbox.runWithStore(["list", "--overridden", "--json"])
+        let flags = try #require(try sandbox.jsonObject(result)["flags"] as? [[String: Any]])
+        #expect(flags.compactMap { $0["key"] as? String } == ["blueText", "list.pullToRefresh"])
+        #expect(flags.compactMap { $0["enabled"] as? Bool } == [true, false])
+
+        let text = try sandbox.runWithStore(["list", "--overridden"])
+        let lines = text.standardOutput.split(separator: "\n")
+        #expect(lines.count == 2)
+        #expect(lines.allSatisfy { $0.contains("override") && $0.contains("*") })
+    }
+
+    @Test func searchRanksBestMatchFirst() throws {
+        let sandbox = try CLISandbox()
+        let result = try sandbox.runWithStore(["list", "--search", "avatar", "--json"])
+        #expect(result.status == 0, "\(result)")
+        let flags = try #require(try sandbox.jsonObject(result)["flags"] as? [[String: Any]])
+        #expect(flags.first?["key"] as? String == "moments.isRoundedAvatar")
+        let none = try sandbox.runWithStore(["list", "--search", "zzzzqqq"])
+        #expect(none.status == 0)
+        #expect(none.standardOutput.isEmpty)
+        #expect(none.standardError.contains("no flag matches"))
+    }
+
+    @Test func environmentVariablesChooseManifestAndStore() throws {
+        let sandbox = try CLISandbox()
+        let manifest = try sandbox.write("shop.json", ManifestFixtures.shop)
+        let store = sandbox.directory.appendingPathComponent("env-store.json").path
+        let env = ["FLAGSTAFF_MANIFEST": manifest, "FLAGSTAFF_STORE": store]
+        #expect(try sandbox.run(["set", "darkMode", "on"], environment: env).status == 0)
+        let stored = try JSONSerialization.jsonObject(with: try Data(contentsOf: URL(fileURLWithPath: store))) as? [String: Any]
+        #expect(stored?["overrides"] as? [String: String] == ["darkMode": "on"])
+        let listed = try sandbox.run(["list", "--json"], environment: env)
+        #expect(try sandbox.jsonObject(listed)["registry"] as? String == "Shop")
+        // An explicit option wins over the environment.
+        let explicit = try sandbox.run(["get", "darkMode", "--store", sandbox.storePath], environment: env)
+        #expect(explicit.standardOutput == "off\n")
+    }
+
+    @Test func defaultStoreIsNamedAfterTheRegistry() throws {
+        let sandbox = try CLISandbox()
+        #expect(try sandbox.run(["set", "blueText", "on"]).status == 0)
+        let demoStore = sandbox.directory.appendingPathComponent("config/flagstaff/demo.json")
+        #expect(FileManager.default.fileExists(atPath: demoStore.path))
+        let manifest = try sandbox.write("shop.json", ManifestFixtures.shop)
+        #expect(try sandbox.run(["set", "darkMode", "on", "--manifest", manifest]).status == 0)
+        #expect(FileManager.default.fileExists(atPath: sandbox.directory.appendingPathComponent("config/flagstaff/Shop.json").path))
+    }
+
+    private func countFlags(_ manifest: [String: Any]) -> Int {
+        func count(_ group: [String: Any]) -> Int {
+            ((group["flags"] as? [Any])?.count ?? 0) + ((group["groups"] as? [[String: Any]]) ?? []).map(count).reduce(0, +)
+        }
+        return count(manifest)
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+
+@Suite("flagstaff set and reset")
+struct SetAndResetCommandTests {
+    @Test func setWritesOnOffAndRemovesOnDefault() throws {
+        let sandbox = try CLISandbox()
+        let on = try sandbox.runWithStore(["set", "list.infiniteScroll", "on"])
+        #expect(on.status == 0, "\(on)")
+        #expect(on.standardOutput == "list.infiniteScroll: on (ON by override)\n")
+        #expect(try sandbox.storedOverrides() == ["list.infiniteScroll": "on"])
+        #expect(try sandbox.runWithStore(["set", "blueText", "OFF"]).status == 0)
+        #expect(try sandbox.storedOverrides() == ["list.infiniteScroll": "on", "blueText": "off"])
+        let reset = try sandbox.runWithStore(["set", "list.infiniteScroll", "default"])
+        #expect(reset.status == 0)
+        #expect(reset.standardOutput == "list.infiniteScroll: default (OFF by default)\n")
+        #expect(try sandbox.storedOverrides() == ["blueText": "off"])
+    }
+
+    @Test func setOfARestartFlagSaysSo() throws {
+        let sandbox = try CLISandbox()
+        let result = try sandbox.runWithStore(["set", "moments.isLikeButtonForMomentEnabled", "on"])
+        #expect(result.status == 0)
+        #expect(result.standardError.contains("requires a restart"))
+        let quiet = try sandbox.runWithStore(["set", "blueText", "on"])
+        #expect(quiet.standardError.isEmpty)
+    }
+
+    @Test func setKeepsOverridesOfKeysTheRegistryDoesNotDeclare() throws {
+        let sandbox = try CLISandbox()
+        try sandbox.write("overrides.json", #"{"version":1,"overrides":{"other.app.flag":"on"}}"#)
+        #expect(try sandbox.runWithStore(["set", "blueText", "on"]).status == 0)
+        #expect(try sandbox.storedOverrides() == ["other.app.flag": "on", "blueText": "on"])
+    }
+
+    @Test func resetRemovesTheGivenKeysInOneWrite() throws {
+        let sandbox = try CLISandbox()
+        for key in ["blueText", "debugLogging", "list.compactRows"] {
+            #expect(try sandbox.runWithStore(["set", key, "on"]).status == 0)
+        }
+        let result = try sandbox.runWithStore(["reset", "blueText", "list.compactRows"])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.standardOutput.contains("blueText: default (OFF by default)"))
+        #expect(try sandbox.storedOverrides() == ["debugLogging": "on"])
+        let again = try sandbox.runWithStore(["reset", "blueText"])
+        #expect(again.standardOutput == "nothing to reset\n")
+    }
+
+    @Test func resetAllKeepsForeignKeys() throws {
+        let sandbox = try CLISandbox()
+        try sandbox.write("overrides.json", #"{"version":1,"overrides":{"other.app.flag":"on","blueText":"on","list.compactRows":"off"}}"#)
+        let result = try sandbox.runWithStore(["reset", "--all"])
+        #expect(result.status == 0, "\(result)")
+        #expect(try sandbox.storedOverrides() == ["other.app.flag": "on"])
+    }
+
+    @Test(arguments: [["reset"], ["reset", "--all", "blueText"]])
+    func resetNeedsKeysOrAllButNotBoth(arguments: [String]) throws {
+        let sandbox = try CLISandbox()
+        try sandbox.write("overrides.json", #"{"version":1,"overrides":{"blueText":"on"}}"#)
+        let before = sandbox.storeBytes()
+        let result = try sandbox.runWithStore(arguments)
+        #expect(result.status == 2, "\(result)")
+        #expect(result.standardError.contains("--all"))
+        #expect(sandbox.storeBytes() == before)
+    }
+
+    @Test func resetWithOneUnknownKeyChangesNothing() throws {
+        let sandbox = try CLISandbox()
+        try sandbox.write("overrides.json", #"{"version":1,"overrides":{"blueText":"on"}}"#)
+        let before = sandbox.storeBytes()
+        let result = try sandbox.runWithStore(["reset", "blueText", "list.infinitScroll"])
+        #expect(result.status == 2, "\(result)")
+        #expect(result.standardError.contains("unknown flag key 'list.infinitScroll'"))
+        #expect(result.standardError.contains("did you mean 'list.infiniteScroll'"))
+        #expect(sandbox.storeBytes() == before)
+    }
+}

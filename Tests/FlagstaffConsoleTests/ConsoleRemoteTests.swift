@@ -1,0 +1,70 @@
+import Flagstaff
+import Foundation
+import Synchronization
+import Testing
+@testable import FlagstaffConsole
+
+/// A remote source whose status the test sets, counting refreshes.
+final class FakeRemoteSource: RemoteSource {
+    let name: String
+    private let state: Mutex<(status: RemoteSourceStatus, refreshes: Int)>
+
+    init(name: String, status: RemoteSourceStatus) {
+        self.name = name
+        state = Mutex((status, 0))
+    }
+
+    var status: RemoteSourceStatus { state.withLock { $0.status } }
+    var refreshes: Int { state.withLock { $0.refreshes } }
+    func refresh() async { state.withLock { $0.refreshes += 1 } }
+}
+
+/// A flag whose default comes from a remote provider.
+final class FakeRemoteFeature: AnyFeature, @unchecked Sendable {
+    // @unchecked: no stored state of its own; AnyFeature's state is synchronised.
+    static let fetched = Date(timeIntervalSince1970: 1_800_000_000)
+    override var kind: FeatureKind { .remote }
+    override func resolveDefault() -> Resolution {
+        let source = ResolutionSource.remote(provider: "Unleash", fetchedAt: Self.fetched)
+        return Resolution(value: true, source: source, chain: [
+            ResolutionStep(source: source, value: true, detail: "variant \"blue\""),
+            ResolutionStep(source: .static, value: false),
+        ])
+    }
+}
+
+@Suite struct ConsoleRemoteTests {
+    @Test func headerShowsRemoteStatusAndDetailShowsTheProvider() throws {
+        let registry = try makeRegistry()
+        let fetched = FakeRemoteFeature.fetched
+        registry.attach(FakeRemoteSource(name: "Unleash", status: RemoteSourceStatus(lastFetch: fetched, state: .ok)))
+        registry.attach(FakeRemoteSource(name: "Firebase", status: RemoteSourceStatus(lastFetch: nil, state: .failed("HTTP 503\u{1B}[2J"))))
+        try registry.register(FakeRemoteFeature(key: "unleash.newCheckout", label: "New Checkout", description: nil, requiresRestart: false), in: "unleash")
+        var state = ConsoleState(registry: registry, width: 140, height: 30)
+        press(.end, into: &state)
+        let screen = ConsoleLayout.render(state)
+        let clock = RemoteStatusText.clock(fetched)
+        #expect(screen.text(row: 0).contains("Unleash ok \(clock) · Firebase failed: HTTP 503\\u{1B}[2J · 8 flags"))
+        #expect(screen.cell(at: "Unleash ok")?.foreground == .blue)
+        #expect(screen.text(row: screen.row(containing: "New Checkout")).contains("ON   remote"))
+        #expect(screen.find("effective ON ← no override · remote (Unleash) ON (variant \"blue\") · default OFF") != nil, "\(screen.text)")
+        #expect(screen.find("kind remote · remote Unleash fetched \(clock)") != nil, "\(screen.text)")
+    }
+
+    @Test func controlRRefreshesTheRemoteSources() async throws {
+        let registry = try makeRegistry()
+        var state = ConsoleState(registry: registry)
+        #expect(press(.control("r"), into: &state).isEmpty)
+        #expect(ConsoleLayout.render(state).text(row: 29).contains("No remote source is attached"))
+        let source = FakeRemoteSource(name: "Unleash", status: RemoteSourceStatus(lastFetch: nil, state: .neverFetched))
+        registry.attach(source)
+        state.refresh()
+        #expect(press(.control("r"), into: &state) == [.refreshRemoteSources])
+        #expect(ConsoleLayout.render(state).text(row: 29).contains("Refreshing Unleash…"))
+        // Through the shell: the source's refresh runs in the background.
+        _ = try FeatureConsole(registry: registry).run(on: ScriptedTerminal(events: [.key(.control("r")), .key(.character("q"))]))
+        let deadline = Date().addingTimeInterval(30)
+        while source.refreshes < 1 && Date() < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(source.refreshes == 1)
+    }
+}

@@ -1,0 +1,107 @@
+@testable import Flagstaff
+import Foundation
+import Testing
+
+@Suite struct FileOverrideStoreTests {
+    let directory = temporaryDirectory()
+    var file: URL { directory.appendingPathComponent("overrides.json") }
+
+    @Test func missingFileMeansNoOverrides() throws {
+        let store = try FileOverrideStore(url: file)
+        #expect(try store.load().isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: file.path))
+    }
+
+    @Test func writesTheVersionedFormatAndResetRemovesTheKey() throws {
+        let store = try FileOverrideStore(url: directory.appendingPathComponent("nested/dir/overrides.json"))
+        _ = try store.update(["list.infiniteScroll": .enabled, "blueText": .disabled])
+        let written = try String(contentsOf: store.url, encoding: .utf8)
+        let json = try JSONSerialization.jsonObject(with: Data(written.utf8)) as? [String: Any]
+        #expect(json?["version"] as? Int == 1)
+        #expect(json?["overrides"] as? [String: String] == ["list.infiniteScroll": "on", "blueText": "off"])
+        _ = try store.update(["blueText": .featureDefault])
+        #expect(try store.load() == ["list.infiniteScroll": .enabled])
+        #expect(try !String(contentsOf: store.url, encoding: .utf8).contains("blueText"))
+    }
+
+    @Test func registryKeepsUnknownKeys() throws {
+        try Data(#"{"version":1,"overrides":{"someOtherApp.flag":"on"}}"#.utf8).write(to: file)
+        let features = AppFeatures(store: try FileOverrideStore(url: file), options: RegistryOptions(storeWatchInterval: nil))
+        features.blueText.override = .enabled
+        let store = try FileOverrideStore(url: file)
+        #expect(try store.load() == ["someOtherApp.flag": .enabled, "blueText": .enabled])
+    }
+
+    @Test(arguments: [
+        ("", "empty"),
+        ("{not json", "not valid JSON"),
+        ("[1,2]", "JSON object"),
+        (#"{"overrides":{}}"#, "missing \"version\""),
+        (#"{"version":2,"overrides":{}}"#, "unsupported \"version\" 2"),
+        (#"{"version":1}"#, "missing \"overrides\""),
+        (#"{"version":1,"overrides":{"blueText":"maybe"}}"#, #"overrides["blueText"] must be "on" or "off", found "maybe""#),
+        (#"{"version":1,"overrides":{"blueText":true}}"#, #"overrides["blueText"] must be "on" or "off""#),
+    ])
+    func corruptFilesAreReportedWithPathAndReasonAndNeverOverwritten(contents: String, reason: String) throws {
+        try Data(contents.utf8).write(to: file)
+        let store = try FileOverrideStore(url: file)
+        let loadError = #expect(throws: OverrideStoreError.self) { try store.load() }
+        let message = loadError.map { "\($0)" } ?? ""
+        #expect(message.contains(file.path) && message.contains(reason), "message: \(message)")
+        #expect(throws: OverrideStoreError.self) { try store.update(["blueText": .enabled]) }
+        #expect(try Data(contentsOf: file) == Data(contents.utf8))
+    }
+
+    @Test func registryOnCorruptFileFallsBackToDefaultsAndLosesNothing() throws {
+        let corrupt = Data(#"{"version":1,"overrides":{"blueText":"on""#.utf8)
+        try corrupt.write(to: file)
+        let features = AppFeatures(store: try FileOverrideStore(url: file), options: RegistryOptions(storeWatchInterval: nil))
+        #expect(features.storeError is OverrideStoreError)
+        #expect(!features.blueText.enabled)
+        #expect(throws: OverrideStoreError.self) { try features.setOverride(.enabled, for: features.debugLogging) }
+        features.blueText.override = .enabled  // the non-throwing setter records the error
+        #expect(!features.blueText.enabled)
+        #expect(features.storeError != nil)
+        #expect(try Data(contentsOf: file) == corrupt)
+        // Repairing the file recovers.
+        try Data(#"{"version":1,"overrides":{"blueText":"on"}}"#.utf8).write(to: file)
+        features.refreshFromStore()
+        #expect(features.storeError == nil)
+        #expect(features.blueText.enabled)
+    }
+
+    @Test func directoryIsNotAStore() throws {
+        #expect(throws: OverrideStoreError.self) { try FileOverrideStore(url: directory) }
+        #expect(throws: OverrideStoreError.self) { try FileOverrideStore(url: URL(string: "https://example.com/x.json")!) }
+    }
+
+    @Test func unwritableDirectoryGivesAClearError() throws {
+        let blocker = directory.appendingPathComponent("blocker")
+        try Data("x".utf8).write(to: blocker)  // a file where a directory is needed
+        let store = try FileOverrideStore(url: blocker.appendingPathComponent("overrides.json"))
+        let error = #expect(throws: OverrideStoreError.self) { try store.update(["a": .enabled]) }
+        #expect(error.map { "\($0)" }?.contains(blocker.path) == true)
+    }
+
+    @Test func defaultLocationFollowsXDG() {
+        let url = FileOverrideStore.defaultURL(name: "My App/1")
+        #expect(url.lastPathComponent == "My-App-1.json")
+        #expect(url.deletingLastPathComponent().lastPathComponent == "flagstaff")
+        if let xdg = ProcessInfo.processInfo.environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") {
+            #expect(url.path.hasPrefix(xdg))
+        } else {
+            #expect(url.path.contains("/.config/flagstaff/"))
+        }
+    }
+
+    @Test func externalChangesAreNoticedAndNotified() async throws {
+        let features = AppFeatures(store: try FileOverrideStore(url: file), options: RegistryOptions(storeWatchInterval: .milliseconds(20)))
+        let stream = features.changes
+        // Another process (simulated by a second store on the same file) writes.
+        _ = try FileOverrideStore(url: file).update(["list.infiniteScroll": .enabled])
+        var iterator = stream.makeAsyncIterator()
+        let change = await iterator.next()
+        #expect(change == FeatureChange(keys: ["list.infiniteScroll"], origin: .external))
+        #expect(features.list.infiniteScroll.enabled)
+    }
+}

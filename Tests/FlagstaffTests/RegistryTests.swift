@@ -1,0 +1,147 @@
+@testable import Flagstaff
+import Foundation
+import Synchronization
+import Testing
+
+@Suite struct RegistryTests {
+    @Test func overridesPersistInTheStoreAndResetRemovesTheKey() throws {
+        let store = InMemoryOverrideStore()
+        let features = AppFeatures(store: store)
+        features.list.infiniteScroll.override = .enabled
+        features.blueText.override = .disabled
+        #expect(store.load() == ["list.infiniteScroll": .enabled, "blueText": .disabled])
+        features.blueText.override = .featureDefault
+        #expect(store.load() == ["list.infiniteScroll": .enabled])
+        #expect(features.overriddenFeatures.map(\.key) == ["list.infiniteScroll"])
+    }
+
+    @Test func overridesLoadFromTheStoreAtCreation() {
+        let store = InMemoryOverrideStore(["blueText": .enabled, "unknown.flag": .disabled])
+        let features = AppFeatures(store: store)
+        #expect(features.blueText.enabled)
+        #expect(features.blueText.override == .enabled)
+        #expect(features.storedOverrides["unknown.flag"] == .disabled)
+    }
+
+    @Test func resetAllKeepsUnknownKeys() throws {
+        let store = InMemoryOverrideStore(["blueText": .enabled, "list.infiniteScroll": .disabled, "other.app": .enabled])
+        let features = AppFeatures(store: store)
+        try features.resetAllOverrides()
+        #expect(store.load() == ["other.app": .enabled])
+        #expect(features.overriddenFeatures.isEmpty)
+    }
+
+    @Test func restartTracking() {
+        let features = AppFeatures()
+        #expect(features.featuresRequiringRestart.isEmpty)
+        features.useTabBarNav.override = .enabled
+        features.blueText.override = .enabled  // does not require restart
+        #expect(features.useTabBarNav.isPendingRestart)
+        #expect(features.useTabBarNav.launchValue == false)
+        #expect(features.featuresRequiringRestart.map(\.key) == ["useTabBarNav"])
+        features.useTabBarNav.override = .disabled  // same as launch value: nothing pending
+        #expect(features.featuresRequiringRestart.isEmpty)
+        features.useTabBarNav.override = .enabled
+        features.recordLaunchValues()
+        #expect(features.featuresRequiringRestart.isEmpty)
+    }
+
+    @Test func restartTrackingUsesTheValueLoadedAtLaunch() {
+        let features = AppFeatures(store: InMemoryOverrideStore(["useTabBarNav": .enabled]))
+        #expect(features.useTabBarNav.launchValue)
+        features.useTabBarNav.override = .featureDefault
+        #expect(features.useTabBarNav.isPendingRestart)
+    }
+
+    @Test func runtimeRegistration() throws {
+        let features = AppFeatures(store: InMemoryOverrideStore(["newCheckout": .enabled]))
+        let remote = Feature(key: "newCheckout", description: "From the service")
+        try features.register(remote, in: "unleash")
+        #expect(features.feature(forKey: "newCheckout") === remote)
+        #expect(remote.groupPath == ["Unleash"])
+        #expect(remote.enabled)  // override loaded from the store
+        #expect(features.groups.last?.label == "Unleash")
+        #expect(features.allFeatures.last === remote)
+        #expect(features.search("checkout").first?.feature === remote)
+    }
+
+    @Test func runtimeRegistrationRefusesDuplicatesAndMissingKeys() {
+        let features = AppFeatures()
+        #expect(throws: RegistryError.self) { try features.register(Feature(key: "blueText")) }
+        #expect(throws: RegistryError.self) { try features.register(Feature()) }
+        #expect(throws: RegistryError.self) { try features.register(Feature(key: "")) }
+        let message = "\(RegistryError.duplicateKey("blueText", existingDeclaration: "AppFeatures.blueText"))"
+        #expect(message.contains("blueText") && message.contains("AppFeatures.blueText"))
+    }
+
+    @Test func settingAFeatureOfAnotherRegistryThrows() {
+        let one = AppFeatures()
+        let two = AppFeatures()
+        #expect(throws: RegistryError.self) { try one.setOverride(.enabled, for: two.blueText) }
+    }
+
+    @Test func changeCallbacksFireOnEveryChange() throws {
+        let features = AppFeatures()
+        let seen = Mutex<[FeatureChange]>([])
+        let subscription = features.onChange { change in seen.withLock { $0.append(change) } }
+        features.blueText.override = .enabled
+        features.blueText.override = .enabled  // no change, no event
+        try features.setOverrides(["list.infiniteScroll": .disabled, "debugLogging": .disabled])
+        subscription.cancel()
+        features.blueText.override = .disabled
+        #expect(seen.withLock { $0 } == [
+            FeatureChange(keys: ["blueText"], origin: .local),
+            FeatureChange(keys: ["list.infiniteScroll", "debugLogging"], origin: .local),
+        ])
+    }
+
+    @Test func changeStreamDeliversChanges() async throws {
+        let features = AppFeatures()
+        let stream = features.changes
+        features.useTabBarNav.override = .enabled
+        var iterator = stream.makeAsyncIterator()
+        let first = await iterator.next()
+        #expect(first == FeatureChange(keys: ["useTabBarNav"], origin: .local))
+    }
+
+    @Test func handlerMaySetOverridesWithoutDeadlock() {
+        let features = AppFeatures()
+        let subscription = features.onChange { change in
+            if change.keys.contains("blueText") { features.debugLogging.override = .disabled }
+        }
+        features.blueText.override = .enabled
+        #expect(!features.debugLogging.enabled)
+        subscription.cancel()
+    }
+
+    @Test func sharedInMemoryStoreChangesAreSeenByTheOtherRegistry() async throws {
+        let store = InMemoryOverrideStore()
+        let one = AppFeatures(store: store, options: RegistryOptions(storeWatchInterval: .milliseconds(20)))
+        let two = AppFeatures(store: store, options: RegistryOptions(storeWatchInterval: .milliseconds(20)))
+        let stream = two.changes
+        one.blueText.override = .enabled
+        var iterator = stream.makeAsyncIterator()
+        let change = await iterator.next()
+        #expect(change == FeatureChange(keys: ["blueText"], origin: .external))
+        #expect(two.blueText.enabled)
+    }
+
+    @Test func remoteSourcesAttachAndNotify() {
+        final class FakeSource: RemoteSource {
+            let name = "Fake"
+            var status: RemoteSourceStatus { RemoteSourceStatus(lastFetch: nil, state: .neverFetched) }
+            func refresh() async {}
+        }
+        let features = AppFeatures()
+        let source = FakeSource()
+        features.attach(source)
+        features.attach(source)
+        #expect(features.remoteSources.count == 1)
+        let seen = Mutex<[FeatureChange]>([])
+        let subscription = features.onChange { change in seen.withLock { $0.append(change) } }
+        features.notifyRemoteChange(keys: ["blueText"])
+        features.notifyRemoteChange(keys: [])
+        subscription.cancel()
+        #expect(seen.withLock { $0 } == [FeatureChange(keys: ["blueText"], origin: .remote)])
+    }
+}
