@@ -26,6 +26,7 @@ final class ConsoleHarness {
              {"key": "moments.isLikeButtonForMomentEnabled", "description": "Like button", "default": false, "requiresRestart": true},
              {"key": "moments.isRoundedAvatar", "description": "Round avatars", "default": true}]},
            {"key": "list", "label": "List", "flags": [
+             {"key": "list.wide", "label": "日本語のフラグ Cafe\u0301", "description": "wide and combining", "default": false},
              {"key": "list.infiniteScroll", "description": "Load more when scrolling", "default": true},
              {"key": "list.compactRows", "default": false}]}
          ]}

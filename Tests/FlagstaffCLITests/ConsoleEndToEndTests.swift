@@ -219,6 +219,33 @@ import Glibc
         #expect(try harness.storedOverrides()["blueText"] == "on")
     }
 
+    @Test func wideAndCombiningCharactersStayAligned() async throws {
+        let harness = try ConsoleHarness()
+        let screen = try await harness.waitForConsole()
+        // Columns of "OFF" on an ASCII row and on the row with seven double-width characters and "e" plus a
+        // combining accent (one character, one column).
+        let ascii = try #require(screen.line(containing: "Blue Text"))
+        let wide = try #require(screen.line(containing: "日本語のフラグ Café"))
+        let asciiColumn = try #require(screen.text(line: ascii).firstRange(of: "OFF")).lowerBound
+        let asciiOffset = screen.text(line: ascii).distance(from: screen.text(line: ascii).startIndex, to: asciiColumn)
+        let wideText = screen.text(line: wide)
+        let wideOffset = wideText.distance(from: wideText.startIndex, to: try #require(wideText.firstRange(of: "OFF")).lowerBound)
+        #expect(wideOffset + 7 == asciiOffset, "\(screen.text)")
+        try harness.session.sendKeys("q")
+        #expect(try await harness.waitForExit().status == 0)
+    }
+
+    @Test func asciiGlyphsWithoutAUTF8Locale() async throws {
+        let harness = try ConsoleHarness(environment: ["LANG": "C"])
+        let screen = try await harness.waitForConsole()
+        #expect(screen.contains(" v Moments"))
+        #expect(screen.contains("OFF  default     R"))
+        #expect(!screen.contains("▾") && !screen.contains("⟳") && !screen.contains("─"))
+        #expect(screen.contains("??????? Caf?"), "non-ASCII text shows as ?")
+        try harness.session.sendKeys("q")
+        #expect(try await harness.waitForExit().status == 0)
+    }
+
     @Test func notATerminalExits2WithAMessage() async throws {
         let harness = try ConsoleHarness()
         let result = try harness.runCLI(["console"])
