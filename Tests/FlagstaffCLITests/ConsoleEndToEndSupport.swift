@@ -79,7 +79,10 @@ final class ConsoleHarness {
 
     /// Waits for the console's first frame.
     @discardableResult
-    func waitForConsole() async throws -> TmuxScreen { try await session.waitFor(text: "Blue Text") }
+    func waitForConsole() async throws -> TmuxScreen {
+        // The footer is the last row drawn: once it shows, the whole first frame has reached the pane.
+        try await session.waitFor("the first frame") { $0.contains("Blue Text") && $0.contains("q quit") }
+    }
 
     /// The store file's overrides (empty when the file does not exist).
     func storedOverrides() throws -> [String: String] {
