@@ -63,7 +63,7 @@ let package = Package(
         .testTarget(name: "FlagstaffFirebaseTests", dependencies: ["FlagstaffFirebase", "FlagstaffTestSupport"]),
         .testTarget(name: "FlagstaffUnleashTests", dependencies: ["FlagstaffUnleash", "FlagstaffTestSupport"]),
         .testTarget(name: "FlagstaffConsoleTests", dependencies: ["FlagstaffConsole", "FlagstaffTestSupport"]),
-        .testTarget(name: "FlagstaffCLITests", dependencies: ["Flagstaff", "FlagstaffTestSupport"]),
+        .testTarget(name: "FlagstaffCLITests", dependencies: ["Flagstaff", "FlagstaffCLI", "FlagstaffTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -7,6 +7,7 @@
 #include <langinfo.h>
 #include <signal.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <wchar.h>
 #include <ncurses.h>
 
@@ -24,8 +25,12 @@ static inline int fs_setlocale_is_utf8(void) {
 
 /// Initialises the screen in cbreak/noecho/keypad mode with a 100 ms input timeout and a 25 ms Esc delay.
 /// Returns 0 on success, -1 when the terminal cannot be initialised (newterm failed).
-static inline int fs_start(int input_timeout_ms) {
-    if (newterm(NULL, stdout, stdin) == NULL) return -1;
+static inline int fs_start_on(FILE *out, FILE *in, int input_timeout_ms);
+static inline int fs_start(int input_timeout_ms) { return fs_start_on(stdout, stdin, input_timeout_ms); }
+
+/// Like fs_start, on given streams (a file or device instead of the process's terminal).
+static inline int fs_start_on(FILE *out, FILE *in, int input_timeout_ms) {
+    if (newterm(NULL, out, in) == NULL) return -1;
     set_escdelay(25);
     cbreak();
     noecho();

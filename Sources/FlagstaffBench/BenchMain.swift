@@ -2,5 +2,6 @@
 enum BenchMain {
     static func main() {
         ConsoleBench.run()
+        RemoteBench.run()
     }
 }

@@ -79,6 +79,26 @@ enum ConsoleBench {
         print("first keystroke (builds the search index): \(format(first ?? .zero))")
         print("search keystroke → buffer: median \(format(median)), p99 \(format(p99)), max \(format(samples.last ?? .zero)) over \(samples.count) keystrokes   [budget 5 ms / 16 ms]")
 
+        // The same keystrokes through ncurses: layout plus drawing the changed cells (output to /dev/null).
+        if getenv("TERM") == nil { setenv("TERM", "xterm-256color", 1) }
+        if let terminal = try? NCursesTerminal(outputPath: "/dev/null") {
+            var drawn: [Duration] = []
+            terminal.draw(ConsoleLayout.render(state))
+            for query in ["avatar", "scroll", "rounded button"] {
+                for key in query.map({ ConsoleKey.character($0) }) + query.map({ _ in ConsoleKey.backspace }) {
+                    drawn.append(clock.measure {
+                        _ = state.handle(key)
+                        terminal.draw(ConsoleLayout.render(state))
+                    })
+                }
+            }
+            terminal.end()
+            drawn.sort()
+            print("search keystroke → ncurses output: median \(format(drawn[drawn.count / 2])), p99 \(format(drawn[min(drawn.count - 1, drawn.count * 99 / 100)]))")
+        } else {
+            print("search keystroke → ncurses output: not measured (TERM unknown to ncurses)")
+        }
+
         // Moving the cursor and forcing a flag (persist + refresh + render).
         _ = state.handle(.escape)
         let move = clock.measure { for _ in 0..<100 { _ = state.handle(.down); frame = ConsoleLayout.render(state) } }

@@ -78,7 +78,7 @@ final class ConsoleHarness {
 
     /// Waits for the console's first frame.
     @discardableResult
-    func waitForConsole() throws -> TmuxScreen { try session.waitFor(text: "Blue Text") }
+    func waitForConsole() async throws -> TmuxScreen { try await session.waitFor(text: "Blue Text") }
 
     /// The store file's overrides (empty when the file does not exist).
     func storedOverrides() throws -> [String: String] {
@@ -88,23 +88,23 @@ final class ConsoleHarness {
     }
 
     /// Polls the store file until `predicate` holds (writes are synchronous, but the test reads from outside).
-    func waitForStore(timeout: TimeInterval = 5, _ predicate: ([String: String]) -> Bool) throws -> [String: String] {
+    func waitForStore(timeout: TimeInterval = 5, _ predicate: ([String: String]) -> Bool) async throws -> [String: String] {
         let deadline = Date().addingTimeInterval(timeout)
         var overrides = try storedOverrides()
         while !predicate(overrides) && Date() < deadline {
-            usleep(20_000)
+            try await Task.sleep(for: .milliseconds(20))
             overrides = try storedOverrides()
         }
         return overrides
     }
 
     /// Waits for the wrapper's `EXIT=` line and returns the status and whether `stty -g` was unchanged.
-    func waitForExit(timeout: TimeInterval = 10) throws -> (status: Int, sttyUnchanged: Bool) {
+    func waitForExit(timeout: TimeInterval = 10) async throws -> (status: Int, sttyUnchanged: Bool) {
         // Whole lines only: in an interactive shell the typed command line also contains "EXIT=" and "STTY=".
         func lines(_ screen: TmuxScreen) -> [String] {
             screen.lines.indices.map { screen.text(line: $0).trimmingCharacters(in: .whitespaces) }
         }
-        let screen = try session.waitFor("exit", timeout: timeout) { screen in
+        let screen = try await session.waitFor("exit", timeout: timeout) { screen in
             lines(screen).contains { $0 == "STTY=same" || $0 == "STTY=changed" }
         }
         guard let line = lines(screen).first(where: { $0.hasPrefix("EXIT=") && Int($0.dropFirst(5)) != nil }),
@@ -114,12 +114,12 @@ final class ConsoleHarness {
     }
 
     /// The console process (the child of the pane's shell).
-    func consolePID() throws -> pid_t {
+    func consolePID() async throws -> pid_t {
         let shell = try session.panePID()
         let deadline = Date().addingTimeInterval(5)
         while Date() < deadline {
             if let child = ProcessSpawn.childProcesses(of: shell).first { return child }
-            usleep(20_000)
+            try await Task.sleep(for: .milliseconds(20))
         }
         throw HarnessError("no console process under the pane's shell \(shell)")
     }

@@ -35,6 +35,60 @@ struct RemoteFetchTests {
         #expect(sandbox.storeBytes() == nil, "fetching writes no override")
     }
 
+    @Test func remoteFlagsResolveFromFetchedValuesAcrossInvocations() throws {
+        let server = try LoopbackHTTPServer.started { _ in
+            .json(#"{"state":"UPDATE","entries":{"roundedAvatar":"true"},"templateVersion":"7"}"#)
+        }
+        defer { server.stop() }
+        let sandbox = try CLISandbox()
+        let manifest = try sandbox.write("remote.json", Self.manifest(baseURL: server.baseURL.absoluteString))
+        let before = try sandbox.runWithStore(["get", "roundedAvatar", "--explain", "--manifest", manifest])
+        #expect(before.standardOutput.contains("* default"), "\(before)")
+        #expect(before.standardOutput.contains("never fetched"), "\(before)")
+
+        let fetch = try sandbox.runWithStore(["fetch", "--manifest", manifest])
+        #expect(fetch.status == 0, "\(fetch)")
+        #expect(fetch.standardOutput.contains("roundedAvatar  ON by remote (firebase)"), "\(fetch)")
+        server.stop()
+
+        // A later invocation, with the server gone, serves the cached values.
+        let explain = try sandbox.runWithStore(["get", "roundedAvatar", "--explain", "--manifest", manifest])
+        #expect(explain.status == 0, "\(explain)")
+        #expect(explain.standardOutput.contains("  value     ON by remote (firebase)"), "\(explain)")
+        let decided = explain.standardOutput.split(separator: "\n").first { $0.hasPrefix("* remote (firebase)") }
+        #expect(decided?.contains("ON") == true, "\(explain)")
+        #expect(decided?.contains("fetched 20") == true, "\(explain)")
+
+        let json = try sandbox.jsonObject(try sandbox.runWithStore(["get", "roundedAvatar", "--json", "--manifest", manifest]))
+        #expect(json["source"] as? String == "remote")
+        #expect(json["kind"] as? String == "remote")
+        let chain = try #require(json["chain"] as? [[String: Any]])
+        let remote = try #require(chain.first { $0["source"] as? String == "remote" })
+        #expect(remote["provider"] as? String == "firebase")
+        #expect(remote["value"] as? Bool == true)
+        #expect(remote["decided"] as? Bool == true)
+        #expect((remote["fetchedAt"] as? String)?.hasPrefix("20") == true)
+
+        // A QA override still wins, and the remote step stays in the chain.
+        #expect(try sandbox.runWithStore(["set", "roundedAvatar", "off", "--manifest", manifest]).status == 0)
+        let overridden = try sandbox.runWithStore(["get", "roundedAvatar", "--explain", "--manifest", manifest])
+        #expect(overridden.standardOutput.contains("  value     OFF by override"), "\(overridden)")
+        #expect(overridden.standardOutput.contains("  remote (firebase)  ON"), "\(overridden)")
+    }
+
+    @Test func theDemosRemoteFlagHasADefaultWithoutNetwork() throws {
+        let sandbox = try CLISandbox()
+        let result = try sandbox.runWithStore(["get", "moments.isRoundedAvatar", "--json"])
+        #expect(result.status == 0, "\(result)")
+        let object = try sandbox.jsonObject(result)
+        #expect(object["kind"] as? String == "remote")
+        #expect(object["enabled"] as? Bool == false)
+        let chain = try #require(object["chain"] as? [[String: Any]])
+        #expect(chain.compactMap { $0["source"] as? String } == ["override", "remote", "static"])
+        #expect(chain[1]["provider"] as? String == "firebase")
+        #expect(chain[1]["value"] is NSNull)
+    }
+
     @Test func fetchFailureExitsOneWithTheProvidersMessage() throws {
         let server = try LoopbackHTTPServer.started { _ in .status(500) }
         defer { server.stop() }

@@ -21,6 +21,7 @@ public final class NCursesTerminal: ConsoleTerminal {
     private let signals = SignalMonitor()
     private var previous: ScreenBuffer?
     private var ended = false
+    private var streams: (output: UnsafeMutablePointer<FILE>, input: UnsafeMutablePointer<FILE>)?
 
     /// Takes over the terminal.
     /// - Parameters:
@@ -39,6 +40,27 @@ public final class NCursesTerminal: ConsoleTerminal {
             let term = getenv("TERM").map { String(cString: $0) } ?? ""
             throw ConsoleError.terminalUnavailable(term: term)
         }
+        supportsColor = useColor && fs_start_colors() != 0
+    }
+
+    /// Draws into a file or device instead of the process's terminal, reading no input (for benchmarks: the
+    /// cost of turning frames into terminal output, without a terminal). No signal handlers are installed.
+    /// - Parameters:
+    ///   - outputPath: where the terminal output goes, e.g. `/dev/null`.
+    ///   - useColor: whether to draw colours.
+    /// - Throws: ``ConsoleError/terminalUnavailable(term:)`` when the file cannot be opened or `TERM` is unknown.
+    public init(outputPath: String, useColor: Bool = true) throws {
+        let term = getenv("TERM").map { String(cString: $0) } ?? ""
+        guard let output = fopen(outputPath, "w"), let input = fopen("/dev/null", "r") else {
+            throw ConsoleError.terminalUnavailable(term: term)
+        }
+        supportsUnicode = fs_setlocale_is_utf8() != 0
+        if fs_start_on(output, input, 0) != 0 {
+            fclose(output)
+            fclose(input)
+            throw ConsoleError.terminalUnavailable(term: term)
+        }
+        streams = (output, input)
         supportsColor = useColor && fs_start_colors() != 0
     }
 
@@ -128,6 +150,11 @@ public final class NCursesTerminal: ConsoleTerminal {
         ended = true
         fs_end()
         signals.uninstall()
+        if let streams {
+            fclose(streams.output)
+            fclose(streams.input)
+            self.streams = nil
+        }
     }
 
     /// A changed wide character next to an unchanged cell must be redrawn with its neighbour.
