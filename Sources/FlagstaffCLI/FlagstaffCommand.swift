@@ -38,6 +38,7 @@ struct FlagstaffCommand: ParsableCommand {
 
     /// Parses the arguments, runs the command and exits with its status.
     static func main() {
+        CLILogHandler.bootstrap()
         let status = execute(Array(CommandLine.arguments.dropFirst()))
         terminate(status)
     }
