@@ -3,5 +3,6 @@ enum BenchMain {
     static func main() {
         ConsoleBench.run()
         RemoteBench.run()
+        CLIBench.run()
     }
 }
