@@ -11,6 +11,14 @@ private enum BuiltFlagstaff {
     }()
 }
 
+/// JSON-quotes a string the way a plain JSON encoder does for ASCII text.
+private enum UnleashEvalOutputQuoting {
+    static func quoted(_ text: String) -> String {
+        let data = (try? JSONSerialization.data(withJSONObject: [text])) ?? Data("[\"\"]".utf8)
+        return String(String(decoding: data, as: UTF8.self).dropFirst().dropLast())
+    }
+}
+
 /// Runs the built `flagstaff` binary: `flagstaff unleash eval` against a small state written by the test.
 @Suite(.enabled(if: BuiltFlagstaff.path != nil, "the flagstaff binary is not next to the test bundle; run swift build first"))
 struct UnleashEvalCommandTests {
@@ -105,6 +113,25 @@ struct UnleashEvalCommandTests {
               gamma  off  disabled
 
             """)
+    }
+
+    @Test("--explain ends each text row with the reason and adds a reason key as the last JSON key")
+    func explain() throws {
+        let scratch = try Scratch()
+        let text = try run(["--state", scratch.path("state.json"), "--context", #"{"userId":"5"}"#, "--explain", "alpha", "beta", "gamma"])
+        #expect(text.status == 0, "\(text.standardError)")
+        let rows = text.standardOutput.split(separator: "\n").map(String.init)
+        try #require(rows.count == 3)
+        #expect(rows[0].hasPrefix("alpha  on   disabled  # on: "))
+        #expect(rows[1].hasPrefix("beta   off  disabled  # off: "))
+        #expect(rows[2].hasPrefix("gamma  off  disabled  # off: "))
+        let json = try run(["--state", scratch.path("state.json"), "--json", "--explain", "gamma"])
+        #expect(json.status == 0, "\(json.standardError)")
+        #expect(json.standardOutput.hasPrefix(#"{"context":{},"flag":"gamma","enabled":false,"variant":{"#))
+        let object = try #require(JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
+        let reason = try #require(object["reason"] as? String)
+        #expect(reason.hasPrefix("off: "))
+        #expect(json.standardOutput.hasSuffix(",\"reason\":\(UnleashEvalOutputQuoting.quoted(reason))}\n"))
     }
 
     @Test("a flag the state does not know evaluates as off, with a note on stderr")

@@ -18,7 +18,8 @@ struct UnleashEvalCommand: ParsableCommand {
             --contexts the context is empty ({}). With --json, prints one line per (context, flag) pair: \
             {"context":{…},"flag":"name","enabled":true,"variant":{"name":"…","enabled":true,\
             "feature_enabled":true,"payload":{"type":"string","value":"…"}}} (payload only when there is one), \
-            contexts in input order and flags in the order given.
+            contexts in input order and flags in the order given. --explain adds why (a trailing "# reason" in \
+            text, a "reason" key in JSON).
             """)
 
     @Option(help: ArgumentHelp("A /api/client/features body (or a delta document) saved as JSON.", valueName: "file"))
@@ -33,6 +34,9 @@ struct UnleashEvalCommand: ParsableCommand {
 
     @Flag(help: "Print one JSON object per (context, flag) pair instead of text.")
     var json = false
+
+    @Flag(help: "Say why each flag is on or off (which strategy matched, which dependency failed).")
+    var explain = false
 
     @Argument(help: ArgumentHelp("Flags to evaluate (default: every flag in the state).", valueName: "flag"))
     var flags: [String] = []
@@ -51,7 +55,7 @@ struct UnleashEvalCommand: ParsableCommand {
         for flag in selected where !known.contains(flag) {
             StandardStreams.note("flag \"\(flag)\" is not in \(state); it evaluates as off with the disabled variant")
         }
-        var output = UnleashEvalOutput(json: json, flags: selected, multipleContexts: contexts != nil)
+        var output = UnleashEvalOutput(json: json, flags: selected, multipleContexts: contexts != nil, explain: explain)
         if let contexts {
             try Self.forEachContextLine(in: contexts) { source, context in
                 output.write(context: context, source: source, engine: engine)

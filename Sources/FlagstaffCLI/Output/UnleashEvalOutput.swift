@@ -4,10 +4,12 @@ import FlagstaffUnleash
 /// Formats `flagstaff unleash eval` results and writes them to standard output in large chunks.
 ///
 /// Text mode prints one row per flag (`name  on|off  variant  [payload type: value]`), under a
-/// `# context N: {…}` header when the contexts come from a file. JSON mode prints one object per line with the
-/// keys in the documented order: `context` (the input object as given), `flag`, `enabled`, `variant`.
+/// `# context N: {…}` header when the contexts come from a file; with `explain`, each row ends with
+/// `  # <reason>`. JSON mode prints one object per line with the keys in the documented order: `context` (the
+/// input object as given), `flag`, `enabled`, `variant`, and `reason` last when `explain` is set.
 struct UnleashEvalOutput {
     private let json: Bool
+    private let explain: Bool
     private let flags: [String]
     private let multipleContexts: Bool
     private let nameWidth: Int
@@ -18,8 +20,10 @@ struct UnleashEvalOutput {
     ///   - json: JSON Lines instead of text.
     ///   - flags: the flags to evaluate for every context, in output order.
     ///   - multipleContexts: whether to print a header before each context's rows (text mode).
-    init(json: Bool, flags: [String], multipleContexts: Bool) {
+    ///   - explain: whether to add why each flag is on or off.
+    init(json: Bool, flags: [String], multipleContexts: Bool, explain: Bool) {
         self.json = json
+        self.explain = explain
         self.flags = flags
         self.multipleContexts = multipleContexts
         nameWidth = flags.map { TerminalText.safe($0).count }.max() ?? 0
@@ -37,12 +41,12 @@ struct UnleashEvalOutput {
             buffer += "# context \(contextCount): \(TerminalText.safe(source))\n"
         }
         for flag in flags {
-            let enabled = engine.isEnabled(flag, context: context)
-            let variant = engine.variant(flag, context: context)
+            // One pass per flag, so the variant always agrees with the on/off answer (even on random rollouts).
+            let evaluation = engine.evaluate(flag, context: context)
             if json {
-                appendJSONLine(source: source, flag: flag, enabled: enabled, variant: variant)
+                appendJSONLine(source: source, evaluation: evaluation)
             } else {
-                appendTextRow(flag: flag, enabled: enabled, variant: variant)
+                appendTextRow(evaluation)
             }
         }
         if buffer.utf8.count >= 1 << 16 { flush() }
@@ -57,8 +61,9 @@ struct UnleashEvalOutput {
         buffer.removeAll(keepingCapacity: true)
     }
 
-    private mutating func appendTextRow(flag: String, enabled: Bool, variant: UnleashVariant) {
-        let name = TerminalText.safe(flag)
+    private mutating func appendTextRow(_ evaluation: UnleashEvaluation) {
+        let (enabled, variant) = (evaluation.enabled, evaluation.variant)
+        let name = TerminalText.safe(evaluation.flag)
         let indent = multipleContexts ? "  " : ""
         var row = indent + name + String(repeating: " ", count: max(0, nameWidth - name.count))
         row += enabled ? "  on   " : "  off  "
@@ -66,12 +71,14 @@ struct UnleashEvalOutput {
         if let payload = variant.payload {
             row += "  [\(TerminalText.safe(payload.type)): \(TerminalText.safe(payload.value))]"
         }
+        if explain { row += "  # " + TerminalText.safe(evaluation.reason) }
         buffer += row + "\n"
     }
 
-    private mutating func appendJSONLine(source: String, flag: String, enabled: Bool, variant: UnleashVariant) {
+    private mutating func appendJSONLine(source: String, evaluation: UnleashEvaluation) {
+        let (enabled, variant) = (evaluation.enabled, evaluation.variant)
         var line = "{\"context\":" + JSONOutput.escapeUnsafeScalars(source)
-        line += ",\"flag\":" + Self.quoted(flag)
+        line += ",\"flag\":" + Self.quoted(evaluation.flag)
         line += ",\"enabled\":" + (enabled ? "true" : "false")
         line += ",\"variant\":{\"name\":" + Self.quoted(variant.name)
         line += ",\"enabled\":" + (variant.enabled ? "true" : "false")
@@ -79,7 +86,9 @@ struct UnleashEvalOutput {
         if let payload = variant.payload {
             line += ",\"payload\":{\"type\":" + Self.quoted(payload.type) + ",\"value\":" + Self.quoted(payload.value) + "}"
         }
-        buffer += line + "}}\n"
+        line += "}"
+        if explain { line += ",\"reason\":" + Self.quoted(evaluation.reason) }
+        buffer += line + "}\n"
     }
 
     /// A JSON string literal; control and terminal-unsafe characters are escaped as `\uXXXX`.
