@@ -4,5 +4,6 @@ enum BenchMain {
         ConsoleBench.run()
         RemoteBench.run()
         CLIBench.run()
+        UnleashBench.run()
     }
 }
