@@ -33,6 +33,7 @@ struct FlagstaffCommand: ParsableCommand {
             PendingRestartCommand.self,
             ManifestCommand.self,
             FetchCommand.self,
+            UnleashCommand.self,
         ],
         defaultSubcommand: ConsoleCommand.self)
 
