@@ -82,6 +82,7 @@ static inline int fs_read(unsigned int *value) {
     return status;
 }
 
+static inline void fs_set_timeout(int milliseconds) { wtimeout(stdscr, milliseconds); }
 static inline void fs_refresh(void) { wnoutrefresh(stdscr); doupdate(); }
 static inline void fs_clear_all(void) { clearok(stdscr, TRUE); werase(stdscr); }
 static inline void fs_end(void) { if (!isendwin()) endwin(); }

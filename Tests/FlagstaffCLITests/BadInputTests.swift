@@ -9,7 +9,7 @@ struct BadInputTests {
     static let storeCommands: [[String]] = [
         ["list"], ["list", "--json"], ["get", "blueText"], ["get", "blueText", "--explain"], ["set", "blueText", "on"],
         ["reset", "blueText"], ["reset", "--all"], ["export"], ["export", "--format", "text"], ["import", "IMPORT"],
-        ["pending-restart"], ["console"],
+        ["pending-restart"], ["console"], ["fetch"],
     ]
 
     static let badManifests: [(name: String, text: String?, message: String)] = [

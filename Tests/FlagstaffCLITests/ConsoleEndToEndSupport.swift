@@ -26,6 +26,7 @@ final class ConsoleHarness {
              {"key": "moments.isLikeButtonForMomentEnabled", "description": "Like button", "default": false, "requiresRestart": true},
              {"key": "moments.isRoundedAvatar", "description": "Round avatars", "default": true}]},
            {"key": "list", "label": "List", "flags": [
+             {"key": "list.wide", "label": "日本語のフラグ Cafe\u0301", "description": "wide and combining", "default": false},
              {"key": "list.infiniteScroll", "description": "Load more when scrolling", "default": true},
              {"key": "list.compactRows", "default": false}]}
          ]}
@@ -78,7 +79,10 @@ final class ConsoleHarness {
 
     /// Waits for the console's first frame.
     @discardableResult
-    func waitForConsole() async throws -> TmuxScreen { try await session.waitFor(text: "Blue Text") }
+    func waitForConsole() async throws -> TmuxScreen {
+        // The footer is the last row drawn: once it shows, the whole first frame has reached the pane.
+        try await session.waitFor("the first frame") { $0.contains("Blue Text") && $0.contains("q quit") }
+    }
 
     /// The store file's overrides (empty when the file does not exist).
     func storedOverrides() throws -> [String: String] {

@@ -15,8 +15,10 @@ import Glibc
         try harness.session.sendKeys("Down", "j", "Down")
         screen = try await harness.session.waitFor("▾ Moments selected") { $0.selectedLine == "▾ Moments" }
         try harness.session.sendKeys("Left")
-        screen = try await harness.session.waitFor(text: "▸ Moments (2)")
-        #expect(!screen.contains("Is Rounded Avatar"))
+        screen = try await harness.session.waitFor("Moments collapsed") {
+            $0.contains("▸ Moments (2)") && !$0.contains("Is Rounded Avatar")
+        }
+        #expect(screen.contains("Infinite Scroll"))
         try harness.session.sendKeys("End")
         try await harness.session.waitFor("last row selected") { $0.selectedLine?.hasPrefix("Compact Rows") == true }
         try harness.session.sendKeys("Home")
@@ -45,14 +47,20 @@ import Glibc
         let harness = try ConsoleHarness()
         try await harness.waitForConsole()
         try harness.session.sendKeys("Tab")
-        var screen = try await harness.session.waitFor(text: "[On]")
-        #expect(screen.contains("Moments → Is Rounded Avatar") && !screen.contains("Blue Text"))
+        var screen = try await harness.session.waitFor("scope On") {
+            $0.contains("[On]") && $0.contains("Moments → Is Rounded Avatar") && !$0.contains("Blue Text")
+        }
+        #expect(screen.contains("List → Infinite Scroll"))
         try harness.session.sendKeys("Tab")
-        screen = try await harness.session.waitFor(text: "[Off]")
-        #expect(screen.contains("Blue Text") && !screen.contains("Is Rounded Avatar"))
+        screen = try await harness.session.waitFor("scope Off") {
+            $0.contains("[Off]") && $0.contains("Blue Text") && !$0.contains("Is Rounded Avatar")
+        }
+        #expect(screen.contains("Moments → Is Like Button For Moment Enabled"))
         try harness.session.sendKeys("Tab")
-        screen = try await harness.session.waitFor(text: "[Overridden]")
-        #expect(screen.contains("No flags in this scope"))
+        screen = try await harness.session.waitFor("scope Overridden") {
+            $0.contains("[Overridden]") && $0.contains("No flags in this scope")
+        }
+        #expect(!screen.contains("Blue Text"))
         try harness.session.sendKeys("BTab", "BTab")
         try await harness.session.waitFor(text: "[On]")
         try harness.session.sendKeys("q")
@@ -76,7 +84,9 @@ import Glibc
         #expect(try await harness.waitForStore { $0["blueText"] == "off" }["blueText"] == "off")
 
         try harness.session.sendKeys("Up", "r", "Down")
-        screen = try await harness.session.waitFor("reset") { $0.contains("0 overridden") }
+        screen = try await harness.session.waitFor("reset") {
+            $0.contains("0 overridden") && $0.styled("Blue Text")?.contains(where: \.underline) == false
+        }
         label = try #require(screen.styled("Blue Text"))
         #expect(label.allSatisfy { $0.foreground.isRed && !$0.underline }, "at default: red, not underlined")
         #expect(try await harness.waitForStore { $0["blueText"] == nil }["blueText"] == nil)
@@ -158,7 +168,9 @@ import Glibc
         try await harness.session.waitFor(text: "Terminal too small")
         try harness.session.sendKeys("o")  // ignored below the minimum size
         try harness.session.resize(width: 60, height: 20)
-        let screen = try await harness.session.waitFor(text: "Blue Text")
+        let screen = try await harness.session.waitFor("normal size again") {
+            $0.contains("Blue Text") && $0.contains("q quit")
+        }
         #expect(screen.contains("OFF  default"))
         #expect(try harness.storedOverrides().isEmpty)
         try harness.session.resize(width: 20, height: 5)
@@ -217,6 +229,33 @@ import Glibc
         #expect(exit.status == 0)
         #expect(exit.sttyUnchanged)
         #expect(try harness.storedOverrides()["blueText"] == "on")
+    }
+
+    @Test func wideAndCombiningCharactersStayAligned() async throws {
+        let harness = try ConsoleHarness()
+        let screen = try await harness.waitForConsole()
+        // Columns of "OFF" on an ASCII row and on the row with seven double-width characters and "e" plus a
+        // combining accent (one character, one column).
+        let ascii = try #require(screen.line(containing: "Blue Text"))
+        let wide = try #require(screen.line(containing: "日本語のフラグ Café"))
+        let asciiColumn = try #require(screen.text(line: ascii).firstRange(of: "OFF")).lowerBound
+        let asciiOffset = screen.text(line: ascii).distance(from: screen.text(line: ascii).startIndex, to: asciiColumn)
+        let wideText = screen.text(line: wide)
+        let wideOffset = wideText.distance(from: wideText.startIndex, to: try #require(wideText.firstRange(of: "OFF")).lowerBound)
+        #expect(wideOffset + 7 == asciiOffset, "\(screen.text)")
+        try harness.session.sendKeys("q")
+        #expect(try await harness.waitForExit().status == 0)
+    }
+
+    @Test func asciiGlyphsWithoutAUTF8Locale() async throws {
+        let harness = try ConsoleHarness(environment: ["LANG": "C"])
+        let screen = try await harness.waitForConsole()
+        #expect(screen.contains(" v Moments"))
+        #expect(screen.contains("OFF  default     R"))
+        #expect(!screen.contains("▾") && !screen.contains("⟳") && !screen.contains("─"))
+        #expect(screen.contains("??????? Caf?"), "non-ASCII text shows as ?")
+        try harness.session.sendKeys("q")
+        #expect(try await harness.waitForExit().status == 0)
     }
 
     @Test func notATerminalExits2WithAMessage() async throws {

@@ -102,6 +102,27 @@ struct RemoteFetchTests {
         #expect((object["error"] as? String)?.contains("500") == true, "\(result)")
     }
 
+    @Test func serverTextInErrorsAndLogsIsSanitised() throws {
+        let server = try LoopbackHTTPServer.started { _ in
+            .json(#"{"error":{"code":400,"message":"bad \u001b[2J\u001b]0;pwned\u0007 request","status":"INVALID_ARGUMENT"}}"#, status: 400)
+        }
+        defer { server.stop() }
+        let sandbox = try CLISandbox()
+        let manifest = try sandbox.write("remote.json", Self.manifest(baseURL: server.baseURL.absoluteString))
+        let quiet = try sandbox.runWithStore(["fetch", "--manifest", manifest])
+        #expect(quiet.status == 1, "\(quiet)")
+        #expect(quiet.standardError.contains("flagstaff: error: "), "\(quiet)")
+        #expect(!quiet.standardError.contains("flagstaff: warning:"), "library warnings are off by default: \(quiet)")
+
+        let verbose = try sandbox.run(["fetch", "--manifest", manifest, "--store", sandbox.storePath],
+                                      environment: ["FLAGSTAFF_LOG_LEVEL": "warning"])
+        #expect(verbose.standardError.contains("flagstaff: warning: "), "\(verbose)")
+        for result in [quiet, verbose] {
+            #expect(!result.standardError.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 }, "\(result)")
+            #expect(result.standardError.contains(#"\u{1B}[2J"#), "\(result)")
+        }
+    }
+
     @Test func fetchNeedsAProvider() throws {
         let sandbox = try CLISandbox()
         let manifest = try sandbox.write("shop.json", ManifestFixtures.shop)

@@ -78,6 +78,7 @@ import Testing
         #expect(state.listHeight == 5)
         #expect(screen.row(containing: "Blue Text") == 3)
         #expect(screen.text(row: 9).hasPrefix(" ↑↓ move"))
+        #expect(screen.text(row: 9).contains("? help  q quit"), "the footer drops other keys before help and quit")
     }
 
     @Test func wideAndCombiningCharactersKeepColumnsAligned() throws {

@@ -81,3 +81,35 @@ import Testing
         #expect(state.selectedFeature?.key == key)
     }
 }
+
+@Suite struct ConsoleTypeaheadTests {
+    @Test func aRunOfQueryEditsEndsWhereKeyByKeyHandlingEnds() throws {
+        let registry = try makeRegistry()
+        let keys: [ConsoleKey] = "avx".map { .character($0) } + [.backspace, .backspace] + "ata".map { .character($0) }
+            + [.control("u")] + "scroll".map { .character($0) }
+        var oneByOne = ConsoleState(registry: registry)
+        var batched = ConsoleState(registry: registry)
+        press(.character("/"), into: &oneByOne)
+        press(.character("/"), into: &batched)
+        for key in keys { _ = oneByOne.handle(key) }
+        #expect(keys.allSatisfy(batched.isQueryEdit))
+        batched.handle(typing: keys)
+        #expect(batched.query == "scroll" && oneByOne.query == "scroll")
+        #expect(ConsoleLayout.render(batched) == ConsoleLayout.render(oneByOne))
+        #expect(!batched.isQueryEdit(.down) && !batched.isQueryEdit(.enter) && !batched.isQueryEdit(.escape))
+        press(.enter, into: &batched)
+        #expect(!batched.isQueryEdit(.character("o")), "outside the search field letters are commands")
+    }
+
+    @Test func typeaheadThroughTheRunLoopKeepsCommandsAfterTheQuery() throws {
+        let registry = try makeRegistry()
+        let events: [TerminalEvent] = [.key(.character("/"))] + "blue".map { .key(.character($0)) }
+            + [.key(.enter), .key(.character("o")), .key(.character("q"))]
+        let terminal = ScriptedTerminal(events: events)
+        terminal.deliversTypeahead = true
+        let outcome = try FeatureConsole(registry: registry).run(on: terminal)
+        #expect(terminal.typeaheadCount == 6, "b was read normally; l, u, e, Enter, o, q were waiting")
+        #expect(outcome.changedKeys == ["blueText"])
+        #expect(outcome.signal == nil && outcome.restartChoice == .notNeeded)
+    }
+}

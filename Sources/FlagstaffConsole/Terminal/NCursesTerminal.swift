@@ -21,6 +21,8 @@ public final class NCursesTerminal: ConsoleTerminal {
     private let signals = SignalMonitor()
     private var previous: ScreenBuffer?
     private var ended = false
+    /// A resize read while collecting typeahead, reported by the next ``nextEvent()``.
+    private var pendingResize = false
     private var streams: (output: UnsafeMutablePointer<FILE>, input: UnsafeMutablePointer<FILE>)?
 
     /// Takes over the terminal.
@@ -114,6 +116,11 @@ public final class NCursesTerminal: ConsoleTerminal {
     /// Waits up to 100 ms for a key; reports signals first.
     public func nextEvent() -> TerminalEvent {
         if let signal = signals.take().first { return .signal(signal) }
+        if pendingResize {
+            pendingResize = false
+            previous = nil
+            return .key(.resize(width: size.width, height: size.height))
+        }
         var value: UInt32 = 0
         let status = fs_read(&value)
         if let signal = signals.take().first { return .signal(signal) }
@@ -129,6 +136,27 @@ public final class NCursesTerminal: ConsoleTerminal {
         default:
             return .idle
         }
+    }
+
+    /// Reads the keys already waiting, without blocking (stops at the first non-key, e.g. a resize).
+    public func pendingKeys() -> [ConsoleKey] {
+        guard !ended else { return [] }
+        fs_set_timeout(0)
+        defer { fs_set_timeout(100) }
+        var keys: [ConsoleKey] = []
+        while keys.count < 256 {
+            var value: UInt32 = 0
+            let status = fs_read(&value)
+            if status == OK, let key = ConsoleKey.decode(character: value) {
+                keys.append(key)
+            } else if status == KEY_CODE_YES, Int32(value) != KEY_RESIZE, let key = ConsoleKey.decode(keyCode: Int32(value)) {
+                keys.append(key)
+            } else {
+                if status == KEY_CODE_YES, Int32(value) == KEY_RESIZE { pendingResize = true }
+                break
+            }
+        }
+        return keys
     }
 
     /// Restores the terminal, stops the process as Ctrl-Z asked, and takes the screen back on `fg`.
