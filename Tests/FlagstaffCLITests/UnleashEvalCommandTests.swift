@@ -143,6 +143,20 @@ struct UnleashEvalCommandTests {
         #expect(result.standardError.contains("flag \"nope\" is not in"))
     }
 
+    @Test("definitions that can never match are reported as notes naming the state file")
+    func warningsAsNotes() throws {
+        let scratch = try Scratch()
+        let state = try scratch.write("odd.json", """
+            {"version":2,"features":[{"name":"odd","enabled":true,"strategies":[{"name":"default",
+             "constraints":[{"contextName":"x","operator":"NOT_AN_OPERATOR","values":["a"]}]}]}]}
+            """)
+        let result = try run(["--state", state])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput == "odd  off  disabled\n")
+        #expect(result.standardError.contains("flagstaff: note: \(state): "))
+        #expect(result.standardError.contains("NOT_AN_OPERATOR"))
+    }
+
     @Test("a missing state file is a runtime error naming the file")
     func missingState() throws {
         let scratch = try Scratch()

@@ -122,6 +122,15 @@ import Testing
         })
     }
 
+    @Test func anEmptyRegistrySaysSo() throws {
+        let registry = try FeatureRegistry(manifest: RegistryManifest(name: "Empty"), options: RegistryOptions(storeWatchInterval: nil))
+        var state = ConsoleState(registry: registry)
+        #expect(ConsoleLayout.render(state).text(row: 3).hasPrefix("   This registry has no flags"))
+        #expect(press(.character("o"), into: &state).isEmpty)
+        #expect(press(.down, .character(" "), .character("i"), into: &state).isEmpty)
+        #expect(ConsoleLayout.render(state).text(row: 0).contains("0 flags · 0 overridden"))
+    }
+
     @Test func restartPromptListsOldAndNewValues() throws {
         let registry = try makeRegistry()
         var state = ConsoleState(registry: registry)

@@ -7,8 +7,9 @@ import FlagstaffUnleash
 /// Reads a `/api/client/features` body (or a delta document, `{"events": [...]}`) and prints, for every context
 /// and every flag, whether the flag is on and which variant it gives. Contexts use the client specification's
 /// shape (`userId`, `sessionId`, `remoteAddress`, `currentTime`, `environment`, `appName`, `properties`).
-/// Exit status 1 when a file cannot be read or holds bad data (the message names the file and line), 2 for
-/// bad arguments.
+/// Definitions the engine can never match (unknown operators, invalid regexes, missing segments) are printed
+/// as notes on stderr. Exit status 1 when a file cannot be read or holds bad data (the message names the file
+/// and line), 2 for bad arguments.
 struct UnleashEvalCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "eval",
@@ -50,6 +51,8 @@ struct UnleashEvalCommand: ParsableCommand {
     func run() throws {
         let engine = UnleashEngine()
         try Self.loadState(state, into: engine)
+        // Definitions that can never match are not errors, but they are often the answer to "why is it off".
+        for warning in engine.warnings { StandardStreams.note("\(state): \(warning)") }
         let selected = flags.isEmpty ? engine.featureNames : flags
         let known = Set(engine.featureNames)
         for flag in selected where !known.contains(flag) {

@@ -17,7 +17,9 @@ extension ConsoleLayout {
     static func drawList(_ context: Context, top: Int, into buffer: inout ScreenBuffer) {
         let state = context.state
         if state.rows.isEmpty {
-            let message = state.query.isEmpty ? "No flags in this scope" : "No flag matches \u{201C}\(context.clean(state.query))\u{201D}"
+            let message = !state.query.isEmpty
+                ? "No flag matches \u{201C}\(context.clean(state.query))\u{201D}"
+                : state.scope == .all ? "This registry has no flags" : "No flags in this scope"
             buffer.put("   " + (state.asciiOnly ? TextSanitizer.sanitize(message, asciiOnly: true) : message), row: top, column: 0)
             return
         }

@@ -72,6 +72,7 @@ public final class NCursesTerminal: ConsoleTerminal {
     public var size: (width: Int, height: Int) { (Int(fs_cols()), Int(fs_rows())) }
 
     /// Draws the cells that differ from the previous frame (everything after a resize or ``invalidate()``).
+    /// - Parameter buffer: the frame; its size should be the terminal's current size.
     public func draw(_ buffer: ScreenBuffer) {
         guard !ended else { return }
         let old = previous.flatMap { $0.width == buffer.width && $0.height == buffer.height ? $0 : nil }

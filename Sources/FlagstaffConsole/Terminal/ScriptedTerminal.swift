@@ -48,7 +48,8 @@ public final class ScriptedTerminal: ConsoleTerminal {
         self.supportsUnicode = supportsUnicode
     }
 
-    /// Keeps the frame.
+    /// Keeps the frame as ``lastFrame`` and counts it.
+    /// - Parameter buffer: the frame.
     public func draw(_ buffer: ScreenBuffer) {
         lastFrame = buffer
         frameCount += 1
