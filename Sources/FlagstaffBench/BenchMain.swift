@@ -9,5 +9,6 @@ enum BenchMain {
         if wants("console") { ConsoleBench.run() }
         if wants("cli") { CLIBench.run() }
         if wants("remote") { RemoteBench.run() }
+        if wants("unleash") { UnleashBench.run() }
     }
 }

@@ -143,6 +143,20 @@ struct UnleashEvalCommandTests {
         #expect(result.standardError.contains("flag \"nope\" is not in"))
     }
 
+    @Test("definitions that can never match are reported as notes naming the state file")
+    func warningsAsNotes() throws {
+        let scratch = try Scratch()
+        let state = try scratch.write("odd.json", """
+            {"version":2,"features":[{"name":"odd","enabled":true,"strategies":[{"name":"default",
+             "constraints":[{"contextName":"x","operator":"NOT_AN_OPERATOR","values":["a"]}]}]}]}
+            """)
+        let result = try run(["--state", state])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput == "odd  off  disabled\n")
+        #expect(result.standardError.contains("flagstaff: note: \(state): "))
+        #expect(result.standardError.contains("NOT_AN_OPERATOR"))
+    }
+
     @Test("a missing state file is a runtime error naming the file")
     func missingState() throws {
         let scratch = try Scratch()
@@ -165,13 +179,14 @@ struct UnleashEvalCommandTests {
         #expect(badFieldResult.standardError.contains("\(badField): invalid Unleash state at features[0].enabled"))
     }
 
-    @Test("a bad line in the contexts file is a runtime error naming the file and line number")
+    @Test("a bad line in the contexts file is a runtime error naming the file and line number, with no output")
     func badContextLine() throws {
         let scratch = try Scratch()
         let contexts = try scratch.write("contexts.jsonl", "{\"userId\":\"1\"}\n\n{\"userId\": \n")
         let result = try run(["--state", scratch.path("state.json"), "--contexts", contexts])
         #expect(result.status == 1)
         #expect(result.standardError.contains("\(contexts):3: bad context"))
+        #expect(result.standardOutput.isEmpty, "a bad line must fail the run before anything is printed")
         let wrongType = try scratch.write("wrong.jsonl", "{\"currentTime\":\"yesterday\"}\n")
         let wrongTypeResult = try run(["--state", scratch.path("state.json"), "--contexts", wrongType])
         #expect(wrongTypeResult.status == 1)

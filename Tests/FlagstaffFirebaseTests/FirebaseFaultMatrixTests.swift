@@ -125,6 +125,23 @@ struct FirebaseFaultMatrixTests {
         #expect(config["isRoundedAvatar"] == RemoteConfigValue(string: "true", source: .remote))
     }
 
+    @Test("a huge chunked body (no Content-Length) is cut off at the limit without buffering it all")
+    func hugeChunkedBody() async throws {
+        let server = try LoopbackHTTPServer.started { _ in
+            var response = LoopbackResponse.oversized(bytes: 64 << 20)
+            response.chunked = true
+            return response
+        }
+        defer { server.stop() }
+        let provider = FirebaseRemoteConfigProvider(options: FirebaseTestSupport.options(server.baseURL))
+        let clock = ContinuousClock()
+        let start = clock.now
+        await #expect(throws: RemoteConfigProviderError.invalidResponse("body exceeds the limit of 1048576 bytes")) {
+            _ = try await provider.fetch(RemoteConfigFetchRequest(timeout: 10))
+        }
+        #expect(clock.now - start < .seconds(5))
+    }
+
     @Test("backoff doubles across consecutive 503s and caps at 4 hours")
     func doubling() async throws {
         let server = try FakeFirebaseServer()

@@ -7,8 +7,9 @@ import FlagstaffUnleash
 /// Reads a `/api/client/features` body (or a delta document, `{"events": [...]}`) and prints, for every context
 /// and every flag, whether the flag is on and which variant it gives. Contexts use the client specification's
 /// shape (`userId`, `sessionId`, `remoteAddress`, `currentTime`, `environment`, `appName`, `properties`).
-/// Exit status 1 when a file cannot be read or holds bad data (the message names the file and line), 2 for
-/// bad arguments.
+/// Definitions the engine can never match (unknown operators, invalid regexes, missing segments) are printed
+/// as notes on stderr. Exit status 1 when a file cannot be read or holds bad data (the message names the file
+/// and line), 2 for bad arguments.
 struct UnleashEvalCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "eval",
@@ -50,6 +51,8 @@ struct UnleashEvalCommand: ParsableCommand {
     func run() throws {
         let engine = UnleashEngine()
         try Self.loadState(state, into: engine)
+        // Definitions that can never match are not errors, but they are often the answer to "why is it off".
+        for warning in engine.warnings { StandardStreams.note("\(state): \(warning)") }
         let selected = flags.isEmpty ? engine.featureNames : flags
         let known = Set(engine.featureNames)
         for flag in selected where !known.contains(flag) {
@@ -57,7 +60,8 @@ struct UnleashEvalCommand: ParsableCommand {
         }
         var output = UnleashEvalOutput(json: json, flags: selected, multipleContexts: contexts != nil, explain: explain)
         if let contexts {
-            try Self.forEachContextLine(in: contexts) { source, context in
+            // Every line is decoded before anything is printed: a bad line fails the run with no partial output.
+            for (source, context) in try Self.contextLines(in: contexts) {
                 output.write(context: context, source: source, engine: engine)
             }
         } else {
@@ -88,27 +92,27 @@ struct UnleashEvalCommand: ParsableCommand {
         }
     }
 
-    /// Calls `body` with each non-blank line of a JSON Lines file and the context it holds, in file order.
-    private static func forEachContextLine(
-        in path: String, _ body: (_ source: String, _ context: UnleashContext) -> Void
-    ) throws {
+    /// Decodes every non-blank line of a JSON Lines file, in file order, with its text as given.
+    private static func contextLines(in path: String) throws -> [(source: String, context: UnleashContext)] {
         let data: Data
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
             throw CLIFailure.runtime("cannot read the contexts file \(path): \(Self.describe(error))")
         }
+        var result: [(source: String, context: UnleashContext)] = []
         var lineNumber = 0
         for rawLine in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
             lineNumber += 1
             let line = String(decoding: rawLine, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
             if line.isEmpty { continue }
             do {
-                body(line, try UnleashContext.decode(json: Data(line.utf8)))
+                result.append((line, try UnleashContext.decode(json: Data(line.utf8))))
             } catch {
                 throw CLIFailure.runtime("\(path):\(lineNumber): bad context: \(Self.describe(error))")
             }
         }
+        return result
     }
 
     /// A one-line reason for a decoding or file error.

@@ -87,6 +87,20 @@ struct LoopbackHTTPServerTests {
         #expect((response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Type") == "text/html")
     }
 
+    @Test("a large POST body (Expect: 100-continue) arrives whole and fast")
+    func largePost() async throws {
+        let server = try LoopbackHTTPServer.started { request in .text(String(request.body.count)) }
+        defer { server.stop() }
+        var request = URLRequest(url: server.url("/upload"))
+        request.httpMethod = "POST"
+        request.httpBody = Data(repeating: UInt8(ascii: "x"), count: 200_000)
+        let clock = ContinuousClock()
+        let start = clock.now
+        let (data, _) = try await session().data(for: request)
+        #expect(String(decoding: data, as: UTF8.self) == "200000")
+        #expect(clock.now - start < .milliseconds(900), "no 1 s wait for 100 Continue")
+    }
+
     @Test("a refused port refuses connections")
     func refused() async throws {
         let refused = try LoopbackRefusedPort()
