@@ -258,6 +258,15 @@ import Glibc
         #expect(try await harness.waitForExit().status == 0)
     }
 
+    @Test func aTerminalWithoutCursorAddressingIsRefused() async throws {
+        let harness = try ConsoleHarness(terminalType: "dumb")
+        let screen = try await harness.session.waitFor(text: "STTY=")
+        #expect(screen.text.contains("cannot open the terminal (TERM=dumb)"))
+        let exit = try await harness.waitForExit()
+        #expect(exit.status == 2)
+        #expect(exit.sttyUnchanged)
+    }
+
     @Test func notATerminalExits2WithAMessage() async throws {
         let harness = try ConsoleHarness()
         let result = try harness.runCLI(["console"])
