@@ -45,11 +45,12 @@ final class ConsoleHarness {
     ///   - width: pane columns.
     ///   - height: pane rows.
     ///   - environment: extra environment (e.g. `NO_COLOR=1`).
+    ///   - terminalType: a `TERM` for the console only (tmux sets its own for the pane).
     ///   - interactiveShell: run an interactive bash (with job control) in the pane instead of the console;
     ///     the test types ``consoleCommand`` itself.
     init(
         arguments: [String] = [], width: Int = 100, height: Int = 30, environment: [String: String] = [:],
-        interactiveShell: Bool = false
+        interactiveShell: Bool = false, terminalType: String? = nil
     ) throws {
         guard FileManager.default.isExecutableFile(atPath: Self.binary) else {
             throw HarnessError("\(Self.binary) is missing: run `swift build` before the end-to-end tests")
@@ -59,7 +60,8 @@ final class ConsoleHarness {
         manifest = directory.appendingPathComponent("manifest.json")
         store = directory.appendingPathComponent("overrides.json")
         try Data(Self.manifestJSON.utf8).write(to: manifest)
-        let console = ([Self.binary, "console", "--manifest", manifest.path, "--store", store.path] + arguments)
+        let console = (terminalType.map { "TERM=" + Self.quote($0) + " " } ?? "")
+            + ([Self.binary, "console", "--manifest", manifest.path, "--store", store.path] + arguments)
             .map(Self.quote).joined(separator: " ")
         consoleCommand = console
         let script = interactiveShell
