@@ -30,7 +30,15 @@ static inline int fs_start(int input_timeout_ms) { return fs_start_on(stdout, st
 
 /// Like fs_start, on given streams (a file or device instead of the process's terminal).
 static inline int fs_start_on(FILE *out, FILE *in, int input_timeout_ms) {
-    if (newterm(NULL, out, in) == NULL) return -1;
+    SCREEN *screen = newterm(NULL, out, in);
+    if (screen == NULL) return -1;
+    // A terminal without cursor addressing (TERM=dumb) cannot show a full-screen console.
+    char *cup = tigetstr("cup");
+    if (cup == NULL || cup == (char *)-1) {
+        endwin();
+        delscreen(screen);
+        return -1;
+    }
     set_escdelay(25);
     cbreak();
     noecho();

@@ -51,7 +51,7 @@ enum ConsoleBench {
         }
         guard var state, frame != nil else { return }
         print("registry from manifest: \(format(buildTime))")
-        print("first frame (state + layout): \(format(firstFrame))   [budget 300 ms]")
+        print("first frame (state + layout): \(format(firstFrame))   [budget 300 ms]; RSS now \(memory().0) MB")
 
         // Search keystrokes: type queries one character at a time, then erase them; every keystroke is timed
         // from key to a fully rendered buffer.
@@ -76,7 +76,7 @@ enum ConsoleBench {
         samples.sort()
         let median = samples[samples.count / 2]
         let p99 = samples[min(samples.count - 1, Int(Double(samples.count) * 0.99))]
-        print("first keystroke (builds the search index): \(format(first ?? .zero))")
+        print("first keystroke (builds the search index): \(format(first ?? .zero)); RSS now \(memory().0) MB")
         print("search keystroke → buffer: median \(format(median)), p99 \(format(p99)), max \(format(samples.last ?? .zero)) over \(samples.count) keystrokes   [budget 5 ms / 16 ms]")
 
         // The same keystrokes through ncurses: layout plus drawing the changed cells (output to /dev/null).

@@ -7,11 +7,8 @@ import FlagstaffTestSupport
 /// The command is wrapped so the pane shows, after the console exits, `EXIT=<status>` and `STTY=same` or
 /// `STTY=changed` (the terminal settings compared with `stty -g` before and after).
 final class ConsoleHarness {
-    /// The package root, found from this file's path.
-    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
-    /// The binary `swift build` produced.
-    static let binary = packageRoot.appendingPathComponent(".build/debug/flagstaff").path
+    /// The `flagstaff` binary of this build (found next to the test bundle, or under `.build`).
+    let binary: String
 
     /// A manifest like the demo's, plus a flag whose label carries an escape sequence.
     static let manifestJSON = #"""
@@ -45,21 +42,21 @@ final class ConsoleHarness {
     ///   - width: pane columns.
     ///   - height: pane rows.
     ///   - environment: extra environment (e.g. `NO_COLOR=1`).
+    ///   - terminalType: a `TERM` for the console only (tmux sets its own for the pane).
     ///   - interactiveShell: run an interactive bash (with job control) in the pane instead of the console;
     ///     the test types ``consoleCommand`` itself.
     init(
         arguments: [String] = [], width: Int = 100, height: Int = 30, environment: [String: String] = [:],
-        interactiveShell: Bool = false
+        interactiveShell: Bool = false, terminalType: String? = nil
     ) throws {
-        guard FileManager.default.isExecutableFile(atPath: Self.binary) else {
-            throw HarnessError("\(Self.binary) is missing: run `swift build` before the end-to-end tests")
-        }
+        binary = try BuildProducts.executable(named: "flagstaff").path
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("flagstaff-e2e-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         manifest = directory.appendingPathComponent("manifest.json")
         store = directory.appendingPathComponent("overrides.json")
         try Data(Self.manifestJSON.utf8).write(to: manifest)
-        let console = ([Self.binary, "console", "--manifest", manifest.path, "--store", store.path] + arguments)
+        let console = (terminalType.map { "TERM=" + Self.quote($0) + " " } ?? "")
+            + ([binary, "console", "--manifest", manifest.path, "--store", store.path] + arguments)
             .map(Self.quote).joined(separator: " ")
         consoleCommand = console
         let script = interactiveShell
@@ -130,7 +127,7 @@ final class ConsoleHarness {
 
     /// Runs `flagstaff` with arguments against this harness's manifest and store (a second process).
     func runCLI(_ arguments: [String]) throws -> ProcessSpawn.Result {
-        try ProcessSpawn.run([Self.binary] + arguments + ["--manifest", manifest.path, "--store", store.path])
+        try ProcessSpawn.run([binary] + arguments + ["--manifest", manifest.path, "--store", store.path])
     }
 
     private static func quote(_ argument: String) -> String {

@@ -258,6 +258,15 @@ import Glibc
         #expect(try await harness.waitForExit().status == 0)
     }
 
+    @Test func aTerminalWithoutCursorAddressingIsRefused() async throws {
+        let harness = try ConsoleHarness(terminalType: "dumb")
+        let screen = try await harness.session.waitFor(text: "STTY=")
+        #expect(screen.text.contains("cannot open the terminal (TERM=dumb)"))
+        let exit = try await harness.waitForExit()
+        #expect(exit.status == 2)
+        #expect(exit.sttyUnchanged)
+    }
+
     @Test func notATerminalExits2WithAMessage() async throws {
         let harness = try ConsoleHarness()
         let result = try harness.runCLI(["console"])
@@ -284,12 +293,14 @@ import Glibc
         try await harness.session.waitFor("search kept") { $0.contains("/ scroll") && $0.contains("List → Infinite Scroll") }
         let set = try harness.runCLI(["set", "list.infiniteScroll", "off"])
         #expect(set.status == 0, "\(set.standardError)")
-        let screen = try await harness.session.waitFor("external change", timeout: 3) { $0.contains("OFF  override") }
+        // The store is polled every 0.5 s, so this takes about a second; the deadline leaves room for a loaded
+        // CI machine.
+        let screen = try await harness.session.waitFor("external change", timeout: 5) { $0.contains("OFF  override") }
         #expect(screen.contains("/ scroll"), "the search is kept")
         #expect(screen.selectedLine?.hasPrefix("List → Infinite Scroll") == true, "the cursor is kept")
         // Writing the store file directly works too.
         try Data(#"{"version":1,"overrides":{"list.infiniteScroll":"on"}}"#.utf8).write(to: harness.store)
-        try await harness.session.waitFor("file change", timeout: 3) { $0.contains("ON   override") }
+        try await harness.session.waitFor("file change", timeout: 5) { $0.contains("ON   override") }
         try harness.session.sendKeys("q")
         #expect(try await harness.waitForExit().status == 0)
     }

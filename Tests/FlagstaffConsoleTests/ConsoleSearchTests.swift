@@ -62,6 +62,23 @@ import Testing
         #expect(screen.cells(of: "Cells").allSatisfy { $0.foreground == .cyan })
     }
 
+    @Test func theDetailPaneHighlightsMatchesInTheKeyAndDescription() throws {
+        var state = ConsoleState(registry: try makeRegistry())
+        press(.character("/"), into: &state)
+        type("likebutton", into: &state)  // in the key only: the label is "Is Like Button For Moment Enabled"
+        var screen = ConsoleLayout.render(state)
+        #expect(screen.text(row: 25).hasPrefix(" moments.isLikeButtonForMomentEnabled — Show the like button"))
+        #expect(screen.cells(of: "LikeButton").allSatisfy { $0.foreground == .cyan && $0.bold })
+        #expect(screen.cells(of: "moments.is").allSatisfy { $0.foreground == .default && $0.bold })
+        press(.control("u"), into: &state)
+        type("each moment", into: &state)  // in the description only
+        screen = ConsoleLayout.render(state)
+        let column = try #require(screen.find("each moment", inRow: 25))
+        #expect((column..<column + 11).allSatisfy { screen.cell(row: 25, column: $0).foreground == .cyan })
+        let under = try #require(screen.find("under", inRow: 25))
+        #expect(screen.cell(row: 25, column: under).foreground == .default)
+    }
+
     @Test func searchWithinAScopeAndKeepingTheCursorOnTheSameFlag() throws {
         let registry = try makeRegistry()
         var state = ConsoleState(registry: registry)

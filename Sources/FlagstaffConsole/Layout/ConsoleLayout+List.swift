@@ -92,7 +92,7 @@ extension ConsoleLayout {
     }
 
     /// Draws name segments, highlighting the characters the search matched, truncated to `width` columns.
-    private static func drawHighlighted(
+    static func drawHighlighted(
         _ segments: [NameSegment], match: SearchResult?, row: Int, column: Int, width: Int,
         style: CellStyle, _ context: Context, into buffer: inout ScreenBuffer
     ) {
