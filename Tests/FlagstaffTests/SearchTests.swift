@@ -83,3 +83,33 @@ final class MomentsGroup: FeatureGroup, @unchecked Sendable {
         #expect(registry.search("brandNew").first?.kind == .prefix)
     }
 }
+
+@Suite struct SearchNarrowingTests {
+    @Test func typingNarrowsToTheSameResultsAsAFreshSearch() throws {
+        let registry = SearchFeatures()
+        var typed = ""
+        for character in "avatar b" {
+            typed.append(character)
+            let incremental = registry.search(typed).map { "\($0.feature.key) \($0.kind) \($0.field)" }
+            let fresh = SearchFeatures().search(typed).map { "\($0.feature.key) \($0.kind) \($0.field)" }
+            #expect(incremental == fresh, "query \(typed)")
+        }
+    }
+
+    @Test func narrowingInOverriddenScopeSeesOverridesMadeInBetween() {
+        let registry = SearchFeatures()
+        registry.avatar.override = .enabled
+        #expect(registry.search("av", scope: .overridden).map(\.feature.key) == ["avatar"])
+        registry.avatarBorder.override = .disabled
+        #expect(registry.search("ava", scope: .overridden).map(\.feature.key) == ["avatar", "avatarBorder"])
+    }
+
+    @Test func keyedLookupSeesRuntimeRegistrationsAndPublishesOncePerCall() throws {
+        let registry = SearchFeatures()
+        let before = registry.core.keyTable.publishedCount
+        try registry.register((0..<50).map { Feature(key: "batch.\($0)") }, in: "batch")
+        #expect(registry.core.keyTable.publishedCount == before + 1)
+        #expect(registry.feature(forKey: "batch.49")?.groupPath == ["Batch"])
+        #expect(registry.feature(forKey: "batch.50") == nil)
+    }
+}

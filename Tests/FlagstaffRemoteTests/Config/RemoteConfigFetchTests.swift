@@ -175,6 +175,23 @@ struct RemoteConfigFetchTests {
         #expect(config.fetchedEntries == nil, "the late answer is not applied")
     }
 
+    @Test("an unwritable storage directory is reported, and values still work in memory")
+    func unwritableStorage() async throws {
+        let blocker = makeTemporaryDirectory()
+        try Data("a file, not a directory".utf8).write(to: blocker)
+        defer { try? FileManager.default.removeItem(at: blocker) }
+        let provider = ScriptedProvider()
+        provider.answer(entries: ["a": "1"])
+        let config = RemoteConfig(provider: provider, storageDirectory: blocker.appendingPathComponent("remote"),
+                                  settings: RemoteConfigSettings(minimumFetchInterval: 0))
+        let result = await config.fetchAndActivate()
+        #expect(result.status == .successFetchedFromRemote)
+        #expect(config["a"].stringValue == "1")
+        let problem = try #require(config.persistenceProblems.first)
+        #expect(problem.description.contains(blocker.lastPathComponent))
+        #expect(problem.description.contains("cannot write"))
+    }
+
     @Test("concurrent fetches share one request")
     func coalescing() async {
         let provider = ScriptedProvider(.hang(RemoteConfigFetchResponse(content: .entries(["a": "1"]))))
