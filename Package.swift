@@ -44,6 +44,7 @@ let package = Package(
             dependencies: [
                 "Flagstaff", "FlagstaffConsole", "FlagstaffRemote", "FlagstaffFirebase", "FlagstaffUnleash",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .executableTarget(
@@ -63,7 +64,7 @@ let package = Package(
         .testTarget(name: "FlagstaffFirebaseTests", dependencies: ["FlagstaffFirebase", "FlagstaffTestSupport"]),
         .testTarget(name: "FlagstaffUnleashTests", dependencies: ["FlagstaffUnleash", "FlagstaffTestSupport"]),
         .testTarget(name: "FlagstaffConsoleTests", dependencies: ["FlagstaffConsole", "FlagstaffTestSupport"]),
-        .testTarget(name: "FlagstaffCLITests", dependencies: ["Flagstaff", "FlagstaffTestSupport"]),
+        .testTarget(name: "FlagstaffCLITests", dependencies: ["Flagstaff", "FlagstaffCLI", "FlagstaffTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -7,6 +7,7 @@
 #include <langinfo.h>
 #include <signal.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <wchar.h>
 #include <ncurses.h>
 
@@ -24,8 +25,20 @@ static inline int fs_setlocale_is_utf8(void) {
 
 /// Initialises the screen in cbreak/noecho/keypad mode with a 100 ms input timeout and a 25 ms Esc delay.
 /// Returns 0 on success, -1 when the terminal cannot be initialised (newterm failed).
-static inline int fs_start(int input_timeout_ms) {
-    if (newterm(NULL, stdout, stdin) == NULL) return -1;
+static inline int fs_start_on(FILE *out, FILE *in, int input_timeout_ms);
+static inline int fs_start(int input_timeout_ms) { return fs_start_on(stdout, stdin, input_timeout_ms); }
+
+/// Like fs_start, on given streams (a file or device instead of the process's terminal).
+static inline int fs_start_on(FILE *out, FILE *in, int input_timeout_ms) {
+    SCREEN *screen = newterm(NULL, out, in);
+    if (screen == NULL) return -1;
+    // A terminal without cursor addressing (TERM=dumb) cannot show a full-screen console.
+    char *cup = tigetstr("cup");
+    if (cup == NULL || cup == (char *)-1) {
+        endwin();
+        delscreen(screen);
+        return -1;
+    }
     set_escdelay(25);
     cbreak();
     noecho();
@@ -77,6 +90,7 @@ static inline int fs_read(unsigned int *value) {
     return status;
 }
 
+static inline void fs_set_timeout(int milliseconds) { wtimeout(stdscr, milliseconds); }
 static inline void fs_refresh(void) { wnoutrefresh(stdscr); doupdate(); }
 static inline void fs_clear_all(void) { clearok(stdscr, TRUE); werase(stdscr); }
 static inline void fs_end(void) { if (!isendwin()) endwin(); }

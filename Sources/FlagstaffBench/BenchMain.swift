@@ -1,6 +1,14 @@
+/// `swift run -c release flagstaff-bench [core] [console] [cli] [remote] [unleash]`: runs the named
+/// benchmarks, or all of them when none is named, and prints the figures.
 @main
 enum BenchMain {
     static func main() {
-        ConsoleBench.run()
+        let requested = Set(CommandLine.arguments.dropFirst())
+        func wants(_ name: String) -> Bool { requested.isEmpty || requested.contains(name) }
+        if wants("core") { CoreBench.run() }
+        if wants("console") { ConsoleBench.run() }
+        if wants("cli") { CLIBench.run() }
+        if wants("remote") { RemoteBench.run() }
+        if wants("unleash") { UnleashBench.run() }
     }
 }

@@ -51,7 +51,7 @@ enum ConsoleBench {
         }
         guard var state, frame != nil else { return }
         print("registry from manifest: \(format(buildTime))")
-        print("first frame (state + layout): \(format(firstFrame))   [budget 300 ms]")
+        print("first frame (state + layout): \(format(firstFrame))   [budget 300 ms]; RSS now \(memory().0) MB")
 
         // Search keystrokes: type queries one character at a time, then erase them; every keystroke is timed
         // from key to a fully rendered buffer.
@@ -76,8 +76,28 @@ enum ConsoleBench {
         samples.sort()
         let median = samples[samples.count / 2]
         let p99 = samples[min(samples.count - 1, Int(Double(samples.count) * 0.99))]
-        print("first keystroke (builds the search index): \(format(first ?? .zero))")
+        print("first keystroke (builds the search index): \(format(first ?? .zero)); RSS now \(memory().0) MB")
         print("search keystroke → buffer: median \(format(median)), p99 \(format(p99)), max \(format(samples.last ?? .zero)) over \(samples.count) keystrokes   [budget 5 ms / 16 ms]")
+
+        // The same keystrokes through ncurses: layout plus drawing the changed cells (output to /dev/null).
+        if getenv("TERM") == nil { setenv("TERM", "xterm-256color", 1) }
+        if let terminal = try? NCursesTerminal(outputPath: "/dev/null") {
+            var drawn: [Duration] = []
+            terminal.draw(ConsoleLayout.render(state))
+            for query in ["avatar", "scroll", "rounded button"] {
+                for key in query.map({ ConsoleKey.character($0) }) + query.map({ _ in ConsoleKey.backspace }) {
+                    drawn.append(clock.measure {
+                        _ = state.handle(key)
+                        terminal.draw(ConsoleLayout.render(state))
+                    })
+                }
+            }
+            terminal.end()
+            drawn.sort()
+            print("search keystroke → ncurses output: median \(format(drawn[drawn.count / 2])), p99 \(format(drawn[min(drawn.count - 1, drawn.count * 99 / 100)]))")
+        } else {
+            print("search keystroke → ncurses output: not measured (TERM unknown to ncurses)")
+        }
 
         // Moving the cursor and forcing a flag (persist + refresh + render).
         _ = state.handle(.escape)

@@ -33,11 +33,13 @@ struct FlagstaffCommand: ParsableCommand {
             PendingRestartCommand.self,
             ManifestCommand.self,
             FetchCommand.self,
+            UnleashCommand.self,
         ],
         defaultSubcommand: ConsoleCommand.self)
 
     /// Parses the arguments, runs the command and exits with its status.
     static func main() {
+        CLILogHandler.bootstrap()
         let status = execute(Array(CommandLine.arguments.dropFirst()))
         terminate(status)
     }

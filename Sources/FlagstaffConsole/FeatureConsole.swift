@@ -68,6 +68,7 @@ public final class FeatureConsole {
         )
         if !options.showDetail { state.showDetail = false }
         var needsDraw = true
+        var typeahead: [ConsoleKey] = []
         let clock = ContinuousClock()
         var lastDraw = clock.now
         while true {
@@ -82,7 +83,17 @@ public final class FeatureConsole {
             }
             var effects: [ConsoleEffect]
             var endingSignal: Int32?
-            switch terminal.nextEvent() {
+            // Keys typed ahead are handled before waiting again; a run of query edits searches only once.
+            let event = typeahead.isEmpty ? terminal.nextEvent() : .key(typeahead.removeFirst())
+            if case let .key(key) = event, state.isQueryEdit(key) {
+                typeahead += terminal.pendingKeys()
+                let run = [key] + typeahead.prefix { state.isQueryEdit($0) }
+                typeahead.removeFirst(run.count - 1)
+                state.handle(typing: run)
+                needsDraw = true
+                continue
+            }
+            switch event {
             case .idle:
                 // Remote-source status (fetch times, errors) changes without a flag change: repaint each
                 // second while sources are attached (only changed cells reach the terminal).

@@ -18,7 +18,8 @@ import FoundationNetworking
 /// let config = RemoteConfig(provider: firebase, storageDirectory: cacheURL)
 /// ```
 ///
-/// HTTP runs on Foundation's `URLSession` (FoundationNetworking on Linux) with caching disabled.
+/// HTTP runs on Foundation's `URLSession` (FoundationNetworking on Linux) with caching disabled; bodies over
+/// ``FirebaseRemoteConfigOptions/maximumResponseBytes`` are cut off as soon as they pass the limit.
 public struct FirebaseRemoteConfigProvider: RemoteConfigProvider {
     /// `"firebase"`.
     public let name: String
@@ -61,30 +62,11 @@ public struct FirebaseRemoteConfigProvider: RemoteConfigProvider {
         }
         urlRequest.httpBody = try requestBody(customSignals: request.customSignals)
 
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.urlCache = nil
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        configuration.timeoutIntervalForRequest = urlRequest.timeoutInterval
-        configuration.timeoutIntervalForResource = urlRequest.timeoutInterval
-        let session = URLSession(configuration: configuration)
-        defer { session.finishTasksAndInvalidate() }
-
-        let data: Data
-        let response: URLResponse
-        do {
-            (data, response) = try await session.data(for: urlRequest)
-        } catch {
-            throw Self.transportError(error, timeout: request.timeout)
-        }
-        guard let http = response as? HTTPURLResponse else {
-            throw .invalidResponse("not an HTTP response")
-        }
-        var headers: [String: String] = [:]
-        for (name, value) in http.allHeaderFields {
-            if let name = name as? String, let value = value as? String { headers[name] = value }
-        }
+        let response = try await FirebaseHTTPTransport.send(
+            urlRequest, maximumBytes: options.maximumResponseBytes, timeout: request.timeout)
         return try FirebaseFetchResponseParser.parse(
-            status: http.statusCode, headers: headers, body: data, maximumBytes: options.maximumResponseBytes
+            status: response.status, headers: response.headers, body: response.body,
+            maximumBytes: options.maximumResponseBytes
         )
     }
 
@@ -111,26 +93,5 @@ public struct FirebaseRemoteConfigProvider: RemoteConfigProvider {
         } catch {
             throw .invalidResponse("cannot encode the request body: \((error as NSError).localizedDescription)")
         }
-    }
-
-    private static func transportError(_ error: any Error, timeout: TimeInterval) -> RemoteConfigProviderError {
-        if let urlError = error as? URLError {
-            switch urlError.code {
-            case .timedOut:
-                return .timedOut(after: timeout)
-            case .cannotConnectToHost:
-                return .transport("connection refused (\(urlError.failingURL?.host ?? "host"))")
-            case .networkConnectionLost:
-                return .transport("connection lost before a complete response")
-            case .badServerResponse, .cannotParseResponse:
-                return .transport("bad server response (connection closed early or malformed HTTP)")
-            case .cancelled:
-                return .transport("cancelled")
-            default:
-                return .transport("URL error \(urlError.code.rawValue): \(urlError.localizedDescription)")
-            }
-        }
-        if error is CancellationError { return .transport("cancelled") }
-        return .transport((error as NSError).localizedDescription)
     }
 }

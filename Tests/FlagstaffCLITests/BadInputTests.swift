@@ -9,7 +9,7 @@ struct BadInputTests {
     static let storeCommands: [[String]] = [
         ["list"], ["list", "--json"], ["get", "blueText"], ["get", "blueText", "--explain"], ["set", "blueText", "on"],
         ["reset", "blueText"], ["reset", "--all"], ["export"], ["export", "--format", "text"], ["import", "IMPORT"],
-        ["pending-restart"], ["console"],
+        ["pending-restart"], ["console"], ["fetch"],
     ]
 
     static let badManifests: [(name: String, text: String?, message: String)] = [
@@ -34,13 +34,13 @@ struct BadInputTests {
     }
 
     @Test(arguments: storeCommands + [["manifest"]])
-    func badManifestIsReportedWithFileAndPath(command: [String]) throws {
+    func badManifestIsReportedWithFileAndPath(command: [String]) async throws {
         let sandbox = try CLISandbox()
         try sandbox.write("overrides.json", #"{"version":1,"overrides":{"debugLogging":"off"}}"#)
         let before = sandbox.storeBytes()
         for manifest in Self.badManifests {
             let path = manifest.text.map { try? sandbox.write(manifest.name, $0) } ?? sandbox.directory.appendingPathComponent(manifest.name).path
-            let result = try sandbox.runWithStore(try arguments(command, sandbox) + ["--manifest", try #require(path)])
+            let result = try await sandbox.runWithStore(try arguments(command, sandbox) + ["--manifest", try #require(path)])
             #expect(result.status == 1, "\(manifest.name): \(result)")
             #expect(result.standardError.contains("flagstaff: error: "), "\(manifest.name): \(result)")
             #expect(result.standardError.contains(try #require(path)), "\(manifest.name): \(result)")
@@ -51,12 +51,12 @@ struct BadInputTests {
     }
 
     @Test(arguments: storeCommands)
-    func corruptStoreIsReportedAndKept(command: [String]) throws {
+    func corruptStoreIsReportedAndKept(command: [String]) async throws {
         let sandbox = try CLISandbox()
         for store in Self.corruptStores {
             try sandbox.write("overrides.json", store.text)
             let before = sandbox.storeBytes()
-            let result = try sandbox.runWithStore(try arguments(command, sandbox))
+            let result = try await sandbox.runWithStore(try arguments(command, sandbox))
             #expect(result.status == 1, "\(store.text): \(result)")
             #expect(result.standardError.contains("the override store \(sandbox.storePath) is corrupt"), "\(result)")
             #expect(result.standardError.contains(store.message), "\(store.text): \(result)")
@@ -66,14 +66,14 @@ struct BadInputTests {
     }
 
     @Test(arguments: storeCommands)
-    func unreadableStoreIsReported(command: [String]) throws {
+    func unreadableStoreIsReported(command: [String]) async throws {
         let sandbox = try CLISandbox()
         // A path through a regular file (ENOTDIR) and a symlink loop (ELOOP) cannot be opened, even by root.
         let notADirectory = try sandbox.write("plain-file", "x")
         let loop = sandbox.directory.appendingPathComponent("loop.json").path
         try FileManager.default.createSymbolicLink(atPath: loop, withDestinationPath: loop)
         for store in [notADirectory + "/overrides.json", loop] {
-            let result = try sandbox.run(try arguments(command, sandbox) + ["--store", store])
+            let result = try await sandbox.run(try arguments(command, sandbox) + ["--store", store])
             #expect(result.status == 1, "\(store): \(result)")
             #expect(result.standardError.contains("cannot read the override store \(store)"), "\(result)")
             #expect(result.standardOutput.isEmpty)
@@ -82,20 +82,20 @@ struct BadInputTests {
     }
 
     @Test(arguments: storeCommands)
-    func storeThatIsADirectoryIsRefused(command: [String]) throws {
+    func storeThatIsADirectoryIsRefused(command: [String]) async throws {
         let sandbox = try CLISandbox()
-        let result = try sandbox.run(try arguments(command, sandbox) + ["--store", sandbox.directory.path])
+        let result = try await sandbox.run(try arguments(command, sandbox) + ["--store", sandbox.directory.path])
         #expect(result.status == 1, "\(result)")
         #expect(result.standardError.contains("--store"))
         #expect(result.standardError.contains("it is a directory"))
     }
 
     @Test(arguments: [["get", "blueTxt"], ["get", "blueTxt", "--json"], ["set", "blueTxt", "on"], ["reset", "blueTxt"], ["reset", "blueText", "blueTxt"]])
-    func unknownKeyIsAUsageErrorWithSuggestions(command: [String]) throws {
+    func unknownKeyIsAUsageErrorWithSuggestions(command: [String]) async throws {
         let sandbox = try CLISandbox()
         try sandbox.write("overrides.json", #"{"version":1,"overrides":{"blueText":"on"}}"#)
         let before = sandbox.storeBytes()
-        let result = try sandbox.runWithStore(command)
+        let result = try await sandbox.runWithStore(command)
         #expect(result.status == 2, "\(result)")
         #expect(result.standardError.contains("unknown flag key 'blueTxt' (KEY)"), "\(result)")
         #expect(result.standardError.contains("did you mean 'blueText'?"), "\(result)")
@@ -104,36 +104,36 @@ struct BadInputTests {
         #expect(sandbox.storeBytes() == before)
     }
 
-    @Test func unknownKeySuggestsBySearch() throws {
+    @Test func unknownKeySuggestsBySearch() async throws {
         let sandbox = try CLISandbox()
-        let result = try sandbox.runWithStore(["get", "avatar"])
+        let result = try await sandbox.runWithStore(["get", "avatar"])
         #expect(result.status == 2)
         #expect(result.standardError.contains("'moments.isRoundedAvatar'"))
     }
 
     @Test(arguments: ["maybe", "", "onn", "2"])
-    func badValueIsAUsageError(value: String) throws {
+    func badValueIsAUsageError(value: String) async throws {
         let sandbox = try CLISandbox()
         try sandbox.write("overrides.json", #"{"version":1,"overrides":{"blueText":"on"}}"#)
         let before = sandbox.storeBytes()
-        let result = try sandbox.runWithStore(["set", "blueText", value])
+        let result = try await sandbox.runWithStore(["set", "blueText", value])
         #expect(result.status == 2, "\(result)")
         #expect(result.standardError.contains("'\(value)' is invalid for '<state>'"), "\(result)")
         #expect(result.standardError.contains("'on', 'off' or 'default'"))
         #expect(sandbox.storeBytes() == before)
     }
 
-    @Test func badExportFormatIsAUsageError() throws {
+    @Test func badExportFormatIsAUsageError() async throws {
         let sandbox = try CLISandbox()
-        let result = try sandbox.runWithStore(["export", "--format", "yaml"])
+        let result = try await sandbox.runWithStore(["export", "--format", "yaml"])
         #expect(result.status == 2, "\(result)")
         #expect(result.standardError.contains("'yaml' is invalid for '--format"))
     }
 
     @Test(arguments: [["frobnicate"], ["list", "--bogus"], ["get"], ["set", "blueText"], ["list", "--manifest"]])
-    func malformedCommandLinesAreUsageErrors(command: [String]) throws {
+    func malformedCommandLinesAreUsageErrors(command: [String]) async throws {
         let sandbox = try CLISandbox()
-        let result = try sandbox.run(command)
+        let result = try await sandbox.run(command)
         #expect(result.status == 2, "\(result)")
         #expect(result.standardError.contains("Usage:") || result.standardError.contains("Error:"), "\(result)")
         #expect(sandbox.storeBytes() == nil)

@@ -32,14 +32,14 @@ final class CLISandbox {
     }
 
     /// Runs `flagstaff` with the arguments (no `--store` added).
-    func run(_ arguments: [String], stdin: Data? = nil, environment extra: [String: String] = [:]) throws -> CommandRunner.Result {
-        try CommandRunner.run(executable, arguments, environment: environment.merging(extra) { _, new in new },
+    func run(_ arguments: [String], stdin: Data? = nil, environment extra: [String: String] = [:]) async throws -> CommandRunner.Result {
+        try await CommandRunner.run(executable, arguments, environment: environment.merging(extra) { _, new in new },
                               standardInput: stdin, timeout: .seconds(60))
     }
 
     /// Runs `flagstaff <arguments> --store <storePath>`.
-    func runWithStore(_ arguments: [String], stdin: Data? = nil) throws -> CommandRunner.Result {
-        try run(arguments + ["--store", storePath], stdin: stdin)
+    func runWithStore(_ arguments: [String], stdin: Data? = nil) async throws -> CommandRunner.Result {
+        try await run(arguments + ["--store", storePath], stdin: stdin)
     }
 
     /// Writes a file in the sandbox and returns its path.

@@ -7,11 +7,8 @@ import FlagstaffTestSupport
 /// The command is wrapped so the pane shows, after the console exits, `EXIT=<status>` and `STTY=same` or
 /// `STTY=changed` (the terminal settings compared with `stty -g` before and after).
 final class ConsoleHarness {
-    /// The package root, found from this file's path.
-    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
-    /// The binary `swift build` produced.
-    static let binary = packageRoot.appendingPathComponent(".build/debug/flagstaff").path
+    /// The `flagstaff` binary of this build (found next to the test bundle, or under `.build`).
+    let binary: String
 
     /// A manifest like the demo's, plus a flag whose label carries an escape sequence.
     static let manifestJSON = #"""
@@ -26,6 +23,7 @@ final class ConsoleHarness {
              {"key": "moments.isLikeButtonForMomentEnabled", "description": "Like button", "default": false, "requiresRestart": true},
              {"key": "moments.isRoundedAvatar", "description": "Round avatars", "default": true}]},
            {"key": "list", "label": "List", "flags": [
+             {"key": "list.wide", "label": "日本語のフラグ Cafe\u0301", "description": "wide and combining", "default": false},
              {"key": "list.infiniteScroll", "description": "Load more when scrolling", "default": true},
              {"key": "list.compactRows", "default": false}]}
          ]}
@@ -44,21 +42,21 @@ final class ConsoleHarness {
     ///   - width: pane columns.
     ///   - height: pane rows.
     ///   - environment: extra environment (e.g. `NO_COLOR=1`).
+    ///   - terminalType: a `TERM` for the console only (tmux sets its own for the pane).
     ///   - interactiveShell: run an interactive bash (with job control) in the pane instead of the console;
     ///     the test types ``consoleCommand`` itself.
     init(
         arguments: [String] = [], width: Int = 100, height: Int = 30, environment: [String: String] = [:],
-        interactiveShell: Bool = false
+        interactiveShell: Bool = false, terminalType: String? = nil
     ) throws {
-        guard FileManager.default.isExecutableFile(atPath: Self.binary) else {
-            throw HarnessError("\(Self.binary) is missing: run `swift build` before the end-to-end tests")
-        }
+        binary = try BuildProducts.executable(named: "flagstaff").path
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("flagstaff-e2e-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         manifest = directory.appendingPathComponent("manifest.json")
         store = directory.appendingPathComponent("overrides.json")
         try Data(Self.manifestJSON.utf8).write(to: manifest)
-        let console = ([Self.binary, "console", "--manifest", manifest.path, "--store", store.path] + arguments)
+        let console = (terminalType.map { "TERM=" + Self.quote($0) + " " } ?? "")
+            + ([binary, "console", "--manifest", manifest.path, "--store", store.path] + arguments)
             .map(Self.quote).joined(separator: " ")
         consoleCommand = console
         let script = interactiveShell
@@ -78,7 +76,10 @@ final class ConsoleHarness {
 
     /// Waits for the console's first frame.
     @discardableResult
-    func waitForConsole() throws -> TmuxScreen { try session.waitFor(text: "Blue Text") }
+    func waitForConsole() async throws -> TmuxScreen {
+        // The footer is the last row drawn: once it shows, the whole first frame has reached the pane.
+        try await session.waitFor("the first frame") { $0.contains("Blue Text") && $0.contains("q quit") }
+    }
 
     /// The store file's overrides (empty when the file does not exist).
     func storedOverrides() throws -> [String: String] {
@@ -88,23 +89,23 @@ final class ConsoleHarness {
     }
 
     /// Polls the store file until `predicate` holds (writes are synchronous, but the test reads from outside).
-    func waitForStore(timeout: TimeInterval = 5, _ predicate: ([String: String]) -> Bool) throws -> [String: String] {
+    func waitForStore(timeout: TimeInterval = 5, _ predicate: ([String: String]) -> Bool) async throws -> [String: String] {
         let deadline = Date().addingTimeInterval(timeout)
         var overrides = try storedOverrides()
         while !predicate(overrides) && Date() < deadline {
-            usleep(20_000)
+            try await Task.sleep(for: .milliseconds(20))
             overrides = try storedOverrides()
         }
         return overrides
     }
 
     /// Waits for the wrapper's `EXIT=` line and returns the status and whether `stty -g` was unchanged.
-    func waitForExit(timeout: TimeInterval = 10) throws -> (status: Int, sttyUnchanged: Bool) {
+    func waitForExit(timeout: TimeInterval = 10) async throws -> (status: Int, sttyUnchanged: Bool) {
         // Whole lines only: in an interactive shell the typed command line also contains "EXIT=" and "STTY=".
         func lines(_ screen: TmuxScreen) -> [String] {
             screen.lines.indices.map { screen.text(line: $0).trimmingCharacters(in: .whitespaces) }
         }
-        let screen = try session.waitFor("exit", timeout: timeout) { screen in
+        let screen = try await session.waitFor("exit", timeout: timeout) { screen in
             lines(screen).contains { $0 == "STTY=same" || $0 == "STTY=changed" }
         }
         guard let line = lines(screen).first(where: { $0.hasPrefix("EXIT=") && Int($0.dropFirst(5)) != nil }),
@@ -114,19 +115,19 @@ final class ConsoleHarness {
     }
 
     /// The console process (the child of the pane's shell).
-    func consolePID() throws -> pid_t {
+    func consolePID() async throws -> pid_t {
         let shell = try session.panePID()
         let deadline = Date().addingTimeInterval(5)
         while Date() < deadline {
             if let child = ProcessSpawn.childProcesses(of: shell).first { return child }
-            usleep(20_000)
+            try await Task.sleep(for: .milliseconds(20))
         }
         throw HarnessError("no console process under the pane's shell \(shell)")
     }
 
     /// Runs `flagstaff` with arguments against this harness's manifest and store (a second process).
     func runCLI(_ arguments: [String]) throws -> ProcessSpawn.Result {
-        try ProcessSpawn.run([Self.binary] + arguments + ["--manifest", manifest.path, "--store", store.path])
+        try ProcessSpawn.run([binary] + arguments + ["--manifest", manifest.path, "--store", store.path])
     }
 
     private static func quote(_ argument: String) -> String {

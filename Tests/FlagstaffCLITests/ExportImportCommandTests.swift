@@ -3,10 +3,10 @@ import Testing
 
 @Suite("flagstaff export and import")
 struct ExportImportCommandTests {
-    @Test func exportJSONHoldsThisRegistrysOverridesInStoreFormat() throws {
+    @Test func exportJSONHoldsThisRegistrysOverridesInStoreFormat() async throws {
         let sandbox = try CLISandbox()
         try sandbox.write("overrides.json", #"{"version":1,"overrides":{"other.app.flag":"on","blueText":"on","list.compactRows":"off"}}"#)
-        let result = try sandbox.runWithStore(["export"])
+        let result = try await sandbox.runWithStore(["export"])
         #expect(result.status == 0, "\(result)")
         let object = try sandbox.jsonObject(result)
         #expect(object["version"] as? Int == 1)
@@ -14,11 +14,11 @@ struct ExportImportCommandTests {
         #expect(Set(object.keys) == ["version", "overrides"])
     }
 
-    @Test func exportTextHasOneLinePerFlag() throws {
+    @Test func exportTextHasOneLinePerFlag() async throws {
         let sandbox = try CLISandbox()
         let manifest = try sandbox.write("shop.json", ManifestFixtures.shop)
-        #expect(try sandbox.runWithStore(["set", "cart.saveForLater", "on", "--manifest", manifest]).status == 0)
-        let result = try sandbox.runWithStore(["export", "--format", "text", "--manifest", manifest])
+        #expect(try await sandbox.runWithStore(["set", "cart.saveForLater", "on", "--manifest", manifest]).status == 0)
+        let result = try await sandbox.runWithStore(["export", "--format", "text", "--manifest", manifest])
         #expect(result.status == 0, "\(result)")
         #expect(result.standardOutput.split(separator: "\n").map(String.init) == [
             "Dark Mode [OFF by default]",
@@ -29,53 +29,53 @@ struct ExportImportCommandTests {
         ])
     }
 
-    @Test func exportThenImportReproducesTheOverrides() throws {
+    @Test func exportThenImportReproducesTheOverrides() async throws {
         let sandbox = try CLISandbox()
         for (key, state) in [("blueText", "on"), ("moments.autoplayVideos", "on"), ("list.pullToRefresh", "off")] {
-            #expect(try sandbox.runWithStore(["set", key, state]).status == 0)
+            #expect(try await sandbox.runWithStore(["set", key, state]).status == 0)
         }
-        let exported = try sandbox.runWithStore(["export"])
+        let exported = try await sandbox.runWithStore(["export"])
         let file = try sandbox.write("exported.json", exported.standardOutput)
         let otherStore = sandbox.directory.appendingPathComponent("other.json").path
-        let imported = try sandbox.run(["import", file, "--store", otherStore])
+        let imported = try await sandbox.run(["import", file, "--store", otherStore])
         #expect(imported.status == 0, "\(imported)")
         let original = try sandbox.storedOverrides()
         let copy = try JSONSerialization.jsonObject(with: try Data(contentsOf: URL(fileURLWithPath: otherStore))) as? [String: Any]
         #expect(copy?["overrides"] as? [String: String] == original)
     }
 
-    @Test func importMergesAndDefaultRemoves() throws {
+    @Test func importMergesAndDefaultRemoves() async throws {
         let sandbox = try CLISandbox()
         try sandbox.write("overrides.json", #"{"version":1,"overrides":{"blueText":"on","list.compactRows":"off"}}"#)
         let file = try sandbox.write("in.json", #"{"version":1,"overrides":{"debugLogging":"off","list.compactRows":"default"}}"#)
-        let result = try sandbox.runWithStore(["import", file])
+        let result = try await sandbox.runWithStore(["import", file])
         #expect(result.status == 0, "\(result)")
         #expect(try sandbox.storedOverrides() == ["blueText": "on", "debugLogging": "off"])
         #expect(result.standardOutput.contains("debugLogging: off"))
         #expect(result.standardOutput.contains("list.compactRows: default"))
     }
 
-    @Test func importReplaceResetsFlagsTheFileDoesNotMention() throws {
+    @Test func importReplaceResetsFlagsTheFileDoesNotMention() async throws {
         let sandbox = try CLISandbox()
         try sandbox.write("overrides.json", #"{"version":1,"overrides":{"blueText":"on","other.app.flag":"off"}}"#)
         let file = try sandbox.write("in.json", #"{"version":1,"overrides":{"debugLogging":"off"}}"#)
-        #expect(try sandbox.runWithStore(["import", "--replace", file]).status == 0)
+        #expect(try await sandbox.runWithStore(["import", "--replace", file]).status == 0)
         #expect(try sandbox.storedOverrides() == ["debugLogging": "off", "other.app.flag": "off"])
     }
 
-    @Test func importReadsStandardInput() throws {
+    @Test func importReadsStandardInput() async throws {
         let sandbox = try CLISandbox()
-        let result = try sandbox.runWithStore(["import", "-"], stdin: Data(#"{"version":1,"overrides":{"blueText":"on"}}"#.utf8))
+        let result = try await sandbox.runWithStore(["import", "-"], stdin: Data(#"{"version":1,"overrides":{"blueText":"on"}}"#.utf8))
         #expect(result.status == 0, "\(result)")
         #expect(try sandbox.storedOverrides() == ["blueText": "on"])
     }
 
-    @Test func importRefusesUnknownKeysUnlessAllowed() throws {
+    @Test func importRefusesUnknownKeysUnlessAllowed() async throws {
         let sandbox = try CLISandbox()
         try sandbox.write("overrides.json", #"{"version":1,"overrides":{"blueText":"on"}}"#)
         let before = sandbox.storeBytes()
         let file = try sandbox.write("in.json", #"{"version":1,"overrides":{"debugLogging":"off","blueTxt":"off","nope.nothing":"on"}}"#)
-        let refused = try sandbox.runWithStore(["import", file])
+        let refused = try await sandbox.runWithStore(["import", file])
         #expect(refused.status == 1, "\(refused)")
         #expect(refused.standardError.contains("unknown flag key 'blueTxt'"))
         #expect(refused.standardError.contains("did you mean 'blueText'"))
@@ -83,7 +83,7 @@ struct ExportImportCommandTests {
         #expect(refused.standardError.contains("nothing was imported"))
         #expect(sandbox.storeBytes() == before)
 
-        let allowed = try sandbox.runWithStore(["import", "--allow-unknown", file])
+        let allowed = try await sandbox.runWithStore(["import", "--allow-unknown", file])
         #expect(allowed.status == 0, "\(allowed)")
         #expect(try sandbox.storedOverrides() == ["blueText": "on", "debugLogging": "off", "blueTxt": "off", "nope.nothing": "on"])
     }
@@ -100,21 +100,21 @@ struct ExportImportCommandTests {
         (#"[1,2]"#, "$: expected an object"),
         (#"{"version":1,"overrides":{"#, "not valid JSON"),
     ])
-    func importRejectsBadDocumentsAndWritesNothing(document: String, message: String) throws {
+    func importRejectsBadDocumentsAndWritesNothing(document: String, message: String) async throws {
         let sandbox = try CLISandbox()
         try sandbox.write("overrides.json", #"{"version":1,"overrides":{"list.compactRows":"on"}}"#)
         let before = sandbox.storeBytes()
         let file = try sandbox.write("in.json", document)
-        let result = try sandbox.runWithStore(["import", file])
+        let result = try await sandbox.runWithStore(["import", file])
         #expect(result.status == 1, "\(result)")
         #expect(result.standardError.contains(file))
         #expect(result.standardError.contains(message), "\(result.standardError)")
         #expect(sandbox.storeBytes() == before)
     }
 
-    @Test func importOfAMissingFileNamesIt() throws {
+    @Test func importOfAMissingFileNamesIt() async throws {
         let sandbox = try CLISandbox()
-        let result = try sandbox.runWithStore(["import", sandbox.directory.appendingPathComponent("absent.json").path])
+        let result = try await sandbox.runWithStore(["import", sandbox.directory.appendingPathComponent("absent.json").path])
         #expect(result.status == 1)
         #expect(result.standardError.contains("cannot read"))
         #expect(result.standardError.contains("absent.json"))

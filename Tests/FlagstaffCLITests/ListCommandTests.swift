@@ -3,12 +3,12 @@ import Testing
 
 @Suite("flagstaff list")
 struct ListCommandTests {
-    @Test func demoListsEveryFlagWithValueAndSource() throws {
+    @Test func demoListsEveryFlagWithValueAndSource() async throws {
         let sandbox = try CLISandbox()
-        let result = try sandbox.runWithStore(["list"])
+        let result = try await sandbox.runWithStore(["list"])
         #expect(result.status == 0, "\(result)")
         let lines = result.standardOutput.split(separator: "\n").map(String.init)
-        let manifest = try sandbox.jsonObject(try sandbox.run(["manifest"]))
+        let manifest = try sandbox.jsonObject(try await sandbox.run(["manifest"]))
         #expect(lines.count == countFlags(manifest))
         let scroll = try #require(lines.first { $0.hasPrefix("list.infiniteScroll ") })
         #expect(scroll.split(separator: " ").filter { !$0.isEmpty }.map(String.init) == ["list.infiniteScroll", "OFF", "default"])
@@ -19,11 +19,11 @@ struct ListCommandTests {
         #expect(sandbox.storeBytes() == nil, "list must not create the store")
     }
 
-    @Test func jsonFromManifestHasEveryFieldInDeclarationOrder() throws {
+    @Test func jsonFromManifestHasEveryFieldInDeclarationOrder() async throws {
         let sandbox = try CLISandbox()
         let manifest = try sandbox.write("shop.json", ManifestFixtures.shop)
-        #expect(try sandbox.runWithStore(["set", "cart.saveForLater", "on", "--manifest", manifest]).status == 0)
-        let result = try sandbox.runWithStore(["list", "--json", "--manifest", manifest])
+        #expect(try await sandbox.runWithStore(["set", "cart.saveForLater", "on", "--manifest", manifest]).status == 0)
+        let result = try await sandbox.runWithStore(["list", "--json", "--manifest", manifest])
         #expect(result.status == 0, "\(result)")
         let object = try sandbox.jsonObject(result)
         #expect(object["registry"] as? String == "Shop")
@@ -49,55 +49,55 @@ struct ListCommandTests {
         #expect(flags[1]["enabled"] as? Bool == true)
     }
 
-    @Test func overriddenShowsOnlyOverriddenFlags() throws {
+    @Test func overriddenShowsOnlyOverriddenFlags() async throws {
         let sandbox = try CLISandbox()
-        #expect(try sandbox.runWithStore(["set", "blueText", "on"]).status == 0)
-        #expect(try sandbox.runWithStore(["set", "list.pullToRefresh", "off"]).status == 0)
-        let result = try sandbox.runWithStore(["list", "--overridden", "--json"])
+        #expect(try await sandbox.runWithStore(["set", "blueText", "on"]).status == 0)
+        #expect(try await sandbox.runWithStore(["set", "list.pullToRefresh", "off"]).status == 0)
+        let result = try await sandbox.runWithStore(["list", "--overridden", "--json"])
         let flags = try #require(try sandbox.jsonObject(result)["flags"] as? [[String: Any]])
         #expect(flags.compactMap { $0["key"] as? String } == ["blueText", "list.pullToRefresh"])
         #expect(flags.compactMap { $0["enabled"] as? Bool } == [true, false])
 
-        let text = try sandbox.runWithStore(["list", "--overridden"])
+        let text = try await sandbox.runWithStore(["list", "--overridden"])
         let lines = text.standardOutput.split(separator: "\n")
         #expect(lines.count == 2)
         #expect(lines.allSatisfy { $0.contains("override") && $0.contains("*") })
     }
 
-    @Test func searchRanksBestMatchFirst() throws {
+    @Test func searchRanksBestMatchFirst() async throws {
         let sandbox = try CLISandbox()
-        let result = try sandbox.runWithStore(["list", "--search", "avatar", "--json"])
+        let result = try await sandbox.runWithStore(["list", "--search", "avatar", "--json"])
         #expect(result.status == 0, "\(result)")
         let flags = try #require(try sandbox.jsonObject(result)["flags"] as? [[String: Any]])
         #expect(flags.first?["key"] as? String == "moments.isRoundedAvatar")
-        let none = try sandbox.runWithStore(["list", "--search", "zzzzqqq"])
+        let none = try await sandbox.runWithStore(["list", "--search", "zzzzqqq"])
         #expect(none.status == 0)
         #expect(none.standardOutput.isEmpty)
         #expect(none.standardError.contains("no flag matches"))
     }
 
-    @Test func environmentVariablesChooseManifestAndStore() throws {
+    @Test func environmentVariablesChooseManifestAndStore() async throws {
         let sandbox = try CLISandbox()
         let manifest = try sandbox.write("shop.json", ManifestFixtures.shop)
         let store = sandbox.directory.appendingPathComponent("env-store.json").path
         let env = ["FLAGSTAFF_MANIFEST": manifest, "FLAGSTAFF_STORE": store]
-        #expect(try sandbox.run(["set", "darkMode", "on"], environment: env).status == 0)
+        #expect(try await sandbox.run(["set", "darkMode", "on"], environment: env).status == 0)
         let stored = try JSONSerialization.jsonObject(with: try Data(contentsOf: URL(fileURLWithPath: store))) as? [String: Any]
         #expect(stored?["overrides"] as? [String: String] == ["darkMode": "on"])
-        let listed = try sandbox.run(["list", "--json"], environment: env)
+        let listed = try await sandbox.run(["list", "--json"], environment: env)
         #expect(try sandbox.jsonObject(listed)["registry"] as? String == "Shop")
         // An explicit option wins over the environment.
-        let explicit = try sandbox.run(["get", "darkMode", "--store", sandbox.storePath], environment: env)
+        let explicit = try await sandbox.run(["get", "darkMode", "--store", sandbox.storePath], environment: env)
         #expect(explicit.standardOutput == "off\n")
     }
 
-    @Test func defaultStoreIsNamedAfterTheRegistry() throws {
+    @Test func defaultStoreIsNamedAfterTheRegistry() async throws {
         let sandbox = try CLISandbox()
-        #expect(try sandbox.run(["set", "blueText", "on"]).status == 0)
+        #expect(try await sandbox.run(["set", "blueText", "on"]).status == 0)
         let demoStore = sandbox.directory.appendingPathComponent("config/flagstaff/demo.json")
         #expect(FileManager.default.fileExists(atPath: demoStore.path))
         let manifest = try sandbox.write("shop.json", ManifestFixtures.shop)
-        #expect(try sandbox.run(["set", "darkMode", "on", "--manifest", manifest]).status == 0)
+        #expect(try await sandbox.run(["set", "darkMode", "on", "--manifest", manifest]).status == 0)
         #expect(FileManager.default.fileExists(atPath: sandbox.directory.appendingPathComponent("config/flagstaff/Shop.json").path))
     }
 

@@ -3,9 +3,9 @@ import Testing
 
 @Suite("flagstaff manifest")
 struct ManifestCommandTests {
-    @Test func demoManifestDescribesTheDemoRegistry() throws {
+    @Test func demoManifestDescribesTheDemoRegistry() async throws {
         let sandbox = try CLISandbox()
-        let result = try sandbox.runWithStore(["manifest"])
+        let result = try await sandbox.runWithStore(["manifest"])
         #expect(result.status == 0, "\(result)")
         let manifest = try sandbox.jsonObject(result)
         #expect(manifest["name"] as? String == "Moments demo")
@@ -17,11 +17,11 @@ struct ManifestCommandTests {
         #expect(groups.compactMap { $0["key"] as? String } == ["list", "moments", "checkout", "diagnostics"])
     }
 
-    @Test func savedManifestReopensAsTheSameRegistry() throws {
+    @Test func savedManifestReopensAsTheSameRegistry() async throws {
         let sandbox = try CLISandbox()
-        let saved = try sandbox.write("demo.json", try sandbox.runWithStore(["manifest"]).standardOutput)
-        let fromDemo = try sandbox.jsonObject(try sandbox.runWithStore(["list", "--json"]))
-        let fromFile = try sandbox.jsonObject(try sandbox.runWithStore(["list", "--json", "--manifest", saved]))
+        let saved = try sandbox.write("demo.json", try await sandbox.runWithStore(["manifest"]).standardOutput)
+        let fromDemo = try sandbox.jsonObject(try await sandbox.runWithStore(["list", "--json"]))
+        let fromFile = try sandbox.jsonObject(try await sandbox.runWithStore(["list", "--json", "--manifest", saved]))
         let demoFlags = try #require(fromDemo["flags"] as? [[String: Any]])
         let fileFlags = try #require(fromFile["flags"] as? [[String: Any]])
         #expect(demoFlags.compactMap { $0["key"] as? String } == fileFlags.compactMap { $0["key"] as? String })
@@ -30,10 +30,10 @@ struct ManifestCommandTests {
         #expect(fromFile["registry"] as? String == "Moments demo")
     }
 
-    @Test func manifestDoesNotNeedAReadableStore() throws {
+    @Test func manifestDoesNotNeedAReadableStore() async throws {
         let sandbox = try CLISandbox()
         try sandbox.write("overrides.json", "corrupt")
-        let result = try sandbox.runWithStore(["manifest"])
+        let result = try await sandbox.runWithStore(["manifest"])
         #expect(result.status == 0, "\(result)")
         #expect(sandbox.storeBytes() == Data("corrupt".utf8))
     }

@@ -3,25 +3,25 @@ import Testing
 
 @Suite("flagstaff pending-restart")
 struct PendingRestartCommandTests {
-    @Test func nothingPendingExitsZero() throws {
+    @Test func nothingPendingExitsZero() async throws {
         let sandbox = try CLISandbox()
-        #expect(try sandbox.runWithStore(["set", "blueText", "on"]).status == 0)
-        let result = try sandbox.runWithStore(["pending-restart"])
+        #expect(try await sandbox.runWithStore(["set", "blueText", "on"]).status == 0)
+        let result = try await sandbox.runWithStore(["pending-restart"])
         #expect(result.status == 0, "\(result)")
         #expect(result.standardOutput == "no restart needed\n")
     }
 
-    @Test func aChangedRestartFlagExitsThreeAndIsListed() throws {
+    @Test func aChangedRestartFlagExitsThreeAndIsListed() async throws {
         let sandbox = try CLISandbox()
         let manifest = try sandbox.write("shop.json", ManifestFixtures.shop)
-        #expect(try sandbox.runWithStore(["set", "newHome", "off", "--manifest", manifest]).status == 0)
+        #expect(try await sandbox.runWithStore(["set", "newHome", "off", "--manifest", manifest]).status == 0)
         // Forcing a restart flag to the value it has anyway changes nothing.
-        #expect(try sandbox.runWithStore(["set", "cart.expressCheckout", "on", "--manifest", manifest]).status == 0)
-        let result = try sandbox.runWithStore(["pending-restart", "--manifest", manifest])
+        #expect(try await sandbox.runWithStore(["set", "cart.expressCheckout", "on", "--manifest", manifest]).status == 0)
+        let result = try await sandbox.runWithStore(["pending-restart", "--manifest", manifest])
         #expect(result.status == 3, "\(result)")
         #expect(result.standardOutput == "newHome  ON → OFF  (New Home)\n")
 
-        let json = try sandbox.runWithStore(["pending-restart", "--json", "--manifest", manifest])
+        let json = try await sandbox.runWithStore(["pending-restart", "--json", "--manifest", manifest])
         #expect(json.status == 3)
         let flags = try #require(try sandbox.jsonObject(json)["flags"] as? [[String: Any]])
         #expect(flags.count == 1)
@@ -31,21 +31,21 @@ struct PendingRestartCommandTests {
         #expect(flags.first?["launchValueFrom"] as? String == "withoutOverride")
     }
 
-    @Test func recordMakesTheCurrentValuesTheLaunchValues() throws {
+    @Test func recordMakesTheCurrentValuesTheLaunchValues() async throws {
         let sandbox = try CLISandbox()
-        #expect(try sandbox.runWithStore(["set", "useTabBarNav", "on"]).status == 0)
-        #expect(try sandbox.runWithStore(["pending-restart"]).status == 3)
+        #expect(try await sandbox.runWithStore(["set", "useTabBarNav", "on"]).status == 0)
+        #expect(try await sandbox.runWithStore(["pending-restart"]).status == 3)
 
-        let record = try sandbox.runWithStore(["pending-restart", "--record"])
+        let record = try await sandbox.runWithStore(["pending-restart", "--record"])
         #expect(record.status == 0, "\(record)")
         let snapshot = sandbox.directory.appendingPathComponent("overrides.json.launch.json")
         let object = try JSONSerialization.jsonObject(with: try Data(contentsOf: snapshot)) as? [String: Any]
         #expect((object?["values"] as? [String: Bool])?["useTabBarNav"] == true)
-        #expect(try sandbox.runWithStore(["pending-restart"]).status == 0)
+        #expect(try await sandbox.runWithStore(["pending-restart"]).status == 0)
 
         // Resetting now changes the value the app launched with.
-        #expect(try sandbox.runWithStore(["reset", "useTabBarNav"]).status == 0)
-        let after = try sandbox.runWithStore(["pending-restart", "--json"])
+        #expect(try await sandbox.runWithStore(["reset", "useTabBarNav"]).status == 0)
+        let after = try await sandbox.runWithStore(["pending-restart", "--json"])
         #expect(after.status == 3)
         let flags = try #require(try sandbox.jsonObject(after)["flags"] as? [[String: Any]])
         #expect(flags.first?["launchValueFrom"] as? String == "snapshot")
@@ -53,10 +53,10 @@ struct PendingRestartCommandTests {
         #expect(flags.first?["currentValue"] as? Bool == false)
     }
 
-    @Test func aCorruptSnapshotIsReportedByName() throws {
+    @Test func aCorruptSnapshotIsReportedByName() async throws {
         let sandbox = try CLISandbox()
         try sandbox.write("overrides.json.launch.json", "{not json")
-        let result = try sandbox.runWithStore(["pending-restart"])
+        let result = try await sandbox.runWithStore(["pending-restart"])
         #expect(result.status == 1)
         #expect(result.standardError.contains("overrides.json.launch.json"))
         #expect(result.standardError.contains("launch snapshot"))

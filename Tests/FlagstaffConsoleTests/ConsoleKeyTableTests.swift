@@ -210,6 +210,9 @@ import Testing
         press(.character("R"), into: &state)
         #expect(state.mode == .list)
         #expect(ConsoleLayout.render(state).text(row: 29).contains("No overrides to reset"))
+        try apply(press(.home, .character("o"), into: &state), to: &state)  // Blue Text: no restart needed
+        press(.character("R"), into: &state)
+        #expect(press(.control("c"), into: &state) == [.quit(.notNeeded)], "Ctrl-C in the y/n question quits")
     }
 
     @Test mutating func iTogglesTheDetailPane() {

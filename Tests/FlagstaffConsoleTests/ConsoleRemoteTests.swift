@@ -51,7 +51,7 @@ final class FakeRemoteFeature: AnyFeature, @unchecked Sendable {
         #expect(screen.find("kind remote · remote Unleash fetched \(clock)") != nil, "\(screen.text)")
     }
 
-    @Test func controlRRefreshesTheRemoteSources() throws {
+    @Test func controlRRefreshesTheRemoteSources() async throws {
         let registry = try makeRegistry()
         var state = ConsoleState(registry: registry)
         #expect(press(.control("r"), into: &state).isEmpty)
@@ -63,8 +63,8 @@ final class FakeRemoteFeature: AnyFeature, @unchecked Sendable {
         #expect(ConsoleLayout.render(state).text(row: 29).contains("Refreshing Unleash…"))
         // Through the shell: the source's refresh runs in the background.
         _ = try FeatureConsole(registry: registry).run(on: ScriptedTerminal(events: [.key(.control("r")), .key(.character("q"))]))
-        let deadline = Date().addingTimeInterval(5)
-        while source.refreshes < 1 && Date() < deadline { usleep(5_000) }
+        let deadline = Date().addingTimeInterval(30)
+        while source.refreshes < 1 && Date() < deadline { try await Task.sleep(for: .milliseconds(10)) }
         #expect(source.refreshes == 1)
     }
 }

@@ -78,6 +78,7 @@ import Testing
         #expect(state.listHeight == 5)
         #expect(screen.row(containing: "Blue Text") == 3)
         #expect(screen.text(row: 9).hasPrefix(" ↑↓ move"))
+        #expect(screen.text(row: 9).contains("? help  q quit"), "the footer drops other keys before help and quit")
     }
 
     @Test func wideAndCombiningCharactersKeepColumnsAligned() throws {
@@ -119,6 +120,15 @@ import Testing
         #expect(screen.cells.allSatisfy { cell in
             cell.character.unicodeScalars.allSatisfy { $0.value >= 0x20 && !(0x7F...0x9F).contains($0.value) }
         })
+    }
+
+    @Test func anEmptyRegistrySaysSo() throws {
+        let registry = try FeatureRegistry(manifest: RegistryManifest(name: "Empty"), options: RegistryOptions(storeWatchInterval: nil))
+        var state = ConsoleState(registry: registry)
+        #expect(ConsoleLayout.render(state).text(row: 3).hasPrefix("   This registry has no flags"))
+        #expect(press(.character("o"), into: &state).isEmpty)
+        #expect(press(.down, .character(" "), .character("i"), into: &state).isEmpty)
+        #expect(ConsoleLayout.render(state).text(row: 0).contains("0 flags · 0 overridden"))
     }
 
     @Test func restartPromptListsOldAndNewValues() throws {

@@ -62,6 +62,23 @@ import Testing
         #expect(screen.cells(of: "Cells").allSatisfy { $0.foreground == .cyan })
     }
 
+    @Test func theDetailPaneHighlightsMatchesInTheKeyAndDescription() throws {
+        var state = ConsoleState(registry: try makeRegistry())
+        press(.character("/"), into: &state)
+        type("likebutton", into: &state)  // in the key only: the label is "Is Like Button For Moment Enabled"
+        var screen = ConsoleLayout.render(state)
+        #expect(screen.text(row: 25).hasPrefix(" moments.isLikeButtonForMomentEnabled — Show the like button"))
+        #expect(screen.cells(of: "LikeButton").allSatisfy { $0.foreground == .cyan && $0.bold })
+        #expect(screen.cells(of: "moments.is").allSatisfy { $0.foreground == .default && $0.bold })
+        press(.control("u"), into: &state)
+        type("each moment", into: &state)  // in the description only
+        screen = ConsoleLayout.render(state)
+        let column = try #require(screen.find("each moment", inRow: 25))
+        #expect((column..<column + 11).allSatisfy { screen.cell(row: 25, column: $0).foreground == .cyan })
+        let under = try #require(screen.find("under", inRow: 25))
+        #expect(screen.cell(row: 25, column: under).foreground == .default)
+    }
+
     @Test func searchWithinAScopeAndKeepingTheCursorOnTheSameFlag() throws {
         let registry = try makeRegistry()
         var state = ConsoleState(registry: registry)
@@ -79,5 +96,37 @@ import Testing
         try registry.setOverride(.enabled, for: try #require(registry.feature(forKey: "blueText")))
         state.refresh()
         #expect(state.selectedFeature?.key == key)
+    }
+}
+
+@Suite struct ConsoleTypeaheadTests {
+    @Test func aRunOfQueryEditsEndsWhereKeyByKeyHandlingEnds() throws {
+        let registry = try makeRegistry()
+        let keys: [ConsoleKey] = "avx".map { .character($0) } + [.backspace, .backspace] + "ata".map { .character($0) }
+            + [.control("u")] + "scroll".map { .character($0) }
+        var oneByOne = ConsoleState(registry: registry)
+        var batched = ConsoleState(registry: registry)
+        press(.character("/"), into: &oneByOne)
+        press(.character("/"), into: &batched)
+        for key in keys { _ = oneByOne.handle(key) }
+        #expect(keys.allSatisfy(batched.isQueryEdit))
+        batched.handle(typing: keys)
+        #expect(batched.query == "scroll" && oneByOne.query == "scroll")
+        #expect(ConsoleLayout.render(batched) == ConsoleLayout.render(oneByOne))
+        #expect(!batched.isQueryEdit(.down) && !batched.isQueryEdit(.enter) && !batched.isQueryEdit(.escape))
+        press(.enter, into: &batched)
+        #expect(!batched.isQueryEdit(.character("o")), "outside the search field letters are commands")
+    }
+
+    @Test func typeaheadThroughTheRunLoopKeepsCommandsAfterTheQuery() throws {
+        let registry = try makeRegistry()
+        let events: [TerminalEvent] = [.key(.character("/"))] + "blue".map { .key(.character($0)) }
+            + [.key(.enter), .key(.character("o")), .key(.character("q"))]
+        let terminal = ScriptedTerminal(events: events)
+        terminal.deliversTypeahead = true
+        let outcome = try FeatureConsole(registry: registry).run(on: terminal)
+        #expect(terminal.typeaheadCount == 6, "b was read normally; l, u, e, Enter, o, q were waiting")
+        #expect(outcome.changedKeys == ["blueText"])
+        #expect(outcome.signal == nil && outcome.restartChoice == .notNeeded)
     }
 }

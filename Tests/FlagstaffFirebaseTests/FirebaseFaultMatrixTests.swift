@@ -25,7 +25,7 @@ struct FirebaseFaultMatrixTests {
         Row(name: "HTTP 503", fault: .status(503), expectedStatus: .throttled) { $0 == .httpStatus(503, message: "UNAVAILABLE: injected 503") },
         Row(name: "HTTP 504", fault: .status(504), expectedStatus: .throttled) { $0 == .httpStatus(504, message: "UNAVAILABLE: injected 504") },
         Row(name: "HTTP 400 is not backed off", fault: .status(400), expectedStatus: .failure) { $0.triggersBackoff == false && $0 == .httpStatus(400, message: "UNAVAILABLE: injected 400") },
-        Row(name: "timeout", fault: .delay(seconds: 20), expectedStatus: .failure) { $0 == .timedOut(after: 0.3) },
+        Row(name: "timeout", fault: .delay(seconds: 600), expectedStatus: .failure) { $0 == .timedOut(after: 0.3) },
         Row(name: "malformed JSON", fault: .malformedJSON, expectedStatus: .failure) {
             if case .invalidResponse(let message) = $0 { return message.hasPrefix("malformed JSON") }
             return false
@@ -123,6 +123,21 @@ struct FirebaseFaultMatrixTests {
         #expect(message.contains("refused"))
         #expect(config.throttledUntil == nil)
         #expect(config["isRoundedAvatar"] == RemoteConfigValue(string: "true", source: .remote))
+    }
+
+    @Test("a huge chunked body (no Content-Length) is cut off at the limit without buffering it all")
+    func hugeChunkedBody() async throws {
+        let server = try LoopbackHTTPServer.started { _ in
+            var response = LoopbackResponse.oversized(bytes: 64 << 20)
+            response.chunked = true
+            return response
+        }
+        defer { server.stop() }
+        let provider = FirebaseRemoteConfigProvider(options: FirebaseTestSupport.options(server.baseURL))
+        // Buffering everything first would report "body of 67108864 bytes exceeds …" from the parser instead.
+        await #expect(throws: RemoteConfigProviderError.invalidResponse("body exceeds the limit of 1048576 bytes")) {
+            _ = try await provider.fetch(RemoteConfigFetchRequest(timeout: 60))
+        }
     }
 
     @Test("backoff doubles across consecutive 503s and caps at 4 hours")

@@ -88,6 +88,17 @@ public enum CommandRunner {
         return Result(status: status, standardOutput: out, standardError: err)
     }
 
+    /// Runs a program and awaits it without blocking a cooperative thread (see ``offCooperativePool(_:)``).
+    /// - Parameters: as ``run(_:_:environment:standardInput:timeout:)``.
+    /// - Returns: the exit status and captured output.
+    /// - Throws: ``Failure``.
+    public static func run(_ executable: URL, _ arguments: [String], environment: [String: String],
+                           standardInput: Data? = nil, timeout: Duration = .seconds(60)) async throws -> Result {
+        try await offCooperativePool {
+            try run(executable, arguments, environment: environment, standardInput: standardInput, timeout: timeout)
+        }
+    }
+
     private static func wait(for pid: pid_t, timeout: Duration, program: String) throws -> Int32 {
         let clock = ContinuousClock()
         let deadline = clock.now + timeout

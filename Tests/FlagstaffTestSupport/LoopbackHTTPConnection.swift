@@ -89,6 +89,10 @@ struct LoopbackHTTPConnection {
             let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
             headers.add(name, value)
         }
+        if headers["Expect"]?.lowercased() == "100-continue" {
+            // Clients such as libcurl (URLSession on Linux) wait for this before sending a large body.
+            guard LoopbackSocket.sendAll(fd, Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)) else { return nil }
+        }
         var body = Data()
         if headers["Transfer-Encoding"]?.lowercased().contains("chunked") == true {
             guard let decoded = readChunkedBody() else { return nil }

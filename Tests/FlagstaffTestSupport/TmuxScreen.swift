@@ -37,7 +37,7 @@ public struct StyledCharacter: Sendable, Hashable {
 /// The capture is parsed as one stream: SGR state carries across newlines, parameters combine (`1;4;32`),
 /// and 30–37/90–97, 40–47/100–107, `38;5;n`, `38;2;r;g;b`, 39/49, 22/24/27 and 0 are understood. Other
 /// escape sequences are skipped. tmux trims trailing blanks, so a line may be shorter than the pane.
-public struct TmuxScreen: Sendable {
+public struct TmuxScreen: Sendable, CustomStringConvertible {
     /// The screen's lines, top to bottom.
     public let lines: [[StyledCharacter]]
 
@@ -103,6 +103,9 @@ public struct TmuxScreen: Sendable {
 
     /// The whole screen as plain text, one line per row.
     public var text: String { (0..<lines.count).map { text(line: $0) }.joined(separator: "\n") }
+
+    /// The plain text, so failure messages show the screen rather than every cell's attributes.
+    public var description: String { text }
 
     /// Whether any line contains `needle`.
     /// - Parameter needle: the text to look for.

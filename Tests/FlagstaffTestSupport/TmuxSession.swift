@@ -88,7 +88,8 @@ public final class TmuxSession: Sendable {
         TmuxScreen(parsing: try tmux(["capture-pane", "-p", "-e", "-t", "test"]))
     }
 
-    /// Polls the screen every 20 ms until `predicate` holds.
+    /// Polls the screen every 20 ms until `predicate` holds, sleeping without holding a thread of the
+    /// cooperative pool (tests run in parallel on few cores).
     /// - Parameters:
     ///   - what: a description for the timeout message.
     ///   - timeout: how long to wait, 10 s unless given.
@@ -98,12 +99,12 @@ public final class TmuxSession: Sendable {
     @discardableResult
     public func waitFor(
         _ what: String, timeout: TimeInterval = 10, until predicate: (TmuxScreen) -> Bool
-    ) throws -> TmuxScreen {
+    ) async throws -> TmuxScreen {
         let deadline = Date().addingTimeInterval(timeout)
         var last = try capture()
         while !predicate(last) {
             if Date() > deadline { throw TmuxError.timeout(what: what, lastScreen: last.text) }
-            usleep(20_000)
+            try await Task.sleep(for: .milliseconds(20))
             last = try capture()
         }
         return last
@@ -116,8 +117,8 @@ public final class TmuxSession: Sendable {
     /// - Returns: the screen that contained it.
     /// - Throws: ``TmuxError/timeout(what:lastScreen:)`` when the deadline passes.
     @discardableResult
-    public func waitFor(text: String, timeout: TimeInterval = 10) throws -> TmuxScreen {
-        try waitFor("\"\(text)\"", timeout: timeout) { $0.contains(text) }
+    public func waitFor(text: String, timeout: TimeInterval = 10) async throws -> TmuxScreen {
+        try await waitFor("\"\(text)\"", timeout: timeout) { $0.contains(text) }
     }
 
     /// Resizes the session's window (and so the pane), which sends the program `SIGWINCH`.

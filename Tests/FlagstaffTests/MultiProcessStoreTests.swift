@@ -1,4 +1,5 @@
 @testable import Flagstaff
+import FlagstaffTestSupport
 import Foundation
 import Testing
 
@@ -11,20 +12,24 @@ import Testing
     }
 
     @Test(.enabled(if: tool != nil, "the StoreStressTool binary is built next to the test bundle by `swift test`"))
-    func concurrentWritersInSeveralProcessesLoseNothing() throws {
+    func concurrentWritersInSeveralProcessesLoseNothing() async throws {
         let file = temporaryDirectory().appendingPathComponent("overrides.json")
         let processes = 6, writes = 40
-        let children = try (0..<processes).map { index -> Process in
-            let process = Process()
-            process.executableURL = Self.tool
-            process.arguments = ["write", file.path, "writer\(index)", "\(writes)"]
-            try process.run()
-            return process
+        let tool = Self.tool
+        let statuses = try await offCooperativePool { () throws -> [Int32] in
+            let children = try (0..<processes).map { index -> Process in
+                let process = Process()
+                process.executableURL = tool
+                process.arguments = ["write", file.path, "writer\(index)", "\(writes)"]
+                try process.run()
+                return process
+            }
+            return children.map { child in
+                child.waitUntilExit()
+                return child.terminationStatus
+            }
         }
-        for child in children {
-            child.waitUntilExit()
-            #expect(child.terminationStatus == 0)
-        }
+        #expect(statuses == Array(repeating: 0, count: processes))
         let overrides = try FileOverrideStore(url: file).load()
         #expect(overrides.count == processes * writes)
         for index in 0..<processes {
@@ -35,29 +40,11 @@ import Testing
     }
 
     @Test(.enabled(if: tool != nil, "the StoreStressTool binary is built next to the test bundle by `swift test`"))
-    func writerKilledMidWriteLeavesAParsableFileWithEveryCompletedWrite() throws {
+    func writerKilledMidWriteLeavesAParsableFileWithEveryCompletedWrite() async throws {
         let directory = temporaryDirectory()
         let file = directory.appendingPathComponent("overrides.json")
         for round in 0..<20 {
-            let process = Process()
-            let output = Pipe()
-            process.executableURL = Self.tool
-            process.arguments = ["forever", file.path, "round\(round)"]
-            process.standardOutput = output
-            try process.run()
-            // Let it complete a few writes, then kill it at an arbitrary point of its loop.
-            var completed = Data()
-            while !(String(decoding: completed, as: UTF8.self).contains("done \(2 + round % 5)")) {
-                completed.append(output.fileHandleForReading.availableData)
-            }
-            Thread.sleep(forTimeInterval: Double(round % 4) * 0.0007)
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-            completed.append(output.fileHandleForReading.readDataToEndOfFile())
-            let done = String(decoding: completed, as: UTF8.self).split(separator: "\n").compactMap { line in
-                line.hasPrefix("done ") ? Int(line.dropFirst(5)) : nil
-            }
-            let overrides = try FileOverrideStore(url: file).load()  // must parse every time
+            let (done, overrides) = try await Self.killWriterMidWrite(round: round, file: file)
             for index in done {
                 #expect(overrides["round\(round).\(index)"] != nil, "round \(round): completed write \(index) lost")
             }
@@ -67,9 +54,39 @@ import Testing
         #expect(leftovers.count <= 20)
     }
 
+    /// Starts a writer, lets it complete a few writes, kills it at an arbitrary point of its loop, and returns
+    /// the writes it reported complete and the file's contents (which must parse).
+    private static func killWriterMidWrite(round: Int, file: URL) async throws -> ([Int], [String: OverrideState]) {
+        let tool = Self.tool
+        return try await offCooperativePool {
+            let process = Process()
+            let output = Pipe()
+            process.executableURL = tool
+            process.arguments = ["forever", file.path, "round\(round)"]
+            process.standardOutput = output
+            try process.run()
+            // Let it complete a few writes, then kill it at an arbitrary point of its loop.
+            var completed = Data()
+            while !(String(decoding: completed, as: UTF8.self).contains("done \(2 + round % 5)")) {
+                let chunk = output.fileHandleForReading.availableData
+                if chunk.isEmpty { break }  // the writer ended on its own (an error): the checks below report it
+                completed.append(chunk)
+            }
+            Thread.sleep(forTimeInterval: Double(round % 4) * 0.0007)
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            completed.append(output.fileHandleForReading.readDataToEndOfFile())
+            let done = String(decoding: completed, as: UTF8.self).split(separator: "\n").compactMap { line in
+                line.hasPrefix("done ") ? Int(line.dropFirst(5)) : nil
+            }
+            let overrides = try FileOverrideStore(url: file).load()  // must parse every time
+            return (done, overrides)
+        }
+    }
+
     @Test(.enabled(if: tool != nil && getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"),
                    "needs root to drop to an unprivileged user with setpriv (root ignores file permissions)"))
-    func permissionDeniedIsAClearErrorAndTheFileIsUntouched() throws {
+    func permissionDeniedIsAClearErrorAndTheFileIsUntouched() async throws {
         let directory = temporaryDirectory()
         chmod(directory.path, 0o755)
         let file = directory.appendingPathComponent("overrides.json")
@@ -82,8 +99,11 @@ import Testing
         process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", Self.tool!.path, "write", file.path, "x", "1"]
         process.standardError = errors
         try process.run()
-        process.waitUntilExit()
-        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let message = try await offCooperativePool {
+            let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            return text
+        }
         #expect(process.terminationStatus == 1)
         #expect(message.contains(file.path) && message.contains("Permission denied"), "stderr: \(message)")
         #expect(try Data(contentsOf: file) == contents)

@@ -56,7 +56,7 @@ import Testing
         #expect(calls.load(ordering: .relaxed) == 2)
     }
 
-    @Test func dynamicFeatureCachingInterval() throws {
+    @Test func dynamicFeatureCachingInterval() async throws {
         let calls = Atomic<Int>(0)
         let flag = DynamicFeature(key: "d", caching: .interval(.milliseconds(30))) { _ in
             calls.add(1, ordering: .relaxed)
@@ -64,7 +64,7 @@ import Testing
         }
         for _ in 0..<10 { _ = flag.enabled }
         #expect(calls.load(ordering: .relaxed) == 1)
-        Thread.sleep(forTimeInterval: 0.05)
+        try await Task.sleep(for: .milliseconds(50))
         _ = flag.enabled
         #expect(calls.load(ordering: .relaxed) == 2)
     }

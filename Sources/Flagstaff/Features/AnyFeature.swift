@@ -35,7 +35,7 @@ open class AnyFeature: @unchecked Sendable {
         self.explicitKey = key
         self.description = description
         self.requiresRestart = requiresRestart
-        self.identity = Mutex(FeatureIdentity(key: key ?? "", explicitLabel: label, label: label ?? key.map(LabelFormatter.humanize) ?? ""))
+        self.identity = Mutex(FeatureIdentity(key: key ?? "", explicitLabel: label, label: label))
     }
 
     // MARK: Identity
@@ -43,7 +43,14 @@ open class AnyFeature: @unchecked Sendable {
     /// The store key: the group path and the property name joined by `.`, or the explicit key.
     public var key: String { identity.withLock { $0.key } }
     /// The display label: the explicit label, or the property name humanised (`newURLFormat` → "New URL Format").
-    public var label: String { identity.withLock { $0.label } }
+    public var label: String {
+        identity.withLock { id in
+            if let label = id.label { return label }
+            let humanized = LabelFormatter.humanize(id.key)
+            id.label = humanized
+            return humanized
+        }
+    }
     /// The labels of the enclosing groups, outermost first (empty for a flag at the registry's top level).
     public var groupPath: [String] { identity.withLock { $0.groupPath } }
     /// The keys of the enclosing groups, outermost first.
@@ -63,7 +70,8 @@ open class AnyFeature: @unchecked Sendable {
                 id.key = (groupKeys + [name]).joined(separator: ".")
             }
             if id.explicitLabel == nil {
-                id.label = LabelFormatter.humanize(propertyName ?? id.key)
+                // Humanised lazily from the key on first read, unless a property name says more.
+                id.label = propertyName.map(LabelFormatter.humanize)
             }
             id.groupPath = group.map(\.label)
             id.groupKeyPath = groupKeys
@@ -178,7 +186,8 @@ struct FeatureIdentity: @unchecked Sendable {
     // @unchecked: lives only inside AnyFeature's Mutex.
     var key: String
     var explicitLabel: String?
-    var label: String
+    /// The display label, or `nil` until first read (then humanised from the key).
+    var label: String?
     var groupPath: [String] = []
     var groupKeyPath: [String] = []
     var declarationPath: String = ""

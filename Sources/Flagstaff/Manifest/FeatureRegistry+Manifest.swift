@@ -29,11 +29,11 @@ extension FeatureRegistry {
                 let path = parent.map { "\($0).\(group.key)" } ?? group.key
                 let chain = self.group(chainFor: path.split(separator: ".").map(String.init))
                 chain.last?.configureFromManifest(label: group.label, description: group.description)
-                for flag in group.flags { try register(build(flag), in: path) }
+                try registerUnpublished(group.flags.map(build), in: path)
                 try add(group.groups, parent: path)
             }
         }
-        for flag in manifest.flags { try register(build(flag)) }
+        try registerUnpublished(manifest.flags.map(build), in: nil)
         try add(manifest.groups, parent: nil)
         finishSetUp()
     }

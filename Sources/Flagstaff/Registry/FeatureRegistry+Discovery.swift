@@ -22,10 +22,11 @@ extension FeatureRegistry {
                     add(wrapper.feature, propertyName: name, groups: groups, declaration: "\(path).\(name)")
                 } else if let group = child.value as? FeatureGroup {
                     group.assign(propertyName: label, parentPath: groups.last?.keyPath ?? [])
-                    if let parent = groups.last {
-                        parent.append(subgroup: group)
-                    } else {
-                        core.state.withLock { $0.groups.append(group) }
+                    if let parent = groups.last { parent.append(subgroup: group) }
+                    let path = group.keyPath.joined(separator: ".")
+                    core.state.withLock { state in
+                        if groups.isEmpty { state.groups.append(group) }
+                        if state.groupsByPath[path] == nil { state.groupsByPath[path] = group }
                     }
                     walk(object: group, stopAt: FeatureGroup.self, groups: groups + [group], path: declaration)
                 }
@@ -71,58 +72,83 @@ extension FeatureRegistry {
     /// The flag must have an explicit key (`Feature(key: "…")`); it is used as is, without a group prefix.
     /// Groups in `groupPath` (dot-separated keys, e.g. `"unleash"` or `"remote.experiments"`) are created as
     /// needed, labelled by humanising their keys. The flag's launch value is recorded now and its override is
-    /// loaded from the store.
+    /// loaded from the store. Registering many flags? Use ``register(_:in:)-(([AnyFeature],_))``: one call
+    /// publishes one new lookup table.
     /// - Parameters:
     ///   - feature: the flag, with an explicit key.
     ///   - groupPath: the dot-separated keys of the group to put it in, or `nil` for the top level.
     /// - Throws: `RegistryError.invalidKey` (no or bad key), `RegistryError.duplicateKey`.
     public func register(_ feature: AnyFeature, in groupPath: String? = nil) throws {
-        guard let key = feature.explicitKey else {
-            throw RegistryError.invalidKey(feature.label, reason: "a flag registered at runtime needs an explicit key: Feature(key: \"…\")")
+        try register([feature], in: groupPath)
+    }
+
+    /// Registers several flags at runtime in one group (see ``register(_:in:)-((AnyFeature,_))``).
+    ///
+    /// Flags are checked in order; on the first error, the flags before it stay registered and the error is
+    /// thrown.
+    /// - Parameters:
+    ///   - features: the flags, each with an explicit key.
+    ///   - groupPath: the dot-separated keys of the group to put them in, or `nil` for the top level.
+    /// - Throws: `RegistryError.invalidKey` (no or bad key), `RegistryError.duplicateKey`.
+    public func register(_ features: [AnyFeature], in groupPath: String? = nil) throws {
+        defer {
+            core.keyTable.publish(core.state.withLock { $0.byKey })
+            for feature in features where feature.registry === self { feature.recordLaunchValue() }
         }
-        if let problem = Self.keyProblem(key) { throw RegistryError.invalidKey(key, reason: problem) }
+        try registerUnpublished(features, in: groupPath)
+    }
+
+    /// Adds flags without publishing a new lookup table or recording launch values (the caller does both).
+    func registerUnpublished(_ features: [AnyFeature], in groupPath: String?) throws {
         let groupKeys = groupPath.map { $0.split(separator: ".").map(String.init) } ?? []
         let groupChain = group(chainFor: groupKeys)
-        let declaration = "registered:" + (groupKeys + [key]).joined(separator: ".")
+        let prefix = groupKeys.isEmpty ? "registered:" : "registered:" + groupKeys.joined(separator: ".") + "."
         try core.writes.withLock { _ in
-            try core.state.withLock { state in
-                if let existing = state.byKey[key] {
-                    throw RegistryError.duplicateKey(key, existingDeclaration: existing.declarationPath)
+            for feature in features {
+                guard let key = feature.explicitKey else {
+                    throw RegistryError.invalidKey(feature.label, reason: "a flag registered at runtime needs an explicit key: Feature(key: \"…\")")
                 }
-                if state.instances[ObjectIdentifier(feature)] != nil {
-                    throw RegistryError.duplicateKey(key, existingDeclaration: feature.declarationPath)
+                if let problem = Self.keyProblem(key) { throw RegistryError.invalidKey(key, reason: problem) }
+                let declaration = prefix + key
+                try core.state.withLock { state in
+                    if let existing = state.byKey[key] {
+                        throw RegistryError.duplicateKey(key, existingDeclaration: existing.declarationPath)
+                    }
+                    if let first = state.instances[ObjectIdentifier(feature)] {
+                        throw RegistryError.duplicateKey(key, existingDeclaration: first)
+                    }
+                    feature.assignIdentity(propertyName: nil, group: groupChain, registry: self, declarationPath: declaration)
+                    state.instances[ObjectIdentifier(feature)] = declaration
+                    state.byKey[key] = feature
+                    state.features.append(feature)
+                    state.keys.append(key)
+                    if groupChain.isEmpty { state.rootFeatures.append(feature) }
+                    state.searchIndex = nil
+                    state.lastSearch = nil
+                    let stored = state.storedOverrides[key] ?? .featureDefault
+                    feature.overrideCell.store(stored.cellValue, ordering: .relaxed)
                 }
-                feature.assignIdentity(propertyName: nil, group: groupChain, registry: self, declarationPath: declaration)
-                state.instances[ObjectIdentifier(feature)] = declaration
-                state.byKey[key] = feature
-                state.features.append(feature)
-                state.keys.append(key)
-                if groupChain.isEmpty { state.rootFeatures.append(feature) }
-                state.searchIndex = nil
-                let stored = state.storedOverrides[key] ?? .featureDefault
-                feature.overrideCell.store(stored.cellValue, ordering: .relaxed)
+                groupChain.last?.append(feature: feature)
             }
-            groupChain.last?.append(feature: feature)
         }
-        feature.recordLaunchValue()
     }
 
     /// Finds or creates the groups for a key path.
     func group(chainFor keys: [String]) -> [FeatureGroup] {
         var chain: [FeatureGroup] = []
+        var path = ""
         for key in keys {
-            let existing: FeatureGroup? = chain.last?.subgroup(withKey: key)
-                ?? (chain.isEmpty ? core.state.withLock { $0.groups.first { $0.key == key } } : nil)
-            if let existing {
+            path = path.isEmpty ? key : path + "." + key
+            if let existing = core.state.withLock({ $0.groupsByPath[path] }) {
                 chain.append(existing)
                 continue
             }
             let created = FeatureGroup()
             created.assign(propertyName: key, parentPath: chain.last?.keyPath ?? [])
-            if let parent = chain.last {
-                parent.append(subgroup: created)
-            } else {
-                core.state.withLock { $0.groups.append(created) }
+            if let parent = chain.last { parent.append(subgroup: created) }
+            core.state.withLock { state in
+                if chain.isEmpty { state.groups.append(created) }
+                state.groupsByPath[path] = created
             }
             chain.append(created)
         }

@@ -83,7 +83,9 @@ extension FeatureRegistry {
             }
             return changed
         }
-        guard let origin, !changed.isEmpty else { return nil }
+        guard !changed.isEmpty else { return nil }
+        core.generation.add(1, ordering: .relaxed)
+        guard let origin else { return nil }
         return FeatureChange(keys: changed, origin: origin)
     }
 

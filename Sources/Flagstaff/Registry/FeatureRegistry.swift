@@ -56,6 +56,7 @@ open class FeatureRegistry: @unchecked Sendable {
     }
 
     func finishSetUp() {
+        core.keyTable.publish(core.state.withLock { $0.byKey })
         reloadFromStore(origin: nil)
         for feature in allFeatures { feature.recordLaunchValue() }
         let problems = self.problems
@@ -72,8 +73,10 @@ open class FeatureRegistry: @unchecked Sendable {
 
     /// The flag with this store key, or `nil`.
     /// - Parameter key: the full key, e.g. `list.infiniteScroll`.
+    ///
+    /// Lock-free: an atomic load and a dictionary lookup. Still, keep a reference to the flag on hot paths.
     public func feature(forKey key: String) -> AnyFeature? {
-        core.state.withLock { $0.byKey[key] }
+        core.keyTable.lookup(key)
     }
 
     /// The top-level groups, in declaration order.
@@ -130,7 +133,7 @@ open class FeatureRegistry: @unchecked Sendable {
     /// - Parameter keys: the keys whose remote value changed.
     public func notifyRemoteChange(keys: Set<String>) {
         guard !keys.isEmpty else { return }
-        core.invalidateSearchIndex()
+        core.generation.add(1, ordering: .relaxed)
         notify(FeatureChange(keys: keys, origin: .remote))
     }
 }

@@ -5,13 +5,13 @@ import Synchronization
 /// subclass never has to look at it.
 final class RegistryCore: Sendable {
     let state = Mutex(RegistryState())
+    /// The lock-free key → flag table behind `feature(forKey:)`.
+    let keyTable = PublishedKeyTable()
+    /// Incremented on every change of any flag's override or remote value (used to reuse search results).
+    let generation = Atomic<UInt64>(0)
     /// Serialises store read-modify-write + apply, so snapshots are applied in the order they were written.
     let writes = Mutex(())
     private let watcher = Mutex<WatchTimer?>(nil)
-
-    func invalidateSearchIndex() {
-        state.withLock { $0.searchIndex = nil }
-    }
 
     func setWatcher(_ timer: any DispatchSourceTimer) {
         let box = WatchTimer(timer: timer)
@@ -38,6 +38,10 @@ struct RegistryState: @unchecked Sendable {
     var byKey: [String: AnyFeature] = [:]
     var instances: [ObjectIdentifier: String] = [:]
     var groups: [FeatureGroup] = []
+    /// Every group by its dot-joined key path.
+    var groupsByPath: [String: FeatureGroup] = [:]
+    /// The last search, reused when the next query extends it.
+    var lastSearch: SearchMemo?
     var rootFeatures: [AnyFeature] = []
     var problems: [RegistryProblem] = []
     var storeError: (any Error)?

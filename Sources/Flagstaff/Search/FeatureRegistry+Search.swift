@@ -4,9 +4,9 @@ extension FeatureRegistry {
     /// first (exact > prefix > word start > substring > subsequence; then label > key > group > description;
     /// then earlier position; then declaration order).
     ///
-    /// The first search builds an index of the flags' folded texts (rebuilt after runtime registrations); a
-    /// search then scans it without allocating per flag. An empty query returns every flag in scope in
-    /// declaration order.
+    /// The first search builds an index of the flags' folded texts (rebuilt after runtime registrations).
+    /// Searches scan it with a per-field byte-set filter, and a query that extends the previous one (typing)
+    /// only rescans the previous matches. An empty query returns every flag in scope in declaration order.
     /// - Parameters:
     ///   - query: the text typed by the user.
     ///   - scope: which flags to consider (by current value or override).
@@ -14,28 +14,67 @@ extension FeatureRegistry {
     public func search(_ query: String, scope: SearchScope = .all) -> [SearchResult] {
         let index = searchIndex()
         let folded = FoldedQuery(query)
-        var found: [(sortKey: UInt64, result: SearchResult)] = []
-        for (entry, feature) in index.features.enumerated() where scope.includes(feature) {
-            if folded.bytes.isEmpty {
-                found.append((UInt64(entry), SearchResult(feature: feature, kind: .unfiltered, field: .label, index: index, entry: entry, query: folded)))
-                continue
+        let features = index.features
+        if folded.bytes.isEmpty {
+            var results: [SearchResult] = []
+            results.reserveCapacity(features.count)
+            for (entry, feature) in features.enumerated() where scope.includes(feature) {
+                results.append(SearchResult(feature: feature, kind: .unfiltered, field: .label, index: index, entry: entry, query: folded))
             }
-            var best: (kind: SearchMatchKind, field: SearchField, position: Int)?
-            for field in SearchField.allCases {
-                guard let match = index.match(folded, entry: entry, field: field) else { continue }
-                let position = match.runs.first?.0 ?? 0
-                if best == nil || match.kind < best!.kind {
-                    best = (match.kind, field, position)
-                }
-                if match.kind == .exact { break }
-            }
-            guard let best else { continue }
-            let sortKey = UInt64(best.kind.rawValue) << 60 | UInt64(best.field.rawValue) << 56
-                | UInt64(min(best.position, 0xFFFFF)) << 32 | UInt64(entry)
-            found.append((sortKey, SearchResult(feature: feature, kind: best.kind, field: best.field, index: index, entry: entry, query: folded)))
+            return results
         }
-        found.sort { $0.sortKey < $1.sortKey }
-        return found.map(\.result)
+
+        let generation = core.generation.load(ordering: .relaxed)
+        let candidates: [Int32]? = core.state.withLock { state in
+            guard let memo = state.lastSearch, memo.index === index, memo.scope == scope,
+                  scope == .all || (scope == .overridden && memo.generation == generation),
+                  folded.bytes.starts(with: memo.query) else { return nil }
+            return memo.entries
+        }
+
+        // Match, remembering each match's sort bucket (kind, field, clamped position); entries stay in
+        // declaration order within a bucket.
+        var matched: [Int32] = []
+        var buckets: [UInt16] = []
+        func consider(_ entry: Int) {
+            if scope != .all && !scope.includes(features[entry]) { return }
+            guard let best = index.bestMatch(folded, entry: entry) else { return }
+            matched.append(Int32(entry))
+            buckets.append(UInt16((best.kind.rawValue * SearchField.allCases.count + best.field.rawValue) * 64 + min(best.position, 63)))
+        }
+        if let candidates {
+            for entry in candidates { consider(Int(entry)) }
+        } else {
+            for entry in features.indices { consider(entry) }
+        }
+
+        // Counting sort by bucket: linear, stable.
+        let bucketCount = SearchMatchKind.allCases.count * SearchField.allCases.count * 64
+        var starts = [Int](repeating: 0, count: bucketCount + 1)
+        for bucket in buckets { starts[Int(bucket) + 1] += 1 }
+        for bucket in 0..<bucketCount { starts[bucket + 1] += starts[bucket] }
+        var order = [Int32](repeating: 0, count: matched.count)
+        var sortedBuckets = [UInt16](repeating: 0, count: matched.count)
+        for (position, entry) in matched.enumerated() {
+            let bucket = Int(buckets[position])
+            order[starts[bucket]] = entry
+            sortedBuckets[starts[bucket]] = buckets[position]
+            starts[bucket] += 1
+        }
+        let fieldCount = SearchField.allCases.count
+        var results: [SearchResult] = []
+        results.reserveCapacity(order.count)
+        for (entry, bucket) in zip(order, sortedBuckets) {
+            let kindAndField = Int(bucket) / 64
+            results.append(SearchResult(
+                feature: features[Int(entry)],
+                kind: SearchMatchKind(rawValue: kindAndField / fieldCount) ?? .subsequence,
+                field: SearchField(rawValue: kindAndField % fieldCount) ?? .label,
+                index: index, entry: Int(entry), query: folded))
+        }
+        let memo = SearchMemo(index: index, scope: scope, generation: generation, query: folded.bytes, entries: matched)
+        core.state.withLock { $0.lastSearch = memo }
+        return results
     }
 
     func searchIndex() -> SearchIndex {
@@ -47,4 +86,16 @@ extension FeatureRegistry {
         }
         return index
     }
+}
+
+/// The matches of the last search, reused when the next query extends it (every match of a longer query is
+/// a match of its prefix).
+struct SearchMemo: @unchecked Sendable {
+    // @unchecked: lives only inside RegistryCore's Mutex; SearchIndex is immutable.
+    let index: SearchIndex
+    let scope: SearchScope
+    let generation: UInt64
+    let query: [UInt8]
+    /// Matching entries, in declaration order.
+    let entries: [Int32]
 }

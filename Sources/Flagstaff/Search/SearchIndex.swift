@@ -11,6 +11,9 @@ final class SearchIndex: Sendable {
     private let bounds: [Int32]
     /// Per entry, bit `f` set when field `f` is pure ASCII.
     private let asciiMask: [UInt8]
+    /// Per entry and field, a 64-bit set of the bytes present (byte & 63): a field can only match a query
+    /// whose byte set it contains, so most fields are rejected without being scanned.
+    private let byteSets: [UInt64]
 
     init(features: [AnyFeature]) {
         self.features = features
@@ -18,6 +21,8 @@ final class SearchIndex: Sendable {
         var wordStarts: [UInt8] = []
         var bounds: [Int32] = []
         var asciiMask: [UInt8] = []
+        var byteSets: [UInt64] = []
+        byteSets.reserveCapacity(features.count * Self.fieldCount)
         bytes.reserveCapacity(features.count * 64)
         wordStarts.reserveCapacity(features.count * 64)
         bounds.reserveCapacity(features.count * (Self.fieldCount + 1))
@@ -25,9 +30,11 @@ final class SearchIndex: Sendable {
             var mask: UInt8 = 0
             for field in SearchField.allCases {
                 bounds.append(Int32(bytes.count))
+                let start = bytes.count
                 if TextFolding.fold(field.text(of: feature), bytes: &bytes, wordStarts: &wordStarts) {
                     mask |= 1 << UInt8(field.rawValue)
                 }
+                byteSets.append(Self.byteSet(bytes[start...]))
             }
             bounds.append(Int32(bytes.count))
             asciiMask.append(mask)
@@ -36,6 +43,32 @@ final class SearchIndex: Sendable {
         self.wordStarts = wordStarts
         self.bounds = bounds
         self.asciiMask = asciiMask
+        self.byteSets = byteSets
+    }
+
+    /// The 64-bit set of bytes (modulo 64) in `bytes`.
+    static func byteSet<C: Collection<UInt8>>(_ bytes: C) -> UInt64 {
+        var set: UInt64 = 0
+        for byte in bytes { set |= 1 << UInt64(byte & 63) }
+        return set
+    }
+
+    /// The best match of the query over all fields of an entry: kind, field and byte position.
+    func bestMatch(_ query: FoldedQuery, entry: Int) -> (kind: SearchMatchKind, field: SearchField, position: Int)? {
+        var best: (kind: SearchMatchKind, field: SearchField, position: Int)?
+        let base = entry * Self.fieldCount
+        for field in SearchField.allCases {
+            let set = byteSets[base + field.rawValue]
+            let substringPossible = set & query.byteSet == query.byteSet
+            let subsequencePossible = (field == .key || field == .label) && set & query.compactByteSet == query.compactByteSet
+            guard substringPossible || subsequencePossible else { continue }
+            guard let match = match(query, entry: entry, field: field) else { continue }
+            if best == nil || match.kind < best!.kind {
+                best = (match.kind, field, match.runs.first?.0 ?? 0)
+                if match.kind == .exact { break }
+            }
+        }
+        return best
     }
 
     struct Match {

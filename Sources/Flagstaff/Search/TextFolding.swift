@@ -82,9 +82,14 @@ final class FoldedQuery: Sendable {
     let bytes: [UInt8]
     /// The query bytes without spaces, for subsequence matching.
     let compact: [UInt8]
+    /// `SearchIndex.byteSet` of `bytes` and of `compact`.
+    let byteSet: UInt64
+    let compactByteSet: UInt64
 
     init(_ query: String) {
         bytes = TextFolding.fold(query: query)
         compact = bytes.filter { $0 != 0x20 }
+        byteSet = SearchIndex.byteSet(bytes)
+        compactByteSet = SearchIndex.byteSet(compact)
     }
 }

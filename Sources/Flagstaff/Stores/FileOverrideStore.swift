@@ -74,7 +74,7 @@ public final class FileOverrideStore: OverrideStore {
             for (key, state) in changes {
                 overrides[key] = state == .featureDefault ? nil : state
             }
-            if overrides != before || (before.isEmpty && !FileManager.default.fileExists(atPath: path) && !changes.isEmpty && !overrides.isEmpty) {
+            if overrides != before {
                 try writeAtomically(OverrideFileFormat.encode(overrides))
             }
             return overrides
@@ -153,9 +153,10 @@ public final class FileOverrideStore: OverrideStore {
             if !closed { close(fd) }
         }
         let written = data.withUnsafeBytes { raw -> Bool in
+            guard let base = raw.baseAddress else { return true }
             var offset = 0
             while offset < raw.count {
-                let count = write(fd, raw.baseAddress!.advanced(by: offset), raw.count - offset)
+                let count = write(fd, base.advanced(by: offset), raw.count - offset)
                 if count < 0 {
                     if errno == EINTR { continue }
                     return false

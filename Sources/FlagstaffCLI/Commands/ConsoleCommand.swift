@@ -47,6 +47,8 @@ struct ConsoleCommand: ParsableCommand {
             }
         }
         let outcome: ConsoleOutcome
+        CLILogHandler.muted.store(true, ordering: .relaxed)
+        defer { CLILogHandler.muted.store(false, ordering: .relaxed) }
         do {
             outcome = try FeatureConsole(registry: loaded.registry, options: options).run()
         } catch let error as ConsoleError {

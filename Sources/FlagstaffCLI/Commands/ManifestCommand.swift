@@ -12,8 +12,8 @@ struct ManifestCommand: ParsableCommand {
 
     func run() throws {
         let loaded = try RegistryLoader.load(source, store: .ignored)
-        var manifest = loaded.registry.manifest()
-        manifest.remote = loaded.manifest?.remote ?? DemoFeatures.remoteDescription.flatMap { loaded.manifest == nil ? $0 : nil }
+        var manifest = RemoteFlagFactory.addRemoteKeys(to: loaded.registry.manifest(), from: loaded.registry)
+        manifest.remote = loaded.manifest == nil ? DemoFeatures.remoteDescription : loaded.manifest?.remote
         try JSONOutput.print(manifest)
     }
 }

@@ -1,4 +1,5 @@
 import Flagstaff
+import FlagstaffFirebase
 import FlagstaffRemote
 import Foundation
 
@@ -6,6 +7,9 @@ import Foundation
 /// apps plus enough realistic ones, in groups and with descriptions, to make search worth trying.
 ///
 /// Its overrides live in `~/.config/flagstaff/demo.json` unless `--store` says otherwise.
+/// `moments.isRoundedAvatar` is a remote flag bound to a Firebase remote config for a demo project: it shows
+/// its default with no network (`flagstaff fetch` reports the failed fetch) and its cached values live in
+/// `<store>.remote/`.
 final class DemoFeatures: FeatureRegistry, @unchecked Sendable {
     // @unchecked: adds only immutable `let` flags and groups to FeatureRegistry, which is thread-safe.
 
@@ -24,14 +28,34 @@ final class DemoFeatures: FeatureRegistry, @unchecked Sendable {
         Calendar(identifier: .gregorian).component(.weekday, from: Date()) == 3
     }
 
-    /// The demo's remote config, once remote flags are wired (`nil` until then).
-    var remoteConfig: RemoteConfig? { nil }
+    /// The demo's remote provider as a manifest section.
+    static let remoteDescription = RegistryManifest.Remote(
+        provider: "firebase", projectID: "flagstaff-demo", apiKey: "demo-api-key",
+        appID: "1:000000000000:ios:0000000000000000", defaults: ["isRoundedAvatar": .bool(false)])
 
-    /// The demo's remote provider as a manifest section (`nil` until remote flags are wired).
-    static var remoteDescription: RegistryManifest.Remote? { nil }
+    /// The remote config `moments.isRoundedAvatar` reads.
+    let remoteConfig: RemoteConfig
 
     let list = DemoListFeatures()
-    let moments = DemoMomentsFeatures()
+    let moments: DemoMomentsFeatures
     let checkout = DemoCheckoutFeatures()
     let diagnostics = DemoDiagnosticsFeatures()
+
+    /// Creates the demo registry.
+    /// - Parameters:
+    ///   - store: the override store; remote values are cached next to it.
+    ///   - options: registry options.
+    init(store: FileOverrideStore, options: RegistryOptions) {
+        let description = Self.remoteDescription
+        let firebase = FirebaseRemoteConfigProvider(options: FirebaseRemoteConfigOptions(
+            projectID: description.projectID ?? "flagstaff-demo", apiKey: description.apiKey ?? "",
+            appID: description.appID ?? ""))
+        let config = RemoteConfig(provider: firebase, storageDirectory: RemoteSetup.storageDirectory(forStore: store.url))
+        // Constant, valid defaults: setting them cannot fail.
+        try? config.setDefaults(description.defaults.mapValues(\.foundationValue))
+        remoteConfig = config
+        moments = DemoMomentsFeatures(remoteConfig: config)
+        super.init(store: store, options: options)
+        config.attach(to: self)
+    }
 }

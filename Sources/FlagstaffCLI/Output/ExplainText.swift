@@ -46,7 +46,7 @@ enum ExplainText {
             var line = marker + name + "  " + (step.value.map(SourceText.value) ?? "—")
             var notes: [String] = []
             if let detail = step.detail { notes.append(TerminalText.safe(detail)) }
-            if case let .remote(_, fetchedAt) = step.source {
+            if case let .remote(_, fetchedAt) = step.source, step.detail == nil {
                 notes.append(fetchedAt.map { "fetched \(SourceText.timestamp($0))" } ?? "never fetched")
             }
             if !notes.isEmpty { line += (step.value == nil ? " " : "   ") + "(" + notes.joined(separator: "; ") + ")" }

@@ -18,6 +18,21 @@ extension ConsoleLayout {
         for (offset, line) in lines.prefix(3).enumerated() {
             buffer.put(truncate(line.0, to: width, context), row: top + offset, column: 1, style: line.1)
         }
+        // With a search, the first line shows which characters of the key and description matched.
+        if case let .flag(flag) = row, let match = flag.match {
+            let feature = flag.feature
+            let key = context.clean(feature.key)
+            var segments = [NameSegment(text: key, field: .key, offsetsValid: key == feature.key)]
+            if let description = feature.description, !description.isEmpty {
+                let cleaned = context.clean(description)
+                segments.append(NameSegment(text: " \(context.glyphs.dash) ", field: nil, offsetsValid: false))
+                segments.append(NameSegment(text: cleaned, field: .description, offsetsValid: cleaned == description))
+            }
+            drawHighlighted(
+                segments, match: match, row: top, column: 1, width: width, style: context.theme.strong, context,
+                into: &buffer
+            )
+        }
     }
 
     /// Key and description; effective value and resolution chain; restart, launch and remote facts.

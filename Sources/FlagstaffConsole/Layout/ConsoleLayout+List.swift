@@ -17,7 +17,9 @@ extension ConsoleLayout {
     static func drawList(_ context: Context, top: Int, into buffer: inout ScreenBuffer) {
         let state = context.state
         if state.rows.isEmpty {
-            let message = state.query.isEmpty ? "No flags in this scope" : "No flag matches \u{201C}\(context.clean(state.query))\u{201D}"
+            let message = !state.query.isEmpty
+                ? "No flag matches \u{201C}\(context.clean(state.query))\u{201D}"
+                : state.scope == .all ? "This registry has no flags" : "No flags in this scope"
             buffer.put("   " + (state.asciiOnly ? TextSanitizer.sanitize(message, asciiOnly: true) : message), row: top, column: 0)
             return
         }
@@ -90,7 +92,7 @@ extension ConsoleLayout {
     }
 
     /// Draws name segments, highlighting the characters the search matched, truncated to `width` columns.
-    private static func drawHighlighted(
+    static func drawHighlighted(
         _ segments: [NameSegment], match: SearchResult?, row: Int, column: Int, width: Int,
         style: CellStyle, _ context: Context, into buffer: inout ScreenBuffer
     ) {

@@ -136,21 +136,32 @@ public enum ConsoleLayout {
             buffer.put(" " + context.clean(message), row: row, column: 0, style: context.theme.warning)
             return
         }
-        buffer.put(" " + footerKeys(context), row: row, column: 0)
+        buffer.put(" " + footerKeys(context, width: buffer.width - 2), row: row, column: 0)
     }
 
-    /// The keys that work in the current mode.
-    static func footerKeys(_ context: Context) -> String {
+    /// The keys that work in the current mode, dropping the least needed ones (never help and quit) until
+    /// they fit in `width` columns.
+    static func footerKeys(_ context: Context, width: Int = .max) -> String {
         let g = context.glyphs
+        let items: [String]
         switch context.state.mode {
         case .search:
-            return "type to filter  \(g.upDown) move  Enter keep  Esc clear  Ctrl-U clear field  Tab scope"
+            items = ["type to filter", "\(g.upDown) move", "Enter keep", "Esc clear", "Ctrl-U clear field", "Tab scope"]
         case .help:
-            return "? or Esc close help"
+            items = ["? or Esc close help"]
         case .restartPrompt:
-            return "r restart now  l later  u undo  Esc cancel"
+            items = ["r restart now", "l later", "u undo", "Esc cancel"]
         case .list, .confirmReset:
-            return "\(g.upDown) move  / search  o on  x off  r reset  \(g.space) toggle  Tab scope  ? help  q quit"
+            items = [
+                "\(g.upDown) move", "/ search", "o on", "x off", "r reset", "\(g.space) toggle", "Tab scope", "? help",
+                "q quit",
+            ]
         }
+        let kept = context.state.mode == .list ? 2 : items.count
+        var shown = items
+        while shown.count > kept, DisplayWidth.of(shown.joined(separator: "  ")) > width {
+            shown.remove(at: shown.count - kept - 1)
+        }
+        return shown.joined(separator: "  ")
     }
 }

@@ -55,6 +55,7 @@ extension ConsoleState {
 
     private mutating func handleConfirmReset(_ key: ConsoleKey) -> [ConsoleEffect] {
         mode = .list
+        if key == .control("c") { return requestQuit() }
         if key == .character("y") || key == .character("Y") {
             statusMessage = "Every override was reset"
             return [.resetAll]

@@ -31,4 +31,12 @@ public protocol ConsoleTerminal: AnyObject {
     func suspend()
     /// Restores the terminal to the state it was in before the console started. Idempotent.
     func end()
+    /// Returns the keys already typed and waiting, without waiting for more (typeahead). Signals are left
+    /// for the next ``nextEvent()``.
+    func pendingKeys() -> [ConsoleKey]
+}
+
+extension ConsoleTerminal {
+    /// No typeahead: every key comes through ``nextEvent()``.
+    public func pendingKeys() -> [ConsoleKey] { [] }
 }

@@ -21,6 +21,9 @@ public final class NCursesTerminal: ConsoleTerminal {
     private let signals = SignalMonitor()
     private var previous: ScreenBuffer?
     private var ended = false
+    /// A resize read while collecting typeahead, reported by the next ``nextEvent()``.
+    private var pendingResize = false
+    private var streams: (output: UnsafeMutablePointer<FILE>, input: UnsafeMutablePointer<FILE>)?
 
     /// Takes over the terminal.
     /// - Parameters:
@@ -42,12 +45,34 @@ public final class NCursesTerminal: ConsoleTerminal {
         supportsColor = useColor && fs_start_colors() != 0
     }
 
+    /// Draws into a file or device instead of the process's terminal, reading no input (for benchmarks: the
+    /// cost of turning frames into terminal output, without a terminal). No signal handlers are installed.
+    /// - Parameters:
+    ///   - outputPath: where the terminal output goes, e.g. `/dev/null`.
+    ///   - useColor: whether to draw colours.
+    /// - Throws: ``ConsoleError/terminalUnavailable(term:)`` when the file cannot be opened or `TERM` is unknown.
+    public init(outputPath: String, useColor: Bool = true) throws {
+        let term = getenv("TERM").map { String(cString: $0) } ?? ""
+        guard let output = fopen(outputPath, "w"), let input = fopen("/dev/null", "r") else {
+            throw ConsoleError.terminalUnavailable(term: term)
+        }
+        supportsUnicode = fs_setlocale_is_utf8() != 0
+        if fs_start_on(output, input, 0) != 0 {
+            fclose(output)
+            fclose(input)
+            throw ConsoleError.terminalUnavailable(term: term)
+        }
+        streams = (output, input)
+        supportsColor = useColor && fs_start_colors() != 0
+    }
+
     deinit { end() }
 
     /// The current size in columns and rows.
     public var size: (width: Int, height: Int) { (Int(fs_cols()), Int(fs_rows())) }
 
     /// Draws the cells that differ from the previous frame (everything after a resize or ``invalidate()``).
+    /// - Parameter buffer: the frame; its size should be the terminal's current size.
     public func draw(_ buffer: ScreenBuffer) {
         guard !ended else { return }
         let old = previous.flatMap { $0.width == buffer.width && $0.height == buffer.height ? $0 : nil }
@@ -92,6 +117,11 @@ public final class NCursesTerminal: ConsoleTerminal {
     /// Waits up to 100 ms for a key; reports signals first.
     public func nextEvent() -> TerminalEvent {
         if let signal = signals.take().first { return .signal(signal) }
+        if pendingResize {
+            pendingResize = false
+            previous = nil
+            return .key(.resize(width: size.width, height: size.height))
+        }
         var value: UInt32 = 0
         let status = fs_read(&value)
         if let signal = signals.take().first { return .signal(signal) }
@@ -107,6 +137,27 @@ public final class NCursesTerminal: ConsoleTerminal {
         default:
             return .idle
         }
+    }
+
+    /// Reads the keys already waiting, without blocking (stops at the first non-key, e.g. a resize).
+    public func pendingKeys() -> [ConsoleKey] {
+        guard !ended else { return [] }
+        fs_set_timeout(0)
+        defer { fs_set_timeout(100) }
+        var keys: [ConsoleKey] = []
+        while keys.count < 256 {
+            var value: UInt32 = 0
+            let status = fs_read(&value)
+            if status == OK, let key = ConsoleKey.decode(character: value) {
+                keys.append(key)
+            } else if status == KEY_CODE_YES, Int32(value) != KEY_RESIZE, let key = ConsoleKey.decode(keyCode: Int32(value)) {
+                keys.append(key)
+            } else {
+                if status == KEY_CODE_YES, Int32(value) == KEY_RESIZE { pendingResize = true }
+                break
+            }
+        }
+        return keys
     }
 
     /// Restores the terminal, stops the process as Ctrl-Z asked, and takes the screen back on `fg`.
@@ -128,6 +179,11 @@ public final class NCursesTerminal: ConsoleTerminal {
         ended = true
         fs_end()
         signals.uninstall()
+        if let streams {
+            fclose(streams.output)
+            fclose(streams.input)
+            self.streams = nil
+        }
     }
 
     /// A changed wide character next to an unchanged cell must be redrawn with its neighbour.

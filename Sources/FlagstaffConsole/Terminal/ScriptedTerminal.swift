@@ -26,6 +26,11 @@ public final class ScriptedTerminal: ConsoleTerminal {
     /// Called before each event is delivered, with the number of events delivered so far; lets a test act
     /// between keys (e.g. change the registry from "another process").
     public var beforeEvent: ((Int) -> Void)?
+    /// When `true`, ``pendingKeys()`` hands over every key event that follows in the script, as if typed
+    /// faster than the console reads (typeahead).
+    public var deliversTypeahead = false
+    /// How many keys were handed over as typeahead.
+    public private(set) var typeaheadCount = 0
     private var events: [TerminalEvent]
     private var delivered = 0
 
@@ -43,7 +48,8 @@ public final class ScriptedTerminal: ConsoleTerminal {
         self.supportsUnicode = supportsUnicode
     }
 
-    /// Keeps the frame.
+    /// Keeps the frame as ``lastFrame`` and counts it.
+    /// - Parameter buffer: the frame.
     public func draw(_ buffer: ScreenBuffer) {
         lastFrame = buffer
         frameCount += 1
@@ -60,6 +66,23 @@ public final class ScriptedTerminal: ConsoleTerminal {
         delivered += 1
         if case let .key(.resize(width, height)) = event { size = (width, height) }
         return event
+    }
+
+    /// The key events that follow in the script, when ``deliversTypeahead`` is on.
+    public func pendingKeys() -> [ConsoleKey] {
+        guard deliversTypeahead else { return [] }
+        var keys: [ConsoleKey] = []
+        while delivered < events.count, case let .key(key) = events[delivered], !isResize(key) {
+            keys.append(key)
+            delivered += 1
+        }
+        typeaheadCount += keys.count
+        return keys
+    }
+
+    private func isResize(_ key: ConsoleKey) -> Bool {
+        if case .resize = key { return true }
+        return false
     }
 
     /// Counts the suspension.

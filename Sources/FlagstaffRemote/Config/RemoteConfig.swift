@@ -38,7 +38,7 @@ public final class RemoteConfig: Sendable {
     let logger = Logger(label: "flagstaff.remote")
     /// Incremented (releasing) after every activation that changes the active config, so flags backed by
     /// remote values can cache their value and revalidate with one atomic load.
-    let generation = Atomic<UInt64>(1)
+    @usableFromInline let generation = Atomic<UInt64>(1)
 
     /// Creates a remote config and loads any state persisted in `storageDirectory`.
     ///
@@ -197,6 +197,7 @@ public final class RemoteConfig: Sendable {
     /// A counter that changes whenever the active config changes; starts at 1.
     ///
     /// Cheap (one atomic load). ``RemoteFeature`` uses it to revalidate its cached value on every read.
+    @inlinable
     public var activeConfigGeneration: UInt64 {
         generation.load(ordering: .acquiring)
     }

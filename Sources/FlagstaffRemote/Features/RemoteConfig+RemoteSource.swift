@@ -75,3 +75,26 @@ extension RemoteConfig: RemoteSource {
         }
     }
 }
+
+extension RemoteConfig {
+    /// Builds a ``RemoteFeature`` bound to this config for a manifest's `remote` flag, or `nil` for other kinds.
+    ///
+    /// Pass it to the core's manifest initialiser so a standalone tool (the `flagstaff` CLI, the console)
+    /// resolves remote flags from this config, then attach the config:
+    ///
+    /// ```swift
+    /// let registry = try FeatureRegistry(manifest: manifest, store: store, makeFeature: config.makeFeature(for:))
+    /// config.attach(to: registry)
+    /// ```
+    ///
+    /// The remote key is the flag's `remoteKey`, or its full `key` when absent (the manifest's convention).
+    ///
+    /// - Parameter flag: A manifest flag.
+    /// - Returns: A bound remote flag for `kind == .remote`, else `nil` (the core builds the default kind).
+    public func makeFeature(for flag: RegistryManifest.Flag) -> AnyFeature? {
+        guard flag.kind == .remote else { return nil }
+        return RemoteFeature(key: flag.key, remoteKey: flag.remoteKey ?? flag.key, defaultState: flag.default,
+                             label: flag.label, description: flag.description,
+                             requiresRestart: flag.requiresRestart, config: self)
+    }
+}

@@ -28,7 +28,7 @@ import Synchronization
 /// ``RemoteConfig/activeConfigGeneration`` and revalidated with two atomic loads; it is recomputed (one
 /// locked dictionary lookup) only after an activation. No I/O, no allocation, no lock on the common path.
 public final class RemoteFeature: AnyFeature, @unchecked Sendable {
-    // @unchecked: the only mutable state is `boundConfig`, written once under `bindLock` before
+    // @unchecked: the only mutable state is `boundConfig`/`fastConfig`, written once under `bindLock` before
     // `isBound` is stored with release ordering, and read only after `isBound` is loaded with acquire
     // ordering (safe publication); plus the atomic `cache`.
 
@@ -38,6 +38,9 @@ public final class RemoteFeature: AnyFeature, @unchecked Sendable {
     public let defaultState: Bool
 
     private nonisolated(unsafe) var boundConfig: RemoteConfig?
+    /// The same reference without reference counting, for the hot path. Valid whenever `isBound` is true,
+    /// because `boundConfig` (strong, never cleared) keeps the config alive as long as this flag.
+    private nonisolated(unsafe) unowned(unsafe) var fastConfig: RemoteConfig?
     private let isBound = Atomic<Bool>(false)
     private let bindLock = AnnotatedMutex(())
     /// `generation << 2 | state`: state 0 = no remote value, 1 = true, 2 = false; generation 0 = empty.
@@ -61,6 +64,7 @@ public final class RemoteFeature: AnyFeature, @unchecked Sendable {
         super.init(key: key, label: label, description: description, requiresRestart: requiresRestart)
         if let config {
             boundConfig = config
+            fastConfig = config
             isBound.store(true, ordering: .releasing)
         }
     }
@@ -86,6 +90,7 @@ public final class RemoteFeature: AnyFeature, @unchecked Sendable {
                 return
             }
             boundConfig = config
+            fastConfig = config
             isBound.store(true, ordering: .releasing)
         }
         if let registry { config.attach(to: registry) }
@@ -96,7 +101,7 @@ public final class RemoteFeature: AnyFeature, @unchecked Sendable {
 
     /// The active remote value as a Boolean, else ``defaultState``. Cached; see the type's discussion.
     public override var computedDefault: Bool {
-        guard isBound.load(ordering: .acquiring), let config = boundConfig else { return defaultState }
+        guard isBound.load(ordering: .acquiring), let config = fastConfig else { return defaultState }
         let generation = config.activeConfigGeneration
         let cached = cache.load(ordering: .acquiring)
         let state: UInt64

@@ -46,11 +46,13 @@ package struct AnnotatedMutex<Value: ~Copyable>: ~Copyable, Sendable {
 
 /// An empty object used only for its address.
 package final class SanitizerAnchor: Sendable {
+    /// Creates an anchor.
     package init() {}
 }
 
 /// The ThreadSanitizer annotation entry points, if the sanitizer runtime is present in the process.
 package struct ThreadSanitizerHooks: Sendable {
+    /// The C signature of `__tsan_acquire` / `__tsan_release`.
     package typealias Hook = @convention(c) (UnsafeMutableRawPointer?) -> Void
 
     /// Marks an acquire (lock) of the synchronisation object at the address.

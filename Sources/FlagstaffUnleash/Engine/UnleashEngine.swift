@@ -43,7 +43,8 @@ public final class UnleashEngine: Sendable {
         do {
             document = try JSONDecoder().decode(StateDocument.self, from: data)
         } catch let error as DecodingError {
-            throw UnleashStateError(path: JSONPath.describe(JSONPath.path(of: error)), message: JSONPath.message(of: error))
+            throw UnleashStateError(
+                path: JSONPath.describe(JSONPath.path(of: error)), message: JSONPath.message(of: error, in: data))
         }
         let hostname = self.hostname
         writer.withLock { _ in
@@ -122,6 +123,19 @@ public final class UnleashEngine: Sendable {
     /// - Returns: The variant.
     public func variant(_ flag: String, context: UnleashContext) -> UnleashVariant {
         current.withLock { $0 }.variant(flag, context: context)
+    }
+
+    /// Evaluates `flag` once: on or off, the variant, and a one-line reason.
+    ///
+    /// Both answers come from the same pass, so they agree even for random rollouts. Costs about as much as
+    /// ``isEnabled(_:context:)`` and ``variant(_:context:)`` together; meant for tools (`flagstaff unleash eval`) and
+    /// debugging rather than hot paths.
+    /// - Parameters:
+    ///   - flag: The feature's name.
+    ///   - context: Who the flag is evaluated for.
+    /// - Returns: The evaluation.
+    public func evaluate(_ flag: String, context: UnleashContext) -> UnleashEvaluation {
+        current.withLock { $0 }.evaluate(flag, context: context)
     }
 
     /// The names of all features in the state, in the order the server sent them.

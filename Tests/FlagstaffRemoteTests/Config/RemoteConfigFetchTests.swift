@@ -1,5 +1,6 @@
 import FlagstaffRemote
 import Foundation
+import Synchronization
 import Testing
 
 @Suite("RemoteConfig fetch, activate, interval, backoff")
@@ -162,25 +163,54 @@ struct RemoteConfigFetchTests {
         }
     }
 
-    @Test("a provider slower than the fetch timeout fails as timed out, quickly")
+    @Test("a provider that never answers fails as timed out (the provider ignores cancellation)")
     func timeout() async {
-        let provider = ScriptedProvider(.slow(3, RemoteConfigFetchResponse(content: .entries(["a": "1"]))))
+        let provider = ScriptedProvider(.hang(RemoteConfigFetchResponse(content: .entries(["a": "1"]))))
+        defer { provider.release() }
         let config = RemoteConfig(provider: provider,
                                   settings: RemoteConfigSettings(minimumFetchInterval: 0, fetchTimeout: 0.2))
-        let clock = ContinuousClock()
-        let start = clock.now
         let result = await config.fetch()
-        #expect(clock.now - start < .seconds(2))
         #expect(result.error == .fetchFailed(.timedOut(after: 0.2)))
         #expect(config.lastFetchStatus == .failure)
+        #expect(config.fetchedEntries == nil, "the late answer is not applied")
+    }
+
+    @Test("an unwritable storage directory is reported, and values still work in memory")
+    func unwritableStorage() async throws {
+        let blocker = makeTemporaryDirectory()
+        try Data("a file, not a directory".utf8).write(to: blocker)
+        defer { try? FileManager.default.removeItem(at: blocker) }
+        let provider = ScriptedProvider()
+        provider.answer(entries: ["a": "1"])
+        let config = RemoteConfig(provider: provider, storageDirectory: blocker.appendingPathComponent("remote"),
+                                  settings: RemoteConfigSettings(minimumFetchInterval: 0))
+        let result = await config.fetchAndActivate()
+        #expect(result.status == .successFetchedFromRemote)
+        #expect(config["a"].stringValue == "1")
+        let problem = try #require(config.persistenceProblems.first)
+        #expect(problem.description.contains(blocker.lastPathComponent))
+        #expect(problem.description.contains("cannot write"))
     }
 
     @Test("concurrent fetches share one request")
     func coalescing() async {
-        let provider = ScriptedProvider(.slow(0.2, RemoteConfigFetchResponse(content: .entries(["a": "1"]))))
+        let provider = ScriptedProvider(.hang(RemoteConfigFetchResponse(content: .entries(["a": "1"]))))
         let config = RemoteConfig(provider: provider, settings: RemoteConfigSettings(minimumFetchInterval: 0))
+        final class Counter: Sendable { let value = Atomic<Int>(0) }
+        let started = Counter()
         let statuses = await withTaskGroup(of: RemoteConfigFetchStatus.self) { group in
-            for _ in 0..<8 { group.addTask { await config.fetch().status } }
+            for _ in 0..<8 {
+                group.addTask {
+                    started.value.add(1, ordering: .relaxed)
+                    return await config.fetch().status
+                }
+            }
+            // Answer only once every caller has started and the single request is in flight.
+            while started.value.load(ordering: .relaxed) < 8 || provider.requests.isEmpty {
+                try? await Task.sleep(nanoseconds: 2_000_000)
+            }
+            try? await Task.sleep(nanoseconds: 100_000_000)
+            provider.release()
             return await group.reduce(into: []) { $0.append($1) }
         }
         #expect(statuses == Array(repeating: .success, count: 8))

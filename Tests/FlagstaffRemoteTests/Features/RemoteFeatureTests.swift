@@ -162,3 +162,34 @@ struct RemoteFeatureTests {
         #expect(feature.enabled == true)
     }
 }
+
+@Suite("Manifest remote flags")
+struct RemoteManifestTests {
+    @Test("makeFeature(for:) turns manifest remote flags into bound RemoteFeatures; other kinds stay the core's")
+    func manifestRemoteFlags() async throws {
+        let provider = ScriptedProvider()
+        provider.answer(entries: ["isRoundedAvatar": "true", "moments.compact": "1"])
+        let config = RemoteConfig(provider: provider, settings: RemoteConfigSettings(minimumFetchInterval: 0))
+        let manifest = RegistryManifest(name: "Moments", groups: [
+            RegistryManifest.Group(key: "moments", label: "Moments", flags: [
+                RegistryManifest.Flag(key: "moments.isRoundedAvatar", label: "Rounded Avatar", default: false,
+                                      kind: .remote, remoteKey: "isRoundedAvatar"),
+                RegistryManifest.Flag(key: "moments.compact", default: false, kind: .remote),
+                RegistryManifest.Flag(key: "moments.blue", default: true),
+            ]),
+        ])
+        let registry = try FeatureRegistry(manifest: manifest, makeFeature: config.makeFeature(for:))
+        config.attach(to: registry)
+        let avatar = try #require(registry.feature(forKey: "moments.isRoundedAvatar") as? RemoteFeature)
+        #expect(avatar.remoteKey == "isRoundedAvatar")
+        #expect(avatar.label == "Rounded Avatar")
+        #expect(avatar.groupPath == ["Moments"])
+        #expect(registry.feature(forKey: "moments.blue") is RemoteFeature == false)
+        #expect(avatar.enabled == false)
+        await config.fetchAndActivate()
+        #expect(avatar.enabled)
+        #expect(registry.feature(forKey: "moments.compact")?.enabled == true, "remote key defaults to the full key")
+        #expect(registry.feature(forKey: "moments.compact")?.resolution.source == .remote(provider: "scripted", fetchedAt: config.lastFetchTime))
+        #expect(registry.remoteSources.count == 1)
+    }
+}

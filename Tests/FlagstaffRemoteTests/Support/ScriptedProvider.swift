@@ -9,13 +9,13 @@ final class ScriptedProvider: RemoteConfigProvider {
     enum Answer: Sendable {
         case response(RemoteConfigFetchResponse)
         case failure(RemoteConfigProviderError)
-        /// Sleep this long (ignoring cancellation), then answer.
-        case slow(TimeInterval, RemoteConfigFetchResponse)
+        /// Wait (ignoring cancellation) until ``release()`` is called, then answer.
+        case hang(RemoteConfigFetchResponse)
     }
 
     let name = "scripted"
-    private let state = AnnotatedMutex<(answer: Answer, requests: [RemoteConfigFetchRequest])>(
-        (.response(RemoteConfigFetchResponse(content: .empty)), [])
+    private let state = AnnotatedMutex<(answer: Answer, requests: [RemoteConfigFetchRequest], released: Bool)>(
+        (.response(RemoteConfigFetchResponse(content: .empty)), [], false)
     )
 
     init(_ answer: Answer = .response(RemoteConfigFetchResponse(content: .empty))) {
@@ -32,6 +32,11 @@ final class ScriptedProvider: RemoteConfigProvider {
 
     var requests: [RemoteConfigFetchRequest] { state.withLock { $0.requests } }
 
+    /// Lets hanging fetches answer.
+    func release() {
+        state.withLock { $0.released = true }
+    }
+
     func fetch(_ request: RemoteConfigFetchRequest) async throws(RemoteConfigProviderError) -> RemoteConfigFetchResponse {
         let answer = state.withLock { current in
             current.requests.append(request)
@@ -42,9 +47,8 @@ final class ScriptedProvider: RemoteConfigProvider {
             return response
         case .failure(let error):
             throw error
-        case .slow(let seconds, let response):
-            let deadline = Date().addingTimeInterval(seconds)
-            while Date() < deadline { try? await Task.sleep(nanoseconds: 5_000_000) }
+        case .hang(let response):
+            while !state.withLock({ $0.released }) { try? await Task.sleep(nanoseconds: 5_000_000) }
             return response
         }
     }

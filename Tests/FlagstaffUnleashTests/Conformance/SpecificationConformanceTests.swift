@@ -19,6 +19,10 @@ struct SpecificationConformanceTests {
             if actual != expected {
                 Issue.record("\(name): \(testCase.description): isEnabled(\(testCase.toggleName)) expected \(expected), got \(actual)")
             }
+            let evaluation = engine.evaluate(testCase.toggleName, context: context)
+            if evaluation.enabled != expected {
+                Issue.record("\(name): \(testCase.description): evaluate(\(testCase.toggleName)).enabled expected \(expected), got \(evaluation.enabled)")
+            }
         }
         for testCase in file.variantTests {
             let context = try UnleashContext.decode(json: testCase.context)
@@ -27,6 +31,10 @@ struct SpecificationConformanceTests {
             let actual = engine.variant(testCase.toggleName, context: context)
             if actual != expected {
                 Issue.record("\(name): \(testCase.description): variant(\(testCase.toggleName)) expected \(expected), got \(actual)")
+            }
+            let evaluation = engine.evaluate(testCase.toggleName, context: context)
+            if evaluation.variant != expected {
+                Issue.record("\(name): \(testCase.description): evaluate(\(testCase.toggleName)).variant expected \(expected), got \(evaluation.variant)")
             }
         }
     }

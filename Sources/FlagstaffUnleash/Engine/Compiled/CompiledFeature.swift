@@ -13,10 +13,12 @@ final class CompiledFeature: Sendable {
     let variants: VariantSelector?
     let dependencies: [Dependency]
     let info: UnleashFeatureInfo
+    /// Why the whole feature is off although switched on (an unusable definition), for explanations.
+    let unusableReason: String?
 
     init(
         name: String, enabled: Bool, strategies: [CompiledStrategy], variants: VariantSelector?,
-        dependencies: [Dependency], info: UnleashFeatureInfo
+        dependencies: [Dependency], info: UnleashFeatureInfo, unusableReason: String? = nil
     ) {
         self.name = name
         self.enabled = enabled
@@ -24,5 +26,6 @@ final class CompiledFeature: Sendable {
         self.variants = variants
         self.dependencies = dependencies
         self.info = info
+        self.unusableReason = unusableReason
     }
 }

@@ -14,6 +14,7 @@ struct StateCompiler {
     /// Set while compiling a feature when part of it cannot be compiled at all; the reference engine then treats
     /// the whole feature as off, and so does this one.
     private var featureIsUnusable = false
+    private var unusableReason: String?
 
     init(hostname: String) { self.hostname = hostname }
 
@@ -33,6 +34,7 @@ struct StateCompiler {
 
     private mutating func compile(feature: FeatureDefinition, segments: [Int: SegmentDefinition]) -> CompiledFeature {
         featureIsUnusable = false
+        unusableReason = nil
         let strategies = feature.strategies.enumerated().map { index, strategy in
             compile(strategy: strategy, at: "\(feature.name) strategy \(index)", feature: feature.name, segments: segments)
         }
@@ -46,7 +48,7 @@ struct StateCompiler {
             dependencies: feature.dependencies.map {
                 CompiledFeature.Dependency(feature: $0.feature, expectEnabled: $0.enabled, variants: Set($0.variants))
             },
-            info: info)
+            info: info, unusableReason: unusableReason)
     }
 
     private mutating func compile(
@@ -69,7 +71,7 @@ struct StateCompiler {
         let group = strategy.parameters["groupId"] ?? feature
         if group.contains("\"") { markUnusable("\(location): groupId \(group.debugDescription) contains a double quote") }
         return CompiledStrategy(
-            rule: rule, constraints: constraints,
+            name: strategy.name, rule: rule, constraints: constraints,
             variants: VariantSelector(
                 definitions: strategy.variants, stickiness: Stickiness(setting: strategy.parameters["stickiness"]),
                 group: group, honourOverrides: false))
@@ -181,6 +183,7 @@ struct StateCompiler {
     private mutating func markUnusable(_ reason: String) {
         warnings.append("\(reason); the whole feature is off")
         featureIsUnusable = true
+        if unusableReason == nil { unusableReason = reason }
     }
 
     private static func comparison(_ operatorName: String) -> ConstraintMatcher.Comparison {

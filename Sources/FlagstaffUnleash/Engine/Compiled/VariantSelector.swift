@@ -15,11 +15,18 @@ struct VariantSelector: Sendable {
     let stickiness: Stickiness
     let groupPrefix: [UInt8]
 
-    /// Compiles a variant list; `nil` when there is nothing to pick from (empty list or zero total weight).
+    /// Compiles a variant list; `nil` when there is nothing to pick from (empty list, zero total weight, or a total
+    /// beyond 32 bits).
     /// - Parameter honourOverrides: `false` for strategy variants, whose overrides the reference engine ignores.
     init?(definitions: [VariantDefinition], stickiness: Stickiness, group: String, honourOverrides: Bool = true) {
-        let total = definitions.reduce(0) { $0 + max($1.weight, 0) }
-        guard !definitions.isEmpty, total > 0 else { return nil }
+        // Weights come from outside: add them without trapping, and give up on totals a 32-bit bucket cannot hold.
+        var total = 0
+        for definition in definitions {
+            let (sum, overflow) = total.addingReportingOverflow(max(definition.weight, 0))
+            guard !overflow else { return nil }
+            total = sum
+        }
+        guard !definitions.isEmpty, total > 0, total <= Int(UInt32.max) else { return nil }
         variants = definitions.map { definition in
             let payload = definition.payload.map { UnleashPayload(type: $0.type, value: $0.value) }
             return (

@@ -40,14 +40,14 @@ extension CompiledConstraint {
         case .inList(let values): return values.contains(value)
         case .notInList(let values): return !values.contains(value)
         case .startsWith(let prefixes, let ci):
-            let subject = ci ? value.lowercased() : value
-            return prefixes.contains { UTF8Matching.hasPrefix(subject, $0) }
+            let (subject, fold) = Self.caseFolded(value, ci)
+            return prefixes.contains { UTF8Matching.hasPrefix(subject, $0, foldASCII: fold) }
         case .endsWith(let suffixes, let ci):
-            let subject = ci ? value.lowercased() : value
-            return suffixes.contains { UTF8Matching.hasSuffix(subject, $0) }
+            let (subject, fold) = Self.caseFolded(value, ci)
+            return suffixes.contains { UTF8Matching.hasSuffix(subject, $0, foldASCII: fold) }
         case .contains(let parts, let ci):
-            let subject = ci ? value.lowercased() : value
-            return parts.contains { UTF8Matching.contains(subject, $0) }
+            let (subject, fold) = Self.caseFolded(value, ci)
+            return parts.contains { UTF8Matching.contains(subject, $0, foldASCII: fold) }
         case .number(let comparison, let bound):
             guard let number = NumberParsing.parse(value) else { return false }
             if comparison == .equal { return abs(number - bound) < Double.ulpOfOne }
@@ -63,6 +63,14 @@ extension CompiledConstraint {
         case .date, .alwaysFalse, .never:
             return false
         }
+    }
+
+    /// For case-insensitive operators: ASCII text is folded byte by byte while matching (no copy); other text is
+    /// lower-cased with Unicode rules first, as the reference engine's `to_lowercase` does.
+    @inline(__always)
+    private static func caseFolded(_ value: String, _ caseInsensitive: Bool) -> (String, Bool) {
+        guard caseInsensitive else { return (value, false) }
+        return UTF8Matching.isASCII(value) ? (value, true) : (value.lowercased(), false)
     }
 
     @inline(__always)

@@ -29,7 +29,7 @@ extension CompiledState {
     /// The full outcome: the feature's switch, its dependencies, then its strategies in order.
     func outcome(of feature: CompiledFeature, context: UnleashContext) -> Outcome {
         guard feature.enabled else { return .off }
-        if !feature.dependencies.isEmpty && !dependenciesHold(feature, context: context) { return .off }
+        if !feature.dependencies.isEmpty && unmetDependency(of: feature, context: context) != nil { return .off }
         return strategyOutcome(of: feature, context: context)
     }
 
@@ -45,25 +45,26 @@ extension CompiledState {
 
     /// Dependencies are one level deep: a parent that has dependencies of its own (which includes cycles) or that
     /// does not exist fails the child.
-    private func dependenciesHold(_ feature: CompiledFeature, context: UnleashContext) -> Bool {
+    /// The first dependency that does not hold, or `nil` when all hold.
+    func unmetDependency(of feature: CompiledFeature, context: UnleashContext) -> CompiledFeature.Dependency? {
         for dependency in feature.dependencies {
-            guard let parent = features[dependency.feature], parent.dependencies.isEmpty else { return false }
+            guard let parent = features[dependency.feature], parent.dependencies.isEmpty else { return dependency }
             let parentOutcome = strategyOutcome(of: parent, context: context)
             guard dependency.expectEnabled else {
-                if parentOutcome.isOn { return false }
+                if parentOutcome.isOn { return dependency }
                 continue
             }
-            guard parentOutcome.isOn else { return false }
+            guard parentOutcome.isOn else { return dependency }
             if !dependency.variants.isEmpty {
                 let parentVariant = variant(of: parent, outcome: parentOutcome, context: context)
-                guard dependency.variants.contains(parentVariant.name) else { return false }
+                guard dependency.variants.contains(parentVariant.name) else { return dependency }
             }
         }
-        return true
+        return nil
     }
 
     /// The variant for an outcome: the matching strategy's variants, else the feature's, else `disabled`.
-    private func variant(of feature: CompiledFeature, outcome: Outcome, context: UnleashContext) -> UnleashVariant {
+    func variant(of feature: CompiledFeature, outcome: Outcome, context: UnleashContext) -> UnleashVariant {
         switch outcome {
         case .off:
             return .disabled(featureEnabled: false)

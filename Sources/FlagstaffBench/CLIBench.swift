@@ -1,0 +1,71 @@
+import Flagstaff
+import Foundation
+
+/// CLI benchmark: wall time of `flagstaff` commands, run as a user runs them (a new process each time), on a
+/// small manifest and on a generated 100,000-flag manifest. Needs the `flagstaff` product built next to this
+/// benchmark (same `swift build` configuration); skipped otherwise.
+enum CLIBench {
+    static func run(flagCount: Int = 100_000, repetitions: Int = 5) {
+        print("== cli: flagstaff commands as processes ==")
+        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+            .deletingLastPathComponent().appendingPathComponent("flagstaff")
+        guard FileManager.default.isExecutableFile(atPath: binary.path) else {
+            print("cli: skipped, \(binary.path) is not built (swift build --product flagstaff)")
+            return
+        }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("flagstaff-cli-bench-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            let big = directory.appendingPathComponent("big.json")
+            try writeManifest(flagCount: flagCount, to: big)
+            let store = directory.appendingPathComponent("store.json").path
+            let cases: [(String, [String])] = [
+                ("demo: get", ["get", "blueText"]),
+                ("demo: list --json", ["list", "--json"]),
+                ("\(flagCount) flags: get", ["get", "g7.flag7", "--manifest", big.path]),
+                ("\(flagCount) flags: set", ["set", "g7.flag7", "on", "--manifest", big.path]),
+                ("\(flagCount) flags: list --json", ["list", "--json", "--manifest", big.path]),
+                ("\(flagCount) flags: list --search", ["list", "--search", "flag 99", "--manifest", big.path]),
+            ]
+            for (name, arguments) in cases {
+                var times: [Duration] = []
+                for _ in 0..<repetitions {
+                    times.append(try timeProcess(binary, arguments + ["--store", store]))
+                }
+                times.sort()
+                print("\(name): median \(milliseconds(times[times.count / 2])), min \(milliseconds(times[0])) over \(repetitions) runs")
+            }
+        } catch {
+            print("cli: failed: \(error)")
+        }
+    }
+
+    private static func milliseconds(_ duration: Duration) -> String {
+        let value = Double(duration.components.seconds) * 1_000 + Double(duration.components.attoseconds) / 1e15
+        return String(format: "%.1f ms", value)
+    }
+
+    private static func timeProcess(_ binary: URL, _ arguments: [String]) throws -> Duration {
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        let clock = ContinuousClock()
+        let start = clock.now
+        try process.run()
+        process.waitUntilExit()
+        return clock.now - start
+    }
+
+    private static func writeManifest(flagCount: Int, to url: URL) throws {
+        let perGroup = 1_000
+        let groups = (0..<max(1, flagCount / perGroup)).map { g in
+            RegistryManifest.Group(key: "g\(g)", flags: (0..<perGroup).map { i in
+                RegistryManifest.Flag(key: "g\(g).flag\(i)", description: "Flag number \(i) of group \(g)", default: i % 2 == 0)
+            })
+        }
+        try JSONEncoder().encode(RegistryManifest(name: "CLI bench", groups: groups)).write(to: url)
+    }
+}

@@ -1,0 +1,66 @@
+import Flagstaff
+import FlagstaffRemote
+import Foundation
+
+/// Remote-config benchmark: the cost of reading a `RemoteFeature` (the hot path) against a static `Feature`,
+/// of `RemoteConfig` value reads, and of fetch + activate + persist for a 1,000-key template.
+enum RemoteBench {
+    /// Serves a fixed template from memory, so only `RemoteConfig`'s own work is measured.
+    private struct MemoryProvider: RemoteConfigProvider {
+        let name = "memory"
+        let entries: [String: String]
+        func fetch(_ request: RemoteConfigFetchRequest) async throws(RemoteConfigProviderError) -> RemoteConfigFetchResponse {
+            RemoteConfigFetchResponse(content: .entries(entries), templateVersion: "1", eTag: "\(entries.count)")
+        }
+    }
+
+    /// Runs the benchmark, blocking the calling (main) thread until it finishes.
+    static func run() {
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            await measure()
+            done.signal()
+        }
+        done.wait()
+    }
+
+    private static func measure() async {
+        print("== remote config ==")
+        var entries: [String: String] = [:]
+        for index in 0..<1000 { entries["key\(index)"] = index.isMultiple(of: 2) ? "true" : "0" }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("flagstaff-bench-remote-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let config = RemoteConfig(provider: MemoryProvider(entries: entries), storageDirectory: directory,
+                                  settings: RemoteConfigSettings(minimumFetchInterval: 0))
+        let clock = ContinuousClock()
+        let fetchTime = await clock.measure { _ = await config.fetchAndActivate() }
+        print("fetch + activate + persist, 1,000 keys: \(format(fetchTime))")
+
+        let remote = RemoteFeature(key: "bench.remote", remoteKey: "key42", defaultState: false, config: config)
+        let plain = Feature(key: "bench.static", defaultState: true)
+        let iterations = 10_000_000
+        var count = 0
+        let remoteTime = clock.measure {
+            for _ in 0..<iterations where remote.enabled { count += 1 }
+        }
+        let plainTime = clock.measure {
+            for _ in 0..<iterations where plain.enabled { count += 1 }
+        }
+        let readIterations = 1_000_000
+        let valueTime = clock.measure {
+            for index in 0..<readIterations where config["key\(index & 1023)"].boolValue { count += 1 }
+        }
+        print("RemoteFeature.enabled: \(perOperation(remoteTime, iterations))   Feature.enabled: \(perOperation(plainTime, iterations))")
+        print("RemoteConfig[key].boolValue (incl. key formatting): \(perOperation(valueTime, readIterations))   (checksum \(count))")
+    }
+
+    private static func perOperation(_ duration: Duration, _ iterations: Int) -> String {
+        let nanoseconds = Double(duration.components.seconds) * 1e9 + Double(duration.components.attoseconds) / 1e9
+        return String(format: "%.1f ns/op", nanoseconds / Double(iterations))
+    }
+
+    private static func format(_ duration: Duration) -> String {
+        let milliseconds = Double(duration.components.seconds) * 1e3 + Double(duration.components.attoseconds) / 1e15
+        return String(format: "%.2f ms", milliseconds)
+    }
+}

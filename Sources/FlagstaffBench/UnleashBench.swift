@@ -1,0 +1,215 @@
+import FlagstaffUnleash
+import Foundation
+
+/// Unleash local evaluation benchmark: evaluations per second of ``UnleashEngine`` for a simple flag, a flag with
+/// constraints, a flexible rollout and a variant lookup, printed beside the reference engine (yggdrasil-engine
+/// from PyPI, through `scripts/unleash-bench.py`) measured in the same run on the same state and contexts.
+///
+/// Times are CPU time of the measuring thread (best of three rounds), on both sides. Build in release for meaningful
+/// figures: `swift run -c release flagstaff-bench unleash`.
+enum UnleashBench {
+    private struct Case {
+        let label: String
+        let flag: String
+        let variant: Bool
+    }
+
+    private static let state = """
+        {"version": 2,
+         "segments": [{"id": 1, "constraints": [
+            {"contextName": "version", "operator": "SEMVER_GTE", "value": "2.0.0"}]}],
+         "features": [
+           {"name": "bench.simple", "enabled": true, "strategies": [{"name": "default"}]},
+           {"name": "bench.constraints", "enabled": true, "strategies": [{"name": "default", "segments": [1],
+              "constraints": [
+                {"contextName": "environment", "operator": "IN", "values": ["production", "staging"]},
+                {"contextName": "email", "operator": "STR_ENDS_WITH", "values": ["@example.com"], "caseInsensitive": true}]}]},
+           {"name": "bench.rollout", "enabled": true, "strategies": [{"name": "flexibleRollout",
+              "parameters": {"rollout": "50", "stickiness": "default", "groupId": "bench.rollout"}}]},
+           {"name": "bench.variants", "enabled": true, "strategies": [{"name": "flexibleRollout",
+              "parameters": {"rollout": "100", "stickiness": "default", "groupId": "bench.variants"}}],
+            "variants": [
+              {"name": "red", "weight": 33, "stickiness": "default", "payload": {"type": "string", "value": "r"}},
+              {"name": "green", "weight": 33, "stickiness": "default", "payload": {"type": "string", "value": "g"}},
+              {"name": "blue", "weight": 34, "stickiness": "default", "payload": {"type": "string", "value": "b"}}]}
+         ]}
+        """
+
+    private static let contextJSON = """
+        {"userId": "user-48213", "sessionId": "session-9", "environment": "production", "appName": "bench",
+         "properties": {"email": "Someone@Example.com", "version": "2.3.1"}}
+        """
+
+    private static let cases = [
+        Case(label: "simple flag (isEnabled)", flag: "bench.simple", variant: false),
+        Case(label: "3 constraints via a segment (isEnabled)", flag: "bench.constraints", variant: false),
+        Case(label: "flexible rollout 50% (isEnabled)", flag: "bench.rollout", variant: false),
+        Case(label: "variant lookup (variant)", flag: "bench.variants", variant: true),
+    ]
+
+    /// Runs the benchmark and prints one row per case.
+    static func run(iterations: Int = 2_000_000) {
+        print("== unleash local evaluation ==")
+        let engine = UnleashEngine()
+        let context: UnleashContext
+        do {
+            try engine.takeState(Data(state.utf8))
+            context = try UnleashContext.decode(json: Data(contextJSON.utf8))
+        } catch {
+            print("unleash: cannot load the benchmark state: \(error)")
+            return
+        }
+        let reference = referenceFigures()
+        print(pad("case", 42) + pad("flagstaff", 14) + pad("evals/s", 14) + pad("ygg native", 14)
+            + pad("ygg python", 14) + "speed-up vs native")
+        for benchCase in cases {
+            let (nanoseconds, answer) = measure(benchCase, engine: engine, context: context, iterations: iterations)
+            let theirs = reference.results[benchCase.label]
+            var row = pad(benchCase.label, 42) + pad(String(format: "%.0f ns", nanoseconds), 14)
+            row += pad(String(format: "%.2fM", 1e3 / nanoseconds), 14)
+            if let theirs {
+                row += pad(String(format: "%.0f ns", theirs.native), 14) + pad(String(format: "%.0f ns", theirs.python), 14)
+                row += String(format: "%.1fx", theirs.native / nanoseconds)
+                if theirs.answer != answer { row += "   ANSWERS DIFFER: flagstaff \(answer), yggdrasil \(theirs.answer)" }
+            } else {
+                row += "not measured"
+            }
+            print(row)
+        }
+        let threads = ProcessInfo.processInfo.activeProcessorCount
+        let parallel = measureParallel(engine: engine, context: context, iterations: iterations, threads: threads)
+        print(String(format: "simple flag on %d threads at once: %.0f ns wall time per evaluation per thread", threads, parallel))
+        if let note = reference.note { print("yggdrasil-engine: \(note)") } else { print("reference: \(reference.engine)") }
+    }
+
+    private static func measure(
+        _ benchCase: Case, engine: UnleashEngine, context: UnleashContext, iterations: Int
+    ) -> (Double, String) {
+        var best = Double.infinity
+        var checksum = 0
+        for _ in 0..<3 {
+            let start = threadCPUNanoseconds()
+            if benchCase.variant {
+                for _ in 0..<iterations { checksum &+= engine.variant(benchCase.flag, context: context).name.utf8.count }
+            } else {
+                for _ in 0..<iterations where engine.isEnabled(benchCase.flag, context: context) { checksum &+= 1 }
+            }
+            best = min(best, (threadCPUNanoseconds() - start) / Double(iterations))
+        }
+        let answer = benchCase.variant
+            ? engine.variant(benchCase.flag, context: context).name
+            : String(engine.isEnabled(benchCase.flag, context: context))
+        if checksum == -1 { print("unreachable checksum") }
+        return (best, answer)
+    }
+
+    private static func measureParallel(engine: UnleashEngine, context: UnleashContext, iterations: Int, threads: Int) -> Double {
+        let clock = ContinuousClock()
+        let perThread = iterations / 2
+        let elapsed = clock.measure {
+            DispatchQueue.concurrentPerform(iterations: threads) { _ in
+                var count = 0
+                for _ in 0..<perThread where engine.isEnabled("bench.simple", context: context) { count += 1 }
+                if count == -1 { print("unreachable count") }
+            }
+        }
+        return nanoseconds(elapsed) / Double(perThread)
+    }
+
+    // MARK: - Reference engine
+
+    private struct ReferenceFigures {
+        var engine = ""
+        var note: String?
+        var results: [String: (native: Double, python: Double, answer: String)] = [:]
+    }
+
+    /// Runs `scripts/unleash-bench.py` on the same state, cases and context.
+    private static func referenceFigures() -> ReferenceFigures {
+        var figures = ReferenceFigures()
+        let script = locateScript()
+        guard FileManager.default.fileExists(atPath: script.path) else {
+            figures.note = "not measured: \(script.path) is missing (run from the package root)"
+            return figures
+        }
+        guard let stateObject = try? JSONSerialization.jsonObject(with: Data(state.utf8)),
+            let contextObject = try? JSONSerialization.jsonObject(with: Data(contextJSON.utf8))
+        else {
+            figures.note = "not measured: the benchmark state is not valid JSON"
+            return figures
+        }
+        let request: [String: Any] = [
+            "state": stateObject, "iterations": 200_000,
+            "cases": cases.map { ["label": $0.label, "flag": $0.flag, "kind": $0.variant ? "variant" : "enabled",
+                                  "context": contextObject] as [String: Any] },
+        ]
+        do {
+            let input = try JSONSerialization.data(withJSONObject: request)
+            let (status, output, error) = try runPython(script: script, input: input)
+            guard status == 0 else {
+                figures.note = "not measured (exit \(status)): \(error.trimmingCharacters(in: .whitespacesAndNewlines)); "
+                    + "pip install yggdrasil-engine==2.0.0"
+                return figures
+            }
+            guard let document = try JSONSerialization.jsonObject(with: output) as? [String: Any],
+                let results = document["results"] as? [[String: Any]]
+            else {
+                figures.note = "not measured: unreadable answer from \(script.lastPathComponent)"
+                return figures
+            }
+            figures.engine = document["engine"] as? String ?? "yggdrasil-engine"
+            for result in results {
+                guard let label = result["label"] as? String, let native = result["native_ns"] as? Double,
+                    let python = result["python_ns"] as? Double
+                else { continue }
+                let answer = (result["answer"] as? Bool).map { String($0) } ?? (result["answer"] as? String ?? "?")
+                figures.results[label] = (native, python, answer)
+            }
+        } catch {
+            figures.note = "not measured: \(error)"
+        }
+        return figures
+    }
+
+    private static func locateScript() -> URL {
+        let local = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent("scripts/unleash-bench.py")
+        if FileManager.default.fileExists(atPath: local.path) { return local }
+        return URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("scripts/unleash-bench.py")
+    }
+
+    private static func runPython(script: URL, input: Data) throws -> (Int32, Data, String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", script.path]
+        let stdin = Pipe()
+        let stdout = Pipe()
+        let stderr = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        process.standardError = stderr
+        try process.run()
+        try stdin.fileHandleForWriting.write(contentsOf: input)
+        try stdin.fileHandleForWriting.close()
+        let output = stdout.fileHandleForReading.readDataToEndOfFile()
+        let error = stderr.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, output, String(decoding: error, as: UTF8.self))
+    }
+
+    /// CPU time of the calling thread: unlike wall time, it does not count the time other processes hold the
+    /// cores, so figures taken on a busy machine stay comparable (the Python side uses `time.thread_time_ns`).
+    private static func threadCPUNanoseconds() -> Double {
+        var spec = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &spec)
+        return Double(spec.tv_sec) * 1e9 + Double(spec.tv_nsec)
+    }
+
+    private static func nanoseconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) * 1e9 + Double(duration.components.attoseconds) / 1e9
+    }
+
+    private static func pad(_ text: String, _ width: Int) -> String {
+        text + String(repeating: " ", count: max(1, width - text.count))
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+import FlagstaffUnleash
+
+/// Formats `flagstaff unleash eval` results and writes them to standard output in large chunks.
+///
+/// Text mode prints one row per flag (`name  on|off  variant  [payload type: value]`), under a
+/// `# context N: {…}` header when the contexts come from a file; with `explain`, each row ends with
+/// `  # <reason>`. JSON mode prints one object per line with the keys in the documented order: `context` (the
+/// input object as given), `flag`, `enabled`, `variant`, and `reason` last when `explain` is set.
+struct UnleashEvalOutput {
+    private let json: Bool
+    private let explain: Bool
+    private let flags: [String]
+    private let multipleContexts: Bool
+    private let nameWidth: Int
+    private var buffer = ""
+    private var contextCount = 0
+
+    /// - Parameters:
+    ///   - json: JSON Lines instead of text.
+    ///   - flags: the flags to evaluate for every context, in output order.
+    ///   - multipleContexts: whether to print a header before each context's rows (text mode).
+    ///   - explain: whether to add why each flag is on or off.
+    init(json: Bool, flags: [String], multipleContexts: Bool, explain: Bool) {
+        self.json = json
+        self.explain = explain
+        self.flags = flags
+        self.multipleContexts = multipleContexts
+        nameWidth = flags.map { TerminalText.safe($0).count }.max() ?? 0
+        buffer.reserveCapacity(1 << 16)
+    }
+
+    /// Evaluates every flag for one context and appends the rows.
+    /// - Parameters:
+    ///   - context: the decoded context.
+    ///   - source: the context's JSON text as the user gave it (echoed in the output).
+    ///   - engine: the engine holding the state.
+    mutating func write(context: UnleashContext, source: String, engine: UnleashEngine) {
+        contextCount += 1
+        if !json, multipleContexts {
+            buffer += "# context \(contextCount): \(TerminalText.safe(source))\n"
+        }
+        for flag in flags {
+            // One pass per flag, so the variant always agrees with the on/off answer (even on random rollouts).
+            let evaluation = engine.evaluate(flag, context: context)
+            if json {
+                appendJSONLine(source: source, evaluation: evaluation)
+            } else {
+                appendTextRow(evaluation)
+            }
+        }
+        if buffer.utf8.count >= 1 << 16 { flush() }
+    }
+
+    /// Writes whatever is still buffered.
+    mutating func finish() { flush() }
+
+    private mutating func flush() {
+        guard !buffer.isEmpty else { return }
+        FileHandle.standardOutput.write(Data(buffer.utf8))
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    private mutating func appendTextRow(_ evaluation: UnleashEvaluation) {
+        let (enabled, variant) = (evaluation.enabled, evaluation.variant)
+        let name = TerminalText.safe(evaluation.flag)
+        let indent = multipleContexts ? "  " : ""
+        var row = indent + name + String(repeating: " ", count: max(0, nameWidth - name.count))
+        row += enabled ? "  on   " : "  off  "
+        row += TerminalText.safe(variant.name)
+        if let payload = variant.payload {
+            row += "  [\(TerminalText.safe(payload.type)): \(TerminalText.safe(payload.value))]"
+        }
+        if explain { row += "  # " + TerminalText.safe(evaluation.reason) }
+        buffer += row + "\n"
+    }
+
+    private mutating func appendJSONLine(source: String, evaluation: UnleashEvaluation) {
+        let (enabled, variant) = (evaluation.enabled, evaluation.variant)
+        var line = "{\"context\":" + JSONOutput.escapeUnsafeScalars(source)
+        line += ",\"flag\":" + Self.quoted(evaluation.flag)
+        line += ",\"enabled\":" + (enabled ? "true" : "false")
+        line += ",\"variant\":{\"name\":" + Self.quoted(variant.name)
+        line += ",\"enabled\":" + (variant.enabled ? "true" : "false")
+        line += ",\"feature_enabled\":" + (variant.featureEnabled ? "true" : "false")
+        if let payload = variant.payload {
+            line += ",\"payload\":{\"type\":" + Self.quoted(payload.type) + ",\"value\":" + Self.quoted(payload.value) + "}"
+        }
+        line += "}"
+        if explain { line += ",\"reason\":" + Self.quoted(evaluation.reason) }
+        buffer += line + "}\n"
+    }
+
+    /// A JSON string literal; control and terminal-unsafe characters are escaped as `\uXXXX`.
+    static func quoted(_ text: String) -> String {
+        var result = "\""
+        result.reserveCapacity(text.utf8.count + 2)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            default:
+                if scalar.value < 0x20 || TerminalText.isUnsafe(scalar) || scalar.value == 0x2028 || scalar.value == 0x2029 {
+                    let hex = String(scalar.value, radix: 16)
+                    result += "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+                } else {
+                    result.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return result + "\""
+    }
+}

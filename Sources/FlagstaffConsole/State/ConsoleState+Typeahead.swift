@@ -1,0 +1,36 @@
+extension ConsoleState {
+    /// Whether `key` only edits the search query in the current mode (typing, Backspace, Ctrl-U).
+    ///
+    /// Runs of such keys can be applied with one search at the end (``handle(typing:)``): with a large
+    /// registry a search costs more than the time between two keystrokes of a fast typist.
+    /// - Parameter key: the key.
+    /// - Returns: `true` for a query-editing key while searching in a usable terminal.
+    public func isQueryEdit(_ key: ConsoleKey) -> Bool {
+        guard mode == .search, !isTooSmall else { return false }
+        switch key {
+        case .character, .backspace, .control("u"): return true
+        default: return false
+        }
+    }
+
+    /// Applies a run of query-editing keys (see ``isQueryEdit(_:)``) and searches once, for the final query.
+    ///
+    /// The result is the same as handling each key with ``handle(_:)``, without the intermediate searches.
+    /// Keys that are not query edits are ignored; the caller handles them one by one.
+    /// - Parameter keys: the keys, in the order they were typed.
+    public mutating func handle(typing keys: [ConsoleKey]) {
+        var edited = query
+        for key in keys where isQueryEdit(key) {
+            switch key {
+            case let .character(character): edited.append(character)
+            case .backspace: if !edited.isEmpty { edited.removeLast() }
+            case .control("u"): edited = ""
+            default: break
+            }
+        }
+        statusMessage = nil
+        guard edited != query else { return }
+        query = edited
+        if edited.isEmpty { rebuildRows() } else { rebuildForNewQuery() }
+    }
+}

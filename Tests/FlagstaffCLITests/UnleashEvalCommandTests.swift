@@ -1,0 +1,217 @@
+import FlagstaffTestSupport
+import Foundation
+import Testing
+
+/// The `flagstaff` executable `swift build` puts next to the test bundle, if it is there.
+private enum BuiltFlagstaff {
+    static let path: String? = {
+        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        let candidate = executable.deletingLastPathComponent().appendingPathComponent("flagstaff").path
+        return FileManager.default.isExecutableFile(atPath: candidate) ? candidate : nil
+    }()
+}
+
+/// JSON-quotes a string the way a plain JSON encoder does for ASCII text.
+private enum UnleashEvalOutputQuoting {
+    static func quoted(_ text: String) -> String {
+        let data = (try? JSONSerialization.data(withJSONObject: [text])) ?? Data("[\"\"]".utf8)
+        return String(String(decoding: data, as: UTF8.self).dropFirst().dropLast())
+    }
+}
+
+/// Runs the built `flagstaff` binary: `flagstaff unleash eval` against a small state written by the test.
+@Suite(.enabled(if: BuiltFlagstaff.path != nil, "the flagstaff binary is not next to the test bundle; run swift build first"))
+struct UnleashEvalCommandTests {
+
+    static let state = """
+        {"version": 2, "segments": [],
+         "features": [
+           {"name": "alpha", "enabled": true, "strategies": [{"name": "default"}]},
+           {"name": "beta", "enabled": false, "strategies": [{"name": "default"}]},
+           {"name": "gamma", "enabled": true,
+            "strategies": [{"name": "userWithId", "parameters": {"userIds": "42, 7"}}],
+            "variants": [{"name": "blue", "weight": 1, "payload": {"type": "string", "value": "sky \\"blue\\""}}]}
+         ]}
+        """
+
+    /// A scratch folder with the state file; removed when the test ends.
+    final class Scratch {
+        let folder: URL
+        init() throws {
+            folder = FileManager.default.temporaryDirectory.appendingPathComponent("unleash-eval-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try write("state.json", UnleashEvalCommandTests.state)
+        }
+        deinit { try? FileManager.default.removeItem(at: folder) }
+        @discardableResult
+        func write(_ name: String, _ text: String) throws -> String {
+            let url = folder.appendingPathComponent(name)
+            try Data(text.utf8).write(to: url)
+            return url.path
+        }
+        func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
+    }
+
+    private func run(_ arguments: [String]) throws -> ProcessSpawn.Result {
+        try ProcessSpawn.run([try #require(BuiltFlagstaff.path), "unleash", "eval"] + arguments)
+    }
+
+    @Test("text output lists every flag of the state in state order for one context")
+    func textForOneContext() throws {
+        let scratch = try Scratch()
+        let result = try run(["--state", scratch.path("state.json"), "--context", #"{"userId":"42"}"#])
+        #expect(result.status == 0, "\(result.standardError)")
+        let rows = result.standardOutput.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
+        #expect(rows == [["alpha", "on", "disabled"], ["beta", "off", "disabled"],
+                         ["gamma", "on", "blue", "[string:", "sky", "\"blue\"]"]])
+    }
+
+    @Test("without a context the empty context is used")
+    func emptyContextByDefault() throws {
+        let scratch = try Scratch()
+        let result = try run(["--state", scratch.path("state.json"), "gamma"])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput == "gamma  off  disabled\n")
+    }
+
+    @Test("--json prints one object per (context, flag) pair: contexts in input order, flags in the order given")
+    func jsonLines() throws {
+        let scratch = try Scratch()
+        let contexts = try scratch.write("contexts.jsonl", "{\"userId\":\"7\"}\n\n{\"userId\":\"8\",\"properties\":{\"a\":\"b\"}}\n")
+        let result = try run(["--state", scratch.path("state.json"), "--contexts", contexts, "--json", "gamma", "alpha"])
+        #expect(result.status == 0, "\(result.standardError)")
+        let lines = result.standardOutput.split(separator: "\n").map(String.init)
+        try #require(lines.count == 4)
+        for line in lines { #expect(line.hasPrefix("{\"context\":{\"userId\":\"")) }
+        let objects = try lines.map { try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        #expect(objects.map { $0["flag"] as? String } == ["gamma", "alpha", "gamma", "alpha"])
+        #expect(objects.map { ($0["context"] as? [String: Any])?["userId"] as? String } == ["7", "7", "8", "8"])
+        #expect(objects.map { $0["enabled"] as? Bool } == [true, true, false, true])
+        let firstVariant = try #require(objects[0]["variant"] as? [String: Any])
+        #expect(firstVariant["name"] as? String == "blue")
+        #expect(firstVariant["enabled"] as? Bool == true)
+        #expect(firstVariant["feature_enabled"] as? Bool == true)
+        #expect(firstVariant["payload"] as? [String: String] == ["type": "string", "value": "sky \"blue\""])
+        let thirdVariant = try #require(objects[2]["variant"] as? [String: Any])
+        #expect(thirdVariant["name"] as? String == "disabled")
+        #expect(thirdVariant["feature_enabled"] as? Bool == false)
+        #expect(thirdVariant["payload"] == nil)
+    }
+
+    @Test("text output from a contexts file puts a header before each context")
+    func textForManyContexts() throws {
+        let scratch = try Scratch()
+        let contexts = try scratch.write("contexts.jsonl", "{\"userId\":\"42\"}\n{}\n")
+        let result = try run(["--state", scratch.path("state.json"), "--contexts", contexts, "beta", "gamma"])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput == """
+            # context 1: {"userId":"42"}
+              beta   off  disabled
+              gamma  on   blue  [string: sky "blue"]
+            # context 2: {}
+              beta   off  disabled
+              gamma  off  disabled
+
+            """)
+    }
+
+    @Test("--explain ends each text row with the reason and adds a reason key as the last JSON key")
+    func explain() throws {
+        let scratch = try Scratch()
+        let text = try run(["--state", scratch.path("state.json"), "--context", #"{"userId":"5"}"#, "--explain", "alpha", "beta", "gamma"])
+        #expect(text.status == 0, "\(text.standardError)")
+        let rows = text.standardOutput.split(separator: "\n").map(String.init)
+        try #require(rows.count == 3)
+        #expect(rows[0].hasPrefix("alpha  on   disabled  # on: "))
+        #expect(rows[1].hasPrefix("beta   off  disabled  # off: "))
+        #expect(rows[2].hasPrefix("gamma  off  disabled  # off: "))
+        let json = try run(["--state", scratch.path("state.json"), "--json", "--explain", "gamma"])
+        #expect(json.status == 0, "\(json.standardError)")
+        #expect(json.standardOutput.hasPrefix(#"{"context":{},"flag":"gamma","enabled":false,"variant":{"#))
+        let object = try #require(JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
+        let reason = try #require(object["reason"] as? String)
+        #expect(reason.hasPrefix("off: "))
+        #expect(json.standardOutput.hasSuffix(",\"reason\":\(UnleashEvalOutputQuoting.quoted(reason))}\n"))
+    }
+
+    @Test("a flag the state does not know evaluates as off, with a note on stderr")
+    func unknownFlag() throws {
+        let scratch = try Scratch()
+        let result = try run(["--state", scratch.path("state.json"), "nope"])
+        #expect(result.status == 0)
+        #expect(result.standardOutput == "nope  off  disabled\n")
+        #expect(result.standardError.contains("flag \"nope\" is not in"))
+    }
+
+    @Test("definitions that can never match are reported as notes naming the state file")
+    func warningsAsNotes() throws {
+        let scratch = try Scratch()
+        let state = try scratch.write("odd.json", """
+            {"version":2,"features":[{"name":"odd","enabled":true,"strategies":[{"name":"default",
+             "constraints":[{"contextName":"x","operator":"NOT_AN_OPERATOR","values":["a"]}]}]}]}
+            """)
+        let result = try run(["--state", state])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput == "odd  off  disabled\n")
+        #expect(result.standardError.contains("flagstaff: note: \(state): "))
+        #expect(result.standardError.contains("NOT_AN_OPERATOR"))
+    }
+
+    @Test("a missing state file is a runtime error naming the file")
+    func missingState() throws {
+        let scratch = try Scratch()
+        let result = try run(["--state", scratch.path("absent.json")])
+        #expect(result.status == 1)
+        #expect(result.standardError.contains("cannot read the state file \(scratch.path("absent.json"))"))
+        #expect(result.standardOutput.isEmpty)
+    }
+
+    @Test("a state with bad JSON or a bad field is a runtime error naming the file and the JSON path")
+    func badState() throws {
+        let scratch = try Scratch()
+        let broken = try scratch.write("broken.json", "{\"features\": [")
+        let brokenResult = try run(["--state", broken])
+        #expect(brokenResult.status == 1)
+        #expect(brokenResult.standardError.contains(broken))
+        let badField = try scratch.write("bad-field.json", #"{"version":2,"features":[{"name":"a","enabled":"yes"}]}"#)
+        let badFieldResult = try run(["--state", badField])
+        #expect(badFieldResult.status == 1)
+        #expect(badFieldResult.standardError.contains("\(badField): invalid Unleash state at features[0].enabled"))
+    }
+
+    @Test("a bad line in the contexts file is a runtime error naming the file and line number, with no output")
+    func badContextLine() throws {
+        let scratch = try Scratch()
+        let contexts = try scratch.write("contexts.jsonl", "{\"userId\":\"1\"}\n\n{\"userId\": \n")
+        let result = try run(["--state", scratch.path("state.json"), "--contexts", contexts])
+        #expect(result.status == 1)
+        #expect(result.standardError.contains("\(contexts):3: bad context"))
+        #expect(result.standardOutput.isEmpty, "a bad line must fail the run before anything is printed")
+        let wrongType = try scratch.write("wrong.jsonl", "{\"currentTime\":\"yesterday\"}\n")
+        let wrongTypeResult = try run(["--state", scratch.path("state.json"), "--contexts", wrongType])
+        #expect(wrongTypeResult.status == 1)
+        #expect(wrongTypeResult.standardError.contains("\(wrongType):1: bad context: invalid context at currentTime"))
+    }
+
+    @Test("a missing contexts file is a runtime error naming the file")
+    func missingContexts() throws {
+        let scratch = try Scratch()
+        let result = try run(["--state", scratch.path("state.json"), "--contexts", scratch.path("none.jsonl")])
+        #expect(result.status == 1)
+        #expect(result.standardError.contains("cannot read the contexts file \(scratch.path("none.jsonl"))"))
+    }
+
+    @Test("bad arguments are usage errors (status 2)")
+    func usageErrors() throws {
+        let scratch = try Scratch()
+        let badJSON = try run(["--state", scratch.path("state.json"), "--context", "{userId"])
+        #expect(badJSON.status == 2)
+        #expect(badJSON.standardError.contains("--context"))
+        let both = try run(["--state", scratch.path("state.json"), "--context", "{}", "--contexts", scratch.path("state.json")])
+        #expect(both.status == 2)
+        #expect(both.standardError.contains("either --context or --contexts"))
+        let noState = try run([])
+        #expect(noState.status == 2)
+        #expect(noState.standardError.contains("--state"))
+    }
+}

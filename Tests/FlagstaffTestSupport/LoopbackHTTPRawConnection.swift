@@ -1,0 +1,114 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+
+/// A minimal blocking TCP connection to 127.0.0.1 for sending hand-written bytes to a server: malformed
+/// requests, protocol details (`Expect: 100-continue`), partial writes.
+///
+/// ```swift
+/// let connection = try LoopbackHTTPRawConnection(port: server.port)
+/// try connection.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+/// let reply = connection.receive(until: "\r\n\r\n", timeout: .seconds(5))
+/// ```
+///
+/// Not thread-safe: use one connection from one task. Calls block the calling thread (at most `timeout`).
+public final class LoopbackHTTPRawConnection {
+    private var fd: Int32
+
+    /// Connects to 127.0.0.1:`port`.
+    ///
+    /// - Parameter port: The port.
+    /// - Throws: ``LoopbackHTTPError`` if the connection fails (e.g. refused).
+    public init(port: UInt16) throws {
+        let socketFD = socket(AF_INET, LoopbackSocket.streamType, 0)
+        guard socketFD >= 0 else { throw LoopbackHTTPError(operation: "socket", code: errno) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(port).bigEndian
+        address.sin_addr.s_addr = in_addr_t(0x7F00_0001).bigEndian
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(socketFD, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard result == 0 else {
+            let code = errno
+            _ = Self.closeDescriptor(socketFD)
+            throw LoopbackHTTPError(operation: "connect", code: code)
+        }
+        fd = socketFD
+    }
+
+    deinit {
+        close()
+    }
+
+    /// Sends all of `data`.
+    ///
+    /// - Parameter data: The bytes.
+    /// - Throws: ``LoopbackHTTPError`` if the peer has gone away.
+    public func send(_ data: Data) throws {
+        guard fd >= 0, LoopbackSocket.sendAll(fd, [UInt8](data)) else {
+            throw LoopbackHTTPError(operation: "send", code: errno)
+        }
+    }
+
+    /// Sends `text` as UTF-8.
+    ///
+    /// - Parameter text: The text, e.g. a request head with `\r\n` line ends.
+    /// - Throws: ``LoopbackHTTPError`` if the peer has gone away.
+    public func send(_ text: String) throws {
+        try send(Data(text.utf8))
+    }
+
+    /// Reads until `marker` has been received, the peer closes, or `timeout` passes.
+    ///
+    /// - Parameters:
+    ///   - marker: Text to wait for, or `nil` to read until the peer closes.
+    ///   - timeout: The longest time to wait in total.
+    /// - Returns: Everything received (possibly more than up to the marker).
+    public func receive(until marker: String? = nil, timeout: Duration = .seconds(5)) -> Data {
+        var received = Data()
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: timeout)
+        let needle = marker.map { Data($0.utf8) }
+        while fd >= 0 {
+            if let needle, received.range(of: needle) != nil { break }
+            let remaining = deadline - clock.now
+            guard remaining > .zero else { break }
+            var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&descriptor, 1, LoopbackHTTPConnection.milliseconds(remaining) + 1)
+            if ready < 0 && errno == EINTR { continue }
+            guard ready > 0 else { break }
+            var chunk = [UInt8](repeating: 0, count: 16 * 1024)
+            let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { break }
+            received.append(contentsOf: chunk[0..<count])
+        }
+        return received
+    }
+
+    /// Closes the connection. Safe to call more than once.
+    public func close() {
+        if fd >= 0 {
+            _ = Self.closeDescriptor(fd)
+            fd = -1
+        }
+    }
+
+    private static func closeDescriptor(_ descriptor: Int32) -> Int32 {
+        #if canImport(Darwin)
+        Darwin.close(descriptor)
+        #elseif canImport(Musl)
+        Musl.close(descriptor)
+        #else
+        Glibc.close(descriptor)
+        #endif
+    }
+}

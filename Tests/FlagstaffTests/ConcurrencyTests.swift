@@ -1,0 +1,54 @@
+@testable import Flagstaff
+import Foundation
+import Synchronization
+import Testing
+
+/// Readers, writers, external store changes, searches and runtime registrations at once. Meant to be run
+/// under `swift test --sanitize=thread --filter ConcurrencyTests` as well as normally.
+@Suite struct ConcurrencyTests {
+    @Test func concurrentReadsWritesSearchesAndRegistrations() async throws {
+        let file = temporaryDirectory().appendingPathComponent("overrides.json")
+        let features = AppFeatures(store: try FileOverrideStore(url: file), options: RegistryOptions(storeWatchInterval: .milliseconds(5)))
+        let other = try FileOverrideStore(url: file)
+        let notifications = Atomic<Int>(0)
+        let subscription = features.onChange { _ in notifications.add(1, ordering: .relaxed) }
+        await withTaskGroup(of: Void.self) { group in
+            for reader in 0..<4 {
+                group.addTask {
+                    var on = 0
+                    for _ in 0..<20_000 {
+                        if features.blueText.enabled { on += 1 }
+                        if features.list.infiniteScroll.enabled { on += 1 }
+                        _ = features.feature(forKey: "debugLogging")?.enabled
+                    }
+                    _ = on + reader
+                }
+            }
+            group.addTask {
+                for index in 0..<100 {
+                    features.blueText.override = index.isMultiple(of: 2) ? .enabled : .disabled
+                }
+            }
+            group.addTask {
+                for index in 0..<100 {
+                    _ = try? other.update(["list.infiniteScroll": index.isMultiple(of: 3) ? .enabled : .featureDefault])
+                }
+            }
+            group.addTask {
+                for index in 0..<50 {
+                    _ = features.search("scroll")
+                    _ = features.featuresRequiringRestart
+                    _ = features.allFeatures.map(\.resolution)
+                    try? features.register(Feature(key: "runtime.\(index)"), in: "runtime")
+                }
+            }
+        }
+        subscription.cancel()
+        features.refreshFromStore()
+        let stored = try other.load()
+        #expect(features.blueText.override == stored["blueText"] ?? .featureDefault)
+        #expect(features.list.infiniteScroll.override == stored["list.infiniteScroll"] ?? .featureDefault)
+        #expect(features.allFeatures.count == AppFeatures().allFeatures.count + 50)
+        #expect(notifications.load(ordering: .relaxed) > 0)
+    }
+}
