@@ -4,6 +4,7 @@
 Used by the differential test in Tests/FlagstaffUnleashTests. Reads one JSON document on stdin:
 
     {"state": <a /api/client/features body or {"events": [...]}>,
+     "updates": [<optional: further documents, usually {"events": [...]}, applied in order after state>],
      "queries": [{"flag": "name", "context": {...spec-shaped context...}}, ...]}
 
 and writes one JSON document on stdout:
@@ -39,6 +40,8 @@ def main() -> int:
 
     engine = UnleashEngine()
     engine.take_state(json.dumps(state))
+    for update in request.get("updates") or []:
+        engine.take_state(json.dumps(update))
     results = []
     for query in queries:
         flag = query["flag"]

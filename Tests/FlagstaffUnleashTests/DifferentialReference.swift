@@ -35,10 +35,14 @@ enum DifferentialReference {
 
     static let skipComment = Comment(rawValue: "Differential test skipped: \(unavailableReason ?? "")")
 
-    /// Asks the reference engine about every `(flag, context)` query for `state`.
-    static func answers(state: Any, queries: [(flag: String, context: [String: Any])]) throws -> [Answer] {
+    /// Asks the reference engine about every `(flag, context)` query for `state`, after applying `updates`
+    /// (further state or delta documents) in order.
+    static func answers(
+        state: Any, updates: [Any] = [], queries: [(flag: String, context: [String: Any])]
+    ) throws -> [Answer] {
         let request: [String: Any] = [
             "state": state,
+            "updates": updates,
             "queries": queries.map { ["flag": $0.flag, "context": $0.context] as [String: Any] },
         ]
         let input = try JSONSerialization.data(withJSONObject: request)

@@ -38,7 +38,7 @@ extension ConsoleLayout {
         }
         lines.insert("These changes need a restart:", at: 0)
         drawBox(
-            title: "Restart needed", lines: lines, footer: "r restart now  l later  u undo  Esc cancel", context,
+            title: "Restart needed", lines: lines, footer: footerKeys(context, width: buffer.width - 6), context,
             into: &buffer
         )
     }

@@ -55,7 +55,8 @@ public struct UnleashContext: Sendable, Hashable {
         do {
             return try JSONDecoder().decode(UnleashContext.self, from: data)
         } catch let error as DecodingError {
-            throw UnleashContextError(path: JSONPath.describe(JSONPath.path(of: error)), message: JSONPath.message(of: error))
+            throw UnleashContextError(
+                path: JSONPath.describe(JSONPath.path(of: error)), message: JSONPath.message(of: error, in: data))
         } catch {
             throw UnleashContextError(path: "", message: "\(error)")
         }

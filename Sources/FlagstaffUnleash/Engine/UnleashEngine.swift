@@ -43,7 +43,8 @@ public final class UnleashEngine: Sendable {
         do {
             document = try JSONDecoder().decode(StateDocument.self, from: data)
         } catch let error as DecodingError {
-            throw UnleashStateError(path: JSONPath.describe(JSONPath.path(of: error)), message: JSONPath.message(of: error))
+            throw UnleashStateError(
+                path: JSONPath.describe(JSONPath.path(of: error)), message: JSONPath.message(of: error, in: data))
         }
         let hostname = self.hostname
         writer.withLock { _ in

@@ -17,10 +17,10 @@ import Testing
         }
     }
 
-    @Test func invalidJSONIsReportedAsSuch() throws {
-        let failure = try #require(error(loading: "{\"features\": [}"))
+    @Test func invalidJSONIsReportedWithItsPosition() throws {
+        let failure = try #require(error(loading: "{\"features\": [\n  {\"name\": \"a\", \"enabled\": tru}]}"))
         #expect(failure.path == "")
-        #expect(failure.description.contains("not valid JSON"))
+        #expect(failure.description.contains("not valid JSON at line 2"), "\(failure.description)")
     }
 
     @Test func missingKeyNamesItsPath() throws {

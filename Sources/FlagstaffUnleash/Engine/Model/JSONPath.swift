@@ -1,5 +1,40 @@
+import Foundation
+
 /// Turns `Codable` coding paths and errors into the messages users see (`features[2].strategies[0].name: …`).
 enum JSONPath {
+    /// The message for a decoding error of `data`: for malformed JSON, where it breaks (line and column, found by
+    /// re-reading with `JSONSerialization`, whose error gives the position the decoder's does not).
+    static func message(of error: DecodingError, in data: Data) -> String {
+        if case .dataCorrupted(let context) = error, context.codingPath.isEmpty, let syntax = syntaxError(in: data) {
+            return syntax
+        }
+        return message(of: error)
+    }
+
+    /// `not valid JSON at line 2, column 13 (Invalid value around character 53.)`, or `nil` if `data` parses.
+    static func syntaxError(in data: Data) -> String? {
+        do {
+            _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+            return nil
+        } catch {
+            let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "\(error.localizedDescription)"
+            guard let range = detail.range(of: "character "),
+                let offset = Int(detail[range.upperBound...].prefix { $0.isNumber })
+            else { return "not valid JSON (\(detail))" }
+            var line = 1
+            var column = 1
+            for byte in data.prefix(offset) {
+                if byte == UInt8(ascii: "\n") {
+                    line += 1
+                    column = 1
+                } else if byte & 0xC0 != 0x80 {
+                    column += 1
+                }
+            }
+            return "not valid JSON at line \(line), column \(column) (\(detail))"
+        }
+    }
+
     /// `features[2].strategies[0].name` for a coding path.
     static func describe(_ path: [any CodingKey]) -> String {
         var text = ""
