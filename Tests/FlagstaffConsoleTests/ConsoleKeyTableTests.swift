@@ -245,6 +245,28 @@ import Testing
         }
     }
 
+    @Test func helpScrollsInAShortTerminal() throws {
+        var small = ConsoleState(registry: registry, width: 60, height: 12)
+        press(.character("?"), into: &small)
+        var screen = ConsoleLayout.render(small)
+        #expect(screen.find("Up k Ctrl-P / Down j Ctrl-N") != nil)
+        #expect(screen.find("↑↓ scroll  ? or Esc closes") != nil)
+        #expect(screen.find("close / clear search") == nil, "the last entry is below the box at first")
+        press(.end, into: &small)  // End is not a help key; j scrolls
+        for _ in 0..<20 { press(.character("j"), into: &small) }
+        screen = ConsoleLayout.render(small)
+        #expect(screen.find("close / clear search") != nil, "the last entry is reachable")
+        #expect(screen.find("Up k Ctrl-P / Down j Ctrl-N") == nil)
+        press(.character("g"), into: &small)
+        #expect(ConsoleLayout.render(small).find("Up k Ctrl-P / Down j Ctrl-N") != nil)
+        #expect(small.mode == .help)
+        // Tall enough: no scrolling hint.
+        var tall = ConsoleState(registry: registry, width: 100, height: 30)
+        press(.character("?"), into: &tall)
+        #expect(ConsoleLayout.render(tall).find("? or Esc closes") != nil)
+        #expect(ConsoleLayout.render(tall).find("scroll") == nil)
+    }
+
     @Test mutating func controlLAsksForARedraw() {
         #expect(press(.control("l"), into: &state) == [.redraw])
     }

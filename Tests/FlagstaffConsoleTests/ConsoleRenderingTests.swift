@@ -122,6 +122,24 @@ import Testing
         })
     }
 
+    @Test func narrowTerminalsKeepTheEssentials() throws {
+        let registry = try makeRegistry()
+        try registry.setOverride(.enabled, for: try #require(registry.feature(forKey: "useTabBarNav")))
+        var state = ConsoleState(registry: registry, width: 40, height: 10)
+        var screen = ConsoleLayout.render(state)
+        #expect(screen.text(row: 0) == " Flagstaff · Moments d 7 flags 1 ovr 1⟳ ")
+        #expect(screen.text(row: 1).hasSuffix("[All] "), "only the active scope")
+        press(.tab, into: &state)
+        #expect(ConsoleLayout.render(state).text(row: 1).hasSuffix("[On] "))
+        press(.backTab, .character("q"), into: &state)
+        screen = ConsoleLayout.render(state)
+        #expect(screen.find("r:restart l:later u:undo Esc:back │") != nil, "\(screen.text)")
+        #expect(screen.text(row: 9).hasPrefix(" r:restart l:later u:undo Esc:back"))
+        var search = ConsoleState(registry: registry, width: 60, height: 22)
+        press(.character("/"), into: &search)
+        #expect(ConsoleLayout.render(search).text(row: 21).hasPrefix(" type to filter  Enter keep  Esc clear  ↑↓ move  Tab scope "))
+    }
+
     @Test func anEmptyRegistrySaysSo() throws {
         let registry = try FeatureRegistry(manifest: RegistryManifest(name: "Empty"), options: RegistryOptions(storeWatchInterval: nil))
         var state = ConsoleState(registry: registry)

@@ -27,7 +27,11 @@ extension ConsoleLayout {
             let padding = String(repeating: " ", count: max(1, 30 - DisplayWidth.of(shownKeys)))
             return shownKeys + padding + action
         }
-        drawBox(title: "Keys", lines: lines, footer: "? or Esc closes", context, into: &buffer)
+        // The box shows at most height - 6 entries; when they do not all fit, ↑/↓ scroll them.
+        let fits = lines.count <= buffer.height - 6
+        let offset = fits ? 0 : min(context.state.helpOffset, max(0, lines.count - (buffer.height - 6)))
+        let footer = fits ? "? or Esc closes" : "\(context.glyphs.upDown) scroll  ? or Esc closes"
+        drawBox(title: "Keys", lines: Array(lines.dropFirst(offset)), footer: footer, context, into: &buffer)
     }
 
     static func drawRestartPrompt(_ context: Context, into buffer: inout ScreenBuffer) {
@@ -38,7 +42,7 @@ extension ConsoleLayout {
         }
         lines.insert("These changes need a restart:", at: 0)
         drawBox(
-            title: "Restart needed", lines: lines, footer: "r restart now  l later  u undo  Esc cancel", context,
+            title: "Restart needed", lines: lines, footer: footerKeys(context, width: buffer.width - 6), context,
             into: &buffer
         )
     }

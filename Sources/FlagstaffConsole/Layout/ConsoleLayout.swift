@@ -66,6 +66,11 @@ public enum ConsoleLayout {
         var right = "\(state.counts.flags) flag\(state.counts.flags == 1 ? "" : "s")"
             + dot + "\(state.counts.overridden) overridden"
         if state.counts.pendingRestart > 0 { right += dot + "\(state.counts.pendingRestart) needs restart" }
+        if DisplayWidth.of(right) > state.width - 26 {
+            // Narrow terminal: short counts, so the title keeps some room.
+            right = "\(state.counts.flags) flags \(state.counts.overridden) ovr"
+            if state.counts.pendingRestart > 0 { right += " \(state.counts.pendingRestart)\(context.glyphs.restart)" }
+        }
         var remote = remoteStatus(context)
         if let error = state.registry.storeError {
             remote = "store error: " + context.clean("\(error)") + (remote.isEmpty ? "" : dot + remote)
@@ -98,7 +103,13 @@ public enum ConsoleLayout {
 
     private static func drawSearchLine(_ context: Context, into buffer: inout ScreenBuffer) {
         let state = context.state
-        let scopes = SearchScope.allCases.map { $0 == state.scope ? "[\($0.title)]" : " \($0.title) " }
+        var scopes = SearchScope.allCases.map { $0 == state.scope ? "[\($0.title)]" : " \($0.title) " }
+        var shownScopes = SearchScope.allCases
+        if DisplayWidth.of(scopes.joined(separator: " ")) > state.width / 2 {
+            // Narrow terminal: only the active scope.
+            scopes = ["[\(state.scope.title)]"]
+            shownScopes = [state.scope]
+        }
         let scopeText = scopes.joined(separator: " ")
         let scopeX = state.width - DisplayWidth.of(scopeText) - 1
         var x = 1
@@ -110,9 +121,9 @@ public enum ConsoleLayout {
         } else {
             buffer.put("/ to search", row: 1, column: x, maxWidth: max(0, scopeX - x - 1))
         }
-        guard scopeX > 14 else { return }
+        guard scopeX > 8 else { return }
         var scopeColumn = scopeX
-        for (scope, text) in zip(SearchScope.allCases, scopes) {
+        for (scope, text) in zip(shownScopes, scopes) {
             let style = scope == state.scope ? context.theme.strong : context.theme.plain
             scopeColumn = buffer.put(text, row: 1, column: scopeColumn, style: style) + 1
         }
@@ -143,24 +154,37 @@ public enum ConsoleLayout {
     /// they fit in `width` columns.
     static func footerKeys(_ context: Context, width: Int = .max) -> String {
         let g = context.glyphs
+        // Most important first; the tail is dropped (down to `kept` items) when the line is too narrow.
         let items: [String]
+        let kept: Int
         switch context.state.mode {
         case .search:
-            items = ["type to filter", "\(g.upDown) move", "Enter keep", "Esc clear", "Ctrl-U clear field", "Tab scope"]
+            items = ["type to filter", "Enter keep", "Esc clear", "\(g.upDown) move", "Tab scope", "Ctrl-U clear field"]
+            kept = 3
         case .help:
             items = ["? or Esc close help"]
+            kept = 1
         case .restartPrompt:
-            items = ["r restart now", "l later", "u undo", "Esc cancel"]
+            let full = ["r restart now", "l later", "u undo", "Esc cancel"]
+            items = DisplayWidth.of(full.joined(separator: "  ")) > width ? ["r:restart l:later u:undo Esc:back"] : full
+            kept = items.count
         case .list, .confirmReset:
             items = [
                 "\(g.upDown) move", "/ search", "o on", "x off", "r reset", "\(g.space) toggle", "Tab scope", "? help",
                 "q quit",
             ]
+            kept = 2
         }
-        let kept = context.state.mode == .list ? 2 : items.count
         var shown = items
-        while shown.count > kept, DisplayWidth.of(shown.joined(separator: "  ")) > width {
-            shown.remove(at: shown.count - kept - 1)
+        if context.state.mode == .list || context.state.mode == .confirmReset {
+            // Keep help and quit at the end; drop from the middle.
+            while shown.count > kept, DisplayWidth.of(shown.joined(separator: "  ")) > width {
+                shown.remove(at: shown.count - kept - 1)
+            }
+        } else {
+            while shown.count > kept, DisplayWidth.of(shown.joined(separator: "  ")) > width {
+                shown.removeLast()
+            }
         }
         return shown.joined(separator: "  ")
     }

@@ -47,6 +47,11 @@ extension ConsoleState {
         switch key {
         case .character("?"), .escape, .f1, .character("q"): mode = .list
         case .control("c"): mode = .list; return requestQuit()
+        case .down, .character("j"), .control("n"), .pageDown, .control("f"), .control("d"):
+            helpOffset = min(helpOffset + (key == .down || key == .character("j") || key == .control("n") ? 1 : 5), ConsoleLayout.helpEntries.count - 1)
+        case .up, .character("k"), .control("p"), .pageUp, .control("b"), .control("u"):
+            helpOffset = max(0, helpOffset - (key == .up || key == .character("k") || key == .control("p") ? 1 : 5))
+        case .home, .character("g"): helpOffset = 0
         case .control("l"): return [.redraw]
         default: break
         }
@@ -143,7 +148,9 @@ extension ConsoleState {
             }
             statusMessage = "Refreshing " + names.joined(separator: ", ") + "…"
             return [.refreshRemoteSources]
-        case .character("?"), .f1: mode = .help
+        case .character("?"), .f1:
+            mode = .help
+            helpOffset = 0
         case .control("l"): return [.redraw]
         case .character("q"), .control("c"): return requestQuit()
         case .escape:

@@ -39,6 +39,8 @@ public struct ConsoleState: Sendable {
     public internal(set) var scope: SearchScope = .all
     /// Whether the detail pane is wanted (it shows only when the terminal is tall enough).
     public internal(set) var showDetail = true
+    /// The first help entry shown (the help overlay scrolls when the terminal is short).
+    public internal(set) var helpOffset = 0
     /// A one-shot message shown in the footer until the next key.
     public internal(set) var statusMessage: String?
     /// The flags listed by the restart prompt.
