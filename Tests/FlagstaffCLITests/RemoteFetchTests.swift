@@ -132,7 +132,7 @@ struct RemoteFetchTests {
     }
 
     @Test(arguments: [
-        (#""provider": "firebase""#, #""provider": "parse""#, #"$.remote.provider: unknown provider "parse" (this flagstaff knows: firebase)"#),
+        (#""provider": "firebase""#, #""provider": "parse""#, #"$.remote.provider: unknown provider "parse" (this flagstaff knows: firebase, unleash)"#),
         (#""projectID": "shop-test", "#, "", #"$.remote.projectID: the firebase provider needs "projectID""#),
         (#""baseURL": "http://127.0.0.1:1""#, #""baseURL": "ftp://x""#, #"$.remote.baseURL: expected an http or https URL"#),
         (#""minimumFetchInterval": 0"#, #""minimumFetchInterval": -5"#, "$.remote.minimumFetchInterval: expected a number of seconds"),

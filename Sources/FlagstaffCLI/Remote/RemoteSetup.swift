@@ -10,7 +10,7 @@ import Foundation
 /// ones (last-known-good values, no network needed).
 enum RemoteSetup {
     /// The providers this build of `flagstaff` can use.
-    static let knownProviders = ["firebase"]
+    static let knownProviders = ["firebase", "unleash"]
 
     /// The directory remote values are persisted in for a store.
     static func storageDirectory(forStore store: URL) -> URL {
@@ -28,6 +28,7 @@ enum RemoteSetup {
         func fail(_ path: String, _ message: String) -> CLIFailure {
             CLIFailure.runtime("invalid manifest: \(source): $.remote\(path): \(message)")
         }
+        if remote.provider == "unleash" { return try makeUnleashConfig(remote, source: source, store: store) }
         guard remote.provider == "firebase" else {
             throw fail(".provider", "unknown provider \(JSONValue.quoted(remote.provider)) (this flagstaff knows: \(knownProviders.joined(separator: ", ")))")
         }

@@ -1,0 +1,96 @@
+import FlagstaffRemote
+import Foundation
+
+/// Serves Unleash frontend-API toggles to a `RemoteConfig`, so `RemoteFeature`s (and manifests with
+/// `"remote": {"provider": "unleash", …}`) can read Unleash toggles through the same machinery as Firebase.
+///
+/// Each fetch is one frontend request, exactly as ``UnleashClient`` sends it (query order, headers, ETag). Every
+/// toggle becomes one entry, its name mapped to `"true"` or `"false"`; a `RemoteFeature` whose remote key is a
+/// toggle's name follows that toggle. A toggle the frontend API leaves out (it omits disabled ones) has no entry,
+/// so the flag falls back to its default. HTTP 304 is `.unchanged`; other statuses become
+/// `RemoteConfigProviderError.httpStatus`, so `RemoteConfig` backs off on 429 and 5xx.
+///
+/// `RemoteConfig` owns intervals, backoff, activation and persistence here; use ``UnleashClient`` when you want
+/// variants, impressions, metrics and Unleash's own polling rules.
+public struct UnleashRemoteConfigProvider: RemoteConfigProvider {
+    /// `"unleash"`.
+    public let name: String
+    /// The frontend API endpoint.
+    public let url: URL
+    /// The application name.
+    public let appName: String
+    /// The environment.
+    public let environment: String
+    /// The context sent with each fetch.
+    public let context: UnleashContext
+    /// The connection id sent as `unleash-connection-id`.
+    public let connectionID: String
+    let clientKey: String
+    let maximumResponseBytes: Int
+
+    /// Creates a provider.
+    /// - Parameters:
+    ///   - url: The frontend API endpoint.
+    ///   - clientKey: The frontend (client) key.
+    ///   - appName: The application name.
+    ///   - environment: The environment (default `default`).
+    ///   - context: The context sent with each fetch.
+    ///   - maximumResponseBytes: The largest body accepted (default 16 MiB).
+    ///   - name: The display name (default `unleash`).
+    public init(url: URL, clientKey: String, appName: String, environment: String = "default",
+                context: UnleashContext = UnleashContext(), maximumResponseBytes: Int = 16 << 20, name: String = "unleash") {
+        self.url = url
+        self.clientKey = clientKey
+        self.appName = appName
+        self.environment = environment
+        self.context = context
+        self.maximumResponseBytes = maximumResponseBytes
+        self.name = name
+        self.connectionID = UUID().uuidString.lowercased()
+    }
+
+    /// Fetches the toggles once.
+    /// - Parameter request: The ETag and timeout (custom signals are added to the context's properties).
+    /// - Returns: The toggles as entries, or `.unchanged` for HTTP 304.
+    /// - Throws: `RemoteConfigProviderError`: `.httpStatus` for statuses other than 200 and 304, `.timedOut`,
+    ///   `.transport`, `.invalidResponse` naming the JSON path of a bad body.
+    public func fetch(_ request: RemoteConfigFetchRequest) async throws(RemoteConfigProviderError) -> RemoteConfigFetchResponse {
+        var context = self.context
+        context.properties.merge(request.customSignals) { _, signal in signal }
+        let query = UnleashFrontendQuery.string(context: context, appName: appName, environment: environment)
+        var headers: [(name: String, value: String)] = [
+            ("Authorization", clientKey), ("unleash-appname", appName), ("unleash-connection-id", connectionID),
+            ("unleash-sdk", UnleashRequestHeaders.sdkIdentifier), ("Accept", "application/json"),
+        ]
+        if let eTag = request.eTag, !eTag.isEmpty { headers.append(("If-None-Match", eTag)) }
+        let seconds = max(0.001, request.timeout)
+        let transport = UnleashHTTPTransport(timeout: .milliseconds(Int64(seconds * 1000)), maximumResponseBytes: maximumResponseBytes)
+        let response: UnleashHTTPResponse
+        do {
+            response = try await transport.send(UnleashHTTPRequest(
+                method: "GET", url: UnleashFrontendQuery.url(url, query: query), headers: headers, body: nil))
+        } catch {
+            switch error {
+            case .timedOut: throw .timedOut(after: request.timeout)
+            case .transport(let message): throw .transport(message)
+            default: throw .invalidResponse(error.description)
+            }
+        }
+        switch response.status {
+        case 200:
+            let toggles: [UnleashToggle]
+            do {
+                toggles = try UnleashTogglesDocument.decode(response.body, source: "body from \(url.absoluteString)")
+            } catch {
+                throw .invalidResponse(error.description)
+            }
+            var entries: [String: String] = [:]
+            for toggle in toggles { entries[toggle.name] = toggle.enabled ? "true" : "false" }
+            return RemoteConfigFetchResponse(content: .entries(entries), eTag: response.header("etag"))
+        case 304:
+            return RemoteConfigFetchResponse(content: .unchanged, eTag: request.eTag)
+        default:
+            throw .httpStatus(response.status, message: String(data: response.body.prefix(200), encoding: .utf8).flatMap { $0.isEmpty ? nil : $0 })
+        }
+    }
+}
