@@ -1,3 +1,4 @@
+import Flagstaff
 import FlagstaffRemote
 import Foundation
 #if canImport(FoundationNetworking)

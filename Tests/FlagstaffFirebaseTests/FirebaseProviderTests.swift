@@ -1,3 +1,4 @@
+import Flagstaff
 import FlagstaffFirebase
 import FlagstaffRemote
 import FlagstaffTestSupport

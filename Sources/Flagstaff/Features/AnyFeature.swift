@@ -23,7 +23,7 @@ open class AnyFeature: @unchecked Sendable {
 
     let overrideCell = Atomic<UInt8>(0)
     let launchCell = Atomic<UInt8>(0)  // 0 = not yet launched, 1 = on, 2 = off
-    private let identity: Mutex<FeatureIdentity>
+    private let identity: AnnotatedMutex<FeatureIdentity>
 
     /// Creates a flag. Subclasses call this.
     /// - Parameters:
@@ -35,7 +35,7 @@ open class AnyFeature: @unchecked Sendable {
         self.explicitKey = key
         self.description = description
         self.requiresRestart = requiresRestart
-        self.identity = Mutex(FeatureIdentity(key: key ?? "", explicitLabel: label, label: label))
+        self.identity = AnnotatedMutex(FeatureIdentity(key: key ?? "", explicitLabel: label, label: label))
     }
 
     // MARK: Identity

@@ -28,7 +28,7 @@ public final class DynamicFeature: AnyFeature, @unchecked Sendable {
     /// The caching policy.
     public let caching: Caching
     private let compute: @Sendable (DynamicFeature) -> Bool
-    private let cache = Mutex<(value: Bool, at: ContinuousClock.Instant)?>(nil)
+    private let cache = AnnotatedMutex<(value: Bool, at: ContinuousClock.Instant)?>(nil)
 
     /// Creates a dynamic flag.
     /// - Parameters:

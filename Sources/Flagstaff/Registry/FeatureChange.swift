@@ -26,10 +26,10 @@ public struct FeatureChange: Sendable, Hashable {
 
 /// Keeps a change handler registered; call ``cancel()`` (or drop the last reference) to stop it.
 public final class ChangeSubscription: Sendable {
-    private let cancellation: Mutex<(@Sendable () -> Void)?>
+    private let cancellation: AnnotatedMutex<(@Sendable () -> Void)?>
 
     init(cancel: @escaping @Sendable () -> Void) {
-        cancellation = Mutex(cancel)
+        cancellation = AnnotatedMutex(cancel)
     }
 
     /// Stops delivering changes to the handler. Safe to call more than once.

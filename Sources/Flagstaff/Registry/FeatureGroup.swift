@@ -17,7 +17,7 @@ open class FeatureGroup: @unchecked Sendable {
 
     private let explicitKey: String?
     private let explicitLabel: String?
-    private let info = Mutex(GroupInfo())
+    private let info = AnnotatedMutex(GroupInfo())
 
     /// Creates a group.
     /// - Parameters:

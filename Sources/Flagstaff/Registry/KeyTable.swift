@@ -19,7 +19,7 @@ final class KeyTable: Sendable {
 /// The current `KeyTable` and every table published before it.
 final class PublishedKeyTable: Sendable {
     private let current = Atomic<UInt>(0)
-    private let retained = Mutex<[KeyTable]>([])
+    private let retained = AnnotatedMutex<[KeyTable]>([])
 
     /// Publishes a new table; earlier ones stay alive.
     func publish(_ features: [String: AnyFeature]) {

@@ -4,14 +4,14 @@ import Synchronization
 /// The mutable state of a registry, behind locks. Kept in its own object so that reflection over a registry
 /// subclass never has to look at it.
 final class RegistryCore: Sendable {
-    let state = Mutex(RegistryState())
+    let state = AnnotatedMutex(RegistryState())
     /// The lock-free key → flag table behind `feature(forKey:)`.
     let keyTable = PublishedKeyTable()
     /// Incremented on every change of any flag's override or remote value (used to reuse search results).
     let generation = Atomic<UInt64>(0)
     /// Serialises store read-modify-write + apply, so snapshots are applied in the order they were written.
-    let writes = Mutex(())
-    private let watcher = Mutex<WatchTimer?>(nil)
+    let writes = AnnotatedMutex(())
+    private let watcher = AnnotatedMutex<WatchTimer?>(nil)
 
     func setWatcher(_ timer: any DispatchSourceTimer) {
         let box = WatchTimer(timer: timer)

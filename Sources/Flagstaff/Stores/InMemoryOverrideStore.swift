@@ -2,13 +2,13 @@ import Synchronization
 
 /// An override store in memory: the default for registries, and the store for tests. Lost at exit.
 public final class InMemoryOverrideStore: OverrideStore {
-    private let overrides: Mutex<[String: OverrideState]>
+    private let overrides: AnnotatedMutex<[String: OverrideState]>
     private let generation = Atomic<Int64>(0)
 
     /// Creates a store, optionally with initial overrides (`.featureDefault` entries are dropped).
     /// - Parameter initial: overrides to start with.
     public init(_ initial: [String: OverrideState] = [:]) {
-        overrides = Mutex(initial.filter { $0.value != .featureDefault })
+        overrides = AnnotatedMutex(initial.filter { $0.value != .featureDefault })
     }
 
     /// The current overrides.

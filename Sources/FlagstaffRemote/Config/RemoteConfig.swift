@@ -1,3 +1,4 @@
+import Flagstaff
 import Foundation
 import Logging
 import Synchronization

@@ -13,7 +13,7 @@ import Synchronization
 /// access it protects is reported as a data race under `--sanitize=thread`. This wrapper tells the sanitizer
 /// about the happens-before edge (`__tsan_acquire` after locking, `__tsan_release` before unlocking) when
 /// the sanitizer runtime is loaded, and costs one well-predicted branch otherwise. Semantics are exactly
-/// `Mutex`'s. Shared with the other targets of this package (`package` access).
+/// `Mutex`'s. Every lock of the package uses it (`package` access), so `--sanitize=thread` runs are meaningful.
 package struct AnnotatedMutex<Value: ~Copyable>: ~Copyable, Sendable {
     private let mutex: Mutex<Value>
     /// A heap object whose address names this lock for the sanitizer.

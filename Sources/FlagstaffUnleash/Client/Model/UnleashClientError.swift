@@ -1,0 +1,95 @@
+import Foundation
+
+/// Why an Unleash request failed or its answer could not be used.
+///
+/// Every failure reaches subscribers as an ``UnleashClientEvent/error(_:)`` event; none of them replaces the
+/// toggles the client already has (bootstrap, persisted or last fetched).
+public enum UnleashClientError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The server answered with a status the client cannot use.
+    ///
+    /// 401, 403 and 404 stop polling (the key or URL is wrong and retrying cannot help); 429 and 5xx make the
+    /// client back off; anything else is retried at the normal interval.
+    case httpStatus(Int, url: String)
+    /// No complete answer arrived within the timeout.
+    case timedOut(after: Duration)
+    /// The connection failed: refused, reset, closed early, truncated body, DNS, TLS.
+    case transport(String)
+    /// The answer arrived but is unusable: malformed or truncated JSON, wrong shape, too large.
+    case invalidResponse(String)
+    /// Toggles could not be read from or written to the persistence directory.
+    case persistence(String)
+    /// A bootstrap document is unusable; the message names the file and the JSON path.
+    case invalidBootstrap(String)
+
+    /// Whether this failure stops polling for good (HTTP 401, 403 or 404).
+    public var stopsPolling: Bool {
+        if case .httpStatus(let status, _) = self { return [401, 403, 404].contains(status) }
+        return false
+    }
+
+    /// Whether this failure makes the client back off (HTTP 429 or 5xx).
+    public var triggersBackoff: Bool {
+        if case .httpStatus(let status, _) = self { return status == 429 || (500...599).contains(status) }
+        return false
+    }
+
+    /// A one-line explanation such as `HTTP 503 from http://…/proxy`.
+    public var description: String {
+        switch self {
+        case .httpStatus(let status, let url):
+            let hint: String
+            switch status {
+            case 401, 403: hint = " (check the client key); polling stopped"
+            case 404: hint = " (check the URL); polling stopped"
+            case 429: hint = " (rate limited); backing off"
+            case 500...599: hint = "; backing off"
+            default: hint = ""
+            }
+            return "HTTP \(status) from \(url)\(hint)"
+        case .timedOut(let after):
+            return "timed out after \(after.formatted(.units(allowed: [.seconds, .milliseconds], width: .narrow)))"
+        case .transport(let message):
+            return "connection failed: \(message)"
+        case .invalidResponse(let message):
+            return "invalid response: \(message)"
+        case .persistence(let message):
+            return "persistence: \(message)"
+        case .invalidBootstrap(let message):
+            return "invalid bootstrap: \(message)"
+        }
+    }
+}
+
+/// A failure reported by an ``UnleashClient`` or ``UnleashServerClient``: what was being done and what went wrong.
+public struct UnleashClientFailure: Sendable, Hashable, CustomStringConvertible {
+    /// What the client was doing.
+    public enum Operation: String, Sendable, Hashable {
+        /// Fetching toggles (frontend API) or features (client API).
+        case fetch
+        /// Posting usage metrics.
+        case metrics
+        /// Registering the application (server-side mode).
+        case register
+        /// Persisting or loading last-known-good toggles.
+        case persist
+        /// Registering toggles as registry flags.
+        case registry
+    }
+
+    /// What the client was doing.
+    public var operation: Operation
+    /// What went wrong.
+    public var error: UnleashClientError
+
+    /// Creates a failure.
+    /// - Parameters:
+    ///   - operation: What the client was doing.
+    ///   - error: What went wrong.
+    public init(operation: Operation, error: UnleashClientError) {
+        self.operation = operation
+        self.error = error
+    }
+
+    /// `fetch: HTTP 503 from …`.
+    public var description: String { "\(operation.rawValue): \(error)" }
+}

@@ -1,0 +1,98 @@
+import Flagstaff
+import Foundation
+
+/// What the polling of one client has seen: failures in a row, the stop after 401/403/404, the last fetch
+/// and the last error. Pure, so the backoff rules are tested without a clock.
+struct UnleashFetchStatus: Sendable, Hashable {
+    /// Consecutive 429/5xx answers; each adds one refresh interval to the next wait.
+    var backoffFailures = 0
+    /// Set by 401, 403 or 404: polling has stopped.
+    var halted: UnleashClientError?
+    /// When the last successful fetch (200 or 304) completed.
+    var lastFetch: Date?
+    /// When the last fetch attempt completed.
+    var lastAttempt: Date?
+    /// The last fetch's error, `nil` after a success.
+    var lastError: UnleashClientError?
+    /// Whether a fetch has succeeded yet (the `ready` event has been sent).
+    var isReady = false
+
+    /// Records a successful fetch.
+    /// - Returns: `true` if it was the first one (time to send `ready`).
+    mutating func recordSuccess(at date: Date) -> Bool {
+        backoffFailures = 0
+        halted = nil
+        lastFetch = date
+        lastAttempt = date
+        lastError = nil
+        defer { isReady = true }
+        return !isReady
+    }
+
+    /// Records a failed fetch: 401/403/404 stop polling, 429/5xx back off, anything else only is remembered.
+    mutating func recordFailure(_ error: UnleashClientError, at date: Date, maximumMultiplier: Int) {
+        lastAttempt = date
+        lastError = error
+        if error.stopsPolling { halted = error }
+        if error.triggersBackoff { backoffFailures = min(backoffFailures + 1, maximumMultiplier - 1) }
+    }
+
+    /// How long to wait before the next poll: the refresh interval times `1 + backoffFailures`.
+    func delay(base: Duration) -> Duration {
+        base * (1 + backoffFailures)
+    }
+
+    /// The status the registry's tools show.
+    func remoteStatus(base: Duration, now: Date) -> RemoteSourceStatus {
+        let state: RemoteSourceStatus.State
+        if let halted {
+            state = .failed(halted.description)
+        } else if backoffFailures > 0, let lastAttempt {
+            let wait = delay(base: base)
+            let seconds = Double(wait.components.seconds) + Double(wait.components.attoseconds) / 1e18
+            state = .throttled(until: lastAttempt.addingTimeInterval(seconds))
+        } else if let lastError {
+            state = .failed(lastError.description)
+        } else if lastFetch == nil {
+            state = .neverFetched
+        } else {
+            state = .ok
+        }
+        return RemoteSourceStatus(lastFetch: lastFetch, state: state)
+    }
+}
+
+/// The background tasks of a client (polling, metrics), cancelled together by `stop()`.
+final class UnleashTaskSet: Sendable {
+    private let tasks = Protected([String: Task<Void, Never>]())
+
+    /// Starts `task` under `name`, cancelling the one it replaces.
+    func replace(_ name: String, with task: Task<Void, Never>) {
+        let old = tasks.withLock { $0.updateValue(task, forKey: name) }
+        old?.cancel()
+    }
+
+    /// Cancels every task.
+    func cancelAll() {
+        let all = tasks.withLock { tasks -> [Task<Void, Never>] in
+            defer { tasks.removeAll() }
+            return Array(tasks.values)
+        }
+        all.forEach { $0.cancel() }
+    }
+
+    /// Runs `body` every `interval` until cancelled or until `body` returns `false` or the owner is gone.
+    static func loop<Owner: AnyObject & Sendable>(
+        owner: Owner, interval: @escaping @Sendable (Owner) -> Duration?, body: @escaping @Sendable (Owner) async -> Void
+    ) -> Task<Void, Never> {
+        Task { [weak owner] in
+            while !Task.isCancelled {
+                let wait: Duration? = { owner.flatMap(interval) }()
+                guard let wait else { return }
+                do { try await Task.sleep(for: wait) } catch { return }
+                guard !Task.isCancelled, let current = owner else { return }
+                await body(current)
+            }
+        }
+    }
+}

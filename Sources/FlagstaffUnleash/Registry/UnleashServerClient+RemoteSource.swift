@@ -1,0 +1,46 @@
+import Flagstaff
+import Foundation
+
+extension UnleashServerClient: UnleashToggleSource {
+    /// `"Unleash"`.
+    public var name: String { "Unleash" }
+
+    /// The polling status: `.failed` after 401/403/404 or a failed fetch, `.throttled` while backing off,
+    /// `.neverFetched` before the first success, else `.ok`.
+    public var status: RemoteSourceStatus {
+        let now = options.now()
+        return state.withLock { $0.fetch.remoteStatus(base: refreshInterval, now: now) }
+    }
+
+    /// Fetches now (the console's Ctrl-R); a success after 401/403/404 starts polling again.
+    public func refresh() async {
+        let wasHalted = state.withLock { $0.fetch.halted != nil }
+        await fetchFeatures()
+        let resume = state.withLock { $0.running && $0.fetch.halted == nil }
+        if wasHalted && resume { startPolling() }
+    }
+
+    /// The flag's state for ``defaultContext``, or `nil` when the engine's state does not contain it.
+    /// - Parameters:
+    ///   - name: The flag's name.
+    ///   - countingMetrics: Whether to count the evaluation for metrics.
+    /// - Returns: The state, or `nil`.
+    public func enabledState(ofToggle name: String, countingMetrics: Bool) -> Bool? {
+        guard engine.feature(named: name) != nil else { return nil }
+        return countingMetrics ? isEnabled(name) : engine.isEnabled(name, context: defaultContext)
+    }
+
+    /// The names of the features in the engine's state, in the server's order.
+    public var toggleNames: [String] { engine.featureNames }
+
+    /// Backs registry flags with this client's local evaluation for ``defaultContext``: attaches the client as a
+    /// remote source, registers every flag the registry does not stand for as an ``UnleashFeature`` in `group`,
+    /// and notifies the registry of the flags whose definitions changed. The registry is held weakly.
+    /// - Parameters:
+    ///   - registry: The registry.
+    ///   - group: The group key for runtime-registered flags (default `unleash`, shown as "Unleash").
+    public func attach(to registry: FeatureRegistry, group: String = "unleash") {
+        let link = UnleashRegistryLink.install(source: self, hub: hub, registry: registry, group: group)
+        links.withLock { $0.append(link) }
+    }
+}

@@ -1,0 +1,119 @@
+import FlagstaffTestSupport
+import Foundation
+
+@testable import FlagstaffUnleash
+
+/// A value shared between a test and handlers running on other threads (NSLock: seen by the thread sanitizer).
+final class Locked<Value: Sendable>: @unchecked Sendable {
+    // @unchecked: `value` is only touched while `lock` is held.
+    private let lock = NSLock()
+    private var value: Value
+
+    init(_ value: Value) { self.value = value }
+
+    func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&value)
+    }
+
+    var current: Value { withLock { $0 } }
+}
+
+/// Records every event a client sends.
+final class EventRecorder: Sendable {
+    let events = Locked<[UnleashClientEvent]>([])
+    private let subscription = Locked<UnleashEventSubscription?>(nil)
+
+    init(_ client: UnleashClient) {
+        let events = self.events
+        subscription.withLock { $0 = client.onEvent { event in events.withLock { $0.append(event) } } }
+    }
+
+    init(server client: UnleashServerClient) {
+        let events = self.events
+        subscription.withLock { $0 = client.onEvent { event in events.withLock { $0.append(event) } } }
+    }
+
+    var all: [UnleashClientEvent] { events.current }
+
+    var errors: [UnleashClientFailure] {
+        all.compactMap { if case .error(let failure) = $0 { failure } else { nil } }
+    }
+
+    var readyCount: Int { all.filter { $0 == .ready }.count }
+
+    var updates: [[String]] {
+        all.compactMap { if case .update(let names) = $0 { names } else { nil } }
+    }
+
+    var sent: [UnleashMetricsBucket] {
+        all.compactMap { if case .sent(let bucket) = $0 { bucket } else { nil } }
+    }
+
+    var impressions: [UnleashImpression] {
+        all.compactMap { if case .impression(let impression) = $0 { impression } else { nil } }
+    }
+}
+
+/// Polls `condition` every few milliseconds until it holds or `timeout` passes.
+func eventually(timeout: Duration = .seconds(5), _ condition: @Sendable () -> Bool) async -> Bool {
+    let clock = ContinuousClock()
+    let deadline = clock.now.advanced(by: timeout)
+    while clock.now < deadline {
+        if condition() { return true }
+        try? await Task.sleep(for: .milliseconds(5))
+    }
+    return condition()
+}
+
+/// Frontend API bodies for tests.
+enum FrontendBody {
+    static func toggle(_ name: String, enabled: Bool = true, variant: [String: Any]? = nil,
+                       impressionData: Bool = false) -> [String: Any] {
+        var toggle: [String: Any] = ["name": name, "enabled": enabled, "impressionData": impressionData]
+        if let variant { toggle["variant"] = variant }
+        return toggle
+    }
+
+    static func json(_ toggles: [[String: Any]]) -> String {
+        let data = (try? JSONSerialization.data(withJSONObject: ["toggles": toggles], options: [.sortedKeys])) ?? Data()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    static func response(_ toggles: [[String: Any]], eTag: String? = nil) -> LoopbackResponse {
+        var headers = LoopbackHeaders()
+        if let eTag { headers["ETag"] = eTag }
+        return .json(json(toggles), headers: headers)
+    }
+}
+
+/// A fresh directory under the temporary directory, removed by `cleanUp()`.
+struct TemporaryDirectory {
+    let url: URL
+
+    init() {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("unleash-client-\(UUID().uuidString)", isDirectory: true)
+    }
+
+    func cleanUp() { try? FileManager.default.removeItem(at: url) }
+}
+
+extension UnleashClient {
+    /// A client for tests: fast intervals, metrics off unless asked for.
+    static func testing(
+        url: URL, refreshInterval: Duration = .seconds(60), metricsInterval: Duration = .seconds(60),
+        disableMetrics: Bool = true, context: UnleashContext = UnleashContext(),
+        customHeaders: [String: String] = [:], customHeadersProvider: (@Sendable () -> [String: String])? = nil,
+        bootstrap: UnleashBootstrap? = nil, timeout: Duration = .seconds(5), storage: URL? = nil,
+        maximumResponseBytes: Int = 1 << 20
+    ) -> UnleashClient {
+        UnleashClient(
+            url: url, clientKey: "client-key-123", appName: "moments", environment: "production",
+            refreshInterval: refreshInterval, metricsInterval: metricsInterval, disableMetrics: disableMetrics,
+            context: context, customHeaders: customHeaders, customHeadersProvider: customHeadersProvider,
+            bootstrap: bootstrap,
+            options: UnleashClientOptions(timeout: timeout, maximumResponseBytes: maximumResponseBytes,
+                                          maximumBackoffMultiplier: 4, storageDirectory: storage))
+    }
+}
