@@ -109,20 +109,45 @@ enum ConsoleBench {
             frame = ConsoleLayout.render(state)
         }
         print("force a flag → refreshed buffer: \(format(force))")
-        // The core's share: registry.search alone, for the same keystrokes.
+        // Where a keystroke's time goes: the state update (search included) and the layout.
+        var handleTimes: [Duration] = []
+        var renderTimes: [Duration] = []
+        _ = state.handle(.character("/"))
+        for character in "rounded" {
+            handleTimes.append(clock.measure { _ = state.handle(.character(character)) })
+            renderTimes.append(clock.measure { frame = ConsoleLayout.render(state) })
+        }
+        for _ in 0..<7 {
+            handleTimes.append(clock.measure { _ = state.handle(.backspace) })
+            renderTimes.append(clock.measure { frame = ConsoleLayout.render(state) })
+        }
+        _ = state.handle(.escape)
+        handleTimes.sort()
+        renderTimes.sort()
+        print("  split: state update median \(format(handleTimes[handleTimes.count / 2])), layout median \(format(renderTimes[renderTimes.count / 2]))")
+
+        // The core's share: registry.search alone, for the same keystrokes (typing, then erasing).
         var searchOnly: [Duration] = []
         var resultCounts: [Int] = []
         for query in ["avatar", "scroll", "net", "xq", "rounded button", "g42", "payment retry"] {
             var typed = ""
+            var sequence: [String] = []
             for character in query {
                 typed.append(character)
+                sequence.append(typed)
+            }
+            while !typed.isEmpty {
+                typed.removeLast()
+                sequence.append(typed)
+            }
+            for text in sequence where !text.isEmpty {
                 var results = 0
-                searchOnly.append(clock.measure { results = registry.search(typed).count })
+                searchOnly.append(clock.measure { results = registry.search(text).count })
                 resultCounts.append(results)
             }
         }
         searchOnly.sort()
-        print("registry.search alone: median \(format(searchOnly[searchOnly.count / 2])), max \(format(searchOnly.last ?? .zero)); results per query \(resultCounts.min() ?? 0)…\(resultCounts.max() ?? 0)")
+        print("registry.search alone, same keystrokes: median \(format(searchOnly[searchOnly.count / 2])), p99 \(format(searchOnly[min(searchOnly.count - 1, searchOnly.count * 99 / 100)])); results per query \(resultCounts.min() ?? 0)…\(resultCounts.max() ?? 0)")
         let (rss, peak) = memory()
         print("memory: RSS \(rss) MB, peak \(peak) MB   [budget 150 MB]")
         _ = frame
