@@ -1,4 +1,4 @@
-/// `swift run -c release flagstaff-bench [core] [console] [cli] [remote] [unleash]`: runs the named
+/// `swift run -c release flagstaff-bench [core] [console] [cli] [remote] [unleash] [unleash-client]`: runs the named
 /// benchmarks, or all of them when none is named, and prints the figures.
 @main
 enum BenchMain {
@@ -10,5 +10,6 @@ enum BenchMain {
         if wants("cli") { CLIBench.run() }
         if wants("remote") { RemoteBench.run() }
         if wants("unleash") { UnleashBench.run() }
+        if wants("unleash-client") { UnleashClientBench.run() }
     }
 }

@@ -1,0 +1,74 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Flagstaff
+import FlagstaffUnleash
+import Foundation
+
+/// Unleash client read path: what `isEnabled`, `variant` and a registry flag backed by a toggle cost when the
+/// answers are in memory (served from a bootstrap, so no network is involved), with and without metrics counting,
+/// and the contended case of two threads counting at once.
+///
+/// Times are CPU time of the measuring thread, best of three rounds. Run in release:
+/// `swift run -c release flagstaff-bench unleash-client`.
+enum UnleashClientBench {
+    /// Runs the benchmark and prints one row per case.
+    static func run(iterations: Int = 1_000_000) {
+        print("== unleash client (in-memory answers) ==")
+        let toggles = (0..<200).map { index in
+            UnleashToggle(name: "toggle.\(index)", enabled: index.isMultiple(of: 2),
+                          variant: UnleashVariant(name: "v\(index % 3)", enabled: true, featureEnabled: true,
+                                                  payload: UnleashPayload(type: "string", value: "p")))
+        }
+        let unused = URL(string: "http://127.0.0.1:9/api/frontend") ?? URL(fileURLWithPath: "/")
+        let counting = UnleashClient(url: unused, clientKey: "k", appName: "bench", bootstrap: .toggles(toggles))
+        let quiet = UnleashClient(url: unused, clientKey: "k", appName: "bench", disableMetrics: true,
+                                  bootstrap: .toggles(toggles))
+        let registry = FeatureRegistry()
+        counting.attach(to: registry)
+        guard let flag = registry.feature(forKey: "toggle.42") else {
+            print("unleash-client: the toggle was not registered")
+            return
+        }
+        row("isEnabled, metrics on", measure(iterations) { counting.isEnabled("toggle.42") ? 1 : 0 })
+        row("isEnabled, metrics off", measure(iterations) { quiet.isEnabled("toggle.42") ? 1 : 0 })
+        row("variant, metrics on", measure(iterations) { counting.variant("toggle.42").name.utf8.count })
+        row("registry flag .enabled (UnleashFeature)", measure(iterations) { flag.enabled ? 1 : 0 })
+        let clock = ContinuousClock()
+        let perThread = iterations / 2
+        let elapsed = clock.measure {
+            DispatchQueue.concurrentPerform(iterations: 2) { _ in
+                var count = 0
+                for _ in 0..<perThread where counting.isEnabled("toggle.42") { count += 1 }
+                if count == -1 { print("unreachable") }
+            }
+        }
+        let wall = Double(elapsed.components.seconds) * 1e9 + Double(elapsed.components.attoseconds) / 1e9
+        row("isEnabled, metrics on, 2 threads (wall per call per thread)", wall / Double(perThread))
+    }
+
+    private static func measure(_ iterations: Int, _ body: () -> Int) -> Double {
+        var best = Double.infinity
+        var checksum = 0
+        for _ in 0..<3 {
+            let start = threadCPUNanoseconds()
+            for _ in 0..<iterations { checksum &+= body() }
+            best = min(best, (threadCPUNanoseconds() - start) / Double(iterations))
+        }
+        if checksum == -1 { print("unreachable checksum") }
+        return best
+    }
+
+    private static func row(_ label: String, _ nanoseconds: Double) {
+        let padded = label + String(repeating: " ", count: max(1, 60 - label.count))
+        print(padded + String(format: "%8.0f ns  %12.0f /s", nanoseconds, 1e9 / nanoseconds))
+    }
+
+    private static func threadCPUNanoseconds() -> Double {
+        var spec = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &spec)
+        return Double(spec.tv_sec) * 1e9 + Double(spec.tv_nsec)
+    }
+}
