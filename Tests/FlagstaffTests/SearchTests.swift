@@ -94,6 +94,12 @@ final class MomentsGroup: FeatureGroup, @unchecked Sendable {
             let fresh = SearchFeatures().search(typed).map { "\($0.feature.key) \($0.kind) \($0.field)" }
             #expect(incremental == fresh, "query \(typed)")
         }
+        while !typed.isEmpty {  // erasing answers from the remembered searches
+            typed.removeLast()
+            let remembered = registry.search(typed).map { "\($0.feature.key) \($0.kind) \($0.field)" }
+            let fresh = SearchFeatures().search(typed).map { "\($0.feature.key) \($0.kind) \($0.field)" }
+            #expect(remembered == fresh, "query \(typed)")
+        }
     }
 
     @Test func narrowingInOverriddenScopeSeesOverridesMadeInBetween() {

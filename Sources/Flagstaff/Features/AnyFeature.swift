@@ -52,18 +52,23 @@ open class AnyFeature: @unchecked Sendable {
         }
     }
     /// The labels of the enclosing groups, outermost first (empty for a flag at the registry's top level).
-    public var groupPath: [String] { identity.withLock { $0.groupPath } }
+    public var groupPath: [String] { identity.withLock { $0.group?.value }?.labelPath ?? [] }
     /// The keys of the enclosing groups, outermost first.
-    public var groupKeyPath: [String] { identity.withLock { $0.groupKeyPath } }
+    public var groupKeyPath: [String] { identity.withLock { $0.group?.value }?.keyPath ?? [] }
     /// Where the flag was declared, e.g. `AppFeatures.list.infiniteScroll` (used in problem reports).
-    public var declarationPath: String { identity.withLock { $0.declarationPath } }
+    public var declarationPath: String {
+        let (declared, key, group) = identity.withLock { ($0.declarationPath, $0.key, $0.group?.value) }
+        if let declared { return declared }
+        return "registered:" + ((group?.keyPath ?? []) + [key]).joined(separator: ".")
+    }
     /// The registry this flag belongs to, once it has been discovered or registered.
     public var registry: FeatureRegistry? { identity.withLock { $0.registry?.value } }
 
     /// Where the default value comes from. Subclasses override.
     open var kind: FeatureKind { .static }
 
-    func assignIdentity(propertyName: String?, group: [FeatureGroup], registry: FeatureRegistry, declarationPath: String) {
+    /// - Parameter declarationPath: where it was declared, or `nil` for a runtime registration (then derived).
+    func assignIdentity(propertyName: String?, group: [FeatureGroup], registry: FeatureRegistry, declarationPath: String?) {
         identity.withLock { id in
             let groupKeys = group.map(\.key)
             if explicitKey == nil, let name = propertyName {
@@ -73,8 +78,7 @@ open class AnyFeature: @unchecked Sendable {
                 // Humanised lazily from the key on first read, unless a property name says more.
                 id.label = propertyName.map(LabelFormatter.humanize)
             }
-            id.groupPath = group.map(\.label)
-            id.groupKeyPath = groupKeys
+            id.group = group.last.map(WeakGroup.init)
             id.declarationPath = declarationPath
             id.registry = WeakRegistry(value: registry)
         }
@@ -182,14 +186,22 @@ struct WeakRegistry: @unchecked Sendable {
     weak var value: FeatureRegistry?
 }
 
+struct WeakGroup: @unchecked Sendable {
+    // @unchecked: only read and written inside AnyFeature's lock.
+    weak var value: FeatureGroup?
+
+    init(_ value: FeatureGroup) { self.value = value }
+}
+
 struct FeatureIdentity: @unchecked Sendable {
     // @unchecked: lives only inside AnyFeature's Mutex.
     var key: String
     var explicitLabel: String?
     /// The display label, or `nil` until first read (then humanised from the key).
     var label: String?
-    var groupPath: [String] = []
-    var groupKeyPath: [String] = []
-    var declarationPath: String = ""
+    /// The innermost enclosing group (weak: groups hold their flags).
+    var group: WeakGroup?
+    /// Set for declared flags; runtime registrations derive theirs.
+    var declarationPath: String?
     var registry: WeakRegistry?
 }

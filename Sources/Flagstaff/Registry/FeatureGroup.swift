@@ -37,6 +37,8 @@ open class FeatureGroup: @unchecked Sendable {
     public var key: String { info.withLock { $0.key } }
     /// The display label.
     public var label: String { info.withLock { $0.label } }
+    /// The labels of this group and its ancestors, outermost first.
+    public var labelPath: [String] { info.withLock { $0.labelPath } }
     /// The keys of this group and its ancestors, outermost first.
     public var keyPath: [String] { info.withLock { $0.keyPath } }
     /// The flags directly in this group, in declaration order.
@@ -49,18 +51,23 @@ open class FeatureGroup: @unchecked Sendable {
         return own + subs.flatMap(\.allFeatures)
     }
 
-    func assign(propertyName: String, parentPath: [String]) {
+    func assign(propertyName: String, parent: FeatureGroup?) {
         let key = explicitKey ?? propertyName
+        let (parentKeys, parentLabels) = parent.map { ($0.keyPath, $0.labelPath) } ?? ([], [])
         info.withLock {
             $0.key = key
             $0.label = explicitLabel ?? LabelFormatter.humanize(key)
-            $0.keyPath = parentPath + [key]
+            $0.keyPath = parentKeys + [key]
+            $0.labelPath = parentLabels + [$0.label]
         }
     }
 
     func configureFromManifest(label: String?, description: String?) {
         info.withLock {
-            if let label { $0.label = label }
+            if let label {
+                $0.label = label
+                $0.labelPath[$0.labelPath.count - 1] = label
+            }
             if let description { $0.description = description }
         }
     }
@@ -76,6 +83,7 @@ private struct GroupInfo: @unchecked Sendable {
     var label = ""
     var description: String?
     var keyPath: [String] = []
+    var labelPath: [String] = [""]
     var features: [AnyFeature] = []
     var subgroups: [FeatureGroup] = []
 }

@@ -21,7 +21,7 @@ extension FeatureRegistry {
                     let name = label.hasPrefix("_") ? String(label.dropFirst()) : label
                     add(wrapper.feature, propertyName: name, groups: groups, declaration: "\(path).\(name)")
                 } else if let group = child.value as? FeatureGroup {
-                    group.assign(propertyName: label, parentPath: groups.last?.keyPath ?? [])
+                    group.assign(propertyName: label, parent: groups.last)
                     if let parent = groups.last { parent.append(subgroup: group) }
                     let path = group.keyPath.joined(separator: ".")
                     core.state.withLock { state in
@@ -102,29 +102,26 @@ extension FeatureRegistry {
     func registerUnpublished(_ features: [AnyFeature], in groupPath: String?) throws {
         let groupKeys = groupPath.map { $0.split(separator: ".").map(String.init) } ?? []
         let groupChain = group(chainFor: groupKeys)
-        let prefix = groupKeys.isEmpty ? "registered:" : "registered:" + groupKeys.joined(separator: ".") + "."
         try core.writes.withLock { _ in
             for feature in features {
                 guard let key = feature.explicitKey else {
                     throw RegistryError.invalidKey(feature.label, reason: "a flag registered at runtime needs an explicit key: Feature(key: \"…\")")
                 }
                 if let problem = Self.keyProblem(key) { throw RegistryError.invalidKey(key, reason: problem) }
-                let declaration = prefix + key
                 try core.state.withLock { state in
                     if let existing = state.byKey[key] {
                         throw RegistryError.duplicateKey(key, existingDeclaration: existing.declarationPath)
                     }
-                    if let first = state.instances[ObjectIdentifier(feature)] {
-                        throw RegistryError.duplicateKey(key, existingDeclaration: first)
+                    if feature.registry != nil || state.instances[ObjectIdentifier(feature)] != nil {
+                        throw RegistryError.duplicateKey(key, existingDeclaration: feature.declarationPath)
                     }
-                    feature.assignIdentity(propertyName: nil, group: groupChain, registry: self, declarationPath: declaration)
-                    state.instances[ObjectIdentifier(feature)] = declaration
+                    feature.assignIdentity(propertyName: nil, group: groupChain, registry: self, declarationPath: nil)
                     state.byKey[key] = feature
                     state.features.append(feature)
                     state.keys.append(key)
                     if groupChain.isEmpty { state.rootFeatures.append(feature) }
                     state.searchIndex = nil
-                    state.lastSearch = nil
+                    state.searchMemos = []
                     let stored = state.storedOverrides[key] ?? .featureDefault
                     feature.overrideCell.store(stored.cellValue, ordering: .relaxed)
                 }
@@ -144,7 +141,7 @@ extension FeatureRegistry {
                 continue
             }
             let created = FeatureGroup()
-            created.assign(propertyName: key, parentPath: chain.last?.keyPath ?? [])
+            created.assign(propertyName: key, parent: chain.last)
             if let parent = chain.last { parent.append(subgroup: created) }
             core.state.withLock { state in
                 if chain.isEmpty { state.groups.append(created) }

@@ -40,8 +40,8 @@ struct RegistryState: @unchecked Sendable {
     var groups: [FeatureGroup] = []
     /// Every group by its dot-joined key path.
     var groupsByPath: [String: FeatureGroup] = [:]
-    /// The last search, reused when the next query extends it.
-    var lastSearch: SearchMemo?
+    /// Recent searches (newest last), reused when a query repeats (erasing) or extends one (typing).
+    var searchMemos: [SearchMemo] = []
     var rootFeatures: [AnyFeature] = []
     var problems: [RegistryProblem] = []
     var storeError: (any Error)?

@@ -5,8 +5,8 @@ extension FeatureRegistry {
     /// then earlier position; then declaration order).
     ///
     /// The first search builds an index of the flags' folded texts (rebuilt after runtime registrations).
-    /// Searches scan it with a per-field byte-set filter, and a query that extends the previous one (typing)
-    /// only rescans the previous matches. An empty query returns every flag in scope in declaration order.
+    /// Searches scan it with a per-field byte-set filter; a query that extends a recent one (typing) only
+    /// rescans that one's matches, and a recent query asked again (erasing) is answered from memory. An empty query returns every flag in scope in declaration order.
     /// - Parameters:
     ///   - query: the text typed by the user.
     ///   - scope: which flags to consider (by current value or override).
@@ -25,12 +25,17 @@ extension FeatureRegistry {
         }
 
         let generation = core.generation.load(ordering: .relaxed)
-        let candidates: [Int32]? = core.state.withLock { state in
-            guard let memo = state.lastSearch, memo.index === index, memo.scope == scope,
-                  scope == .all || (scope == .overridden && memo.generation == generation),
-                  folded.bytes.starts(with: memo.query) else { return nil }
-            return memo.entries
+        func reusable(_ memo: SearchMemo) -> Bool {
+            memo.index === index && memo.scope == scope
+                && (scope == .all || (scope == .overridden && memo.generation == generation))
         }
+        let (exact, narrowing): (SearchMemo?, SearchMemo?) = core.state.withLock { state in
+            let usable = state.searchMemos.filter(reusable)
+            let exact = usable.last { $0.query == folded.bytes }
+            let narrowing = usable.filter { folded.bytes.starts(with: $0.query) }.max { $0.query.count < $1.query.count }
+            return (exact, narrowing)
+        }
+        if let exact { return results(of: exact, index: index, query: folded) }
 
         // Match, remembering each match's sort bucket (kind, field, clamped position); entries stay in
         // declaration order within a bucket.
@@ -42,8 +47,8 @@ extension FeatureRegistry {
             matched.append(Int32(entry))
             buckets.append(UInt16((best.kind.rawValue * SearchField.allCases.count + best.field.rawValue) * 64 + min(best.position, 63)))
         }
-        if let candidates {
-            for entry in candidates { consider(Int(entry)) }
+        if let narrowing {
+            for entry in narrowing.matched { consider(Int(entry)) }
         } else {
             for entry in features.indices { consider(entry) }
         }
@@ -61,19 +66,28 @@ extension FeatureRegistry {
             sortedBuckets[starts[bucket]] = buckets[position]
             starts[bucket] += 1
         }
+        let memo = SearchMemo(index: index, scope: scope, generation: generation, query: folded.bytes,
+                              matched: matched, order: order, buckets: sortedBuckets)
+        core.state.withLock { state in
+            state.searchMemos.removeAll { $0.query == memo.query && $0.scope == memo.scope }
+            state.searchMemos.append(memo)
+            if state.searchMemos.count > SearchMemo.limit { state.searchMemos.removeFirst() }
+        }
+        return results(of: memo, index: index, query: folded)
+    }
+
+    private func results(of memo: SearchMemo, index: SearchIndex, query: FoldedQuery) -> [SearchResult] {
         let fieldCount = SearchField.allCases.count
         var results: [SearchResult] = []
-        results.reserveCapacity(order.count)
-        for (entry, bucket) in zip(order, sortedBuckets) {
+        results.reserveCapacity(memo.order.count)
+        for (entry, bucket) in zip(memo.order, memo.buckets) {
             let kindAndField = Int(bucket) / 64
             results.append(SearchResult(
-                feature: features[Int(entry)],
+                feature: index.features[Int(entry)],
                 kind: SearchMatchKind(rawValue: kindAndField / fieldCount) ?? .subsequence,
                 field: SearchField(rawValue: kindAndField % fieldCount) ?? .label,
-                index: index, entry: Int(entry), query: folded))
+                index: index, entry: Int(entry), query: query))
         }
-        let memo = SearchMemo(index: index, scope: scope, generation: generation, query: folded.bytes, entries: matched)
-        core.state.withLock { $0.lastSearch = memo }
         return results
     }
 
@@ -88,14 +102,19 @@ extension FeatureRegistry {
     }
 }
 
-/// The matches of the last search, reused when the next query extends it (every match of a longer query is
-/// a match of its prefix).
+/// The matches of a recent search: returned again when the query repeats (erasing back), and used as the
+/// candidates when a query extends it (typing: every match of a longer query is a match of its prefix).
 struct SearchMemo: @unchecked Sendable {
-    // @unchecked: lives only inside RegistryCore's Mutex; SearchIndex is immutable.
+    // @unchecked: lives only inside RegistryCore's lock; SearchIndex is immutable.
+    /// How many recent searches are kept (about 6 bytes per match each).
+    static let limit = 24
     let index: SearchIndex
     let scope: SearchScope
     let generation: UInt64
     let query: [UInt8]
     /// Matching entries, in declaration order.
-    let entries: [Int32]
+    let matched: [Int32]
+    /// Matching entries, best first, and their sort buckets (kind, field, position).
+    let order: [Int32]
+    let buckets: [UInt16]
 }
