@@ -1,6 +1,6 @@
 import Synchronization
 
-/// Lock-free keyed lookup: an immutable key → flag table published through an atomic pointer.
+/// Lock-free keyed lookup: an immutable open-addressing key → flag table published through an atomic pointer.
 ///
 /// Readers load the pointer and look the key up without a lock or a retain. A table is replaced (not
 /// changed) when flags are registered; every table ever published stays alive until the registry is
@@ -9,10 +9,53 @@ import Synchronization
 /// number of registration calls made while the registry lives (a handful in practice; use the batch
 /// `register(_:in:)` overload for many flags).
 final class KeyTable: Sendable {
-    let features: [String: AnyFeature]
+    /// An open-addressing slot: the key's hash, the key and its flag (`nil` when empty).
+    struct Slot: Sendable {
+        var hash: UInt64
+        var key: String
+        var feature: AnyFeature?
+    }
+
+    private let slots: [Slot]
+    private let mask: Int
 
     init(_ features: [String: AnyFeature]) {
-        self.features = features
+        var capacity = 16
+        while capacity < features.count * 2 { capacity <<= 1 }
+        var slots = [Slot](repeating: Slot(hash: 0, key: "", feature: nil), count: capacity)
+        for (key, feature) in features {
+            let hash = Self.hash(key)
+            var index = Int(truncatingIfNeeded: hash) & (capacity - 1)
+            while slots[index].feature != nil { index = (index + 1) & (capacity - 1) }
+            slots[index] = Slot(hash: hash, key: key, feature: feature)
+        }
+        self.slots = slots
+        self.mask = capacity - 1
+    }
+
+    /// The flag with this key: FNV-1a over the UTF-8 bytes (cheaper than the standard library's seeded
+    /// hashing for short keys), then linear probing.
+    func lookup(_ key: String) -> AnyFeature? {
+        let hash = Self.hash(key)
+        var index = Int(truncatingIfNeeded: hash) & mask
+        return slots.withUnsafeBufferPointer { slots in
+            while let feature = slots[index].feature {
+                if slots[index].hash == hash && slots[index].key == key { return feature }
+                index = (index + 1) & mask
+            }
+            return nil
+        }
+    }
+
+    static func hash(_ key: String) -> UInt64 {
+        func fnv<S: Sequence<UInt8>>(_ bytes: S) -> UInt64 {
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+            for byte in bytes {
+                hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+            }
+            return hash ^ (hash >> 29)
+        }
+        return key.utf8.withContiguousStorageIfAvailable { fnv($0) } ?? fnv(key.utf8)
     }
 }
 
@@ -32,7 +75,7 @@ final class PublishedKeyTable: Sendable {
     func lookup(_ key: String) -> AnyFeature? {
         let bits = current.load(ordering: .acquiring)
         guard let pointer = UnsafeRawPointer(bitPattern: bits) else { return nil }
-        return Unmanaged<KeyTable>.fromOpaque(pointer)._withUnsafeGuaranteedRef { $0.features[key] }
+        return Unmanaged<KeyTable>.fromOpaque(pointer)._withUnsafeGuaranteedRef { $0.lookup(key) }
     }
 
     /// How many tables have been published (for tests).
