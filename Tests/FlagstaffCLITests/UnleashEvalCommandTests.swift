@@ -52,14 +52,15 @@ struct UnleashEvalCommandTests {
         func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
     }
 
-    private func run(_ arguments: [String]) throws -> ProcessSpawn.Result {
-        try ProcessSpawn.run([try #require(BuiltFlagstaff.path), "unleash", "eval"] + arguments)
+    private func run(_ arguments: [String]) async throws -> ProcessSpawn.Result {
+        let command = [try #require(BuiltFlagstaff.path), "unleash", "eval"] + arguments
+        return try await offCooperativePool { try ProcessSpawn.run(command) }
     }
 
     @Test("text output lists every flag of the state in state order for one context")
-    func textForOneContext() throws {
+    func textForOneContext() async throws {
         let scratch = try Scratch()
-        let result = try run(["--state", scratch.path("state.json"), "--context", #"{"userId":"42"}"#])
+        let result = try await run(["--state", scratch.path("state.json"), "--context", #"{"userId":"42"}"#])
         #expect(result.status == 0, "\(result.standardError)")
         let rows = result.standardOutput.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
         #expect(rows == [["alpha", "on", "disabled"], ["beta", "off", "disabled"],
@@ -67,18 +68,18 @@ struct UnleashEvalCommandTests {
     }
 
     @Test("without a context the empty context is used")
-    func emptyContextByDefault() throws {
+    func emptyContextByDefault() async throws {
         let scratch = try Scratch()
-        let result = try run(["--state", scratch.path("state.json"), "gamma"])
+        let result = try await run(["--state", scratch.path("state.json"), "gamma"])
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.standardOutput == "gamma  off  disabled\n")
     }
 
     @Test("--json prints one object per (context, flag) pair: contexts in input order, flags in the order given")
-    func jsonLines() throws {
+    func jsonLines() async throws {
         let scratch = try Scratch()
         let contexts = try scratch.write("contexts.jsonl", "{\"userId\":\"7\"}\n\n{\"userId\":\"8\",\"properties\":{\"a\":\"b\"}}\n")
-        let result = try run(["--state", scratch.path("state.json"), "--contexts", contexts, "--json", "gamma", "alpha"])
+        let result = try await run(["--state", scratch.path("state.json"), "--contexts", contexts, "--json", "gamma", "alpha"])
         #expect(result.status == 0, "\(result.standardError)")
         let lines = result.standardOutput.split(separator: "\n").map(String.init)
         try #require(lines.count == 4)
@@ -99,10 +100,10 @@ struct UnleashEvalCommandTests {
     }
 
     @Test("text output from a contexts file puts a header before each context")
-    func textForManyContexts() throws {
+    func textForManyContexts() async throws {
         let scratch = try Scratch()
         let contexts = try scratch.write("contexts.jsonl", "{\"userId\":\"42\"}\n{}\n")
-        let result = try run(["--state", scratch.path("state.json"), "--contexts", contexts, "beta", "gamma"])
+        let result = try await run(["--state", scratch.path("state.json"), "--contexts", contexts, "beta", "gamma"])
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.standardOutput == """
             # context 1: {"userId":"42"}
@@ -116,16 +117,16 @@ struct UnleashEvalCommandTests {
     }
 
     @Test("--explain ends each text row with the reason and adds a reason key as the last JSON key")
-    func explain() throws {
+    func explain() async throws {
         let scratch = try Scratch()
-        let text = try run(["--state", scratch.path("state.json"), "--context", #"{"userId":"5"}"#, "--explain", "alpha", "beta", "gamma"])
+        let text = try await run(["--state", scratch.path("state.json"), "--context", #"{"userId":"5"}"#, "--explain", "alpha", "beta", "gamma"])
         #expect(text.status == 0, "\(text.standardError)")
         let rows = text.standardOutput.split(separator: "\n").map(String.init)
         try #require(rows.count == 3)
         #expect(rows[0].hasPrefix("alpha  on   disabled  # on: "))
         #expect(rows[1].hasPrefix("beta   off  disabled  # off: "))
         #expect(rows[2].hasPrefix("gamma  off  disabled  # off: "))
-        let json = try run(["--state", scratch.path("state.json"), "--json", "--explain", "gamma"])
+        let json = try await run(["--state", scratch.path("state.json"), "--json", "--explain", "gamma"])
         #expect(json.status == 0, "\(json.standardError)")
         #expect(json.standardOutput.hasPrefix(#"{"context":{},"flag":"gamma","enabled":false,"variant":{"#))
         let object = try #require(JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
@@ -135,22 +136,22 @@ struct UnleashEvalCommandTests {
     }
 
     @Test("a flag the state does not know evaluates as off, with a note on stderr")
-    func unknownFlag() throws {
+    func unknownFlag() async throws {
         let scratch = try Scratch()
-        let result = try run(["--state", scratch.path("state.json"), "nope"])
+        let result = try await run(["--state", scratch.path("state.json"), "nope"])
         #expect(result.status == 0)
         #expect(result.standardOutput == "nope  off  disabled\n")
         #expect(result.standardError.contains("flag \"nope\" is not in"))
     }
 
     @Test("definitions that can never match are reported as notes naming the state file")
-    func warningsAsNotes() throws {
+    func warningsAsNotes() async throws {
         let scratch = try Scratch()
         let state = try scratch.write("odd.json", """
             {"version":2,"features":[{"name":"odd","enabled":true,"strategies":[{"name":"default",
              "constraints":[{"contextName":"x","operator":"NOT_AN_OPERATOR","values":["a"]}]}]}]}
             """)
-        let result = try run(["--state", state])
+        let result = try await run(["--state", state])
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.standardOutput == "odd  off  disabled\n")
         #expect(result.standardError.contains("flagstaff: note: \(state): "))
@@ -158,59 +159,59 @@ struct UnleashEvalCommandTests {
     }
 
     @Test("a missing state file is a runtime error naming the file")
-    func missingState() throws {
+    func missingState() async throws {
         let scratch = try Scratch()
-        let result = try run(["--state", scratch.path("absent.json")])
+        let result = try await run(["--state", scratch.path("absent.json")])
         #expect(result.status == 1)
         #expect(result.standardError.contains("cannot read the state file \(scratch.path("absent.json"))"))
         #expect(result.standardOutput.isEmpty)
     }
 
     @Test("a state with bad JSON or a bad field is a runtime error naming the file and the JSON path")
-    func badState() throws {
+    func badState() async throws {
         let scratch = try Scratch()
         let broken = try scratch.write("broken.json", "{\"features\": [")
-        let brokenResult = try run(["--state", broken])
+        let brokenResult = try await run(["--state", broken])
         #expect(brokenResult.status == 1)
         #expect(brokenResult.standardError.contains(broken))
         let badField = try scratch.write("bad-field.json", #"{"version":2,"features":[{"name":"a","enabled":"yes"}]}"#)
-        let badFieldResult = try run(["--state", badField])
+        let badFieldResult = try await run(["--state", badField])
         #expect(badFieldResult.status == 1)
         #expect(badFieldResult.standardError.contains("\(badField): invalid Unleash state at features[0].enabled"))
     }
 
     @Test("a bad line in the contexts file is a runtime error naming the file and line number, with no output")
-    func badContextLine() throws {
+    func badContextLine() async throws {
         let scratch = try Scratch()
         let contexts = try scratch.write("contexts.jsonl", "{\"userId\":\"1\"}\n\n{\"userId\": \n")
-        let result = try run(["--state", scratch.path("state.json"), "--contexts", contexts])
+        let result = try await run(["--state", scratch.path("state.json"), "--contexts", contexts])
         #expect(result.status == 1)
         #expect(result.standardError.contains("\(contexts):3: bad context"))
         #expect(result.standardOutput.isEmpty, "a bad line must fail the run before anything is printed")
         let wrongType = try scratch.write("wrong.jsonl", "{\"currentTime\":\"yesterday\"}\n")
-        let wrongTypeResult = try run(["--state", scratch.path("state.json"), "--contexts", wrongType])
+        let wrongTypeResult = try await run(["--state", scratch.path("state.json"), "--contexts", wrongType])
         #expect(wrongTypeResult.status == 1)
         #expect(wrongTypeResult.standardError.contains("\(wrongType):1: bad context: invalid context at currentTime"))
     }
 
     @Test("a missing contexts file is a runtime error naming the file")
-    func missingContexts() throws {
+    func missingContexts() async throws {
         let scratch = try Scratch()
-        let result = try run(["--state", scratch.path("state.json"), "--contexts", scratch.path("none.jsonl")])
+        let result = try await run(["--state", scratch.path("state.json"), "--contexts", scratch.path("none.jsonl")])
         #expect(result.status == 1)
         #expect(result.standardError.contains("cannot read the contexts file \(scratch.path("none.jsonl"))"))
     }
 
     @Test("bad arguments are usage errors (status 2)")
-    func usageErrors() throws {
+    func usageErrors() async throws {
         let scratch = try Scratch()
-        let badJSON = try run(["--state", scratch.path("state.json"), "--context", "{userId"])
+        let badJSON = try await run(["--state", scratch.path("state.json"), "--context", "{userId"])
         #expect(badJSON.status == 2)
         #expect(badJSON.standardError.contains("--context"))
-        let both = try run(["--state", scratch.path("state.json"), "--context", "{}", "--contexts", scratch.path("state.json")])
+        let both = try await run(["--state", scratch.path("state.json"), "--context", "{}", "--contexts", scratch.path("state.json")])
         #expect(both.status == 2)
         #expect(both.standardError.contains("either --context or --contexts"))
-        let noState = try run([])
+        let noState = try await run([])
         #expect(noState.status == 2)
         #expect(noState.standardError.contains("--state"))
     }

@@ -121,7 +121,7 @@ public final class LoopbackHTTPServer: Sendable {
     ///   - count: The number of requests to wait for.
     ///   - timeout: The longest time to wait.
     /// - Returns: `true` if the count was reached in time.
-    public func waitForRequests(count: Int, timeout: Duration = .seconds(5)) async -> Bool {
+    public func waitForRequests(count: Int, timeout: Duration = .seconds(30)) async -> Bool {
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: timeout)
         while clock.now < deadline {

@@ -39,7 +39,7 @@ struct DifferentialDeltaTests {
     ]
 
     @Test("delta events give the same answers as the reference after every step")
-    func deltaSequence() throws {
+    func deltaSequence() async throws {
         let base = try Self.object(Self.base)
         let steps = try Self.steps.map(Self.object)
         // Contexts draw on every value the base and the steps mention.
@@ -65,7 +65,7 @@ struct DifferentialDeltaTests {
             for context in contexts {
                 for flag in generator.flags { queries.append((flag, context)) }
             }
-            let reference = try DifferentialReference.answers(
+            let reference = try await DifferentialReference.answers(
                 state: base, updates: Array(steps.prefix(stepCount)), queries: queries)
             var mismatches: [String] = []
             for (query, expected) in zip(queries, reference) {

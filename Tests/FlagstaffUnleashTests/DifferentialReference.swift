@@ -1,3 +1,4 @@
+import FlagstaffTestSupport
 import Foundation
 import Testing
 
@@ -39,14 +40,16 @@ enum DifferentialReference {
     /// (further state or delta documents) in order.
     static func answers(
         state: Any, updates: [Any] = [], queries: [(flag: String, context: [String: Any])]
-    ) throws -> [Answer] {
+    ) async throws -> [Answer] {
         let request: [String: Any] = [
             "state": state,
             "updates": updates,
             "queries": queries.map { ["flag": $0.flag, "context": $0.context] as [String: Any] },
         ]
         let input = try JSONSerialization.data(withJSONObject: request)
-        let result = try run(["python3", script.path], input: input)
+        // The reference takes a while: wait for it off the cooperative pool (see offCooperativePool).
+        let script = self.script.path
+        let result = try await offCooperativePool { try run(["python3", script], input: input) }
         guard result.status == 0 else {
             throw Failure(description: "reference script exited \(result.status): \(String(decoding: result.error, as: UTF8.self))")
         }

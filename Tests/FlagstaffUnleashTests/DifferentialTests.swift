@@ -16,7 +16,7 @@ struct DifferentialTests {
     static let contextsPerState = 200
 
     @Test("engine agrees with yggdrasil-engine on generated contexts", arguments: SpecificationSuite.fileNames)
-    func agreesWithReference(_ name: String) throws {
+    func agreesWithReference(_ name: String) async throws {
         let file = try SpecificationSuite.load(name)
         let state = try JSONSerialization.jsonObject(with: file.state)
         var generator = DifferentialContextGenerator(state: state, seed: Self.seed(for: name))
@@ -25,7 +25,7 @@ struct DifferentialTests {
         for context in contexts {
             for flag in generator.flags { queries.append((flag, context)) }
         }
-        let reference = try DifferentialReference.answers(state: state, queries: queries)
+        let reference = try await DifferentialReference.answers(state: state, queries: queries)
 
         let engine = UnleashEngine()
         try engine.takeState(file.state)

@@ -105,7 +105,7 @@ struct EdgeStateDifferentialTests {
         ],
     ] }
 
-    @Test func engineAgreesWithReferenceOnEdgeState() throws {
+    @Test func engineAgreesWithReferenceOnEdgeState() async throws {
         let state = Self.state
         var generator = DifferentialContextGenerator(state: state, seed: 0x5EED_ED6E)
         let contexts = generator.contexts(count: 400)
@@ -113,7 +113,7 @@ struct EdgeStateDifferentialTests {
         for context in contexts {
             for flag in generator.flags { queries.append((flag, context)) }
         }
-        let reference = try DifferentialReference.answers(state: state, queries: queries)
+        let reference = try await DifferentialReference.answers(state: state, queries: queries)
         let engine = UnleashEngine()
         try engine.takeState(JSONSerialization.data(withJSONObject: state))
 
