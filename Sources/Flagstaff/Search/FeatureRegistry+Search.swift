@@ -107,7 +107,7 @@ extension FeatureRegistry {
 struct SearchMemo: @unchecked Sendable {
     // @unchecked: lives only inside RegistryCore's lock; SearchIndex is immutable.
     /// How many recent searches are kept (about 6 bytes per match each).
-    static let limit = 24
+    static let limit = 8
     let index: SearchIndex
     let scope: SearchScope
     let generation: UInt64

@@ -1,12 +1,13 @@
 /// A folded copy of every flag's searchable texts in one contiguous buffer, built once per set of flags.
 ///
-/// Memory: about two bytes per character of key, label, group path and description.
+/// Memory: about one byte per character of key, label, group path and description, plus 36 bytes per flag.
 final class SearchIndex: Sendable {
     static let fieldCount = SearchField.allCases.count
 
     let features: [AnyFeature]
     private let bytes: [UInt8]
-    private let wordStarts: [UInt8]
+    /// One bit per byte of `bytes`: set where a word starts.
+    private let wordStarts: [UInt64]
     /// For entry `e`, field `f`: bytes `bounds[e*5+f] ..< bounds[e*5+f+1]`.
     private let bounds: [Int32]
     /// Per entry, bit `f` set when field `f` is pure ASCII.
@@ -39,8 +40,13 @@ final class SearchIndex: Sendable {
             bounds.append(Int32(bytes.count))
             asciiMask.append(mask)
         }
-        self.bytes = bytes
-        self.wordStarts = wordStarts
+        // Copy into an exactly sized buffer: growth may have left the builder's capacity nearly double.
+        self.bytes = bytes.withUnsafeBufferPointer { Array($0) }
+        var bits = [UInt64](repeating: 0, count: (wordStarts.count + 63) / 64)
+        for (position, mark) in wordStarts.enumerated() where mark != 0 {
+            bits[position >> 6] |= 1 << UInt64(position & 63)
+        }
+        self.wordStarts = bits
         self.bounds = bounds
         self.asciiMask = asciiMask
         self.byteSets = byteSets
@@ -97,7 +103,7 @@ final class SearchIndex: Sendable {
                             if position == start {
                                 return Match(kind: length == needle.count ? .exact : .prefix, runs: [(0, needle.count)])
                             }
-                            if wordStarts[position] != 0 {
+                            if (wordStarts[position >> 6] >> UInt64(position & 63)) & 1 != 0 {
                                 return Match(kind: .wordStart, runs: [(position - start, needle.count)])
                             }
                             if firstHit < 0 { firstHit = position }
