@@ -36,6 +36,7 @@ extension FeatureRegistry {
         try registerUnpublished(manifest.flags.map(build), in: nil)
         try add(manifest.groups, parent: nil)
         finishSetUp()
+        releaseFreedMemory()
     }
 
     /// Describes this registry as a manifest (flags, groups, defaults, kinds), e.g. to open it in the

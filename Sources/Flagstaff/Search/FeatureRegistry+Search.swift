@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Search over a registry's flags.
 extension FeatureRegistry {
     /// Finds flags by key, label, group path and description, case- and diacritic-insensitively, best match
@@ -98,6 +102,7 @@ extension FeatureRegistry {
         core.state.withLock { state in
             if state.features.count == features.count { state.searchIndex = index }
         }
+        releaseFreedMemory()
         return index
     }
 }
@@ -117,4 +122,13 @@ struct SearchMemo: @unchecked Sendable {
     /// Matching entries, best first, and their sort buckets (kind, field, position).
     let order: [Int32]
     let buckets: [UInt16]
+}
+
+/// Hands memory freed after a large transient build (the index builder's scratch arrays) back to the system.
+/// glibc keeps freed heap pages otherwise, so a 100,000-flag registry would keep tens of megabytes it no
+/// longer uses.
+func releaseFreedMemory() {
+    #if canImport(Glibc)
+    _ = malloc_trim(0)
+    #endif
 }
