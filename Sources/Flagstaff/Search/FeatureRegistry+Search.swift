@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// Search over a registry's flags.
 extension FeatureRegistry {
     /// Finds flags by key, label, group path and description, case- and diacritic-insensitively, best match
@@ -128,7 +124,13 @@ struct SearchMemo: @unchecked Sendable {
 /// glibc keeps freed heap pages otherwise, so a 100,000-flag registry would keep tens of megabytes it no
 /// longer uses.
 func releaseFreedMemory() {
-    #if canImport(Glibc)
-    _ = malloc_trim(0)
+    #if os(Linux)
+    _ = glibcMallocTrim(0)
     #endif
 }
+
+#if os(Linux)
+/// glibc's `malloc_trim`, which the Glibc module does not import.
+@_silgen_name("malloc_trim")
+private func glibcMallocTrim(_ pad: Int) -> Int32
+#endif
