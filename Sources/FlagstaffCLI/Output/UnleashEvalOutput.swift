@@ -91,26 +91,6 @@ struct UnleashEvalOutput {
         buffer += line + "}\n"
     }
 
-    /// A JSON string literal; control and terminal-unsafe characters are escaped as `\uXXXX`.
-    static func quoted(_ text: String) -> String {
-        var result = "\""
-        result.reserveCapacity(text.utf8.count + 2)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            default:
-                if scalar.value < 0x20 || TerminalText.isUnsafe(scalar) || scalar.value == 0x2028 || scalar.value == 0x2029 {
-                    let hex = String(scalar.value, radix: 16)
-                    result += "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
-                } else {
-                    result.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return result + "\""
-    }
+    /// A JSON string literal, terminal-safe (see `JSONValue.quoted`).
+    static func quoted(_ text: String) -> String { JSONValue.quoted(text) }
 }

@@ -37,15 +37,19 @@ enum JSONValue: Decodable, Equatable {
         }
     }
 
-    /// A JSON string literal, terminal-safe (control and bidirectional characters escaped).
+    /// A JSON string literal, terminal-safe: control, bidirectional and line-separator characters escaped.
     static func quoted(_ text: String) -> String {
         var out = "\""
+        out.reserveCapacity(text.utf8.count + 2)
         for scalar in text.unicodeScalars {
             switch scalar {
             case "\"": out += "\\\""
             case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
             default:
-                if scalar.value < 0x20 || TerminalText.isUnsafe(scalar) {
+                if scalar.value < 0x20 || TerminalText.isUnsafe(scalar) || scalar.value == 0x2028 || scalar.value == 0x2029 {
                     let hex = String(scalar.value, radix: 16)
                     out += "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
                 } else {
