@@ -10,18 +10,19 @@ extension FeatureRegistry {
     /// - Parameters:
     ///   - query: the text typed by the user.
     ///   - scope: which flags to consider (by current value or override).
-    /// - Returns: the matching flags, best first, with the matched ranges for highlighting.
-    public func search(_ query: String, scope: SearchScope = .all) -> [SearchResult] {
+    /// - Returns: the matching flags, best first, with the matched ranges for highlighting; a lazy collection,
+    ///   so a query matching every flag costs no more to return than a selective one.
+    public func search(_ query: String, scope: SearchScope = .all) -> SearchResults {
         let index = searchIndex()
         let folded = FoldedQuery(query)
         let features = index.features
         if folded.bytes.isEmpty {
-            var results: [SearchResult] = []
-            results.reserveCapacity(features.count)
+            var entries: [Int32] = []
+            entries.reserveCapacity(features.count)
             for (entry, feature) in features.enumerated() where scope.includes(feature) {
-                results.append(SearchResult(feature: feature, kind: .unfiltered, field: .label, index: index, entry: entry, query: folded))
+                entries.append(Int32(entry))
             }
-            return results
+            return SearchResults(index: index, query: folded, entries: entries, buckets: [])
         }
 
         let generation = core.generation.load(ordering: .relaxed)
@@ -35,7 +36,7 @@ extension FeatureRegistry {
             let narrowing = usable.filter { folded.bytes.starts(with: $0.query) }.max { $0.query.count < $1.query.count }
             return (exact, narrowing)
         }
-        if let exact { return results(of: exact, index: index, query: folded) }
+        if let exact { return SearchResults(index: index, query: folded, entries: exact.order, buckets: exact.buckets) }
 
         // Match, remembering each match's sort bucket (kind, field, clamped position); entries stay in
         // declaration order within a bucket.
@@ -45,7 +46,7 @@ extension FeatureRegistry {
             if scope != .all && !scope.includes(features[entry]) { return }
             guard let best = index.bestMatch(folded, entry: entry) else { return }
             matched.append(Int32(entry))
-            buckets.append(UInt16((best.kind.rawValue * SearchField.allCases.count + best.field.rawValue) * 64 + min(best.position, 63)))
+            buckets.append(SearchBucket.make(kind: best.kind, field: best.field, position: best.position))
         }
         if let narrowing {
             for entry in narrowing.matched { consider(Int(entry)) }
@@ -54,7 +55,7 @@ extension FeatureRegistry {
         }
 
         // Counting sort by bucket: linear, stable.
-        let bucketCount = SearchMatchKind.allCases.count * SearchField.allCases.count * 64
+        let bucketCount = SearchBucket.count
         var starts = [Int](repeating: 0, count: bucketCount + 1)
         for bucket in buckets { starts[Int(bucket) + 1] += 1 }
         for bucket in 0..<bucketCount { starts[bucket + 1] += starts[bucket] }
@@ -73,22 +74,7 @@ extension FeatureRegistry {
             state.searchMemos.append(memo)
             if state.searchMemos.count > SearchMemo.limit { state.searchMemos.removeFirst() }
         }
-        return results(of: memo, index: index, query: folded)
-    }
-
-    private func results(of memo: SearchMemo, index: SearchIndex, query: FoldedQuery) -> [SearchResult] {
-        let fieldCount = SearchField.allCases.count
-        var results: [SearchResult] = []
-        results.reserveCapacity(memo.order.count)
-        for (entry, bucket) in zip(memo.order, memo.buckets) {
-            let kindAndField = Int(bucket) / 64
-            results.append(SearchResult(
-                feature: index.features[Int(entry)],
-                kind: SearchMatchKind(rawValue: kindAndField / fieldCount) ?? .subsequence,
-                field: SearchField(rawValue: kindAndField % fieldCount) ?? .label,
-                index: index, entry: Int(entry), query: query))
-        }
-        return results
+        return SearchResults(index: index, query: folded, entries: order, buckets: sortedBuckets)
     }
 
     func searchIndex() -> SearchIndex {

@@ -68,10 +68,10 @@ final class SearchIndex: Sendable {
             let substringPossible = set & query.byteSet == query.byteSet
             let subsequencePossible = (field == .key || field == .label) && set & query.compactByteSet == query.compactByteSet
             guard substringPossible || subsequencePossible else { continue }
-            guard let match = match(query, entry: entry, field: field) else { continue }
-            if best == nil || match.kind < best!.kind {
-                best = (match.kind, field, match.runs.first?.0 ?? 0)
-                if match.kind == .exact { break }
+            guard let found = locate(query, entry: entry, field: field) else { continue }
+            if best == nil || found.kind < best!.kind {
+                best = (found.kind, field, found.position)
+                if found.kind == .exact { break }
             }
         }
         return best
@@ -83,16 +83,29 @@ final class SearchIndex: Sendable {
         var runs: [(Int, Int)]
     }
 
-    /// The best match of the query in one field of one entry, or `nil`.
+    /// The best match of the query in one field of one entry, with its runs for highlighting, or `nil`.
     func match(_ query: FoldedQuery, entry: Int, field: SearchField) -> Match? {
+        guard let found = locate(query, entry: entry, field: field) else { return nil }
+        guard found.kind == .subsequence else { return Match(kind: found.kind, runs: [(found.position, query.bytes.count)]) }
+        let (start, end) = range(entry: entry, field: field)
+        return bytes.withUnsafeBufferPointer { text in
+            Self.subsequenceRuns(query.compact, in: text, start: start, end: end).map { Match(kind: .subsequence, runs: $0) }
+        }
+    }
+
+    private func range(entry: Int, field: SearchField) -> (Int, Int) {
         let slot = entry * (Self.fieldCount + 1) + field.rawValue
-        let start = Int(bounds[slot])
-        let end = Int(bounds[slot + 1])
-        let q = query.bytes
+        return (Int(bounds[slot]), Int(bounds[slot + 1]))
+    }
+
+    /// The best match of the query in one field of one entry: its kind and byte position relative to the
+    /// field's start, or `nil`. Allocates nothing (it runs for every candidate of every keystroke).
+    func locate(_ query: FoldedQuery, entry: Int, field: SearchField) -> (kind: SearchMatchKind, position: Int)? {
+        let (start, end) = range(entry: entry, field: field)
         let length = end - start
-        guard !q.isEmpty, length > 0 else { return nil }
-        return bytes.withUnsafeBufferPointer { text -> Match? in
-            q.withUnsafeBufferPointer { needle -> Match? in
+        guard !query.bytes.isEmpty, length > 0 else { return nil }
+        return bytes.withUnsafeBufferPointer { text -> (kind: SearchMatchKind, position: Int)? in
+            query.bytes.withUnsafeBufferPointer { needle -> (kind: SearchMatchKind, position: Int)? in
                 if length >= needle.count {
                     let first = needle[0]
                     var position = start
@@ -100,20 +113,20 @@ final class SearchIndex: Sendable {
                     let last = end - needle.count
                     while position <= last {
                         if text[position] == first && Self.equal(text, position, needle) {
-                            if position == start {
-                                return Match(kind: length == needle.count ? .exact : .prefix, runs: [(0, needle.count)])
-                            }
+                            if position == start { return (length == needle.count ? .exact : .prefix, 0) }
                             if (wordStarts[position >> 6] >> UInt64(position & 63)) & 1 != 0 {
-                                return Match(kind: .wordStart, runs: [(position - start, needle.count)])
+                                return (.wordStart, position - start)
                             }
                             if firstHit < 0 { firstHit = position }
                         }
                         position += 1
                     }
-                    if firstHit >= 0 { return Match(kind: .substring, runs: [(firstHit - start, needle.count)]) }
+                    if firstHit >= 0 { return (.substring, firstHit - start) }
                 }
                 guard field == .key || field == .label else { return nil }
-                return Self.subsequence(query.compact, in: text, start: start, end: end)
+                return query.compact.withUnsafeBufferPointer { compact in
+                    Self.subsequenceStart(compact, in: text, start: start, end: end).map { (.subsequence, $0 - start) }
+                }
             }
         }
     }
@@ -127,7 +140,23 @@ final class SearchIndex: Sendable {
         return true
     }
 
-    private static func subsequence(_ needle: [UInt8], in text: UnsafeBufferPointer<UInt8>, start: Int, end: Int) -> Match? {
+    /// Where the needle's bytes start to appear in order in `text[start..<end]`, or `nil`.
+    private static func subsequenceStart(_ needle: UnsafeBufferPointer<UInt8>, in text: UnsafeBufferPointer<UInt8>,
+                                         start: Int, end: Int) -> Int? {
+        guard !needle.isEmpty, end - start >= needle.count else { return nil }
+        var position = start
+        var firstPosition = -1
+        for byte in needle {
+            while position < end && text[position] != byte { position += 1 }
+            if position == end { return nil }
+            if firstPosition < 0 { firstPosition = position }
+            position += 1
+        }
+        return firstPosition
+    }
+
+    /// The runs (start relative to the field, length) of the needle's bytes found in order, or `nil`.
+    private static func subsequenceRuns(_ needle: [UInt8], in text: UnsafeBufferPointer<UInt8>, start: Int, end: Int) -> [(Int, Int)]? {
         guard !needle.isEmpty, end - start >= needle.count else { return nil }
         var runs: [(Int, Int)] = []
         var position = start
@@ -141,7 +170,7 @@ final class SearchIndex: Sendable {
             }
             position += 1
         }
-        return Match(kind: .subsequence, runs: runs)
+        return runs
     }
 
     /// Converts a match's byte runs into `Character` offset ranges of the field's original text.

@@ -10,7 +10,7 @@ public struct ConsoleRows: RandomAccessCollection, Sendable {
         /// The tree (groups and flags), built eagerly.
         case tree([ConsoleRow])
         /// Search results, best first.
-        case results([SearchResult])
+        case results(SearchResults)
         /// Flags of a scope, without a query, in declaration order.
         case features([AnyFeature])
     }
@@ -42,7 +42,7 @@ public struct ConsoleRows: RandomAccessCollection, Sendable {
         case let .tree(rows):
             rows[position]
         case let .results(results):
-            .flag(.init(feature: results[position].feature, depth: 0, showsGroupPath: true, match: results[position]))
+            .flag(.init(feature: results.feature(at: position), depth: 0, showsGroupPath: true, match: results[position]))
         case let .features(features):
             .flag(.init(feature: features[position], depth: 0, showsGroupPath: true, match: nil))
         }
@@ -56,7 +56,7 @@ public struct ConsoleRows: RandomAccessCollection, Sendable {
         case let .results(results):
             guard id.hasPrefix("flag:") else { return nil }
             let key = id.dropFirst(5)
-            return results.firstIndex { $0.feature.key == key }
+            return results.firstIndex(ofKey: String(key))
         case let .features(features):
             guard id.hasPrefix("flag:") else { return nil }
             let key = id.dropFirst(5)
