@@ -58,6 +58,7 @@ enum ConsoleBench {
         _ = state.handle(.character("/"))
         var first: Duration?
         var samples: [Duration] = []
+        var labelled: [(Duration, String)] = []
         for query in ["avatar", "scroll", "net", "xq", "rounded button", "g42", "payment retry"] {
             for character in query {
                 let time = clock.measure {
@@ -65,19 +66,24 @@ enum ConsoleBench {
                     frame = ConsoleLayout.render(state)
                 }
                 if first == nil { first = time } else { samples.append(time) }
+                labelled.append((time, "typed \"\(state.query)\""))
             }
             for _ in query {
-                samples.append(clock.measure {
+                let time = clock.measure {
                     _ = state.handle(.backspace)
                     frame = ConsoleLayout.render(state)
-                })
+                }
+                samples.append(time)
+                labelled.append((time, "erased to \"\(state.query)\""))
             }
         }
         samples.sort()
+        let slowest = labelled.dropFirst().sorted { $0.0 > $1.0 }.prefix(3).map { "\(format($0.0)) \($0.1)" }
         let median = samples[samples.count / 2]
         let p99 = samples[min(samples.count - 1, Int(Double(samples.count) * 0.99))]
         print("first keystroke (builds the search index): \(format(first ?? .zero)); RSS now \(memory().0) MB")
         print("search keystroke → buffer: median \(format(median)), p99 \(format(p99)), max \(format(samples.last ?? .zero)) over \(samples.count) keystrokes   [budget 5 ms / 16 ms]")
+        print("  slowest: \(slowest.joined(separator: ", "))")
 
         // The same keystrokes through ncurses: layout plus drawing the changed cells (output to /dev/null).
         if getenv("TERM") == nil { setenv("TERM", "xterm-256color", 1) }

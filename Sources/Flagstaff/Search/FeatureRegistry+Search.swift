@@ -39,20 +39,8 @@ extension FeatureRegistry {
         if let exact { return SearchResults(index: index, query: folded, entries: exact.order, buckets: exact.buckets) }
 
         // Match, remembering each match's sort bucket (kind, field, clamped position); entries stay in
-        // declaration order within a bucket.
-        var matched: [Int32] = []
-        var buckets: [UInt16] = []
-        func consider(_ entry: Int) {
-            if scope != .all && !scope.includes(features[entry]) { return }
-            guard let best = index.bestMatch(folded, entry: entry) else { return }
-            matched.append(Int32(entry))
-            buckets.append(SearchBucket.make(kind: best.kind, field: best.field, position: best.position))
-        }
-        if let narrowing {
-            for entry in narrowing.matched { consider(Int(entry)) }
-        } else {
-            for entry in features.indices { consider(entry) }
-        }
+        // declaration order within a bucket. A query that extends a recent one only rescans its matches.
+        let (matched, buckets) = index.scan(folded, candidates: narrowing?.matched, scope: scope)
 
         // Counting sort by bucket: linear, stable.
         let bucketCount = SearchBucket.count

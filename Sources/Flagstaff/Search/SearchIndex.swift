@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A folded copy of every flag's searchable texts in one contiguous buffer, built once per set of flags.
 ///
 /// Memory: about one byte per character of key, label, group path and description, plus 36 bytes per flag.
@@ -59,20 +65,22 @@ final class SearchIndex: Sendable {
         return set
     }
 
+    /// The fields in ranking order (`allCases` would build an array on every call).
+    private static let fields = SearchField.allCases
+
     /// The best match of the query over all fields of an entry: kind, field and byte position.
     func bestMatch(_ query: FoldedQuery, entry: Int) -> (kind: SearchMatchKind, field: SearchField, position: Int)? {
         var best: (kind: SearchMatchKind, field: SearchField, position: Int)?
         let base = entry * Self.fieldCount
-        for field in SearchField.allCases {
+        for field in Self.fields {
             let set = byteSets[base + field.rawValue]
             let substringPossible = set & query.byteSet == query.byteSet
             let subsequencePossible = (field == .key || field == .label) && set & query.compactByteSet == query.compactByteSet
             guard substringPossible || subsequencePossible else { continue }
-            guard let found = locate(query, entry: entry, field: field) else { continue }
-            if best == nil || found.kind < best!.kind {
-                best = (found.kind, field, found.position)
-                if found.kind == .exact { break }
-            }
+            // A later field wins only with a strictly better kind (ranking is kind first, then field).
+            guard let found = locate(query, entry: entry, field: field, better: best?.kind ?? .unfiltered) else { continue }
+            best = (found.kind, field, found.position)
+            if found.kind == .exact { break }
         }
         return best
     }
@@ -99,31 +107,29 @@ final class SearchIndex: Sendable {
     }
 
     /// The best match of the query in one field of one entry: its kind and byte position relative to the
-    /// field's start, or `nil`. Allocates nothing (it runs for every candidate of every keystroke).
-    func locate(_ query: FoldedQuery, entry: Int, field: SearchField) -> (kind: SearchMatchKind, position: Int)? {
+    /// field's start, or `nil`; only kinds better than `better` are looked for. Allocates nothing (it runs for
+    /// every candidate of every keystroke).
+    func locate(_ query: FoldedQuery, entry: Int, field: SearchField,
+                better: SearchMatchKind = .unfiltered) -> (kind: SearchMatchKind, position: Int)? {
         let (start, end) = range(entry: entry, field: field)
         let length = end - start
         guard !query.bytes.isEmpty, length > 0 else { return nil }
         return bytes.withUnsafeBufferPointer { text -> (kind: SearchMatchKind, position: Int)? in
             query.bytes.withUnsafeBufferPointer { needle -> (kind: SearchMatchKind, position: Int)? in
                 if length >= needle.count {
-                    let first = needle[0]
-                    var position = start
-                    var firstHit = -1
-                    let last = end - needle.count
-                    while position <= last {
-                        if text[position] == first && Self.equal(text, position, needle) {
-                            if position == start { return (length == needle.count ? .exact : .prefix, 0) }
-                            if (wordStarts[position >> 6] >> UInt64(position & 63)) & 1 != 0 {
-                                return (.wordStart, position - start)
-                            }
-                            if firstHit < 0 { firstHit = position }
-                        }
-                        position += 1
+                    if Self.equal(text, start, needle) {
+                        let kind: SearchMatchKind = length == needle.count ? .exact : .prefix
+                        return kind < better ? (kind, 0) : nil  // nothing later in the field is better
                     }
-                    if firstHit >= 0 { return (.substring, firstHit - start) }
+                    let last = end - needle.count
+                    if better > .wordStart, let position = wordStartHit(text, needle, from: start + 1, through: last) {
+                        return (.wordStart, position - start)
+                    }
+                    if better > .substring, let position = Self.firstHit(text, needle, from: start + 1, through: last) {
+                        return (.substring, position - start)
+                    }
                 }
-                guard field == .key || field == .label else { return nil }
+                guard field == .key || field == .label, better > .subsequence else { return nil }
                 return query.compact.withUnsafeBufferPointer { compact in
                     Self.subsequenceStart(compact, in: text, start: start, end: end).map { (.subsequence, $0 - start) }
                 }
@@ -131,8 +137,43 @@ final class SearchIndex: Sendable {
         }
     }
 
+    /// The first word start in `from...through` where the needle occurs, checking only marked word starts.
+    private func wordStartHit(_ text: UnsafeBufferPointer<UInt8>, _ needle: UnsafeBufferPointer<UInt8>,
+                              from: Int, through: Int) -> Int? {
+        guard from <= through else { return nil }
+        var word = from >> 6
+        while word <= through >> 6 {
+            var bits = wordStarts[word]
+            if word == from >> 6 { bits &= ~0 << UInt64(from & 63) }
+            if word == through >> 6 && through & 63 != 63 { bits &= (1 << UInt64((through & 63) + 1)) - 1 }
+            while bits != 0 {
+                let position = word << 6 + bits.trailingZeroBitCount
+                if Self.equal(text, position, needle) { return position }
+                bits &= bits - 1
+            }
+            word += 1
+        }
+        return nil
+    }
+
+    /// The first position in `from...through` where the needle occurs.
+    private static func firstHit(_ text: UnsafeBufferPointer<UInt8>, _ needle: UnsafeBufferPointer<UInt8>,
+                                 from: Int, through: Int) -> Int? {
+        guard let base = text.baseAddress else { return nil }
+        let first = Int32(needle[0])
+        var position = from
+        while position <= through {
+            // memchr: the C library's vectorised byte search.
+            guard let hit = memchr(base + position, first, through - position + 1) else { return nil }
+            position = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+            if equal(text, position, needle) { return position }
+            position += 1
+        }
+        return nil
+    }
+
     private static func equal(_ text: UnsafeBufferPointer<UInt8>, _ at: Int, _ needle: UnsafeBufferPointer<UInt8>) -> Bool {
-        var i = 1
+        var i = 0
         while i < needle.count {
             if text[at + i] != needle[i] { return false }
             i += 1

@@ -1,0 +1,53 @@
+import Dispatch
+import Foundation
+
+extension SearchIndex {
+    /// Below this many candidates a search scans on the calling thread; above it the candidates are split
+    /// into contiguous chunks matched on all cores (a one-letter query over 100,000 flags takes several
+    /// milliseconds on one core).
+    static let parallelThreshold = 16_384
+
+    /// Matches the query against the candidates (all entries when `nil`), keeping those in `scope`.
+    /// - Parameter parallelAbove: the candidate count from which the scan is split over the cores.
+    /// - Returns: the matching entries in candidate order, and for each its sort bucket (``SearchBucket``).
+    func scan(_ query: FoldedQuery, candidates: [Int32]?, scope: SearchScope,
+              parallelAbove: Int = parallelThreshold) -> (matched: [Int32], buckets: [UInt16]) {
+        let count = candidates?.count ?? features.count
+        guard count >= parallelAbove, count > 0 else {
+            return scan(query, candidates: candidates, range: 0..<count, scope: scope)
+        }
+        // More chunks than cores, so a core slowed by other work does not hold up the whole search.
+        let chunks = max(2, ProcessInfo.processInfo.activeProcessorCount) * 4
+        let results = AnnotatedMutex([(matched: [Int32], buckets: [UInt16])](repeating: ([], []), count: chunks))
+        DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
+            let range = (count * chunk / chunks) ..< (count * (chunk + 1) / chunks)
+            let part = scan(query, candidates: candidates, range: range, scope: scope)
+            results.withLock { $0[chunk] = part }
+        }
+        let parts = results.withLock { $0 }
+        var matched: [Int32] = []
+        var buckets: [UInt16] = []
+        let total = parts.reduce(0) { $0 + $1.matched.count }
+        matched.reserveCapacity(total)
+        buckets.reserveCapacity(total)
+        for part in parts {
+            matched.append(contentsOf: part.matched)
+            buckets.append(contentsOf: part.buckets)
+        }
+        return (matched, buckets)
+    }
+
+    private func scan(_ query: FoldedQuery, candidates: [Int32]?, range: Range<Int>,
+                      scope: SearchScope) -> (matched: [Int32], buckets: [UInt16]) {
+        var matched: [Int32] = []
+        var buckets: [UInt16] = []
+        for position in range {
+            let entry = candidates.map { Int($0[position]) } ?? position
+            if scope != .all && !scope.includes(features[entry]) { continue }
+            guard let best = bestMatch(query, entry: entry) else { continue }
+            matched.append(Int32(entry))
+            buckets.append(SearchBucket.make(kind: best.kind, field: best.field, position: best.position))
+        }
+        return (matched, buckets)
+    }
+}
