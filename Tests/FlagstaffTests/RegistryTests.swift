@@ -74,6 +74,15 @@ import Testing
         #expect(message.contains("blueText") && message.contains("AppFeatures.blueText"))
     }
 
+    @Test func keysWithControlCharactersAreRefusedOthersAccepted() {
+        for bad in ["\u{1B}[31mred", "tab\there", "del\u{7F}", "nel\u{85}", "c1\u{9F}", "nul\u{0}"] {
+            #expect(FeatureRegistry.keyProblem(bad) != nil, "\(bad.unicodeScalars.map(\.value))")
+        }
+        for good in ["café", "nbsp\u{A0}x", "tilde~", "emoji🚩", "cjk功能", "a.b-c_d"] {
+            #expect(FeatureRegistry.keyProblem(good) == nil, "\(good)")
+        }
+    }
+
     @Test func settingAFeatureOfAnotherRegistryThrows() {
         let one = AppFeatures()
         let two = AppFeatures()
