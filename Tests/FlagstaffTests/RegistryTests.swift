@@ -74,6 +74,22 @@ import Testing
         #expect(message.contains("blueText") && message.contains("AppFeatures.blueText"))
     }
 
+    @Test func aRefusedBatchRegistersNothing() throws {
+        let features = AppFeatures()
+        let before = features.allFeatures.count
+        let batch = [Feature(key: "batch.first"), Feature(key: "batch.second"), Feature(key: "blueText")]
+        #expect(throws: RegistryError.self) { try features.register(batch, in: "batch") }
+        #expect(features.allFeatures.count == before)
+        #expect(features.feature(forKey: "batch.first") == nil && features.feature(forKey: "batch.second") == nil)
+        #expect(features.feature(forKey: "blueText") === features.blueText)
+        // The same flags can be registered once the bad one is left out.
+        try features.register(Array(batch.prefix(2)), in: "batch")
+        #expect(features.feature(forKey: "batch.second") === batch[1])
+        let twice = Feature(key: "batch.twice")
+        #expect(throws: RegistryError.self) { try features.register([twice, Feature(key: "batch.twice")]) }
+        #expect(features.feature(forKey: "batch.twice") == nil)
+    }
+
     @Test func keysWithControlCharactersAreRefusedOthersAccepted() {
         for bad in ["\u{1B}[31mred", "tab\there", "del\u{7F}", "nel\u{85}", "c1\u{9F}", "nul\u{0}"] {
             #expect(FeatureRegistry.keyProblem(bad) != nil, "\(bad.unicodeScalars.map(\.value))")

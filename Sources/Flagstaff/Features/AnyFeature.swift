@@ -70,9 +70,8 @@ open class AnyFeature: @unchecked Sendable {
     /// - Parameter declarationPath: where it was declared, or `nil` for a runtime registration (then derived).
     func assignIdentity(propertyName: String?, group: [FeatureGroup], registry: FeatureRegistry, declarationPath: String?) {
         identity.withLock { id in
-            let groupKeys = group.map(\.key)
             if explicitKey == nil, let name = propertyName {
-                id.key = (groupKeys + [name]).joined(separator: ".")
+                id.key = (group.map(\.key) + [name]).joined(separator: ".")
             }
             if id.explicitLabel == nil {
                 // Humanised lazily from the key on first read, unless a property name says more.

@@ -33,6 +33,8 @@ extension FeatureRegistry {
                 try add(group.groups, parent: path)
             }
         }
+        func count(_ groups: [RegistryManifest.Group]) -> Int { groups.reduce(0) { $0 + $1.flags.count + count($1.groups) } }
+        reserveCapacity(forAdditionalFlags: manifest.flags.count + count(manifest.groups))
         try registerUnpublished(manifest.flags.map(build), in: nil)
         try add(manifest.groups, parent: nil)
         finishSetUp()

@@ -73,6 +73,7 @@ open class FeatureGroup: @unchecked Sendable {
     }
 
     func append(feature: AnyFeature) { info.withLock { $0.features.append(feature) } }
+    func append(features: [AnyFeature]) { info.withLock { $0.features.append(contentsOf: features) } }
     func append(subgroup: FeatureGroup) { info.withLock { $0.subgroups.append(subgroup) } }
     func subgroup(withKey key: String) -> FeatureGroup? { info.withLock { $0.subgroups.first { $0.key == key } } }
 }

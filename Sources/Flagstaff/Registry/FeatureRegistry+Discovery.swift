@@ -86,8 +86,8 @@ extension FeatureRegistry {
 
     /// Registers several flags at runtime in one group (see ``register(_:in:)-((AnyFeature,_))``).
     ///
-    /// Flags are checked in order; on the first error, the flags before it stay registered and the error is
-    /// thrown.
+    /// All flags are checked before any is added: on an error (the first one in order is thrown) none of
+    /// them is registered.
     /// - Parameters:
     ///   - features: the flags, each with an explicit key.
     ///   - groupPath: the dot-separated keys of the group to put them in, or `nil` for the top level.
@@ -105,30 +105,56 @@ extension FeatureRegistry {
         let groupKeys = groupPath.map { $0.split(separator: ".").map(String.init) } ?? []
         let groupChain = group(chainFor: groupKeys)
         try core.writes.withLock { _ in
+            var keys: [String] = []
+            keys.reserveCapacity(features.count)
             for feature in features {
                 guard let key = feature.explicitKey else {
                     throw RegistryError.invalidKey(feature.label, reason: "a flag registered at runtime needs an explicit key: Feature(key: \"…\")")
                 }
                 if let problem = Self.keyProblem(key) { throw RegistryError.invalidKey(key, reason: problem) }
-                try core.state.withLock { state in
-                    if let existing = state.byKey[key] {
-                        throw RegistryError.duplicateKey(key, existingDeclaration: existing.declarationPath)
+                keys.append(key)
+            }
+            // One lock for the whole batch (a manifest registers its flags a group at a time).
+            try core.state.withLock { state in
+                state.byKey.reserveCapacity(state.byKey.count + features.count)
+                var added = 0
+                do {
+                    for (feature, key) in zip(features, keys) {
+                        if feature.registry != nil || state.instances[ObjectIdentifier(feature)] != nil {
+                            throw RegistryError.duplicateKey(key, existingDeclaration: feature.declarationPath)
+                        }
+                        if let existing = state.byKey.updateValue(feature, forKey: key) {
+                            state.byKey[key] = existing
+                            throw RegistryError.duplicateKey(key, existingDeclaration: existing.declarationPath)
+                        }
+                        added += 1
                     }
-                    if feature.registry != nil || state.instances[ObjectIdentifier(feature)] != nil {
-                        throw RegistryError.duplicateKey(key, existingDeclaration: feature.declarationPath)
-                    }
+                } catch {
+                    // Nothing of a refused batch stays registered.
+                    for key in keys.prefix(added) { state.byKey[key] = nil }
+                    throw error
+                }
+                for (feature, key) in zip(features, keys) {
                     feature.assignIdentity(propertyName: nil, group: groupChain, registry: self, declarationPath: nil)
-                    state.byKey[key] = feature
-                    state.features.append(feature)
-                    state.keys.append(key)
-                    if groupChain.isEmpty { state.rootFeatures.append(feature) }
-                    state.searchIndex = nil
-                    state.searchMemos = []
-                    let stored = state.storedOverrides[key] ?? .featureDefault
+                    let stored = state.storedOverrides.isEmpty ? .featureDefault : state.storedOverrides[key] ?? .featureDefault
                     feature.overrideCell.store(stored.cellValue, ordering: .relaxed)
                 }
-                groupChain.last?.append(feature: feature)
+                state.features.append(contentsOf: features)
+                state.keys.append(contentsOf: keys)
+                if groupChain.isEmpty { state.rootFeatures.append(contentsOf: features) }
+                state.searchIndex = nil
+                state.searchMemos = []
             }
+            groupChain.last?.append(features: features)
+        }
+    }
+
+    /// Makes room for `count` more flags (a manifest knows its size; growing tables step by step rehashes).
+    func reserveCapacity(forAdditionalFlags count: Int) {
+        core.state.withLock { state in
+            state.byKey.reserveCapacity(state.byKey.count + count)
+            state.features.reserveCapacity(state.features.count + count)
+            state.keys.reserveCapacity(state.keys.count + count)
         }
     }
 
