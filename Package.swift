@@ -49,7 +49,8 @@ let package = Package(
         ),
         .executableTarget(
             name: "FlagstaffBench",
-            dependencies: ["Flagstaff", "FlagstaffConsole", "FlagstaffUnleash"]
+            // FlagstaffTestSupport drives tmux for the terminal benchmark.
+            dependencies: ["Flagstaff", "FlagstaffConsole", "FlagstaffUnleash", "FlagstaffTestSupport"]
         ),
 
         // Shared helpers for tests only: loopback HTTP server, process spawning, tmux driver.

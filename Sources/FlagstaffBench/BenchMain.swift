@@ -1,4 +1,4 @@
-/// `swift run -c release flagstaff-bench [core] [console] [cli] [remote] [unleash] [unleash-client]`: runs the named
+/// `swift run -c release flagstaff-bench [core] [console] [terminal] [cli] [remote] [unleash] [unleash-client]`: runs the named
 /// benchmarks, or all of them when none is named, and prints the figures.
 @main
 enum BenchMain {
@@ -7,6 +7,7 @@ enum BenchMain {
         func wants(_ name: String) -> Bool { requested.isEmpty || requested.contains(name) }
         if wants("core") { CoreBench.run() }
         if wants("console") { ConsoleBench.run() }
+        if wants("terminal") { TerminalBench.run() }
         if wants("cli") { CLIBench.run() }
         if wants("remote") { RemoteBench.run() }
         if wants("unleash") { UnleashBench.run() }

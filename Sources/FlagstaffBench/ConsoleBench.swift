@@ -9,27 +9,7 @@ import Foundation
 enum ConsoleBench {
     static func run(flagCount: Int = 100_000) {
         print("== console: \(flagCount) flags ==")
-        let words = ["avatar", "scroll", "network", "cache", "payment", "checkout", "moments", "like", "button",
-                     "rounded", "compact", "debug", "logging", "tab", "bar", "infinite", "prefetch", "retry",
-                     "banner", "dark", "mode", "search", "profile", "upload"]
-        func name(_ n: Int, _ parts: Int) -> [String] { (0..<parts).map { words[(n / (1 + $0 * 7) + $0 * 5) % words.count] } }
-        let groupCount = flagCount / 100
-        var groups: [RegistryManifest.Group] = []
-        groups.reserveCapacity(groupCount)
-        for g in 0..<groupCount {
-            let groupKey = "g\(g)" + name(g, 1)[0]
-            let flags = (0..<(flagCount / groupCount)).map { i -> RegistryManifest.Flag in
-                let n = g * 100 + i
-                let parts = name(n, 3)
-                let key = groupKey + "." + parts[0] + parts[1].capitalized + parts[2].capitalized + "\(n)"
-                return RegistryManifest.Flag(
-                    key: key, description: "Turns \(parts.joined(separator: " ")) on for flag \(n)", default: n % 3 == 0,
-                    requiresRestart: n % 50 == 0
-                )
-            }
-            groups.append(RegistryManifest.Group(key: groupKey, label: groupKey.capitalized, flags: flags))
-        }
-        let manifest = RegistryManifest(name: "Bench", groups: groups)
+        let manifest = BenchManifest.make(flagCount: flagCount)
 
         let clock = ContinuousClock()
         var registry: FeatureRegistry?
