@@ -52,6 +52,7 @@ enum TerminalBench {
             try session.sendKeys("/")
             _ = try poll(session, timeout: .seconds(10)) { $0.text(line: 1).contains("/ ▏") }
             var keystrokes: [Duration] = []
+            var labelled: [(Duration, String)] = []
             for query in ["rounded", "scroll", "payment retry", "net"] {
                 var typed = ""
                 for character in query {
@@ -60,6 +61,7 @@ enum TerminalBench {
                     keystrokes.append(try timeKey(session, send: { try session.type(String(character)) }) {
                         $0.text(line: 1).contains(expected)
                     })
+                    labelled.append((keystrokes[keystrokes.count - 1], "typed \"\(typed)\""))
                 }
                 for _ in query {
                     typed.removeLast()
@@ -67,6 +69,7 @@ enum TerminalBench {
                     keystrokes.append(try timeKey(session, send: { try session.sendKeys("BSpace") }) {
                         $0.text(line: 1).contains(expected)
                     })
+                    labelled.append((keystrokes[keystrokes.count - 1], "erased to \"\(typed)\""))
                 }
             }
             let rss = (try? session.panePID()).flatMap(residentMegabytes) ?? "?"
@@ -84,6 +87,7 @@ enum TerminalBench {
             }
             keystrokes.sort()
             print("search keystroke to redrawn screen: median \(format(median(keystrokes))), p99 \(format(keystrokes[min(keystrokes.count - 1, keystrokes.count * 99 / 100)])), max \(format(keystrokes.last ?? .zero)) over \(keystrokes.count) keys   [budget 5 ms / 16 ms]")
+            print("  slowest: " + labelled.sorted { $0.0 > $1.0 }.prefix(3).map { "\(format($0.0)) \($0.1)" }.joined(separator: ", "))
             print("  baseline (send-keys + capture against `cat`): median \(format(median(baselineKeys)))")
             print("console resident memory after the searches: \(rss) MB   [budget 150 MB]")
         } catch {

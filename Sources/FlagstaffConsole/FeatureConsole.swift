@@ -50,7 +50,9 @@ public final class FeatureConsole {
     /// - Returns: what changed, what needs a restart, and the user's restart choice.
     /// - Throws: whatever the restart handler throws.
     public func run(on terminal: some ConsoleTerminal) throws -> ConsoleOutcome {
-        let initialOverrides = Dictionary(registry.allFeatures.map { ($0.key, $0.override) }, uniquingKeysWith: { a, _ in a })
+        // Only overridden flags: every other flag starts at `.featureDefault` (hashing 100,000 keys here would
+        // delay the first frame).
+        let initialOverrides = Dictionary(registry.overriddenFeatures.map { ($0.key, $0.override) }, uniquingKeysWith: { a, _ in a })
         let changed = ChangeFlag()
         let subscription = registry.onChange { _ in changed.set() }
         defer {

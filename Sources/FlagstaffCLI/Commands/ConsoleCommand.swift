@@ -36,7 +36,12 @@ struct ConsoleCommand: ParsableCommand {
     }
 
     func run() throws {
-        let loaded = try RegistryLoader.load(source, watchStore: true)
+        // Only the registry and the store's location are kept: the decoded manifest (tens of megabytes for
+        // 100,000 flags) is released before the console opens.
+        let (registry, storeURL) = try { () throws -> (FeatureRegistry, URL) in
+            let loaded = try RegistryLoader.load(source, watchStore: true)
+            return (loaded.registry, loaded.storeURL)
+        }()
         for (stream, descriptor) in [("standard input", STDIN_FILENO), ("standard output", STDOUT_FILENO)] where isatty(descriptor) == 0 {
             throw CLIFailure.usage(ConsoleError.notATerminal(stream: stream).description)
         }
@@ -50,7 +55,7 @@ struct ConsoleCommand: ParsableCommand {
         CLILogHandler.muted.store(true, ordering: .relaxed)
         defer { CLILogHandler.muted.store(false, ordering: .relaxed) }
         do {
-            outcome = try FeatureConsole(registry: loaded.registry, options: options).run()
+            outcome = try FeatureConsole(registry: registry, options: options).run()
         } catch let error as ConsoleError {
             throw CLIFailure.usage(error.description)
         } catch let failure as CLIFailure {
@@ -58,17 +63,17 @@ struct ConsoleCommand: ParsableCommand {
         } catch {
             throw CLIFailure.runtime("\(error)")
         }
-        try finish(outcome, loaded: loaded)
+        try finish(outcome, registry: registry, storeURL: storeURL)
     }
 
     /// Turns the outcome into the exit status: 128 + signal, 3 when a restart is still due, else 0.
-    private func finish(_ outcome: ConsoleOutcome, loaded: LoadedRegistry) throws {
+    private func finish(_ outcome: ConsoleOutcome, registry: FeatureRegistry, storeURL: URL) throws {
         if let signal = outcome.signal { throw ExitCode(128 + signal) }
         let keys = outcome.restartRequiredKeys.map(TerminalText.safe).joined(separator: ", ")
         switch outcome.restartChoice {
         case .restartNow where restartCommand != nil:
             // The app has just been restarted with the current values: they are the new launch values.
-            try LaunchBaseline.record(loaded.registry, forStore: loaded.storeURL)
+            try LaunchBaseline.record(registry, forStore: storeURL)
         case .restartNow, .later:
             if !outcome.restartRequiredKeys.isEmpty {
                 StandardStreams.note("restart the app to apply: \(keys)")
