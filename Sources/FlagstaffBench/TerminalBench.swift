@@ -45,12 +45,16 @@ enum TerminalBench {
             print("start to first frame: median \(format(median(startTimes))), min \(format(startTimes.min() ?? .zero))   [budget 300 ms]")
             print("  baseline (tmux start + capture, `echo`): median \(format(median(baselineStarts)))")
 
-            let session = try TmuxSession(command: command, width: 120, height: 40)
+            let frameLog = NSTemporaryDirectory() + "flagstaff-bench-\(getpid())-frames.log"
+            defer { unlink(frameLog) }
+            let session = try TmuxSession(command: command, width: 120, height: 40,
+                                          environment: ["FLAGSTAFF_FRAME_LOG": frameLog])
             defer { session.kill() }
             _ = try poll(session, timeout: .seconds(30)) { $0.contains(firstGroup) && $0.contains("q quit") }
             Thread.sleep(forTimeInterval: 1.5)  // the console builds the search index in the background
             try session.sendKeys("/")
             _ = try poll(session, timeout: .seconds(10)) { $0.text(line: 1).contains("/ ▏") }
+            let framesBefore = frameTimes(frameLog).count
             var keystrokes: [Duration] = []
             var labelled: [(Duration, String)] = []
             for query in ["rounded", "scroll", "payment retry", "net"] {
@@ -72,6 +76,7 @@ enum TerminalBench {
                     labelled.append((keystrokes[keystrokes.count - 1], "erased to \"\(typed)\""))
                 }
             }
+            let inConsole = frameTimes(frameLog).dropFirst(framesBefore).sorted()
             let rss = (try? session.panePID()).flatMap(residentMegabytes) ?? "?"
             try session.sendKeys("Escape")
             try session.sendKeys("q")
@@ -89,6 +94,9 @@ enum TerminalBench {
             print("search keystroke to redrawn screen: median \(format(median(keystrokes))), p99 \(format(keystrokes[min(keystrokes.count - 1, keystrokes.count * 99 / 100)])), max \(format(keystrokes.last ?? .zero)) over \(keystrokes.count) keys   [budget 5 ms / 16 ms]")
             print("  slowest: " + labelled.sorted { $0.0 > $1.0 }.prefix(3).map { "\(format($0.0)) \($0.1)" }.joined(separator: ", "))
             print("  baseline (send-keys + capture against `cat`): median \(format(median(baselineKeys)))")
+            if !inConsole.isEmpty {
+                print("  inside the console (key read → frame written to the pty, FLAGSTAFF_FRAME_LOG): median \(format(inConsole[inConsole.count / 2])), p99 \(format(inConsole[min(inConsole.count - 1, inConsole.count * 99 / 100)])), max \(format(inConsole.last ?? .zero)) over \(inConsole.count) frames")
+            }
             print("console resident memory after the searches: \(rss) MB   [budget 150 MB]")
         } catch {
             print("terminal: \(error)")
@@ -120,9 +128,17 @@ enum TerminalBench {
         var screen = try session.capture()
         while !predicate(screen) {
             if clock.now > deadline { throw TmuxError.timeout(what: "the expected screen", lastScreen: screen.text) }
+            // Each capture is a tmux client process: a short pause leaves the two cores to the console.
+            Thread.sleep(forTimeInterval: 0.001)
             screen = try session.capture()
         }
         return screen
+    }
+
+    /// The frame times the console logged (one line of microseconds per frame).
+    private static func frameTimes(_ path: String) -> [Duration] {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return [] }
+        return text.split(separator: "\n").compactMap { Int64($0).map { Duration.microseconds($0) } }
     }
 
     private static func residentMegabytes(_ pid: pid_t) -> String? {

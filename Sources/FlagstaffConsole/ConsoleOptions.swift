@@ -15,6 +15,10 @@ public struct ConsoleOptions: Sendable {
     /// with the flags whose change needs the restart. `nil`: the console only reports the choice in
     /// ``ConsoleOutcome/restartChoice`` and the caller says what must be restarted.
     public var restartHandler: (@Sendable ([PendingRestart]) throws -> Void)?
+    /// Called after each frame drawn in answer to keys, with the time from reading the (first) key to the
+    /// frame handed to the terminal: for measuring the console inside an app or a real terminal. Runs on the
+    /// console's thread; keep it cheap.
+    public var frameObserver: (@Sendable (_ keyToFrame: Duration) -> Void)?
 
     /// Creates options.
     /// - Parameters:

@@ -73,6 +73,7 @@ public final class FeatureConsole {
         var typeahead: [ConsoleKey] = []
         let clock = ContinuousClock()
         var lastDraw = clock.now
+        var keyTime: ContinuousClock.Instant?  // when the first key not yet answered by a frame was read
         while true {
             if changed.take() {
                 state.refresh()
@@ -82,11 +83,14 @@ public final class FeatureConsole {
                 terminal.draw(ConsoleLayout.render(state))
                 needsDraw = false
                 lastDraw = clock.now
+                if let keyTime, let observer = options.frameObserver { observer(lastDraw - keyTime) }
+                keyTime = nil
             }
             var effects: [ConsoleEffect]
             var endingSignal: Int32?
             // Keys typed ahead are handled before waiting again; a run of query edits searches only once.
             let event = typeahead.isEmpty ? terminal.nextEvent() : .key(typeahead.removeFirst())
+            if case .key = event, keyTime == nil { keyTime = clock.now }
             if case let .key(key) = event, state.isQueryEdit(key) {
                 typeahead += terminal.pendingKeys()
                 let run = [key] + typeahead.prefix { state.isQueryEdit($0) }

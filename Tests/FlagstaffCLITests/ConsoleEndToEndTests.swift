@@ -28,7 +28,9 @@ import Glibc
     }
 
     @Test func searchNarrowsAndEscapeClears() async throws {
-        let harness = try ConsoleHarness()
+        let frameLog = FileManager.default.temporaryDirectory.appendingPathComponent("flagstaff-frames-\(UUID().uuidString).log")
+        defer { try? FileManager.default.removeItem(at: frameLog) }
+        let harness = try ConsoleHarness(environment: ["FLAGSTAFF_FRAME_LOG": frameLog.path])
         try await harness.waitForConsole()
         try harness.session.sendKeys("/")
         try harness.session.type("avatar")
@@ -41,6 +43,9 @@ import Glibc
         try await harness.session.waitFor("full list again") { $0.contains("Blue Text") && $0.contains("/ to search") }
         try harness.session.sendKeys("q")
         #expect(try await harness.waitForExit().status == 0)
+        // FLAGSTAFF_FRAME_LOG: one line of microseconds per frame drawn for keys ("/", the typed run, Esc).
+        let lines = try String(contentsOf: frameLog, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count >= 3 && lines.allSatisfy { Int($0).map { $0 >= 0 } == true }, "\(lines)")
     }
 
     @Test func tabCyclesTheScope() async throws {

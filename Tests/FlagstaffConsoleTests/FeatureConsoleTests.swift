@@ -36,6 +36,23 @@ import Glibc
         #expect(calls == [[PendingRestart(key: "useTabBarNav", label: "Use Tab Bar Nav", launchValue: false, currentValue: true)]])
     }
 
+    @Test func theFrameObserverTimesEachFrameDrawnForKeys() throws {
+        let registry = try makeRegistry()
+        let times = Mutex<[Duration]>([])
+        var options = ConsoleOptions()
+        options.frameObserver = { duration in times.withLock { $0.append(duration) } }
+        // Two moves, then a search typed ahead (one frame for the run of query keys), then quit.
+        let terminal = ScriptedTerminal(events: [.key(.down), .key(.down), .key(.character("/")), .key(.character("a")),
+                                                 .key(.character("v")), .key(.escape), .key(.escape), .key(.character("q"))])
+        terminal.deliversTypeahead = true
+        _ = try FeatureConsole(registry: registry, options: options).run(on: terminal)
+        let recorded = times.withLock { $0 }
+        // The first frame (before any key) is not a key's frame; the quit key draws none.
+        #expect(recorded.count == terminal.frameCount - 1)
+        #expect(recorded.count >= 4)
+        #expect(recorded.allSatisfy { $0 >= .zero && $0 < .seconds(5) })
+    }
+
     @Test func laterKeepsTheChange() throws {
         let registry = try makeRegistry()
         let terminal = ScriptedTerminal(events: changeRestartFlagAndQuit + [.key(.character("l"))])

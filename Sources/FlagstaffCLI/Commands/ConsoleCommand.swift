@@ -46,6 +46,9 @@ struct ConsoleCommand: ParsableCommand {
             throw CLIFailure.usage(ConsoleError.notATerminal(stream: stream).description)
         }
         var options = ConsoleOptions(useColor: !noColor && ConsoleOptions.colorAllowedByEnvironment)
+        if let path = ProcessInfo.processInfo.environment["FLAGSTAFF_FRAME_LOG"], !path.isEmpty {
+            options.frameObserver = try Self.frameLog(path)
+        }
         if let restartCommand {
             options.restartHandler = { pending in
                 try RestartCommandRunner.run(restartCommand, pending: pending)
@@ -64,6 +67,20 @@ struct ConsoleCommand: ParsableCommand {
             throw CLIFailure.runtime("\(error)")
         }
         try finish(outcome, registry: registry, storeURL: storeURL)
+    }
+
+    /// `FLAGSTAFF_FRAME_LOG=FILE`: appends one line per frame drawn in answer to keys, the microseconds from
+    /// reading the key to handing the frame to the terminal (see docs/console.md, "Measuring").
+    private static func frameLog(_ path: String) throws -> @Sendable (Duration) -> Void {
+        guard FileManager.default.createFile(atPath: path, contents: nil),
+              let handle = FileHandle(forWritingAtPath: path)
+        else {
+            throw CLIFailure.usage("FLAGSTAFF_FRAME_LOG: cannot create the file \(path)")
+        }
+        return { duration in
+            let microseconds = duration.components.seconds * 1_000_000 + duration.components.attoseconds / 1_000_000_000_000
+            try? handle.write(contentsOf: Data("\(microseconds)\n".utf8))
+        }
     }
 
     /// Turns the outcome into the exit status: 128 + signal, 3 when a restart is still due, else 0.
