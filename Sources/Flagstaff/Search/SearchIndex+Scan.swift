@@ -41,12 +41,20 @@ extension SearchIndex {
                       scope: SearchScope) -> (matched: [Int32], buckets: [UInt16]) {
         var matched: [Int32] = []
         var buckets: [UInt16] = []
-        for position in range {
-            let entry = candidates.map { Int($0[position]) } ?? position
-            if scope != .all && !scope.includes(features[entry]) { continue }
-            guard let best = bestMatch(query, entry: entry) else { continue }
-            matched.append(Int32(entry))
-            buckets.append(SearchBucket.make(kind: best.kind, field: best.field, position: best.position))
+        withMatcher(query) { matcher in
+            func consider(_ entry: Int) {
+                if scope != .all && !scope.includes(features[entry]) { return }
+                guard let best = matcher.bestMatch(entry: entry) else { return }
+                matched.append(Int32(entry))
+                buckets.append(SearchBucket.make(kind: best.kind, field: best.field, position: best.position))
+            }
+            if let candidates {
+                candidates.withUnsafeBufferPointer { candidates in
+                    for position in range { consider(Int(candidates[position])) }
+                }
+            } else {
+                for entry in range { consider(entry) }
+            }
         }
         return (matched, buckets)
     }

@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// A folded copy of every flag's searchable texts in one contiguous buffer, built once per set of flags.
 ///
 /// Memory: about one byte per character of key, label, group path and description, plus 36 bytes per flag.
@@ -11,16 +5,16 @@ final class SearchIndex: Sendable {
     static let fieldCount = SearchField.allCases.count
 
     let features: [AnyFeature]
-    private let bytes: [UInt8]
+    let bytes: [UInt8]
     /// One bit per byte of `bytes`: set where a word starts.
-    private let wordStarts: [UInt64]
+    let wordStarts: [UInt64]
     /// For entry `e`, field `f`: bytes `bounds[e*5+f] ..< bounds[e*5+f+1]`.
-    private let bounds: [Int32]
+    let bounds: [Int32]
     /// Per entry, bit `f` set when field `f` is pure ASCII.
     private let asciiMask: [UInt8]
     /// Per entry and field, a 64-bit set of the bytes present (byte & 63): a field can only match a query
     /// whose byte set it contains, so most fields are rejected without being scanned.
-    private let byteSets: [UInt64]
+    let byteSets: [UInt64]
 
     init(features: [AnyFeature]) {
         self.features = features
@@ -65,24 +59,14 @@ final class SearchIndex: Sendable {
         return set
     }
 
-    /// The fields in ranking order (`allCases` would build an array on every call).
-    private static let fields = SearchField.allCases
-
     /// The best match of the query over all fields of an entry: kind, field and byte position.
     func bestMatch(_ query: FoldedQuery, entry: Int) -> (kind: SearchMatchKind, field: SearchField, position: Int)? {
-        var best: (kind: SearchMatchKind, field: SearchField, position: Int)?
-        let base = entry * Self.fieldCount
-        for field in Self.fields {
-            let set = byteSets[base + field.rawValue]
-            let substringPossible = set & query.byteSet == query.byteSet
-            let subsequencePossible = (field == .key || field == .label) && set & query.compactByteSet == query.compactByteSet
-            guard substringPossible || subsequencePossible else { continue }
-            // A later field wins only with a strictly better kind (ranking is kind first, then field).
-            guard let found = locate(query, entry: entry, field: field, better: best?.kind ?? .unfiltered) else { continue }
-            best = (found.kind, field, found.position)
-            if found.kind == .exact { break }
-        }
-        return best
+        withMatcher(query) { $0.bestMatch(entry: entry) }
+    }
+
+    /// The best match of the query in one field of one entry: kind and byte position relative to the field.
+    func locate(_ query: FoldedQuery, entry: Int, field: SearchField) -> (kind: SearchMatchKind, position: Int)? {
+        withMatcher(query) { $0.locate(entry: entry, field: field, better: .unfiltered) }
     }
 
     struct Match {
@@ -95,105 +79,11 @@ final class SearchIndex: Sendable {
     func match(_ query: FoldedQuery, entry: Int, field: SearchField) -> Match? {
         guard let found = locate(query, entry: entry, field: field) else { return nil }
         guard found.kind == .subsequence else { return Match(kind: found.kind, runs: [(found.position, query.bytes.count)]) }
-        let (start, end) = range(entry: entry, field: field)
-        return bytes.withUnsafeBufferPointer { text in
-            Self.subsequenceRuns(query.compact, in: text, start: start, end: end).map { Match(kind: .subsequence, runs: $0) }
-        }
-    }
-
-    private func range(entry: Int, field: SearchField) -> (Int, Int) {
         let slot = entry * (Self.fieldCount + 1) + field.rawValue
-        return (Int(bounds[slot]), Int(bounds[slot + 1]))
-    }
-
-    /// The best match of the query in one field of one entry: its kind and byte position relative to the
-    /// field's start, or `nil`; only kinds better than `better` are looked for. Allocates nothing (it runs for
-    /// every candidate of every keystroke).
-    func locate(_ query: FoldedQuery, entry: Int, field: SearchField,
-                better: SearchMatchKind = .unfiltered) -> (kind: SearchMatchKind, position: Int)? {
-        let (start, end) = range(entry: entry, field: field)
-        let length = end - start
-        guard !query.bytes.isEmpty, length > 0 else { return nil }
-        return bytes.withUnsafeBufferPointer { text -> (kind: SearchMatchKind, position: Int)? in
-            query.bytes.withUnsafeBufferPointer { needle -> (kind: SearchMatchKind, position: Int)? in
-                if length >= needle.count {
-                    if Self.equal(text, start, needle) {
-                        let kind: SearchMatchKind = length == needle.count ? .exact : .prefix
-                        return kind < better ? (kind, 0) : nil  // nothing later in the field is better
-                    }
-                    let last = end - needle.count
-                    if better > .wordStart, let position = wordStartHit(text, needle, from: start + 1, through: last) {
-                        return (.wordStart, position - start)
-                    }
-                    if better > .substring, let position = Self.firstHit(text, needle, from: start + 1, through: last) {
-                        return (.substring, position - start)
-                    }
-                }
-                guard field == .key || field == .label, better > .subsequence else { return nil }
-                return query.compact.withUnsafeBufferPointer { compact in
-                    Self.subsequenceStart(compact, in: text, start: start, end: end).map { (.subsequence, $0 - start) }
-                }
-            }
+        return bytes.withUnsafeBufferPointer { text in
+            Self.subsequenceRuns(query.compact, in: text, start: Int(bounds[slot]), end: Int(bounds[slot + 1]))
+                .map { Match(kind: .subsequence, runs: $0) }
         }
-    }
-
-    /// The first word start in `from...through` where the needle occurs, checking only marked word starts.
-    private func wordStartHit(_ text: UnsafeBufferPointer<UInt8>, _ needle: UnsafeBufferPointer<UInt8>,
-                              from: Int, through: Int) -> Int? {
-        guard from <= through else { return nil }
-        var word = from >> 6
-        while word <= through >> 6 {
-            var bits = wordStarts[word]
-            if word == from >> 6 { bits &= ~0 << UInt64(from & 63) }
-            if word == through >> 6 && through & 63 != 63 { bits &= (1 << UInt64((through & 63) + 1)) - 1 }
-            while bits != 0 {
-                let position = word << 6 + bits.trailingZeroBitCount
-                if Self.equal(text, position, needle) { return position }
-                bits &= bits - 1
-            }
-            word += 1
-        }
-        return nil
-    }
-
-    /// The first position in `from...through` where the needle occurs.
-    private static func firstHit(_ text: UnsafeBufferPointer<UInt8>, _ needle: UnsafeBufferPointer<UInt8>,
-                                 from: Int, through: Int) -> Int? {
-        guard let base = text.baseAddress else { return nil }
-        let first = Int32(needle[0])
-        var position = from
-        while position <= through {
-            // memchr: the C library's vectorised byte search.
-            guard let hit = memchr(base + position, first, through - position + 1) else { return nil }
-            position = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
-            if equal(text, position, needle) { return position }
-            position += 1
-        }
-        return nil
-    }
-
-    private static func equal(_ text: UnsafeBufferPointer<UInt8>, _ at: Int, _ needle: UnsafeBufferPointer<UInt8>) -> Bool {
-        var i = 0
-        while i < needle.count {
-            if text[at + i] != needle[i] { return false }
-            i += 1
-        }
-        return true
-    }
-
-    /// Where the needle's bytes start to appear in order in `text[start..<end]`, or `nil`.
-    private static func subsequenceStart(_ needle: UnsafeBufferPointer<UInt8>, in text: UnsafeBufferPointer<UInt8>,
-                                         start: Int, end: Int) -> Int? {
-        guard !needle.isEmpty, end - start >= needle.count else { return nil }
-        var position = start
-        var firstPosition = -1
-        for byte in needle {
-            while position < end && text[position] != byte { position += 1 }
-            if position == end { return nil }
-            if firstPosition < 0 { firstPosition = position }
-            position += 1
-        }
-        return firstPosition
     }
 
     /// The runs (start relative to the field, length) of the needle's bytes found in order, or `nil`.
