@@ -51,35 +51,42 @@ extension ManifestReader {
         return group
     }
 
-    /// A flag.
+    /// A flag (kept in locals and built at the end: this is the hot loop of a large manifest).
     mutating func readFlag() throws(ReadFailure) -> RegistryManifest.Flag {
         guard byte == UInt8(ascii: "{") else { throw try typeMismatch(expected: "an object (a flag)") }
         try open()
         var key: String?
-        var flag = RegistryManifest.Flag(key: "")
+        var label: String?
+        var description: String?
+        var isOn = false
+        var requiresRestart = false
+        var kind = FeatureKind.static
+        var enabledIn: [BuildTarget]?
+        var remoteKey: String?
         var state = ObjectState()
-        while let field = try nextField(ManifestFields.flag, &state) {
+        let table = ManifestFields.flag
+        while let field = try nextField(table, &state) {
             do throws(ReadFailure) {
                 switch field {
                 case .key: key = try readString()
-                case .label: flag.label = try readOptionalString()
-                case .description: flag.description = try readOptionalString()
-                case .default: flag.default = try readOptionalBool() ?? false
-                case .requiresRestart: flag.requiresRestart = try readOptionalBool() ?? false
-                case .kind: flag.kind = try readNull() ? .static : try readNamed(FeatureKind.self, what: "kind")
+                case .label: label = try readOptionalString()
+                case .description: description = try readOptionalString()
+                case .default: isOn = try readOptionalBool() ?? false
+                case .requiresRestart: requiresRestart = try readOptionalBool() ?? false
+                case .kind: kind = try readNull() ? .static : try readNamed(FeatureKind.self, what: "kind")
                 case .enabledIn:
-                    flag.enabledIn = try readOptionalArray(of: "build targets") { reader throws(ReadFailure) in
+                    enabledIn = try readOptionalArray(of: "build targets") { reader throws(ReadFailure) in
                         try reader.readNamed(BuildTarget.self, what: "build target")
                     }
-                case .remoteKey: flag.remoteKey = try readOptionalString()
+                case .remoteKey: remoteKey = try readOptionalString()
                 }
             } catch {
                 throw error.inside(.field(field.rawValue))
             }
         }
         guard let key else { throw missing("key") }
-        flag.key = key
-        return flag
+        return RegistryManifest.Flag(key: key, label: label, description: description, default: isOn,
+                                     requiresRestart: requiresRestart, kind: kind, enabledIn: enabledIn, remoteKey: remoteKey)
     }
 
     /// The remote-config provider section.
@@ -128,7 +135,7 @@ extension ManifestReader {
         while let name = try nextFieldName(&state) {
             let key = name.string
             guard defaults[key] == nil else {
-                try skipValue()
+                do throws(ReadFailure) { try skipValue() } catch { throw error.inside(.field(key)) }
                 continue
             }
             do throws(ReadFailure) {
@@ -163,7 +170,7 @@ extension ManifestReader {
         guard byte == UInt8(ascii: "\"") else { throw try typeMismatch(expected: "a string (a \(what): one of \(accepted()))") }
         let name = try readStringToken().string
         if let value = Name(rawValue: name) { return value }
-        throw ReadFailure(message: "unknown \(what) \"\(name)\" (expected one of: \(accepted()))")
+        throw ReadFailure(message: "unknown \(what) \(ReadFailure.quoted(name)) (expected one of: \(accepted()))")
     }
 
     private func missing(_ field: String) -> ReadFailure {

@@ -4,7 +4,18 @@ extension ManifestReader {
     mutating func readStringToken() throws(ReadFailure) -> StringToken {
         let quote = offset
         var index = offset + 1
-        while index < count {
+        while true {
+            // Eight bytes at a time up to the first quote, backslash, control character or non-ASCII byte.
+            while index + 8 <= count {
+                let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+                let special = Self.specialBytes(word)
+                if special != 0 {
+                    index += special.trailingZeroBitCount >> 3
+                    break
+                }
+                index += 8
+            }
+            guard index < count else { break }
             let value = base[index]
             if value == UInt8(ascii: "\"") {
                 offset = index + 1
@@ -14,6 +25,18 @@ extension ManifestReader {
             index = value < 0x80 ? index + 1 : try utf8SequenceEnd(at: index)
         }
         return .decoded(try readEscapedString(quote: quote, from: index))
+    }
+
+    /// The high bit of each byte of `word` (first byte lowest) that is `"`, `\`, below 0x20 or 0x80 and
+    /// above. Borrows can also mark bytes after a marked one, never before, so the lowest mark is exact.
+    @inline(__always) private static func specialBytes(_ word: UInt64) -> UInt64 {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let quote = word ^ (ones &* 0x22)
+        let backslash = word ^ (ones &* 0x5C)
+        let zeroInQuote = (quote &- ones) & ~quote
+        let zeroInBackslash = (backslash &- ones) & ~backslash
+        let belowSpace = (word &- ones &* 0x20) & ~word
+        return (zeroInQuote | zeroInBackslash | belowSpace | word) & (ones &* 0x80)
     }
 
     /// Continues a string from its first escape (or control character, or the end of the input).

@@ -39,8 +39,8 @@ struct ReadFailure: Error {
         }
     }
 
-    /// A field name as a JSON string, control characters escaped.
-    private static func quoted(_ name: String) -> String {
+    /// A name as a JSON string, quotes, backslashes and control characters escaped: `"defualt"`.
+    static func quoted(_ name: String) -> String {
         var text = "\""
         for scalar in name.unicodeScalars {
             switch scalar {
@@ -76,41 +76,70 @@ enum StringToken {
     }
 }
 
-/// The known fields of one object type, matched against field names without making strings.
+/// The known fields of one object type, matched against field names without making strings: each name is
+/// kept as its length and up to 24 bytes packed in three words.
 struct FieldTable<Key: CaseIterable & RawRepresentable & Sendable>: Sendable where Key.RawValue == String {
+    struct Entry: Sendable {
+        let length: Int
+        let words: (UInt64, UInt64, UInt64)
+    }
+
     let keys: [Key]
-    let names: [[UInt8]]
+    private let entries: [Entry]
     /// `key, label, description` for "expected one of" messages.
     let list: String
 
     init(_ type: Key.Type) {
         keys = Array(Key.allCases)
         precondition(keys.count <= 64, "ObjectState tracks at most 64 fields")
-        names = keys.map { Array($0.rawValue.utf8) }
+        entries = keys.map { key in
+            var name = key.rawValue
+            return name.withUTF8 { bytes in
+                precondition(bytes.count <= 24, "field names have at most 24 bytes")
+                return Entry(length: bytes.count, words: Self.pack(bytes))
+            }
+        }
         list = keys.map(\.rawValue).joined(separator: ", ")
     }
 
-    @inline(__always) func index(of name: StringToken) -> Int? {
+    /// The field named `name`; `readable` is how many bytes from the start of a raw name may be read (a name
+    /// followed by at least 24 readable bytes is loaded a word at a time).
+    @inline(__always) func index(of name: StringToken, readable: Int) -> Int? {
         switch name {
         case .raw(let bytes):
-            return index(of: bytes)
+            guard bytes.count <= 24, let start = bytes.baseAddress else { return nil }
+            guard readable >= 24 else { return index(of: Self.pack(bytes), length: bytes.count) }
+            let length = bytes.count
+            func word(_ number: Int) -> UInt64 {
+                let used = min(max(length - 8 * number, 0), 8)
+                guard used > 0 else { return 0 }
+                let value = UInt64(littleEndian: UnsafeRawPointer(start + 8 * number).loadUnaligned(as: UInt64.self))
+                return used == 8 ? value : value & ((UInt64(1) << UInt64(8 * used)) &- 1)
+            }
+            return index(of: (word(0), word(1), word(2)), length: length)
         case .decoded(let text):
             var copy = text
-            return copy.withUTF8 { index(of: $0) }
+            return copy.withUTF8 { bytes in bytes.count <= 24 ? index(of: Self.pack(bytes), length: bytes.count) : nil }
         }
     }
 
-    func index(of bytes: UnsafeBufferPointer<UInt8>) -> Int? {
-        let length = bytes.count
-        for candidate in 0..<names.count where names[candidate].count == length {
-            let matches = names[candidate].withUnsafeBufferPointer { name in
-                var index = 0
-                while index < length && name[index] == bytes[index] { index += 1 }
-                return index == length
+    private func index(of words: (UInt64, UInt64, UInt64), length: Int) -> Int? {
+        for candidate in 0..<entries.count {
+            let entry = entries[candidate]
+            if entry.length == length && entry.words.0 == words.0 && entry.words.1 == words.1 && entry.words.2 == words.2 {
+                return candidate
             }
-            if matches { return candidate }
         }
         return nil
+    }
+
+    /// Up to 24 bytes in three words, byte `i` at bits `8 × (i % 8)` of word `i / 8` (zero-padded).
+    private static func pack(_ bytes: UnsafeBufferPointer<UInt8>) -> (UInt64, UInt64, UInt64) {
+        var words: [UInt64] = [0, 0, 0]
+        for index in 0..<min(bytes.count, 24) {
+            words[index / 8] |= UInt64(bytes[index]) << UInt64(8 * (index % 8))
+        }
+        return (words[0], words[1], words[2])
     }
 }
 

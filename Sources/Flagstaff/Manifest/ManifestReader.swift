@@ -93,16 +93,17 @@ struct ManifestReader {
     /// with `JSONDecoder`); unknown fields are errors listing the known ones.
     mutating func nextField<Key>(_ table: FieldTable<Key>, _ state: inout ObjectState) throws(ReadFailure) -> Key? {
         while let name = try nextFieldName(&state) {
-            guard let index = table.index(of: name) else {
+            let readable = if case .raw(let bytes) = name, let start = bytes.baseAddress { count - (start - base) } else { 0 }
+            guard let index = table.index(of: name, readable: readable) else {
                 let text = name.string
-                throw ReadFailure(message: "unknown field \"\(text)\" (expected one of: \(table.list))", path: [.field(text)])
+                throw ReadFailure(message: "unknown field \(ReadFailure.quoted(text)) (expected one of: \(table.list))", path: [.field(text)])
             }
             let bit: UInt64 = 1 << UInt64(index)
             if state.seen & bit == 0 {
                 state.seen |= bit
                 return table.keys[index]
             }
-            try skipValue()
+            do throws(ReadFailure) { try skipValue() } catch { throw error.inside(.field(name.string)) }
         }
         return nil
     }

@@ -61,6 +61,8 @@ extension FeatureRegistry {
 
     static func keyProblem(_ key: String) -> String? {
         if key.isEmpty { return "a key must not be empty" }
+        // Printable ASCII has no control characters; only other keys need the (slower) Unicode properties.
+        if key.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return nil }
         if key.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
             return "a key must not contain control characters"
         }
