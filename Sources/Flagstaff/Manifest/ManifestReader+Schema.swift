@@ -73,10 +73,10 @@ extension ManifestReader {
                 case .description: description = try readOptionalString()
                 case .default: isOn = try readOptionalBool() ?? false
                 case .requiresRestart: requiresRestart = try readOptionalBool() ?? false
-                case .kind: kind = try readNull() ? .static : try readNamed(FeatureKind.self, what: "kind")
+                case .kind: kind = try readNull() ? .static : try readNamed(ManifestFields.kind, what: "kind")
                 case .enabledIn:
                     enabledIn = try readOptionalArray(of: "build targets") { reader throws(ReadFailure) in
-                        try reader.readNamed(BuildTarget.self, what: "build target")
+                        try reader.readNamed(ManifestFields.buildTarget, what: "build target")
                     }
                 case .remoteKey: remoteKey = try readOptionalString()
                 }
@@ -162,15 +162,15 @@ extension ManifestReader {
         throw try typeMismatch(expected: "an array of \(what)")
     }
 
-    /// A kind or build-target name; unknown names are errors listing the accepted ones.
-    private mutating func readNamed<Name: RawRepresentable & CaseIterable>(
-        _ type: Name.Type, what: String
-    ) throws(ReadFailure) -> Name where Name.RawValue == String {
-        func accepted() -> String { Name.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ") }
+    /// A kind or build-target name (matched as bytes against `names`); unknown names are errors listing the
+    /// accepted ones.
+    private mutating func readNamed<Name>(_ names: FieldTable<Name>, what: String) throws(ReadFailure) -> Name {
+        func accepted() -> String { names.keys.map { "\"\($0.rawValue)\"" }.joined(separator: ", ") }
         guard byte == UInt8(ascii: "\"") else { throw try typeMismatch(expected: "a string (a \(what): one of \(accepted()))") }
-        let name = try readStringToken().string
-        if let value = Name(rawValue: name) { return value }
-        throw ReadFailure(message: "unknown \(what) \(ReadFailure.quoted(name)) (expected one of: \(accepted()))")
+        let start = offset
+        let name = try readStringToken()
+        if let index = names.index(of: name, readable: count - start - 1) { return names.keys[index] }
+        throw ReadFailure(message: "unknown \(what) \(ReadFailure.quoted(name.string)) (expected one of: \(accepted()))")
     }
 
     private func missing(_ field: String) -> ReadFailure {

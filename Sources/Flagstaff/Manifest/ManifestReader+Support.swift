@@ -143,10 +143,12 @@ struct FieldTable<Key: CaseIterable & RawRepresentable & Sendable>: Sendable whe
     }
 }
 
-/// The field tables of the manifest's objects (built once).
+/// The field tables of the manifest's objects, and the names of its enumerations (built once).
 enum ManifestFields {
     static let manifest = FieldTable(RegistryManifest.CodingKeys.self)
     static let group = FieldTable(RegistryManifest.Group.CodingKeys.self)
     static let flag = FieldTable(RegistryManifest.Flag.CodingKeys.self)
     static let remote = FieldTable(RegistryManifest.Remote.CodingKeys.self)
+    static let kind = FieldTable(FeatureKind.self)
+    static let buildTarget = FieldTable(BuildTarget.self)
 }

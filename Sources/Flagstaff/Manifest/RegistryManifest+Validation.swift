@@ -10,22 +10,29 @@ extension RegistryManifest {
         let total = flags.count + count(groups)
         locations.reserveCapacity(total)
         var seen = DuplicateKeyFinder(capacity: total)
+        var hashes: [Int] = []
         func check(flags: [Flag], path: String) throws {
             let list = lists.count
             lists.append((flags, path))
+            // Keys are checked and hashed first, then looked up in a second pass whose independent table
+            // reads the processor can overlap.
+            hashes.removeAll(keepingCapacity: true)
             for index in flags.indices {
                 let key = flags[index].key
                 if let problem = FeatureRegistry.keyProblem(key) {
                     throw ManifestError(source: source, path: "\(path).flags[\(index)].key", message: problem)
                 }
-                let earlier = seen.insert(key, number: locations.count) { number in
+                hashes.append(key.hashValue)
+            }
+            for index in flags.indices {
+                let earlier = seen.insert(flags[index].key, hash: hashes[index], number: locations.count) { number in
                     let location = locations[number]
                     return lists[location.list].flags[location.index].key
                 }
                 if let earlier {
                     let first = locations[earlier]
                     throw ManifestError(source: source, path: "\(path).flags[\(index)].key",
-                                        message: "duplicate key '\(key)' (first at \(lists[first.list].path).flags[\(first.index)]); every flag needs its own key")
+                                        message: "duplicate key '\(flags[index].key)' (first at \(lists[first.list].path).flags[\(first.index)]); every flag needs its own key")
                 }
                 locations.append((list, index))
                 if flags[index].kind == .buildTarget && flags[index].enabledIn == nil {
@@ -70,10 +77,9 @@ struct DuplicateKeyFinder {
         mask = size - 1
     }
 
-    /// Records `key` as number `number` (0 up to 2³² − 2), unless an equal key was recorded before: then
-    /// returns that key's number (`keyNumbered` gives the key recorded under a number).
-    mutating func insert(_ key: String, number: Int, keyNumbered: (Int) -> String) -> Int? {
-        let hash = key.hashValue
+    /// Records `key` (whose `hashValue` is `hash`) as number `number` (0 up to 2³² − 2), unless an equal key
+    /// was recorded before: then returns that key's number (`keyNumbered` gives the key recorded under a number).
+    mutating func insert(_ key: String, hash: Int, number: Int, keyNumbered: (Int) -> String) -> Int? {
         let tag = UInt64(truncatingIfNeeded: hash >> 32) & 0xFFFF_FFFF
         var index = hash & mask
         while true {
