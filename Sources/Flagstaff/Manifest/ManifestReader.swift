@@ -63,7 +63,10 @@ struct ManifestReader {
         skipWhitespace()
         if state.first {
             state.first = false
-            if byte == UInt8(ascii: "}") { return close() }
+            if byte == UInt8(ascii: "}") {
+                close()
+                return nil
+            }
         } else {
             switch byte {
             case UInt8(ascii: ","):
@@ -73,7 +76,8 @@ struct ManifestReader {
                     throw syntaxError("expected a field name after ',' (a trailing comma is not allowed)")
                 }
             case UInt8(ascii: "}"):
-                return close()
+                close()
+                return nil
             default:
                 throw syntaxError("expected ',' or '}' after a field, found \(foundHere)")
             }
@@ -113,7 +117,10 @@ struct ManifestReader {
         skipWhitespace()
         if first {
             first = false
-            if byte == UInt8(ascii: "]") { return close() != nil }
+            if byte == UInt8(ascii: "]") {
+                close()
+                return false
+            }
             return true
         }
         switch byte {
@@ -123,17 +130,17 @@ struct ManifestReader {
             if byte == UInt8(ascii: "]") { throw syntaxError("expected a value after ',' (a trailing comma is not allowed)") }
             return true
         case UInt8(ascii: "]"):
-            return close() != nil
+            close()
+            return false
         default:
             throw syntaxError("expected ',' or ']' after an element, found \(foundHere)")
         }
     }
 
-    /// Consumes a closing bracket; always `nil` (so callers can `return close()`).
-    @inline(__always) private mutating func close() -> StringToken? {
+    /// Consumes a closing bracket.
+    @inline(__always) private mutating func close() {
         offset += 1
         depth -= 1
-        return nil
     }
 
     /// Reads the elements of an array with `element`, naming the index of a failing one.
