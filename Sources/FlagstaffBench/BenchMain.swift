@@ -1,4 +1,4 @@
-/// `swift run -c release flagstaff-bench [core] [console] [terminal] [cli] [remote] [unleash] [unleash-client]`: runs the named
+/// `swift run -c release flagstaff-bench [core] [console] [terminal] [cli] [remote] [unleash] [unleash-client] [manifest]`: runs the named
 /// benchmarks, or all of them when none is named, and prints the figures.
 @main
 enum BenchMain {
@@ -12,5 +12,6 @@ enum BenchMain {
         if wants("remote") { RemoteBench.run() }
         if wants("unleash") { UnleashBench.run() }
         if wants("unleash-client") { UnleashClientBench.run() }
+        if wants("manifest") { ManifestBench.run() }
     }
 }

@@ -48,7 +48,7 @@ import Testing
         (#"{"name":"x","flags":[{"key":""}]}"#, "$.flags[0].key", "must not be empty"),
         (#"{"name":"x","groups":[{"key":"a.b"}]}"#, "$.groups[0].key", "without dots"),
         (#"{"name":"x","flags":[{"key":"a","kind":"buildTarget"}]}"#, "$.flags[0].enabledIn", "needs \"enabledIn\""),
-        (#"{"name":"x","flags":"#, nil, "not valid JSON"),
+        (#"{"name":"x","flags":"#, "$.flags", "not valid JSON at line 1, column 21"),
         (#"{"name":"x","flags":{}}"#, "$.flags", "expected an array"),
     ] as [(String, String?, String)])
     func badManifestsNameThePathAndWhatWasExpected(json: String, path: String?, message: String) {

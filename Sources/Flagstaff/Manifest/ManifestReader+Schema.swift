@@ -1,0 +1,179 @@
+/// The manifest schema: objects read field by field straight into the model types. `null` is "absent" for
+/// every optional field (as `decodeIfPresent`); required fields (`name`, `key`, `provider`) must be strings.
+extension ManifestReader {
+    /// The whole manifest (the top-level object).
+    mutating func readManifest() throws(ReadFailure) -> RegistryManifest {
+        skipWhitespace()
+        guard byte == UInt8(ascii: "{") else { throw try typeMismatch(expected: "an object (the manifest)") }
+        try open()
+        var name: String?
+        var manifest = RegistryManifest(name: "")
+        var state = ObjectState()
+        while let field = try nextField(ManifestFields.manifest, &state) {
+            do throws(ReadFailure) {
+                switch field {
+                case .name: name = try readString()
+                case .flags: manifest.flags = try readOptionalArray(of: "flags") { reader throws(ReadFailure) in try reader.readFlag() } ?? []
+                case .groups: manifest.groups = try readOptionalArray(of: "groups") { reader throws(ReadFailure) in try reader.readGroup() } ?? []
+                case .remote: manifest.remote = try readNull() ? nil : try readRemote()
+                }
+            } catch {
+                throw error.inside(.field(field.rawValue))
+            }
+        }
+        guard let name else { throw missing("name") }
+        manifest.name = name
+        return manifest
+    }
+
+    /// A group and, recursively, its subgroups (bounded by the nesting limit).
+    mutating func readGroup() throws(ReadFailure) -> RegistryManifest.Group {
+        guard byte == UInt8(ascii: "{") else { throw try typeMismatch(expected: "an object (a group)") }
+        try open()
+        var key: String?
+        var group = RegistryManifest.Group(key: "")
+        var state = ObjectState()
+        while let field = try nextField(ManifestFields.group, &state) {
+            do throws(ReadFailure) {
+                switch field {
+                case .key: key = try readString()
+                case .label: group.label = try readOptionalString()
+                case .description: group.description = try readOptionalString()
+                case .flags: group.flags = try readOptionalArray(of: "flags") { reader throws(ReadFailure) in try reader.readFlag() } ?? []
+                case .groups: group.groups = try readOptionalArray(of: "groups") { reader throws(ReadFailure) in try reader.readGroup() } ?? []
+                }
+            } catch {
+                throw error.inside(.field(field.rawValue))
+            }
+        }
+        guard let key else { throw missing("key") }
+        group.key = key
+        return group
+    }
+
+    /// A flag (kept in locals and built at the end: this is the hot loop of a large manifest).
+    mutating func readFlag() throws(ReadFailure) -> RegistryManifest.Flag {
+        guard byte == UInt8(ascii: "{") else { throw try typeMismatch(expected: "an object (a flag)") }
+        try open()
+        var key: String?
+        var label: String?
+        var description: String?
+        var isOn = false
+        var requiresRestart = false
+        var kind = FeatureKind.static
+        var enabledIn: [BuildTarget]?
+        var remoteKey: String?
+        var state = ObjectState()
+        let table = ManifestFields.flag
+        while let field = try nextField(table, &state) {
+            do throws(ReadFailure) {
+                switch field {
+                case .key: key = try readString()
+                case .label: label = try readOptionalString()
+                case .description: description = try readOptionalString()
+                case .default: isOn = try readOptionalBool() ?? false
+                case .requiresRestart: requiresRestart = try readOptionalBool() ?? false
+                case .kind: kind = try readNull() ? .static : try readNamed(ManifestFields.kind, what: "kind")
+                case .enabledIn:
+                    enabledIn = try readOptionalArray(of: "build targets") { reader throws(ReadFailure) in
+                        try reader.readNamed(ManifestFields.buildTarget, what: "build target")
+                    }
+                case .remoteKey: remoteKey = try readOptionalString()
+                }
+            } catch {
+                throw error.inside(.field(field.rawValue))
+            }
+        }
+        guard let key else { throw missing("key") }
+        return RegistryManifest.Flag(key: key, label: label, description: description, default: isOn,
+                                     requiresRestart: requiresRestart, kind: kind, enabledIn: enabledIn, remoteKey: remoteKey)
+    }
+
+    /// The remote-config provider section.
+    mutating func readRemote() throws(ReadFailure) -> RegistryManifest.Remote {
+        guard byte == UInt8(ascii: "{") else { throw try typeMismatch(expected: "an object (the remote-config provider)") }
+        try open()
+        var provider: String?
+        var remote = RegistryManifest.Remote(provider: "")
+        var state = ObjectState()
+        while let field = try nextField(ManifestFields.remote, &state) {
+            do throws(ReadFailure) {
+                switch field {
+                case .provider: provider = try readString()
+                case .projectID: remote.projectID = try readOptionalString()
+                case .apiKey: remote.apiKey = try readOptionalString()
+                case .appID: remote.appID = try readOptionalString()
+                case .baseURL: remote.baseURL = try readOptionalString()
+                case .namespace: remote.namespace = try readOptionalString()
+                case .minimumFetchInterval:
+                    switch byte {
+                    case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): remote.minimumFetchInterval = try readNumber()
+                    case UInt8(ascii: "n"):
+                        try readLiteral("null")
+                        remote.minimumFetchInterval = nil
+                    default: throw try typeMismatch(expected: "a number of seconds")
+                    }
+                case .defaults: remote.defaults = try readDefaults()
+                }
+            } catch {
+                throw error.inside(.field(field.rawValue))
+            }
+        }
+        guard let provider else { throw missing("provider") }
+        remote.provider = provider
+        return remote
+    }
+
+    /// `remote.defaults`: remote-config keys to booleans, numbers or strings (`null` for the whole object is
+    /// "none"; the first of repeated keys wins).
+    private mutating func readDefaults() throws(ReadFailure) -> [String: RegistryManifest.DefaultValue] {
+        if try readNull() { return [:] }
+        guard byte == UInt8(ascii: "{") else { throw try typeMismatch(expected: "an object (remote-config keys and their defaults)") }
+        try open()
+        var defaults: [String: RegistryManifest.DefaultValue] = [:]
+        var state = ObjectState()
+        while let name = try nextFieldName(&state) {
+            let key = name.string
+            guard defaults[key] == nil else {
+                do throws(ReadFailure) { try skipValue() } catch { throw error.inside(.field(key)) }
+                continue
+            }
+            do throws(ReadFailure) {
+                switch byte {
+                case UInt8(ascii: "\""): defaults[key] = .string(try readStringToken().string)
+                case UInt8(ascii: "t"), UInt8(ascii: "f"): defaults[key] = .bool(try readOptionalBool() ?? false)
+                case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): defaults[key] = .number(try readNumber())
+                default: throw try typeMismatch(expected: "a boolean, a number or a string")
+                }
+            } catch {
+                throw error.inside(.field(key))
+            }
+        }
+        return defaults
+    }
+
+    /// An array, or `null` for `nil`.
+    @inline(__always)
+    private mutating func readOptionalArray<Element>(
+        of what: String, _ element: (inout ManifestReader) throws(ReadFailure) -> Element
+    ) throws(ReadFailure) -> [Element]? {
+        if byte == UInt8(ascii: "[") { return try readArray(element) }
+        if try readNull() { return nil }
+        throw try typeMismatch(expected: "an array of \(what)")
+    }
+
+    /// A kind or build-target name (matched as bytes against `names`); unknown names are errors listing the
+    /// accepted ones.
+    private mutating func readNamed<Name>(_ names: FieldTable<Name>, what: String) throws(ReadFailure) -> Name {
+        func accepted() -> String { names.keys.map { "\"\($0.rawValue)\"" }.joined(separator: ", ") }
+        guard byte == UInt8(ascii: "\"") else { throw try typeMismatch(expected: "a string (a \(what): one of \(accepted()))") }
+        let start = offset
+        let name = try readStringToken()
+        if let index = names.index(of: name, readable: count - start - 1) { return names.keys[index] }
+        throw ReadFailure(message: "unknown \(what) \(ReadFailure.quoted(name.string)) (expected one of: \(accepted()))")
+    }
+
+    private func missing(_ field: String) -> ReadFailure {
+        ReadFailure(message: "missing required field \"\(field)\"", path: [.field(field)])
+    }
+}

@@ -1,0 +1,154 @@
+/// Failures, paths, string tokens and field tables of `ManifestReader`.
+
+/// Why the reader stopped: a message, the JSON path (collected innermost first while unwinding) and, for
+/// syntax errors, the byte offset (reported as line and column).
+struct ReadFailure: Error {
+    var message: String
+    var path: [PathComponent]
+    var offset: Int?
+
+    init(message: String, path: [PathComponent] = [], offset: Int? = nil) {
+        self.message = message
+        self.path = path
+        self.offset = offset
+    }
+
+    /// The same failure one level further out.
+    func inside(_ component: PathComponent) -> ReadFailure {
+        var copy = self
+        copy.path.append(component)
+        return copy
+    }
+
+    /// `$.groups[0].flags[2].default`.
+    var jsonPath: String {
+        path.reversed().reduce(into: "$") { text, component in
+            switch component {
+            case .index(let index): text += "[\(index)]"
+            case .field(let name): text += Self.isIdentifier(name) ? ".\(name)" : "[\(Self.quoted(name))]"
+            }
+        }
+    }
+
+    /// Field names that need no brackets in a path: ASCII letters, digits, `_` and `$`, not starting with a digit.
+    private static func isIdentifier(_ name: String) -> Bool {
+        guard let first = name.utf8.first, !(0x30...0x39).contains(first) else { return false }
+        return name.utf8.allSatisfy { value in
+            (0x30...0x39).contains(value) || (0x41...0x5A).contains(value) || (0x61...0x7A).contains(value)
+                || value == UInt8(ascii: "_") || value == UInt8(ascii: "$")
+        }
+    }
+
+    /// A name as a JSON string, quotes, backslashes and control characters escaped: `"defualt"`.
+    static func quoted(_ name: String) -> String {
+        var text = "\""
+        for scalar in name.unicodeScalars {
+            switch scalar {
+            case "\"": text += "\\\""
+            case "\\": text += "\\\\"
+            case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value):
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: text.unicodeScalars.append(scalar)
+            }
+        }
+        return text + "\""
+    }
+}
+
+/// One step of a JSON path.
+enum PathComponent {
+    case field(String)
+    case index(Int)
+}
+
+/// A JSON string as read: the bytes between the quotes when it had no escapes (already checked to be valid
+/// UTF-8), or the decoded text.
+enum StringToken {
+    case raw(UnsafeBufferPointer<UInt8>)
+    case decoded(String)
+
+    var string: String {
+        switch self {
+        case .raw(let bytes): return String(decoding: bytes, as: UTF8.self)
+        case .decoded(let text): return text
+        }
+    }
+}
+
+/// The known fields of one object type, matched against field names without making strings: each name is
+/// kept as its length and up to 24 bytes packed in three words.
+struct FieldTable<Key: CaseIterable & RawRepresentable & Sendable>: Sendable where Key.RawValue == String {
+    struct Entry: Sendable {
+        let length: Int
+        let words: (UInt64, UInt64, UInt64)
+    }
+
+    let keys: [Key]
+    private let entries: [Entry]
+    /// `key, label, description` for "expected one of" messages.
+    let list: String
+
+    init(_ type: Key.Type) {
+        keys = Array(Key.allCases)
+        precondition(keys.count <= 64, "ObjectState tracks at most 64 fields")
+        entries = keys.map { key in
+            var name = key.rawValue
+            return name.withUTF8 { bytes in
+                precondition(bytes.count <= 24, "field names have at most 24 bytes")
+                return Entry(length: bytes.count, words: Self.pack(bytes))
+            }
+        }
+        list = keys.map(\.rawValue).joined(separator: ", ")
+    }
+
+    /// The field named `name`; `readable` is how many bytes from the start of a raw name may be read (a name
+    /// followed by at least 24 readable bytes is loaded a word at a time).
+    @inline(__always) func index(of name: StringToken, readable: Int) -> Int? {
+        switch name {
+        case .raw(let bytes):
+            guard bytes.count <= 24, let start = bytes.baseAddress else { return nil }
+            guard readable >= 24 else { return index(of: Self.pack(bytes), length: bytes.count) }
+            let length = bytes.count
+            func word(_ number: Int) -> UInt64 {
+                let used = min(max(length - 8 * number, 0), 8)
+                guard used > 0 else { return 0 }
+                let value = UInt64(littleEndian: UnsafeRawPointer(start + 8 * number).loadUnaligned(as: UInt64.self))
+                return used == 8 ? value : value & ((UInt64(1) << UInt64(8 * used)) &- 1)
+            }
+            return index(of: (word(0), word(1), word(2)), length: length)
+        case .decoded(let text):
+            var copy = text
+            return copy.withUTF8 { bytes in bytes.count <= 24 ? index(of: Self.pack(bytes), length: bytes.count) : nil }
+        }
+    }
+
+    private func index(of words: (UInt64, UInt64, UInt64), length: Int) -> Int? {
+        for candidate in 0..<entries.count {
+            let entry = entries[candidate]
+            if entry.length == length && entry.words.0 == words.0 && entry.words.1 == words.1 && entry.words.2 == words.2 {
+                return candidate
+            }
+        }
+        return nil
+    }
+
+    /// Up to 24 bytes in three words, byte `i` at bits `8 × (i % 8)` of word `i / 8` (zero-padded).
+    private static func pack(_ bytes: UnsafeBufferPointer<UInt8>) -> (UInt64, UInt64, UInt64) {
+        var words: [UInt64] = [0, 0, 0]
+        for index in 0..<min(bytes.count, 24) {
+            words[index / 8] |= UInt64(bytes[index]) << UInt64(8 * (index % 8))
+        }
+        return (words[0], words[1], words[2])
+    }
+}
+
+/// The field tables of the manifest's objects, and the names of its enumerations (built once).
+enum ManifestFields {
+    static let manifest = FieldTable(RegistryManifest.CodingKeys.self)
+    static let group = FieldTable(RegistryManifest.Group.CodingKeys.self)
+    static let flag = FieldTable(RegistryManifest.Flag.CodingKeys.self)
+    static let remote = FieldTable(RegistryManifest.Remote.CodingKeys.self)
+    static let kind = FieldTable(FeatureKind.self)
+    static let buildTarget = FieldTable(BuildTarget.self)
+}

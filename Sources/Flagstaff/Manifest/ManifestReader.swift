@@ -1,0 +1,198 @@
+/// A strict, single-pass JSON reader for the manifest schema.
+///
+/// It reads UTF-8 bytes straight into `RegistryManifest`, `Group`, `Flag` and `Remote` (no intermediate
+/// JSON tree, no Foundation JSON), following RFC 8259 exactly: no trailing commas, comments, `NaN` or
+/// unescaped control characters; invalid UTF-8 and lone surrogates are errors; nesting is limited to
+/// ``maximumDepth`` levels. Behaviour shared with the `Decodable` path (`JSONDecoder`): `null` means
+/// "absent" for optional fields, the first of duplicate object keys wins, a UTF-8 byte-order mark is
+/// skipped (and UTF-16 or UTF-32 text is transcoded first, see `ManifestReader+Encoding.swift`).
+///
+/// Failures are `ReadFailure`s with the JSON path collected while unwinding, so the happy path keeps no
+/// path at all; `RegistryManifest.decode` turns them into `ManifestError`s.
+struct ManifestReader {
+    /// The deepest nesting of arrays and objects accepted (as `JSONDecoder`).
+    static let maximumDepth = 512
+
+    /// The text; never empty (`read(_:)` rejects empty input first).
+    let base: UnsafePointer<UInt8>
+    let count: Int
+    /// The next byte to read.
+    var offset = 0
+    /// How many arrays and objects are open.
+    var depth = 0
+
+    init(base: UnsafePointer<UInt8>, count: Int) {
+        self.base = base
+        self.count = count
+    }
+
+    /// The byte at `offset`, or 0 at the end (a real 0 byte is never valid where a token is expected).
+    @inline(__always) var byte: UInt8 { offset < count ? base[offset] : 0 }
+
+    @inline(__always) var atEnd: Bool { offset >= count }
+
+    @inline(__always) mutating func skipWhitespace() {
+        while offset < count {
+            switch base[offset] {
+            case 0x20, 0x0A, 0x0D, 0x09: offset += 1
+            default: return
+            }
+        }
+    }
+
+    // MARK: Objects and arrays
+
+    /// Where a caller is inside an object: whether a field was read, and which known fields were seen.
+    struct ObjectState {
+        var first = true
+        var seen: UInt64 = 0
+    }
+
+    /// Consumes `[` or `{` (the caller checked which), counting the depth.
+    @inline(__always) mutating func open() throws(ReadFailure) {
+        if depth >= Self.maximumDepth {
+            throw syntaxError("nesting deeper than \(Self.maximumDepth) levels of arrays and objects")
+        }
+        depth += 1
+        offset += 1
+    }
+
+    /// Moves to the next field of an object and returns its name, or `nil` after the closing `}`.
+    /// Leaves `offset` at the field's value.
+    mutating func nextFieldName(_ state: inout ObjectState) throws(ReadFailure) -> StringToken? {
+        skipWhitespace()
+        if state.first {
+            state.first = false
+            if byte == UInt8(ascii: "}") {
+                close()
+                return nil
+            }
+        } else {
+            switch byte {
+            case UInt8(ascii: ","):
+                offset += 1
+                skipWhitespace()
+                if byte == UInt8(ascii: "}") {
+                    throw syntaxError("expected a field name after ',' (a trailing comma is not allowed)")
+                }
+            case UInt8(ascii: "}"):
+                close()
+                return nil
+            default:
+                throw syntaxError("expected ',' or '}' after a field, found \(foundHere)")
+            }
+        }
+        guard byte == UInt8(ascii: "\"") else {
+            throw syntaxError("expected a field name in double quotes, found \(foundHere)")
+        }
+        let name = try readStringToken()
+        skipWhitespace()
+        guard byte == UInt8(ascii: ":") else { throw syntaxError("expected ':' after a field name, found \(foundHere)") }
+        offset += 1
+        skipWhitespace()
+        return name
+    }
+
+    /// Moves to the next known field, skipping repeats of a field already read (the first one wins, as
+    /// with `JSONDecoder`); unknown fields are errors listing the known ones.
+    mutating func nextField<Key>(_ table: FieldTable<Key>, _ state: inout ObjectState) throws(ReadFailure) -> Key? {
+        while let name = try nextFieldName(&state) {
+            let readable = if case .raw(let bytes) = name, let start = bytes.baseAddress { count - (start - base) } else { 0 }
+            guard let index = table.index(of: name, readable: readable) else {
+                let text = name.string
+                throw ReadFailure(message: "unknown field \(ReadFailure.quoted(text)) (expected one of: \(table.list))", path: [.field(text)])
+            }
+            let bit: UInt64 = 1 << UInt64(index)
+            if state.seen & bit == 0 {
+                state.seen |= bit
+                return table.keys[index]
+            }
+            do throws(ReadFailure) { try skipValue() } catch { throw error.inside(.field(name.string)) }
+        }
+        return nil
+    }
+
+    /// Moves to the next element of an array: `false` after the closing `]`. Leaves `offset` at the element.
+    @inline(__always) mutating func nextElement(_ first: inout Bool) throws(ReadFailure) -> Bool {
+        skipWhitespace()
+        if first {
+            first = false
+            if byte == UInt8(ascii: "]") {
+                close()
+                return false
+            }
+            return true
+        }
+        switch byte {
+        case UInt8(ascii: ","):
+            offset += 1
+            skipWhitespace()
+            if byte == UInt8(ascii: "]") { throw syntaxError("expected a value after ',' (a trailing comma is not allowed)") }
+            return true
+        case UInt8(ascii: "]"):
+            close()
+            return false
+        default:
+            throw syntaxError("expected ',' or ']' after an element, found \(foundHere)")
+        }
+    }
+
+    /// Consumes a closing bracket.
+    @inline(__always) private mutating func close() {
+        offset += 1
+        depth -= 1
+    }
+
+    /// Reads the elements of an array with `element`, naming the index of a failing one.
+    @inline(__always)
+    mutating func readArray<Element>(_ element: (inout ManifestReader) throws(ReadFailure) -> Element) throws(ReadFailure) -> [Element] {
+        try open()
+        var elements: [Element] = []
+        var first = true
+        while try nextElement(&first) {
+            do throws(ReadFailure) {
+                elements.append(try element(&self))
+            } catch {
+                throw error.inside(.index(elements.count))
+            }
+        }
+        return elements
+    }
+
+    // MARK: Errors
+
+    /// A syntax error at `offset` (or `at`), reported with its line and column.
+    func syntaxError(_ message: String, at position: Int? = nil) -> ReadFailure {
+        ReadFailure(message: message, path: [], offset: position ?? offset)
+    }
+
+    /// Describes what is at `offset` for an error: `'x'`, `byte 0xFF`, `the end of the file`.
+    var foundHere: String { describe(at: offset) }
+
+    /// Describes the byte at `position` for an error.
+    func describe(at position: Int) -> String {
+        guard position >= 0, position < count else { return "the end of the file" }
+        let value = base[position]
+        if value >= 0x21 && value < 0x7F { return "'\(Character(Unicode.Scalar(value)))'" }
+        return "byte 0x" + String(value, radix: 16, uppercase: true)
+    }
+
+    /// The 1-based line and column (in characters: Unicode scalars) of a byte offset.
+    func lineAndColumn(of position: Int) -> (line: Int, column: Int) {
+        var line = 1
+        var column = 1
+        var index = 0
+        let end = min(position, count)
+        while index < end {
+            let value = base[index]
+            if value == 0x0A {
+                line += 1
+                column = 1
+            } else if value & 0xC0 != 0x80 {
+                column += 1
+            }
+            index += 1
+        }
+        return (line, column)
+    }
+}

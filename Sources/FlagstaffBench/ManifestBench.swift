@@ -1,0 +1,59 @@
+import Flagstaff
+import Foundation
+
+/// Manifest benchmark: decoding the generated 100,000-flag manifest (``BenchManifest``: keys, labels,
+/// descriptions, defaults, requiresRestart) with `RegistryManifest.decode` (our single-pass reader) beside
+/// `JSONDecoder`.
+///
+/// Budget: the standalone console has 300 ms from start to the first frame for 100,000 flags; decoding the
+/// manifest should take well under 80 ms of that.
+enum ManifestBench {
+    static func run(flagCount: Int = 100_000) {
+        print("== manifest: \(flagCount) flags ==")
+        let manifest = BenchManifest.make(flagCount: flagCount)
+        guard let data = try? JSONEncoder().encode(manifest) else {
+            print("manifest: cannot encode the generated manifest")
+            return
+        }
+        print(String(format: "file size                                        %.1f MB (%d bytes)", Double(data.count) / 1e6, data.count))
+
+        let ours = measure(times: 5) { try RegistryManifest.decode(data, source: "bench.json") }
+        let theirs = measure(times: 3) { try JSONDecoder().decode(RegistryManifest.self, from: data) }
+        guard let ours, let theirs else { return }
+        guard ours.result == manifest, theirs.result == manifest else {
+            print("manifest: a decoder did not give back the generated manifest")
+            return
+        }
+        print("RegistryManifest.decode (median of 5)            \(format(ours.median))  [budget well under 80 ms]")
+        print("JSONDecoder().decode (median of 3)               \(format(theirs.median))")
+        let speedUp = seconds(theirs.median) / max(seconds(ours.median), 1e-9)
+        print(String(format: "speed-up                                         %.1f×", speedUp))
+    }
+
+    private static func measure(times: Int, _ body: () throws -> RegistryManifest) -> (median: Duration, result: RegistryManifest)? {
+        let clock = ContinuousClock()
+        var durations: [Duration] = []
+        // Results are kept until all runs are done, so freeing one is not timed as part of the next.
+        var results: [RegistryManifest] = []
+        for _ in 0..<times {
+            let start = clock.now
+            do {
+                results.append(try body())
+            } catch {
+                print("manifest: decoding failed: \(error)")
+                return nil
+            }
+            durations.append(clock.now - start)
+        }
+        guard let result = results.last else { return nil }
+        return (durations.sorted()[durations.count / 2], result)
+    }
+
+    private static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+
+    private static func format(_ duration: Duration) -> String {
+        String(format: "%.1f ms", seconds(duration) * 1e3)
+    }
+}
