@@ -77,6 +77,29 @@ enum TerminalBench {
                 }
             }
             let inConsole = frameTimes(frameLog).dropFirst(framesBefore).sorted()
+            // The same queries typed at a person's pace (one key every 60 ms) with no capture in between:
+            // the console's own figures without tmux clients competing for the two cores.
+            let pacedBefore = frameTimes(frameLog).count
+            var pacedLabels: [String] = []
+            for query in ["rounded", "scroll", "payment retry", "net"] {
+                var typed = ""
+                for key in query.map({ String($0) }) + query.map({ _ in "BSpace" }) {
+                    if key == "BSpace" {
+                        try session.sendKeys(key)
+                        typed.removeLast()
+                    } else {
+                        try session.type(key)
+                        typed += key
+                    }
+                    pacedLabels.append("\"\(typed)\"")
+                    Thread.sleep(forTimeInterval: 0.06)
+                }
+            }
+            Thread.sleep(forTimeInterval: 0.3)
+            let pacedFrames = Array(frameTimes(frameLog).dropFirst(pacedBefore))
+            let paced = pacedFrames.sorted()
+            let pacedSlowest = pacedFrames.count == pacedLabels.count
+                ? zip(pacedFrames, pacedLabels).sorted { $0.0 > $1.0 }.prefix(3).map { "\(format($0.0)) \($0.1)" } : []
             let rss = (try? session.panePID()).flatMap(residentMegabytes) ?? "?"
             try session.sendKeys("Escape")
             try session.sendKeys("q")
@@ -96,6 +119,10 @@ enum TerminalBench {
             print("  baseline (send-keys + capture against `cat`): median \(format(median(baselineKeys)))")
             if !inConsole.isEmpty {
                 print("  inside the console (key read → frame written to the pty, FLAGSTAFF_FRAME_LOG): median \(format(inConsole[inConsole.count / 2])), p99 \(format(inConsole[min(inConsole.count - 1, inConsole.count * 99 / 100)])), max \(format(inConsole.last ?? .zero)) over \(inConsole.count) frames")
+            }
+            if !paced.isEmpty {
+                print("typed at 60 ms per key, no captures (FLAGSTAFF_FRAME_LOG): median \(format(paced[paced.count / 2])), p99 \(format(paced[min(paced.count - 1, paced.count * 99 / 100)])), max \(format(paced.last ?? .zero)) over \(paced.count) frames   [budget 5 ms / 16 ms]")
+                if !pacedSlowest.isEmpty { print("  slowest: " + pacedSlowest.joined(separator: ", ")) }
             }
             print("console resident memory after the searches: \(rss) MB   [budget 150 MB]")
         } catch {

@@ -40,7 +40,8 @@ extension FeatureRegistry {
 
         // Match, remembering each match's sort bucket (kind, field, clamped position); entries stay in
         // declaration order within a bucket. A query that extends a recent one only rescans its matches.
-        let (matched, buckets) = index.scan(folded, candidates: narrowing?.matched, scope: scope)
+        let candidates = narrowing.map { SearchCandidates(entries: $0.matched, hints: $0.matchedBuckets) }
+        let (matched, buckets) = index.scan(folded, candidates: candidates, scope: scope)
 
         // Counting sort by bucket: linear, stable.
         let bucketCount = SearchBucket.count
@@ -56,7 +57,7 @@ extension FeatureRegistry {
             starts[bucket] += 1
         }
         let memo = SearchMemo(index: index, scope: scope, generation: generation, query: folded.bytes,
-                              matched: matched, order: order, buckets: sortedBuckets)
+                              matched: matched, matchedBuckets: buckets, order: order, buckets: sortedBuckets)
         core.state.withLock { state in
             state.searchMemos.removeAll { $0.query == memo.query && $0.scope == memo.scope }
             state.searchMemos.append(memo)
@@ -81,14 +82,15 @@ extension FeatureRegistry {
 /// candidates when a query extends it (typing: every match of a longer query is a match of its prefix).
 struct SearchMemo: @unchecked Sendable {
     // @unchecked: lives only inside RegistryCore's lock; SearchIndex is immutable.
-    /// How many recent searches are kept (about 6 bytes per match each).
+    /// How many recent searches are kept (about 8 bytes per match each).
     static let limit = 8
     let index: SearchIndex
     let scope: SearchScope
     let generation: UInt64
     let query: [UInt8]
-    /// Matching entries, in declaration order.
+    /// Matching entries, in declaration order, and their sort buckets (hints for a narrowing search).
     let matched: [Int32]
+    let matchedBuckets: [UInt16]
     /// Matching entries, best first, and their sort buckets (kind, field, position).
     let order: [Int32]
     let buckets: [UInt16]

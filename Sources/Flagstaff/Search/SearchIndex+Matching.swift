@@ -58,6 +58,28 @@ struct SearchMatcher {
         return best
     }
 
+    /// The best match of a query that extends a shorter one, given the shorter query's bucket for the entry.
+    ///
+    /// A longer query never matches better than its prefix: a match of it of some kind in a field is a match of
+    /// the prefix of that kind or better, at the same place. So when the longer query still matches where the
+    /// shorter one matched best (same field, same position; exact and subsequence matches excepted), that is
+    /// its best match too, found with one comparison. Otherwise every field is searched.
+    func bestMatch(entry: Int, extending hint: UInt16) -> (kind: SearchMatchKind, field: SearchField, position: Int)? {
+        let (kind, field, position) = SearchBucket.decode(hint)
+        if kind != .exact && kind != .subsequence && position < SearchBucket.positions - 1 {
+            let slot = entry * (Self.fieldCount + 1) + field.rawValue
+            let start = Int(bounds[slot])
+            let end = Int(bounds[slot + 1])
+            let at = start + position
+            if at + needle.count <= end && equal(at: at) {
+                // A prefix match that now covers the whole field is exact.
+                let found: SearchMatchKind = kind == .prefix && end - start == needle.count ? .exact : kind
+                return (found, field, position)
+            }
+        }
+        return bestMatch(entry: entry)
+    }
+
     /// The best match in one field of one entry, looking only for kinds better than `better`: its kind and
     /// byte position relative to the field's start, or `nil`.
     func locate(entry: Int, field: SearchField, better: SearchMatchKind) -> (kind: SearchMatchKind, position: Int)? {

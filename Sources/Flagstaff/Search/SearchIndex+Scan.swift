@@ -8,11 +8,13 @@ extension SearchIndex {
     static let parallelThreshold = 16_384
 
     /// Matches the query against the candidates (all entries when `nil`), keeping those in `scope`.
-    /// - Parameter parallelAbove: the candidate count from which the scan is split over the cores.
+    /// - Parameters:
+    ///   - candidates: the matches of a shorter query this one extends, with their buckets as hints.
+    ///   - parallelAbove: the candidate count from which the scan is split over the cores.
     /// - Returns: the matching entries in candidate order, and for each its sort bucket (``SearchBucket``).
-    func scan(_ query: FoldedQuery, candidates: [Int32]?, scope: SearchScope,
+    func scan(_ query: FoldedQuery, candidates: SearchCandidates?, scope: SearchScope,
               parallelAbove: Int = parallelThreshold) -> (matched: [Int32], buckets: [UInt16]) {
-        let count = candidates?.count ?? features.count
+        let count = candidates?.entries.count ?? features.count
         guard count >= parallelAbove, count > 0 else {
             return scan(query, candidates: candidates, range: 0..<count, scope: scope)
         }
@@ -37,7 +39,7 @@ extension SearchIndex {
         return (matched, buckets)
     }
 
-    private func scan(_ query: FoldedQuery, candidates: [Int32]?, range: Range<Int>,
+    private func scan(_ query: FoldedQuery, candidates: SearchCandidates?, range: Range<Int>,
                       scope: SearchScope) -> (matched: [Int32], buckets: [UInt16]) {
         var matched: [Int32] = []
         var buckets: [UInt16] = []
@@ -49,8 +51,16 @@ extension SearchIndex {
                 buckets.append(SearchBucket.make(kind: best.kind, field: best.field, position: best.position))
             }
             if let candidates {
-                candidates.withUnsafeBufferPointer { candidates in
-                    for position in range { consider(Int(candidates[position])) }
+                candidates.entries.withUnsafeBufferPointer { entries in
+                    candidates.hints.withUnsafeBufferPointer { hints in
+                        for position in range {
+                            let entry = Int(entries[position])
+                            if scope != .all && !scope.includes(features[entry]) { continue }
+                            guard let best = matcher.bestMatch(entry: entry, extending: hints[position]) else { continue }
+                            matched.append(Int32(entry))
+                            buckets.append(SearchBucket.make(kind: best.kind, field: best.field, position: best.position))
+                        }
+                    }
                 }
             } else {
                 for entry in range { consider(entry) }
@@ -58,4 +68,11 @@ extension SearchIndex {
         }
         return (matched, buckets)
     }
+}
+
+/// The entries a narrowing search rescans: the matches of a shorter query the new one extends, in
+/// declaration order, with each one's bucket for that query.
+struct SearchCandidates {
+    let entries: [Int32]
+    let hints: [UInt16]
 }

@@ -56,6 +56,12 @@ enum SearchBucket {
         UInt16((kind.rawValue * SearchField.allCases.count + field.rawValue) * positions + min(position, positions - 1))
     }
 
+    /// Kind, field and (clamped) position of a bucket.
+    static func decode(_ bucket: UInt16) -> (SearchMatchKind, SearchField, Int) {
+        let (kind, field) = kindAndField(bucket)
+        return (kind, field, Int(bucket) % positions)
+    }
+
     static func kindAndField(_ bucket: UInt16) -> (SearchMatchKind, SearchField) {
         let kindAndField = Int(bucket) / positions
         let fieldCount = SearchField.allCases.count
