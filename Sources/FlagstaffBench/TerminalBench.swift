@@ -94,6 +94,12 @@ enum TerminalBench {
                     pacedLabels.append("\"\(typed)\"")
                     Thread.sleep(forTimeInterval: 0.06)
                 }
+                // Back to the tree and into the search field again.
+                for (key, label) in [("Escape", "Esc (back to the tree)"), ("/", "/ (search field)")] {
+                    try session.sendKeys(key)
+                    pacedLabels.append(label)
+                    Thread.sleep(forTimeInterval: 0.06)
+                }
             }
             Thread.sleep(forTimeInterval: 0.3)
             let pacedFrames = Array(frameTimes(frameLog).dropFirst(pacedBefore))
