@@ -66,6 +66,11 @@ extension FeatureRegistry {
         return SearchResults(index: index, query: folded, entries: order, buckets: sortedBuckets)
     }
 
+    /// Drops the remembered recent searches, so the next search scans from scratch (for benchmarks).
+    package func forgetRecentSearches() {
+        core.state.withLock { $0.searchMemos = [] }
+    }
+
     func searchIndex() -> SearchIndex {
         if let index = core.state.withLock({ $0.searchIndex }) { return index }
         let features = allFeatures
