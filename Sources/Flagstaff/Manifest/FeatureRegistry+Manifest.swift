@@ -46,7 +46,9 @@ extension FeatureRegistry {
     public func manifest() -> RegistryManifest {
         func flag(_ feature: AnyFeature) -> RegistryManifest.Flag {
             let enabledIn = (feature as? Feature)?.enabledIn.map { targets in BuildTarget.allCases.filter(targets.contains) }
+            // A remote key equal to the flag's key is the manifest's default: left out.
             let remoteKey = (feature as? ManifestFeature)?.remoteKey
+                ?? (feature as? any RemoteKeyedFeature).flatMap { $0.remoteKey == feature.key ? nil : $0.remoteKey }
             return RegistryManifest.Flag(key: feature.key, label: feature.label, description: feature.description,
                                          default: feature.computedDefault, requiresRestart: feature.requiresRestart,
                                          kind: feature.kind, enabledIn: enabledIn, remoteKey: remoteKey)

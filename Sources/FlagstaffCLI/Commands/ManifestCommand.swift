@@ -12,7 +12,7 @@ struct ManifestCommand: ParsableCommand {
 
     func run() throws {
         let loaded = try RegistryLoader.load(source, store: .ignored)
-        var manifest = RemoteFlagFactory.addRemoteKeys(to: loaded.registry.manifest(), from: loaded.registry)
+        var manifest = loaded.registry.manifest()
         manifest.remote = loaded.manifest == nil ? DemoFeatures.remoteDescription : loaded.manifest?.remote
         try JSONOutput.print(manifest)
     }

@@ -191,5 +191,22 @@ struct RemoteManifestTests {
         #expect(registry.feature(forKey: "moments.compact")?.enabled == true, "remote key defaults to the full key")
         #expect(registry.feature(forKey: "moments.compact")?.resolution.source == .remote(provider: "scripted", fetchedAt: config.lastFetchTime))
         #expect(registry.remoteSources.count == 1)
+        // Exported again, the manifest keeps the remote bindings (a remote key equal to the key is left out).
+        let exported = registry.manifest().groups[0].flags
+        #expect(exported.map(\.kind) == [.remote, .remote, .static])
+        #expect(exported.map(\.remoteKey) == ["isRoundedAvatar", nil, nil])
+    }
+
+    @Test("manifest() exports the remote key of RemoteFeatures declared in code")
+    func declaredRemoteFlagsExportTheirRemoteKey() throws {
+        let exported = RemoteFeatureTests.AppFeatures().manifest().flags
+        let avatar = try #require(exported.first { $0.key == "isRoundedAvatar" })
+        #expect(avatar.kind == .remote && avatar.remoteKey == nil, "same as its key: left out")
+        final class Renamed: FeatureRegistry, @unchecked Sendable {
+            // @unchecked: only immutable flag properties are added.
+            let avatar = RemoteFeature(remoteKey: "ios_rounded_avatar_v2", defaultState: true)
+        }
+        let renamed = try #require(Renamed().manifest().flags.first)
+        #expect(renamed.key == "avatar" && renamed.remoteKey == "ios_rounded_avatar_v2" && renamed.default)
     }
 }
