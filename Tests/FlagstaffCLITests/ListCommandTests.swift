@@ -19,6 +19,31 @@ struct ListCommandTests {
         #expect(sandbox.storeBytes() == nil, "list must not create the store")
     }
 
+    @Test func columnsLineUpWithWideCharacters() async throws {
+        let sandbox = try CLISandbox()
+        let manifest = try sandbox.write("wide.json", #"""
+            {"name": "Wide", "flags": [
+              {"key": "checkout", "default": true},
+              {"key": "功能.新しい決済", "default": false},
+              {"key": "café.crème"}
+            ]}
+            """#)
+        #expect(try await sandbox.runWithStore(["set", "café.crème", "on", "--manifest", manifest]).status == 0)
+        let result = try await sandbox.runWithStore(["list", "--manifest", manifest])
+        #expect(result.status == 0, "\(result)")
+        let lines = result.standardOutput.split(separator: "\n").map(String.init)
+        #expect(lines.count == 3)
+        // The value column starts at the same terminal column on every line (CJK characters take two).
+        func valueColumn(_ line: String) -> Int? {
+            guard let range = line.range(of: "  ON ") ?? line.range(of: "  OFF") else { return nil }
+            return line[..<range.lowerBound].reduce(0) { width, character in
+                width + (character.unicodeScalars.first.map { (0x3000...0x9FFF).contains($0.value) } == true ? 2 : 1)
+            }
+        }
+        let columns = lines.compactMap(valueColumn)
+        #expect(columns.count == 3 && Set(columns).count == 1, "\(lines)")
+    }
+
     @Test func jsonFromManifestHasEveryFieldInDeclarationOrder() async throws {
         let sandbox = try CLISandbox()
         let manifest = try sandbox.write("shop.json", ManifestFixtures.shop)

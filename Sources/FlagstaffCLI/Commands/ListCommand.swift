@@ -40,22 +40,19 @@ struct ListCommand: ParsableCommand {
             return
         }
         let keys = features.map { TerminalText.safe($0.key) }
-        let keyWidth = keys.map(\.count).max() ?? 0
+        let keyWidth = keys.map(TerminalText.columns).max() ?? 0
         let sources = features.map { SourceText.name($0.resolution.source) }
-        let sourceWidth = sources.map(\.count).max() ?? 0
+        let sourceWidth = sources.map(TerminalText.columns).max() ?? 0
         for (index, feature) in features.enumerated() {
             var markers: [String] = []
             if feature.isOverridden { markers.append("*") }
             if feature.requiresRestart { markers.append("restart") }
             if baseline.isPending(feature) { markers.append("pending") }
-            let line = pad(keys[index], keyWidth) + "  " + pad(SourceText.value(feature.enabled), 3) + "  "
-                + pad(sources[index], sourceWidth) + (markers.isEmpty ? "" : "  " + markers.joined(separator: " "))
+            let line = TerminalText.padded(keys[index], to: keyWidth) + "  "
+                + TerminalText.padded(SourceText.value(feature.enabled), to: 3) + "  "
+                + TerminalText.padded(sources[index], to: sourceWidth) + (markers.isEmpty ? "" : "  " + markers.joined(separator: " "))
             StandardStreams.out(String(line.reversed().drop(while: { $0 == " " }).reversed()))
         }
-    }
-
-    private func pad(_ text: String, _ width: Int) -> String {
-        text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
     }
 }
 

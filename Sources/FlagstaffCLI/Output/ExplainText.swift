@@ -39,10 +39,10 @@ enum ExplainText {
         lines.append("resolution, highest precedence first (* decided):")
         let steps = FlagReport.steps(resolution)
         let names = resolution.chain.map { SourceText.name($0.source) }
-        let width = names.map(\.count).max() ?? 0
+        let width = names.map(TerminalText.columns).max() ?? 0
         for (index, step) in resolution.chain.enumerated() {
             let marker = steps[index].decided ? "* " : "  "
-            let name = names[index] + String(repeating: " ", count: width - names[index].count)
+            let name = TerminalText.padded(names[index], to: width)
             var line = marker + name + "  " + (step.value.map(SourceText.value) ?? "—")
             var notes: [String] = []
             if let detail = step.detail { notes.append(TerminalText.safe(detail)) }

@@ -15,6 +15,20 @@ enum TerminalText {
         TextSanitizer.sanitize(text)
     }
 
+    /// `text` followed by spaces up to `width` terminal columns (wide CJK characters count two, combining
+    /// marks none), so columns line up whatever the script.
+    /// - Parameters:
+    ///   - text: text already made safe.
+    ///   - width: the column width to fill.
+    static func padded(_ text: String, to width: Int) -> String {
+        text + String(repeating: " ", count: max(0, width - columns(text)))
+    }
+
+    /// How many terminal columns `text` takes.
+    static func columns(_ text: String) -> Int {
+        DisplayWidth.of(text)
+    }
+
     /// C0 (except tab, line feed and carriage return, which JSON escapes itself), DEL, C1, and the
     /// bidirectional embedding/override/isolate marks.
     static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {

@@ -26,7 +26,7 @@ struct UnleashEvalOutput {
         self.explain = explain
         self.flags = flags
         self.multipleContexts = multipleContexts
-        nameWidth = flags.map { TerminalText.safe($0).count }.max() ?? 0
+        nameWidth = flags.map { TerminalText.columns(TerminalText.safe($0)) }.max() ?? 0
         buffer.reserveCapacity(1 << 16)
     }
 
@@ -65,7 +65,7 @@ struct UnleashEvalOutput {
         let (enabled, variant) = (evaluation.enabled, evaluation.variant)
         let name = TerminalText.safe(evaluation.flag)
         let indent = multipleContexts ? "  " : ""
-        var row = indent + name + String(repeating: " ", count: max(0, nameWidth - name.count))
+        var row = indent + TerminalText.padded(name, to: nameWidth)
         row += enabled ? "  on   " : "  off  "
         row += TerminalText.safe(variant.name)
         if let payload = variant.payload {
