@@ -40,6 +40,10 @@ struct FetchCommand: ParsableCommand {
         } else {
             if let error = result.error {
                 StandardStreams.error("\(error)")
+                if loaded.manifestPath == nil {
+                    // The demo's provider is a placeholder project: say so rather than leave a network error.
+                    StandardStreams.note("the demo registry's remote config names a placeholder Firebase project; give --manifest a manifest with your project's \"remote\" section (see docs/cli.md)")
+                }
             } else {
                 let when = config.lastFetchTime.map(SourceText.timestamp) ?? "never"
                 StandardStreams.out("\(TerminalText.safe(config.name)): \(result.servedFromCache ? "served from cache" : "fetched"), last fetch \(when)\(activated ? ", activated" : "")")
