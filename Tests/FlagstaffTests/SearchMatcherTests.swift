@@ -34,13 +34,13 @@ import Testing
     /// occurrence, else (key and label only) the query without spaces as a subsequence.
     static func reference(_ query: [UInt8], _ field: SearchField, text: String) -> (SearchMatchKind, Int)? {
         var bytes: [UInt8] = []
-        var starts: [UInt8] = []
+        var starts = BitList()
         TextFolding.fold(text, bytes: &bytes, wordStarts: &starts)
         guard !query.isEmpty, !bytes.isEmpty else { return nil }
         let hits = bytes.count >= query.count
             ? (0...(bytes.count - query.count)).filter { Array(bytes[$0..<$0 + query.count]) == query } : []
         if hits.first == 0 { return (bytes.count == query.count ? .exact : .prefix, 0) }
-        if let word = hits.first(where: { starts[$0] == 1 }) { return (.wordStart, word) }
+        if let word = hits.first(where: { starts[$0] }) { return (.wordStart, word) }
         if let first = hits.first { return (.substring, first) }
         guard field == .key || field == .label else { return nil }
         let compact = query.filter { $0 != 0x20 }

@@ -53,6 +53,8 @@ open class AnyFeature: @unchecked Sendable {
     }
     /// The labels of the enclosing groups, outermost first (empty for a flag at the registry's top level).
     public var groupPath: [String] { identity.withLock { $0.group?.value }?.labelPath ?? [] }
+    /// The group the flag is declared or registered in, if any.
+    final var enclosingGroup: FeatureGroup? { identity.withLock { $0.group?.value } }
     /// The keys of the enclosing groups, outermost first.
     public var groupKeyPath: [String] { identity.withLock { $0.group?.value }?.keyPath ?? [] }
     /// Where the flag was declared, e.g. `AppFeatures.list.infiniteScroll` (used in problem reports).

@@ -18,21 +18,42 @@ final class SearchIndex: Sendable {
 
     init(features: [AnyFeature]) {
         self.features = features
+        // Every flag's four texts first, to size the buffers once: growing them by doubling would briefly
+        // take twice the memory (tens of megabytes at 100,000 flags). Flags of one group share its path text.
+        var texts: [String] = []
+        texts.reserveCapacity(features.count * Self.fieldCount)
+        var lastGroup: FeatureGroup?
+        var lastGroupText = ""
+        var total = 0
+        for feature in features {
+            let group = feature.enclosingGroup
+            if group !== lastGroup {
+                lastGroup = group
+                lastGroupText = SearchField.groupPath.text(of: feature)
+            }
+            for field in Self.fields {
+                let text = field == .groupPath ? lastGroupText : field.text(of: feature)
+                total += text.utf8.count
+                texts.append(text)
+            }
+        }
         var bytes: [UInt8] = []
-        var wordStarts: [UInt8] = []
+        var wordStarts = BitList()
         var bounds: [Int32] = []
         var asciiMask: [UInt8] = []
         var byteSets: [UInt64] = []
+        // Folding keeps ASCII lengths; other scripts may fold a little longer or shorter.
+        bytes.reserveCapacity(total + total / 32 + 64)
+        wordStarts.reserveCapacity(total + total / 32 + 64)
         byteSets.reserveCapacity(features.count * Self.fieldCount)
-        bytes.reserveCapacity(features.count * 64)
-        wordStarts.reserveCapacity(features.count * 64)
         bounds.reserveCapacity(features.count * (Self.fieldCount + 1))
-        for feature in features {
+        asciiMask.reserveCapacity(features.count)
+        for entry in features.indices {
             var mask: UInt8 = 0
-            for field in SearchField.allCases {
+            for field in Self.fields {
                 bounds.append(Int32(bytes.count))
                 let start = bytes.count
-                if TextFolding.fold(field.text(of: feature), bytes: &bytes, wordStarts: &wordStarts) {
+                if TextFolding.fold(texts[entry * Self.fieldCount + field.rawValue], bytes: &bytes, wordStarts: &wordStarts) {
                     mask |= 1 << UInt8(field.rawValue)
                 }
                 byteSets.append(Self.byteSet(bytes[start...]))
@@ -40,17 +61,17 @@ final class SearchIndex: Sendable {
             bounds.append(Int32(bytes.count))
             asciiMask.append(mask)
         }
-        // Copy into an exactly sized buffer: growth may have left the builder's capacity nearly double.
-        self.bytes = bytes.withUnsafeBufferPointer { Array($0) }
-        var bits = [UInt64](repeating: 0, count: (wordStarts.count + 63) / 64)
-        for (position, mark) in wordStarts.enumerated() where mark != 0 {
-            bits[position >> 6] |= 1 << UInt64(position & 63)
-        }
-        self.wordStarts = bits
+        texts = []
+        // Non-ASCII text that folded much longer than estimated made the buffer grow: copy it to its size.
+        self.bytes = bytes.capacity > bytes.count + bytes.count / 16 + 64 ? bytes.withUnsafeBufferPointer { Array($0) } : bytes
+        self.wordStarts = wordStarts.words
         self.bounds = bounds
         self.asciiMask = asciiMask
         self.byteSets = byteSets
     }
+
+    /// The fields in ranking order (`allCases` would build an array on every call).
+    private static let fields = SearchField.allCases
 
     /// The 64-bit set of bytes (modulo 64) in `bytes`.
     static func byteSet<C: Collection<UInt8>>(_ bytes: C) -> UInt64 {

@@ -2,17 +2,17 @@ import Foundation
 
 /// Case- and diacritic-insensitive folding into UTF-8 bytes, with word-start marks.
 enum TextFolding {
-    /// Appends the folded bytes of `text` and, for each byte, 1 if it starts a word.
+    /// Appends the folded bytes of `text` and, for each byte, a bit set if it starts a word.
     /// - Returns: whether `text` was pure ASCII (then byte offsets equal character offsets).
     @discardableResult
-    static func fold(_ text: String, bytes: inout [UInt8], wordStarts: inout [UInt8]) -> Bool {
+    static func fold(_ text: String, bytes: inout [UInt8], wordStarts: inout BitList) -> Bool {
         var previous: UInt8 = 0  // 0 = none, else a class: 1 lower, 2 upper, 3 digit, 4 other
         let utf8 = text.utf8
         if utf8.allSatisfy({ $0 < 0x80 }) {
             for byte in utf8 {
                 let current = asciiClass(byte)
                 bytes.append(byte >= 65 && byte <= 90 ? byte + 32 : byte)
-                wordStarts.append(isWordStart(previous: previous, current: current) ? 1 : 0)
+                wordStarts.append(isWordStart(previous: previous, current: current))
                 previous = current
             }
             return true
@@ -23,7 +23,7 @@ enum TextFolding {
             var first = true
             for byte in foldedBytes(character) {
                 bytes.append(byte)
-                wordStarts.append(first && start ? 1 : 0)
+                wordStarts.append(first && start)
                 first = false
             }
             previous = current
@@ -43,7 +43,7 @@ enum TextFolding {
     /// Folds a query (whole string).
     static func fold(query: String) -> [UInt8] {
         var bytes: [UInt8] = []
-        var marks: [UInt8] = []
+        var marks = BitList()
         fold(query.trimmingCharacters(in: .whitespacesAndNewlines), bytes: &bytes, wordStarts: &marks)
         return bytes
     }
@@ -91,5 +91,25 @@ final class FoldedQuery: Sendable {
         compact = bytes.filter { $0 != 0x20 }
         byteSet = SearchIndex.byteSet(bytes)
         compactByteSet = SearchIndex.byteSet(compact)
+    }
+}
+
+/// A growable list of bits, packed 64 to a word (the search index's word-start marks: one bit per byte).
+struct BitList {
+    private(set) var words: [UInt64] = []
+    private(set) var count = 0
+
+    mutating func reserveCapacity(_ bits: Int) {
+        words.reserveCapacity((bits + 63) / 64)
+    }
+
+    mutating func append(_ bit: Bool) {
+        if count & 63 == 0 { words.append(0) }
+        if bit { words[count >> 6] |= 1 << UInt64(count & 63) }
+        count += 1
+    }
+
+    subscript(position: Int) -> Bool {
+        words[position >> 6] >> UInt64(position & 63) & 1 != 0
     }
 }
