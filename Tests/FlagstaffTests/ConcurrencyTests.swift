@@ -51,4 +51,20 @@ import Testing
         #expect(features.allFeatures.count == AppFeatures().allFeatures.count + 50)
         #expect(notifications.load(ordering: .relaxed) > 0)
     }
+
+    @Test func concurrentFirstSearchesBuildTheIndexOnce() throws {
+        let flags = (0..<4_000).map { RegistryManifest.Flag(key: "g.flag\($0)", description: "Flag number \($0) of the bench") }
+        let registry = try FeatureRegistry(manifest: RegistryManifest(name: "Index", groups: [RegistryManifest.Group(key: "g", flags: flags)]),
+                                           options: RegistryOptions(storeWatchInterval: nil))
+        let counts = Mutex<[Int]>([])
+        // Off the cooperative pool: four threads ask for the first search at the same moment.
+        DispatchQueue.concurrentPerform(iterations: 4) { worker in
+            let count = registry.search(worker.isMultiple(of: 2) ? "flag1" : "number").count
+            counts.withLock { $0.append(count) }
+        }
+        #expect(registry.core.indexBuilds.withLock { $0 } == 1)
+        let expected = [registry.search("flag1").count, registry.search("number").count]
+        #expect(expected[1] == 4_000)
+        #expect(counts.withLock { $0.sorted() } == (expected + expected).sorted())
+    }
 }

@@ -11,6 +11,8 @@ final class RegistryCore: Sendable {
     let generation = Atomic<UInt64>(0)
     /// Serialises store read-modify-write + apply, so snapshots are applied in the order they were written.
     let writes = AnnotatedMutex(())
+    /// Held while the search index is built, so concurrent first searches build it once; counts the builds.
+    let indexBuilds = AnnotatedMutex(0)
     private let watcher = AnnotatedMutex<WatchTimer?>(nil)
 
     func setWatcher(_ timer: any DispatchSourceTimer) {

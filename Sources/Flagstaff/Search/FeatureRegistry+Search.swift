@@ -73,13 +73,19 @@ extension FeatureRegistry {
 
     func searchIndex() -> SearchIndex {
         if let index = core.state.withLock({ $0.searchIndex }) { return index }
-        let features = allFeatures
-        let index = SearchIndex(features: features)
-        core.state.withLock { state in
-            if state.features.count == features.count { state.searchIndex = index }
+        // One build at a time: a search arriving while another thread builds (the console builds in the
+        // background as it opens) waits for that index instead of building a second one beside it.
+        return core.indexBuilds.withLock { builds in
+            if let index = core.state.withLock({ $0.searchIndex }) { return index }
+            let features = allFeatures
+            let index = SearchIndex(features: features)
+            builds += 1
+            core.state.withLock { state in
+                if state.features.count == features.count { state.searchIndex = index }
+            }
+            releaseFreedMemory()
+            return index
         }
-        releaseFreedMemory()
-        return index
     }
 }
 
