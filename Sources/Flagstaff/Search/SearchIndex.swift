@@ -1,6 +1,7 @@
 /// A folded copy of every flag's searchable texts in one contiguous buffer, built once per set of flags.
 ///
-/// Memory: about one byte per character of key, label, group path and description, plus 36 bytes per flag.
+/// Memory: about one byte per character of key, label, group path and description, plus about 60 bytes per
+/// flag (field bounds, byte sets, one bit per byte for word starts).
 final class SearchIndex: Sendable {
     static let fieldCount = SearchField.allCases.count
 
