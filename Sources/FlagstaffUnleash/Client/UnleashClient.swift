@@ -1,3 +1,4 @@
+import Flagstaff
 import Foundation
 
 /// A client of the Unleash frontend API (Unleash's `/api/frontend`, Unleash Edge or the Unleash proxy): it
@@ -48,9 +49,9 @@ public final class UnleashClient: Sendable {
     let gate = UnleashAsyncGate()
     let tasks = UnleashTaskSet()
     let snapshots: UnleashSnapshotStore?
-    let state: Protected<State>
+    let state: AnnotatedMutex<State>
     /// Subscriptions that keep registry links alive as long as the client.
-    let links = Protected([UnleashEventSubscription]())
+    let links = AnnotatedMutex([UnleashEventSubscription]())
 
     struct State: Sendable {
         var toggles: [String: UnleashToggle] = [:]
@@ -109,7 +110,7 @@ public final class UnleashClient: Sendable {
         if let toggles = persisted ?? bootstrap?.toggles {
             initial.install(toggles)
         }
-        state = Protected(initial)
+        state = AnnotatedMutex(initial)
     }
 
     deinit {

@@ -1,3 +1,4 @@
+import Flagstaff
 import Foundation
 
 /// A server-side Unleash client: it polls the client API (`/api/client/features`), registers the application,
@@ -49,8 +50,8 @@ public final class UnleashServerClient: Sendable {
     let gate = UnleashAsyncGate()
     let tasks = UnleashTaskSet()
     let snapshots: UnleashSnapshotStore?
-    let state: Protected<State>
-    let links = Protected([UnleashEventSubscription]())
+    let state: AnnotatedMutex<State>
+    let links = AnnotatedMutex([UnleashEventSubscription]())
     let startedAt: Date
 
     struct State: Sendable {
@@ -132,7 +133,7 @@ public final class UnleashServerClient: Sendable {
             loaded = true
         }
         initial.hasState = loaded
-        state = Protected(initial)
+        state = AnnotatedMutex(initial)
     }
 
     deinit {

@@ -1,3 +1,5 @@
+import Flagstaff
+
 /// Runs async work with a hard deadline, even if the work ignores cancellation.
 enum UnleashDeadline {
     /// The shared state of one race: the waiting continuation and the timer task.
@@ -10,7 +12,7 @@ enum UnleashDeadline {
             var early: Value?
         }
 
-        private let slots = Protected(Slots())
+        private let slots = AnnotatedMutex(Slots())
 
         func arm(_ continuation: CheckedContinuation<Value, Never>) {
             let early = slots.withLock { slots -> Value? in

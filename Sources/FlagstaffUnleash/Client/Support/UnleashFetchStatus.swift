@@ -64,7 +64,7 @@ struct UnleashFetchStatus: Sendable, Hashable {
 
 /// The background tasks of a client (polling, metrics), cancelled together by `stop()`.
 final class UnleashTaskSet: Sendable {
-    private let tasks = Protected([String: Task<Void, Never>]())
+    private let tasks = AnnotatedMutex([String: Task<Void, Never>]())
 
     /// Starts `task` under `name`, cancelling the one it replaces.
     func replace(_ name: String, with task: Task<Void, Never>) {
