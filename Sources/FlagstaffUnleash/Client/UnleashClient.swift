@@ -1,3 +1,4 @@
+import Flagstaff
 import Foundation
 
 /// A client of the Unleash frontend API (Unleash's `/api/frontend`, Unleash Edge or the Unleash proxy): it
@@ -39,30 +40,15 @@ public final class UnleashClient: Sendable {
     /// Timeouts, limits, backoff, persistence and the clock.
     public let options: UnleashClientOptions
 
-    let clientKey: String
-    let customHeaders: [String: String]
-    let customHeadersProvider: (@Sendable () -> [String: String])?
-    let transport: UnleashHTTPTransport
-    let hub = UnleashEventHub()
-    let metrics: UnleashMetricsCounter
-    let gate = UnleashAsyncGate()
-    let tasks = UnleashTaskSet()
-    let snapshots: UnleashSnapshotStore?
-    let state: Protected<State>
-    /// Subscriptions that keep registry links alive as long as the client.
-    let links = Protected([UnleashEventSubscription]())
+    /// Polling, events, metrics and the registry link, shared with ``UnleashServerClient``.
+    let poller: UnleashPoller<Model, [UnleashToggle]>
 
-    struct State: Sendable {
+    /// What the client serves: the toggles and the context they were fetched for.
+    struct Model: Sendable {
         var toggles: [String: UnleashToggle] = [:]
         var order: [String] = []
         var hasToggles = false
         var context: UnleashContext
-        var contextGeneration = 0
-        var eTag: String?
-        var fetch = UnleashFetchStatus()
-        var running = false
-        /// Problems found before anyone could subscribe (an unreadable snapshot), sent at `start()`.
-        var pendingFailures: [UnleashClientFailure] = []
     }
 
     /// Creates a client; nothing is fetched until ``start()``.
@@ -89,31 +75,20 @@ public final class UnleashClient: Sendable {
                 customHeaders: [String: String] = [:],
                 customHeadersProvider: (@Sendable () -> [String: String])? = nil,
                 bootstrap: UnleashBootstrap? = nil, options: UnleashClientOptions = UnleashClientOptions()) {
-        self.url = url
-        self.clientKey = clientKey
-        self.appName = appName
-        self.environment = environment
-        self.refreshInterval = max(refreshInterval, .milliseconds(1))
-        self.metricsInterval = max(metricsInterval, .milliseconds(1))
-        self.disableMetrics = disableMetrics
-        self.customHeaders = customHeaders
-        self.customHeadersProvider = customHeadersProvider
-        self.options = options
-        self.transport = UnleashHTTPTransport(timeout: options.timeout, maximumResponseBytes: options.maximumResponseBytes)
-        self.metrics = UnleashMetricsCounter(now: options.now)
-        self.snapshots = options.storageDirectory.map { UnleashSnapshotStore(directory: $0, fileName: "unleash-frontend-toggles.json") }
-
-        var initial = State(context: context)
+        let settings = UnleashPollerSettings(
+            url: url, key: clientKey, appName: appName, environment: environment, instanceID: nil,
+            customHeaders: customHeaders, customHeadersProvider: customHeadersProvider, refreshInterval: refreshInterval,
+            metricsInterval: metricsInterval, disableMetrics: disableMetrics, options: options)
+        (self.url, self.appName, self.environment, self.options) = (url, appName, environment, options)
+        (self.refreshInterval, self.metricsInterval, self.disableMetrics) =
+            (settings.refreshInterval, settings.metricsInterval, disableMetrics)
+        let snapshots = options.storageDirectory.map { UnleashSnapshotStore(directory: $0, fileName: "unleash-frontend-toggles.json") }
+        var model = Model(context: context)
         let (persisted, failure) = Self.loadSnapshot(snapshots)
-        if let failure { initial.pendingFailures.append(failure) }
-        if let toggles = persisted ?? bootstrap?.toggles {
-            initial.install(toggles)
-        }
-        state = Protected(initial)
-    }
-
-    deinit {
-        tasks.cancelAll()
+        if let toggles = persisted ?? bootstrap?.toggles { model.install(toggles) }
+        poller = UnleashPoller(settings: settings, feed: Self.feed(url: url, appName: appName, environment: environment),
+                               model: model, snapshots: snapshots, pendingFailures: failure.map { [$0] } ?? [],
+                               label: "frontend")
     }
 
     // MARK: Lifecycle
@@ -123,48 +98,28 @@ public final class UnleashClient: Sendable {
     /// Returns after the first fetch, whatever its outcome (check the events or ``status``). Calling it while
     /// started does nothing.
     public func start() async {
-        let pending = state.withLock { state -> [UnleashClientFailure]? in
-            guard !state.running else { return nil }
-            state.running = true
-            defer { state.pendingFailures = [] }
-            return state.pendingFailures
-        }
-        guard let pending else { return }
-        pending.forEach { hub.emit(.error($0)) }
-        await fetchToggles()
-        startPolling()
-        if !disableMetrics {
-            tasks.replace("metrics", with: UnleashTaskSet.loop(
-                owner: self,
-                interval: { client in client.state.withLock { $0.running } ? client.metricsInterval : nil },
-                body: { client in await client.flushMetrics() }))
-        }
+        await poller.start()
     }
 
-    /// Stops polling and metrics. Toggles stay readable. Counts not yet sent stay in memory; call
-    /// ``flushMetrics()`` first to send them.
+    /// Stops polling and periodic metrics, and sends the counts not sent yet once, in the background (within
+    /// ``UnleashClientOptions/timeout``; a failure is an `error` event and the counts stay for a later
+    /// ``flushMetrics()``). Returns at once; toggles stay readable. To wait for that last post, use
+    /// ``stop(flushingMetrics:)``.
     public func stop() {
-        state.withLock { $0.running = false }
-        tasks.cancelAll()
+        poller.stop()
+    }
+
+    /// Stops polling and periodic metrics and, with `flushingMetrics`, sends the counts not sent yet and returns
+    /// when the server answered, at the latest after ``UnleashClientOptions/timeout``. Never throws: a failed post
+    /// is an `error` event and its counts stay for a later ``flushMetrics()``. With `flushingMetrics: false` the
+    /// counts stay in memory.
+    /// - Parameter flushingMetrics: Whether to send the pending counts.
+    public func stop(flushingMetrics: Bool) async {
+        await poller.stop(flushingMetrics: flushingMetrics)
     }
 
     /// Whether the client is started (polling, unless a 401/403/404 stopped it).
-    public var isRunning: Bool { state.withLock { $0.running } }
-
-    func startPolling() {
-        tasks.replace("poll", with: UnleashTaskSet.loop(
-            owner: self,
-            interval: { client in client.nextPollDelay },
-            body: { client in await client.fetchToggles() }))
-    }
-
-    /// The wait before the next poll, or `nil` when stopped or halted by 401/403/404.
-    var nextPollDelay: Duration? {
-        state.withLock { state in
-            guard state.running, state.fetch.halted == nil else { return nil }
-            return state.fetch.delay(base: refreshInterval)
-        }
-    }
+    public var isRunning: Bool { poller.isRunning }
 
     // MARK: Reading
 
@@ -174,14 +129,14 @@ public final class UnleashClient: Sendable {
     /// - Parameter name: The toggle's name.
     /// - Returns: `true` when the toggle is on.
     public func isEnabled(_ name: String) -> Bool {
-        let (toggle, context) = state.withLock { state in
-            let toggle = state.toggles[name]
-            return (toggle, toggle?.impressionData == true ? state.context : nil)
+        let (toggle, context) = poller.read { model in
+            let toggle = model.toggles[name]
+            return (toggle, toggle?.impressionData == true ? model.context : nil)
         }
         let enabled = toggle?.enabled ?? false
-        if !disableMetrics { metrics.count(name, enabled: enabled) }
+        if !disableMetrics { poller.metrics.count(name, enabled: enabled) }
         if let context {
-            hub.emit(.impression(UnleashImpression(kind: .isEnabled, featureName: name, enabled: enabled, variant: nil, context: context)))
+            poller.hub.emit(.impression(UnleashImpression(kind: .isEnabled, featureName: name, enabled: enabled, variant: nil, context: context)))
         }
         return enabled
     }
@@ -193,14 +148,14 @@ public final class UnleashClient: Sendable {
     /// - Parameter name: The toggle's name.
     /// - Returns: The variant.
     public func variant(_ name: String) -> UnleashVariant {
-        let (toggle, context) = state.withLock { state in
-            let toggle = state.toggles[name]
-            return (toggle, toggle?.impressionData == true ? state.context : nil)
+        let (toggle, context) = poller.read { model in
+            let toggle = model.toggles[name]
+            return (toggle, toggle?.impressionData == true ? model.context : nil)
         }
         let variant = toggle?.variant ?? .disabled(featureEnabled: false)
-        if !disableMetrics { metrics.count(name, enabled: toggle?.enabled ?? false, variant: variant.name) }
+        if !disableMetrics { poller.metrics.count(name, enabled: toggle?.enabled ?? false, variant: variant.name) }
         if let context {
-            hub.emit(.impression(UnleashImpression(
+            poller.hub.emit(.impression(UnleashImpression(
                 kind: .getVariant, featureName: name, enabled: toggle?.enabled ?? false, variant: variant.name, context: context)))
         }
         return variant
@@ -210,30 +165,26 @@ public final class UnleashClient: Sendable {
     /// - Parameter name: The toggle's name.
     /// - Returns: The toggle.
     public func toggle(named name: String) -> UnleashToggle? {
-        state.withLock { $0.toggles[name] }
+        poller.read { $0.toggles[name] }
     }
 
     /// Every toggle the client serves, in the order the server (or bootstrap) listed them.
     public var toggles: [UnleashToggle] {
-        state.withLock { state in state.order.compactMap { state.toggles[$0] } }
+        poller.read { model in model.order.compactMap { model.toggles[$0] } }
     }
 
     /// Whether the client has toggles from any source (fetched, persisted or bootstrap).
-    public var hasToggles: Bool { state.withLock { $0.hasToggles } }
+    public var hasToggles: Bool { poller.read { $0.hasToggles } }
 
     /// When toggles were last fetched successfully, or `nil`.
-    public var lastFetchTime: Date? { state.withLock { $0.fetch.lastFetch } }
+    public var lastFetchTime: Date? { poller.lastFetchTime }
 
     /// The current context.
-    public var context: UnleashContext { state.withLock { $0.context } }
+    public var context: UnleashContext { poller.read { $0.context } }
 
-    /// The time until the next poll: ``refreshInterval``, longer while backing off, `nil` when polling is
-    /// stopped (``stop()`` or HTTP 401/403/404).
-    public var currentPollInterval: Duration? {
-        state.withLock { state in
-            state.fetch.halted == nil ? state.fetch.delay(base: refreshInterval) : nil
-        }
-    }
+    /// The time until the next poll: ``refreshInterval``, longer while backing off, `nil` when HTTP 401/403/404
+    /// stopped polling.
+    public var currentPollInterval: Duration? { poller.currentPollInterval }
 
     // MARK: Context
 
@@ -246,13 +197,7 @@ public final class UnleashClient: Sendable {
     public func updateContext(_ context: UnleashContext, properties: [String: String] = [:]) async {
         var merged = context
         merged.properties.merge(properties) { _, new in new }
-        let running = state.withLock { state -> Bool in
-            state.context = merged
-            state.contextGeneration += 1
-            state.eTag = nil
-            return state.running
-        }
-        if running { await fetchToggles() }
+        if poller.invalidate({ $0.context = merged }) { await fetchToggles() }
     }
 
     // MARK: Events
@@ -261,14 +206,14 @@ public final class UnleashClient: Sendable {
     /// - Parameter handler: The callback; it runs on the client's tasks and must not block.
     /// - Returns: A subscription; keep it, and cancel or drop it to stop the callbacks.
     public func onEvent(_ handler: @escaping @Sendable (UnleashClientEvent) -> Void) -> UnleashEventSubscription {
-        hub.subscribe(handler)
+        poller.hub.subscribe(handler)
     }
 
     /// A stream of every event from now until the consumer stops iterating.
-    public var events: AsyncStream<UnleashClientEvent> { hub.stream }
+    public var events: AsyncStream<UnleashClientEvent> { poller.hub.stream }
 }
 
-extension UnleashClient.State {
+extension UnleashClient.Model {
     /// Serves `toggles` from now on.
     /// - Returns: The names of toggles added, removed or changed, sorted.
     @discardableResult

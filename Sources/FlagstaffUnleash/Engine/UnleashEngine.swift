@@ -1,3 +1,4 @@
+import Flagstaff
 import Foundation
 
 /// Evaluates Unleash feature flags locally, from the state `/api/client/features` serves, the way Unleash's
@@ -15,9 +16,9 @@ import Foundation
 /// state builds it aside and swaps it in under a lock, so an evaluation sees either the old or the new state, never
 /// a mix. Concurrent `takeState` calls are applied one after the other.
 public final class UnleashEngine: Sendable {
-    private let current = Protected(CompiledState.empty)
+    private let current = AnnotatedMutex(CompiledState.empty)
     /// Serialises writers, so a delta is always applied to the latest state.
-    private let writer = Protected(())
+    private let writer = AnnotatedMutex(())
     private let hostname: String
 
     /// Creates an engine with no features (every flag is off until a state is taken).

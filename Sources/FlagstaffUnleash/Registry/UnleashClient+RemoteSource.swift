@@ -7,17 +7,11 @@ extension UnleashClient: UnleashToggleSource {
 
     /// The polling status: `.failed` after 401/403/404 (polling stopped) or a failed fetch, `.throttled` while
     /// backing off after 429/5xx, `.neverFetched` before the first success, else `.ok`.
-    public var status: RemoteSourceStatus {
-        let now = options.now()
-        return state.withLock { $0.fetch.remoteStatus(base: refreshInterval, now: now) }
-    }
+    public var status: RemoteSourceStatus { poller.status }
 
     /// Fetches now (the console's Ctrl-R). After 401/403/404 stopped polling, a successful refresh starts it again.
     public func refresh() async {
-        let wasHalted = state.withLock { $0.fetch.halted != nil }
-        await fetchToggles()
-        let resume = state.withLock { $0.running && $0.fetch.halted == nil }
-        if wasHalted && resume { startPolling() }
+        await poller.refresh()
     }
 
     /// The toggle's state, `nil` while the client has no toggles at all; a toggle missing from the frontend
@@ -32,7 +26,7 @@ extension UnleashClient: UnleashToggleSource {
     }
 
     /// The names of the toggles served, in order.
-    public var toggleNames: [String] { state.withLock { $0.order } }
+    public var toggleNames: [String] { poller.read { $0.order } }
 
     /// Backs registry flags with this client's toggles.
     ///
@@ -45,7 +39,6 @@ extension UnleashClient: UnleashToggleSource {
     ///   - registry: The registry.
     ///   - group: The group key for runtime-registered toggles (default `unleash`, shown as "Unleash").
     public func attach(to registry: FeatureRegistry, group: String = "unleash") {
-        let link = UnleashRegistryLink.install(source: self, hub: hub, registry: registry, group: group)
-        links.withLock { $0.append(link) }
+        poller.attach(source: self, to: registry, group: group)
     }
 }

@@ -7,17 +7,11 @@ extension UnleashServerClient: UnleashToggleSource {
 
     /// The polling status: `.failed` after 401/403/404 or a failed fetch, `.throttled` while backing off,
     /// `.neverFetched` before the first success, else `.ok`.
-    public var status: RemoteSourceStatus {
-        let now = options.now()
-        return state.withLock { $0.fetch.remoteStatus(base: refreshInterval, now: now) }
-    }
+    public var status: RemoteSourceStatus { poller.status }
 
     /// Fetches now (the console's Ctrl-R); a success after 401/403/404 starts polling again.
     public func refresh() async {
-        let wasHalted = state.withLock { $0.fetch.halted != nil }
-        await fetchFeatures()
-        let resume = state.withLock { $0.running && $0.fetch.halted == nil }
-        if wasHalted && resume { startPolling() }
+        await poller.refresh()
     }
 
     /// The flag's state for ``defaultContext``, or `nil` when the engine's state does not contain it.
@@ -40,7 +34,6 @@ extension UnleashServerClient: UnleashToggleSource {
     ///   - registry: The registry.
     ///   - group: The group key for runtime-registered flags (default `unleash`, shown as "Unleash").
     public func attach(to registry: FeatureRegistry, group: String = "unleash") {
-        let link = UnleashRegistryLink.install(source: self, hub: hub, registry: registry, group: group)
-        links.withLock { $0.append(link) }
+        poller.attach(source: self, to: registry, group: group)
     }
 }

@@ -78,10 +78,9 @@ struct ClientRegistryTests {
         let registry = FeatureRegistry()
         client.attach(to: registry)
         await client.start()
-        client.stop()
+        // Registering reads the flag once (the registry's launch value); stopping sends that count.
+        await client.stop(flushingMetrics: true)
         let flag = try #require(registry.feature(forKey: "a"))
-        // Registering reads the flag once (the registry's launch value); send that count first.
-        await client.flushMetrics()
         _ = flag.resolution
         _ = flag.enabled
         _ = flag.enabled

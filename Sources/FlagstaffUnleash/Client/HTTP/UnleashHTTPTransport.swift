@@ -6,13 +6,16 @@ import FoundationNetworking
 /// Sends Unleash requests over Foundation's `URLSession` with a hard deadline and a body size limit.
 ///
 /// swift-corelibs-foundation rounds request timeouts down to whole seconds, so the deadline is enforced here
-/// by racing the request against a timer; the request is cancelled when the timer wins. Caching is off: the
+/// by racing the request against a timer; a request that loses runs out on its own (Foundation's whole-second
+/// timeout is its backstop) and its answer is dropped. Caching is off: the
 /// clients do their own ETag handling.
 struct UnleashHTTPTransport: Sendable {
     /// The longest a request may take.
     var timeout: Duration
     /// The largest body accepted; larger answers are ``UnleashClientError/invalidResponse(_:)``.
     var maximumResponseBytes: Int
+    /// Where the request runs and resumes (the owner's executor, off the cooperative pool).
+    var executor: UnleashExecutor
 
     /// Sends a request.
     /// - Parameter request: The request.
@@ -22,7 +25,9 @@ struct UnleashHTTPTransport: Sendable {
     func send(_ request: UnleashHTTPRequest) async throws(UnleashClientError) -> UnleashHTTPResponse {
         let timeout = self.timeout
         let limit = maximumResponseBytes
-        let outcome = await UnleashDeadline.run(timeout: timeout, onTimeout: .failure(.timedOut(after: timeout))) {
+        let outcome = await UnleashDeadline.run(
+            timeout: timeout, onTimeout: .failure(.timedOut(after: timeout)), executor: executor
+        ) {
             await Self.perform(request, timeout: timeout, limit: limit)
         }
         return try outcome.get()

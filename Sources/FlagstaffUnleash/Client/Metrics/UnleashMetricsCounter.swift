@@ -1,3 +1,4 @@
+import Flagstaff
 import Foundation
 
 /// Counts toggle evaluations for the metrics endpoint, race-free.
@@ -11,12 +12,12 @@ final class UnleashMetricsCounter: Sendable {
         var toggles: [String: UnleashMetricsBucket.ToggleCounts] = [:]
     }
 
-    private let open: Protected<Open>
+    private let open: AnnotatedMutex<Open>
     private let now: @Sendable () -> Date
 
     init(now: @escaping @Sendable () -> Date) {
         self.now = now
-        open = Protected(Open(start: now()))
+        open = AnnotatedMutex(Open(start: now()))
     }
 
     /// Counts one evaluation.

@@ -1,3 +1,4 @@
+import Flagstaff
 import Foundation
 
 /// Something an Unleash client reports to its subscribers (``UnleashClient/onEvent(_:)``,
@@ -56,10 +57,10 @@ public struct UnleashImpression: Sendable, Hashable {
 
 /// A subscription to client events; cancel it (or drop it) to stop the callbacks.
 public final class UnleashEventSubscription: Sendable {
-    private let onCancel: Protected<(@Sendable () -> Void)?>
+    private let onCancel: AnnotatedMutex<(@Sendable () -> Void)?>
 
     init(onCancel: @escaping @Sendable () -> Void) {
-        self.onCancel = Protected(onCancel)
+        self.onCancel = AnnotatedMutex(onCancel)
     }
 
     deinit { cancel() }
@@ -81,7 +82,7 @@ final class UnleashEventHub: Sendable {
         var handlers: [UInt64: @Sendable (UnleashClientEvent) -> Void] = [:]
     }
 
-    private let subscribers = Protected(Subscribers())
+    private let subscribers = AnnotatedMutex(Subscribers())
 
     /// Whether anyone listens (impressions are only built when someone does).
     var hasSubscribers: Bool { subscribers.withLock { !$0.handlers.isEmpty } }

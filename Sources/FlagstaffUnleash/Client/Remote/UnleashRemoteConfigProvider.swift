@@ -27,6 +27,8 @@ public struct UnleashRemoteConfigProvider: RemoteConfigProvider {
     public let connectionID: String
     let clientKey: String
     let maximumResponseBytes: Int
+    /// Where requests and their deadlines run: off the cooperative pool (see ``UnleashExecutor``).
+    let executor = UnleashExecutor(label: "flagstaff.unleash.remote-config")
 
     /// Creates a provider.
     /// - Parameters:
@@ -64,7 +66,8 @@ public struct UnleashRemoteConfigProvider: RemoteConfigProvider {
         ]
         if let eTag = request.eTag, !eTag.isEmpty { headers.append(("If-None-Match", eTag)) }
         let seconds = max(0.001, request.timeout)
-        let transport = UnleashHTTPTransport(timeout: .milliseconds(Int64(seconds * 1000)), maximumResponseBytes: maximumResponseBytes)
+        let transport = UnleashHTTPTransport(timeout: .milliseconds(Int64(seconds * 1000)),
+                                             maximumResponseBytes: maximumResponseBytes, executor: executor)
         let response: UnleashHTTPResponse
         do {
             response = try await transport.send(UnleashHTTPRequest(

@@ -7,72 +7,33 @@ extension UnleashServerClient {
         "remoteAddress", "flexibleRollout", "applicationHostname",
     ]
 
-    /// The client's own header fields followed by the accepted custom ones.
-    func requestHeaders(_ own: [(name: String, value: String)]) -> [(name: String, value: String)] {
-        let base: [(name: String, value: String)] = [
-            ("Authorization", apiKey),
-            ("unleash-appname", appName),
-            ("unleash-instanceid", instanceID),
-            ("unleash-connection-id", options.connectionID),
-            ("unleash-sdk", UnleashRequestHeaders.sdkIdentifier),
-        ]
-        let custom = [customHeaders] + (customHeadersProvider.map { [$0()] } ?? [])
-        return UnleashRequestHeaders.merge(own: base + own, custom: custom)
-    }
-
-    func endpoint(_ last: String) -> URL {
-        url.appendingPathComponent("client").appendingPathComponent(last)
-    }
-
     /// Fetches `/api/client/features` now, after any fetch already running, and applies the answer.
     public func fetchFeatures() async {
-        await gate.run { await self.performFetch() }
+        await poller.fetch()
     }
 
-    private func performFetch() async {
-        let eTag = state.withLock { $0.eTag }
-        var own: [(name: String, value: String)] = [("Accept", "application/json")]
-        if let eTag, !eTag.isEmpty { own.append(("If-None-Match", eTag)) }
-        let target = endpoint("features")
-        let request = UnleashHTTPRequest(method: "GET", url: target, headers: requestHeaders(own), body: nil)
-        do throws(UnleashClientError) {
-            let response = try await transport.send(request)
-            switch response.status {
-            case 200:
-                try Self.take(response.body, into: engine, source: "body from \(target.absoluteString)")
-                let definitions = Self.definitions(of: response.body)
-                let now = options.now()
-                let (first, changed) = state.withLock { state -> (Bool, [String]) in
-                    let names = Set(state.definitions.keys).union(definitions.keys)
-                    let changed = names.filter { state.definitions[$0] != definitions[$0] }.sorted()
-                    state.definitions = definitions
-                    state.hasState = true
-                    state.eTag = response.header("etag")
-                    return (state.fetch.recordSuccess(at: now), changed)
-                }
-                if first || !changed.isEmpty { persist(response.body) }
-                if first { hub.emit(.ready) }
-                if !changed.isEmpty { hub.emit(.update(changed: changed)) }
-            case 304:
-                let first = state.withLock { $0.fetch.recordSuccess(at: options.now()) }
-                if first { hub.emit(.ready) }
-            default:
-                throw .httpStatus(response.status, url: target.absoluteString)
-            }
-        } catch {
-            // A fetch abandoned by stop() is not a failure of the server.
-            if Task.isCancelled { return }
-            let now = options.now()
-            let limit = options.maximumBackoffMultiplier
-            state.withLock { $0.fetch.recordFailure(error, at: now, maximumMultiplier: limit) }
-            hub.emit(.error(UnleashClientFailure(operation: .fetch, error: error)))
-        }
+    /// Polling the client API: `GET {url}/client/features`; the engine takes a body as it is read (it keeps
+    /// its own state), the model keeps each feature's definition, and the body is persisted as it came.
+    static func feed(endpoint: URL, engine: UnleashEngine) -> UnleashFeed<Model, [String: Data]> {
+        UnleashFeed(
+            endpoint: endpoint,
+            url: { _ in endpoint },
+            decode: { body, source throws(UnleashClientError) in try take(body, into: engine, source: source) },
+            install: { model, definitions in
+                let names = Set(model.definitions.keys).union(definitions.keys)
+                let changed = names.filter { model.definitions[$0] != definitions[$0] }.sorted()
+                model.definitions = definitions
+                return changed
+            },
+            snapshot: { _, body in body })
     }
 
     /// Gives a state body to the engine.
-    static func take(_ data: Data, into engine: UnleashEngine, source: String) throws(UnleashClientError) {
+    /// - Returns: Each feature's definition, canonical, by name.
+    static func take(_ data: Data, into engine: UnleashEngine, source: String) throws(UnleashClientError) -> [String: Data] {
         do {
             try engine.takeState(data)
+            return definitions(of: data)
         } catch let error as UnleashStateError {
             throw .invalidResponse("\(source): \(error.description)")
         } catch {
@@ -96,20 +57,11 @@ extension UnleashServerClient {
         return result
     }
 
-    private func persist(_ body: Data) {
-        guard let snapshots else { return }
-        do throws(UnleashClientError) {
-            try snapshots.save(body)
-        } catch {
-            hub.emit(.error(UnleashClientFailure(operation: .persist, error: error)))
-        }
-    }
-
     // MARK: Registration and metrics
 
     /// Registers the application: `POST {url}/client/register`. Failures are reported as error events.
     public func register() async {
-        let target = endpoint("register")
+        let target = url.appendingPathComponent("client").appendingPathComponent("register")
         var body: [String: Any] = [
             "appName": appName, "instanceId": instanceID, "connectionId": options.connectionID,
             "sdkVersion": UnleashRequestHeaders.sdkIdentifier, "strategies": Self.strategies,
@@ -123,31 +75,19 @@ extension UnleashServerClient {
                 throw .invalidResponse("cannot encode the registration: \(error)")
             }
             let request = UnleashHTTPRequest(method: "POST", url: target,
-                                             headers: requestHeaders([("Content-Type", "application/json")]), body: data)
-            let response = try await transport.send(request)
+                                             headers: poller.headers([("Content-Type", "application/json")]), body: data)
+            let response = try await poller.transport.send(request)
             guard (200...299).contains(response.status) else { throw .httpStatus(response.status, url: target.absoluteString) }
         } catch {
-            hub.emit(.error(UnleashClientFailure(operation: .register, error: error)))
+            poller.hub.emit(.error(UnleashClientFailure(operation: .register, error: error)))
         }
     }
 
     /// Sends the counts gathered since the last post to `{url}/client/metrics`, if there are any.
     ///
     /// A 2xx answer sends a ``UnleashClientEvent/sent(_:)`` event; otherwise the counts are kept for the next
-    /// post and an error event is sent.
+    /// post and an error event is sent. Called every ``metricsInterval`` while started, and by ``stop()``.
     public func flushMetrics() async {
-        guard !disableMetrics, let bucket = metrics.takeBucket() else { return }
-        let target = endpoint("metrics")
-        do throws(UnleashClientError) {
-            let body = try UnleashClient.metricsBody(appName: appName, environment: environment, instanceID: instanceID, bucket: bucket)
-            let request = UnleashHTTPRequest(method: "POST", url: target,
-                                             headers: requestHeaders([("Content-Type", "application/json")]), body: body)
-            let response = try await transport.send(request)
-            guard (200...299).contains(response.status) else { throw .httpStatus(response.status, url: target.absoluteString) }
-            hub.emit(.sent(bucket))
-        } catch {
-            metrics.restore(bucket)
-            hub.emit(.error(UnleashClientFailure(operation: .metrics, error: error)))
-        }
+        await poller.flushMetrics()
     }
 }

@@ -1,3 +1,4 @@
+import Flagstaff
 import Foundation
 
 /// A server-side Unleash client: it polls the client API (`/api/client/features`), registers the application,
@@ -40,27 +41,14 @@ public final class UnleashServerClient: Sendable {
     /// Timeouts, limits, backoff, persistence and the clock.
     public let options: UnleashClientOptions
 
-    let apiKey: String
-    let customHeaders: [String: String]
-    let customHeadersProvider: (@Sendable () -> [String: String])?
-    let transport: UnleashHTTPTransport
-    let hub = UnleashEventHub()
-    let metrics: UnleashMetricsCounter
-    let gate = UnleashAsyncGate()
-    let tasks = UnleashTaskSet()
-    let snapshots: UnleashSnapshotStore?
-    let state: Protected<State>
-    let links = Protected([UnleashEventSubscription]())
     let startedAt: Date
+    /// Polling, events, metrics and the registry link, shared with ``UnleashClient``.
+    let poller: UnleashPoller<Model, [String: Data]>
 
-    struct State: Sendable {
-        var eTag: String?
-        var fetch = UnleashFetchStatus()
-        var running = false
-        var hasState = false
-        /// Each feature's definition as canonical JSON, to tell which features an answer changed.
+    /// What the client keeps beside the engine: each feature's definition as canonical JSON, to tell which
+    /// features an answer changed.
+    struct Model: Sendable {
         var definitions: [String: Data] = [:]
-        var pendingFailures: [UnleashClientFailure] = []
     }
 
     /// Creates a client; nothing is sent until ``start()``.
@@ -87,96 +75,71 @@ public final class UnleashServerClient: Sendable {
                 customHeadersProvider: (@Sendable () -> [String: String])? = nil,
                 bootstrap: Data? = nil, options: UnleashClientOptions = UnleashClientOptions()) throws(UnleashClientError) {
         self.url = url
-        self.apiKey = apiKey
-        self.appName = appName
-        self.instanceID = instanceID
-        self.environment = environment
-        self.refreshInterval = max(refreshInterval, .milliseconds(1))
-        self.metricsInterval = max(metricsInterval, .milliseconds(1))
-        self.disableMetrics = disableMetrics
+        let settings = UnleashPollerSettings(
+            url: url, key: apiKey, appName: appName, environment: environment, instanceID: instanceID,
+            customHeaders: customHeaders, customHeadersProvider: customHeadersProvider, refreshInterval: refreshInterval,
+            metricsInterval: metricsInterval, disableMetrics: disableMetrics, options: options)
+        (self.appName, self.instanceID, self.environment, self.options) = (appName, instanceID, environment, options)
+        (self.refreshInterval, self.metricsInterval, self.disableMetrics) =
+            (settings.refreshInterval, settings.metricsInterval, disableMetrics)
         var context = context
         if context.appName == nil { context.appName = appName }
         if context.environment == nil { context.environment = environment }
         self.defaultContext = context
-        self.customHeaders = customHeaders
-        self.customHeadersProvider = customHeadersProvider
-        self.options = options
-        self.engine = UnleashEngine()
-        self.transport = UnleashHTTPTransport(timeout: options.timeout, maximumResponseBytes: options.maximumResponseBytes)
-        self.metrics = UnleashMetricsCounter(now: options.now)
-        self.snapshots = options.storageDirectory.map { UnleashSnapshotStore(directory: $0, fileName: "unleash-client-features.json") }
+        let engine = UnleashEngine()
+        self.engine = engine
         self.startedAt = options.now()
+        let snapshots = options.storageDirectory.map { UnleashSnapshotStore(directory: $0, fileName: "unleash-client-features.json") }
 
-        var initial = State()
+        var model = Model()
+        var failures: [UnleashClientFailure] = []
         var loaded = false
         if let snapshots {
             do throws(UnleashClientError) {
                 if let data = try snapshots.load() {
-                    try Self.take(data, into: engine, source: snapshots.fileURL.path)
-                    initial.definitions = Self.definitions(of: data)
+                    model.definitions = try Self.take(data, into: engine, source: snapshots.fileURL.path)
                     loaded = true
                 }
             } catch {
-                let error: UnleashClientError = if case .invalidResponse(let message) = error { .persistence(message) } else { error }
-                initial.pendingFailures.append(UnleashClientFailure(operation: .persist, error: error))
+                failures.append(UnleashClientFailure(operation: .persist, error: error.asPersistence))
             }
         }
         if !loaded, let bootstrap {
             do {
-                try Self.take(bootstrap, into: engine, source: "bootstrap")
+                model.definitions = try Self.take(bootstrap, into: engine, source: "bootstrap")
             } catch {
                 if case .invalidResponse(let message) = error { throw .invalidBootstrap(message) }
                 throw error
             }
-            initial.definitions = Self.definitions(of: bootstrap)
-            loaded = true
         }
-        initial.hasState = loaded
-        state = Protected(initial)
-    }
-
-    deinit {
-        tasks.cancelAll()
+        let endpoint = url.appendingPathComponent("client").appendingPathComponent("features")
+        poller = UnleashPoller(settings: settings, feed: Self.feed(endpoint: endpoint, engine: engine), model: model,
+                               snapshots: snapshots, pendingFailures: failures, label: "server")
     }
 
     /// Registers the application (unless metrics are disabled), fetches the state once, then polls every
     /// ``refreshInterval`` and posts metrics every ``metricsInterval``. Returns after the first fetch.
     public func start() async {
-        let pending = state.withLock { state -> [UnleashClientFailure]? in
-            guard !state.running else { return nil }
-            state.running = true
-            defer { state.pendingFailures = [] }
-            return state.pendingFailures
-        }
-        guard let pending else { return }
-        pending.forEach { hub.emit(.error($0)) }
-        if !disableMetrics { await register() }
-        await fetchFeatures()
-        startPolling()
-        if !disableMetrics {
-            tasks.replace("metrics", with: UnleashTaskSet.loop(
-                owner: self,
-                interval: { client in client.state.withLock { $0.running } ? client.metricsInterval : nil },
-                body: { client in await client.flushMetrics() }))
+        if disableMetrics {
+            await poller.start()
+        } else {
+            await poller.start { [self] in await register() }
         }
     }
 
-    /// Stops polling and metrics; evaluations go on with the last state.
+    /// Stops polling and periodic metrics, and sends the counts not sent yet once, in the background (within
+    /// ``UnleashClientOptions/timeout``; a failure is an `error` event). Returns at once; evaluations go on with
+    /// the last state. To wait for that last post, use ``stop(flushingMetrics:)``.
     public func stop() {
-        state.withLock { $0.running = false }
-        tasks.cancelAll()
+        poller.stop()
     }
 
-    func startPolling() {
-        tasks.replace("poll", with: UnleashTaskSet.loop(
-            owner: self,
-            interval: { client in
-                client.state.withLock { state in
-                    guard state.running, state.fetch.halted == nil else { return nil }
-                    return state.fetch.delay(base: client.refreshInterval)
-                }
-            },
-            body: { client in await client.fetchFeatures() }))
+    /// Stops polling and periodic metrics and, with `flushingMetrics`, sends the counts not sent yet and returns
+    /// when the server answered, at the latest after ``UnleashClientOptions/timeout``. Never throws: a failed post
+    /// is an `error` event and its counts stay for a later ``flushMetrics()``.
+    /// - Parameter flushingMetrics: Whether to send the pending counts.
+    public func stop(flushingMetrics: Bool) async {
+        await poller.stop(flushingMetrics: flushingMetrics)
     }
 
     // MARK: Evaluation
@@ -189,7 +152,7 @@ public final class UnleashServerClient: Sendable {
     /// - Returns: `true` when the flag is on; unknown flags are off.
     public func isEnabled(_ name: String, context: UnleashContext? = nil) -> Bool {
         let enabled = engine.isEnabled(name, context: complete(context))
-        if !disableMetrics { metrics.count(name, enabled: enabled) }
+        if !disableMetrics { poller.metrics.count(name, enabled: enabled) }
         return enabled
     }
 
@@ -200,7 +163,7 @@ public final class UnleashServerClient: Sendable {
     /// - Returns: The variant; `disabled` for unknown or disabled flags.
     public func variant(_ name: String, context: UnleashContext? = nil) -> UnleashVariant {
         let variant = engine.variant(name, context: complete(context))
-        if !disableMetrics { metrics.count(name, enabled: variant.featureEnabled, variant: variant.name) }
+        if !disableMetrics { poller.metrics.count(name, enabled: variant.featureEnabled, variant: variant.name) }
         return variant
     }
 
@@ -212,12 +175,10 @@ public final class UnleashServerClient: Sendable {
     }
 
     /// When the state was last fetched successfully, or `nil`.
-    public var lastFetchTime: Date? { state.withLock { $0.fetch.lastFetch } }
+    public var lastFetchTime: Date? { poller.lastFetchTime }
 
     /// The time until the next poll, longer while backing off; `nil` after 401/403/404 stopped polling.
-    public var currentPollInterval: Duration? {
-        state.withLock { $0.fetch.halted == nil ? $0.fetch.delay(base: refreshInterval) : nil }
-    }
+    public var currentPollInterval: Duration? { poller.currentPollInterval }
 
     // MARK: Events
 
@@ -225,9 +186,9 @@ public final class UnleashServerClient: Sendable {
     /// - Parameter handler: The callback; it must not block.
     /// - Returns: A subscription; keep it, and cancel or drop it to stop the callbacks.
     public func onEvent(_ handler: @escaping @Sendable (UnleashClientEvent) -> Void) -> UnleashEventSubscription {
-        hub.subscribe(handler)
+        poller.hub.subscribe(handler)
     }
 
     /// A stream of every event from now until the consumer stops iterating.
-    public var events: AsyncStream<UnleashClientEvent> { hub.stream }
+    public var events: AsyncStream<UnleashClientEvent> { poller.hub.stream }
 }

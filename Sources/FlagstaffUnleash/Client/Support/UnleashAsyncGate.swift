@@ -1,3 +1,5 @@
+import Flagstaff
+
 /// Lets one async operation run at a time, in arrival order (fetches of one client never overlap).
 final class UnleashAsyncGate: Sendable {
     private struct State {
@@ -5,7 +7,7 @@ final class UnleashAsyncGate: Sendable {
         var waiters: [CheckedContinuation<Void, Never>] = []
     }
 
-    private let state = Protected(State())
+    private let state = AnnotatedMutex(State())
 
     /// Runs `body` once every earlier caller has finished.
     func run<T: Sendable>(_ body: @Sendable () async -> T) async -> T {

@@ -1,18 +1,66 @@
-/// Runs async work with a hard deadline, even if the work ignores cancellation.
+import Dispatch
+import Flagstaff
+
+/// Runs async work with a hard deadline, even if the work ignores cancellation, and sleeps; both on timers that
+/// fire on ``UnleashExecutor/timers``, not on the cooperative pool (see ``UnleashExecutor``).
 enum UnleashDeadline {
-    /// The shared state of one race: the waiting continuation and the timer task.
-    private final class Race<Value: Sendable>: Sendable {
-        private struct Slots {
-            var continuation: CheckedContinuation<Value, Never>?
-            var tasks: [Task<Void, Never>] = []
-            var finished = false
-            /// The winning value when it arrived before the continuation was armed.
-            var early: Value?
+    /// Returns the operation's value or, after `timeout` (or when the calling task is cancelled),
+    /// `onTimeout`, whichever comes first. The timer is cancelled when the operation wins; the operation is left
+    /// to finish on its own when it loses (see the comment inside).
+    static func run<Value: Sendable>(
+        timeout: Duration, onTimeout: Value, executor: UnleashExecutor,
+        _ operation: @escaping @Sendable () async -> Value
+    ) async -> Value {
+        let race = UnleashRace<Value>()
+        race.finish(onTimeout, after: timeout)
+        // The work is not cancelled when it loses: cancelling a FoundationNetworking request from a cancellation
+        // handler can deadlock (its cancel does a `dispatch_sync` onto the session queue while Swift holds the
+        // task's status lock, and that queue may be resuming the same task). The loser runs out on its own; the
+        // transport gives it a Foundation timeout as a backstop.
+        Task(executorPreference: executor) { race.finish(await operation()) }
+        return await withTaskCancellationHandler {
+            await race.value()
+        } onCancel: {
+            race.finish(onTimeout)
         }
+    }
 
-        private let slots = Protected(Slots())
+    /// Waits `duration`, or less when the task is cancelled.
+    /// - Returns: `true` after the whole wait, `false` when cancelled.
+    static func sleep(for duration: Duration) async -> Bool {
+        let race = UnleashRace<Bool>()
+        race.finish(true, after: duration)
+        return await withTaskCancellationHandler {
+            await race.value()
+        } onCancel: {
+            race.finish(false)
+        }
+    }
+}
 
-        func arm(_ continuation: CheckedContinuation<Value, Never>) {
+/// One value that several parties race to deliver (the work, a timer, cancellation); the waiting task gets the
+/// first, later ones are dropped.
+final class UnleashRace<Value: Sendable>: Sendable {
+    private struct Slots {
+        var continuation: CheckedContinuation<Value, Never>?
+        var timer: Timer?
+        var finished = false
+        /// The winning value when it arrived before anyone waited.
+        var early: Value?
+    }
+
+    /// A scheduled work item. `@unchecked Sendable`: it is only created, scheduled and cancelled, and
+    /// `DispatchWorkItem.cancel()` may be called from any thread.
+    private final class Timer: @unchecked Sendable {
+        let item: DispatchWorkItem
+        init(_ item: DispatchWorkItem) { self.item = item }
+    }
+
+    private let slots = AnnotatedMutex(Slots())
+
+    /// Waits for the winning value.
+    func value() async -> Value {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Value, Never>) in
             let early = slots.withLock { slots -> Value? in
                 if slots.finished { return slots.early }
                 slots.continuation = continuation
@@ -20,53 +68,36 @@ enum UnleashDeadline {
             }
             if let early { continuation.resume(returning: early) }
         }
-
-        /// Keeps the timer so the winner can cancel it; cancels it at once if the race is already over.
-        func track(_ tasks: [Task<Void, Never>]) {
-            let finished = slots.withLock { slots in
-                slots.tasks = tasks
-                return slots.finished
-            }
-            if finished { tasks.forEach { $0.cancel() } }
-        }
-
-        /// Resumes the waiter with the first value; later values are dropped.
-        func finish(_ value: Value) {
-            let (continuation, tasks) = slots.withLock { slots -> (CheckedContinuation<Value, Never>?, [Task<Void, Never>]) in
-                guard !slots.finished else { return (nil, []) }
-                slots.finished = true
-                if slots.continuation == nil { slots.early = value }
-                defer { slots.continuation = nil }
-                return (slots.continuation, slots.tasks)
-            }
-            tasks.forEach { $0.cancel() }
-            continuation?.resume(returning: value)
-        }
     }
 
-    /// Returns the operation's value or, after `timeout` (or when the calling task is cancelled),
-    /// `onTimeout`, whichever comes first. The timer is cancelled when the operation wins; the operation is left
-    /// to finish on its own when it loses (see the comment inside).
-    static func run<Value: Sendable>(
-        timeout: Duration, onTimeout: Value, _ operation: @escaping @Sendable () async -> Value
-    ) async -> Value {
-        let race = Race<Value>()
-        return await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                race.arm(continuation)
-                // The work is not cancelled when it loses: cancelling a FoundationNetworking request from a
-                // cancellation handler can deadlock (its cancel does a `dispatch_sync` onto the session queue
-                // while Swift holds the task's status lock, and that queue may be resuming the same task).
-                // The loser runs out on its own; the transport gives it a Foundation timeout as a backstop.
-                Task { race.finish(await operation()) }
-                let timer = Task {
-                    try? await Task.sleep(for: timeout)
-                    if !Task.isCancelled { race.finish(onTimeout) }
-                }
-                race.track([timer])
-            }
-        } onCancel: {
-            race.finish(onTimeout)
+    /// Delivers `value` after `delay`, unless another value wins first (the timer is then cancelled).
+    func finish(_ value: Value, after delay: Duration) {
+        let timer = Timer(DispatchWorkItem { [weak self] in self?.finish(value) })
+        let armed = slots.withLock { slots -> Bool in
+            guard !slots.finished else { return false }
+            slots.timer = timer
+            return true
         }
+        guard armed else { return }
+        let (seconds, attoseconds) = delay.components
+        let (whole, overflow) = max(0, seconds).multipliedReportingOverflow(by: 1_000_000_000)
+        let nanoseconds = overflow ? Int64.max : whole.addingReportingOverflow(max(0, attoseconds) / 1_000_000_000).partialValue
+        UnleashExecutor.timers.asyncAfter(deadline: .now() + .nanoseconds(Int(clamping: nanoseconds)), execute: timer.item)
+    }
+
+    /// Delivers `value` if nothing was delivered yet.
+    func finish(_ value: Value) {
+        let (continuation, timer) = slots.withLock { slots -> (CheckedContinuation<Value, Never>?, Timer?) in
+            guard !slots.finished else { return (nil, nil) }
+            slots.finished = true
+            if slots.continuation == nil { slots.early = value }
+            defer {
+                slots.continuation = nil
+                slots.timer = nil
+            }
+            return (slots.continuation, slots.timer)
+        }
+        timer?.item.cancel()
+        continuation?.resume(returning: value)
     }
 }

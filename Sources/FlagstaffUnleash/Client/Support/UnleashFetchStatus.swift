@@ -61,38 +61,3 @@ struct UnleashFetchStatus: Sendable, Hashable {
         return RemoteSourceStatus(lastFetch: lastFetch, state: state)
     }
 }
-
-/// The background tasks of a client (polling, metrics), cancelled together by `stop()`.
-final class UnleashTaskSet: Sendable {
-    private let tasks = Protected([String: Task<Void, Never>]())
-
-    /// Starts `task` under `name`, cancelling the one it replaces.
-    func replace(_ name: String, with task: Task<Void, Never>) {
-        let old = tasks.withLock { $0.updateValue(task, forKey: name) }
-        old?.cancel()
-    }
-
-    /// Cancels every task.
-    func cancelAll() {
-        let all = tasks.withLock { tasks -> [Task<Void, Never>] in
-            defer { tasks.removeAll() }
-            return Array(tasks.values)
-        }
-        all.forEach { $0.cancel() }
-    }
-
-    /// Runs `body` every `interval` until cancelled or until `body` returns `false` or the owner is gone.
-    static func loop<Owner: AnyObject & Sendable>(
-        owner: Owner, interval: @escaping @Sendable (Owner) -> Duration?, body: @escaping @Sendable (Owner) async -> Void
-    ) -> Task<Void, Never> {
-        Task { [weak owner] in
-            while !Task.isCancelled {
-                let wait: Duration? = { owner.flatMap(interval) }()
-                guard let wait else { return }
-                do { try await Task.sleep(for: wait) } catch { return }
-                guard !Task.isCancelled, let current = owner else { return }
-                await body(current)
-            }
-        }
-    }
-}

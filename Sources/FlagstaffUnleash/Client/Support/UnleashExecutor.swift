@@ -1,0 +1,39 @@
+import Dispatch
+
+/// Runs a client's tasks (polling, metrics, fetches, deadlines) on a serial dispatch queue of its own instead of
+/// Swift concurrency's cooperative pool.
+///
+/// The cooperative pool has one thread per core (two on a 2-core machine). Code that computes for a long time
+/// between two `await`s, or blocks, holds one of those threads; while all are held, no task on the pool is
+/// resumed, so a poll or a request deadline due in 200 ms fired seconds late. A private serial queue is served by
+/// its own thread, whatever the pool is doing, and the client's work is light (it waits for the network most of
+/// the time). Its timers ( ``UnleashDeadline`` ) fire on ``timers``, another private queue, for the same reason:
+/// `Task.sleep` and the global dispatch queues are woken up through the same few threads as the pool.
+final class UnleashExecutor: TaskExecutor {
+    private let queue: DispatchQueue
+
+    /// The queue every client's timers fire on; they only resume a waiting task there.
+    static let timers = DispatchQueue(label: "flagstaff.unleash.timers")
+
+    /// Creates an executor.
+    /// - Parameter label: The queue's label, shown in debuggers.
+    init(label: String) {
+        queue = DispatchQueue(label: label)
+    }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        queue.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
+    }
+
+    /// Runs `operation` with this executor preferred, so it and its child tasks resume here, not on the pool.
+    func run<T: Sendable>(_ operation: () async -> T) async -> T {
+        await withTaskExecutorPreference(self, operation: operation)
+    }
+
+    /// Starts an unstructured task on this executor; it does not inherit the caller's cancellation.
+    @discardableResult
+    func task(_ operation: sending @escaping @isolated(any) () async -> Void) -> Task<Void, Never> {
+        Task(executorPreference: self, operation: operation)
+    }
+}
