@@ -1,4 +1,5 @@
 @testable import Flagstaff
+import FlagstaffTestSupport
 import Foundation
 import Testing
 
@@ -6,7 +7,7 @@ import Testing
 /// manifests written with random formatting and escapes, and random byte-level mutations of them.
 @Suite struct ManifestReaderFuzzTests {
     @Test func randomValidManifestsDecodeAsWithJSONDecoder() throws {
-        var random = SplitMix64(seed: 0x5EED_F1A6)
+        var random = SeededRandom(seed: 0x5EED_F1A6)
         for round in 0..<300 {
             var writer = RandomManifestWriter(random: random)
             let data = Data(writer.manifest().utf8)
@@ -18,7 +19,7 @@ import Testing
     }
 
     @Test func mutatedManifestsReturnOrThrowManifestErrorsNeverTrap() throws {
-        var random = SplitMix64(seed: 0xBAD_B17E5)
+        var random = SeededRandom(seed: 0xBAD_B17E5)
         let interesting: [UInt8] = [0x00, 0x09, 0x0A, 0x20, 0x22, 0x2C, 0x2D, 0x2E, 0x30, 0x31, 0x3A, 0x5B, 0x5C, 0x5D,
                                     0x65, 0x66, 0x6E, 0x74, 0x75, 0x7B, 0x7D, 0x80, 0xBF, 0xC0, 0xC3, 0xED, 0xEF, 0xF0, 0xF4, 0xFF]
         var accepted = 0
@@ -50,7 +51,7 @@ import Testing
         #expect(accepted > 0, "some mutations (e.g. in whitespace or string contents) keep a manifest valid")
     }
 
-    private func mutate(_ bytes: inout [UInt8], interesting: [UInt8], using random: inout SplitMix64) {
+    private func mutate(_ bytes: inout [UInt8], interesting: [UInt8], using random: inout SeededRandom) {
         guard !bytes.isEmpty else { return }
         let position = Int.random(in: 0..<bytes.count, using: &random)
         let value = Bool.random(using: &random) ? interesting.randomElement(using: &random) ?? 0 : UInt8.random(in: 0...255, using: &random)
@@ -67,28 +68,13 @@ import Testing
     }
 }
 
-/// A deterministic random number generator (SplitMix64).
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var value = state
-        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-        return value ^ (value >> 31)
-    }
-}
-
 /// Writes random valid manifests as JSON text: random field order, whitespace, escapes, `null`s, unicode,
 /// nested groups, every kind and a remote section with every kind of default.
 struct RandomManifestWriter {
-    var random: SplitMix64
+    var random: SeededRandom
     private var flagCount = 0
 
-    init(random: SplitMix64) { self.random = random }
+    init(random: SeededRandom) { self.random = random }
 
     mutating func manifest() -> String {
         var fields = [field("name") + string(randomText())]

@@ -1,4 +1,5 @@
 @testable import Flagstaff
+import FlagstaffTestSupport
 import Foundation
 import Testing
 
@@ -9,7 +10,7 @@ import Testing
     /// digits and non-ASCII text.
     static func makeRegistry(flags: Int) throws -> FeatureRegistry {
         let words = ["avatar", "Scroll", "net", "rounded", "Button", "rerun", "café", "Crème", "x2", "roro", "a"]
-        var rng = SplitMix(seed: 7)
+        var rng = SeededRandom(seed: 7)
         var groups: [RegistryManifest.Group] = []
         for g in 0..<max(1, flags / 50) {
             let group = "g\(g)" + words[g % words.count].lowercased().filter(\.isLetter)
@@ -129,18 +130,5 @@ import Testing
                 SearchField.allCases.contains { Self.reference(FoldedQuery(text).bytes, $0, text: $0.text(of: feature)) != nil }
             }.count, "\(text)")
         }
-    }
-}
-
-/// A small deterministic random number generator for generated fixtures.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE5_E9B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

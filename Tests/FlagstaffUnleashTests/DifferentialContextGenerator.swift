@@ -1,20 +1,5 @@
+import FlagstaffTestSupport
 import Foundation
-
-/// SplitMix64: a small, fast generator whose sequence depends only on its seed, so the generated contexts
-/// are the same on every run and every machine.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// Builds evaluation contexts for one Unleash state, aimed at its edges: every constraint value of the state,
 /// near misses of it (case, prefix, ±1, semver and date neighbours, nearby addresses) and random values.
@@ -30,10 +15,10 @@ struct DifferentialContextGenerator {
     /// satisfy several constraints at once (segments, dependencies) are common too.
     private var exact: [String: [String]] = [:]
     private var stickinessFields: Set<String> = []
-    private var generator: SeededGenerator
+    private var generator: SeededRandom
 
     init(state: Any, seed: UInt64) {
-        generator = SeededGenerator(seed: seed)
+        generator = SeededRandom(seed: seed)
         for feature in Self.features(in: state) { collect(feature: feature) }
         for segment in Self.segments(in: state) { collect(constraints: segment["constraints"]) }
         flags.append("flagstaff.differential.unknown")
