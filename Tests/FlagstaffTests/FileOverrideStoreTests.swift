@@ -24,6 +24,19 @@ import Testing
         #expect(try !String(contentsOf: store.url, encoding: .utf8).contains("blueText"))
     }
 
+    @Test func keysWithQuotesAndControlCharactersRoundTripAsEscapedJSON() throws {
+        let store = try FileOverrideStore(url: file)
+        let keys = ["say \"hi\"", "back\\slash", "tab\there", "esc\u{1B}[2J", "nel\u{85}", "del\u{7F}", "café", "功能"]
+        _ = try store.update(Dictionary(uniqueKeysWithValues: keys.map { ($0, OverrideState.enabled) }))
+        let written = try String(contentsOf: store.url, encoding: .utf8)
+        #expect(!written.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" || (0x7F...0x9F).contains($0.value) },
+                "control characters are escaped in the file")
+        #expect(written.contains(#""esc\u001B[2J""#) && written.contains(#""nel\u0085""#) && written.contains(#""tab\there""#))
+        let json = try JSONSerialization.jsonObject(with: Data(written.utf8)) as? [String: Any]
+        #expect((json?["overrides"] as? [String: String]).map { Set($0.keys) } == Set(keys))
+        #expect(try store.load() == Dictionary(uniqueKeysWithValues: keys.map { ($0, OverrideState.enabled) }))
+    }
+
     @Test func registryKeepsUnknownKeys() throws {
         try Data(#"{"version":1,"overrides":{"someOtherApp.flag":"on"}}"#.utf8).write(to: file)
         let features = AppFeatures(store: try FileOverrideStore(url: file), options: RegistryOptions(storeWatchInterval: nil))

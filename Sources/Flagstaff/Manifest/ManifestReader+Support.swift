@@ -40,20 +40,7 @@ struct ReadFailure: Error {
     }
 
     /// A name as a JSON string, quotes, backslashes and control characters escaped: `"defualt"`.
-    static func quoted(_ name: String) -> String {
-        var text = "\""
-        for scalar in name.unicodeScalars {
-            switch scalar {
-            case "\"": text += "\\\""
-            case "\\": text += "\\\\"
-            case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value):
-                let hex = String(scalar.value, radix: 16, uppercase: true)
-                text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: text.unicodeScalars.append(scalar)
-            }
-        }
-        return text + "\""
-    }
+    static func quoted(_ name: String) -> String { JSONText.quoted(name) }
 }
 
 /// One step of a JSON path.

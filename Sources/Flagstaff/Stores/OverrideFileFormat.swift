@@ -47,29 +47,9 @@ enum OverrideFileFormat {
         let entries = overrides.filter { $0.value != .featureDefault }.sorted { $0.key < $1.key }
         for (index, entry) in entries.enumerated() {
             text += index == 0 ? "\n" : ",\n"
-            text += "    \(jsonString(entry.key)): \"\(entry.value == .enabled ? "on" : "off")\""
+            text += "    \(JSONText.quoted(entry.key)): \"\(entry.value == .enabled ? "on" : "off")\""
         }
         text += entries.isEmpty ? "}\n}\n" : "\n  }\n}\n"
         return Data(text.utf8)
-    }
-
-    static func jsonString(_ string: String) -> String {
-        var out = "\""
-        for scalar in string.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
-                    out += String(format: "\\u%04X", scalar.value)
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
     }
 }

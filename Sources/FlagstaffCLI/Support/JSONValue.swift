@@ -1,3 +1,5 @@
+import Flagstaff
+
 /// Any JSON value, decoded without loss of type (`true` is not `1`), for strict validation with precise
 /// messages.
 enum JSONValue: Decodable, Equatable {
@@ -39,24 +41,6 @@ enum JSONValue: Decodable, Equatable {
 
     /// A JSON string literal, terminal-safe: control, bidirectional and line-separator characters escaped.
     static func quoted(_ text: String) -> String {
-        var out = "\""
-        out.reserveCapacity(text.utf8.count + 2)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 || TerminalText.isUnsafe(scalar) || scalar.value == 0x2028 || scalar.value == 0x2029 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
+        JSONText.quoted(text) { TerminalText.isUnsafe($0) || $0.value == 0x2028 || $0.value == 0x2029 }
     }
 }
