@@ -12,12 +12,13 @@ import Synchronization
 /// On Linux, `Mutex` is built on raw futex system calls, which ThreadSanitizer does not intercept, so every
 /// access it protects is reported as a data race under `--sanitize=thread`. This wrapper tells the sanitizer
 /// about the happens-before edge (`__tsan_acquire` after locking, `__tsan_release` before unlocking) when
-/// the sanitizer runtime is loaded, and costs one well-predicted branch otherwise. Semantics are exactly
+/// the sanitizer runtime is loaded, and costs one well-predicted branch (and no allocation) otherwise. Semantics are exactly
 /// `Mutex`'s. Every lock of the package uses it (`package` access), so `--sanitize=thread` runs are meaningful.
 package struct AnnotatedMutex<Value: ~Copyable>: ~Copyable, Sendable {
     private let mutex: Mutex<Value>
-    /// A heap object whose address names this lock for the sanitizer.
-    private let anchor = SanitizerAnchor()
+    /// A heap object whose address names this lock for the sanitizer; only allocated under the sanitizer
+    /// (a registry has a lock per flag, and 100,000 anchors would be 3 MB for nothing).
+    private let anchor: SanitizerAnchor? = ThreadSanitizerHooks.shared == nil ? nil : SanitizerAnchor()
 
     /// Creates a mutex holding `value`.
     ///
@@ -34,11 +35,13 @@ package struct AnnotatedMutex<Value: ~Copyable>: ~Copyable, Sendable {
     package borrowing func withLock<Result: ~Copyable, Failure: Error>(
         _ body: (inout sending Value) throws(Failure) -> sending Result
     ) throws(Failure) -> sending Result {
-        let hooks = ThreadSanitizerHooks.shared
+        guard let anchor, let hooks = ThreadSanitizerHooks.shared else {
+            return try mutex.withLock { (value: inout sending Value) throws(Failure) -> sending Result in try body(&value) }
+        }
         let address = Unmanaged.passUnretained(anchor).toOpaque()
         return try mutex.withLock { (value: inout sending Value) throws(Failure) -> sending Result in
-            hooks?.acquire(address)
-            defer { hooks?.release(address) }
+            hooks.acquire(address)
+            defer { hooks.release(address) }
             return try body(&value)
         }
     }
