@@ -29,6 +29,28 @@ import Testing
         #expect(state.cursor == 0, "the best match is selected")
     }
 
+    @Test func theSearchLineCountsWhatTheFilterLeft() throws {
+        var state = ConsoleState(registry: try rankingRegistry(), width: 100, height: 20)
+        press(.character("/"), into: &state)
+        type("avatar", into: &state)
+        #expect(ConsoleLayout.render(state).text(row: 1).hasPrefix(" / avatar▏   5 matches"))
+        type("si", into: &state)
+        #expect(ConsoleLayout.render(state).text(row: 1).hasPrefix(" / avatarsi▏   1 match "))
+        type("zz", into: &state)
+        #expect(ConsoleLayout.render(state).text(row: 1).hasPrefix(" / avatarsizz▏   0 matches"))
+        press(.escape, into: &state)
+        #expect(!ConsoleLayout.render(state).text(row: 1).contains("match"), "no count without a filter")
+        press(.tab, into: &state)  // scope On, no query
+        let onCount = state.registry.allFeatures.filter(\.enabled).count
+        #expect(ConsoleLayout.render(state).text(row: 1).hasPrefix(" / to search   \(onCount) flag"))
+        // A narrow terminal leaves the count out rather than crowd the scopes.
+        var narrow = ConsoleState(registry: try rankingRegistry(), width: 40, height: 20)
+        press(.character("/"), into: &narrow)
+        type("adventure variant title", into: &narrow)
+        let line = ConsoleLayout.render(narrow).text(row: 1)
+        #expect(!line.contains("match") && line.hasSuffix("[All] "), "\(line)")
+    }
+
     @Test func highlightsTheMatchedCharacters() throws {
         var state = ConsoleState(registry: try rankingRegistry())
         press(.character("/"), into: &state)

@@ -117,9 +117,16 @@ public enum ConsoleLayout {
         if searching || !state.query.isEmpty {
             x = buffer.put("/ ", row: 1, column: x, style: context.theme.strong)
             x = buffer.put(context.clean(state.query), row: 1, column: x, maxWidth: max(0, scopeX - x - 2))
-            if searching { buffer.put(context.glyphs.cursor, row: 1, column: x, style: context.theme.strong) }
+            if searching { x = buffer.put(context.glyphs.cursor, row: 1, column: x, style: context.theme.strong) }
         } else {
-            buffer.put("/ to search", row: 1, column: x, maxWidth: max(0, scopeX - x - 1))
+            x = buffer.put("/ to search", row: 1, column: x, maxWidth: max(0, scopeX - x - 1))
+        }
+        // How many rows the filter left, when there is room before the scopes.
+        if state.isFlat {
+            let count = state.rows.count
+            let noun = state.query.isEmpty ? (count == 1 ? "flag" : "flags") : (count == 1 ? "match" : "matches")
+            let text = "\(count) \(noun)"
+            if x + 3 + DisplayWidth.of(text) < scopeX { buffer.put(text, row: 1, column: x + 3) }
         }
         guard scopeX > 8 else { return }
         var scopeColumn = scopeX
