@@ -130,6 +130,20 @@ public struct LoopbackResponse: Sendable, Equatable {
         return LoopbackResponse(status: 200, headers: ["Content-Type": contentType], body: body)
     }
 
+    /// A 200 response that streams a large body slowly, chunked (no `Content-Length`), like a broken or hostile
+    /// server: a client that buffers everything before checking its limit would wait for the whole stream.
+    ///
+    /// - Parameters:
+    ///   - bytes: The body size in bytes.
+    ///   - pace: How fast it is written.
+    /// - Returns: The response.
+    public static func slowStream(bytes: Int, pace: LoopbackPace) -> Self {
+        var response = oversized(bytes: bytes)
+        response.chunked = true
+        response.pace = pace
+        return response
+    }
+
     /// The standard reason phrase for ``status`` (`"OK"`, `"Not Modified"`, …), or `"Status"` if unknown.
     public var reasonPhrase: String {
         switch status {
