@@ -1,8 +1,5 @@
 import FlagstaffRemote
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// Fetches Firebase Remote Config templates over the REST API, for ``RemoteConfig``.
 ///
@@ -18,13 +15,17 @@ import FoundationNetworking
 /// let config = RemoteConfig(provider: firebase, storageDirectory: cacheURL)
 /// ```
 ///
-/// HTTP runs on Foundation's `URLSession` (FoundationNetworking on Linux) with caching disabled; bodies over
-/// ``FirebaseRemoteConfigOptions/maximumResponseBytes`` are cut off as soon as they pass the limit.
+/// HTTP runs on Foundation's `URLSession` (FoundationNetworking on Linux) with caching disabled, one session per
+/// provider (fetches reuse its connection when the server keeps it open; it is closed when the provider is
+/// released); bodies over ``FirebaseRemoteConfigOptions/maximumResponseBytes`` are cut off as soon as they pass
+/// the limit, and each fetch ends at `request.timeout` exactly.
 public struct FirebaseRemoteConfigProvider: RemoteConfigProvider {
     /// `"firebase"`.
     public let name: String
     /// The endpoint and device fields.
     public let options: FirebaseRemoteConfigOptions
+    /// The provider's HTTP session; shared by its copies.
+    let transport: RemoteHTTPTransport
 
     /// Creates a provider.
     ///
@@ -34,6 +35,7 @@ public struct FirebaseRemoteConfigProvider: RemoteConfigProvider {
     public init(options: FirebaseRemoteConfigOptions, name: String = "firebase") {
         self.options = options
         self.name = name
+        transport = RemoteHTTPTransport(label: "flagstaff.firebase", maximumResponseBytes: options.maximumResponseBytes)
     }
 
     /// Performs one fetch.
@@ -47,27 +49,38 @@ public struct FirebaseRemoteConfigProvider: RemoteConfigProvider {
         guard let url = options.fetchURL else {
             throw .invalidResponse("cannot build the fetch URL from base \(options.baseURL) and project \(options.projectID)")
         }
-        var urlRequest = URLRequest(url: url)
-        urlRequest.httpMethod = "POST"
-        urlRequest.cachePolicy = .reloadIgnoringLocalCacheData
-        // swift-corelibs-foundation rounds timeouts down to whole seconds; RemoteConfig enforces the exact one.
-        urlRequest.timeoutInterval = max(1, request.timeout.rounded(.up))
-        urlRequest.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        urlRequest.setValue("application/json", forHTTPHeaderField: "Accept")
-        if let eTag = request.eTag, !eTag.isEmpty {
-            urlRequest.setValue(eTag, forHTTPHeaderField: "if-none-match")
-        }
+        var headers: [(name: String, value: String)] = [("Content-Type", "application/json"), ("Accept", "application/json")]
+        if let eTag = request.eTag, !eTag.isEmpty { headers.append(("if-none-match", eTag)) }
         if !options.appInstanceIDToken.isEmpty {
-            urlRequest.setValue(options.appInstanceIDToken, forHTTPHeaderField: "x-goog-firebase-installations-auth")
+            headers.append(("x-goog-firebase-installations-auth", options.appInstanceIDToken))
         }
-        urlRequest.httpBody = try requestBody(customSignals: request.customSignals)
-
-        let response = try await FirebaseHTTPTransport.send(
-            urlRequest, maximumBytes: options.maximumResponseBytes, timeout: request.timeout)
+        let body = try requestBody(customSignals: request.customSignals)
+        let timeout = request.timeout.isFinite ? Duration.milliseconds(Int64(min(max(request.timeout, 0.001), 1e9) * 1000)) : .seconds(60)
+        let response: RemoteHTTPResponse
+        switch await transport.send(RemoteHTTPRequest(method: "POST", url: url, headers: headers, body: body), timeout: timeout) {
+        case .success(let answer): response = answer
+        case .failure(let failure): throw Self.providerError(failure, timeout: request.timeout)
+        }
         return try FirebaseFetchResponseParser.parse(
             status: response.status, headers: response.headers, body: response.body,
             maximumBytes: options.maximumResponseBytes
         )
+    }
+
+    /// The transport's failure as this provider has always reported it.
+    static func providerError(_ error: RemoteHTTPError, timeout: TimeInterval) -> RemoteConfigProviderError {
+        switch error {
+        case .timedOut: .timedOut(after: timeout)
+        case .cancelled: .transport("cancelled")
+        case .refused(let url): .transport("connection refused (\(url.host ?? "host"))")
+        case .closedEarly: .transport("connection lost before a complete response")
+        case .truncated: .transport("connection closed before the whole body arrived (truncated body)")
+        case .badResponse: .transport("bad server response (connection closed early or malformed HTTP)")
+        case .notHTTP: .invalidResponse("not an HTTP response")
+        case .bodyTooLarge(_, let limit, let declared?): .invalidResponse("body of \(declared) bytes exceeds the limit of \(limit) bytes")
+        case .bodyTooLarge(_, let limit, nil): .invalidResponse("body exceeds the limit of \(limit) bytes")
+        case .other(_, let code, let message): .transport("URL error \(code): \(message)")
+        }
     }
 
     /// The strict-JSON request body (keys sorted, so it is stable for tests and caches).

@@ -7,7 +7,8 @@ import Darwin
 #endif
 import Foundation
 
-/// One accepted connection: reads a single HTTP/1.1 request, writes one response (or a fault), closes.
+/// One accepted connection: reads an HTTP/1.1 request, writes its response (or a fault); closes after it unless
+/// the server keeps connections alive.
 struct LoopbackHTTPConnection {
     /// Largest request head (request line + headers) accepted.
     static let maximumHeadBytes = 64 * 1024
@@ -127,27 +128,31 @@ struct LoopbackHTTPConnection {
         }
     }
 
-    /// Writes `response` (applying its delay and fault) and closes the connection.
-    func respond(_ response: LoopbackResponse) {
+    /// Writes `response` (applying its delay, fault and pace). Closes the connection unless `keepAlive` is set
+    /// and the response was written whole without a fault.
+    /// - Returns: What was written, and whether the connection is still open for another request.
+    func respond(_ response: LoopbackResponse, keepAlive: Bool = false) -> (delivery: LoopbackDelivery, open: Bool) {
+        var delivery = LoopbackDelivery(bodyBytes: response.body.count, sentBodyBytes: 0, completed: false)
         let delayMilliseconds = Self.milliseconds(response.delay)
         if delayMilliseconds > 0 {
             // Sleep, but wake at once if the server is stopped (the wake pipe becomes readable).
             let result = LoopbackSocket.waitReadable(wakeFD, wakeFD: wakeFD, timeoutMilliseconds: delayMilliseconds)
             if result != .timedOut {
                 close(fd)
-                return
+                return (delivery, false)
             }
         }
         switch response.fault {
         case .closeWithoutResponse:
             close(fd)
-            return
+            return (delivery, false)
         case .resetConnection:
             LoopbackSocket.reset(fd)
-            return
+            return (delivery, false)
         case .truncatedBody, nil:
             break
         }
+        let keepOpen = keepAlive && response.fault == nil
         var head = "HTTP/1.1 \(response.status) \(response.reasonPhrase)\r\n"
         var headers = response.headers
         if response.chunked {
@@ -156,10 +161,9 @@ struct LoopbackHTTPConnection {
         } else if !headers.contains("Content-Length") {
             headers["Content-Length"] = String(response.body.count)
         }
-        headers["Connection"] = "close"
+        if !keepOpen { headers["Connection"] = "close" }
         for field in headers { head += "\(field.name): \(field.value)\r\n" }
         head += "\r\n"
-        var bytes = Array(head.utf8)
         var body = [UInt8](response.body)
         if case .truncatedBody(let sentBytes) = response.fault {
             body = Array(body.prefix(max(0, sentBytes)))
@@ -174,13 +178,19 @@ struct LoopbackHTTPConnection {
             }
             encoded += Array("0\r\n\r\n".utf8)
             body = encoded
+            delivery.bodyBytes = body.count
         }
-        bytes += body
-        _ = LoopbackSocket.sendAll(fd, bytes)
+        if LoopbackSocket.sendAll(fd, Array(head.utf8)) {
+            let sent = LoopbackSocket.sendPaced(fd, body, pace: response.pace, wakeFD: wakeFD)
+            delivery.sentBodyBytes = sent.sent
+            delivery.completed = sent.completed && response.fault == nil
+        }
+        if keepOpen && delivery.completed { return (delivery, true) }
         shutdown(fd, Int32(SHUT_WR))
         // Drain briefly so the client reads everything before the close (avoids a reset discarding data).
         _ = LoopbackSocket.waitReadable(fd, wakeFD: wakeFD, timeoutMilliseconds: 1000)
         close(fd)
+        return (delivery, false)
     }
 
     static func milliseconds(_ duration: Duration) -> Int32 {

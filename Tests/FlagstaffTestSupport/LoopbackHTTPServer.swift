@@ -12,7 +12,10 @@ import Synchronization
 ///
 /// Each server binds an ephemeral port (or a given one), accepts connections on its own thread and serves
 /// each connection on a thread of its own: it reads one request, calls the handler, writes the response and
-/// closes the connection (`Connection: close`). Every request is recorded in ``requests`` before the handler runs.
+/// closes the connection (`Connection: close`); with `keepAlive`, it reads the next request on the same
+/// connection until the client closes it (or it idles for 10 s). Every request is recorded in ``requests``
+/// before the handler runs, and what was written for it in ``deliveries``; ``acceptedConnectionCount`` and
+/// ``openConnectionCount`` show whether a client reused or closed its connections.
 ///
 /// Fault injection lives in the response: ``LoopbackResponse/delay`` (client timeouts),
 /// ``LoopbackFault/truncatedBody(sentBytes:)``, ``LoopbackFault/closeWithoutResponse``,
@@ -43,10 +46,11 @@ public final class LoopbackHTTPServer: Sendable {
     ///
     /// - Parameters:
     ///   - port: The port to bind on 127.0.0.1; `0` (the default) picks a free ephemeral port.
+    ///   - keepAlive: Serve several requests per connection (no `Connection: close`).
     ///   - handler: Produces the response for each request.
-    public init(port: UInt16 = 0, handler: @escaping Handler) {
+    public init(port: UInt16 = 0, keepAlive: Bool = false, handler: @escaping Handler) {
         requestedPort = port
-        core = LoopbackServerCore(handler: handler)
+        core = LoopbackServerCore(handler: handler, keepAlive: keepAlive)
     }
 
     deinit {
@@ -57,11 +61,12 @@ public final class LoopbackHTTPServer: Sendable {
     ///
     /// - Parameters:
     ///   - port: The port to bind; `0` for an ephemeral port.
+    ///   - keepAlive: Serve several requests per connection.
     ///   - handler: Produces the response for each request.
     /// - Returns: The running server.
     /// - Throws: ``LoopbackHTTPError`` if the socket cannot be bound or listened on.
-    public static func started(port: UInt16 = 0, handler: @escaping Handler) throws -> LoopbackHTTPServer {
-        let server = LoopbackHTTPServer(port: port, handler: handler)
+    public static func started(port: UInt16 = 0, keepAlive: Bool = false, handler: @escaping Handler) throws -> LoopbackHTTPServer {
+        let server = LoopbackHTTPServer(port: port, keepAlive: keepAlive, handler: handler)
         try server.start()
         return server
     }
@@ -110,6 +115,31 @@ public final class LoopbackHTTPServer: Sendable {
     /// The number of requests received so far.
     public var requestCount: Int { core.recordedRequests.count }
 
+    /// What was written for each response so far, in the order the responses ended.
+    public var deliveries: [LoopbackDelivery] { core.counters.deliveries }
+
+    /// The number of connections accepted so far.
+    public var acceptedConnectionCount: Int { core.counters.accepted }
+
+    /// The number of connections open now (accepted and not yet closed by either side).
+    public var openConnectionCount: Int { core.counters.open }
+
+    /// Waits until `condition` holds, checking every 5 ms until `timeout` passes.
+    ///
+    /// - Parameters:
+    ///   - timeout: The longest time to wait.
+    ///   - condition: What to wait for, e.g. `{ $0.openConnectionCount == 0 }`.
+    /// - Returns: Whether it held in time.
+    public func wait(timeout: Duration = .seconds(30), until condition: @Sendable (LoopbackHTTPServer) -> Bool) async -> Bool {
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: timeout)
+        while clock.now < deadline {
+            if condition(self) { return true }
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        return condition(self)
+    }
+
     /// Forgets the recorded requests.
     public func clearRequests() {
         core.clearRequests()
@@ -146,13 +176,25 @@ final class LoopbackServerCore: Sendable {
         var stopped = false
     }
 
+    /// What the connections did, for ``LoopbackHTTPServer/deliveries`` and the connection counts.
+    struct Counters {
+        var deliveries: [LoopbackDelivery] = []
+        var accepted = 0
+        var open = 0
+    }
+
     private let state: LoopbackHTTPLock<State>
+    private let counting = LoopbackHTTPLock(Counters())
+    private let keepAlive: Bool
     /// Counts the accept thread and live connection threads; `stop()` waits on it. DispatchGroup is thread-safe.
     private let group = DispatchGroup()
 
-    init(handler: @escaping LoopbackHTTPServer.Handler) {
+    init(handler: @escaping LoopbackHTTPServer.Handler, keepAlive: Bool) {
         state = LoopbackHTTPLock(State(handler: handler))
+        self.keepAlive = keepAlive
     }
+
+    var counters: Counters { counting.withLock { $0 } }
 
     var port: UInt16 { state.withLock { $0.port } }
     var recordedRequests: [LoopbackRequest] { state.withLock { $0.requests } }
@@ -223,16 +265,22 @@ final class LoopbackServerCore: Sendable {
     }
 
     private func serve(clientFD: Int32, wakeFD: Int32) {
+        counting.withLock {
+            $0.accepted += 1
+            $0.open += 1
+        }
+        defer { counting.withLock { $0.open -= 1 } }
         var connection = LoopbackHTTPConnection(fd: clientFD, wakeFD: wakeFD)
-        guard let request = connection.readRequest() else {
-            close(clientFD)
-            return
+        while let request = connection.readRequest() {
+            let handler = state.withLock {
+                $0.requests.append(request)
+                return $0.handler
+            }
+            let (delivery, open) = connection.respond(handler(request), keepAlive: keepAlive)
+            counting.withLock { $0.deliveries.append(delivery) }
+            if !open { return }
         }
-        let handler = state.withLock {
-            $0.requests.append(request)
-            return $0.handler
-        }
-        connection.respond(handler(request))
+        close(clientFD)
     }
 
     func stop() {

@@ -13,7 +13,7 @@ public enum LoopbackFault: Sendable, Equatable {
 
 /// The response a ``LoopbackHTTPServer`` handler returns: status, headers, body, and optional faults.
 ///
-/// The server always adds `Connection: close` (one request per connection) and, unless the handler set one
+/// The server adds `Connection: close` (one request per connection) unless it keeps connections alive, and, unless the handler set one
 /// or ``chunked`` is on, a `Content-Length` for ``body``. It adds no `Content-Type`: set one yourself, or
 /// use ``json(_:status:headers:)`` / ``text(_:status:headers:)``. To test a wrong content type, set any
 /// other type in ``headers``; to test an oversized body, return a large body (see ``oversized(bytes:contentType:)``).
@@ -34,6 +34,8 @@ public struct LoopbackResponse: Sendable, Equatable {
     public var chunked: Bool
     /// A transport-level fault to inject, or `nil` for a well-formed response.
     public var fault: LoopbackFault?
+    /// Write the body slowly, a piece at a time (see ``LoopbackPace``); `nil` writes it at once.
+    public var pace: LoopbackPace?
 
     /// Creates a response.
     ///
@@ -44,13 +46,15 @@ public struct LoopbackResponse: Sendable, Equatable {
     ///   - delay: Time to wait before responding.
     ///   - chunked: Whether to use chunked transfer encoding.
     ///   - fault: A fault to inject.
+    ///   - pace: How fast to write the body; `nil` for all at once.
     public init(
         status: Int = 200,
         headers: LoopbackHeaders = LoopbackHeaders(),
         body: Data = Data(),
         delay: Duration = .zero,
         chunked: Bool = false,
-        fault: LoopbackFault? = nil
+        fault: LoopbackFault? = nil,
+        pace: LoopbackPace? = nil
     ) {
         self.status = status
         self.headers = headers
@@ -58,6 +62,7 @@ public struct LoopbackResponse: Sendable, Equatable {
         self.delay = delay
         self.chunked = chunked
         self.fault = fault
+        self.pace = pace
     }
 
     /// A response with a UTF-8 JSON text body and `Content-Type: application/json; charset=utf-8`.
@@ -123,6 +128,20 @@ public struct LoopbackResponse: Sendable, Equatable {
         body[0] = UInt8(ascii: "\"")
         body[body.count - 1] = UInt8(ascii: "\"")
         return LoopbackResponse(status: 200, headers: ["Content-Type": contentType], body: body)
+    }
+
+    /// A 200 response that streams a large body slowly, chunked (no `Content-Length`), like a broken or hostile
+    /// server: a client that buffers everything before checking its limit would wait for the whole stream.
+    ///
+    /// - Parameters:
+    ///   - bytes: The body size in bytes.
+    ///   - pace: How fast it is written.
+    /// - Returns: The response.
+    public static func slowStream(bytes: Int, pace: LoopbackPace) -> Self {
+        var response = oversized(bytes: bytes)
+        response.chunked = true
+        response.pace = pace
+        return response
     }
 
     /// The standard reason phrase for ``status`` (`"OK"`, `"Not Modified"`, …), or `"Status"` if unknown.

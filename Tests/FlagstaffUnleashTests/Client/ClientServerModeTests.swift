@@ -19,8 +19,8 @@ struct ClientServerModeTests {
         """
     }
 
-    static func server(_ body: Locked<String> = Locked(features())) throws -> LoopbackHTTPServer {
-        try LoopbackHTTPServer.started { request in
+    static func server(_ body: Locked<String> = Locked(features()), keepAlive: Bool = false) throws -> LoopbackHTTPServer {
+        try LoopbackHTTPServer.started(keepAlive: keepAlive) { request in
             switch (request.method, request.path) {
             case ("GET", "/api/client/features"):
                 let tag = "\"\(body.current.hashValue)\""

@@ -1,3 +1,4 @@
+import FlagstaffRemote
 import Foundation
 
 /// Why an Unleash request failed or its answer could not be used.
@@ -56,6 +57,18 @@ public enum UnleashClientError: Error, Sendable, Hashable, CustomStringConvertib
             return "persistence: \(message)"
         case .invalidBootstrap(let message):
             return "invalid bootstrap: \(message)"
+        }
+    }
+}
+
+extension UnleashClientError {
+    /// The shared transport's failure: `timedOut`, `invalidResponse` for a body that is not HTTP or too large,
+    /// else `transport`, with the transport's message (it names the host, or the URL and the limit).
+    init(_ error: RemoteHTTPError) {
+        switch error {
+        case .timedOut(let after, _): self = .timedOut(after: after)
+        case .notHTTP, .bodyTooLarge: self = .invalidResponse(error.description)
+        default: self = .transport(error.description)
         }
     }
 }

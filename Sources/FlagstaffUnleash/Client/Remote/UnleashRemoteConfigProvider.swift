@@ -27,8 +27,10 @@ public struct UnleashRemoteConfigProvider: RemoteConfigProvider {
     public let connectionID: String
     let clientKey: String
     let maximumResponseBytes: Int
-    /// Where requests and their deadlines run: off the cooperative pool (see ``UnleashExecutor``).
+    /// Where requests run: off the cooperative pool (see ``UnleashExecutor``).
     let executor = UnleashExecutor(label: "flagstaff.unleash.remote-config")
+    /// The provider's HTTP session, shared by its copies; closed when the provider is released.
+    let transport: RemoteHTTPTransport
 
     /// Creates a provider.
     /// - Parameters:
@@ -48,6 +50,7 @@ public struct UnleashRemoteConfigProvider: RemoteConfigProvider {
         self.context = context
         self.maximumResponseBytes = maximumResponseBytes
         self.name = name
+        transport = RemoteHTTPTransport(label: "flagstaff.unleash.remote-config", maximumResponseBytes: maximumResponseBytes)
         self.connectionID = UUID().uuidString.lowercased()
     }
 
@@ -66,18 +69,19 @@ public struct UnleashRemoteConfigProvider: RemoteConfigProvider {
         ]
         if let eTag = request.eTag, !eTag.isEmpty { headers.append(("If-None-Match", eTag)) }
         let seconds = max(0.001, request.timeout)
-        let transport = UnleashHTTPTransport(timeout: .milliseconds(Int64(seconds * 1000)),
-                                             maximumResponseBytes: maximumResponseBytes, executor: executor)
-        let response: UnleashHTTPResponse
-        do {
-            response = try await transport.send(UnleashHTTPRequest(
-                method: "GET", url: UnleashFrontendQuery.url(url, query: query), headers: headers, body: nil))
-        } catch {
-            switch error {
-            case .timedOut: throw .timedOut(after: request.timeout)
-            case .transport(let message): throw .transport(message)
-            default: throw .invalidResponse(error.description)
-            }
+        let timeout = Duration.milliseconds(Int64(min(seconds, 1e9) * 1000))
+        let transport = self.transport
+        let target = RemoteHTTPRequest(method: "GET", url: UnleashFrontendQuery.url(url, query: query), headers: headers)
+        let response: RemoteHTTPResponse
+        switch await executor.run({ await transport.send(target, timeout: timeout) }).mapError(UnleashClientError.init) {
+        case .success(let answer):
+            response = answer
+        case .failure(.timedOut):
+            throw .timedOut(after: request.timeout)
+        case .failure(.transport(let message)):
+            throw .transport(message)
+        case .failure(let error):
+            throw .invalidResponse(error.description)
         }
         switch response.status {
         case 200:

@@ -1,3 +1,4 @@
+import FlagstaffRemote
 import Foundation
 
 extension UnleashServerClient {
@@ -74,9 +75,9 @@ extension UnleashServerClient {
             do { data = try JSONSerialization.data(withJSONObject: body, options: [.sortedKeys]) } catch {
                 throw .invalidResponse("cannot encode the registration: \(error)")
             }
-            let request = UnleashHTTPRequest(method: "POST", url: target,
-                                             headers: poller.headers([("Content-Type", "application/json")]), body: data)
-            let response = try await poller.transport.send(request)
+            let request = RemoteHTTPRequest(method: "POST", url: target,
+                                            headers: poller.headers([("Content-Type", "application/json")]), body: data)
+            let response = try await poller.send(request)
             guard (200...299).contains(response.status) else { throw .httpStatus(response.status, url: target.absoluteString) }
         } catch {
             poller.hub.emit(.error(UnleashClientFailure(operation: .register, error: error)))

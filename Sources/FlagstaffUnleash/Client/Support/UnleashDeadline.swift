@@ -1,30 +1,9 @@
 import Dispatch
 import Flagstaff
 
-/// Runs async work with a hard deadline, even if the work ignores cancellation, and sleeps; both on timers that
-/// fire on ``UnleashExecutor/timers``, not on the cooperative pool (see ``UnleashExecutor``).
+/// Sleeps on timers that fire on ``UnleashExecutor/timers``, not on the cooperative pool (see ``UnleashExecutor``).
+/// Request deadlines are the transport's own (`RemoteHTTPTransport`, also on a private queue).
 enum UnleashDeadline {
-    /// Returns the operation's value or, after `timeout` (or when the calling task is cancelled),
-    /// `onTimeout`, whichever comes first. The timer is cancelled when the operation wins; the operation is left
-    /// to finish on its own when it loses (see the comment inside).
-    static func run<Value: Sendable>(
-        timeout: Duration, onTimeout: Value, executor: UnleashExecutor,
-        _ operation: @escaping @Sendable () async -> Value
-    ) async -> Value {
-        let race = UnleashRace<Value>()
-        race.finish(onTimeout, after: timeout)
-        // The work is not cancelled when it loses: cancelling a FoundationNetworking request from a cancellation
-        // handler can deadlock (its cancel does a `dispatch_sync` onto the session queue while Swift holds the
-        // task's status lock, and that queue may be resuming the same task). The loser runs out on its own; the
-        // transport gives it a Foundation timeout as a backstop.
-        Task(executorPreference: executor) { race.finish(await operation()) }
-        return await withTaskCancellationHandler {
-            await race.value()
-        } onCancel: {
-            race.finish(onTimeout)
-        }
-    }
-
     /// Waits `duration`, or less when the task is cancelled.
     /// - Returns: `true` after the whole wait, `false` when cancelled.
     static func sleep(for duration: Duration) async -> Bool {

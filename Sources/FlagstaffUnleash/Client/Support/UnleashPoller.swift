@@ -1,4 +1,5 @@
 import Flagstaff
+import FlagstaffRemote
 import Foundation
 
 /// What tells the two clients' polling apart: what is requested and how an answer becomes what the client serves.
@@ -79,7 +80,9 @@ final class UnleashPoller<Model: Sendable, Answer: Sendable>: Sendable {
     let hub = UnleashEventHub()
     let metrics: UnleashMetricsCounter
     let executor: UnleashExecutor
-    let transport: UnleashHTTPTransport
+    /// The client's HTTP session: polls, metrics posts and registration reuse its connection. Invalidated by
+    /// `stop()` (after the last metrics post) and when the client is released.
+    let transport: RemoteHTTPTransport
     private let snapshots: UnleashSnapshotStore?
     private let state: AnnotatedMutex<State>
     private let gate = UnleashAsyncGate()
@@ -94,8 +97,8 @@ final class UnleashPoller<Model: Sendable, Answer: Sendable>: Sendable {
         self.snapshots = snapshots
         let options = settings.options
         executor = UnleashExecutor(label: "flagstaff.unleash.\(label)")
-        transport = UnleashHTTPTransport(timeout: options.timeout, maximumResponseBytes: options.maximumResponseBytes,
-                                         executor: executor)
+        transport = RemoteHTTPTransport(label: "flagstaff.unleash.\(label)",
+                                        maximumResponseBytes: options.maximumResponseBytes)
         metrics = UnleashMetricsCounter(now: options.now)
         state = AnnotatedMutex(State(model: model, pendingFailures: pendingFailures))
     }
@@ -180,22 +183,28 @@ final class UnleashPoller<Model: Sendable, Answer: Sendable>: Sendable {
         return metrics.takeBucket()
     }
 
-    /// Stops; the pending counts are posted once in the background.
+    /// Stops; the pending counts are posted once in the background, then the HTTP session is closed.
     func stop() {
-        guard let bucket = halt() else { return }
-        executor.task { await self.post(bucket) }
+        guard let bucket = halt() else {
+            transport.invalidate()
+            return
+        }
+        executor.task {
+            await self.post(bucket)
+            self.transport.invalidate()
+        }
     }
 
     /// Stops; with `flushingMetrics`, posts the pending counts and returns when the post is done (within the
     /// timeout), else keeps them.
     func stop(flushingMetrics: Bool) async {
         if flushingMetrics {
-            guard let bucket = halt() else { return }
-            await executor.run { await post(bucket) }
+            if let bucket = halt() { await executor.run { await post(bucket) } }
         } else {
             state.withLock { $0.running = false }
             tasks.cancelAll()
         }
+        transport.invalidate()
     }
 
     private func startPolling() {
@@ -232,14 +241,22 @@ final class UnleashPoller<Model: Sendable, Answer: Sendable>: Sendable {
         return UnleashRequestHeaders.merge(own: settings.headers + own, custom: custom)
     }
 
+    /// Sends a request on the client's executor, within ``UnleashClientOptions/timeout``.
+    func send(_ request: RemoteHTTPRequest) async throws(UnleashClientError) -> RemoteHTTPResponse {
+        let timeout = options.timeout
+        let transport = self.transport
+        return try await executor.run { await transport.send(request, timeout: timeout) }
+            .mapError(UnleashClientError.init).get()
+    }
+
     private func performFetch() async {
         let (model, generation, eTag) = state.withLock { ($0.model, $0.generation, $0.eTag) }
         var own: [(name: String, value: String)] = [("Accept", "application/json")]
         if let eTag, !eTag.isEmpty { own.append(("If-None-Match", eTag)) }
-        let request = UnleashHTTPRequest(method: "GET", url: feed.url(model), headers: headers(own), body: nil)
+        let request = RemoteHTTPRequest(method: "GET", url: feed.url(model), headers: headers(own))
         let endpoint = feed.endpoint.absoluteString
         do throws(UnleashClientError) {
-            let response = try await transport.send(request)
+            let response = try await send(request)
             switch response.status {
             case 200:
                 let answer = try feed.decode(response.body, "body from \(endpoint)")
@@ -299,9 +316,9 @@ final class UnleashPoller<Model: Sendable, Answer: Sendable>: Sendable {
         do throws(UnleashClientError) {
             let body = try UnleashMetricsPost(appName: settings.appName, environment: settings.environment,
                                               instanceId: settings.instanceID, bucket: bucket).encoded()
-            let request = UnleashHTTPRequest(method: "POST", url: target,
-                                             headers: headers([("Content-Type", "application/json")]), body: body)
-            let response = try await transport.send(request)
+            let request = RemoteHTTPRequest(method: "POST", url: target,
+                                            headers: headers([("Content-Type", "application/json")]), body: body)
+            let response = try await send(request)
             guard (200...299).contains(response.status) else {
                 throw .httpStatus(response.status, url: target.absoluteString)
             }

@@ -1,0 +1,164 @@
+import Dispatch
+import Flagstaff
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The delegate of one ``RemoteHTTPTransport`` session: it keeps the state of each request by task identifier,
+/// collects bodies up to their limit and hands each waiting caller exactly one outcome.
+///
+/// A `URLSession` retains its delegate until it is invalidated, so this object holds nothing that owns the session
+/// (or the transport): the transport can be released, and its `deinit` invalidates the session.
+final class RemoteHTTPExchanges: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    // @unchecked: the only mutable state is inside `table` (a lock); the queues are immutable and thread-safe.
+    typealias Outcome = Result<RemoteHTTPResponse, RemoteHTTPError>
+
+    private struct Exchange {
+        let url: URL
+        let limit: Int
+        let timeout: Duration
+        let task: URLSessionDataTask
+        var response: HTTPURLResponse?
+        var body = Data()
+        /// The waiting caller, once it waits.
+        var continuation: CheckedContinuation<Outcome, Never>?
+        /// The outcome when it came before the caller waited.
+        var outcome: Outcome?
+    }
+
+    /// What to do outside the lock once an exchange is settled.
+    private struct Delivery {
+        var continuation: CheckedContinuation<Outcome, Never>?
+        var outcome: Outcome
+        var cancel: URLSessionDataTask?
+    }
+
+    private let table = AnnotatedMutex([Int: Exchange]())
+    /// Where deadlines fire and tasks are cancelled: a private serial queue, never the cooperative pool.
+    let queue: DispatchQueue
+    /// Where the session calls this delegate. Held here because `OperationQueue.underlyingQueue` does not retain
+    /// it, and the session keeps this delegate (and its operation queue) as long as it may call them.
+    let delegateQueue: DispatchQueue
+
+    init(queue: DispatchQueue, delegateQueue: DispatchQueue) {
+        self.queue = queue
+        self.delegateQueue = delegateQueue
+    }
+
+    /// Registers a task that is not resumed yet, and arms its deadline.
+    func open(_ task: URLSessionDataTask, url: URL, limit: Int, timeout: Duration) {
+        let id = task.taskIdentifier
+        table.withLock { $0[id] = Exchange(url: url, limit: limit, timeout: timeout, task: task) }
+        queue.asyncAfter(deadline: .now() + Self.dispatchInterval(timeout)) { [weak self] in
+            self?.finish(id, .failure(.timedOut(after: timeout, url: url)), cancelling: true)
+        }
+    }
+
+    /// Waits for the outcome of an opened task.
+    func wait(_ id: Int) async -> Outcome {
+        await withCheckedContinuation { continuation in
+            let early = table.withLock { table -> Outcome? in
+                guard let exchange = table[id] else { return .failure(.cancelled) }
+                if let outcome = exchange.outcome {
+                    table[id] = nil
+                    return outcome
+                }
+                table[id]?.continuation = continuation
+                return nil
+            }
+            if let early { continuation.resume(returning: early) }
+        }
+    }
+
+    /// Settles an exchange once: later calls (and later delegate callbacks) do nothing. With `cancelling`, the
+    /// task is cancelled on ``queue`` (never inline: FoundationNetworking's cancel waits on the session's queue,
+    /// which can deadlock from a task-cancellation handler).
+    func finish(_ id: Int, _ outcome: Outcome, cancelling: Bool) {
+        let delivery = table.withLock { table -> Delivery? in
+            guard var exchange = table[id], exchange.outcome == nil else { return nil }
+            let delivery = Delivery(continuation: exchange.continuation, outcome: outcome,
+                                    cancel: cancelling ? exchange.task : nil)
+            if exchange.continuation == nil {
+                exchange.outcome = outcome
+                table[id] = exchange
+            } else {
+                table[id] = nil
+            }
+            return delivery
+        }
+        guard let delivery else { return }
+        if let task = delivery.cancel { queue.async { task.cancel() } }
+        delivery.continuation?.resume(returning: delivery.outcome)
+    }
+
+    /// Settles every exchange still open (the session became invalid).
+    private func finishAll() {
+        let ids = table.withLock { Array($0.keys) }
+        for id in ids { finish(id, .failure(.cancelled), cancelling: false) }
+    }
+
+    // MARK: URLSessionDataDelegate
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+                    completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
+        let id = dataTask.taskIdentifier
+        let failure = table.withLock { table -> RemoteHTTPError? in
+            guard let exchange = table[id], exchange.outcome == nil else { return .cancelled }
+            guard let http = response as? HTTPURLResponse else { return .notHTTP(exchange.url) }
+            if http.expectedContentLength > Int64(exchange.limit) {
+                return .bodyTooLarge(url: exchange.url, limit: exchange.limit, declared: http.expectedContentLength)
+            }
+            table[id]?.response = http
+            return nil
+        }
+        if let failure {
+            // `.cancel` alone does not stop FoundationNetworking's transfer; cancelling the task closes the connection.
+            finish(id, .failure(failure), cancelling: true)
+            completionHandler(.cancel)
+        } else {
+            completionHandler(.allow)
+        }
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        let id = dataTask.taskIdentifier
+        let failure = table.withLock { table -> RemoteHTTPError? in
+            guard let exchange = table[id], exchange.outcome == nil else { return nil }
+            guard exchange.body.count + data.count <= exchange.limit else {
+                return .bodyTooLarge(url: exchange.url, limit: exchange.limit, declared: nil)
+            }
+            table[id]?.body.append(data)
+            return nil
+        }
+        // Stop reading at once: the rest of the body is never received.
+        if let failure { finish(id, .failure(failure), cancelling: true) }
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        let id = task.taskIdentifier
+        let outcome = table.withLock { table -> Outcome? in
+            guard let exchange = table[id], exchange.outcome == nil else { return nil }
+            if let error { return .failure(RemoteHTTPError.from(error, url: exchange.url, timeout: exchange.timeout)) }
+            guard let response = exchange.response else { return .failure(.notHTTP(exchange.url)) }
+            var headers: [String: String] = [:]
+            for (name, value) in response.allHeaderFields {
+                if let name = name as? String, let value = value as? String { headers[name.lowercased()] = value }
+            }
+            return .success(RemoteHTTPResponse(status: response.statusCode, headers: headers, body: exchange.body))
+        }
+        if let outcome { finish(id, outcome, cancelling: false) }
+    }
+
+    func urlSession(_ session: URLSession, didBecomeInvalidWithError error: (any Error)?) {
+        finishAll()
+    }
+
+    /// A duration as a dispatch interval, clamped to what dispatch can represent.
+    static func dispatchInterval(_ duration: Duration) -> DispatchTimeInterval {
+        let (seconds, attoseconds) = duration.components
+        let (whole, overflow) = max(0, seconds).multipliedReportingOverflow(by: 1_000_000_000)
+        let nanoseconds = overflow ? Int64.max : whole.addingReportingOverflow(max(0, attoseconds) / 1_000_000_000).partialValue
+        return .nanoseconds(Int(clamping: nanoseconds))
+    }
+}
