@@ -27,15 +27,7 @@ public final class LoopbackHTTPRawConnection {
     public init(port: UInt16) throws {
         let socketFD = socket(AF_INET, LoopbackSocket.streamType, 0)
         guard socketFD >= 0 else { throw LoopbackHTTPError(operation: "socket", code: errno) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(port).bigEndian
-        address.sin_addr.s_addr = in_addr_t(0x7F00_0001).bigEndian
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(socketFD, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
+        let result = LoopbackSocket.withLoopbackAddress(port: port) { connect(socketFD, $0, $1) }
         guard result == 0 else {
             let code = errno
             _ = Self.closeDescriptor(socketFD)

@@ -30,6 +30,17 @@ enum LoopbackSocket {
     static let sendFlags = Int32(MSG_NOSIGNAL)
     #endif
 
+    /// Calls `body` with the socket address 127.0.0.1:`port` and its length (for `bind` and `connect`).
+    static func withLoopbackAddress(port: UInt16, _ body: (UnsafePointer<sockaddr>, socklen_t) -> Int32) -> Int32 {
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(port).bigEndian
+        address.sin_addr.s_addr = in_addr_t(0x7F00_0001).bigEndian
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+    }
+
     /// Creates a TCP socket bound to 127.0.0.1:`port` (0 = ephemeral), not yet listening.
     static func makeBound(port: UInt16) throws(LoopbackHTTPError) -> Int32 {
         let fd = socket(AF_INET, streamType, 0)
@@ -39,15 +50,7 @@ enum LoopbackSocket {
         #if canImport(Darwin)
         _ = setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
         #endif
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(port).bigEndian
-        address.sin_addr.s_addr = in_addr_t(0x7F00_0001).bigEndian
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
+        let result = withLoopbackAddress(port: port) { bind(fd, $0, $1) }
         guard result == 0 else {
             let code = errno
             close(fd)
