@@ -55,8 +55,10 @@ struct ClientFaultMatrixTests {
         let good = FrontendBody.response([FrontendBody.toggle("kept"), FrontendBody.toggle("off", enabled: false)], eTag: "\"1\"")
         let server = try LoopbackHTTPServer.started { _ in failing.current ? fault.response : good }
         defer { server.stop() }
+        // A 1 s timeout: the first (good) fetch must not time out when a full parallel run loads both cores;
+        // the "timeout" case's server waits 3 s.
         let client = UnleashClient.testing(url: server.url("/proxy"), refreshInterval: .seconds(3600),
-                                           timeout: .milliseconds(300), maximumResponseBytes: 100_000)
+                                           timeout: .seconds(1), maximumResponseBytes: 100_000)
         let recorder = EventRecorder(client)
         await client.start()
         #expect(client.isEnabled("kept"))
@@ -126,13 +128,16 @@ struct ClientFaultMatrixTests {
             if case .error = event { failed.withLock { $0 = clock.now } }
         }
         defer { subscription.cancel() }
+        let starting = clock.now
         await client.start()
         client.stop()
         #expect(client.status.state == .failed(UnleashClientError.timedOut(after: .milliseconds(200)).description))
-        // From the request reaching the server to the error event, both stamped off the cooperative pool (a server
-        // thread, the client's executor): about 0.2 s, never Foundation's whole-second backstop (2 s here). The
-        // test's own resumption after `start()` is not timed: a full parallel run keeps the pool busy for seconds.
-        let (sent, gaveUp) = (try #require(arrived.current), try #require(failed.current))
-        #expect(gaveUp - sent < .seconds(1), "\(gaveUp - sent)")
+        // From asking for the first fetch to the error event (stamped on the client's own executor, off the
+        // cooperative pool): about 0.2 s, never Foundation's whole-second backstop (2 s here). The test's own
+        // resumption after `start()` is not timed: a full parallel run keeps the pool busy for seconds. Whether
+        // the request reached the server first depends on how loaded the machine is, so it is not required.
+        let gaveUp = try #require(failed.current)
+        #expect(gaveUp - starting < .milliseconds(1_500), "\(gaveUp - starting)")
+        if let sent = arrived.current { #expect(gaveUp - sent < .seconds(1), "\(gaveUp - sent)") }
     }
 }
