@@ -14,8 +14,9 @@ struct LoopbackHTTPConnection {
     static let maximumHeadBytes = 64 * 1024
     /// Largest request body accepted.
     static let maximumBodyBytes = 16 * 1024 * 1024
-    /// How long a connection may sit idle while the server waits for request bytes.
-    static let idleTimeoutMilliseconds: Int32 = 10_000
+    /// How long a connection may sit idle while the server waits for request bytes. Long, so a kept-alive
+    /// connection outlives a test that a loaded machine resumes seconds late (stopping the server ends it).
+    static let idleTimeoutMilliseconds: Int32 = 120_000
 
     let fd: Int32
     let wakeFD: Int32

@@ -13,7 +13,7 @@ import Synchronization
 /// Each server binds an ephemeral port (or a given one), accepts connections on its own thread and serves
 /// each connection on a thread of its own: it reads one request, calls the handler, writes the response and
 /// closes the connection (`Connection: close`); with `keepAlive`, it reads the next request on the same
-/// connection until the client closes it (or it idles for 10 s). Every request is recorded in ``requests``
+/// connection until the client closes it (or it idles for 2 minutes). Every request is recorded in ``requests``
 /// before the handler runs, and what was written for it in ``deliveries``; ``acceptedConnectionCount`` and
 /// ``openConnectionCount`` show whether a client reused or closed its connections.
 ///

@@ -55,12 +55,13 @@ struct RemoteHTTPTransportTests {
         let (result, elapsed) = await timedGet(transport, url)
         #expect(result.failure == .bodyTooLarge(url: url, limit: 256 << 10, declared: nil))
         #expect(result.failure?.description == "the body from \(url.absoluteString) exceeds the limit of 262144 bytes")
-        #expect(elapsed < .seconds(3), "the error came after \(elapsed), the server's whole stream takes ~10 s")
+        // Bounds with room for a loaded machine: the server's whole stream takes ~10 s and is 32 MiB.
+        #expect(elapsed < .seconds(6), "the error came after \(elapsed), the server's whole stream takes ~10 s")
         // The client closed the connection: the server's next writes fail long before the end of the body.
         #expect(await server.wait(timeout: .seconds(5)) { $0.deliveries.count == 1 })
         let delivery = try #require(server.deliveries.first)
         #expect(!delivery.completed)
-        #expect(delivery.sentBodyBytes < 4 << 20, "sent \(delivery.sentBodyBytes) of \(delivery.bodyBytes) bytes")
+        #expect(delivery.sentBodyBytes < 16 << 20, "sent \(delivery.sentBodyBytes) of \(delivery.bodyBytes) bytes")
     }
 
     @Test("a Content-Length over the limit is refused before the body is read")
@@ -125,7 +126,7 @@ struct RemoteHTTPTransportTests {
         let (result, elapsed) = await timedGet(transport, url, timeout: .milliseconds(250))
         #expect(result.failure == .timedOut(after: .milliseconds(250), url: url))
         #expect(elapsed >= .milliseconds(240), "\(elapsed)")
-        #expect(elapsed < .milliseconds(900), "\(elapsed)")
+        #expect(elapsed < .milliseconds(1_500), "\(elapsed)")  // Foundation's own backstop would be 2 s
     }
 
     @Test("cancelling the calling task ends the request at once; the transport stays usable")
@@ -149,7 +150,7 @@ struct RemoteHTTPTransportTests {
         })
         #expect(server.requestCount == 1)
         #expect(outcome.0?.failure == .cancelled)
-        #expect(outcome.1 < .seconds(1), "\(outcome.1)")
+        #expect(outcome.1 < .seconds(2), "\(outcome.1)")  // the server answers after 5 s
 
         let alreadyCancelled = Task {
             withUnsafeCurrentTask { $0?.cancel() }

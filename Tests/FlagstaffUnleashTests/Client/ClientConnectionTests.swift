@@ -86,12 +86,13 @@ struct ClientConnectionTests {
             await client.start()
             return clock.now - start
         })
-        #expect(elapsed < .seconds(3), "\(elapsed)")
+        // Bounds with room for a loaded machine: the server's whole stream takes ~10 s and is 32 MiB.
+        #expect(elapsed < .seconds(6), "\(elapsed)")
         let failure = try #require(recorder.errors.first)
         #expect(failure.error == .invalidResponse(
             "the body from \(server.url("/proxy").absoluteString)?appName=moments&environment=production exceeds the limit of 100000 bytes"))
         #expect(await server.wait(timeout: .seconds(5)) { $0.deliveries.count == 1 })
         #expect(server.deliveries.first?.completed == false)
-        #expect((server.deliveries.first?.sentBodyBytes ?? .max) < 4 << 20)
+        #expect((server.deliveries.first?.sentBodyBytes ?? .max) < 16 << 20)
     }
 }
