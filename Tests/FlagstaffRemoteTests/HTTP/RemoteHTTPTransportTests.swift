@@ -58,7 +58,7 @@ struct RemoteHTTPTransportTests {
         // Bounds with room for a loaded machine: the server's whole stream takes ~10 s and is 32 MiB.
         #expect(elapsed < .seconds(6), "the error came after \(elapsed), the server's whole stream takes ~10 s")
         // The client closed the connection: the server's next writes fail long before the end of the body.
-        #expect(await server.wait(timeout: .seconds(5)) { $0.deliveries.count == 1 })
+        #expect(await server.wait(timeout: .seconds(30)) { $0.deliveries.count == 1 })
         let delivery = try #require(server.deliveries.first)
         #expect(!delivery.completed)
         #expect(delivery.sentBodyBytes < 16 << 20, "sent \(delivery.sentBodyBytes) of \(delivery.bodyBytes) bytes")
@@ -77,7 +77,7 @@ struct RemoteHTTPTransportTests {
         let result = await get(transport, url)
         #expect(result.failure == .bodyTooLarge(url: url, limit: 1000, declared: 8 << 20))
         #expect(result.failure?.description.contains("is 8388608 bytes, more than the limit of 1000 bytes") == true)
-        #expect(await server.wait(timeout: .seconds(5)) { $0.deliveries.count == 1 })
+        #expect(await server.wait(timeout: .seconds(30)) { $0.deliveries.count == 1 })
         #expect(server.deliveries.first?.completed == false)
     }
 
@@ -199,7 +199,7 @@ struct RemoteHTTPTransportTests {
         #expect(try await get(transport, server.url("/a")).get().status == 200)
         #expect(server.openConnectionCount == 1)
         transport.invalidate()
-        #expect(await server.wait(timeout: .seconds(5)) { $0.openConnectionCount == 0 })
+        #expect(await server.wait(timeout: .seconds(30)) { $0.openConnectionCount == 0 })
         #expect(try await get(transport, server.url("/b")).get().status == 200)
         #expect(server.acceptedConnectionCount == 2)
     }
@@ -216,7 +216,7 @@ struct RemoteHTTPTransportTests {
         #expect(server.openConnectionCount == 1)
         transport = nil
         #expect(released == nil)
-        #expect(await server.wait(timeout: .seconds(5)) { $0.openConnectionCount == 0 })
+        #expect(await server.wait(timeout: .seconds(30)) { $0.openConnectionCount == 0 })
     }
 }
 

@@ -27,7 +27,7 @@ struct ClientConnectionTests {
         await client.stop(flushingMetrics: true)
         #expect(server.requests.map(\.method) == ["GET", "GET", "POST", "POST"])
         #expect(server.acceptedConnectionCount == 1)
-        #expect(await server.wait(timeout: .seconds(5)) { $0.openConnectionCount == 0 }, "stop closes the connection")
+        #expect(await server.wait(timeout: .seconds(30)) { $0.openConnectionCount == 0 }, "stop closes the connection")
     }
 
     @Test("stop() closes the connection once the last metrics post is done")
@@ -40,7 +40,7 @@ struct ClientConnectionTests {
         _ = client.isEnabled("a")
         client.stop()
         #expect(await eventually { recorder.sent.count == 1 })
-        #expect(await server.wait(timeout: .seconds(5)) { $0.openConnectionCount == 0 })
+        #expect(await server.wait(timeout: .seconds(30)) { $0.openConnectionCount == 0 })
         #expect(server.acceptedConnectionCount == 1)
     }
 
@@ -56,7 +56,7 @@ struct ClientConnectionTests {
         #expect(server.requests.map(\.path) == ["/api/client/register", "/api/client/features", "/api/client/features",
                                                 "/api/client/metrics"])
         #expect(server.acceptedConnectionCount == 1)
-        #expect(await server.wait(timeout: .seconds(5)) { $0.openConnectionCount == 0 })
+        #expect(await server.wait(timeout: .seconds(30)) { $0.openConnectionCount == 0 })
     }
 
     @Test("releasing a started client without stop() closes its connection")
@@ -67,7 +67,7 @@ struct ClientConnectionTests {
         await client?.start()
         #expect(server.openConnectionCount == 1)
         client = nil
-        #expect(await server.wait(timeout: .seconds(5)) { $0.openConnectionCount == 0 })
+        #expect(await server.wait(timeout: .seconds(30)) { $0.openConnectionCount == 0 })
     }
 
     @Test("a body streaming far past the limit is cut off long before the server could finish it")
@@ -91,7 +91,7 @@ struct ClientConnectionTests {
         let failure = try #require(recorder.errors.first)
         #expect(failure.error == .invalidResponse(
             "the body from \(server.url("/proxy").absoluteString)?appName=moments&environment=production exceeds the limit of 100000 bytes"))
-        #expect(await server.wait(timeout: .seconds(5)) { $0.deliveries.count == 1 })
+        #expect(await server.wait(timeout: .seconds(30)) { $0.deliveries.count == 1 })
         #expect(server.deliveries.first?.completed == false)
         #expect((server.deliveries.first?.sentBodyBytes ?? .max) < 16 << 20)
     }
