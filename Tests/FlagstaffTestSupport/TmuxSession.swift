@@ -63,6 +63,28 @@ public final class TmuxSession: Sendable {
         guard result.status == 0 else {
             throw TmuxError.commandFailed(arguments: arguments, status: result.status, message: result.standardError)
         }
+        startWatchdog()
+    }
+
+    /// Kills the server if this process dies without ``kill()`` (a crashed test would otherwise leave the
+    /// server and the program in it running): a detached shell loop polls this process and the socket.
+    private func startWatchdog() {
+        let socketPath = Self.quoted(socketPath)
+        let loop = "while kill -0 \(getpid()) 2>/dev/null && [ -S \(socketPath) ]; do sleep 1; done; "
+            + "if [ -S \(socketPath) ]; then tmux -L \(Self.quoted(socket)) kill-server; rm -f \(socketPath); fi"
+        // The outer shell exits at once (and is reaped); the loop runs on in the background, owned by init.
+        _ = try? ProcessSpawn.run(["/bin/sh", "-c", "(\(loop)) >/dev/null 2>&1 </dev/null &"], environment: environment,
+                                  captureOutput: false)
+    }
+
+    /// The server's socket file (removed by ``kill()``).
+    private var socketPath: String {
+        let directory = (environment["TMUX_TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp") + "/tmux-\(getuid())"
+        return directory + "/" + socket
+    }
+
+    private static func quoted(_ text: String) -> String {
+        "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 
     deinit { kill() }
@@ -144,9 +166,9 @@ public final class TmuxSession: Sendable {
     /// Kills the server (and the program in it). Safe to call more than once.
     public func kill() {
         _ = try? ProcessSpawn.run(tmuxArguments(["kill-server"]), environment: environment, captureOutput: true)
-        // tmux leaves the dead socket file behind; remove it so test runs do not litter the socket directory.
-        let directory = (environment["TMUX_TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp") + "/tmux-\(getuid())"
-        unlink(directory + "/" + socket)
+        // tmux leaves the dead socket file behind; remove it so test runs do not litter the socket directory
+        // (and so the watchdog stops).
+        unlink(socketPath)
     }
 
     /// Runs one tmux command against this server.
