@@ -16,7 +16,7 @@ enum ConstraintMatcher: Sendable {
     case date(Comparison, Date)
     /// An ordinal operator whose value reads as a semantic version.
     case semver(Comparison, SemanticVersion)
-    case regex(SharedRegex)
+    case regex(RegexProgram)
     case inCIDR([IPNetwork])
     /// Evaluates to `false`, which `inverted` then flips (an invalid regular expression).
     case alwaysFalse

@@ -166,7 +166,7 @@ struct StateCompiler {
                 guard let pattern = constraint.value ?? values.first else {
                     throw RegexPattern.Rejection(description: "REGEX has no pattern")
                 }
-                matcher = .regex(SharedRegex(try RegexPattern.compile(pattern, caseInsensitive: ci)))
+                matcher = .regex(try RegexPattern.compile(pattern, caseInsensitive: ci))
             } catch {
                 warnings.append("\(location): \(error); the constraint is false")
                 matcher = .alwaysFalse
