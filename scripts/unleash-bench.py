@@ -85,10 +85,11 @@ def main() -> int:
             print(f"reference engine failed on {case['label']}: {raw}", file=sys.stderr)
             return 1
 
+        case_iterations = max(1, int(case.get("iterations", iterations)))
         results.append({
             "label": case["label"],
-            "native_ns": best_of(3, iterations, native_loop),
-            "python_ns": best_of(3, max(1, iterations // 10), python_loop),
+            "native_ns": best_of(3, case_iterations, native_loop),
+            "python_ns": best_of(3, max(1, case_iterations // 10), python_loop),
             "answer": answer,
         })
 

@@ -12,6 +12,10 @@ enum UnleashBench {
         let label: String
         let flag: String
         let variant: Bool
+        /// Iterations are divided by this (slow cases).
+        var scale = 1
+        /// Evaluate with ``agentContextJSON`` (a long `agent` property) instead of ``contextJSON``.
+        var longAgent = false
     }
 
     private static let state = """
@@ -31,7 +35,12 @@ enum UnleashBench {
             "variants": [
               {"name": "red", "weight": 33, "stickiness": "default", "payload": {"type": "string", "value": "r"}},
               {"name": "green", "weight": 33, "stickiness": "default", "payload": {"type": "string", "value": "g"}},
-              {"name": "blue", "weight": 34, "stickiness": "default", "payload": {"type": "string", "value": "b"}}]}
+              {"name": "blue", "weight": 34, "stickiness": "default", "payload": {"type": "string", "value": "b"}}]},
+           {"name": "bench.regex", "enabled": true, "strategies": [{"name": "default", "constraints": [
+              {"contextName": "email", "operator": "REGEX", "value": "^[a-z0-9._%+-]+@example\\\\.(com|org)$",
+               "caseInsensitive": true}]}]},
+           {"name": "bench.regex.pathological", "enabled": true, "strategies": [{"name": "default", "constraints": [
+              {"contextName": "agent", "operator": "REGEX", "value": "(a+)+$"}]}]}
          ]}
         """
 
@@ -40,11 +49,19 @@ enum UnleashBench {
          "properties": {"email": "Someone@Example.com", "version": "2.3.1"}}
         """
 
+    /// The same context with an `agent` of 1,000 `a`s and a `!`: `(a+)+$` fails on it, after exponential time in a
+    /// backtracking engine. A context of its own, so the other cases (and the reference's JSON work) are unchanged.
+    private static let agentContextJSON = contextJSON.replacingOccurrences(
+        of: "\"version\": \"2.3.1\"}", with: "\"version\": \"2.3.1\", \"agent\": \"\(String(repeating: "a", count: 1_000))!\"}")
+
     private static let cases = [
         Case(label: "simple flag (isEnabled)", flag: "bench.simple", variant: false),
         Case(label: "3 constraints via a segment (isEnabled)", flag: "bench.constraints", variant: false),
         Case(label: "flexible rollout 50% (isEnabled)", flag: "bench.rollout", variant: false),
         Case(label: "variant lookup (variant)", flag: "bench.variants", variant: true),
+        Case(label: "REGEX, e-mail pattern (isEnabled)", flag: "bench.regex", variant: false),
+        Case(label: "REGEX (a+)+$ on 1,001 chars (isEnabled)", flag: "bench.regex.pathological", variant: false, scale: 1_000,
+             longAgent: true),
     ]
 
     /// Runs the benchmark and prints one row per case.
@@ -52,9 +69,11 @@ enum UnleashBench {
         print("== unleash local evaluation ==")
         let engine = UnleashEngine()
         let context: UnleashContext
+        let agentContext: UnleashContext
         do {
             try engine.takeState(Data(state.utf8))
             context = try UnleashContext.decode(json: Data(contextJSON.utf8))
+            agentContext = try UnleashContext.decode(json: Data(agentContextJSON.utf8))
         } catch {
             print("unleash: cannot load the benchmark state: \(error)")
             return
@@ -63,7 +82,8 @@ enum UnleashBench {
         print(pad("case", 42) + pad("flagstaff", 14) + pad("evals/s", 14) + pad("ygg native", 14)
             + pad("ygg python", 14) + "speed-up vs native")
         for benchCase in cases {
-            let (nanoseconds, answer) = measure(benchCase, engine: engine, context: context, iterations: iterations)
+            let (nanoseconds, answer) = measure(
+                benchCase, engine: engine, context: benchCase.longAgent ? agentContext : context, iterations: max(1, iterations / benchCase.scale))
             let theirs = reference.results[benchCase.label]
             var row = pad(benchCase.label, 42) + pad(String(format: "%.0f ns", nanoseconds), 14)
             row += pad(String(format: "%.2fM", 1e3 / nanoseconds), 14)
@@ -133,7 +153,8 @@ enum UnleashBench {
             return figures
         }
         guard let stateObject = try? JSONSerialization.jsonObject(with: Data(state.utf8)),
-            let contextObject = try? JSONSerialization.jsonObject(with: Data(contextJSON.utf8))
+            let contextObject = try? JSONSerialization.jsonObject(with: Data(contextJSON.utf8)),
+            let agentContextObject = try? JSONSerialization.jsonObject(with: Data(agentContextJSON.utf8))
         else {
             figures.note = "not measured: the benchmark state is not valid JSON"
             return figures
@@ -141,7 +162,7 @@ enum UnleashBench {
         let request: [String: Any] = [
             "state": stateObject, "iterations": 200_000,
             "cases": cases.map { ["label": $0.label, "flag": $0.flag, "kind": $0.variant ? "variant" : "enabled",
-                                  "context": contextObject] as [String: Any] },
+                                  "context": $0.longAgent ? agentContextObject : contextObject, "iterations": max(1, 200_000 / $0.scale)] as [String: Any] },
         ]
         do {
             let input = try JSONSerialization.data(withJSONObject: request)

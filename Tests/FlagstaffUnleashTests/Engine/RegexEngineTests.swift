@@ -131,6 +131,14 @@ import Testing
         let classes = String(repeating: "[", count: 5000) + "a" + String(repeating: "]", count: 5000)
         #expect(throws: RegexPattern.Rejection.self) { _ = try RegexPattern.compile(classes, caseInsensitive: false) }
         #expect(match(String(repeating: "(", count: 50) + "a" + String(repeating: ")", count: 50), "a") == true)
+        let operators = "[a" + String(repeating: "&&a", count: 5000) + "]"
+        #expect(throws: RegexPattern.Rejection.self) { _ = try RegexPattern.compile(operators, caseInsensitive: false) }
+        // Many alternatives and long concatenations are not nesting: they compile without deep recursion.
+        let branches = (0..<5_000).map { "w\($0)" }.joined(separator: "|")
+        #expect(match(branches, "xw4999y") == true)
+        #expect(match(branches, "xw5000y") == true)
+        #expect(match(branches, "xwy") == false)
+        #expect(match(String(repeating: "ab", count: 2_000), String(repeating: "ab", count: 2_000)) == true)
     }
 
     /// Exponential for a backtracking engine, linear here. The precise figures are in `flagstaff-bench unleash`.
@@ -147,6 +155,7 @@ import Testing
             #expect(program.matches(input) == expected, "\(pattern)")
             let elapsed = ContinuousClock.now - start
             #expect(elapsed < .seconds(2), "\(pattern) took \(elapsed)")
+            print("RegexEngineTests: \(pattern) on \(input.unicodeScalars.count) scalars: \(elapsed)")
         }
     }
 }

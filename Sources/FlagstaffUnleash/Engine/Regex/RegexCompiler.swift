@@ -4,6 +4,10 @@
 /// pattern is rejected instead of allocating without limit (RE2 and Rust `regex` have similar size limits).
 struct RegexCompiler {
     static let maxInstructions = 100_000
+    /// Limit on the ranges held by all class instructions together (8 bytes each).
+    static let maxRanges = 1_000_000
+
+    private var rangeCount = 0
 
     private let pattern: String
     private var instructions: [RegexInstruction] = []
@@ -27,10 +31,11 @@ struct RegexCompiler {
 
     @discardableResult
     private mutating func append(_ instruction: RegexInstruction) throws(RegexPattern.Rejection) -> Int {
-        guard instructions.count < Self.maxInstructions else {
+        if case .ranges(let ranges) = instruction { rangeCount += ranges.count }
+        guard instructions.count < Self.maxInstructions, rangeCount <= Self.maxRanges else {
             throw RegexPattern.Rejection(
                 description: "regular expression \(pattern.debugDescription) is too large: it compiles to more than "
-                    + "\(Self.maxInstructions) instructions (counted repetitions multiply)")
+                    + "\(Self.maxInstructions) instructions or \(Self.maxRanges) class ranges (counted repetitions multiply)")
         }
         instructions.append(instruction)
         return instructions.count - 1
@@ -59,21 +64,26 @@ struct RegexCompiler {
         case .assertion(let assertion): try append(.assertion(assertion))
         case .concat(let items):
             for item in items { try emit(item) }
-        case .alternation(let branches): try emitAlternation(branches[...])
+        case .alternation(let branches): try emitAlternation(branches)
         case .repetition(let body, let min, let max): try emitRepetition(body, min: min, max: max)
         }
     }
 
-    private mutating func emitAlternation(_ branches: ArraySlice<RegexNode>) throws(RegexPattern.Rejection) {
-        guard let first = branches.first else { return }
-        guard branches.count > 1 else { return try emit(first) }
-        let split = try append(.split(0, 0))
-        try emit(first)
-        let jump = try append(.jump(0))
-        let second = instructions.count
-        try emitAlternation(branches.dropFirst())
-        instructions[split] = .split(split + 1, second)
-        instructions[jump] = .jump(instructions.count)
+    /// `split(b1, next); b1; jump end; split(b2, next); b2; jump end; …; bn` without recursion (a pattern may have
+    /// thousands of branches).
+    private mutating func emitAlternation(_ branches: [RegexNode]) throws(RegexPattern.Rejection) {
+        var jumps: [Int] = []
+        for (position, branch) in branches.enumerated() {
+            if position == branches.count - 1 {
+                try emit(branch)
+                break
+            }
+            let split = try append(.split(0, 0))
+            try emit(branch)
+            jumps.append(try append(.jump(0)))
+            instructions[split] = .split(split + 1, instructions.count)
+        }
+        for jump in jumps { instructions[jump] = .jump(instructions.count) }
     }
 
     private mutating func emitRepetition(_ body: RegexNode, min: Int, max: Int?) throws(RegexPattern.Rejection) {

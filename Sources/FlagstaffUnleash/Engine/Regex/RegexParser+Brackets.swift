@@ -18,6 +18,7 @@ extension RegexParser {
         var combined: ScalarClass?
         var pending: SetOperator?
         var first = true
+        var operators = 0
         func union() -> ScalarClass {
             parts.isEmpty ? .ranges(ScalarClass.normalized(ranges)) : .union([.ranges(ScalarClass.normalized(ranges))] + parts)
         }
@@ -55,6 +56,8 @@ extension RegexParser {
                 continue
             }
             if let next = peek(1), next == char, char == 0x26 || char == 0x2D || char == 0x7E {  // && -- ~~
+                operators += 1
+                guard operators <= Self.maxNesting else { throw invalid("more than \(Self.maxNesting) class set operators") }
                 fold()
                 pending = char == 0x26 ? .intersection : char == 0x2D ? .difference : .symmetricDifference
                 index += 2

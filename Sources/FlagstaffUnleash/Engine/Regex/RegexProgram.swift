@@ -18,14 +18,60 @@ enum RegexInstruction: Sendable {
 /// A compiled pattern, searched with a Pike VM (a Thompson NFA simulation): the set of live states advances one
 /// input scalar at a time and each state is visited at most once per position, so a search takes
 /// O(instructions × input scalars) time whatever the pattern, with no backtracking.
+///
+/// The instructions are stored flat (an opcode and two operands, ranges in one array of bounds) so the search loop
+/// does no reference counting.
 struct RegexProgram: Sendable {
-    let instructions: [RegexInstruction]
+    private struct Operation {
+        enum Code: UInt8 { case scalar, ranges, set, any, anyButNewline, split, jump, assertion, match }
+        let code: Code
+        let first: Int32
+        let second: Int32
+    }
+
+    private let operations: [Operation]
+    /// Low and high bounds of the ranges of `.ranges` operations, in pairs.
+    private let bounds: [UInt32]
+    private let sets: [ScalarClass]
     /// Starts with `\A` (or `^` outside multi-line mode): only the search from the first position can match.
-    let anchoredStart: Bool
+    private let anchoredStart: Bool
+
+    init(instructions: [RegexInstruction], anchoredStart: Bool) {
+        var operations: [Operation] = []
+        var bounds: [UInt32] = []
+        var sets: [ScalarClass] = []
+        operations.reserveCapacity(instructions.count)
+        for instruction in instructions {
+            switch instruction {
+            case .scalar(let value): operations.append(Operation(code: .scalar, first: Int32(bitPattern: value), second: 0))
+            case .ranges(let ranges):
+                operations.append(Operation(code: .ranges, first: Int32(bounds.count), second: Int32(ranges.count)))
+                for range in ranges { bounds += [range.lowerBound, range.upperBound] }
+            case .set(let set):
+                operations.append(Operation(code: .set, first: Int32(sets.count), second: 0))
+                sets.append(set)
+            case .any: operations.append(Operation(code: .any, first: 0, second: 0))
+            case .anyButNewline: operations.append(Operation(code: .anyButNewline, first: 0, second: 0))
+            case .split(let first, let second):
+                operations.append(Operation(code: .split, first: Int32(first), second: Int32(second)))
+            case .jump(let target): operations.append(Operation(code: .jump, first: Int32(target), second: 0))
+            case .assertion(let assertion):
+                operations.append(Operation(code: .assertion, first: Int32(assertion.rawValue), second: 0))
+            case .match: operations.append(Operation(code: .match, first: 0, second: 0))
+            }
+        }
+        self.operations = operations
+        self.bounds = bounds
+        self.sets = sets
+        self.anchoredStart = anchoredStart
+    }
+
+    /// Number of instructions.
+    var count: Int { operations.count }
 
     /// Whether the pattern matches anywhere in `text` (unanchored search over Unicode scalars).
     func matches(_ text: String) -> Bool {
-        let count = instructions.count
+        let count = operations.count
         // One allocation: two sparse sets (dense + sparse halves) and the closure stack.
         var storage = [Int32](repeating: 0, count: count * 6 + 2)
         return storage.withUnsafeMutableBufferPointer { buffer in
@@ -33,38 +79,55 @@ struct RegexProgram: Sendable {
             var current = SparseSet(dense: base, sparse: base + count, size: 0)
             var next = SparseSet(dense: base + 2 * count, sparse: base + 3 * count, size: 0)
             let stack = base + 4 * count
-            return instructions.withUnsafeBufferPointer { program in
-                var iterator = text.unicodeScalars.makeIterator()
-                var previous: UInt32?
-                var scalar = iterator.next()?.value
-                while true {
-                    if !anchoredStart || previous == nil {
-                        if Self.addThread(0, to: &current, program, stack, previous: previous, next: scalar) { return true }
-                    }
-                    guard let consumed = scalar, current.size > 0 || !anchoredStart else { return false }
-                    let following = iterator.next()?.value
-                    next.size = 0
-                    for slot in 0..<current.size {
-                        let pc = Int(current.dense[slot])
-                        guard Self.consumes(program[pc], consumed) else { continue }
-                        if Self.addThread(pc + 1, to: &next, program, stack, previous: consumed, next: following) {
-                            return true
+            return operations.withUnsafeBufferPointer { program in
+                bounds.withUnsafeBufferPointer { bounds in
+                    var iterator = text.unicodeScalars.makeIterator()
+                    var previous: UInt32?
+                    var scalar = iterator.next()?.value
+                    while true {
+                        if !anchoredStart || previous == nil {
+                            if Self.addThread(0, to: &current, program, stack, previous: previous, next: scalar) { return true }
                         }
+                        guard let consumed = scalar, current.size > 0 || !anchoredStart else { return false }
+                        let following = iterator.next()?.value
+                        next.size = 0
+                        for slot in 0..<current.size {
+                            let pc = Int(current.dense[slot])
+                            guard consumes(program[pc], consumed, bounds) else { continue }
+                            if Self.addThread(pc + 1, to: &next, program, stack, previous: consumed, next: following) {
+                                return true
+                            }
+                        }
+                        swap(&current, &next)
+                        previous = consumed
+                        scalar = following
                     }
-                    swap(&current, &next)
-                    previous = consumed
-                    scalar = following
                 }
             }
         }
     }
 
     @inline(__always)
-    private static func consumes(_ instruction: RegexInstruction, _ value: UInt32) -> Bool {
-        switch instruction {
-        case .scalar(let expected): return value == expected
-        case .ranges(let ranges): return ScalarClass.rangesContain(ranges, value)
-        case .set(let set): return set.contains(value)
+    private func consumes(_ operation: Operation, _ value: UInt32, _ bounds: UnsafeBufferPointer<UInt32>) -> Bool {
+        switch operation.code {
+        case .scalar: return value == UInt32(bitPattern: operation.first)
+        case .ranges:
+            // Binary search over the pairs [first, first + 2 * second).
+            var low = 0
+            var high = Int(operation.second)
+            let base = Int(operation.first)
+            while low < high {
+                let middle = (low + high) / 2
+                if bounds[base + 2 * middle + 1] < value {
+                    low = middle + 1
+                } else if bounds[base + 2 * middle] > value {
+                    high = middle
+                } else {
+                    return true
+                }
+            }
+            return false
+        case .set: return sets[Int(operation.first)].contains(value)
         case .any: return true
         case .anyButNewline: return value != 0x0A
         case .split, .jump, .assertion, .match: return false
@@ -73,27 +136,29 @@ struct RegexProgram: Sendable {
 
     /// Adds `start` and everything reachable from it without consuming input; `true` when that reaches `match`.
     private static func addThread(
-        _ start: Int, to set: inout SparseSet, _ program: UnsafeBufferPointer<RegexInstruction>,
+        _ start: Int, to set: inout SparseSet, _ program: UnsafeBufferPointer<Operation>,
         _ stack: UnsafeMutablePointer<Int32>, previous: UInt32?, next: UInt32?
     ) -> Bool {
-        var depth = 0
         stack[0] = Int32(start)
-        depth = 1
+        var depth = 1
         while depth > 0 {
             depth -= 1
             let pc = Int(stack[depth])
             guard set.insert(pc) else { continue }
-            switch program[pc] {
+            let operation = program[pc]
+            switch operation.code {
             case .match: return true
-            case .jump(let target):
-                stack[depth] = Int32(target)
+            case .jump:
+                stack[depth] = operation.first
                 depth += 1
-            case .split(let first, let second):
-                stack[depth] = Int32(second)
-                stack[depth + 1] = Int32(first)
+            case .split:
+                stack[depth] = operation.second
+                stack[depth + 1] = operation.first
                 depth += 2
-            case .assertion(let assertion):
-                if assertion.holds(previous: previous, next: next) {
+            case .assertion:
+                let holds = RegexAssertion(rawValue: UInt8(truncatingIfNeeded: operation.first))?
+                    .holds(previous: previous, next: next) ?? false
+                if holds {
                     stack[depth] = Int32(pc + 1)
                     depth += 1
                 }

@@ -14,7 +14,7 @@ indirect enum RegexNode: Sendable {
 }
 
 /// A zero-width test between the previous and the next scalar.
-enum RegexAssertion: Sendable {
+enum RegexAssertion: UInt8, Sendable {
     case beginText, endText, beginLine, endLine, wordBoundary, notWordBoundary
 
     func holds(previous: UInt32?, next: UInt32?) -> Bool {
