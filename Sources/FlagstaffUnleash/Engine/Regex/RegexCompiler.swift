@@ -87,6 +87,14 @@ struct RegexCompiler {
     }
 
     private mutating func emitRepetition(_ body: RegexNode, min: Int, max: Int?) throws(RegexPattern.Rejection) {
+        if max == nil && min > 0 {
+            // body{min,}: min - 1 copies, then L: body; split(L, out) (one copy loops back, as body+ does).
+            for _ in 0..<(min - 1) { try emit(body) }
+            let loop = instructions.count
+            try emit(body)
+            try append(.split(loop, instructions.count + 1))
+            return
+        }
         for _ in 0..<min { try emit(body) }
         guard let max else {
             // body*: L: split(L+1, out); body; jump L

@@ -72,13 +72,13 @@ struct RegexProgram: Sendable {
     /// Whether the pattern matches anywhere in `text` (unanchored search over Unicode scalars).
     func matches(_ text: String) -> Bool {
         let count = operations.count
-        // One allocation: two sparse sets (dense + sparse halves) and the closure stack.
-        var storage = [Int32](repeating: 0, count: count * 6 + 2)
+        // One allocation: two thread lists (dense, sparse and runnable thirds) and the closure stack.
+        var storage = [Int32](repeating: 0, count: count * 8 + 2)
         return storage.withUnsafeMutableBufferPointer { buffer in
             guard let base = buffer.baseAddress else { return false }
-            var current = SparseSet(dense: base, sparse: base + count, size: 0)
-            var next = SparseSet(dense: base + 2 * count, sparse: base + 3 * count, size: 0)
-            let stack = base + 4 * count
+            var current = ThreadList(dense: base, sparse: base + count, runnable: base + 2 * count)
+            var next = ThreadList(dense: base + 3 * count, sparse: base + 4 * count, runnable: base + 5 * count)
+            let stack = base + 6 * count
             return operations.withUnsafeBufferPointer { program in
                 bounds.withUnsafeBufferPointer { bounds in
                     var iterator = text.unicodeScalars.makeIterator()
@@ -88,11 +88,11 @@ struct RegexProgram: Sendable {
                         if !anchoredStart || previous == nil {
                             if Self.addThread(0, to: &current, program, stack, previous: previous, next: scalar) { return true }
                         }
-                        guard let consumed = scalar, current.size > 0 || !anchoredStart else { return false }
+                        guard let consumed = scalar, current.runnableCount > 0 || !anchoredStart else { return false }
                         let following = iterator.next()?.value
-                        next.size = 0
-                        for slot in 0..<current.size {
-                            let pc = Int(current.dense[slot])
+                        next.clear()
+                        for slot in 0..<current.runnableCount {
+                            let pc = Int(current.runnable[slot])
                             guard consumes(program[pc], consumed, bounds) else { continue }
                             if Self.addThread(pc + 1, to: &next, program, stack, previous: consumed, next: following) {
                                 return true
@@ -136,7 +136,7 @@ struct RegexProgram: Sendable {
 
     /// Adds `start` and everything reachable from it without consuming input; `true` when that reaches `match`.
     private static func addThread(
-        _ start: Int, to set: inout SparseSet, _ program: UnsafeBufferPointer<Operation>,
+        _ start: Int, to set: inout ThreadList, _ program: UnsafeBufferPointer<Operation>,
         _ stack: UnsafeMutablePointer<Int32>, previous: UInt32?, next: UInt32?
     ) -> Bool {
         stack[0] = Int32(start)
@@ -162,18 +162,33 @@ struct RegexProgram: Sendable {
                     stack[depth] = Int32(pc + 1)
                     depth += 1
                 }
-            case .scalar, .ranges, .set, .any, .anyButNewline: break
+            case .scalar, .ranges, .set, .any, .anyButNewline: set.addRunnable(pc)
             }
         }
         return false
     }
 }
 
-/// A set of instruction indexes with O(1) insert, membership and clear (Briggs and Torczon's sparse set).
-private struct SparseSet {
+/// The states of one position: a set of instruction indexes with O(1) insert, membership and clear (Briggs and
+/// Torczon's sparse set), and the consuming ones among them in the order they were reached.
+private struct ThreadList {
     let dense: UnsafeMutablePointer<Int32>
     let sparse: UnsafeMutablePointer<Int32>
-    var size: Int
+    let runnable: UnsafeMutablePointer<Int32>
+    var size = 0
+    var runnableCount = 0
+
+    init(dense: UnsafeMutablePointer<Int32>, sparse: UnsafeMutablePointer<Int32>, runnable: UnsafeMutablePointer<Int32>) {
+        self.dense = dense
+        self.sparse = sparse
+        self.runnable = runnable
+    }
+
+    @inline(__always)
+    mutating func clear() {
+        size = 0
+        runnableCount = 0
+    }
 
     /// Inserts `value`; `false` when it was already there.
     @inline(__always)
@@ -184,5 +199,11 @@ private struct SparseSet {
         dense[size] = Int32(value)
         size += 1
         return true
+    }
+
+    @inline(__always)
+    mutating func addRunnable(_ value: Int) {
+        runnable[runnableCount] = Int32(value)
+        runnableCount += 1
     }
 }
