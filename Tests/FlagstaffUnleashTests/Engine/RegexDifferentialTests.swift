@@ -129,6 +129,24 @@ import Testing
         print("RegexDifferentialTests: \(patterns) patterns, \(compared) comparisons, \(matched) matches, \(differences.count) differences")
     }
 
+    /// Random text made of regex syntax: every pattern is either compiled or rejected, and matching never traps.
+    @Test func arbitraryPatternsNeverTrap() {
+        var random = SeededRandom(seed: 0xF022_AB1E)
+        let pieces = ["(", ")", "[", "]", "{", "}", "?", "*", "+", "|", "^", "$", ".", "\\", "-", ":", "&&", "--", "~~",
+                      "a", "z", "0", "9", ",", "P", "<", ">", "=", "!", "i", "s", "m", "x", "U", "u", "p", "x{", "é", "\n",
+                      "[:alpha:]", "[:^x", "Q", "E", "b", "B", "d", "w", "1000", "#", " ", "_"]
+        var compiled = 0
+        for _ in 0..<20_000 {
+            var pattern = ""
+            for _ in 0..<Int(random.next() % 16) { pattern += pieces[Int(random.next() % UInt64(pieces.count))] }
+            guard let program = try? RegexPattern.compile(pattern, caseInsensitive: random.next() % 2 == 0) else { continue }
+            compiled += 1
+            for input in ["", "a", "az09_é\n", "[(a)]{x}", String(repeating: "a9 ", count: 20)] { _ = program.matches(input) }
+        }
+        #expect(compiled > 1_000, "\(compiled) compiled")
+        print("RegexDifferentialTests: 20000 arbitrary patterns, \(compiled) compiled, none trapped")
+    }
+
     private func hasDuplicateNames(_ pattern: String, _ scratch: inout Set<String>) -> Bool {
         scratch.removeAll()
         for part in pattern.components(separatedBy: "(?P<").dropFirst() {
