@@ -170,7 +170,7 @@ extension ManifestReader {
         let start = offset
         let name = try readStringToken()
         if let index = names.index(of: name, readable: count - start - 1) { return names.keys[index] }
-        throw ReadFailure(message: "unknown \(what) \(ReadFailure.quoted(name.string)) (expected one of: \(accepted()))")
+        throw ReadFailure(message: "unknown \(what) \(JSONText.quoted(name.string)) (expected one of: \(accepted()))")
     }
 
     private func missing(_ field: String) -> ReadFailure {

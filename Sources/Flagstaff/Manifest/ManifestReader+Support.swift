@@ -25,7 +25,7 @@ struct ReadFailure: Error {
         path.reversed().reduce(into: "$") { text, component in
             switch component {
             case .index(let index): text += "[\(index)]"
-            case .field(let name): text += Self.isIdentifier(name) ? ".\(name)" : "[\(Self.quoted(name))]"
+            case .field(let name): text += Self.isIdentifier(name) ? ".\(name)" : "[\(JSONText.quoted(name))]"
             }
         }
     }
@@ -38,9 +38,6 @@ struct ReadFailure: Error {
                 || value == UInt8(ascii: "_") || value == UInt8(ascii: "$")
         }
     }
-
-    /// A name as a JSON string, quotes, backslashes and control characters escaped: `"defualt"`.
-    static func quoted(_ name: String) -> String { JSONText.quoted(name) }
 }
 
 /// One step of a JSON path.

@@ -100,7 +100,7 @@ struct ManifestReader {
             let readable = if case .raw(let bytes) = name, let start = bytes.baseAddress { count - (start - base) } else { 0 }
             guard let index = table.index(of: name, readable: readable) else {
                 let text = name.string
-                throw ReadFailure(message: "unknown field \(ReadFailure.quoted(text)) (expected one of: \(table.list))", path: [.field(text)])
+                throw ReadFailure(message: "unknown field \(JSONText.quoted(text)) (expected one of: \(table.list))", path: [.field(text)])
             }
             let bit: UInt64 = 1 << UInt64(index)
             if state.seen & bit == 0 {

@@ -44,26 +44,22 @@ extension SearchIndex {
         var matched: [Int32] = []
         var buckets: [UInt16] = []
         withMatcher(query) { matcher in
-            func consider(_ entry: Int) {
+            /// Keeps `entry` if it is in scope and matches; `hint` is its bucket for the query this one extends.
+            func consider(_ entry: Int, hint: UInt16?) {
                 if scope != .all && !scope.includes(features[entry]) { return }
-                guard let best = matcher.bestMatch(entry: entry) else { return }
+                let found = hint.map { matcher.bestMatch(entry: entry, extending: $0) } ?? matcher.bestMatch(entry: entry)
+                guard let best = found else { return }
                 matched.append(Int32(entry))
                 buckets.append(SearchBucket.make(kind: best.kind, field: best.field, position: best.position))
             }
             if let candidates {
                 candidates.entries.withUnsafeBufferPointer { entries in
                     candidates.hints.withUnsafeBufferPointer { hints in
-                        for position in range {
-                            let entry = Int(entries[position])
-                            if scope != .all && !scope.includes(features[entry]) { continue }
-                            guard let best = matcher.bestMatch(entry: entry, extending: hints[position]) else { continue }
-                            matched.append(Int32(entry))
-                            buckets.append(SearchBucket.make(kind: best.kind, field: best.field, position: best.position))
-                        }
+                        for position in range { consider(Int(entries[position]), hint: hints[position]) }
                     }
                 }
             } else {
-                for entry in range { consider(entry) }
+                for entry in range { consider(entry, hint: nil) }
             }
         }
         return (matched, buckets)

@@ -35,11 +35,6 @@ public struct SearchResults: RandomAccessCollection, Sendable {
                             index: index, entry: entry, query: query)
     }
 
-    /// The flag at a position, without making its ``SearchResult``.
-    public func feature(at position: Int) -> AnyFeature {
-        index.features[Int(entries[position])]
-    }
-
     /// The position of the flag with a given key, or `nil`.
     public func firstIndex(ofKey key: String) -> Int? {
         entries.firstIndex { index.features[Int($0)].key == key }

@@ -40,11 +40,12 @@ public struct ConsoleRows: RandomAccessCollection, Sendable {
     public subscript(position: Int) -> ConsoleRow {
         switch storage {
         case let .tree(rows):
-            rows[position]
+            return rows[position]
         case let .results(results):
-            .flag(.init(feature: results.feature(at: position), depth: 0, showsGroupPath: true, match: results[position]))
+            let match = results[position]
+            return .flag(.init(feature: match.feature, depth: 0, showsGroupPath: true, match: match))
         case let .features(features):
-            .flag(.init(feature: features[position], depth: 0, showsGroupPath: true, match: nil))
+            return .flag(.init(feature: features[position], depth: 0, showsGroupPath: true, match: nil))
         }
     }
 
