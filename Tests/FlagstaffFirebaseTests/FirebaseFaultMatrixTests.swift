@@ -25,7 +25,7 @@ struct FirebaseFaultMatrixTests {
         Row(name: "HTTP 503", fault: .status(503), expectedStatus: .throttled) { $0 == .httpStatus(503, message: "UNAVAILABLE: injected 503") },
         Row(name: "HTTP 504", fault: .status(504), expectedStatus: .throttled) { $0 == .httpStatus(504, message: "UNAVAILABLE: injected 504") },
         Row(name: "HTTP 400 is not backed off", fault: .status(400), expectedStatus: .failure) { $0.triggersBackoff == false && $0 == .httpStatus(400, message: "UNAVAILABLE: injected 400") },
-        Row(name: "timeout", fault: .delay(seconds: 600), expectedStatus: .failure) { $0 == .timedOut(after: 1) },
+        Row(name: "timeout", fault: .delay(seconds: 600), expectedStatus: .failure) { $0 == .timedOut(after: 5) },
         Row(name: "malformed JSON", fault: .malformedJSON, expectedStatus: .failure) {
             if case .invalidResponse(let message) = $0 { return message.hasPrefix("malformed JSON") }
             return false
@@ -64,8 +64,9 @@ struct FirebaseFaultMatrixTests {
         let clock = FixedClock()
         let directory = FirebaseTestSupport.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        // 1 s: the first (good) fetch must not time out while a full parallel run loads both cores.
-        let config = FirebaseTestSupport.config(server.baseURL, directory: directory, clock: clock, timeout: 1)
+        // 5 s: no fetch that should succeed or fail fast may time out while a full parallel run loads both
+        // cores (FoundationNetworking's event handling was seen more than 1 s late); the "timeout" row waits 5 s.
+        let config = FirebaseTestSupport.config(server.baseURL, directory: directory, clock: clock, timeout: 5)
         try config.setDefaults(["isRoundedAvatar": false])
         await config.fetchAndActivate()
         #expect(config["isRoundedAvatar"] == RemoteConfigValue(string: "true", source: .remote))

@@ -26,7 +26,7 @@ struct FaultCase: Sendable, CustomTestStringConvertible {
         FaultCase(name: "500", response: .text("boom", status: 500), expected: .backsOff, message: "HTTP 500"),
         FaultCase(name: "503", response: .status(503), expected: .backsOff, message: "HTTP 503"),
         FaultCase(name: "400", response: .status(400), expected: .reported, message: "HTTP 400"),
-        FaultCase(name: "timeout", response: LoopbackResponse(status: 200, body: Data("{}".utf8), delay: .seconds(3)),
+        FaultCase(name: "timeout", response: LoopbackResponse(status: 200, body: Data("{}".utf8), delay: .seconds(10)),
                   expected: .reported, message: "timed out"),
         FaultCase(name: "malformed JSON", response: .json(#"{"toggles": [ {"name": "a", "#), expected: .reported,
                   message: "invalid response"),
@@ -55,10 +55,10 @@ struct ClientFaultMatrixTests {
         let good = FrontendBody.response([FrontendBody.toggle("kept"), FrontendBody.toggle("off", enabled: false)], eTag: "\"1\"")
         let server = try LoopbackHTTPServer.started { _ in failing.current ? fault.response : good }
         defer { server.stop() }
-        // A 1 s timeout: the first (good) fetch must not time out when a full parallel run loads both cores;
-        // the "timeout" case's server waits 3 s.
+        // A 3 s timeout: no fetch that should succeed or fail fast may time out when a full parallel run loads
+        // both cores (network events were seen more than 1 s late); the "timeout" case's server waits 10 s.
         let client = UnleashClient.testing(url: server.url("/proxy"), refreshInterval: .seconds(3600),
-                                           timeout: .seconds(1), maximumResponseBytes: 100_000)
+                                           timeout: .seconds(3), maximumResponseBytes: 100_000)
         let recorder = EventRecorder(client)
         await client.start()
         #expect(client.isEnabled("kept"))
