@@ -19,6 +19,9 @@ public struct ConsoleOptions: Sendable {
     /// frame handed to the terminal: for measuring the console inside an app or a real terminal. Runs on the
     /// console's thread; keep it cheap.
     public var frameObserver: (@Sendable (_ keyToFrame: Duration) -> Void)?
+    /// The clock the console reads: the once-a-second repaint while remote sources are attached and the
+    /// times given to ``frameObserver``. `ContinuousClock()` unless a test gives another.
+    public var clock: any Clock<Duration> = ContinuousClock()
 
     /// Creates options.
     /// - Parameters:
