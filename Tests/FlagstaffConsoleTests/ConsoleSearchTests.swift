@@ -41,7 +41,7 @@ import Testing
         press(.escape, into: &state)
         #expect(!ConsoleLayout.render(state).text(row: 1).contains("match"), "no count without a filter")
         press(.tab, into: &state)  // scope On, no query
-        let onCount = state.source.statuses().filter(\.value).count
+        let onCount = state.source.search("", scope: .enabled).count
         #expect(ConsoleLayout.render(state).text(row: 1).hasPrefix(" / to search   \(onCount) flag"))
         // A narrow terminal leaves the count out rather than crowd the scopes.
         var narrow = ConsoleState(registry: try rankingRegistry(), width: 40, height: 20)

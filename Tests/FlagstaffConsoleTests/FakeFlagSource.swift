@@ -27,7 +27,7 @@ final class FakeFlagSource: ConsoleFlagSource {
         contents.withLock { $0.flags = flags }
     }
 
-    /// How many times every flag was read (`statuses()`, `outline()`, `search`).
+    /// How many times every flag was read (`notableStatuses()`, `outline()`, `search`).
     var fullReads: Int { contents.withLock { $0.fullReads } }
     /// How many times one flag was read (`status(forKey:)`, `flag(forKey:)`).
     var flagReads: Int { contents.withLock { $0.flagReads } }
@@ -45,12 +45,15 @@ final class FakeFlagSource: ConsoleFlagSource {
 
     var flagCount: Int { contents.withLock { $0.flags.count } }
 
-    func statuses() -> [ConsoleFlagStatus] {
+    func notableStatuses() -> [ConsoleFlagStatus] {
         contents.withLock { contents in
             contents.fullReads += 1
-            return contents.flags.map(Self.status)
+            return contents.flags.map(Self.status).filter { $0.override != .featureDefault || $0.isPendingRestart }
         }
     }
+
+    /// Every flag's status (for test expectations).
+    func statuses() -> [ConsoleFlagStatus] { contents.withLock { $0.flags.map(Self.status) } }
 
     func status(forKey key: String) -> ConsoleFlagStatus? {
         contents.withLock { contents in

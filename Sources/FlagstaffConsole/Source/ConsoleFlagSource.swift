@@ -4,15 +4,16 @@ import Flagstaff
 /// a ``FeatureRegistry`` (``RegistryFlagSource``), so the state can be driven against an in-memory fake.
 ///
 /// Flags are identified by their store key. Reads must be cheap for one key (the layout reads the visible
-/// rows' flags on every frame); ``statuses()``, ``outline()`` and ``search(_:scope:)`` cost time proportional
+/// rows' flags on every frame); ``notableStatuses()``, ``outline()`` and ``search(_:scope:)`` cost time proportional
 /// to the number of flags and are only called for full rebuilds.
 package protocol ConsoleFlagSource: Sendable {
     /// The registry's display name (the header title unless the app gives one).
     var name: String { get }
     /// How many flags there are; it grows when flags are registered at runtime.
     var flagCount: Int { get }
-    /// Every flag's value facts, in declaration order (for the header counts and full rebuilds).
-    func statuses() -> [ConsoleFlagStatus]
+    /// The value facts of every flag that has an override or needs a restart, in declaration order (every
+    /// other flag counts as neither): for the header counts, the restart prompt and the outcome.
+    func notableStatuses() -> [ConsoleFlagStatus]
     /// One flag's value facts, or `nil` for an unknown key.
     func status(forKey key: String) -> ConsoleFlagStatus?
     /// Everything the list, the detail pane and the restart prompt show about one flag, or `nil`.

@@ -14,8 +14,9 @@ package struct RegistryFlagSource: ConsoleFlagSource {
 
     package var flagCount: Int { registry.allFeatures.count }
 
-    package func statuses() -> [ConsoleFlagStatus] {
-        registry.allFeatures.map(Self.status)
+    package func notableStatuses() -> [ConsoleFlagStatus] {
+        // Atomic loads only for the ordinary flags: their keys are not read.
+        registry.allFeatures.lazy.filter { $0.isOverridden || $0.isPendingRestart }.map(Self.status)
     }
 
     package func status(forKey key: String) -> ConsoleFlagStatus? {

@@ -4,7 +4,7 @@ extension ConsoleState {
     /// Re-reads every flag: recomputes the header counts and rebuilds the rows (keeping the cursor on the same
     /// flag or group when it is still listed). For when many or unknown flags changed.
     mutating func refreshAll() {
-        recount(source.statuses())
+        recount(source.notableStatuses())
         rebuildRows()
     }
 
@@ -35,11 +35,11 @@ extension ConsoleState {
     }
 
     /// Recomputes the counts from every flag's status.
-    mutating func recount(_ statuses: [ConsoleFlagStatus]) {
+    mutating func recount(_ notable: [ConsoleFlagStatus]) {
         overriddenKeys = []
         pendingRestartKeys = []
-        for status in statuses { count(status) }
-        counts.flags = statuses.count
+        for status in notable { count(status) }
+        counts.flags = source.flagCount
         updateCounts()
     }
 
@@ -117,7 +117,7 @@ extension ConsoleState {
     /// The restart-requiring flags whose value differs from launch, for the restart prompt, in declaration
     /// order (read afresh: it runs once, when quitting).
     func computePendingRestarts() -> [PendingRestart] {
-        source.statuses().filter(\.isPendingRestart).compactMap { status in
+        source.notableStatuses().filter(\.isPendingRestart).compactMap { status in
             let key = status.key
             return source.flag(forKey: key).map {
                 PendingRestart(key: key, label: $0.label, launchValue: $0.launchValue, currentValue: $0.value)
@@ -131,8 +131,10 @@ extension ConsoleState {
     ///   - signal: the signal that ended the session, if any.
     /// - Returns: the outcome ``FeatureConsole/run()`` returns.
     package func outcome(choice: RestartChoice, signal: ConsoleSignal?) -> ConsoleOutcome {
-        let statuses = source.statuses()
+        let statuses = source.notableStatuses()
+        let overridden = Set(statuses.lazy.filter { $0.override != .featureDefault }.map(\.key))
         let changed = statuses.filter { $0.override != (openingOverrides[$0.key] ?? .featureDefault) }.map(\.key)
+            + openingOverrides.keys.filter { !overridden.contains($0) }
         let pending = statuses.filter(\.isPendingRestart).map(\.key)
         return ConsoleOutcome(
             changedKeys: changed.sorted(), restartRequiredKeys: pending.sorted(), restartChoice: choice,

@@ -87,7 +87,7 @@ package struct ConsoleState: Sendable {
         self.useColor = useColor
         self.asciiOnly = asciiOnly
         self.showDetail = showDetail
-        let statuses = source.statuses()
+        let statuses = source.notableStatuses()
         openingOverrides = Dictionary(
             statuses.lazy.filter { $0.override != .featureDefault }.map { ($0.key, $0.override) },
             uniquingKeysWith: { first, _ in first }
