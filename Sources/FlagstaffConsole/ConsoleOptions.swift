@@ -21,7 +21,7 @@ public struct ConsoleOptions: Sendable {
     public var frameObserver: (@Sendable (_ keyToFrame: Duration) -> Void)?
     /// The clock the console reads: the once-a-second repaint while remote sources are attached and the
     /// times given to ``frameObserver``. `ContinuousClock()` unless a test gives another.
-    public var clock: any Clock<Duration> = ContinuousClock()
+    public var clock: any Clock<Duration>
 
     /// Creates options.
     /// - Parameters:
@@ -31,10 +31,13 @@ public struct ConsoleOptions: Sendable {
     ///   - showDetail: whether the detail pane starts open.
     ///   - restartHandler: what "restart now" runs (after the terminal is restored); errors it throws are
     ///     rethrown by ``FeatureConsole/run()``.
+    ///   - clock: the clock for the console's ticks and frame times; `ContinuousClock()` unless given.
     public init(
         title: String? = nil, useColor: Bool = ConsoleOptions.colorAllowedByEnvironment, asciiOnly: Bool? = nil,
-        showDetail: Bool = true, restartHandler: (@Sendable ([PendingRestart]) throws -> Void)? = nil
+        showDetail: Bool = true, restartHandler: (@Sendable ([PendingRestart]) throws -> Void)? = nil,
+        clock: any Clock<Duration> = ContinuousClock()
     ) {
+        self.clock = clock
         self.title = title
         self.useColor = useColor
         self.asciiOnly = asciiOnly

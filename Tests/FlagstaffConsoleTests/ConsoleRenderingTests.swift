@@ -79,6 +79,9 @@ import Testing
         #expect(screen.row(containing: "Blue Text") == 3)
         #expect(screen.text(row: 9).hasPrefix(" ↑↓ move"))
         #expect(screen.text(row: 9).contains("? help  q quit"), "the footer drops other keys before help and quit")
+        // At full width the footer lists the list mode's footer items of the key table, in table order.
+        let wide = ConsoleLayout.render(ConsoleState(registry: registry, width: 100, height: 30))
+        #expect(wide.text(row: 29) == " ↑↓ move  / search  o on  x off  r reset  ␣ toggle  Tab scope  ? help  q quit" + String(repeating: " ", count: 23))
     }
 
     @Test func wideAndCombiningCharactersKeepColumnsAligned() throws {
