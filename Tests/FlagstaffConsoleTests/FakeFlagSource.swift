@@ -78,16 +78,19 @@ final class FakeFlagSource: ConsoleFlagSource {
     func outline() -> ConsoleOutline {
         contents.withLock { contents in
             contents.fullReads += 1
-            var groups: [ConsoleOutline.Group] = []
+            var groups: [(id: String, keys: [String])] = []
             for flag in contents.flags {
                 guard let group = flag.group else { continue }
                 if let index = groups.firstIndex(where: { $0.id == group }) {
                     groups[index].keys.append(flag.key)
                 } else {
-                    groups.append(ConsoleOutline.Group(id: group, label: group, keys: [flag.key]))
+                    groups.append((group, [flag.key]))
                 }
             }
-            return ConsoleOutline(rootKeys: contents.flags.filter { $0.group == nil }.map(\.key), groups: groups)
+            return ConsoleOutline(
+                rootKeys: contents.flags.filter { $0.group == nil }.map(\.key),
+                groups: groups.map { ConsoleOutline.Group(id: $0.id, label: $0.id, keys: $0.keys) }
+            )
         }
     }
 

@@ -106,6 +106,20 @@ package struct ConsoleFlag: Sendable {
     package var isOverridden: Bool { override != .featureDefault }
 }
 
+/// Flag keys read on demand: building the tree of 100,000 flags reads none of them (only the visible rows
+/// and the cursor's row are looked at).
+package protocol ConsoleKeyList: Sendable {
+    /// The number of keys.
+    var count: Int { get }
+    /// The key at `index`.
+    func key(at index: Int) -> String
+}
+
+extension Array: ConsoleKeyList where Element == String {
+    /// The key at `index`.
+    package func key(at index: Int) -> String { self[index] }
+}
+
 /// The registry's groups as a tree, with the flags of each by key.
 package struct ConsoleOutline: Sendable {
     /// A group and what it contains.
@@ -115,12 +129,12 @@ package struct ConsoleOutline: Sendable {
         /// The label.
         package var label: String
         /// Keys of the flags directly in the group.
-        package var keys: [String]
+        package var keys: any ConsoleKeyList
         /// Nested groups.
         package var subgroups: [Group]
 
         /// Creates a group.
-        package init(id: String, label: String, keys: [String], subgroups: [Group] = []) {
+        package init(id: String, label: String, keys: any ConsoleKeyList, subgroups: [Group] = []) {
             self.id = id
             self.label = label
             self.keys = keys
@@ -132,12 +146,12 @@ package struct ConsoleOutline: Sendable {
     }
 
     /// Keys of the flags outside any group.
-    package var rootKeys: [String]
+    package var rootKeys: any ConsoleKeyList
     /// Top-level groups.
     package var groups: [Group]
 
     /// Creates an outline.
-    package init(rootKeys: [String], groups: [Group]) {
+    package init(rootKeys: any ConsoleKeyList, groups: [Group]) {
         self.rootKeys = rootKeys
         self.groups = groups
     }

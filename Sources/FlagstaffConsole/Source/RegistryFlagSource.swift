@@ -35,11 +35,11 @@ package struct RegistryFlagSource: ConsoleFlagSource {
     package func outline() -> ConsoleOutline {
         func outlineGroup(_ group: FeatureGroup) -> ConsoleOutline.Group {
             ConsoleOutline.Group(
-                id: group.keyPath.joined(separator: "."), label: group.label, keys: group.features.map(\.key),
+                id: group.keyPath.joined(separator: "."), label: group.label, keys: FeatureKeys(features: group.features),
                 subgroups: group.subgroups.map(outlineGroup)
             )
         }
-        return ConsoleOutline(rootKeys: registry.rootFeatures.map(\.key), groups: registry.groups.map(outlineGroup))
+        return ConsoleOutline(rootKeys: FeatureKeys(features: registry.rootFeatures), groups: registry.groups.map(outlineGroup))
     }
 
     package func search(_ query: String, scope: SearchScope) -> any ConsoleSearchHits {
@@ -55,6 +55,13 @@ package struct RegistryFlagSource: ConsoleFlagSource {
             key: feature.key, value: feature.enabled, override: feature.override, isPendingRestart: feature.isPendingRestart
         )
     }
+}
+
+/// The keys of some flags, read when asked for.
+struct FeatureKeys: ConsoleKeyList {
+    let features: [AnyFeature]
+    var count: Int { features.count }
+    func key(at index: Int) -> String { features[index].key }
 }
 
 extension SearchResults: ConsoleSearchHits {

@@ -86,23 +86,26 @@ extension ConsoleState {
         let outline = source.outline()
         builtFlagCount = source.flagCount
         counts.flags = builtFlagCount
-        var result: [ConsoleRow] = []
-        result.reserveCapacity(builtFlagCount + outline.groups.count)
-        for key in outline.rootKeys {
-            result.append(.flag(.init(key: key, depth: 0, showsGroupPath: false, matchedRanges: nil)))
-        }
-        for group in outline.groups { appendGroup(group, depth: 0, to: &result) }
-        return ConsoleRows(.tree(result))
+        var tree = ConsoleRows.Tree()
+        tree.items.reserveCapacity(builtFlagCount + outline.groups.count)
+        appendFlags(outline.rootKeys, depth: 0, to: &tree)
+        for group in outline.groups { appendGroup(group, depth: 0, to: &tree) }
+        return ConsoleRows(.tree(tree))
     }
 
-    private func appendGroup(_ group: ConsoleOutline.Group, depth: Int, to result: inout [ConsoleRow]) {
+    private func appendGroup(_ group: ConsoleOutline.Group, depth: Int, to tree: inout ConsoleRows.Tree) {
         let expanded = !collapsedGroups.contains(group.id)
-        result.append(.group(.init(id: group.id, label: group.label, depth: depth, flagCount: group.flagCount, isExpanded: expanded)))
+        tree.items.append(.group(.init(id: group.id, label: group.label, depth: depth, flagCount: group.flagCount, isExpanded: expanded)))
         guard expanded else { return }
-        for key in group.keys {
-            result.append(.flag(.init(key: key, depth: depth + 1, showsGroupPath: false, matchedRanges: nil)))
-        }
-        for subgroup in group.subgroups { appendGroup(subgroup, depth: depth + 1, to: &result) }
+        appendFlags(group.keys, depth: depth + 1, to: &tree)
+        for subgroup in group.subgroups { appendGroup(subgroup, depth: depth + 1, to: &tree) }
+    }
+
+    private func appendFlags(_ keys: any ConsoleKeyList, depth: Int, to tree: inout ConsoleRows.Tree) {
+        guard keys.count > 0 else { return }
+        let list = Int32(tree.lists.count)
+        tree.lists.append(keys)
+        for index in 0..<keys.count { tree.items.append(.flag(list: list, index: Int32(index), depth: Int32(depth))) }
     }
 
     /// Keeps the cursor inside the list and on screen.
