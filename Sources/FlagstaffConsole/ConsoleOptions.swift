@@ -19,6 +19,9 @@ public struct ConsoleOptions: Sendable {
     /// frame handed to the terminal: for measuring the console inside an app or a real terminal. Runs on the
     /// console's thread; keep it cheap.
     public var frameObserver: (@Sendable (_ keyToFrame: Duration) -> Void)?
+    /// The clock the console reads: the once-a-second repaint while remote sources are attached and the
+    /// times given to ``frameObserver``. `ContinuousClock()` unless a test gives another.
+    public var clock: any Clock<Duration>
 
     /// Creates options.
     /// - Parameters:
@@ -28,10 +31,13 @@ public struct ConsoleOptions: Sendable {
     ///   - showDetail: whether the detail pane starts open.
     ///   - restartHandler: what "restart now" runs (after the terminal is restored); errors it throws are
     ///     rethrown by ``FeatureConsole/run()``.
+    ///   - clock: the clock for the console's ticks and frame times; `ContinuousClock()` unless given.
     public init(
         title: String? = nil, useColor: Bool = ConsoleOptions.colorAllowedByEnvironment, asciiOnly: Bool? = nil,
-        showDetail: Bool = true, restartHandler: (@Sendable ([PendingRestart]) throws -> Void)? = nil
+        showDetail: Bool = true, restartHandler: (@Sendable ([PendingRestart]) throws -> Void)? = nil,
+        clock: any Clock<Duration> = ContinuousClock()
     ) {
+        self.clock = clock
         self.title = title
         self.useColor = useColor
         self.asciiOnly = asciiOnly

@@ -1,4 +1,5 @@
 import Flagstaff
+import Testing
 @testable import FlagstaffConsole
 
 /// A small registry shaped like the demo: root flags, two groups, a nested group, restart-requiring flags.
@@ -28,32 +29,25 @@ func makeRegistry(store: any OverrideStore = InMemoryOverrideStore(), extraFlags
     return try FeatureRegistry(manifest: manifest, store: store, options: RegistryOptions(storeWatchInterval: nil))
 }
 
-/// Feeds keys to a state and returns the effects of the last one.
+/// Feeds keys to a state and returns the effects of the last one, without the `.repaint` every key asks for.
 @discardableResult
 func press(_ keys: ConsoleKey..., into state: inout ConsoleState) -> [ConsoleEffect] {
     var effects: [ConsoleEffect] = []
-    for key in keys { effects = state.handle(key) }
+    for key in keys { effects = state.update(.key(key)).filter { $0 != .repaint } }
     return effects
 }
 
 /// Types characters one by one.
 func type(_ text: String, into state: inout ConsoleState) {
-    for character in text { _ = state.handle(.character(character)) }
+    for character in text { _ = state.update(.key(.character(character))) }
 }
 
-/// Performs setOverride / resetAll effects against the registry, as the shell does, then refreshes.
+/// Performs effects as the console does (the console's own effect runner, on a scripted terminal): store
+/// writes go to the state's registry and come back as change events.
 func apply(_ effects: [ConsoleEffect], to state: inout ConsoleState) throws {
-    for effect in effects {
-        switch effect {
-        case let .setOverride(key, overrideState):
-            if let feature = state.registry.feature(forKey: key) { try state.registry.setOverride(overrideState, for: feature) }
-        case .resetAll:
-            try state.registry.resetAllOverrides()
-        default:
-            break
-        }
-    }
-    state.refresh()
+    let registry = try #require((state.source as? RegistryFlagSource)?.registry)
+    let runner = ConsoleEffectRunner(registry: registry, terminal: ScriptedTerminal(events: []))
+    try runner.run(effects, on: &state)
 }
 
 extension ScreenBuffer {

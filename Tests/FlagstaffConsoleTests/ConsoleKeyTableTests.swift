@@ -132,7 +132,7 @@ import Testing
 
     @Test mutating func tabCyclesScopes() throws {
         try registry.setOverride(.enabled, for: try #require(registry.feature(forKey: "blueText")))
-        state.refresh()
+        state.refreshAll()
         var seen: [String] = []
         for _ in 0..<4 {
             let screen = ConsoleLayout.render(state)
@@ -212,7 +212,7 @@ import Testing
         #expect(ConsoleLayout.render(state).text(row: 29).contains("No overrides to reset"))
         try apply(press(.home, .character("o"), into: &state), to: &state)  // Blue Text: no restart needed
         press(.character("R"), into: &state)
-        #expect(press(.control("c"), into: &state) == [.quit(.notNeeded)], "Ctrl-C in the y/n question quits")
+        #expect(press(.control("c"), into: &state) == [.quit(.notNeeded, signal: nil)], "Ctrl-C in the y/n question quits")
     }
 
     @Test mutating func iTogglesTheDetailPane() {
@@ -234,7 +234,7 @@ import Testing
                 press(open, into: &state)
                 let screen = ConsoleLayout.render(state)
                 #expect(screen.find("Keys") != nil)
-                #expect(screen.find("reset every override (y/n)") != nil)
+                #expect(screen.find("R                             reset every override (asks y/n)") != nil)
                 #expect(screen.find("? or Esc closes") != nil)
                 press(.character("o"), into: &state)  // ignored while help is open
                 #expect(state.mode == .help)
@@ -246,38 +246,42 @@ import Testing
     }
 
     @Test func helpScrollsInAShortTerminal() throws {
+        let first = String(ConsoleLayout.helpLines[0].prefix(40))
+        let last = String(try #require(ConsoleLayout.helpLines.last).prefix(40))
+        #expect(first == "Up k Ctrl-P                   move up")
         var small = ConsoleState(registry: registry, width: 60, height: 12)
         press(.character("?"), into: &small)
         var screen = ConsoleLayout.render(small)
-        #expect(screen.find("Up k Ctrl-P / Down j Ctrl-N") != nil)
+        #expect(screen.find(first) != nil)
         #expect(screen.find("↑↓ scroll  ? or Esc closes") != nil)
-        #expect(screen.find("close / clear search") == nil, "the last entry is below the box at first")
+        #expect(screen.find(last) == nil, "the last entry is below the box at first")
         press(.end, into: &small)  // End is not a help key; j scrolls
-        for _ in 0..<20 { press(.character("j"), into: &small) }
+        for _ in 0..<ConsoleLayout.helpLines.count { press(.character("j"), into: &small) }
         screen = ConsoleLayout.render(small)
-        #expect(screen.find("close / clear search") != nil, "the last entry is reachable")
-        #expect(screen.find("Up k Ctrl-P / Down j Ctrl-N") == nil)
+        #expect(screen.find(last) != nil, "the last entry is reachable")
+        #expect(screen.find(first) == nil)
         press(.character("g"), into: &small)
-        #expect(ConsoleLayout.render(small).find("Up k Ctrl-P / Down j Ctrl-N") != nil)
+        #expect(ConsoleLayout.render(small).find(first) != nil)
         #expect(small.mode == .help)
         // Tall enough: no scrolling hint.
-        var tall = ConsoleState(registry: registry, width: 100, height: 30)
+        var tall = ConsoleState(registry: registry, width: 100, height: ConsoleLayout.helpLines.count + 6)
         press(.character("?"), into: &tall)
         #expect(ConsoleLayout.render(tall).find("? or Esc closes") != nil)
         #expect(ConsoleLayout.render(tall).find("scroll") == nil)
+        #expect(ConsoleLayout.render(tall).find(last) != nil)
     }
 
     @Test mutating func controlLAsksForARedraw() {
-        #expect(press(.control("l"), into: &state) == [.redraw])
+        #expect(press(.control("l"), into: &state) == [.redrawAll])
     }
 
     @Test mutating func qAndControlCQuit() {
-        #expect(press(.character("q"), into: &state) == [.quit(.notNeeded)])
+        #expect(press(.character("q"), into: &state) == [.quit(.notNeeded, signal: nil)])
         state = ConsoleState(registry: registry)
-        #expect(press(.control("c"), into: &state) == [.quit(.notNeeded)])
+        #expect(press(.control("c"), into: &state) == [.quit(.notNeeded, signal: nil)])
         state = ConsoleState(registry: registry)
         press(.character("/"), into: &state)
-        #expect(press(.control("c"), into: &state) == [.quit(.notNeeded)], "Ctrl-C quits from the search field too")
+        #expect(press(.control("c"), into: &state) == [.quit(.notNeeded, signal: nil)], "Ctrl-C quits from the search field too")
     }
 
     @Test mutating func escapeNeverQuits() {

@@ -1,17 +1,16 @@
 import Flagstaff
 import Foundation
-import Synchronization
 import Testing
 @testable import FlagstaffConsole
 
 /// A remote source whose status the test sets, counting refreshes.
 final class FakeRemoteSource: RemoteSource {
     let name: String
-    private let state: Mutex<(status: RemoteSourceStatus, refreshes: Int)>
+    private let state: AnnotatedMutex<(status: RemoteSourceStatus, refreshes: Int)>
 
     init(name: String, status: RemoteSourceStatus) {
         self.name = name
-        state = Mutex((status, 0))
+        state = AnnotatedMutex((status, 0))
     }
 
     var status: RemoteSourceStatus { state.withLock { $0.status } }
@@ -58,13 +57,18 @@ final class FakeRemoteFeature: AnyFeature, @unchecked Sendable {
         #expect(ConsoleLayout.render(state).text(row: 29).contains("No remote source is attached"))
         let source = FakeRemoteSource(name: "Unleash", status: RemoteSourceStatus(lastFetch: nil, state: .neverFetched))
         registry.attach(source)
-        state.refresh()
+        state.refreshAll()
         #expect(press(.control("r"), into: &state) == [.refreshRemoteSources])
         #expect(ConsoleLayout.render(state).text(row: 29).contains("Refreshing Unleash…"))
-        // Through the shell: the source's refresh runs in the background.
-        _ = try FeatureConsole(registry: registry).run(on: ScriptedTerminal(events: [.key(.control("r")), .key(.character("q"))]))
-        let deadline = Date().addingTimeInterval(30)
-        while source.refreshes < 1 && Date() < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        // Through the effect runner: the source's refresh runs in the background, then the header repaints.
+        let runner = ConsoleEffectRunner(registry: registry, terminal: ScriptedTerminal(events: []))
+        runner.needsFrame = false
+        try runner.send(.key(.control("r")), to: &state)
+        #expect(runner.refreshTasks.count == 1)
+        for task in runner.refreshTasks { await task.value }
         #expect(source.refreshes == 1)
+        runner.needsFrame = false
+        try runner.sendQueuedEvents(to: &state)
+        #expect(runner.needsFrame, "a finished refresh repaints the header")
     }
 }

@@ -11,7 +11,7 @@ import Testing
         #expect(screen.text(row: 0).hasSuffix("7 flags · 0 overridden "))
         #expect(screen.cell(row: 0, column: 1).bold)
         try registry.setOverride(.enabled, for: try #require(registry.feature(forKey: "useTabBarNav")))
-        state.refresh()
+        state.refreshAll()
         screen = ConsoleLayout.render(state)
         #expect(screen.text(row: 0).hasSuffix("7 flags · 1 overridden · 1 needs restart "))
         // The restart marker is yellow, in the same column on every restart-requiring row.
@@ -67,18 +67,21 @@ import Testing
                 #expect(press(key, into: &state).isEmpty)
             }
             #expect(state.mode == .list && state.cursor == 0)
-            #expect(press(.character("q"), into: &state) == [.quit(.notNeeded)])
-            #expect(press(.control("c"), into: &state) == [.quit(.notNeeded)])
+            #expect(press(.character("q"), into: &state) == [.quit(.notNeeded, signal: nil)])
+            #expect(press(.control("c"), into: &state) == [.quit(.notNeeded, signal: nil)])
         }
         // Growing back to a usable size brings the console back.
         var state = ConsoleState(registry: registry, width: 30, height: 8)
-        #expect(press(.resize(width: 40, height: 10), into: &state) == [.redraw])
+        #expect(state.update(.resize(width: 40, height: 10)) == [.redrawAll])
         let screen = ConsoleLayout.render(state)
         #expect(screen.text(row: 0).hasPrefix(" Flagstaff"))
         #expect(state.listHeight == 5)
         #expect(screen.row(containing: "Blue Text") == 3)
         #expect(screen.text(row: 9).hasPrefix(" ↑↓ move"))
         #expect(screen.text(row: 9).contains("? help  q quit"), "the footer drops other keys before help and quit")
+        // At full width the footer lists the list mode's footer items of the key table, in table order.
+        let wide = ConsoleLayout.render(ConsoleState(registry: registry, width: 100, height: 30))
+        #expect(wide.text(row: 29) == " ↑↓ move  / search  o on  x off  r reset  ␣ toggle  Tab scope  ? help  q quit" + String(repeating: " ", count: 23))
     }
 
     @Test func wideAndCombiningCharactersKeepColumnsAligned() throws {
@@ -133,8 +136,8 @@ import Testing
         #expect(ConsoleLayout.render(state).text(row: 1).hasSuffix("[On] "))
         press(.backTab, .character("q"), into: &state)
         screen = ConsoleLayout.render(state)
-        #expect(screen.find("r:restart l:later u:undo Esc:back │") != nil, "\(screen.text)")
-        #expect(screen.text(row: 9).hasPrefix(" r:restart l:later u:undo Esc:back"))
+        #expect(screen.find("r:restart l:later u:undo Esc:canc… │") != nil, "\(screen.text)")
+        #expect(screen.text(row: 9).hasPrefix(" r:restart l:later u:undo Esc:cancel"))
         var search = ConsoleState(registry: registry, width: 60, height: 22)
         press(.character("/"), into: &search)
         #expect(ConsoleLayout.render(search).text(row: 21).hasPrefix(" type to filter  Enter keep  Esc clear  ↑↓ move  Tab scope "))

@@ -41,7 +41,7 @@ import Testing
         press(.escape, into: &state)
         #expect(!ConsoleLayout.render(state).text(row: 1).contains("match"), "no count without a filter")
         press(.tab, into: &state)  // scope On, no query
-        let onCount = state.registry.allFeatures.filter(\.enabled).count
+        let onCount = state.source.search("", scope: .enabled).count
         #expect(ConsoleLayout.render(state).text(row: 1).hasPrefix(" / to search   \(onCount) flag"))
         // A narrow terminal leaves the count out rather than crowd the scopes.
         var narrow = ConsoleState(registry: try rankingRegistry(), width: 40, height: 20)
@@ -107,17 +107,17 @@ import Testing
         press(.tab, into: &state)  // On
         press(.character("/"), into: &state)
         type("a", into: &state)
-        #expect(state.rows.allSatisfy { $0.feature?.enabled == true })
+        #expect(state.rows.allSatisfy { $0.key.flatMap(state.source.status(forKey:))?.value == true })
         press(.escape, into: &state)
         #expect(state.scope == .enabled, "Esc clears the query, not the scope")
         // Cursor stays on the same flag across refreshes, even when rows move.
         state = ConsoleState(registry: registry)
         press(.end, into: &state)
-        let key = try #require(state.selectedFeature?.key)
+        let key = try #require(state.selectedKey)
         press(.character("/"), .escape, into: &state)
         try registry.setOverride(.enabled, for: try #require(registry.feature(forKey: "blueText")))
-        state.refresh()
-        #expect(state.selectedFeature?.key == key)
+        state.refreshAll()
+        #expect(state.selectedKey == key)
     }
 }
 
@@ -142,7 +142,7 @@ import Testing
 
     @Test func typeaheadThroughTheRunLoopKeepsCommandsAfterTheQuery() throws {
         let registry = try makeRegistry()
-        let events: [TerminalEvent] = [.key(.character("/"))] + "blue".map { .key(.character($0)) }
+        let events: [ConsoleEvent?] = [.key(.character("/"))] + "blue".map { .key(.character($0)) }
             + [.key(.enter), .key(.character("o")), .key(.character("q"))]
         let terminal = ScriptedTerminal(events: events)
         terminal.deliversTypeahead = true

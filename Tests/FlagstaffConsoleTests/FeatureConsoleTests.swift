@@ -1,5 +1,5 @@
 import Flagstaff
-import Synchronization
+import FlagstaffTesting
 import Testing
 @testable import FlagstaffConsole
 
@@ -10,10 +10,10 @@ import Glibc
 /// The run loop against a scripted terminal: effects reach the registry, the outcome is right.
 @Suite struct FeatureConsoleTests {
     /// Keys that select Use Tab Bar Nav (requires restart), force it ON and quit.
-    let changeRestartFlagAndQuit: [TerminalEvent] = [.key(.down), .key(.character("o")), .key(.character("q"))]
+    let changeRestartFlagAndQuit: [ConsoleEvent?] = [.key(.down), .key(.character("o")), .key(.character("q"))]
 
     final class Recorder: Sendable {
-        let calls = Mutex<[[PendingRestart]]>([])
+        let calls = AnnotatedMutex<[[PendingRestart]]>([])
     }
 
     @Test func restartNowRunsTheHandlerAfterTheTerminalIsRestored() throws {
@@ -36,21 +36,62 @@ import Glibc
         #expect(calls == [[PendingRestart(key: "useTabBarNav", label: "Use Tab Bar Nav", launchValue: false, currentValue: true)]])
     }
 
-    @Test func theFrameObserverTimesEachFrameDrawnForKeys() throws {
+    final class Durations: Sendable {
+        let values = AnnotatedMutex<[Duration]>([])
+    }
+
+    @Test func theFrameObserverTimesEachFrameDrawnForKeysOnTheInjectedClock() throws {
         let registry = try makeRegistry()
-        let times = Mutex<[Duration]>([])
+        let times = Durations()
+        let clock = ManualClock()
         var options = ConsoleOptions()
-        options.frameObserver = { duration in times.withLock { $0.append(duration) } }
+        options.clock = clock
+        options.frameObserver = { duration in times.values.withLock { $0.append(duration) } }
         // Two moves, then a search typed ahead (one frame for the run of query keys), then quit.
         let terminal = ScriptedTerminal(events: [.key(.down), .key(.down), .key(.character("/")), .key(.character("a")),
                                                  .key(.character("v")), .key(.escape), .key(.escape), .key(.character("q"))])
         terminal.deliversTypeahead = true
+        terminal.afterDraw = { clock.advance(by: .milliseconds(3)) }  // each frame "costs" 3 ms
         _ = try FeatureConsole(registry: registry, options: options).run(on: terminal)
-        let recorded = times.withLock { $0 }
+        let recorded = times.values.withLock { $0 }
         // The first frame (before any key) is not a key's frame; the quit key draws none.
         #expect(recorded.count == terminal.frameCount - 1)
-        #expect(recorded.count >= 4)
-        #expect(recorded.allSatisfy { $0 >= .zero && $0 < .seconds(5) })
+        #expect(recorded.count == 6)
+        #expect(recorded.allSatisfy { $0 == .milliseconds(3) }, "\(recorded)")
+    }
+
+    @Test func ticksRepaintOnceASecondOnlyWhileRemoteSourcesAreAttached() throws {
+        let clock = ManualClock()
+        var options = ConsoleOptions()
+        options.clock = clock
+        for attached in [false, true] {
+            let registry = try makeRegistry()
+            if attached {
+                registry.attach(FakeRemoteSource(name: "Unleash", status: RemoteSourceStatus(lastFetch: nil, state: .neverFetched)))
+            }
+            // Three reads without input: 0.4 s, 0.8 s and 1.2 s after the first frame.
+            let terminal = ScriptedTerminal(events: [nil, nil, nil])
+            var framesBefore: [Int] = []
+            terminal.beforeEvent = { index in
+                framesBefore.append(terminal.frameCount)
+                if index < 3 { clock.advance(by: .milliseconds(400)) }
+            }
+            _ = try FeatureConsole(registry: registry, options: options).run(on: terminal)
+            // framesBefore[i]: frames drawn before the i-th read; [3] is after the third tick.
+            #expect(framesBefore == (attached ? [1, 1, 1, 2] : [1, 1, 1, 1]), "attached: \(attached)")
+        }
+    }
+
+    @Test func flagsRegisteredAtRuntimeAppearOnTheNextTick() throws {
+        let registry = try makeRegistry()
+        let terminal = ScriptedTerminal(events: [nil])
+        terminal.beforeEvent = { index in
+            if index == 0 { try? registry.register(Feature(key: "late.flag", label: "Late Flag"), in: "late") }
+        }
+        _ = try FeatureConsole(registry: registry).run(on: terminal)
+        let frame = try #require(terminal.lastFrame)
+        #expect(frame.find("8 flags") != nil, "\(frame.text)")
+        #expect(frame.find("▾ Late") != nil)
     }
 
     @Test func laterKeepsTheChange() throws {
@@ -65,7 +106,7 @@ import Glibc
     @Test func undoRestoresTheLaunchValues() throws {
         let registry = try makeRegistry()
         // Also change a flag that needs no restart: undo leaves it alone.
-        let events: [TerminalEvent] = [.key(.character("o"))] + changeRestartFlagAndQuit + [.key(.character("u"))]
+        let events: [ConsoleEvent?] = [.key(.character("o"))] + changeRestartFlagAndQuit + [.key(.character("u"))]
         let outcome = try FeatureConsole(registry: registry).run(on: ScriptedTerminal(events: events))
         #expect(outcome.restartChoice == .undo)
         #expect(outcome.restartRequiredKeys.isEmpty)
@@ -79,7 +120,7 @@ import Glibc
         let registry = try makeRegistry()
         // The app launched with the flag OFF, then something forced it ON before the console opened.
         try registry.setOverride(.enabled, for: try #require(registry.feature(forKey: "useTabBarNav")))
-        let events: [TerminalEvent] = [.key(.character("q")), .key(.character("u"))]
+        let events: [ConsoleEvent?] = [.key(.character("q")), .key(.character("u"))]
         let outcome = try FeatureConsole(registry: registry).run(on: ScriptedTerminal(events: events))
         #expect(outcome.restartChoice == .undo)
         #expect(registry.feature(forKey: "useTabBarNav")?.enabled == false)
@@ -98,19 +139,19 @@ import Glibc
 
     @Test func noPromptWhenOnlyOrdinaryFlagsChanged() throws {
         let registry = try makeRegistry()
-        let events: [TerminalEvent] = [.key(.character("o")), .key(.character("q"))]
+        let events: [ConsoleEvent?] = [.key(.character("o")), .key(.character("q"))]
         let outcome = try FeatureConsole(registry: registry).run(on: ScriptedTerminal(events: events))
         #expect(outcome == ConsoleOutcome(changedKeys: ["blueText"], restartRequiredKeys: [], restartChoice: .notNeeded))
     }
 
     @Test func signalsEndTheSessionWithTheirNumber() throws {
         let registry = try makeRegistry()
-        var outcome = try FeatureConsole(registry: registry).run(on: ScriptedTerminal(events: [.signal(SIGINT)]))
+        var outcome = try FeatureConsole(registry: registry).run(on: ScriptedTerminal(events: [.signal(.interrupt)]))
         #expect(outcome.signal == SIGINT && outcome.restartChoice == .notNeeded)
-        outcome = try FeatureConsole(registry: registry).run(on: ScriptedTerminal(events: [.signal(SIGTERM)]))
+        outcome = try FeatureConsole(registry: registry).run(on: ScriptedTerminal(events: [.signal(.terminate)]))
         #expect(outcome.signal == SIGTERM)
         // Ctrl-C with a pending restart shows the prompt; a second Ctrl-C quits keeping the change.
-        let terminal = ScriptedTerminal(events: [.key(.down), .key(.character("o")), .signal(SIGINT), .signal(SIGINT)])
+        let terminal = ScriptedTerminal(events: [.key(.down), .key(.character("o")), .signal(.interrupt), .signal(.interrupt)])
         var promptShown = false
         terminal.beforeEvent = { index in if index == 3 { promptShown = terminal.lastFrame?.find("Restart needed") != nil } }
         outcome = try FeatureConsole(registry: registry).run(on: terminal)
@@ -119,7 +160,7 @@ import Glibc
     }
 
     @Test func ctrlZSuspendsAndRedraws() throws {
-        let terminal = ScriptedTerminal(events: [.signal(SIGTSTP), .key(.character("q"))])
+        let terminal = ScriptedTerminal(events: [.signal(.suspend), .key(.character("q"))])
         _ = try FeatureConsole(registry: try makeRegistry()).run(on: terminal)
         #expect(terminal.suspendCount == 1)
         #expect(terminal.frameCount >= 2)
@@ -130,7 +171,7 @@ import Glibc
         let store = InMemoryOverrideStore()
         let registry = try makeRegistry(store: store)
         let other = try makeRegistry(store: store)
-        let events: [TerminalEvent] = [.key(.character("/"))] + "scroll".map { .key(.character($0)) } + [.key(.enter), .idle, .idle]
+        let events: [ConsoleEvent?] = [.key(.character("/"))] + "scroll".map { .key(.character($0)) } + [.key(.enter), nil, nil]
         let terminal = ScriptedTerminal(events: events)
         var before: ScreenBuffer?
         terminal.beforeEvent = { index in

@@ -75,8 +75,18 @@ extension FeatureRegistry {
     ///   changed or `origin` is `nil`, i.e. at start-up).
     func apply(_ overrides: [String: OverrideState], origin: FeatureChange.Origin?) -> FeatureChange? {
         let changed: Set<String> = core.state.withLock { state in
+            let previous = state.storedOverrides
             state.storedOverrides = overrides
             var changed = Set<String>()
+            if origin != nil, state.problems.isEmpty {
+                // Every flag's cell already holds `previous` (start-up applied the whole store, registration
+                // loads each new flag's entry): only keys whose stored entry differs can change. One write
+                // then costs the size of the store, not the number of flags. (Duplicate keys, a problem,
+                // share one entry between several flags: those registries take the full pass below.)
+                for (key, new) in overrides where previous[key] != new { set(key, new, &changed, state) }
+                for key in previous.keys where overrides[key] == nil { set(key, .featureDefault, &changed, state) }
+                return changed
+            }
             for (feature, key) in zip(state.features, state.keys) {
                 let new = (overrides[key] ?? .featureDefault).cellValue
                 if feature.overrideCell.exchange(new, ordering: .relaxed) != new { changed.insert(key) }
@@ -87,6 +97,13 @@ extension FeatureRegistry {
         core.generation.add(1, ordering: .relaxed)
         guard let origin else { return nil }
         return FeatureChange(keys: changed, origin: origin)
+    }
+
+    /// Puts `state` in the cell of the flag with `key` (if the registry has one), noting the key if it changed.
+    private func set(_ key: String, _ state: OverrideState, _ changed: inout Set<String>, _ registry: RegistryState) {
+        guard let feature = registry.byKey[key] else { return }
+        let new = state.cellValue
+        if feature.overrideCell.exchange(new, ordering: .relaxed) != new { changed.insert(key) }
     }
 
     func startWatchingStore() {

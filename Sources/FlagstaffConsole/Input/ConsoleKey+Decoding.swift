@@ -5,7 +5,7 @@ extension ConsoleKey {
     /// - Parameter keyCode: the ncurses key code (`KEY_UP`, `KEY_NPAGE`, …).
     /// - Returns: the key, or `nil` for codes the console does not use (`KEY_RESIZE` is handled by the caller,
     ///   which knows the new size).
-    public static func decode(keyCode: Int32) -> ConsoleKey? {
+    package static func decode(keyCode: Int32) -> ConsoleKey? {
         switch keyCode {
         case KEY_UP: return .up
         case KEY_DOWN: return .down
@@ -27,7 +27,7 @@ extension ConsoleKey {
     /// Decodes a character as returned by ncurses' `get_wch` with status `OK`.
     /// - Parameter value: the wide character's code point.
     /// - Returns: the key, or `nil` for values that are not valid Unicode scalars or not used by the console.
-    public static func decode(character value: UInt32) -> ConsoleKey? {
+    package static func decode(character value: UInt32) -> ConsoleKey? {
         switch value {
         case 9: return .tab
         case 10, 13: return .enter

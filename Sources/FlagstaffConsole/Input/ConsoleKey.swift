@@ -1,5 +1,5 @@
-/// A key press (or terminal event) after decoding, as the console's state machine sees it.
-public enum ConsoleKey: Sendable, Hashable {
+/// A key press after decoding, as the console's state machine sees it.
+package enum ConsoleKey: Sendable, Hashable {
     /// Arrow up.
     case up
     /// Arrow down.
@@ -34,6 +34,28 @@ public enum ConsoleKey: Sendable, Hashable {
     case control(Character)
     /// A printable character.
     case character(Character)
-    /// The terminal changed size.
-    case resize(width: Int, height: Int)
+
+    /// How the key is written in the help overlay, the key table and docs/console.md (`Up`, `Ctrl-P`, `k`).
+    package var name: String {
+        switch self {
+        case .up: "Up"
+        case .down: "Down"
+        case .left: "Left"
+        case .right: "Right"
+        case .pageUp: "PgUp"
+        case .pageDown: "PgDn"
+        case .home: "Home"
+        case .end: "End"
+        case .tab: "Tab"
+        case .backTab: "Shift-Tab"
+        case .escape: "Esc"
+        case .enter: "Enter"
+        case .backspace: "Backspace"
+        case .delete: "Delete"
+        case .f1: "F1"
+        case let .control(letter): "Ctrl-" + letter.uppercased()
+        case .character(" "): "Space"
+        case let .character(character): String(character)
+        }
+    }
 }

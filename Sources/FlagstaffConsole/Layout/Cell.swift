@@ -2,34 +2,34 @@
 ///
 /// A wide character (CJK, emoji) occupies two cells: the first holds the character with `width == 2`,
 /// the second is a continuation cell with `width == 0` that the backend never draws.
-public struct Cell: Sendable, Hashable {
+package struct Cell: Sendable, Hashable {
     /// The character drawn in this cell (a whole grapheme cluster, combining marks included).
-    public var character: Character
+    package var character: Character
     /// Columns taken: 1, 2 for the head of a wide character, 0 for the continuation of one.
-    public var width: Int8
+    package var width: Int8
     /// Colour and attributes.
-    public var style: CellStyle
+    package var style: CellStyle
 
     /// Creates a cell.
     /// - Parameters:
     ///   - character: the character.
     ///   - width: 1, 2 (wide head) or 0 (continuation).
     ///   - style: colour and attributes.
-    public init(character: Character, width: Int8 = 1, style: CellStyle = .plain) {
+    package init(character: Character, width: Int8 = 1, style: CellStyle = .plain) {
         self.character = character
         self.width = width
         self.style = style
     }
 
     /// A blank cell in the default style.
-    public static let blank = Cell(character: " ")
+    package static let blank = Cell(character: " ")
 
     /// The foreground colour (shorthand for `style.foreground`).
-    public var foreground: ConsoleColor { style.foreground }
+    package var foreground: ConsoleColor { style.foreground }
     /// Whether the cell is bold.
-    public var bold: Bool { style.bold }
+    package var bold: Bool { style.bold }
     /// Whether the cell is underlined.
-    public var underline: Bool { style.underline }
+    package var underline: Bool { style.underline }
     /// Whether the cell is in reverse video.
-    public var reverse: Bool { style.reverse }
+    package var reverse: Bool { style.reverse }
 }

@@ -1,13 +1,13 @@
 /// How a cell is drawn: a foreground colour and three attributes.
-public struct CellStyle: Sendable, Hashable {
+package struct CellStyle: Sendable, Hashable {
     /// The foreground colour (`.default` = the terminal's own).
-    public var foreground: ConsoleColor
+    package var foreground: ConsoleColor
     /// Bold text.
-    public var bold: Bool
+    package var bold: Bool
     /// Underlined text.
-    public var underline: Bool
+    package var underline: Bool
     /// Reverse video (the selected row).
-    public var reverse: Bool
+    package var reverse: Bool
 
     /// Creates a style.
     /// - Parameters:
@@ -15,7 +15,7 @@ public struct CellStyle: Sendable, Hashable {
     ///   - bold: bold text.
     ///   - underline: underlined text.
     ///   - reverse: reverse video.
-    public init(foreground: ConsoleColor = .default, bold: Bool = false, underline: Bool = false, reverse: Bool = false) {
+    package init(foreground: ConsoleColor = .default, bold: Bool = false, underline: Bool = false, reverse: Bool = false) {
         self.foreground = foreground
         self.bold = bold
         self.underline = underline
@@ -23,12 +23,12 @@ public struct CellStyle: Sendable, Hashable {
     }
 
     /// The terminal's default look.
-    public static let plain = CellStyle()
+    package static let plain = CellStyle()
 
     /// This style with reverse video set or cleared.
     /// - Parameter on: whether reverse video is on.
     /// - Returns: the modified style.
-    public func reversed(_ on: Bool = true) -> CellStyle {
+    package func reversed(_ on: Bool = true) -> CellStyle {
         var copy = self
         copy.reverse = on
         return copy

@@ -1,5 +1,5 @@
 /// A foreground colour of a console cell; the background is always the terminal's own.
-public enum ConsoleColor: Int, Sendable, Hashable, CaseIterable {
+package enum ConsoleColor: Int, Sendable, Hashable, CaseIterable {
     /// The terminal's default foreground.
     case `default` = 0
     /// Effective value ON.

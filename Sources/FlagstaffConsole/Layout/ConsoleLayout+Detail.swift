@@ -13,14 +13,15 @@ extension ConsoleLayout {
                 ("\(group.flagCount) flag\(group.flagCount == 1 ? "" : "s")", context.theme.plain),
             ]
         case let .flag(flag):
-            lines = detailLines(flag.feature, context)
+            guard let feature = context.state.source.flag(forKey: flag.key) else { return }
+            lines = detailLines(feature, context)
         }
         for (offset, line) in lines.prefix(3).enumerated() {
             buffer.put(truncate(line.0, to: width, context), row: top + offset, column: 1, style: line.1)
         }
         // With a search, the first line shows which characters of the key and description matched.
-        if case let .flag(flag) = row, let match = flag.match {
-            let feature = flag.feature
+        if case let .flag(flag) = row, let matchedRanges = flag.matchedRanges,
+           let feature = context.state.source.flag(forKey: flag.key) {
             let key = context.clean(feature.key)
             var segments = [NameSegment(text: key, field: .key, offsetsValid: key == feature.key)]
             if let description = feature.description, !description.isEmpty {
@@ -29,14 +30,14 @@ extension ConsoleLayout {
                 segments.append(NameSegment(text: cleaned, field: .description, offsetsValid: cleaned == description))
             }
             drawHighlighted(
-                segments, match: match, row: top, column: 1, width: width, style: context.theme.strong, context,
+                segments, matchedRanges: matchedRanges, row: top, column: 1, width: width, style: context.theme.strong, context,
                 into: &buffer
             )
         }
     }
 
     /// Key and description; effective value and resolution chain; restart, launch and remote facts.
-    static func detailLines(_ feature: AnyFeature, _ context: Context) -> [(String, CellStyle)] {
+    static func detailLines(_ feature: ConsoleFlag, _ context: Context) -> [(String, CellStyle)] {
         let g = context.glyphs
         let resolution = feature.resolution
         var first = context.clean(feature.key)
@@ -54,7 +55,7 @@ extension ConsoleLayout {
         var facts: [String] = ["kind " + kindName(feature.kind)]
         if feature.override != .featureDefault { facts.append("overridden \(context.onOff(feature.override == .enabled))") }
         if feature.requiresRestart { facts.append("\(g.restart) requires restart") }
-        if feature.enabled != feature.launchValue {
+        if feature.value != feature.launchValue {
             facts.append("changed since launch (was \(context.onOff(feature.launchValue)))")
         }
         if case let .remote(provider, fetchedAt) = resolution.source {

@@ -33,7 +33,8 @@ extension ConsoleLayout {
             case let .group(group):
                 drawGroup(group, row: row, selected: selected, context, into: &buffer)
             case let .flag(flag):
-                drawFlag(flag, row: row, selected: selected, columns: columns, context, into: &buffer)
+                guard let snapshot = state.source.flag(forKey: flag.key) else { break }
+                drawFlag(flag, snapshot, row: row, columns: columns, context, into: &buffer)
             }
             if selected { buffer.restyle(row: row, from: 0, to: buffer.width) { $0.reverse = !$0.reverse } }
         }
@@ -50,13 +51,12 @@ extension ConsoleLayout {
     }
 
     private static func drawFlag(
-        _ flag: ConsoleRow.FlagRow, row: Int, selected: Bool, columns: ListColumns, _ context: Context,
+        _ flag: ConsoleRow.FlagRow, _ feature: ConsoleFlag, row: Int, columns: ListColumns, _ context: Context,
         into buffer: inout ScreenBuffer
     ) {
-        let feature = flag.feature
         let resolution = feature.resolution
         let on = resolution.value
-        let overridden = feature.override != .featureDefault
+        let overridden = feature.isOverridden
         let style = context.theme.value(on, overridden: overridden)
         let x = flag.showsGroupPath ? 3 : 3 + 2 * flag.depth
 
@@ -75,7 +75,7 @@ extension ConsoleLayout {
         let label = context.clean(feature.label)
         segments.append(NameSegment(text: label, field: .label, offsetsValid: label == feature.label))
         let nameWidth = max(1, columns.value - 2 - x)
-        drawHighlighted(segments, match: flag.match, row: row, column: x, width: nameWidth, style: style, context, into: &buffer)
+        drawHighlighted(segments, matchedRanges: flag.matchedRanges, row: row, column: x, width: nameWidth, style: style, context, into: &buffer)
 
         buffer.put(context.onOff(on), row: row, column: columns.value, style: style)
         buffer.put(sourceName(resolution.source), row: row, column: columns.source, maxWidth: 11)
@@ -93,7 +93,7 @@ extension ConsoleLayout {
 
     /// Draws name segments, highlighting the characters the search matched, truncated to `width` columns.
     static func drawHighlighted(
-        _ segments: [NameSegment], match: SearchResult?, row: Int, column: Int, width: Int,
+        _ segments: [NameSegment], matchedRanges: [SearchField: [Range<Int>]]?, row: Int, column: Int, width: Int,
         style: CellStyle, _ context: Context, into buffer: inout ScreenBuffer
     ) {
         var x = column
@@ -105,8 +105,8 @@ extension ConsoleLayout {
         for segment in segments {
             let text = segment.text
             let ranges: [Range<Int>] = {
-                guard let field = segment.field, let match, segment.offsetsValid else { return [] }
-                return match.matchedRanges[field] ?? []
+                guard let field = segment.field, let matchedRanges, segment.offsetsValid else { return [] }
+                return matchedRanges[field] ?? []
             }()
             for (offset, character) in text.enumerated() {
                 let w = DisplayWidth.of(character)

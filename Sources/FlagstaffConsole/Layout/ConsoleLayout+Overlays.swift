@@ -1,32 +1,16 @@
 extension ConsoleLayout {
-    /// Every key, for the help overlay.
-    static let helpEntries: [(String, String)] = [
-        ("Up k Ctrl-P / Down j Ctrl-N", "move"),
-        ("PgUp Ctrl-B / PgDn Ctrl-F", "page up / down"),
-        ("Ctrl-U / Ctrl-D", "half page up / down"),
-        ("Home g / End G", "first / last"),
-        ("Left h / Right l, Enter", "collapse / expand group"),
-        ("/", "search (Enter keeps, Esc clears)"),
-        ("Tab / Shift-Tab", "scope: All, On, Off, Overridden"),
-        ("o +", "force ON"),
-        ("x -", "force OFF"),
-        ("r Backspace Delete", "reset to default"),
-        ("Space", "flip the value"),
-        ("R", "reset every override (y/n)"),
-        ("i", "show / hide details"),
-        ("? F1", "this help"),
-        ("Ctrl-L", "redraw"),
-        ("Ctrl-R", "refresh remote sources"),
-        ("q Ctrl-C", "quit"),
-        ("Esc", "close / clear search"),
-    ]
+    /// The help overlay's lines: every key of the list and the search field, from ``KeyBindings``.
+    static let helpLines: [String] = {
+        func line(_ binding: KeyBinding) -> String {
+            binding.keyNames + String(repeating: " ", count: max(1, 30 - DisplayWidth.of(binding.keyNames))) + binding.help
+        }
+        let list = KeyBindings.bindings(in: .list)
+        let search = KeyBindings.bindings(in: .search).filter { !$0.modes.contains(.list) }
+        return list.map(line) + ["", "While searching:"] + search.map(line)
+    }()
 
     static func drawHelp(_ context: Context, into buffer: inout ScreenBuffer) {
-        let lines = helpEntries.map { keys, action -> String in
-            let shownKeys = keys
-            let padding = String(repeating: " ", count: max(1, 30 - DisplayWidth.of(shownKeys)))
-            return shownKeys + padding + action
-        }
+        let lines = helpLines
         // The box shows at most height - 6 entries; when they do not all fit, ↑/↓ scroll them.
         let fits = lines.count <= buffer.height - 6
         let offset = fits ? 0 : min(context.state.helpOffset, max(0, lines.count - (buffer.height - 6)))

@@ -1,4 +1,5 @@
 import Flagstaff
+import Foundation
 
 /// Renders a ``ConsoleState`` into a ``ScreenBuffer``: the console's screen, without a terminal.
 ///
@@ -8,11 +9,11 @@ import Flagstaff
 /// Below the minimum size the screen is one line asking for a larger terminal. Every string that comes from
 /// the registry is sanitised before it is drawn. Cost: proportional to the visible rows, not to the number of
 /// flags.
-public enum ConsoleLayout {
+package enum ConsoleLayout {
     /// Renders the whole screen.
     /// - Parameter state: the console state.
     /// - Returns: a buffer of `state.width × state.height` cells.
-    public static func render(_ state: ConsoleState) -> ScreenBuffer {
+    package static func render(_ state: ConsoleState) -> ScreenBuffer {
         var buffer = ScreenBuffer(width: state.width, height: state.height)
         let context = Context(state: state)
         if state.isTooSmall {
@@ -72,8 +73,8 @@ public enum ConsoleLayout {
             if state.counts.pendingRestart > 0 { right += " \(state.counts.pendingRestart)\(context.glyphs.restart)" }
         }
         var remote = remoteStatus(context)
-        if let error = state.registry.storeError {
-            remote = "store error: " + context.clean("\(error)") + (remote.isEmpty ? "" : dot + remote)
+        if let error = state.source.storeErrorMessage {
+            remote = "store error: " + context.clean(error) + (remote.isEmpty ? "" : dot + remote)
         }
         let countsX = max(0, state.width - DisplayWidth.of(right) - 1)
         let title = " Flagstaff" + dot + context.clean(state.title)
@@ -85,7 +86,7 @@ public enum ConsoleLayout {
             if room >= 8 {
                 let shown = truncate(remote, to: room, context)
                 let remoteX = countsX - DisplayWidth.of(dot) - DisplayWidth.of(shown)
-                buffer.put(shown, row: 0, column: remoteX, style: state.registry.storeError == nil ? context.theme.remote : context.theme.warning)
+                buffer.put(shown, row: 0, column: remoteX, style: state.source.storeErrorMessage == nil ? context.theme.remote : context.theme.warning)
                 buffer.put(dot, row: 0, column: countsX - DisplayWidth.of(dot))
                 titleLimit = remoteX - 1
             }
@@ -96,7 +97,7 @@ public enum ConsoleLayout {
 
     /// "unleash ok 12:03:04 · firebase stale" for the attached remote sources, or "" without any.
     private static func remoteStatus(_ context: Context) -> String {
-        context.state.registry.remoteSources.map { source in
+        context.state.source.remoteSources.map { source in
             context.clean(source.name) + " " + RemoteStatusText.describe(source.status)
         }.joined(separator: " \(context.glyphs.dot) ")
     }
@@ -157,42 +158,31 @@ public enum ConsoleLayout {
         buffer.put(" " + footerKeys(context, width: buffer.width - 2), row: row, column: 0)
     }
 
-    /// The keys that work in the current mode, dropping the least needed ones (never help and quit) until
-    /// they fit in `width` columns.
+    /// The keys that work in the current mode (the footer items of ``KeyBindings``), dropping the last ones
+    /// that may go until they fit in `width` columns. A restart prompt too narrow for its items shows them
+    /// as `key:word` pairs.
     static func footerKeys(_ context: Context, width: Int = .max) -> String {
-        let g = context.glyphs
-        // Most important first; the tail is dropped (down to `kept` items) when the line is too narrow.
-        let items: [String]
-        let kept: Int
-        switch context.state.mode {
-        case .search:
-            items = ["type to filter", "Enter keep", "Esc clear", "\(g.upDown) move", "Tab scope", "Ctrl-U clear field"]
-            kept = 3
-        case .help:
-            items = ["? or Esc close help"]
-            kept = 1
-        case .restartPrompt:
-            let full = ["r restart now", "l later", "u undo", "Esc cancel"]
-            items = DisplayWidth.of(full.joined(separator: "  ")) > width ? ["r:restart l:later u:undo Esc:back"] : full
-            kept = items.count
-        case .list, .confirmReset:
-            items = [
-                "\(g.upDown) move", "/ search", "o on", "x off", "r reset", "\(g.space) toggle", "Tab scope", "? help",
-                "q quit",
-            ]
-            kept = 2
-        }
-        var shown = items
-        if context.state.mode == .list || context.state.mode == .confirmReset {
-            // Keep help and quit at the end; drop from the middle.
-            while shown.count > kept, DisplayWidth.of(shown.joined(separator: "  ")) > width {
-                shown.remove(at: shown.count - kept - 1)
+        let mode = context.state.mode == .confirmReset ? .list : context.state.mode
+        let bindings = KeyBindings.bindings(in: mode).filter { $0.footer != nil }
+        var items = bindings.map { (text: footerText($0.footer ?? "", context), kept: $0.footerKept) }
+        if mode == .search { items.insert(("type to filter", true), at: 0) }
+        if mode == .restartPrompt, DisplayWidth.of(items.map(\.text).joined(separator: "  ")) > width {
+            let compact = bindings.map { binding -> String in
+                let words = (binding.footer ?? "").split(separator: " ")
+                return binding.keys[0].name + ":" + (words.dropFirst().first.map(String.init) ?? "")
             }
-        } else {
-            while shown.count > kept, DisplayWidth.of(shown.joined(separator: "  ")) > width {
-                shown.removeLast()
-            }
+            return compact.joined(separator: " ")
         }
-        return shown.joined(separator: "  ")
+        while DisplayWidth.of(items.map(\.text).joined(separator: "  ")) > width,
+              let drop = items.lastIndex(where: { !$0.kept }) {
+            items.remove(at: drop)
+        }
+        return items.map(\.text).joined(separator: "  ")
+    }
+
+    /// A footer label with its glyph placeholders filled in.
+    private static func footerText(_ label: String, _ context: Context) -> String {
+        label.replacingOccurrences(of: "{upDown}", with: context.glyphs.upDown)
+            .replacingOccurrences(of: "{space}", with: context.glyphs.space)
     }
 }

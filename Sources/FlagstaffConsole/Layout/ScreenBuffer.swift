@@ -3,19 +3,19 @@
 /// The layout renders a ``ConsoleState`` into a buffer; the ncurses backend draws only the cells that differ
 /// from the previous buffer; tests read text and styles back from it. Text written with ``put(_:row:column:style:maxWidth:)``
 /// must already be sanitised (see ``TextSanitizer``).
-public struct ScreenBuffer: Sendable, Equatable {
+package struct ScreenBuffer: Sendable, Equatable {
     /// Number of columns.
-    public let width: Int
+    package let width: Int
     /// Number of rows.
-    public let height: Int
+    package let height: Int
     /// Row-major cells, `width * height` of them.
-    public private(set) var cells: [Cell]
+    package private(set) var cells: [Cell]
 
     /// Creates a blank buffer.
     /// - Parameters:
     ///   - width: columns (negative values count as 0).
     ///   - height: rows (negative values count as 0).
-    public init(width: Int, height: Int) {
+    package init(width: Int, height: Int) {
         self.width = max(0, width)
         self.height = max(0, height)
         cells = Array(repeating: .blank, count: self.width * self.height)
@@ -26,7 +26,7 @@ public struct ScreenBuffer: Sendable, Equatable {
     ///   - row: 0-based row.
     ///   - column: 0-based column.
     /// - Returns: the cell, or a blank cell outside the grid.
-    public func cell(row: Int, column: Int) -> Cell {
+    package func cell(row: Int, column: Int) -> Cell {
         guard row >= 0, row < height, column >= 0, column < width else { return .blank }
         return cells[row * width + column]
     }
@@ -43,7 +43,7 @@ public struct ScreenBuffer: Sendable, Equatable {
     ///   - maxWidth: the most columns to use; `nil` means up to the right edge.
     /// - Returns: the column after the last one written.
     @discardableResult
-    public mutating func put(_ text: String, row: Int, column: Int, style: CellStyle = .plain, maxWidth: Int? = nil) -> Int {
+    package mutating func put(_ text: String, row: Int, column: Int, style: CellStyle = .plain, maxWidth: Int? = nil) -> Int {
         guard row >= 0, row < height else { return column }
         let limit = min(width, maxWidth.map { column + max(0, $0) } ?? width)
         var x = column
@@ -70,7 +70,7 @@ public struct ScreenBuffer: Sendable, Equatable {
     ///   - from: first column.
     ///   - to: column after the last one (clipped to the width).
     ///   - style: the style of the blanks.
-    public mutating func fill(row: Int, from: Int = 0, to: Int? = nil, style: CellStyle = .plain) {
+    package mutating func fill(row: Int, from: Int = 0, to: Int? = nil, style: CellStyle = .plain) {
         guard row >= 0, row < height else { return }
         let end = min(width, to ?? width)
         var x = max(0, from)
@@ -86,7 +86,7 @@ public struct ScreenBuffer: Sendable, Equatable {
     ///   - from: first column.
     ///   - to: column after the last one.
     ///   - change: the change to apply to each cell's style.
-    public mutating func restyle(row: Int, from: Int, to: Int, _ change: (inout CellStyle) -> Void) {
+    package mutating func restyle(row: Int, from: Int, to: Int, _ change: (inout CellStyle) -> Void) {
         guard row >= 0, row < height else { return }
         for x in max(0, from)..<max(max(0, from), min(width, to)) {
             change(&cells[row * width + x].style)
@@ -96,7 +96,7 @@ public struct ScreenBuffer: Sendable, Equatable {
     /// The text of one row as a string (continuation cells skipped, trailing blanks kept).
     /// - Parameter row: 0-based row.
     /// - Returns: the row's characters, or `""` outside the grid.
-    public func text(row: Int) -> String {
+    package func text(row: Int) -> String {
         guard row >= 0, row < height else { return "" }
         var result = ""
         for x in 0..<width {
@@ -107,7 +107,7 @@ public struct ScreenBuffer: Sendable, Equatable {
     }
 
     /// Every row's text joined by newlines, with trailing blanks trimmed (handy in test failure messages).
-    public var text: String {
+    package var text: String {
         (0..<height).map { row -> String in
             var line = text(row: row)
             while line.last == " " { line.removeLast() }
@@ -118,7 +118,7 @@ public struct ScreenBuffer: Sendable, Equatable {
     /// Finds the first occurrence of `needle` on screen.
     /// - Parameter needle: the text to look for (compared character by character within a row).
     /// - Returns: the row and the starting column, or `nil` when absent.
-    public func find(_ needle: String) -> (row: Int, column: Int)? {
+    package func find(_ needle: String) -> (row: Int, column: Int)? {
         for row in 0..<height {
             if let column = find(needle, inRow: row) { return (row, column) }
         }
@@ -130,7 +130,7 @@ public struct ScreenBuffer: Sendable, Equatable {
     ///   - needle: the text to look for.
     ///   - row: 0-based row.
     /// - Returns: the starting column, or `nil` when absent.
-    public func find(_ needle: String, inRow row: Int) -> Int? {
+    package func find(_ needle: String, inRow row: Int) -> Int? {
         let target = Array(needle)
         guard !target.isEmpty, row >= 0, row < height else { return nil }
         var columns: [Int] = []

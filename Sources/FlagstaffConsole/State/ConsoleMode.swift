@@ -1,5 +1,5 @@
 /// What the console is doing: which keys mean what, and which overlay is shown.
-public enum ConsoleMode: Sendable, Equatable {
+package enum ConsoleMode: Sendable, Hashable, CaseIterable {
     /// Moving through the list.
     case list
     /// Typing a search query (incremental).
@@ -10,4 +10,15 @@ public enum ConsoleMode: Sendable, Equatable {
     case confirmReset
     /// Asking what to do about changes that need a restart (r/l/u/Esc).
     case restartPrompt
+
+    /// The mode's name in the key table of docs/console.md.
+    package var name: String {
+        switch self {
+        case .list: "list"
+        case .search: "search"
+        case .help: "help"
+        case .confirmReset: "reset question"
+        case .restartPrompt: "restart prompt"
+        }
+    }
 }

@@ -3,16 +3,52 @@ import Flagstaff
 /// The list's rows, built lazily from whatever produced them.
 ///
 /// A search over 100,000 flags can return 100,000 results; turning each into a ``ConsoleRow`` on every
-/// keystroke would cost more than the layout. This collection keeps the results (or the scoped flags, or the
-/// built tree) and makes a row only when one is read — the layout reads only the visible ones.
-public struct ConsoleRows: RandomAccessCollection, Sendable {
+/// keystroke would cost more than the layout. This collection keeps the results (or the tree's shape) and makes
+/// a row only when one is read — the layout reads only the visible ones.
+package struct ConsoleRows: RandomAccessCollection, Sendable {
     enum Storage: Sendable {
-        /// The tree (groups and flags), built eagerly.
-        case tree([ConsoleRow])
-        /// Search results, best first.
-        case results(SearchResults)
-        /// Flags of a scope, without a query, in declaration order.
-        case features([AnyFeature])
+        /// The tree: its shape built eagerly, flag keys read when a row is.
+        case tree(Tree)
+        /// Search results (best first), or the flags of a scope without a query (declaration order).
+        case results(any ConsoleSearchHits, highlighted: Bool)
+    }
+
+    /// The tree's rows: group headers, and flags as positions in the outline's key lists.
+    struct Tree: Sendable {
+        enum Item: Sendable {
+            case group(ConsoleRow.GroupRow)
+            case flag(list: Int32, index: Int32, depth: Int32)
+        }
+
+        var items: [Item] = []
+        var lists: [any ConsoleKeyList] = []
+
+        /// The position of the row with ``ConsoleRow/id`` `id` (flag keys are read one by one).
+        func firstIndex(ofID id: String) -> Int? {
+            if id.hasPrefix("group:") {
+                let groupID = id.dropFirst(6)
+                return items.firstIndex { item in
+                    if case let .group(group) = item { return group.id == groupID }
+                    return false
+                }
+            }
+            guard id.hasPrefix("flag:") else { return nil }
+            let key = id.dropFirst(5)
+            return items.firstIndex { item in
+                if case let .flag(list, index, _) = item { return lists[Int(list)].key(at: Int(index)) == key }
+                return false
+            }
+        }
+
+        func row(at position: Int) -> ConsoleRow {
+            switch items[position] {
+            case let .group(group):
+                return .group(group)
+            case let .flag(list, index, depth):
+                let key = lists[Int(list)].key(at: Int(index))
+                return .flag(.init(key: key, depth: Int(depth), showsGroupPath: false, matchedRanges: nil))
+            }
+        }
     }
 
     let storage: Storage
@@ -22,46 +58,40 @@ public struct ConsoleRows: RandomAccessCollection, Sendable {
     }
 
     /// An empty list.
-    public static let empty = ConsoleRows(.tree([]))
+    package static let empty = ConsoleRows(.tree(Tree()))
 
     /// The first index (0).
-    public var startIndex: Int { 0 }
+    package var startIndex: Int { 0 }
 
     /// One past the last index.
-    public var endIndex: Int {
+    package var endIndex: Int {
         switch storage {
-        case let .tree(rows): rows.count
-        case let .results(results): results.count
-        case let .features(features): features.count
+        case let .tree(tree): tree.items.count
+        case let .results(results, _): results.count
         }
     }
 
-    /// The row at a position (made on demand for search results and scoped flags).
-    public subscript(position: Int) -> ConsoleRow {
+    /// The row at a position (made on demand for search results).
+    package subscript(position: Int) -> ConsoleRow {
         switch storage {
-        case let .tree(rows):
-            return rows[position]
-        case let .results(results):
-            let match = results[position]
-            return .flag(.init(feature: match.feature, depth: 0, showsGroupPath: true, match: match))
-        case let .features(features):
-            return .flag(.init(feature: features[position], depth: 0, showsGroupPath: true, match: nil))
+        case let .tree(tree):
+            return tree.row(at: position)
+        case let .results(results, highlighted):
+            return .flag(.init(
+                key: results.key(at: position), depth: 0, showsGroupPath: true,
+                matchedRanges: highlighted ? results.matchedRanges(at: position) : nil
+            ))
         }
     }
 
     /// The position of the row with a given ``ConsoleRow/id``, without building rows for flags.
     func firstIndex(ofID id: String) -> Int? {
         switch storage {
-        case let .tree(rows):
-            return rows.firstIndex { $0.id == id }
-        case let .results(results):
+        case let .tree(tree):
+            return tree.firstIndex(ofID: id)
+        case let .results(results, _):
             guard id.hasPrefix("flag:") else { return nil }
-            let key = id.dropFirst(5)
-            return results.firstIndex(ofKey: String(key))
-        case let .features(features):
-            guard id.hasPrefix("flag:") else { return nil }
-            let key = id.dropFirst(5)
-            return features.firstIndex { $0.key == key }
+            return results.position(ofKey: String(id.dropFirst(5)))
         }
     }
 }

@@ -1,21 +1,56 @@
 import Flagstaff
 
 extension ConsoleState {
-    /// Re-reads the registry: rebuilds the rows (keeping the cursor on the same flag or group when it is still
-    /// listed) and recomputes the header counts. Call after every registry change.
-    public mutating func refresh() {
-        let features = registry.allFeatures
-        var counted = Counts(flags: features.count)
-        for feature in features {
-            if feature.isOverridden { counted.overridden += 1 }
-            if feature.isPendingRestart { counted.pendingRestart += 1 }
+    /// Re-reads every flag: recomputes the header counts and rebuilds the rows (keeping the cursor on the same
+    /// flag or group when it is still listed). For when many or unknown flags changed.
+    mutating func refreshAll() {
+        recount(source.notableStatuses())
+        rebuildRows()
+    }
+
+    /// Brings the counts and rows up to date after the overrides or remote values of `keys` changed: reads
+    /// those flags only, and rebuilds the rows only when flags were registered or a changed flag entered or
+    /// left the scope.
+    mutating func apply(changedKeys keys: Set<String>) {
+        guard source.flagCount == builtFlagCount else {
+            refreshAll()
+            return
         }
-        counts = counted
-        // Values do not change which rows the tree or an all-scope search shows; skip that work unless flags
-        // were added.
-        if scope != .all || features.count != builtFlagCount {
-            rebuildRows()
+        var membershipChanged = false
+        for key in keys {
+            guard let status = source.status(forKey: key) else { continue }
+            count(status)
+            if scope != .all, !membershipChanged {
+                let listed = rows.firstIndex(ofID: "flag:" + key) != nil
+                membershipChanged = listed != (status.isIncluded(in: scope) && (query.isEmpty || matches(key)))
+            }
         }
+        updateCounts()
+        if membershipChanged { rebuildRows() }
+    }
+
+    /// Whether the current query matches the flag (scope aside).
+    private func matches(_ key: String) -> Bool {
+        source.search(query, scope: .all).position(ofKey: key) != nil
+    }
+
+    /// Recomputes the counts from every flag's status.
+    mutating func recount(_ notable: [ConsoleFlagStatus]) {
+        overriddenKeys = []
+        pendingRestartKeys = []
+        for status in notable { count(status) }
+        counts.flags = source.flagCount
+        updateCounts()
+    }
+
+    private mutating func count(_ status: ConsoleFlagStatus) {
+        if status.override != .featureDefault { overriddenKeys.insert(status.key) } else { overriddenKeys.remove(status.key) }
+        if status.isPendingRestart { pendingRestartKeys.insert(status.key) } else { pendingRestartKeys.remove(status.key) }
+    }
+
+    private mutating func updateCounts() {
+        counts.overridden = overriddenKeys.count
+        counts.pendingRestart = pendingRestartKeys.count
     }
 
     /// Rebuilds the rows from the query, scope and collapsed groups, keeping the cursor on the same row.
@@ -41,39 +76,36 @@ extension ConsoleState {
 
     /// The flat list: search results (best first) or, without a query, every flag in the scope.
     private mutating func flatRows() -> ConsoleRows {
-        let features = registry.allFeatures
-        builtFlagCount = features.count
-        if query.isEmpty { return ConsoleRows(.features(features.filter { scope.includes($0) })) }
-        return ConsoleRows(.results(registry.search(query, scope: scope)))
+        builtFlagCount = source.flagCount
+        counts.flags = builtFlagCount
+        return ConsoleRows(.results(source.search(query, scope: scope), highlighted: !query.isEmpty))
     }
 
     /// The tree: root flags first, then each group with its flags and subgroups (collapsed groups hide theirs).
     private mutating func treeRows() -> ConsoleRows {
-        builtFlagCount = registry.allFeatures.count
-        var result: [ConsoleRow] = []
-        result.reserveCapacity(builtFlagCount + registry.groups.count)
-        for feature in registry.rootFeatures {
-            result.append(.flag(.init(feature: feature, depth: 0, showsGroupPath: false, match: nil)))
-        }
-        for group in registry.groups { appendGroup(group, depth: 0, to: &result) }
-        return ConsoleRows(.tree(result))
+        let outline = source.outline()
+        builtFlagCount = source.flagCount
+        counts.flags = builtFlagCount
+        var tree = ConsoleRows.Tree()
+        tree.items.reserveCapacity(builtFlagCount + outline.groups.count)
+        appendFlags(outline.rootKeys, depth: 0, to: &tree)
+        for group in outline.groups { appendGroup(group, depth: 0, to: &tree) }
+        return ConsoleRows(.tree(tree))
     }
 
-    private func appendGroup(_ group: FeatureGroup, depth: Int, to result: inout [ConsoleRow]) {
-        let id = group.keyPath.joined(separator: ".")
-        let expanded = !collapsedGroups.contains(id)
-        result.append(.group(.init(
-            id: id, label: group.label, depth: depth, flagCount: Self.flagCount(group), isExpanded: expanded
-        )))
+    private func appendGroup(_ group: ConsoleOutline.Group, depth: Int, to tree: inout ConsoleRows.Tree) {
+        let expanded = !collapsedGroups.contains(group.id)
+        tree.items.append(.group(.init(id: group.id, label: group.label, depth: depth, flagCount: group.flagCount, isExpanded: expanded)))
         guard expanded else { return }
-        for feature in group.features {
-            result.append(.flag(.init(feature: feature, depth: depth + 1, showsGroupPath: false, match: nil)))
-        }
-        for subgroup in group.subgroups { appendGroup(subgroup, depth: depth + 1, to: &result) }
+        appendFlags(group.keys, depth: depth + 1, to: &tree)
+        for subgroup in group.subgroups { appendGroup(subgroup, depth: depth + 1, to: &tree) }
     }
 
-    private static func flagCount(_ group: FeatureGroup) -> Int {
-        group.subgroups.reduce(group.features.count) { $0 + flagCount($1) }
+    private func appendFlags(_ keys: any ConsoleKeyList, depth: Int, to tree: inout ConsoleRows.Tree) {
+        guard keys.count > 0 else { return }
+        let list = Int32(tree.lists.count)
+        tree.lists.append(keys)
+        for index in 0..<keys.count { tree.items.append(.flag(list: list, index: Int32(index), depth: Int32(depth))) }
     }
 
     /// Keeps the cursor inside the list and on screen.
@@ -85,11 +117,32 @@ extension ConsoleState {
         scrollOffset = min(max(0, scrollOffset), max(0, rows.count - visible))
     }
 
-    /// The restart-requiring flags whose value differs from launch, for the restart prompt.
+    /// The restart-requiring flags whose value differs from launch, for the restart prompt, in declaration
+    /// order (read afresh: it runs once, when quitting).
     func computePendingRestarts() -> [PendingRestart] {
-        registry.featuresRequiringRestart.map {
-            PendingRestart(key: $0.key, label: $0.label, launchValue: $0.launchValue, currentValue: $0.enabled)
+        source.notableStatuses().filter(\.isPendingRestart).compactMap { status in
+            let key = status.key
+            return source.flag(forKey: key).map {
+                PendingRestart(key: key, label: $0.label, launchValue: $0.launchValue, currentValue: $0.value)
+            }
         }
+    }
+
+    /// The session's result, from the flags as they are now.
+    /// - Parameters:
+    ///   - choice: the restart choice.
+    ///   - signal: the signal that ended the session, if any.
+    /// - Returns: the outcome ``FeatureConsole/run()`` returns.
+    package func outcome(choice: RestartChoice, signal: ConsoleSignal?) -> ConsoleOutcome {
+        let statuses = source.notableStatuses()
+        let overridden = Set(statuses.lazy.filter { $0.override != .featureDefault }.map(\.key))
+        let changed = statuses.filter { $0.override != (openingOverrides[$0.key] ?? .featureDefault) }.map(\.key)
+            + openingOverrides.keys.filter { !overridden.contains($0) }
+        let pending = statuses.filter(\.isPendingRestart).map(\.key)
+        return ConsoleOutcome(
+            changedKeys: changed.sorted(), restartRequiredKeys: pending.sorted(), restartChoice: choice,
+            signal: signal?.number
+        )
     }
 }
 

@@ -5,10 +5,11 @@ extension ConsoleState {
     /// registry a search costs more than the time between two keystrokes of a fast typist.
     /// - Parameter key: the key.
     /// - Returns: `true` for a query-editing key while searching in a usable terminal.
-    public func isQueryEdit(_ key: ConsoleKey) -> Bool {
+    package func isQueryEdit(_ key: ConsoleKey) -> Bool {
         guard mode == .search, !isTooSmall else { return false }
-        switch key {
-        case .character, .backspace, .control("u"): return true
+        switch KeyBindings.binding(for: key, in: .search)?.action {
+        case .deleteCharacter?, .clearQuery?: return true
+        case nil: if case .character = key { return true } else { return false }
         default: return false
         }
     }
@@ -18,13 +19,13 @@ extension ConsoleState {
     /// The result is the same as handling each key with ``handle(_:)``, without the intermediate searches.
     /// Keys that are not query edits are ignored; the caller handles them one by one.
     /// - Parameter keys: the keys, in the order they were typed.
-    public mutating func handle(typing keys: [ConsoleKey]) {
+    package mutating func handle(typing keys: [ConsoleKey]) {
         var edited = query
         for key in keys where isQueryEdit(key) {
-            switch key {
-            case let .character(character): edited.append(character)
-            case .backspace: if !edited.isEmpty { edited.removeLast() }
-            case .control("u"): edited = ""
+            switch (KeyBindings.binding(for: key, in: .search)?.action, key) {
+            case (.deleteCharacter?, _): if !edited.isEmpty { edited.removeLast() }
+            case (.clearQuery?, _): edited = ""
+            case let (nil, .character(character)): edited.append(character)
             default: break
             }
         }

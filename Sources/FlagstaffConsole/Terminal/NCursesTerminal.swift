@@ -13,11 +13,11 @@ import Darwin
 /// 100 ms read timeout, and starts colours on the terminal's default background. ``end()`` runs `endwin` and
 /// restores the previous signal dispositions; it is called on every exit path of ``FeatureConsole/run()``.
 /// Not thread-safe: use it from one thread.
-public final class NCursesTerminal: ConsoleTerminal {
+package final class NCursesTerminal: ConsoleTerminal {
     /// Whether colours are on.
-    public let supportsColor: Bool
+    package let supportsColor: Bool
     /// Whether the locale is UTF-8.
-    public let supportsUnicode: Bool
+    package let supportsUnicode: Bool
     private let signals = SignalMonitor()
     private var previous: ScreenBuffer?
     private var ended = false
@@ -31,7 +31,7 @@ public final class NCursesTerminal: ConsoleTerminal {
     ///   - asciiOnly: `true` to force ASCII glyphs, `false` to force Unicode, `nil` to follow the locale.
     /// - Throws: ``ConsoleError/notATerminal(stream:)`` when stdin or stdout is not a terminal,
     ///   ``ConsoleError/terminalUnavailable(term:)`` when ncurses cannot start.
-    public init(useColor: Bool, asciiOnly: Bool?) throws {
+    package init(useColor: Bool, asciiOnly: Bool?) throws {
         if isatty(STDIN_FILENO) == 0 { throw ConsoleError.notATerminal(stream: "standard input") }
         if isatty(STDOUT_FILENO) == 0 { throw ConsoleError.notATerminal(stream: "standard output") }
         let utf8 = fs_setlocale_is_utf8() != 0
@@ -51,7 +51,7 @@ public final class NCursesTerminal: ConsoleTerminal {
     ///   - outputPath: where the terminal output goes, e.g. `/dev/null`.
     ///   - useColor: whether to draw colours.
     /// - Throws: ``ConsoleError/terminalUnavailable(term:)`` when the file cannot be opened or `TERM` is unknown.
-    public init(outputPath: String, useColor: Bool = true) throws {
+    package init(outputPath: String, useColor: Bool = true) throws {
         let term = getenv("TERM").map { String(cString: $0) } ?? ""
         guard let output = fopen(outputPath, "w"), let input = fopen("/dev/null", "r") else {
             throw ConsoleError.terminalUnavailable(term: term)
@@ -69,11 +69,11 @@ public final class NCursesTerminal: ConsoleTerminal {
     deinit { end() }
 
     /// The current size in columns and rows.
-    public var size: (width: Int, height: Int) { (Int(fs_cols()), Int(fs_rows())) }
+    package var size: (width: Int, height: Int) { (Int(fs_cols()), Int(fs_rows())) }
 
     /// Draws the cells that differ from the previous frame (everything after a resize or ``invalidate()``).
     /// - Parameter buffer: the frame; its size should be the terminal's current size.
-    public func draw(_ buffer: ScreenBuffer) {
+    package func draw(_ buffer: ScreenBuffer) {
         guard !ended else { return }
         let old = previous.flatMap { $0.width == buffer.width && $0.height == buffer.height ? $0 : nil }
         if old == nil { fs_clear_all() }
@@ -112,35 +112,40 @@ public final class NCursesTerminal: ConsoleTerminal {
     }
 
     /// Forgets the previous frame so the next draw repaints everything.
-    public func invalidate() { previous = nil }
+    package func invalidate() { previous = nil }
 
-    /// Waits up to 100 ms for a key; reports signals first.
-    public func nextEvent() -> TerminalEvent {
-        if let signal = signals.take().first { return .signal(signal) }
+    /// Waits up to 100 ms for a key; reports signals first, `nil` when nothing came.
+    package func nextEvent() -> ConsoleEvent? {
+        if let signal = takeSignal() { return .signal(signal) }
         if pendingResize {
             pendingResize = false
             previous = nil
-            return .key(.resize(width: size.width, height: size.height))
+            return .resize(width: size.width, height: size.height)
         }
         var value: UInt32 = 0
         let status = fs_read(&value)
-        if let signal = signals.take().first { return .signal(signal) }
+        if let signal = takeSignal() { return .signal(signal) }
         switch status {
         case KEY_CODE_YES:
             if Int32(value) == KEY_RESIZE {
                 previous = nil
-                return .key(.resize(width: size.width, height: size.height))
+                return .resize(width: size.width, height: size.height)
             }
-            return ConsoleKey.decode(keyCode: Int32(value)).map { .key($0) } ?? .idle
+            return ConsoleKey.decode(keyCode: Int32(value)).map { .key($0) }
         case OK:
-            return ConsoleKey.decode(character: value).map { .key($0) } ?? .idle
+            return ConsoleKey.decode(character: value).map { .key($0) }
         default:
-            return .idle
+            return nil
         }
     }
 
+    /// The first signal that arrived, if any (when several arrived at once, the others are dropped).
+    private func takeSignal() -> ConsoleSignal? {
+        signals.take().lazy.compactMap(ConsoleSignal.init(number:)).first
+    }
+
     /// Reads the keys already waiting, without blocking (stops at the first non-key, e.g. a resize).
-    public func pendingKeys() -> [ConsoleKey] {
+    package func pendingKeys() -> [ConsoleKey] {
         guard !ended else { return [] }
         fs_set_timeout(0)
         defer { fs_set_timeout(100) }
@@ -161,7 +166,7 @@ public final class NCursesTerminal: ConsoleTerminal {
     }
 
     /// Restores the terminal, stops the process as Ctrl-Z asked, and takes the screen back on `fg`.
-    public func suspend() {
+    package func suspend() {
         guard !ended else { return }
         fs_end()
         fs_default_signal(SIGTSTP)
@@ -174,7 +179,7 @@ public final class NCursesTerminal: ConsoleTerminal {
     }
 
     /// Runs `endwin` and restores the previous signal dispositions. Safe to call more than once.
-    public func end() {
+    package func end() {
         guard !ended else { return }
         ended = true
         fs_end()

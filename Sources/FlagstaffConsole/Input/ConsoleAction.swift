@@ -1,0 +1,63 @@
+/// What a key does: the right-hand side of a ``KeyBinding``. ``ConsoleState`` carries actions out.
+package enum ConsoleAction: Sendable, Hashable {
+    /// Move the cursor by rows.
+    case move(by: Int)
+    /// Move the cursor by a page or half a page, down or up.
+    case movePage(half: Bool, down: Bool)
+    /// First row.
+    case first
+    /// Last row.
+    case last
+    /// Collapse the selected group, or go to the enclosing group.
+    case collapse
+    /// Expand the selected group.
+    case expand
+    /// Collapse or expand the selected group.
+    case toggleGroup
+    /// Start typing a search.
+    case startSearch
+    /// Keep the query and go back to the list.
+    case keepSearch
+    /// Clear the query and go back to the list.
+    case cancelSearch
+    /// Clear the query (in the list: only when there is one).
+    case clearQuery
+    /// Delete the query's last character.
+    case deleteCharacter
+    /// Next (`forward`) or previous scope.
+    case cycleScope(forward: Bool)
+    /// Set the selected flag's override.
+    case force(on: Bool)
+    /// Reset the selected flag's override.
+    case reset
+    /// Set the selected flag's override to the opposite of its value.
+    case flip
+    /// Ask whether to reset every override.
+    case askResetAll
+    /// Reset every override (the answer `y`).
+    case confirmResetAll
+    /// Show or hide the detail pane.
+    case toggleDetail
+    /// Open the help overlay.
+    case openHelp
+    /// Close the help overlay.
+    case closeHelp
+    /// Scroll the help overlay by entries.
+    case scrollHelp(by: Int)
+    /// Scroll the help overlay to its first entry.
+    case scrollHelpToTop
+    /// Repaint the whole screen.
+    case redraw
+    /// Ask the remote sources to fetch now.
+    case refreshRemote
+    /// Quit, through the restart prompt when it applies.
+    case quit
+    /// Restart prompt: restart now.
+    case restartNow
+    /// Restart prompt: quit keeping the changes.
+    case restartLater
+    /// Restart prompt: undo the restart-requiring changes and quit.
+    case undoRestartChanges
+    /// Restart prompt: stay in the console.
+    case cancelQuit
+}

@@ -1,0 +1,121 @@
+import Flagstaff
+
+/// Performs the effects ``ConsoleState/update(_:)`` returns, and feeds back the events they cause: the one
+/// shell of the console, used by ``FeatureConsole`` and by the tests.
+///
+/// Store writes go through the registry; the registry's change callback posts the changed keys to the
+/// ``inbox``, so the state refreshes exactly those flags. A failed write comes back as
+/// ``ConsoleEvent/storeWriteFailed(_:)``; a finished remote refresh as ``ConsoleEvent/remoteStatusChanged``;
+/// a suspend as the terminal's size when the process continues. Drawing is left to the caller: the runner
+/// only records that a frame (``needsFrame``) or a full repaint (``needsFullRedraw``) is due.
+/// `quit` ends the terminal, records the ``outcome`` and runs the restart handler when asked to.
+///
+/// Not thread-safe: use it from the console's thread (only the inbox is shared).
+package final class ConsoleEffectRunner {
+    /// The registry written to.
+    package let registry: FeatureRegistry
+    /// Events from other threads, drained by ``send(_:to:)`` and ``sendQueuedEvents(to:)``.
+    package let inbox = ConsoleInbox()
+    private let terminal: any ConsoleTerminal
+    private let restartHandler: (@Sendable ([PendingRestart]) throws -> Void)?
+    private var subscription: ChangeSubscription?
+    /// The background refreshes started by `Ctrl-R`.
+    package private(set) var refreshTasks: [Task<Void, Never>] = []
+    /// The session's result, once a quit effect ran.
+    package private(set) var outcome: ConsoleOutcome?
+    /// Whether a frame should be drawn.
+    package var needsFrame = true
+    /// Whether the next frame must repaint every cell.
+    package var needsFullRedraw = false
+
+    /// Creates a runner and subscribes to the registry's changes (until ``stop()`` or deinit).
+    /// - Parameters:
+    ///   - registry: the registry the effects write to.
+    ///   - terminal: the terminal to suspend and end.
+    ///   - restartHandler: what "restart now" runs, after the terminal is ended.
+    package init(
+        registry: FeatureRegistry, terminal: any ConsoleTerminal,
+        restartHandler: (@Sendable ([PendingRestart]) throws -> Void)? = nil
+    ) {
+        self.registry = registry
+        self.terminal = terminal
+        self.restartHandler = restartHandler
+        let inbox = self.inbox
+        subscription = registry.onChange { change in inbox.post(.registryChanged(keys: change.keys)) }
+    }
+
+    deinit { stop() }
+
+    /// Stops listening to the registry.
+    package func stop() {
+        subscription?.cancel()
+        subscription = nil
+    }
+
+    /// Feeds an event to the state, performs the effects, and feeds back every event they cause (and any
+    /// queued in the inbox) until nothing is left or the session ended.
+    /// - Throws: what the restart handler throws.
+    package func send(_ event: ConsoleEvent, to state: inout ConsoleState) throws {
+        guard outcome == nil else { return }
+        try run(state.update(event), on: &state)
+    }
+
+    /// Performs effects, then feeds back the events they caused and those queued in the inbox.
+    /// - Throws: what the restart handler throws.
+    package func run(_ effects: [ConsoleEffect], on state: inout ConsoleState) throws {
+        var caused: [ConsoleEvent] = []
+        for effect in effects {
+            caused += try perform(effect, state: state)
+            if outcome != nil { return }
+        }
+        for event in caused + inbox.drain() { try send(event, to: &state) }
+    }
+
+    /// Feeds the events queued by other threads (registry changes, finished refreshes).
+    /// - Throws: what the restart handler throws.
+    package func sendQueuedEvents(to state: inout ConsoleState) throws {
+        for event in inbox.drain() where outcome == nil { try send(event, to: &state) }
+    }
+
+    /// Performs one effect.
+    /// - Returns: the events it caused.
+    private func perform(_ effect: ConsoleEffect, state: ConsoleState) throws -> [ConsoleEvent] {
+        switch effect {
+        case let .setOverrides(changes):
+            do {
+                try registry.setOverrides(changes)
+            } catch {
+                return [.storeWriteFailed("\(error)")]
+            }
+        case .resetAllOverrides:
+            do {
+                try registry.resetAllOverrides()
+            } catch {
+                return [.storeWriteFailed("\(error)")]
+            }
+        case .refreshRemoteSources:
+            let inbox = self.inbox
+            for source in registry.remoteSources {
+                refreshTasks.append(Task.detached {
+                    await source.refresh()
+                    inbox.post(.remoteStatusChanged)
+                })
+            }
+        case .repaint:
+            needsFrame = true
+        case .redrawAll:
+            needsFrame = true
+            needsFullRedraw = true
+        case .suspend:
+            terminal.suspend()
+            let size = terminal.size
+            return [.resize(width: size.width, height: size.height)]
+        case let .quit(choice, signal):
+            terminal.end()
+            stop()
+            outcome = state.outcome(choice: choice, signal: signal)
+            if choice == .restartNow, let restartHandler { try restartHandler(state.pendingRestarts) }
+        }
+        return []
+    }
+}

@@ -1,0 +1,30 @@
+import Flagstaff
+
+/// What the console's state reads about the flags it shows: the narrow interface between ``ConsoleState`` and
+/// a ``FeatureRegistry`` (``RegistryFlagSource``), so the state can be driven against an in-memory fake.
+///
+/// Flags are identified by their store key. Reads must be cheap for one key (the layout reads the visible
+/// rows' flags on every frame); ``notableStatuses()``, ``outline()`` and ``search(_:scope:)`` cost time proportional
+/// to the number of flags and are only called for full rebuilds.
+package protocol ConsoleFlagSource: Sendable {
+    /// The registry's display name (the header title unless the app gives one).
+    var name: String { get }
+    /// How many flags there are; it grows when flags are registered at runtime.
+    var flagCount: Int { get }
+    /// The value facts of every flag that has an override or needs a restart, in declaration order (every
+    /// other flag counts as neither): for the header counts, the restart prompt and the outcome.
+    func notableStatuses() -> [ConsoleFlagStatus]
+    /// One flag's value facts, or `nil` for an unknown key.
+    func status(forKey key: String) -> ConsoleFlagStatus?
+    /// Everything the list, the detail pane and the restart prompt show about one flag, or `nil`.
+    func flag(forKey key: String) -> ConsoleFlag?
+    /// The tree: flags outside any group, then the groups in declaration order.
+    func outline() -> ConsoleOutline
+    /// The flags matching `query` in `scope`, best first (every flag in scope, in declaration order, for an
+    /// empty query).
+    func search(_ query: String, scope: SearchScope) -> any ConsoleSearchHits
+    /// The attached remote sources (status in the header, `Ctrl-R` refreshes them).
+    var remoteSources: [any RemoteSource] { get }
+    /// The override store's last error, as a message, or `nil`.
+    var storeErrorMessage: String? { get }
+}

@@ -1,0 +1,23 @@
+/// Everything that can happen to the console: the only input of ``ConsoleState/update(_:)``.
+///
+/// The terminal produces keys, resizes and signals; the registry's change callbacks produce
+/// ``registryChanged(keys:)``; the run loop produces ticks from its clock; the effect runner produces
+/// ``storeWriteFailed(_:)`` and ``remoteStatusChanged`` as results of the effects it performed.
+package enum ConsoleEvent: Sendable, Equatable {
+    /// A decoded key press.
+    case key(ConsoleKey)
+    /// A run of query-editing keys typed ahead of the console, applied with one search at the end.
+    case typeahead([ConsoleKey])
+    /// The terminal's size changed (also after coming back from a suspend).
+    case resize(width: Int, height: Int)
+    /// Overrides or remote values of these flags changed (here, in another process, or remotely).
+    case registryChanged(keys: Set<String>)
+    /// A remote source finished a refresh: its status in the header may have changed.
+    case remoteStatusChanged
+    /// Time passed without input; `sinceLastFrame` is the time since the last frame was drawn.
+    case tick(sinceLastFrame: Duration)
+    /// A signal reached the process.
+    case signal(ConsoleSignal)
+    /// Writing the override store failed; the change was not applied.
+    case storeWriteFailed(String)
+}

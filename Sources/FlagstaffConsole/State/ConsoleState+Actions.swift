@@ -1,0 +1,82 @@
+import Flagstaff
+
+extension ConsoleState {
+    /// Carries out a key's action (see ``KeyBindings``).
+    mutating func perform(_ action: ConsoleAction) -> [ConsoleEffect] {
+        switch action {
+        case let .move(delta): move(by: delta)
+        case let .movePage(half, down):
+            let step = half ? max(1, listHeight / 2) : listHeight
+            move(by: down ? step : -step)
+        case .first: move(to: 0)
+        case .last: move(to: rows.count - 1)
+        case .collapse: collapseOrJumpToGroup()
+        case .expand: setSelectedGroupExpanded(true)
+        case .toggleGroup: toggleSelectedGroup()
+        case .startSearch: mode = .search
+        case .keepSearch: mode = .list
+        case .cancelSearch:
+            mode = .list
+            setQuery("")
+        case .clearQuery: setQuery("")
+        case .deleteCharacter: if !query.isEmpty { setQuery(String(query.dropLast())) }
+        case let .cycleScope(forward):
+            scope = forward ? scope.next : scope.previous
+            rebuildRows()
+        case let .force(on): return setSelected(on ? .enabled : .disabled)
+        case .reset: return setSelected(.featureDefault)
+        case .flip:
+            guard let flag = selectedFlag else { return setSelected(.enabled) }
+            return setSelected(flag.value ? .disabled : .enabled)
+        case .askResetAll:
+            if counts.overridden == 0 { statusMessage = "No overrides to reset" } else { mode = .confirmReset }
+        case .confirmResetAll:
+            mode = .list
+            statusMessage = "Every override was reset"
+            return [.resetAllOverrides]
+        case .toggleDetail:
+            showDetail.toggle()
+            clampScroll()
+        case .openHelp:
+            mode = .help
+            helpOffset = 0
+        case .closeHelp: mode = .list
+        case let .scrollHelp(delta):
+            helpOffset = min(max(0, helpOffset + delta), max(0, ConsoleLayout.helpLines.count - 1))
+        case .scrollHelpToTop: helpOffset = 0
+        case .redraw: return [.redrawAll]
+        case .refreshRemote:
+            let names = source.remoteSources.map(\.name)
+            guard !names.isEmpty else {
+                statusMessage = "No remote source is attached"
+                return []
+            }
+            statusMessage = "Refreshing " + names.joined(separator: ", ") + "…"
+            return [.refreshRemoteSources]
+        case .quit: return requestQuit()
+        case .restartNow: return [.quit(.restartNow, signal: nil)]
+        case .restartLater: return [.quit(.later, signal: nil)]
+        case .undoRestartChanges: return [.setOverrides(undoOverrides()), .quit(.undo, signal: nil)]
+        case .cancelQuit:
+            mode = .list
+            pendingRestarts = []
+        }
+        return []
+    }
+
+    /// The effect of forcing the selected flag, or a hint when the selection is a group.
+    private mutating func setSelected(_ state: OverrideState) -> [ConsoleEffect] {
+        guard let key = selectedKey else {
+            statusMessage = rows.isEmpty ? "No flag selected" : "Select a flag to change it (this row is a group)"
+            return []
+        }
+        return [.setOverrides([key: state])]
+    }
+
+    mutating func setQuery(_ newQuery: String) {
+        guard newQuery != query else { return }
+        query = newQuery
+        // A new query selects its best match; clearing it keeps the cursor on the flag that was selected.
+        if newQuery.isEmpty { rebuildRows() } else { rebuildForNewQuery() }
+    }
+}

@@ -1,0 +1,121 @@
+import Flagstaff
+
+extension ConsoleState {
+    /// Handles one event: the console's whole decision logic.
+    ///
+    /// Keys are looked up in ``KeyBindings`` for the current mode. Below ``minimumSize`` only `q` and `Ctrl-C`
+    /// act (quitting without asking). Quitting goes through the restart prompt when a restart-requiring flag's
+    /// value differs from launch; `SIGINT` acts like `Ctrl-C` (a second one in the prompt quits keeping the
+    /// changes); `SIGTERM` and `SIGHUP` end the session at once. Registry changes update only the counts and
+    /// rows of the changed flags. Ticks repaint once a second while remote sources are attached (their status
+    /// changes without any flag changing), and pick up flags registered at runtime.
+    /// - Parameter event: what happened.
+    /// - Returns: what the shell must do, in order. A ``ConsoleEffect/quit(_:signal:)`` is always last.
+    package mutating func update(_ event: ConsoleEvent) -> [ConsoleEffect] {
+        switch event {
+        case let .key(key):
+            statusMessage = nil
+            return withRepaint(handle(key))
+        case let .typeahead(keys):
+            handle(typing: keys)
+            return [.repaint]
+        case let .resize(newWidth, newHeight):
+            width = newWidth
+            height = newHeight
+            clampScroll()
+            return [.redrawAll]
+        case let .registryChanged(keys):
+            apply(changedKeys: keys)
+            return [.repaint]
+        case .remoteStatusChanged:
+            return [.repaint]
+        case let .tick(sinceLastFrame):
+            if source.flagCount != builtFlagCount {
+                refreshAll()
+                return [.repaint]
+            }
+            return !source.remoteSources.isEmpty && sinceLastFrame >= .seconds(1) ? [.repaint] : []
+        case let .signal(signal):
+            return handle(signal)
+        case let .storeWriteFailed(message):
+            statusMessage = "Could not save the change: " + message
+            return [.repaint]
+        }
+    }
+
+    private func withRepaint(_ effects: [ConsoleEffect]) -> [ConsoleEffect] {
+        if effects.contains(where: \.isQuit) || effects.contains(.redrawAll) { return effects }
+        return effects + [.repaint]
+    }
+
+    private mutating func handle(_ signal: ConsoleSignal) -> [ConsoleEffect] {
+        switch signal {
+        case .suspend:
+            return [.suspend]
+        case .terminate, .hangUp:
+            return [.quit(quitChoiceWithoutPrompt(), signal: signal)]
+        case .interrupt:
+            statusMessage = nil
+            let effects = mode == .restartPrompt ? [.quit(.later, signal: nil)] : handle(.control("c"))
+            return withRepaint(effects.map { effect in
+                if case let .quit(choice, _) = effect { return .quit(choice, signal: .interrupt) }
+                return effect
+            })
+        }
+    }
+
+    /// Handles one key in the current mode (see ``KeyBindings``).
+    mutating func handle(_ key: ConsoleKey) -> [ConsoleEffect] {
+        if isTooSmall {
+            if key == .character("q") || key == .control("c") { return [.quit(quitChoiceWithoutPrompt(), signal: nil)] }
+            return []
+        }
+        if let binding = KeyBindings.binding(for: key, in: mode) { return perform(binding.action) }
+        switch mode {
+        case .search:
+            if case let .character(character) = key { setQuery(query + String(character)) }
+        case .confirmReset:
+            mode = .list
+            statusMessage = "Reset cancelled"
+        case .list, .help, .restartPrompt:
+            break
+        }
+        return []
+    }
+
+    /// Starts quitting: the restart prompt when it applies, otherwise a quit effect.
+    mutating func requestQuit() -> [ConsoleEffect] {
+        mode = .list
+        let pending = computePendingRestarts()
+        guard !pending.isEmpty else { return [.quit(.notNeeded, signal: nil)] }
+        pendingRestarts = pending
+        mode = .restartPrompt
+        return []
+    }
+
+    /// The choice recorded when quitting without being able to ask (terminal too small, a signal).
+    private func quitChoiceWithoutPrompt() -> RestartChoice {
+        pendingRestartKeys.isEmpty ? .notNeeded : .later
+    }
+
+    /// The overrides that put the restart prompt's flags back: the override each had when the console opened,
+    /// or, when that no longer gives the launch value (the default changed), an override forcing it.
+    func undoOverrides() -> [String: OverrideState] {
+        var changes: [String: OverrideState] = [:]
+        for pending in pendingRestarts {
+            guard let flag = source.flag(forKey: pending.key) else { continue }
+            let opening = openingOverrides[pending.key] ?? .featureDefault
+            let value = opening.forcedValue ?? flag.defaultValue
+            changes[pending.key] = value == flag.launchValue ? opening : OverrideState(forcing: flag.launchValue)
+        }
+        return changes
+    }
+}
+
+extension ConsoleEffect {
+    /// Whether this effect ends the session.
+    package var isQuit: Bool {
+        if case .quit = self { return true }
+        return false
+    }
+}

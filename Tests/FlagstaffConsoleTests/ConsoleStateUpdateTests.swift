@@ -1,0 +1,145 @@
+import Flagstaff
+import FlagstaffTestSupport
+import Testing
+@testable import FlagstaffConsole
+
+/// ``ConsoleState/update(_:)`` against an in-memory flag source: the decisions the run loop used to make.
+@Suite struct ConsoleStateUpdateTests {
+    /// Twenty flags in three groups (and some at the root); every fifth requires a restart.
+    func makeSource() -> FakeFlagSource {
+        let groups = ["alpha", "beta", "gamma"]
+        var flags: [FakeFlagSource.Flag] = []
+        for index in 0..<20 {
+            let group: String? = index < 4 ? nil : groups[index % 3]
+            let on = index % 2 == 0
+            flags.append(FakeFlagSource.Flag(key: "flag\(index)", group: group, defaultValue: on, requiresRestart: index % 5 == 0, launchValue: on))
+        }
+        return FakeFlagSource(flags)
+    }
+
+    @Test func aChangeOfOneFlagReadsOnlyThatFlag() {
+        let source = makeSource()
+        var state = ConsoleState(source: source)
+        let fullReads = source.fullReads
+        let flagReads = source.flagReads
+        source.change("flag5") { $0.override = .enabled }
+        #expect(state.update(.registryChanged(keys: ["flag5"])) == [.repaint])
+        #expect(source.fullReads == fullReads, "no whole-registry read for a change of one flag")
+        #expect(source.flagReads == flagReads + 1)
+        #expect(state.counts == ConsoleState.Counts(flags: 20, overridden: 1, pendingRestart: 1))
+    }
+
+    @Test func incrementalRowsAndCountsEqualAFullRebuildAfterAnySequenceOfChanges() {
+        var random = SeededRandom(seed: 9)
+        for round in 0..<20 {
+            let source = makeSource()
+            var state = ConsoleState(source: source, width: 80, height: 24)
+            var added = 0
+            for step in 0..<60 {
+                switch Int.random(in: 0..<10, using: &random) {
+                case 0...3:
+                    // Overrides of one to three flags (a key, another process, a remote activation).
+                    let keys = Set((0..<Int.random(in: 1...3, using: &random)).map { _ in source.keys.randomElement(using: &random)! })
+                    for key in keys {
+                        let override = [OverrideState.enabled, .disabled, .featureDefault].randomElement(using: &random)!
+                        source.change(key) { $0.override = override }
+                    }
+                    _ = state.update(.registryChanged(keys: keys))
+                case 4:
+                    // A remote default changed.
+                    let key = source.keys.randomElement(using: &random)!
+                    source.change(key) { $0.defaultValue.toggle() }
+                    _ = state.update(.registryChanged(keys: [key]))
+                case 5:
+                    // A flag registered at runtime, reported with the next change.
+                    added += 1
+                    source.add(FakeFlagSource.Flag(key: "late\(added)", group: "late", defaultValue: added % 2 == 0))
+                    _ = state.update(.registryChanged(keys: [source.keys.randomElement(using: &random)!]))
+                case 6:
+                    _ = state.update(.key(Bool.random(using: &random) ? .tab : .backTab))
+                case 7:
+                    let query = ["", "1", "flag1", "late", "3"].randomElement(using: &random)!
+                    _ = state.update(.key(.character("/")))
+                    _ = state.update(.key(.control("u")))
+                    for character in query { _ = state.update(.key(.character(character))) }
+                    _ = state.update(.key(.enter))
+                case 8:
+                    for _ in 0..<Int.random(in: 1...6, using: &random) { _ = state.update(.key(.down)) }
+                default:
+                    _ = state.update(.key([.left, .right, .character("G"), .character("g")].randomElement(using: &random)!))
+                }
+                var rebuilt = state
+                rebuilt.refreshAll()
+                let context = "round \(round), step \(step)"
+                #expect(state.counts == rebuilt.counts, "\(context)")
+                #expect(state.rows.map(\.id) == rebuilt.rows.map(\.id), "\(context)")
+                #expect(state.selectedRow?.id == rebuilt.selectedRow?.id, "\(context)")
+                if state.counts != rebuilt.counts || state.rows.map(\.id) != rebuilt.rows.map(\.id) { return }
+            }
+        }
+    }
+
+    @Test func scopedListsDropAndGainTheChangedFlag() {
+        let source = makeSource()
+        var state = ConsoleState(source: source)
+        press(.tab, .tab, .tab, into: &state)  // Overridden
+        #expect(state.rows.isEmpty)
+        source.change("flag7") { $0.override = .disabled }
+        _ = state.update(.registryChanged(keys: ["flag7"]))
+        #expect(state.rows.map(\.id) == ["flag:flag7"])
+        source.change("flag7") { $0.override = .featureDefault }
+        _ = state.update(.registryChanged(keys: ["flag7"]))
+        #expect(state.rows.isEmpty)
+    }
+
+    @Test func signalsEndTheSessionOrGoThroughThePrompt() {
+        let source = makeSource()
+        var state = ConsoleState(source: source)
+        #expect(state.update(.signal(.terminate)) == [.quit(.notNeeded, signal: .terminate)])
+        #expect(state.update(.signal(.interrupt)) == [.quit(.notNeeded, signal: .interrupt)])
+        #expect(state.update(.signal(.suspend)) == [.suspend])
+        // A pending restart: SIGHUP quits "later"; SIGINT opens the prompt, a second SIGINT quits "later".
+        source.change("flag5") { $0.override = .enabled }
+        _ = state.update(.registryChanged(keys: ["flag5"]))
+        #expect(state.update(.signal(.hangUp)) == [.quit(.later, signal: .hangUp)])
+        #expect(state.update(.signal(.interrupt)) == [.repaint])
+        #expect(state.mode == .restartPrompt)
+        #expect(state.update(.signal(.interrupt)) == [.quit(.later, signal: .interrupt)])
+    }
+
+    @Test func undoPutsBackTheOpeningOverrideOrForcesTheLaunchValue() {
+        let source = makeSource()
+        // flag0 (restart, launched ON) was overridden OFF before the console opened, flag10 (restart,
+        // launched ON) had no override.
+        source.change("flag0") { $0.override = .disabled }
+        var state = ConsoleState(source: source)
+        source.change("flag0") { $0.override = .enabled }   // back to its launch value: not pending
+        source.change("flag10") { $0.override = .disabled }  // pending
+        source.change("flag15") { $0.defaultValue = true }   // a remote change made the default differ from launch
+        _ = state.update(.registryChanged(keys: ["flag0", "flag10", "flag15"]))
+        #expect(press(.character("q"), into: &state).isEmpty)
+        #expect(state.pendingRestarts.map(\.key) == ["flag10", "flag15"])
+        // flag10: its opening override (none) gives the launch value; flag15: it does not, so force OFF.
+        #expect(press(.character("u"), into: &state) == [
+            .setOverrides(["flag10": .featureDefault, "flag15": .disabled]), .quit(.undo, signal: nil),
+        ])
+    }
+
+    @Test func aFailedWriteIsReported() {
+        var state = ConsoleState(source: makeSource())
+        #expect(state.update(.storeWriteFailed("disk full")) == [.repaint])
+        #expect(state.statusMessage == "Could not save the change: disk full")
+        _ = state.update(.key(.down))
+        #expect(state.statusMessage == nil, "a message lasts until the next key")
+    }
+
+    @Test func ticksRepaintOnlyForRemoteStatusOrNewFlags() {
+        let source = makeSource()
+        var state = ConsoleState(source: source)
+        #expect(state.update(.tick(sinceLastFrame: .seconds(5))).isEmpty, "no remote source: nothing to repaint")
+        source.add(FakeFlagSource.Flag(key: "late", group: "late"))
+        #expect(state.update(.tick(sinceLastFrame: .milliseconds(100))) == [.repaint])
+        #expect(state.counts.flags == 21)
+        #expect(state.rows.contains { $0.id == "flag:late" })
+    }
+}
