@@ -1,3 +1,5 @@
+import Flagstaff
+
 extension ConsoleLayout {
     /// Every key, for the help overlay.
     static let helpEntries: [(String, String)] = [
