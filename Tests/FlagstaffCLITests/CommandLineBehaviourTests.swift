@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+/// Completion, help, the console's refusal without a terminal (run as a process: it depends on the real
+/// descriptors), and sanitising of hostile text.
 @Suite("command line behaviour")
 struct CommandLineBehaviourTests {
     @Test(arguments: ["bash", "zsh", "fish"])
@@ -36,7 +38,7 @@ struct CommandLineBehaviourTests {
     @Test(arguments: [[String](), ["console"], ["console", "--no-color"], ["--store", "x.json"]])
     func consoleWithoutATerminalExitsTwoPointingToScripts(command: [String]) async throws {
         let sandbox = try CLISandbox()
-        let result = try await sandbox.run(command)
+        let result = try await sandbox.runProcess(command)
         #expect(result.status == 2, "\(result)")
         #expect(result.standardError.contains("needs a terminal"), "\(result)")
         #expect(result.standardError.contains("flagstaff list"))

@@ -106,23 +106,25 @@ struct ListCommandTests {
         let manifest = try sandbox.write("shop.json", ManifestFixtures.shop)
         let store = sandbox.directory.appendingPathComponent("env-store.json").path
         let env = ["FLAGSTAFF_MANIFEST": manifest, "FLAGSTAFF_STORE": store]
-        #expect(try await sandbox.run(["set", "darkMode", "on"], environment: env).status == 0)
+        // A process: the variables are read from the real environment.
+        #expect(try await sandbox.runProcess(["set", "darkMode", "on"], environment: env).status == 0)
         let stored = try JSONSerialization.jsonObject(with: try Data(contentsOf: URL(fileURLWithPath: store))) as? [String: Any]
         #expect(stored?["overrides"] as? [String: String] == ["darkMode": "on"])
-        let listed = try await sandbox.run(["list", "--json"], environment: env)
+        let listed = try await sandbox.runProcess(["list", "--json"], environment: env)
         #expect(try sandbox.jsonObject(listed)["registry"] as? String == "Shop")
         // An explicit option wins over the environment.
-        let explicit = try await sandbox.run(["get", "darkMode", "--store", sandbox.storePath], environment: env)
+        let explicit = try await sandbox.runProcess(["get", "darkMode", "--store", sandbox.storePath], environment: env)
         #expect(explicit.standardOutput == "off\n")
     }
 
     @Test func defaultStoreIsNamedAfterTheRegistry() async throws {
         let sandbox = try CLISandbox()
-        #expect(try await sandbox.run(["set", "blueText", "on"]).status == 0)
+        // A process: the default location comes from its HOME and XDG_CONFIG_HOME.
+        #expect(try await sandbox.runProcess(["set", "blueText", "on"]).status == 0)
         let demoStore = sandbox.directory.appendingPathComponent("config/flagstaff/demo.json")
         #expect(FileManager.default.fileExists(atPath: demoStore.path))
         let manifest = try sandbox.write("shop.json", ManifestFixtures.shop)
-        #expect(try await sandbox.run(["set", "darkMode", "on", "--manifest", manifest]).status == 0)
+        #expect(try await sandbox.runProcess(["set", "darkMode", "on", "--manifest", manifest]).status == 0)
         #expect(FileManager.default.fileExists(atPath: sandbox.directory.appendingPathComponent("config/flagstaff/Shop.json").path))
     }
 
