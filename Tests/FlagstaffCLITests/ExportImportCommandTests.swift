@@ -14,6 +14,16 @@ struct ExportImportCommandTests {
         #expect(Set(object.keys) == ["version", "overrides"])
     }
 
+    @Test func exportJSONIsWrittenAsTheStoreWritesItsFile() async throws {
+        let sandbox = try CLISandbox()
+        for (key, state) in [("list.pullToRefresh", "off"), ("blueText", "on")] {
+            #expect(try await sandbox.runWithStore(["set", key, state]).status == 0)
+        }
+        let result = try await sandbox.runWithStore(["export"])
+        #expect(result.status == 0, "\(result)")
+        #expect(Data(result.standardOutput.utf8) == sandbox.storeBytes())
+    }
+
     @Test func exportTextHasOneLinePerFlag() async throws {
         let sandbox = try CLISandbox()
         let manifest = try sandbox.write("shop.json", ManifestFixtures.shop)

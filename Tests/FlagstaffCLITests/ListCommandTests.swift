@@ -117,6 +117,18 @@ struct ListCommandTests {
         #expect(explicit.standardOutput == "off\n")
     }
 
+    @Test func commandsReadTheEnvironmentOfTheirContext() async throws {
+        let sandbox = try CLISandbox()
+        let manifest = try sandbox.write("shop.json", ManifestFixtures.shop)
+        let store = sandbox.directory.appendingPathComponent("context-store.json").path
+        let env = ["FLAGSTAFF_MANIFEST": manifest, "FLAGSTAFF_STORE": store]
+        #expect(try await sandbox.run(["set", "darkMode", "on"], environment: env).status == 0)
+        let listed = try sandbox.jsonObject(try await sandbox.run(["list", "--json"], environment: env))
+        #expect(listed["registry"] as? String == "Shop")
+        #expect(listed["store"] as? String == store)
+        #expect(try await sandbox.run(["get", "darkMode", "--store", sandbox.storePath], environment: env).standardOutput == "off\n")
+    }
+
     @Test func defaultStoreIsNamedAfterTheRegistry() async throws {
         let sandbox = try CLISandbox()
         // A process: the default location comes from its HOME and XDG_CONFIG_HOME.
