@@ -16,15 +16,6 @@ package enum OverrideFileFormat {
         /// Whether top-level fields other than `version` and `overrides` are errors (else they are ignored).
         package var rejectsUnknownFields: Bool
 
-        /// Creates rules.
-        /// - Parameters:
-        ///   - acceptsDefault: whether `"default"` is a valid entry value.
-        ///   - rejectsUnknownFields: whether unknown top-level fields are errors.
-        package init(acceptsDefault: Bool, rejectsUnknownFields: Bool) {
-            self.acceptsDefault = acceptsDefault
-            self.rejectsUnknownFields = rejectsUnknownFields
-        }
-
         /// The store file: `on` and `off` only; unknown top-level fields are ignored.
         package static let store = Rules(acceptsDefault: false, rejectsUnknownFields: false)
         /// A document a person hands over (`flagstaff import`): `default` allowed, nothing unknown accepted.
