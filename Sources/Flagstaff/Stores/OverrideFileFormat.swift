@@ -38,43 +38,46 @@ package enum OverrideFileFormat {
         if data.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
             throw fail(nil, "the file is empty; expected a JSON object like \(shape)")
         }
-        let root: JSONValue
+        let root: Any
         do {
-            root = try JSONDecoder().decode(JSONValue.self, from: data)
+            root = try JSONValue.read(data)
         } catch {
-            throw fail(nil, "not valid JSON\(syntaxDetail(data)); expected a JSON object like \(shape)")
+            let detail = error.detail.map { " (\(TextSanitizer.sanitize($0)))" } ?? ""
+            throw fail(nil, "not valid JSON\(detail); expected a JSON object like \(shape)")
         }
-        guard case .object(let object) = root else {
-            throw fail("$", "expected a JSON object like \(shape), found \(root.summary)")
+        guard let object = root as? [String: Any] else {
+            throw fail("$", "expected a JSON object like \(shape), found \(JSONValue(root).summary)")
         }
         if rules.rejectsUnknownFields {
             for field in object.keys.sorted() where field != "version" && field != "overrides" {
                 throw fail(path(field: field), #"unknown field (expected "version" and "overrides")"#)
             }
         }
-        guard let versionValue = object["version"] else { throw fail("$", #"missing "version" (expected \#(version))"#) }
+        guard let versionValue = object["version"].map(JSONValue.init) else {
+            throw fail("$", #"missing "version" (expected \#(version))"#)
+        }
         guard versionValue == .number(Double(version)) else {
             throw fail("$.version", #"unsupported "version" \#(versionValue.summary) (expected \#(version))"#)
         }
         guard let overridesValue = object["overrides"] else {
             throw fail("$", #"missing "overrides" (expected an object of key → \#(words(rules)))"#)
         }
-        guard case .object(let entries) = overridesValue else {
-            throw fail("$.overrides", "expected an object of key → \(words(rules)), found \(overridesValue.summary)")
+        guard let entries = overridesValue as? [String: Any] else {
+            throw fail("$.overrides", "expected an object of key → \(words(rules)), found \(JSONValue(overridesValue).summary)")
         }
         var result: [String: OverrideState] = [:]
         result.reserveCapacity(entries.count)
         var firstBadKey: String?  // the first in key order, so the message does not depend on hashing
         for (key, value) in entries {
-            switch value {
-            case .string("on"): result[key] = .enabled
-            case .string("off"): result[key] = .disabled
-            case .string("default") where rules.acceptsDefault: result[key] = .featureDefault
+            switch value as? String {
+            case "on": result[key] = .enabled
+            case "off": result[key] = .disabled
+            case "default" where rules.acceptsDefault: result[key] = .featureDefault
             default: if firstBadKey.map({ key < $0 }) ?? true { firstBadKey = key }
             }
         }
         if let key = firstBadKey, let value = entries[key] {
-            throw fail("$.overrides[\(quoted(key))]", key: key, "expected \(words(rules)), found \(value.summary)")
+            throw fail("$.overrides[\(quoted(key))]", key: key, "expected \(words(rules)), found \(JSONValue(value).summary)")
         }
         return result
     }
@@ -123,17 +126,5 @@ package enum OverrideFileFormat {
         let identifier = field.unicodeScalars.first.map { !("0"..."9").contains($0) } == true
             && field.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_") }
         return identifier ? "$.\(field)" : "$[\(quoted(field))]"
-    }
-
-    /// ` (Invalid value around character 9.)`: where `JSONSerialization` found the syntax error, when it says.
-    private static func syntaxDetail(_ data: Data) -> String {
-        do {
-            _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
-        } catch {
-            if let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String, !detail.isEmpty {
-                return " (\(TextSanitizer.sanitize(detail)))"
-            }
-        }
-        return ""
     }
 }
