@@ -14,7 +14,7 @@ enum RestartCommandRunner {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments = ["-c", command]
-        var environment = ProcessInfo.processInfo.environment
+        var environment = CommandContext.current.environment
         environment["FLAGSTAFF_RESTART_KEYS"] = keys.joined(separator: " ")
         process.environment = environment
         do {
