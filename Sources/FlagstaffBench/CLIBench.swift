@@ -2,8 +2,9 @@ import Flagstaff
 import Foundation
 
 /// CLI benchmark: wall time of `flagstaff` commands, run as a user runs them (a new process each time), on a
-/// small manifest and on a generated 100,000-flag manifest. Needs the `flagstaff` product built next to this
-/// benchmark (same `swift build` configuration); skipped otherwise.
+/// small manifest and on a generated 100,000-flag manifest; the last two rows import an override for every
+/// flag and then read a flag with that store (the override file reader on 100,000 entries, twice). Needs
+/// the `flagstaff` product built next to this benchmark (same `swift build` configuration); skipped otherwise.
 enum CLIBench {
     static func run(flagCount: Int = 100_000, repetitions: Int = 5) {
         print("== cli: flagstaff commands as processes ==")
@@ -20,6 +21,10 @@ enum CLIBench {
             let big = directory.appendingPathComponent("big.json")
             try writeManifest(flagCount: flagCount, to: big)
             let store = directory.appendingPathComponent("store.json").path
+            let fullImport = directory.appendingPathComponent("all-on.json")
+            let everyKey = (0..<max(1, flagCount / 1_000)).flatMap { g in (0..<1_000).map { "g\(g).flag\($0)" } }
+            try OverrideFileFormat.encode(Dictionary(uniqueKeysWithValues: everyKey.map { ($0, OverrideState.enabled) }))
+                .write(to: fullImport)
             let cases: [(String, [String])] = [
                 ("demo: get", ["get", "blueText"]),
                 ("demo: list --json", ["list", "--json"]),
@@ -27,6 +32,8 @@ enum CLIBench {
                 ("\(flagCount) flags: set", ["set", "g7.flag7", "on", "--manifest", big.path]),
                 ("\(flagCount) flags: list --json", ["list", "--json", "--manifest", big.path]),
                 ("\(flagCount) flags: list --search", ["list", "--search", "flag 99", "--manifest", big.path]),
+                ("\(flagCount) flags: import \(flagCount) overrides", ["import", fullImport.path, "--manifest", big.path]),
+                ("\(flagCount) flags: get, \(flagCount) overrides stored", ["get", "g7.flag7", "--manifest", big.path]),
             ]
             for (name, arguments) in cases {
                 var times: [Duration] = []

@@ -2,13 +2,16 @@ import Foundation
 import FlagstaffTestSupport
 import Testing
 
-/// A private directory, environment and store for running the built `flagstaff` in one test.
+/// A private directory, environment and store for running `flagstaff` in one test.
 ///
-/// `HOME` and `XDG_CONFIG_HOME` point into the directory, so the default store location is private too;
-/// `FLAGSTAFF_*` and `NO_COLOR` from the test runner's environment are removed.
+/// ``run(_:stdin:environment:)`` runs a command in process (``InProcessCLI``); ``runProcess(_:stdin:environment:)``
+/// runs the built binary, for what only a process shows (exit statuses end to end, terminals, environment
+/// variables, the log handler). `HOME` and `XDG_CONFIG_HOME` point into the directory, so the default store
+/// location of a process is private too; `FLAGSTAFF_*` and `NO_COLOR` from the test runner's environment are
+/// removed. In process, `FLAGSTAFF_STORE` names ``storePath`` unless the test sets it: the default location
+/// comes from the test process's own `HOME`, which a test must never write.
 final class CLISandbox {
     let directory: URL
-    let executable: URL
     var environment: [String: String]
 
     /// The explicit store file most tests pass with `--store`.
@@ -16,7 +19,6 @@ final class CLISandbox {
     var storePath: String { storeURL.path }
 
     init() throws {
-        executable = try BuildProducts.executable(named: "flagstaff")
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("flagstaff-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("FLAGSTAFF_") }
@@ -31,15 +33,24 @@ final class CLISandbox {
         try? FileManager.default.removeItem(at: directory)
     }
 
-    /// Runs `flagstaff` with the arguments (no `--store` added).
-    func run(_ arguments: [String], stdin: Data? = nil, environment extra: [String: String] = [:]) async throws -> CommandRunner.Result {
-        try await CommandRunner.run(executable, arguments, environment: environment.merging(extra) { _, new in new },
-                              standardInput: stdin, timeout: .seconds(60))
+    /// Runs `flagstaff` in process with the arguments (no `--store` added).
+    func run(_ arguments: [String], stdin: Data? = nil, environment extra: [String: String] = [:]) async throws -> CLIResult {
+        var environment = environment.merging(extra) { _, new in new }
+        if environment["FLAGSTAFF_STORE"] == nil { environment["FLAGSTAFF_STORE"] = storePath }
+        return try await InProcessCLI.run(arguments, environment: environment, standardInput: stdin)
     }
 
-    /// Runs `flagstaff <arguments> --store <storePath>`.
-    func runWithStore(_ arguments: [String], stdin: Data? = nil) async throws -> CommandRunner.Result {
+    /// Runs `flagstaff <arguments> --store <storePath>` in process.
+    func runWithStore(_ arguments: [String], stdin: Data? = nil) async throws -> CLIResult {
         try await run(arguments + ["--store", storePath], stdin: stdin)
+    }
+
+    /// Runs the built `flagstaff` binary with the arguments (no `--store` added).
+    func runProcess(_ arguments: [String], stdin: Data? = nil, environment extra: [String: String] = [:]) async throws -> CLIResult {
+        let executable = try BuildProducts.executable(named: "flagstaff")
+        let result = try await CommandRunner.run(executable, arguments, environment: environment.merging(extra) { _, new in new },
+                                                 standardInput: stdin, timeout: .seconds(60))
+        return CLIResult(status: result.status, standardOutput: result.standardOutput, standardError: result.standardError)
     }
 
     /// Writes a file in the sandbox and returns its path.
@@ -64,7 +75,7 @@ final class CLISandbox {
     }
 
     /// Parses standard output as a JSON object.
-    func jsonObject(_ result: CommandRunner.Result) throws -> [String: Any] {
+    func jsonObject(_ result: CLIResult) throws -> [String: Any] {
         let data = Data(result.standardOutput.utf8)
         return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any], "not a JSON object: \(result)")
     }

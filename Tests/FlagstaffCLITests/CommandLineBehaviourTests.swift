@@ -1,12 +1,17 @@
 import Foundation
 import Testing
 
+/// Completion, help, the console's refusal without a terminal, and sanitising of hostile text.
+///
+/// Completion runs as a process: ArgumentParser keeps the requesting shell in a process-wide variable, so
+/// completions in process would format for whichever shell another test asked for last. The console's
+/// refusal runs as a process because it depends on the real descriptors.
 @Suite("command line behaviour")
 struct CommandLineBehaviourTests {
     @Test(arguments: ["bash", "zsh", "fish"])
     func completionScriptsAreGenerated(shell: String) async throws {
         let sandbox = try CLISandbox()
-        let result = try await sandbox.run(["--generate-completion-script", shell])
+        let result = try await sandbox.runProcess(["--generate-completion-script", shell])
         #expect(result.status == 0, "\(result)")
         for subcommand in ["list", "get", "set", "reset", "export", "import", "pending-restart", "manifest", "console"] {
             #expect(result.standardOutput.contains(subcommand), "\(shell) completion lacks \(subcommand)")
@@ -17,11 +22,11 @@ struct CommandLineBehaviourTests {
     @Test func keysCompleteFromTheRegistryOnTheLine() async throws {
         let sandbox = try CLISandbox()
         // What the generated bash script runs when TAB is pressed after `flagstaff get list.in`.
-        let demo = try await sandbox.run(["---completion", "get", "--", "positional@0", "2", "7", "flagstaff", "get", "list.in"])
+        let demo = try await sandbox.runProcess(["---completion", "get", "--", "positional@0", "2", "7", "flagstaff", "get", "list.in"])
         #expect(demo.status == 0, "\(demo)")
         #expect(demo.standardOutput.split(separator: "\n") == ["list.infiniteScroll"])
         let manifest = try sandbox.write("shop.json", ManifestFixtures.shop)
-        let shop = try await sandbox.run(["---completion", "set", "--", "positional@0", "4", "5", "flagstaff", "set", "--manifest", manifest, "cart."])
+        let shop = try await sandbox.runProcess(["---completion", "set", "--", "positional@0", "4", "5", "flagstaff", "set", "--manifest", manifest, "cart."])
         #expect(shop.standardOutput.split(separator: "\n") == ["cart.coupons.autoApply", "cart.expressCheckout", "cart.saveForLater"])
     }
 
@@ -36,13 +41,26 @@ struct CommandLineBehaviourTests {
     @Test(arguments: [[String](), ["console"], ["console", "--no-color"], ["--store", "x.json"]])
     func consoleWithoutATerminalExitsTwoPointingToScripts(command: [String]) async throws {
         let sandbox = try CLISandbox()
-        let result = try await sandbox.run(command)
+        let result = try await sandbox.runProcess(command)
         #expect(result.status == 2, "\(result)")
         #expect(result.standardError.contains("needs a terminal"), "\(result)")
         #expect(result.standardError.contains("flagstaff list"))
         #expect(result.standardError.contains("flagstaff get"))
         #expect(result.standardError.contains("flagstaff set"))
         #expect(result.standardOutput.isEmpty)
+    }
+
+    @Test func jsonOutputEscapesWhatTextOutputReplaces() async throws {
+        let sandbox = try CLISandbox()
+        let manifest = try sandbox.write("odd.json", #"""
+            {"name": "Odd", "flags": [{"key": "odd", "label": "a\u0085b\u2028c\u202Ed\u001be", "default": true}]}
+            """#)
+        for command in [["get", "odd", "--json"], ["list", "--json"], ["manifest"]] {
+            let result = try await sandbox.runWithStore(command + ["--manifest", manifest])
+            #expect(result.status == 0, "\(result)")
+            #expect(result.standardOutput.contains(#""a\u0085b\u2028c\u202Ed\u001be""#), "\(command): \(result)")
+            #expect(!result.standardOutput.unicodeScalars.contains { $0.value == 0x2028 || $0.value == 0x85 })
+        }
     }
 
     @Test func hostileTextFromAManifestNeverReachesTheTerminalRaw() async throws {

@@ -14,6 +14,16 @@ struct ExportImportCommandTests {
         #expect(Set(object.keys) == ["version", "overrides"])
     }
 
+    @Test func exportJSONIsWrittenAsTheStoreWritesItsFile() async throws {
+        let sandbox = try CLISandbox()
+        for (key, state) in [("list.pullToRefresh", "off"), ("blueText", "on")] {
+            #expect(try await sandbox.runWithStore(["set", key, state]).status == 0)
+        }
+        let result = try await sandbox.runWithStore(["export"])
+        #expect(result.status == 0, "\(result)")
+        #expect(Data(result.standardOutput.utf8) == sandbox.storeBytes())
+    }
+
     @Test func exportTextHasOneLinePerFlag() async throws {
         let sandbox = try CLISandbox()
         let manifest = try sandbox.write("shop.json", ManifestFixtures.shop)
@@ -91,14 +101,16 @@ struct ExportImportCommandTests {
     @Test(arguments: [
         (#"{"version":1,"overrides":{"blueText":"maybe"}}"#, #"$.overrides["blueText"]: expected "on", "off" or "default", found "maybe""#),
         (#"{"version":1,"overrides":{"blueText":true}}"#, #"$.overrides["blueText"]: expected "on", "off" or "default", found true"#),
-        (#"{"version":2,"overrides":{}}"#, "$.version: expected 1, found 2"),
-        (#"{"version":true,"overrides":{}}"#, "$.version: expected 1, found true"),
-        (#"{"overrides":{}}"#, #"missing required field "version""#),
-        (#"{"version":1}"#, #"missing required field "overrides""#),
+        (#"{"version":1,"overrides":{"a":"on","b":1,"c":"of"}}"#, #"$.overrides["b"]: expected "on", "off" or "default", found 1"#),
+        (#"{"version":2,"overrides":{}}"#, #"$.version: unsupported "version" 2 (expected 1)"#),
+        (#"{"version":true,"overrides":{}}"#, #"$.version: unsupported "version" true (expected 1)"#),
+        (#"{"overrides":{}}"#, #"$: missing "version" (expected 1)"#),
+        (#"{"version":1}"#, #"$: missing "overrides""#),
         (#"{"version":1,"overrides":[]}"#, "$.overrides: expected an object"),
         (#"{"version":1,"overrides":{},"extra":1}"#, "$.extra: unknown field"),
-        (#"[1,2]"#, "$: expected an object"),
+        (#"[1,2]"#, "$: expected a JSON object"),
         (#"{"version":1,"overrides":{"#, "not valid JSON"),
+        (" \n", "the file is empty"),
     ])
     func importRejectsBadDocumentsAndWritesNothing(document: String, message: String) async throws {
         let sandbox = try CLISandbox()

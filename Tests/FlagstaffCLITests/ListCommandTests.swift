@@ -101,28 +101,34 @@ struct ListCommandTests {
         #expect(none.standardError.contains("no flag matches"))
     }
 
-    @Test func environmentVariablesChooseManifestAndStore() async throws {
+    /// As a process the variables come from the real environment; in process, from the command context.
+    @Test(arguments: [true, false])
+    func environmentVariablesChooseManifestAndStore(asProcess: Bool) async throws {
         let sandbox = try CLISandbox()
         let manifest = try sandbox.write("shop.json", ManifestFixtures.shop)
         let store = sandbox.directory.appendingPathComponent("env-store.json").path
         let env = ["FLAGSTAFF_MANIFEST": manifest, "FLAGSTAFF_STORE": store]
-        #expect(try await sandbox.run(["set", "darkMode", "on"], environment: env).status == 0)
+        func run(_ arguments: [String]) async throws -> CLIResult {
+            asProcess ? try await sandbox.runProcess(arguments, environment: env) : try await sandbox.run(arguments, environment: env)
+        }
+        #expect(try await run(["set", "darkMode", "on"]).status == 0)
         let stored = try JSONSerialization.jsonObject(with: try Data(contentsOf: URL(fileURLWithPath: store))) as? [String: Any]
         #expect(stored?["overrides"] as? [String: String] == ["darkMode": "on"])
-        let listed = try await sandbox.run(["list", "--json"], environment: env)
-        #expect(try sandbox.jsonObject(listed)["registry"] as? String == "Shop")
+        let listed = try sandbox.jsonObject(try await run(["list", "--json"]))
+        #expect(listed["registry"] as? String == "Shop")
+        #expect(listed["store"] as? String == store)
         // An explicit option wins over the environment.
-        let explicit = try await sandbox.run(["get", "darkMode", "--store", sandbox.storePath], environment: env)
-        #expect(explicit.standardOutput == "off\n")
+        #expect(try await run(["get", "darkMode", "--store", sandbox.storePath]).standardOutput == "off\n")
     }
 
     @Test func defaultStoreIsNamedAfterTheRegistry() async throws {
         let sandbox = try CLISandbox()
-        #expect(try await sandbox.run(["set", "blueText", "on"]).status == 0)
+        // A process: the default location comes from its HOME and XDG_CONFIG_HOME.
+        #expect(try await sandbox.runProcess(["set", "blueText", "on"]).status == 0)
         let demoStore = sandbox.directory.appendingPathComponent("config/flagstaff/demo.json")
         #expect(FileManager.default.fileExists(atPath: demoStore.path))
         let manifest = try sandbox.write("shop.json", ManifestFixtures.shop)
-        #expect(try await sandbox.run(["set", "darkMode", "on", "--manifest", manifest]).status == 0)
+        #expect(try await sandbox.runProcess(["set", "darkMode", "on", "--manifest", manifest]).status == 0)
         #expect(FileManager.default.fileExists(atPath: sandbox.directory.appendingPathComponent("config/flagstaff/Shop.json").path))
     }
 

@@ -109,12 +109,13 @@ struct RemoteFetchTests {
         defer { server.stop() }
         let sandbox = try CLISandbox()
         let manifest = try sandbox.write("remote.json", Self.manifest(baseURL: server.baseURL.absoluteString))
-        let quiet = try await sandbox.runWithStore(["fetch", "--manifest", manifest])
+        // Processes: the log handler is installed at start-up and reads FLAGSTAFF_LOG_LEVEL.
+        let quiet = try await sandbox.runProcess(["fetch", "--manifest", manifest, "--store", sandbox.storePath])
         #expect(quiet.status == 1, "\(quiet)")
         #expect(quiet.standardError.contains("flagstaff: error: "), "\(quiet)")
         #expect(!quiet.standardError.contains("flagstaff: warning:"), "library warnings are off by default: \(quiet)")
 
-        let verbose = try await sandbox.run(["fetch", "--manifest", manifest, "--store", sandbox.storePath],
+        let verbose = try await sandbox.runProcess(["fetch", "--manifest", manifest, "--store", sandbox.storePath],
                                       environment: ["FLAGSTAFF_LOG_LEVEL": "warning"])
         #expect(verbose.standardError.contains("flagstaff: warning: "), "\(verbose)")
         for result in [quiet, verbose] {

@@ -1,26 +1,8 @@
-import FlagstaffTestSupport
 import Foundation
 import Testing
 
-/// The `flagstaff` executable `swift build` puts next to the test bundle, if it is there.
-private enum BuiltFlagstaff {
-    static let path: String? = {
-        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        let candidate = executable.deletingLastPathComponent().appendingPathComponent("flagstaff").path
-        return FileManager.default.isExecutableFile(atPath: candidate) ? candidate : nil
-    }()
-}
-
-/// JSON-quotes a string the way a plain JSON encoder does for ASCII text.
-private enum UnleashEvalOutputQuoting {
-    static func quoted(_ text: String) -> String {
-        let data = (try? JSONSerialization.data(withJSONObject: [text])) ?? Data("[\"\"]".utf8)
-        return String(String(decoding: data, as: UTF8.self).dropFirst().dropLast())
-    }
-}
-
-/// Runs the built `flagstaff` binary: `flagstaff unleash eval` against a small state written by the test.
-@Suite(.enabled(if: BuiltFlagstaff.path != nil, "the flagstaff binary is not next to the test bundle; run swift build first"))
+/// `flagstaff unleash eval` in process, against a small state written by the test.
+@Suite("flagstaff unleash eval")
 struct UnleashEvalCommandTests {
 
     static let state = """
@@ -34,33 +16,24 @@ struct UnleashEvalCommandTests {
          ]}
         """
 
-    /// A scratch folder with the state file; removed when the test ends.
+    /// A sandbox holding the state file as `state.json`.
     final class Scratch {
-        let folder: URL
+        let sandbox: CLISandbox
         init() throws {
-            folder = FileManager.default.temporaryDirectory.appendingPathComponent("unleash-eval-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            try write("state.json", UnleashEvalCommandTests.state)
+            sandbox = try CLISandbox()
+            try sandbox.write("state.json", UnleashEvalCommandTests.state)
         }
-        deinit { try? FileManager.default.removeItem(at: folder) }
         @discardableResult
-        func write(_ name: String, _ text: String) throws -> String {
-            let url = folder.appendingPathComponent(name)
-            try Data(text.utf8).write(to: url)
-            return url.path
-        }
-        func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
-    }
-
-    private func run(_ arguments: [String]) async throws -> ProcessSpawn.Result {
-        let command = [try #require(BuiltFlagstaff.path), "unleash", "eval"] + arguments
-        return try await offCooperativePool { try ProcessSpawn.run(command) }
+        func write(_ name: String, _ text: String) throws -> String { try sandbox.write(name, text) }
+        func path(_ name: String) -> String { sandbox.directory.appendingPathComponent(name).path }
+        /// Runs `flagstaff unleash eval <arguments>` in process.
+        func run(_ arguments: [String]) async throws -> CLIResult { try await sandbox.run(["unleash", "eval"] + arguments) }
     }
 
     @Test("text output lists every flag of the state in state order for one context")
     func textForOneContext() async throws {
         let scratch = try Scratch()
-        let result = try await run(["--state", scratch.path("state.json"), "--context", #"{"userId":"42"}"#])
+        let result = try await scratch.run(["--state", scratch.path("state.json"), "--context", #"{"userId":"42"}"#])
         #expect(result.status == 0, "\(result.standardError)")
         let rows = result.standardOutput.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
         #expect(rows == [["alpha", "on", "disabled"], ["beta", "off", "disabled"],
@@ -70,7 +43,7 @@ struct UnleashEvalCommandTests {
     @Test("without a context the empty context is used")
     func emptyContextByDefault() async throws {
         let scratch = try Scratch()
-        let result = try await run(["--state", scratch.path("state.json"), "gamma"])
+        let result = try await scratch.run(["--state", scratch.path("state.json"), "gamma"])
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.standardOutput == "gamma  off  disabled\n")
     }
@@ -79,7 +52,7 @@ struct UnleashEvalCommandTests {
     func jsonLines() async throws {
         let scratch = try Scratch()
         let contexts = try scratch.write("contexts.jsonl", "{\"userId\":\"7\"}\n\n{\"userId\":\"8\",\"properties\":{\"a\":\"b\"}}\n")
-        let result = try await run(["--state", scratch.path("state.json"), "--contexts", contexts, "--json", "gamma", "alpha"])
+        let result = try await scratch.run(["--state", scratch.path("state.json"), "--contexts", contexts, "--json", "gamma", "alpha"])
         #expect(result.status == 0, "\(result.standardError)")
         let lines = result.standardOutput.split(separator: "\n").map(String.init)
         try #require(lines.count == 4)
@@ -103,7 +76,7 @@ struct UnleashEvalCommandTests {
     func textForManyContexts() async throws {
         let scratch = try Scratch()
         let contexts = try scratch.write("contexts.jsonl", "{\"userId\":\"42\"}\n{}\n")
-        let result = try await run(["--state", scratch.path("state.json"), "--contexts", contexts, "beta", "gamma"])
+        let result = try await scratch.run(["--state", scratch.path("state.json"), "--contexts", contexts, "beta", "gamma"])
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.standardOutput == """
             # context 1: {"userId":"42"}
@@ -119,26 +92,31 @@ struct UnleashEvalCommandTests {
     @Test("--explain ends each text row with the reason and adds a reason key as the last JSON key")
     func explain() async throws {
         let scratch = try Scratch()
-        let text = try await run(["--state", scratch.path("state.json"), "--context", #"{"userId":"5"}"#, "--explain", "alpha", "beta", "gamma"])
+        let text = try await scratch.run(["--state", scratch.path("state.json"), "--context", #"{"userId":"5"}"#, "--explain", "alpha", "beta", "gamma"])
         #expect(text.status == 0, "\(text.standardError)")
         let rows = text.standardOutput.split(separator: "\n").map(String.init)
         try #require(rows.count == 3)
         #expect(rows[0].hasPrefix("alpha  on   disabled  # on: "))
         #expect(rows[1].hasPrefix("beta   off  disabled  # off: "))
         #expect(rows[2].hasPrefix("gamma  off  disabled  # off: "))
-        let json = try await run(["--state", scratch.path("state.json"), "--json", "--explain", "gamma"])
+        let json = try await scratch.run(["--state", scratch.path("state.json"), "--json", "--explain", "gamma"])
         #expect(json.status == 0, "\(json.standardError)")
         #expect(json.standardOutput.hasPrefix(#"{"context":{},"flag":"gamma","enabled":false,"variant":{"#))
         let object = try #require(JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
         let reason = try #require(object["reason"] as? String)
         #expect(reason.hasPrefix("off: "))
-        #expect(json.standardOutput.hasSuffix(",\"reason\":\(UnleashEvalOutputQuoting.quoted(reason))}\n"))
+        // "reason" is the last key: what follows `,"reason":` is exactly its string and the closing brace.
+        let marker = try #require(json.standardOutput.range(of: #","reason":"#, options: .backwards))
+        let tail = json.standardOutput[marker.upperBound...]
+        #expect(tail.hasSuffix("}\n"))
+        let literal = Data(tail.dropLast(2).utf8)
+        #expect(try JSONSerialization.jsonObject(with: literal, options: .fragmentsAllowed) as? String == reason)
     }
 
     @Test("a flag the state does not know evaluates as off, with a note on stderr")
     func unknownFlag() async throws {
         let scratch = try Scratch()
-        let result = try await run(["--state", scratch.path("state.json"), "nope"])
+        let result = try await scratch.run(["--state", scratch.path("state.json"), "nope"])
         #expect(result.status == 0)
         #expect(result.standardOutput == "nope  off  disabled\n")
         #expect(result.standardError.contains("flag \"nope\" is not in"))
@@ -151,7 +129,7 @@ struct UnleashEvalCommandTests {
             {"version":2,"features":[{"name":"odd","enabled":true,"strategies":[{"name":"default",
              "constraints":[{"contextName":"x","operator":"NOT_AN_OPERATOR","values":["a"]}]}]}]}
             """)
-        let result = try await run(["--state", state])
+        let result = try await scratch.run(["--state", state])
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.standardOutput == "odd  off  disabled\n")
         #expect(result.standardError.contains("flagstaff: note: \(state): "))
@@ -161,7 +139,7 @@ struct UnleashEvalCommandTests {
     @Test("a missing state file is a runtime error naming the file")
     func missingState() async throws {
         let scratch = try Scratch()
-        let result = try await run(["--state", scratch.path("absent.json")])
+        let result = try await scratch.run(["--state", scratch.path("absent.json")])
         #expect(result.status == 1)
         #expect(result.standardError.contains("cannot read the state file \(scratch.path("absent.json"))"))
         #expect(result.standardOutput.isEmpty)
@@ -171,11 +149,11 @@ struct UnleashEvalCommandTests {
     func badState() async throws {
         let scratch = try Scratch()
         let broken = try scratch.write("broken.json", "{\"features\": [")
-        let brokenResult = try await run(["--state", broken])
+        let brokenResult = try await scratch.run(["--state", broken])
         #expect(brokenResult.status == 1)
         #expect(brokenResult.standardError.contains(broken))
         let badField = try scratch.write("bad-field.json", #"{"version":2,"features":[{"name":"a","enabled":"yes"}]}"#)
-        let badFieldResult = try await run(["--state", badField])
+        let badFieldResult = try await scratch.run(["--state", badField])
         #expect(badFieldResult.status == 1)
         #expect(badFieldResult.standardError.contains("\(badField): invalid Unleash state at features[0].enabled"))
     }
@@ -184,12 +162,12 @@ struct UnleashEvalCommandTests {
     func badContextLine() async throws {
         let scratch = try Scratch()
         let contexts = try scratch.write("contexts.jsonl", "{\"userId\":\"1\"}\n\n{\"userId\": \n")
-        let result = try await run(["--state", scratch.path("state.json"), "--contexts", contexts])
+        let result = try await scratch.run(["--state", scratch.path("state.json"), "--contexts", contexts])
         #expect(result.status == 1)
         #expect(result.standardError.contains("\(contexts):3: bad context"))
         #expect(result.standardOutput.isEmpty, "a bad line must fail the run before anything is printed")
         let wrongType = try scratch.write("wrong.jsonl", "{\"currentTime\":\"yesterday\"}\n")
-        let wrongTypeResult = try await run(["--state", scratch.path("state.json"), "--contexts", wrongType])
+        let wrongTypeResult = try await scratch.run(["--state", scratch.path("state.json"), "--contexts", wrongType])
         #expect(wrongTypeResult.status == 1)
         #expect(wrongTypeResult.standardError.contains("\(wrongType):1: bad context: invalid context at currentTime"))
     }
@@ -197,7 +175,7 @@ struct UnleashEvalCommandTests {
     @Test("a missing contexts file is a runtime error naming the file")
     func missingContexts() async throws {
         let scratch = try Scratch()
-        let result = try await run(["--state", scratch.path("state.json"), "--contexts", scratch.path("none.jsonl")])
+        let result = try await scratch.run(["--state", scratch.path("state.json"), "--contexts", scratch.path("none.jsonl")])
         #expect(result.status == 1)
         #expect(result.standardError.contains("cannot read the contexts file \(scratch.path("none.jsonl"))"))
     }
@@ -205,13 +183,13 @@ struct UnleashEvalCommandTests {
     @Test("bad arguments are usage errors (status 2)")
     func usageErrors() async throws {
         let scratch = try Scratch()
-        let badJSON = try await run(["--state", scratch.path("state.json"), "--context", "{userId"])
+        let badJSON = try await scratch.run(["--state", scratch.path("state.json"), "--context", "{userId"])
         #expect(badJSON.status == 2)
         #expect(badJSON.standardError.contains("--context"))
-        let both = try await run(["--state", scratch.path("state.json"), "--context", "{}", "--contexts", scratch.path("state.json")])
+        let both = try await scratch.run(["--state", scratch.path("state.json"), "--context", "{}", "--contexts", scratch.path("state.json")])
         #expect(both.status == 2)
         #expect(both.standardError.contains("either --context or --contexts"))
-        let noState = try await run([])
+        let noState = try await scratch.run([])
         #expect(noState.status == 2)
         #expect(noState.standardError.contains("--state"))
     }

@@ -2,54 +2,6 @@ import CNCurses
 import Testing
 @testable import FlagstaffConsole
 
-@Suite struct DisplayWidthTests {
-    @Test func asciiIsOneColumnAndControlsZero() {
-        #expect(DisplayWidth.of("hello") == 5)
-        #expect(DisplayWidth.of(Character("\u{1B}")) == 0)
-        #expect(DisplayWidth.of(Character("\u{7F}")) == 0)
-    }
-
-    @Test func eastAsianWideAndEmojiAreTwoColumns() {
-        #expect(DisplayWidth.of("日本語") == 6)
-        #expect(DisplayWidth.of("한국어") == 6)
-        #expect(DisplayWidth.of("ｆｕｌｌ") == 8)  // fullwidth Latin
-        #expect(DisplayWidth.of(Character("🚀")) == 2)
-        #expect(DisplayWidth.of(Character("👩‍💻")) == 2)  // ZWJ sequence: one cluster
-        #expect(DisplayWidth.of("⟳▾▸→─") == 5)  // the console's own glyphs are narrow
-    }
-
-    @Test func combiningMarksAndZeroWidthCharactersAddNothing() {
-        #expect(DisplayWidth.of("Cafe\u{301}") == 4)
-        #expect(DisplayWidth.of(Unicode.Scalar(0x301)!) == 0)
-        #expect(DisplayWidth.of(Unicode.Scalar(0x200B)!) == 0)
-        #expect(DisplayWidth.of(Unicode.Scalar(0xFE0F)!) == 0)
-        #expect(DisplayWidth.of("a\u{200D}b") == 2)
-    }
-}
-
-@Suite struct TextSanitizerTests {
-    @Test func escapeSequencesBecomeVisibleEscapes() {
-        #expect(TextSanitizer.sanitize("a\u{1B}[2Jb") == "a\\u{1B}[2Jb")
-        #expect(TextSanitizer.sanitize("bell\u{07}") == "bell\\u{7}")
-        #expect(TextSanitizer.sanitize("c1\u{9B}31m") == "c1\\u{9B}31m")
-        #expect(TextSanitizer.sanitize("del\u{7F}") == "del\\u{7F}")
-        #expect(TextSanitizer.sanitize("\u{202E}txt") == "\\u{202E}txt")
-    }
-
-    @Test func lineBreaksAndTabsBecomeSpaces() {
-        #expect(TextSanitizer.sanitize("one\ntwo\r\nthree\tfour") == "one two three four")
-    }
-
-    @Test func cleanTextIsReturnedUnchanged() {
-        let text = "Moments → Rounded Avatar 日本 Café"
-        #expect(TextSanitizer.sanitize(text) == text)
-    }
-
-    @Test func asciiOnlyReplacesNonASCII() {
-        #expect(TextSanitizer.sanitize("Café 日本\u{1B}", asciiOnly: true) == "Caf? ??\\u{1B}")
-    }
-}
-
 @Suite struct ScreenBufferTests {
     @Test func putClipsToTheWidthAndReturnsTheNextColumn() {
         var buffer = ScreenBuffer(width: 10, height: 2)

@@ -52,8 +52,8 @@ import Testing
         (#"{"overrides":{}}"#, "missing \"version\""),
         (#"{"version":2,"overrides":{}}"#, "unsupported \"version\" 2"),
         (#"{"version":1}"#, "missing \"overrides\""),
-        (#"{"version":1,"overrides":{"blueText":"maybe"}}"#, #"overrides["blueText"] must be "on" or "off", found "maybe""#),
-        (#"{"version":1,"overrides":{"blueText":true}}"#, #"overrides["blueText"] must be "on" or "off""#),
+        (#"{"version":1,"overrides":{"blueText":"maybe"}}"#, #"$.overrides["blueText"]: expected "on" or "off", found "maybe""#),
+        (#"{"version":1,"overrides":{"blueText":true}}"#, #"$.overrides["blueText"]: expected "on" or "off", found true"#),
     ])
     func corruptFilesAreReportedWithPathAndReasonAndNeverOverwritten(contents: String, reason: String) throws {
         try Data(contents.utf8).write(to: file)

@@ -1,4 +1,7 @@
-/// JSON string literals written by hand (the store file, error messages naming JSON keys, the CLI's output).
+/// JSON text written by hand: string literals for the store file, error messages naming JSON keys and the
+/// command line's output, and escapes added to JSON another encoder wrote.
+///
+/// Escapes are written by ``UnicodeEscape/appendJSON(_:to:)`` (`\u001B`, uppercase hex).
 package enum JSONText {
     /// `text` as a JSON string literal: quote and backslash escaped, line feed, carriage return and tab as
     /// `\n`, `\r`, `\t`, every other C0 control, DEL and C1 control as `\uXXXX`, and so are the scalars
@@ -17,12 +20,38 @@ package enum JSONText {
             case "\r": out += "\\r"
             case "\t": out += "\\t"
             case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || alsoEscaping(scalar):
-                let hex = String(scalar.value, radix: 16, uppercase: true)
-                out += "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+                UnicodeEscape.appendJSON(scalar, to: &out)
             default:
                 out.unicodeScalars.append(scalar)
             }
         }
         return out + "\""
+    }
+
+    /// Valid JSON text with the scalars `shouldEscape` picks written as `\uXXXX` escapes.
+    ///
+    /// Outside strings valid JSON holds only ASCII punctuation, literals and the whitespace tab, line feed,
+    /// carriage return and space; those four are left alone (inside strings a valid encoder has already
+    /// escaped them), so every other scalar picked is inside a string, where its escape means the same
+    /// character. The result is the same JSON value.
+    /// - Parameters:
+    ///   - json: valid JSON text (e.g. `JSONEncoder` output, or a document the user gave).
+    ///   - shouldEscape: the scalars to escape, e.g. control characters and bidirectional marks.
+    /// - Returns: `json` with those scalars escaped (`json` itself when it has none).
+    package static func escaping(_ json: String, where shouldEscape: (Unicode.Scalar) -> Bool) -> String {
+        func picked(_ scalar: Unicode.Scalar) -> Bool {
+            scalar != "\t" && scalar != "\n" && scalar != "\r" && shouldEscape(scalar)
+        }
+        guard json.unicodeScalars.contains(where: picked) else { return json }
+        var out = ""
+        out.reserveCapacity(json.utf8.count + 16)
+        for scalar in json.unicodeScalars {
+            if picked(scalar) {
+                UnicodeEscape.appendJSON(scalar, to: &out)
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
     }
 }

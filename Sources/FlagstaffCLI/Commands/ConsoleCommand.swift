@@ -51,7 +51,7 @@ struct ConsoleCommand: ParsableCommand {
         }
         if let restartCommand {
             options.restartHandler = { pending in
-                try RestartCommandRunner.run(restartCommand, pending: pending)
+                try RestartCommandRunner.run(restartCommand, keys: pending.map(\.key))
             }
         }
         let outcome: ConsoleOutcome

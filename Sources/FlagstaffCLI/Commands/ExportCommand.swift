@@ -1,11 +1,13 @@
 import ArgumentParser
 import Flagstaff
+import Foundation
 
 /// `flagstaff export`: the registry's overrides, for saving and `import`, or a readable summary.
 struct ExportCommand: ParsableCommand {
     /// The output formats.
     enum Format: String, ExpressibleByArgument, CaseIterable {
-        /// The override store format, restricted to this registry's flags: `{"version":1,"overrides":{…}}`.
+        /// The override store format, restricted to this registry's flags: `{"version":1,"overrides":{…}}`,
+        /// written as the store writes its file.
         case json
         /// One line per flag: `List → Infinite Scroll [ON by override]`.
         case text
@@ -29,9 +31,9 @@ struct ExportCommand: ParsableCommand {
         let registry = try RegistryLoader.load(source).registry
         switch format {
         case .json:
-            var overrides: [String: String] = [:]
-            for feature in registry.overriddenFeatures { overrides[feature.key] = feature.override.storageWord }
-            try JSONOutput.print(OverrideDocument(version: 1, overrides: overrides))
+            let overrides = Dictionary(registry.overriddenFeatures.map { ($0.key, $0.override) }) { first, _ in first }
+            let document = String(decoding: OverrideFileFormat.encode(overrides), as: UTF8.self)
+            StandardStreams.write(JSONOutput.terminalSafe(document))
         case .text:
             for feature in registry.allFeatures {
                 let resolution = feature.resolution
@@ -39,12 +41,4 @@ struct ExportCommand: ParsableCommand {
             }
         }
     }
-}
-
-/// The override store format, as `export` writes it and `import` reads it.
-struct OverrideDocument: Encodable {
-    /// Always 1.
-    var version: Int
-    /// Key → `on` / `off` (`import` also accepts `default`, meaning "remove the override").
-    var overrides: [String: String]
 }

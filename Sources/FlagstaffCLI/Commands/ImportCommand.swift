@@ -27,20 +27,25 @@ struct ImportCommand: ParsableCommand {
     var replace = false
 
     func run() throws {
-        let data = try readInput()
-        let entries = try OverrideDocumentParser.parse(data, source: file == "-" ? "standard input" : file)
+        let name = file == "-" ? "standard input" : file
+        let entries: [String: OverrideState]
+        do {
+            entries = try OverrideFileFormat.decode(try readInput(), file: name, rules: .document)
+        } catch let error as OverrideFileError {
+            throw CLIFailure.runtime(error.description)
+        }
         let loaded = try RegistryLoader.load(source)
         let registry = loaded.registry
-        let unknown = entries.map(\.key).filter { registry.feature(forKey: $0) == nil }
+        let unknown = entries.keys.sorted().filter { registry.feature(forKey: $0) == nil }
         if !unknown.isEmpty && !allowUnknown {
-            let message = KeyLookup.unknownKeyMessage(unknown, in: registry, argument: "in \(file == "-" ? "standard input" : file)")
+            let message = KeyLookup.unknownKeyMessage(unknown, in: registry, argument: "in \(name)")
             throw CLIFailure.runtime(message + "\nnothing was imported; fix the file or pass --allow-unknown to keep them")
         }
         var changes: [String: OverrideState] = [:]
         if replace {
             for feature in registry.allFeatures { changes[feature.key] = .featureDefault }
         }
-        for entry in entries { changes[entry.key] = entry.state }
+        changes.merge(entries) { _, imported in imported }
         let before = registry.storedOverrides
         do {
             try registry.setOverrides(changes)
@@ -56,7 +61,7 @@ struct ImportCommand: ParsableCommand {
     }
 
     private func readInput() throws -> Data {
-        if file == "-" { return FileHandle.standardInput.readDataToEndOfFile() }
+        if file == "-" { return CommandContext.current.readInput() }
         do {
             return try Data(contentsOf: URL(fileURLWithPath: file))
         } catch {

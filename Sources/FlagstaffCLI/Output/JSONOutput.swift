@@ -1,9 +1,11 @@
+import Flagstaff
 import Foundation
 
 /// Encodes command results as JSON for scripts: pretty-printed, keys sorted, terminal-safe.
 ///
-/// `JSONEncoder` escapes C0 control characters; this also escapes C1 controls and bidirectional overrides
-/// (as `\u0085`-style escapes, still valid JSON), so piping the output to a terminal is harmless.
+/// `JSONEncoder` escapes C0 control characters; this also escapes DEL, C1 controls, the bidirectional marks
+/// ``TextSanitizer`` replaces in text output, and the line and paragraph separators (as `\u0085`-style
+/// escapes, still valid JSON), so piping the output to a terminal is harmless.
 enum JSONOutput {
     /// Encodes a value to JSON text.
     /// - Parameter value: the value.
@@ -19,8 +21,7 @@ enum JSONOutput {
         } catch {
             throw CLIFailure.runtime("cannot encode the result as JSON: \(error)")
         }
-        let text = String(decoding: data, as: UTF8.self)
-        return escapeUnsafeScalars(text)
+        return terminalSafe(String(decoding: data, as: UTF8.self))
     }
 
     /// Prints a value as JSON on standard output.
@@ -30,19 +31,21 @@ enum JSONOutput {
         StandardStreams.out(try encode(value))
     }
 
-    /// Replaces the scalars ``TerminalText`` considers unsafe by `\uXXXX` escapes. JSON text has them only
-    /// inside strings (the encoder already escaped C0), where the escape means the same character.
-    static func escapeUnsafeScalars(_ json: String) -> String {
-        guard json.unicodeScalars.contains(where: TerminalText.isUnsafe) else { return json }
-        var result = ""
-        for scalar in json.unicodeScalars {
-            if TerminalText.isUnsafe(scalar) {
-                let hex = String(scalar.value, radix: 16, uppercase: false)
-                result += "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
-            } else {
-                result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
+    /// Valid JSON text with every scalar ``isEscaped(_:)`` picks written as a `\uXXXX` escape (the same value).
+    /// - Parameter json: valid JSON text.
+    static func terminalSafe(_ json: String) -> String {
+        JSONText.escaping(json, where: isEscaped)
+    }
+
+    /// A JSON string literal whose scalars ``isEscaped(_:)`` picks are escaped.
+    /// - Parameter text: any text.
+    static func quoted(_ text: String) -> String {
+        JSONText.quoted(text, alsoEscaping: isEscaped)
+    }
+
+    /// The scalars the command line never writes raw in JSON: those ``TextSanitizer`` replaces in text
+    /// (controls and bidirectional marks), and U+2028/U+2029, which end a line in some readers.
+    static func isEscaped(_ scalar: Unicode.Scalar) -> Bool {
+        TextSanitizer.isUnsafe(scalar) || scalar.value == 0x2028 || scalar.value == 0x2029
     }
 }

@@ -1,6 +1,5 @@
-import Foundation
-
-/// Where the command line writes: standard output for results, standard error for diagnostics.
+/// Where the command line writes: standard output for results, standard error for diagnostics, both those of
+/// the current ``CommandContext``.
 ///
 /// Everything that may contain text from a file or a server goes through ``TerminalText`` (text) or
 /// ``JSONOutput`` (JSON) before it gets here.
@@ -8,13 +7,19 @@ enum StandardStreams {
     /// Writes a line to standard output.
     /// - Parameter line: already-sanitised text.
     static func out(_ line: String) {
-        print(line)
+        CommandContext.current.writeOutput(line + "\n")
+    }
+
+    /// Writes lines to standard output as they are (a large chunk of rows at once).
+    /// - Parameter text: already-sanitised text, ending with a line feed.
+    static func write(_ text: String) {
+        CommandContext.current.writeOutput(text)
     }
 
     /// Writes a line to standard error, unbuffered.
     /// - Parameter line: already-sanitised text.
     static func err(_ line: String) {
-        FileHandle.standardError.write(Data((line + "\n").utf8))
+        CommandContext.current.writeError(line + "\n")
     }
 
     /// Writes `flagstaff: error: <message>` to standard error.

@@ -1,12 +1,13 @@
-import FlagstaffConsole
+import Flagstaff
 
 /// Makes text from manifests, stores and servers safe to print.
 ///
 /// Keys, labels and descriptions come from files the user may not have written. Printed raw, an escape
 /// sequence in a label could move the cursor, recolour the terminal or retitle the window. Text output uses
-/// the console's sanitiser: every C0 and C1 control character, `DEL` and the bidirectional override/isolate
-/// characters become a visible, inert `\u{1B}`-style escape; tabs and line breaks become one space so a record
-/// stays on one line. ``isUnsafe(_:)`` is the same test, for escaping JSON output.
+/// the core's sanitiser, the one the console draws with: every C0 and C1 control character, `DEL` and the
+/// bidirectional override/isolate characters become a visible, inert `\u{1B}`-style escape; tabs and line
+/// breaks become one space so a record stays on one line. JSON output escapes the same characters
+/// (``JSONOutput``).
 enum TerminalText {
     /// Returns `text` with every unsafe character replaced by an inert, visible stand-in.
     /// - Parameter text: untrusted text.
@@ -27,15 +28,5 @@ enum TerminalText {
     /// How many terminal columns `text` takes.
     static func columns(_ text: String) -> Int {
         DisplayWidth.of(text)
-    }
-
-    /// C0 (except tab, line feed and carriage return, which JSON escapes itself), DEL, C1, and the
-    /// bidirectional embedding/override/isolate marks.
-    static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
-        let value = scalar.value
-        if scalar == "\t" || scalar == "\n" || scalar == "\r" { return false }
-        if value < 0x20 || (0x7F...0x9F).contains(value) { return true }
-        return (0x202A...0x202E).contains(value) || (0x2066...0x2069).contains(value)
-            || value == 0x200E || value == 0x200F || value == 0x061C
     }
 }

@@ -1,7 +1,7 @@
-import Foundation
 import FlagstaffUnleash
 
-/// Formats `flagstaff unleash eval` results and writes them to standard output in large chunks.
+/// Formats `flagstaff unleash eval` results and writes them to standard output in large chunks
+/// (``StandardStreams/write(_:)``).
 ///
 /// Text mode prints one row per flag (`name  on|off  variant  [payload type: value]`), under a
 /// `# context N: {…}` header when the contexts come from a file; with `explain`, each row ends with
@@ -57,7 +57,7 @@ struct UnleashEvalOutput {
 
     private mutating func flush() {
         guard !buffer.isEmpty else { return }
-        FileHandle.standardOutput.write(Data(buffer.utf8))
+        StandardStreams.write(buffer)
         buffer.removeAll(keepingCapacity: true)
     }
 
@@ -77,7 +77,7 @@ struct UnleashEvalOutput {
 
     private mutating func appendJSONLine(source: String, evaluation: UnleashEvaluation) {
         let (enabled, variant) = (evaluation.enabled, evaluation.variant)
-        var line = "{\"context\":" + JSONOutput.escapeUnsafeScalars(source)
+        var line = "{\"context\":" + JSONOutput.terminalSafe(source)
         line += ",\"flag\":" + Self.quoted(evaluation.flag)
         line += ",\"enabled\":" + (enabled ? "true" : "false")
         line += ",\"variant\":{\"name\":" + Self.quoted(variant.name)
@@ -91,6 +91,5 @@ struct UnleashEvalOutput {
         buffer += line + "}\n"
     }
 
-    /// A JSON string literal, terminal-safe (see `JSONValue.quoted`).
-    static func quoted(_ text: String) -> String { JSONValue.quoted(text) }
+    private static func quoted(_ text: String) -> String { JSONOutput.quoted(text) }
 }

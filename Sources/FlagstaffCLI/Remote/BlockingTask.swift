@@ -1,5 +1,5 @@
 import Dispatch
-import Foundation
+import Flagstaff
 
 /// Runs async work to completion from the synchronous command line.
 ///
@@ -21,20 +21,14 @@ enum BlockingTask {
 }
 
 /// Hands a result from the task to the waiting thread.
-private final class ResultBox<T: Sendable>: @unchecked Sendable {
-    // @unchecked: `value` is only touched under `lock`.
-    private let lock = NSLock()
-    private var value: T?
+private final class ResultBox<T: Sendable>: Sendable {
+    private let value = AnnotatedMutex<T?>(nil)
 
     func set(_ newValue: T) {
-        lock.lock()
-        value = newValue
-        lock.unlock()
+        value.withLock { $0 = newValue }
     }
 
     func get() -> T? {
-        lock.lock()
-        defer { lock.unlock() }
-        return value
+        value.withLock { $0 }
     }
 }

@@ -30,7 +30,7 @@ enum RemoteSetup {
         }
         if remote.provider == "unleash" { return try makeUnleashConfig(remote, source: source, store: store) }
         guard remote.provider == "firebase" else {
-            throw fail(".provider", "unknown provider \(JSONValue.quoted(remote.provider)) (this flagstaff knows: \(knownProviders.joined(separator: ", ")))")
+            throw fail(".provider", "unknown provider \(JSONOutput.quoted(remote.provider)) (this flagstaff knows: \(knownProviders.joined(separator: ", ")))")
         }
         func required(_ value: String?, _ field: String) throws -> String {
             guard let value, !value.isEmpty else { throw fail(".\(field)", "the firebase provider needs \"\(field)\" (a non-empty string)") }
@@ -42,7 +42,7 @@ enum RemoteSetup {
         var baseURL = FirebaseRemoteConfigOptions.defaultBaseURL
         if let text = remote.baseURL {
             guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme), url.host != nil else {
-                throw fail(".baseURL", "expected an http or https URL such as \"https://firebaseremoteconfig.googleapis.com\", found \(JSONValue.quoted(text))")
+                throw fail(".baseURL", "expected an http or https URL such as \"https://firebaseremoteconfig.googleapis.com\", found \(JSONOutput.quoted(text))")
             }
             baseURL = url
         }

@@ -34,12 +34,12 @@ enum RegistryLoader {
     /// Opens the registry.
     /// - Parameters:
     ///   - options: `--manifest` and `--store`.
-    ///   - environment: the process environment (for the fallbacks).
+    ///   - environment: the environment (for the fallbacks); the command context's by default.
     ///   - watchStore: whether the registry polls the store for other processes' changes (the console).
     ///   - store: whether a corrupt or unreadable store is an error.
     /// - Returns: the registry and its sources.
     /// - Throws: `CLIFailure` naming the manifest or store file and what is wrong.
-    static func load(_ options: RegistrySourceOptions, environment: [String: String] = ProcessInfo.processInfo.environment,
+    static func load(_ options: RegistrySourceOptions, environment: [String: String] = CommandContext.current.environment,
                      watchStore: Bool = false, store requirement: StoreRequirement = .readable) throws -> LoadedRegistry {
         let manifestPath = options.manifestPath(environment: environment)
         let manifest = try manifestPath.map(loadManifest)

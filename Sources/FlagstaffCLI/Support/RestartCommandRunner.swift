@@ -1,4 +1,3 @@
-import FlagstaffConsole
 import Foundation
 
 /// Runs the console's `--restart-command` with `/bin/sh -c` when the user chooses "restart now".
@@ -9,14 +8,14 @@ enum RestartCommandRunner {
     /// Runs the command and waits for it.
     /// - Parameters:
     ///   - command: a shell command line.
-    ///   - pending: the flags whose change needs the restart.
+    ///   - keys: the keys of the flags whose change needs the restart.
     /// - Throws: `CLIFailure.runtime` when the command cannot start or exits with a non-zero status.
-    static func run(_ command: String, pending: [PendingRestart]) throws {
+    static func run(_ command: String, keys: [String]) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments = ["-c", command]
-        var environment = ProcessInfo.processInfo.environment
-        environment["FLAGSTAFF_RESTART_KEYS"] = pending.map(\.key).joined(separator: " ")
+        var environment = CommandContext.current.environment
+        environment["FLAGSTAFF_RESTART_KEYS"] = keys.joined(separator: " ")
         process.environment = environment
         do {
             try process.run()

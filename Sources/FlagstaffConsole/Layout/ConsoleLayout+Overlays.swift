@@ -1,3 +1,5 @@
+import Flagstaff
+
 extension ConsoleLayout {
     /// The help overlay's lines: every key of the list and the search field, from ``KeyBindings``.
     static let helpLines: [String] = {

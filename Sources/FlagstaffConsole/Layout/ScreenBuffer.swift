@@ -1,3 +1,5 @@
+import Flagstaff
+
 /// A grid of styled cells: what the console wants on screen, independent of any terminal.
 ///
 /// The layout renders a ``ConsoleState`` into a buffer; the ncurses backend draws only the cells that differ

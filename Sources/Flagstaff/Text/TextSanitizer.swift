@@ -5,13 +5,15 @@
 /// replaces each C0/C1 control character, `DEL`, and the bidirectional-override format characters with a
 /// visible, inert escape such as `\u{1B}`; tabs and line breaks become a single space so a multi-line
 /// description stays on one row. In ASCII-only mode every non-ASCII character becomes `?`.
-public enum TextSanitizer {
+///
+/// The console draws through it, and the command line prints through it, so both show the same stand-ins.
+package enum TextSanitizer {
     /// Returns `text` with every unsafe character replaced by an inert, visible stand-in.
     /// - Parameters:
     ///   - text: the untrusted text.
     ///   - asciiOnly: `true` when the terminal cannot draw UTF-8; non-ASCII characters then become `?`.
     /// - Returns: text that contains no control characters (and only ASCII when `asciiOnly`).
-    public static func sanitize(_ text: String, asciiOnly: Bool = false) -> String {
+    package static func sanitize(_ text: String, asciiOnly: Bool = false) -> String {
         if isClean(text, asciiOnly: asciiOnly) { return text }
         var result = ""
         result.reserveCapacity(text.utf8.count + 8)
@@ -24,7 +26,7 @@ public enum TextSanitizer {
             if scalars.contains(where: isUnsafe) {
                 for scalar in scalars {
                     if isUnsafe(scalar) {
-                        result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+                        UnicodeEscape.appendDisplay(scalar, to: &result)
                     } else {
                         result += asciiOnly && !scalar.isASCII ? "?" : String(scalar)
                     }
@@ -50,8 +52,12 @@ public enum TextSanitizer {
         return true
     }
 
-    /// Control characters (C0, DEL, C1) and the bidirectional embedding/override/isolate characters.
-    private static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
+    /// Whether a scalar must never reach a terminal raw: control characters (C0, DEL, C1) and the
+    /// bidirectional marks, embeddings, overrides and isolates (U+200E, U+200F, U+061C, U+202A–U+202E,
+    /// U+2066–U+2069). The command line escapes the same scalars in its JSON output.
+    /// - Parameter scalar: the scalar to test.
+    /// - Returns: `true` when it is unsafe.
+    package static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
         let value = scalar.value
         if value < 0x20 || (0x7F...0x9F).contains(value) { return true }
         return (0x202A...0x202E).contains(value) || (0x2066...0x2069).contains(value)

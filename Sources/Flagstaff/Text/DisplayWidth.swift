@@ -4,7 +4,7 @@
 /// answer depends on the process locale). These rules follow the common `wcwidth` conventions: East Asian
 /// wide and fullwidth characters and emoji take two columns; combining marks, zero-width joiners, variation
 /// selectors and other default-ignorable characters take none; everything else takes one.
-public enum DisplayWidth {
+package enum DisplayWidth {
     /// Inclusive ranges of code points that occupy two terminal columns.
     private static let wideRanges: [ClosedRange<UInt32>] = [
         0x1100...0x115F, 0x231A...0x231B, 0x2329...0x232A, 0x23E9...0x23EC, 0x23F0...0x23F0, 0x23F3...0x23F3,
@@ -25,7 +25,7 @@ public enum DisplayWidth {
     /// Control characters report 0 here; the console never draws them (see ``TextSanitizer``).
     /// - Parameter scalar: the scalar to measure.
     /// - Returns: its width in terminal columns.
-    public static func of(_ scalar: Unicode.Scalar) -> Int {
+    package static func of(_ scalar: Unicode.Scalar) -> Int {
         let value = scalar.value
         if value < 0x7F { return value >= 0x20 ? 1 : 0 }
         if value < 0xA0 { return 0 }
@@ -48,7 +48,7 @@ public enum DisplayWidth {
     /// A base letter with combining marks is one column; a CJK ideograph or an emoji sequence is two.
     /// - Parameter character: the character to measure.
     /// - Returns: its width in terminal columns (0 only for a cluster made entirely of zero-width scalars).
-    public static func of(_ character: Character) -> Int {
+    package static func of(_ character: Character) -> Int {
         if character.isASCII {
             guard let value = character.asciiValue else { return 1 }  // "\r\n" is ASCII but has no single value
             return value >= 0x20 && value < 0x7F ? 1 : 0
@@ -64,7 +64,7 @@ public enum DisplayWidth {
     /// The number of columns a string occupies when drawn left to right.
     /// - Parameter text: the string to measure; control characters count as zero.
     /// - Returns: the sum of its characters' widths.
-    public static func of(_ text: String) -> Int {
+    package static func of(_ text: String) -> Int {
         var total = 0
         for character in text { total += of(character) }
         return total

@@ -1,0 +1,85 @@
+@testable import Flagstaff
+import Foundation
+import Testing
+
+/// The one override-file parser: the store's rules and the stricter rules of documents given to `import`.
+@Suite struct OverrideFileFormatTests {
+    private func decode(_ text: String, _ rules: OverrideFileFormat.Rules) throws(OverrideFileError) -> [String: OverrideState] {
+        try OverrideFileFormat.decode(Data(text.utf8), file: "in.json", rules: rules)
+    }
+
+    private func error(_ text: String, _ rules: OverrideFileFormat.Rules) -> OverrideFileError? {
+        do {
+            _ = try decode(text, rules)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test func bothRulesReadTheStoreFormatWhateverTheKeys() throws {
+        let text = #"{"version":1,"overrides":{"blueText":"on","other.app.flag":"off"}}"#
+        for rules in [OverrideFileFormat.Rules.store, .document] {
+            #expect(try decode(text, rules) == ["blueText": .enabled, "other.app.flag": .disabled])
+        }
+    }
+
+    @Test func defaultIsAValueOnlyInDocuments() throws {
+        let text = #"{"version":1,"overrides":{"blueText":"default"}}"#
+        #expect(try decode(text, .document) == ["blueText": .featureDefault])
+        let refused = try #require(error(text, .store))
+        #expect(refused.key == "blueText")
+        #expect(refused.description == #"in.json: $.overrides["blueText"]: expected "on" or "off", found "default""#)
+    }
+
+    @Test func unknownFieldsAreIgnoredInTheStoreAndRefusedInDocuments() throws {
+        let text = #"{"version":1,"overrides":{"a":"on"},"comment":"x"}"#
+        #expect(try decode(text, .store) == ["a": .enabled])
+        #expect(error(text, .document)?.description == #"in.json: $.comment: unknown field (expected "version" and "overrides")"#)
+        #expect(error(#"{"version":1,"overrides":{},"odd name":1}"#, .document)?.path == #"$["odd name"]"#)
+    }
+
+    @Test func theFirstBadKeyInKeyOrderIsReported() {
+        let text = #"{"version":1,"overrides":{"m":1,"z":"x","b":true,"a":"on"}}"#
+        for _ in 0..<5 {
+            let failure = error(text, .document)
+            #expect(failure?.key == "b")
+            #expect(failure?.reason == #"$.overrides["b"]: expected "on", "off" or "default", found true"#)
+        }
+    }
+
+    @Test(arguments: [
+        ("", nil, "the file is empty"),
+        ("{\"version\":1,", nil, "not valid JSON ("),
+        ("[1]", "$", "expected a JSON object like"),
+        (#"{"overrides":{}}"#, "$", #"missing "version" (expected 1)"#),
+        (#"{"version":1.5,"overrides":{}}"#, "$.version", #"unsupported "version" 1.5 (expected 1)"#),
+        (#"{"version":1}"#, "$", #"missing "overrides""#),
+        (#"{"version":1,"overrides":"on"}"#, "$.overrides", #"expected an object of key → "on" or "off", found "on""#),
+    ] as [(String, String?, String)])
+    func badDocumentsNameThePlaceAndWhatWasExpected(text: String, path: String?, problem: String) throws {
+        let failure = try #require(error(text, .store))
+        #expect(failure.file == "in.json")
+        #expect(failure.path == path)
+        #expect(failure.problem.contains(problem), "\(failure)")
+    }
+
+    @Test func keysInMessagesAreEscaped() throws {
+        let failure = try #require(error("{\"version\":1,\"overrides\":{\"e\\u001b[2J\\u202e\":\"maybe\"}}", .store))
+        #expect(failure.path == #"$.overrides["e\u001B[2J\u202E"]"#)
+        #expect(failure.key == "e\u{1B}[2J\u{202E}")
+    }
+
+    @Test func theStoreReportsAParseErrorAsCorrupt() {
+        #expect(throws: OverrideStoreError.corrupt(path: "/x.json", reason: #"$.overrides["a"]: expected "on" or "off", found 1"#)) {
+            try OverrideFileFormat.decode(Data(#"{"version":1,"overrides":{"a":1}}"#.utf8), path: "/x.json")
+        }
+    }
+
+    @Test func encodeWritesWhatDecodeReads() throws {
+        let overrides: [String: OverrideState] = ["b": .disabled, "a\u{1B}": .enabled, "gone": .featureDefault]
+        let data = OverrideFileFormat.encode(overrides)
+        #expect(String(decoding: data, as: UTF8.self) == "{\n  \"version\": 1,\n  \"overrides\": {\n    \"a\\u001B\": \"on\",\n    \"b\": \"off\"\n  }\n}\n")
+        #expect(try OverrideFileFormat.decode(data, file: "x", rules: .store) == ["a\u{1B}": .enabled, "b": .disabled])
+    }
+}
