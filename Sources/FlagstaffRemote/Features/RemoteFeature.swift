@@ -26,7 +26,7 @@ import Synchronization
 ///
 /// `enabled` stays cheap: the remote value is cached in an atomic cell tagged with the config's
 /// ``RemoteConfig/activeConfigGeneration`` and revalidated with two atomic loads; it is recomputed (one
-/// locked dictionary lookup) only after an activation. No I/O, no allocation, no lock on the common path.
+/// dictionary lookup in the published snapshot, no lock) only after an activation. No I/O, no allocation, no lock.
 public final class RemoteFeature: AnyFeature, RemoteKeyedFeature, @unchecked Sendable {
     // @unchecked: the only mutable state is `boundConfig`/`fastConfig`, written once under `bindLock` before
     // `isBound` is stored with release ordering, and read only after `isBound` is loaded with acquire
