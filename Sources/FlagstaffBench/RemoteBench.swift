@@ -3,7 +3,8 @@ import FlagstaffRemote
 import Foundation
 
 /// Remote-config benchmark: the cost of reading a `RemoteFeature` (the hot path) against a static `Feature`,
-/// of `RemoteConfig` value reads, and of fetch + activate + persist for a 1,000-key template.
+/// of `RemoteConfig` value reads (on one thread and on two at once), and of fetch + activate + persist for a
+/// 1,000-key template.
 enum RemoteBench {
     /// Serves a fixed template from memory, so only `RemoteConfig`'s own work is measured.
     private struct MemoryProvider: RemoteConfigProvider {
@@ -52,6 +53,31 @@ enum RemoteBench {
         }
         print("RemoteFeature.enabled: \(perOperation(remoteTime, iterations))   Feature.enabled: \(perOperation(plainTime, iterations))")
         print("RemoteConfig[key].boolValue (incl. key formatting): \(perOperation(valueTime, readIterations))   (checksum \(count))")
+
+        // Lookups (no value parsing) on one thread, then on two at once: per-read wall time (time / reads per
+        // thread), equal to the one-thread figure when reads do not contend (and the machine has two idle cores).
+        let keys = (0..<1024).map { "key\($0)" }
+        for threads in [1, 2] {
+            let lookup = parallel(threads: threads, iterations: readIterations) { index in
+                config[keys[index & 1023]].source == .remote
+            }
+            let flag = parallel(threads: threads, iterations: iterations) { _ in remote.enabled }
+            print("\(threads) thread(s): RemoteConfig[key].source: \(String(format: "%.1f", lookup)) ns/read"
+                  + "   RemoteFeature.enabled: \(String(format: "%.1f", flag)) ns/read")
+        }
+    }
+
+    /// Runs `read` `iterations` times on each of `threads` threads at once; returns the wall time per read of
+    /// one thread, in nanoseconds.
+    private static func parallel(threads: Int, iterations: Int, _ read: @escaping @Sendable (Int) -> Bool) -> Double {
+        let elapsed = ContinuousClock().measure {
+            DispatchQueue.concurrentPerform(iterations: threads) { _ in
+                var count = 0
+                for index in 0..<iterations where read(index) { count += 1 }
+                if count == -1 { print("unreachable count") }
+            }
+        }
+        return (Double(elapsed.components.seconds) * 1e9 + Double(elapsed.components.attoseconds) / 1e9) / Double(iterations)
     }
 
     private static func perOperation(_ duration: Duration, _ iterations: Int) -> String {

@@ -4,7 +4,7 @@ import Foundation
 /// Turns a Firebase `:fetch` HTTP response into a ``RemoteConfigFetchResponse`` or a precise error.
 ///
 /// Pure: no I/O, so every response state and malformed shape is unit-testable.
-public enum FirebaseFetchResponseParser {
+package enum FirebaseFetchResponseParser {
     /// Interprets one HTTP response.
     ///
     /// - 304 → ``RemoteConfigFetchResponse/Content/unchanged``.
@@ -24,7 +24,7 @@ public enum FirebaseFetchResponseParser {
     ///   - maximumBytes: The size limit.
     /// - Returns: The parsed response, with the `ETag` header and `templateVersion`.
     /// - Throws: ``RemoteConfigProviderError`` as listed above.
-    public static func parse(
+    package static func parse(
         status: Int, headers: [String: String], body: Data, maximumBytes: Int
     ) throws(RemoteConfigProviderError) -> RemoteConfigFetchResponse {
         let eTag = header("etag", in: headers)

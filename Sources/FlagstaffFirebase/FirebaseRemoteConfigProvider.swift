@@ -6,8 +6,8 @@ import Foundation
 /// Each fetch is `POST {base}/v1/projects/{projectID}/namespaces/{namespace}:fetch?key={apiKey}` with a
 /// strict-JSON body (`app_instance_id`, `app_instance_id_token`, `app_id`, `language_code`,
 /// `platform_version`, `time_zone`, `app_version`, `app_build`, `sdk_version`, `custom_signals`) and
-/// `if-none-match` set to the last ETag. Response states are handled like the Apple SDK (see
-/// ``FirebaseFetchResponseParser``).
+/// `if-none-match` set to the last ETag. Response states are handled like the Apple SDK
+/// (`NO_CHANGE` and HTTP 304 keep the fetched config; `EMPTY_CONFIG` and `NO_TEMPLATE` empty it).
 ///
 /// ```swift
 /// let firebase = FirebaseRemoteConfigProvider(options: FirebaseRemoteConfigOptions(
@@ -43,7 +43,7 @@ public struct FirebaseRemoteConfigProvider: RemoteConfigProvider {
     /// - Parameter request: The ETag, custom signals and timeout.
     /// - Returns: The parsed response.
     /// - Throws: ``RemoteConfigProviderError``: `.timedOut` after `request.timeout`, `.transport` for
-    ///   refused/reset/truncated connections, `.httpStatus` for non-200 answers (with the server's message),
+    ///   refused/reset/truncated connections (with the shared HTTP transport's message, as the Unleash provider), `.httpStatus` for non-200 answers (with the server's message),
     ///   `.serverError` for a 200 error body, `.invalidResponse` for malformed, oversized or non-JSON bodies.
     public func fetch(_ request: RemoteConfigFetchRequest) async throws(RemoteConfigProviderError) -> RemoteConfigFetchResponse {
         guard let url = options.fetchURL else {
@@ -59,7 +59,7 @@ public struct FirebaseRemoteConfigProvider: RemoteConfigProvider {
         let response: RemoteHTTPResponse
         switch await transport.send(RemoteHTTPRequest(method: "POST", url: url, headers: headers, body: body), timeout: timeout) {
         case .success(let answer): response = answer
-        case .failure(let failure): throw Self.providerError(failure, timeout: request.timeout)
+        case .failure(let failure): throw RemoteConfigProviderError(failure, timeout: request.timeout)
         }
         return try FirebaseFetchResponseParser.parse(
             status: response.status, headers: response.headers, body: response.body,
@@ -67,28 +67,12 @@ public struct FirebaseRemoteConfigProvider: RemoteConfigProvider {
         )
     }
 
-    /// The transport's failure as this provider has always reported it.
-    static func providerError(_ error: RemoteHTTPError, timeout: TimeInterval) -> RemoteConfigProviderError {
-        switch error {
-        case .timedOut: .timedOut(after: timeout)
-        case .cancelled: .transport("cancelled")
-        case .refused(let url): .transport("connection refused (\(url.host ?? "host"))")
-        case .closedEarly: .transport("connection lost before a complete response")
-        case .truncated: .transport("connection closed before the whole body arrived (truncated body)")
-        case .badResponse: .transport("bad server response (connection closed early or malformed HTTP)")
-        case .notHTTP: .invalidResponse("not an HTTP response")
-        case .bodyTooLarge(_, let limit, let declared?): .invalidResponse("body of \(declared) bytes exceeds the limit of \(limit) bytes")
-        case .bodyTooLarge(_, let limit, nil): .invalidResponse("body exceeds the limit of \(limit) bytes")
-        case .other(_, let code, let message): .transport("URL error \(code): \(message)")
-        }
-    }
-
     /// The strict-JSON request body (keys sorted, so it is stable for tests and caches).
     ///
     /// - Parameter customSignals: The custom signals; omitted from the body when empty.
     /// - Returns: The UTF-8 JSON body.
     /// - Throws: ``RemoteConfigProviderError/invalidResponse(_:)`` if encoding fails (it cannot for strings).
-    public func requestBody(customSignals: [String: String]) throws(RemoteConfigProviderError) -> Data {
+    func requestBody(customSignals: [String: String]) throws(RemoteConfigProviderError) -> Data {
         var body: [String: Any] = [
             "app_instance_id": options.appInstanceID,
             "app_instance_id_token": options.appInstanceIDToken,

@@ -1,6 +1,7 @@
 import FlagstaffFirebase
 import FlagstaffRemote
 import FlagstaffTestSupport
+import FlagstaffTesting
 import Foundation
 import Testing
 
@@ -12,7 +13,6 @@ struct FirebaseFaultMatrixTests {
     struct Row: Sendable, CustomTestStringConvertible {
         var name: String
         var fault: FakeFirebaseServer.Fault
-        /// `nil` for "connection refused", which needs a different base URL.
         var expectedStatus: RemoteConfigFetchStatus
         var check: @Sendable (RemoteConfigProviderError) -> Bool
 
@@ -25,7 +25,7 @@ struct FirebaseFaultMatrixTests {
         Row(name: "HTTP 503", fault: .status(503), expectedStatus: .throttled) { $0 == .httpStatus(503, message: "UNAVAILABLE: injected 503") },
         Row(name: "HTTP 504", fault: .status(504), expectedStatus: .throttled) { $0 == .httpStatus(504, message: "UNAVAILABLE: injected 504") },
         Row(name: "HTTP 400 is not backed off", fault: .status(400), expectedStatus: .failure) { $0.triggersBackoff == false && $0 == .httpStatus(400, message: "UNAVAILABLE: injected 400") },
-        Row(name: "timeout", fault: .delay(seconds: 600), expectedStatus: .failure) { $0 == .timedOut(after: 5) },
+        Row(name: "timeout", fault: .delay(seconds: 600), expectedStatus: .failure) { $0 == .timedOut(after: 60) },
         Row(name: "malformed JSON", fault: .malformedJSON, expectedStatus: .failure) {
             if case .invalidResponse(let message) = $0 { return message.hasPrefix("malformed JSON") }
             return false
@@ -35,7 +35,11 @@ struct FirebaseFaultMatrixTests {
             return false
         },
         Row(name: "oversized body", fault: .oversizedBody, expectedStatus: .failure) {
-            if case .invalidResponse(let message) = $0 { return message.contains("exceeds the limit") }
+            // The transport's words; the URL in them hides the API key.
+            if case .invalidResponse(let message) = $0 {
+                return message.contains("more than the limit of 1048576 bytes") && message.contains("?key=***")
+                    && !message.contains(FakeFirebaseServer.apiKey)
+            }
             return false
         },
         Row(name: "wrong content type", fault: .wrongContentType, expectedStatus: .failure) {
@@ -61,19 +65,24 @@ struct FirebaseFaultMatrixTests {
     @Test("each fault keeps last-known-good values, reports its status and backs off as specified", arguments: rows)
     func fault(row: Row) async throws {
         let server = try FakeFirebaseServer()
-        let clock = FixedClock()
+        let clock = ManualClock()
         let directory = FirebaseTestSupport.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        // 5 s: no fetch that should succeed or fail fast may time out while a full parallel run loads both
-        // cores (FoundationNetworking's event handling was seen more than 1 s late); the "timeout" row waits 5 s.
-        let config = FirebaseTestSupport.config(server.baseURL, directory: directory, clock: clock, timeout: 5)
+        // The 60 s fetch timeout is on the manual clock: a loaded machine cannot make a fetch time out, and the
+        // "timeout" row reaches it at once by advancing the clock.
+        let config = FirebaseTestSupport.config(server.baseURL, directory: directory, clock: clock)
         try config.setDefaults(["isRoundedAvatar": false])
         await config.fetchAndActivate()
         #expect(config["isRoundedAvatar"] == RemoteConfigValue(string: "true", source: .remote))
 
         server.setFault(row.fault)
         let requestsBefore = server.requests.count
-        let result = await config.fetchAndActivate()
+        let fetch = Task { await config.fetchAndActivate() }
+        if case .delay = row.fault {
+            try await clock.waitForSleepers()  // the fetch's timeout is waiting
+            clock.advance(by: .seconds(60))
+        }
+        let result = await fetch.value
         #expect(result.status == .error)
         #expect(result.activated == false)
         #expect(result.fetch.status == row.expectedStatus)
@@ -85,10 +94,10 @@ struct FirebaseFaultMatrixTests {
         #expect(config.lastFetchErrorMessage?.isEmpty == false)
 
         if row.expectedStatus == .throttled {
-            #expect(result.fetch.throttledUntil == clock.now.addingTimeInterval(120))
+            #expect(result.fetch.throttledUntil == clock.date.addingTimeInterval(120))
             // Inside the window no request is made, even once the server is healthy again.
             server.setFault(.none)
-            clock.advance(by: 119)
+            clock.advance(by: .seconds(119))
             let inside = await config.fetch()
             #expect(inside.status == .throttled)
             #expect(server.requests.count == requestsBefore + 1)
@@ -96,7 +105,7 @@ struct FirebaseFaultMatrixTests {
             let restarted = FirebaseTestSupport.config(server.baseURL, directory: directory, clock: clock)
             #expect(await restarted.fetch().status == .throttled)
             #expect(server.requests.count == requestsBefore + 1)
-            clock.advance(by: 1)
+            clock.advance(by: .seconds(1))
             #expect(await config.fetchAndActivate().status == .successFetchedFromRemote)
             #expect(config.throttledUntil == nil)
         } else {
@@ -122,7 +131,7 @@ struct FirebaseFaultMatrixTests {
             Issue.record("expected a transport failure, got \(String(describing: result.fetch.error))")
             return
         }
-        #expect(message.contains("refused"))
+        #expect(message == "connection refused by 127.0.0.1:\(refused.port)", "the shared transport's words, as Unleash")
         #expect(config.throttledUntil == nil)
         #expect(config["isRoundedAvatar"] == RemoteConfigValue(string: "true", source: .remote))
     }
@@ -137,7 +146,8 @@ struct FirebaseFaultMatrixTests {
         defer { server.stop() }
         let provider = FirebaseRemoteConfigProvider(options: FirebaseTestSupport.options(server.baseURL))
         // Buffering everything first would report "body of 67108864 bytes exceeds …" from the parser instead.
-        await #expect(throws: RemoteConfigProviderError.invalidResponse("body exceeds the limit of 1048576 bytes")) {
+        let url = server.baseURL.absoluteString + "/v1/projects/moments-test/namespaces/firebase:fetch?key=***"
+        await #expect(throws: RemoteConfigProviderError.invalidResponse("the body from \(url) exceeds the limit of 1048576 bytes")) {
             _ = try await provider.fetch(RemoteConfigFetchRequest(timeout: 60))
         }
     }
@@ -146,13 +156,13 @@ struct FirebaseFaultMatrixTests {
     func doubling() async throws {
         let server = try FakeFirebaseServer()
         server.setFault(.status(503))
-        let clock = FixedClock()
+        let clock = ManualClock()
         let config = FirebaseTestSupport.config(server.baseURL, clock: clock)
         var expected: TimeInterval = 120
         for _ in 0..<9 {
             let result = await config.fetch()
-            #expect(result.throttledUntil == clock.now.addingTimeInterval(expected))
-            clock.advance(by: expected)
+            #expect(result.throttledUntil == clock.date.addingTimeInterval(expected))
+            clock.advance(by: .seconds(expected))
             expected = min(expected * 2, 4 * 3600)
         }
         #expect(server.requests.count == 9)

@@ -1,8 +1,8 @@
 import Flagstaff
 import FlagstaffFirebase
 import FlagstaffRemote
+import FlagstaffTesting
 import Foundation
-import Synchronization
 import Testing
 
 @Suite("Update listeners and auto-refresh against the loopback Firebase server")
@@ -64,27 +64,25 @@ struct FirebaseListenerTests {
     @Test("auto-refresh fetches on its own and feeds the listeners; activate: true applies changes")
     func autoRefresh() async throws {
         let server = try FakeFirebaseServer()
-        let config = FirebaseTestSupport.config(server.baseURL)
-        let updates = config.configUpdates
-        config.startAutoRefresh(every: 0.05, activate: true)
+        let clock = ManualClock()
+        let config = FirebaseTestSupport.config(server.baseURL, clock: clock)
+        var updates = config.configUpdates.makeAsyncIterator()
+        config.startAutoRefresh(every: 300, activate: true)
         #expect(config.isAutoRefreshing)
         defer { config.stopAutoRefresh() }
 
-        var iterator = updates.makeAsyncIterator()
-        #expect(await iterator.next()?.updatedKeys.contains("isRoundedAvatar") == true)
+        #expect(await updates.next()?.updatedKeys.contains("isRoundedAvatar") == true)
+        try await clock.waitForSleepers()  // fetched, activated, and waiting for the next tick
+        #expect(config["isRoundedAvatar"].boolValue)
         server.publish(["isRoundedAvatar": FakeFirebaseServer.Parameter(defaultValue: "false")])
-        #expect(await iterator.next()?.updatedKeys == ["isRoundedAvatar"])
-
-        // Activation follows the fetch on the loop's task; poll with a deadline.
-        let deadline = ContinuousClock.now + .seconds(60)
-        while config["isRoundedAvatar"].boolValue, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(5))
-        }
+        clock.advance(by: .seconds(300))
+        #expect(await updates.next()?.updatedKeys == ["isRoundedAvatar"])
+        try await clock.waitForSleepers()
         #expect(config["isRoundedAvatar"].boolValue == false)
+        #expect(server.requests.count == 2)
+
         config.stopAutoRefresh()
         #expect(config.isAutoRefreshing == false)
-        let count = server.requests.count
-        try await Task.sleep(for: .milliseconds(200))
-        #expect(server.requests.count <= count + 1, "the loop stops (at most one in-flight fetch completes)")
+        #expect(clock.sleeperCount == 0, "the loop no longer waits, so it cannot fetch again")
     }
 }

@@ -2,8 +2,8 @@ import Flagstaff
 import FlagstaffFirebase
 import FlagstaffRemote
 import FlagstaffTestSupport
+import FlagstaffTesting
 import Foundation
-import Synchronization
 import Testing
 
 /// Helpers shared by the Firebase end-to-end tests.
@@ -16,30 +16,30 @@ enum FirebaseTestSupport {
         )
     }
 
+    /// A config on the Firebase provider whose waits and dates follow `clock`. The fetch timeout is on the clock,
+    /// so it never fires unless a test advances the clock (the provider's own real-time deadline, the same 60 s,
+    /// is never reached on loopback).
     static func config(
-        _ baseURL: URL, language: String = "zh", directory: URL? = nil, clock: FixedClock = FixedClock(),
-        timeout: TimeInterval = 5
+        _ baseURL: URL, language: String = "zh", directory: URL? = nil, clock: ManualClock = ManualClock(),
+        minimumFetchInterval: TimeInterval = 0
     ) -> RemoteConfig {
         RemoteConfig(
             provider: FirebaseRemoteConfigProvider(options: options(baseURL, language: language)),
             storageDirectory: directory,
-            settings: RemoteConfigSettings(minimumFetchInterval: 0, fetchTimeout: timeout),
-            environment: clock.environment
+            settings: RemoteConfigSettings(minimumFetchInterval: minimumFetchInterval, fetchTimeout: 60),
+            environment: environment(clock)
         )
+    }
+
+    /// Waits and dates on one `ManualClock`; jitter fixed at factor 1.0 (random 0.5).
+    static func environment(_ clock: ManualClock) -> RemoteConfigEnvironment {
+        RemoteConfigEnvironment(clock: clock, now: { clock.date }, random: { 0.5 })
     }
 
     static func temporaryDirectory(_ name: String = #function) -> URL {
         FileManager.default.temporaryDirectory.appendingPathComponent(
             "flagstaff-firebase-\(name.filter { $0.isLetter })-\(UUID().uuidString)", isDirectory: true)
     }
-}
-
-/// A settable clock with jitter fixed at factor 1.0 (random 0.5).
-final class FixedClock: Sendable {
-    private let current = AnnotatedMutex(Date(timeIntervalSince1970: 1_800_000_000))
-    var now: Date { current.withLock { $0 } }
-    func advance(by seconds: TimeInterval) { current.withLock { $0 = $0.addingTimeInterval(seconds) } }
-    var environment: RemoteConfigEnvironment { RemoteConfigEnvironment(now: { self.now }, random: { 0.5 }) }
 }
 
 @Suite("Firebase provider against a loopback Firebase server")
@@ -111,15 +111,13 @@ struct FirebaseProviderTests {
     @Test("minimum fetch interval: no request inside the interval")
     func minimumInterval() async throws {
         let server = try FakeFirebaseServer()
-        let clock = FixedClock()
-        let config = RemoteConfig(
-            provider: FirebaseRemoteConfigProvider(options: FirebaseTestSupport.options(server.baseURL)),
-            settings: RemoteConfigSettings(minimumFetchInterval: 600), environment: clock.environment)
+        let clock = ManualClock()
+        let config = FirebaseTestSupport.config(server.baseURL, clock: clock, minimumFetchInterval: 600)
         await config.fetchAndActivate()
-        clock.advance(by: 599)
+        clock.advance(by: .seconds(599))
         #expect(await config.fetchAndActivate().status == .successUsingPreFetchedData)
         #expect(server.requests.count == 1)
-        clock.advance(by: 1)
+        clock.advance(by: .seconds(1))
         #expect(await config.fetchAndActivate().status == .successFetchedFromRemote)
         #expect(server.requests.count == 2)
     }

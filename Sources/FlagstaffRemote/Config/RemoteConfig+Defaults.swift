@@ -16,7 +16,7 @@ extension RemoteConfig {
             guard let value = defaults[key] else { continue }
             converted[key] = try RemoteConfigValue.fromDefault(value, key: key)
         }
-        state.withLock { $0.defaults = converted }
+        state.withLock { $0.setDefaults(converted) }
     }
 
     /// Replaces the in-app defaults with the top-level object of a JSON file.
@@ -59,7 +59,7 @@ extension RemoteConfig {
 
     /// The defaults currently set, as values with source ``RemoteConfigSource/default``.
     public var defaults: [String: RemoteConfigValue] {
-        state.withLock { $0.defaults }
+        values.read { $0.defaults }
     }
 
     private static func readDefaultsFile(_ url: URL) throws(RemoteConfigError) -> Data {

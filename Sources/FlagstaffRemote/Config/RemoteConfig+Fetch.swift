@@ -67,7 +67,8 @@ extension RemoteConfig {
     /// Runs one provider request and records its outcome.
     private func performFetch(_ request: RemoteConfigFetchRequest) async -> RemoteConfigFetchResult {
         let provider = self.provider
-        let outcome = await RemoteConfigTimeout.run(seconds: request.timeout) { () async throws(RemoteConfigProviderError) in
+        let outcome = await RemoteConfigTimeout.run(seconds: request.timeout, clock: environment.clock) {
+            () async throws(RemoteConfigProviderError) in
             try await provider.fetch(request)
         }
         let now = environment.now()

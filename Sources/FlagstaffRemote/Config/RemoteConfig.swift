@@ -22,9 +22,14 @@ import Synchronization
 /// if config["isRoundedAvatar"].boolValue { … }
 /// ```
 ///
-/// Thread-safety: every member may be used from any thread or task. Reads take a lock around a dictionary
-/// lookup (no I/O); fetches are coalesced (concurrent callers share one request); listener callbacks run on
-/// the task that completed the fetch or activation, outside the lock.
+/// Time: waits (the fetch timeout, auto-refresh) run on ``RemoteConfigEnvironment/clock``; the dates compared
+/// with persisted state (minimum fetch interval, backoff) come from ``RemoteConfigEnvironment/now``. Pass a test
+/// clock and its dates through `environment` (see ``RemoteConfigEnvironment``).
+///
+/// Thread-safety: every member may be used from any thread or task. Value reads take no lock: the active values
+/// and defaults are an immutable snapshot published through an atomic reference, replaced whole by each
+/// activation and `setDefaults`. Fetches are coalesced (concurrent callers share one request); listener
+/// callbacks run on the task that completed the fetch or activation, outside any lock.
 public final class RemoteConfig: Sendable {
     /// The provider that performs fetches.
     public let provider: any RemoteConfigProvider
@@ -34,6 +39,8 @@ public final class RemoteConfig: Sendable {
     let environment: RemoteConfigEnvironment
     let storage: RemoteConfigStorage?
     let state: AnnotatedMutex<RemoteConfigState>
+    /// The active values and defaults, for lock-free reads (the same cell as `state.published`).
+    let values: PublishedSnapshot<RemoteConfigValues>
     /// Serialises snapshot-and-write of the files so the newest state is always written last.
     let writeLock = AnnotatedMutex(())
     let logger = Logger(label: "flagstaff.remote")
@@ -50,7 +57,8 @@ public final class RemoteConfig: Sendable {
     ///   - provider: The service to fetch from.
     ///   - storageDirectory: Where to persist state; `nil` keeps everything in memory.
     ///   - settings: The minimum fetch interval and fetch timeout.
-    ///   - environment: The clock and random source (inject fixed ones in tests).
+    ///   - environment: The clock waits run on, the date source and the random source (`.live` by default;
+    ///     inject a test clock and its dates in tests).
     public init(
         provider: any RemoteConfigProvider,
         storageDirectory: URL? = nil,
@@ -69,6 +77,7 @@ public final class RemoteConfig: Sendable {
             initial.metadata = snapshot.metadata
             initial.problems = snapshot.problems
         }
+        values = initial.published
         state = AnnotatedMutex(initial)
         for problem in initial.problems {
             logger.warning("\(problem.description)")
@@ -93,9 +102,9 @@ public final class RemoteConfig: Sendable {
     /// The value for `key`: the active remote value, else the default, else an empty static value.
     ///
     /// - Parameter key: The parameter key.
-    /// - Returns: The value with its source. Cheap: a locked dictionary lookup.
+    /// - Returns: The value with its source. Cheap: two dictionary lookups at most, no lock.
     public func configValue(forKey key: String) -> RemoteConfigValue {
-        state.withLock { $0.activeValues[key] ?? $0.defaults[key] } ?? .empty
+        values.read { $0.active[key] ?? $0.defaults[key] } ?? .empty
     }
 
     /// The value for `key` from one source only.
@@ -106,9 +115,9 @@ public final class RemoteConfig: Sendable {
     ///     ``RemoteConfigSource/static`` (always empty).
     /// - Returns: The value, or an empty static value if that source has no such key.
     public func configValue(forKey key: String, source: RemoteConfigSource) -> RemoteConfigValue {
-        state.withLock { current -> RemoteConfigValue? in
+        values.read { current -> RemoteConfigValue? in
             switch source {
-            case .remote: current.activeValues[key]
+            case .remote: current.active[key]
             case .default: current.defaults[key]
             case .static: nil
             }
@@ -128,9 +137,9 @@ public final class RemoteConfig: Sendable {
     ///   ``RemoteConfigSource/static`` has no keys.
     /// - Returns: The keys, sorted.
     public func allKeys(from source: RemoteConfigSource) -> [String] {
-        state.withLock { current -> [String] in
+        values.read { current -> [String] in
             switch source {
-            case .remote: Array(current.activeValues.keys)
+            case .remote: Array(current.active.keys)
             case .default: Array(current.defaults.keys)
             case .static: []
             }
@@ -142,7 +151,7 @@ public final class RemoteConfig: Sendable {
     /// - Parameter prefix: The prefix.
     /// - Returns: The matching keys.
     public func keys(withPrefix prefix: String?) -> Set<String> {
-        let keys = state.withLock { Set($0.activeValues.keys) }
+        let keys = values.read { Set($0.active.keys) }
         guard let prefix, !prefix.isEmpty else { return keys }
         return keys.filter { $0.hasPrefix(prefix) }
     }
@@ -152,7 +161,7 @@ public final class RemoteConfig: Sendable {
     /// - Parameter key: The parameter key.
     /// - Returns: The value with source ``RemoteConfigSource/remote``, or `nil`.
     public func activeValue(forKey key: String) -> RemoteConfigValue? {
-        state.withLock { $0.activeValues[key] }
+        values.read { $0.active[key] }
     }
 
     /// The fetched (not necessarily active) entries as strings, or `nil` before any successful fetch.

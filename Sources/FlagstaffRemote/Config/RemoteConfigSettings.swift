@@ -25,9 +25,26 @@ public struct RemoteConfigSettings: Sendable, Equatable {
     }
 }
 
-/// The clock and random source a ``RemoteConfig`` uses, injectable for deterministic tests.
+/// The time and random sources a ``RemoteConfig`` uses, injectable for deterministic tests.
+///
+/// Two views of time, because the config both waits and persists dates:
+/// - ``clock`` runs every wait: the fetch timeout and the auto-refresh interval
+///   (``RemoteConfig/startAutoRefresh(every:activate:)``).
+/// - ``now`` gives the wall-clock dates that are compared with, and written to, persisted state: the last
+///   fetch time (minimum fetch interval, staleness), the throttle end (backoff) and the attempt and
+///   activation times. They are dates because they must survive a restart, which a clock's instants do not.
+///
+/// In production the two are independent (`ContinuousClock()` and `Date()`). In tests pass one
+/// `ManualClock` (module `FlagstaffTesting`) as both, so advancing it moves waits and dates together:
+///
+/// ```swift
+/// let clock = ManualClock()
+/// let environment = RemoteConfigEnvironment(clock: clock, now: { clock.date }, random: { 0.5 })
+/// ```
 public struct RemoteConfigEnvironment: Sendable {
-    /// Returns the current time.
+    /// The clock that fetch timeouts and auto-refresh intervals wait on.
+    public var clock: any Clock<Duration>
+    /// Returns the current wall-clock date, for everything compared with or written to persisted state.
     public var now: @Sendable () -> Date
     /// Returns a uniformly distributed number in `0..<1`, used for backoff jitter.
     public var random: @Sendable () -> Double
@@ -35,13 +52,24 @@ public struct RemoteConfigEnvironment: Sendable {
     /// Creates an environment.
     ///
     /// - Parameters:
-    ///   - now: The clock.
-    ///   - random: The random source (values in `0..<1`).
-    public init(now: @escaping @Sendable () -> Date, random: @escaping @Sendable () -> Double) {
+    ///   - clock: The clock waits run on; `ContinuousClock()` by default.
+    ///   - now: The wall-clock date source; `Date()` by default.
+    ///   - random: The random source (values in `0..<1`); the system generator by default.
+    public init(clock: any Clock<Duration> = ContinuousClock(),
+                now: @escaping @Sendable () -> Date = { Date() },
+                random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }) {
+        self.clock = clock
         self.now = now
         self.random = random
     }
 
-    /// The system clock and the system random number generator.
-    public static let live = RemoteConfigEnvironment(now: { Date() }, random: { Double.random(in: 0..<1) })
+    /// `ContinuousClock()`, the system date and the system random number generator.
+    public static let live = RemoteConfigEnvironment()
+
+    /// A number of seconds as a `Duration` for a clock, clamped to 0…10⁹ s (`NaN` counts as 0), so settings
+    /// out of range never trap.
+    static func duration(seconds: TimeInterval) -> Duration {
+        guard seconds > 0 else { return .zero }
+        return .microseconds(Int64(min(seconds, 1e9) * 1e6))
+    }
 }

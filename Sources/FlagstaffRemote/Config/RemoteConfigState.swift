@@ -3,11 +3,12 @@ import Foundation
 /// The mutable state of a ``RemoteConfig``, always accessed under its mutex.
 struct RemoteConfigState: Sendable {
     var settings: RemoteConfigSettings
-    var defaults: [String: RemoteConfigValue] = [:]
     var fetched: RemoteConfigStorage.StoredConfig?
     private(set) var active: RemoteConfigStorage.StoredConfig?
-    /// `active.entries` as values with source `.remote`, precomputed so reads are a single lookup.
-    private(set) var activeValues: [String: RemoteConfigValue] = [:]
+    /// The values reads see; every change is published to `published` while the state's lock is held, so
+    /// publishes happen in order.
+    private(set) var values: RemoteConfigValues
+    let published: PublishedSnapshot<RemoteConfigValues>
     var metadata = RemoteConfigMetadata()
     var lastError: RemoteConfigError?
     var problems: [RemoteConfigError] = []
@@ -21,11 +22,22 @@ struct RemoteConfigState: Sendable {
 
     init(settings: RemoteConfigSettings) {
         self.settings = settings
+        values = RemoteConfigValues()
+        published = PublishedSnapshot(values)
     }
 
+    /// Replaces the active config and publishes its values.
     mutating func setActive(_ config: RemoteConfigStorage.StoredConfig?) {
         active = config
-        activeValues = (config?.entries ?? [:]).mapValues { RemoteConfigValue(string: $0, source: .remote) }
+        let activeValues = (config?.entries ?? [:]).mapValues { RemoteConfigValue(string: $0, source: .remote) }
+        values = RemoteConfigValues(active: activeValues, defaults: values.defaults)
+        published.publish(values)
+    }
+
+    /// Replaces the in-app defaults and publishes them.
+    mutating func setDefaults(_ defaults: [String: RemoteConfigValue]) {
+        values = RemoteConfigValues(active: values.active, defaults: defaults)
+        published.publish(values)
     }
 
     mutating func makeListenerID() -> UInt64 {

@@ -26,7 +26,7 @@ import Synchronization
 ///
 /// `enabled` stays cheap: the remote value is cached in an atomic cell tagged with the config's
 /// ``RemoteConfig/activeConfigGeneration`` and revalidated with two atomic loads; it is recomputed (one
-/// locked dictionary lookup) only after an activation. No I/O, no allocation, no lock on the common path.
+/// dictionary lookup in the published snapshot, no lock) only after an activation. No I/O, no allocation, no lock.
 public final class RemoteFeature: AnyFeature, RemoteKeyedFeature, @unchecked Sendable {
     // @unchecked: the only mutable state is `boundConfig`/`fastConfig`, written once under `bindLock` before
     // `isBound` is stored with release ordering, and read only after `isBound` is loaded with acquire
@@ -38,9 +38,10 @@ public final class RemoteFeature: AnyFeature, RemoteKeyedFeature, @unchecked Sen
     public let defaultState: Bool
 
     private nonisolated(unsafe) var boundConfig: RemoteConfig?
-    /// The same reference without reference counting, for the hot path. Valid whenever `isBound` is true,
-    /// because `boundConfig` (strong, never cleared) keeps the config alive as long as this flag.
-    private nonisolated(unsafe) unowned(unsafe) var fastConfig: RemoteConfig?
+    /// The same reference without reference counting, for the hot path: reading it neither retains nor releases
+    /// the config, so readers on several threads do not contend on its reference count. Valid whenever `isBound`
+    /// is true, because `boundConfig` (strong, never cleared) keeps the config alive as long as this flag.
+    private nonisolated(unsafe) var fastConfig: Unmanaged<RemoteConfig>?
     private let isBound = Atomic<Bool>(false)
     private let bindLock = AnnotatedMutex(())
     /// `generation << 2 | state`: state 0 = no remote value, 1 = true, 2 = false; generation 0 = empty.
@@ -64,7 +65,7 @@ public final class RemoteFeature: AnyFeature, RemoteKeyedFeature, @unchecked Sen
         super.init(key: key, label: label, description: description, requiresRestart: requiresRestart)
         if let config {
             boundConfig = config
-            fastConfig = config
+            fastConfig = Unmanaged.passUnretained(config)
             isBound.store(true, ordering: .releasing)
         }
     }
@@ -90,7 +91,7 @@ public final class RemoteFeature: AnyFeature, RemoteKeyedFeature, @unchecked Sen
                 return
             }
             boundConfig = config
-            fastConfig = config
+            fastConfig = Unmanaged.passUnretained(config)
             isBound.store(true, ordering: .releasing)
         }
         if let registry { config.attach(to: registry) }
@@ -102,18 +103,17 @@ public final class RemoteFeature: AnyFeature, RemoteKeyedFeature, @unchecked Sen
     /// The active remote value as a Boolean, else ``defaultState``. Cached; see the type's discussion.
     public override var computedDefault: Bool {
         guard isBound.load(ordering: .acquiring), let config = fastConfig else { return defaultState }
-        let generation = config.activeConfigGeneration
-        let cached = cache.load(ordering: .acquiring)
-        let state: UInt64
-        if cached >> 2 == generation {
-            state = cached & 0b11
-        } else {
-            switch config.activeValue(forKey: remoteKey)?.boolValue {
-            case .some(true): state = 1
-            case .some(false): state = 2
-            case .none: state = 0
+        let state = config._withUnsafeGuaranteedRef { config -> UInt64 in
+            let generation = config.activeConfigGeneration
+            let cached = cache.load(ordering: .acquiring)
+            if cached >> 2 == generation { return cached & 0b11 }
+            let state: UInt64 = switch config.activeValue(forKey: remoteKey)?.boolValue {
+            case .some(true): 1
+            case .some(false): 2
+            case .none: 0
             }
             cache.store(generation << 2 | state, ordering: .releasing)
+            return state
         }
         switch state {
         case 1: return true

@@ -70,7 +70,18 @@ package enum RemoteHTTPError: Error, Sendable, Equatable, CustomStringConvertibl
         "\(url.host ?? "host")\(url.port.map { ":\($0)" } ?? "")"
     }
 
-    /// A message naming the host (or the URL for content problems), e.g. `connection refused by 127.0.0.1:8080`.
+    /// A URL for messages, with the value of a `key` query item (an API key, as in Firebase's `?key=`) replaced
+    /// by `***`: messages are logged, persisted and shown in the console.
+    package static func displayURL(_ url: URL) -> String {
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false),
+              let items = components.queryItems, items.contains(where: { $0.name.lowercased() == "key" })
+        else { return url.absoluteString }
+        components.queryItems = items.map { $0.name.lowercased() == "key" ? URLQueryItem(name: $0.name, value: "***") : $0 }
+        return components.string ?? url.absoluteString
+    }
+
+    /// A message naming the host (or the URL for content problems, see ``displayURL(_:)``), e.g.
+    /// `connection refused by 127.0.0.1:8080`.
     package var description: String {
         switch self {
         case .timedOut(let after, let url):
@@ -86,11 +97,11 @@ package enum RemoteHTTPError: Error, Sendable, Equatable, CustomStringConvertibl
         case .badResponse(let url):
             "bad response from \(Self.hostAndPort(url)) (connection closed early or malformed HTTP)"
         case .notHTTP(let url):
-            "not an HTTP response from \(url.absoluteString)"
+            "not an HTTP response from \(Self.displayURL(url))"
         case .bodyTooLarge(let url, let limit, let declared?):
-            "the body from \(url.absoluteString) is \(declared) bytes, more than the limit of \(limit) bytes"
+            "the body from \(Self.displayURL(url)) is \(declared) bytes, more than the limit of \(limit) bytes"
         case .bodyTooLarge(let url, let limit, nil):
-            "the body from \(url.absoluteString) exceeds the limit of \(limit) bytes"
+            "the body from \(Self.displayURL(url)) exceeds the limit of \(limit) bytes"
         case .other(let url, let code, let message):
             "\(Self.hostAndPort(url)): URL error \(code): \(message)"
         }

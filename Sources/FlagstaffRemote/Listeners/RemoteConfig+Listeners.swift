@@ -62,6 +62,9 @@ extension RemoteConfig {
 
     /// Starts a background loop that fetches every `interval` seconds (the first fetch at once).
     ///
+    /// The interval is waited for on the environment's clock (``RemoteConfigEnvironment/clock``), so a test
+    /// clock drives the loop.
+    ///
     /// Each tick fetches with expiration `0`, so the loop's interval, not the minimum fetch interval, sets
     /// the pace; backoff still applies. Fetches that bring changes notify update listeners; with
     /// `activate: true` each successful fetch is also activated. Calling it again replaces the loop.
@@ -71,12 +74,13 @@ extension RemoteConfig {
     ///   - interval: Seconds between fetches (at least 0.01).
     ///   - activate: Whether to activate after each successful fetch.
     public func startAutoRefresh(every interval: TimeInterval, activate: Bool = false) {
-        let nanoseconds = UInt64(max(0.01, interval) * 1_000_000_000)
+        let pause = RemoteConfigEnvironment.duration(seconds: max(0.01, interval))
+        let clock = environment.clock
         let task = Task { [weak self] in
             while !Task.isCancelled {
                 // Hold the config only during the fetch, so it can be deallocated while the loop sleeps.
                 guard await RemoteConfig.autoRefreshTick(self, activate: activate) else { return }
-                try? await Task.sleep(nanoseconds: nanoseconds)
+                do { try await clock.sleep(for: pause) } catch { return }  // cancelled: stopped or deallocated
             }
         }
         let previous = state.withLock { current in

@@ -1,8 +1,7 @@
 import Flagstaff
 import Foundation
-import Synchronization
 
-/// Runs a provider fetch with a hard deadline, even if the provider ignores cancellation.
+/// Runs a provider fetch with a hard deadline on the config's clock, even if the provider ignores cancellation.
 enum RemoteConfigTimeout {
     typealias Outcome = Result<RemoteConfigFetchResponse, RemoteConfigProviderError>
 
@@ -28,25 +27,29 @@ enum RemoteConfigTimeout {
             if finished { tasks.forEach { $0.cancel() } }
         }
 
-        /// Resumes the waiter with the first outcome; later outcomes are dropped.
+        /// Resumes the waiter with the first outcome; later outcomes are dropped. The losing task is cancelled
+        /// first, so when the waiter resumes the timer no longer sleeps on the clock (a test clock's sleeper
+        /// count then shows only the caller's own waits).
         func finish(_ outcome: Outcome) {
             let (continuation, tasks) = slots.withLock { slots in
                 defer { slots.continuation = nil }
                 return (slots.continuation, slots.tasks)
             }
             guard let continuation else { return }
-            continuation.resume(returning: outcome)
             tasks.forEach { $0.cancel() }
+            continuation.resume(returning: outcome)
         }
     }
 
-    /// Resumes with the operation's result or, after `seconds`, with ``RemoteConfigProviderError/timedOut(after:)``
-    /// (cancelling the operation), whichever comes first.
+    /// Resumes with the operation's result or, once `seconds` have passed on `clock`, with
+    /// ``RemoteConfigProviderError/timedOut(after:)`` (cancelling the operation), whichever comes first.
     static func run(
         seconds: TimeInterval,
+        clock: any Clock<Duration>,
         _ operation: @escaping @Sendable () async throws(RemoteConfigProviderError) -> RemoteConfigFetchResponse
     ) async -> Outcome {
         let race = Race()
+        let limit = RemoteConfigEnvironment.duration(seconds: seconds)
         return await withCheckedContinuation { continuation in
             race.arm(continuation)
             let work = Task {
@@ -57,9 +60,8 @@ enum RemoteConfigTimeout {
                 }
             }
             let timer = Task {
-                let nanoseconds = UInt64(max(0, seconds) * 1_000_000_000)
-                try? await Task.sleep(nanoseconds: nanoseconds)
-                if !Task.isCancelled { race.finish(.failure(.timedOut(after: seconds))) }
+                do { try await clock.sleep(for: limit) } catch { return }  // cancelled: the operation finished
+                race.finish(.failure(.timedOut(after: seconds)))
             }
             race.track([work, timer])
         }

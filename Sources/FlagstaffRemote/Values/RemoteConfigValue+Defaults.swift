@@ -47,7 +47,7 @@ extension RemoteConfigValue {
     ///
     /// - Parameter value: The value.
     /// - Returns: The decimal text, or `nil` if `value` is not a number or Boolean.
-    public static func storedNumberText(_ value: Any) -> String? {
+    package static func storedNumberText(_ value: Any) -> String? {
         numberText(value)
     }
 

@@ -1,4 +1,5 @@
 import FlagstaffRemote
+import FlagstaffTesting
 import Foundation
 import Synchronization
 import Testing
@@ -40,38 +41,38 @@ struct RemoteConfigFetchTests {
 
     @Test("minimum fetch interval serves from cache; expiration 0 always asks")
     func minimumInterval() async {
-        let clock = TestClock()
+        let clock = ManualClock()
         let provider = ScriptedProvider()
         provider.answer(entries: ["a": "1"])
         let config = RemoteConfig(provider: provider, settings: RemoteConfigSettings(minimumFetchInterval: 3600),
-                                  environment: clock.environment)
+                                  environment: .manual(clock))
         #expect(await config.fetch().servedFromCache == false)
-        #expect(config.lastFetchTime == clock.now)
-        clock.advance(by: 3599)
+        #expect(config.lastFetchTime == clock.date)
+        clock.advance(by: .seconds(3599))
         let cached = await config.fetch()
         #expect(cached.status == .success && cached.servedFromCache)
         #expect(provider.requests.count == 1)
         #expect(await config.fetch(expirationDuration: 0).servedFromCache == false)
         #expect(provider.requests.count == 2)
-        clock.advance(by: 3600)
+        clock.advance(by: .seconds(3600))
         #expect(await config.fetch().servedFromCache == false)
         #expect(provider.requests.count == 3)
     }
 
     @Test("fetchAndActivate statuses")
     func fetchAndActivateStatuses() async {
-        let clock = TestClock()
+        let clock = ManualClock()
         let provider = ScriptedProvider()
         provider.answer(entries: ["a": "1"])
         let config = RemoteConfig(provider: provider, settings: RemoteConfigSettings(minimumFetchInterval: 60),
-                                  environment: clock.environment)
+                                  environment: .manual(clock))
         let first = await config.fetchAndActivate()
         #expect(first.status == .successFetchedFromRemote)
         #expect(first.activated)
         let second = await config.fetchAndActivate()
         #expect(second.status == .successUsingPreFetchedData)
         #expect(second.activated == false)
-        clock.advance(by: 61)
+        clock.advance(by: .seconds(61))
         provider.answer(.failure(.transport("connection refused")))
         let failed = await config.fetchAndActivate()
         #expect(failed.status == .error)
@@ -105,25 +106,25 @@ struct RemoteConfigFetchTests {
 
     @Test("429/500/503/504 back off 2 min doubling to 4 h with jitter; a success resets", arguments: [429, 500, 503, 504])
     func exponentialBackoff(status: Int) async {
-        let clock = TestClock(random: 0.5)  // jitter factor 1.0
+        let clock = ManualClock()
         let provider = ScriptedProvider(.failure(.httpStatus(status, message: "busy")))
         let config = RemoteConfig(provider: provider, settings: RemoteConfigSettings(minimumFetchInterval: 0),
-                                  environment: clock.environment)
+                                  environment: .manual(clock))
         var expected: TimeInterval = 120
         for attempt in 1...9 {
             let result = await config.fetch()
             #expect(result.status == .throttled, "attempt \(attempt)")
-            #expect(result.throttledUntil == clock.now.addingTimeInterval(expected), "attempt \(attempt)")
-            #expect(result.error == .throttled(until: clock.now.addingTimeInterval(expected),
+            #expect(result.throttledUntil == clock.date.addingTimeInterval(expected), "attempt \(attempt)")
+            #expect(result.error == .throttled(until: clock.date.addingTimeInterval(expected),
                                                cause: .httpStatus(status, message: "busy")))
             // Inside the window: no request, status throttled with the same end time.
             let requestsBefore = provider.requests.count
-            clock.advance(by: expected - 1)
+            clock.advance(by: .seconds(expected - 1))
             let inside = await config.fetch()
             #expect(inside.status == .throttled)
-            #expect(inside.throttledUntil == clock.now.addingTimeInterval(1))
+            #expect(inside.throttledUntil == clock.date.addingTimeInterval(1))
             #expect(provider.requests.count == requestsBefore)
-            clock.advance(by: 1)
+            clock.advance(by: .seconds(1))
             expected = min(expected * 2, 4 * 3600)
         }
         #expect(expected == 4 * 3600)
@@ -132,17 +133,17 @@ struct RemoteConfigFetchTests {
         #expect(config.metadata.backoffInterval == 0)
         #expect(config.throttledUntil == nil)
         provider.answer(.failure(.httpStatus(status, message: nil)))
-        #expect(await config.fetch().throttledUntil == clock.now.addingTimeInterval(120))
+        #expect(await config.fetch().throttledUntil == clock.date.addingTimeInterval(120))
     }
 
     @Test("jitter stays within ±50 %", arguments: [0.0, 0.25, 0.999])
     func jitter(random: Double) async {
-        let clock = TestClock(random: random)
+        let clock = ManualClock()
         let provider = ScriptedProvider(.failure(.httpStatus(503, message: nil)))
         let config = RemoteConfig(provider: provider, settings: RemoteConfigSettings(minimumFetchInterval: 0),
-                                  environment: clock.environment)
+                                  environment: .manual(clock, random: random))
         let result = await config.fetch()
-        let window = (result.throttledUntil ?? clock.now).timeIntervalSince(clock.now)
+        let window = (result.throttledUntil ?? clock.date).timeIntervalSince(clock.date)
         #expect(abs(window - 120 * (0.5 + random)) < 0.001)
         #expect(window >= 60 && window < 180)
     }
@@ -163,16 +164,29 @@ struct RemoteConfigFetchTests {
         }
     }
 
-    @Test("a provider that never answers fails as timed out (the provider ignores cancellation)")
-    func timeout() async {
+    @Test("times out when the clock reaches the timeout, unless the answer comes first", arguments: [false, true])
+    func timeout(answersInTime: Bool) async throws {
+        let clock = ManualClock()
         let provider = ScriptedProvider(.hang(RemoteConfigFetchResponse(content: .entries(["a": "1"]))))
         defer { provider.release() }
         let config = RemoteConfig(provider: provider,
-                                  settings: RemoteConfigSettings(minimumFetchInterval: 0, fetchTimeout: 0.2))
-        let result = await config.fetch()
-        #expect(result.error == .fetchFailed(.timedOut(after: 0.2)))
-        #expect(config.lastFetchStatus == .failure)
-        #expect(config.fetchedEntries == nil, "the late answer is not applied")
+                                  settings: RemoteConfigSettings(minimumFetchInterval: 0, fetchTimeout: 30),
+                                  environment: .manual(clock))
+        let fetch = Task { await config.fetch() }
+        try await clock.waitForSleepers()
+        clock.advance(by: .seconds(29))
+        #expect(clock.sleeperCount == 1, "the timeout has not fired a second early")
+        if answersInTime {
+            provider.release()
+            #expect(await fetch.value.status == .success)
+            #expect(config.fetchedEntries == ["a": "1"])
+        } else {
+            clock.advance(by: .seconds(1))
+            #expect(await fetch.value.error == .fetchFailed(.timedOut(after: 30)))
+            #expect(config.lastFetchStatus == .failure)
+            #expect(config.fetchedEntries == nil, "the late answer is not applied")
+        }
+        #expect(clock.sleeperCount == 0, "the timeout no longer waits once the fetch has returned")
     }
 
     @Test("an unwritable storage directory is reported, and values still work in memory")
@@ -193,25 +207,28 @@ struct RemoteConfigFetchTests {
     }
 
     @Test("concurrent fetches share one request")
-    func coalescing() async {
+    func coalescing() async throws {
+        let clock = ManualClock()
         let provider = ScriptedProvider(.hang(RemoteConfigFetchResponse(content: .entries(["a": "1"]))))
-        let config = RemoteConfig(provider: provider, settings: RemoteConfigSettings(minimumFetchInterval: 0))
+        let config = RemoteConfig(provider: provider, settings: RemoteConfigSettings(minimumFetchInterval: 0),
+                                  environment: .manual(clock))
         final class Counter: Sendable { let value = Atomic<Int>(0) }
         let started = Counter()
+        let first = Task { await config.fetch().status }
+        try await clock.waitForSleepers()  // the shared request is in flight: its timeout waits on the clock
         let statuses = await withTaskGroup(of: RemoteConfigFetchStatus.self) { group in
-            for _ in 0..<8 {
+            for _ in 0..<7 {
                 group.addTask {
                     started.value.add(1, ordering: .relaxed)
                     return await config.fetch().status
                 }
             }
-            // Answer only once every caller has started and the single request is in flight.
-            while started.value.load(ordering: .relaxed) < 8 || provider.requests.isEmpty {
-                try? await Task.sleep(nanoseconds: 2_000_000)
-            }
-            try? await Task.sleep(nanoseconds: 100_000_000)
+            // Answer once every caller has started: a grace period for them to reach `fetch`, which joins the
+            // request without suspending first. A late caller would make a second request and fail the test.
+            while started.value.load(ordering: .relaxed) < 7 { await Task.yield() }
+            try? await Task.sleep(for: .milliseconds(100))
             provider.release()
-            return await group.reduce(into: []) { $0.append($1) }
+            return await group.reduce(into: [await first.value]) { $0.append($1) }
         }
         #expect(statuses == Array(repeating: .success, count: 8))
         #expect(provider.requests.count == 1)

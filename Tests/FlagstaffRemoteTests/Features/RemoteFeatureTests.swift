@@ -1,5 +1,6 @@
 import Flagstaff
 import FlagstaffRemote
+import FlagstaffTesting
 import Foundation
 import Testing
 
@@ -11,14 +12,14 @@ struct RemoteFeatureTests {
         let blueText = Feature()
     }
 
-    private func makeConfig(_ clock: TestClock, provider: ScriptedProvider) -> RemoteConfig {
+    private func makeConfig(_ clock: ManualClock, provider: ScriptedProvider) -> RemoteConfig {
         RemoteConfig(provider: provider, settings: RemoteConfigSettings(minimumFetchInterval: 3600),
-                     environment: clock.environment)
+                     environment: .manual(clock))
     }
 
     @Test("resolution: static default, then the active remote value with provider and fetch time; QA overrides win")
     func resolution() async throws {
-        let clock = TestClock()
+        let clock = ManualClock()
         let provider = ScriptedProvider()
         provider.answer(entries: ["isRoundedAvatar": "true"])
         let config = makeConfig(clock, provider: provider)
@@ -42,14 +43,14 @@ struct RemoteFeatureTests {
         #expect(feature.enabled == true)
         let resolution = feature.resolution
         #expect(resolution.value == true)
-        #expect(resolution.source == .remote(provider: "scripted", fetchedAt: clock.now))
+        #expect(resolution.source == .remote(provider: "scripted", fetchedAt: clock.date))
         #expect(resolution.chain.contains(ResolutionStep(source: .static, value: false, detail: "static default")))
         #expect(feature.remoteValue?.stringValue == "true")
 
         feature.override = .disabled
         #expect(feature.enabled == false)
         #expect(feature.resolution.source == .override)
-        #expect(feature.resolution.chain.contains { $0.source == .remote(provider: "scripted", fetchedAt: clock.now) && $0.value == true })
+        #expect(feature.resolution.chain.contains { $0.source == .remote(provider: "scripted", fetchedAt: clock.date) && $0.value == true })
         feature.override = .featureDefault
         #expect(feature.enabled == true)
 
@@ -66,7 +67,7 @@ struct RemoteFeatureTests {
 
     @Test("activation notifies attached registries with the flag keys that changed, origin .remote")
     func notifications() async throws {
-        let clock = TestClock()
+        let clock = ManualClock()
         let provider = ScriptedProvider()
         let config = makeConfig(clock, provider: provider)
         let registry = FeatureRegistry()
@@ -87,7 +88,7 @@ struct RemoteFeatureTests {
 
     @Test("status and refresh for the console: never fetched, ok, stale, failed, throttled; Ctrl-R fetches now")
     func remoteSourceStatus() async throws {
-        let clock = TestClock()
+        let clock = ManualClock()
         let provider = ScriptedProvider()
         provider.answer(entries: ["isRoundedAvatar": "true"])
         let config = makeConfig(clock, provider: provider)
@@ -97,9 +98,9 @@ struct RemoteFeatureTests {
 
         await source.refresh()
         #expect(config["isRoundedAvatar"].boolValue, "refresh activates")
-        #expect(source.status == RemoteSourceStatus(lastFetch: clock.now, state: .ok))
-        let fetchedAt = clock.now
-        clock.advance(by: 3601)
+        #expect(source.status == RemoteSourceStatus(lastFetch: clock.date, state: .ok))
+        let fetchedAt = clock.date
+        clock.advance(by: .seconds(3601))
         #expect(source.status.state == .stale)
 
         provider.answer(.failure(.transport("connection refused")))
@@ -110,14 +111,14 @@ struct RemoteFeatureTests {
 
         provider.answer(.failure(.httpStatus(503, message: nil)))
         await source.refresh()
-        #expect(source.status.state == .throttled(until: clock.now.addingTimeInterval(120)))
+        #expect(source.status.state == .throttled(until: clock.date.addingTimeInterval(120)))
         #expect(config.statusSummary.contains("throttled until"))
         #expect(config["isRoundedAvatar"].boolValue, "values survive failures")
     }
 
     @Test("a declared flag can be bound later; binding twice to another config fails with a clear error")
     func bindLater() async throws {
-        let clock = TestClock()
+        let clock = ManualClock()
         let provider = ScriptedProvider()
         provider.answer(entries: ["isRoundedAvatar": "1"])
         let config = makeConfig(clock, provider: provider)

@@ -160,6 +160,16 @@ struct RemoteHTTPTransportTests {
         #expect(try await get(transport, server.url("/fast")).get().status == 200)
     }
 
+    @Test("messages hide the value of a key query item (an API key); other URLs are shown as they are")
+    func displayURL() throws {
+        let secret = try #require(URL(string: "http://127.0.0.1:1/v1/p:fetch?key=secret&x=1"))
+        #expect(RemoteHTTPError.displayURL(secret) == "http://127.0.0.1:1/v1/p:fetch?key=***&x=1")
+        #expect(RemoteHTTPError.bodyTooLarge(url: secret, limit: 10, declared: nil).description
+            == "the body from http://127.0.0.1:1/v1/p:fetch?key=***&x=1 exceeds the limit of 10 bytes")
+        let plain = try #require(URL(string: "http://127.0.0.1:1/proxy?appName=moments&environment=production"))
+        #expect(RemoteHTTPError.displayURL(plain) == plain.absoluteString)
+    }
+
     @Test("concurrent requests on one transport each get their own answer")
     func concurrentRequests() async throws {
         let server = try LoopbackHTTPServer.started { request in .text(request.path) }

@@ -1,7 +1,7 @@
 import Flagstaff
 import FlagstaffRemote
+import FlagstaffTesting
 import Foundation
-import Synchronization
 
 /// A provider whose answers the test sets, recording every request. Used to test ``RemoteConfig``'s own
 /// logic (interval, backoff, activation, persistence) without HTTP; the HTTP path is tested in
@@ -15,12 +15,19 @@ final class ScriptedProvider: RemoteConfigProvider {
     }
 
     let name = "scripted"
-    private let state = AnnotatedMutex<(answer: Answer, requests: [RemoteConfigFetchRequest], released: Bool)>(
-        (.response(RemoteConfigFetchResponse(content: .empty)), [], false)
-    )
+
+    private struct State {
+        var answer: Answer
+        var requests: [RemoteConfigFetchRequest] = []
+        var released = false
+        /// Fetches hanging until ``release()``.
+        var hanging: [CheckedContinuation<Void, Never>] = []
+    }
+
+    private let state: AnnotatedMutex<State>
 
     init(_ answer: Answer = .response(RemoteConfigFetchResponse(content: .empty))) {
-        state.withLock { $0.answer = answer }
+        state = AnnotatedMutex(State(answer: answer))
     }
 
     func answer(_ answer: Answer) {
@@ -33,9 +40,14 @@ final class ScriptedProvider: RemoteConfigProvider {
 
     var requests: [RemoteConfigFetchRequest] { state.withLock { $0.requests } }
 
-    /// Lets hanging fetches answer.
+    /// Lets hanging fetches (and later ones) answer.
     func release() {
-        state.withLock { $0.released = true }
+        let hanging = state.withLock { current in
+            current.released = true
+            defer { current.hanging.removeAll() }
+            return current.hanging
+        }
+        for fetch in hanging { fetch.resume() }
     }
 
     func fetch(_ request: RemoteConfigFetchRequest) async throws(RemoteConfigProviderError) -> RemoteConfigFetchResponse {
@@ -49,34 +61,23 @@ final class ScriptedProvider: RemoteConfigProvider {
         case .failure(let error):
             throw error
         case .hang(let response):
-            while !state.withLock({ $0.released }) { try? await Task.sleep(nanoseconds: 5_000_000) }
+            // A continuation, not a cancellable sleep: this provider ignores cancellation on purpose.
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let answerNow = state.withLock { current in
+                    if !current.released { current.hanging.append(continuation) }
+                    return current.released
+                }
+                if answerNow { continuation.resume() }
+            }
             return response
         }
     }
 }
 
-/// A settable clock and a fixed random source for deterministic throttling tests.
-final class TestClock: Sendable {
-    private let current: AnnotatedMutex<Date>
-    private let randomValue: AnnotatedMutex<Double>
-
-    init(_ start: Date = Date(timeIntervalSince1970: 1_800_000_000), random: Double = 0.5) {
-        current = AnnotatedMutex(start)
-        randomValue = AnnotatedMutex(random)
-    }
-
-    var now: Date { current.withLock { $0 } }
-
-    func advance(by seconds: TimeInterval) {
-        current.withLock { $0 = $0.addingTimeInterval(seconds) }
-    }
-
-    func setRandom(_ value: Double) {
-        randomValue.withLock { $0 = value }
-    }
-
-    var environment: RemoteConfigEnvironment {
-        RemoteConfigEnvironment(now: { self.now }, random: { self.randomValue.withLock { $0 } })
+extension RemoteConfigEnvironment {
+    /// Waits and dates both on one `ManualClock`, with a fixed random source (0.5: a jitter factor of 1).
+    static func manual(_ clock: ManualClock, random: Double = 0.5) -> RemoteConfigEnvironment {
+        RemoteConfigEnvironment(clock: clock, now: { clock.date }, random: { random })
     }
 }
 
