@@ -1,3 +1,4 @@
+import FlagstaffTerminalDriver
 import Foundation
 
 #if canImport(Glibc)

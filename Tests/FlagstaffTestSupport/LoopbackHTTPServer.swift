@@ -6,7 +6,7 @@ import Musl
 import Darwin
 #endif
 import Foundation
-import Synchronization
+import Flagstaff
 
 /// A small real HTTP/1.1 server on 127.0.0.1 for tests of HTTP clients and remote-config providers.
 ///
@@ -183,14 +183,14 @@ final class LoopbackServerCore: Sendable {
         var open = 0
     }
 
-    private let state: LoopbackHTTPLock<State>
-    private let counting = LoopbackHTTPLock(Counters())
+    private let state: AnnotatedMutex<State>
+    private let counting = AnnotatedMutex(Counters())
     private let keepAlive: Bool
     /// Counts the accept thread and live connection threads; `stop()` waits on it. DispatchGroup is thread-safe.
     private let group = DispatchGroup()
 
     init(handler: @escaping LoopbackHTTPServer.Handler, keepAlive: Bool) {
-        state = LoopbackHTTPLock(State(handler: handler))
+        state = AnnotatedMutex(State(handler: handler))
         self.keepAlive = keepAlive
     }
 

@@ -6,7 +6,7 @@ import Musl
 import Darwin
 #endif
 import Foundation
-import Synchronization
+import Flagstaff
 
 /// A port on 127.0.0.1 that refuses every connection, for "connection refused" tests.
 ///
@@ -19,7 +19,7 @@ import Synchronization
 /// let provider = MyProvider(baseURL: refused.baseURL)   // every request fails with "connection refused"
 /// ```
 public final class LoopbackRefusedPort: Sendable {
-    private let fd: LoopbackHTTPLock<Int32>
+    private let fd: AnnotatedMutex<Int32>
     /// The reserved port number.
     public let port: UInt16
 
@@ -34,7 +34,7 @@ public final class LoopbackRefusedPort: Sendable {
             closeDescriptor(socketFD)
             throw error
         }
-        fd = LoopbackHTTPLock(socketFD)
+        fd = AnnotatedMutex(socketFD)
     }
 
     deinit {

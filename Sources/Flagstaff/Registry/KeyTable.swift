@@ -1,8 +1,9 @@
 import Synchronization
 
-/// Lock-free keyed lookup: an immutable open-addressing key → flag table published through an atomic pointer.
+/// Lock-free keyed lookup and member lists: an immutable open-addressing key → flag table, with the registry's
+/// flag and group lists as of the same moment, published through an atomic pointer.
 ///
-/// Readers load the pointer and look the key up without a lock or a retain. A table is replaced (not
+/// Readers load the pointer and look the key up (or copy a list) without a lock. A table is replaced (not
 /// changed) when flags are registered; every table ever published stays alive until the registry is
 /// deallocated, so a reader that loaded an older pointer can never see freed memory. Tables are published
 /// once after discovery or a manifest load, and once per runtime registration call, so the number kept is the
@@ -18,8 +19,11 @@ final class KeyTable: Sendable {
 
     private let slots: [Slot]
     private let mask: Int
+    /// The registry's flags, top-level flags and top-level groups when the table was published.
+    let members: RegistryMembers
 
-    init(_ features: [String: AnyFeature]) {
+    init(_ features: [String: AnyFeature], members: RegistryMembers = RegistryMembers()) {
+        self.members = members
         var capacity = 16
         while capacity < features.count * 2 { capacity <<= 1 }
         var slots = [Slot](repeating: Slot(hash: 0, key: "", feature: nil), count: capacity)
@@ -65,8 +69,8 @@ final class PublishedKeyTable: Sendable {
     private let retained = AnnotatedMutex<[KeyTable]>([])
 
     /// Publishes a new table; earlier ones stay alive.
-    func publish(_ features: [String: AnyFeature]) {
-        let table = KeyTable(features)
+    func publish(_ features: [String: AnyFeature], members: RegistryMembers) {
+        let table = KeyTable(features, members: members)
         retained.withLock { $0.append(table) }
         current.store(UInt(bitPattern: Unmanaged.passUnretained(table).toOpaque()), ordering: .releasing)
     }
@@ -78,6 +82,22 @@ final class PublishedKeyTable: Sendable {
         return Unmanaged<KeyTable>.fromOpaque(pointer)._withUnsafeGuaranteedRef { $0.lookup(key) }
     }
 
+    /// The member lists of the current table (empty before the first publication).
+    var members: RegistryMembers {
+        let bits = current.load(ordering: .acquiring)
+        guard let pointer = UnsafeRawPointer(bitPattern: bits) else { return RegistryMembers() }
+        return Unmanaged<KeyTable>.fromOpaque(pointer)._withUnsafeGuaranteedRef { $0.members }
+    }
+
     /// How many tables have been published (for tests).
     var publishedCount: Int { retained.withLock { $0.count } }
+}
+
+/// A registry's flag and group lists at one moment, for lock-free reads of `allFeatures`, `rootFeatures` and
+/// `groups`.
+struct RegistryMembers: @unchecked Sendable {
+    // @unchecked: immutable once published; the flags and groups are Sendable classes.
+    var features: [AnyFeature] = []
+    var rootFeatures: [AnyFeature] = []
+    var groups: [FeatureGroup] = []
 }
