@@ -1,8 +1,11 @@
 import Flagstaff
 import Foundation
+import Synchronization
 
 /// Core benchmark: the hot path (`feature.enabled`), keyed lookup, setting overrides, and search over
-/// 100,000 flags.
+/// 100,000 flags. The contention rows run the same read on one thread and then on two threads at once, in the
+/// same run, and print the time per operation of each (a read that takes a lock or writes shared memory slows
+/// down on two threads; a lock-free read does not).
 ///
 /// Budget (issue 2): `feature.enabled` ≤ 10 ns median, keyed lookup ≤ 50 ns, search over 100,000 flags ≤ 20 ms.
 /// For scale on the reference machine: a plain `[String: Bool]` lookup ≈ 29 ns; Unleash's Swift SDK
@@ -12,6 +15,7 @@ enum CoreBench {
         let plain = Feature()
         let forced = Feature()
         let dynamic = DynamicFeature { _ in true }
+        let cachedDynamic = DynamicFeature(caching: .interval(.seconds(3_600))) { _ in true }
         let nested = BenchGroup()
     }
 
@@ -37,7 +41,73 @@ enum CoreBench {
             report("setOverride, file store (lock + fsync + rename)", setOverrideNanoseconds(fileFeatures, iterations: 300), budget: nil)
             try? FileManager.default.removeItem(at: directory)
         }
+        contentionBench(features)
         searchBench()
+    }
+
+    /// One thread, then two threads at once, per read: `enabled`, a cached dynamic flag, keyed lookup and the key.
+    private static func contentionBench(_ features: BenchFeatures) {
+        let plain = features.plain, cached = features.cachedDynamic
+        contended("feature.enabled (no override)") { iterations in
+            var count = 0
+            for _ in 0..<iterations where plain.enabled { count &+= 1 }
+            return count
+        }
+        contended("feature.enabled (dynamic, .interval cache)") { iterations in
+            var count = 0
+            for _ in 0..<iterations where cached.enabled { count &+= 1 }
+            return count
+        }
+        let keys = ["plain", "nested.infiniteScroll", "dynamic", "forced"]
+        contended("registry.feature(forKey:)") { iterations in
+            var count = 0
+            for index in 0..<iterations where features.feature(forKey: keys[index & 3]) != nil { count &+= 1 }
+            return count
+        }
+        contended("feature.key") { iterations in
+            var count = 0
+            for _ in 0..<iterations { count &+= plain.key.utf8.count }
+            return count
+        }
+    }
+
+    /// Prints the median time per operation of `body` on one thread and on two threads running it at once.
+    private static func contended(_ name: String, iterations: Int = 2_000_000, _ body: @escaping @Sendable (Int) -> Int) {
+        var one: [Double] = [], two: [Double] = []
+        for _ in 0..<7 {
+            one.append(contentsOf: onThreads(1, iterations, body))
+            two.append(contentsOf: onThreads(2, iterations, body))
+        }
+        let single = one.sorted()[one.count / 2], double = two.sorted()[two.count / 2]
+        print(String(format: "%-48@ 1 thread %7.2f ns   2 threads %7.2f ns per op each (x%.2f)",
+                     name as NSString, single, double, double / single))
+    }
+
+    /// Runs `body(iterations)` on `count` threads released at the same moment; nanoseconds per operation of each.
+    private static func onThreads(_ count: Int, _ iterations: Int, _ body: @escaping @Sendable (Int) -> Int) -> [Double] {
+        let start = StartLine()
+        let done = DispatchSemaphore(value: 0)
+        for _ in 0..<count {
+            let thread = Thread {
+                start.arrived.add(1, ordering: .acquiringAndReleasing)
+                while start.arrived.load(ordering: .acquiring) < count {}  // spin: both start together
+                let begin = DispatchTime.now().uptimeNanoseconds
+                let sink = body(iterations)
+                let elapsed = Double(DispatchTime.now().uptimeNanoseconds - begin) / Double(iterations)
+                start.results.withLock { $0.append(elapsed) }
+                if sink == -1 { print(sink) }
+                done.signal()
+            }
+            thread.start()
+        }
+        for _ in 0..<count { done.wait() }
+        return start.results.withLock { $0 }
+    }
+
+    /// The threads of one contention sample: a start line and their results.
+    private final class StartLine: Sendable {
+        let arrived = Atomic<Int>(0)
+        let results = AnnotatedMutex<[Double]>([])
     }
 
     private static func nanosecondsPerCall(_ feature: AnyFeature) -> [Double] {
@@ -93,19 +163,8 @@ enum CoreBench {
     }
 
     private static func searchBench() {
-        let words = ["avatar", "scroll", "network", "cache", "payment", "checkout", "moments", "like", "button",
-                     "rounded", "compact", "debug", "logging", "tab", "bar", "infinite", "prefetch", "retry"]
-        var groups: [RegistryManifest.Group] = []
-        for g in 0..<1_000 {
-            let flags = (0..<100).map { i -> RegistryManifest.Flag in
-                let n = g * 100 + i
-                let a = words[n % words.count], b = words[(n / 7) % words.count], c = words[(n / 49) % words.count]
-                return RegistryManifest.Flag(key: "group\(g).\(a)\(b.capitalized)\(c.capitalized)\(n)",
-                                             description: "Turns \(a) \(b) \(c) on for flag \(n)", default: n % 3 == 0)
-            }
-            groups.append(RegistryManifest.Group(key: "group\(g)", flags: flags))
-        }
-        guard let registry = try? FeatureRegistry(manifest: RegistryManifest(name: "Search bench", groups: groups),
+        // The same generated 100,000-flag manifest as the console and terminal benchmarks.
+        guard let registry = try? FeatureRegistry(manifest: BenchManifest.make(flagCount: 100_000),
                                                   options: RegistryOptions(storeWatchInterval: nil)) else { return }
         let clock = ContinuousClock()
         let indexTime = clock.measure { _ = registry.search("warm up") }

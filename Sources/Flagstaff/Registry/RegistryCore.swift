@@ -27,6 +27,9 @@ final class RegistryCore: Sendable {
         watcher.withLock { $0 = task }
     }
 
+    /// Whether a store watcher task is running (for tests).
+    var watcherIsRunning: Bool { watcher.withLock { $0 != nil } }
+
     func stopWatching() {
         watcher.withLock { task in
             task?.cancel()
