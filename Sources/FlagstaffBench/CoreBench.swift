@@ -72,42 +72,66 @@ enum CoreBench {
     }
 
     /// Prints the median time per operation of `body` on one thread and on two threads running it at once.
-    private static func contended(_ name: String, iterations: Int = 2_000_000, _ body: @escaping @Sendable (Int) -> Int) {
+    ///
+    /// Each sample is short (about 2 ms of work). A two-thread sample counts only if the threads really ran at
+    /// the same time (their runs overlap by 90% or more; on a busy machine one is often descheduled), and the
+    /// one-thread samples are taken in between, so both figures see the same machine.
+    private static func contended(_ name: String, _ body: @escaping @Sendable (Int) -> Int) {
+        let probe = onThreads(1, 100_000, body)[0]
+        let iterations = max(10_000, Int(2_000_000 / max(probe.perOperation, 0.1)))
         var one: [Double] = [], two: [Double] = []
-        for _ in 0..<7 {
-            one.append(contentsOf: onThreads(1, iterations, body))
-            two.append(contentsOf: onThreads(2, iterations, body))
+        var attempts = 0
+        while two.count < 15 && attempts < 200 {
+            attempts += 1
+            one.append(onThreads(1, iterations, body)[0].perOperation)
+            let pair = onThreads(2, iterations, body)
+            let overlap = Double(min(pair[0].end, pair[1].end)) - Double(max(pair[0].begin, pair[1].begin))
+            let longest = Double(max(pair[0].end - pair[0].begin, pair[1].end - pair[1].begin))
+            if overlap >= 0.9 * longest { two.append(contentsOf: pair.map(\.perOperation)) }
         }
-        let single = one.sorted()[one.count / 2], double = two.sorted()[two.count / 2]
-        print(String(format: "%-48@ 1 thread %7.2f ns   2 threads %7.2f ns per op each (x%.2f)",
-                     name as NSString, single, double, double / single))
+        let single = one.sorted()[one.count / 2]
+        guard !two.isEmpty else {
+            print(String(format: "%-48@ 1 thread %7.2f ns   2 threads: never ran at once in %d tries (machine too busy)",
+                         name as NSString, single, attempts))
+            return
+        }
+        let double = two.sorted()[two.count / 2]
+        print(String(format: "%-48@ 1 thread %7.2f ns   2 threads %7.2f ns per op each (x%.2f; %d of %d pairs overlapped)",
+                     name as NSString, single, double, double / single, two.count / 2, attempts))
     }
 
-    /// Runs `body(iterations)` on `count` threads released at the same moment; nanoseconds per operation of each.
-    private static func onThreads(_ count: Int, _ iterations: Int, _ body: @escaping @Sendable (Int) -> Int) -> [Double] {
+    /// One thread's run: when it began and ended (uptime nanoseconds) and the time per operation.
+    private struct ThreadRun: Sendable {
+        var begin: UInt64
+        var end: UInt64
+        var perOperation: Double
+    }
+
+    /// Runs `body(iterations)` on `count` threads released at the same moment.
+    private static func onThreads(_ count: Int, _ iterations: Int, _ body: @escaping @Sendable (Int) -> Int) -> [ThreadRun] {
         let start = StartLine()
         let done = DispatchSemaphore(value: 0)
         for _ in 0..<count {
             let thread = Thread {
                 start.arrived.add(1, ordering: .acquiringAndReleasing)
-                while start.arrived.load(ordering: .acquiring) < count {}  // spin: both start together
+                while start.arrived.load(ordering: .acquiring) < count {}  // spin: the threads start together
                 let begin = DispatchTime.now().uptimeNanoseconds
                 let sink = body(iterations)
-                let elapsed = Double(DispatchTime.now().uptimeNanoseconds - begin) / Double(iterations)
-                start.results.withLock { $0.append(elapsed) }
+                let end = DispatchTime.now().uptimeNanoseconds
+                start.runs.withLock { $0.append(ThreadRun(begin: begin, end: end, perOperation: Double(end - begin) / Double(iterations))) }
                 if sink == -1 { print(sink) }
                 done.signal()
             }
             thread.start()
         }
         for _ in 0..<count { done.wait() }
-        return start.results.withLock { $0 }
+        return start.runs.withLock { $0 }
     }
 
     /// The threads of one contention sample: a start line and their results.
     private final class StartLine: Sendable {
         let arrived = Atomic<Int>(0)
-        let results = AnnotatedMutex<[Double]>([])
+        let runs = AnnotatedMutex<[ThreadRun]>([])
     }
 
     private static func nanosecondsPerCall(_ feature: AnyFeature) -> [Double] {
