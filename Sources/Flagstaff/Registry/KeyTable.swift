@@ -43,8 +43,11 @@ final class KeyTable: Sendable {
         let hash = Self.hash(key)
         var index = Int(truncatingIfNeeded: hash) & mask
         return slots.withUnsafeBufferPointer { slots in
-            while let feature = slots[index].feature {
-                if slots[index].hash == hash && slots[index].key == key { return feature }
+            // Compare in place and retain only the flag that is returned: binding every probed slot's flag
+            // would retain and release it, and two threads looking up the same keys would fight over its
+            // reference count.
+            while slots[index].feature != nil {
+                if slots[index].hash == hash && slots[index].key == key { return slots[index].feature }
                 index = (index + 1) & mask
             }
             return nil
