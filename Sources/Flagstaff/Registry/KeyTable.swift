@@ -9,7 +9,8 @@ import Synchronization
 /// once after discovery or a manifest load, and once per runtime registration call, so the number kept is the
 /// number of registration calls made while the registry lives (a handful in practice; use the batch
 /// `register(_:in:)` overload for many flags).
-final class KeyTable: Sendable {
+final class KeyTable: @unchecked Sendable {
+    // @unchecked: the slots are written only in `init` and freed in `deinit`; in between they are only read.
     /// An open-addressing slot: the key's hash, the key and its flag (`nil` when empty).
     struct Slot: Sendable {
         var hash: UInt64
@@ -17,7 +18,9 @@ final class KeyTable: Sendable {
         var feature: AnyFeature?
     }
 
-    private let slots: [Slot]
+    /// Plain memory rather than an array: a lookup then touches no reference count that other threads'
+    /// lookups also touch (an array's buffer would be retained and released by every lookup on every thread).
+    private let slots: UnsafeMutableBufferPointer<Slot>
     private let mask: Int
     /// The registry's flags, top-level flags and top-level groups when the table was published.
     let members: RegistryMembers
@@ -26,7 +29,8 @@ final class KeyTable: Sendable {
         self.members = members
         var capacity = 16
         while capacity < features.count * 2 { capacity <<= 1 }
-        var slots = [Slot](repeating: Slot(hash: 0, key: "", feature: nil), count: capacity)
+        let slots = UnsafeMutableBufferPointer<Slot>.allocate(capacity: capacity)
+        slots.initialize(repeating: Slot(hash: 0, key: "", feature: nil))
         for (key, feature) in features {
             let hash = Self.hash(key)
             var index = Int(truncatingIfNeeded: hash) & (capacity - 1)
@@ -37,21 +41,23 @@ final class KeyTable: Sendable {
         self.mask = capacity - 1
     }
 
+    deinit {
+        _ = slots.deinitialize()
+        slots.deallocate()
+    }
+
     /// The flag with this key: FNV-1a over the UTF-8 bytes (cheaper than the standard library's seeded
     /// hashing for short keys), then linear probing.
     func lookup(_ key: String) -> AnyFeature? {
         let hash = Self.hash(key)
         var index = Int(truncatingIfNeeded: hash) & mask
-        return slots.withUnsafeBufferPointer { slots in
-            // Compare in place and retain only the flag that is returned: binding every probed slot's flag
-            // would retain and release it, and two threads looking up the same keys would fight over its
-            // reference count.
-            while slots[index].feature != nil {
-                if slots[index].hash == hash && slots[index].key == key { return slots[index].feature }
-                index = (index + 1) & mask
-            }
-            return nil
+        // Compare in place and retain only the flag that is returned: binding every probed slot's flag would
+        // retain and release it.
+        while slots[index].feature != nil {
+            if slots[index].hash == hash && slots[index].key == key { return slots[index].feature }
+            index = (index + 1) & mask
         }
+        return nil
     }
 
     static func hash(_ key: String) -> UInt64 {
@@ -66,8 +72,10 @@ final class KeyTable: Sendable {
     }
 }
 
-/// The current `KeyTable` and every table published before it.
-final class PublishedKeyTable: Sendable {
+/// The current `KeyTable` and every table published before it. A struct stored inline in `RegistryCore`, so a
+/// lookup retains no shared object (a class here would be retained and released around every lookup, and two
+/// threads looking keys up at once would contend for its reference count).
+struct PublishedKeyTable: ~Copyable, Sendable {
     private let current = Atomic<UInt>(0)
     private let retained = AnnotatedMutex<[KeyTable]>([])
 
