@@ -80,7 +80,7 @@ open class AnyFeature: @unchecked Sendable {
     /// - Parameter declarationPath: where it was declared, or `nil` for a runtime registration (then derived).
     func assignIdentity(propertyName: String?, group: [FeatureGroup], registry: FeatureRegistry, declarationPath: String?) {
         let key = explicitKey == nil ? propertyName.map { (group.map(\.key) + [$0]).joined(separator: ".") } : nil
-        // A property name says more than the key; without one the label is humanised from the key on first read.
+        // A property name says more than the key; without one the label is humanised from the key when read.
         let label = explicitLabel ?? propertyName.map(LabelFormatter.humanize)
         identity.replace { previous in
             FeatureIdentity(
@@ -187,13 +187,11 @@ open class AnyFeature: @unchecked Sendable {
     }
 }
 
-/// A flag's identity once discovered or registered. Immutable (the lazily humanised label is set once,
-/// atomically), so readers need no lock.
+/// A flag's identity once discovered or registered. Immutable, so readers need no lock.
 final class FeatureIdentity: Sendable {
     let key: String
     let declarationPath: String?
     private let explicitLabel: String?
-    private let humanizedLabel = AtomicLazyReference<LabelBox>()
     /// Weak: groups hold their flags, and the registry holds both.
     private let weakGroup: WeakReference<FeatureGroup>
     private let weakRegistry: WeakReference<FeatureRegistry>
@@ -213,18 +211,12 @@ final class FeatureIdentity: Sendable {
     var group: FeatureGroup? { weakGroup.value }
     var registry: FeatureRegistry? { weakRegistry.value }
 
-    /// The label given at declaration or from the property name, else the key humanised (once).
+    /// The label given at declaration or from the property name, else the key humanised on each read (not
+    /// stored: a manifest of 100,000 flags without labels would otherwise keep 100,000 more strings, while a
+    /// read costs a fraction of a microsecond and only visible rows and the search index read labels).
     var label: String {
-        if let explicitLabel { return explicitLabel }
-        if let box = humanizedLabel.load() { return box.label }
-        return humanizedLabel.storeIfNil(LabelBox(label: LabelFormatter.humanize(key))).label
+        explicitLabel ?? LabelFormatter.humanize(key)
     }
-}
-
-/// A label in a reference, for `AtomicLazyReference`.
-final class LabelBox: Sendable {
-    let label: String
-    init(label: String) { self.label = label }
 }
 
 /// A weak reference that never changes after creation.
