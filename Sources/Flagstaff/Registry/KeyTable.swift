@@ -8,7 +8,7 @@ import Synchronization
 /// deallocated, so a reader that loaded an older pointer can never see freed memory. Tables are published
 /// once after discovery or a manifest load, and once per runtime registration call, so the number kept is the
 /// number of registration calls made while the registry lives (a handful in practice; use the batch
-/// `register(_:in:)` overload for many flags).
+/// `register(_:in:)` overload for many flags). Each table costs about 40 bytes per flag (slots and lists).
 final class KeyTable: @unchecked Sendable {
     // @unchecked: the slots are written only in `init` and freed in `deinit`; in between they are only read.
     /// An open-addressing slot: the key's hash, the key and its flag (`nil` when empty).
