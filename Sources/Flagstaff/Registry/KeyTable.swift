@@ -86,7 +86,7 @@ struct PublishedKeyTable: ~Copyable, Sendable {
         current.store(UInt(bitPattern: Unmanaged.passUnretained(table).toOpaque()), ordering: .releasing)
     }
 
-    /// Looks a key up in the current table: one atomic load and one dictionary lookup.
+    /// Looks a key up in the current table: one atomic load and one hash-table lookup.
     func lookup(_ key: String) -> AnyFeature? {
         let bits = current.load(ordering: .acquiring)
         guard let pointer = UnsafeRawPointer(bitPattern: bits) else { return nil }
