@@ -49,12 +49,20 @@ let package = Package(
         ),
         .executableTarget(
             name: "FlagstaffBench",
-            // FlagstaffTestSupport drives tmux for the terminal benchmark.
-            dependencies: ["Flagstaff", "FlagstaffConsole", "FlagstaffUnleash", "FlagstaffTestSupport"]
+            // FlagstaffTerminalDriver drives tmux for the terminal benchmark.
+            dependencies: ["Flagstaff", "FlagstaffConsole", "FlagstaffUnleash", "FlagstaffTerminalDriver"]
         ),
 
-        // Shared helpers for tests only: loopback HTTP server, process spawning, tmux driver.
-        .target(name: "FlagstaffTestSupport", dependencies: ["Flagstaff"], path: "Tests/FlagstaffTestSupport"),
+        // Not a product: drives tmux, parses its screens and spawns processes, for the terminal benchmark and
+        // the end-to-end tests (through FlagstaffTestSupport). Foundation only.
+        .target(name: "FlagstaffTerminalDriver"),
+
+        // Shared helpers for tests only: loopback HTTP server, running built products; re-exports
+        // FlagstaffTerminalDriver (tmux driver, process spawning).
+        .target(
+            name: "FlagstaffTestSupport", dependencies: ["Flagstaff", "FlagstaffTerminalDriver"],
+            path: "Tests/FlagstaffTestSupport"
+        ),
 
         // A child process for the multi-process and crash tests of FileOverrideStore.
         .executableTarget(name: "StoreStressTool", dependencies: ["Flagstaff"], path: "Tests/StoreStressTool"),

@@ -1,8 +1,11 @@
 import Flagstaff
 import Foundation
+import Synchronization
 
 /// Core benchmark: the hot path (`feature.enabled`), keyed lookup, setting overrides, and search over
-/// 100,000 flags.
+/// 100,000 flags. The contention rows run the same read on one thread and then on two threads at once, in the
+/// same run, and print the time per operation of each (a read that takes a lock or writes shared memory slows
+/// down on two threads; a lock-free read does not).
 ///
 /// Budget (issue 2): `feature.enabled` ≤ 10 ns median, keyed lookup ≤ 50 ns, search over 100,000 flags ≤ 20 ms.
 /// For scale on the reference machine: a plain `[String: Bool]` lookup ≈ 29 ns; Unleash's Swift SDK
@@ -12,6 +15,7 @@ enum CoreBench {
         let plain = Feature()
         let forced = Feature()
         let dynamic = DynamicFeature { _ in true }
+        let cachedDynamic = DynamicFeature(caching: .interval(.seconds(3_600))) { _ in true }
         let nested = BenchGroup()
     }
 
@@ -37,7 +41,113 @@ enum CoreBench {
             report("setOverride, file store (lock + fsync + rename)", setOverrideNanoseconds(fileFeatures, iterations: 300), budget: nil)
             try? FileManager.default.removeItem(at: directory)
         }
+        contentionBench(features)
         searchBench()
+    }
+
+    /// One thread, then two threads at once, per read: `enabled`, a cached dynamic flag, keyed lookup and the key.
+    private static func contentionBench(_ features: BenchFeatures) {
+        let plain = features.plain, cached = features.cachedDynamic
+        contended("feature.enabled (no override)") { iterations in
+            var count = 0
+            for _ in 0..<iterations where plain.enabled { count &+= 1 }
+            return count
+        }
+        contended("feature.enabled (dynamic, .interval cache)") { iterations in
+            var count = 0
+            for _ in 0..<iterations where cached.enabled { count &+= 1 }
+            return count
+        }
+        let keys = ["plain", "nested.infiniteScroll", "dynamic", "forced"]
+        contended("registry.feature(forKey:)") { iterations in
+            var count = 0
+            for index in 0..<iterations where features.feature(forKey: keys[index & 3]) != nil { count &+= 1 }
+            return count
+        }
+        // The same lookups, but the two threads ask for different flags: returning a flag retains it, and two
+        // threads retaining the same object contend for its reference count; this row shows the lookup alone.
+        let turn = Counter()
+        contended("registry.feature(forKey:), own keys") { iterations in
+            let mine = turn.value.add(1, ordering: .relaxed).oldValue.isMultiple(of: 2) ? "plain" : "nested.infiniteScroll"
+            var count = 0
+            for _ in 0..<iterations where features.feature(forKey: mine) != nil { count &+= 1 }
+            return count
+        }
+        contended("feature.key") { iterations in
+            var count = 0
+            for _ in 0..<iterations { count &+= plain.key.utf8.count }
+            return count
+        }
+    }
+
+    /// Prints the median time per operation of `body` on one thread and on two threads running it at once.
+    ///
+    /// Each sample is short (about 2 ms of work). A two-thread sample counts only if the threads really ran at
+    /// the same time (they started within 5% of the run's length of each other and overlapped for at least
+    /// half of it; on a busy machine one is often descheduled), and the one-thread samples are taken in
+    /// between, so both figures see the same machine.
+    private static func contended(_ name: String, _ body: @escaping @Sendable (Int) -> Int) {
+        let probe = onThreads(1, 100_000, body)[0]
+        let iterations = max(10_000, Int(2_000_000 / max(probe.perOperation, 0.1)))
+        var one: [Double] = [], two: [Double] = []
+        var attempts = 0
+        while two.count < 15 && attempts < 200 {
+            attempts += 1
+            one.append(onThreads(1, iterations, body)[0].perOperation)
+            let pair = onThreads(2, iterations, body)
+            let overlap = Double(min(pair[0].end, pair[1].end)) - Double(max(pair[0].begin, pair[1].begin))
+            let longest = Double(max(pair[0].end - pair[0].begin, pair[1].end - pair[1].begin))
+            let startGap = abs(Double(pair[0].begin) - Double(pair[1].begin))
+            if startGap <= 0.05 * longest && overlap >= 0.5 * longest { two.append(contentsOf: pair.map(\.perOperation)) }
+        }
+        let single = one.sorted()[one.count / 2]
+        guard !two.isEmpty else {
+            print(String(format: "%-48@ 1 thread %7.2f ns   2 threads: never ran at once in %d tries (machine too busy)",
+                         name as NSString, single, attempts))
+            return
+        }
+        let double = two.sorted()[two.count / 2]
+        print(String(format: "%-48@ 1 thread %7.2f ns   2 threads %7.2f ns per op each (x%.2f; %d of %d pairs overlapped)",
+                     name as NSString, single, double, double / single, two.count / 2, attempts))
+    }
+
+    /// One thread's run: when it began and ended (uptime nanoseconds) and the time per operation.
+    private struct ThreadRun: Sendable {
+        var begin: UInt64
+        var end: UInt64
+        var perOperation: Double
+    }
+
+    /// Runs `body(iterations)` on `count` threads released at the same moment.
+    private static func onThreads(_ count: Int, _ iterations: Int, _ body: @escaping @Sendable (Int) -> Int) -> [ThreadRun] {
+        let start = StartLine()
+        let done = DispatchSemaphore(value: 0)
+        for _ in 0..<count {
+            let thread = Thread {
+                start.arrived.add(1, ordering: .acquiringAndReleasing)
+                while start.arrived.load(ordering: .acquiring) < count {}  // spin: the threads start together
+                let begin = DispatchTime.now().uptimeNanoseconds
+                let sink = body(iterations)
+                let end = DispatchTime.now().uptimeNanoseconds
+                start.runs.withLock { $0.append(ThreadRun(begin: begin, end: end, perOperation: Double(end - begin) / Double(iterations))) }
+                if sink == -1 { print(sink) }
+                done.signal()
+            }
+            thread.start()
+        }
+        for _ in 0..<count { done.wait() }
+        return start.runs.withLock { $0 }
+    }
+
+    /// A shared counter.
+    private final class Counter: Sendable {
+        let value = Atomic<Int>(0)
+    }
+
+    /// The threads of one contention sample: a start line and their results.
+    private final class StartLine: Sendable {
+        let arrived = Atomic<Int>(0)
+        let runs = AnnotatedMutex<[ThreadRun]>([])
     }
 
     private static func nanosecondsPerCall(_ feature: AnyFeature) -> [Double] {
@@ -93,19 +203,8 @@ enum CoreBench {
     }
 
     private static func searchBench() {
-        let words = ["avatar", "scroll", "network", "cache", "payment", "checkout", "moments", "like", "button",
-                     "rounded", "compact", "debug", "logging", "tab", "bar", "infinite", "prefetch", "retry"]
-        var groups: [RegistryManifest.Group] = []
-        for g in 0..<1_000 {
-            let flags = (0..<100).map { i -> RegistryManifest.Flag in
-                let n = g * 100 + i
-                let a = words[n % words.count], b = words[(n / 7) % words.count], c = words[(n / 49) % words.count]
-                return RegistryManifest.Flag(key: "group\(g).\(a)\(b.capitalized)\(c.capitalized)\(n)",
-                                             description: "Turns \(a) \(b) \(c) on for flag \(n)", default: n % 3 == 0)
-            }
-            groups.append(RegistryManifest.Group(key: "group\(g)", flags: flags))
-        }
-        guard let registry = try? FeatureRegistry(manifest: RegistryManifest(name: "Search bench", groups: groups),
+        // The same generated 100,000-flag manifest as the console and terminal benchmarks.
+        guard let registry = try? FeatureRegistry(manifest: BenchManifest.make(flagCount: 100_000),
                                                   options: RegistryOptions(storeWatchInterval: nil)) else { return }
         let clock = ContinuousClock()
         let indexTime = clock.measure { _ = registry.search("warm up") }

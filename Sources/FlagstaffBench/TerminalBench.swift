@@ -1,5 +1,5 @@
 import Flagstaff
-import FlagstaffTestSupport
+import FlagstaffTerminalDriver
 import Foundation
 
 /// The real thing: the built `flagstaff` opening a generated 100,000-flag manifest in tmux.

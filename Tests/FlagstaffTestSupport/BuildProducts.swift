@@ -5,28 +5,28 @@ import Foundation
 /// Looks first in the directory of the running test bundle (`.build/<triple>/<config>/`, where SwiftPM puts
 /// every product of the same build), then under the package root found from this file's path
 /// (`.build/debug`, `.build/release`).
-public enum BuildProducts {
+package enum BuildProducts {
     /// Why an executable could not be found.
-    public struct NotFound: Error, CustomStringConvertible {
+    package struct NotFound: Error, CustomStringConvertible {
         /// The executable's name.
-        public let name: String
+        package let name: String
         /// Every path tried.
-        public let searched: [String]
+        package let searched: [String]
 
         /// A message saying where it looked and how to build it.
-        public var description: String {
+        package var description: String {
             "cannot find the built executable '\(name)' (looked in: \(searched.joined(separator: ", "))); run `swift build --product \(name)` first"
         }
     }
 
     /// The package's root directory (the one holding Package.swift), from this source file's path.
-    public static var packageRoot: URL {
+    package static var packageRoot: URL {
         URL(fileURLWithPath: #filePath)  // …/Tests/FlagstaffTestSupport/BuildProducts.swift
             .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     }
 
     /// The directory the running test executable is in, if it can be found.
-    public static var testBundleDirectory: URL? {
+    package static var testBundleDirectory: URL? {
         let candidates = [Bundle.main.executableURL, URL(fileURLWithPath: CommandLine.arguments.first ?? "")]
         for case let url? in candidates where !url.path.isEmpty {
             var directory = url.resolvingSymlinksInPath().deletingLastPathComponent()
@@ -41,7 +41,7 @@ public enum BuildProducts {
     /// - Parameter name: the product name, e.g. `flagstaff`.
     /// - Returns: its file URL.
     /// - Throws: ``NotFound`` listing the places searched.
-    public static func executable(named name: String) throws -> URL {
+    package static func executable(named name: String) throws -> URL {
         var candidates: [URL] = []
         if let directory = testBundleDirectory { candidates.append(directory.appendingPathComponent(name)) }
         let build = packageRoot.appendingPathComponent(".build")

@@ -1,3 +1,4 @@
+import FlagstaffTerminalDriver
 import Foundation
 
 #if canImport(Glibc)
@@ -13,24 +14,24 @@ import Darwin
 /// dispositions). This adds what CLI tests need on top: standard input from bytes, and a deadline: a child
 /// still running then is killed and reported as ``Failure/timedOut(_:seconds:)``. Output goes through
 /// temporary files, never pipes, so a child that leaves a daemon behind cannot block the call.
-public enum CommandRunner {
+package enum CommandRunner {
     /// What a finished program left behind.
-    public struct Result: Sendable, CustomStringConvertible {
+    package struct Result: Sendable, CustomStringConvertible {
         /// The exit status, or 128 + the signal number when a signal ended it.
-        public var status: Int32
+        package var status: Int32
         /// Everything written to standard output.
-        public var standardOutput: String
+        package var standardOutput: String
         /// Everything written to standard error.
-        public var standardError: String
+        package var standardError: String
 
         /// The status and both streams, for test failure messages.
-        public var description: String {
+        package var description: String {
             "exit status \(status)\n--- stdout ---\n\(standardOutput)--- stderr ---\n\(standardError)"
         }
     }
 
     /// Why a program could not be run.
-    public enum Failure: Error, CustomStringConvertible {
+    package enum Failure: Error, CustomStringConvertible {
         /// The program could not be started.
         case spawnFailed(String, reason: String)
         /// The program was still running at the deadline and was killed.
@@ -39,7 +40,7 @@ public enum CommandRunner {
         case io(String)
 
         /// A readable message.
-        public var description: String {
+        package var description: String {
             switch self {
             case let .spawnFailed(program, reason): return "cannot start \(program): \(reason)"
             case let .timedOut(program, seconds): return "\(program) still running after \(seconds) s; killed"
@@ -57,7 +58,7 @@ public enum CommandRunner {
     ///   - timeout: how long to wait before killing it.
     /// - Returns: the exit status and captured output.
     /// - Throws: ``Failure``.
-    public static func run(_ executable: URL, _ arguments: [String], environment: [String: String],
+    package static func run(_ executable: URL, _ arguments: [String], environment: [String: String],
                            standardInput: Data? = nil, timeout: Duration = .seconds(60)) throws -> Result {
         let directory = FileManager.default.temporaryDirectory
         let token = "\(getpid())-\(UUID().uuidString)"
@@ -92,7 +93,7 @@ public enum CommandRunner {
     /// - Parameters: as ``run(_:_:environment:standardInput:timeout:)``.
     /// - Returns: the exit status and captured output.
     /// - Throws: ``Failure``.
-    public static func run(_ executable: URL, _ arguments: [String], environment: [String: String],
+    package static func run(_ executable: URL, _ arguments: [String], environment: [String: String],
                            standardInput: Data? = nil, timeout: Duration = .seconds(60)) async throws -> Result {
         try await offCooperativePool {
             try run(executable, arguments, environment: environment, standardInput: standardInput, timeout: timeout)

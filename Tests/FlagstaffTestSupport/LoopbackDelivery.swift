@@ -9,31 +9,31 @@ import Foundation
 
 /// How fast a ``LoopbackHTTPServer`` writes a response body: `bytes` at a time with `interval` between writes,
 /// like a slow or endless stream, so tests can see whether a client stops reading early.
-public struct LoopbackPace: Sendable, Equatable {
+package struct LoopbackPace: Sendable, Equatable {
     /// The bytes written at a time.
-    public var bytes: Int
+    package var bytes: Int
     /// The pause after each write.
-    public var interval: Duration
+    package var interval: Duration
 
     /// Creates a pace.
     /// - Parameters:
     ///   - bytes: The bytes written at a time (at least 1).
     ///   - interval: The pause after each write.
-    public init(bytes: Int, interval: Duration) {
+    package init(bytes: Int, interval: Duration) {
         self.bytes = max(1, bytes)
         self.interval = interval
     }
 }
 
 /// What a ``LoopbackHTTPServer`` managed to write for one response.
-public struct LoopbackDelivery: Sendable, Equatable {
+package struct LoopbackDelivery: Sendable, Equatable {
     /// The body bytes the response had to send (after chunked encoding, before any truncation fault).
-    public var bodyBytes: Int
+    package var bodyBytes: Int
     /// The body bytes actually written before the response ended.
-    public var sentBodyBytes: Int
+    package var sentBodyBytes: Int
     /// Whether the whole response was written (`false` when the client closed the connection first, or a fault
     /// or a stop cut it short).
-    public var completed: Bool
+    package var completed: Bool
 }
 
 extension LoopbackSocket {

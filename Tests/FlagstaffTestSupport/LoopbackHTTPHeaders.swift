@@ -4,33 +4,33 @@ import Foundation
 ///
 /// Used by both ``LoopbackRequest`` and ``LoopbackResponse``. Lookups ignore case (`"ETag"` finds
 /// `"etag"`); iteration yields fields in the order they were received or added, with their original spelling.
-public struct LoopbackHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionaryLiteral {
+package struct LoopbackHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionaryLiteral {
     /// One header field as received or as it will be sent.
-    public struct Field: Sendable, Equatable {
+    package struct Field: Sendable, Equatable {
         /// The field name with its original spelling.
-        public var name: String
+        package var name: String
         /// The field value, without surrounding whitespace.
-        public var value: String
+        package var value: String
     }
 
     private var fields: [Field]
 
     /// Creates an empty header list.
-    public init() {
+    package init() {
         fields = []
     }
 
     /// Creates a header list from name/value pairs, in order.
     ///
     /// - Parameter elements: The fields; duplicate names are kept as separate fields.
-    public init(dictionaryLiteral elements: (String, String)...) {
+    package init(dictionaryLiteral elements: (String, String)...) {
         fields = elements.map { Field(name: $0.0, value: $0.1) }
     }
 
     /// Creates a header list from name/value pairs, in order.
     ///
     /// - Parameter pairs: The fields; duplicate names are kept as separate fields.
-    public init(_ pairs: [(String, String)]) {
+    package init(_ pairs: [(String, String)]) {
         fields = pairs.map { Field(name: $0.0, value: $0.1) }
     }
 
@@ -39,7 +39,7 @@ public struct LoopbackHeaders: Sendable, Equatable, Sequence, ExpressibleByDicti
     /// Setting a value replaces every field with that name by one field; setting `nil` removes them.
     ///
     /// - Parameter name: The field name, in any case.
-    public subscript(name: String) -> String? {
+    package subscript(name: String) -> String? {
         get { fields.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value }
         set {
             fields.removeAll { $0.name.caseInsensitiveCompare(name) == .orderedSame }
@@ -51,14 +51,14 @@ public struct LoopbackHeaders: Sendable, Equatable, Sequence, ExpressibleByDicti
     ///
     /// - Parameter name: The field name, in any case.
     /// - Returns: The values; empty if the header is absent.
-    public func values(for name: String) -> [String] {
+    package func values(for name: String) -> [String] {
         fields.filter { $0.name.caseInsensitiveCompare(name) == .orderedSame }.map(\.value)
     }
 
     /// Whether a field named `name` (case-insensitive) is present.
     ///
     /// - Parameter name: The field name, in any case.
-    public func contains(_ name: String) -> Bool {
+    package func contains(_ name: String) -> Bool {
         self[name] != nil
     }
 
@@ -67,15 +67,15 @@ public struct LoopbackHeaders: Sendable, Equatable, Sequence, ExpressibleByDicti
     /// - Parameters:
     ///   - name: The field name.
     ///   - value: The field value.
-    public mutating func add(_ name: String, _ value: String) {
+    package mutating func add(_ name: String, _ value: String) {
         fields.append(Field(name: name, value: value))
     }
 
     /// The number of fields.
-    public var count: Int { fields.count }
+    package var count: Int { fields.count }
 
     /// Iterates the fields in order.
-    public func makeIterator() -> IndexingIterator<[Field]> {
+    package func makeIterator() -> IndexingIterator<[Field]> {
         fields.makeIterator()
     }
 }

@@ -17,14 +17,14 @@ import Foundation
 /// ```
 ///
 /// Not thread-safe: use one connection from one task. Calls block the calling thread (at most `timeout`).
-public final class LoopbackHTTPRawConnection {
+package final class LoopbackHTTPRawConnection {
     private var fd: Int32
 
     /// Connects to 127.0.0.1:`port`.
     ///
     /// - Parameter port: The port.
     /// - Throws: ``LoopbackHTTPError`` if the connection fails (e.g. refused).
-    public init(port: UInt16) throws {
+    package init(port: UInt16) throws {
         let socketFD = socket(AF_INET, LoopbackSocket.streamType, 0)
         guard socketFD >= 0 else { throw LoopbackHTTPError(operation: "socket", code: errno) }
         let result = LoopbackSocket.withLoopbackAddress(port: port) { connect(socketFD, $0, $1) }
@@ -44,7 +44,7 @@ public final class LoopbackHTTPRawConnection {
     ///
     /// - Parameter data: The bytes.
     /// - Throws: ``LoopbackHTTPError`` if the peer has gone away.
-    public func send(_ data: Data) throws {
+    package func send(_ data: Data) throws {
         guard fd >= 0, LoopbackSocket.sendAll(fd, [UInt8](data)) else {
             throw LoopbackHTTPError(operation: "send", code: errno)
         }
@@ -54,7 +54,7 @@ public final class LoopbackHTTPRawConnection {
     ///
     /// - Parameter text: The text, e.g. a request head with `\r\n` line ends.
     /// - Throws: ``LoopbackHTTPError`` if the peer has gone away.
-    public func send(_ text: String) throws {
+    package func send(_ text: String) throws {
         try send(Data(text.utf8))
     }
 
@@ -64,7 +64,7 @@ public final class LoopbackHTTPRawConnection {
     ///   - marker: Text to wait for, or `nil` to read until the peer closes.
     ///   - timeout: The longest time to wait in total.
     /// - Returns: Everything received (possibly more than up to the marker).
-    public func receive(until marker: String? = nil, timeout: Duration = .seconds(5)) -> Data {
+    package func receive(until marker: String? = nil, timeout: Duration = .seconds(5)) -> Data {
         var received = Data()
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: timeout)
@@ -87,7 +87,7 @@ public final class LoopbackHTTPRawConnection {
     }
 
     /// Closes the connection. Safe to call more than once.
-    public func close() {
+    package func close() {
         if fd >= 0 {
             _ = Self.closeDescriptor(fd)
             fd = -1

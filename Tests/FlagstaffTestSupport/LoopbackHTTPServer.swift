@@ -6,7 +6,7 @@ import Musl
 import Darwin
 #endif
 import Foundation
-import Synchronization
+import Flagstaff
 
 /// A small real HTTP/1.1 server on 127.0.0.1 for tests of HTTP clients and remote-config providers.
 ///
@@ -35,9 +35,9 @@ import Synchronization
 /// possibly several at once, so it must be `@Sendable`. ``stop()`` interrupts delays, waits for in-flight
 /// connections to finish and is idempotent; a stopped server cannot be restarted (create a new one, optionally
 /// on the same ``port``). Dropping the last reference also stops the server.
-public final class LoopbackHTTPServer: Sendable {
+package final class LoopbackHTTPServer: Sendable {
     /// The closure that turns a request into a response; runs on a connection thread.
-    public typealias Handler = @Sendable (LoopbackRequest) -> LoopbackResponse
+    package typealias Handler = @Sendable (LoopbackRequest) -> LoopbackResponse
 
     private let core: LoopbackServerCore
     private let requestedPort: UInt16
@@ -48,7 +48,7 @@ public final class LoopbackHTTPServer: Sendable {
     ///   - port: The port to bind on 127.0.0.1; `0` (the default) picks a free ephemeral port.
     ///   - keepAlive: Serve several requests per connection (no `Connection: close`).
     ///   - handler: Produces the response for each request.
-    public init(port: UInt16 = 0, keepAlive: Bool = false, handler: @escaping Handler) {
+    package init(port: UInt16 = 0, keepAlive: Bool = false, handler: @escaping Handler) {
         requestedPort = port
         core = LoopbackServerCore(handler: handler, keepAlive: keepAlive)
     }
@@ -65,7 +65,7 @@ public final class LoopbackHTTPServer: Sendable {
     ///   - handler: Produces the response for each request.
     /// - Returns: The running server.
     /// - Throws: ``LoopbackHTTPError`` if the socket cannot be bound or listened on.
-    public static func started(port: UInt16 = 0, keepAlive: Bool = false, handler: @escaping Handler) throws -> LoopbackHTTPServer {
+    package static func started(port: UInt16 = 0, keepAlive: Bool = false, handler: @escaping Handler) throws -> LoopbackHTTPServer {
         let server = LoopbackHTTPServer(port: port, keepAlive: keepAlive, handler: handler)
         try server.start()
         return server
@@ -74,22 +74,22 @@ public final class LoopbackHTTPServer: Sendable {
     /// Binds 127.0.0.1, starts listening and starts the accept thread.
     ///
     /// - Throws: ``LoopbackHTTPError`` if binding or listening fails, or if the server was already started.
-    public func start() throws {
+    package func start() throws {
         try core.start(port: requestedPort)
     }
 
     /// Stops accepting, interrupts response delays, waits for in-flight connections and closes the socket.
     ///
     /// Safe to call more than once and from any thread except a handler.
-    public func stop() {
+    package func stop() {
         core.stop()
     }
 
     /// The bound port, or `0` before ``start()``.
-    public var port: UInt16 { core.port }
+    package var port: UInt16 { core.port }
 
     /// `http://127.0.0.1:<port>` (no trailing slash).
-    public var baseURL: URL {
+    package var baseURL: URL {
         URL(string: "http://127.0.0.1:\(port)") ?? URL(fileURLWithPath: "/")
     }
 
@@ -97,7 +97,7 @@ public final class LoopbackHTTPServer: Sendable {
     ///
     /// - Parameter pathAndQuery: For example `"/v1/fetch?key=abc"`.
     /// - Returns: The absolute URL.
-    public func url(_ pathAndQuery: String) -> URL {
+    package func url(_ pathAndQuery: String) -> URL {
         let suffix = pathAndQuery.hasPrefix("/") ? pathAndQuery : "/" + pathAndQuery
         return URL(string: "http://127.0.0.1:\(port)\(suffix)") ?? baseURL
     }
@@ -105,24 +105,24 @@ public final class LoopbackHTTPServer: Sendable {
     /// Replaces the handler; requests arriving afterwards use the new one.
     ///
     /// - Parameter handler: The new handler.
-    public func setHandler(_ handler: @escaping Handler) {
+    package func setHandler(_ handler: @escaping Handler) {
         core.setHandler(handler)
     }
 
     /// Every request received so far, in arrival order.
-    public var requests: [LoopbackRequest] { core.recordedRequests }
+    package var requests: [LoopbackRequest] { core.recordedRequests }
 
     /// The number of requests received so far.
-    public var requestCount: Int { core.recordedRequests.count }
+    package var requestCount: Int { core.recordedRequests.count }
 
     /// What was written for each response so far, in the order the responses ended.
-    public var deliveries: [LoopbackDelivery] { core.counters.deliveries }
+    package var deliveries: [LoopbackDelivery] { core.counters.deliveries }
 
     /// The number of connections accepted so far.
-    public var acceptedConnectionCount: Int { core.counters.accepted }
+    package var acceptedConnectionCount: Int { core.counters.accepted }
 
     /// The number of connections open now (accepted and not yet closed by either side).
-    public var openConnectionCount: Int { core.counters.open }
+    package var openConnectionCount: Int { core.counters.open }
 
     /// Waits until `condition` holds, checking every 5 ms until `timeout` passes.
     ///
@@ -130,7 +130,7 @@ public final class LoopbackHTTPServer: Sendable {
     ///   - timeout: The longest time to wait.
     ///   - condition: What to wait for, e.g. `{ $0.openConnectionCount == 0 }`.
     /// - Returns: Whether it held in time.
-    public func wait(timeout: Duration = .seconds(30), until condition: @Sendable (LoopbackHTTPServer) -> Bool) async -> Bool {
+    package func wait(timeout: Duration = .seconds(30), until condition: @Sendable (LoopbackHTTPServer) -> Bool) async -> Bool {
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: timeout)
         while clock.now < deadline {
@@ -141,7 +141,7 @@ public final class LoopbackHTTPServer: Sendable {
     }
 
     /// Forgets the recorded requests.
-    public func clearRequests() {
+    package func clearRequests() {
         core.clearRequests()
     }
 
@@ -151,7 +151,7 @@ public final class LoopbackHTTPServer: Sendable {
     ///   - count: The number of requests to wait for.
     ///   - timeout: The longest time to wait.
     /// - Returns: `true` if the count was reached in time.
-    public func waitForRequests(count: Int, timeout: Duration = .seconds(30)) async -> Bool {
+    package func waitForRequests(count: Int, timeout: Duration = .seconds(30)) async -> Bool {
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: timeout)
         while clock.now < deadline {
@@ -183,14 +183,14 @@ final class LoopbackServerCore: Sendable {
         var open = 0
     }
 
-    private let state: LoopbackHTTPLock<State>
-    private let counting = LoopbackHTTPLock(Counters())
+    private let state: AnnotatedMutex<State>
+    private let counting = AnnotatedMutex(Counters())
     private let keepAlive: Bool
     /// Counts the accept thread and live connection threads; `stop()` waits on it. DispatchGroup is thread-safe.
     private let group = DispatchGroup()
 
     init(handler: @escaping LoopbackHTTPServer.Handler, keepAlive: Bool) {
-        state = LoopbackHTTPLock(State(handler: handler))
+        state = AnnotatedMutex(State(handler: handler))
         self.keepAlive = keepAlive
     }
 

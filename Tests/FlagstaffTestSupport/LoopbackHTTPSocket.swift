@@ -8,14 +8,14 @@ import Darwin
 import Foundation
 
 /// An error from the loopback server's socket layer, naming the failing call and `errno`.
-public struct LoopbackHTTPError: Error, CustomStringConvertible, Sendable {
+package struct LoopbackHTTPError: Error, CustomStringConvertible, Sendable {
     /// The failing operation, e.g. `"bind"`.
-    public var operation: String
+    package var operation: String
     /// The `errno` value at the time of failure.
-    public var code: Int32
+    package var code: Int32
 
     /// A readable message such as `loopback server: bind failed: Address already in use (errno 98)`.
-    public var description: String {
+    package var description: String {
         "loopback server: \(operation) failed: \(String(cString: strerror(code))) (errno \(code))"
     }
 }

@@ -6,7 +6,7 @@ import Musl
 import Darwin
 #endif
 import Foundation
-import Synchronization
+import Flagstaff
 
 /// A port on 127.0.0.1 that refuses every connection, for "connection refused" tests.
 ///
@@ -18,15 +18,15 @@ import Synchronization
 /// let refused = try LoopbackRefusedPort()
 /// let provider = MyProvider(baseURL: refused.baseURL)   // every request fails with "connection refused"
 /// ```
-public final class LoopbackRefusedPort: Sendable {
-    private let fd: LoopbackHTTPLock<Int32>
+package final class LoopbackRefusedPort: Sendable {
+    private let fd: AnnotatedMutex<Int32>
     /// The reserved port number.
-    public let port: UInt16
+    package let port: UInt16
 
     /// Reserves an ephemeral port that refuses connections.
     ///
     /// - Throws: ``LoopbackHTTPError`` if no socket can be bound.
-    public init() throws {
+    package init() throws {
         let socketFD = try LoopbackSocket.makeBound(port: 0)
         do {
             port = try LoopbackSocket.localPort(of: socketFD)
@@ -34,7 +34,7 @@ public final class LoopbackRefusedPort: Sendable {
             closeDescriptor(socketFD)
             throw error
         }
-        fd = LoopbackHTTPLock(socketFD)
+        fd = AnnotatedMutex(socketFD)
     }
 
     deinit {
@@ -42,12 +42,12 @@ public final class LoopbackRefusedPort: Sendable {
     }
 
     /// `http://127.0.0.1:<port>` (no trailing slash).
-    public var baseURL: URL {
+    package var baseURL: URL {
         URL(string: "http://127.0.0.1:\(port)") ?? URL(fileURLWithPath: "/")
     }
 
     /// Releases the port; later connections may reach whatever binds it next.
-    public func close() {
+    package func close() {
         fd.withLock { socketFD in
             if socketFD >= 0 {
                 closeDescriptor(socketFD)

@@ -4,29 +4,29 @@ import Foundation
 ///
 /// The server parses the request line, headers and body (`Content-Length` or chunked) before calling the
 /// handler, and records every request in ``LoopbackHTTPServer/requests`` for later assertions.
-public struct LoopbackRequest: Sendable, Equatable {
+package struct LoopbackRequest: Sendable, Equatable {
     /// The request method as sent, e.g. `"POST"`.
-    public var method: String
+    package var method: String
     /// The request target as sent, path and query, e.g. `"/v1/x:fetch?key=abc"`.
-    public var target: String
+    package var target: String
     /// The percent-decoded path, without the query, e.g. `"/v1/x:fetch"`.
-    public var path: String
+    package var path: String
     /// The raw query string after `?`, or `""` when there is none.
-    public var rawQuery: String
+    package var rawQuery: String
     /// The query items, percent-decoded, in order; duplicate names are kept.
-    public var queryItems: [(name: String, value: String?)] {
+    package var queryItems: [(name: String, value: String?)] {
         URLComponents(string: "http://h/?" + rawQuery)?.queryItems?.map { ($0.name, $0.value) } ?? []
     }
     /// The query items as a dictionary (the last value wins; a name without `=` maps to `""`).
-    public var query: [String: String] {
+    package var query: [String: String] {
         var result: [String: String] = [:]
         for item in queryItems { result[item.name] = item.value ?? "" }
         return result
     }
     /// The header fields; lookups are case-insensitive.
-    public var headers: LoopbackHeaders
+    package var headers: LoopbackHeaders
     /// The body bytes (de-chunked), empty when there is none.
-    public var body: Data
+    package var body: Data
 
     /// Creates a request value, as the server does when parsing; tests may build one to call a handler directly.
     ///
@@ -35,7 +35,7 @@ public struct LoopbackRequest: Sendable, Equatable {
     ///   - target: The path plus optional `?query`.
     ///   - headers: The header fields.
     ///   - body: The body bytes.
-    public init(method: String, target: String, headers: LoopbackHeaders = LoopbackHeaders(), body: Data = Data()) {
+    package init(method: String, target: String, headers: LoopbackHeaders = LoopbackHeaders(), body: Data = Data()) {
         self.method = method
         self.target = target
         let parts = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
@@ -47,17 +47,17 @@ public struct LoopbackRequest: Sendable, Equatable {
     }
 
     /// The body decoded as UTF-8, or `nil` if it is not valid UTF-8.
-    public var bodyText: String? {
+    package var bodyText: String? {
         String(data: body, encoding: .utf8)
     }
 
     /// The body parsed as a JSON object, or `nil` if it is not one.
-    public var jsonBody: [String: Any]? {
+    package var jsonBody: [String: Any]? {
         (try? JSONSerialization.jsonObject(with: body)) as? [String: Any]
     }
 
     /// Compares method, target, headers and body.
-    public static func == (lhs: LoopbackRequest, rhs: LoopbackRequest) -> Bool {
+    package static func == (lhs: LoopbackRequest, rhs: LoopbackRequest) -> Bool {
         lhs.method == rhs.method && lhs.target == rhs.target && lhs.headers == rhs.headers && lhs.body == rhs.body
     }
 }

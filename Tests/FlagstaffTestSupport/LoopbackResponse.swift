@@ -1,7 +1,7 @@
 import Foundation
 
 /// How a ``LoopbackHTTPServer`` misbehaves when sending a response, for fault-injection tests.
-public enum LoopbackFault: Sendable, Equatable {
+package enum LoopbackFault: Sendable, Equatable {
     /// Read the request, then close the connection without writing a single byte.
     case closeWithoutResponse
     /// Read the request, then reset the connection (TCP RST via `SO_LINGER` 0) without writing anything.
@@ -17,25 +17,25 @@ public enum LoopbackFault: Sendable, Equatable {
 /// or ``chunked`` is on, a `Content-Length` for ``body``. It adds no `Content-Type`: set one yourself, or
 /// use ``json(_:status:headers:)`` / ``text(_:status:headers:)``. To test a wrong content type, set any
 /// other type in ``headers``; to test an oversized body, return a large body (see ``oversized(bytes:contentType:)``).
-public struct LoopbackResponse: Sendable, Equatable {
+package struct LoopbackResponse: Sendable, Equatable {
     /// The status code, e.g. `200`.
-    public var status: Int
+    package var status: Int
     /// Header fields to send, in order. Case-insensitive lookups.
-    public var headers: LoopbackHeaders
+    package var headers: LoopbackHeaders
     /// The body bytes.
-    public var body: Data
+    package var body: Data
     /// How long the server waits before writing anything (the connection stays open), to trigger client
     /// timeouts. ``LoopbackHTTPServer/stop()`` interrupts the wait.
     ///
     /// Note: on Linux, swift-corelibs-foundation truncates `URLSession` timeouts to whole seconds (a 0.5 s
     /// timeout fires at once), so a plain `URLSession` client needs timeouts of at least 1 s.
-    public var delay: Duration
+    package var delay: Duration
     /// Send the body with `Transfer-Encoding: chunked` instead of `Content-Length`.
-    public var chunked: Bool
+    package var chunked: Bool
     /// A transport-level fault to inject, or `nil` for a well-formed response.
-    public var fault: LoopbackFault?
+    package var fault: LoopbackFault?
     /// Write the body slowly, a piece at a time (see ``LoopbackPace``); `nil` writes it at once.
-    public var pace: LoopbackPace?
+    package var pace: LoopbackPace?
 
     /// Creates a response.
     ///
@@ -47,7 +47,7 @@ public struct LoopbackResponse: Sendable, Equatable {
     ///   - chunked: Whether to use chunked transfer encoding.
     ///   - fault: A fault to inject.
     ///   - pace: How fast to write the body; `nil` for all at once.
-    public init(
+    package init(
         status: Int = 200,
         headers: LoopbackHeaders = LoopbackHeaders(),
         body: Data = Data(),
@@ -72,7 +72,7 @@ public struct LoopbackResponse: Sendable, Equatable {
     ///   - status: The status code.
     ///   - headers: Extra header fields.
     /// - Returns: The response.
-    public static func json(_ json: String, status: Int = 200, headers: LoopbackHeaders = LoopbackHeaders()) -> Self {
+    package static func json(_ json: String, status: Int = 200, headers: LoopbackHeaders = LoopbackHeaders()) -> Self {
         var all = headers
         if !all.contains("Content-Type") { all["Content-Type"] = "application/json; charset=utf-8" }
         return LoopbackResponse(status: status, headers: all, body: Data(json.utf8))
@@ -85,7 +85,7 @@ public struct LoopbackResponse: Sendable, Equatable {
     ///   - status: The status code.
     ///   - headers: Extra header fields.
     /// - Returns: The response; a 500 with a plain-text message if `object` cannot be serialised.
-    public static func jsonObject(_ object: Any, status: Int = 200, headers: LoopbackHeaders = LoopbackHeaders()) -> Self {
+    package static func jsonObject(_ object: Any, status: Int = 200, headers: LoopbackHeaders = LoopbackHeaders()) -> Self {
         guard JSONSerialization.isValidJSONObject(object),
               let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
         else {
@@ -101,7 +101,7 @@ public struct LoopbackResponse: Sendable, Equatable {
     ///   - status: The status code.
     ///   - headers: Extra header fields.
     /// - Returns: The response.
-    public static func text(_ text: String, status: Int = 200, headers: LoopbackHeaders = LoopbackHeaders()) -> Self {
+    package static func text(_ text: String, status: Int = 200, headers: LoopbackHeaders = LoopbackHeaders()) -> Self {
         var all = headers
         if !all.contains("Content-Type") { all["Content-Type"] = "text/plain; charset=utf-8" }
         return LoopbackResponse(status: status, headers: all, body: Data(text.utf8))
@@ -113,7 +113,7 @@ public struct LoopbackResponse: Sendable, Equatable {
     ///   - status: The status code.
     ///   - headers: Header fields, e.g. `Retry-After`.
     /// - Returns: The response.
-    public static func status(_ status: Int, headers: LoopbackHeaders = LoopbackHeaders()) -> Self {
+    package static func status(_ status: Int, headers: LoopbackHeaders = LoopbackHeaders()) -> Self {
         LoopbackResponse(status: status, headers: headers)
     }
 
@@ -123,7 +123,7 @@ public struct LoopbackResponse: Sendable, Equatable {
     ///   - bytes: The body size in bytes (at least 2).
     ///   - contentType: The content type to declare.
     /// - Returns: The response.
-    public static func oversized(bytes: Int, contentType: String = "application/json") -> Self {
+    package static func oversized(bytes: Int, contentType: String = "application/json") -> Self {
         var body = Data(repeating: UInt8(ascii: " "), count: max(bytes, 2))
         body[0] = UInt8(ascii: "\"")
         body[body.count - 1] = UInt8(ascii: "\"")
@@ -137,7 +137,7 @@ public struct LoopbackResponse: Sendable, Equatable {
     ///   - bytes: The body size in bytes.
     ///   - pace: How fast it is written.
     /// - Returns: The response.
-    public static func slowStream(bytes: Int, pace: LoopbackPace) -> Self {
+    package static func slowStream(bytes: Int, pace: LoopbackPace) -> Self {
         var response = oversized(bytes: bytes)
         response.chunked = true
         response.pace = pace
@@ -145,7 +145,7 @@ public struct LoopbackResponse: Sendable, Equatable {
     }
 
     /// The standard reason phrase for ``status`` (`"OK"`, `"Not Modified"`, …), or `"Status"` if unknown.
-    public var reasonPhrase: String {
+    package var reasonPhrase: String {
         switch status {
         case 200: "OK"
         case 201: "Created"

@@ -6,7 +6,7 @@ import Foundation
 /// - Parameter body: the blocking work.
 /// - Returns: what `body` returns.
 /// - Throws: what `body` throws.
-public func offCooperativePool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+package func offCooperativePool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
     try await withCheckedThrowingContinuation { continuation in
         let thread = Thread {
             continuation.resume(with: Result { try body() })
@@ -18,16 +18,16 @@ public func offCooperativePool<T: Sendable>(_ body: @escaping @Sendable () throw
 
 /// A task executor on a private serial dispatch queue: work that prefers it resumes there, not on the cooperative
 /// pool, so a test can time what it awaits even while other tests keep every pool thread busy.
-public final class PrivateQueueExecutor: TaskExecutor {
+package final class PrivateQueueExecutor: TaskExecutor {
     private let queue: DispatchQueue
 
     /// Creates an executor.
     /// - Parameter label: The queue's label.
-    public init(label: String = "flagstaff.tests.private-executor") {
+    package init(label: String = "flagstaff.tests.private-executor") {
         queue = DispatchQueue(label: label)
     }
 
-    public func enqueue(_ job: consuming ExecutorJob) {
+    package func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         queue.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
     }
@@ -36,6 +36,6 @@ public final class PrivateQueueExecutor: TaskExecutor {
 /// Runs `operation` on a ``PrivateQueueExecutor`` of its own (it and its child tasks resume there).
 /// - Parameter operation: The timed work.
 /// - Returns: What `operation` returns.
-public func offCooperativePool<T: Sendable>(timing operation: () async throws -> T) async rethrows -> T {
+package func offCooperativePool<T: Sendable>(timing operation: () async throws -> T) async rethrows -> T {
     try await withTaskExecutorPreference(PrivateQueueExecutor(), operation: operation)
 }

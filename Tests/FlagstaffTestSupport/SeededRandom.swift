@@ -1,14 +1,14 @@
 /// SplitMix64: a small, fast random number generator whose sequence depends only on its seed, so generated
 /// test inputs are the same on every run and every machine.
-public struct SeededRandom: RandomNumberGenerator, Sendable {
+package struct SeededRandom: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
     /// Creates a generator.
     /// - Parameter seed: the seed; equal seeds give equal sequences.
-    public init(seed: UInt64) { state = seed }
+    package init(seed: UInt64) { state = seed }
 
     /// The next 64 random bits.
-    public mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var value = state
         value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9

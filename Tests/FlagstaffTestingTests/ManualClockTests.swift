@@ -48,6 +48,37 @@ import Testing
         #expect(clock.sleeperCount == 0)
     }
 
+    @Test func advancingToAnEarlierInstantKeepsTheTime() {
+        let clock = ManualClock()
+        clock.advance(by: .seconds(10))
+        let later = clock.now
+        clock.advance(to: ManualClock.Instant(offset: .seconds(4)))
+        #expect(clock.now == later)
+        clock.advance(to: ManualClock.Instant(offset: .seconds(12)))
+        #expect(clock.now.offset == .seconds(12))
+    }
+
+    @Test func waitingForSleepersAlreadyAsleepReturnsAtOnce() async throws {
+        let clock = ManualClock()
+        let sleepers = (0..<3).map { _ in Task { try await clock.sleep(for: .seconds(1)) } }
+        try await clock.waitForSleepers(3)
+        try await clock.waitForSleepers(2)  // fewer than are asleep: no wait
+        #expect(clock.sleeperCount == 3)
+        clock.advance(by: .seconds(1))
+        for sleeper in sleepers { try await sleeper.value }
+        #expect(clock.sleeperCount == 0)
+    }
+
+    @Test func aTaskCancelledBeforeItSleepsThrowsWithoutSleeping() async {
+        let clock = ManualClock()
+        let sleeper = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            try await clock.sleep(for: .seconds(1))
+        }
+        await #expect(throws: CancellationError.self) { try await sleeper.value }
+        #expect(clock.sleeperCount == 0)
+    }
+
     @Test func waitingForSleepersThatNeverComeFailsWithAClearError() async {
         let clock = ManualClock()
         await #expect(throws: ManualClockError.self) {

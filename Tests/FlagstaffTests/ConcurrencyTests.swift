@@ -52,11 +52,41 @@ import Testing
         #expect(notifications.load(ordering: .relaxed) > 0)
     }
 
+    @Test func identitiesAndMemberListsReadWhileFlagsAreRegistered() async throws {
+        let features = AppFeatures(options: RegistryOptions(storeWatchInterval: nil))
+        let declared = features.allFeatures.count
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                for index in 0..<200 {
+                    let flag = Feature(key: "late.flag\(index)")
+                    try? features.register(flag, in: index.isMultiple(of: 2) ? "late" : "late.deeper")
+                }
+            }
+            for _ in 0..<3 {
+                group.addTask {
+                    for _ in 0..<300 {
+                        for flag in features.allFeatures.suffix(4) {
+                            // Registration publishes each flag's identity while these read it.
+                            #expect(!flag.key.isEmpty && !flag.label.isEmpty)
+                            _ = (flag.groupPath, flag.groupKeyPath, flag.declarationPath, flag.registry === features)
+                            _ = features.feature(forKey: flag.key)
+                        }
+                        _ = features.groups.map { ($0.label, $0.keyPath, $0.subgroups.count) }
+                    }
+                }
+            }
+        }
+        #expect(features.allFeatures.count == declared + 200)
+        let last = try #require(features.feature(forKey: "late.flag199"))
+        #expect(last.groupKeyPath == ["late", "deeper"] && last.label == "Flag 199" && last.registry === features)
+        #expect(features.groups.last?.label == "Late")
+    }
+
     @Test func concurrentFirstSearchesBuildTheIndexOnce() throws {
         let flags = (0..<4_000).map { RegistryManifest.Flag(key: "g.flag\($0)", description: "Flag number \($0) of the bench") }
         let registry = try FeatureRegistry(manifest: RegistryManifest(name: "Index", groups: [RegistryManifest.Group(key: "g", flags: flags)]),
                                            options: RegistryOptions(storeWatchInterval: nil))
-        let counts = Mutex<[Int]>([])
+        let counts = AnnotatedMutex<[Int]>([])
         // Off the cooperative pool: four threads ask for the first search at the same moment.
         DispatchQueue.concurrentPerform(iterations: 4) { worker in
             let count = registry.search(worker.isMultiple(of: 2) ? "flag1" : "number").count

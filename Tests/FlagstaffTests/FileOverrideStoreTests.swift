@@ -1,4 +1,5 @@
 @testable import Flagstaff
+import FlagstaffTesting
 import Foundation
 import Testing
 
@@ -107,14 +108,47 @@ import Testing
         }
     }
 
-    @Test func externalChangesAreNoticedAndNotified() async throws {
-        let features = AppFeatures(store: try FileOverrideStore(url: file), options: RegistryOptions(storeWatchInterval: .milliseconds(20)))
+    @Test func externalChangesAreNoticedWhenTheWatchIntervalHasPassed() async throws {
+        let clock = ManualClock()
+        let features = AppFeatures(store: try FileOverrideStore(url: file),
+                                   options: RegistryOptions(storeWatchInterval: .milliseconds(500), clock: clock))
         let stream = features.changes
+        try await clock.waitForSleepers()  // the watcher waits for its first check
         // Another process (simulated by a second store on the same file) writes.
         _ = try FileOverrideStore(url: file).update(["list.infiniteScroll": .enabled])
+        clock.advance(by: .milliseconds(499))
+        // The watcher's deadline is not reached: it is still asleep, so nothing has been read yet.
+        #expect(clock.sleeperCount == 1)
+        #expect(!features.list.infiniteScroll.enabled)
+        clock.advance(by: .milliseconds(1))
         var iterator = stream.makeAsyncIterator()
         let change = await iterator.next()
         #expect(change == FeatureChange(keys: ["list.infiniteScroll"], origin: .external))
         #expect(features.list.infiniteScroll.enabled)
+        // It goes on watching: the next interval brings the next change.
+        try await clock.waitForSleepers()
+        _ = try FileOverrideStore(url: file).update(["list.infiniteScroll": .featureDefault])
+        clock.advance(by: .milliseconds(500))
+        #expect(await iterator.next() == FeatureChange(keys: ["list.infiniteScroll"], origin: .external))
+    }
+
+    @Test func theWatcherStopsWithItsRegistry() async throws {
+        let clock = ManualClock()
+        var features: AppFeatures? = AppFeatures(store: try FileOverrideStore(url: file),
+                                                 options: RegistryOptions(storeWatchInterval: .seconds(1), clock: clock))
+        weak let released = features
+        try await clock.waitForSleepers()
+        #expect(features?.allFeatures.isEmpty == false)
+        features = nil
+        #expect(released == nil)
+        #expect(clock.sleeperCount == 0, "the registry's deinit cancels the watcher's wait")
+    }
+
+    @Test func noWatcherWithoutAnInterval() {
+        let clock = ManualClock()
+        let features = AppFeatures(store: InMemoryOverrideStore(), options: RegistryOptions(storeWatchInterval: nil, clock: clock))
+        #expect(features.core.watcherIsRunning == false)
+        let watched = AppFeatures(store: InMemoryOverrideStore(), options: RegistryOptions(clock: clock))
+        #expect(watched.core.watcherIsRunning)
     }
 }

@@ -1,4 +1,5 @@
 @testable import Flagstaff
+import FlagstaffTesting
 import Foundation
 import Synchronization
 import Testing
@@ -107,7 +108,7 @@ import Testing
 
     @Test func changeCallbacksFireOnEveryChange() throws {
         let features = AppFeatures()
-        let seen = Mutex<[FeatureChange]>([])
+        let seen = AnnotatedMutex<[FeatureChange]>([])
         let subscription = features.onChange { change in seen.withLock { $0.append(change) } }
         features.blueText.override = .enabled
         features.blueText.override = .enabled  // no change, no event
@@ -141,10 +142,13 @@ import Testing
 
     @Test func sharedInMemoryStoreChangesAreSeenByTheOtherRegistry() async throws {
         let store = InMemoryOverrideStore()
-        let one = AppFeatures(store: store, options: RegistryOptions(storeWatchInterval: .milliseconds(20)))
-        let two = AppFeatures(store: store, options: RegistryOptions(storeWatchInterval: .milliseconds(20)))
+        let clock = ManualClock()
+        let one = AppFeatures(store: store, options: RegistryOptions(storeWatchInterval: nil))
+        let two = AppFeatures(store: store, options: RegistryOptions(storeWatchInterval: .milliseconds(500), clock: clock))
         let stream = two.changes
         one.blueText.override = .enabled
+        try await clock.waitForSleepers()  // two's watcher waits for its next check
+        clock.advance(by: .milliseconds(500))
         var iterator = stream.makeAsyncIterator()
         let change = await iterator.next()
         #expect(change == FeatureChange(keys: ["blueText"], origin: .external))
@@ -162,7 +166,7 @@ import Testing
         features.attach(source)
         features.attach(source)
         #expect(features.remoteSources.count == 1)
-        let seen = Mutex<[FeatureChange]>([])
+        let seen = AnnotatedMutex<[FeatureChange]>([])
         let subscription = features.onChange { change in seen.withLock { $0.append(change) } }
         features.notifyRemoteChange(keys: ["blueText"])
         features.notifyRemoteChange(keys: [])

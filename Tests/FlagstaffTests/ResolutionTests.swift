@@ -1,4 +1,5 @@
 @testable import Flagstaff
+import FlagstaffTesting
 import Foundation
 import Synchronization
 import Testing
@@ -56,17 +57,40 @@ import Testing
         #expect(calls.load(ordering: .relaxed) == 2)
     }
 
-    @Test func dynamicFeatureCachingInterval() async throws {
+    @Test func dynamicFeatureCachingIntervalFollowsItsClock() {
         let calls = Atomic<Int>(0)
-        let flag = DynamicFeature(key: "d", caching: .interval(.milliseconds(30))) { _ in
-            calls.add(1, ordering: .relaxed)
-            return true
+        let clock = ManualClock()
+        let flag = DynamicFeature(key: "d", caching: .interval(.seconds(30)), clock: clock) { _ in
+            calls.add(1, ordering: .relaxed).newValue.isMultiple(of: 2)
         }
-        for _ in 0..<10 { _ = flag.enabled }
+        #expect((0..<10).allSatisfy { _ in !flag.enabled })
         #expect(calls.load(ordering: .relaxed) == 1)
-        try await Task.sleep(for: .milliseconds(50))
-        _ = flag.enabled
+        clock.advance(by: .seconds(29))
+        #expect(!flag.enabled)
+        #expect(calls.load(ordering: .relaxed) == 1)
+        clock.advance(by: .seconds(1))
+        #expect(flag.enabled, "recomputed once the interval has passed")
         #expect(calls.load(ordering: .relaxed) == 2)
+        clock.advance(by: .seconds(10))
+        #expect(flag.enabled)
+        flag.invalidateCache()
+        #expect(!flag.enabled)
+        #expect(calls.load(ordering: .relaxed) == 3)
+    }
+
+    @Test func dynamicCacheWordPacksValueAndTime() {
+        #expect(CachedValue.value(of: CachedValue.empty) == nil)
+        for value in [false, true] {
+            for time: Duration in [.zero, .nanoseconds(1), .seconds(30), .seconds(86_400 * 365 * 100) + .nanoseconds(7)] {
+                let word = CachedValue.word(value, at: time)
+                #expect(CachedValue.value(of: word) == value)
+                #expect(CachedValue.time(of: word) == time)
+            }
+            // Beyond 2^62 ns (146 years) the time saturates instead of spilling into the flag bits.
+            let far = CachedValue.word(value, at: .seconds(Int64.max))
+            #expect(CachedValue.value(of: far) == value)
+            #expect(CachedValue.time(of: far) > .seconds(4_000_000_000))
+        }
     }
 
     @Test func overrideWinsOverDynamic() {

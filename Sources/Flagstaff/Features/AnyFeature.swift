@@ -9,10 +9,12 @@ import Synchronization
 /// ``resolveDefault()`` (the same value with its source, for explanations), and ``kind``.
 ///
 /// Thread-safety: every member may be used from any thread. The override lives in an atomic cell, so
-/// ``enabled`` is a couple of atomic loads and a branch: no lock, no I/O, no allocation.
+/// ``enabled`` is a couple of atomic loads and a branch: no lock, no I/O, no allocation. The identity (key,
+/// label, group, registry) is an immutable object published through an atomic pointer, so reading it takes no
+/// lock either.
 open class AnyFeature: @unchecked Sendable {
-    // @unchecked: the mutable state is the atomic override/launch cells and `identity`, which is behind a
-    // Mutex. Everything else is immutable.
+    // @unchecked: the mutable state is the atomic override/launch cells and the atomic identity pointer.
+    // Everything else is immutable.
 
     /// The key given at declaration, if any; it wins over the property-derived key and gets no group prefix.
     public let explicitKey: String?
@@ -23,7 +25,9 @@ open class AnyFeature: @unchecked Sendable {
 
     let overrideCell = Atomic<UInt8>(0)
     let launchCell = Atomic<UInt8>(0)  // 0 = not yet launched, 1 = on, 2 = off
-    private let identity: AnnotatedMutex<FeatureIdentity>
+    private let explicitLabel: String?
+    /// The identity given by discovery or registration (none until then).
+    private let identity = PublishedReference<FeatureIdentity>()
 
     /// Creates a flag. Subclasses call this.
     /// - Parameters:
@@ -33,55 +37,56 @@ open class AnyFeature: @unchecked Sendable {
     ///   - requiresRestart: whether a change only takes effect after a restart.
     public init(key: String?, label: String?, description: String?, requiresRestart: Bool) {
         self.explicitKey = key
+        self.explicitLabel = label
         self.description = description
         self.requiresRestart = requiresRestart
-        self.identity = AnnotatedMutex(FeatureIdentity(key: key ?? "", explicitLabel: label, label: label))
     }
 
     // MARK: Identity
 
+    /// Calls `body` with the published identity (`nil` before discovery or registration), lock-free.
+    private func withIdentity<R>(_ body: (FeatureIdentity?) -> R) -> R {
+        identity.withCurrent(body)
+    }
+
     /// The store key: the group path and the property name joined by `.`, or the explicit key.
-    public var key: String { identity.withLock { $0.key } }
+    public var key: String { withIdentity { $0?.key } ?? explicitKey ?? "" }
     /// The display label: the explicit label, or the property name humanised (`newURLFormat` → "New URL Format").
     public var label: String {
-        identity.withLock { id in
-            if let label = id.label { return label }
-            let humanized = LabelFormatter.humanize(id.key)
-            id.label = humanized
-            return humanized
+        withIdentity { identity in
+            guard let identity else { return explicitLabel ?? LabelFormatter.humanize(explicitKey ?? "") }
+            return identity.label
         }
     }
     /// The labels of the enclosing groups, outermost first (empty for a flag at the registry's top level).
-    public var groupPath: [String] { identity.withLock { $0.group?.value }?.labelPath ?? [] }
+    public var groupPath: [String] { enclosingGroup?.labelPath ?? [] }
     /// The group the flag is declared or registered in, if any.
-    final var enclosingGroup: FeatureGroup? { identity.withLock { $0.group?.value } }
+    final var enclosingGroup: FeatureGroup? { withIdentity { $0?.group } }
     /// The keys of the enclosing groups, outermost first.
-    public var groupKeyPath: [String] { identity.withLock { $0.group?.value }?.keyPath ?? [] }
+    public var groupKeyPath: [String] { enclosingGroup?.keyPath ?? [] }
     /// Where the flag was declared, e.g. `AppFeatures.list.infiniteScroll` (used in problem reports).
     public var declarationPath: String {
-        let (declared, key, group) = identity.withLock { ($0.declarationPath, $0.key, $0.group?.value) }
+        let (declared, key, group) = withIdentity { ($0?.declarationPath, $0?.key ?? explicitKey ?? "", $0?.group) }
         if let declared { return declared }
         return "registered:" + ((group?.keyPath ?? []) + [key]).joined(separator: ".")
     }
     /// The registry this flag belongs to, once it has been discovered or registered.
-    public var registry: FeatureRegistry? { identity.withLock { $0.registry?.value } }
+    public var registry: FeatureRegistry? { withIdentity { $0?.registry } }
 
     /// Where the default value comes from. Subclasses override.
     open var kind: FeatureKind { .static }
 
+    /// Publishes the identity given by discovery or registration.
     /// - Parameter declarationPath: where it was declared, or `nil` for a runtime registration (then derived).
     func assignIdentity(propertyName: String?, group: [FeatureGroup], registry: FeatureRegistry, declarationPath: String?) {
-        identity.withLock { id in
-            if explicitKey == nil, let name = propertyName {
-                id.key = (group.map(\.key) + [name]).joined(separator: ".")
-            }
-            if id.explicitLabel == nil {
-                // Humanised lazily from the key on first read, unless a property name says more.
-                id.label = propertyName.map(LabelFormatter.humanize)
-            }
-            id.group = group.last.map(WeakGroup.init)
-            id.declarationPath = declarationPath
-            id.registry = WeakRegistry(value: registry)
+        let key = explicitKey == nil ? propertyName.map { (group.map(\.key) + [$0]).joined(separator: ".") } : nil
+        // A property name says more than the key; without one the label is humanised from the key when read.
+        let label = explicitLabel ?? propertyName.map(LabelFormatter.humanize)
+        identity.replace { previous in
+            FeatureIdentity(
+                key: key ?? previous?.key ?? explicitKey ?? "", label: label, group: group.last,
+                declarationPath: declarationPath, registry: registry, previous: previous
+            )
         }
     }
 
@@ -182,27 +187,44 @@ open class AnyFeature: @unchecked Sendable {
     }
 }
 
-struct WeakRegistry: @unchecked Sendable {
-    // @unchecked: only read and written inside AnyFeature's Mutex.
-    weak var value: FeatureRegistry?
+/// A flag's identity once discovered or registered. Immutable, so readers need no lock.
+final class FeatureIdentity: Sendable {
+    let key: String
+    let declarationPath: String?
+    private let explicitLabel: String?
+    /// Weak: groups hold their flags, and the registry holds both.
+    private let weakGroup: WeakReference<FeatureGroup>
+    private let weakRegistry: WeakReference<FeatureRegistry>
+    /// The identity this one replaced, kept alive for readers that loaded its pointer before the swap.
+    private let previous: FeatureIdentity?
+
+    init(key: String, label: String?, group: FeatureGroup?, declarationPath: String?, registry: FeatureRegistry,
+         previous: FeatureIdentity?) {
+        self.key = key
+        self.explicitLabel = label
+        self.weakGroup = WeakReference(group)
+        self.declarationPath = declarationPath
+        self.weakRegistry = WeakReference(registry)
+        self.previous = previous
+    }
+
+    var group: FeatureGroup? { weakGroup.value }
+    var registry: FeatureRegistry? { weakRegistry.value }
+
+    /// The label given at declaration or from the property name, else the key humanised on each read (not
+    /// stored: a manifest of 100,000 flags without labels would otherwise keep 100,000 more strings, while a
+    /// read costs a fraction of a microsecond and only visible rows and the search index read labels).
+    var label: String {
+        explicitLabel ?? LabelFormatter.humanize(key)
+    }
 }
 
-struct WeakGroup: @unchecked Sendable {
-    // @unchecked: only read and written inside AnyFeature's lock.
-    weak var value: FeatureGroup?
+/// A weak reference that never changes after creation.
+struct WeakReference<Object: AnyObject & Sendable>: @unchecked Sendable {
+    // @unchecked: written once at creation; Swift's weak references are safe to read from any thread.
+    private weak var object: Object?
 
-    init(_ value: FeatureGroup) { self.value = value }
-}
+    init(_ object: Object?) { self.object = object }
 
-struct FeatureIdentity: @unchecked Sendable {
-    // @unchecked: lives only inside AnyFeature's Mutex.
-    var key: String
-    var explicitLabel: String?
-    /// The display label, or `nil` until first read (then humanised from the key).
-    var label: String?
-    /// The innermost enclosing group (weak: groups hold their flags).
-    var group: WeakGroup?
-    /// Set for declared flags; runtime registrations derive theirs.
-    var declarationPath: String?
-    var registry: WeakRegistry?
+    var value: Object? { object }
 }

@@ -8,7 +8,7 @@ public struct ManifestError: Error, Sendable, Hashable, CustomStringConvertible 
     public var message: String
 
     /// Creates an error.
-    public init(source: String, path: String?, message: String) {
+    package init(source: String, path: String?, message: String) {
         self.source = source
         self.path = path
         self.message = message

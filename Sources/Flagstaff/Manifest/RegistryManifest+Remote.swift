@@ -118,7 +118,7 @@ extension RegistryManifest {
         }
 
         /// The value as Foundation passes it to remote-config APIs (`Bool`, `Double` or `String`).
-        public var foundationValue: any Sendable {
+        package var foundationValue: any Sendable {
             switch self {
             case .bool(let value): return value
             case .number(let value): return value

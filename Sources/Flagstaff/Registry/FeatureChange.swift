@@ -18,7 +18,7 @@ public struct FeatureChange: Sendable, Hashable {
     public var origin: Origin
 
     /// Creates a change.
-    public init(keys: Set<String>, origin: Origin) {
+    package init(keys: Set<String>, origin: Origin) {
         self.keys = keys
         self.origin = origin
     }

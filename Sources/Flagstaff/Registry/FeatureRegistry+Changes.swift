@@ -3,7 +3,7 @@ extension FeatureRegistry {
     /// Calls `handler` after every override change (local, by another process through the store, or a remote
     /// activation), with the keys that changed.
     ///
-    /// The handler runs on the thread that made the change (the store watcher's queue for external changes),
+    /// The handler runs on the thread that made the change (the store watcher's task for external changes),
     /// after the new values are readable; it must not block.
     /// - Parameter handler: the callback.
     /// - Returns: a subscription; keep it, and cancel it (or drop it) to stop the callbacks.

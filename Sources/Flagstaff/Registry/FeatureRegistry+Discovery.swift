@@ -94,7 +94,7 @@ extension FeatureRegistry {
     /// - Throws: `RegistryError.invalidKey` (no or bad key), `RegistryError.duplicateKey`.
     public func register(_ features: [AnyFeature], in groupPath: String? = nil) throws {
         defer {
-            core.keyTable.publish(core.state.withLock { $0.byKey })
+            core.publishMembers()
             for feature in features where feature.registry === self { feature.recordLaunchValue() }
         }
         try registerUnpublished(features, in: groupPath)

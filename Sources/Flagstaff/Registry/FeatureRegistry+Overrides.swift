@@ -106,14 +106,24 @@ extension FeatureRegistry {
         if feature.overrideCell.exchange(new, ordering: .relaxed) != new { changed.insert(key) }
     }
 
+    /// Starts the watcher: a task that waits `storeWatchInterval` on the options' clock, then compares the
+    /// store's change signature with the one last applied, and reloads on a difference. It holds the registry
+    /// weakly and ends when the registry is deallocated (its `deinit` cancels the wait).
     func startWatchingStore() {
         guard let interval = options.storeWatchInterval, store.changeSignature() != nil else { return }
-        let timer = DispatchSource.makeTimerSource(queue: DispatchQueue.global(qos: .utility))
-        let nanoseconds = Int(interval.components.seconds) * 1_000_000_000 + Int(interval.components.attoseconds / 1_000_000_000)
-        timer.schedule(deadline: .now() + .nanoseconds(nanoseconds), repeating: .nanoseconds(max(nanoseconds, 1_000_000)))
-        timer.setEventHandler { [weak self] in self?.checkStoreForExternalChange() }
-        core.setWatcher(timer)
-        timer.resume()
+        let clock = options.clock
+        let task = Task.detached(priority: .utility) { [weak self] in
+            while true {
+                do {
+                    try await clock.sleep(for: max(interval, .milliseconds(1)))
+                } catch {
+                    return  // cancelled: the registry is gone
+                }
+                guard let registry = self else { return }
+                registry.checkStoreForExternalChange()
+            }
+        }
+        core.setWatcher(task)
     }
 
     private func checkStoreForExternalChange() {

@@ -19,7 +19,7 @@ import Synchronization
 ///
 /// Thread-safety: all members may be used from any thread. Reading a flag never touches the store.
 open class FeatureRegistry: @unchecked Sendable {
-    // @unchecked: all mutable state is in `core` (behind Mutexes); `store` and `options` are immutable.
+    // @unchecked: all mutable state is in `core` (atomics and AnnotatedMutexes); `store` and `options` are immutable.
 
     /// The store overrides are persisted in.
     public let store: any OverrideStore
@@ -56,7 +56,7 @@ open class FeatureRegistry: @unchecked Sendable {
     }
 
     func finishSetUp() {
-        core.keyTable.publish(core.state.withLock { $0.byKey })
+        core.publishMembers()
         reloadFromStore(origin: nil)
         for feature in allFeatures { feature.recordLaunchValue() }
         let problems = self.problems
@@ -68,22 +68,22 @@ open class FeatureRegistry: @unchecked Sendable {
 
     // MARK: Reading
 
-    /// Every flag, flattened, in declaration order (runtime registrations last).
-    public var allFeatures: [AnyFeature] { core.state.withLock { $0.features } }
+    /// Every flag, flattened, in declaration order (runtime registrations last). Lock-free.
+    public var allFeatures: [AnyFeature] { core.keyTable.members.features }
 
     /// The flag with this store key, or `nil`.
     /// - Parameter key: the full key, e.g. `list.infiniteScroll`.
     ///
-    /// Lock-free: an atomic load and a dictionary lookup. Still, keep a reference to the flag on hot paths.
+    /// Lock-free: an atomic load and a hash-table lookup. Still, keep a reference to the flag on hot paths.
     public func feature(forKey key: String) -> AnyFeature? {
         core.keyTable.lookup(key)
     }
 
-    /// The top-level groups, in declaration order.
-    public var groups: [FeatureGroup] { core.state.withLock { $0.groups } }
+    /// The top-level groups, in declaration order. Lock-free.
+    public var groups: [FeatureGroup] { core.keyTable.members.groups }
 
-    /// The flags declared directly on the registry (not in a group), in declaration order.
-    public var rootFeatures: [AnyFeature] { core.state.withLock { $0.rootFeatures } }
+    /// The flags declared directly on the registry (not in a group), in declaration order. Lock-free.
+    public var rootFeatures: [AnyFeature] { core.keyTable.members.rootFeatures }
 
     /// The flags that currently have an override.
     public var overriddenFeatures: [AnyFeature] { allFeatures.filter(\.isOverridden) }

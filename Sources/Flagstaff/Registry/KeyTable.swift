@@ -1,14 +1,16 @@
 import Synchronization
 
-/// Lock-free keyed lookup: an immutable open-addressing key → flag table published through an atomic pointer.
+/// Lock-free keyed lookup and member lists: an immutable open-addressing key → flag table, with the registry's
+/// flag and group lists as of the same moment, published through an atomic pointer.
 ///
-/// Readers load the pointer and look the key up without a lock or a retain. A table is replaced (not
+/// Readers load the pointer and look the key up (or copy a list) without a lock. A table is replaced (not
 /// changed) when flags are registered; every table ever published stays alive until the registry is
 /// deallocated, so a reader that loaded an older pointer can never see freed memory. Tables are published
 /// once after discovery or a manifest load, and once per runtime registration call, so the number kept is the
 /// number of registration calls made while the registry lives (a handful in practice; use the batch
-/// `register(_:in:)` overload for many flags).
-final class KeyTable: Sendable {
+/// `register(_:in:)` overload for many flags). Each table costs about 40 bytes per flag (slots and lists).
+final class KeyTable: @unchecked Sendable {
+    // @unchecked: the slots are written only in `init` and freed in `deinit`; in between they are only read.
     /// An open-addressing slot: the key's hash, the key and its flag (`nil` when empty).
     struct Slot: Sendable {
         var hash: UInt64
@@ -16,13 +18,19 @@ final class KeyTable: Sendable {
         var feature: AnyFeature?
     }
 
-    private let slots: [Slot]
+    /// Plain memory rather than an array: a lookup then touches no reference count that other threads'
+    /// lookups also touch (an array's buffer would be retained and released by every lookup on every thread).
+    private let slots: UnsafeMutableBufferPointer<Slot>
     private let mask: Int
+    /// The registry's flags, top-level flags and top-level groups when the table was published.
+    let members: RegistryMembers
 
-    init(_ features: [String: AnyFeature]) {
+    init(_ features: [String: AnyFeature], members: RegistryMembers = RegistryMembers()) {
+        self.members = members
         var capacity = 16
         while capacity < features.count * 2 { capacity <<= 1 }
-        var slots = [Slot](repeating: Slot(hash: 0, key: "", feature: nil), count: capacity)
+        let slots = UnsafeMutableBufferPointer<Slot>.allocate(capacity: capacity)
+        slots.initialize(repeating: Slot(hash: 0, key: "", feature: nil))
         for (key, feature) in features {
             let hash = Self.hash(key)
             var index = Int(truncatingIfNeeded: hash) & (capacity - 1)
@@ -33,18 +41,23 @@ final class KeyTable: Sendable {
         self.mask = capacity - 1
     }
 
+    deinit {
+        _ = slots.deinitialize()
+        slots.deallocate()
+    }
+
     /// The flag with this key: FNV-1a over the UTF-8 bytes (cheaper than the standard library's seeded
     /// hashing for short keys), then linear probing.
     func lookup(_ key: String) -> AnyFeature? {
         let hash = Self.hash(key)
         var index = Int(truncatingIfNeeded: hash) & mask
-        return slots.withUnsafeBufferPointer { slots in
-            while let feature = slots[index].feature {
-                if slots[index].hash == hash && slots[index].key == key { return feature }
-                index = (index + 1) & mask
-            }
-            return nil
+        // Compare in place and retain only the flag that is returned: binding every probed slot's flag would
+        // retain and release it.
+        while slots[index].feature != nil {
+            if slots[index].hash == hash && slots[index].key == key { return slots[index].feature }
+            index = (index + 1) & mask
         }
+        return nil
     }
 
     static func hash(_ key: String) -> UInt64 {
@@ -59,25 +72,43 @@ final class KeyTable: Sendable {
     }
 }
 
-/// The current `KeyTable` and every table published before it.
-final class PublishedKeyTable: Sendable {
+/// The current `KeyTable` and every table published before it. A struct stored inline in `RegistryCore`, so a
+/// lookup retains no shared object (a class here would be retained and released around every lookup, and two
+/// threads looking keys up at once would contend for its reference count).
+struct PublishedKeyTable: ~Copyable, Sendable {
     private let current = Atomic<UInt>(0)
     private let retained = AnnotatedMutex<[KeyTable]>([])
 
     /// Publishes a new table; earlier ones stay alive.
-    func publish(_ features: [String: AnyFeature]) {
-        let table = KeyTable(features)
+    func publish(_ features: [String: AnyFeature], members: RegistryMembers) {
+        let table = KeyTable(features, members: members)
         retained.withLock { $0.append(table) }
         current.store(UInt(bitPattern: Unmanaged.passUnretained(table).toOpaque()), ordering: .releasing)
     }
 
-    /// Looks a key up in the current table: one atomic load and one dictionary lookup.
+    /// Looks a key up in the current table: one atomic load and one hash-table lookup.
     func lookup(_ key: String) -> AnyFeature? {
         let bits = current.load(ordering: .acquiring)
         guard let pointer = UnsafeRawPointer(bitPattern: bits) else { return nil }
         return Unmanaged<KeyTable>.fromOpaque(pointer)._withUnsafeGuaranteedRef { $0.lookup(key) }
     }
 
+    /// The member lists of the current table (empty before the first publication).
+    var members: RegistryMembers {
+        let bits = current.load(ordering: .acquiring)
+        guard let pointer = UnsafeRawPointer(bitPattern: bits) else { return RegistryMembers() }
+        return Unmanaged<KeyTable>.fromOpaque(pointer)._withUnsafeGuaranteedRef { $0.members }
+    }
+
     /// How many tables have been published (for tests).
     var publishedCount: Int { retained.withLock { $0.count } }
+}
+
+/// A registry's flag and group lists at one moment, for lock-free reads of `allFeatures`, `rootFeatures` and
+/// `groups`.
+struct RegistryMembers: @unchecked Sendable {
+    // @unchecked: immutable once published; the flags and groups are Sendable classes.
+    var features: [AnyFeature] = []
+    var rootFeatures: [AnyFeature] = []
+    var groups: [FeatureGroup] = []
 }

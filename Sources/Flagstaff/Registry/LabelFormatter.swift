@@ -1,11 +1,11 @@
 /// Turns identifiers into display labels: `newURLFormat` → "New URL Format", `list.infiniteScroll` →
 /// "Infinite Scroll", `dark_mode` → "Dark Mode".
-public enum LabelFormatter {
+package enum LabelFormatter {
     /// Humanises an identifier: splits camelCase, acronyms, digits, `_`, `-` and `.` (keeping only the last
     /// dot-separated component) into capitalised words.
     /// - Parameter identifier: a property name or key.
     /// - Returns: the label.
-    public static func humanize(_ identifier: String) -> String {
+    package static func humanize(_ identifier: String) -> String {
         if let ascii = humanizeASCII(identifier) { return ascii }
         let name = identifier.split(separator: ".").last.map(String.init) ?? identifier
         var words: [String] = []

@@ -1,40 +1,45 @@
-import Foundation
 import Synchronization
 
 /// The mutable state of a registry, behind locks. Kept in its own object so that reflection over a registry
 /// subclass never has to look at it.
 final class RegistryCore: Sendable {
     let state = AnnotatedMutex(RegistryState())
-    /// The lock-free key → flag table behind `feature(forKey:)`.
+    /// The lock-free key → flag table behind `feature(forKey:)`, with the member lists behind `allFeatures`,
+    /// `rootFeatures` and `groups`.
     let keyTable = PublishedKeyTable()
+
+    /// Publishes the current lookup table and member lists (after discovery, a manifest load, a registration).
+    func publishMembers() {
+        let (byKey, members) = state.withLock { state in
+            (state.byKey, RegistryMembers(features: state.features, rootFeatures: state.rootFeatures, groups: state.groups))
+        }
+        keyTable.publish(byKey, members: members)
+    }
     /// Incremented on every change of any flag's override or remote value (used to reuse search results).
     let generation = Atomic<UInt64>(0)
     /// Serialises store read-modify-write + apply, so snapshots are applied in the order they were written.
     let writes = AnnotatedMutex(())
     /// Held while the search index is built, so concurrent first searches build it once; counts the builds.
     let indexBuilds = AnnotatedMutex(0)
-    private let watcher = AnnotatedMutex<WatchTimer?>(nil)
+    private let watcher = AnnotatedMutex<Task<Void, Never>?>(nil)
 
-    func setWatcher(_ timer: any DispatchSourceTimer) {
-        let box = WatchTimer(timer: timer)
-        watcher.withLock { $0 = box }
+    func setWatcher(_ task: Task<Void, Never>) {
+        watcher.withLock { $0 = task }
     }
 
+    /// Whether a store watcher task is running (for tests).
+    var watcherIsRunning: Bool { watcher.withLock { $0 != nil } }
+
     func stopWatching() {
-        watcher.withLock { box in
-            box?.timer.cancel()
-            box = nil
+        watcher.withLock { task in
+            task?.cancel()
+            task = nil
         }
     }
 }
 
-/// The store-watch timer. @unchecked: DispatchSource timers are thread-safe; it is only resumed and cancelled.
-struct WatchTimer: @unchecked Sendable {
-    let timer: any DispatchSourceTimer
-}
-
 struct RegistryState: @unchecked Sendable {
-    // @unchecked: lives only inside RegistryCore's Mutex.
+    // @unchecked: lives only inside RegistryCore's AnnotatedMutex.
     var features: [AnyFeature] = []
     var keys: [String] = []
     var byKey: [String: AnyFeature] = [:]

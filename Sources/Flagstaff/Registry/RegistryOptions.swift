@@ -6,15 +6,21 @@ public struct RegistryOptions: Sendable {
     public var storeWatchInterval: Duration?
     /// Whether declaration problems (duplicate keys) trigger `assertionFailure` in debug builds.
     public var assertOnProblems: Bool
+    /// The clock the store watcher waits on between checks (`ContinuousClock()` unless a test passes a
+    /// manual clock, which it then advances by `storeWatchInterval` to trigger a check).
+    public var clock: any Clock<Duration>
 
     /// Creates options.
     /// - Parameters:
     ///   - name: the display name, or `nil` for the humanised class name.
     ///   - storeWatchInterval: the store polling interval (default 0.5 s), or `nil` for none.
     ///   - assertOnProblems: whether problems assert in debug builds (default `true`).
-    public init(name: String? = nil, storeWatchInterval: Duration? = .milliseconds(500), assertOnProblems: Bool = true) {
+    ///   - clock: the clock the store watcher waits on (default `ContinuousClock()`).
+    public init(name: String? = nil, storeWatchInterval: Duration? = .milliseconds(500), assertOnProblems: Bool = true,
+                clock: any Clock<Duration> = ContinuousClock()) {
         self.name = name
         self.storeWatchInterval = storeWatchInterval
         self.assertOnProblems = assertOnProblems
+        self.clock = clock
     }
 }

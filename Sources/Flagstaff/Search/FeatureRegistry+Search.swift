@@ -77,7 +77,7 @@ extension FeatureRegistry {
         // background as it opens) waits for that index instead of building a second one beside it.
         return core.indexBuilds.withLock { builds in
             if let index = core.state.withLock({ $0.searchIndex }) { return index }
-            let features = allFeatures
+            let features = core.state.withLock { $0.features }
             let index = SearchIndex(features: features)
             builds += 1
             core.state.withLock { state in

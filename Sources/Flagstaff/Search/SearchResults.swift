@@ -36,7 +36,7 @@ public struct SearchResults: RandomAccessCollection, Sendable {
     }
 
     /// The position of the flag with a given key, or `nil`.
-    public func firstIndex(ofKey key: String) -> Int? {
+    package func firstIndex(ofKey key: String) -> Int? {
         entries.firstIndex { index.features[Int($0)].key == key }
     }
 }

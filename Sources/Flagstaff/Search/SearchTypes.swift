@@ -21,13 +21,13 @@ public enum SearchScope: String, Sendable, Hashable, CaseIterable {
     }
 
     /// The next scope in the cycle All → On → Off → Overridden → All.
-    public var next: SearchScope {
+    package var next: SearchScope {
         let all = Self.allCases
         return all[(all.firstIndex(of: self)! + 1) % all.count]
     }
 
     /// The previous scope in the cycle.
-    public var previous: SearchScope {
+    package var previous: SearchScope {
         let all = Self.allCases
         return all[(all.firstIndex(of: self)! + all.count - 1) % all.count]
     }

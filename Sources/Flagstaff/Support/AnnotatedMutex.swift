@@ -12,8 +12,10 @@ import Synchronization
 /// On Linux, `Mutex` is built on raw futex system calls, which ThreadSanitizer does not intercept, so every
 /// access it protects is reported as a data race under `--sanitize=thread`. This wrapper tells the sanitizer
 /// about the happens-before edge (`__tsan_acquire` after locking, `__tsan_release` before unlocking) when
-/// the sanitizer runtime is loaded, and costs one well-predicted branch (and no allocation) otherwise. Semantics are exactly
-/// `Mutex`'s. Every lock of the package uses it (`package` access), so `--sanitize=thread` runs are meaningful.
+/// the sanitizer runtime is loaded, and costs one well-predicted branch (and no allocation) otherwise. Semantics
+/// are exactly `Mutex`'s. It is the package's one lock type (`package` access, so every target of the package,
+/// tests and test support included, uses it instead of `Mutex` or `NSLock`), so `--sanitize=thread` runs are
+/// meaningful.
 package struct AnnotatedMutex<Value: ~Copyable>: ~Copyable, Sendable {
     private let mutex: Mutex<Value>
     /// A heap object whose address names this lock for the sanitizer; only allocated under the sanitizer

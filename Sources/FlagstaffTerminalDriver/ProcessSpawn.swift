@@ -12,24 +12,24 @@ import Darwin
 /// never sees a resize or a `kill`. `Foundation.Process` can also hang waiting for a forked daemon (tmux)
 /// that inherited a pipe. This helper captures output through temporary files, never pipes, so a daemon
 /// that outlives the call cannot block it.
-public enum ProcessSpawn {
+package enum ProcessSpawn {
     /// What a finished program left behind.
-    public struct Result: Sendable {
+    package struct Result: Sendable {
         /// Exit status, or 128 + signal number when the program was killed by a signal.
-        public var status: Int32
+        package var status: Int32
         /// Everything written to standard output (empty when not captured).
-        public var standardOutput: String
+        package var standardOutput: String
         /// Everything written to standard error (empty when not captured).
-        public var standardError: String
+        package var standardError: String
     }
 
     /// Errors from spawning.
-    public enum SpawnError: Error, CustomStringConvertible {
+    package enum SpawnError: Error, CustomStringConvertible {
         /// `posix_spawn` failed for the program.
         case spawnFailed(program: String, errno: Int32)
 
         /// A readable message.
-        public var description: String {
+        package var description: String {
             switch self {
             case let .spawnFailed(program, code): "cannot start \(program): \(String(cString: strerror(code)))"
             }
@@ -45,7 +45,7 @@ public enum ProcessSpawn {
     /// - Returns: the exit status and captured output.
     /// - Throws: ``SpawnError`` when the program cannot be started.
     @discardableResult
-    public static func run(
+    package static func run(
         _ arguments: [String], environment: [String: String]? = nil, captureOutput: Bool = true,
         standardInput: String = "/dev/null"
     ) throws -> Result {
@@ -76,7 +76,7 @@ public enum ProcessSpawn {
     ///   - standardError: path opened (created, truncated) as stderr.
     /// - Returns: the child's process id; reap it with ``wait(for:)``.
     /// - Throws: ``SpawnError`` when the program cannot be started.
-    public static func spawn(
+    package static func spawn(
         _ arguments: [String], environment: [String: String]? = nil, standardInput: String = "/dev/null",
         standardOutput: String = "/dev/null", standardError: String = "/dev/null"
     ) throws -> pid_t {
@@ -116,7 +116,7 @@ public enum ProcessSpawn {
     /// - Parameter pid: a process id returned by ``spawn(_:environment:standardInput:standardOutput:standardError:)``.
     /// - Returns: its exit status, or 128 + the signal number that ended it.
     @discardableResult
-    public static func wait(for pid: pid_t) -> Int32 {
+    package static func wait(for pid: pid_t) -> Int32 {
         var status: Int32 = 0
         while waitpid(pid, &status, 0) == -1 {
             if errno != EINTR { return -1 }
@@ -129,7 +129,7 @@ public enum ProcessSpawn {
     /// The ids of the direct children of a process, read from `/proc`.
     /// - Parameter parent: the parent's process id.
     /// - Returns: child process ids (empty when none or when `/proc` is unavailable).
-    public static func childProcesses(of parent: pid_t) -> [pid_t] {
+    package static func childProcesses(of parent: pid_t) -> [pid_t] {
         guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return [] }
         var children: [pid_t] = []
         for entry in entries {

@@ -5,14 +5,14 @@ import Glibc
 #endif
 
 /// Errors from driving tmux.
-public enum TmuxError: Error, CustomStringConvertible {
+package enum TmuxError: Error, CustomStringConvertible {
     /// A tmux command failed.
     case commandFailed(arguments: [String], status: Int32, message: String)
     /// The expected screen did not appear before the deadline; carries the last screen seen.
     case timeout(what: String, lastScreen: String)
 
     /// A readable message.
-    public var description: String {
+    package var description: String {
         switch self {
         case let .commandFailed(arguments, status, message):
             "tmux \(arguments.joined(separator: " ")) exited \(status): \(message)"
@@ -28,11 +28,11 @@ public enum TmuxError: Error, CustomStringConvertible {
 /// and is spawned with an empty signal mask (see ``ProcessSpawn``). The server is killed when the session is
 /// released or ``kill()`` is called; tests should also `defer { session.kill() }`. `NO_COLOR` is removed from
 /// the environment unless given explicitly, because `swift test` sets it when its output is not a terminal.
-public final class TmuxSession: Sendable {
+package final class TmuxSession: Sendable {
     /// The tmux server's socket name.
-    public let socket: String
+    package let socket: String
     /// The environment tmux (and so the command) runs with.
-    public let environment: [String: String]
+    package let environment: [String: String]
 
     /// Starts a server and a session running `command` through `bash -c`.
     /// - Parameters:
@@ -42,7 +42,7 @@ public final class TmuxSession: Sendable {
     ///   - environment: variables to set on top of this process's environment (`LANG` defaults to `C.UTF-8`).
     ///   - unsetting: variables to remove (`NO_COLOR` unless told otherwise).
     /// - Throws: ``TmuxError`` when tmux cannot start the session.
-    public init(
+    package init(
         command: String, width: Int = 100, height: Int = 30, environment: [String: String] = [:],
         unsetting: [String] = ["NO_COLOR"]
     ) throws {
@@ -92,21 +92,21 @@ public final class TmuxSession: Sendable {
     /// Sends keys by tmux name (`Up`, `C-c`, `Escape`, `BTab`, `NPage`, `Enter`, `q`).
     /// - Parameter keys: the key names, sent in order.
     /// - Throws: ``TmuxError`` when tmux fails.
-    public func sendKeys(_ keys: String...) throws {
+    package func sendKeys(_ keys: String...) throws {
         try tmux(["send-keys", "-t", "test"] + keys)
     }
 
     /// Types text literally (no key-name lookup).
     /// - Parameter text: the characters to type.
     /// - Throws: ``TmuxError`` when tmux fails.
-    public func type(_ text: String) throws {
+    package func type(_ text: String) throws {
         try tmux(["send-keys", "-t", "test", "-l", text])
     }
 
     /// Captures the visible pane with its colours and attributes.
     /// - Returns: the parsed screen.
     /// - Throws: ``TmuxError`` when tmux fails.
-    public func capture() throws -> TmuxScreen {
+    package func capture() throws -> TmuxScreen {
         TmuxScreen(parsing: try tmux(["capture-pane", "-p", "-e", "-t", "test"]))
     }
 
@@ -119,13 +119,14 @@ public final class TmuxSession: Sendable {
     /// - Returns: the first screen that satisfied `predicate`.
     /// - Throws: ``TmuxError/timeout(what:lastScreen:)`` with the last screen when the deadline passes.
     @discardableResult
-    public func waitFor(
+    package func waitFor(
         _ what: String, timeout: TimeInterval = 10, until predicate: (TmuxScreen) -> Bool
     ) async throws -> TmuxScreen {
-        let deadline = Date().addingTimeInterval(timeout)
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: .milliseconds(Int64(timeout * 1_000)))
         var last = try capture()
         while !predicate(last) {
-            if Date() > deadline { throw TmuxError.timeout(what: what, lastScreen: last.text) }
+            if clock.now > deadline { throw TmuxError.timeout(what: what, lastScreen: last.text) }
             try await Task.sleep(for: .milliseconds(20))
             last = try capture()
         }
@@ -139,7 +140,7 @@ public final class TmuxSession: Sendable {
     /// - Returns: the screen that contained it.
     /// - Throws: ``TmuxError/timeout(what:lastScreen:)`` when the deadline passes.
     @discardableResult
-    public func waitFor(text: String, timeout: TimeInterval = 10) async throws -> TmuxScreen {
+    package func waitFor(text: String, timeout: TimeInterval = 10) async throws -> TmuxScreen {
         try await waitFor("\"\(text)\"", timeout: timeout) { $0.contains(text) }
     }
 
@@ -148,14 +149,14 @@ public final class TmuxSession: Sendable {
     ///   - width: new columns.
     ///   - height: new rows.
     /// - Throws: ``TmuxError`` when tmux fails.
-    public func resize(width: Int, height: Int) throws {
+    package func resize(width: Int, height: Int) throws {
         try tmux(["resize-window", "-t", "test", "-x", "\(width)", "-y", "\(height)"])
     }
 
     /// The process id of the pane's shell (`bash -c …`).
     /// - Returns: the pid.
     /// - Throws: ``TmuxError`` when tmux fails or prints no number.
-    public func panePID() throws -> pid_t {
+    package func panePID() throws -> pid_t {
         let output = try tmux(["display-message", "-p", "-t", "test", "#{pane_pid}"])
         guard let pid = pid_t(output.trimmingCharacters(in: .whitespacesAndNewlines)) else {
             throw TmuxError.commandFailed(arguments: ["display-message"], status: 0, message: "no pane pid in \(output)")
@@ -164,7 +165,7 @@ public final class TmuxSession: Sendable {
     }
 
     /// Kills the server (and the program in it). Safe to call more than once.
-    public func kill() {
+    package func kill() {
         _ = try? ProcessSpawn.run(tmuxArguments(["kill-server"]), environment: environment, captureOutput: true)
         // tmux leaves the dead socket file behind; remove it so test runs do not litter the socket directory
         // (and so the watchdog stops).

@@ -1,5 +1,5 @@
 /// A terminal colour as reported by tmux's `capture-pane -e`.
-public enum TerminalColor: Sendable, Hashable {
+package enum TerminalColor: Sendable, Hashable {
     /// The terminal's default colour (SGR 39 / 49 or never set).
     case `default`
     /// One of the 256 indexed colours (0 black, 1 red, 2 green, 3 yellow, 4 blue, 5 magenta, 6 cyan, 7 white,
@@ -9,27 +9,27 @@ public enum TerminalColor: Sendable, Hashable {
     case rgb(Int, Int, Int)
 
     /// Red (index 1 or bright 9).
-    public var isRed: Bool { self == .indexed(1) || self == .indexed(9) }
+    package var isRed: Bool { self == .indexed(1) || self == .indexed(9) }
     /// Green (index 2 or bright 10).
-    public var isGreen: Bool { self == .indexed(2) || self == .indexed(10) }
+    package var isGreen: Bool { self == .indexed(2) || self == .indexed(10) }
     /// Yellow (index 3 or bright 11).
-    public var isYellow: Bool { self == .indexed(3) || self == .indexed(11) }
+    package var isYellow: Bool { self == .indexed(3) || self == .indexed(11) }
 }
 
 /// One character on a captured terminal screen with the attributes it was drawn with.
-public struct StyledCharacter: Sendable, Hashable {
+package struct StyledCharacter: Sendable, Hashable {
     /// The character (a whole grapheme cluster).
-    public var character: Character
+    package var character: Character
     /// Foreground colour.
-    public var foreground: TerminalColor
+    package var foreground: TerminalColor
     /// Background colour.
-    public var background: TerminalColor
+    package var background: TerminalColor
     /// Bold (SGR 1).
-    public var bold: Bool
+    package var bold: Bool
     /// Underline (SGR 4).
-    public var underline: Bool
+    package var underline: Bool
     /// Reverse video (SGR 7).
-    public var reverse: Bool
+    package var reverse: Bool
 }
 
 /// A captured terminal screen: lines of styled characters, parsed from `capture-pane -p -e` output.
@@ -37,13 +37,13 @@ public struct StyledCharacter: Sendable, Hashable {
 /// The capture is parsed as one stream: SGR state carries across newlines, parameters combine (`1;4;32`),
 /// and 30–37/90–97, 40–47/100–107, `38;5;n`, `38;2;r;g;b`, 39/49, 22/24/27 and 0 are understood. Other
 /// escape sequences are skipped. tmux trims trailing blanks, so a line may be shorter than the pane.
-public struct TmuxScreen: Sendable, CustomStringConvertible {
+package struct TmuxScreen: Sendable, CustomStringConvertible {
     /// The screen's lines, top to bottom.
-    public let lines: [[StyledCharacter]]
+    package let lines: [[StyledCharacter]]
 
     /// Parses `capture-pane -p -e` output.
     /// - Parameter capture: the raw capture including escape sequences.
-    public init(parsing capture: String) {
+    package init(parsing capture: String) {
         var lines: [[StyledCharacter]] = [[]]
         var state = StyledCharacter(character: " ", foreground: .default, background: .default, bold: false, underline: false, reverse: false)
         let characters = Array(capture)
@@ -96,31 +96,31 @@ public struct TmuxScreen: Sendable, CustomStringConvertible {
     /// The plain text of a line (empty beyond the last line).
     /// - Parameter index: 0-based line number.
     /// - Returns: the line's characters.
-    public func text(line index: Int) -> String {
+    package func text(line index: Int) -> String {
         guard index >= 0, index < lines.count else { return "" }
         return String(lines[index].map(\.character))
     }
 
     /// The whole screen as plain text, one line per row.
-    public var text: String { (0..<lines.count).map { text(line: $0) }.joined(separator: "\n") }
+    package var text: String { (0..<lines.count).map { text(line: $0) }.joined(separator: "\n") }
 
     /// The plain text, so failure messages show the screen rather than every cell's attributes.
-    public var description: String { text }
+    package var description: String { text }
 
     /// Whether any line contains `needle`.
     /// - Parameter needle: the text to look for.
     /// - Returns: `true` when present.
-    public func contains(_ needle: String) -> Bool { lines.indices.contains { text(line: $0).contains(needle) } }
+    package func contains(_ needle: String) -> Bool { lines.indices.contains { text(line: $0).contains(needle) } }
 
     /// The first line containing `needle`.
     /// - Parameter needle: the text to look for.
     /// - Returns: the line number, or `nil`.
-    public func line(containing needle: String) -> Int? { lines.indices.first { text(line: $0).contains(needle) } }
+    package func line(containing needle: String) -> Int? { lines.indices.first { text(line: $0).contains(needle) } }
 
     /// The styled characters of the first occurrence of `needle`.
     /// - Parameter needle: the text to look for.
     /// - Returns: the characters of the match with their styles, or `nil` when absent.
-    public func styled(_ needle: String) -> [StyledCharacter]? {
+    package func styled(_ needle: String) -> [StyledCharacter]? {
         let target = Array(needle)
         for line in lines where line.count >= target.count {
             for start in 0...(line.count - target.count)

@@ -3,9 +3,9 @@ import Synchronization
 /// The task-local seam behind `FlagstaffTesting`'s `withFeature`: values forced for the current task (and
 /// the tasks it creates), invisible to other tasks and never written to an override store.
 ///
-/// Apps do not call this directly; use `withFeature(_:)` from `FlagstaffTesting`. Reading a flag checks these
-/// values only while at least one scope is open anywhere in the process (one atomic load otherwise).
-public enum TaskLocalOverrides {
+/// Package-internal: apps use `withFeature(_:)` from `FlagstaffTesting`. Reading a flag checks these values
+/// only while at least one scope is open anywhere in the process (one atomic load otherwise).
+package enum TaskLocalOverrides {
     @TaskLocal static var values: [ObjectIdentifier: Bool] = [:]
     private static let openScopes = Atomic<Int>(0)
 
@@ -21,7 +21,7 @@ public enum TaskLocalOverrides {
     ///   - body: the code to run.
     /// - Returns: what `body` returns.
     /// - Throws: what `body` throws; the previous values are restored either way.
-    public static func with<R>(_ forced: [(AnyFeature, Bool)], _ body: () throws -> R) rethrows -> R {
+    package static func with<R>(_ forced: [(AnyFeature, Bool)], _ body: () throws -> R) rethrows -> R {
         openScopes.add(1, ordering: .relaxed)
         defer { openScopes.subtract(1, ordering: .relaxed) }
         return try $values.withValue(merged(forced), operation: body)
@@ -33,7 +33,7 @@ public enum TaskLocalOverrides {
     ///   - body: the code to run.
     /// - Returns: what `body` returns.
     /// - Throws: what `body` throws; the previous values are restored either way.
-    public static func with<R>(_ forced: [(AnyFeature, Bool)], isolation: isolated (any Actor)? = #isolation,
+    package static func with<R>(_ forced: [(AnyFeature, Bool)], isolation: isolated (any Actor)? = #isolation,
                                _ body: () async throws -> R) async rethrows -> R {
         openScopes.add(1, ordering: .relaxed)
         defer { openScopes.subtract(1, ordering: .relaxed) }
