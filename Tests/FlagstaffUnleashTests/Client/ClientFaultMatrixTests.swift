@@ -132,7 +132,7 @@ struct ClientFaultMatrixTests {
             return LoopbackResponse(status: 200, delay: .seconds(10))
         }
         defer { server.stop() }
-        let client = UnleashClient.testing(url: server.url("/proxy"), timeout: .milliseconds(200))
+        let client = UnleashClient.testing(url: server.url("/proxy"), timeout: .milliseconds(200), clock: ContinuousClock())
         let failed = Locked<ContinuousClock.Instant?>(nil)
         let subscription = client.onEvent { event in
             if case .error = event { failed.withLock { $0 = clock.now } }

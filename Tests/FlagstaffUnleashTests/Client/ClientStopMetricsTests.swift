@@ -89,7 +89,8 @@ struct ClientStopMetricsTests {
           .timeLimit(.minutes(1)))
     func serverGone() async throws {
         let server = try LoopbackHTTPServer.started(handler: Self.toggles)
-        let client = UnleashClient.testing(url: server.url("/proxy"), disableMetrics: false, timeout: .milliseconds(300))
+        let client = UnleashClient.testing(url: server.url("/proxy"), disableMetrics: false, timeout: .milliseconds(300),
+                                           clock: ContinuousClock())
         let recorder = EventRecorder(client)
         await client.start()
         server.stop()   // the port now refuses connections

@@ -108,13 +108,16 @@ struct TemporaryDirectory {
 }
 
 extension UnleashClient {
-    /// A client for tests: fast intervals, metrics off unless asked for.
+    /// A client for tests: metrics off unless asked for, and by default a manual clock that nobody advances, so
+    /// that no poll, periodic post or deadline comes from real time passing (the transport still ends a request
+    /// after `timeout` of real time). Tests that drive time pass their own `ManualClock`; real-time tests pass
+    /// `ContinuousClock()`.
     static func testing(
         url: URL, refreshInterval: Duration = .seconds(60), metricsInterval: Duration = .seconds(60),
         disableMetrics: Bool = true, context: UnleashContext = UnleashContext(),
         customHeaders: [String: String] = [:], customHeadersProvider: (@Sendable () -> [String: String])? = nil,
         bootstrap: UnleashBootstrap? = nil, timeout: Duration = .seconds(5), storage: URL? = nil,
-        maximumResponseBytes: Int = 1 << 20, clock: any Clock<Duration> = ContinuousClock()
+        maximumResponseBytes: Int = 1 << 20, clock: any Clock<Duration> = ManualClock()
     ) -> UnleashClient {
         // With a manual clock, timestamps move with it.
         var now: @Sendable () -> Date = { Date() }
