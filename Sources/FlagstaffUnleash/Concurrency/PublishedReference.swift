@@ -34,38 +34,33 @@ import Synchronization
 /// change when a writer publishes.
 ///
 /// A read must not call ``update(_:)`` on the same instance (the writer would wait for its own reader count).
-final class PublishedReference<Value: AnyObject & Sendable>: @unchecked Sendable {
-    // @unchecked: `counts` is a pointer to memory this instance owns from `init` to `deinit` and that is only ever
-    // accessed through `Atomic` operations; everything else is `Atomic` or a lock.
-
-    /// Stripes (must be a power of two); more threads than this share stripes, correctly but with contention.
-    private static var stripeCount: Int { 32 }
-    /// `Atomic<Int>` slots per stripe: two counts, then padding up to 128 bytes (two cache lines, so that the
-    /// adjacent-line prefetcher does not couple neighbouring stripes either).
-    private static var stripeStride: Int { 16 }
-
-    /// The current object, retained once by this instance.
-    private let current: Atomic<Unmanaged<Value>>
-    private let epoch = Atomic<Int>(0)
-    private let counts: UnsafeMutablePointer<Atomic<Int>>
+final class PublishedReference<Value: AnyObject & Sendable>: Sendable {
+    /// The current object, retained once by this instance: the bits of an `Unmanaged<Value>`'s opaque pointer,
+    /// never zero.
+    private let current: Atomic<UInt>
+    private let readers = ReaderEpochs()
     /// Serialises writers.
     private let writer = AnnotatedMutex(())
 
     /// Publishes `initial`.
     /// - Parameter initial: The first object readers see.
     init(_ initial: Value) {
-        current = Atomic(Unmanaged.passRetained(initial))
-        let slots = Self.stripeCount * Self.stripeStride
-        counts = UnsafeMutableRawPointer.allocate(
-            byteCount: slots * MemoryLayout<Atomic<Int>>.stride, alignment: 128
-        ).bindMemory(to: Atomic<Int>.self, capacity: slots)
-        for slot in 0..<slots { (counts + slot).initialize(to: Atomic(0)) }
+        current = Atomic(Self.bits(of: initial))
     }
 
     deinit {
-        current.load(ordering: .sequentiallyConsistent).release()
-        counts.deinitialize(count: Self.stripeCount * Self.stripeStride)
-        counts.deallocate()
+        Self.object(current.load(ordering: .sequentiallyConsistent)).release()
+    }
+
+    /// Retains `object` once and returns its pointer's bits.
+    private static func bits(of object: Value) -> UInt {
+        UInt(bitPattern: Unmanaged.passRetained(object).toOpaque())
+    }
+
+    /// The object whose pointer's bits these are.
+    @inline(__always)
+    private static func object(_ bits: UInt) -> Unmanaged<Value> {
+        Unmanaged<Value>.fromOpaque(UnsafeRawPointer(bitPattern: bits).unsafelyUnwrapped)
     }
 
     /// Runs `body` with the current object, without a lock or a retain.
@@ -76,18 +71,9 @@ final class PublishedReference<Value: AnyObject & Sendable>: @unchecked Sendable
     /// - Returns: What `body` returns.
     @inline(__always)
     func read<Result>(_ body: (Value) -> Result) -> Result {
-        let stripe = (ThreadStripe.current & (Self.stripeCount - 1)) * Self.stripeStride
-        while true {
-            let seen = epoch.load(ordering: .sequentiallyConsistent)
-            let count = counts + stripe + (seen & 1)
-            count.pointee.wrappingAdd(1, ordering: .sequentiallyConsistent)
-            guard epoch.load(ordering: .sequentiallyConsistent) == seen else {
-                count.pointee.wrappingSubtract(1, ordering: .sequentiallyConsistent)
-                continue
-            }
-            defer { count.pointee.wrappingSubtract(1, ordering: .sequentiallyConsistent) }
-            return current.load(ordering: .sequentiallyConsistent)._withUnsafeGuaranteedRef(body)
-        }
+        let count = readers.enter()
+        defer { readers.exit(count) }
+        return Self.object(current.load(ordering: .sequentiallyConsistent))._withUnsafeGuaranteedRef(body)
     }
 
     /// Replaces the object with what `make` builds from the current one; writers run one at a time.
@@ -103,20 +89,70 @@ final class PublishedReference<Value: AnyObject & Sendable>: @unchecked Sendable
     ) throws(Failure) -> Result {
         try writer.withLock { _ throws(Failure) -> Result in
             // Only writers change `current`, and this one holds the lock: the object cannot go away here.
-            let (next, result) = try make(current.load(ordering: .sequentiallyConsistent).takeUnretainedValue())
-            let old = current.exchange(Unmanaged.passRetained(next), ordering: .sequentiallyConsistent)
-            let before = epoch.load(ordering: .sequentiallyConsistent)
-            epoch.store(before &+ 1, ordering: .sequentiallyConsistent)
-            waitForReaders(parity: before & 1)
-            old.release()
+            let (next, result) = try make(Self.object(current.load(ordering: .sequentiallyConsistent)).takeUnretainedValue())
+            let old = current.exchange(Self.bits(of: next), ordering: .sequentiallyConsistent)
+            readers.advanceEpochAndWait()
+            Self.object(old).release()
             return result
         }
     }
+}
 
-    /// Waits until every stripe's count for `parity` has been seen at zero once.
-    private func waitForReaders(parity: Int) {
+/// The striped, two-epoch reader counts of ``PublishedReference`` (see there for the protocol). Not generic, so
+/// that a read costs no generic-metadata lookups even in unoptimised builds.
+final class ReaderEpochs: @unchecked Sendable {
+    // @unchecked: `counts` is a pointer to memory this instance owns from `init` to `deinit` and that is only ever
+    // accessed through `Atomic` operations; `epoch` is an `Atomic`.
+
+    /// Stripes (a power of two); more threads than this share stripes, correctly but with contention.
+    private static var stripeCount: Int { 32 }
+    /// `Atomic<Int>` slots per stripe: two counts, then padding up to 128 bytes (two cache lines, so that the
+    /// adjacent-line prefetcher does not couple neighbouring stripes either).
+    private static var stripeStride: Int { 16 }
+
+    private let epoch = Atomic<Int>(0)
+    private let counts: UnsafeMutablePointer<Atomic<Int>>
+
+    init() {
+        let slots = Self.stripeCount * Self.stripeStride
+        counts = UnsafeMutableRawPointer.allocate(
+            byteCount: slots * MemoryLayout<Atomic<Int>>.stride, alignment: 128
+        ).bindMemory(to: Atomic<Int>.self, capacity: slots)
+        for slot in 0..<slots { (counts + slot).initialize(to: Atomic(0)) }
+    }
+
+    deinit {
+        counts.deinitialize(count: Self.stripeCount * Self.stripeStride)
+        counts.deallocate()
+    }
+
+    /// Announces a reader of the calling thread; returns the count to pass to ``exit(_:)``.
+    @inline(__always)
+    func enter() -> UnsafeMutablePointer<Atomic<Int>> {
+        let stripe = counts + (ThreadStripe.current & (Self.stripeCount - 1)) * Self.stripeStride
+        while true {
+            let seen = epoch.load(ordering: .sequentiallyConsistent)
+            let count = stripe + (seen & 1)
+            count.pointee.wrappingAdd(1, ordering: .sequentiallyConsistent)
+            // Counted before the epoch moved on: a writer that moves it will see this count and wait.
+            if epoch.load(ordering: .sequentiallyConsistent) == seen { return count }
+            count.pointee.wrappingSubtract(1, ordering: .sequentiallyConsistent)
+        }
+    }
+
+    /// Ends a read begun by ``enter()``.
+    @inline(__always)
+    func exit(_ count: UnsafeMutablePointer<Atomic<Int>>) {
+        count.pointee.wrappingSubtract(1, ordering: .sequentiallyConsistent)
+    }
+
+    /// Moves the epoch on and waits until every stripe's count for the previous epoch has been seen at zero once;
+    /// writers only, one at a time.
+    func advanceEpochAndWait() {
+        let previous = epoch.load(ordering: .sequentiallyConsistent)
+        epoch.store(previous &+ 1, ordering: .sequentiallyConsistent)
         for stripe in 0..<Self.stripeCount {
-            let count = counts + stripe * Self.stripeStride + parity
+            let count = counts + stripe * Self.stripeStride + (previous & 1)
             var spins = 0
             while count.pointee.load(ordering: .sequentiallyConsistent) != 0 {
                 spins += 1

@@ -69,6 +69,7 @@ struct ClientFaultMatrixTests {
             async let fetching: Void = client.fetchToggles()
             // The request is in flight: its deadline (60 s) comes before the next poll (3,600 s).
             #expect(await clock.waitForDeadline(at: .seconds(60)))
+            #expect(await server.waitForRequests(count: 2), "the server holds the request when its deadline passes")
             clock.advance(by: .seconds(60))
             await fetching
         } else {

@@ -115,8 +115,10 @@ struct ClientStopMetricsTests {
         await slow.start()
         _ = slow.isEnabled("a")
         async let stopping: Void = slow.stop(flushingMetrics: true)
-        // The loops (due at 60 s) are cancelled; the post's deadline (30 s) is what the clock waits for.
+        // The loops (due at 60 s) are cancelled; the post's deadline (30 s) is what the clock waits for, while the
+        // server holds the post.
         #expect(await manual.waitForDeadline(at: .seconds(30)))
+        #expect(await eventually { silent.requests.filter { $0.method == "POST" }.count == 1 })
         manual.advance(by: .seconds(30))
         await stopping
         #expect(slowRecorder.errors.map(\.operation) == [.metrics])
@@ -124,6 +126,7 @@ struct ClientStopMetricsTests {
         // Still failing: the counts were put back, not lost, and go with the next post.
         async let flushing: Void = slow.flushMetrics()
         #expect(await manual.waitForDeadline(at: .seconds(60)))
+        #expect(await eventually { silent.requests.filter { $0.method == "POST" }.count == 2 })
         manual.advance(by: .seconds(30))
         await flushing
         let posts = silent.requests.filter { $0.method == "POST" }
