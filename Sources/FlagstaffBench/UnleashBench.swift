@@ -127,9 +127,11 @@ enum UnleashBench {
     /// run. Contention (a shared lock, or writes to a shared cache line) shows in both; other processes taking the
     /// cores show only in the wall time.
     private static func printParallelRows(engine: UnleashEngine, context: UnleashContext, iterations: Int) {
-        let rows: [(label: String, body: @Sendable () -> Int)] = [
-            ("simple flag (isEnabled)", { engine.isEnabled("bench.simple", context: context) ? 1 : 0 }),
-            ("variant lookup (variant)", { engine.variant("bench.variants", context: context).name.utf8.count }),
+        // Each thread has a context of its own (decoded separately), as concurrent requests would.
+        let contexts = (0..<2).map { _ in (try? UnleashContext.decode(json: Data(contextJSON.utf8))) ?? context }
+        let rows: [(label: String, body: @Sendable (Int) -> Int)] = [
+            ("simple flag (isEnabled)", { engine.isEnabled("bench.simple", context: contexts[$0]) ? 1 : 0 }),
+            ("variant lookup (variant)", { engine.variant("bench.variants", context: contexts[$0]).name.utf8.count }),
         ]
         for row in rows {
             let single = ParallelRun.measure(threads: 1, iterations: iterations, row.body)
@@ -252,16 +254,21 @@ enum ParallelRun {
     /// - Parameters:
     ///   - threads: How many threads run the loop at once.
     ///   - iterations: Iterations per thread.
-    ///   - body: One iteration; its results are summed so the work is not optimised away.
+    ///   - body: One iteration, given the thread's index; its results are summed so the work is not optimised away.
     /// - Returns: Nanoseconds of wall and CPU time per iteration per thread.
     static func measure(threads: Int, iterations: Int, _ body: @escaping @Sendable () -> Int) -> (wall: Double, cpu: Double) {
+        measure(threads: threads, iterations: iterations) { _ in body() }
+    }
+
+    /// ``measure(threads:iterations:_:)`` with the thread's index (0 ..< `threads`) passed to `body`.
+    static func measure(threads: Int, iterations: Int, _ body: @escaping @Sendable (Int) -> Int) -> (wall: Double, cpu: Double) {
         var best = (wall: Double.infinity, cpu: Double.infinity)
         for _ in 0..<3 {
             let results = Results()
             let ready = DispatchGroup()
             let finished = DispatchGroup()
             let go = DispatchSemaphore(value: 0)
-            for _ in 0..<threads {
+            for thread in 0..<threads {
                 ready.enter()
                 finished.enter()
                 Thread.detachNewThread {
@@ -269,7 +276,7 @@ enum ParallelRun {
                     go.wait()
                     let start = threadCPUNanoseconds()
                     var checksum = 0
-                    for _ in 0..<iterations { checksum &+= body() }
+                    for _ in 0..<iterations { checksum &+= body(thread) }
                     let cpu = (threadCPUNanoseconds() - start) / Double(iterations)
                     if checksum == -1 { print("unreachable checksum") }
                     results.cpu.withLock { $0.append(cpu) }
