@@ -19,6 +19,8 @@ final class UnleashMetricsCounter: Sendable {
     private static var stripeCount: Int { 16 }
 
     private let stripes: [Stripe]
+    /// The same stripes, used by ``count(_:enabled:)`` without retaining them (``stripes`` keeps them alive).
+    private let stripeReferences: [Unmanaged<Stripe>]
     /// When the open bucket started; also serialises closing and restoring buckets.
     private let start: AnnotatedMutex<Date>
     private let now: @Sendable () -> Date
@@ -27,28 +29,38 @@ final class UnleashMetricsCounter: Sendable {
         self.now = now
         start = AnnotatedMutex(now())
         stripes = (0..<Self.stripeCount).map { _ in Stripe() }
+        stripeReferences = stripes.map { Unmanaged.passUnretained($0) }
     }
 
-    private var stripe: Stripe { stripes[ThreadStripe.current & (Self.stripeCount - 1)] }
+    /// Runs `body` with the calling thread's stripe, without a retain: retaining would write to the stripe
+    /// array's shared reference counts from every counting thread.
+    @inline(__always)
+    private func withStripe<Result>(_ body: (Stripe) -> Result) -> Result {
+        stripeReferences[ThreadStripe.current & (Self.stripeCount - 1)]._withUnsafeGuaranteedRef(body)
+    }
 
     /// Counts one evaluation.
     func count(_ name: String, enabled: Bool) {
-        stripe.toggles.withLock { toggles in
-            if enabled {
-                toggles[name, default: .init()].yes += 1
-            } else {
-                toggles[name, default: .init()].no += 1
+        withStripe { stripe in
+            stripe.toggles.withLock { toggles in
+                if enabled {
+                    toggles[name, default: .init()].yes += 1
+                } else {
+                    toggles[name, default: .init()].no += 1
+                }
             }
         }
     }
 
     /// Counts one variant lookup (the evaluation itself and the variant's name).
     func count(_ name: String, enabled: Bool, variant: String) {
-        stripe.toggles.withLock { toggles in
-            var counts = toggles[name] ?? .init()
-            if enabled { counts.yes += 1 } else { counts.no += 1 }
-            counts.variants[variant, default: 0] += 1
-            toggles[name] = counts
+        withStripe { stripe in
+            stripe.toggles.withLock { toggles in
+                var counts = toggles[name] ?? .init()
+                if enabled { counts.yes += 1 } else { counts.no += 1 }
+                counts.variants[variant, default: 0] += 1
+                toggles[name] = counts
+            }
         }
     }
 
