@@ -1,3 +1,4 @@
+import Flagstaff
 import FlagstaffUnleash
 import Foundation
 
@@ -96,9 +97,7 @@ enum UnleashBench {
             }
             print(row)
         }
-        let threads = ProcessInfo.processInfo.activeProcessorCount
-        let parallel = measureParallel(engine: engine, context: context, iterations: iterations, threads: threads)
-        print(String(format: "simple flag on %d threads at once: %.0f ns wall time per evaluation per thread", threads, parallel))
+        printParallelRows(engine: engine, context: context, iterations: iterations)
         if let note = reference.note { print("yggdrasil-engine: \(note)") } else { print("reference: \(reference.engine)") }
     }
 
@@ -123,17 +122,24 @@ enum UnleashBench {
         return (best, answer)
     }
 
-    private static func measureParallel(engine: UnleashEngine, context: UnleashContext, iterations: Int, threads: Int) -> Double {
-        let clock = ContinuousClock()
-        let perThread = iterations / 2
-        let elapsed = clock.measure {
-            DispatchQueue.concurrentPerform(iterations: threads) { _ in
-                var count = 0
-                for _ in 0..<perThread where engine.isEnabled("bench.simple", context: context) { count += 1 }
-                if count == -1 { print("unreachable count") }
-            }
+    /// The rows for evaluations on two threads at once (the same engine, flag and context): wall time per
+    /// evaluation per thread, and CPU time per evaluation per thread, beside the one-thread CPU figure of the same
+    /// run. Contention (a shared lock, or writes to a shared cache line) shows in both; other processes taking the
+    /// cores show only in the wall time.
+    private static func printParallelRows(engine: UnleashEngine, context: UnleashContext, iterations: Int) {
+        // Each thread has a context of its own (decoded separately), as concurrent requests would.
+        let contexts = (0..<2).map { _ in (try? UnleashContext.decode(json: Data(contextJSON.utf8))) ?? context }
+        let rows: [(label: String, body: @Sendable (Int) -> Int)] = [
+            ("simple flag (isEnabled)", { engine.isEnabled("bench.simple", context: contexts[$0]) ? 1 : 0 }),
+            ("variant lookup (variant)", { engine.variant("bench.variants", context: contexts[$0]).name.utf8.count }),
+        ]
+        for row in rows {
+            let single = ParallelRun.measure(threads: 1, iterations: iterations, row.body)
+            let double = ParallelRun.measure(threads: 2, iterations: iterations / 2, row.body)
+            print(pad("\(row.label), 2 threads at once", 42) + String(
+                format: "%.0f ns wall, %.0f ns CPU per evaluation per thread; 1 thread: %.0f ns CPU (wall/1-thread %.2fx, CPU/1-thread %.2fx)",
+                double.wall, double.cpu, single.cpu, double.wall / single.cpu, double.cpu / single.cpu))
         }
-        return nanoseconds(elapsed) / Double(perThread)
     }
 
     // MARK: - Reference engine
@@ -232,5 +238,67 @@ enum UnleashBench {
 
     private static func pad(_ text: String, _ width: Int) -> String {
         text + String(repeating: " ", count: max(1, width - text.count))
+    }
+}
+
+/// Runs the same loop on several threads released at the same moment, for the two-thread rows of the Unleash
+/// benchmarks.
+enum ParallelRun {
+    /// Per-thread figures of one run.
+    private final class Results: Sendable {
+        let cpu = AnnotatedMutex([Double]())
+    }
+
+    /// Best of three rounds: wall time per iteration per thread (from the release of the threads to the end of the
+    /// last), and the mean over threads of CPU time per iteration.
+    /// - Parameters:
+    ///   - threads: How many threads run the loop at once.
+    ///   - iterations: Iterations per thread.
+    ///   - body: One iteration, given the thread's index; its results are summed so the work is not optimised away.
+    /// - Returns: Nanoseconds of wall and CPU time per iteration per thread.
+    static func measure(threads: Int, iterations: Int, _ body: @escaping @Sendable () -> Int) -> (wall: Double, cpu: Double) {
+        measure(threads: threads, iterations: iterations) { _ in body() }
+    }
+
+    /// ``measure(threads:iterations:_:)`` with the thread's index (0 ..< `threads`) passed to `body`.
+    static func measure(threads: Int, iterations: Int, _ body: @escaping @Sendable (Int) -> Int) -> (wall: Double, cpu: Double) {
+        var best = (wall: Double.infinity, cpu: Double.infinity)
+        for _ in 0..<3 {
+            let results = Results()
+            let ready = DispatchGroup()
+            let finished = DispatchGroup()
+            let go = DispatchSemaphore(value: 0)
+            for thread in 0..<threads {
+                ready.enter()
+                finished.enter()
+                Thread.detachNewThread {
+                    ready.leave()
+                    go.wait()
+                    let start = threadCPUNanoseconds()
+                    var checksum = 0
+                    for _ in 0..<iterations { checksum &+= body(thread) }
+                    let cpu = (threadCPUNanoseconds() - start) / Double(iterations)
+                    if checksum == -1 { print("unreachable checksum") }
+                    results.cpu.withLock { $0.append(cpu) }
+                    finished.leave()
+                }
+            }
+            ready.wait()
+            let clock = ContinuousClock()
+            let started = clock.now
+            for _ in 0..<threads { go.signal() }
+            finished.wait()
+            let elapsed = (clock.now - started).components
+            let wall = (Double(elapsed.seconds) * 1e9 + Double(elapsed.attoseconds) / 1e9) / Double(iterations)
+            let cpu = results.cpu.withLock { $0.reduce(0, +) / Double(max(1, $0.count)) }
+            best = (min(best.wall, wall), min(best.cpu, cpu))
+        }
+        return best
+    }
+
+    private static func threadCPUNanoseconds() -> Double {
+        var spec = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &spec)
+        return Double(spec.tv_sec) * 1e9 + Double(spec.tv_nsec)
     }
 }

@@ -9,7 +9,7 @@ import Foundation
 
 /// Unleash client read path: what `isEnabled`, `variant` and a registry flag backed by a toggle cost when the
 /// answers are in memory (served from a bootstrap, so no network is involved), with and without metrics counting,
-/// and the contended case of two threads counting at once.
+/// and two threads reading at once (wall and CPU time per call per thread, see ``ParallelRun``).
 ///
 /// Times are CPU time of the measuring thread, best of three rounds. Run in release:
 /// `swift run -c release flagstaff-bench unleash-client`.
@@ -36,17 +36,18 @@ enum UnleashClientBench {
         row("isEnabled, metrics off", measure(iterations) { quiet.isEnabled("toggle.42") ? 1 : 0 })
         row("variant, metrics on", measure(iterations) { counting.variant("toggle.42").name.utf8.count })
         row("registry flag .enabled (UnleashFeature)", measure(iterations) { flag.enabled ? 1 : 0 })
-        let clock = ContinuousClock()
-        let perThread = iterations / 2
-        let elapsed = clock.measure {
-            DispatchQueue.concurrentPerform(iterations: 2) { _ in
-                var count = 0
-                for _ in 0..<perThread where counting.isEnabled("toggle.42") { count += 1 }
-                if count == -1 { print("unreachable") }
-            }
+        let parallelRows: [(label: String, body: @Sendable () -> Int)] = [
+            ("isEnabled, metrics on", { counting.isEnabled("toggle.42") ? 1 : 0 }),
+            ("isEnabled, metrics off", { quiet.isEnabled("toggle.42") ? 1 : 0 }),
+        ]
+        for (label, body) in parallelRows {
+            let single = ParallelRun.measure(threads: 1, iterations: iterations, body)
+            let double = ParallelRun.measure(threads: 2, iterations: iterations / 2, body)
+            row("\(label), 2 threads: wall per call per thread", double.wall)
+            row("\(label), 2 threads: CPU per call per thread", double.cpu)
+            print(String(format: "  (1 thread: %.0f ns CPU; wall/1-thread %.2fx, CPU/1-thread %.2fx)",
+                         single.cpu, double.wall / single.cpu, double.cpu / single.cpu))
         }
-        let wall = Double(elapsed.components.seconds) * 1e9 + Double(elapsed.components.attoseconds) / 1e9
-        row("isEnabled, metrics on, 2 threads (wall per call per thread)", wall / Double(perThread))
     }
 
     private static func measure(_ iterations: Int, _ body: () -> Int) -> Double {

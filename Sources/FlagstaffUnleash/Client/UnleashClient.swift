@@ -15,13 +15,15 @@ import Foundation
 /// await unleash.updateContext(UnleashContext(userId: "43"))   // fetches again at once
 /// ```
 ///
-/// Each poll is `GET {url}?{context}` (see ``UnleashRequestHeaders`` for the headers). HTTP 304 keeps the
+/// Each poll is `GET {url}?{context}` with the client's header fields (`Authorization`, `unleash-*`), then the custom
+/// ones, which can never replace those, `Content-Type` or `If-None-Match`. HTTP 304 keeps the
 /// toggles; 401, 403 and 404 stop polling with an error event; 429 and 5xx back off (one more refresh interval
 /// per failure in a row, capped, back to normal after a success); timeouts, refused connections and bad
 /// bodies only report an error. In every failure case the client keeps serving what it had: the last fetched
 /// toggles, else the persisted ones, else the bootstrap.
 ///
-/// Thread-safety: every member may be used from any thread. Reads take one lock and never do I/O; event
+/// Thread-safety: every member may be used from any thread. Reads take no lock on the toggles (they are published
+/// atomically) and never do I/O; counting for metrics takes a per-thread lock nobody else contends for. Event
 /// handlers run on the client's tasks (fetches, metrics) or, for impressions, on the reading thread, and must
 /// not block.
 public final class UnleashClient: Sendable {
@@ -64,7 +66,8 @@ public final class UnleashClient: Sendable {
     ///   - metricsInterval: The time between metrics posts (default 30 s).
     ///   - disableMetrics: `true` to neither count nor send metrics.
     ///   - context: The initial context (user, session, address, properties).
-    ///   - customHeaders: Extra header fields for every request; reserved ones are ignored (``UnleashRequestHeaders``).
+    ///   - customHeaders: Extra header fields for every request; `Authorization`, `Content-Type`, `If-None-Match`,
+    ///     `unleash-*` and malformed fields are ignored.
     ///   - customHeadersProvider: Called before every request for more header fields (e.g. a fresh token);
     ///     its fields win over `customHeaders`; reserved ones are ignored.
     ///   - bootstrap: Toggles to serve before the first fetch when nothing was persisted.
@@ -129,11 +132,10 @@ public final class UnleashClient: Sendable {
     /// - Parameter name: The toggle's name.
     /// - Returns: `true` when the toggle is on.
     public func isEnabled(_ name: String) -> Bool {
-        let (toggle, context) = poller.read { model in
-            let toggle = model.toggles[name]
-            return (toggle, toggle?.impressionData == true ? model.context : nil)
+        let (enabled, context) = poller.read { model -> (Bool, UnleashContext?) in
+            guard let toggle = model.toggles[name] else { return (false, nil) }
+            return (toggle.enabled, toggle.impressionData ? model.context : nil)
         }
-        let enabled = toggle?.enabled ?? false
         if !disableMetrics { poller.metrics.count(name, enabled: enabled) }
         if let context {
             poller.hub.emit(.impression(UnleashImpression(kind: .isEnabled, featureName: name, enabled: enabled, variant: nil, context: context)))

@@ -12,13 +12,15 @@ import Foundation
 /// Everything that can be prepared is prepared when the state is taken: percentages, constraint values, regular
 /// expressions, CIDR ranges and semantic versions are parsed once, so an evaluation only compares and hashes.
 ///
-/// Thread safety: all methods may be called from any thread at once. A state is immutable once built; taking a new
-/// state builds it aside and swaps it in under a lock, so an evaluation sees either the old or the new state, never
-/// a mix. Concurrent `takeState` calls are applied one after the other.
+/// Thread safety: all methods may be called from any thread at once, and evaluations take no lock. A state is
+/// immutable once built; taking a new state builds it aside and publishes it with one atomic exchange, so an
+/// evaluation sees either the old or the new state, never a mix, and evaluations on several threads do not slow each
+/// other down. The old state is freed once the evaluations that may still read it have ended. Concurrent `takeState`
+/// calls are applied one after the other.
 public final class UnleashEngine: Sendable {
-    private let current = AnnotatedMutex(CompiledState.empty)
-    /// Serialises writers, so a delta is always applied to the latest state.
-    private let writer = AnnotatedMutex(())
+    /// The compiled state: read without a lock, replaced by one writer at a time (which also makes a delta apply
+    /// to the latest state). See ``PublishedReference`` for how old states are reclaimed.
+    private let current = PublishedReference(CompiledState.empty)
     private let hostname: String
 
     /// Creates an engine with no features (every flag is off until a state is taken).
@@ -48,8 +50,7 @@ public final class UnleashEngine: Sendable {
                 path: JSONPath.describe(JSONPath.path(of: error)), message: JSONPath.message(of: error, in: data))
         }
         let hostname = self.hostname
-        writer.withLock { _ in
-            let base = current.withLock { $0 }
+        current.update { base in
             var order: [String]
             var definitions: [String: FeatureDefinition]
             var segments: [Int: SegmentDefinition]
@@ -65,8 +66,7 @@ public final class UnleashEngine: Sendable {
                 }
             }
             var compiler = StateCompiler(hostname: hostname)
-            let next = compiler.compile(order: order, definitions: definitions, segments: segments)
-            current.withLock { $0 = next }
+            return (compiler.compile(order: order, definitions: definitions, segments: segments), ())
         }
     }
 
@@ -111,7 +111,7 @@ public final class UnleashEngine: Sendable {
     ///   - context: Who the flag is evaluated for.
     /// - Returns: `true` when the flag is on.
     public func isEnabled(_ flag: String, context: UnleashContext) -> Bool {
-        current.withLock { $0 }.isEnabled(flag, context: context)
+        current.read { $0.isEnabled(flag, context: context) }
     }
 
     /// The variant `flag` resolves to for `context`.
@@ -123,7 +123,7 @@ public final class UnleashEngine: Sendable {
     ///   - context: Who the flag is evaluated for.
     /// - Returns: The variant.
     public func variant(_ flag: String, context: UnleashContext) -> UnleashVariant {
-        current.withLock { $0 }.variant(flag, context: context)
+        current.read { $0.variant(flag, context: context) }
     }
 
     /// Evaluates `flag` once: on or off, the variant, and a one-line reason.
@@ -136,26 +136,25 @@ public final class UnleashEngine: Sendable {
     ///   - context: Who the flag is evaluated for.
     /// - Returns: The evaluation.
     public func evaluate(_ flag: String, context: UnleashContext) -> UnleashEvaluation {
-        current.withLock { $0 }.evaluate(flag, context: context)
+        current.read { $0.evaluate(flag, context: context) }
     }
 
     /// The names of all features in the state, in the order the server sent them.
-    public var featureNames: [String] { current.withLock { $0 }.order }
+    public var featureNames: [String] { current.read { $0.order } }
 
     /// What the state says about every feature, in the order the server sent them.
     public var features: [UnleashFeatureInfo] {
-        let state = current.withLock { $0 }
-        return state.order.compactMap { state.features[$0]?.info }
+        current.read { state in state.order.compactMap { state.features[$0]?.info } }
     }
 
     /// What the state says about one feature.
     /// - Parameter name: The feature's name.
     /// - Returns: The feature's information, or `nil` if the state does not contain it.
     public func feature(named name: String) -> UnleashFeatureInfo? {
-        current.withLock { $0 }.features[name]?.info
+        current.read { $0.features[name]?.info }
     }
 
     /// Definitions in the current state that can never match (unknown operators or strategies, invalid regexes or
     /// values, missing segments), one human-readable line each.
-    public var warnings: [String] { current.withLock { $0 }.warnings }
+    public var warnings: [String] { current.read { $0.warnings } }
 }

@@ -1,4 +1,5 @@
 import FlagstaffTestSupport
+import FlagstaffTesting
 import Foundation
 import Testing
 
@@ -31,43 +32,52 @@ struct ClientBackoffTests {
         client.stop()
     }
 
-    @Test("the poll loop waits longer while backing off")
+    @Test("the poll loop waits longer while backing off, on the client's clock", .timeLimit(.minutes(1)))
     func loopBacksOff() async throws {
-        let times = Locked<[ContinuousClock.Instant]>([])
-        let server = try LoopbackHTTPServer.started { _ in
-            times.withLock { $0.append(ContinuousClock.now) }
-            return .status(503)
-        }
+        let server = try LoopbackHTTPServer.started { _ in .status(503) }
         defer { server.stop() }
-        let client = UnleashClient.testing(url: server.url("/proxy"), refreshInterval: .milliseconds(40))
+        let clock = ManualClock()
+        let client = UnleashClient.testing(url: server.url("/proxy"), refreshInterval: .seconds(10), clock: clock)
         await client.start()
-        #expect(await server.waitForRequests(count: 4))
+        // After each 503 the wait grows by one refresh interval, up to the cap (4 × 10 s in `.testing`).
+        var elapsed = Duration.zero
+        for (requests, wait) in [(1, 20), (2, 30), (3, 40), (4, 40)] {
+            let due = elapsed + .seconds(wait)
+            #expect(await clock.waitForDeadline(at: due), "the loop sleeps until \(due)")
+            #expect(server.requestCount == requests)
+            clock.advance(by: .seconds(wait - 1))
+            // One second early: the loop is still asleep, with the same deadline.
+            #expect(clock.sleeperCount == 1 && clock.nextDeadline == ManualClock.Instant(offset: due))
+            clock.advance(by: .seconds(1))
+            elapsed = due
+            #expect(await server.waitForRequests(count: requests + 1))
+        }
         client.stop()
-        let stamps = times.current
-        try #require(stamps.count >= 4)
-        // Waits are 80, 120, 160 ms: each at least its nominal length.
-        #expect(stamps[1] - stamps[0] >= .milliseconds(80))
-        #expect(stamps[2] - stamps[1] >= .milliseconds(120))
-        #expect(stamps[3] - stamps[2] >= .milliseconds(160))
     }
 
-    @Test("401 stops polling; a successful refresh starts it again")
+    @Test("401 stops polling; a successful refresh starts it again", .timeLimit(.minutes(1)))
     func haltAndResume() async throws {
         let status = Locked(401)
         let server = try LoopbackHTTPServer.started { _ in
             status.current == 200 ? FrontendBody.response([FrontendBody.toggle("a")]) : .status(status.current)
         }
         defer { server.stop() }
-        let client = UnleashClient.testing(url: server.url("/proxy"), refreshInterval: .milliseconds(10))
+        let clock = ManualClock()
+        let client = UnleashClient.testing(url: server.url("/proxy"), refreshInterval: .seconds(10), clock: clock)
         await client.start()
-        try await Task.sleep(for: .milliseconds(100))
-        #expect(server.requestCount == 1)
         #expect(client.currentPollInterval == nil)
+        // The poll loop ended without waiting on the clock: no later poll can come.
+        await client.poller.tasks.waitUntilEnded("poll")
+        #expect(clock.sleeperCount == 0)
+        #expect(server.requestCount == 1)
 
         status.withLock { $0 = 200 }
         await client.refresh()
         #expect(client.isEnabled("a"))
-        #expect(await server.waitForRequests(count: 4))
+        // Polling is back: the loop waits one refresh interval, then fetches.
+        #expect(await clock.waitForDeadline(at: .seconds(10)))
+        clock.advance(by: .seconds(10))
+        #expect(await server.waitForRequests(count: 3))
         client.stop()
     }
 

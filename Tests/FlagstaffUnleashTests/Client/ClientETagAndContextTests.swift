@@ -1,4 +1,5 @@
 import FlagstaffTestSupport
+import FlagstaffTesting
 import Foundation
 import Testing
 
@@ -70,16 +71,23 @@ struct ClientETagAndContextTests {
         #expect(server.requests.first?.query["userId"] == "7")
     }
 
-    @Test("polling repeats at the refresh interval")
+    @Test("polling repeats at the refresh interval, on the client's clock; stop() ends it", .timeLimit(.minutes(1)))
     func polls() async throws {
         let server = try LoopbackHTTPServer.started { _ in FrontendBody.response([FrontendBody.toggle("a")]) }
         defer { server.stop() }
-        let client = UnleashClient.testing(url: server.url("/proxy"), refreshInterval: .milliseconds(20))
+        let clock = ManualClock()
+        let client = UnleashClient.testing(url: server.url("/proxy"), refreshInterval: .seconds(20), clock: clock)
         await client.start()
-        #expect(await server.waitForRequests(count: 4))
+        for round in 1...3 {
+            #expect(await clock.waitForDeadline(at: .seconds(20 * round)))
+            #expect(server.requestCount == round)
+            clock.advance(by: .seconds(20))
+            #expect(await server.waitForRequests(count: round + 1))
+        }
+        #expect(await clock.waitForDeadline(at: .seconds(80)))
         client.stop()
-        let settled = server.requestCount
-        try await Task.sleep(for: .milliseconds(100))
-        #expect(server.requestCount <= settled + 1)
+        // Stopping cancelled the sleeping loop: nothing waits on the clock, so no poll can follow.
+        #expect(clock.sleeperCount == 0)
+        #expect(server.requestCount == 4)
     }
 }

@@ -1,4 +1,5 @@
 import FlagstaffTestSupport
+import FlagstaffTesting
 import Foundation
 import Testing
 
@@ -26,7 +27,7 @@ struct FaultCase: Sendable, CustomTestStringConvertible {
         FaultCase(name: "500", response: .text("boom", status: 500), expected: .backsOff, message: "HTTP 500"),
         FaultCase(name: "503", response: .status(503), expected: .backsOff, message: "HTTP 503"),
         FaultCase(name: "400", response: .status(400), expected: .reported, message: "HTTP 400"),
-        FaultCase(name: "timeout", response: LoopbackResponse(status: 200, body: Data("{}".utf8), delay: .seconds(10)),
+        FaultCase(name: "timeout", response: LoopbackResponse(status: 200, body: Data("{}".utf8), delay: .seconds(120)),
                   expected: .reported, message: "timed out"),
         FaultCase(name: "malformed JSON", response: .json(#"{"toggles": [ {"name": "a", "#), expected: .reported,
                   message: "invalid response"),
@@ -55,15 +56,25 @@ struct ClientFaultMatrixTests {
         let good = FrontendBody.response([FrontendBody.toggle("kept"), FrontendBody.toggle("off", enabled: false)], eTag: "\"1\"")
         let server = try LoopbackHTTPServer.started { _ in failing.current ? fault.response : good }
         defer { server.stop() }
-        // A 3 s timeout: no fetch that should succeed or fail fast may time out when a full parallel run loads
-        // both cores (network events were seen more than 1 s late); the "timeout" case's server waits 10 s.
+        // Deadlines are on a manual clock: a fetch times out only when the "timeout" case advances it, however
+        // loaded the machine (the transport's real-time backstop, 60 s, is never reached).
+        let clock = ManualClock()
         let client = UnleashClient.testing(url: server.url("/proxy"), refreshInterval: .seconds(3600),
-                                           timeout: .seconds(3), maximumResponseBytes: 100_000)
+                                           timeout: .seconds(60), maximumResponseBytes: 100_000, clock: clock)
         let recorder = EventRecorder(client)
         await client.start()
         #expect(client.isEnabled("kept"))
         failing.withLock { $0 = true }
-        await client.fetchToggles()
+        if fault.name == "timeout" {
+            async let fetching: Void = client.fetchToggles()
+            // The request is in flight: its deadline (60 s) comes before the next poll (3,600 s).
+            #expect(await clock.waitForDeadline(at: .seconds(60)))
+            #expect(await server.waitForRequests(count: 2), "the server holds the request when its deadline passes")
+            clock.advance(by: .seconds(60))
+            await fetching
+        } else {
+            await client.fetchToggles()
+        }
 
         #expect(client.isEnabled("kept"))
         #expect(!client.isEnabled("off"))
@@ -113,7 +124,7 @@ struct ClientFaultMatrixTests {
         #expect(client.currentPollInterval == .seconds(60))
     }
 
-    @Test("a timeout fires at the client's deadline, not Foundation's whole seconds")
+    @Test("in real time, a timeout fires at the client's deadline, not Foundation's whole seconds")
     func timeoutIsPrompt() async throws {
         let clock = ContinuousClock()
         let arrived = Locked<ContinuousClock.Instant?>(nil)
@@ -122,7 +133,7 @@ struct ClientFaultMatrixTests {
             return LoopbackResponse(status: 200, delay: .seconds(10))
         }
         defer { server.stop() }
-        let client = UnleashClient.testing(url: server.url("/proxy"), timeout: .milliseconds(200))
+        let client = UnleashClient.testing(url: server.url("/proxy"), timeout: .milliseconds(200), clock: ContinuousClock())
         let failed = Locked<ContinuousClock.Instant?>(nil)
         let subscription = client.onEvent { event in
             if case .error = event { failed.withLock { $0 = clock.now } }

@@ -1,4 +1,5 @@
 import FlagstaffTestSupport
+import FlagstaffTesting
 import Foundation
 import Testing
 
@@ -80,23 +81,37 @@ struct ClientMetricsTests {
         #expect(recorder.sent.count == 1)
     }
 
-    @Test("metrics are posted every metricsInterval while started, and not at all when disabled")
+    @Test("metrics are posted every metricsInterval (on the client's clock) while started, and not at all when disabled",
+          .timeLimit(.minutes(1)))
     func periodic() async throws {
         let server = try Self.server()
         defer { server.stop() }
-        let client = UnleashClient.testing(url: server.url("/proxy"), metricsInterval: .milliseconds(20), disableMetrics: false)
+        let clock = ManualClock()
+        let client = UnleashClient.testing(url: server.url("/proxy"), refreshInterval: .seconds(3600),
+                                           metricsInterval: .seconds(20), disableMetrics: false, clock: clock)
         await client.start()
         _ = client.isEnabled("a")
+        // The metrics loop (due at 20 s) and the poll loop (3,600 s) are asleep; 19 s later nothing is due yet.
+        try await clock.waitForSleepers(2)
+        #expect(clock.nextDeadline == ManualClock.Instant(offset: .seconds(20)))
+        clock.advance(by: .seconds(19))
+        #expect(clock.sleeperCount == 2)
+        #expect(!server.requests.contains { $0.method == "POST" })
+        clock.advance(by: .seconds(1))
         #expect(await eventually { server.requests.contains { $0.method == "POST" } })
+        // The next post is due one interval later.
+        #expect(await clock.waitForDeadline(at: .seconds(40)))
         client.stop()
 
         let quiet = try Self.server()
         defer { quiet.stop() }
-        let disabled = UnleashClient.testing(url: quiet.url("/proxy"), metricsInterval: .milliseconds(10), disableMetrics: true)
+        let disabled = UnleashClient.testing(url: quiet.url("/proxy"), metricsInterval: .seconds(10), disableMetrics: true,
+                                             clock: ManualClock())
         await disabled.start()
         _ = disabled.isEnabled("a")
         await disabled.flushMetrics()
-        try await Task.sleep(for: .milliseconds(60))
+        // No metrics loop was started: only polling runs.
+        #expect(disabled.poller.tasks.names == ["poll"])
         disabled.stop()
         #expect(!quiet.requests.contains { $0.method == "POST" })
     }

@@ -1,5 +1,6 @@
 import Flagstaff
 import FlagstaffTestSupport
+import FlagstaffTesting
 import Foundation
 import Testing
 
@@ -40,7 +41,9 @@ struct ClientServerModeTests {
         try UnleashServerClient(url: url, apiKey: "*:production.key", appName: "checkout", instanceID: "pod-1",
                                 environment: "production", refreshInterval: .seconds(60), disableMetrics: disableMetrics,
                                 context: UnleashContext(userId: "7"), bootstrap: bootstrap,
-                                options: UnleashClientOptions(timeout: .seconds(5), storageDirectory: storage))
+                                // A manual clock nobody advances: no poll or deadline comes from real time passing.
+                                options: UnleashClientOptions(timeout: .seconds(5), storageDirectory: storage,
+                                                              clock: ManualClock()))
     }
 
     @Test("registers, polls /api/client/features with ETag and evaluates locally for any context")

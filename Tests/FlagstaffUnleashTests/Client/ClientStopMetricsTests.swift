@@ -1,4 +1,5 @@
 import FlagstaffTestSupport
+import FlagstaffTesting
 import Foundation
 import Testing
 
@@ -84,10 +85,12 @@ struct ClientStopMetricsTests {
         #expect(Self.counts(post)?["vip"]?["no"] as? Int == 1)
     }
 
-    @Test("with the server gone, stop() returns at once and the awaited stop within the timeout; counts are kept")
+    @Test("with the server gone, stop() returns at once and the awaited stop within the timeout; counts are kept",
+          .timeLimit(.minutes(1)))
     func serverGone() async throws {
         let server = try LoopbackHTTPServer.started(handler: Self.toggles)
-        let client = UnleashClient.testing(url: server.url("/proxy"), disableMetrics: false, timeout: .milliseconds(300))
+        let client = UnleashClient.testing(url: server.url("/proxy"), disableMetrics: false, timeout: .milliseconds(300),
+                                           clock: ContinuousClock())
         let recorder = EventRecorder(client)
         await client.start()
         server.stop()   // the port now refuses connections
@@ -100,25 +103,34 @@ struct ClientStopMetricsTests {
         #expect(clock.now - started < .milliseconds(500))
         #expect(await eventually { recorder.errors.contains { $0.operation == .metrics } })
 
-        // A server that accepts but never answers: the awaited stop gives up after the client's timeout.
+        // A server that accepts but never answers: the awaited stop gives up after the client's timeout, measured
+        // on its clock.
         let silent = try LoopbackHTTPServer.started { request in
-            request.method == "POST" ? LoopbackResponse(status: 202, delay: .seconds(30)) : Self.toggles(request)
+            request.method == "POST" ? LoopbackResponse(status: 202, delay: .seconds(120)) : Self.toggles(request)
         }
         defer { silent.stop() }
-        let slow = UnleashClient.testing(url: silent.url("/proxy"), disableMetrics: false, timeout: .milliseconds(300))
-        let failed = Locked<ContinuousClock.Instant?>(nil)
-        let subscription = slow.onEvent { event in
-            if case .error(let failure) = event, failure.operation == .metrics { failed.withLock { $0 = clock.now } }
-        }
-        defer { subscription.cancel() }
+        let manual = ManualClock()
+        let slow = UnleashClient.testing(url: silent.url("/proxy"), disableMetrics: false, timeout: .seconds(30), clock: manual)
+        let slowRecorder = EventRecorder(slow)
         await slow.start()
         _ = slow.isEnabled("a")
-        let stopping = clock.now
-        await slow.stop(flushingMetrics: true)
-        // Measured where the client reports it (its own executor), not where this test resumes on the busy pool.
-        let gaveUp = try #require(failed.current)
-        #expect(gaveUp - stopping < .milliseconds(1_500))
-        await slow.flushMetrics()   // still failing: the counts were put back, not lost
-        #expect(silent.requests.filter { $0.method == "POST" }.count == 2)
+        async let stopping: Void = slow.stop(flushingMetrics: true)
+        // The loops (due at 60 s) are cancelled; the post's deadline (30 s) is what the clock waits for, while the
+        // server holds the post.
+        #expect(await manual.waitForDeadline(at: .seconds(30)))
+        #expect(await eventually { silent.requests.filter { $0.method == "POST" }.count == 1 })
+        manual.advance(by: .seconds(30))
+        await stopping
+        #expect(slowRecorder.errors.map(\.operation) == [.metrics])
+        #expect(slowRecorder.errors.first?.error == .timedOut(after: .seconds(30)))
+        // Still failing: the counts were put back, not lost, and go with the next post.
+        async let flushing: Void = slow.flushMetrics()
+        #expect(await manual.waitForDeadline(at: .seconds(60)))
+        #expect(await eventually { silent.requests.filter { $0.method == "POST" }.count == 2 })
+        manual.advance(by: .seconds(30))
+        await flushing
+        let posts = silent.requests.filter { $0.method == "POST" }
+        #expect(posts.count == 2)
+        #expect(Self.counts(posts.last)?["a"]?["yes"] as? Int == 1)
     }
 }

@@ -1,20 +1,19 @@
+import Flagstaff
 import FlagstaffTestSupport
+import FlagstaffTesting
 import Foundation
 
 @testable import FlagstaffUnleash
 
-/// A value shared between a test and handlers running on other threads (NSLock: seen by the thread sanitizer).
-final class Locked<Value: Sendable>: @unchecked Sendable {
-    // @unchecked: `value` is only touched while `lock` is held.
-    private let lock = NSLock()
-    private var value: Value
+/// A value shared between a test and handlers running on other threads (an `AnnotatedMutex`, which the thread
+/// sanitizer sees).
+final class Locked<Value: Sendable>: Sendable {
+    private let mutex: AnnotatedMutex<Value>
 
-    init(_ value: Value) { self.value = value }
+    init(_ value: Value) { mutex = AnnotatedMutex(value) }
 
-    func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&value)
+    func withLock<T: Sendable>(_ body: (inout Value) -> T) -> T {
+        mutex.withLock { value in body(&value) }
     }
 
     var current: Value { withLock { $0 } }
@@ -53,6 +52,15 @@ final class EventRecorder: Sendable {
 
     var impressions: [UnleashImpression] {
         all.compactMap { if case .impression(let impression) = $0 { impression } else { nil } }
+    }
+}
+
+extension ManualClock {
+    /// Waits until the earliest sleeper on the clock is due at `offset` from the clock's start: how a test knows
+    /// that a client's loop has finished its work and is waiting again (a request's deadline, due earlier while it
+    /// is in flight, hides the loop's until the request ends).
+    func waitForDeadline(at offset: Duration) async -> Bool {
+        await eventually { self.nextDeadline == Instant(offset: offset) }
     }
 }
 
@@ -100,20 +108,28 @@ struct TemporaryDirectory {
 }
 
 extension UnleashClient {
-    /// A client for tests: fast intervals, metrics off unless asked for.
+    /// A client for tests: metrics off unless asked for, and by default a manual clock that nobody advances, so
+    /// that no poll, periodic post or deadline comes from real time passing (the transport still ends a request
+    /// after `timeout` of real time). Tests that drive time pass their own `ManualClock`; real-time tests pass
+    /// `ContinuousClock()`.
     static func testing(
         url: URL, refreshInterval: Duration = .seconds(60), metricsInterval: Duration = .seconds(60),
         disableMetrics: Bool = true, context: UnleashContext = UnleashContext(),
         customHeaders: [String: String] = [:], customHeadersProvider: (@Sendable () -> [String: String])? = nil,
         bootstrap: UnleashBootstrap? = nil, timeout: Duration = .seconds(5), storage: URL? = nil,
-        maximumResponseBytes: Int = 1 << 20
+        maximumResponseBytes: Int = 1 << 20, clock: any Clock<Duration> = ManualClock()
     ) -> UnleashClient {
-        UnleashClient(
+        // With a manual clock, timestamps move with it.
+        var now: @Sendable () -> Date = { Date() }
+        if let manual = clock as? ManualClock { now = { manual.date } }
+        return UnleashClient(
             url: url, clientKey: "client-key-123", appName: "moments", environment: "production",
             refreshInterval: refreshInterval, metricsInterval: metricsInterval, disableMetrics: disableMetrics,
             context: context, customHeaders: customHeaders, customHeadersProvider: customHeadersProvider,
             bootstrap: bootstrap,
             options: UnleashClientOptions(timeout: timeout, maximumResponseBytes: maximumResponseBytes,
-                                          maximumBackoffMultiplier: 4, storageDirectory: storage))
+                                          maximumBackoffMultiplier: 4, storageDirectory: storage,
+                                          now: now,
+                                          clock: clock))
     }
 }

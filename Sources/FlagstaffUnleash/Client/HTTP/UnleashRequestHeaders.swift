@@ -7,16 +7,16 @@ import Foundation
 /// those are ignored, as are fields whose name is not an HTTP token or whose value holds a line break (they
 /// could smuggle extra header lines). `Authorization` is protected because the client key is the one way to
 /// authenticate; a gateway that needs its own credential can use another field.
-public enum UnleashRequestHeaders {
+package enum UnleashRequestHeaders {
     /// The SDK identifier sent as `unleash-sdk`: `flagstaff:<version>`.
-    public static let sdkIdentifier = "flagstaff:\(sdkVersion)"
+    package static let sdkIdentifier = "flagstaff:\(sdkVersion)"
     /// This library's version.
-    public static let sdkVersion = "0.1.0"
+    package static let sdkVersion = "0.1.0"
 
     /// Whether a custom header with this name is ignored because the client owns it.
     /// - Parameter name: The header name, in any case.
     /// - Returns: `true` for `authorization`, `content-type`, `if-none-match` and `unleash-*`.
-    public static func isReserved(_ name: String) -> Bool {
+    package static func isReserved(_ name: String) -> Bool {
         let lower = name.lowercased()
         return ["authorization", "content-type", "if-none-match"].contains(lower) || lower.hasPrefix("unleash-")
     }

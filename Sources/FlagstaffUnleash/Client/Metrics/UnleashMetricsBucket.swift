@@ -71,10 +71,9 @@ public struct UnleashMetricsBucket: Sendable, Hashable, Codable {
         try container.encode(toggles, forKey: .toggles)
     }
 
-    /// Adds another bucket's counts to this one (used to keep counts whose post failed).
-    mutating func absorb(_ other: UnleashMetricsBucket) {
-        start = min(start, other.start)
-        for (name, counts) in other.toggles {
+    /// Adds counts to this bucket's (stripes of a closing bucket, or the counts of a post that failed).
+    mutating func add(_ counts: [String: ToggleCounts]) {
+        for (name, counts) in counts {
             var mine = toggles[name] ?? ToggleCounts()
             mine.yes += counts.yes
             mine.no += counts.no

@@ -1,63 +1,96 @@
 import Flagstaff
 import Foundation
 
-/// Counts toggle evaluations for the metrics endpoint, race-free.
+/// Counts toggle evaluations for the metrics endpoint, race-free and without threads contending.
 ///
-/// Every count and the swap that closes a bucket happen under one lock, so no evaluation is lost or counted
-/// twice while a bucket is being sent (the seed SDK's metrics race). Cost per count: one lock and one or two
-/// dictionary updates.
+/// Counts go to one of several stripes, chosen by the counting thread (``ThreadStripe``), each a dictionary under a
+/// lock of its own: threads that evaluate at the same time take different locks, on different cache lines, so
+/// counting costs one uncontended lock and one or two dictionary updates. Closing a bucket swaps every stripe's
+/// dictionary out under that stripe's lock, so each count lands whole (yes/no and variant together) in exactly
+/// one bucket: nothing is lost or counted twice while a bucket is being sent (the seed SDK's metrics race).
 final class UnleashMetricsCounter: Sendable {
-    private struct Open {
-        var start: Date
-        var toggles: [String: UnleashMetricsBucket.ToggleCounts] = [:]
+    /// One stripe's counts, padded so that two stripes never share a cache line.
+    private final class Stripe: Sendable {
+        let toggles = AnnotatedMutex([String: UnleashMetricsBucket.ToggleCounts]())
+        /// Padding only (makes the object 128 bytes or more).
+        private let padding: (Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
     }
 
-    private let open: AnnotatedMutex<Open>
+    private static var stripeCount: Int { 16 }
+
+    private let stripes: [Stripe]
+    /// The same stripes, used by ``count(_:enabled:)`` without retaining them (``stripes`` keeps them alive).
+    private let stripeReferences: [Unmanaged<Stripe>]
+    /// When the open bucket started; also serialises closing and restoring buckets.
+    private let start: AnnotatedMutex<Date>
     private let now: @Sendable () -> Date
 
     init(now: @escaping @Sendable () -> Date) {
         self.now = now
-        open = AnnotatedMutex(Open(start: now()))
+        start = AnnotatedMutex(now())
+        stripes = (0..<Self.stripeCount).map { _ in Stripe() }
+        stripeReferences = stripes.map { Unmanaged.passUnretained($0) }
+    }
+
+    /// Runs `body` with the calling thread's stripe, without a retain: retaining would write to the stripe
+    /// array's shared reference counts from every counting thread.
+    @inline(__always)
+    private func withStripe<Result>(_ body: (Stripe) -> Result) -> Result {
+        stripeReferences[ThreadStripe.current & (Self.stripeCount - 1)]._withUnsafeGuaranteedRef(body)
     }
 
     /// Counts one evaluation.
     func count(_ name: String, enabled: Bool) {
-        open.withLock { open in
-            if enabled {
-                open.toggles[name, default: .init()].yes += 1
-            } else {
-                open.toggles[name, default: .init()].no += 1
+        withStripe { stripe in
+            stripe.toggles.withLock { toggles in
+                if enabled {
+                    toggles[name, default: .init()].yes += 1
+                } else {
+                    toggles[name, default: .init()].no += 1
+                }
             }
         }
     }
 
     /// Counts one variant lookup (the evaluation itself and the variant's name).
     func count(_ name: String, enabled: Bool, variant: String) {
-        open.withLock { open in
-            var counts = open.toggles[name] ?? .init()
-            if enabled { counts.yes += 1 } else { counts.no += 1 }
-            counts.variants[variant, default: 0] += 1
-            open.toggles[name] = counts
+        withStripe { stripe in
+            stripe.toggles.withLock { toggles in
+                var counts = toggles[name] ?? .init()
+                if enabled { counts.yes += 1 } else { counts.no += 1 }
+                counts.variants[variant, default: 0] += 1
+                toggles[name] = counts
+            }
         }
     }
 
     /// Closes the open bucket and starts a new one; `nil` when nothing was counted (no bucket is sent).
     func takeBucket() -> UnleashMetricsBucket? {
         let stop = now()
-        return open.withLock { open -> UnleashMetricsBucket? in
-            guard !open.toggles.isEmpty else { return nil }
-            let bucket = UnleashMetricsBucket(start: open.start, stop: stop, toggles: open.toggles)
-            open = Open(start: stop)
+        return start.withLock { start -> UnleashMetricsBucket? in
+            var bucket = UnleashMetricsBucket(start: start, stop: stop, toggles: [:])
+            for stripe in stripes {
+                let counts = stripe.toggles.withLock { toggles in
+                    defer { toggles = [:] }
+                    return toggles
+                }
+                bucket.add(counts)
+            }
+            guard !bucket.toggles.isEmpty else { return nil }
+            start = stop
             return bucket
         }
     }
 
     /// Puts the counts of a bucket that could not be sent back, so they go with the next one.
     func restore(_ bucket: UnleashMetricsBucket) {
-        open.withLock { open in
-            var merged = UnleashMetricsBucket(start: open.start, stop: open.start, toggles: open.toggles)
-            merged.absorb(bucket)
-            open = Open(start: merged.start, toggles: merged.toggles)
+        start.withLock { start in
+            start = min(start, bucket.start)
+            stripes[0].toggles.withLock { toggles in
+                var merged = UnleashMetricsBucket(start: start, stop: start, toggles: toggles)
+                merged.add(bucket.toggles)
+                toggles = merged.toggles
+            }
         }
     }
 }

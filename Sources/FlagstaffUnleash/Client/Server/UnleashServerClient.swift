@@ -62,7 +62,8 @@ public final class UnleashServerClient: Sendable {
     ///   - metricsInterval: The time between metrics posts (default 60 s).
     ///   - disableMetrics: `true` to neither count nor send metrics (and not register).
     ///   - context: The default context for evaluations without one.
-    ///   - customHeaders: Extra header fields; reserved ones are ignored (``UnleashRequestHeaders``).
+    ///   - customHeaders: Extra header fields; `Authorization`, `Content-Type`, `If-None-Match`, `unleash-*` and
+    ///     malformed fields are ignored.
     ///   - customHeadersProvider: Called before every request for more header fields.
     ///   - bootstrap: A `/api/client/features` body to evaluate until the first fetch when nothing was persisted.
     ///   - options: Timeouts, limits, backoff, persistence and the clock.

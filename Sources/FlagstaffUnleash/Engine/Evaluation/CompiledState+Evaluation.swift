@@ -16,14 +16,14 @@ extension CompiledState {
     /// Whether `name` is on for `context`; unknown features are off.
     @inline(__always)
     func isEnabled(_ name: String, context: UnleashContext) -> Bool {
-        guard let feature = features[name] else { return false }
-        return outcome(of: feature, context: context).isOn
+        features.withFeature(named: name) { outcome(of: $0, context: context).isOn } ?? false
     }
 
     /// The variant of `name` for `context`.
     func variant(_ name: String, context: UnleashContext) -> UnleashVariant {
-        guard let feature = features[name] else { return .disabled(featureEnabled: false) }
-        return variant(of: feature, outcome: outcome(of: feature, context: context), context: context)
+        features.withFeature(named: name) { feature in
+            variant(of: feature, outcome: outcome(of: feature, context: context), context: context)
+        } ?? .disabled(featureEnabled: false)
     }
 
     /// The full outcome: the feature's switch, its dependencies, then its strategies in order.
@@ -36,8 +36,9 @@ extension CompiledState {
     @inline(__always)
     private func strategyOutcome(of feature: CompiledFeature, context: UnleashContext) -> Outcome {
         guard feature.enabled else { return .off }
-        if feature.strategies.isEmpty { return .onWithoutStrategy }
-        for index in feature.strategies.indices where feature.strategies[index].matches(context) {
+        let strategies = feature.strategyReferences
+        if strategies.isEmpty { return .onWithoutStrategy }
+        for index in strategies.indices where strategies[index]._withUnsafeGuaranteedRef({ $0.matches(context) }) {
             return .on(strategy: index)
         }
         return .off

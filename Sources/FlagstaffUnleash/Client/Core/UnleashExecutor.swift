@@ -1,19 +1,17 @@
 import Dispatch
 
-/// Runs a client's tasks (polling, metrics, fetches, deadlines) on a serial dispatch queue of its own instead of
-/// Swift concurrency's cooperative pool.
+/// Runs a client's tasks (polling, metrics, fetches) on a serial dispatch queue of its own instead of Swift
+/// concurrency's cooperative pool.
 ///
 /// The cooperative pool has one thread per core (two on a 2-core machine). Code that computes for a long time
 /// between two `await`s, or blocks, holds one of those threads; while all are held, no task on the pool is
-/// resumed, so a poll or a request deadline due in 200 ms fired seconds late. A private serial queue is served by
-/// its own thread, whatever the pool is doing, and the client's work is light (it waits for the network most of
-/// the time). Its timers ( ``UnleashDeadline`` ) fire on ``timers``, another private queue, for the same reason:
-/// `Task.sleep` and the global dispatch queues are woken up through the same few threads as the pool.
+/// resumed. A private serial queue is served by its own thread, whatever the pool is doing, and the client's work
+/// is light (it waits for the network most of the time). Waits are sleeps on the client's clock
+/// (``UnleashClientOptions/clock``); with `ContinuousClock` the wake-up itself goes through Swift's global
+/// executor, so a busy pool can delay a poll, never a request's deadline (the transport also enforces it on a
+/// private queue).
 final class UnleashExecutor: TaskExecutor {
     private let queue: DispatchQueue
-
-    /// The queue every client's timers fire on; they only resume a waiting task there.
-    static let timers = DispatchQueue(label: "flagstaff.unleash.timers")
 
     /// Creates an executor.
     /// - Parameter label: The queue's label, shown in debuggers.
