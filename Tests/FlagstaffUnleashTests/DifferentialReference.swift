@@ -34,6 +34,16 @@ enum DifferentialReference {
 
     static let isAvailable = unavailableReason == nil
 
+    /// The interpreter `python3` on PATH resolves to, asked once: version-manager shims (pyenv) cost about
+    /// 75 ms a start, and the tests start the reference once per batch.
+    static let interpreter: String = {
+        guard let result = try? run(["python3", "-c", "import sys; print(sys.executable)"], input: Data()),
+            result.status == 0
+        else { return "python3" }
+        let path = String(decoding: result.output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        return path.isEmpty ? "python3" : path
+    }()
+
     static let skipComment = Comment(rawValue: "Differential test skipped: \(unavailableReason ?? "")")
 
     /// Asks the reference engine about every `(flag, context)` query for `state`, after applying `updates`
@@ -49,7 +59,8 @@ enum DifferentialReference {
         let input = try JSONSerialization.data(withJSONObject: request)
         // The reference takes a while: wait for it off the cooperative pool (see offCooperativePool).
         let script = self.script.path
-        let result = try await offCooperativePool { try run(["python3", script], input: input) }
+        let python = interpreter
+        let result = try await offCooperativePool { try run([python, script], input: input) }
         guard result.status == 0 else {
             throw Failure(description: "reference script exited \(result.status): \(String(decoding: result.error, as: UTF8.self))")
         }

@@ -29,10 +29,14 @@ struct DifferentialTests {
 
         let engine = UnleashEngine()
         try engine.takeState(file.state)
+        // Each context is asked about every flag: encode and decode it once, not once per query.
+        let encoded = try contexts.map { try JSONSerialization.data(withJSONObject: $0, options: [.sortedKeys]) }
+        let decoded = try encoded.map { try UnleashContext.decode(json: $0) }
+        let flagCount = generator.flags.count
         var mismatches: [String] = []
-        for (query, expected) in zip(queries, reference) {
-            let contextData = try JSONSerialization.data(withJSONObject: query.context, options: [.sortedKeys])
-            let context = try UnleashContext.decode(json: contextData)
+        for (index, (query, expected)) in zip(queries, reference).enumerated() {
+            let contextData = encoded[index / flagCount]
+            let context = decoded[index / flagCount]
             let enabled = engine.isEnabled(query.flag, context: context)
             let variant = engine.variant(query.flag, context: context)
             let expectedVariant = try Self.variant(from: expected.variant)
