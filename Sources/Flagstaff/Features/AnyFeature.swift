@@ -27,7 +27,7 @@ open class AnyFeature: @unchecked Sendable {
     let launchCell = Atomic<UInt8>(0)  // 0 = not yet launched, 1 = on, 2 = off
     private let explicitLabel: String?
     /// The identity given by discovery or registration (none until then).
-    private let identity = PublishedReference<FeatureIdentity>()
+    private let identity = ChainedReference<FeatureIdentity>()
 
     /// Creates a flag. Subclasses call this.
     /// - Parameters:

@@ -21,7 +21,7 @@ open class FeatureGroup: @unchecked Sendable {
 
     private let explicitKey: String?
     private let explicitLabel: String?
-    private let naming = PublishedReference<GroupNaming>()
+    private let naming = ChainedReference<GroupNaming>()
     private let members = AnnotatedMutex(GroupMembers())
 
     /// Creates a group.

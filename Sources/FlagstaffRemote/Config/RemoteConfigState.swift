@@ -1,3 +1,4 @@
+import Flagstaff
 import Foundation
 
 /// The mutable state of a ``RemoteConfig``, always accessed under its mutex.
@@ -8,7 +9,7 @@ struct RemoteConfigState: Sendable {
     /// The values reads see; every change is published to `published` while the state's lock is held, so
     /// publishes happen in order.
     private(set) var values: RemoteConfigValues
-    let published: PublishedSnapshot<RemoteConfigValues>
+    let published: PublishedReference<RemoteConfigValues>
     var metadata = RemoteConfigMetadata()
     var lastError: RemoteConfigError?
     var problems: [RemoteConfigError] = []
@@ -23,7 +24,7 @@ struct RemoteConfigState: Sendable {
     init(settings: RemoteConfigSettings) {
         self.settings = settings
         values = RemoteConfigValues()
-        published = PublishedSnapshot(values)
+        published = PublishedReference(values)
     }
 
     /// Replaces the active config and publishes its values.

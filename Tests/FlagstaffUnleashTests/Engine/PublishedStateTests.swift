@@ -1,4 +1,5 @@
 import Dispatch
+import Flagstaff
 import Foundation
 import Synchronization
 import Testing

@@ -2,7 +2,7 @@
 import Foundation
 import Testing
 
-/// An immutable test object that keeps the one it replaced, as `PublishedReference` requires.
+/// An immutable test object that keeps the one it replaced, as `ChainedReference` requires.
 private final class Version: Sendable {
     let number: Int
     let previous: Version?
@@ -24,12 +24,12 @@ private final class Version: Sendable {
     }
 }
 
-@Suite struct PublishedReferenceTests {
+@Suite struct ChainedReferenceTests {
     @Test func replacedObjectsLiveAsLongAsTheCellAndAreFreedWithIt() {
         weak var first: Version?
         weak var second: Version?
         do {
-            let cell = PublishedReference<Version>()
+            let cell = ChainedReference<Version>()
             #expect(cell.withCurrent { $0 } == nil)
             cell.replace { Version(number: 1, previous: $0) }
             first = cell.withCurrent { $0 }
@@ -42,7 +42,7 @@ private final class Version: Sendable {
     }
 
     @Test func concurrentReplacementsLoseNone() {
-        let cell = PublishedReferenceBox()
+        let cell = ChainedReferenceBox()
         DispatchQueue.concurrentPerform(iterations: 4) { _ in
             for _ in 0..<500 {
                 cell.reference.replace { Version(number: ($0?.number ?? 0) + 1, previous: $0) }
@@ -55,6 +55,6 @@ private final class Version: Sendable {
 }
 
 /// A cell shared between threads (a noncopyable value cannot be captured by an escaping closure).
-private final class PublishedReferenceBox: Sendable {
-    let reference = PublishedReference<Version>()
+private final class ChainedReferenceBox: Sendable {
+    let reference = ChainedReference<Version>()
 }

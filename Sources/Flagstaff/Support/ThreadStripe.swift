@@ -13,7 +13,8 @@ import Synchronization
 /// Each thread gets the next number the first time it asks (kept in a `pthread` key, so asking again costs one
 /// `pthread_getspecific`). Numbers are never reused, so callers reduce them modulo their stripe count; two threads
 /// may then share a stripe, which stays correct (stripes are atomics or locked) and only costs the sharing.
-enum ThreadStripe {
+@usableFromInline
+package enum ThreadStripe {
     private static let key: pthread_key_t? = {
         var key = pthread_key_t()
         return pthread_key_create(&key, nil) == 0 ? key : nil
@@ -22,7 +23,8 @@ enum ThreadStripe {
     private static let next = Atomic<Int>(0)
 
     /// The calling thread's number (0, 1, 2, … in the order threads first asked).
-    static var current: Int {
+    @usableFromInline
+    package static var current: Int {
         guard let key else { return 0 }
         if let value = pthread_getspecific(key) { return Int(bitPattern: value) &- 1 }
         let number = next.wrappingAdd(1, ordering: .relaxed).oldValue
