@@ -67,12 +67,21 @@ let package = Package(
         // A child process for the multi-process and crash tests of FileOverrideStore.
         .executableTarget(name: "StoreStressTool", dependencies: ["Flagstaff"], path: "Tests/StoreStressTool"),
 
-        .testTarget(name: "FlagstaffTests", dependencies: ["Flagstaff", "FlagstaffTesting", "FlagstaffTestSupport", "StoreStressTool"]),
+        .testTarget(
+            name: "FlagstaffTests",
+            dependencies: ["Flagstaff", "FlagstaffTesting", "FlagstaffTestSupport", "StoreStressTool"]),
         .testTarget(name: "FlagstaffTestingTests", dependencies: ["Flagstaff", "FlagstaffTesting"]),
-        .testTarget(name: "FlagstaffRemoteTests", dependencies: ["FlagstaffRemote", "FlagstaffTesting", "FlagstaffTestSupport"]),
-        .testTarget(name: "FlagstaffFirebaseTests", dependencies: ["FlagstaffFirebase", "FlagstaffTesting", "FlagstaffTestSupport"]),
-        .testTarget(name: "FlagstaffUnleashTests", dependencies: ["FlagstaffUnleash", "FlagstaffTesting", "FlagstaffTestSupport"]),
-        .testTarget(name: "FlagstaffConsoleTests", dependencies: ["FlagstaffConsole", "FlagstaffTesting", "FlagstaffTestSupport"]),
+        .testTarget(
+            name: "FlagstaffRemoteTests", dependencies: ["FlagstaffRemote", "FlagstaffTesting", "FlagstaffTestSupport"]),
+        .testTarget(
+            name: "FlagstaffFirebaseTests",
+            dependencies: ["FlagstaffFirebase", "FlagstaffTesting", "FlagstaffTestSupport"]),
+        .testTarget(
+            name: "FlagstaffUnleashTests",
+            dependencies: ["FlagstaffUnleash", "FlagstaffTesting", "FlagstaffTestSupport"]),
+        .testTarget(
+            name: "FlagstaffConsoleTests",
+            dependencies: ["FlagstaffConsole", "FlagstaffTesting", "FlagstaffTestSupport"]),
         .testTarget(name: "FlagstaffCLITests", dependencies: ["Flagstaff", "FlagstaffCLI", "FlagstaffTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

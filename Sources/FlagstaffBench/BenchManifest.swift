@@ -5,12 +5,16 @@ import Foundation
 /// keys and labels built from a small vocabulary (so one-letter and common-word queries match many flags),
 /// a description per flag, every third flag on, every fiftieth requiring a restart.
 enum BenchManifest {
-    static let words = ["avatar", "scroll", "network", "cache", "payment", "checkout", "moments", "like", "button",
-                        "rounded", "compact", "debug", "logging", "tab", "bar", "infinite", "prefetch", "retry",
-                        "banner", "dark", "mode", "search", "profile", "upload"]
+    static let words = [
+        "avatar", "scroll", "network", "cache", "payment", "checkout", "moments", "like", "button",
+        "rounded", "compact", "debug", "logging", "tab", "bar", "infinite", "prefetch", "retry",
+        "banner", "dark", "mode", "search", "profile", "upload",
+    ]
 
     static func make(flagCount: Int) -> RegistryManifest {
-        func name(_ n: Int, _ parts: Int) -> [String] { (0..<parts).map { words[(n / (1 + $0 * 7) + $0 * 5) % words.count] } }
+        func name(_ n: Int, _ parts: Int) -> [String] {
+            (0..<parts).map { words[(n / (1 + $0 * 7) + $0 * 5) % words.count] }
+        }
         let groupCount = max(1, flagCount / 100)
         var groups: [RegistryManifest.Group] = []
         groups.reserveCapacity(groupCount)
@@ -21,7 +25,8 @@ enum BenchManifest {
                 let parts = name(n, 3)
                 let key = groupKey + "." + parts[0] + parts[1].capitalized + parts[2].capitalized + "\(n)"
                 return RegistryManifest.Flag(
-                    key: key, description: "Turns \(parts.joined(separator: " ")) on for flag \(n)", default: n % 3 == 0,
+                    key: key, description: "Turns \(parts.joined(separator: " ")) on for flag \(n)",
+                    default: n % 3 == 0,
                     requiresRestart: n % 50 == 0
                 )
             }

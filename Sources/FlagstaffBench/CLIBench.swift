@@ -14,7 +14,8 @@ enum CLIBench {
             print("cli: skipped, \(binary.path) is not built (swift build --product flagstaff)")
             return
         }
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("flagstaff-cli-bench-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "flagstaff-cli-bench-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -23,8 +24,10 @@ enum CLIBench {
             let store = directory.appendingPathComponent("store.json").path
             let fullImport = directory.appendingPathComponent("all-on.json")
             let everyKey = (0..<max(1, flagCount / 1_000)).flatMap { g in (0..<1_000).map { "g\(g).flag\($0)" } }
-            try OverrideFileFormat.encode(Dictionary(uniqueKeysWithValues: everyKey.map { ($0, OverrideState.enabled) }))
-                .write(to: fullImport)
+            try OverrideFileFormat.encode(
+                Dictionary(uniqueKeysWithValues: everyKey.map { ($0, OverrideState.enabled) })
+            )
+            .write(to: fullImport)
             let cases: [(String, [String])] = [
                 ("demo: get", ["get", "blueText"]),
                 ("demo: list --json", ["list", "--json"]),
@@ -32,8 +35,14 @@ enum CLIBench {
                 ("\(flagCount) flags: set", ["set", "g7.flag7", "on", "--manifest", big.path]),
                 ("\(flagCount) flags: list --json", ["list", "--json", "--manifest", big.path]),
                 ("\(flagCount) flags: list --search", ["list", "--search", "flag 99", "--manifest", big.path]),
-                ("\(flagCount) flags: import \(flagCount) overrides", ["import", fullImport.path, "--manifest", big.path]),
-                ("\(flagCount) flags: get, \(flagCount) overrides stored", ["get", "g7.flag7", "--manifest", big.path]),
+                (
+                    "\(flagCount) flags: import \(flagCount) overrides",
+                    ["import", fullImport.path, "--manifest", big.path]
+                ),
+                (
+                    "\(flagCount) flags: get, \(flagCount) overrides stored",
+                    ["get", "g7.flag7", "--manifest", big.path]
+                ),
             ]
             for (name, arguments) in cases {
                 var times: [Duration] = []
@@ -41,7 +50,9 @@ enum CLIBench {
                     times.append(try timeProcess(binary, arguments + ["--store", store]))
                 }
                 times.sort()
-                print("\(name): median \(milliseconds(times[times.count / 2])), min \(milliseconds(times[0])) over \(repetitions) runs")
+                print(
+                    "\(name): median \(milliseconds(times[times.count / 2])), min \(milliseconds(times[0])) over \(repetitions) runs"
+                )
             }
         } catch {
             print("cli: failed: \(error)")
@@ -69,9 +80,12 @@ enum CLIBench {
     private static func writeManifest(flagCount: Int, to url: URL) throws {
         let perGroup = 1_000
         let groups = (0..<max(1, flagCount / perGroup)).map { g in
-            RegistryManifest.Group(key: "g\(g)", flags: (0..<perGroup).map { i in
-                RegistryManifest.Flag(key: "g\(g).flag\(i)", description: "Flag number \(i) of group \(g)", default: i % 2 == 0)
-            })
+            RegistryManifest.Group(
+                key: "g\(g)",
+                flags: (0..<perGroup).map { i in
+                    RegistryManifest.Flag(
+                        key: "g\(g).flag\(i)", description: "Flag number \(i) of group \(g)", default: i % 2 == 0)
+                })
         }
         try JSONEncoder().encode(RegistryManifest(name: "CLI bench", groups: groups)).write(to: url)
     }

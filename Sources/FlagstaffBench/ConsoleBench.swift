@@ -63,7 +63,9 @@ enum ConsoleBench {
         let median = samples[samples.count / 2]
         let p99 = samples[min(samples.count - 1, Int(Double(samples.count) * 0.99))]
         print("first keystroke (builds the search index): \(format(first ?? .zero)); RSS now \(memory().0) MB")
-        print("search keystroke → buffer: median \(format(median)), p99 \(format(p99)), max \(format(samples.last ?? .zero)) over \(samples.count) keystrokes   [budget 5 ms / 16 ms]")
+        print(
+            "search keystroke → buffer: median \(format(median)), p99 \(format(p99)), max \(format(samples.last ?? .zero)) over \(samples.count) keystrokes   [budget 5 ms / 16 ms]"
+        )
         print("  slowest: \(slowest.joined(separator: ", "))")
 
         // The same keystrokes through ncurses: layout plus drawing the changed cells (output to /dev/null).
@@ -73,37 +75,49 @@ enum ConsoleBench {
             terminal.draw(ConsoleLayout.render(state))
             for query in ["avatar", "scroll", "rounded button"] {
                 for key in query.map({ ConsoleKey.character($0) }) + query.map({ _ in ConsoleKey.backspace }) {
-                    drawn.append(clock.measure {
-                        _ = state.update(.key(key))
-                        terminal.draw(ConsoleLayout.render(state))
-                    })
+                    drawn.append(
+                        clock.measure {
+                            _ = state.update(.key(key))
+                            terminal.draw(ConsoleLayout.render(state))
+                        })
                 }
             }
             terminal.end()
             drawn.sort()
-            print("search keystroke → ncurses output: median \(format(drawn[drawn.count / 2])), p99 \(format(drawn[min(drawn.count - 1, drawn.count * 99 / 100)]))")
+            print(
+                "search keystroke → ncurses output: median \(format(drawn[drawn.count / 2])), p99 \(format(drawn[min(drawn.count - 1, drawn.count * 99 / 100)]))"
+            )
         } else {
             print("search keystroke → ncurses output: not measured (TERM unknown to ncurses)")
         }
 
         // Moving the cursor and forcing a flag (persist + refresh + render).
         _ = state.update(.key(.escape))
-        let move = clock.measure { for _ in 0..<100 { _ = state.update(.key(.down)); frame = ConsoleLayout.render(state) } }
+        let move = clock.measure {
+            for _ in 0..<100 {
+                _ = state.update(.key(.down))
+                frame = ConsoleLayout.render(state)
+            }
+        }
         print("cursor move → buffer: \(format(move / 100)) each")
         // Forcing one flag, as the console does it: the key through the effect runner (store write, the
         // registry's change event for that one key, counts and rows updated) and the layout.
-        let runner = ConsoleEffectRunner(registry: registry, terminal: ScriptedTerminal(width: 120, height: 40, events: []))
+        let runner = ConsoleEffectRunner(
+            registry: registry, terminal: ScriptedTerminal(width: 120, height: 40, events: []))
         var forceTimes: [Duration] = []
         for index in 0..<40 {
             let key: ConsoleKey = index % 2 == 0 ? .character("o") : .character("r")
-            forceTimes.append(clock.measure {
-                try? runner.send(.key(key), to: &state)
-                frame = ConsoleLayout.render(state)
-            })
+            forceTimes.append(
+                clock.measure {
+                    try? runner.send(.key(key), to: &state)
+                    frame = ConsoleLayout.render(state)
+                })
         }
         runner.stop()
         forceTimes.sort()
-        print("force one flag at 100k: key → updated buffer: median \(format(forceTimes[forceTimes.count / 2])), max \(format(forceTimes.last ?? .zero))   [budget 2 ms]")
+        print(
+            "force one flag at 100k: key → updated buffer: median \(format(forceTimes[forceTimes.count / 2])), max \(format(forceTimes.last ?? .zero))   [budget 2 ms]"
+        )
         // Where a keystroke's time goes: the state update (search included) and the layout.
         var handleTimes: [Duration] = []
         var renderTimes: [Duration] = []
@@ -119,7 +133,9 @@ enum ConsoleBench {
         _ = state.update(.key(.escape))
         handleTimes.sort()
         renderTimes.sort()
-        print("  split: state update median \(format(handleTimes[handleTimes.count / 2])), layout median \(format(renderTimes[renderTimes.count / 2]))")
+        print(
+            "  split: state update median \(format(handleTimes[handleTimes.count / 2])), layout median \(format(renderTimes[renderTimes.count / 2]))"
+        )
 
         // The core's share: registry.search alone, for the same keystrokes (typing, then erasing).
         var searchOnly: [Duration] = []
@@ -142,7 +158,9 @@ enum ConsoleBench {
             }
         }
         searchOnly.sort()
-        print("registry.search alone, same keystrokes: median \(format(searchOnly[searchOnly.count / 2])), p99 \(format(searchOnly[min(searchOnly.count - 1, searchOnly.count * 99 / 100)])); results per query \(resultCounts.min() ?? 0)…\(resultCounts.max() ?? 0)")
+        print(
+            "registry.search alone, same keystrokes: median \(format(searchOnly[searchOnly.count / 2])), p99 \(format(searchOnly[min(searchOnly.count - 1, searchOnly.count * 99 / 100)])); results per query \(resultCounts.min() ?? 0)…\(resultCounts.max() ?? 0)"
+        )
         let (rss, peak) = memory()
         print("memory: RSS \(rss) MB, peak \(peak) MB   [budget 150 MB]")
         _ = frame
@@ -158,7 +176,7 @@ enum ConsoleBench {
         guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return ("?", "?") }
         func value(_ field: String) -> String {
             guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix(field) }),
-                  let kb = Double(line.split(separator: " ").dropFirst().first ?? "")
+                let kb = Double(line.split(separator: " ").dropFirst().first ?? "")
             else { return "?" }
             return String(format: "%.0f", kb / 1024)
         }

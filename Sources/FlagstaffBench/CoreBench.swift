@@ -38,7 +38,9 @@ enum CoreBench {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("flagstaff-bench-\(getpid())")
         if let store = try? FileOverrideStore(url: directory.appendingPathComponent("overrides.json")) {
             let fileFeatures = BenchFeatures(store: store, options: RegistryOptions(storeWatchInterval: nil))
-            report("setOverride, file store (lock + fsync + rename)", setOverrideNanoseconds(fileFeatures, iterations: 300), budget: nil)
+            report(
+                "setOverride, file store (lock + fsync + rename)",
+                setOverrideNanoseconds(fileFeatures, iterations: 300), budget: nil)
             try? FileManager.default.removeItem(at: directory)
         }
         contentionBench(features)
@@ -47,7 +49,8 @@ enum CoreBench {
 
     /// One thread, then two threads at once, per read: `enabled`, a cached dynamic flag, keyed lookup and the key.
     private static func contentionBench(_ features: BenchFeatures) {
-        let plain = features.plain, cached = features.cachedDynamic
+        let plain = features.plain
+        let cached = features.cachedDynamic
         contended("feature.enabled (no override)") { iterations in
             var count = 0
             for _ in 0..<iterations where plain.enabled { count &+= 1 }
@@ -68,7 +71,8 @@ enum CoreBench {
         // threads retaining the same object contend for its reference count; this row shows the lookup alone.
         let turn = Counter()
         contended("registry.feature(forKey:), own keys") { iterations in
-            let mine = turn.value.add(1, ordering: .relaxed).oldValue.isMultiple(of: 2) ? "plain" : "nested.infiniteScroll"
+            let mine =
+                turn.value.add(1, ordering: .relaxed).oldValue.isMultiple(of: 2) ? "plain" : "nested.infiniteScroll"
             var count = 0
             for _ in 0..<iterations where features.feature(forKey: mine) != nil { count &+= 1 }
             return count
@@ -89,7 +93,8 @@ enum CoreBench {
     private static func contended(_ name: String, _ body: @escaping @Sendable (Int) -> Int) {
         let probe = onThreads(1, 100_000, body)[0]
         let iterations = max(10_000, Int(2_000_000 / max(probe.perOperation, 0.1)))
-        var one: [Double] = [], two: [Double] = []
+        var one: [Double] = []
+        var two: [Double] = []
         var attempts = 0
         while two.count < 15 && attempts < 200 {
             attempts += 1
@@ -98,17 +103,23 @@ enum CoreBench {
             let overlap = Double(min(pair[0].end, pair[1].end)) - Double(max(pair[0].begin, pair[1].begin))
             let longest = Double(max(pair[0].end - pair[0].begin, pair[1].end - pair[1].begin))
             let startGap = abs(Double(pair[0].begin) - Double(pair[1].begin))
-            if startGap <= 0.05 * longest && overlap >= 0.5 * longest { two.append(contentsOf: pair.map(\.perOperation)) }
+            if startGap <= 0.05 * longest && overlap >= 0.5 * longest {
+                two.append(contentsOf: pair.map(\.perOperation))
+            }
         }
         let single = one.sorted()[one.count / 2]
         guard !two.isEmpty else {
-            print(String(format: "%-48@ 1 thread %7.2f ns   2 threads: never ran at once in %d tries (machine too busy)",
-                         name as NSString, single, attempts))
+            print(
+                String(
+                    format: "%-48@ 1 thread %7.2f ns   2 threads: never ran at once in %d tries (machine too busy)",
+                    name as NSString, single, attempts))
             return
         }
         let double = two.sorted()[two.count / 2]
-        print(String(format: "%-48@ 1 thread %7.2f ns   2 threads %7.2f ns per op each (x%.2f; %d of %d pairs overlapped)",
-                     name as NSString, single, double, double / single, two.count / 2, attempts))
+        print(
+            String(
+                format: "%-48@ 1 thread %7.2f ns   2 threads %7.2f ns per op each (x%.2f; %d of %d pairs overlapped)",
+                name as NSString, single, double, double / single, two.count / 2, attempts))
     }
 
     /// One thread's run: when it began and ended (uptime nanoseconds) and the time per operation.
@@ -119,7 +130,9 @@ enum CoreBench {
     }
 
     /// Runs `body(iterations)` on `count` threads released at the same moment.
-    private static func onThreads(_ count: Int, _ iterations: Int, _ body: @escaping @Sendable (Int) -> Int) -> [ThreadRun] {
+    private static func onThreads(_ count: Int, _ iterations: Int, _ body: @escaping @Sendable (Int) -> Int)
+        -> [ThreadRun]
+    {
         let start = StartLine()
         let done = DispatchSemaphore(value: 0)
         for _ in 0..<count {
@@ -129,7 +142,9 @@ enum CoreBench {
                 let begin = DispatchTime.now().uptimeNanoseconds
                 let sink = body(iterations)
                 let end = DispatchTime.now().uptimeNanoseconds
-                start.runs.withLock { $0.append(ThreadRun(begin: begin, end: end, perOperation: Double(end - begin) / Double(iterations))) }
+                start.runs.withLock {
+                    $0.append(ThreadRun(begin: begin, end: end, perOperation: Double(end - begin) / Double(iterations)))
+                }
                 if sink == -1 { print(sink) }
                 done.signal()
             }
@@ -204,8 +219,11 @@ enum CoreBench {
 
     private static func searchBench() {
         // The same generated 100,000-flag manifest as the console and terminal benchmarks.
-        guard let registry = try? FeatureRegistry(manifest: BenchManifest.make(flagCount: 100_000),
-                                                  options: RegistryOptions(storeWatchInterval: nil)) else { return }
+        guard
+            let registry = try? FeatureRegistry(
+                manifest: BenchManifest.make(flagCount: 100_000),
+                options: RegistryOptions(storeWatchInterval: nil))
+        else { return }
         let clock = ContinuousClock()
         let indexTime = clock.measure { _ = registry.search("warm up") }
         print("search index build, 100,000 flags: \(format(indexTime))")
@@ -219,8 +237,11 @@ enum CoreBench {
                 times.append(Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1e3)
             }
             times.sort()
-            print(String(format: "search %-14@ over 100,000 flags: median %6.2f ms  max %6.2f ms  (%d results)  [budget ≤ 20 ms]",
-                         "\"\(query)\"" as NSString, times[times.count / 2], times.last ?? 0, count))
+            print(
+                String(
+                    format:
+                        "search %-14@ over 100,000 flags: median %6.2f ms  max %6.2f ms  (%d results)  [budget ≤ 20 ms]",
+                    "\"\(query)\"" as NSString, times[times.count / 2], times.last ?? 0, count))
         }
         var typing: [Double] = []
         for _ in 0..<5 {
@@ -233,18 +254,26 @@ enum CoreBench {
             registry.forgetRecentSearches()
         }
         typing.sort()
-        print(String(format: "search while typing \"infinite prefetch\" (per keystroke): median %.2f ms  p99 %.2f ms  max %.2f ms",
-                     typing[typing.count / 2], typing[min(typing.count - 1, typing.count * 99 / 100)], typing.last ?? 0))
+        print(
+            String(
+                format:
+                    "search while typing \"infinite prefetch\" (per keystroke): median %.2f ms  p99 %.2f ms  max %.2f ms",
+                typing[typing.count / 2], typing[min(typing.count - 1, typing.count * 99 / 100)], typing.last ?? 0))
     }
 
     private static func report(_ name: String, _ samples: [Double], budget: String?) {
         let sorted = samples.sorted()
         let median = sorted[sorted.count / 2]
         let suffix = budget.map { "  [budget \($0)]" } ?? ""
-        print(String(format: "%-48@ median %8.2f ns  min %8.2f ns%@", name as NSString, median, sorted.first ?? 0, suffix as NSString))
+        print(
+            String(
+                format: "%-48@ median %8.2f ns  min %8.2f ns%@", name as NSString, median, sorted.first ?? 0,
+                suffix as NSString))
     }
 
     private static func format(_ duration: Duration) -> String {
-        String(format: "%.1f ms", Double(duration.components.seconds) * 1e3 + Double(duration.components.attoseconds) / 1e15)
+        String(
+            format: "%.1f ms",
+            Double(duration.components.seconds) * 1e3 + Double(duration.components.attoseconds) / 1e15)
     }
 }

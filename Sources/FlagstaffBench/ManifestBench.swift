@@ -15,7 +15,10 @@ enum ManifestBench {
             print("manifest: cannot encode the generated manifest")
             return
         }
-        print(String(format: "file size                                        %.1f MB (%d bytes)", Double(data.count) / 1e6, data.count))
+        print(
+            String(
+                format: "file size                                        %.1f MB (%d bytes)", Double(data.count) / 1e6,
+                data.count))
 
         let ours = measure(times: 5) { try RegistryManifest.decode(data, source: "bench.json") }
         let theirs = measure(times: 3) { try JSONDecoder().decode(RegistryManifest.self, from: data) }
@@ -30,7 +33,9 @@ enum ManifestBench {
         print(String(format: "speed-up                                         %.1f×", speedUp))
     }
 
-    private static func measure(times: Int, _ body: () throws -> RegistryManifest) -> (median: Duration, result: RegistryManifest)? {
+    private static func measure(times: Int, _ body: () throws -> RegistryManifest) -> (
+        median: Duration, result: RegistryManifest
+    )? {
         let clock = ContinuousClock()
         var durations: [Duration] = []
         // Results are kept until all runs are done, so freeing one is not timed as part of the next.

@@ -10,7 +10,9 @@ enum RemoteBench {
     private struct MemoryProvider: RemoteConfigProvider {
         let name = "memory"
         let entries: [String: String]
-        func fetch(_ request: RemoteConfigFetchRequest) async throws(RemoteConfigProviderError) -> RemoteConfigFetchResponse {
+        func fetch(_ request: RemoteConfigFetchRequest) async throws(RemoteConfigProviderError)
+            -> RemoteConfigFetchResponse
+        {
             RemoteConfigFetchResponse(content: .entries(entries), templateVersion: "1", eTag: "\(entries.count)")
         }
     }
@@ -29,10 +31,12 @@ enum RemoteBench {
         print("== remote config ==")
         var entries: [String: String] = [:]
         for index in 0..<1000 { entries["key\(index)"] = index.isMultiple(of: 2) ? "true" : "0" }
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("flagstaff-bench-remote-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "flagstaff-bench-remote-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let config = RemoteConfig(provider: MemoryProvider(entries: entries), storageDirectory: directory,
-                                  settings: RemoteConfigSettings(minimumFetchInterval: 0))
+        let config = RemoteConfig(
+            provider: MemoryProvider(entries: entries), storageDirectory: directory,
+            settings: RemoteConfigSettings(minimumFetchInterval: 0))
         let clock = ContinuousClock()
         let fetchTime = await clock.measure { _ = await config.fetchAndActivate() }
         print("fetch + activate + persist, 1,000 keys: \(format(fetchTime))")
@@ -51,8 +55,12 @@ enum RemoteBench {
         let valueTime = clock.measure {
             for index in 0..<readIterations where config["key\(index & 1023)"].boolValue { count += 1 }
         }
-        print("RemoteFeature.enabled: \(perOperation(remoteTime, iterations))   Feature.enabled: \(perOperation(plainTime, iterations))")
-        print("RemoteConfig[key].boolValue (incl. key formatting): \(perOperation(valueTime, readIterations))   (checksum \(count))")
+        print(
+            "RemoteFeature.enabled: \(perOperation(remoteTime, iterations))   Feature.enabled: \(perOperation(plainTime, iterations))"
+        )
+        print(
+            "RemoteConfig[key].boolValue (incl. key formatting): \(perOperation(valueTime, readIterations))   (checksum \(count))"
+        )
 
         // Lookups (no value parsing) on one thread, then on two at once: per-read wall time (time / reads per
         // thread), equal to the one-thread figure when reads do not contend (and the machine has two idle cores).
@@ -62,8 +70,9 @@ enum RemoteBench {
                 config[keys[index & 1023]].source == .remote
             }
             let flag = parallel(threads: threads, iterations: iterations) { _ in remote.enabled }
-            print("\(threads) thread(s): RemoteConfig[key].source: \(String(format: "%.1f", lookup)) ns/read"
-                  + "   RemoteFeature.enabled: \(String(format: "%.1f", flag)) ns/read")
+            print(
+                "\(threads) thread(s): RemoteConfig[key].source: \(String(format: "%.1f", lookup)) ns/read"
+                    + "   RemoteFeature.enabled: \(String(format: "%.1f", flag)) ns/read")
         }
     }
 
@@ -77,7 +86,8 @@ enum RemoteBench {
                 if count == -1 { print("unreachable count") }
             }
         }
-        return (Double(elapsed.components.seconds) * 1e9 + Double(elapsed.components.attoseconds) / 1e9) / Double(iterations)
+        return (Double(elapsed.components.seconds) * 1e9 + Double(elapsed.components.attoseconds) / 1e9)
+            / Double(iterations)
     }
 
     private static func perOperation(_ duration: Duration, _ iterations: Int) -> String {

@@ -39,16 +39,20 @@ enum TerminalBench {
             var startTimes: [Duration] = []
             var baselineStarts: [Duration] = []
             for _ in 0..<5 {
-                startTimes.append(try timeToScreen(command: command) { $0.contains(firstGroup) && $0.contains("q quit") })
+                startTimes.append(
+                    try timeToScreen(command: command) { $0.contains(firstGroup) && $0.contains("q quit") })
                 baselineStarts.append(try timeToScreen(command: "echo ready; exec cat") { $0.contains("ready") })
             }
-            print("start to first frame: median \(format(median(startTimes))), min \(format(startTimes.min() ?? .zero))   [budget 300 ms]")
+            print(
+                "start to first frame: median \(format(median(startTimes))), min \(format(startTimes.min() ?? .zero))   [budget 300 ms]"
+            )
             print("  baseline (tmux start + capture, `echo`): median \(format(median(baselineStarts)))")
 
             let frameLog = NSTemporaryDirectory() + "flagstaff-bench-\(getpid())-frames.log"
             defer { unlink(frameLog) }
-            let session = try TmuxSession(command: command, width: 120, height: 40,
-                                          environment: ["FLAGSTAFF_FRAME_LOG": frameLog])
+            let session = try TmuxSession(
+                command: command, width: 120, height: 40,
+                environment: ["FLAGSTAFF_FRAME_LOG": frameLog])
             defer { session.kill() }
             _ = try poll(session, timeout: .seconds(30)) { $0.contains(firstGroup) && $0.contains("q quit") }
             Thread.sleep(forTimeInterval: 1.5)  // the console builds the search index in the background
@@ -62,17 +66,19 @@ enum TerminalBench {
                 for character in query {
                     typed.append(character)
                     let expected = "/ " + typed + "▏"  // the search field with its cursor (UTF-8 glyphs)
-                    keystrokes.append(try timeKey(session, send: { try session.type(String(character)) }) {
-                        $0.text(line: 1).contains(expected)
-                    })
+                    keystrokes.append(
+                        try timeKey(session, send: { try session.type(String(character)) }) {
+                            $0.text(line: 1).contains(expected)
+                        })
                     labelled.append((keystrokes[keystrokes.count - 1], "typed \"\(typed)\""))
                 }
                 for _ in query {
                     typed.removeLast()
                     let expected = "/ " + typed + "▏"
-                    keystrokes.append(try timeKey(session, send: { try session.sendKeys("BSpace") }) {
-                        $0.text(line: 1).contains(expected)
-                    })
+                    keystrokes.append(
+                        try timeKey(session, send: { try session.sendKeys("BSpace") }) {
+                            $0.text(line: 1).contains(expected)
+                        })
                     labelled.append((keystrokes[keystrokes.count - 1], "erased to \"\(typed)\""))
                 }
             }
@@ -104,7 +110,8 @@ enum TerminalBench {
             Thread.sleep(forTimeInterval: 0.3)
             let pacedFrames = Array(frameTimes(frameLog).dropFirst(pacedBefore))
             let paced = pacedFrames.sorted()
-            let pacedSlowest = pacedFrames.count == pacedLabels.count
+            let pacedSlowest =
+                pacedFrames.count == pacedLabels.count
                 ? zip(pacedFrames, pacedLabels).sorted { $0.0 > $1.0 }.prefix(3).map { "\(format($0.0)) \($0.1)" } : []
             let rss = (try? session.panePID()).flatMap(residentMegabytes) ?? "?"
             try session.sendKeys("Escape")
@@ -117,17 +124,27 @@ enum TerminalBench {
             for character in "roundedscrollpayment" {
                 echoed.append(character)
                 let expected = echoed
-                baselineKeys.append(try timeKey(echo, send: { try echo.type(String(character)) }) { $0.contains(expected) })
+                baselineKeys.append(
+                    try timeKey(echo, send: { try echo.type(String(character)) }) { $0.contains(expected) })
             }
             keystrokes.sort()
-            print("search keystroke to redrawn screen: median \(format(median(keystrokes))), p99 \(format(keystrokes[min(keystrokes.count - 1, keystrokes.count * 99 / 100)])), max \(format(keystrokes.last ?? .zero)) over \(keystrokes.count) keys   [budget 5 ms / 16 ms]")
-            print("  slowest: " + labelled.sorted { $0.0 > $1.0 }.prefix(3).map { "\(format($0.0)) \($0.1)" }.joined(separator: ", "))
+            print(
+                "search keystroke to redrawn screen: median \(format(median(keystrokes))), p99 \(format(keystrokes[min(keystrokes.count - 1, keystrokes.count * 99 / 100)])), max \(format(keystrokes.last ?? .zero)) over \(keystrokes.count) keys   [budget 5 ms / 16 ms]"
+            )
+            print(
+                "  slowest: "
+                    + labelled.sorted { $0.0 > $1.0 }.prefix(3).map { "\(format($0.0)) \($0.1)" }.joined(
+                        separator: ", "))
             print("  baseline (send-keys + capture against `cat`): median \(format(median(baselineKeys)))")
             if !inConsole.isEmpty {
-                print("  inside the console (key read → frame written to the pty, FLAGSTAFF_FRAME_LOG): median \(format(inConsole[inConsole.count / 2])), p99 \(format(inConsole[min(inConsole.count - 1, inConsole.count * 99 / 100)])), max \(format(inConsole.last ?? .zero)) over \(inConsole.count) frames")
+                print(
+                    "  inside the console (key read → frame written to the pty, FLAGSTAFF_FRAME_LOG): median \(format(inConsole[inConsole.count / 2])), p99 \(format(inConsole[min(inConsole.count - 1, inConsole.count * 99 / 100)])), max \(format(inConsole.last ?? .zero)) over \(inConsole.count) frames"
+                )
             }
             if !paced.isEmpty {
-                print("typed at 60 ms per key, no captures (FLAGSTAFF_FRAME_LOG): median \(format(paced[paced.count / 2])), p99 \(format(paced[min(paced.count - 1, paced.count * 99 / 100)])), max \(format(paced.last ?? .zero)) over \(paced.count) frames   [budget 5 ms / 16 ms]")
+                print(
+                    "typed at 60 ms per key, no captures (FLAGSTAFF_FRAME_LOG): median \(format(paced[paced.count / 2])), p99 \(format(paced[min(paced.count - 1, paced.count * 99 / 100)])), max \(format(paced.last ?? .zero)) over \(paced.count) frames   [budget 5 ms / 16 ms]"
+                )
                 if !pacedSlowest.isEmpty { print("  slowest: " + pacedSlowest.joined(separator: ", ")) }
             }
             print("console resident memory after the searches: \(rss) MB   [budget 150 MB]")
@@ -147,7 +164,9 @@ enum TerminalBench {
     }
 
     /// Sends a key and times until a capture satisfies `done`.
-    private static func timeKey(_ session: TmuxSession, send: () throws -> Void, done: (TmuxScreen) -> Bool) throws -> Duration {
+    private static func timeKey(_ session: TmuxSession, send: () throws -> Void, done: (TmuxScreen) -> Bool) throws
+        -> Duration
+    {
         let clock = ContinuousClock()
         let start = clock.now
         try send()
@@ -155,7 +174,9 @@ enum TerminalBench {
         return clock.now - start
     }
 
-    private static func poll(_ session: TmuxSession, timeout: Duration, until predicate: (TmuxScreen) -> Bool) throws -> TmuxScreen {
+    private static func poll(_ session: TmuxSession, timeout: Duration, until predicate: (TmuxScreen) -> Bool) throws
+        -> TmuxScreen
+    {
         let clock = ContinuousClock()
         let deadline = clock.now + timeout
         var screen = try session.capture()
@@ -176,8 +197,8 @@ enum TerminalBench {
 
     private static func residentMegabytes(_ pid: pid_t) -> String? {
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
-              let kb = Double(line.split(separator: " ").dropFirst().first ?? "")
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+            let kb = Double(line.split(separator: " ").dropFirst().first ?? "")
         else { return nil }
         return String(format: "%.0f", kb / 1024)
     }

@@ -53,7 +53,8 @@ enum UnleashBench {
     /// The same context with an `agent` of 1,000 `a`s and a `!`: `(a+)+$` fails on it, after exponential time in a
     /// backtracking engine. A context of its own, so the other cases (and the reference's JSON work) are unchanged.
     private static let agentContextJSON = contextJSON.replacingOccurrences(
-        of: "\"version\": \"2.3.1\"}", with: "\"version\": \"2.3.1\", \"agent\": \"\(String(repeating: "a", count: 1_000))!\"}")
+        of: "\"version\": \"2.3.1\"}",
+        with: "\"version\": \"2.3.1\", \"agent\": \"\(String(repeating: "a", count: 1_000))!\"}")
 
     private static let cases = [
         Case(label: "simple flag (isEnabled)", flag: "bench.simple", variant: false),
@@ -61,8 +62,10 @@ enum UnleashBench {
         Case(label: "flexible rollout 50% (isEnabled)", flag: "bench.rollout", variant: false),
         Case(label: "variant lookup (variant)", flag: "bench.variants", variant: true),
         Case(label: "REGEX, e-mail pattern (isEnabled)", flag: "bench.regex", variant: false),
-        Case(label: "REGEX (a+)+$ on 1,001 chars (isEnabled)", flag: "bench.regex.pathological", variant: false, scale: 1_000,
-             longAgent: true),
+        Case(
+            label: "REGEX (a+)+$ on 1,001 chars (isEnabled)", flag: "bench.regex.pathological", variant: false,
+            scale: 1_000,
+            longAgent: true),
     ]
 
     /// Runs the benchmark and prints one row per case.
@@ -80,25 +83,35 @@ enum UnleashBench {
             return
         }
         let reference = referenceFigures()
-        print(pad("case", 42) + pad("flagstaff", 14) + pad("evals/s", 14) + pad("ygg native", 14)
-            + pad("ygg python", 14) + "speed-up vs native")
+        print(
+            pad("case", 42) + pad("flagstaff", 14) + pad("evals/s", 14) + pad("ygg native", 14)
+                + pad("ygg python", 14) + "speed-up vs native")
         for benchCase in cases {
             let (nanoseconds, answer) = measure(
-                benchCase, engine: engine, context: benchCase.longAgent ? agentContext : context, iterations: max(1, iterations / benchCase.scale))
+                benchCase, engine: engine, context: benchCase.longAgent ? agentContext : context,
+                iterations: max(1, iterations / benchCase.scale))
             let theirs = reference.results[benchCase.label]
             var row = pad(benchCase.label, 42) + pad(String(format: "%.0f ns", nanoseconds), 14)
             row += pad(String(format: "%.2fM", 1e3 / nanoseconds), 14)
             if let theirs {
-                row += pad(String(format: "%.0f ns", theirs.native), 14) + pad(String(format: "%.0f ns", theirs.python), 14)
+                row +=
+                    pad(String(format: "%.0f ns", theirs.native), 14)
+                    + pad(String(format: "%.0f ns", theirs.python), 14)
                 row += String(format: "%.1fx", theirs.native / nanoseconds)
-                if theirs.answer != answer { row += "   ANSWERS DIFFER: flagstaff \(answer), yggdrasil \(theirs.answer)" }
+                if theirs.answer != answer {
+                    row += "   ANSWERS DIFFER: flagstaff \(answer), yggdrasil \(theirs.answer)"
+                }
             } else {
                 row += "not measured"
             }
             print(row)
         }
         printParallelRows(engine: engine, context: context, iterations: iterations)
-        if let note = reference.note { print("yggdrasil-engine: \(note)") } else { print("reference: \(reference.engine)") }
+        if let note = reference.note {
+            print("yggdrasil-engine: \(note)")
+        } else {
+            print("reference: \(reference.engine)")
+        }
     }
 
     private static func measure(
@@ -109,13 +122,16 @@ enum UnleashBench {
         for _ in 0..<3 {
             let start = threadCPUNanoseconds()
             if benchCase.variant {
-                for _ in 0..<iterations { checksum &+= engine.variant(benchCase.flag, context: context).name.utf8.count }
+                for _ in 0..<iterations {
+                    checksum &+= engine.variant(benchCase.flag, context: context).name.utf8.count
+                }
             } else {
                 for _ in 0..<iterations where engine.isEnabled(benchCase.flag, context: context) { checksum &+= 1 }
             }
             best = min(best, (threadCPUNanoseconds() - start) / Double(iterations))
         }
-        let answer = benchCase.variant
+        let answer =
+            benchCase.variant
             ? engine.variant(benchCase.flag, context: context).name
             : String(engine.isEnabled(benchCase.flag, context: context))
         if checksum == -1 { print("unreachable checksum") }
@@ -136,9 +152,12 @@ enum UnleashBench {
         for row in rows {
             let single = ParallelRun.measure(threads: 1, iterations: iterations, row.body)
             let double = ParallelRun.measure(threads: 2, iterations: iterations / 2, row.body)
-            print(pad("\(row.label), 2 threads at once", 42) + String(
-                format: "%.0f ns wall, %.0f ns CPU per evaluation per thread; 1 thread: %.0f ns CPU (wall/1-thread %.2fx, CPU/1-thread %.2fx)",
-                double.wall, double.cpu, single.cpu, double.wall / single.cpu, double.cpu / single.cpu))
+            print(
+                pad("\(row.label), 2 threads at once", 42)
+                    + String(
+                        format:
+                            "%.0f ns wall, %.0f ns CPU per evaluation per thread; 1 thread: %.0f ns CPU (wall/1-thread %.2fx, CPU/1-thread %.2fx)",
+                        double.wall, double.cpu, single.cpu, double.wall / single.cpu, double.cpu / single.cpu))
         }
     }
 
@@ -167,14 +186,20 @@ enum UnleashBench {
         }
         let request: [String: Any] = [
             "state": stateObject, "iterations": 200_000,
-            "cases": cases.map { ["label": $0.label, "flag": $0.flag, "kind": $0.variant ? "variant" : "enabled",
-                                  "context": $0.longAgent ? agentContextObject : contextObject, "iterations": max(1, 200_000 / $0.scale)] as [String: Any] },
+            "cases": cases.map {
+                [
+                    "label": $0.label, "flag": $0.flag, "kind": $0.variant ? "variant" : "enabled",
+                    "context": $0.longAgent ? agentContextObject : contextObject,
+                    "iterations": max(1, 200_000 / $0.scale),
+                ] as [String: Any]
+            },
         ]
         do {
             let input = try JSONSerialization.data(withJSONObject: request)
             let (status, output, error) = try runPython(script: script, input: input)
             guard status == 0 else {
-                figures.note = "not measured (exit \(status)): \(error.trimmingCharacters(in: .whitespacesAndNewlines)); "
+                figures.note =
+                    "not measured (exit \(status)): \(error.trimmingCharacters(in: .whitespacesAndNewlines)); "
                     + "pip install yggdrasil-engine==2.0.0"
                 return figures
             }
@@ -199,7 +224,8 @@ enum UnleashBench {
     }
 
     private static func locateScript() -> URL {
-        let local = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent("scripts/unleash-bench.py")
+        let local = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent(
+            "scripts/unleash-bench.py")
         if FileManager.default.fileExists(atPath: local.path) { return local }
         return URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("scripts/unleash-bench.py")
@@ -256,12 +282,16 @@ enum ParallelRun {
     ///   - iterations: Iterations per thread.
     ///   - body: One iteration, given the thread's index; its results are summed so the work is not optimised away.
     /// - Returns: Nanoseconds of wall and CPU time per iteration per thread.
-    static func measure(threads: Int, iterations: Int, _ body: @escaping @Sendable () -> Int) -> (wall: Double, cpu: Double) {
+    static func measure(threads: Int, iterations: Int, _ body: @escaping @Sendable () -> Int) -> (
+        wall: Double, cpu: Double
+    ) {
         measure(threads: threads, iterations: iterations) { _ in body() }
     }
 
     /// ``measure(threads:iterations:_:)`` with the thread's index (0 ..< `threads`) passed to `body`.
-    static func measure(threads: Int, iterations: Int, _ body: @escaping @Sendable (Int) -> Int) -> (wall: Double, cpu: Double) {
+    static func measure(threads: Int, iterations: Int, _ body: @escaping @Sendable (Int) -> Int) -> (
+        wall: Double, cpu: Double
+    ) {
         var best = (wall: Double.infinity, cpu: Double.infinity)
         for _ in 0..<3 {
             let results = Results()

@@ -1,11 +1,12 @@
+import Flagstaff
+import FlagstaffUnleash
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Flagstaff
-import FlagstaffUnleash
-import Foundation
 
 /// Unleash client read path: what `isEnabled`, `variant` and a registry flag backed by a toggle cost when the
 /// answers are in memory (served from a bootstrap, so no network is involved), with and without metrics counting,
@@ -18,14 +19,17 @@ enum UnleashClientBench {
     static func run(iterations: Int = 1_000_000) {
         print("== unleash client (in-memory answers) ==")
         let toggles = (0..<200).map { index in
-            UnleashToggle(name: "toggle.\(index)", enabled: index.isMultiple(of: 2),
-                          variant: UnleashVariant(name: "v\(index % 3)", enabled: true, featureEnabled: true,
-                                                  payload: UnleashPayload(type: "string", value: "p")))
+            UnleashToggle(
+                name: "toggle.\(index)", enabled: index.isMultiple(of: 2),
+                variant: UnleashVariant(
+                    name: "v\(index % 3)", enabled: true, featureEnabled: true,
+                    payload: UnleashPayload(type: "string", value: "p")))
         }
         let unused = URL(string: "http://127.0.0.1:9/api/frontend") ?? URL(fileURLWithPath: "/")
         let counting = UnleashClient(url: unused, clientKey: "k", appName: "bench", bootstrap: .toggles(toggles))
-        let quiet = UnleashClient(url: unused, clientKey: "k", appName: "bench", disableMetrics: true,
-                                  bootstrap: .toggles(toggles))
+        let quiet = UnleashClient(
+            url: unused, clientKey: "k", appName: "bench", disableMetrics: true,
+            bootstrap: .toggles(toggles))
         let registry = FeatureRegistry()
         counting.attach(to: registry)
         guard let flag = registry.feature(forKey: "toggle.42") else {
@@ -45,8 +49,10 @@ enum UnleashClientBench {
             let double = ParallelRun.measure(threads: 2, iterations: iterations / 2, body)
             row("\(label), 2 threads: wall per call per thread", double.wall)
             row("\(label), 2 threads: CPU per call per thread", double.cpu)
-            print(String(format: "  (1 thread: %.0f ns CPU; wall/1-thread %.2fx, CPU/1-thread %.2fx)",
-                         single.cpu, double.wall / single.cpu, double.cpu / single.cpu))
+            print(
+                String(
+                    format: "  (1 thread: %.0f ns CPU; wall/1-thread %.2fx, CPU/1-thread %.2fx)",
+                    single.cpu, double.wall / single.cpu, double.cpu / single.cpu))
         }
     }
 

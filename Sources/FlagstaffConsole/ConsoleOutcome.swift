@@ -17,7 +17,9 @@ public struct ConsoleOutcome: Sendable, Equatable {
     ///   - restartRequiredKeys: restart-requiring flags still changed since launch.
     ///   - restartChoice: the restart prompt's answer.
     ///   - signal: the ending signal, if any.
-    public init(changedKeys: [String], restartRequiredKeys: [String], restartChoice: RestartChoice, signal: Int32? = nil) {
+    public init(
+        changedKeys: [String], restartRequiredKeys: [String], restartChoice: RestartChoice, signal: Int32? = nil
+    ) {
         self.changedKeys = changedKeys
         self.restartRequiredKeys = restartRequiredKeys
         self.restartChoice = restartChoice

@@ -81,7 +81,7 @@ public final class FeatureConsole {
             // Keys typed ahead are handled before waiting again; a run of query edits searches only once.
             let event = typeahead.isEmpty ? terminal.nextEvent() : .key(typeahead.removeFirst())
             switch event {
-            case let .key(key)?:
+            case .key(let key)?:
                 if keyTime == nil { keyTime = clock.now }
                 if state.isQueryEdit(key) {
                     typeahead += terminal.pendingKeys()

@@ -53,9 +53,10 @@ package enum FirebaseFetchResponseParser {
             throw .invalidResponse("expected a JSON object, got \(object is [Any] ? "an array" : "a scalar")")
         }
         if let error = json["error"] as? [String: Any], json["state"] == nil {
-            throw .serverError(code: (error["code"] as? NSNumber)?.intValue,
-                               status: error["status"] as? String,
-                               message: error["message"] as? String)
+            throw .serverError(
+                code: (error["code"] as? NSNumber)?.intValue,
+                status: error["status"] as? String,
+                message: error["message"] as? String)
         }
         let templateVersion = scalarText(json["templateVersion"])
         switch json["state"] as? String {
@@ -98,15 +99,15 @@ package enum FirebaseFetchResponseParser {
     /// The `error.message` (or `error.status`) of a Firebase error body, if the body is one.
     static func errorMessage(in body: Data) -> String? {
         guard !body.isEmpty,
-              let json = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any],
-              let error = json["error"] as? [String: Any]
+            let json = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any],
+            let error = json["error"] as? [String: Any]
         else { return nil }
         let status = error["status"] as? String
         let message = error["message"] as? String
         switch (status, message) {
-        case let (status?, message?): return "\(status): \(message)"
-        case let (nil, message?): return message
-        case let (status?, nil): return status
+        case (let status?, let message?): return "\(status): \(message)"
+        case (nil, let message?): return message
+        case (let status?, nil): return status
         default: return nil
         }
     }

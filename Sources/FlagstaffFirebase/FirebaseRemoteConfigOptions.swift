@@ -7,7 +7,8 @@ import Foundation
 /// conditions (language, app version, platform, custom signals) can target this client.
 public struct FirebaseRemoteConfigOptions: Sendable, Equatable {
     /// The production endpoint: `https://firebaseremoteconfig.googleapis.com`.
-    public static let defaultBaseURL = URL(string: "https://firebaseremoteconfig.googleapis.com") ?? URL(fileURLWithPath: "/")
+    public static let defaultBaseURL =
+        URL(string: "https://firebaseremoteconfig.googleapis.com") ?? URL(fileURLWithPath: "/")
 
     /// The service root; requests go to `{baseURL}/v1/projects/{projectID}/namespaces/{namespace}:fetch?key={apiKey}`.
     public var baseURL: URL
@@ -91,7 +92,8 @@ public struct FirebaseRemoteConfigOptions: Sendable, Equatable {
 
     /// The fetch endpoint: `{baseURL}/v1/projects/{projectID}/namespaces/{namespace}:fetch?key={apiKey}`.
     public var fetchURL: URL? {
-        let root = baseURL.absoluteString.hasSuffix("/") ? String(baseURL.absoluteString.dropLast()) : baseURL.absoluteString
+        let root =
+            baseURL.absoluteString.hasSuffix("/") ? String(baseURL.absoluteString.dropLast()) : baseURL.absoluteString
         let segmentAllowed = CharacterSet.urlPathAllowed.subtracting(CharacterSet(charactersIn: "/?#"))
         let project = projectID.addingPercentEncoding(withAllowedCharacters: segmentAllowed) ?? projectID
         let space = namespace.addingPercentEncoding(withAllowedCharacters: segmentAllowed) ?? namespace

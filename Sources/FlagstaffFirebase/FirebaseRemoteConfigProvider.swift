@@ -45,19 +45,28 @@ public struct FirebaseRemoteConfigProvider: RemoteConfigProvider {
     /// - Throws: ``RemoteConfigProviderError``: `.timedOut` after `request.timeout`, `.transport` for
     ///   refused/reset/truncated connections (with the shared HTTP transport's message, as the Unleash provider), `.httpStatus` for non-200 answers (with the server's message),
     ///   `.serverError` for a 200 error body, `.invalidResponse` for malformed, oversized or non-JSON bodies.
-    public func fetch(_ request: RemoteConfigFetchRequest) async throws(RemoteConfigProviderError) -> RemoteConfigFetchResponse {
+    public func fetch(_ request: RemoteConfigFetchRequest) async throws(RemoteConfigProviderError)
+        -> RemoteConfigFetchResponse
+    {
         guard let url = options.fetchURL else {
-            throw .invalidResponse("cannot build the fetch URL from base \(options.baseURL) and project \(options.projectID)")
+            throw .invalidResponse(
+                "cannot build the fetch URL from base \(options.baseURL) and project \(options.projectID)")
         }
-        var headers: [(name: String, value: String)] = [("Content-Type", "application/json"), ("Accept", "application/json")]
+        var headers: [(name: String, value: String)] = [
+            ("Content-Type", "application/json"), ("Accept", "application/json"),
+        ]
         if let eTag = request.eTag, !eTag.isEmpty { headers.append(("if-none-match", eTag)) }
         if !options.appInstanceIDToken.isEmpty {
             headers.append(("x-goog-firebase-installations-auth", options.appInstanceIDToken))
         }
         let body = try requestBody(customSignals: request.customSignals)
-        let timeout = request.timeout.isFinite ? Duration.milliseconds(Int64(min(max(request.timeout, 0.001), 1e9) * 1000)) : .seconds(60)
+        let timeout =
+            request.timeout.isFinite
+            ? Duration.milliseconds(Int64(min(max(request.timeout, 0.001), 1e9) * 1000)) : .seconds(60)
         let response: RemoteHTTPResponse
-        switch await transport.send(RemoteHTTPRequest(method: "POST", url: url, headers: headers, body: body), timeout: timeout) {
+        switch await transport.send(
+            RemoteHTTPRequest(method: "POST", url: url, headers: headers, body: body), timeout: timeout)
+        {
         case .success(let answer): response = answer
         case .failure(let failure): throw RemoteConfigProviderError(failure, timeout: request.timeout)
         }

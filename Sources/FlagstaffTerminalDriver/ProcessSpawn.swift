@@ -31,7 +31,7 @@ package enum ProcessSpawn {
         /// A readable message.
         package var description: String {
             switch self {
-            case let .spawnFailed(program, code): "cannot start \(program): \(String(cString: strerror(code)))"
+            case .spawnFailed(let program, let code): "cannot start \(program): \(String(cString: strerror(code)))"
             }
         }
     }
@@ -134,8 +134,8 @@ package enum ProcessSpawn {
         var children: [pid_t] = []
         for entry in entries {
             guard let pid = pid_t(entry),
-                  let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
-                  let close = stat.lastIndex(of: ")")
+                let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                let close = stat.lastIndex(of: ")")
             else { continue }
             // Fields after the command name: state, ppid, …
             let fields = stat[stat.index(after: close)...].split(separator: " ")

@@ -45,7 +45,8 @@ package struct TmuxScreen: Sendable, CustomStringConvertible {
     /// - Parameter capture: the raw capture including escape sequences.
     package init(parsing capture: String) {
         var lines: [[StyledCharacter]] = [[]]
-        var state = StyledCharacter(character: " ", foreground: .default, background: .default, bold: false, underline: false, reverse: false)
+        var state = StyledCharacter(
+            character: " ", foreground: .default, background: .default, bold: false, underline: false, reverse: false)
         let characters = Array(capture)
         var index = 0
         while index < characters.count {
@@ -56,11 +57,15 @@ package struct TmuxScreen: Sendable, CustomStringConvertible {
                 if characters[index] == "[" {
                     index += 1
                     var parameters = ""
-                    while index < characters.count, let ascii = characters[index].asciiValue, ascii >= 0x30, ascii <= 0x3F {
+                    while index < characters.count, let ascii = characters[index].asciiValue, ascii >= 0x30,
+                        ascii <= 0x3F
+                    {
                         parameters.append(characters[index])
                         index += 1
                     }
-                    while index < characters.count, let ascii = characters[index].asciiValue, ascii >= 0x20, ascii <= 0x2F {
+                    while index < characters.count, let ascii = characters[index].asciiValue, ascii >= 0x20,
+                        ascii <= 0x2F
+                    {
                         index += 1
                     }
                     if index < characters.count, characters[index] == "m" { Self.apply(sgr: parameters, to: &state) }
@@ -133,7 +138,9 @@ package struct TmuxScreen: Sendable, CustomStringConvertible {
 
     /// Applies one SGR parameter list to the current state.
     private static func apply(sgr parameters: String, to state: inout StyledCharacter) {
-        let values = parameters.isEmpty ? [0] : parameters.split(separator: ";", omittingEmptySubsequences: false).map { Int($0) ?? 0 }
+        let values =
+            parameters.isEmpty
+            ? [0] : parameters.split(separator: ";", omittingEmptySubsequences: false).map { Int($0) ?? 0 }
         var index = 0
         while index < values.count {
             let value = values[index]

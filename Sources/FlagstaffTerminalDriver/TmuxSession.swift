@@ -14,9 +14,9 @@ package enum TmuxError: Error, CustomStringConvertible {
     /// A readable message.
     package var description: String {
         switch self {
-        case let .commandFailed(arguments, status, message):
+        case .commandFailed(let arguments, let status, let message):
             "tmux \(arguments.joined(separator: " ")) exited \(status): \(message)"
-        case let .timeout(what, lastScreen):
+        case .timeout(let what, let lastScreen):
             "timed out waiting for \(what); last screen:\n\(lastScreen)"
         }
     }
@@ -70,11 +70,13 @@ package final class TmuxSession: Sendable {
     /// server and the program in it running): a detached shell loop polls this process and the socket.
     private func startWatchdog() {
         let socketPath = Self.quoted(socketPath)
-        let loop = "while kill -0 \(getpid()) 2>/dev/null && [ -S \(socketPath) ]; do sleep 1; done; "
+        let loop =
+            "while kill -0 \(getpid()) 2>/dev/null && [ -S \(socketPath) ]; do sleep 1; done; "
             + "if [ -S \(socketPath) ]; then tmux -L \(Self.quoted(socket)) kill-server; rm -f \(socketPath); fi"
         // The outer shell exits at once (and is reaped); the loop runs on in the background, owned by init.
-        _ = try? ProcessSpawn.run(["/bin/sh", "-c", "(\(loop)) >/dev/null 2>&1 </dev/null &"], environment: environment,
-                                  captureOutput: false)
+        _ = try? ProcessSpawn.run(
+            ["/bin/sh", "-c", "(\(loop)) >/dev/null 2>&1 </dev/null &"], environment: environment,
+            captureOutput: false)
     }
 
     /// The server's socket file (removed by ``kill()``).
@@ -159,7 +161,8 @@ package final class TmuxSession: Sendable {
     package func panePID() throws -> pid_t {
         let output = try tmux(["display-message", "-p", "-t", "test", "#{pane_pid}"])
         guard let pid = pid_t(output.trimmingCharacters(in: .whitespacesAndNewlines)) else {
-            throw TmuxError.commandFailed(arguments: ["display-message"], status: 0, message: "no pane pid in \(output)")
+            throw TmuxError.commandFailed(
+                arguments: ["display-message"], status: 0, message: "no pane pid in \(output)")
         }
         return pid
     }

@@ -39,14 +39,18 @@ public struct FeatureScope: Sendable {
     /// Runs async `body` with every flag of the scope forced on.
     /// - Returns: what `body` returns.
     /// - Throws: what `body` throws.
-    public func enabled<R>(isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> R) async rethrows -> R {
+    public func enabled<R>(isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> R) async rethrows
+        -> R
+    {
         try await forced(true, isolation: isolation, body)
     }
 
     /// Runs async `body` with every flag of the scope forced off.
     /// - Returns: what `body` returns.
     /// - Throws: what `body` throws.
-    public func disabled<R>(isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> R) async rethrows -> R {
+    public func disabled<R>(isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> R) async rethrows
+        -> R
+    {
         try await forced(false, isolation: isolation, body)
     }
 
@@ -60,7 +64,9 @@ public struct FeatureScope: Sendable {
     /// Runs async `body` with every flag of the scope forced to `value`.
     /// - Returns: what `body` returns.
     /// - Throws: what `body` throws.
-    public func forced<R>(_ value: Bool, isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> R) async rethrows -> R {
+    public func forced<R>(_ value: Bool, isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> R)
+        async rethrows -> R
+    {
         try await TaskLocalOverrides.with(features.map { ($0, value) }, isolation: isolation, body)
     }
 }

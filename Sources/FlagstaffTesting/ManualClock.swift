@@ -177,7 +177,8 @@ public final class ManualClock: Clock, Sendable {
         }
         let watchdog = Task.detached { [weak self] in
             try? await Task.sleep(for: timeout)
-            self?.failWaiter(id, with: ManualClockError(sleepers: self?.sleeperCount ?? 0, wanted: count, timeout: timeout))
+            self?.failWaiter(
+                id, with: ManualClockError(sleepers: self?.sleeperCount ?? 0, wanted: count, timeout: timeout))
         }
         defer { watchdog.cancel() }
         try await withTaskCancellationHandler {

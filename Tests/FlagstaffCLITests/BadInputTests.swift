@@ -16,8 +16,15 @@ struct BadInputTests {
     static let badManifests: [(name: String, text: String?, message: String)] = [
         ("missing.json", nil, "cannot read the file"),
         ("syntax.json", #"{"name": "X", "flags": ["#, "not valid JSON"),
-        ("type.json", #"{"name": "X", "flags": [{"key": "blueText", "default": "yes"}]}"#, "$.flags[0].default: expected a boolean"),
-        ("duplicate.json", #"{"name": "X", "flags": [{"key": "blueText"}], "groups": [{"key": "g", "flags": [{"key": "blueText"}]}]}"#, "duplicate key 'blueText'"),
+        (
+            "type.json", #"{"name": "X", "flags": [{"key": "blueText", "default": "yes"}]}"#,
+            "$.flags[0].default: expected a boolean"
+        ),
+        (
+            "duplicate.json",
+            #"{"name": "X", "flags": [{"key": "blueText"}], "groups": [{"key": "g", "flags": [{"key": "blueText"}]}]}"#,
+            "duplicate key 'blueText'"
+        ),
         ("unknown.json", #"{"name": "X", "flagz": []}"#, "$.flagz: unknown field"),
         ("noname.json", #"{"flags": []}"#, #"$.name: missing required field "name""#),
     ]
@@ -25,7 +32,10 @@ struct BadInputTests {
     static let corruptStores: [(text: String, message: String)] = [
         ("not json at all", "not valid JSON"),
         (#"{"version":2,"overrides":{}}"#, #"unsupported "version""#),
-        (#"{"version":1,"overrides":{"blueText":"maybe"}}"#, #"$.overrides["blueText"]: expected "on" or "off", found "maybe""#),
+        (
+            #"{"version":1,"overrides":{"blueText":"maybe"}}"#,
+            #"$.overrides["blueText"]: expected "on" or "off", found "maybe""#
+        ),
         ("", "the file is empty"),
     ]
 
@@ -40,8 +50,11 @@ struct BadInputTests {
         try sandbox.write("overrides.json", #"{"version":1,"overrides":{"debugLogging":"off"}}"#)
         let before = sandbox.storeBytes()
         for manifest in Self.badManifests {
-            let path = manifest.text.map { try? sandbox.write(manifest.name, $0) } ?? sandbox.directory.appendingPathComponent(manifest.name).path
-            let result = try await sandbox.runWithStore(try arguments(command, sandbox) + ["--manifest", try #require(path)])
+            let path =
+                manifest.text.map { try? sandbox.write(manifest.name, $0) }
+                ?? sandbox.directory.appendingPathComponent(manifest.name).path
+            let result = try await sandbox.runWithStore(
+                try arguments(command, sandbox) + ["--manifest", try #require(path)])
             #expect(result.status == 1, "\(manifest.name): \(result)")
             #expect(result.standardError.contains("flagstaff: error: "), "\(manifest.name): \(result)")
             #expect(result.standardError.contains(try #require(path)), "\(manifest.name): \(result)")
@@ -91,7 +104,10 @@ struct BadInputTests {
         #expect(result.standardError.contains("it is a directory"))
     }
 
-    @Test(arguments: [["get", "blueTxt"], ["get", "blueTxt", "--json"], ["set", "blueTxt", "on"], ["reset", "blueTxt"], ["reset", "blueText", "blueTxt"]])
+    @Test(arguments: [
+        ["get", "blueTxt"], ["get", "blueTxt", "--json"], ["set", "blueTxt", "on"], ["reset", "blueTxt"],
+        ["reset", "blueText", "blueTxt"],
+    ])
     func unknownKeyIsAUsageErrorWithSuggestions(command: [String]) async throws {
         let sandbox = try CLISandbox()
         try sandbox.write("overrides.json", #"{"version":1,"overrides":{"blueText":"on"}}"#)

@@ -1,5 +1,5 @@
-import Foundation
 import FlagstaffTestSupport
+import Foundation
 import Testing
 
 /// A private directory, environment and store for running `flagstaff` in one test.
@@ -34,7 +34,9 @@ final class CLISandbox {
     }
 
     /// Runs `flagstaff` in process with the arguments (no `--store` added).
-    func run(_ arguments: [String], stdin: Data? = nil, environment extra: [String: String] = [:]) async throws -> CLIResult {
+    func run(_ arguments: [String], stdin: Data? = nil, environment extra: [String: String] = [:]) async throws
+        -> CLIResult
+    {
         var environment = environment.merging(extra) { _, new in new }
         if environment["FLAGSTAFF_STORE"] == nil { environment["FLAGSTAFF_STORE"] = storePath }
         return try await InProcessCLI.run(arguments, environment: environment, standardInput: stdin)
@@ -46,11 +48,15 @@ final class CLISandbox {
     }
 
     /// Runs the built `flagstaff` binary with the arguments (no `--store` added).
-    func runProcess(_ arguments: [String], stdin: Data? = nil, environment extra: [String: String] = [:]) async throws -> CLIResult {
+    func runProcess(_ arguments: [String], stdin: Data? = nil, environment extra: [String: String] = [:]) async throws
+        -> CLIResult
+    {
         let executable = try BuildProducts.executable(named: "flagstaff")
-        let result = try await CommandRunner.run(executable, arguments, environment: environment.merging(extra) { _, new in new },
-                                                 standardInput: stdin, timeout: .seconds(60))
-        return CLIResult(status: result.status, standardOutput: result.standardOutput, standardError: result.standardError)
+        let result = try await CommandRunner.run(
+            executable, arguments, environment: environment.merging(extra) { _, new in new },
+            standardInput: stdin, timeout: .seconds(60))
+        return CLIResult(
+            status: result.status, standardOutput: result.standardOutput, standardError: result.standardError)
     }
 
     /// Writes a file in the sandbox and returns its path.
@@ -77,6 +83,7 @@ final class CLISandbox {
     /// Parses standard output as a JSON object.
     func jsonObject(_ result: CLIResult) throws -> [String: Any] {
         let data = Data(result.standardOutput.utf8)
-        return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any], "not a JSON object: \(result)")
+        return try #require(
+            try JSONSerialization.jsonObject(with: data) as? [String: Any], "not a JSON object: \(result)")
     }
 }

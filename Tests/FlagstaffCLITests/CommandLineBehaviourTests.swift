@@ -13,7 +13,8 @@ struct CommandLineBehaviourTests {
         let sandbox = try CLISandbox()
         let result = try await sandbox.runProcess(["--generate-completion-script", shell])
         #expect(result.status == 0, "\(result)")
-        for subcommand in ["list", "get", "set", "reset", "export", "import", "pending-restart", "manifest", "console"] {
+        for subcommand in ["list", "get", "set", "reset", "export", "import", "pending-restart", "manifest", "console"]
+        {
             #expect(result.standardOutput.contains(subcommand), "\(shell) completion lacks \(subcommand)")
         }
         #expect(result.standardOutput.contains(shell == "fish" ? "'manifest='" : "--manifest"))
@@ -22,12 +23,19 @@ struct CommandLineBehaviourTests {
     @Test func keysCompleteFromTheRegistryOnTheLine() async throws {
         let sandbox = try CLISandbox()
         // What the generated bash script runs when TAB is pressed after `flagstaff get list.in`.
-        let demo = try await sandbox.runProcess(["---completion", "get", "--", "positional@0", "2", "7", "flagstaff", "get", "list.in"])
+        let demo = try await sandbox.runProcess([
+            "---completion", "get", "--", "positional@0", "2", "7", "flagstaff", "get", "list.in",
+        ])
         #expect(demo.status == 0, "\(demo)")
         #expect(demo.standardOutput.split(separator: "\n") == ["list.infiniteScroll"])
         let manifest = try sandbox.write("shop.json", ManifestFixtures.shop)
-        let shop = try await sandbox.runProcess(["---completion", "set", "--", "positional@0", "4", "5", "flagstaff", "set", "--manifest", manifest, "cart."])
-        #expect(shop.standardOutput.split(separator: "\n") == ["cart.coupons.autoApply", "cart.expressCheckout", "cart.saveForLater"])
+        let shop = try await sandbox.runProcess([
+            "---completion", "set", "--", "positional@0", "4", "5", "flagstaff", "set", "--manifest", manifest, "cart.",
+        ])
+        #expect(
+            shop.standardOutput.split(separator: "\n") == [
+                "cart.coupons.autoApply", "cart.expressCheckout", "cart.saveForLater",
+            ])
     }
 
     @Test func helpListsSubcommandsAndExitsZero() async throws {
@@ -52,7 +60,9 @@ struct CommandLineBehaviourTests {
 
     @Test func jsonOutputEscapesWhatTextOutputReplaces() async throws {
         let sandbox = try CLISandbox()
-        let manifest = try sandbox.write("odd.json", #"""
+        let manifest = try sandbox.write(
+            "odd.json",
+            #"""
             {"name": "Odd", "flags": [{"key": "odd", "label": "a\u0085b\u2028c\u202Ed\u001be", "default": true}]}
             """#)
         for command in [["get", "odd", "--json"], ["list", "--json"], ["manifest"]] {
@@ -68,7 +78,8 @@ struct CommandLineBehaviourTests {
         let manifest = try sandbox.write("evil.json", ManifestFixtures.hostile)
         let commands: [[String]] = [
             ["list"], ["list", "--json"], ["get", "evil", "--explain"], ["get", "evil", "--json"],
-            ["export", "--format", "text"], ["manifest"], ["set", "evil", "off"], ["get", "evi"], ["list", "--search", "red"],
+            ["export", "--format", "text"], ["manifest"], ["set", "evil", "off"], ["get", "evi"],
+            ["list", "--search", "red"],
         ]
         for command in commands {
             let result = try await sandbox.runWithStore(command + ["--manifest", manifest])

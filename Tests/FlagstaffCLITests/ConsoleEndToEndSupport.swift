@@ -1,6 +1,6 @@
+import FlagstaffTestSupport
 import Foundation
 import Testing
-import FlagstaffTestSupport
 
 /// Runs the built `flagstaff` console in a private tmux server, on a manifest and store of its own.
 ///
@@ -55,11 +55,13 @@ final class ConsoleHarness {
         manifest = directory.appendingPathComponent("manifest.json")
         store = directory.appendingPathComponent("overrides.json")
         try Data(Self.manifestJSON.utf8).write(to: manifest)
-        let console = (terminalType.map { "TERM=" + Self.quote($0) + " " } ?? "")
+        let console =
+            (terminalType.map { "TERM=" + Self.quote($0) + " " } ?? "")
             + ([binary, "console", "--manifest", manifest.path, "--store", store.path] + arguments)
             .map(Self.quote).joined(separator: " ")
         consoleCommand = console
-        let script = interactiveShell
+        let script =
+            interactiveShell
             ? "exec env PS1='$ ' bash --norc --noprofile -i"
             : "S1=$(stty -g); \(console); echo EXIT=$?; S2=$(stty -g); "
                 + "if [ \"$S1\" = \"$S2\" ]; then echo STTY=same; else echo STTY=changed; fi; exec sleep 600"
@@ -89,7 +91,9 @@ final class ConsoleHarness {
     }
 
     /// Polls the store file until `predicate` holds (writes are synchronous, but the test reads from outside).
-    func waitForStore(timeout: TimeInterval = 5, _ predicate: ([String: String]) -> Bool) async throws -> [String: String] {
+    func waitForStore(timeout: TimeInterval = 5, _ predicate: ([String: String]) -> Bool) async throws -> [String:
+        String]
+    {
         let deadline = Date().addingTimeInterval(timeout)
         var overrides = try storedOverrides()
         while !predicate(overrides) && Date() < deadline {
@@ -109,7 +113,7 @@ final class ConsoleHarness {
             lines(screen).contains { $0 == "STTY=same" || $0 == "STTY=changed" }
         }
         guard let line = lines(screen).first(where: { $0.hasPrefix("EXIT=") && Int($0.dropFirst(5)) != nil }),
-              let status = Int(line.dropFirst(5))
+            let status = Int(line.dropFirst(5))
         else { throw HarnessError("no exit status on screen:\n\(screen.text)") }
         return (status, lines(screen).contains("STTY=same"))
     }

@@ -1,6 +1,6 @@
+import FlagstaffTestSupport
 import Foundation
 import Testing
-import FlagstaffTestSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -28,7 +28,8 @@ import Glibc
     }
 
     @Test func searchNarrowsAndEscapeClears() async throws {
-        let frameLog = FileManager.default.temporaryDirectory.appendingPathComponent("flagstaff-frames-\(UUID().uuidString).log")
+        let frameLog = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "flagstaff-frames-\(UUID().uuidString).log")
         defer { try? FileManager.default.removeItem(at: frameLog) }
         let harness = try ConsoleHarness(environment: ["FLAGSTAFF_FRAME_LOG": frameLog.path])
         try await harness.waitForConsole()
@@ -79,7 +80,9 @@ import Glibc
         try harness.session.sendKeys("Up", "o", "Down")
         var screen = try await harness.session.waitFor(text: "ON   override")
         var label = try #require(screen.styled("Blue Text"))
-        #expect(label.allSatisfy { $0.foreground.isGreen && $0.underline && $0.bold }, "ON override: green, underlined, bold")
+        #expect(
+            label.allSatisfy { $0.foreground.isGreen && $0.underline && $0.bold },
+            "ON override: green, underlined, bold")
         #expect(try await harness.waitForStore { $0["blueText"] == "on" }["blueText"] == "on")
 
         try harness.session.sendKeys("Up", "x", "Down")
@@ -246,7 +249,8 @@ import Glibc
         let asciiColumn = try #require(screen.text(line: ascii).firstRange(of: "OFF")).lowerBound
         let asciiOffset = screen.text(line: ascii).distance(from: screen.text(line: ascii).startIndex, to: asciiColumn)
         let wideText = screen.text(line: wide)
-        let wideOffset = wideText.distance(from: wideText.startIndex, to: try #require(wideText.firstRange(of: "OFF")).lowerBound)
+        let wideOffset = wideText.distance(
+            from: wideText.startIndex, to: try #require(wideText.firstRange(of: "OFF")).lowerBound)
         #expect(wideOffset + 7 == asciiOffset, "\(screen.text)")
         try harness.session.sendKeys("q")
         #expect(try await harness.waitForExit().status == 0)
@@ -295,7 +299,9 @@ import Glibc
         try harness.session.sendKeys("/")
         try harness.session.type("scroll")
         try harness.session.sendKeys("Enter")
-        try await harness.session.waitFor("search kept") { $0.contains("/ scroll") && $0.contains("List → Infinite Scroll") }
+        try await harness.session.waitFor("search kept") {
+            $0.contains("/ scroll") && $0.contains("List → Infinite Scroll")
+        }
         let set = try harness.runCLI(["set", "list.infiniteScroll", "off"])
         #expect(set.status == 0, "\(set.standardError)")
         // The store is polled every 0.5 s, so this takes about a second; the deadline leaves room for a loaded

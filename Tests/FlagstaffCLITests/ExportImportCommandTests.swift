@@ -5,7 +5,9 @@ import Testing
 struct ExportImportCommandTests {
     @Test func exportJSONHoldsThisRegistrysOverridesInStoreFormat() async throws {
         let sandbox = try CLISandbox()
-        try sandbox.write("overrides.json", #"{"version":1,"overrides":{"other.app.flag":"on","blueText":"on","list.compactRows":"off"}}"#)
+        try sandbox.write(
+            "overrides.json",
+            #"{"version":1,"overrides":{"other.app.flag":"on","blueText":"on","list.compactRows":"off"}}"#)
         let result = try await sandbox.runWithStore(["export"])
         #expect(result.status == 0, "\(result)")
         let object = try sandbox.jsonObject(result)
@@ -30,13 +32,14 @@ struct ExportImportCommandTests {
         #expect(try await sandbox.runWithStore(["set", "cart.saveForLater", "on", "--manifest", manifest]).status == 0)
         let result = try await sandbox.runWithStore(["export", "--format", "text", "--manifest", manifest])
         #expect(result.status == 0, "\(result)")
-        #expect(result.standardOutput.split(separator: "\n").map(String.init) == [
-            "Dark Mode [OFF by default]",
-            "New Home [ON by default]",
-            "Cart → Save for Later [ON by override]",
-            "Cart → Express Checkout [ON by default]",
-            "Cart → Coupons → Auto Apply [OFF by default]",
-        ])
+        #expect(
+            result.standardOutput.split(separator: "\n").map(String.init) == [
+                "Dark Mode [OFF by default]",
+                "New Home [ON by default]",
+                "Cart → Save for Later [ON by override]",
+                "Cart → Express Checkout [ON by default]",
+                "Cart → Coupons → Auto Apply [OFF by default]",
+            ])
     }
 
     @Test func exportThenImportReproducesTheOverrides() async throws {
@@ -50,14 +53,17 @@ struct ExportImportCommandTests {
         let imported = try await sandbox.run(["import", file, "--store", otherStore])
         #expect(imported.status == 0, "\(imported)")
         let original = try sandbox.storedOverrides()
-        let copy = try JSONSerialization.jsonObject(with: try Data(contentsOf: URL(fileURLWithPath: otherStore))) as? [String: Any]
+        let copy =
+            try JSONSerialization.jsonObject(with: try Data(contentsOf: URL(fileURLWithPath: otherStore)))
+            as? [String: Any]
         #expect(copy?["overrides"] as? [String: String] == original)
     }
 
     @Test func importMergesAndDefaultRemoves() async throws {
         let sandbox = try CLISandbox()
         try sandbox.write("overrides.json", #"{"version":1,"overrides":{"blueText":"on","list.compactRows":"off"}}"#)
-        let file = try sandbox.write("in.json", #"{"version":1,"overrides":{"debugLogging":"off","list.compactRows":"default"}}"#)
+        let file = try sandbox.write(
+            "in.json", #"{"version":1,"overrides":{"debugLogging":"off","list.compactRows":"default"}}"#)
         let result = try await sandbox.runWithStore(["import", file])
         #expect(result.status == 0, "\(result)")
         #expect(try sandbox.storedOverrides() == ["blueText": "on", "debugLogging": "off"])
@@ -75,7 +81,8 @@ struct ExportImportCommandTests {
 
     @Test func importReadsStandardInput() async throws {
         let sandbox = try CLISandbox()
-        let result = try await sandbox.runWithStore(["import", "-"], stdin: Data(#"{"version":1,"overrides":{"blueText":"on"}}"#.utf8))
+        let result = try await sandbox.runWithStore(
+            ["import", "-"], stdin: Data(#"{"version":1,"overrides":{"blueText":"on"}}"#.utf8))
         #expect(result.status == 0, "\(result)")
         #expect(try sandbox.storedOverrides() == ["blueText": "on"])
     }
@@ -84,7 +91,8 @@ struct ExportImportCommandTests {
         let sandbox = try CLISandbox()
         try sandbox.write("overrides.json", #"{"version":1,"overrides":{"blueText":"on"}}"#)
         let before = sandbox.storeBytes()
-        let file = try sandbox.write("in.json", #"{"version":1,"overrides":{"debugLogging":"off","blueTxt":"off","nope.nothing":"on"}}"#)
+        let file = try sandbox.write(
+            "in.json", #"{"version":1,"overrides":{"debugLogging":"off","blueTxt":"off","nope.nothing":"on"}}"#)
         let refused = try await sandbox.runWithStore(["import", file])
         #expect(refused.status == 1, "\(refused)")
         #expect(refused.standardError.contains("unknown flag key 'blueTxt'"))
@@ -95,13 +103,25 @@ struct ExportImportCommandTests {
 
         let allowed = try await sandbox.runWithStore(["import", "--allow-unknown", file])
         #expect(allowed.status == 0, "\(allowed)")
-        #expect(try sandbox.storedOverrides() == ["blueText": "on", "debugLogging": "off", "blueTxt": "off", "nope.nothing": "on"])
+        #expect(
+            try sandbox.storedOverrides() == [
+                "blueText": "on", "debugLogging": "off", "blueTxt": "off", "nope.nothing": "on",
+            ])
     }
 
     @Test(arguments: [
-        (#"{"version":1,"overrides":{"blueText":"maybe"}}"#, #"$.overrides["blueText"]: expected "on", "off" or "default", found "maybe""#),
-        (#"{"version":1,"overrides":{"blueText":true}}"#, #"$.overrides["blueText"]: expected "on", "off" or "default", found true"#),
-        (#"{"version":1,"overrides":{"a":"on","b":1,"c":"of"}}"#, #"$.overrides["b"]: expected "on", "off" or "default", found 1"#),
+        (
+            #"{"version":1,"overrides":{"blueText":"maybe"}}"#,
+            #"$.overrides["blueText"]: expected "on", "off" or "default", found "maybe""#
+        ),
+        (
+            #"{"version":1,"overrides":{"blueText":true}}"#,
+            #"$.overrides["blueText"]: expected "on", "off" or "default", found true"#
+        ),
+        (
+            #"{"version":1,"overrides":{"a":"on","b":1,"c":"of"}}"#,
+            #"$.overrides["b"]: expected "on", "off" or "default", found 1"#
+        ),
         (#"{"version":2,"overrides":{}}"#, #"$.version: unsupported "version" 2 (expected 1)"#),
         (#"{"version":true,"overrides":{}}"#, #"$.version: unsupported "version" true (expected 1)"#),
         (#"{"overrides":{}}"#, #"$: missing "version" (expected 1)"#),
@@ -126,7 +146,9 @@ struct ExportImportCommandTests {
 
     @Test func importOfAMissingFileNamesIt() async throws {
         let sandbox = try CLISandbox()
-        let result = try await sandbox.runWithStore(["import", sandbox.directory.appendingPathComponent("absent.json").path])
+        let result = try await sandbox.runWithStore([
+            "import", sandbox.directory.appendingPathComponent("absent.json").path,
+        ])
         #expect(result.status == 1)
         #expect(result.standardError.contains("cannot read"))
         #expect(result.standardError.contains("absent.json"))

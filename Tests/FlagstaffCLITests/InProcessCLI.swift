@@ -1,7 +1,8 @@
 import Flagstaff
-@testable import FlagstaffCLI
 import FlagstaffTestSupport
 import Foundation
+
+@testable import FlagstaffCLI
 
 /// What a `flagstaff` command left behind, whether it ran in process or as a process.
 struct CLIResult: Sendable, CustomStringConvertible {
@@ -31,7 +32,9 @@ enum InProcessCLI {
     ///   - environment: the whole environment the command sees.
     ///   - standardInput: what `-` reads (empty when `nil`).
     /// - Returns: the status and captured output.
-    static func run(_ arguments: [String], environment: [String: String], standardInput: Data?) async throws -> CLIResult {
+    static func run(_ arguments: [String], environment: [String: String], standardInput: Data?) async throws
+        -> CLIResult
+    {
         let capture = OutputCapture()
         let context = CommandContext(
             writeOutput: { capture.append($0, error: false) },

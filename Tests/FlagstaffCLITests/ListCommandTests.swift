@@ -11,7 +11,10 @@ struct ListCommandTests {
         let manifest = try sandbox.jsonObject(try await sandbox.run(["manifest"]))
         #expect(lines.count == countFlags(manifest))
         let scroll = try #require(lines.first { $0.hasPrefix("list.infiniteScroll ") })
-        #expect(scroll.split(separator: " ").filter { !$0.isEmpty }.map(String.init) == ["list.infiniteScroll", "OFF", "default"])
+        #expect(
+            scroll.split(separator: " ").filter { !$0.isEmpty }.map(String.init) == [
+                "list.infiniteScroll", "OFF", "default",
+            ])
         let tabBar = try #require(lines.first { $0.hasPrefix("useTabBarNav ") })
         #expect(tabBar.hasSuffix("restart"))
         #expect(lines.contains { $0.hasPrefix("tuesdayExperiment ") && $0.contains("dynamic") })
@@ -21,7 +24,9 @@ struct ListCommandTests {
 
     @Test func columnsLineUpWithWideCharacters() async throws {
         let sandbox = try CLISandbox()
-        let manifest = try sandbox.write("wide.json", #"""
+        let manifest = try sandbox.write(
+            "wide.json",
+            #"""
             {"name": "Wide", "flags": [
               {"key": "checkout", "default": true},
               {"key": "功能.新しい決済", "default": false},
@@ -55,8 +60,9 @@ struct ListCommandTests {
         #expect(object["store"] as? String == sandbox.storePath)
         #expect(object["manifest"] as? String == manifest)
         let flags = try #require(object["flags"] as? [[String: Any]])
-        #expect(flags.compactMap { $0["key"] as? String }
-            == ["darkMode", "newHome", "cart.saveForLater", "cart.expressCheckout", "cart.coupons.autoApply"])
+        #expect(
+            flags.compactMap { $0["key"] as? String }
+                == ["darkMode", "newHome", "cart.saveForLater", "cart.expressCheckout", "cart.coupons.autoApply"])
         let save = flags[2]
         #expect(save["label"] as? String == "Save for Later")
         #expect(save["group"] as? [String] == ["Cart"])
@@ -109,10 +115,13 @@ struct ListCommandTests {
         let store = sandbox.directory.appendingPathComponent("env-store.json").path
         let env = ["FLAGSTAFF_MANIFEST": manifest, "FLAGSTAFF_STORE": store]
         func run(_ arguments: [String]) async throws -> CLIResult {
-            asProcess ? try await sandbox.runProcess(arguments, environment: env) : try await sandbox.run(arguments, environment: env)
+            asProcess
+                ? try await sandbox.runProcess(arguments, environment: env)
+                : try await sandbox.run(arguments, environment: env)
         }
         #expect(try await run(["set", "darkMode", "on"]).status == 0)
-        let stored = try JSONSerialization.jsonObject(with: try Data(contentsOf: URL(fileURLWithPath: store))) as? [String: Any]
+        let stored =
+            try JSONSerialization.jsonObject(with: try Data(contentsOf: URL(fileURLWithPath: store))) as? [String: Any]
         #expect(stored?["overrides"] as? [String: String] == ["darkMode": "on"])
         let listed = try sandbox.jsonObject(try await run(["list", "--json"]))
         #expect(listed["registry"] as? String == "Shop")
@@ -129,12 +138,15 @@ struct ListCommandTests {
         #expect(FileManager.default.fileExists(atPath: demoStore.path))
         let manifest = try sandbox.write("shop.json", ManifestFixtures.shop)
         #expect(try await sandbox.runProcess(["set", "darkMode", "on", "--manifest", manifest]).status == 0)
-        #expect(FileManager.default.fileExists(atPath: sandbox.directory.appendingPathComponent("config/flagstaff/Shop.json").path))
+        #expect(
+            FileManager.default.fileExists(
+                atPath: sandbox.directory.appendingPathComponent("config/flagstaff/Shop.json").path))
     }
 
     private func countFlags(_ manifest: [String: Any]) -> Int {
         func count(_ group: [String: Any]) -> Int {
-            ((group["flags"] as? [Any])?.count ?? 0) + ((group["groups"] as? [[String: Any]]) ?? []).map(count).reduce(0, +)
+            ((group["flags"] as? [Any])?.count ?? 0)
+                + ((group["groups"] as? [[String: Any]]) ?? []).map(count).reduce(0, +)
         }
         return count(manifest)
     }

@@ -16,7 +16,8 @@ struct PendingRestartCommandTests {
         let manifest = try sandbox.write("shop.json", ManifestFixtures.shop)
         #expect(try await sandbox.runWithStore(["set", "newHome", "off", "--manifest", manifest]).status == 0)
         // Forcing a restart flag to the value it has anyway changes nothing.
-        #expect(try await sandbox.runWithStore(["set", "cart.expressCheckout", "on", "--manifest", manifest]).status == 0)
+        #expect(
+            try await sandbox.runWithStore(["set", "cart.expressCheckout", "on", "--manifest", manifest]).status == 0)
         let result = try await sandbox.runWithStore(["pending-restart", "--manifest", manifest])
         #expect(result.status == 3, "\(result)")
         #expect(result.standardOutput == "newHome  ON → OFF  (New Home)\n")

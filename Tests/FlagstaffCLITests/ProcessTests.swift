@@ -20,8 +20,13 @@ struct ProcessTests {
         let parse = try await sandbox.runProcess(["list", "--bogus"])
         #expect(parse.status == 2, "\(parse)")
 
-        #expect(try await sandbox.runProcess(["set", "newHome", "off", "--manifest", manifest, "--store", sandbox.storePath]).status == 0)
-        let pending = try await sandbox.runProcess(["pending-restart", "--manifest", manifest, "--store", sandbox.storePath])
+        #expect(
+            try await sandbox.runProcess([
+                "set", "newHome", "off", "--manifest", manifest, "--store", sandbox.storePath,
+            ]).status == 0)
+        let pending = try await sandbox.runProcess([
+            "pending-restart", "--manifest", manifest, "--store", sandbox.storePath,
+        ])
         #expect(pending.status == 3, "\(pending)")
         #expect(pending.standardOutput == "newHome  ON → OFF  (New Home)\n")
 
@@ -42,11 +47,15 @@ struct ProcessTests {
 
     @Test func theConsoleRefusesBadFilesBeforeLookingForATerminal() async throws {
         let sandbox = try CLISandbox()
-        let badManifest = try sandbox.write("type.json", #"{"name": "X", "flags": [{"key": "blueText", "default": "yes"}]}"#)
+        let badManifest = try sandbox.write(
+            "type.json", #"{"name": "X", "flags": [{"key": "blueText", "default": "yes"}]}"#)
         let directory = sandbox.directory.path
         let cases: [(arguments: [String], store: String?, message: String)] = [
             (["--manifest", badManifest], nil, "$.flags[0].default: expected a boolean"),
-            ([], #"{"version":1,"overrides":{"blueText":"maybe"}}"#, #"$.overrides["blueText"]: expected "on" or "off""#),
+            (
+                [], #"{"version":1,"overrides":{"blueText":"maybe"}}"#,
+                #"$.overrides["blueText"]: expected "on" or "off""#
+            ),
             (["--store", directory], nil, "it is a directory"),
         ]
         for (arguments, store, message) in cases {

@@ -1,5 +1,5 @@
-import Foundation
 import FlagstaffTestSupport
+import Foundation
 import Testing
 
 /// Manifests with a `"remote"` provider, fetched from a real Firebase-protocol server on 127.0.0.1.
@@ -59,7 +59,8 @@ struct RemoteFetchTests {
         #expect(decided?.contains("ON") == true, "\(explain)")
         #expect(decided?.contains("fetched 20") == true, "\(explain)")
 
-        let json = try sandbox.jsonObject(try await sandbox.runWithStore(["get", "roundedAvatar", "--json", "--manifest", manifest]))
+        let json = try sandbox.jsonObject(
+            try await sandbox.runWithStore(["get", "roundedAvatar", "--json", "--manifest", manifest]))
         #expect(json["source"] as? String == "remote")
         #expect(json["kind"] as? String == "remote")
         let chain = try #require(json["chain"] as? [[String: Any]])
@@ -104,7 +105,9 @@ struct RemoteFetchTests {
 
     @Test func serverTextInErrorsAndLogsIsSanitised() async throws {
         let server = try LoopbackHTTPServer.started { _ in
-            .json(#"{"error":{"code":400,"message":"bad \u001b[2J\u001b]0;pwned\u0007 request","status":"INVALID_ARGUMENT"}}"#, status: 400)
+            .json(
+                #"{"error":{"code":400,"message":"bad \u001b[2J\u001b]0;pwned\u0007 request","status":"INVALID_ARGUMENT"}}"#,
+                status: 400)
         }
         defer { server.stop() }
         let sandbox = try CLISandbox()
@@ -115,8 +118,9 @@ struct RemoteFetchTests {
         #expect(quiet.standardError.contains("flagstaff: error: "), "\(quiet)")
         #expect(!quiet.standardError.contains("flagstaff: warning:"), "library warnings are off by default: \(quiet)")
 
-        let verbose = try await sandbox.runProcess(["fetch", "--manifest", manifest, "--store", sandbox.storePath],
-                                      environment: ["FLAGSTAFF_LOG_LEVEL": "warning"])
+        let verbose = try await sandbox.runProcess(
+            ["fetch", "--manifest", manifest, "--store", sandbox.storePath],
+            environment: ["FLAGSTAFF_LOG_LEVEL": "warning"])
         #expect(verbose.standardError.contains("flagstaff: warning: "), "\(verbose)")
         for result in [quiet, verbose] {
             #expect(!result.standardError.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 }, "\(result)")
@@ -133,12 +137,27 @@ struct RemoteFetchTests {
     }
 
     @Test(arguments: [
-        (#""provider": "firebase""#, #""provider": "parse""#, #"$.remote.provider: unknown provider "parse" (this flagstaff knows: firebase, unleash)"#),
+        (
+            #""provider": "firebase""#, #""provider": "parse""#,
+            #"$.remote.provider: unknown provider "parse" (this flagstaff knows: firebase, unleash)"#
+        ),
         (#""projectID": "shop-test", "#, "", #"$.remote.projectID: the firebase provider needs "projectID""#),
-        (#""baseURL": "http://127.0.0.1:1""#, #""baseURL": "ftp://x""#, #"$.remote.baseURL: expected an http or https URL"#),
-        (#""minimumFetchInterval": 0"#, #""minimumFetchInterval": -5"#, "$.remote.minimumFetchInterval: expected a number of seconds"),
-        (#""defaults": {"roundedAvatar": false}"#, #""defaults": {"roundedAvatar": [1]}"#, "$.remote.defaults.roundedAvatar: expected a boolean, a number or a string"),
-        (#""minimumFetchInterval": 0"#, #""minimumFetchInterval": 0, "region": "eu""#, #"$.remote.region: unknown field "region""#),
+        (
+            #""baseURL": "http://127.0.0.1:1""#, #""baseURL": "ftp://x""#,
+            #"$.remote.baseURL: expected an http or https URL"#
+        ),
+        (
+            #""minimumFetchInterval": 0"#, #""minimumFetchInterval": -5"#,
+            "$.remote.minimumFetchInterval: expected a number of seconds"
+        ),
+        (
+            #""defaults": {"roundedAvatar": false}"#, #""defaults": {"roundedAvatar": [1]}"#,
+            "$.remote.defaults.roundedAvatar: expected a boolean, a number or a string"
+        ),
+        (
+            #""minimumFetchInterval": 0"#, #""minimumFetchInterval": 0, "region": "eu""#,
+            #"$.remote.region: unknown field "region""#
+        ),
     ])
     func badRemoteSectionsNameTheField(original: String, replacement: String, message: String) async throws {
         let sandbox = try CLISandbox()

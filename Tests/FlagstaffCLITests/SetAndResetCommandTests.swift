@@ -48,7 +48,9 @@ struct SetAndResetCommandTests {
 
     @Test func resetAllKeepsForeignKeys() async throws {
         let sandbox = try CLISandbox()
-        try sandbox.write("overrides.json", #"{"version":1,"overrides":{"other.app.flag":"on","blueText":"on","list.compactRows":"off"}}"#)
+        try sandbox.write(
+            "overrides.json",
+            #"{"version":1,"overrides":{"other.app.flag":"on","blueText":"on","list.compactRows":"off"}}"#)
         let result = try await sandbox.runWithStore(["reset", "--all"])
         #expect(result.status == 0, "\(result)")
         #expect(try sandbox.storedOverrides() == ["other.app.flag": "on"])

@@ -27,7 +27,9 @@ struct UnleashEvalCommandTests {
         func write(_ name: String, _ text: String) throws -> String { try sandbox.write(name, text) }
         func path(_ name: String) -> String { sandbox.directory.appendingPathComponent(name).path }
         /// Runs `flagstaff unleash eval <arguments>` in process.
-        func run(_ arguments: [String]) async throws -> CLIResult { try await sandbox.run(["unleash", "eval"] + arguments) }
+        func run(_ arguments: [String]) async throws -> CLIResult {
+            try await sandbox.run(["unleash", "eval"] + arguments)
+        }
     }
 
     @Test("text output lists every flag of the state in state order for one context")
@@ -36,8 +38,11 @@ struct UnleashEvalCommandTests {
         let result = try await scratch.run(["--state", scratch.path("state.json"), "--context", #"{"userId":"42"}"#])
         #expect(result.status == 0, "\(result.standardError)")
         let rows = result.standardOutput.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
-        #expect(rows == [["alpha", "on", "disabled"], ["beta", "off", "disabled"],
-                         ["gamma", "on", "blue", "[string:", "sky", "\"blue\"]"]])
+        #expect(
+            rows == [
+                ["alpha", "on", "disabled"], ["beta", "off", "disabled"],
+                ["gamma", "on", "blue", "[string:", "sky", "\"blue\"]"],
+            ])
     }
 
     @Test("without a context the empty context is used")
@@ -51,13 +56,18 @@ struct UnleashEvalCommandTests {
     @Test("--json prints one object per (context, flag) pair: contexts in input order, flags in the order given")
     func jsonLines() async throws {
         let scratch = try Scratch()
-        let contexts = try scratch.write("contexts.jsonl", "{\"userId\":\"7\"}\n\n{\"userId\":\"8\",\"properties\":{\"a\":\"b\"}}\n")
-        let result = try await scratch.run(["--state", scratch.path("state.json"), "--contexts", contexts, "--json", "gamma", "alpha"])
+        let contexts = try scratch.write(
+            "contexts.jsonl", "{\"userId\":\"7\"}\n\n{\"userId\":\"8\",\"properties\":{\"a\":\"b\"}}\n")
+        let result = try await scratch.run([
+            "--state", scratch.path("state.json"), "--contexts", contexts, "--json", "gamma", "alpha",
+        ])
         #expect(result.status == 0, "\(result.standardError)")
         let lines = result.standardOutput.split(separator: "\n").map(String.init)
         try #require(lines.count == 4)
         for line in lines { #expect(line.hasPrefix("{\"context\":{\"userId\":\"")) }
-        let objects = try lines.map { try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        let objects = try lines.map {
+            try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
         #expect(objects.map { $0["flag"] as? String } == ["gamma", "alpha", "gamma", "alpha"])
         #expect(objects.map { ($0["context"] as? [String: Any])?["userId"] as? String } == ["7", "7", "8", "8"])
         #expect(objects.map { $0["enabled"] as? Bool } == [true, true, false, true])
@@ -76,23 +86,29 @@ struct UnleashEvalCommandTests {
     func textForManyContexts() async throws {
         let scratch = try Scratch()
         let contexts = try scratch.write("contexts.jsonl", "{\"userId\":\"42\"}\n{}\n")
-        let result = try await scratch.run(["--state", scratch.path("state.json"), "--contexts", contexts, "beta", "gamma"])
+        let result = try await scratch.run([
+            "--state", scratch.path("state.json"), "--contexts", contexts, "beta", "gamma",
+        ])
         #expect(result.status == 0, "\(result.standardError)")
-        #expect(result.standardOutput == """
-            # context 1: {"userId":"42"}
-              beta   off  disabled
-              gamma  on   blue  [string: sky "blue"]
-            # context 2: {}
-              beta   off  disabled
-              gamma  off  disabled
+        #expect(
+            result.standardOutput == """
+                # context 1: {"userId":"42"}
+                  beta   off  disabled
+                  gamma  on   blue  [string: sky "blue"]
+                # context 2: {}
+                  beta   off  disabled
+                  gamma  off  disabled
 
-            """)
+                """)
     }
 
     @Test("--explain ends each text row with the reason and adds a reason key as the last JSON key")
     func explain() async throws {
         let scratch = try Scratch()
-        let text = try await scratch.run(["--state", scratch.path("state.json"), "--context", #"{"userId":"5"}"#, "--explain", "alpha", "beta", "gamma"])
+        let text = try await scratch.run([
+            "--state", scratch.path("state.json"), "--context", #"{"userId":"5"}"#, "--explain", "alpha", "beta",
+            "gamma",
+        ])
         #expect(text.status == 0, "\(text.standardError)")
         let rows = text.standardOutput.split(separator: "\n").map(String.init)
         try #require(rows.count == 3)
@@ -125,7 +141,9 @@ struct UnleashEvalCommandTests {
     @Test("definitions that can never match are reported as notes naming the state file")
     func warningsAsNotes() async throws {
         let scratch = try Scratch()
-        let state = try scratch.write("odd.json", """
+        let state = try scratch.write(
+            "odd.json",
+            """
             {"version":2,"features":[{"name":"odd","enabled":true,"strategies":[{"name":"default",
              "constraints":[{"contextName":"x","operator":"NOT_AN_OPERATOR","values":["a"]}]}]}]}
             """)
@@ -175,7 +193,9 @@ struct UnleashEvalCommandTests {
     @Test("a missing contexts file is a runtime error naming the file")
     func missingContexts() async throws {
         let scratch = try Scratch()
-        let result = try await scratch.run(["--state", scratch.path("state.json"), "--contexts", scratch.path("none.jsonl")])
+        let result = try await scratch.run([
+            "--state", scratch.path("state.json"), "--contexts", scratch.path("none.jsonl"),
+        ])
         #expect(result.status == 1)
         #expect(result.standardError.contains("cannot read the contexts file \(scratch.path("none.jsonl"))"))
     }
@@ -186,7 +206,9 @@ struct UnleashEvalCommandTests {
         let badJSON = try await scratch.run(["--state", scratch.path("state.json"), "--context", "{userId"])
         #expect(badJSON.status == 2)
         #expect(badJSON.standardError.contains("--context"))
-        let both = try await scratch.run(["--state", scratch.path("state.json"), "--context", "{}", "--contexts", scratch.path("state.json")])
+        let both = try await scratch.run([
+            "--state", scratch.path("state.json"), "--context", "{}", "--contexts", scratch.path("state.json"),
+        ])
         #expect(both.status == 2)
         #expect(both.standardError.contains("either --context or --contexts"))
         let noState = try await scratch.run([])

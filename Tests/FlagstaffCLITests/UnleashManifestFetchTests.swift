@@ -1,5 +1,5 @@
-import Foundation
 import FlagstaffTestSupport
+import Foundation
 import Testing
 
 /// Manifests with `"remote": {"provider": "unleash", …}`, fetched from a frontend-API server on 127.0.0.1.
@@ -40,7 +40,9 @@ struct UnleashManifestFetchTests {
 
     @Test func missingBaseURLIsAClearError() async throws {
         let sandbox = try CLISandbox()
-        let manifest = try sandbox.write("bad.json", """
+        let manifest = try sandbox.write(
+            "bad.json",
+            """
             {"name": "Bad", "remote": {"provider": "unleash", "apiKey": "k"}, "flags": [{"key": "a", "default": false}]}
             """)
         let result = try await sandbox.runWithStore(["list", "--manifest", manifest])

@@ -1,10 +1,15 @@
 import Flagstaff
 import Testing
+
 @testable import FlagstaffConsole
 
 /// A small registry shaped like the demo: root flags, two groups, a nested group, restart-requiring flags.
-func makeRegistry(store: any OverrideStore = InMemoryOverrideStore(), extraFlags: [RegistryManifest.Flag] = []) throws -> FeatureRegistry {
-    func flag(_ key: String, _ label: String? = nil, _ description: String? = nil, on: Bool = false, restart: Bool = false) -> RegistryManifest.Flag {
+func makeRegistry(store: any OverrideStore = InMemoryOverrideStore(), extraFlags: [RegistryManifest.Flag] = []) throws
+    -> FeatureRegistry
+{
+    func flag(
+        _ key: String, _ label: String? = nil, _ description: String? = nil, on: Bool = false, restart: Bool = false
+    ) -> RegistryManifest.Flag {
         RegistryManifest.Flag(key: key, label: label, description: description, default: on, requiresRestart: restart)
     }
     let manifest = RegistryManifest(
@@ -14,16 +19,25 @@ func makeRegistry(store: any OverrideStore = InMemoryOverrideStore(), extraFlags
             flag("useTabBarNav", nil, "Tab bar navigation instead of a drawer", restart: true),
         ] + extraFlags,
         groups: [
-            RegistryManifest.Group(key: "moments", label: "Moments", flags: [
-                flag("moments.isLikeButtonForMomentEnabled", nil, "Show the like button under each moment", restart: true),
-                flag("moments.isRoundedAvatar", nil, "Round avatars in the feed", on: true),
-            ]),
-            RegistryManifest.Group(key: "list", label: "List", flags: [
-                flag("list.infiniteScroll", nil, "Load more rows when scrolling to the end", on: true),
-                flag("list.compactRows", nil, "Denser rows"),
-            ], groups: [
-                RegistryManifest.Group(key: "cells", label: "Cells", flags: [flag("list.cells.avatarBadge", nil, "Badge on the avatar")]),
-            ]),
+            RegistryManifest.Group(
+                key: "moments", label: "Moments",
+                flags: [
+                    flag(
+                        "moments.isLikeButtonForMomentEnabled", nil, "Show the like button under each moment",
+                        restart: true),
+                    flag("moments.isRoundedAvatar", nil, "Round avatars in the feed", on: true),
+                ]),
+            RegistryManifest.Group(
+                key: "list", label: "List",
+                flags: [
+                    flag("list.infiniteScroll", nil, "Load more rows when scrolling to the end", on: true),
+                    flag("list.compactRows", nil, "Denser rows"),
+                ],
+                groups: [
+                    RegistryManifest.Group(
+                        key: "cells", label: "Cells",
+                        flags: [flag("list.cells.avatarBadge", nil, "Badge on the avatar")])
+                ]),
         ]
     )
     return try FeatureRegistry(manifest: manifest, store: store, options: RegistryOptions(storeWatchInterval: nil))

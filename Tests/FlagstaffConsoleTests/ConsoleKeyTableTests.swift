@@ -1,5 +1,6 @@
 import Flagstaff
 import Testing
+
 @testable import FlagstaffConsole
 
 /// One test per row of the console spec's key table, asserting on the rendered grid.
@@ -158,7 +159,8 @@ import Testing
             let screen = ConsoleLayout.render(state)
             let row = screen.row(containing: "Blue Text")
             #expect(screen.text(row: row).contains("ON   override"))
-            for cell in screen.cells(of: "Blue Text") + [screen.cell(row: row, column: screen.find("ON", inRow: row)!)] {
+            for cell in screen.cells(of: "Blue Text") + [screen.cell(row: row, column: screen.find("ON", inRow: row)!)]
+            {
                 #expect(cell.foreground == .green && cell.underline && cell.bold)
             }
             #expect(screen.text(row: 0).contains("1 overridden"))
@@ -212,7 +214,8 @@ import Testing
         #expect(ConsoleLayout.render(state).text(row: 29).contains("No overrides to reset"))
         try apply(press(.home, .character("o"), into: &state), to: &state)  // Blue Text: no restart needed
         press(.character("R"), into: &state)
-        #expect(press(.control("c"), into: &state) == [.quit(.notNeeded, signal: nil)], "Ctrl-C in the y/n question quits")
+        #expect(
+            press(.control("c"), into: &state) == [.quit(.notNeeded, signal: nil)], "Ctrl-C in the y/n question quits")
     }
 
     @Test mutating func iTogglesTheDetailPane() {
@@ -281,7 +284,9 @@ import Testing
         #expect(press(.control("c"), into: &state) == [.quit(.notNeeded, signal: nil)])
         state = ConsoleState(registry: registry)
         press(.character("/"), into: &state)
-        #expect(press(.control("c"), into: &state) == [.quit(.notNeeded, signal: nil)], "Ctrl-C quits from the search field too")
+        #expect(
+            press(.control("c"), into: &state) == [.quit(.notNeeded, signal: nil)],
+            "Ctrl-C quits from the search field too")
     }
 
     @Test mutating func escapeNeverQuits() {

@@ -1,6 +1,7 @@
 import Flagstaff
 import Foundation
 import Testing
+
 @testable import FlagstaffConsole
 
 /// A remote source whose status the test sets, counting refreshes.
@@ -25,10 +26,12 @@ final class FakeRemoteFeature: AnyFeature, @unchecked Sendable {
     override var kind: FeatureKind { .remote }
     override func resolveDefault() -> Resolution {
         let source = ResolutionSource.remote(provider: "Unleash", fetchedAt: Self.fetched)
-        return Resolution(value: true, source: source, chain: [
-            ResolutionStep(source: source, value: true, detail: "variant \"blue\""),
-            ResolutionStep(source: .static, value: false),
-        ])
+        return Resolution(
+            value: true, source: source,
+            chain: [
+                ResolutionStep(source: source, value: true, detail: "variant \"blue\""),
+                ResolutionStep(source: .static, value: false),
+            ])
     }
 }
 
@@ -37,8 +40,13 @@ final class FakeRemoteFeature: AnyFeature, @unchecked Sendable {
         let registry = try makeRegistry()
         let fetched = FakeRemoteFeature.fetched
         registry.attach(FakeRemoteSource(name: "Unleash", status: RemoteSourceStatus(lastFetch: fetched, state: .ok)))
-        registry.attach(FakeRemoteSource(name: "Firebase", status: RemoteSourceStatus(lastFetch: nil, state: .failed("HTTP 503\u{1B}[2J"))))
-        try registry.register(FakeRemoteFeature(key: "unleash.newCheckout", label: "New Checkout", description: nil, requiresRestart: false), in: "unleash")
+        registry.attach(
+            FakeRemoteSource(
+                name: "Firebase", status: RemoteSourceStatus(lastFetch: nil, state: .failed("HTTP 503\u{1B}[2J"))))
+        try registry.register(
+            FakeRemoteFeature(
+                key: "unleash.newCheckout", label: "New Checkout", description: nil, requiresRestart: false),
+            in: "unleash")
         var state = ConsoleState(registry: registry, width: 140, height: 30)
         press(.end, into: &state)
         let screen = ConsoleLayout.render(state)
@@ -46,7 +54,9 @@ final class FakeRemoteFeature: AnyFeature, @unchecked Sendable {
         #expect(screen.text(row: 0).contains("Unleash ok \(clock) · Firebase failed: HTTP 503\\u{1B}[2J · 8 flags"))
         #expect(screen.cell(at: "Unleash ok")?.foreground == .blue)
         #expect(screen.text(row: screen.row(containing: "New Checkout")).contains("ON   remote"))
-        #expect(screen.find("effective ON ← no override · remote (Unleash) ON (variant \"blue\") · default OFF") != nil, "\(screen.text)")
+        #expect(
+            screen.find("effective ON ← no override · remote (Unleash) ON (variant \"blue\") · default OFF") != nil,
+            "\(screen.text)")
         #expect(screen.find("kind remote · remote Unleash fetched \(clock)") != nil, "\(screen.text)")
     }
 

@@ -1,5 +1,6 @@
 import Flagstaff
 import Testing
+
 @testable import FlagstaffConsole
 
 @Suite struct ConsoleRenderingTests {
@@ -39,7 +40,9 @@ import Testing
         let row = screen.row(containing: "Blue Text")
         #expect(screen.text(row: row).contains("ON   override"))
         #expect(screen.cells(of: "Text").allSatisfy { $0.underline && $0.bold }, "the override is underlined")
-        #expect(screen.cells(of: "Blue").allSatisfy { !$0.reverse }, "the match is marked by reverse video (toggled in the selected row)")
+        #expect(
+            screen.cells(of: "Blue").allSatisfy { !$0.reverse },
+            "the match is marked by reverse video (toggled in the selected row)")
         #expect(screen.cells(of: "Text").allSatisfy { $0.reverse })
     }
 
@@ -61,7 +64,9 @@ import Testing
         for (width, height) in [(39, 30), (100, 9), (10, 3), (1, 1)] {
             var state = ConsoleState(registry: registry, width: width, height: height)
             let screen = ConsoleLayout.render(state)
-            #expect(screen.text(row: 0).hasPrefix(String("Terminal too small (\(width)×\(height)): need at least 40×10".prefix(width))))
+            #expect(
+                screen.text(row: 0).hasPrefix(
+                    String("Terminal too small (\(width)×\(height)): need at least 40×10".prefix(width))))
             #expect((1..<height).allSatisfy { screen.text(row: $0).allSatisfy { $0 == " " } })
             for key in [ConsoleKey.character("o"), .character("?"), .character("/"), .down, .escape, .enter] {
                 #expect(press(key, into: &state).isEmpty)
@@ -81,7 +86,9 @@ import Testing
         #expect(screen.text(row: 9).contains("? help  q quit"), "the footer drops other keys before help and quit")
         // At full width the footer lists the list mode's footer items of the key table, in table order.
         let wide = ConsoleLayout.render(ConsoleState(registry: registry, width: 100, height: 30))
-        #expect(wide.text(row: 29) == " ↑↓ move  / search  o on  x off  r reset  ␣ toggle  Tab scope  ? help  q quit" + String(repeating: " ", count: 23))
+        #expect(
+            wide.text(row: 29) == " ↑↓ move  / search  o on  x off  r reset  ␣ toggle  Tab scope  ? help  q quit"
+                + String(repeating: " ", count: 23))
     }
 
     @Test func wideAndCombiningCharactersKeepColumnsAligned() throws {
@@ -102,7 +109,9 @@ import Testing
         #expect(screen.cell(row: cjk.row, column: cjk.column + 1).width == 0)
         #expect(screen.cell(row: cjk.row, column: cjk.column + 2).character == "本")
         // A label too long for the name column is cut with an ellipsis and never pushes the value column.
-        let long = try makeRegistry(extraFlags: [RegistryManifest.Flag(key: "long", label: String(repeating: "長い", count: 30))])
+        let long = try makeRegistry(extraFlags: [
+            RegistryManifest.Flag(key: "long", label: String(repeating: "長い", count: 30))
+        ])
         let narrow = ConsoleLayout.render(ConsoleState(registry: long, width: 40, height: 12))
         let row = narrow.row(containing: "長い長い")
         #expect(narrow.find("OFF", inRow: row) == 21)
@@ -111,7 +120,9 @@ import Testing
 
     @Test func controlCharactersAndEscapeSequencesAreShownInert() throws {
         let registry = try makeRegistry(extraFlags: [
-            RegistryManifest.Flag(key: "evil", label: "Evil \u{1B}[31mRED\u{1B}[0m\u{07}", description: "line\nbreak \u{9B}2J \u{202E}rtl"),
+            RegistryManifest.Flag(
+                key: "evil", label: "Evil \u{1B}[31mRED\u{1B}[0m\u{07}", description: "line\nbreak \u{9B}2J \u{202E}rtl"
+            )
         ])
         var state = ConsoleState(registry: registry)
         press(.character("G"), into: &state)
@@ -120,9 +131,10 @@ import Testing
         let screen = ConsoleLayout.render(state)
         #expect(screen.find("Evil \\u{1B}[31mRED\\u{1B}[0m\\u{7}") != nil, "\(screen.text)")
         #expect(screen.find("evil — line break \\u{9B}2J \\u{202E}rtl") != nil, "\(screen.text)")
-        #expect(screen.cells.allSatisfy { cell in
-            cell.character.unicodeScalars.allSatisfy { $0.value >= 0x20 && !(0x7F...0x9F).contains($0.value) }
-        })
+        #expect(
+            screen.cells.allSatisfy { cell in
+                cell.character.unicodeScalars.allSatisfy { $0.value >= 0x20 && !(0x7F...0x9F).contains($0.value) }
+            })
     }
 
     @Test func narrowTerminalsKeepTheEssentials() throws {
@@ -140,11 +152,14 @@ import Testing
         #expect(screen.text(row: 9).hasPrefix(" r:restart l:later u:undo Esc:cancel"))
         var search = ConsoleState(registry: registry, width: 60, height: 22)
         press(.character("/"), into: &search)
-        #expect(ConsoleLayout.render(search).text(row: 21).hasPrefix(" type to filter  Enter keep  Esc clear  ↑↓ move  Tab scope "))
+        #expect(
+            ConsoleLayout.render(search).text(row: 21).hasPrefix(
+                " type to filter  Enter keep  Esc clear  ↑↓ move  Tab scope "))
     }
 
     @Test func anEmptyRegistrySaysSo() throws {
-        let registry = try FeatureRegistry(manifest: RegistryManifest(name: "Empty"), options: RegistryOptions(storeWatchInterval: nil))
+        let registry = try FeatureRegistry(
+            manifest: RegistryManifest(name: "Empty"), options: RegistryOptions(storeWatchInterval: nil))
         var state = ConsoleState(registry: registry)
         #expect(ConsoleLayout.render(state).text(row: 3).hasPrefix("   This registry has no flags"))
         #expect(press(.character("o"), into: &state).isEmpty)

@@ -1,5 +1,6 @@
 import Flagstaff
 import Testing
+
 @testable import FlagstaffConsole
 
 @Suite struct ConsoleSearchTests {
@@ -124,7 +125,8 @@ import Testing
 @Suite struct ConsoleTypeaheadTests {
     @Test func aRunOfQueryEditsEndsWhereKeyByKeyHandlingEnds() throws {
         let registry = try makeRegistry()
-        let keys: [ConsoleKey] = "avx".map { .character($0) } + [.backspace, .backspace] + "ata".map { .character($0) }
+        let keys: [ConsoleKey] =
+            "avx".map { .character($0) } + [.backspace, .backspace] + "ata".map { .character($0) }
             + [.control("u")] + "scroll".map { .character($0) }
         var oneByOne = ConsoleState(registry: registry)
         var batched = ConsoleState(registry: registry)
@@ -142,7 +144,8 @@ import Testing
 
     @Test func typeaheadThroughTheRunLoopKeepsCommandsAfterTheQuery() throws {
         let registry = try makeRegistry()
-        let events: [ConsoleEvent?] = [.key(.character("/"))] + "blue".map { .key(.character($0)) }
+        let events: [ConsoleEvent?] =
+            [.key(.character("/"))] + "blue".map { .key(.character($0)) }
             + [.key(.enter), .key(.character("o")), .key(.character("q"))]
         let terminal = ScriptedTerminal(events: events)
         terminal.deliversTypeahead = true

@@ -1,6 +1,7 @@
 import Flagstaff
 import FlagstaffTestSupport
 import Testing
+
 @testable import FlagstaffConsole
 
 /// ``ConsoleState/update(_:)`` against an in-memory flag source: the decisions the run loop used to make.
@@ -12,7 +13,10 @@ import Testing
         for index in 0..<20 {
             let group: String? = index < 4 ? nil : groups[index % 3]
             let on = index % 2 == 0
-            flags.append(FakeFlagSource.Flag(key: "flag\(index)", group: group, defaultValue: on, requiresRestart: index % 5 == 0, launchValue: on))
+            flags.append(
+                FakeFlagSource.Flag(
+                    key: "flag\(index)", group: group, defaultValue: on, requiresRestart: index % 5 == 0,
+                    launchValue: on))
         }
         return FakeFlagSource(flags)
     }
@@ -39,9 +43,13 @@ import Testing
                 switch Int.random(in: 0..<10, using: &random) {
                 case 0...3:
                     // Overrides of one to three flags (a key, another process, a remote activation).
-                    let keys = Set((0..<Int.random(in: 1...3, using: &random)).map { _ in source.keys.randomElement(using: &random)! })
+                    let keys = Set(
+                        (0..<Int.random(in: 1...3, using: &random)).map { _ in
+                            source.keys.randomElement(using: &random)!
+                        })
                     for key in keys {
-                        let override = [OverrideState.enabled, .disabled, .featureDefault].randomElement(using: &random)!
+                        let override = [OverrideState.enabled, .disabled, .featureDefault].randomElement(
+                            using: &random)!
                         source.change(key) { $0.override = override }
                     }
                     _ = state.update(.registryChanged(keys: keys))
@@ -66,7 +74,8 @@ import Testing
                 case 8:
                     for _ in 0..<Int.random(in: 1...6, using: &random) { _ = state.update(.key(.down)) }
                 default:
-                    _ = state.update(.key([.left, .right, .character("G"), .character("g")].randomElement(using: &random)!))
+                    _ = state.update(
+                        .key([.left, .right, .character("G"), .character("g")].randomElement(using: &random)!))
                 }
                 var rebuilt = state
                 rebuilt.refreshAll()
@@ -113,16 +122,17 @@ import Testing
         // launched ON) had no override.
         source.change("flag0") { $0.override = .disabled }
         var state = ConsoleState(source: source)
-        source.change("flag0") { $0.override = .enabled }   // back to its launch value: not pending
+        source.change("flag0") { $0.override = .enabled }  // back to its launch value: not pending
         source.change("flag10") { $0.override = .disabled }  // pending
-        source.change("flag15") { $0.defaultValue = true }   // a remote change made the default differ from launch
+        source.change("flag15") { $0.defaultValue = true }  // a remote change made the default differ from launch
         _ = state.update(.registryChanged(keys: ["flag0", "flag10", "flag15"]))
         #expect(press(.character("q"), into: &state).isEmpty)
         #expect(state.pendingRestarts.map(\.key) == ["flag10", "flag15"])
         // flag10: its opening override (none) gives the launch value; flag15: it does not, so force OFF.
-        #expect(press(.character("u"), into: &state) == [
-            .setOverrides(["flag10": .featureDefault, "flag15": .disabled]), .quit(.undo, signal: nil),
-        ])
+        #expect(
+            press(.character("u"), into: &state) == [
+                .setOverrides(["flag10": .featureDefault, "flag15": .disabled]), .quit(.undo, signal: nil),
+            ])
     }
 
     @Test func aFailedWriteIsReported() {

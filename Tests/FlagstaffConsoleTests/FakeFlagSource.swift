@@ -1,4 +1,5 @@
 import Flagstaff
+
 @testable import FlagstaffConsole
 
 /// An in-memory ``ConsoleFlagSource``: flags in groups, values the test sets, a plain substring search, and
@@ -68,7 +69,8 @@ final class FakeFlagSource: ConsoleFlagSource {
             guard let flag = contents.flags.first(where: { $0.key == key }) else { return nil }
             let source: ResolutionSource = flag.override == .featureDefault ? .static : .override
             return ConsoleFlag(
-                key: flag.key, label: flag.key, groupPath: flag.group.map { [$0] } ?? [], requiresRestart: flag.requiresRestart,
+                key: flag.key, label: flag.key, groupPath: flag.group.map { [$0] } ?? [],
+                requiresRestart: flag.requiresRestart,
                 resolution: .single(flag.value, from: source), defaultValue: flag.defaultValue, override: flag.override,
                 launchValue: flag.launchValue
             )
@@ -98,7 +100,8 @@ final class FakeFlagSource: ConsoleFlagSource {
         contents.withLock { contents in
             contents.fullReads += 1
             let found = contents.flags.filter {
-                Self.status($0).isIncluded(in: scope) && (query.isEmpty || $0.key.lowercased().contains(query.lowercased()))
+                Self.status($0).isIncluded(in: scope)
+                    && (query.isEmpty || $0.key.lowercased().contains(query.lowercased()))
             }
             return Hits(keys: found.map(\.key))
         }

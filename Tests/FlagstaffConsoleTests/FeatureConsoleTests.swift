@@ -1,6 +1,7 @@
 import Flagstaff
 import FlagstaffTesting
 import Testing
+
 @testable import FlagstaffConsole
 
 #if canImport(Glibc)
@@ -33,7 +34,10 @@ import Glibc
         #expect(!outcome.needsRestart)
         #expect(terminal.ended)
         let calls = recorder.calls.withLock { $0 }
-        #expect(calls == [[PendingRestart(key: "useTabBarNav", label: "Use Tab Bar Nav", launchValue: false, currentValue: true)]])
+        #expect(
+            calls == [
+                [PendingRestart(key: "useTabBarNav", label: "Use Tab Bar Nav", launchValue: false, currentValue: true)]
+            ])
     }
 
     final class Durations: Sendable {
@@ -48,8 +52,10 @@ import Glibc
         options.clock = clock
         options.frameObserver = { duration in times.values.withLock { $0.append(duration) } }
         // Two moves, then a search typed ahead (one frame for the run of query keys), then quit.
-        let terminal = ScriptedTerminal(events: [.key(.down), .key(.down), .key(.character("/")), .key(.character("a")),
-                                                 .key(.character("v")), .key(.escape), .key(.escape), .key(.character("q"))])
+        let terminal = ScriptedTerminal(events: [
+            .key(.down), .key(.down), .key(.character("/")), .key(.character("a")),
+            .key(.character("v")), .key(.escape), .key(.escape), .key(.character("q")),
+        ])
         terminal.deliversTypeahead = true
         terminal.afterDraw = { clock.advance(by: .milliseconds(3)) }  // each frame "costs" 3 ms
         _ = try FeatureConsole(registry: registry, options: options).run(on: terminal)
@@ -67,7 +73,8 @@ import Glibc
         for attached in [false, true] {
             let registry = try makeRegistry()
             if attached {
-                registry.attach(FakeRemoteSource(name: "Unleash", status: RemoteSourceStatus(lastFetch: nil, state: .neverFetched)))
+                registry.attach(
+                    FakeRemoteSource(name: "Unleash", status: RemoteSourceStatus(lastFetch: nil, state: .neverFetched)))
             }
             // Three reads without input: 0.4 s, 0.8 s and 1.2 s after the first frame.
             let terminal = ScriptedTerminal(events: [nil, nil, nil])
@@ -141,7 +148,8 @@ import Glibc
         let registry = try makeRegistry()
         let events: [ConsoleEvent?] = [.key(.character("o")), .key(.character("q"))]
         let outcome = try FeatureConsole(registry: registry).run(on: ScriptedTerminal(events: events))
-        #expect(outcome == ConsoleOutcome(changedKeys: ["blueText"], restartRequiredKeys: [], restartChoice: .notNeeded))
+        #expect(
+            outcome == ConsoleOutcome(changedKeys: ["blueText"], restartRequiredKeys: [], restartChoice: .notNeeded))
     }
 
     @Test func signalsEndTheSessionWithTheirNumber() throws {
@@ -151,9 +159,13 @@ import Glibc
         outcome = try FeatureConsole(registry: registry).run(on: ScriptedTerminal(events: [.signal(.terminate)]))
         #expect(outcome.signal == SIGTERM)
         // Ctrl-C with a pending restart shows the prompt; a second Ctrl-C quits keeping the change.
-        let terminal = ScriptedTerminal(events: [.key(.down), .key(.character("o")), .signal(.interrupt), .signal(.interrupt)])
+        let terminal = ScriptedTerminal(events: [
+            .key(.down), .key(.character("o")), .signal(.interrupt), .signal(.interrupt),
+        ])
         var promptShown = false
-        terminal.beforeEvent = { index in if index == 3 { promptShown = terminal.lastFrame?.find("Restart needed") != nil } }
+        terminal.beforeEvent = { index in
+            if index == 3 { promptShown = terminal.lastFrame?.find("Restart needed") != nil }
+        }
         outcome = try FeatureConsole(registry: registry).run(on: terminal)
         #expect(promptShown)
         #expect(outcome.signal == SIGINT && outcome.restartChoice == .later && outcome.needsRestart)
@@ -171,7 +183,8 @@ import Glibc
         let store = InMemoryOverrideStore()
         let registry = try makeRegistry(store: store)
         let other = try makeRegistry(store: store)
-        let events: [ConsoleEvent?] = [.key(.character("/"))] + "scroll".map { .key(.character($0)) } + [.key(.enter), nil, nil]
+        let events: [ConsoleEvent?] =
+            [.key(.character("/"))] + "scroll".map { .key(.character($0)) } + [.key(.enter), nil, nil]
         let terminal = ScriptedTerminal(events: events)
         var before: ScreenBuffer?
         terminal.beforeEvent = { index in

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import FlagstaffConsole
 
 /// The key table of docs/console.md against ``KeyBindings``: every documented row is bound with that meaning,
@@ -67,7 +68,9 @@ import Testing
         for binding in KeyBindings.all {
             for key in binding.keys {
                 for mode in binding.modes {
-                    #expect(KeyBindings.binding(for: key, in: mode)?.action == binding.action, "\(key.name) in \(mode.name)")
+                    #expect(
+                        KeyBindings.binding(for: key, in: mode)?.action == binding.action, "\(key.name) in \(mode.name)"
+                    )
                 }
             }
         }

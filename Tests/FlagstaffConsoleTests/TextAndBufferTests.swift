@@ -1,5 +1,6 @@
 import CNCurses
 import Testing
+
 @testable import FlagstaffConsole
 
 @Suite struct ScreenBufferTests {

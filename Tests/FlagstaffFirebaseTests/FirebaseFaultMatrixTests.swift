@@ -20,11 +20,21 @@ struct FirebaseFaultMatrixTests {
     }
 
     static let rows: [Row] = [
-        Row(name: "HTTP 429", fault: .status(429), expectedStatus: .throttled) { $0 == .httpStatus(429, message: "UNAVAILABLE: injected 429") },
-        Row(name: "HTTP 500", fault: .status(500), expectedStatus: .throttled) { $0 == .httpStatus(500, message: "UNAVAILABLE: injected 500") },
-        Row(name: "HTTP 503", fault: .status(503), expectedStatus: .throttled) { $0 == .httpStatus(503, message: "UNAVAILABLE: injected 503") },
-        Row(name: "HTTP 504", fault: .status(504), expectedStatus: .throttled) { $0 == .httpStatus(504, message: "UNAVAILABLE: injected 504") },
-        Row(name: "HTTP 400 is not backed off", fault: .status(400), expectedStatus: .failure) { $0.triggersBackoff == false && $0 == .httpStatus(400, message: "UNAVAILABLE: injected 400") },
+        Row(name: "HTTP 429", fault: .status(429), expectedStatus: .throttled) {
+            $0 == .httpStatus(429, message: "UNAVAILABLE: injected 429")
+        },
+        Row(name: "HTTP 500", fault: .status(500), expectedStatus: .throttled) {
+            $0 == .httpStatus(500, message: "UNAVAILABLE: injected 500")
+        },
+        Row(name: "HTTP 503", fault: .status(503), expectedStatus: .throttled) {
+            $0 == .httpStatus(503, message: "UNAVAILABLE: injected 503")
+        },
+        Row(name: "HTTP 504", fault: .status(504), expectedStatus: .throttled) {
+            $0 == .httpStatus(504, message: "UNAVAILABLE: injected 504")
+        },
+        Row(name: "HTTP 400 is not backed off", fault: .status(400), expectedStatus: .failure) {
+            $0.triggersBackoff == false && $0 == .httpStatus(400, message: "UNAVAILABLE: injected 400")
+        },
         Row(name: "timeout", fault: .delay(seconds: 600), expectedStatus: .failure) { $0 == .timedOut(after: 60) },
         Row(name: "malformed JSON", fault: .malformedJSON, expectedStatus: .failure) {
             if case .invalidResponse(let message) = $0 { return message.hasPrefix("malformed JSON") }
@@ -131,7 +141,8 @@ struct FirebaseFaultMatrixTests {
             Issue.record("expected a transport failure, got \(String(describing: result.fetch.error))")
             return
         }
-        #expect(message == "connection refused by 127.0.0.1:\(refused.port)", "the shared transport's words, as Unleash")
+        #expect(
+            message == "connection refused by 127.0.0.1:\(refused.port)", "the shared transport's words, as Unleash")
         #expect(config.throttledUntil == nil)
         #expect(config["isRoundedAvatar"] == RemoteConfigValue(string: "true", source: .remote))
     }
@@ -147,7 +158,9 @@ struct FirebaseFaultMatrixTests {
         let provider = FirebaseRemoteConfigProvider(options: FirebaseTestSupport.options(server.baseURL))
         // Buffering everything first would report "body of 67108864 bytes exceeds …" from the parser instead.
         let url = server.baseURL.absoluteString + "/v1/projects/moments-test/namespaces/firebase:fetch?key=***"
-        await #expect(throws: RemoteConfigProviderError.invalidResponse("the body from \(url) exceeds the limit of 1048576 bytes")) {
+        await #expect(
+            throws: RemoteConfigProviderError.invalidResponse("the body from \(url) exceeds the limit of 1048576 bytes")
+        ) {
             _ = try await provider.fetch(RemoteConfigFetchRequest(timeout: 60))
         }
     }

@@ -42,9 +42,9 @@ package enum CommandRunner {
         /// A readable message.
         package var description: String {
             switch self {
-            case let .spawnFailed(program, reason): return "cannot start \(program): \(reason)"
-            case let .timedOut(program, seconds): return "\(program) still running after \(seconds) s; killed"
-            case let .io(message): return message
+            case .spawnFailed(let program, let reason): return "cannot start \(program): \(reason)"
+            case .timedOut(let program, let seconds): return "\(program) still running after \(seconds) s; killed"
+            case .io(let message): return message
             }
         }
     }
@@ -58,8 +58,10 @@ package enum CommandRunner {
     ///   - timeout: how long to wait before killing it.
     /// - Returns: the exit status and captured output.
     /// - Throws: ``Failure``.
-    package static func run(_ executable: URL, _ arguments: [String], environment: [String: String],
-                           standardInput: Data? = nil, timeout: Duration = .seconds(60)) throws -> Result {
+    package static func run(
+        _ executable: URL, _ arguments: [String], environment: [String: String],
+        standardInput: Data? = nil, timeout: Duration = .seconds(60)
+    ) throws -> Result {
         let directory = FileManager.default.temporaryDirectory
         let token = "\(getpid())-\(UUID().uuidString)"
         let inPath = directory.appendingPathComponent("run-\(token).in").path
@@ -77,9 +79,10 @@ package enum CommandRunner {
         }
         let pid: pid_t
         do {
-            pid = try ProcessSpawn.spawn([executable.path] + arguments, environment: environment,
-                                         standardInput: standardInput == nil ? "/dev/null" : inPath,
-                                         standardOutput: outPath, standardError: errPath)
+            pid = try ProcessSpawn.spawn(
+                [executable.path] + arguments, environment: environment,
+                standardInput: standardInput == nil ? "/dev/null" : inPath,
+                standardOutput: outPath, standardError: errPath)
         } catch {
             throw Failure.spawnFailed(executable.path, reason: "\(error)")
         }
@@ -93,8 +96,10 @@ package enum CommandRunner {
     /// - Parameters: as ``run(_:_:environment:standardInput:timeout:)``.
     /// - Returns: the exit status and captured output.
     /// - Throws: ``Failure``.
-    package static func run(_ executable: URL, _ arguments: [String], environment: [String: String],
-                           standardInput: Data? = nil, timeout: Duration = .seconds(60)) async throws -> Result {
+    package static func run(
+        _ executable: URL, _ arguments: [String], environment: [String: String],
+        standardInput: Data? = nil, timeout: Duration = .seconds(60)
+    ) async throws -> Result {
         try await offCooperativePool {
             try run(executable, arguments, environment: environment, standardInput: standardInput, timeout: timeout)
         }

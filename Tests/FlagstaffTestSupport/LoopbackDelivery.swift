@@ -1,3 +1,5 @@
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -5,7 +7,6 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Foundation
 
 /// How fast a ``LoopbackHTTPServer`` writes a response body: `bytes` at a time with `interval` between writes,
 /// like a slow or endless stream, so tests can see whether a client stops reading early.
@@ -39,7 +40,9 @@ package struct LoopbackDelivery: Sendable, Equatable {
 extension LoopbackSocket {
     /// Writes `bytes` at `pace` (all at once when `nil`), waking early when `wakeFD` becomes readable.
     /// - Returns: How many bytes were written, and whether all were.
-    static func sendPaced(_ fd: Int32, _ bytes: [UInt8], pace: LoopbackPace?, wakeFD: Int32) -> (sent: Int, completed: Bool) {
+    static func sendPaced(_ fd: Int32, _ bytes: [UInt8], pace: LoopbackPace?, wakeFD: Int32) -> (
+        sent: Int, completed: Bool
+    ) {
         guard let pace else {
             return sendAll(fd, bytes) ? (bytes.count, true) : (0, false)
         }
@@ -49,8 +52,10 @@ extension LoopbackSocket {
             guard sendAll(fd, Array(bytes[offset..<end])) else { return (offset, false) }
             offset = end
             if offset < bytes.count,
-               waitReadable(wakeFD, wakeFD: wakeFD, timeoutMilliseconds: LoopbackHTTPConnection.milliseconds(pace.interval))
-                != .timedOut {
+                waitReadable(
+                    wakeFD, wakeFD: wakeFD, timeoutMilliseconds: LoopbackHTTPConnection.milliseconds(pace.interval))
+                    != .timedOut
+            {
                 return (offset, false)
             }
         }

@@ -1,3 +1,5 @@
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -5,7 +7,6 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Foundation
 
 /// One accepted connection: reads an HTTP/1.1 request, writes its response (or a fault); closes after it unless
 /// the server keeps connections alive.
@@ -29,7 +30,8 @@ struct LoopbackHTTPConnection {
 
     /// Reads more bytes into the buffer; `false` on EOF, error, idle timeout or stop.
     private mutating func fill() -> Bool {
-        guard LoopbackSocket.waitReadable(fd, wakeFD: wakeFD, timeoutMilliseconds: Self.idleTimeoutMilliseconds) == .ready
+        guard
+            LoopbackSocket.waitReadable(fd, wakeFD: wakeFD, timeoutMilliseconds: Self.idleTimeoutMilliseconds) == .ready
         else { return false }
         var chunk = [UInt8](repeating: 0, count: 16 * 1024)
         while true {
@@ -101,20 +103,21 @@ struct LoopbackHTTPConnection {
             body = decoded
         } else if let lengthText = headers["Content-Length"] {
             guard let length = Int(lengthText), length >= 0, length <= Self.maximumBodyBytes,
-                  fill(toCount: length)
+                fill(toCount: length)
             else { return nil }
             body = Data(buffer[0..<length])
             buffer.removeFirst(length)
         }
-        return LoopbackRequest(method: String(requestLine[0]), target: String(requestLine[1]), headers: headers, body: body)
+        return LoopbackRequest(
+            method: String(requestLine[0]), target: String(requestLine[1]), headers: headers, body: body)
     }
 
     private mutating func readChunkedBody() -> Data? {
         var body = Data()
         while true {
             guard let sizeLine = readLine(),
-                  let size = Int(sizeLine.split(separator: ";").first.map(String.init) ?? "", radix: 16),
-                  size >= 0, body.count + size <= Self.maximumBodyBytes
+                let size = Int(sizeLine.split(separator: ";").first.map(String.init) ?? "", radix: 16),
+                size >= 0, body.count + size <= Self.maximumBodyBytes
             else { return nil }
             if size == 0 {
                 // Skip trailers up to the empty line.

@@ -1,3 +1,5 @@
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -5,7 +7,6 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Foundation
 
 /// A minimal blocking TCP connection to 127.0.0.1 for sending hand-written bytes to a server: malformed
 /// requests, protocol details (`Expect: 100-continue`), partial writes.

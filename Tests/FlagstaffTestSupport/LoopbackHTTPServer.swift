@@ -1,3 +1,6 @@
+import Flagstaff
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -5,8 +8,6 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Foundation
-import Flagstaff
 
 /// A small real HTTP/1.1 server on 127.0.0.1 for tests of HTTP clients and remote-config providers.
 ///
@@ -65,7 +66,9 @@ package final class LoopbackHTTPServer: Sendable {
     ///   - handler: Produces the response for each request.
     /// - Returns: The running server.
     /// - Throws: ``LoopbackHTTPError`` if the socket cannot be bound or listened on.
-    package static func started(port: UInt16 = 0, keepAlive: Bool = false, handler: @escaping Handler) throws -> LoopbackHTTPServer {
+    package static func started(port: UInt16 = 0, keepAlive: Bool = false, handler: @escaping Handler) throws
+        -> LoopbackHTTPServer
+    {
         let server = LoopbackHTTPServer(port: port, keepAlive: keepAlive, handler: handler)
         try server.start()
         return server
@@ -130,7 +133,9 @@ package final class LoopbackHTTPServer: Sendable {
     ///   - timeout: The longest time to wait.
     ///   - condition: What to wait for, e.g. `{ $0.openConnectionCount == 0 }`.
     /// - Returns: Whether it held in time.
-    package func wait(timeout: Duration = .seconds(30), until condition: @Sendable (LoopbackHTTPServer) -> Bool) async -> Bool {
+    package func wait(timeout: Duration = .seconds(30), until condition: @Sendable (LoopbackHTTPServer) -> Bool) async
+        -> Bool
+    {
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: timeout)
         while clock.now < deadline {
@@ -203,7 +208,9 @@ final class LoopbackServerCore: Sendable {
     func setHandler(_ handler: @escaping LoopbackHTTPServer.Handler) { state.withLock { $0.handler = handler } }
 
     func start(port requested: UInt16) throws {
-        if state.withLock({ $0.started }) { throw LoopbackHTTPError(operation: "start (already started)", code: EINVAL) }
+        if state.withLock({ $0.started }) {
+            throw LoopbackHTTPError(operation: "start (already started)", code: EINVAL)
+        }
         let fd = try LoopbackSocket.makeBound(port: requested)
         guard listen(fd, 64) == 0 else {
             let code = errno

@@ -1,3 +1,5 @@
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -5,7 +7,6 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Foundation
 
 /// An error from the loopback server's socket layer, naming the failing call and `errno`.
 package struct LoopbackHTTPError: Error, CustomStringConvertible, Sendable {
@@ -74,7 +75,9 @@ enum LoopbackSocket {
     ///
     /// - Returns: `.ready` if `fd` is readable, `.stopped` if the wake pipe fired, `.timedOut` otherwise.
     static func waitReadable(_ fd: Int32, wakeFD: Int32, timeoutMilliseconds: Int32) -> WaitResult {
-        var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0), pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0)]
+        var fds = [
+            pollfd(fd: fd, events: Int16(POLLIN), revents: 0), pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0),
+        ]
         while true {
             let count = poll(&fds, nfds_t(fds.count), timeoutMilliseconds)
             if count < 0 && errno == EINTR { continue }

@@ -1,3 +1,6 @@
+import Flagstaff
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -5,8 +8,6 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Foundation
-import Flagstaff
 
 /// A port on 127.0.0.1 that refuses every connection, for "connection refused" tests.
 ///

@@ -85,9 +85,11 @@ package struct LoopbackResponse: Sendable, Equatable {
     ///   - status: The status code.
     ///   - headers: Extra header fields.
     /// - Returns: The response; a 500 with a plain-text message if `object` cannot be serialised.
-    package static func jsonObject(_ object: Any, status: Int = 200, headers: LoopbackHeaders = LoopbackHeaders()) -> Self {
+    package static func jsonObject(_ object: Any, status: Int = 200, headers: LoopbackHeaders = LoopbackHeaders())
+        -> Self
+    {
         guard JSONSerialization.isValidJSONObject(object),
-              let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+            let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
         else {
             return .text("LoopbackResponse.jsonObject: value is not serialisable as JSON", status: 500)
         }

@@ -16,8 +16,14 @@ import Testing
     @Test func sleepersWakeWhenTheirDeadlineIsReachedInOrder() async throws {
         let clock = ManualClock()
         let woken = WakeLog()
-        let late = Task { try await clock.sleep(for: .seconds(10)); await woken.append("late") }
-        let early = Task { try await clock.sleep(for: .seconds(2)); await woken.append("early") }
+        let late = Task {
+            try await clock.sleep(for: .seconds(10))
+            await woken.append("late")
+        }
+        let early = Task {
+            try await clock.sleep(for: .seconds(2))
+            await woken.append("early")
+        }
         try await clock.waitForSleepers(2)
         #expect(clock.nextDeadline == clock.now.advanced(by: .seconds(2)))
         clock.advance(by: .seconds(1))

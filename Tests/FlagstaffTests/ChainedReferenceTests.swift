@@ -1,6 +1,7 @@
-@testable import Flagstaff
 import Foundation
 import Testing
+
+@testable import Flagstaff
 
 /// An immutable test object that keeps the one it replaced, as `ChainedReference` requires.
 private final class Version: Sendable {

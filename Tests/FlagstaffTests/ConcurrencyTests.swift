@@ -1,14 +1,16 @@
-@testable import Flagstaff
 import Foundation
 import Synchronization
 import Testing
+
+@testable import Flagstaff
 
 /// Readers, writers, external store changes, searches and runtime registrations at once. Meant to be run
 /// under `swift test --sanitize=thread --filter ConcurrencyTests` as well as normally.
 @Suite struct ConcurrencyTests {
     @Test func concurrentReadsWritesSearchesAndRegistrations() async throws {
         let file = temporaryDirectory().appendingPathComponent("overrides.json")
-        let features = AppFeatures(store: try FileOverrideStore(url: file), options: RegistryOptions(storeWatchInterval: .milliseconds(5)))
+        let features = AppFeatures(
+            store: try FileOverrideStore(url: file), options: RegistryOptions(storeWatchInterval: .milliseconds(5)))
         let other = try FileOverrideStore(url: file)
         let notifications = Atomic<Int>(0)
         let subscription = features.onChange { _ in notifications.add(1, ordering: .relaxed) }
@@ -83,9 +85,12 @@ import Testing
     }
 
     @Test func concurrentFirstSearchesBuildTheIndexOnce() throws {
-        let flags = (0..<4_000).map { RegistryManifest.Flag(key: "g.flag\($0)", description: "Flag number \($0) of the bench") }
-        let registry = try FeatureRegistry(manifest: RegistryManifest(name: "Index", groups: [RegistryManifest.Group(key: "g", flags: flags)]),
-                                           options: RegistryOptions(storeWatchInterval: nil))
+        let flags = (0..<4_000).map {
+            RegistryManifest.Flag(key: "g.flag\($0)", description: "Flag number \($0) of the bench")
+        }
+        let registry = try FeatureRegistry(
+            manifest: RegistryManifest(name: "Index", groups: [RegistryManifest.Group(key: "g", flags: flags)]),
+            options: RegistryOptions(storeWatchInterval: nil))
         let counts = AnnotatedMutex<[Int]>([])
         // Off the cooperative pool: four threads ask for the first search at the same moment.
         DispatchQueue.concurrentPerform(iterations: 4) { worker in

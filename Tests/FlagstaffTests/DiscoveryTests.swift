@@ -13,11 +13,12 @@ import Testing
     }
 
     @Test func declarationOrderWithSuperclassFirst() {
-        #expect(features.allFeatures.map(\.key) == [
-            "inheritedFlag", "blueText", "debugLogging", "useTabBarNav",
-            "list.infiniteScroll", "list.compactRows", "LEGACY_FLAG", "tuesdayExperiment", "internalTools",
-            "newURLFormat", "deep.inner.deepFlag", "deep.outerFlag", "darkMode",
-        ])
+        #expect(
+            features.allFeatures.map(\.key) == [
+                "inheritedFlag", "blueText", "debugLogging", "useTabBarNav",
+                "list.infiniteScroll", "list.compactRows", "LEGACY_FLAG", "tuesdayExperiment", "internalTools",
+                "newURLFormat", "deep.inner.deepFlag", "deep.outerFlag", "darkMode",
+            ])
     }
 
     @Test func groupsAndPaths() {
@@ -68,7 +69,12 @@ import Testing
 
     @Test func duplicateKeysAreReportedWithBothDeclarations() throws {
         let registry = DuplicateFeatures(options: RegistryOptions(assertOnProblems: false))
-        #expect(registry.problems == [.duplicateKey("shared", firstDeclaration: "DuplicateFeatures.first", secondDeclaration: "DuplicateFeatures.list.second")])
+        #expect(
+            registry.problems == [
+                .duplicateKey(
+                    "shared", firstDeclaration: "DuplicateFeatures.first",
+                    secondDeclaration: "DuplicateFeatures.list.second")
+            ])
         let error = #expect(throws: RegistryError.self) { try registry.validate() }
         let message = error.map { "\($0)" } ?? ""
         #expect(message.contains("DuplicateFeatures.first") && message.contains("DuplicateFeatures.list.second"))

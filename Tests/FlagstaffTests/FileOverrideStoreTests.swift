@@ -1,7 +1,8 @@
-@testable import Flagstaff
 import FlagstaffTesting
 import Foundation
 import Testing
+
+@testable import Flagstaff
 
 @Suite struct FileOverrideStoreTests {
     let directory = temporaryDirectory()
@@ -30,9 +31,12 @@ import Testing
         let keys = ["say \"hi\"", "back\\slash", "tab\there", "esc\u{1B}[2J", "nel\u{85}", "del\u{7F}", "café", "功能"]
         _ = try store.update(Dictionary(uniqueKeysWithValues: keys.map { ($0, OverrideState.enabled) }))
         let written = try String(contentsOf: store.url, encoding: .utf8)
-        #expect(!written.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" || (0x7F...0x9F).contains($0.value) },
-                "control characters are escaped in the file")
-        #expect(written.contains(#""esc\u001B[2J""#) && written.contains(#""nel\u0085""#) && written.contains(#""tab\there""#))
+        #expect(
+            !written.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" || (0x7F...0x9F).contains($0.value) },
+            "control characters are escaped in the file")
+        #expect(
+            written.contains(#""esc\u001B[2J""#) && written.contains(#""nel\u0085""#)
+                && written.contains(#""tab\there""#))
         let json = try JSONSerialization.jsonObject(with: Data(written.utf8)) as? [String: Any]
         #expect((json?["overrides"] as? [String: String]).map { Set($0.keys) } == Set(keys))
         #expect(try store.load() == Dictionary(uniqueKeysWithValues: keys.map { ($0, OverrideState.enabled) }))
@@ -40,7 +44,8 @@ import Testing
 
     @Test func registryKeepsUnknownKeys() throws {
         try Data(#"{"version":1,"overrides":{"someOtherApp.flag":"on"}}"#.utf8).write(to: file)
-        let features = AppFeatures(store: try FileOverrideStore(url: file), options: RegistryOptions(storeWatchInterval: nil))
+        let features = AppFeatures(
+            store: try FileOverrideStore(url: file), options: RegistryOptions(storeWatchInterval: nil))
         features.blueText.override = .enabled
         let store = try FileOverrideStore(url: file)
         #expect(try store.load() == ["someOtherApp.flag": .enabled, "blueText": .enabled])
@@ -53,8 +58,14 @@ import Testing
         (#"{"overrides":{}}"#, "missing \"version\""),
         (#"{"version":2,"overrides":{}}"#, "unsupported \"version\" 2"),
         (#"{"version":1}"#, "missing \"overrides\""),
-        (#"{"version":1,"overrides":{"blueText":"maybe"}}"#, #"$.overrides["blueText"]: expected "on" or "off", found "maybe""#),
-        (#"{"version":1,"overrides":{"blueText":true}}"#, #"$.overrides["blueText"]: expected "on" or "off", found true"#),
+        (
+            #"{"version":1,"overrides":{"blueText":"maybe"}}"#,
+            #"$.overrides["blueText"]: expected "on" or "off", found "maybe""#
+        ),
+        (
+            #"{"version":1,"overrides":{"blueText":true}}"#,
+            #"$.overrides["blueText"]: expected "on" or "off", found true"#
+        ),
     ])
     func corruptFilesAreReportedWithPathAndReasonAndNeverOverwritten(contents: String, reason: String) throws {
         try Data(contents.utf8).write(to: file)
@@ -69,7 +80,8 @@ import Testing
     @Test func registryOnCorruptFileFallsBackToDefaultsAndLosesNothing() throws {
         let corrupt = Data(#"{"version":1,"overrides":{"blueText":"on""#.utf8)
         try corrupt.write(to: file)
-        let features = AppFeatures(store: try FileOverrideStore(url: file), options: RegistryOptions(storeWatchInterval: nil))
+        let features = AppFeatures(
+            store: try FileOverrideStore(url: file), options: RegistryOptions(storeWatchInterval: nil))
         #expect(features.storeError is OverrideStoreError)
         #expect(!features.blueText.enabled)
         #expect(throws: OverrideStoreError.self) { try features.setOverride(.enabled, for: features.debugLogging) }
@@ -86,7 +98,9 @@ import Testing
 
     @Test func directoryIsNotAStore() throws {
         #expect(throws: OverrideStoreError.self) { try FileOverrideStore(url: directory) }
-        #expect(throws: OverrideStoreError.self) { try FileOverrideStore(url: URL(string: "https://example.com/x.json")!) }
+        #expect(throws: OverrideStoreError.self) {
+            try FileOverrideStore(url: URL(string: "https://example.com/x.json")!)
+        }
     }
 
     @Test func unwritableDirectoryGivesAClearError() throws {
@@ -110,8 +124,9 @@ import Testing
 
     @Test func externalChangesAreNoticedWhenTheWatchIntervalHasPassed() async throws {
         let clock = ManualClock()
-        let features = AppFeatures(store: try FileOverrideStore(url: file),
-                                   options: RegistryOptions(storeWatchInterval: .milliseconds(500), clock: clock))
+        let features = AppFeatures(
+            store: try FileOverrideStore(url: file),
+            options: RegistryOptions(storeWatchInterval: .milliseconds(500), clock: clock))
         let stream = features.changes
         try await clock.waitForSleepers()  // the watcher waits for its first check
         // Another process (simulated by a second store on the same file) writes.
@@ -134,8 +149,9 @@ import Testing
 
     @Test func theWatcherStopsWithItsRegistry() async throws {
         let clock = ManualClock()
-        var features: AppFeatures? = AppFeatures(store: try FileOverrideStore(url: file),
-                                                 options: RegistryOptions(storeWatchInterval: .seconds(1), clock: clock))
+        var features: AppFeatures? = AppFeatures(
+            store: try FileOverrideStore(url: file),
+            options: RegistryOptions(storeWatchInterval: .seconds(1), clock: clock))
         weak let released = features
         try await clock.waitForSleepers()
         #expect(features?.allFeatures.isEmpty == false)
@@ -146,7 +162,8 @@ import Testing
 
     @Test func noWatcherWithoutAnInterval() {
         let clock = ManualClock()
-        let features = AppFeatures(store: InMemoryOverrideStore(), options: RegistryOptions(storeWatchInterval: nil, clock: clock))
+        let features = AppFeatures(
+            store: InMemoryOverrideStore(), options: RegistryOptions(storeWatchInterval: nil, clock: clock))
         #expect(features.core.watcherIsRunning == false)
         let watched = AppFeatures(store: InMemoryOverrideStore(), options: RegistryOptions(clock: clock))
         #expect(watched.core.watcherIsRunning)

@@ -1,5 +1,6 @@
-@testable import Flagstaff
 import Testing
+
+@testable import Flagstaff
 
 @Suite struct KeyTableTests {
     @Test func findsEveryKeyAndNothingElse() {

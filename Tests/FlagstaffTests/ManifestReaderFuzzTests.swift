@@ -1,7 +1,8 @@
-@testable import Flagstaff
 import FlagstaffTestSupport
 import Foundation
 import Testing
+
+@testable import Flagstaff
 
 /// Differential tests of `ManifestReader` against `JSONDecoder` (the `Decodable` conformances): random valid
 /// manifests written with random formatting and escapes, and random byte-level mutations of them.
@@ -20,8 +21,10 @@ import Testing
 
     @Test func mutatedManifestsReturnOrThrowManifestErrorsNeverTrap() throws {
         var random = SeededRandom(seed: 0xBAD_B17E5)
-        let interesting: [UInt8] = [0x00, 0x09, 0x0A, 0x20, 0x22, 0x2C, 0x2D, 0x2E, 0x30, 0x31, 0x3A, 0x5B, 0x5C, 0x5D,
-                                    0x65, 0x66, 0x6E, 0x74, 0x75, 0x7B, 0x7D, 0x80, 0xBF, 0xC0, 0xC3, 0xED, 0xEF, 0xF0, 0xF4, 0xFF]
+        let interesting: [UInt8] = [
+            0x00, 0x09, 0x0A, 0x20, 0x22, 0x2C, 0x2D, 0x2E, 0x30, 0x31, 0x3A, 0x5B, 0x5C, 0x5D,
+            0x65, 0x66, 0x6E, 0x74, 0x75, 0x7B, 0x7D, 0x80, 0xBF, 0xC0, 0xC3, 0xED, 0xEF, 0xF0, 0xF4, 0xFF,
+        ]
         var accepted = 0
         for round in 0..<300 {
             var writer = RandomManifestWriter(random: random)
@@ -54,7 +57,9 @@ import Testing
     private func mutate(_ bytes: inout [UInt8], interesting: [UInt8], using random: inout SeededRandom) {
         guard !bytes.isEmpty else { return }
         let position = Int.random(in: 0..<bytes.count, using: &random)
-        let value = Bool.random(using: &random) ? interesting.randomElement(using: &random) ?? 0 : UInt8.random(in: 0...255, using: &random)
+        let value =
+            Bool.random(using: &random)
+            ? interesting.randomElement(using: &random) ?? 0 : UInt8.random(in: 0...255, using: &random)
         switch Int.random(in: 0..<5, using: &random) {
         case 0: bytes[position] = value
         case 1: bytes.remove(at: position)
@@ -105,12 +110,16 @@ struct RandomManifestWriter {
         let kind = FeatureKind.allCases.randomElement(using: &random) ?? .static
         if kind == .buildTarget {
             fields.append(field("kind") + string(kind.rawValue))
-            fields.append(field("enabledIn") + array(BuildTarget.allCases.filter { _ in chance(0.5) }.map { string($0.rawValue) }))
+            fields.append(
+                field("enabledIn") + array(BuildTarget.allCases.filter { _ in chance(0.5) }.map { string($0.rawValue) })
+            )
         } else if chance(0.5) {
             fields.append(field("kind") + orNull(string(kind.rawValue)))
             if chance(0.2) { fields.append(field("enabledIn") + "null") }
         }
-        if kind == .remote && chance(0.5) { fields.append(field("remoteKey") + orNull(string(randomText(letters: true)))) }
+        if kind == .remote && chance(0.5) {
+            fields.append(field("remoteKey") + orNull(string(randomText(letters: true))))
+        }
         return object(fields)
     }
 
@@ -119,7 +128,10 @@ struct RandomManifestWriter {
         for name in ["projectID", "apiKey", "appID", "baseURL", "namespace"] where chance(0.4) {
             fields.append(field(name) + orNull(string(randomText())))
         }
-        let numbers = ["0", "-0", "3600", "1.5", "2.5E-3", "1e2", "0.1", "12345678901234567890", "5e-324", "1.7976931348623157e308"]
+        let numbers = [
+            "0", "-0", "3600", "1.5", "2.5E-3", "1e2", "0.1", "12345678901234567890", "5e-324",
+            "1.7976931348623157e308",
+        ]
         if chance(0.6) {
             let number = numbers.filter { !$0.hasPrefix("-") }.randomElement(using: &random) ?? "0"
             fields.append(field("minimumFetchInterval") + orNull(number))
@@ -142,9 +154,13 @@ struct RandomManifestWriter {
     // MARK: Text
 
     private mutating func randomText(letters: Bool = false) -> String {
-        let pool: [Character] = letters
+        let pool: [Character] =
+            letters
             ? ["a", "b", "Z", "_", "-", "é", "日", "😀"]
-            : ["a", "b", " ", "\"", "\\", "/", "\n", "\t", "\u{0}", "\u{1F}", "é", "日", "😀", "\u{2028}", "\u{FFFF}", "{", "]"]
+            : [
+                "a", "b", " ", "\"", "\\", "/", "\n", "\t", "\u{0}", "\u{1F}", "é", "日", "😀", "\u{2028}", "\u{FFFF}",
+                "{", "]",
+            ]
         return String((0..<int(0...8)).map { _ in pool.randomElement(using: &random) ?? "a" })
     }
 
@@ -152,14 +168,15 @@ struct RandomManifestWriter {
     private mutating func string(_ text: String) -> String {
         var out = "\""
         for scalar in text.unicodeScalars {
-            let short: String? = switch scalar {
-            case "\"": "\\\""
-            case "\\": "\\\\"
-            case "\n": "\\n"
-            case "\t": "\\t"
-            case "/": chance(0.5) ? "\\/" : nil
-            default: nil
-            }
+            let short: String? =
+                switch scalar {
+                case "\"": "\\\""
+                case "\\": "\\\\"
+                case "\n": "\\n"
+                case "\t": "\\t"
+                case "/": chance(0.5) ? "\\/" : nil
+                default: nil
+                }
             let mustEscape = scalar == "\"" || scalar == "\\" || scalar.value < 0x20
             if let short, chance(0.7) {
                 out += short
@@ -187,6 +204,8 @@ struct RandomManifestWriter {
     private mutating func field(_ name: String) -> String { string(name) + colon() }
     private mutating func colon() -> String { space() + ":" + space() }
     private mutating func space() -> String { ["", "", " ", "\n  ", "\t", "\r\n"].randomElement(using: &random) ?? "" }
-    private mutating func chance(_ probability: Double) -> Bool { Double.random(in: 0..<1, using: &random) < probability }
+    private mutating func chance(_ probability: Double) -> Bool {
+        Double.random(in: 0..<1, using: &random) < probability
+    }
     private mutating func int(_ range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &random) }
 }

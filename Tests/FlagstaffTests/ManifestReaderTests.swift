@@ -1,6 +1,7 @@
-@testable import Flagstaff
 import Foundation
 import Testing
+
+@testable import Flagstaff
 
 /// `RegistryManifest.decode` (our reader) against `JSONDecoder` on valid manifests, and its errors on bad ones.
 @Suite struct ManifestReaderTests {
@@ -61,10 +62,12 @@ import Testing
         let json = #"{"name":"Bom é","flags":[{"key":"k😀"}]}"#
         let expected = try RegistryManifest.decode(Data(json.utf8))
         #expect(try RegistryManifest.decode(Data([0xEF, 0xBB, 0xBF] + Array(json.utf8))) == expected)
-        for encoding in [String.Encoding.utf16, .utf16LittleEndian, .utf16BigEndian, .utf32, .utf32LittleEndian, .utf32BigEndian] {
+        for encoding in [
+            String.Encoding.utf16, .utf16LittleEndian, .utf16BigEndian, .utf32, .utf32LittleEndian, .utf32BigEndian,
+        ] {
             let data = try #require(json.data(using: encoding))
             #expect(try RegistryManifest.decode(data) == expected, "\(encoding)")
-            if encoding != .utf32 { // JSONDecoder does not take UTF-32 with a byte-order mark
+            if encoding != .utf32 {  // JSONDecoder does not take UTF-32 with a byte-order mark
                 #expect(try JSONDecoder().decode(RegistryManifest.self, from: data) == expected, "\(encoding)")
             }
         }
@@ -89,17 +92,33 @@ import Testing
     }
 
     static let badManifests: [(json: [UInt8], path: String, message: String)] = [
-        (bytes(#"{"name":"x","groups":[{"key":"a"},{"key":"b","flags":[{"key":"k","default":"yes"}]}]}"#),
-         "$.groups[1].flags[0].default", "expected a boolean (true or false), found a string"),
-        (bytes(#"{"name":"x","flags":[{"key":"a","defualt":true}]}"#), "$.flags[0].defualt",
-         #"unknown field "defualt" (expected one of: key, label, description, default, requiresRestart, kind, enabledIn, remoteKey)"#),
-        (bytes(#"{"name":"x","groups":[{"key":"g","flags":[{"label":"no key"}]}]}"#), "$.groups[0].flags[0].key", #"missing required field "key""#),
-        (bytes("{\"name\":\"x\",\n\"flags\":[{\"key\":\"abc}]}"), "$.flags[0].key", "not valid JSON at line 2, column 17: unterminated string"),
-        (bytes(#"{"name":"a\qb"}"#), "$.name", #"not valid JSON at line 1, column 11: invalid escape: \ followed by 'q'"#),
+        (
+            bytes(#"{"name":"x","groups":[{"key":"a"},{"key":"b","flags":[{"key":"k","default":"yes"}]}]}"#),
+            "$.groups[1].flags[0].default", "expected a boolean (true or false), found a string"
+        ),
+        (
+            bytes(#"{"name":"x","flags":[{"key":"a","defualt":true}]}"#), "$.flags[0].defualt",
+            #"unknown field "defualt" (expected one of: key, label, description, default, requiresRestart, kind, enabledIn, remoteKey)"#
+        ),
+        (
+            bytes(#"{"name":"x","groups":[{"key":"g","flags":[{"label":"no key"}]}]}"#), "$.groups[0].flags[0].key",
+            #"missing required field "key""#
+        ),
+        (
+            bytes("{\"name\":\"x\",\n\"flags\":[{\"key\":\"abc}]}"), "$.flags[0].key",
+            "not valid JSON at line 2, column 17: unterminated string"
+        ),
+        (
+            bytes(#"{"name":"a\qb"}"#), "$.name",
+            #"not valid JSON at line 1, column 11: invalid escape: \ followed by 'q'"#
+        ),
         (bytes(#"{"name":"x","flags":[{"key":"\ud800x"}]}"#), "$.flags[0].key", #"column 30: lone surrogate \uD800"#),
         (bytes(#"{"name":"\udc00"}"#), "$.name", #"lone surrogate \uDC00"#),
         (bytes(#"{"name":"\u12G4"}"#), "$.name", "invalid \\u escape"),
-        (bytes(#"{"name":"a"#) + [0xFF] + bytes(#""}"#), "$.name", "column 11: invalid UTF-8 (a sequence starting with byte 0xFF)"),
+        (
+            bytes(#"{"name":"a"#) + [0xFF] + bytes(#""}"#), "$.name",
+            "column 11: invalid UTF-8 (a sequence starting with byte 0xFF)"
+        ),
         (bytes(#"{"name":""#) + [0xED, 0xA0, 0x80] + bytes(#""}"#), "$.name", "invalid UTF-8"),
         (bytes(#"{"name":""#) + [0xC0, 0xAF] + bytes(#""}"#), "$.name", "invalid UTF-8"),
         (bytes(#"{"name":"é"#) + [0xE6, 0x97] + bytes(#""}"#), "$.name", "column 11: invalid UTF-8"),
@@ -115,22 +134,54 @@ import Testing
         (bytes(#"[]"#), "$", "expected an object (the manifest), found an array"),
         (bytes(#"{"name":"x","flags":{}}"#), "$.flags", "expected an array of flags, found an object"),
         (bytes(#"{"name":"x","flags":[null]}"#), "$.flags[0]", "expected an object (a flag), found null"),
-        (bytes(#"{"name":"x","flags":[{"key":"a","kind":"buildTarget","enabledIn":["debug","beta"]}]}"#),
-         "$.flags[0].enabledIn[1]", #"unknown build target "beta" (expected one of: "debug", "internal", "production")"#),
-        (bytes(#"{"name":"x","flags":[{"key":"a","kind":3}]}"#), "$.flags[0].kind", "expected a string (a kind: one of"),
-        (bytes(#"{"name":"x","flags":[{"key":"a","default":tru}]}"#), "$.flags[0].default", "expected a value (such as true), found '}'"),
-        (bytes(#"{"name":"x","flags":[{"key":"a","default":"unterminated}]}"#), "$.flags[0].default", "unterminated string"),
-        (bytes(#"{"name":"x","remote":{"provider":"p","minimumFetchInterval":1e400}}"#), "$.remote.minimumFetchInterval",
-         "expected a number within the range of a Double, found 1e400"),
-        (bytes(#"{"name":"x","remote":{"provider":"p","minimumFetchInterval":1e-400}}"#), "$.remote.minimumFetchInterval", "too small"),
-        (bytes(#"{"name":"x","remote":{"provider":"p","minimumFetchInterval":012}}"#), "$.remote.minimumFetchInterval", "leading zeros"),
-        (bytes(#"{"name":"x","remote":{"provider":"p","minimumFetchInterval":1.}}"#), "$.remote.minimumFetchInterval", "expected a digit after '.'"),
-        (bytes(#"{"name":"x","remote":{"provider":"p","minimumFetchInterval":"60"}}"#), "$.remote.minimumFetchInterval",
-         "expected a number of seconds, found a string"),
-        (bytes(#"{"name":"x","remote":{"provider":"p","defaults":{"a.b":null}}}"#), #"$.remote.defaults["a.b"]"#,
-         "expected a boolean, a number or a string, found null"),
+        (
+            bytes(#"{"name":"x","flags":[{"key":"a","kind":"buildTarget","enabledIn":["debug","beta"]}]}"#),
+            "$.flags[0].enabledIn[1]",
+            #"unknown build target "beta" (expected one of: "debug", "internal", "production")"#
+        ),
+        (
+            bytes(#"{"name":"x","flags":[{"key":"a","kind":3}]}"#), "$.flags[0].kind",
+            "expected a string (a kind: one of"
+        ),
+        (
+            bytes(#"{"name":"x","flags":[{"key":"a","default":tru}]}"#), "$.flags[0].default",
+            "expected a value (such as true), found '}'"
+        ),
+        (
+            bytes(#"{"name":"x","flags":[{"key":"a","default":"unterminated}]}"#), "$.flags[0].default",
+            "unterminated string"
+        ),
+        (
+            bytes(#"{"name":"x","remote":{"provider":"p","minimumFetchInterval":1e400}}"#),
+            "$.remote.minimumFetchInterval",
+            "expected a number within the range of a Double, found 1e400"
+        ),
+        (
+            bytes(#"{"name":"x","remote":{"provider":"p","minimumFetchInterval":1e-400}}"#),
+            "$.remote.minimumFetchInterval", "too small"
+        ),
+        (
+            bytes(#"{"name":"x","remote":{"provider":"p","minimumFetchInterval":012}}"#),
+            "$.remote.minimumFetchInterval", "leading zeros"
+        ),
+        (
+            bytes(#"{"name":"x","remote":{"provider":"p","minimumFetchInterval":1.}}"#),
+            "$.remote.minimumFetchInterval", "expected a digit after '.'"
+        ),
+        (
+            bytes(#"{"name":"x","remote":{"provider":"p","minimumFetchInterval":"60"}}"#),
+            "$.remote.minimumFetchInterval",
+            "expected a number of seconds, found a string"
+        ),
+        (
+            bytes(#"{"name":"x","remote":{"provider":"p","defaults":{"a.b":null}}}"#), #"$.remote.defaults["a.b"]"#,
+            "expected a boolean, a number or a string, found null"
+        ),
         (bytes(#"{"name":"x","remote":{"defaults":{}}}"#), "$.remote.provider", #"missing required field "provider""#),
-        (bytes(#"{"name":"x","remote":{"provider":"p","region":"eu"}}"#), "$.remote.region", "unknown field \"region\""),
+        (
+            bytes(#"{"name":"x","remote":{"provider":"p","region":"eu"}}"#), "$.remote.region",
+            "unknown field \"region\""
+        ),
         (bytes(#"{"name":"x","w\u0065ird.field":1}"#), #"$["weird.field"]"#, "unknown field \"weird.field\""),
         (bytes(#"{"name":"x","a\"b\u001b":1}"#), #"$["a\"b\u001B"]"#, #"unknown field "a\"b\u001B""#),
         (bytes(#"{"name":NaN}"#), "$.name", "expected a value, found 'N'"),
@@ -143,7 +194,9 @@ import Testing
     @Test(arguments: 0..<badManifests.count)
     func badManifestsNameThePathAndWhatWasExpected(index: Int) {
         let bad = Self.badManifests[index]
-        let error = #expect(throws: ManifestError.self) { try RegistryManifest.decode(Data(bad.json), source: "bad.json") }
+        let error = #expect(throws: ManifestError.self) {
+            try RegistryManifest.decode(Data(bad.json), source: "bad.json")
+        }
         #expect(error?.source == "bad.json")
         #expect(error?.path == bad.path, "\(String(describing: error))")
         #expect(error?.message.contains(bad.message) == true, "\(String(describing: error))")

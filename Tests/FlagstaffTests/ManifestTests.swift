@@ -1,6 +1,7 @@
-@testable import Flagstaff
 import Foundation
 import Testing
+
+@testable import Flagstaff
 
 @Suite struct ManifestTests {
     @Test func registryExportsAManifestThatRebuildsAnEquivalentRegistry() throws {
@@ -17,13 +18,16 @@ import Testing
         let rebuilt = try FeatureRegistry(manifest: decoded, store: InMemoryOverrideStore())
         // A manifest lists top-level flags before groups, so compare per key and per group.
         func describe(_ registry: FeatureRegistry) -> [String: String] {
-            Dictionary(uniqueKeysWithValues: registry.allFeatures.map {
-                ($0.key, "\($0.label)|\($0.groupPath)|\($0.requiresRestart)|\($0.description ?? "")")
-            })
+            Dictionary(
+                uniqueKeysWithValues: registry.allFeatures.map {
+                    ($0.key, "\($0.label)|\($0.groupPath)|\($0.requiresRestart)|\($0.description ?? "")")
+                })
         }
         #expect(describe(rebuilt) == describe(app))
         #expect(rebuilt.rootFeatures.map(\.key) == app.rootFeatures.map(\.key))
-        #expect(rebuilt.groups.map(\.allFeatures).map { $0.map(\.key) } == app.groups.map(\.allFeatures).map { $0.map(\.key) })
+        #expect(
+            rebuilt.groups.map(\.allFeatures).map { $0.map(\.key) }
+                == app.groups.map(\.allFeatures).map { $0.map(\.key) })
         #expect(rebuilt.feature(forKey: "debugLogging")?.enabled == true)
         #expect(rebuilt.feature(forKey: "internalTools")?.kind == .buildTarget)
         #expect(rebuilt.feature(forKey: "tuesdayExperiment")?.kind == .dynamic)
@@ -39,20 +43,32 @@ import Testing
         #expect(registry.name == "Tiny")
     }
 
-    @Test(arguments: [
-        (#"{"flags":[]}"#, "$.name", "missing required field \"name\""),
-        (#"{"name":"x","flags":[{"key":"a","default":"yes"}]}"#, "$.flags[0].default", "expected a boolean"),
-        (#"{"name":"x","flags":[{"key":"a","defualt":true}]}"#, "$.flags[0].defualt", "unknown field \"defualt\""),
-        (#"{"name":"x","groups":[{"key":"g","flags":[{"key":"a","kind":"magic"}]}]}"#, "$.groups[0].flags[0].kind", "kind"),
-        (#"{"name":"x","flags":[{"key":"a"}],"groups":[{"key":"g","flags":[{"key":"a"}]}]}"#, "$.groups[0].flags[0].key", "duplicate key 'a' (first at $.flags[0])"),
-        (#"{"name":"x","flags":[{"key":""}]}"#, "$.flags[0].key", "must not be empty"),
-        (#"{"name":"x","groups":[{"key":"a.b"}]}"#, "$.groups[0].key", "without dots"),
-        (#"{"name":"x","flags":[{"key":"a","kind":"buildTarget"}]}"#, "$.flags[0].enabledIn", "needs \"enabledIn\""),
-        (#"{"name":"x","flags":"#, "$.flags", "not valid JSON at line 1, column 21"),
-        (#"{"name":"x","flags":{}}"#, "$.flags", "expected an array"),
-    ] as [(String, String?, String)])
+    @Test(
+        arguments: [
+            (#"{"flags":[]}"#, "$.name", "missing required field \"name\""),
+            (#"{"name":"x","flags":[{"key":"a","default":"yes"}]}"#, "$.flags[0].default", "expected a boolean"),
+            (#"{"name":"x","flags":[{"key":"a","defualt":true}]}"#, "$.flags[0].defualt", "unknown field \"defualt\""),
+            (
+                #"{"name":"x","groups":[{"key":"g","flags":[{"key":"a","kind":"magic"}]}]}"#,
+                "$.groups[0].flags[0].kind", "kind"
+            ),
+            (
+                #"{"name":"x","flags":[{"key":"a"}],"groups":[{"key":"g","flags":[{"key":"a"}]}]}"#,
+                "$.groups[0].flags[0].key", "duplicate key 'a' (first at $.flags[0])"
+            ),
+            (#"{"name":"x","flags":[{"key":""}]}"#, "$.flags[0].key", "must not be empty"),
+            (#"{"name":"x","groups":[{"key":"a.b"}]}"#, "$.groups[0].key", "without dots"),
+            (
+                #"{"name":"x","flags":[{"key":"a","kind":"buildTarget"}]}"#, "$.flags[0].enabledIn",
+                "needs \"enabledIn\""
+            ),
+            (#"{"name":"x","flags":"#, "$.flags", "not valid JSON at line 1, column 21"),
+            (#"{"name":"x","flags":{}}"#, "$.flags", "expected an array"),
+        ] as [(String, String?, String)])
     func badManifestsNameThePathAndWhatWasExpected(json: String, path: String?, message: String) {
-        let error = #expect(throws: ManifestError.self) { try RegistryManifest.decode(Data(json.utf8), source: "features.json") }
+        let error = #expect(throws: ManifestError.self) {
+            try RegistryManifest.decode(Data(json.utf8), source: "features.json")
+        }
         #expect(error?.source == "features.json")
         #expect(error?.path == path)
         #expect(error?.message.contains(message) == true, "message: \(error?.message ?? "")")
@@ -60,7 +76,9 @@ import Testing
     }
 
     @Test func missingFileIsNamed() {
-        let error = #expect(throws: ManifestError.self) { try RegistryManifest.load(from: URL(fileURLWithPath: "/nonexistent/features.json")) }
+        let error = #expect(throws: ManifestError.self) {
+            try RegistryManifest.load(from: URL(fileURLWithPath: "/nonexistent/features.json"))
+        }
         #expect(error?.description.contains("/nonexistent/features.json") == true)
     }
 
@@ -77,7 +95,8 @@ extension RegistryManifest {
         var copy = self
         func fix(_ flags: inout [Flag]) {
             for index in flags.indices where flags[index].kind == .dynamic {
-                flags[index].default = registry.feature(forKey: flags[index].key)?.computedDefault ?? flags[index].default
+                flags[index].default =
+                    registry.feature(forKey: flags[index].key)?.computedDefault ?? flags[index].default
             }
         }
         func fixGroups(_ groups: inout [Group]) {

@@ -1,20 +1,24 @@
-@testable import Flagstaff
 import FlagstaffTestSupport
 import Foundation
 import Testing
+
+@testable import Flagstaff
 
 /// Real child processes writing one store file at once, and writers killed mid-write.
 @Suite(.serialized) struct MultiProcessStoreTests {
     static var tool: URL? {
         let directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        let candidates = [directory, directory.deletingLastPathComponent()].map { $0.appendingPathComponent("StoreStressTool") }
+        let candidates = [directory, directory.deletingLastPathComponent()].map {
+            $0.appendingPathComponent("StoreStressTool")
+        }
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
     }
 
     @Test(.enabled(if: tool != nil, "the StoreStressTool binary is built next to the test bundle by `swift test`"))
     func concurrentWritersInSeveralProcessesLoseNothing() async throws {
         let file = temporaryDirectory().appendingPathComponent("overrides.json")
-        let processes = 6, writes = 40
+        let processes = 6
+        let writes = 40
         let tool = Self.tool
         let statuses = try await offCooperativePool { () throws -> [Int32] in
             let children = try (0..<processes).map { index -> Process in
@@ -50,7 +54,9 @@ import Testing
             }
         }
         // No temporary files are left behind by completed writes (a killed writer may leave one).
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".tmp") }
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter {
+            $0.hasSuffix(".tmp")
+        }
         #expect(leftovers.count <= 20)
     }
 
@@ -84,8 +90,10 @@ import Testing
         }
     }
 
-    @Test(.enabled(if: tool != nil && getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"),
-                   "needs root to drop to an unprivileged user with setpriv (root ignores file permissions)"))
+    @Test(
+        .enabled(
+            if: tool != nil && getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"),
+            "needs root to drop to an unprivileged user with setpriv (root ignores file permissions)"))
     func permissionDeniedIsAClearErrorAndTheFileIsUntouched() async throws {
         let directory = temporaryDirectory()
         chmod(directory.path, 0o755)
@@ -96,7 +104,9 @@ import Testing
         let process = Process()
         let errors = Pipe()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-        process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", Self.tool!.path, "write", file.path, "x", "1"]
+        process.arguments = [
+            "--reuid=65534", "--regid=65534", "--clear-groups", Self.tool!.path, "write", file.path, "x", "1",
+        ]
         process.standardError = errors
         try process.run()
         let message = try await offCooperativePool {

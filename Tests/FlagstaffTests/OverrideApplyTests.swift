@@ -7,8 +7,9 @@ import Testing
 @Suite struct OverrideApplyTests {
     func makeRegistry(_ store: any OverrideStore) throws -> FeatureRegistry {
         let flags = (0..<40).map { RegistryManifest.Flag(key: "flag\($0)") }
-        return try FeatureRegistry(manifest: RegistryManifest(name: "Apply", flags: flags), store: store,
-                                   options: RegistryOptions(storeWatchInterval: nil))
+        return try FeatureRegistry(
+            manifest: RegistryManifest(name: "Apply", flags: flags), store: store,
+            options: RegistryOptions(storeWatchInterval: nil))
     }
 
     @Test func everyFlagMatchesTheStoreAfterRandomWrites() throws {
@@ -18,11 +19,18 @@ import Testing
         var random = SeededRandom(seed: 42)
         let states: [OverrideState] = [.enabled, .disabled, .featureDefault]
         for step in 0..<300 {
-            let keys = (0..<Int.random(in: 1...4, using: &random)).map { _ in "flag\(Int.random(in: 0..<40, using: &random))" }
-            let changes = Dictionary(keys.map { ($0, states.randomElement(using: &random)!) }, uniquingKeysWith: { a, _ in a })
+            let keys = (0..<Int.random(in: 1...4, using: &random)).map { _ in
+                "flag\(Int.random(in: 0..<40, using: &random))"
+            }
+            let changes = Dictionary(
+                keys.map { ($0, states.randomElement(using: &random)!) }, uniquingKeysWith: { a, _ in a })
             switch Int.random(in: 0..<5, using: &random) {
-            case 0: try other.setOverrides(changes); registry.refreshFromStore()
-            case 1: try other.resetAllOverrides(); registry.refreshFromStore()
+            case 0:
+                try other.setOverrides(changes)
+                registry.refreshFromStore()
+            case 1:
+                try other.resetAllOverrides()
+                registry.refreshFromStore()
             case 2: try registry.resetAllOverrides()
             default: try registry.setOverrides(changes)
             }

@@ -1,10 +1,13 @@
-@testable import Flagstaff
 import Foundation
 import Testing
 
+@testable import Flagstaff
+
 /// The one override-file parser: the store's rules and the stricter rules of documents given to `import`.
 @Suite struct OverrideFileFormatTests {
-    private func decode(_ text: String, _ rules: OverrideFileFormat.Rules) throws(OverrideFileError) -> [String: OverrideState] {
+    private func decode(_ text: String, _ rules: OverrideFileFormat.Rules) throws(OverrideFileError) -> [String:
+        OverrideState]
+    {
         try OverrideFileFormat.decode(Data(text.utf8), file: "in.json", rules: rules)
     }
 
@@ -35,7 +38,9 @@ import Testing
     @Test func unknownFieldsAreIgnoredInTheStoreAndRefusedInDocuments() throws {
         let text = #"{"version":1,"overrides":{"a":"on"},"comment":"x"}"#
         #expect(try decode(text, .store) == ["a": .enabled])
-        #expect(error(text, .document)?.description == #"in.json: $.comment: unknown field (expected "version" and "overrides")"#)
+        #expect(
+            error(text, .document)?.description
+                == #"in.json: $.comment: unknown field (expected "version" and "overrides")"#)
         #expect(error(#"{"version":1,"overrides":{},"odd name":1}"#, .document)?.path == #"$["odd name"]"#)
     }
 
@@ -48,15 +53,19 @@ import Testing
         }
     }
 
-    @Test(arguments: [
-        ("", nil, "the file is empty"),
-        ("{\"version\":1,", nil, "not valid JSON ("),
-        ("[1]", "$", "expected a JSON object like"),
-        (#"{"overrides":{}}"#, "$", #"missing "version" (expected 1)"#),
-        (#"{"version":1.5,"overrides":{}}"#, "$.version", #"unsupported "version" 1.5 (expected 1)"#),
-        (#"{"version":1}"#, "$", #"missing "overrides""#),
-        (#"{"version":1,"overrides":"on"}"#, "$.overrides", #"expected an object of key → "on" or "off", found "on""#),
-    ] as [(String, String?, String)])
+    @Test(
+        arguments: [
+            ("", nil, "the file is empty"),
+            ("{\"version\":1,", nil, "not valid JSON ("),
+            ("[1]", "$", "expected a JSON object like"),
+            (#"{"overrides":{}}"#, "$", #"missing "version" (expected 1)"#),
+            (#"{"version":1.5,"overrides":{}}"#, "$.version", #"unsupported "version" 1.5 (expected 1)"#),
+            (#"{"version":1}"#, "$", #"missing "overrides""#),
+            (
+                #"{"version":1,"overrides":"on"}"#, "$.overrides",
+                #"expected an object of key → "on" or "off", found "on""#
+            ),
+        ] as [(String, String?, String)])
     func badDocumentsNameThePlaceAndWhatWasExpected(text: String, path: String?, problem: String) throws {
         let failure = try #require(error(text, .store))
         #expect(failure.file == "in.json")
@@ -71,7 +80,10 @@ import Testing
     }
 
     @Test func theStoreReportsAParseErrorAsCorrupt() {
-        #expect(throws: OverrideStoreError.corrupt(path: "/x.json", reason: #"$.overrides["a"]: expected "on" or "off", found 1"#)) {
+        #expect(
+            throws: OverrideStoreError.corrupt(
+                path: "/x.json", reason: #"$.overrides["a"]: expected "on" or "off", found 1"#)
+        ) {
             try OverrideFileFormat.decode(Data(#"{"version":1,"overrides":{"a":1}}"#.utf8), path: "/x.json")
         }
     }
@@ -79,7 +91,9 @@ import Testing
     @Test func encodeWritesWhatDecodeReads() throws {
         let overrides: [String: OverrideState] = ["b": .disabled, "a\u{1B}": .enabled, "gone": .featureDefault]
         let data = OverrideFileFormat.encode(overrides)
-        #expect(String(decoding: data, as: UTF8.self) == "{\n  \"version\": 1,\n  \"overrides\": {\n    \"a\\u001B\": \"on\",\n    \"b\": \"off\"\n  }\n}\n")
+        #expect(
+            String(decoding: data, as: UTF8.self)
+                == "{\n  \"version\": 1,\n  \"overrides\": {\n    \"a\\u001B\": \"on\",\n    \"b\": \"off\"\n  }\n}\n")
         #expect(try OverrideFileFormat.decode(data, file: "x", rules: .store) == ["a\u{1B}": .enabled, "b": .disabled])
     }
 }

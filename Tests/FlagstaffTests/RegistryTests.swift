@@ -1,8 +1,9 @@
-@testable import Flagstaff
 import FlagstaffTesting
 import Foundation
 import Synchronization
 import Testing
+
+@testable import Flagstaff
 
 @Suite struct RegistryTests {
     @Test func overridesPersistInTheStoreAndResetRemovesTheKey() throws {
@@ -25,7 +26,9 @@ import Testing
     }
 
     @Test func resetAllKeepsUnknownKeys() throws {
-        let store = InMemoryOverrideStore(["blueText": .enabled, "list.infiniteScroll": .disabled, "other.app": .enabled])
+        let store = InMemoryOverrideStore([
+            "blueText": .enabled, "list.infiniteScroll": .disabled, "other.app": .enabled,
+        ])
         let features = AppFeatures(store: store)
         try features.resetAllOverrides()
         #expect(store.load() == ["other.app": .enabled])
@@ -115,10 +118,11 @@ import Testing
         try features.setOverrides(["list.infiniteScroll": .disabled, "debugLogging": .disabled])
         subscription.cancel()
         features.blueText.override = .disabled
-        #expect(seen.withLock { $0 } == [
-            FeatureChange(keys: ["blueText"], origin: .local),
-            FeatureChange(keys: ["list.infiniteScroll", "debugLogging"], origin: .local),
-        ])
+        #expect(
+            seen.withLock { $0 } == [
+                FeatureChange(keys: ["blueText"], origin: .local),
+                FeatureChange(keys: ["list.infiniteScroll", "debugLogging"], origin: .local),
+            ])
     }
 
     @Test func changeStreamDeliversChanges() async throws {
@@ -144,7 +148,8 @@ import Testing
         let store = InMemoryOverrideStore()
         let clock = ManualClock()
         let one = AppFeatures(store: store, options: RegistryOptions(storeWatchInterval: nil))
-        let two = AppFeatures(store: store, options: RegistryOptions(storeWatchInterval: .milliseconds(500), clock: clock))
+        let two = AppFeatures(
+            store: store, options: RegistryOptions(storeWatchInterval: .milliseconds(500), clock: clock))
         let stream = two.changes
         one.blueText.override = .enabled
         try await clock.waitForSleepers()  // two's watcher waits for its next check

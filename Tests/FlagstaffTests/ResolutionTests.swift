@@ -1,8 +1,9 @@
-@testable import Flagstaff
 import FlagstaffTesting
 import Foundation
 import Synchronization
 import Testing
+
+@testable import Flagstaff
 
 @Suite struct ResolutionTests {
     @Test func staticDefaultsAndOverrides() {
@@ -12,15 +13,21 @@ import Testing
         #expect(features.blueText.resolution.source == .static)
         features.blueText.override = .enabled
         #expect(features.blueText.enabled)
-        #expect(features.blueText.resolution == Resolution(value: true, source: .override, chain: [
-            ResolutionStep(source: .override, value: true),
-            ResolutionStep(source: .static, value: false),
-        ]))
+        #expect(
+            features.blueText.resolution
+                == Resolution(
+                    value: true, source: .override,
+                    chain: [
+                        ResolutionStep(source: .override, value: true),
+                        ResolutionStep(source: .static, value: false),
+                    ]))
         features.debugLogging.override = .disabled
         #expect(!features.debugLogging.enabled)
         features.debugLogging.override = .featureDefault
         #expect(features.debugLogging.enabled)
-        #expect(features.debugLogging.resolution.chain.first == ResolutionStep(source: .override, value: nil, detail: "not overridden"))
+        #expect(
+            features.debugLogging.resolution.chain.first
+                == ResolutionStep(source: .override, value: nil, detail: "not overridden"))
     }
 
     @Test func buildTargetDefaultFollowsDeclaredTarget() {
@@ -81,7 +88,9 @@ import Testing
     @Test func dynamicCacheWordPacksValueAndTime() {
         #expect(CachedValue.value(of: CachedValue.empty) == nil)
         for value in [false, true] {
-            for time: Duration in [.zero, .nanoseconds(1), .seconds(30), .seconds(86_400 * 365 * 100) + .nanoseconds(7)] {
+            for time: Duration in [
+                .zero, .nanoseconds(1), .seconds(30), .seconds(86_400 * 365 * 100) + .nanoseconds(7),
+            ] {
                 let word = CachedValue.word(value, at: time)
                 #expect(CachedValue.value(of: word) == value)
                 #expect(CachedValue.time(of: word) == time)

@@ -1,7 +1,8 @@
-@testable import Flagstaff
 import FlagstaffTestSupport
 import Foundation
 import Testing
+
+@testable import Flagstaff
 
 /// The optimised matcher (byte sets, word-start bits, `better` cut-offs, parallel chunks) against a plain
 /// reference written from the documented ranking rules.
@@ -20,16 +21,20 @@ import Testing
                 let key = group + "." + phrase(2).joined().filter { $0.isLetter || $0.isNumber } + "\(f)"
                 let shape = rng.next() % 3  // three words, one word (exact matches), or humanised from the key
                 let label = shape == 0 ? phrase(3).joined(separator: " ") : shape == 1 ? phrase(1)[0] : nil
-                list.append(RegistryManifest.Flag(key: key, label: label, description: phrase(5).joined(separator: " ")))
+                list.append(
+                    RegistryManifest.Flag(key: key, label: label, description: phrase(5).joined(separator: " ")))
             }
             groups.append(RegistryManifest.Group(key: group, flags: list))
         }
-        return try FeatureRegistry(manifest: RegistryManifest(name: "Matcher", groups: groups),
-                                   options: RegistryOptions(storeWatchInterval: nil))
+        return try FeatureRegistry(
+            manifest: RegistryManifest(name: "Matcher", groups: groups),
+            options: RegistryOptions(storeWatchInterval: nil))
     }
 
-    static let queries = ["a", "r", "ro", "ror", "av", "ava", "avatar", "rer", "run", "net", "x", "x2", "2",
-                          "button", "rb", "scr", "cafe", "creme", "me", "e", "ed b", "rounded button", "zz", "g1", "tn"]
+    static let queries = [
+        "a", "r", "ro", "ror", "av", "ava", "avatar", "rer", "run", "net", "x", "x2", "2",
+        "button", "rb", "scr", "cafe", "creme", "me", "e", "ed b", "rounded button", "zz", "g1", "tn",
+    ]
 
     /// Reference: exact/prefix at the start, else the first occurrence at a word start, else the first
     /// occurrence, else (key and label only) the query without spaces as a subsequence.
@@ -38,7 +43,8 @@ import Testing
         var starts = BitList()
         TextFolding.fold(text, bytes: &bytes, wordStarts: &starts)
         guard !query.isEmpty, !bytes.isEmpty else { return nil }
-        let hits = bytes.count >= query.count
+        let hits =
+            bytes.count >= query.count
             ? (0...(bytes.count - query.count)).filter { Array(bytes[$0..<$0 + query.count]) == query } : []
         if hits.first == 0 { return (bytes.count == query.count ? .exact : .prefix, 0) }
         if let word = hits.first(where: { starts[$0] }) { return (.wordStart, word) }
@@ -66,15 +72,19 @@ import Testing
                 for field in SearchField.allCases {
                     let expected = Self.reference(query.bytes, field, text: field.text(of: feature))
                     let found = index.locate(query, entry: entry, field: field)
-                    #expect(found?.kind == expected?.0 && found?.position == expected?.1,
-                            "\(text) in \(field) of \(feature.key): \(String(describing: found)) vs \(String(describing: expected))")
+                    #expect(
+                        found?.kind == expected?.0 && found?.position == expected?.1,
+                        "\(text) in \(field) of \(feature.key): \(String(describing: found)) vs \(String(describing: expected))"
+                    )
                     if let expected, expectedBest == nil || expected.0 < expectedBest!.0 {
                         expectedBest = (expected.0, field, expected.1)
                     }
                 }
                 let best = index.bestMatch(query, entry: entry)
-                #expect(best?.kind == expectedBest?.0 && best?.field == expectedBest?.1 && best?.position == expectedBest?.2,
-                        "best for \(text) in \(feature.key)")
+                #expect(
+                    best?.kind == expectedBest?.0 && best?.field == expectedBest?.1
+                        && best?.position == expectedBest?.2,
+                    "best for \(text) in \(feature.key)")
             }
         }
     }
@@ -89,7 +99,9 @@ import Testing
                 let query = FoldedQuery(text)
                 let sequential = index.scan(query, candidates: nil, scope: scope, parallelAbove: .max)
                 let parallel = index.scan(query, candidates: nil, scope: scope, parallelAbove: 0)
-                #expect(sequential.matched == parallel.matched && sequential.buckets == parallel.buckets, "\(text) \(scope)")
+                #expect(
+                    sequential.matched == parallel.matched && sequential.buckets == parallel.buckets, "\(text) \(scope)"
+                )
             }
         }
     }
@@ -108,9 +120,11 @@ import Testing
                 let shorter = index.scan(prefix, candidates: nil, scope: .all, parallelAbove: .max)
                 let candidates = SearchCandidates(entries: shorter.matched, hints: shorter.buckets)
                 for parallelAbove in [Int.max, 0] {
-                    let narrowed = index.scan(FoldedQuery(text), candidates: candidates, scope: .all, parallelAbove: parallelAbove)
-                    #expect(narrowed.matched == full.matched && narrowed.buckets == full.buckets,
-                            "\(text) narrowed from \(text.prefix(cut)), parallel above \(parallelAbove)")
+                    let narrowed = index.scan(
+                        FoldedQuery(text), candidates: candidates, scope: .all, parallelAbove: parallelAbove)
+                    #expect(
+                        narrowed.matched == full.matched && narrowed.buckets == full.buckets,
+                        "\(text) narrowed from \(text.prefix(cut)), parallel above \(parallelAbove)")
                 }
             }
         }
@@ -126,9 +140,13 @@ import Testing
                     + [min(position, 63)]
             }
             #expect(keys == keys.sorted { $0.lexicographicallyPrecedes($1) }, "\(text)")
-            #expect(results.count == registry.allFeatures.filter { feature in
-                SearchField.allCases.contains { Self.reference(FoldedQuery(text).bytes, $0, text: $0.text(of: feature)) != nil }
-            }.count, "\(text)")
+            #expect(
+                results.count
+                    == registry.allFeatures.filter { feature in
+                        SearchField.allCases.contains {
+                            Self.reference(FoldedQuery(text).bytes, $0, text: $0.text(of: feature)) != nil
+                        }
+                    }.count, "\(text)")
         }
     }
 }

@@ -1,6 +1,7 @@
-@testable import Flagstaff
 import Foundation
 import Testing
+
+@testable import Flagstaff
 
 final class SearchFeatures: FeatureRegistry, @unchecked Sendable {
     let avatar = Feature(description: "Exact label match")
@@ -14,7 +15,8 @@ final class SearchFeatures: FeatureRegistry, @unchecked Sendable {
 }
 
 final class MomentsGroup: FeatureGroup, @unchecked Sendable {
-    let isLikeButtonForMomentEnabled = Feature(description: "Show the like button under each moment", requiresRestart: true)
+    let isLikeButtonForMomentEnabled = Feature(
+        description: "Show the like button under each moment", requiresRestart: true)
 }
 
 @Suite struct SearchTests {
@@ -22,9 +24,10 @@ final class MomentsGroup: FeatureGroup, @unchecked Sendable {
 
     @Test func rankedExactPrefixWordStartSubstringSubsequence() {
         let results = registry.search("avatar")
-        #expect(results.map(\.feature.key) == [
-            "avatar", "avatarBorder", "roundedAvatar", "unrelated", "gravatarSync", "avocadoTeaJar",
-        ])
+        #expect(
+            results.map(\.feature.key) == [
+                "avatar", "avatarBorder", "roundedAvatar", "unrelated", "gravatarSync", "avocadoTeaJar",
+            ])
         #expect(results.map(\.kind) == [.exact, .prefix, .wordStart, .wordStart, .substring, .subsequence])
         #expect(results[3].field == .description)
     }
@@ -38,19 +41,19 @@ final class MomentsGroup: FeatureGroup, @unchecked Sendable {
     @Test func matchedRangesAreCharacterOffsetsForHighlighting() {
         let border = registry.search("border").first
         #expect(border?.feature.key == "avatarBorder")
-        #expect(border?.matchedRanges[.label] == [7 ..< 13])  // "Avatar Border"
-        #expect(border?.matchedRanges[.key] == [6 ..< 12])  // "avatarBorder"
+        #expect(border?.matchedRanges[.label] == [7..<13])  // "Avatar Border"
+        #expect(border?.matchedRanges[.key] == [6..<12])  // "avatarBorder"
         let creme = registry.search("creme").first
-        #expect(creme?.matchedRanges[.label] == [5 ..< 10])  // "Café Crème": characters, not bytes
+        #expect(creme?.matchedRanges[.label] == [5..<10])  // "Café Crème": characters, not bytes
         let sub = registry.search("avtr").first { $0.feature.key == "avatar" }
         #expect(sub?.kind == .subsequence)
-        #expect(sub?.matchedRanges[.key] == [0 ..< 2, 3 ..< 4, 5 ..< 6])
+        #expect(sub?.matchedRanges[.key] == [0..<2, 3..<4, 5..<6])
     }
 
     @Test func searchesGroupPathAndDescription() {
         let byGroup = registry.search("moments")
         #expect(byGroup.first?.feature.key == "moments.isLikeButtonForMomentEnabled")
-        #expect(byGroup.first?.matchedRanges[.groupPath] == [0 ..< 7])
+        #expect(byGroup.first?.matchedRanges[.groupPath] == [0..<7])
         let byDescription = registry.search("under each")
         #expect(byDescription.map(\.feature.key) == ["moments.isLikeButtonForMomentEnabled"])
         #expect(byDescription.first?.field == .description)
@@ -69,7 +72,9 @@ final class MomentsGroup: FeatureGroup, @unchecked Sendable {
         #expect(registry.search("avatar", scope: .disabled).first?.feature.key == "avatarBorder")
         #expect(registry.search("").count == registry.allFeatures.count)
         #expect(registry.search("").allSatisfy { $0.kind == .unfiltered && $0.matchedRanges.isEmpty })
-        #expect(SearchScope.all.next == .enabled && SearchScope.overridden.next == .all && SearchScope.all.previous == .overridden)
+        #expect(
+            SearchScope.all.next == .enabled && SearchScope.overridden.next == .all
+                && SearchScope.all.previous == .overridden)
     }
 
     @Test func noMatch() {

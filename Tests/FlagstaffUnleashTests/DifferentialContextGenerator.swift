@@ -75,16 +75,20 @@ struct DifferentialContextGenerator {
         switch field {
         case "userId", "sessionId": return String(Int.random(in: 0..<1000, using: &generator))
         case "remoteAddress":
-            if chance(0.2) { return "2001:db8:\(Int.random(in: 0..<3, using: &generator))::\(Int.random(in: 1..<99, using: &generator))" }
+            if chance(0.2) {
+                return
+                    "2001:db8:\(Int.random(in: 0..<3, using: &generator))::\(Int.random(in: 1..<99, using: &generator))"
+            }
             return (0..<4).map { _ in String(Int.random(in: 0..<256, using: &generator)) }.joined(separator: ".")
         case "currentTime":
             let seconds = Int.random(in: 1_640_000_000..<1_700_000_000, using: &generator)
             return Self.timestamp(Date(timeIntervalSince1970: TimeInterval(seconds)))
         default:
             let letters = Array("abcdefghijklmnopqrstuvwxyzABC0123456789-@.")
-            return String((0..<Int.random(in: 1..<12, using: &generator)).map { _ in
-                letters[Int.random(in: 0..<letters.count, using: &generator)]
-            })
+            return String(
+                (0..<Int.random(in: 1..<12, using: &generator)).map { _ in
+                    letters[Int.random(in: 0..<letters.count, using: &generator)]
+                })
         }
     }
 
@@ -130,10 +134,14 @@ struct DifferentialContextGenerator {
                 noteStickiness(parameters["stickiness"] as? String ?? "default")
             }
             if let ids = parameters["userIds"] as? String {
-                pools["userId", default: []] += ids.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+                pools["userId", default: []] += ids.split(separator: ",").map {
+                    $0.trimmingCharacters(in: .whitespaces)
+                }
             }
             if let ips = parameters["IPs"] as? String {
-                pools["remoteAddress", default: []] += ips.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+                pools["remoteAddress", default: []] += ips.split(separator: ",").map {
+                    $0.trimmingCharacters(in: .whitespaces)
+                }
             }
             if let stickiness = parameters["stickiness"] as? String, !["default", "random"].contains(stickiness) {
                 pools[stickiness, default: []] += []
@@ -166,7 +174,9 @@ struct DifferentialContextGenerator {
 
     /// The value itself and values that sit just either side of it for every operator family.
     private static func neighbours(of value: String) -> [String] {
-        var result = [value, value.uppercased(), value.lowercased(), "x" + value, value + "x", String(value.dropFirst())]
+        var result = [
+            value, value.uppercased(), value.lowercased(), "x" + value, value + "x", String(value.dropFirst()),
+        ]
         if let number = Double(value) {
             result += [number - 1, number + 1, number + 0.5, number].map { String($0) }
             result += [String(Int(number)), "+" + value]
@@ -176,7 +186,8 @@ struct DifferentialContextGenerator {
             let (major, minor, patch) = (Int(parts[0]) ?? 0, Int(parts[1]) ?? 0, Int(parts[2]) ?? 0)
             result += [
                 "\(major).\(minor).\(patch + 1)", "\(major).\(minor).\(max(0, patch - 1))", "\(major + 1).0.0",
-                "\(major).\(minor).\(patch)-alpha.1", "\(major).\(minor).\(patch)-beta", "\(major).\(minor).\(patch)-rc.2",
+                "\(major).\(minor).\(patch)-alpha.1", "\(major).\(minor).\(patch)-beta",
+                "\(major).\(minor).\(patch)-rc.2",
                 "v\(major).\(minor).\(patch)", "\(major).\(minor)",
             ]
         }

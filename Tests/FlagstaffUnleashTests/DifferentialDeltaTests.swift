@@ -77,13 +77,15 @@ struct DifferentialDeltaTests {
                 if evaluation.enabled != expected.enabled || evaluation.variant != expectedVariant {
                     mismatches.append(
                         "after \(stepCount) step(s): flag \(query.flag) context \(String(decoding: contextData, as: UTF8.self)): "
-                            + "reference \(expected.enabled) \(expectedVariant.name), flagstaff \(evaluation.enabled) \(evaluation.variant.name)")
+                            + "reference \(expected.enabled) \(expectedVariant.name), flagstaff \(evaluation.enabled) \(evaluation.variant.name)"
+                    )
                 }
             }
             #expect(reference.count == queries.count)
             if !mismatches.isEmpty {
                 let firstOnes = mismatches.prefix(10).joined(separator: "\n")
-                Issue.record("\(mismatches.count) of \(queries.count) queries differ from yggdrasil-engine:\n\(firstOnes)")
+                Issue.record(
+                    "\(mismatches.count) of \(queries.count) queries differ from yggdrasil-engine:\n\(firstOnes)")
             }
         }
         #expect(engine.featureNames == ["seg.two.three", "seg.one"], "hydration replaces the whole state")

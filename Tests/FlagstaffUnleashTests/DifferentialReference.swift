@@ -62,7 +62,9 @@ enum DifferentialReference {
         let python = interpreter
         let result = try await offCooperativePool { try run([python, script], input: input) }
         guard result.status == 0 else {
-            throw Failure(description: "reference script exited \(result.status): \(String(decoding: result.error, as: UTF8.self))")
+            throw Failure(
+                description:
+                    "reference script exited \(result.status): \(String(decoding: result.error, as: UTF8.self))")
         }
         guard let object = try JSONSerialization.jsonObject(with: result.output) as? [String: Any],
             let results = object["results"] as? [[String: Any]], results.count == queries.count
@@ -82,7 +84,8 @@ enum DifferentialReference {
         process.arguments = arguments
         let stdin = Pipe()
         let stdout = Pipe()
-        let stderr = FileManager.default.temporaryDirectory.appendingPathComponent("flagstaff-ygg-\(UUID().uuidString).err")
+        let stderr = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "flagstaff-ygg-\(UUID().uuidString).err")
         guard FileManager.default.createFile(atPath: stderr.path, contents: nil) else {
             throw Failure(description: "cannot create \(stderr.path)")
         }

@@ -51,7 +51,8 @@ struct DifferentialTests {
         if !mismatches.isEmpty {
             let firstOnes = mismatches.prefix(15).joined(separator: "\n")
             Issue.record(
-                "\(name): \(mismatches.count) of \(queries.count) queries differ from yggdrasil-engine; first ones:\n\(firstOnes)")
+                "\(name): \(mismatches.count) of \(queries.count) queries differ from yggdrasil-engine; first ones:\n\(firstOnes)"
+            )
         }
     }
 

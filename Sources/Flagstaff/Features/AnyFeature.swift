@@ -78,7 +78,9 @@ open class AnyFeature: @unchecked Sendable {
 
     /// Publishes the identity given by discovery or registration.
     /// - Parameter declarationPath: where it was declared, or `nil` for a runtime registration (then derived).
-    func assignIdentity(propertyName: String?, group: [FeatureGroup], registry: FeatureRegistry, declarationPath: String?) {
+    func assignIdentity(
+        propertyName: String?, group: [FeatureGroup], registry: FeatureRegistry, declarationPath: String?
+    ) {
         let key = explicitKey == nil ? propertyName.map { (group.map(\.key) + [$0]).joined(separator: ".") } : nil
         // A property name says more than the key; without one the label is humanised from the key when read.
         let label = explicitLabel ?? propertyName.map(LabelFormatter.humanize)
@@ -127,7 +129,9 @@ open class AnyFeature: @unchecked Sendable {
             chain.append(ResolutionStep(source: .testOverride, value: forced, detail: "forced in this task"))
         }
         let state = override
-        chain.append(ResolutionStep(source: .override, value: state.forcedValue, detail: state == .featureDefault ? "not overridden" : nil))
+        chain.append(
+            ResolutionStep(
+                source: .override, value: state.forcedValue, detail: state == .featureDefault ? "not overridden" : nil))
         chain.append(contentsOf: base.chain)
         if let forced {
             value = forced
@@ -198,8 +202,10 @@ final class FeatureIdentity: Sendable {
     /// The identity this one replaced, kept alive for readers that loaded its pointer before the swap.
     private let previous: FeatureIdentity?
 
-    init(key: String, label: String?, group: FeatureGroup?, declarationPath: String?, registry: FeatureRegistry,
-         previous: FeatureIdentity?) {
+    init(
+        key: String, label: String?, group: FeatureGroup?, declarationPath: String?, registry: FeatureRegistry,
+        previous: FeatureIdentity?
+    ) {
         self.key = key
         self.explicitLabel = label
         self.weakGroup = WeakReference(group)

@@ -43,10 +43,12 @@ public final class DynamicFeature: AnyFeature, @unchecked Sendable {
     ///   - clock: the clock `.interval` caching measures its interval on (default `ContinuousClock()`; tests
     ///     pass a manual clock and advance it).
     ///   - compute: computes the default; receives this flag.
-    public init(key: String? = nil, label: String? = nil, description: String? = nil,
-                requiresRestart: Bool = false, caching: Caching = .none,
-                clock: any Clock<Duration> = ContinuousClock(),
-                compute: @escaping @Sendable (DynamicFeature) -> Bool) {
+    public init(
+        key: String? = nil, label: String? = nil, description: String? = nil,
+        requiresRestart: Bool = false, caching: Caching = .none,
+        clock: any Clock<Duration> = ContinuousClock(),
+        compute: @escaping @Sendable (DynamicFeature) -> Bool
+    ) {
         self.caching = caching
         self.compute = compute
         if case .interval = caching {

@@ -24,8 +24,10 @@ public final class Feature: AnyFeature, @unchecked Sendable {
     ///   - description: a human description.
     ///   - defaultState: the value when not overridden.
     ///   - requiresRestart: whether a change only takes effect after the app restarts.
-    public init(key: String? = nil, label: String? = nil, description: String? = nil,
-                defaultState: Bool = false, requiresRestart: Bool = false) {
+    public init(
+        key: String? = nil, label: String? = nil, description: String? = nil,
+        defaultState: Bool = false, requiresRestart: Bool = false
+    ) {
         self.defaultState = defaultState
         self.enabledIn = nil
         super.init(key: key, label: label, description: description, requiresRestart: requiresRestart)
@@ -38,8 +40,10 @@ public final class Feature: AnyFeature, @unchecked Sendable {
     ///   - description: a human description.
     ///   - enabledIn: the build targets in which the flag defaults to on.
     ///   - requiresRestart: whether a change only takes effect after the app restarts.
-    public init(key: String? = nil, label: String? = nil, description: String? = nil,
-                enabledIn: Set<BuildTarget>, requiresRestart: Bool = false) {
+    public init(
+        key: String? = nil, label: String? = nil, description: String? = nil,
+        enabledIn: Set<BuildTarget>, requiresRestart: Bool = false
+    ) {
         self.defaultState = false
         self.enabledIn = enabledIn
         super.init(key: key, label: label, description: description, requiresRestart: requiresRestart)
@@ -59,7 +63,8 @@ public final class Feature: AnyFeature, @unchecked Sendable {
         guard let enabledIn else { return .single(defaultState, from: .static) }
         let target = BuildTarget.current
         let names = BuildTarget.allCases.filter(enabledIn.contains).map(\.rawValue).joined(separator: ", ")
-        return .single(enabledIn.contains(target), from: .buildTarget(target),
-                       detail: "on in \(names.isEmpty ? "no build" : names); this is \(target.rawValue)")
+        return .single(
+            enabledIn.contains(target), from: .buildTarget(target),
+            detail: "on in \(names.isEmpty ? "no build" : names); this is \(target.rawValue)")
     }
 }

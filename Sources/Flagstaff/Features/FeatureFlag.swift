@@ -15,10 +15,13 @@ public struct FeatureFlag: Sendable {
     ///   - label: a display label; `nil` humanises the property name.
     ///   - description: a human description.
     ///   - requiresRestart: whether a change only takes effect after the app restarts.
-    public init(wrappedValue: Bool, key: String? = nil, label: String? = nil, description: String? = nil,
-                requiresRestart: Bool = false) {
-        feature = Feature(key: key, label: label, description: description,
-                          defaultState: wrappedValue, requiresRestart: requiresRestart)
+    public init(
+        wrappedValue: Bool, key: String? = nil, label: String? = nil, description: String? = nil,
+        requiresRestart: Bool = false
+    ) {
+        feature = Feature(
+            key: key, label: label, description: description,
+            defaultState: wrappedValue, requiresRestart: requiresRestart)
     }
 
     /// The effective value.

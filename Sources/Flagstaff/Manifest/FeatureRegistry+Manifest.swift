@@ -12,15 +12,18 @@ extension FeatureRegistry {
     ///   - options: registry options (`name` defaults to the manifest's name).
     ///   - makeFeature: builds a custom flag for a manifest entry, or returns `nil`.
     /// - Throws: `RegistryError` if keys collide.
-    public convenience init(manifest: RegistryManifest, store: any OverrideStore = InMemoryOverrideStore(),
-                            options: RegistryOptions = RegistryOptions(),
-                            makeFeature: (RegistryManifest.Flag) -> AnyFeature? = { _ in nil }) throws {
+    public convenience init(
+        manifest: RegistryManifest, store: any OverrideStore = InMemoryOverrideStore(),
+        options: RegistryOptions = RegistryOptions(),
+        makeFeature: (RegistryManifest.Flag) -> AnyFeature? = { _ in nil }
+    ) throws {
         self.init(name: options.name ?? manifest.name, store: store, options: options)
         func build(_ flag: RegistryManifest.Flag) -> AnyFeature {
             if let custom = makeFeature(flag) { return custom }
             if flag.kind == .buildTarget, let targets = flag.enabledIn {
-                return Feature(key: flag.key, label: flag.label, description: flag.description,
-                               enabledIn: Set(targets), requiresRestart: flag.requiresRestart)
+                return Feature(
+                    key: flag.key, label: flag.label, description: flag.description,
+                    enabledIn: Set(targets), requiresRestart: flag.requiresRestart)
             }
             return ManifestFeature(flag)
         }
@@ -33,7 +36,9 @@ extension FeatureRegistry {
                 try add(group.groups, parent: path)
             }
         }
-        func count(_ groups: [RegistryManifest.Group]) -> Int { groups.reduce(0) { $0 + $1.flags.count + count($1.groups) } }
+        func count(_ groups: [RegistryManifest.Group]) -> Int {
+            groups.reduce(0) { $0 + $1.flags.count + count($1.groups) }
+        }
         reserveCapacity(forAdditionalFlags: manifest.flags.count + count(manifest.groups))
         try registerUnpublished(manifest.flags.map(build), in: nil)
         try add(manifest.groups, parent: nil)
@@ -45,17 +50,22 @@ extension FeatureRegistry {
     /// standalone console.
     public func manifest() -> RegistryManifest {
         func flag(_ feature: AnyFeature) -> RegistryManifest.Flag {
-            let enabledIn = (feature as? Feature)?.enabledIn.map { targets in BuildTarget.allCases.filter(targets.contains) }
+            let enabledIn = (feature as? Feature)?.enabledIn.map { targets in
+                BuildTarget.allCases.filter(targets.contains)
+            }
             // A remote key equal to the flag's key is the manifest's default: left out.
-            let remoteKey = (feature as? ManifestFeature)?.remoteKey
+            let remoteKey =
+                (feature as? ManifestFeature)?.remoteKey
                 ?? (feature as? any RemoteKeyedFeature).flatMap { $0.remoteKey == feature.key ? nil : $0.remoteKey }
-            return RegistryManifest.Flag(key: feature.key, label: feature.label, description: feature.description,
-                                         default: feature.computedDefault, requiresRestart: feature.requiresRestart,
-                                         kind: feature.kind, enabledIn: enabledIn, remoteKey: remoteKey)
+            return RegistryManifest.Flag(
+                key: feature.key, label: feature.label, description: feature.description,
+                default: feature.computedDefault, requiresRestart: feature.requiresRestart,
+                kind: feature.kind, enabledIn: enabledIn, remoteKey: remoteKey)
         }
         func describe(_ group: FeatureGroup) -> RegistryManifest.Group {
-            RegistryManifest.Group(key: group.key, label: group.label, description: group.description,
-                                   flags: group.features.map(flag), groups: group.subgroups.map(describe))
+            RegistryManifest.Group(
+                key: group.key, label: group.label, description: group.description,
+                flags: group.features.map(flag), groups: group.subgroups.map(describe))
         }
         return RegistryManifest(name: name, flags: rootFeatures.map(flag), groups: groups.map(describe))
     }
@@ -72,7 +82,8 @@ final class ManifestFeature: AnyFeature, @unchecked Sendable {
         defaultState = flag.default
         declaredKind = flag.kind
         remoteKey = flag.remoteKey
-        super.init(key: flag.key, label: flag.label, description: flag.description, requiresRestart: flag.requiresRestart)
+        super.init(
+            key: flag.key, label: flag.label, description: flag.description, requiresRestart: flag.requiresRestart)
     }
 
     override var kind: FeatureKind { declaredKind }

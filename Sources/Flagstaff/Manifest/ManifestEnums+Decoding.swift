@@ -13,11 +13,14 @@ extension BuildTarget {
     }
 }
 
-private func decodeNamed<T: RawRepresentable & CaseIterable>(from decoder: any Decoder, what: String) throws -> T where T.RawValue == String {
+private func decodeNamed<T: RawRepresentable & CaseIterable>(from decoder: any Decoder, what: String) throws -> T
+where T.RawValue == String {
     let container = try decoder.singleValueContainer()
     let name = try container.decode(String.self)
     if let value = T(rawValue: name) { return value }
     let accepted = T.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
-    throw DecodingError.dataCorrupted(DecodingError.Context(
-        codingPath: decoder.codingPath, debugDescription: "unknown \(what) \"\(name)\" (expected one of: \(accepted))"))
+    throw DecodingError.dataCorrupted(
+        DecodingError.Context(
+            codingPath: decoder.codingPath,
+            debugDescription: "unknown \(what) \"\(name)\" (expected one of: \(accepted))"))
 }

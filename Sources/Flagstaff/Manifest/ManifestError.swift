@@ -30,9 +30,11 @@ public struct ManifestError: Error, Sendable, Hashable, CustomStringConvertible 
     static func rejectUnknownKeys(in decoder: any Decoder, known: [String]) throws {
         let container = try decoder.container(keyedBy: AnyKey.self)
         for key in container.allKeys where !known.contains(key.stringValue) {
-            throw DecodingError.dataCorrupted(DecodingError.Context(
-                codingPath: decoder.codingPath + [key],
-                debugDescription: "unknown field \"\(key.stringValue)\" (expected one of: \(known.joined(separator: ", ")))"))
+            throw DecodingError.dataCorrupted(
+                DecodingError.Context(
+                    codingPath: decoder.codingPath + [key],
+                    debugDescription:
+                        "unknown field \"\(key.stringValue)\" (expected one of: \(known.joined(separator: ", ")))"))
         }
     }
 }

@@ -18,7 +18,9 @@ extension ManifestReader {
         case .wide(let unitSize, let bigEndian, let skip):
             guard let utf8 = transcode([UInt8](data), unitSize: unitSize, bigEndian: bigEndian, skip: skip) else {
                 let name = unitSize == 2 ? "UTF-16" : "UTF-32"
-                throw ManifestError(source: source, path: "$", message: "not valid JSON: the text looks like \(name) but is not valid \(name)")
+                throw ManifestError(
+                    source: source, path: "$",
+                    message: "not valid JSON: the text looks like \(name) but is not valid \(name)")
             }
             return try utf8.withUnsafeBufferPointer { (bytes) throws(ManifestError) -> RegistryManifest in
                 try read(utf8: bytes, source: source)
@@ -29,14 +31,19 @@ extension ManifestReader {
     /// Reads a manifest from UTF-8 text.
     static func read(utf8 bytes: UnsafeBufferPointer<UInt8>, source: String) throws(ManifestError) -> RegistryManifest {
         guard let base = bytes.baseAddress, !bytes.isEmpty else {
-            throw ManifestError(source: source, path: "$", message: "not valid JSON: the file is empty (expected an object such as {\"name\": \"My app\", \"flags\": []})")
+            throw ManifestError(
+                source: source, path: "$",
+                message:
+                    "not valid JSON: the file is empty (expected an object such as {\"name\": \"My app\", \"flags\": []})"
+            )
         }
         var reader = ManifestReader(base: base, count: bytes.count)
         do throws(ReadFailure) {
             let manifest = try reader.readManifest()
             reader.skipWhitespace()
             guard reader.atEnd else {
-                throw reader.syntaxError("unexpected \(reader.foundHere) after the manifest (only whitespace may follow its closing '}')")
+                throw reader.syntaxError(
+                    "unexpected \(reader.foundHere) after the manifest (only whitespace may follow its closing '}')")
             }
             return manifest
         } catch {
@@ -93,11 +100,15 @@ extension ManifestReader {
         output.reserveCapacity(bytes.count / unitSize)
         let failed: Bool
         if unitSize == 2 {
-            failed = Swift.transcode(starts.lazy.map { UInt16(truncatingIfNeeded: unit(at: $0)) }.makeIterator(),
-                                     from: UTF16.self, to: UTF8.self, stoppingOnError: true) { output.append($0) }
+            failed = Swift.transcode(
+                starts.lazy.map { UInt16(truncatingIfNeeded: unit(at: $0)) }.makeIterator(),
+                from: UTF16.self, to: UTF8.self, stoppingOnError: true
+            ) { output.append($0) }
         } else {
-            failed = Swift.transcode(starts.lazy.map { unit(at: $0) }.makeIterator(),
-                                     from: UTF32.self, to: UTF8.self, stoppingOnError: true) { output.append($0) }
+            failed = Swift.transcode(
+                starts.lazy.map { unit(at: $0) }.makeIterator(),
+                from: UTF32.self, to: UTF8.self, stoppingOnError: true
+            ) { output.append($0) }
         }
         return failed ? nil : output
     }

@@ -13,8 +13,13 @@ extension ManifestReader {
             do throws(ReadFailure) {
                 switch field {
                 case .name: name = try readString()
-                case .flags: manifest.flags = try readOptionalArray(of: "flags") { reader throws(ReadFailure) in try reader.readFlag() } ?? []
-                case .groups: manifest.groups = try readOptionalArray(of: "groups") { reader throws(ReadFailure) in try reader.readGroup() } ?? []
+                case .flags:
+                    manifest.flags =
+                        try readOptionalArray(of: "flags") { reader throws(ReadFailure) in try reader.readFlag() } ?? []
+                case .groups:
+                    manifest.groups =
+                        try readOptionalArray(of: "groups") { reader throws(ReadFailure) in try reader.readGroup() }
+                        ?? []
                 case .remote: manifest.remote = try readNull() ? nil : try readRemote()
                 }
             } catch {
@@ -39,8 +44,13 @@ extension ManifestReader {
                 case .key: key = try readString()
                 case .label: group.label = try readOptionalString()
                 case .description: group.description = try readOptionalString()
-                case .flags: group.flags = try readOptionalArray(of: "flags") { reader throws(ReadFailure) in try reader.readFlag() } ?? []
-                case .groups: group.groups = try readOptionalArray(of: "groups") { reader throws(ReadFailure) in try reader.readGroup() } ?? []
+                case .flags:
+                    group.flags =
+                        try readOptionalArray(of: "flags") { reader throws(ReadFailure) in try reader.readFlag() } ?? []
+                case .groups:
+                    group.groups =
+                        try readOptionalArray(of: "groups") { reader throws(ReadFailure) in try reader.readGroup() }
+                        ?? []
                 }
             } catch {
                 throw error.inside(.field(field.rawValue))
@@ -85,13 +95,16 @@ extension ManifestReader {
             }
         }
         guard let key else { throw missing("key") }
-        return RegistryManifest.Flag(key: key, label: label, description: description, default: isOn,
-                                     requiresRestart: requiresRestart, kind: kind, enabledIn: enabledIn, remoteKey: remoteKey)
+        return RegistryManifest.Flag(
+            key: key, label: label, description: description, default: isOn,
+            requiresRestart: requiresRestart, kind: kind, enabledIn: enabledIn, remoteKey: remoteKey)
     }
 
     /// The remote-config provider section.
     mutating func readRemote() throws(ReadFailure) -> RegistryManifest.Remote {
-        guard byte == UInt8(ascii: "{") else { throw try typeMismatch(expected: "an object (the remote-config provider)") }
+        guard byte == UInt8(ascii: "{") else {
+            throw try typeMismatch(expected: "an object (the remote-config provider)")
+        }
         try open()
         var provider: String?
         var remote = RegistryManifest.Remote(provider: "")
@@ -107,7 +120,8 @@ extension ManifestReader {
                 case .namespace: remote.namespace = try readOptionalString()
                 case .minimumFetchInterval:
                     switch byte {
-                    case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): remote.minimumFetchInterval = try readNumber()
+                    case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                        remote.minimumFetchInterval = try readNumber()
                     case UInt8(ascii: "n"):
                         try readLiteral("null")
                         remote.minimumFetchInterval = nil
@@ -128,7 +142,9 @@ extension ManifestReader {
     /// "none"; the first of repeated keys wins).
     private mutating func readDefaults() throws(ReadFailure) -> [String: RegistryManifest.DefaultValue] {
         if try readNull() { return [:] }
-        guard byte == UInt8(ascii: "{") else { throw try typeMismatch(expected: "an object (remote-config keys and their defaults)") }
+        guard byte == UInt8(ascii: "{") else {
+            throw try typeMismatch(expected: "an object (remote-config keys and their defaults)")
+        }
         try open()
         var defaults: [String: RegistryManifest.DefaultValue] = [:]
         var state = ObjectState()
@@ -166,7 +182,9 @@ extension ManifestReader {
     /// accepted ones.
     private mutating func readNamed<Name>(_ names: FieldTable<Name>, what: String) throws(ReadFailure) -> Name {
         func accepted() -> String { names.keys.map { "\"\($0.rawValue)\"" }.joined(separator: ", ") }
-        guard byte == UInt8(ascii: "\"") else { throw try typeMismatch(expected: "a string (a \(what): one of \(accepted()))") }
+        guard byte == UInt8(ascii: "\"") else {
+            throw try typeMismatch(expected: "a string (a \(what): one of \(accepted()))")
+        }
         let start = offset
         let name = try readStringToken()
         if let index = names.index(of: name, readable: count - start - 1) { return names.keys[index] }

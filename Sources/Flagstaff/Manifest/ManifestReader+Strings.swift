@@ -55,7 +55,8 @@ extension ManifestReader {
                 index = try appendEscape(at: index, quote: quote, to: &text)
             case 0..<0x20:
                 let code = "U+00" + (value < 0x10 ? "0" : "") + String(value, radix: 16, uppercase: true)
-                throw syntaxError("control character \(code) in a string (write it as an escape such as \\n or \\u00XX)", at: index)
+                throw syntaxError(
+                    "control character \(code) in a string (write it as an escape such as \\n or \\u00XX)", at: index)
             case 0x20..<0x80:
                 text.append(value)
                 index += 1
@@ -84,7 +85,9 @@ extension ManifestReader {
         case UInt8(ascii: "u"):
             return try appendUnicodeEscape(at: index, to: &text)
         default:
-            throw syntaxError("invalid escape: \\ followed by \(describe(at: index + 1)) (expected one of \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX)", at: index)
+            throw syntaxError(
+                "invalid escape: \\ followed by \(describe(at: index + 1)) (expected one of \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX)",
+                at: index)
         }
         text.append(simple)
         return index + 2
@@ -99,13 +102,18 @@ extension ManifestReader {
         var end = index + 6
         if (0xD800..<0xDC00).contains(unit) {
             guard end + 1 < count, base[end] == UInt8(ascii: "\\"), base[end + 1] == UInt8(ascii: "u"),
-                  let low = hex4(at: end + 2), (0xDC00..<0xE000).contains(low) else {
-                throw syntaxError("lone surrogate \\u\(String(unit, radix: 16, uppercase: true)) (a high surrogate must be followed by a low surrogate \\uDC00–\\uDFFF)", at: index)
+                let low = hex4(at: end + 2), (0xDC00..<0xE000).contains(low)
+            else {
+                throw syntaxError(
+                    "lone surrogate \\u\(String(unit, radix: 16, uppercase: true)) (a high surrogate must be followed by a low surrogate \\uDC00–\\uDFFF)",
+                    at: index)
             }
             scalar = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00)
             end += 6
         } else if (0xDC00..<0xE000).contains(unit) {
-            throw syntaxError("lone surrogate \\u\(String(unit, radix: 16, uppercase: true)) (a low surrogate must follow a high surrogate \\uD800–\\uDBFF)", at: index)
+            throw syntaxError(
+                "lone surrogate \\u\(String(unit, radix: 16, uppercase: true)) (a low surrogate must follow a high surrogate \\uD800–\\uDBFF)",
+                at: index)
         }
         switch scalar {
         case 0..<0x80:
@@ -169,7 +177,8 @@ extension ManifestReader {
         }
         guard valid else {
             let hex = String(lead, radix: 16, uppercase: true)
-            throw syntaxError("invalid UTF-8 (a sequence starting with byte 0x\(hex)); manifests must be UTF-8 text", at: index)
+            throw syntaxError(
+                "invalid UTF-8 (a sequence starting with byte 0x\(hex)); manifests must be UTF-8 text", at: index)
         }
         return index + length
     }

@@ -110,7 +110,9 @@ struct FieldTable<Key: CaseIterable & RawRepresentable & Sendable>: Sendable whe
     private func index(of words: (UInt64, UInt64, UInt64), length: Int) -> Int? {
         for candidate in 0..<entries.count {
             let entry = entries[candidate]
-            if entry.length == length && entry.words.0 == words.0 && entry.words.1 == words.1 && entry.words.2 == words.2 {
+            if entry.length == length && entry.words.0 == words.0 && entry.words.1 == words.1
+                && entry.words.2 == words.2
+            {
                 return candidate
             }
         }

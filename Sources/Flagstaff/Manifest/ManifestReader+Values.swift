@@ -43,7 +43,8 @@ extension ManifestReader {
         var index = 0
         while index < length && offset + index < count && base[offset + index] == expected[index] { index += 1 }
         guard index == length else {
-            throw syntaxError("expected a value (such as \(literal)), found \(describe(at: offset + index))", at: offset + index)
+            throw syntaxError(
+                "expected a value (such as \(literal)), found \(describe(at: offset + index))", at: offset + index)
         }
         offset += length
     }
@@ -58,7 +59,10 @@ extension ManifestReader {
             position < count && base[position] >= UInt8(ascii: "0") && base[position] <= UInt8(ascii: "9")
         }
         func digits(from position: Int, what: String) throws(ReadFailure) -> Int {
-            guard digit(position) else { throw syntaxError("invalid number: expected a digit \(what), found \(describe(at: position))", at: position) }
+            guard digit(position) else {
+                throw syntaxError(
+                    "invalid number: expected a digit \(what), found \(describe(at: position))", at: position)
+            }
             var end = position
             while digit(end) {
                 if base[end] != UInt8(ascii: "0") { nonzero = true }
@@ -89,7 +93,9 @@ extension ManifestReader {
             throw ReadFailure(message: "expected a number within the range of a Double, found \(shown)")
         }
         if value == 0 && mantissaHasDigits {
-            throw ReadFailure(message: "expected a number within the range of a Double, found \(shown) (too small: it would become 0)")
+            throw ReadFailure(
+                message: "expected a number within the range of a Double, found \(shown) (too small: it would become 0)"
+            )
         }
         return value
     }

@@ -87,7 +87,9 @@ struct ManifestReader {
         }
         let name = try readStringToken()
         skipWhitespace()
-        guard byte == UInt8(ascii: ":") else { throw syntaxError("expected ':' after a field name, found \(foundHere)") }
+        guard byte == UInt8(ascii: ":") else {
+            throw syntaxError("expected ':' after a field name, found \(foundHere)")
+        }
         offset += 1
         skipWhitespace()
         return name
@@ -97,10 +99,13 @@ struct ManifestReader {
     /// with `JSONDecoder`); unknown fields are errors listing the known ones.
     mutating func nextField<Key>(_ table: FieldTable<Key>, _ state: inout ObjectState) throws(ReadFailure) -> Key? {
         while let name = try nextFieldName(&state) {
-            let readable = if case .raw(let bytes) = name, let start = bytes.baseAddress { count - (start - base) } else { 0 }
+            let readable =
+                if case .raw(let bytes) = name, let start = bytes.baseAddress { count - (start - base) } else { 0 }
             guard let index = table.index(of: name, readable: readable) else {
                 let text = name.string
-                throw ReadFailure(message: "unknown field \(JSONText.quoted(text)) (expected one of: \(table.list))", path: [.field(text)])
+                throw ReadFailure(
+                    message: "unknown field \(JSONText.quoted(text)) (expected one of: \(table.list))",
+                    path: [.field(text)])
             }
             let bit: UInt64 = 1 << UInt64(index)
             if state.seen & bit == 0 {
@@ -127,7 +132,9 @@ struct ManifestReader {
         case UInt8(ascii: ","):
             offset += 1
             skipWhitespace()
-            if byte == UInt8(ascii: "]") { throw syntaxError("expected a value after ',' (a trailing comma is not allowed)") }
+            if byte == UInt8(ascii: "]") {
+                throw syntaxError("expected a value after ',' (a trailing comma is not allowed)")
+            }
             return true
         case UInt8(ascii: "]"):
             close()
@@ -145,7 +152,9 @@ struct ManifestReader {
 
     /// Reads the elements of an array with `element`, naming the index of a failing one.
     @inline(__always)
-    mutating func readArray<Element>(_ element: (inout ManifestReader) throws(ReadFailure) -> Element) throws(ReadFailure) -> [Element] {
+    mutating func readArray<Element>(_ element: (inout ManifestReader) throws(ReadFailure) -> Element)
+        throws(ReadFailure) -> [Element]
+    {
         try open()
         var elements: [Element] = []
         var first = true

@@ -38,7 +38,9 @@ extension RegistryManifest {
         do {
             data = try Data(contentsOf: url)
         } catch {
-            throw ManifestError(source: url.path, path: nil, message: "cannot read the file (\((error as NSError).localizedDescription))")
+            throw ManifestError(
+                source: url.path, path: nil,
+                message: "cannot read the file (\((error as NSError).localizedDescription))")
         }
         return try decode(data, source: url.path)
     }

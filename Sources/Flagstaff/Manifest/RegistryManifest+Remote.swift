@@ -42,9 +42,11 @@ extension RegistryManifest {
         ///   - namespace: the config namespace, if not the default.
         ///   - minimumFetchInterval: seconds between fetches, if not the default.
         ///   - defaults: in-app defaults by key.
-        public init(provider: String, projectID: String? = nil, apiKey: String? = nil, appID: String? = nil,
-                    baseURL: String? = nil, namespace: String? = nil, minimumFetchInterval: Double? = nil,
-                    defaults: [String: DefaultValue] = [:]) {
+        public init(
+            provider: String, projectID: String? = nil, apiKey: String? = nil, appID: String? = nil,
+            baseURL: String? = nil, namespace: String? = nil, minimumFetchInterval: Double? = nil,
+            defaults: [String: DefaultValue] = [:]
+        ) {
             self.provider = provider
             self.projectID = projectID
             self.apiKey = apiKey
@@ -102,8 +104,9 @@ extension RegistryManifest {
             } else if let value = try? container.decode(String.self) {
                 self = .string(value)
             } else {
-                throw DecodingError.dataCorrupted(DecodingError.Context(
-                    codingPath: decoder.codingPath, debugDescription: "expected a boolean, a number or a string"))
+                throw DecodingError.dataCorrupted(
+                    DecodingError.Context(
+                        codingPath: decoder.codingPath, debugDescription: "expected a boolean, a number or a string"))
             }
         }
 

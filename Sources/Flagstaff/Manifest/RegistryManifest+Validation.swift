@@ -31,12 +31,17 @@ extension RegistryManifest {
                 }
                 if let earlier {
                     let first = locations[earlier]
-                    throw ManifestError(source: source, path: "\(path).flags[\(index)].key",
-                                        message: "duplicate key '\(flags[index].key)' (first at \(lists[first.list].path).flags[\(first.index)]); every flag needs its own key")
+                    throw ManifestError(
+                        source: source, path: "\(path).flags[\(index)].key",
+                        message:
+                            "duplicate key '\(flags[index].key)' (first at \(lists[first.list].path).flags[\(first.index)]); every flag needs its own key"
+                    )
                 }
                 locations.append((list, index))
                 if flags[index].kind == .buildTarget && flags[index].enabledIn == nil {
-                    throw ManifestError(source: source, path: "\(path).flags[\(index)].enabledIn", message: "a buildTarget flag needs \"enabledIn\" (e.g. [\"debug\", \"internal\"])")
+                    throw ManifestError(
+                        source: source, path: "\(path).flags[\(index)].enabledIn",
+                        message: "a buildTarget flag needs \"enabledIn\" (e.g. [\"debug\", \"internal\"])")
                 }
             }
         }
@@ -44,7 +49,9 @@ extension RegistryManifest {
             for (index, group) in groups.enumerated() {
                 let groupPath = "\(path).groups[\(index)]"
                 if group.key.isEmpty || group.key.contains(".") {
-                    throw ManifestError(source: source, path: "\(groupPath).key", message: "expected a non-empty group key without dots")
+                    throw ManifestError(
+                        source: source, path: "\(groupPath).key", message: "expected a non-empty group key without dots"
+                    )
                 }
                 try check(flags: group.flags, path: groupPath)
                 try check(groups: group.groups, path: groupPath)
@@ -54,10 +61,13 @@ extension RegistryManifest {
         try check(groups: groups, path: "$")
         if let remote {
             if remote.provider.isEmpty {
-                throw ManifestError(source: source, path: "$.remote.provider", message: "expected a provider name such as \"firebase\"")
+                throw ManifestError(
+                    source: source, path: "$.remote.provider", message: "expected a provider name such as \"firebase\"")
             }
             if let interval = remote.minimumFetchInterval, !(interval >= 0 && interval.isFinite) {
-                throw ManifestError(source: source, path: "$.remote.minimumFetchInterval", message: "expected a number of seconds, 0 or more")
+                throw ManifestError(
+                    source: source, path: "$.remote.minimumFetchInterval",
+                    message: "expected a number of seconds, 0 or more")
             }
         }
     }

@@ -58,7 +58,9 @@ public struct RegistryManifest: Codable, Sendable, Hashable {
         enum CodingKeys: String, CodingKey, CaseIterable { case key, label, description, flags, groups }
 
         /// Creates a group.
-        public init(key: String, label: String? = nil, description: String? = nil, flags: [Flag] = [], groups: [Group] = []) {
+        public init(
+            key: String, label: String? = nil, description: String? = nil, flags: [Flag] = [], groups: [Group] = []
+        ) {
             self.key = key
             self.label = label
             self.description = description
@@ -92,9 +94,11 @@ public struct RegistryManifest: Codable, Sendable, Hashable {
         }
 
         /// Creates a flag.
-        public init(key: String, label: String? = nil, description: String? = nil, default: Bool = false,
-                    requiresRestart: Bool = false, kind: FeatureKind = .static, enabledIn: [BuildTarget]? = nil,
-                    remoteKey: String? = nil) {
+        public init(
+            key: String, label: String? = nil, description: String? = nil, default: Bool = false,
+            requiresRestart: Bool = false, kind: FeatureKind = .static, enabledIn: [BuildTarget]? = nil,
+            remoteKey: String? = nil
+        ) {
             self.key = key
             self.label = label
             self.description = description

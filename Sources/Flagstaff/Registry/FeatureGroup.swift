@@ -32,7 +32,9 @@ open class FeatureGroup: @unchecked Sendable {
     public init(key: String? = nil, label: String? = nil, description: String? = nil) {
         self.explicitKey = key
         self.explicitLabel = label
-        naming.replace { _ in GroupNaming(key: "", label: "", keyPath: [], labelPath: [""], description: description, previous: nil) }
+        naming.replace { _ in
+            GroupNaming(key: "", label: "", keyPath: [], labelPath: [""], description: description, previous: nil)
+        }
     }
 
     private func read<R>(_ body: (GroupNaming) -> R) -> R {
@@ -66,8 +68,9 @@ open class FeatureGroup: @unchecked Sendable {
         let label = explicitLabel ?? LabelFormatter.humanize(key)
         let (parentKeys, parentLabels) = parent.map { ($0.keyPath, $0.labelPath) } ?? ([], [])
         naming.replace { current in
-            GroupNaming(key: key, label: label, keyPath: parentKeys + [key], labelPath: parentLabels + [label],
-                        description: current?.description, previous: current)
+            GroupNaming(
+                key: key, label: label, keyPath: parentKeys + [key], labelPath: parentLabels + [label],
+                description: current?.description, previous: current)
         }
     }
 
@@ -76,8 +79,9 @@ open class FeatureGroup: @unchecked Sendable {
             let old = current ?? GroupNaming.unnamed
             var labelPath = old.labelPath
             if let label { labelPath[labelPath.count - 1] = label }
-            return GroupNaming(key: old.key, label: label ?? old.label, keyPath: old.keyPath, labelPath: labelPath,
-                               description: description ?? old.description, previous: current)
+            return GroupNaming(
+                key: old.key, label: label ?? old.label, keyPath: old.keyPath, labelPath: labelPath,
+                description: description ?? old.description, previous: current)
         }
     }
 
@@ -99,7 +103,9 @@ private final class GroupNaming: Sendable {
     /// The naming this one replaced, kept alive for readers that loaded it before the swap.
     private let previous: GroupNaming?
 
-    init(key: String, label: String, keyPath: [String], labelPath: [String], description: String?, previous: GroupNaming?) {
+    init(
+        key: String, label: String, keyPath: [String], labelPath: [String], description: String?, previous: GroupNaming?
+    ) {
         self.key = key
         self.label = label
         self.keyPath = keyPath

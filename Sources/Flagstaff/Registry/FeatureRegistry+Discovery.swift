@@ -38,7 +38,9 @@ extension FeatureRegistry {
     private func add(_ feature: AnyFeature, propertyName: String?, groups: [FeatureGroup], declaration: String) {
         let instance = ObjectIdentifier(feature)
         if let first = core.state.withLock({ $0.instances[instance] }) {
-            core.state.withLock { $0.problems.append(.sameFeatureTwice(firstDeclaration: first, secondDeclaration: declaration)) }
+            core.state.withLock {
+                $0.problems.append(.sameFeatureTwice(firstDeclaration: first, secondDeclaration: declaration))
+            }
             return
         }
         feature.assignIdentity(propertyName: propertyName, group: groups, registry: self, declarationPath: declaration)
@@ -48,7 +50,8 @@ extension FeatureRegistry {
             if let problem = Self.keyProblem(key) {
                 state.problems.append(.invalidKey(key, declaration: declaration, reason: problem))
             } else if let existing = state.byKey[key] {
-                state.problems.append(.duplicateKey(key, firstDeclaration: existing.declarationPath, secondDeclaration: declaration))
+                state.problems.append(
+                    .duplicateKey(key, firstDeclaration: existing.declarationPath, secondDeclaration: declaration))
             } else {
                 state.byKey[key] = feature
             }
@@ -109,7 +112,9 @@ extension FeatureRegistry {
             keys.reserveCapacity(features.count)
             for feature in features {
                 guard let key = feature.explicitKey else {
-                    throw RegistryError.invalidKey(feature.label, reason: "a flag registered at runtime needs an explicit key: Feature(key: \"…\")")
+                    throw RegistryError.invalidKey(
+                        feature.label, reason: "a flag registered at runtime needs an explicit key: Feature(key: \"…\")"
+                    )
                 }
                 if let problem = Self.keyProblem(key) { throw RegistryError.invalidKey(key, reason: problem) }
                 keys.append(key)
@@ -136,7 +141,8 @@ extension FeatureRegistry {
                 }
                 for (feature, key) in zip(features, keys) {
                     feature.assignIdentity(propertyName: nil, group: groupChain, registry: self, declarationPath: nil)
-                    let stored = state.storedOverrides.isEmpty ? .featureDefault : state.storedOverrides[key] ?? .featureDefault
+                    let stored =
+                        state.storedOverrides.isEmpty ? .featureDefault : state.storedOverrides[key] ?? .featureDefault
                     feature.overrideCell.store(stored.cellValue, ordering: .relaxed)
                 }
                 state.features.append(contentsOf: features)

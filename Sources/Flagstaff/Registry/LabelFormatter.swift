@@ -16,7 +16,10 @@ package enum LabelFormatter {
             current = ""
         }
         for (i, c) in chars.enumerated() {
-            if c == "_" || c == "-" || c == " " { flush(); continue }
+            if c == "_" || c == "-" || c == " " {
+                flush()
+                continue
+            }
             if let last = current.last {
                 let next: Character? = i + 1 < chars.count ? chars[i + 1] : nil
                 let boundary =
@@ -61,7 +64,8 @@ package enum LabelFormatter {
                 let last = kind(utf8[index - 1])
                 let next = index + 1 < utf8.count ? kind(utf8[index + 1]) : 0
                 let letter: (UInt8) -> Bool = { $0 == 1 || $0 == 2 }
-                let boundary = (last == 1 && current == 2) || (last == 2 && current == 2 && next == 1)
+                let boundary =
+                    (last == 1 && current == 2) || (last == 2 && current == 2 && next == 1)
                     || (letter(last) && current == 3) || (last == 3 && letter(current))
                 if boundary { wordLength = 0 }
             }

@@ -11,7 +11,10 @@ final class RegistryCore: Sendable {
     /// Publishes the current lookup table and member lists (after discovery, a manifest load, a registration).
     func publishMembers() {
         let (byKey, members) = state.withLock { state in
-            (state.byKey, RegistryMembers(features: state.features, rootFeatures: state.rootFeatures, groups: state.groups))
+            (
+                state.byKey,
+                RegistryMembers(features: state.features, rootFeatures: state.rootFeatures, groups: state.groups)
+            )
         }
         keyTable.publish(byKey, members: members)
     }

@@ -16,8 +16,10 @@ public struct RegistryOptions: Sendable {
     ///   - storeWatchInterval: the store polling interval (default 0.5 s), or `nil` for none.
     ///   - assertOnProblems: whether problems assert in debug builds (default `true`).
     ///   - clock: the clock the store watcher waits on (default `ContinuousClock()`).
-    public init(name: String? = nil, storeWatchInterval: Duration? = .milliseconds(500), assertOnProblems: Bool = true,
-                clock: any Clock<Duration> = ContinuousClock()) {
+    public init(
+        name: String? = nil, storeWatchInterval: Duration? = .milliseconds(500), assertOnProblems: Bool = true,
+        clock: any Clock<Duration> = ContinuousClock()
+    ) {
         self.name = name
         self.storeWatchInterval = storeWatchInterval
         self.assertOnProblems = assertOnProblems

@@ -11,11 +11,13 @@ public enum RegistryProblem: Sendable, Hashable, CustomStringConvertible {
     /// A sentence naming the flag(s) and what is wrong.
     public var description: String {
         switch self {
-        case let .duplicateKey(key, first, second):
-            return "duplicate key '\(key)': declared by \(first) and by \(second); give one of them another name or an explicit key"
-        case let .sameFeatureTwice(first, second):
-            return "the same Feature object is declared at \(first) and at \(second); declare a separate Feature for each"
-        case let .invalidKey(key, declaration, reason):
+        case .duplicateKey(let key, let first, let second):
+            return
+                "duplicate key '\(key)': declared by \(first) and by \(second); give one of them another name or an explicit key"
+        case .sameFeatureTwice(let first, let second):
+            return
+                "the same Feature object is declared at \(first) and at \(second); declare a separate Feature for each"
+        case .invalidKey(let key, let declaration, let reason):
             return "invalid key '\(key)' at \(declaration): \(reason)"
         }
     }
@@ -38,10 +40,11 @@ public enum RegistryError: Error, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .problems(let problems):
-            return "the registry has \(problems.count) problem(s):\n" + problems.map { "  - \($0)" }.joined(separator: "\n")
-        case let .duplicateKey(key, existing):
+            return "the registry has \(problems.count) problem(s):\n"
+                + problems.map { "  - \($0)" }.joined(separator: "\n")
+        case .duplicateKey(let key, let existing):
             return "cannot register '\(key)': the key is already used by \(existing)"
-        case let .invalidKey(key, reason):
+        case .invalidKey(let key, let reason):
             return "cannot register '\(key)': \(reason)"
         case .notInRegistry(let key):
             return "the flag '\(key)' does not belong to this registry"

@@ -33,7 +33,9 @@ extension FeatureRegistry {
         let (exact, narrowing): (SearchMemo?, SearchMemo?) = core.state.withLock { state in
             let usable = state.searchMemos.filter(reusable)
             let exact = usable.last { $0.query == folded.bytes }
-            let narrowing = usable.filter { folded.bytes.starts(with: $0.query) }.max { $0.query.count < $1.query.count }
+            let narrowing = usable.filter { folded.bytes.starts(with: $0.query) }.max {
+                $0.query.count < $1.query.count
+            }
             return (exact, narrowing)
         }
         if let exact { return SearchResults(index: index, query: folded, entries: exact.order, buckets: exact.buckets) }
@@ -56,8 +58,9 @@ extension FeatureRegistry {
             sortedBuckets[starts[bucket]] = buckets[position]
             starts[bucket] += 1
         }
-        let memo = SearchMemo(index: index, scope: scope, generation: generation, query: folded.bytes,
-                              matched: matched, matchedBuckets: buckets, order: order, buckets: sortedBuckets)
+        let memo = SearchMemo(
+            index: index, scope: scope, generation: generation, query: folded.bytes,
+            matched: matched, matchedBuckets: buckets, order: order, buckets: sortedBuckets)
         core.state.withLock { state in
             state.searchMemos.removeAll { $0.query == memo.query && $0.scope == memo.scope }
             state.searchMemos.append(memo)

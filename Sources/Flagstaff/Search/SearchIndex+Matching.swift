@@ -13,10 +13,11 @@ extension SearchIndex {
                     byteSets.withUnsafeBufferPointer { byteSets in
                         query.bytes.withUnsafeBufferPointer { needle in
                             query.compact.withUnsafeBufferPointer { compact in
-                                body(SearchMatcher(
-                                    text: text, wordStarts: wordStarts, bounds: bounds, byteSets: byteSets,
-                                    needle: needle, compact: compact,
-                                    needleSet: query.byteSet, compactSet: query.compactByteSet))
+                                body(
+                                    SearchMatcher(
+                                        text: text, wordStarts: wordStarts, bounds: bounds, byteSets: byteSets,
+                                        needle: needle, compact: compact,
+                                        needleSet: query.byteSet, compactSet: query.compactByteSet))
                             }
                         }
                     }

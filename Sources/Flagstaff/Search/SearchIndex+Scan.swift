@@ -12,8 +12,10 @@ extension SearchIndex {
     ///   - candidates: the matches of a shorter query this one extends, with their buckets as hints.
     ///   - parallelAbove: the candidate count from which the scan is split over the cores.
     /// - Returns: the matching entries in candidate order, and for each its sort bucket (``SearchBucket``).
-    func scan(_ query: FoldedQuery, candidates: SearchCandidates?, scope: SearchScope,
-              parallelAbove: Int = parallelThreshold) -> (matched: [Int32], buckets: [UInt16]) {
+    func scan(
+        _ query: FoldedQuery, candidates: SearchCandidates?, scope: SearchScope,
+        parallelAbove: Int = parallelThreshold
+    ) -> (matched: [Int32], buckets: [UInt16]) {
         let count = candidates?.entries.count ?? features.count
         guard count >= parallelAbove, count > 0 else {
             return scan(query, candidates: candidates, range: 0..<count, scope: scope)
@@ -22,7 +24,7 @@ extension SearchIndex {
         let chunks = max(2, ProcessInfo.processInfo.activeProcessorCount) * 4
         let results = AnnotatedMutex([(matched: [Int32], buckets: [UInt16])](repeating: ([], []), count: chunks))
         DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
-            let range = (count * chunk / chunks) ..< (count * (chunk + 1) / chunks)
+            let range = (count * chunk / chunks)..<(count * (chunk + 1) / chunks)
             let part = scan(query, candidates: candidates, range: range, scope: scope)
             results.withLock { $0[chunk] = part }
         }
@@ -39,15 +41,18 @@ extension SearchIndex {
         return (matched, buckets)
     }
 
-    private func scan(_ query: FoldedQuery, candidates: SearchCandidates?, range: Range<Int>,
-                      scope: SearchScope) -> (matched: [Int32], buckets: [UInt16]) {
+    private func scan(
+        _ query: FoldedQuery, candidates: SearchCandidates?, range: Range<Int>,
+        scope: SearchScope
+    ) -> (matched: [Int32], buckets: [UInt16]) {
         var matched: [Int32] = []
         var buckets: [UInt16] = []
         withMatcher(query) { matcher in
             /// Keeps `entry` if it is in scope and matches; `hint` is its bucket for the query this one extends.
             func consider(_ entry: Int, hint: UInt16?) {
                 if scope != .all && !scope.includes(features[entry]) { return }
-                let found = hint.map { matcher.bestMatch(entry: entry, extending: $0) } ?? matcher.bestMatch(entry: entry)
+                let found =
+                    hint.map { matcher.bestMatch(entry: entry, extending: $0) } ?? matcher.bestMatch(entry: entry)
                 guard let best = found else { return }
                 matched.append(Int32(entry))
                 buckets.append(SearchBucket.make(kind: best.kind, field: best.field, position: best.position))

@@ -54,7 +54,9 @@ final class SearchIndex: Sendable {
             for field in Self.fields {
                 bounds.append(Int32(bytes.count))
                 let start = bytes.count
-                if TextFolding.fold(texts[entry * Self.fieldCount + field.rawValue], bytes: &bytes, wordStarts: &wordStarts) {
+                if TextFolding.fold(
+                    texts[entry * Self.fieldCount + field.rawValue], bytes: &bytes, wordStarts: &wordStarts)
+                {
                     mask |= 1 << UInt8(field.rawValue)
                 }
                 byteSets.append(Self.byteSet(bytes[start...]))
@@ -64,7 +66,8 @@ final class SearchIndex: Sendable {
         }
         texts = []
         // Non-ASCII text that folded much longer than estimated made the buffer grow: copy it to its size.
-        self.bytes = bytes.capacity > bytes.count + bytes.count / 16 + 64 ? bytes.withUnsafeBufferPointer { Array($0) } : bytes
+        self.bytes =
+            bytes.capacity > bytes.count + bytes.count / 16 + 64 ? bytes.withUnsafeBufferPointer { Array($0) } : bytes
         self.wordStarts = wordStarts.words
         self.bounds = bounds
         self.asciiMask = asciiMask
@@ -100,7 +103,9 @@ final class SearchIndex: Sendable {
     /// The best match of the query in one field of one entry, with its runs for highlighting, or `nil`.
     func match(_ query: FoldedQuery, entry: Int, field: SearchField) -> Match? {
         guard let found = locate(query, entry: entry, field: field) else { return nil }
-        guard found.kind == .subsequence else { return Match(kind: found.kind, runs: [(found.position, query.bytes.count)]) }
+        guard found.kind == .subsequence else {
+            return Match(kind: found.kind, runs: [(found.position, query.bytes.count)])
+        }
         let slot = entry * (Self.fieldCount + 1) + field.rawValue
         return bytes.withUnsafeBufferPointer { text in
             Self.subsequenceRuns(query.compact, in: text, start: Int(bounds[slot]), end: Int(bounds[slot + 1]))
@@ -109,7 +114,9 @@ final class SearchIndex: Sendable {
     }
 
     /// The runs (start relative to the field, length) of the needle's bytes found in order, or `nil`.
-    private static func subsequenceRuns(_ needle: [UInt8], in text: UnsafeBufferPointer<UInt8>, start: Int, end: Int) -> [(Int, Int)]? {
+    private static func subsequenceRuns(_ needle: [UInt8], in text: UnsafeBufferPointer<UInt8>, start: Int, end: Int)
+        -> [(Int, Int)]?
+    {
         guard !needle.isEmpty, end - start >= needle.count else { return nil }
         var runs: [(Int, Int)] = []
         var position = start
@@ -129,7 +136,7 @@ final class SearchIndex: Sendable {
     /// Converts a match's byte runs into `Character` offset ranges of the field's original text.
     func characterRanges(of match: Match, entry: Int, field: SearchField, feature: AnyFeature) -> [Range<Int>] {
         if asciiMask[entry] & (1 << UInt8(field.rawValue)) != 0 {
-            return match.runs.map { $0.0 ..< $0.0 + $0.1 }
+            return match.runs.map { $0.0..<$0.0 + $0.1 }
         }
         // Map folded byte offsets to character offsets by folding the text again.
         var byteToCharacter: [Int] = []
@@ -138,9 +145,9 @@ final class SearchIndex: Sendable {
         }
         var ranges: [Range<Int>] = []
         for (start, length) in match.runs where start + length <= byteToCharacter.count && length > 0 {
-            let range = byteToCharacter[start] ..< byteToCharacter[start + length - 1] + 1
+            let range = byteToCharacter[start]..<byteToCharacter[start + length - 1] + 1
             if let last = ranges.last, last.upperBound >= range.lowerBound {
-                ranges[ranges.count - 1] = last.lowerBound ..< max(last.upperBound, range.upperBound)
+                ranges[ranges.count - 1] = last.lowerBound..<max(last.upperBound, range.upperBound)
             } else {
                 ranges.append(range)
             }

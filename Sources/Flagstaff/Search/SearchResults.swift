@@ -27,12 +27,14 @@ public struct SearchResults: RandomAccessCollection, Sendable {
     public subscript(position: Int) -> SearchResult {
         let entry = Int(entries[position])
         guard !buckets.isEmpty else {
-            return SearchResult(feature: index.features[entry], kind: .unfiltered, field: .label,
-                                index: index, entry: entry, query: query)
+            return SearchResult(
+                feature: index.features[entry], kind: .unfiltered, field: .label,
+                index: index, entry: entry, query: query)
         }
         let (kind, field) = SearchBucket.kindAndField(buckets[position])
-        return SearchResult(feature: index.features[entry], kind: kind, field: field,
-                            index: index, entry: entry, query: query)
+        return SearchResult(
+            feature: index.features[entry], kind: kind, field: field,
+            index: index, entry: entry, query: query)
     }
 
     /// The position of the flag with a given key, or `nil`.
@@ -60,7 +62,9 @@ enum SearchBucket {
     static func kindAndField(_ bucket: UInt16) -> (SearchMatchKind, SearchField) {
         let kindAndField = Int(bucket) / positions
         let fieldCount = SearchField.allCases.count
-        return (SearchMatchKind(rawValue: kindAndField / fieldCount) ?? .subsequence,
-                SearchField(rawValue: kindAndField % fieldCount) ?? .label)
+        return (
+            SearchMatchKind(rawValue: kindAndField / fieldCount) ?? .subsequence,
+            SearchField(rawValue: kindAndField % fieldCount) ?? .label
+        )
     }
 }

@@ -36,7 +36,8 @@ enum TextFolding {
         if let ascii = character.asciiValue {
             return [ascii >= 65 && ascii <= 90 ? ascii + 32 : ascii]
         }
-        let folded = String(character).folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil).lowercased()
+        let folded = String(character).folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
+            .lowercased()
         return Array(folded.utf8)
     }
 

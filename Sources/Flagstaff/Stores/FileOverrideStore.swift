@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -33,7 +34,8 @@ public final class FileOverrideStore: OverrideStore {
         }
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue {
-            throw OverrideStoreError.invalidLocation(url.path, reason: "it is a directory; expected a file such as overrides.json")
+            throw OverrideStoreError.invalidLocation(
+                url.path, reason: "it is a directory; expected a file such as overrides.json")
         }
         self.url = url.standardizedFileURL
     }
@@ -85,7 +87,9 @@ public final class FileOverrideStore: OverrideStore {
     public func changeSignature() -> StoreSignature? {
         var info = stat()
         guard stat(path, &info) == 0 else { return StoreSignature([0, 0, 0, 0]) }
-        return StoreSignature([Int64(info.st_ino), Int64(info.st_size), Int64(info.st_mtim.tv_sec), Int64(info.st_mtim.tv_nsec)])
+        return StoreSignature([
+            Int64(info.st_ino), Int64(info.st_size), Int64(info.st_mtim.tv_sec), Int64(info.st_mtim.tv_nsec),
+        ])
     }
 
     // MARK: File operations
@@ -108,7 +112,8 @@ public final class FileOverrideStore: OverrideStore {
             if count == 0 { break }
             data.append(buffer, count: count)
             if data.count > 64 * 1024 * 1024 {
-                throw OverrideStoreError.corrupt(path: path, reason: "larger than 64 MiB; an override file is a few kilobytes")
+                throw OverrideStoreError.corrupt(
+                    path: path, reason: "larger than 64 MiB; an override file is a few kilobytes")
             }
         }
         return data
@@ -119,19 +124,22 @@ public final class FileOverrideStore: OverrideStore {
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         } catch {
-            throw OverrideStoreError.unwritable(path: path, reason: "cannot create directory \(directory.path): \(error.localizedDescription)")
+            throw OverrideStoreError.unwritable(
+                path: path, reason: "cannot create directory \(directory.path): \(error.localizedDescription)")
         }
     }
 
     private func withExclusiveLock<T>(_ body: () throws -> T) throws -> T {
         let fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
-            throw OverrideStoreError.unwritable(path: path, reason: "cannot open lock file \(lockPath): \(String(cString: strerror(errno)))")
+            throw OverrideStoreError.unwritable(
+                path: path, reason: "cannot open lock file \(lockPath): \(String(cString: strerror(errno)))")
         }
         defer { close(fd) }
         while flock(fd, LOCK_EX) != 0 {
             if errno == EINTR { continue }
-            throw OverrideStoreError.unwritable(path: path, reason: "cannot lock \(lockPath): \(String(cString: strerror(errno)))")
+            throw OverrideStoreError.unwritable(
+                path: path, reason: "cannot lock \(lockPath): \(String(cString: strerror(errno)))")
         }
         defer { flock(fd, LOCK_UN) }
         return try body()

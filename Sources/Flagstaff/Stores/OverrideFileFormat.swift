@@ -30,7 +30,9 @@ package enum OverrideFileFormat {
     ///   - rules: what is accepted beyond the store format.
     /// - Returns: the overrides by key; `.featureDefault` only for `"default"` entries under ``Rules/document``.
     /// - Throws: ``OverrideFileError`` naming the file, the JSON path and what was expected.
-    package static func decode(_ data: Data, file: String, rules: Rules) throws(OverrideFileError) -> [String: OverrideState] {
+    package static func decode(_ data: Data, file: String, rules: Rules) throws(OverrideFileError) -> [String:
+        OverrideState]
+    {
         func fail(_ path: String?, key: String? = nil, _ problem: String) -> OverrideFileError {
             OverrideFileError(file: file, path: path, key: key, problem: problem)
         }
@@ -63,7 +65,9 @@ package enum OverrideFileFormat {
             throw fail("$", #"missing "overrides" (expected an object of key → \#(words(rules)))"#)
         }
         guard let entries = overridesValue as? [String: Any] else {
-            throw fail("$.overrides", "expected an object of key → \(words(rules)), found \(JSONValue(overridesValue).summary)")
+            throw fail(
+                "$.overrides", "expected an object of key → \(words(rules)), found \(JSONValue(overridesValue).summary)"
+            )
         }
         var result: [String: OverrideState] = [:]
         result.reserveCapacity(entries.count)
@@ -77,7 +81,8 @@ package enum OverrideFileFormat {
             }
         }
         if let key = firstBadKey, let value = entries[key] {
-            throw fail("$.overrides[\(quoted(key))]", key: key, "expected \(words(rules)), found \(JSONValue(value).summary)")
+            throw fail(
+                "$.overrides[\(quoted(key))]", key: key, "expected \(words(rules)), found \(JSONValue(value).summary)")
         }
         return result
     }
@@ -123,8 +128,11 @@ package enum OverrideFileFormat {
 
     /// `$.name` for identifier-like names, else `$["odd name"]`.
     private static func path(field: String) -> String {
-        let identifier = field.unicodeScalars.first.map { !("0"..."9").contains($0) } == true
-            && field.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_") }
+        let identifier =
+            field.unicodeScalars.first.map { !("0"..."9").contains($0) } == true
+            && field.unicodeScalars.allSatisfy {
+                $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_")
+            }
         return identifier ? "$.\(field)" : "$[\(quoted(field))]"
     }
 }

@@ -12,13 +12,14 @@ public enum OverrideStoreError: Error, Sendable, Hashable, CustomStringConvertib
     /// A message a user can act on.
     public var description: String {
         switch self {
-        case let .unreadable(path, reason):
+        case .unreadable(let path, let reason):
             return "cannot read the override store \(path): \(reason)"
-        case let .corrupt(path, reason):
-            return "the override store \(path) is corrupt: \(reason). It was not changed; fix or delete it (until then, flags read their defaults)"
-        case let .unwritable(path, reason):
+        case .corrupt(let path, let reason):
+            return
+                "the override store \(path) is corrupt: \(reason). It was not changed; fix or delete it (until then, flags read their defaults)"
+        case .unwritable(let path, let reason):
             return "cannot write the override store \(path): \(reason)"
-        case let .invalidLocation(location, reason):
+        case .invalidLocation(let location, let reason):
             return "cannot use \(location) as an override store: \(reason)"
         }
     }

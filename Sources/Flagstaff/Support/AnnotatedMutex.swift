@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -5,7 +7,6 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Synchronization
 
 /// A `Synchronization.Mutex` whose lock and unlock ThreadSanitizer can see.
 ///
@@ -38,7 +39,9 @@ package struct AnnotatedMutex<Value: ~Copyable>: ~Copyable, Sendable {
         _ body: (inout sending Value) throws(Failure) -> sending Result
     ) throws(Failure) -> sending Result {
         guard let anchor, let hooks = ThreadSanitizerHooks.shared else {
-            return try mutex.withLock { (value: inout sending Value) throws(Failure) -> sending Result in try body(&value) }
+            return try mutex.withLock { (value: inout sending Value) throws(Failure) -> sending Result in
+                try body(&value)
+            }
         }
         let address = Unmanaged.passUnretained(anchor).toOpaque()
         return try mutex.withLock { (value: inout sending Value) throws(Failure) -> sending Result in
@@ -68,10 +71,11 @@ package struct ThreadSanitizerHooks: Sendable {
     /// The hooks, looked up once with `dlsym`; `nil` when not running under ThreadSanitizer.
     package static let shared: ThreadSanitizerHooks? = {
         guard let handle = dlopen(nil, RTLD_NOW),
-              let acquire = dlsym(handle, "__tsan_acquire"),
-              let release = dlsym(handle, "__tsan_release")
+            let acquire = dlsym(handle, "__tsan_acquire"),
+            let release = dlsym(handle, "__tsan_release")
         else { return nil }
-        return ThreadSanitizerHooks(acquire: unsafeBitCast(acquire, to: Hook.self),
-                                    release: unsafeBitCast(release, to: Hook.self))
+        return ThreadSanitizerHooks(
+            acquire: unsafeBitCast(acquire, to: Hook.self),
+            release: unsafeBitCast(release, to: Hook.self))
     }()
 }

@@ -32,7 +32,9 @@ struct ChainedReference<Object: AnyObject & Sendable>: ~Copyable, @unchecked Sen
     func replace(_ make: (Object?) -> Object) {
         while true {
             let old = cell.load(ordering: .acquiring)
-            let current = UnsafeRawPointer(bitPattern: old).map { Unmanaged<Object>.fromOpaque($0).takeUnretainedValue() }
+            let current = UnsafeRawPointer(bitPattern: old).map {
+                Unmanaged<Object>.fromOpaque($0).takeUnretainedValue()
+            }
             let new = Unmanaged.passRetained(make(current))
             let desired = UInt(bitPattern: new.toOpaque())
             if cell.compareExchange(expected: old, desired: desired, ordering: .acquiringAndReleasing).exchanged {

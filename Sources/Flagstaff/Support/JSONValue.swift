@@ -58,7 +58,8 @@ package enum JSONValue: Equatable, Sendable {
         switch self {
         case .null: return "null"
         case .bool(let value): return value ? "true" : "false"
-        case .number(let value): return value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : "\(value)"
+        case .number(let value):
+            return value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : "\(value)"
         case .string(let value): return JSONText.quoted(value, alsoEscaping: TextSanitizer.isUnsafe)
         case .array: return "an array"
         case .object: return "an object"

@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -5,7 +7,6 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Synchronization
 
 /// An immutable object that many threads read without a lock while writers, one at a time, replace it: how the
 /// Unleash engine's state, the Unleash clients' toggles and `RemoteConfig`'s values are published. (Per-flag
@@ -91,7 +92,8 @@ package final class PublishedReference<Value: AnyObject & Sendable>: Sendable {
     ) throws(Failure) -> Result {
         try writer.withLock { _ throws(Failure) -> Result in
             // Only writers change `current`, and this one holds the lock: the object cannot go away here.
-            let (next, result) = try make(Self.object(current.load(ordering: .sequentiallyConsistent)).takeUnretainedValue())
+            let (next, result) = try make(
+                Self.object(current.load(ordering: .sequentiallyConsistent)).takeUnretainedValue())
             let old = current.exchange(Self.bits(of: next), ordering: .sequentiallyConsistent)
             readers.advanceEpochAndWait()
             Self.object(old).release()

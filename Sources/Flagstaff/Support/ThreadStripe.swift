@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -5,7 +7,6 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Synchronization
 
 /// A small number that tells threads apart, for data split into per-thread stripes (reader counts, metrics
 /// counts): threads that read at the same time then write to different cache lines instead of fighting over one.

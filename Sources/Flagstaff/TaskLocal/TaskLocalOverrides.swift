@@ -33,8 +33,10 @@ package enum TaskLocalOverrides {
     ///   - body: the code to run.
     /// - Returns: what `body` returns.
     /// - Throws: what `body` throws; the previous values are restored either way.
-    package static func with<R>(_ forced: [(AnyFeature, Bool)], isolation: isolated (any Actor)? = #isolation,
-                               _ body: () async throws -> R) async rethrows -> R {
+    package static func with<R>(
+        _ forced: [(AnyFeature, Bool)], isolation: isolated (any Actor)? = #isolation,
+        _ body: () async throws -> R
+    ) async rethrows -> R {
         openScopes.add(1, ordering: .relaxed)
         defer { openScopes.subtract(1, ordering: .relaxed) }
         return try await $values.withValue(merged(forced), operation: body, isolation: isolation)

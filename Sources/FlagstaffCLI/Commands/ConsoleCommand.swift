@@ -24,9 +24,10 @@ struct ConsoleCommand: ParsableCommand {
     @Flag(help: "Do not use colours (also when NO_COLOR is set).")
     var noColor = false
 
-    @Option(help: ArgumentHelp(
-        "A shell command (run with /bin/sh -c) that restarts the app, offered when you quit with restart-requiring changes.",
-        valueName: "command"))
+    @Option(
+        help: ArgumentHelp(
+            "A shell command (run with /bin/sh -c) that restarts the app, offered when you quit with restart-requiring changes.",
+            valueName: "command"))
     var restartCommand: String?
 
     func validate() throws {
@@ -42,7 +43,8 @@ struct ConsoleCommand: ParsableCommand {
             let loaded = try RegistryLoader.load(source, watchStore: true)
             return (loaded.registry, loaded.storeURL)
         }()
-        for (stream, descriptor) in [("standard input", STDIN_FILENO), ("standard output", STDOUT_FILENO)] where isatty(descriptor) == 0 {
+        for (stream, descriptor) in [("standard input", STDIN_FILENO), ("standard output", STDOUT_FILENO)]
+        where isatty(descriptor) == 0 {
             throw CLIFailure.usage(ConsoleError.notATerminal(stream: stream).description)
         }
         var options = ConsoleOptions(useColor: !noColor && ConsoleOptions.colorAllowedByEnvironment)
@@ -73,12 +75,13 @@ struct ConsoleCommand: ParsableCommand {
     /// reading the key to handing the frame to the terminal (see docs/console.md, "Measuring").
     private static func frameLog(_ path: String) throws -> @Sendable (Duration) -> Void {
         guard FileManager.default.createFile(atPath: path, contents: nil),
-              let handle = FileHandle(forWritingAtPath: path)
+            let handle = FileHandle(forWritingAtPath: path)
         else {
             throw CLIFailure.usage("FLAGSTAFF_FRAME_LOG: cannot create the file \(path)")
         }
         return { duration in
-            let microseconds = duration.components.seconds * 1_000_000 + duration.components.attoseconds / 1_000_000_000_000
+            let microseconds =
+                duration.components.seconds * 1_000_000 + duration.components.attoseconds / 1_000_000_000_000
             try? handle.write(contentsOf: Data("\(microseconds)\n".utf8))
         }
     }

@@ -37,7 +37,9 @@ struct ExportCommand: ParsableCommand {
         case .text:
             for feature in registry.allFeatures {
                 let resolution = feature.resolution
-                StandardStreams.out("\(SourceText.labelPath(feature)) [\(SourceText.value(resolution.value)) \(SourceText.byPhrase(resolution.source))]")
+                StandardStreams.out(
+                    "\(SourceText.labelPath(feature)) [\(SourceText.value(resolution.value)) \(SourceText.byPhrase(resolution.source))]"
+                )
             }
         }
     }

@@ -25,32 +25,42 @@ struct FetchCommand: ParsableCommand {
     func run() throws {
         let loaded = try RegistryLoader.load(source)
         guard let config = loaded.remoteConfig else {
-            throw CLIFailure.usage("\(loaded.manifestPath ?? "the demo registry") has no remote-config provider; add a \"remote\" section to the manifest (see docs/cli.md)")
+            throw CLIFailure.usage(
+                "\(loaded.manifestPath ?? "the demo registry") has no remote-config provider; add a \"remote\" section to the manifest (see docs/cli.md)"
+            )
         }
         let expiration: TimeInterval? = force ? 0 : nil
         let result = BlockingTask.run { await config.fetch(expirationDuration: expiration) }
         let activated = result.status == .success ? config.activate() : false
-        loaded.registry.notifyRemoteChange(keys: Set(loaded.registry.allFeatures.filter { $0.kind == .remote }.map(\.key)))
+        loaded.registry.notifyRemoteChange(
+            keys: Set(loaded.registry.allFeatures.filter { $0.kind == .remote }.map(\.key)))
         let remoteFlags = loaded.registry.allFeatures.filter { $0.kind == .remote }
         if json {
-            try JSONOutput.print(FetchReport(
-                provider: config.name, status: result.status.rawValue, servedFromCache: result.servedFromCache,
-                activated: activated, lastFetchTime: config.lastFetchTime, error: result.error.map { "\($0)" },
-                flags: remoteFlags.map { FlagReport($0, pendingRestart: false, includeChain: true) }))
+            try JSONOutput.print(
+                FetchReport(
+                    provider: config.name, status: result.status.rawValue, servedFromCache: result.servedFromCache,
+                    activated: activated, lastFetchTime: config.lastFetchTime, error: result.error.map { "\($0)" },
+                    flags: remoteFlags.map { FlagReport($0, pendingRestart: false, includeChain: true) }))
         } else {
             if let error = result.error {
                 StandardStreams.error("\(error)")
                 if loaded.manifestPath == nil {
                     // The demo's provider is a placeholder project: say so rather than leave a network error.
-                    StandardStreams.note("the demo registry's remote config names a placeholder Firebase project; give --manifest a manifest with your project's \"remote\" section (see docs/cli.md)")
+                    StandardStreams.note(
+                        "the demo registry's remote config names a placeholder Firebase project; give --manifest a manifest with your project's \"remote\" section (see docs/cli.md)"
+                    )
                 }
             } else {
                 let when = config.lastFetchTime.map(SourceText.timestamp) ?? "never"
-                StandardStreams.out("\(TerminalText.safe(config.name)): \(result.servedFromCache ? "served from cache" : "fetched"), last fetch \(when)\(activated ? ", activated" : "")")
+                StandardStreams.out(
+                    "\(TerminalText.safe(config.name)): \(result.servedFromCache ? "served from cache" : "fetched"), last fetch \(when)\(activated ? ", activated" : "")"
+                )
             }
             for feature in remoteFlags {
                 let resolution = feature.resolution
-                StandardStreams.out("\(TerminalText.safe(feature.key))  \(SourceText.value(resolution.value)) \(SourceText.byPhrase(resolution.source))")
+                StandardStreams.out(
+                    "\(TerminalText.safe(feature.key))  \(SourceText.value(resolution.value)) \(SourceText.byPhrase(resolution.source))"
+                )
             }
         }
         if result.error != nil { throw ExitCode(ExitStatus.runtimeError.rawValue) }

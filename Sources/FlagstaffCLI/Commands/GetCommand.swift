@@ -10,7 +10,9 @@ struct GetCommand: ParsableCommand {
 
     @OptionGroup var source: RegistrySourceOptions
 
-    @Argument(help: ArgumentHelp("The flag's full key, e.g. list.infiniteScroll.", valueName: "key"), completion: KeyCompletion.kind)
+    @Argument(
+        help: ArgumentHelp("The flag's full key, e.g. list.infiniteScroll.", valueName: "key"),
+        completion: KeyCompletion.kind)
     var key: String
 
     @Flag(help: "Print JSON (with the resolution chain) instead of text.")

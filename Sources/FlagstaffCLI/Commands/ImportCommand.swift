@@ -16,8 +16,9 @@ struct ImportCommand: ParsableCommand {
 
     @OptionGroup var source: RegistrySourceOptions
 
-    @Argument(help: ArgumentHelp("The file to import, or - for standard input.", valueName: "file"),
-              completion: .file(extensions: ["json"]))
+    @Argument(
+        help: ArgumentHelp("The file to import, or - for standard input.", valueName: "file"),
+        completion: .file(extensions: ["json"]))
     var file: String
 
     @Flag(help: "Store overrides for keys the registry does not declare instead of refusing them.")
@@ -39,7 +40,8 @@ struct ImportCommand: ParsableCommand {
         let unknown = entries.keys.sorted().filter { registry.feature(forKey: $0) == nil }
         if !unknown.isEmpty && !allowUnknown {
             let message = KeyLookup.unknownKeyMessage(unknown, in: registry, argument: "in \(name)")
-            throw CLIFailure.runtime(message + "\nnothing was imported; fix the file or pass --allow-unknown to keep them")
+            throw CLIFailure.runtime(
+                message + "\nnothing was imported; fix the file or pass --allow-unknown to keep them")
         }
         var changes: [String: OverrideState] = [:]
         if replace {
@@ -57,7 +59,9 @@ struct ImportCommand: ParsableCommand {
         for key in changedKeys {
             StandardStreams.out("\(TerminalText.safe(key)): \((after[key] ?? .featureDefault).storageWord)")
         }
-        StandardStreams.note("imported \(entries.count) entr\(entries.count == 1 ? "y" : "ies"); \(changedKeys.count) override(s) changed")
+        StandardStreams.note(
+            "imported \(entries.count) entr\(entries.count == 1 ? "y" : "ies"); \(changedKeys.count) override(s) changed"
+        )
     }
 
     private func readInput() throws -> Data {

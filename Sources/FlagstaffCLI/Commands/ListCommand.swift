@@ -20,7 +20,10 @@ struct ListCommand: ParsableCommand {
     @Flag(help: "Only flags that have an override.")
     var overridden = false
 
-    @Option(name: .long, help: ArgumentHelp("Only flags matching this text (key, label, group, description), best first.", valueName: "query"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Only flags matching this text (key, label, group, description), best first.", valueName: "query"))
     var search: String?
 
     func run() throws {
@@ -30,13 +33,17 @@ struct ListCommand: ParsableCommand {
         let scope: SearchScope = overridden ? .overridden : .all
         let features = registry.search(search ?? "", scope: scope).map(\.feature)
         if json {
-            try JSONOutput.print(ListReport(
-                registry: registry.name, store: loaded.storeURL.path, manifest: loaded.manifestPath,
-                flags: features.map { FlagReport($0, pendingRestart: baseline.isPending($0), includeChain: false) }))
+            try JSONOutput.print(
+                ListReport(
+                    registry: registry.name, store: loaded.storeURL.path, manifest: loaded.manifestPath,
+                    flags: features.map { FlagReport($0, pendingRestart: baseline.isPending($0), includeChain: false) })
+            )
             return
         }
         if features.isEmpty {
-            StandardStreams.note(search == nil ? (overridden ? "no flag is overridden" : "the registry has no flags") : "no flag matches")
+            StandardStreams.note(
+                search == nil ? (overridden ? "no flag is overridden" : "the registry has no flags") : "no flag matches"
+            )
             return
         }
         let keys = features.map { TerminalText.safe($0.key) }
@@ -48,9 +55,11 @@ struct ListCommand: ParsableCommand {
             if feature.isOverridden { markers.append("*") }
             if feature.requiresRestart { markers.append("restart") }
             if baseline.isPending(feature) { markers.append("pending") }
-            let line = TerminalText.padded(keys[index], to: keyWidth) + "  "
+            let line =
+                TerminalText.padded(keys[index], to: keyWidth) + "  "
                 + TerminalText.padded(SourceText.value(feature.enabled), to: 3) + "  "
-                + TerminalText.padded(sources[index], to: sourceWidth) + (markers.isEmpty ? "" : "  " + markers.joined(separator: " "))
+                + TerminalText.padded(sources[index], to: sourceWidth)
+                + (markers.isEmpty ? "" : "  " + markers.joined(separator: " "))
             StandardStreams.out(String(line.reversed().drop(while: { $0 == " " }).reversed()))
         }
     }

@@ -19,7 +19,10 @@ struct PendingRestartCommand: ParsableCommand {
     @Flag(help: "Print JSON instead of text.")
     var json = false
 
-    @Flag(help: "Record the current values as the launch snapshot (the app has just been (re)started), then report nothing pending.")
+    @Flag(
+        help:
+            "Record the current values as the launch snapshot (the app has just been (re)started), then report nothing pending."
+    )
     var record = false
 
     func run() throws {
@@ -28,27 +31,33 @@ struct PendingRestartCommand: ParsableCommand {
         if record {
             let values = try LaunchBaseline.record(registry, forStore: loaded.storeURL)
             if !json {
-                StandardStreams.note("recorded \(values.count) restart-requiring flag(s) in \(LaunchBaseline.url(forStore: loaded.storeURL).path)")
+                StandardStreams.note(
+                    "recorded \(values.count) restart-requiring flag(s) in \(LaunchBaseline.url(forStore: loaded.storeURL).path)"
+                )
             }
         }
         let baseline = try LaunchBaseline.load(forStore: loaded.storeURL)
         let pending = registry.allFeatures.filter(baseline.isPending)
         if json {
-            try JSONOutput.print(PendingRestartReport(
-                snapshot: baseline.recordedAt == nil ? nil : baseline.url.path,
-                recordedAt: baseline.recordedAt,
-                flags: pending.map { feature in
-                    let launch = baseline.launchValue(of: feature)
-                    return .init(key: feature.key, label: feature.label, launchValue: launch.value,
-                                 launchValueFrom: launch.origin, currentValue: feature.enabled,
-                                 source: SourceText.identifier(feature.resolution.source))
-                }))
+            try JSONOutput.print(
+                PendingRestartReport(
+                    snapshot: baseline.recordedAt == nil ? nil : baseline.url.path,
+                    recordedAt: baseline.recordedAt,
+                    flags: pending.map { feature in
+                        let launch = baseline.launchValue(of: feature)
+                        return .init(
+                            key: feature.key, label: feature.label, launchValue: launch.value,
+                            launchValueFrom: launch.origin, currentValue: feature.enabled,
+                            source: SourceText.identifier(feature.resolution.source))
+                    }))
         } else if pending.isEmpty {
             StandardStreams.out("no restart needed")
         } else {
             for feature in pending {
                 let launch = baseline.launchValue(of: feature)
-                StandardStreams.out("\(TerminalText.safe(feature.key))  \(SourceText.value(launch.value)) → \(SourceText.value(feature.enabled))  (\(SourceText.labelPath(feature)))")
+                StandardStreams.out(
+                    "\(TerminalText.safe(feature.key))  \(SourceText.value(launch.value)) → \(SourceText.value(feature.enabled))  (\(SourceText.labelPath(feature)))"
+                )
             }
         }
         if !pending.isEmpty { throw ExitCode(ExitStatus.pendingRestart.rawValue) }

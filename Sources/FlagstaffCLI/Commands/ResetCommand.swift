@@ -33,7 +33,9 @@ struct ResetCommand: ParsableCommand {
             if all {
                 try registry.resetAllOverrides()
             } else {
-                try registry.setOverrides(Dictionary(features.map { ($0.key, OverrideState.featureDefault) }, uniquingKeysWith: { a, _ in a }))
+                try registry.setOverrides(
+                    Dictionary(features.map { ($0.key, OverrideState.featureDefault) }, uniquingKeysWith: { a, _ in a })
+                )
             }
         } catch {
             throw CLIFailure.runtime("\(error)")
@@ -42,7 +44,9 @@ struct ResetCommand: ParsableCommand {
             StandardStreams.out("nothing to reset")
         } else {
             for feature in changed {
-                StandardStreams.out("\(TerminalText.safe(feature.key)): default (\(SourceText.value(feature.enabled)) \(SourceText.byPhrase(feature.resolution.source)))")
+                StandardStreams.out(
+                    "\(TerminalText.safe(feature.key)): default (\(SourceText.value(feature.enabled)) \(SourceText.byPhrase(feature.resolution.source)))"
+                )
             }
         }
     }

@@ -6,11 +6,14 @@ struct SetCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "set",
         abstract: "Force a flag on or off, or put it back to its default.",
-        discussion: "Writes the override store atomically; a running app or console watching the store sees the change.")
+        discussion: "Writes the override store atomically; a running app or console watching the store sees the change."
+    )
 
     @OptionGroup var source: RegistrySourceOptions
 
-    @Argument(help: ArgumentHelp("The flag's full key, e.g. list.infiniteScroll.", valueName: "key"), completion: KeyCompletion.kind)
+    @Argument(
+        help: ArgumentHelp("The flag's full key, e.g. list.infiniteScroll.", valueName: "key"),
+        completion: KeyCompletion.kind)
     var key: String
 
     @Argument(help: ArgumentHelp("on, off or default.", valueName: "state"))
@@ -26,7 +29,9 @@ struct SetCommand: ParsableCommand {
             throw CLIFailure.runtime("\(error)")
         }
         let resolution = feature.resolution
-        StandardStreams.out("\(TerminalText.safe(feature.key)): \(feature.override.storageWord) (\(SourceText.value(resolution.value)) \(SourceText.byPhrase(resolution.source)))")
+        StandardStreams.out(
+            "\(TerminalText.safe(feature.key)): \(feature.override.storageWord) (\(SourceText.value(resolution.value)) \(SourceText.byPhrase(resolution.source)))"
+        )
         if feature.requiresRestart && wasEnabled != feature.enabled {
             StandardStreams.note("\(TerminalText.safe(feature.key)) requires a restart of the app to take effect")
         }

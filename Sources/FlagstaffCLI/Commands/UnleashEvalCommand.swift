@@ -1,6 +1,6 @@
 import ArgumentParser
-import Foundation
 import FlagstaffUnleash
+import Foundation
 
 /// `flagstaff unleash eval`: evaluate flags of a saved Unleash state for one or many contexts.
 ///
@@ -29,8 +29,10 @@ struct UnleashEvalCommand: ParsableCommand {
     @Option(help: ArgumentHelp(#"One context as a JSON object, e.g. '{"userId":"42"}'."#, valueName: "json"))
     var context: String?
 
-    @Option(help: ArgumentHelp("A file with one context JSON object per line (JSON Lines); blank lines are skipped.",
-        valueName: "file.jsonl"))
+    @Option(
+        help: ArgumentHelp(
+            "A file with one context JSON object per line (JSON Lines); blank lines are skipped.",
+            valueName: "file.jsonl"))
     var contexts: String?
 
     @Flag(help: "Print one JSON object per (context, flag) pair instead of text.")

@@ -6,7 +6,8 @@ final class DemoCheckoutFeatures: FeatureGroup, @unchecked Sendable {
 
     let expressPay = Feature(description: "Offer one-tap payment with the platform wallet")
     let savedCards = Feature(description: "Let customers pick a card saved on their account", defaultState: true)
-    let newAddressForm = Feature(label: "New Address Form", description: "The redesigned address form with postcode lookup")
+    let newAddressForm = Feature(
+        label: "New Address Form", description: "The redesigned address form with postcode lookup")
     let oneTapReorder = Feature(
         description: "Add a Reorder button to past orders; the order history cache is built at launch",
         requiresRestart: true)

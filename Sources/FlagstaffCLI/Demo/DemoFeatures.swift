@@ -47,10 +47,12 @@ final class DemoFeatures: FeatureRegistry, @unchecked Sendable {
     ///   - options: registry options.
     init(store: FileOverrideStore, options: RegistryOptions) {
         let description = Self.remoteDescription
-        let firebase = FirebaseRemoteConfigProvider(options: FirebaseRemoteConfigOptions(
-            projectID: description.projectID ?? "flagstaff-demo", apiKey: description.apiKey ?? "",
-            appID: description.appID ?? ""))
-        let config = RemoteConfig(provider: firebase, storageDirectory: RemoteSetup.storageDirectory(forStore: store.url))
+        let firebase = FirebaseRemoteConfigProvider(
+            options: FirebaseRemoteConfigOptions(
+                projectID: description.projectID ?? "flagstaff-demo", apiKey: description.apiKey ?? "",
+                appID: description.appID ?? ""))
+        let config = RemoteConfig(
+            provider: firebase, storageDirectory: RemoteSetup.storageDirectory(forStore: store.url))
         // Constant, valid defaults: setting them cannot fail.
         try? config.setDefaults(description.defaults.mapValues(\.foundationValue))
         remoteConfig = config

@@ -4,11 +4,14 @@ import Flagstaff
 final class DemoListFeatures: FeatureGroup, @unchecked Sendable {
     // @unchecked: adds only immutable `let` flags to FeatureGroup, which is thread-safe.
 
-    let infiniteScroll = Feature(description: "Load more rows when the list is scrolled to the bottom, instead of a More button")
+    let infiniteScroll = Feature(
+        description: "Load more rows when the list is scrolled to the bottom, instead of a More button")
     let pullToRefresh = Feature(description: "Refresh the list by pulling it down", defaultState: true)
     let compactRows = Feature(description: "Show two lines per row instead of three")
-    let sectionIndex = Feature(label: "Section Index", description: "Show an A–Z index on the right edge for long lists")
-    let skeletonPlaceholders = Feature(description: "Show grey placeholder rows while the first page loads", defaultState: true)
+    let sectionIndex = Feature(
+        label: "Section Index", description: "Show an A–Z index on the right edge for long lists")
+    let skeletonPlaceholders = Feature(
+        description: "Show grey placeholder rows while the first page loads", defaultState: true)
 
     init() {
         super.init(label: "List", description: "The main list of moments")

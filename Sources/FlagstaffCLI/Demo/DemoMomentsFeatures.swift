@@ -10,7 +10,8 @@ final class DemoMomentsFeatures: FeatureGroup, @unchecked Sendable {
         description: "Show the like button under each moment; the action bar is laid out at launch",
         requiresRestart: true)
     let isRoundedAvatar: RemoteFeature
-    let showCommentCount = Feature(description: "Show the number of comments next to the comment button", defaultState: true)
+    let showCommentCount = Feature(
+        description: "Show the number of comments next to the comment button", defaultState: true)
     let autoplayVideos = Feature(description: "Play videos muted when they scroll into view")
     let translateCaptions = Feature(description: "Offer a Translate button on captions written in another language")
 

@@ -29,7 +29,8 @@ enum ExplainText {
         if feature.requiresRestart {
             let launch = baseline.launchValue(of: feature)
             let origin = launch.origin == .snapshot ? "launch snapshot" : "value without override"
-            let state = baseline.isPending(feature)
+            let state =
+                baseline.isPending(feature)
                 ? "pending: changed from \(SourceText.value(launch.value)) (\(origin))"
                 : "not pending (\(origin) is \(SourceText.value(launch.value)))"
             lines.append("  restart   required; \(state)")
@@ -46,7 +47,7 @@ enum ExplainText {
             var line = marker + name + "  " + (step.value.map(SourceText.value) ?? "—")
             var notes: [String] = []
             if let detail = step.detail { notes.append(TerminalText.safe(detail)) }
-            if case let .remote(_, fetchedAt) = step.source, step.detail == nil {
+            if case .remote(_, let fetchedAt) = step.source, step.detail == nil {
                 notes.append(fetchedAt.map { "fetched \(SourceText.timestamp($0))" } ?? "never fetched")
             }
             if !notes.isEmpty { line += (step.value == nil ? " " : "   ") + "(" + notes.joined(separator: "; ") + ")" }

@@ -78,9 +78,10 @@ struct FlagReport: Encodable {
         return resolution.chain.map { step in
             let decided = !decidedMarked && step.source == resolution.source && step.value == resolution.value
             if decided { decidedMarked = true }
-            var result = Step(source: SourceText.identifier(step.source), value: step.value, decided: decided, detail: step.detail)
+            var result = Step(
+                source: SourceText.identifier(step.source), value: step.value, decided: decided, detail: step.detail)
             switch step.source {
-            case let .remote(provider, fetchedAt):
+            case .remote(let provider, let fetchedAt):
                 result.provider = provider
                 result.fetchedAt = fetchedAt
             case .buildTarget(let target):

@@ -25,8 +25,10 @@ enum StandardStreams {
     /// Writes `flagstaff: error: <message>` to standard error.
     /// - Parameter message: the message; sanitised here.
     static func error(_ message: String) {
-        err("flagstaff: error: " + message.split(separator: "\n", omittingEmptySubsequences: false)
-            .map { TerminalText.safe(String($0)) }.joined(separator: "\n"))
+        err(
+            "flagstaff: error: "
+                + message.split(separator: "\n", omittingEmptySubsequences: false)
+                .map { TerminalText.safe(String($0)) }.joined(separator: "\n"))
     }
 
     /// Writes `flagstaff: note: <message>` to standard error.

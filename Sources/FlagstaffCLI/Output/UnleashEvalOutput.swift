@@ -84,7 +84,8 @@ struct UnleashEvalOutput {
         line += ",\"enabled\":" + (variant.enabled ? "true" : "false")
         line += ",\"feature_enabled\":" + (variant.featureEnabled ? "true" : "false")
         if let payload = variant.payload {
-            line += ",\"payload\":{\"type\":" + Self.quoted(payload.type) + ",\"value\":" + Self.quoted(payload.value) + "}"
+            line +=
+                ",\"payload\":{\"type\":" + Self.quoted(payload.type) + ",\"value\":" + Self.quoted(payload.value) + "}"
         }
         line += "}"
         if explain { line += ",\"reason\":" + Self.quoted(evaluation.reason) }

@@ -6,9 +6,10 @@ enum RemoteFlagFactory {
     /// A `RemoteFeature` reading the entry's `remoteKey` (else its key) from the remote config, falling back
     /// to the entry's `default`.
     static func make(_ flag: RegistryManifest.Flag, config: RemoteConfig) -> AnyFeature {
-        RemoteFeature(key: flag.key, remoteKey: flag.remoteKey ?? flag.key, defaultState: flag.default,
-                      label: flag.label, description: flag.description, requiresRestart: flag.requiresRestart,
-                      config: config)
+        RemoteFeature(
+            key: flag.key, remoteKey: flag.remoteKey ?? flag.key, defaultState: flag.default,
+            label: flag.label, description: flag.description, requiresRestart: flag.requiresRestart,
+            config: config)
     }
 
     /// Attaches the remote config so the console shows its status, `Ctrl-R` fetches, and activations

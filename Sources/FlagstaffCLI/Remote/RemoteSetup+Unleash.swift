@@ -16,23 +16,30 @@ extension RemoteSetup {
     ///   - store: The override store (toggles are persisted next to it).
     /// - Returns: The remote config with its defaults set.
     /// - Throws: `CLIFailure.runtime` naming the manifest, the JSON path and what was expected.
-    static func makeUnleashConfig(_ remote: RegistryManifest.Remote, source: String, store: URL) throws -> RemoteConfig {
+    static func makeUnleashConfig(_ remote: RegistryManifest.Remote, source: String, store: URL) throws -> RemoteConfig
+    {
         func fail(_ path: String, _ message: String) -> CLIFailure {
             CLIFailure.runtime("invalid manifest: \(source): $.remote\(path): \(message)")
         }
         guard let text = remote.baseURL, let url = URL(string: text), let scheme = url.scheme?.lowercased(),
-              ["http", "https"].contains(scheme), url.host != nil else {
-            throw fail(".baseURL", "the unleash provider needs \"baseURL\": the frontend API URL, such as \"https://edge.example.com/api/frontend\"")
+            ["http", "https"].contains(scheme), url.host != nil
+        else {
+            throw fail(
+                ".baseURL",
+                "the unleash provider needs \"baseURL\": the frontend API URL, such as \"https://edge.example.com/api/frontend\""
+            )
         }
         guard let clientKey = remote.apiKey, !clientKey.isEmpty else {
             throw fail(".apiKey", "the unleash provider needs \"apiKey\" (the frontend client key, a non-empty string)")
         }
-        let provider = UnleashRemoteConfigProvider(url: url, clientKey: clientKey, appName: remote.appID ?? "flagstaff",
-                                                   environment: remote.namespace ?? "default")
+        let provider = UnleashRemoteConfigProvider(
+            url: url, clientKey: clientKey, appName: remote.appID ?? "flagstaff",
+            environment: remote.namespace ?? "default")
         let settings = RemoteConfigSettings(
             minimumFetchInterval: remote.minimumFetchInterval ?? RemoteConfigSettings.defaultMinimumFetchInterval,
             fetchTimeout: 15)
-        let config = RemoteConfig(provider: provider, storageDirectory: storageDirectory(forStore: store), settings: settings)
+        let config = RemoteConfig(
+            provider: provider, storageDirectory: storageDirectory(forStore: store), settings: settings)
         do {
             try config.setDefaults(remote.defaults.mapValues(\.foundationValue))
         } catch {

@@ -30,10 +30,15 @@ enum RemoteSetup {
         }
         if remote.provider == "unleash" { return try makeUnleashConfig(remote, source: source, store: store) }
         guard remote.provider == "firebase" else {
-            throw fail(".provider", "unknown provider \(JSONOutput.quoted(remote.provider)) (this flagstaff knows: \(knownProviders.joined(separator: ", ")))")
+            throw fail(
+                ".provider",
+                "unknown provider \(JSONOutput.quoted(remote.provider)) (this flagstaff knows: \(knownProviders.joined(separator: ", ")))"
+            )
         }
         func required(_ value: String?, _ field: String) throws -> String {
-            guard let value, !value.isEmpty else { throw fail(".\(field)", "the firebase provider needs \"\(field)\" (a non-empty string)") }
+            guard let value, !value.isEmpty else {
+                throw fail(".\(field)", "the firebase provider needs \"\(field)\" (a non-empty string)")
+            }
             return value
         }
         let projectID = try required(remote.projectID, "projectID")
@@ -41,8 +46,13 @@ enum RemoteSetup {
         let appID = try required(remote.appID, "appID")
         var baseURL = FirebaseRemoteConfigOptions.defaultBaseURL
         if let text = remote.baseURL {
-            guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme), url.host != nil else {
-                throw fail(".baseURL", "expected an http or https URL such as \"https://firebaseremoteconfig.googleapis.com\", found \(JSONOutput.quoted(text))")
+            guard let url = URL(string: text), let scheme = url.scheme?.lowercased(),
+                ["http", "https"].contains(scheme), url.host != nil
+            else {
+                throw fail(
+                    ".baseURL",
+                    "expected an http or https URL such as \"https://firebaseremoteconfig.googleapis.com\", found \(JSONOutput.quoted(text))"
+                )
             }
             baseURL = url
         }
@@ -52,8 +62,9 @@ enum RemoteSetup {
         let settings = RemoteConfigSettings(
             minimumFetchInterval: remote.minimumFetchInterval ?? RemoteConfigSettings.defaultMinimumFetchInterval,
             fetchTimeout: 15)
-        let config = RemoteConfig(provider: FirebaseRemoteConfigProvider(options: options),
-                                  storageDirectory: storageDirectory(forStore: store), settings: settings)
+        let config = RemoteConfig(
+            provider: FirebaseRemoteConfigProvider(options: options),
+            storageDirectory: storageDirectory(forStore: store), settings: settings)
         do {
             try config.setDefaults(remote.defaults.mapValues(\.foundationValue))
         } catch {

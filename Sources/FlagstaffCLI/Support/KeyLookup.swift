@@ -16,7 +16,9 @@ enum KeyLookup {
 
     /// Checks that every key exists, reporting all unknown ones at once.
     /// - Throws: `CLIFailure.usage` naming every unknown key, with suggestions.
-    static func features(_ keys: [String], in registry: FeatureRegistry, argument: String = "KEY") throws -> [AnyFeature] {
+    static func features(_ keys: [String], in registry: FeatureRegistry, argument: String = "KEY") throws
+        -> [AnyFeature]
+    {
         let unknown = keys.filter { registry.feature(forKey: $0) == nil }
         if !unknown.isEmpty { throw CLIFailure.usage(unknownKeyMessage(unknown, in: registry, argument: argument)) }
         return keys.compactMap(registry.feature(forKey:))
@@ -26,7 +28,8 @@ enum KeyLookup {
     static func unknownKeyMessage(_ keys: [String], in registry: FeatureRegistry, argument: String) -> String {
         var lines: [String] = []
         for key in keys {
-            var line = "unknown flag key '\(TerminalText.safe(key))' (\(argument)) in \(TerminalText.safe(registry.name))"
+            var line =
+                "unknown flag key '\(TerminalText.safe(key))' (\(argument)) in \(TerminalText.safe(registry.name))"
             let close = suggestions(for: key, in: registry)
             if !close.isEmpty {
                 line += "; did you mean " + close.map { "'\(TerminalText.safe($0))'" }.joined(separator: ", ") + "?"

@@ -43,20 +43,25 @@ struct LaunchBaseline {
         do {
             data = try Data(contentsOf: url)
         } catch {
-            throw CLIFailure.runtime("cannot read the launch snapshot \(url.path): \((error as NSError).localizedDescription)")
+            throw CLIFailure.runtime(
+                "cannot read the launch snapshot \(url.path): \((error as NSError).localizedDescription)")
         }
         do {
             let decoder = JSONDecoder()
             decoder.dateDecodingStrategy = .iso8601
             let file = try decoder.decode(SnapshotFile.self, from: data)
             guard file.version == 1 else {
-                throw CLIFailure.runtime("the launch snapshot \(url.path) has unsupported \"version\" \(file.version) (expected 1); delete it or run `flagstaff pending-restart --record`")
+                throw CLIFailure.runtime(
+                    "the launch snapshot \(url.path) has unsupported \"version\" \(file.version) (expected 1); delete it or run `flagstaff pending-restart --record`"
+                )
             }
             return LaunchBaseline(values: file.values, recordedAt: file.recordedAt, url: url)
         } catch let failure as CLIFailure {
             throw failure
         } catch {
-            throw CLIFailure.runtime("the launch snapshot \(url.path) is invalid (expected {\"version\":1,\"recordedAt\":…,\"values\":{\"key\":true}}): \(error); delete it or run `flagstaff pending-restart --record`")
+            throw CLIFailure.runtime(
+                "the launch snapshot \(url.path) is invalid (expected {\"version\":1,\"recordedAt\":…,\"values\":{\"key\":true}}): \(error); delete it or run `flagstaff pending-restart --record`"
+            )
         }
     }
 
@@ -75,7 +80,9 @@ struct LaunchBaseline {
     /// - Returns: the recorded values.
     /// - Throws: `CLIFailure.runtime` naming the file if it cannot be written.
     @discardableResult
-    static func record(_ registry: FeatureRegistry, forStore store: URL, at date: Date = Date()) throws -> [String: Bool] {
+    static func record(_ registry: FeatureRegistry, forStore store: URL, at date: Date = Date()) throws -> [String:
+        Bool]
+    {
         let url = url(forStore: store)
         var values: [String: Bool] = [:]
         for feature in registry.allFeatures where feature.requiresRestart { values[feature.key] = feature.enabled }
@@ -83,11 +90,13 @@ struct LaunchBaseline {
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         encoder.dateEncodingStrategy = .iso8601
         do {
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             let data = try encoder.encode(SnapshotFile(version: 1, recordedAt: date, values: values))
             try data.write(to: url, options: .atomic)
         } catch {
-            throw CLIFailure.runtime("cannot write the launch snapshot \(url.path): \((error as NSError).localizedDescription)")
+            throw CLIFailure.runtime(
+                "cannot write the launch snapshot \(url.path): \((error as NSError).localizedDescription)")
         }
         return values
     }

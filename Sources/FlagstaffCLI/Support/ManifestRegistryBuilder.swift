@@ -12,8 +12,10 @@ enum ManifestRegistryBuilder {
     ///   - remoteConfig: the remote config of the manifest's `"remote"` section, if any.
     /// - Returns: the registry.
     /// - Throws: `RegistryError` if the manifest's keys collide.
-    static func build(_ manifest: RegistryManifest, store: any OverrideStore, options: RegistryOptions,
-                      remoteConfig: RemoteConfig?) throws -> FeatureRegistry {
+    static func build(
+        _ manifest: RegistryManifest, store: any OverrideStore, options: RegistryOptions,
+        remoteConfig: RemoteConfig?
+    ) throws -> FeatureRegistry {
         let registry = try FeatureRegistry(manifest: manifest, store: store, options: options) { flag in
             guard flag.kind == .remote, let remoteConfig else { return nil }
             return RemoteFlagFactory.make(flag, config: remoteConfig)

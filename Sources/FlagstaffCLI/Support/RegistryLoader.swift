@@ -39,11 +39,14 @@ enum RegistryLoader {
     ///   - store: whether a corrupt or unreadable store is an error.
     /// - Returns: the registry and its sources.
     /// - Throws: `CLIFailure` naming the manifest or store file and what is wrong.
-    static func load(_ options: RegistrySourceOptions, environment: [String: String] = CommandContext.current.environment,
-                     watchStore: Bool = false, store requirement: StoreRequirement = .readable) throws -> LoadedRegistry {
+    static func load(
+        _ options: RegistrySourceOptions, environment: [String: String] = CommandContext.current.environment,
+        watchStore: Bool = false, store requirement: StoreRequirement = .readable
+    ) throws -> LoadedRegistry {
         let manifestPath = options.manifestPath(environment: environment)
         let manifest = try manifestPath.map(loadManifest)
-        let storeURL = options.storePath(environment: environment).map { URL(fileURLWithPath: $0) }
+        let storeURL =
+            options.storePath(environment: environment).map { URL(fileURLWithPath: $0) }
             ?? FileOverrideStore.defaultURL(name: manifest?.name ?? demoStoreName)
         let store: FileOverrideStore
         do {
@@ -58,9 +61,12 @@ enum RegistryLoader {
         let registry: FeatureRegistry
         var remoteConfig: RemoteConfig?
         if let manifest, let manifestPath {
-            remoteConfig = try manifest.remote.map { try RemoteSetup.makeConfig($0, source: manifestPath, store: store.url) }
+            remoteConfig = try manifest.remote.map {
+                try RemoteSetup.makeConfig($0, source: manifestPath, store: store.url)
+            }
             do {
-                registry = try ManifestRegistryBuilder.build(manifest, store: store, options: registryOptions, remoteConfig: remoteConfig)
+                registry = try ManifestRegistryBuilder.build(
+                    manifest, store: store, options: registryOptions, remoteConfig: remoteConfig)
             } catch let failure as CLIFailure {
                 throw failure
             } catch {
@@ -80,8 +86,9 @@ enum RegistryLoader {
         if requirement == .readable, let storeError = registry.storeError {
             throw CLIFailure.runtime("\(storeError)")
         }
-        return LoadedRegistry(registry: registry, storeURL: store.url, manifestPath: manifestPath, manifest: manifest,
-                              remoteConfig: remoteConfig)
+        return LoadedRegistry(
+            registry: registry, storeURL: store.url, manifestPath: manifestPath, manifest: manifest,
+            remoteConfig: remoteConfig)
     }
 
     /// Reads and validates a manifest file.

@@ -24,7 +24,10 @@ enum RestartCommandRunner {
         }
         process.waitUntilExit()
         guard process.terminationReason == .exit, process.terminationStatus == 0 else {
-            let how = process.terminationReason == .exit ? "exited with status \(process.terminationStatus)" : "was killed by signal \(process.terminationStatus)"
+            let how =
+                process.terminationReason == .exit
+                ? "exited with status \(process.terminationStatus)"
+                : "was killed by signal \(process.terminationStatus)"
             throw CLIFailure.runtime("the restart command \(how); the app may not have restarted: \(command)")
         }
     }

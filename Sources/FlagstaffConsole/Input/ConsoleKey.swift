@@ -53,9 +53,9 @@ package enum ConsoleKey: Sendable, Hashable {
         case .backspace: "Backspace"
         case .delete: "Delete"
         case .f1: "F1"
-        case let .control(letter): "Ctrl-" + letter.uppercased()
+        case .control(let letter): "Ctrl-" + letter.uppercased()
         case .character(" "): "Space"
-        case let .character(character): String(character)
+        case .character(let character): String(character)
         }
     }
 }

@@ -8,7 +8,8 @@
 package enum KeyBindings {
     /// Every binding.
     package static let all: [KeyBinding] = [
-        KeyBinding([.up, .character("k"), .control("p")], in: [.list], .move(by: -1), help: "move up", footer: "{upDown} move"),
+        KeyBinding(
+            [.up, .character("k"), .control("p")], in: [.list], .move(by: -1), help: "move up", footer: "{upDown} move"),
         KeyBinding([.down, .character("j"), .control("n")], in: [.list], .move(by: 1), help: "move down"),
         KeyBinding([.pageUp, .control("b")], in: [.list], .movePage(half: false, down: false), help: "page up"),
         KeyBinding([.pageDown, .control("f")], in: [.list], .movePage(half: false, down: true), help: "page down"),
@@ -16,21 +17,32 @@ package enum KeyBindings {
         KeyBinding([.control("d")], in: [.list], .movePage(half: true, down: true), help: "half a page down"),
         KeyBinding([.home, .character("g")], in: [.list], .first, help: "first row"),
         KeyBinding([.end, .character("G")], in: [.list], .last, help: "last row"),
-        KeyBinding([.left, .character("h")], in: [.list], .collapse, help: "collapse the group; on a flag, go to its group"),
+        KeyBinding(
+            [.left, .character("h")], in: [.list], .collapse, help: "collapse the group; on a flag, go to its group"),
         KeyBinding([.right, .character("l")], in: [.list], .expand, help: "expand the group"),
         KeyBinding([.enter], in: [.list], .toggleGroup, help: "collapse or expand the group"),
         KeyBinding([.character("/")], in: [.list], .startSearch, help: "search as you type", footer: "/ search"),
-        KeyBinding([.enter], in: [.search], .keepSearch, help: "keep the filter, back to the list", footer: "Enter keep", kept: true),
-        KeyBinding([.escape], in: [.search], .cancelSearch, help: "clear the search, back to the list", footer: "Esc clear", kept: true),
+        KeyBinding(
+            [.enter], in: [.search], .keepSearch, help: "keep the filter, back to the list", footer: "Enter keep",
+            kept: true),
+        KeyBinding(
+            [.escape], in: [.search], .cancelSearch, help: "clear the search, back to the list", footer: "Esc clear",
+            kept: true),
         KeyBinding([.up, .control("p")], in: [.search], .move(by: -1), help: "move up", footer: "{upDown} move"),
         KeyBinding([.down, .control("n")], in: [.search], .move(by: 1), help: "move down"),
         KeyBinding([.pageUp], in: [.search], .movePage(half: false, down: false), help: "page up"),
         KeyBinding([.pageDown], in: [.search], .movePage(half: false, down: true), help: "page down"),
-        KeyBinding([.character("o"), .character("+")], in: [.list], .force(on: true), help: "force ON", footer: "o on"),
-        KeyBinding([.character("x"), .character("-")], in: [.list], .force(on: false), help: "force OFF", footer: "x off"),
-        KeyBinding([.character("r"), .backspace, .delete], in: [.list], .reset, help: "reset to the default", footer: "r reset"),
+        KeyBinding(
+            [.character("o"), .character("+")], in: [.list], .force(on: true), help: "force ON", footer: "o on"),
+        KeyBinding(
+            [.character("x"), .character("-")], in: [.list], .force(on: false), help: "force OFF", footer: "x off"),
+        KeyBinding(
+            [.character("r"), .backspace, .delete], in: [.list], .reset, help: "reset to the default", footer: "r reset"
+        ),
         KeyBinding([.character(" ")], in: [.list], .flip, help: "flip the effective value", footer: "{space} toggle"),
-        KeyBinding([.tab], in: [.list, .search], .cycleScope(forward: true), help: "next scope: All, On, Off, Overridden", footer: "Tab scope"),
+        KeyBinding(
+            [.tab], in: [.list, .search], .cycleScope(forward: true), help: "next scope: All, On, Off, Overridden",
+            footer: "Tab scope"),
         KeyBinding([.backTab], in: [.list, .search], .cycleScope(forward: false), help: "previous scope"),
         KeyBinding([.backspace], in: [.search], .deleteCharacter, help: "delete the last character"),
         KeyBinding([.control("u")], in: [.search], .clearQuery, help: "clear the field", footer: "Ctrl-U clear field"),
@@ -38,21 +50,39 @@ package enum KeyBindings {
         KeyBinding([.character("i")], in: [.list], .toggleDetail, help: "show or hide the detail pane"),
         KeyBinding([.character("?"), .f1], in: [.list], .openHelp, help: "this help", footer: "? help", kept: true),
         KeyBinding([.control("l")], in: [.list, .search, .help, .restartPrompt], .redraw, help: "redraw the screen"),
-        KeyBinding([.control("r")], in: [.list], .refreshRemote, help: "fetch remote values now (attached remote sources)"),
-        KeyBinding([.character("q"), .control("c")], in: [.list], .quit, help: "quit (through the restart prompt when it applies)", footer: "q quit", kept: true),
-        KeyBinding([.control("c")], in: [.search, .help, .confirmReset], .quit, help: "quit (through the restart prompt when it applies)"),
+        KeyBinding(
+            [.control("r")], in: [.list], .refreshRemote, help: "fetch remote values now (attached remote sources)"),
+        KeyBinding(
+            [.character("q"), .control("c")], in: [.list], .quit,
+            help: "quit (through the restart prompt when it applies)", footer: "q quit", kept: true),
+        KeyBinding(
+            [.control("c")], in: [.search, .help, .confirmReset], .quit,
+            help: "quit (through the restart prompt when it applies)"),
         KeyBinding([.escape], in: [.list], .clearQuery, help: "clear the search; never quits"),
-        KeyBinding([.character("?"), .escape, .f1, .character("q")], in: [.help], .closeHelp, help: "close the help", footer: "? or Esc close help", kept: true),
+        KeyBinding(
+            [.character("?"), .escape, .f1, .character("q")], in: [.help], .closeHelp, help: "close the help",
+            footer: "? or Esc close help", kept: true),
         KeyBinding([.down, .character("j"), .control("n")], in: [.help], .scrollHelp(by: 1), help: "scroll down"),
-        KeyBinding([.pageDown, .control("f"), .control("d")], in: [.help], .scrollHelp(by: 5), help: "scroll down 5 entries"),
+        KeyBinding(
+            [.pageDown, .control("f"), .control("d")], in: [.help], .scrollHelp(by: 5), help: "scroll down 5 entries"),
         KeyBinding([.up, .character("k"), .control("p")], in: [.help], .scrollHelp(by: -1), help: "scroll up"),
-        KeyBinding([.pageUp, .control("b"), .control("u")], in: [.help], .scrollHelp(by: -5), help: "scroll up 5 entries"),
+        KeyBinding(
+            [.pageUp, .control("b"), .control("u")], in: [.help], .scrollHelp(by: -5), help: "scroll up 5 entries"),
         KeyBinding([.home, .character("g")], in: [.help], .scrollHelpToTop, help: "first entry"),
-        KeyBinding([.character("y"), .character("Y")], in: [.confirmReset], .confirmResetAll, help: "yes: reset every override (any other key: no)"),
-        KeyBinding([.character("r")], in: [.restartPrompt], .restartNow, help: "restart now", footer: "r restart now", kept: true),
-        KeyBinding([.character("l"), .control("c")], in: [.restartPrompt], .restartLater, help: "quit and keep the changes (restart later)", footer: "l later", kept: true),
-        KeyBinding([.character("u")], in: [.restartPrompt], .undoRestartChanges, help: "undo those changes and quit", footer: "u undo", kept: true),
-        KeyBinding([.escape], in: [.restartPrompt], .cancelQuit, help: "back to the console", footer: "Esc cancel", kept: true),
+        KeyBinding(
+            [.character("y"), .character("Y")], in: [.confirmReset], .confirmResetAll,
+            help: "yes: reset every override (any other key: no)"),
+        KeyBinding(
+            [.character("r")], in: [.restartPrompt], .restartNow, help: "restart now", footer: "r restart now",
+            kept: true),
+        KeyBinding(
+            [.character("l"), .control("c")], in: [.restartPrompt], .restartLater,
+            help: "quit and keep the changes (restart later)", footer: "l later", kept: true),
+        KeyBinding(
+            [.character("u")], in: [.restartPrompt], .undoRestartChanges, help: "undo those changes and quit",
+            footer: "u undo", kept: true),
+        KeyBinding(
+            [.escape], in: [.restartPrompt], .cancelQuit, help: "back to the console", footer: "Esc cancel", kept: true),
     ]
 
     /// The binding of `key` in `mode`, if any.

@@ -15,7 +15,9 @@ package struct CellStyle: Sendable, Hashable {
     ///   - bold: bold text.
     ///   - underline: underlined text.
     ///   - reverse: reverse video.
-    package init(foreground: ConsoleColor = .default, bold: Bool = false, underline: Bool = false, reverse: Bool = false) {
+    package init(
+        foreground: ConsoleColor = .default, bold: Bool = false, underline: Bool = false, reverse: Bool = false
+    ) {
         self.foreground = foreground
         self.bold = bold
         self.underline = underline

@@ -7,12 +7,15 @@ extension ConsoleLayout {
         guard let row = context.state.selectedRow else { return }
         let lines: [(String, CellStyle)]
         switch row {
-        case let .group(group):
+        case .group(let group):
             lines = [
-                (context.clean(group.label) + " \(context.glyphs.dash) group \(context.clean(group.id))", context.theme.strong),
+                (
+                    context.clean(group.label) + " \(context.glyphs.dash) group \(context.clean(group.id))",
+                    context.theme.strong
+                ),
                 ("\(group.flagCount) flag\(group.flagCount == 1 ? "" : "s")", context.theme.plain),
             ]
-        case let .flag(flag):
+        case .flag(let flag):
             guard let feature = context.state.source.flag(forKey: flag.key) else { return }
             lines = detailLines(feature, context)
         }
@@ -20,8 +23,9 @@ extension ConsoleLayout {
             buffer.put(truncate(line.0, to: width, context), row: top + offset, column: 1, style: line.1)
         }
         // With a search, the first line shows which characters of the key and description matched.
-        if case let .flag(flag) = row, let matchedRanges = flag.matchedRanges,
-           let feature = context.state.source.flag(forKey: flag.key) {
+        if case .flag(let flag) = row, let matchedRanges = flag.matchedRanges,
+            let feature = context.state.source.flag(forKey: flag.key)
+        {
             let key = context.clean(feature.key)
             var segments = [NameSegment(text: key, field: .key, offsetsValid: key == feature.key)]
             if let description = feature.description, !description.isEmpty {
@@ -30,7 +34,8 @@ extension ConsoleLayout {
                 segments.append(NameSegment(text: cleaned, field: .description, offsetsValid: cleaned == description))
             }
             drawHighlighted(
-                segments, matchedRanges: matchedRanges, row: top, column: 1, width: width, style: context.theme.strong, context,
+                segments, matchedRanges: matchedRanges, row: top, column: 1, width: width, style: context.theme.strong,
+                context,
                 into: &buffer
             )
         }
@@ -50,15 +55,18 @@ extension ConsoleLayout {
             if let detail = step.detail, !detail.isEmpty { text += " (" + context.clean(detail) + ")" }
             return text
         }
-        let second = "effective \(context.onOff(resolution.value)) \(g.leftArrow) " + chain.joined(separator: " \(g.dot) ")
+        let second =
+            "effective \(context.onOff(resolution.value)) \(g.leftArrow) " + chain.joined(separator: " \(g.dot) ")
 
         var facts: [String] = ["kind " + kindName(feature.kind)]
-        if feature.override != .featureDefault { facts.append("overridden \(context.onOff(feature.override == .enabled))") }
+        if feature.override != .featureDefault {
+            facts.append("overridden \(context.onOff(feature.override == .enabled))")
+        }
         if feature.requiresRestart { facts.append("\(g.restart) requires restart") }
         if feature.value != feature.launchValue {
             facts.append("changed since launch (was \(context.onOff(feature.launchValue)))")
         }
-        if case let .remote(provider, fetchedAt) = resolution.source {
+        if case .remote(let provider, let fetchedAt) = resolution.source {
             var text = "remote " + context.clean(provider)
             if let fetchedAt { text += " fetched " + RemoteStatusText.clock(fetchedAt) }
             facts.append(text)
@@ -67,7 +75,10 @@ extension ConsoleLayout {
             foreground: context.state.useColor ? (resolution.value ? .green : .red) : .default, bold: true,
             underline: feature.override != .featureDefault
         )
-        return [(first, context.theme.strong), (second, style), (facts.joined(separator: " \(g.dot) "), context.theme.plain)]
+        return [
+            (first, context.theme.strong), (second, style),
+            (facts.joined(separator: " \(g.dot) "), context.theme.plain),
+        ]
     }
 
     /// A resolution source in words, for the detail pane.
@@ -75,9 +86,9 @@ extension ConsoleLayout {
         switch source {
         case .testOverride: "test override"
         case .override: "override"
-        case let .remote(provider, _): "remote (\(TextSanitizer.sanitize(provider)))"
+        case .remote(let provider, _): "remote (\(TextSanitizer.sanitize(provider)))"
         case .dynamic: "dynamic"
-        case let .buildTarget(target): "build target \(target)"
+        case .buildTarget(let target): "build target \(target)"
         case .static: "default"
         }
     }

@@ -17,10 +17,13 @@ extension ConsoleLayout {
     static func drawList(_ context: Context, top: Int, into buffer: inout ScreenBuffer) {
         let state = context.state
         if state.rows.isEmpty {
-            let message = !state.query.isEmpty
+            let message =
+                !state.query.isEmpty
                 ? "No flag matches \u{201C}\(context.clean(state.query))\u{201D}"
                 : state.scope == .all ? "This registry has no flags" : "No flags in this scope"
-            buffer.put("   " + (state.asciiOnly ? TextSanitizer.sanitize(message, asciiOnly: true) : message), row: top, column: 0)
+            buffer.put(
+                "   " + (state.asciiOnly ? TextSanitizer.sanitize(message, asciiOnly: true) : message), row: top,
+                column: 0)
             return
         }
         let columns = ListColumns(width: state.width)
@@ -30,9 +33,9 @@ extension ConsoleLayout {
             let row = top + index - state.scrollOffset
             let selected = index == state.cursor
             switch state.rows[index] {
-            case let .group(group):
+            case .group(let group):
                 drawGroup(group, row: row, selected: selected, context, into: &buffer)
-            case let .flag(flag):
+            case .flag(let flag):
                 guard let snapshot = state.source.flag(forKey: flag.key) else { break }
                 drawFlag(flag, snapshot, row: row, columns: columns, context, into: &buffer)
             }
@@ -66,16 +69,19 @@ extension ConsoleLayout {
         var segments: [NameSegment] = []
         if flag.showsGroupPath, !feature.groupPath.isEmpty {
             let path = feature.groupPath.map(context.clean)
-            segments.append(NameSegment(
-                text: path.joined(separator: " \(context.glyphs.pathSeparator) "), field: .groupPath,
-                offsetsValid: path == feature.groupPath
-            ))
+            segments.append(
+                NameSegment(
+                    text: path.joined(separator: " \(context.glyphs.pathSeparator) "), field: .groupPath,
+                    offsetsValid: path == feature.groupPath
+                ))
             segments.append(NameSegment(text: " \(context.glyphs.pathSeparator) ", field: nil, offsetsValid: false))
         }
         let label = context.clean(feature.label)
         segments.append(NameSegment(text: label, field: .label, offsetsValid: label == feature.label))
         let nameWidth = max(1, columns.value - 2 - x)
-        drawHighlighted(segments, matchedRanges: flag.matchedRanges, row: row, column: x, width: nameWidth, style: style, context, into: &buffer)
+        drawHighlighted(
+            segments, matchedRanges: flag.matchedRanges, row: row, column: x, width: nameWidth, style: style, context,
+            into: &buffer)
 
         buffer.put(context.onOff(on), row: row, column: columns.value, style: style)
         buffer.put(sourceName(resolution.source), row: row, column: columns.source, maxWidth: 11)

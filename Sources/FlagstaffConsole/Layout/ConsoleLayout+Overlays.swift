@@ -4,7 +4,8 @@ extension ConsoleLayout {
     /// The help overlay's lines: every key of the list and the search field, from ``KeyBindings``.
     static let helpLines: [String] = {
         func line(_ binding: KeyBinding) -> String {
-            binding.keyNames + String(repeating: " ", count: max(1, 30 - DisplayWidth.of(binding.keyNames))) + binding.help
+            binding.keyNames + String(repeating: " ", count: max(1, 30 - DisplayWidth.of(binding.keyNames)))
+                + binding.help
         }
         let list = KeyBindings.bindings(in: .list)
         let search = KeyBindings.bindings(in: .search).filter { !$0.modes.contains(.list) }
@@ -23,7 +24,8 @@ extension ConsoleLayout {
     static func drawRestartPrompt(_ context: Context, into buffer: inout ScreenBuffer) {
         let g = context.glyphs
         var lines = context.state.pendingRestarts.map { change -> String in
-            "\(g.restart) " + context.clean(change.label) + "  " + context.onOff(change.launchValue) + " \(g.rightArrow) "
+            "\(g.restart) " + context.clean(change.label) + "  " + context.onOff(change.launchValue)
+                + " \(g.rightArrow) "
                 + context.onOff(change.currentValue)
         }
         lines.insert("These changes need a restart:", at: 0)
@@ -61,7 +63,9 @@ extension ConsoleLayout {
             buffer.put(g.vertical, row: row, column: left, style: strong)
             buffer.put(g.vertical, row: row, column: left + boxWidth - 1, style: strong)
         }
-        buffer.put(truncate(footer, to: contentWidth, context), row: footerRow + 1, column: left + 2, style: context.theme.warning)
+        buffer.put(
+            truncate(footer, to: contentWidth, context), row: footerRow + 1, column: left + 2,
+            style: context.theme.warning)
         buffer.put(g.corners.2 + horizontal + g.corners.3, row: footerRow + 2, column: left, style: strong)
     }
 }

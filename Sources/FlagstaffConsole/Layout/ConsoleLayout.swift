@@ -17,7 +17,8 @@ package enum ConsoleLayout {
         var buffer = ScreenBuffer(width: state.width, height: state.height)
         let context = Context(state: state)
         if state.isTooSmall {
-            let message = "Terminal too small (\(state.width)\(state.glyphs.times)\(state.height)): "
+            let message =
+                "Terminal too small (\(state.width)\(state.glyphs.times)\(state.height)): "
                 + "need at least \(ConsoleState.minimumSize.width)\(state.glyphs.times)\(ConsoleState.minimumSize.height)"
             buffer.put(message, row: 0, column: 0, style: context.theme.warning)
             return buffer
@@ -64,7 +65,8 @@ package enum ConsoleLayout {
     private static func drawHeader(_ context: Context, into buffer: inout ScreenBuffer) {
         let state = context.state
         let dot = " \(context.glyphs.dot) "
-        var right = "\(state.counts.flags) flag\(state.counts.flags == 1 ? "" : "s")"
+        var right =
+            "\(state.counts.flags) flag\(state.counts.flags == 1 ? "" : "s")"
             + dot + "\(state.counts.overridden) overridden"
         if state.counts.pendingRestart > 0 { right += dot + "\(state.counts.pendingRestart) needs restart" }
         if DisplayWidth.of(right) > state.width - 26 {
@@ -86,7 +88,9 @@ package enum ConsoleLayout {
             if room >= 8 {
                 let shown = truncate(remote, to: room, context)
                 let remoteX = countsX - DisplayWidth.of(dot) - DisplayWidth.of(shown)
-                buffer.put(shown, row: 0, column: remoteX, style: state.source.storeErrorMessage == nil ? context.theme.remote : context.theme.warning)
+                buffer.put(
+                    shown, row: 0, column: remoteX,
+                    style: state.source.storeErrorMessage == nil ? context.theme.remote : context.theme.warning)
                 buffer.put(dot, row: 0, column: countsX - DisplayWidth.of(dot))
                 titleLimit = remoteX - 1
             }
@@ -174,7 +178,8 @@ package enum ConsoleLayout {
             return compact.joined(separator: " ")
         }
         while DisplayWidth.of(items.map(\.text).joined(separator: "  ")) > width,
-              let drop = items.lastIndex(where: { !$0.kept }) {
+            let drop = items.lastIndex(where: { !$0.kept })
+        {
             items.remove(at: drop)
         }
         return items.map(\.text).joined(separator: "  ")

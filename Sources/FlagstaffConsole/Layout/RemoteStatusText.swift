@@ -9,8 +9,8 @@ enum RemoteStatusText {
         case .neverFetched: return "not fetched yet"
         case .ok: return "ok" + (status.lastFetch.map { " " + clock($0) } ?? "")
         case .stale: return "stale" + (status.lastFetch.map { " since " + clock($0) } ?? "")
-        case let .throttled(until): return "throttled until " + clock(until)
-        case let .failed(message): return "failed: " + TextSanitizer.sanitize(message)
+        case .throttled(let until): return "throttled until " + clock(until)
+        case .failed(let message): return "failed: " + TextSanitizer.sanitize(message)
         }
     }
 

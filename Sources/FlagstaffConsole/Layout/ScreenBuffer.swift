@@ -45,7 +45,9 @@ package struct ScreenBuffer: Sendable, Equatable {
     ///   - maxWidth: the most columns to use; `nil` means up to the right edge.
     /// - Returns: the column after the last one written.
     @discardableResult
-    package mutating func put(_ text: String, row: Int, column: Int, style: CellStyle = .plain, maxWidth: Int? = nil) -> Int {
+    package mutating func put(_ text: String, row: Int, column: Int, style: CellStyle = .plain, maxWidth: Int? = nil)
+        -> Int
+    {
         guard row >= 0, row < height else { return column }
         let limit = min(width, maxWidth.map { column + max(0, $0) } ?? width)
         var x = column
@@ -53,7 +55,10 @@ package struct ScreenBuffer: Sendable, Equatable {
             if x >= limit { break }
             let w = DisplayWidth.of(character)
             if w == 0 { continue }
-            if x < 0 { x += w; continue }
+            if x < 0 {
+                x += w
+                continue
+            }
             if w == 2 && x + 1 >= limit {
                 set(row: row, column: x, Cell(character: " ", width: 1, style: style))
                 x += 1
@@ -145,7 +150,8 @@ package struct ScreenBuffer: Sendable, Equatable {
             }
         }
         guard characters.count >= target.count else { return nil }
-        for start in 0...(characters.count - target.count) where characters[start..<start + target.count].elementsEqual(target) {
+        for start in 0...(characters.count - target.count)
+        where characters[start..<start + target.count].elementsEqual(target) {
             return columns[start]
         }
         return nil

@@ -81,7 +81,7 @@ package final class ConsoleEffectRunner {
     /// - Returns: the events it caused.
     private func perform(_ effect: ConsoleEffect, state: ConsoleState) throws -> [ConsoleEvent] {
         switch effect {
-        case let .setOverrides(changes):
+        case .setOverrides(let changes):
             do {
                 try registry.setOverrides(changes)
             } catch {
@@ -96,10 +96,11 @@ package final class ConsoleEffectRunner {
         case .refreshRemoteSources:
             let inbox = self.inbox
             for source in registry.remoteSources {
-                refreshTasks.append(Task.detached {
-                    await source.refresh()
-                    inbox.post(.remoteStatusChanged)
-                })
+                refreshTasks.append(
+                    Task.detached {
+                        await source.refresh()
+                        inbox.post(.remoteStatusChanged)
+                    })
             }
         case .repaint:
             needsFrame = true
@@ -110,7 +111,7 @@ package final class ConsoleEffectRunner {
             terminal.suspend()
             let size = terminal.size
             return [.resize(width: size.width, height: size.height)]
-        case let .quit(choice, signal):
+        case .quit(let choice, let signal):
             terminal.end()
             stop()
             outcome = state.outcome(choice: choice, signal: signal)

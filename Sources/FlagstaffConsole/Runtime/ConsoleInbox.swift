@@ -18,7 +18,7 @@ package final class ConsoleInbox: Sendable {
     /// Queues an event (flag changes are merged with those already queued).
     package func post(_ event: ConsoleEvent) {
         queue.withLock { queue in
-            if case let .registryChanged(keys) = event {
+            if case .registryChanged(let keys) = event {
                 queue.changedKeys.formUnion(keys)
             } else {
                 queue.others.append(event)

@@ -35,11 +35,13 @@ package struct RegistryFlagSource: ConsoleFlagSource {
     package func outline() -> ConsoleOutline {
         func outlineGroup(_ group: FeatureGroup) -> ConsoleOutline.Group {
             ConsoleOutline.Group(
-                id: group.keyPath.joined(separator: "."), label: group.label, keys: FeatureKeys(features: group.features),
+                id: group.keyPath.joined(separator: "."), label: group.label,
+                keys: FeatureKeys(features: group.features),
                 subgroups: group.subgroups.map(outlineGroup)
             )
         }
-        return ConsoleOutline(rootKeys: FeatureKeys(features: registry.rootFeatures), groups: registry.groups.map(outlineGroup))
+        return ConsoleOutline(
+            rootKeys: FeatureKeys(features: registry.rootFeatures), groups: registry.groups.map(outlineGroup))
     }
 
     package func search(_ query: String, scope: SearchScope) -> any ConsoleSearchHits {
@@ -52,7 +54,8 @@ package struct RegistryFlagSource: ConsoleFlagSource {
 
     private static func status(_ feature: AnyFeature) -> ConsoleFlagStatus {
         ConsoleFlagStatus(
-            key: feature.key, value: feature.enabled, override: feature.override, isPendingRestart: feature.isPendingRestart
+            key: feature.key, value: feature.enabled, override: feature.override,
+            isPendingRestart: feature.isPendingRestart
         )
     }
 }

@@ -36,14 +36,14 @@ package enum ConsoleRow: Sendable {
     /// A stable identity for keeping the cursor on the same row across rebuilds.
     package var id: String {
         switch self {
-        case let .group(group): "group:" + group.id
-        case let .flag(flag): "flag:" + flag.key
+        case .group(let group): "group:" + group.id
+        case .flag(let flag): "flag:" + flag.key
         }
     }
 
     /// The flag's key, for a flag row.
     package var key: String? {
-        if case let .flag(flag) = self { return flag.key }
+        if case .flag(let flag) = self { return flag.key }
         return nil
     }
 }

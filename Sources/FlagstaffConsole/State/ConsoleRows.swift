@@ -28,23 +28,23 @@ package struct ConsoleRows: RandomAccessCollection, Sendable {
             if id.hasPrefix("group:") {
                 let groupID = id.dropFirst(6)
                 return items.firstIndex { item in
-                    if case let .group(group) = item { return group.id == groupID }
+                    if case .group(let group) = item { return group.id == groupID }
                     return false
                 }
             }
             guard id.hasPrefix("flag:") else { return nil }
             let key = id.dropFirst(5)
             return items.firstIndex { item in
-                if case let .flag(list, index, _) = item { return lists[Int(list)].key(at: Int(index)) == key }
+                if case .flag(let list, let index, _) = item { return lists[Int(list)].key(at: Int(index)) == key }
                 return false
             }
         }
 
         func row(at position: Int) -> ConsoleRow {
             switch items[position] {
-            case let .group(group):
+            case .group(let group):
                 return .group(group)
-            case let .flag(list, index, depth):
+            case .flag(let list, let index, let depth):
                 let key = lists[Int(list)].key(at: Int(index))
                 return .flag(.init(key: key, depth: Int(depth), showsGroupPath: false, matchedRanges: nil))
             }
@@ -66,30 +66,31 @@ package struct ConsoleRows: RandomAccessCollection, Sendable {
     /// One past the last index.
     package var endIndex: Int {
         switch storage {
-        case let .tree(tree): tree.items.count
-        case let .results(results, _): results.count
+        case .tree(let tree): tree.items.count
+        case .results(let results, _): results.count
         }
     }
 
     /// The row at a position (made on demand for search results).
     package subscript(position: Int) -> ConsoleRow {
         switch storage {
-        case let .tree(tree):
+        case .tree(let tree):
             return tree.row(at: position)
-        case let .results(results, highlighted):
-            return .flag(.init(
-                key: results.key(at: position), depth: 0, showsGroupPath: true,
-                matchedRanges: highlighted ? results.matchedRanges(at: position) : nil
-            ))
+        case .results(let results, let highlighted):
+            return .flag(
+                .init(
+                    key: results.key(at: position), depth: 0, showsGroupPath: true,
+                    matchedRanges: highlighted ? results.matchedRanges(at: position) : nil
+                ))
         }
     }
 
     /// The position of the row with a given ``ConsoleRow/id``, without building rows for flags.
     func firstIndex(ofID id: String) -> Int? {
         switch storage {
-        case let .tree(tree):
+        case .tree(let tree):
             return tree.firstIndex(ofID: id)
-        case let .results(results, _):
+        case .results(let results, _):
             guard id.hasPrefix("flag:") else { return nil }
             return results.position(ofKey: String(id.dropFirst(5)))
         }

@@ -4,8 +4,8 @@ extension ConsoleState {
     /// Carries out a key's action (see ``KeyBindings``).
     mutating func perform(_ action: ConsoleAction) -> [ConsoleEffect] {
         switch action {
-        case let .move(delta): move(by: delta)
-        case let .movePage(half, down):
+        case .move(let delta): move(by: delta)
+        case .movePage(let half, let down):
             let step = half ? max(1, listHeight / 2) : listHeight
             move(by: down ? step : -step)
         case .first: move(to: 0)
@@ -20,10 +20,10 @@ extension ConsoleState {
             setQuery("")
         case .clearQuery: setQuery("")
         case .deleteCharacter: if !query.isEmpty { setQuery(String(query.dropLast())) }
-        case let .cycleScope(forward):
+        case .cycleScope(let forward):
             scope = forward ? scope.next : scope.previous
             rebuildRows()
-        case let .force(on): return setSelected(on ? .enabled : .disabled)
+        case .force(let on): return setSelected(on ? .enabled : .disabled)
         case .reset: return setSelected(.featureDefault)
         case .flip:
             guard let flag = selectedFlag else { return setSelected(.enabled) }
@@ -41,7 +41,7 @@ extension ConsoleState {
             mode = .help
             helpOffset = 0
         case .closeHelp: mode = .list
-        case let .scrollHelp(delta):
+        case .scrollHelp(let delta):
             helpOffset = min(max(0, helpOffset + delta), max(0, ConsoleLayout.helpLines.count - 1))
         case .scrollHelpToTop: helpOffset = 0
         case .redraw: return [.redrawAll]

@@ -14,25 +14,25 @@ extension ConsoleState {
     mutating func collapseOrJumpToGroup() {
         guard let row = selectedRow, !isFlat else { return }
         switch row {
-        case let .group(group) where group.isExpanded:
+        case .group(let group) where group.isExpanded:
             setSelectedGroupExpanded(false)
-        case let .group(group):
+        case .group(let group):
             jumpToParent(depth: group.depth)
-        case let .flag(flag):
+        case .flag(let flag):
             jumpToParent(depth: flag.depth)
         }
     }
 
     /// `→`/`l` (expand) and collapse of the selected group; nothing on a flag.
     mutating func setSelectedGroupExpanded(_ expanded: Bool) {
-        guard case let .group(group)? = selectedRow, !isFlat, group.isExpanded != expanded else { return }
+        guard case .group(let group)? = selectedRow, !isFlat, group.isExpanded != expanded else { return }
         if expanded { collapsedGroups.remove(group.id) } else { collapsedGroups.insert(group.id) }
         rebuildRows()
     }
 
     /// `Enter` on a group flips it.
     mutating func toggleSelectedGroup() {
-        guard case let .group(group)? = selectedRow else { return }
+        guard case .group(let group)? = selectedRow else { return }
         setSelectedGroupExpanded(!group.isExpanded)
     }
 
@@ -41,7 +41,7 @@ extension ConsoleState {
         guard depth > 0 else { return }
         var index = cursor - 1
         while index >= 0 {
-            if case let .group(group) = rows[index], group.depth < depth {
+            if case .group(let group) = rows[index], group.depth < depth {
                 move(to: index)
                 return
             }

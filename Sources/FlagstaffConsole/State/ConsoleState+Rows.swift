@@ -44,8 +44,16 @@ extension ConsoleState {
     }
 
     private mutating func count(_ status: ConsoleFlagStatus) {
-        if status.override != .featureDefault { overriddenKeys.insert(status.key) } else { overriddenKeys.remove(status.key) }
-        if status.isPendingRestart { pendingRestartKeys.insert(status.key) } else { pendingRestartKeys.remove(status.key) }
+        if status.override != .featureDefault {
+            overriddenKeys.insert(status.key)
+        } else {
+            overriddenKeys.remove(status.key)
+        }
+        if status.isPendingRestart {
+            pendingRestartKeys.insert(status.key)
+        } else {
+            pendingRestartKeys.remove(status.key)
+        }
     }
 
     private mutating func updateCounts() {
@@ -95,7 +103,10 @@ extension ConsoleState {
 
     private func appendGroup(_ group: ConsoleOutline.Group, depth: Int, to tree: inout ConsoleRows.Tree) {
         let expanded = !collapsedGroups.contains(group.id)
-        tree.items.append(.group(.init(id: group.id, label: group.label, depth: depth, flagCount: group.flagCount, isExpanded: expanded)))
+        tree.items.append(
+            .group(
+                .init(id: group.id, label: group.label, depth: depth, flagCount: group.flagCount, isExpanded: expanded))
+        )
         guard expanded else { return }
         appendFlags(group.keys, depth: depth + 1, to: &tree)
         for subgroup in group.subgroups { appendGroup(subgroup, depth: depth + 1, to: &tree) }
@@ -136,7 +147,8 @@ extension ConsoleState {
     package func outcome(choice: RestartChoice, signal: ConsoleSignal?) -> ConsoleOutcome {
         let statuses = source.notableStatuses()
         let overridden = Set(statuses.lazy.filter { $0.override != .featureDefault }.map(\.key))
-        let changed = statuses.filter { $0.override != (openingOverrides[$0.key] ?? .featureDefault) }.map(\.key)
+        let changed =
+            statuses.filter { $0.override != (openingOverrides[$0.key] ?? .featureDefault) }.map(\.key)
             + openingOverrides.keys.filter { !overridden.contains($0) }
         let pending = statuses.filter(\.isPendingRestart).map(\.key)
         return ConsoleOutcome(

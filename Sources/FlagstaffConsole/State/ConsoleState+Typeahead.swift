@@ -25,7 +25,7 @@ extension ConsoleState {
             switch (KeyBindings.binding(for: key, in: .search)?.action, key) {
             case (.deleteCharacter?, _): if !edited.isEmpty { edited.removeLast() }
             case (.clearQuery?, _): edited = ""
-            case let (nil, .character(character)): edited.append(character)
+            case (nil, .character(let character)): edited.append(character)
             default: break
             }
         }

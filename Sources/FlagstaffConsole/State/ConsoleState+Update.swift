@@ -13,31 +13,31 @@ extension ConsoleState {
     /// - Returns: what the shell must do, in order. A ``ConsoleEffect/quit(_:signal:)`` is always last.
     package mutating func update(_ event: ConsoleEvent) -> [ConsoleEffect] {
         switch event {
-        case let .key(key):
+        case .key(let key):
             statusMessage = nil
             return withRepaint(handle(key))
-        case let .typeahead(keys):
+        case .typeahead(let keys):
             handle(typing: keys)
             return [.repaint]
-        case let .resize(newWidth, newHeight):
+        case .resize(let newWidth, let newHeight):
             width = newWidth
             height = newHeight
             clampScroll()
             return [.redrawAll]
-        case let .registryChanged(keys):
+        case .registryChanged(let keys):
             apply(changedKeys: keys)
             return [.repaint]
         case .remoteStatusChanged:
             return [.repaint]
-        case let .tick(sinceLastFrame):
+        case .tick(let sinceLastFrame):
             if source.flagCount != builtFlagCount {
                 refreshAll()
                 return [.repaint]
             }
             return !source.remoteSources.isEmpty && sinceLastFrame >= .seconds(1) ? [.repaint] : []
-        case let .signal(signal):
+        case .signal(let signal):
             return handle(signal)
-        case let .storeWriteFailed(message):
+        case .storeWriteFailed(let message):
             statusMessage = "Could not save the change: " + message
             return [.repaint]
         }
@@ -57,10 +57,11 @@ extension ConsoleState {
         case .interrupt:
             statusMessage = nil
             let effects = mode == .restartPrompt ? [.quit(.later, signal: nil)] : handle(.control("c"))
-            return withRepaint(effects.map { effect in
-                if case let .quit(choice, _) = effect { return .quit(choice, signal: .interrupt) }
-                return effect
-            })
+            return withRepaint(
+                effects.map { effect in
+                    if case .quit(let choice, _) = effect { return .quit(choice, signal: .interrupt) }
+                    return effect
+                })
         }
     }
 
@@ -73,7 +74,7 @@ extension ConsoleState {
         if let binding = KeyBindings.binding(for: key, in: mode) { return perform(binding.action) }
         switch mode {
         case .search:
-            if case let .character(character) = key { setQuery(query + String(character)) }
+            if case .character(let character) = key { setQuery(query + String(character)) }
         case .confirmReset:
             mode = .list
             statusMessage = "Reset cancelled"

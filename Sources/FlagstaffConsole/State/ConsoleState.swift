@@ -101,7 +101,9 @@ package struct ConsoleState: Sendable {
         registry: FeatureRegistry, title: String? = nil, width: Int = 100, height: Int = 30, useColor: Bool = true,
         asciiOnly: Bool = false
     ) {
-        self.init(source: RegistryFlagSource(registry), title: title, width: width, height: height, useColor: useColor, asciiOnly: asciiOnly)
+        self.init(
+            source: RegistryFlagSource(registry), title: title, width: width, height: height, useColor: useColor,
+            asciiOnly: asciiOnly)
     }
 
     /// The glyph set for the current locale.

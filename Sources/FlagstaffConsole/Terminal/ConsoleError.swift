@@ -8,10 +8,10 @@ public enum ConsoleError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A message a user can act on.
     public var description: String {
         switch self {
-        case let .notATerminal(stream):
+        case .notATerminal(let stream):
             "the console needs a terminal, but \(stream) is not one; "
                 + "use `flagstaff list`, `flagstaff get KEY` or `flagstaff set KEY on|off|default` from scripts"
-        case let .terminalUnavailable(term):
+        case .terminalUnavailable(let term):
             "cannot open the terminal (TERM=\(term.isEmpty ? "(unset)" : term)); set TERM to a terminal type "
                 + "such as xterm-256color, or use `flagstaff list/get/set`"
         }

@@ -155,7 +155,9 @@ package final class NCursesTerminal: ConsoleTerminal {
             let status = fs_read(&value)
             if status == OK, let key = ConsoleKey.decode(character: value) {
                 keys.append(key)
-            } else if status == KEY_CODE_YES, Int32(value) != KEY_RESIZE, let key = ConsoleKey.decode(keyCode: Int32(value)) {
+            } else if status == KEY_CODE_YES, Int32(value) != KEY_RESIZE,
+                let key = ConsoleKey.decode(keyCode: Int32(value))
+            {
                 keys.append(key)
             } else {
                 if status == KEY_CODE_YES, Int32(value) == KEY_RESIZE { pendingResize = true }

@@ -40,7 +40,10 @@ package final class ScriptedTerminal: ConsoleTerminal {
     ///   - events: what ``nextEvent()`` returns, in order (`nil`: no input before the read timed out).
     ///   - supportsColor: whether colours are available.
     ///   - supportsUnicode: whether UTF-8 is available.
-    package init(width: Int = 100, height: Int = 30, events: [ConsoleEvent?], supportsColor: Bool = true, supportsUnicode: Bool = true) {
+    package init(
+        width: Int = 100, height: Int = 30, events: [ConsoleEvent?], supportsColor: Bool = true,
+        supportsUnicode: Bool = true
+    ) {
         size = (width, height)
         self.events = events
         self.supportsColor = supportsColor
@@ -64,7 +67,7 @@ package final class ScriptedTerminal: ConsoleTerminal {
         guard delivered < events.count else { return .signal(.hangUp) }
         let event = events[delivered]
         delivered += 1
-        if case let .resize(width, height)? = event { size = (width, height) }
+        if case .resize(let width, let height)? = event { size = (width, height) }
         return event
     }
 
@@ -72,7 +75,7 @@ package final class ScriptedTerminal: ConsoleTerminal {
     package func pendingKeys() -> [ConsoleKey] {
         guard deliversTypeahead else { return [] }
         var keys: [ConsoleKey] = []
-        while delivered < events.count, case let .key(key)? = events[delivered] {
+        while delivered < events.count, case .key(let key)? = events[delivered] {
             keys.append(key)
             delivered += 1
         }

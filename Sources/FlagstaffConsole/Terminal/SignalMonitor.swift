@@ -31,18 +31,22 @@ final class SignalMonitor {
         for signal in Self.handled where saved[signal] == nil {
             let old = UnsafeMutablePointer<sigaction>.allocate(capacity: 1)
             old.initialize(to: sigaction())
-            fs_install_signal(signal, { number in
-                SignalMonitor.pending.bitwiseOr(UInt64(1) << UInt64(number & 63), ordering: .sequentiallyConsistent)
-            }, old)
+            fs_install_signal(
+                signal,
+                { number in
+                    SignalMonitor.pending.bitwiseOr(UInt64(1) << UInt64(number & 63), ordering: .sequentiallyConsistent)
+                }, old)
             saved[signal] = old
         }
     }
 
     /// Re-installs the console's handler for one signal (after a suspend reset it to the default).
     func reinstall(_ signal: Int32) {
-        fs_install_signal(signal, { number in
-            SignalMonitor.pending.bitwiseOr(UInt64(1) << UInt64(number & 63), ordering: .sequentiallyConsistent)
-        }, nil)
+        fs_install_signal(
+            signal,
+            { number in
+                SignalMonitor.pending.bitwiseOr(UInt64(1) << UInt64(number & 63), ordering: .sequentiallyConsistent)
+            }, nil)
     }
 
     /// Restores the dispositions saved by ``install()``.

@@ -2,7 +2,8 @@ import Foundation
 
 /// A custom signal value sent with each fetch, for targeting conditions on the server.
 public enum RemoteConfigCustomSignal: Sendable, Hashable, ExpressibleByStringLiteral, ExpressibleByIntegerLiteral,
-    ExpressibleByFloatLiteral {
+    ExpressibleByFloatLiteral
+{
     /// A string, at most 500 characters.
     case string(String)
     /// An integer.
@@ -57,7 +58,8 @@ extension RemoteConfig {
             case .string(let text) where text.utf16.count > Self.customSignalMaximumStringLength:
                 throw .invalidCustomSignal(
                     key: key,
-                    reason: "string value is \(text.utf16.count) characters; at most \(Self.customSignalMaximumStringLength) allowed"
+                    reason:
+                        "string value is \(text.utf16.count) characters; at most \(Self.customSignalMaximumStringLength) allowed"
                 )
             case .double(let number) where !number.isFinite:
                 throw .invalidCustomSignal(key: key, reason: "number must be finite, got \(number)")
@@ -73,7 +75,8 @@ extension RemoteConfig {
             guard merged.count <= Self.customSignalMaximumCount else {
                 throw .invalidCustomSignal(
                     key: signals.keys.sorted().first ?? "",
-                    reason: "would make \(merged.count) custom signals; at most \(Self.customSignalMaximumCount) allowed"
+                    reason:
+                        "would make \(merged.count) custom signals; at most \(Self.customSignalMaximumCount) allowed"
                 )
             }
             current.metadata.customSignals = merged

@@ -30,10 +30,12 @@ extension RemoteConfig {
         do {
             object = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
         } catch {
-            throw .invalidDefaultsFile(path: url.path, reason: "not valid JSON: \((error as NSError).localizedDescription)")
+            throw .invalidDefaultsFile(
+                path: url.path, reason: "not valid JSON: \((error as NSError).localizedDescription)")
         }
         guard let dictionary = object as? [String: Any] else {
-            throw .invalidDefaultsFile(path: url.path, reason: "expected a JSON object at the top level, found \(Self.kind(of: object))")
+            throw .invalidDefaultsFile(
+                path: url.path, reason: "expected a JSON object at the top level, found \(Self.kind(of: object))")
         }
         try setDefaults(dictionary)
     }
@@ -49,10 +51,12 @@ extension RemoteConfig {
         do {
             object = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
         } catch {
-            throw .invalidDefaultsFile(path: url.path, reason: "not a valid property list: \((error as NSError).localizedDescription)")
+            throw .invalidDefaultsFile(
+                path: url.path, reason: "not a valid property list: \((error as NSError).localizedDescription)")
         }
         guard let dictionary = object as? [String: Any] else {
-            throw .invalidDefaultsFile(path: url.path, reason: "expected a dictionary at the root, found \(Self.kind(of: object))")
+            throw .invalidDefaultsFile(
+                path: url.path, reason: "expected a dictionary at the root, found \(Self.kind(of: object))")
         }
         try setDefaults(dictionary)
     }
@@ -66,7 +70,8 @@ extension RemoteConfig {
         do {
             return try Data(contentsOf: url)
         } catch {
-            throw .invalidDefaultsFile(path: url.path, reason: "cannot read: \((error as NSError).localizedDescription)")
+            throw .invalidDefaultsFile(
+                path: url.path, reason: "cannot read: \((error as NSError).localizedDescription)")
         }
     }
 

@@ -37,13 +37,16 @@ extension RemoteConfig {
                 current.metadata.lastFetchStatus = .throttled
                 current.metadata.lastError = error.description
                 current.lastError = error
-                return .done(RemoteConfigFetchResult(status: .throttled, error: error, pendingKeys: current.pendingKeys),
-                             shouldPersist: true)
+                return .done(
+                    RemoteConfigFetchResult(status: .throttled, error: error, pendingKeys: current.pendingKeys),
+                    shouldPersist: true)
             }
             let expiration = expirationDuration ?? current.settings.minimumFetchInterval
             if let last = current.metadata.lastFetchTime, last <= now, now.timeIntervalSince(last) < expiration {
-                return .done(RemoteConfigFetchResult(status: .success, servedFromCache: true,
-                                                     pendingKeys: current.pendingKeys), shouldPersist: false)
+                return .done(
+                    RemoteConfigFetchResult(
+                        status: .success, servedFromCache: true,
+                        pendingKeys: current.pendingKeys), shouldPersist: false)
             }
             let request = RemoteConfigFetchRequest(
                 eTag: current.metadata.eTag,
@@ -101,7 +104,8 @@ extension RemoteConfig {
             case .failure(let failure):
                 let error: RemoteConfigError
                 if failure.triggersBackoff {
-                    let base = current.metadata.backoffInterval > 0
+                    let base =
+                        current.metadata.backoffInterval > 0
                         ? min(current.metadata.backoffInterval * 2, Self.maximumBackoffInterval)
                         : Self.minimumBackoffInterval
                     // ±50 % jitter: a factor uniformly distributed in [0.5, 1.5).
@@ -117,8 +121,11 @@ extension RemoteConfig {
                 }
                 current.metadata.lastError = error.description
                 current.lastError = error
-                return (RemoteConfigFetchResult(status: current.metadata.lastFetchStatus, error: error,
-                                                pendingKeys: current.pendingKeys), false)
+                return (
+                    RemoteConfigFetchResult(
+                        status: current.metadata.lastFetchStatus, error: error,
+                        pendingKeys: current.pendingKeys), false
+                )
             }
         }
         if let error = result.error {
@@ -136,7 +143,8 @@ extension RemoteConfig {
         let version = response.templateVersion ?? current.fetched?.templateVersion
         switch response.content {
         case .entries(let entries):
-            current.fetched = RemoteConfigStorage.StoredConfig(templateVersion: response.templateVersion, entries: entries)
+            current.fetched = RemoteConfigStorage.StoredConfig(
+                templateVersion: response.templateVersion, entries: entries)
         case .unchanged:
             // Nothing new on the server: keep what was fetched (or, if that file was lost, what is active).
             if current.fetched == nil {
@@ -206,7 +214,9 @@ extension RemoteConfig {
             let snapshot = state.withLock { ($0.fetched, $0.active, $0.metadata) }
             do throws(RemoteConfigError) {
                 if fetched {
-                    if let config = snapshot.0 { try storage.write(config, to: storage.fetchedURL) } else {
+                    if let config = snapshot.0 {
+                        try storage.write(config, to: storage.fetchedURL)
+                    } else {
                         try storage.remove(storage.fetchedURL)
                     }
                 }

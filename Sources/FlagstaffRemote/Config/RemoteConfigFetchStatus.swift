@@ -41,8 +41,10 @@ public struct RemoteConfigFetchResult: Sendable, Equatable {
     ///   - error: The failure, if any.
     ///   - servedFromCache: Whether the minimum fetch interval served it.
     ///   - pendingKeys: Keys that activation would change.
-    public init(status: RemoteConfigFetchStatus, error: RemoteConfigError? = nil, servedFromCache: Bool = false,
-                pendingKeys: Set<String> = []) {
+    public init(
+        status: RemoteConfigFetchStatus, error: RemoteConfigError? = nil, servedFromCache: Bool = false,
+        pendingKeys: Set<String> = []
+    ) {
         self.status = status
         self.error = error
         self.servedFromCache = servedFromCache

@@ -18,8 +18,10 @@ public struct RemoteConfigSettings: Sendable, Equatable {
     /// - Parameters:
     ///   - minimumFetchInterval: Seconds a fetch stays fresh; default 12 hours, `0` for development.
     ///   - fetchTimeout: Seconds one fetch may take; default 60. Values below 0.001 are raised to 0.001.
-    public init(minimumFetchInterval: TimeInterval = Self.defaultMinimumFetchInterval,
-                fetchTimeout: TimeInterval = Self.defaultFetchTimeout) {
+    public init(
+        minimumFetchInterval: TimeInterval = Self.defaultMinimumFetchInterval,
+        fetchTimeout: TimeInterval = Self.defaultFetchTimeout
+    ) {
         self.minimumFetchInterval = max(0, minimumFetchInterval)
         self.fetchTimeout = max(0.001, fetchTimeout)
     }
@@ -55,9 +57,11 @@ public struct RemoteConfigEnvironment: Sendable {
     ///   - clock: The clock waits run on; `ContinuousClock()` by default.
     ///   - now: The wall-clock date source; `Date()` by default.
     ///   - random: The random source (values in `0..<1`); the system generator by default.
-    public init(clock: any Clock<Duration> = ContinuousClock(),
-                now: @escaping @Sendable () -> Date = { Date() },
-                random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }) {
+    public init(
+        clock: any Clock<Duration> = ContinuousClock(),
+        now: @escaping @Sendable () -> Date = { Date() },
+        random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
+    ) {
         self.clock = clock
         self.now = now
         self.random = random

@@ -68,7 +68,8 @@ extension RemoteConfig: RemoteSource {
             guard let self, let registry else { return }
             let flagKeys = registry.allFeatures.compactMap { feature -> String? in
                 guard let remote = feature as? RemoteFeature, remote.config === self,
-                      changedRemoteKeys.contains(remote.remoteKey) else { return nil }
+                    changedRemoteKeys.contains(remote.remoteKey)
+                else { return nil }
                 return remote.key
             }
             registry.notifyRemoteChange(keys: Set(flagKeys))
@@ -93,8 +94,9 @@ extension RemoteConfig {
     /// - Returns: A bound remote flag for `kind == .remote`, else `nil` (the core builds the default kind).
     public func makeFeature(for flag: RegistryManifest.Flag) -> AnyFeature? {
         guard flag.kind == .remote else { return nil }
-        return RemoteFeature(key: flag.key, remoteKey: flag.remoteKey ?? flag.key, defaultState: flag.default,
-                             label: flag.label, description: flag.description,
-                             requiresRestart: flag.requiresRestart, config: self)
+        return RemoteFeature(
+            key: flag.key, remoteKey: flag.remoteKey ?? flag.key, defaultState: flag.default,
+            label: flag.label, description: flag.description,
+            requiresRestart: flag.requiresRestart, config: self)
     }
 }

@@ -58,8 +58,10 @@ public final class RemoteFeature: AnyFeature, RemoteKeyedFeature, @unchecked Sen
     ///   - description: A human description.
     ///   - requiresRestart: Whether a change only takes effect after the app restarts.
     ///   - config: The config to read; `nil` to bind later with ``bind(to:)``.
-    public init(key: String? = nil, remoteKey: String, defaultState: Bool = false, label: String? = nil,
-                description: String? = nil, requiresRestart: Bool = false, config: RemoteConfig? = nil) {
+    public init(
+        key: String? = nil, remoteKey: String, defaultState: Bool = false, label: String? = nil,
+        description: String? = nil, requiresRestart: Bool = false, config: RemoteConfig? = nil
+    ) {
         self.remoteKey = remoteKey
         self.defaultState = defaultState
         super.init(key: key, label: label, description: description, requiresRestart: requiresRestart)
@@ -107,11 +109,12 @@ public final class RemoteFeature: AnyFeature, RemoteKeyedFeature, @unchecked Sen
             let generation = config.activeConfigGeneration
             let cached = cache.load(ordering: .acquiring)
             if cached >> 2 == generation { return cached & 0b11 }
-            let state: UInt64 = switch config.activeValue(forKey: remoteKey)?.boolValue {
-            case .some(true): 1
-            case .some(false): 2
-            case .none: 0
-            }
+            let state: UInt64 =
+                switch config.activeValue(forKey: remoteKey)?.boolValue {
+                case .some(true): 1
+                case .some(false): 2
+                case .none: 0
+                }
             cache.store(generation << 2 | state, ordering: .releasing)
             return state
         }
@@ -127,18 +130,21 @@ public final class RemoteFeature: AnyFeature, RemoteKeyedFeature, @unchecked Sen
     public override func resolveDefault() -> Resolution {
         let staticStep = ResolutionStep(source: .static, value: defaultState, detail: "static default")
         guard let config else {
-            let remoteStep = ResolutionStep(source: .remote(provider: "none", fetchedAt: nil), value: nil,
-                                            detail: "not bound to a remote config")
+            let remoteStep = ResolutionStep(
+                source: .remote(provider: "none", fetchedAt: nil), value: nil,
+                detail: "not bound to a remote config")
             return Resolution(value: defaultState, source: .static, chain: [remoteStep, staticStep])
         }
         let source = ResolutionSource.remote(provider: config.name, fetchedAt: config.lastFetchTime)
         guard let value = config.activeValue(forKey: remoteKey) else {
-            let remoteStep = ResolutionStep(source: source, value: nil,
-                                            detail: "no active value for \"\(remoteKey)\" (\(config.statusSummary))")
+            let remoteStep = ResolutionStep(
+                source: source, value: nil,
+                detail: "no active value for \"\(remoteKey)\" (\(config.statusSummary))")
             return Resolution(value: defaultState, source: .static, chain: [remoteStep, staticStep])
         }
-        let remoteStep = ResolutionStep(source: source, value: value.boolValue,
-                                        detail: "\"\(remoteKey)\" = \"\(value.stringValue)\" (\(config.statusSummary))")
+        let remoteStep = ResolutionStep(
+            source: source, value: value.boolValue,
+            detail: "\"\(remoteKey)\" = \"\(value.stringValue)\" (\(config.statusSummary))")
         return Resolution(value: value.boolValue, source: source, chain: [remoteStep, staticStep])
     }
 

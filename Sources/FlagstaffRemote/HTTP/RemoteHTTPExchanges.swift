@@ -1,6 +1,7 @@
 import Dispatch
 import Flagstaff
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -77,8 +78,9 @@ final class RemoteHTTPExchanges: NSObject, URLSessionDataDelegate, @unchecked Se
     func finish(_ id: Int, _ outcome: Outcome, cancelling: Bool) {
         let delivery = table.withLock { table -> Delivery? in
             guard var exchange = table[id], exchange.outcome == nil else { return nil }
-            let delivery = Delivery(continuation: exchange.continuation, outcome: outcome,
-                                    cancel: cancelling ? exchange.task : nil)
+            let delivery = Delivery(
+                continuation: exchange.continuation, outcome: outcome,
+                cancel: cancelling ? exchange.task : nil)
             if exchange.continuation == nil {
                 exchange.outcome = outcome
                 table[id] = exchange
@@ -100,8 +102,10 @@ final class RemoteHTTPExchanges: NSObject, URLSessionDataDelegate, @unchecked Se
 
     // MARK: URLSessionDataDelegate
 
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-                    completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
+    func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
+    ) {
         let id = dataTask.taskIdentifier
         let failure = table.withLock { table -> RemoteHTTPError? in
             guard let exchange = table[id], exchange.outcome == nil else { return .cancelled }
@@ -158,7 +162,8 @@ final class RemoteHTTPExchanges: NSObject, URLSessionDataDelegate, @unchecked Se
     static func dispatchInterval(_ duration: Duration) -> DispatchTimeInterval {
         let (seconds, attoseconds) = duration.components
         let (whole, overflow) = max(0, seconds).multipliedReportingOverflow(by: 1_000_000_000)
-        let nanoseconds = overflow ? Int64.max : whole.addingReportingOverflow(max(0, attoseconds) / 1_000_000_000).partialValue
+        let nanoseconds =
+            overflow ? Int64.max : whole.addingReportingOverflow(max(0, attoseconds) / 1_000_000_000).partialValue
         return .nanoseconds(Int(clamping: nanoseconds))
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -74,9 +75,11 @@ package enum RemoteHTTPError: Error, Sendable, Equatable, CustomStringConvertibl
     /// by `***`: messages are logged, persisted and shown in the console.
     package static func displayURL(_ url: URL) -> String {
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false),
-              let items = components.queryItems, items.contains(where: { $0.name.lowercased() == "key" })
+            let items = components.queryItems, items.contains(where: { $0.name.lowercased() == "key" })
         else { return url.absoluteString }
-        components.queryItems = items.map { $0.name.lowercased() == "key" ? URLQueryItem(name: $0.name, value: "***") : $0 }
+        components.queryItems = items.map {
+            $0.name.lowercased() == "key" ? URLQueryItem(name: $0.name, value: "***") : $0
+        }
         return components.string ?? url.absoluteString
     }
 

@@ -1,6 +1,7 @@
 import Dispatch
 import Flagstaff
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -64,7 +65,9 @@ package final class RemoteHTTPTransport: Sendable {
     ///   - request: The request.
     ///   - timeout: The longest the whole exchange may take.
     /// - Returns: The status, lower-cased header fields and body, or why there is none.
-    package func send(_ request: RemoteHTTPRequest, timeout: Duration) async -> Result<RemoteHTTPResponse, RemoteHTTPError> {
+    package func send(_ request: RemoteHTTPRequest, timeout: Duration) async -> Result<
+        RemoteHTTPResponse, RemoteHTTPError
+    > {
         var urlRequest = URLRequest(url: request.url)
         urlRequest.httpMethod = request.method
         urlRequest.cachePolicy = .reloadIgnoringLocalCacheData

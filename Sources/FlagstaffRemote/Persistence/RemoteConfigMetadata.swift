@@ -45,7 +45,8 @@ public struct RemoteConfigMetadata: Sendable, Equatable, Codable {
         eTag = try container.decodeIfPresent(String.self, forKey: .eTag)
         lastFetchTime = try container.decodeIfPresent(Date.self, forKey: .lastFetchTime)
         lastAttemptTime = try container.decodeIfPresent(Date.self, forKey: .lastAttemptTime)
-        lastFetchStatus = try container.decodeIfPresent(RemoteConfigFetchStatus.self, forKey: .lastFetchStatus) ?? .noFetchYet
+        lastFetchStatus =
+            try container.decodeIfPresent(RemoteConfigFetchStatus.self, forKey: .lastFetchStatus) ?? .noFetchYet
         lastError = try container.decodeIfPresent(String.self, forKey: .lastError)
         throttleEndTime = try container.decodeIfPresent(Date.self, forKey: .throttleEndTime)
         backoffInterval = try container.decodeIfPresent(TimeInterval.self, forKey: .backoffInterval) ?? 0

@@ -76,7 +76,7 @@ struct RemoteConfigStorage: Sendable {
         if let decodingError = error as? DecodingError {
             switch decodingError {
             case .dataCorrupted(let context), .typeMismatch(_, let context), .valueNotFound(_, let context),
-                 .keyNotFound(_, let context):
+                .keyNotFound(_, let context):
                 let path = context.codingPath.map(\.stringValue).joined(separator: ".")
                 let detail = (context.underlyingError as? NSError)?.localizedDescription ?? context.debugDescription
                 return path.isEmpty ? detail : "field \(path): \(detail)"

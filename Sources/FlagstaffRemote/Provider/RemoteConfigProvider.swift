@@ -49,8 +49,10 @@ public struct RemoteConfigFetchRequest: Sendable, Equatable {
     ///   - customSignals: The custom signals.
     ///   - timeout: The timeout in seconds.
     ///   - lastTemplateVersion: The last fetched template version.
-    public init(eTag: String? = nil, customSignals: [String: String] = [:], timeout: TimeInterval = 60,
-                lastTemplateVersion: String? = nil) {
+    public init(
+        eTag: String? = nil, customSignals: [String: String] = [:], timeout: TimeInterval = 60,
+        lastTemplateVersion: String? = nil
+    ) {
         self.eTag = eTag
         self.customSignals = customSignals
         self.timeout = timeout

@@ -70,7 +70,7 @@ extension RemoteConfigValue {
         if let decodingError = error as? DecodingError {
             switch decodingError {
             case .dataCorrupted(let context), .typeMismatch(_, let context), .valueNotFound(_, let context),
-                 .keyNotFound(_, let context):
+                .keyNotFound(_, let context):
                 let path = context.codingPath.map(\.stringValue).joined(separator: ".")
                 return path.isEmpty ? context.debugDescription : "\(path): \(context.debugDescription)"
             @unknown default:

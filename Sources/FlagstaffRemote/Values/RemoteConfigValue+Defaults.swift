@@ -31,13 +31,14 @@ extension RemoteConfigValue {
         if let text = numberText(value) { return stored(text) }
         if value is [Any] || value is [String: Any] {
             guard JSONSerialization.isValidJSONObject(value),
-                  let data = try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys])
+                let data = try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys])
             else { throw .invalidDefault(key: key, reason: "the collection cannot be encoded as JSON") }
             return RemoteConfigValue(data: data, source: .default)
         }
         throw .invalidDefault(
             key: key,
-            reason: "unsupported type \(type(of: value)); expected a string, number, Boolean, data, date, array or dictionary"
+            reason:
+                "unsupported type \(type(of: value)); expected a string, number, Boolean, data, date, array or dictionary"
         )
     }
 

@@ -13,10 +13,12 @@ extension UnleashClient {
         UnleashFeed(
             endpoint: url,
             url: { model in
-                let query = UnleashFrontendQuery.string(context: model.context, appName: appName, environment: environment)
+                let query = UnleashFrontendQuery.string(
+                    context: model.context, appName: appName, environment: environment)
                 return UnleashFrontendQuery.url(url, query: query)
             },
-            decode: { body, source throws(UnleashClientError) in try UnleashTogglesDocument.decode(body, source: source) },
+            decode: { body, source throws(UnleashClientError) in try UnleashTogglesDocument.decode(body, source: source)
+            },
             install: { model, toggles in model.install(toggles) },
             snapshot: { toggles, _ throws(UnleashClientError) in
                 let encoder = JSONEncoder()

@@ -72,26 +72,32 @@ public final class UnleashClient: Sendable {
     ///     its fields win over `customHeaders`; reserved ones are ignored.
     ///   - bootstrap: Toggles to serve before the first fetch when nothing was persisted.
     ///   - options: Timeouts, limits, backoff, persistence and the clock.
-    public init(url: URL, clientKey: String, appName: String, environment: String = "default",
-                refreshInterval: Duration = .seconds(30), metricsInterval: Duration = .seconds(30),
-                disableMetrics: Bool = false, context: UnleashContext = UnleashContext(),
-                customHeaders: [String: String] = [:],
-                customHeadersProvider: (@Sendable () -> [String: String])? = nil,
-                bootstrap: UnleashBootstrap? = nil, options: UnleashClientOptions = UnleashClientOptions()) {
+    public init(
+        url: URL, clientKey: String, appName: String, environment: String = "default",
+        refreshInterval: Duration = .seconds(30), metricsInterval: Duration = .seconds(30),
+        disableMetrics: Bool = false, context: UnleashContext = UnleashContext(),
+        customHeaders: [String: String] = [:],
+        customHeadersProvider: (@Sendable () -> [String: String])? = nil,
+        bootstrap: UnleashBootstrap? = nil, options: UnleashClientOptions = UnleashClientOptions()
+    ) {
         let settings = UnleashPollerSettings(
             url: url, key: clientKey, appName: appName, environment: environment, instanceID: nil,
-            customHeaders: customHeaders, customHeadersProvider: customHeadersProvider, refreshInterval: refreshInterval,
+            customHeaders: customHeaders, customHeadersProvider: customHeadersProvider,
+            refreshInterval: refreshInterval,
             metricsInterval: metricsInterval, disableMetrics: disableMetrics, options: options)
         (self.url, self.appName, self.environment, self.options) = (url, appName, environment, options)
         (self.refreshInterval, self.metricsInterval, self.disableMetrics) =
             (settings.refreshInterval, settings.metricsInterval, disableMetrics)
-        let snapshots = options.storageDirectory.map { UnleashSnapshotStore(directory: $0, fileName: "unleash-frontend-toggles.json") }
+        let snapshots = options.storageDirectory.map {
+            UnleashSnapshotStore(directory: $0, fileName: "unleash-frontend-toggles.json")
+        }
         var model = Model(context: context)
         let (persisted, failure) = Self.loadSnapshot(snapshots)
         if let toggles = persisted ?? bootstrap?.toggles { model.install(toggles) }
-        poller = UnleashPoller(settings: settings, feed: Self.feed(url: url, appName: appName, environment: environment),
-                               model: model, snapshots: snapshots, pendingFailures: failure.map { [$0] } ?? [],
-                               label: "frontend")
+        poller = UnleashPoller(
+            settings: settings, feed: Self.feed(url: url, appName: appName, environment: environment),
+            model: model, snapshots: snapshots, pendingFailures: failure.map { [$0] } ?? [],
+            label: "frontend")
     }
 
     // MARK: Lifecycle
@@ -138,7 +144,10 @@ public final class UnleashClient: Sendable {
         }
         if !disableMetrics { poller.metrics.count(name, enabled: enabled) }
         if let context {
-            poller.hub.emit(.impression(UnleashImpression(kind: .isEnabled, featureName: name, enabled: enabled, variant: nil, context: context)))
+            poller.hub.emit(
+                .impression(
+                    UnleashImpression(
+                        kind: .isEnabled, featureName: name, enabled: enabled, variant: nil, context: context)))
         }
         return enabled
     }
@@ -157,8 +166,11 @@ public final class UnleashClient: Sendable {
         let variant = toggle?.variant ?? .disabled(featureEnabled: false)
         if !disableMetrics { poller.metrics.count(name, enabled: toggle?.enabled ?? false, variant: variant.name) }
         if let context {
-            poller.hub.emit(.impression(UnleashImpression(
-                kind: .getVariant, featureName: name, enabled: toggle?.enabled ?? false, variant: variant.name, context: context)))
+            poller.hub.emit(
+                .impression(
+                    UnleashImpression(
+                        kind: .getVariant, featureName: name, enabled: toggle?.enabled ?? false, variant: variant.name,
+                        context: context)))
         }
         return variant
     }

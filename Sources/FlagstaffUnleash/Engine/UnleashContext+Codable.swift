@@ -22,7 +22,9 @@ extension UnleashContext: Codable {
             guard let date = RFC3339.parse(text) else {
                 throw DecodingError.dataCorruptedError(
                     forKey: .currentTime, in: container,
-                    debugDescription: "expected an RFC 3339 date-time such as 2022-01-29T13:00:00.000Z, found \(text.debugDescription)")
+                    debugDescription:
+                        "expected an RFC 3339 date-time such as 2022-01-29T13:00:00.000Z, found \(text.debugDescription)"
+                )
             }
             currentTime = date
         } else {

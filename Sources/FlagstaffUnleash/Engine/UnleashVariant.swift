@@ -14,7 +14,9 @@ public struct UnleashVariant: Sendable, Hashable, Codable {
     public var payload: UnleashPayload?
 
     private enum CodingKeys: String, CodingKey {
-        case name, enabled, featureEnabled = "feature_enabled", payload
+        case name, enabled
+        case featureEnabled = "feature_enabled"
+        case payload
     }
 
     /// Creates a variant.

@@ -36,8 +36,10 @@ public final class UnleashFeature: AnyFeature, @unchecked Sendable {
     ///   - description: A human description.
     ///   - requiresRestart: Whether a change only takes effect after the app restarts.
     ///   - source: The Unleash client.
-    public init(key: String? = nil, toggleName: String, defaultState: Bool = false, label: String? = nil,
-                description: String? = nil, requiresRestart: Bool = false, source: any UnleashToggleSource) {
+    public init(
+        key: String? = nil, toggleName: String, defaultState: Bool = false, label: String? = nil,
+        description: String? = nil, requiresRestart: Bool = false, source: any UnleashToggleSource
+    ) {
         self.toggleName = toggleName
         self.defaultState = defaultState
         self.source = source
@@ -62,8 +64,12 @@ public final class UnleashFeature: AnyFeature, @unchecked Sendable {
             return Resolution(value: defaultState, source: .static, chain: [step, staticStep])
         }
         let known = source.toggleNames.contains(toggleName)
-        let detail = known ? "toggle \"\(toggleName)\" is \(value ? "on" : "off")"
-                           : "toggle \"\(toggleName)\" not in the answer (off)"
-        return Resolution(value: value, source: remote, chain: [ResolutionStep(source: remote, value: value, detail: detail), staticStep])
+        let detail =
+            known
+            ? "toggle \"\(toggleName)\" is \(value ? "on" : "off")"
+            : "toggle \"\(toggleName)\" not in the answer (off)"
+        return Resolution(
+            value: value, source: remote,
+            chain: [ResolutionStep(source: remote, value: value, detail: detail), staticStep])
     }
 }

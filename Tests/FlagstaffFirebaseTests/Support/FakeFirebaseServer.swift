@@ -80,12 +80,16 @@ final class FakeFirebaseServer: Sendable {
         }
     }
 
-    private static func respond(to request: LoopbackRequest, parameters: [String: Parameter], version: Int,
-                                fault: Fault) -> LoopbackResponse {
+    private static func respond(
+        to request: LoopbackRequest, parameters: [String: Parameter], version: Int,
+        fault: Fault
+    ) -> LoopbackResponse {
         switch fault {
         case .none: break
         case .status(let status):
-            return .json(#"{"error":{"code":\#(status),"status":"UNAVAILABLE","message":"injected \#(status)"}}"#, status: status)
+            return .json(
+                #"{"error":{"code":\#(status),"status":"UNAVAILABLE","message":"injected \#(status)"}}"#, status: status
+            )
         case .delay(let seconds):
             var response = LoopbackResponse.json(#"{"state":"NO_CHANGE"}"#)
             response.delay = .milliseconds(Int(seconds * 1000))
@@ -108,13 +112,16 @@ final class FakeFirebaseServer: Sendable {
             return .json(#"{"error":{"code":400,"status":"INVALID_ARGUMENT","message":"bad app id"}}"#)
         }
         guard request.method == "POST",
-              request.path == "/v1/projects/\(projectID)/namespaces/firebase:fetch"
+            request.path == "/v1/projects/\(projectID)/namespaces/firebase:fetch"
         else { return .json(#"{"error":{"code":404,"status":"NOT_FOUND","message":"no such path"}}"#, status: 404) }
         guard request.query["key"] == apiKey else {
-            return .json(#"{"error":{"code":400,"status":"INVALID_ARGUMENT","message":"API key not valid"}}"#, status: 400)
+            return .json(
+                #"{"error":{"code":400,"status":"INVALID_ARGUMENT","message":"API key not valid"}}"#, status: 400)
         }
         guard let body = request.jsonBody, let appID = body["app_id"] as? String, !appID.isEmpty else {
-            return .json(#"{"error":{"code":400,"status":"INVALID_ARGUMENT","message":"body must be JSON with app_id"}}"#, status: 400)
+            return .json(
+                #"{"error":{"code":400,"status":"INVALID_ARGUMENT","message":"body must be JSON with app_id"}}"#,
+                status: 400)
         }
         let language = (body["language_code"] as? String) ?? ""
         let signals = (body["custom_signals"] as? [String: String]) ?? [:]
@@ -126,11 +133,13 @@ final class FakeFirebaseServer: Sendable {
         if entries.isEmpty {
             return .jsonObject(["state": "EMPTY_CONFIG", "templateVersion": String(version)])
         }
-        let eTag = "\"etag-\(version)-\(language)-\(entries.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "&").hashValue)\""
+        let eTag =
+            "\"etag-\(version)-\(language)-\(entries.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "&").hashValue)\""
         if request.headers["if-none-match"] == eTag {
             return .jsonObject(["state": "NO_CHANGE", "templateVersion": String(version)], headers: ["ETag": eTag])
         }
-        return .jsonObject(["state": "UPDATE", "entries": entries, "templateVersion": String(version)],
-                           headers: ["ETag": eTag])
+        return .jsonObject(
+            ["state": "UPDATE", "entries": entries, "templateVersion": String(version)],
+            headers: ["ETag": eTag])
     }
 }

@@ -11,8 +11,9 @@ struct RemoteConfigConcurrencyTests {
         let directory = makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let provider = ScriptedProvider()
-        let config = RemoteConfig(provider: provider, storageDirectory: directory,
-                                  settings: RemoteConfigSettings(minimumFetchInterval: 0))
+        let config = RemoteConfig(
+            provider: provider, storageDirectory: directory,
+            settings: RemoteConfigSettings(minimumFetchInterval: 0))
         try config.setDefaults(["generation": "0", "mirror": "0"])
         let stop = Atomic<Bool>(false)
         let torn = Atomic<Int>(0)
@@ -34,8 +35,10 @@ struct RemoteConfigConcurrencyTests {
                     _ = config.lastFetchStatus
                     _ = config.metadata
                     // Both keys are activated together, so a snapshot must never mix generations.
-                    if keys.contains("mirror"), generation != config.configValue(forKey: "mirror", source: .remote).stringValue,
-                       config.activeValue(forKey: "generation")?.stringValue == generation {
+                    if keys.contains("mirror"),
+                        generation != config.configValue(forKey: "mirror", source: .remote).stringValue,
+                        config.activeValue(forKey: "generation")?.stringValue == generation
+                    {
                         torn.add(1, ordering: .relaxed)
                     }
                     reads.add(1, ordering: .relaxed)
@@ -45,7 +48,8 @@ struct RemoteConfigConcurrencyTests {
         }
 
         for generation in 1...60 {
-            provider.answer(entries: ["generation": "\(generation)", "mirror": "\(generation)"], version: "\(generation)")
+            provider.answer(
+                entries: ["generation": "\(generation)", "mirror": "\(generation)"], version: "\(generation)")
             async let first = config.fetch()
             async let second = config.fetchAndActivate()
             _ = await (first, second)

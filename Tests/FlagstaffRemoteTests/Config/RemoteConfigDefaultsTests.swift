@@ -18,8 +18,9 @@ struct RemoteConfigDefaultsTests {
 
     @Test("defaults from a JSON file are stored like Firebase")
     func jsonFile() throws {
-        let url = try write(#"{"isRoundedAvatar": true, "maxPhotos": 9, "ratio": 0.5, "title": "Hi", "list": [1, "a"], "obj": {"k": false}}"#,
-                            name: "defaults.json")
+        let url = try write(
+            #"{"isRoundedAvatar": true, "maxPhotos": 9, "ratio": 0.5, "title": "Hi", "list": [1, "a"], "obj": {"k": false}}"#,
+            name: "defaults.json")
         defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
         let config = makeConfig()
         try config.setDefaults(fromJSONFile: url)
@@ -35,16 +36,16 @@ struct RemoteConfigDefaultsTests {
     @Test("defaults from an XML property list")
     func propertyListFile() throws {
         let plist = """
-        <?xml version="1.0" encoding="UTF-8"?>
-        <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
-        <plist version="1.0"><dict>
-        <key>isRoundedAvatar</key><false/>
-        <key>maxPhotos</key><integer>9</integer>
-        <key>ratio</key><real>2.0</real>
-        <key>title</key><string>Moments</string>
-        <key>tags</key><array><string>a</string></array>
-        </dict></plist>
-        """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+            <plist version="1.0"><dict>
+            <key>isRoundedAvatar</key><false/>
+            <key>maxPhotos</key><integer>9</integer>
+            <key>ratio</key><real>2.0</real>
+            <key>title</key><string>Moments</string>
+            <key>tags</key><array><string>a</string></array>
+            </dict></plist>
+            """
         let url = try write(plist, name: "defaults.plist")
         defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
         let config = makeConfig()
@@ -70,12 +71,28 @@ struct RemoteConfigDefaultsTests {
             }
         }
         let cases: [(() throws(RemoteConfigError) -> Void, [String])] = [
-            ({ () throws(RemoteConfigError) in try config.setDefaults(fromJSONFile: notJSON) }, ["broken.json", "not valid JSON"]),
-            ({ () throws(RemoteConfigError) in try config.setDefaults(fromJSONFile: array) }, ["array.json", "expected a JSON object", "an array"]),
-            ({ () throws(RemoteConfigError) in try config.setDefaults(fromJSONFile: nullValue) }, ["\"a\"", "unsupported type"]),
-            ({ () throws(RemoteConfigError) in try config.setDefaults(fromPropertyListFile: notPlist) }, ["broken.plist", "property list"]),
-            ({ () throws(RemoteConfigError) in try config.setDefaults(fromJSONFile: URL(fileURLWithPath: "/nonexistent/d.json")) },
-             ["/nonexistent/d.json", "cannot read"]),
+            (
+                { () throws(RemoteConfigError) in try config.setDefaults(fromJSONFile: notJSON) },
+                ["broken.json", "not valid JSON"]
+            ),
+            (
+                { () throws(RemoteConfigError) in try config.setDefaults(fromJSONFile: array) },
+                ["array.json", "expected a JSON object", "an array"]
+            ),
+            (
+                { () throws(RemoteConfigError) in try config.setDefaults(fromJSONFile: nullValue) },
+                ["\"a\"", "unsupported type"]
+            ),
+            (
+                { () throws(RemoteConfigError) in try config.setDefaults(fromPropertyListFile: notPlist) },
+                ["broken.plist", "property list"]
+            ),
+            (
+                { () throws(RemoteConfigError) in
+                    try config.setDefaults(fromJSONFile: URL(fileURLWithPath: "/nonexistent/d.json"))
+                },
+                ["/nonexistent/d.json", "cannot read"]
+            ),
         ]
         for (action, fragments) in cases {
             do {

@@ -44,8 +44,9 @@ struct RemoteConfigFetchTests {
         let clock = ManualClock()
         let provider = ScriptedProvider()
         provider.answer(entries: ["a": "1"])
-        let config = RemoteConfig(provider: provider, settings: RemoteConfigSettings(minimumFetchInterval: 3600),
-                                  environment: .manual(clock))
+        let config = RemoteConfig(
+            provider: provider, settings: RemoteConfigSettings(minimumFetchInterval: 3600),
+            environment: .manual(clock))
         #expect(await config.fetch().servedFromCache == false)
         #expect(config.lastFetchTime == clock.date)
         clock.advance(by: .seconds(3599))
@@ -64,8 +65,9 @@ struct RemoteConfigFetchTests {
         let clock = ManualClock()
         let provider = ScriptedProvider()
         provider.answer(entries: ["a": "1"])
-        let config = RemoteConfig(provider: provider, settings: RemoteConfigSettings(minimumFetchInterval: 60),
-                                  environment: .manual(clock))
+        let config = RemoteConfig(
+            provider: provider, settings: RemoteConfigSettings(minimumFetchInterval: 60),
+            environment: .manual(clock))
         let first = await config.fetchAndActivate()
         #expect(first.status == .successFetchedFromRemote)
         #expect(first.activated)
@@ -104,19 +106,24 @@ struct RemoteConfigFetchTests {
         }
     }
 
-    @Test("429/500/503/504 back off 2 min doubling to 4 h with jitter; a success resets", arguments: [429, 500, 503, 504])
+    @Test(
+        "429/500/503/504 back off 2 min doubling to 4 h with jitter; a success resets", arguments: [429, 500, 503, 504])
     func exponentialBackoff(status: Int) async {
         let clock = ManualClock()
         let provider = ScriptedProvider(.failure(.httpStatus(status, message: "busy")))
-        let config = RemoteConfig(provider: provider, settings: RemoteConfigSettings(minimumFetchInterval: 0),
-                                  environment: .manual(clock))
+        let config = RemoteConfig(
+            provider: provider, settings: RemoteConfigSettings(minimumFetchInterval: 0),
+            environment: .manual(clock))
         var expected: TimeInterval = 120
         for attempt in 1...9 {
             let result = await config.fetch()
             #expect(result.status == .throttled, "attempt \(attempt)")
             #expect(result.throttledUntil == clock.date.addingTimeInterval(expected), "attempt \(attempt)")
-            #expect(result.error == .throttled(until: clock.date.addingTimeInterval(expected),
-                                               cause: .httpStatus(status, message: "busy")))
+            #expect(
+                result.error
+                    == .throttled(
+                        until: clock.date.addingTimeInterval(expected),
+                        cause: .httpStatus(status, message: "busy")))
             // Inside the window: no request, status throttled with the same end time.
             let requestsBefore = provider.requests.count
             clock.advance(by: .seconds(expected - 1))
@@ -140,8 +147,9 @@ struct RemoteConfigFetchTests {
     func jitter(random: Double) async {
         let clock = ManualClock()
         let provider = ScriptedProvider(.failure(.httpStatus(503, message: nil)))
-        let config = RemoteConfig(provider: provider, settings: RemoteConfigSettings(minimumFetchInterval: 0),
-                                  environment: .manual(clock, random: random))
+        let config = RemoteConfig(
+            provider: provider, settings: RemoteConfigSettings(minimumFetchInterval: 0),
+            environment: .manual(clock, random: random))
         let result = await config.fetch()
         let window = (result.throttledUntil ?? clock.date).timeIntervalSince(clock.date)
         #expect(abs(window - 120 * (0.5 + random)) < 0.001)
@@ -152,9 +160,11 @@ struct RemoteConfigFetchTests {
     func nonBackoffFailures() async {
         let provider = ScriptedProvider()
         let config = RemoteConfig(provider: provider, settings: RemoteConfigSettings(minimumFetchInterval: 0))
-        for failure: RemoteConfigProviderError in [.httpStatus(400, message: nil), .httpStatus(403, message: "denied"),
-                                                    .timedOut(after: 1), .transport("reset"), .invalidResponse("bad"),
-                                                    .serverError(code: 400, status: "INVALID_ARGUMENT", message: "x")] {
+        for failure: RemoteConfigProviderError in [
+            .httpStatus(400, message: nil), .httpStatus(403, message: "denied"),
+            .timedOut(after: 1), .transport("reset"), .invalidResponse("bad"),
+            .serverError(code: 400, status: "INVALID_ARGUMENT", message: "x"),
+        ] {
             provider.answer(.failure(failure))
             let result = await config.fetch()
             #expect(result.status == .failure)
@@ -169,9 +179,10 @@ struct RemoteConfigFetchTests {
         let clock = ManualClock()
         let provider = ScriptedProvider(.hang(RemoteConfigFetchResponse(content: .entries(["a": "1"]))))
         defer { provider.release() }
-        let config = RemoteConfig(provider: provider,
-                                  settings: RemoteConfigSettings(minimumFetchInterval: 0, fetchTimeout: 30),
-                                  environment: .manual(clock))
+        let config = RemoteConfig(
+            provider: provider,
+            settings: RemoteConfigSettings(minimumFetchInterval: 0, fetchTimeout: 30),
+            environment: .manual(clock))
         let fetch = Task { await config.fetch() }
         try await clock.waitForSleepers()
         clock.advance(by: .seconds(29))
@@ -196,8 +207,9 @@ struct RemoteConfigFetchTests {
         defer { try? FileManager.default.removeItem(at: blocker) }
         let provider = ScriptedProvider()
         provider.answer(entries: ["a": "1"])
-        let config = RemoteConfig(provider: provider, storageDirectory: blocker.appendingPathComponent("remote"),
-                                  settings: RemoteConfigSettings(minimumFetchInterval: 0))
+        let config = RemoteConfig(
+            provider: provider, storageDirectory: blocker.appendingPathComponent("remote"),
+            settings: RemoteConfigSettings(minimumFetchInterval: 0))
         let result = await config.fetchAndActivate()
         #expect(result.status == .successFetchedFromRemote)
         #expect(config["a"].stringValue == "1")
@@ -210,8 +222,9 @@ struct RemoteConfigFetchTests {
     func coalescing() async throws {
         let clock = ManualClock()
         let provider = ScriptedProvider(.hang(RemoteConfigFetchResponse(content: .entries(["a": "1"]))))
-        let config = RemoteConfig(provider: provider, settings: RemoteConfigSettings(minimumFetchInterval: 0),
-                                  environment: .manual(clock))
+        let config = RemoteConfig(
+            provider: provider, settings: RemoteConfigSettings(minimumFetchInterval: 0),
+            environment: .manual(clock))
         final class Counter: Sendable { let value = Atomic<Int>(0) }
         let started = Counter()
         let first = Task { await config.fetch().status }

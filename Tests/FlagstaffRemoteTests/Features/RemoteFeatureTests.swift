@@ -13,8 +13,9 @@ struct RemoteFeatureTests {
     }
 
     private func makeConfig(_ clock: ManualClock, provider: ScriptedProvider) -> RemoteConfig {
-        RemoteConfig(provider: provider, settings: RemoteConfigSettings(minimumFetchInterval: 3600),
-                     environment: .manual(clock))
+        RemoteConfig(
+            provider: provider, settings: RemoteConfigSettings(minimumFetchInterval: 3600),
+            environment: .manual(clock))
     }
 
     @Test("resolution: static default, then the active remote value with provider and fetch time; QA overrides win")
@@ -24,8 +25,9 @@ struct RemoteFeatureTests {
         provider.answer(entries: ["isRoundedAvatar": "true"])
         let config = makeConfig(clock, provider: provider)
         let registry = FeatureRegistry()
-        let feature = RemoteFeature(key: "moments.isRoundedAvatar", remoteKey: "isRoundedAvatar", defaultState: false,
-                                    description: "Round avatars for Chinese users", config: config)
+        let feature = RemoteFeature(
+            key: "moments.isRoundedAvatar", remoteKey: "isRoundedAvatar", defaultState: false,
+            description: "Round avatars for Chinese users", config: config)
         try registry.register(feature, in: "moments")
         config.attach(to: registry)
 
@@ -50,7 +52,10 @@ struct RemoteFeatureTests {
         feature.override = .disabled
         #expect(feature.enabled == false)
         #expect(feature.resolution.source == .override)
-        #expect(feature.resolution.chain.contains { $0.source == .remote(provider: "scripted", fetchedAt: clock.date) && $0.value == true })
+        #expect(
+            feature.resolution.chain.contains {
+                $0.source == .remote(provider: "scripted", fetchedAt: clock.date) && $0.value == true
+            })
         feature.override = .featureDefault
         #expect(feature.enabled == true)
 
@@ -71,7 +76,8 @@ struct RemoteFeatureTests {
         let provider = ScriptedProvider()
         let config = makeConfig(clock, provider: provider)
         let registry = FeatureRegistry()
-        try registry.register(RemoteFeature(key: "moments.isRoundedAvatar", remoteKey: "isRoundedAvatar", config: config))
+        try registry.register(
+            RemoteFeature(key: "moments.isRoundedAvatar", remoteKey: "isRoundedAvatar", config: config))
         try registry.register(RemoteFeature(key: "moments.other", remoteKey: "other", config: config))
         config.attach(to: registry)
         config.attach(to: registry)
@@ -106,8 +112,11 @@ struct RemoteFeatureTests {
         provider.answer(.failure(.transport("connection refused")))
         await source.refresh()
         #expect(provider.requests.count == 2, "refresh ignores the minimum fetch interval")
-        #expect(source.status == RemoteSourceStatus(lastFetch: fetchedAt,
-                                                    state: .failed("remote config fetch failed: connection failed: connection refused")))
+        #expect(
+            source.status
+                == RemoteSourceStatus(
+                    lastFetch: fetchedAt,
+                    state: .failed("remote config fetch failed: connection failed: connection refused")))
 
         provider.answer(.failure(.httpStatus(503, message: nil)))
         await source.refresh()
@@ -171,14 +180,19 @@ struct RemoteManifestTests {
         let provider = ScriptedProvider()
         provider.answer(entries: ["isRoundedAvatar": "true", "moments.compact": "1"])
         let config = RemoteConfig(provider: provider, settings: RemoteConfigSettings(minimumFetchInterval: 0))
-        let manifest = RegistryManifest(name: "Moments", groups: [
-            RegistryManifest.Group(key: "moments", label: "Moments", flags: [
-                RegistryManifest.Flag(key: "moments.isRoundedAvatar", label: "Rounded Avatar", default: false,
-                                      kind: .remote, remoteKey: "isRoundedAvatar"),
-                RegistryManifest.Flag(key: "moments.compact", default: false, kind: .remote),
-                RegistryManifest.Flag(key: "moments.blue", default: true),
-            ]),
-        ])
+        let manifest = RegistryManifest(
+            name: "Moments",
+            groups: [
+                RegistryManifest.Group(
+                    key: "moments", label: "Moments",
+                    flags: [
+                        RegistryManifest.Flag(
+                            key: "moments.isRoundedAvatar", label: "Rounded Avatar", default: false,
+                            kind: .remote, remoteKey: "isRoundedAvatar"),
+                        RegistryManifest.Flag(key: "moments.compact", default: false, kind: .remote),
+                        RegistryManifest.Flag(key: "moments.blue", default: true),
+                    ])
+            ])
         let registry = try FeatureRegistry(manifest: manifest, makeFeature: config.makeFeature(for:))
         config.attach(to: registry)
         let avatar = try #require(registry.feature(forKey: "moments.isRoundedAvatar") as? RemoteFeature)
@@ -190,7 +204,9 @@ struct RemoteManifestTests {
         await config.fetchAndActivate()
         #expect(avatar.enabled)
         #expect(registry.feature(forKey: "moments.compact")?.enabled == true, "remote key defaults to the full key")
-        #expect(registry.feature(forKey: "moments.compact")?.resolution.source == .remote(provider: "scripted", fetchedAt: config.lastFetchTime))
+        #expect(
+            registry.feature(forKey: "moments.compact")?.resolution.source
+                == .remote(provider: "scripted", fetchedAt: config.lastFetchTime))
         #expect(registry.remoteSources.count == 1)
         // Exported again, the manifest keeps the remote bindings (a remote key equal to the key is left out).
         let exported = registry.manifest().groups[0].flags

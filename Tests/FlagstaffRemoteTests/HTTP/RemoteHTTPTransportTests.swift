@@ -9,14 +9,16 @@ import Testing
 @Suite("Remote HTTP transport")
 struct RemoteHTTPTransportTests {
     private func get(_ transport: RemoteHTTPTransport, _ url: URL, timeout: Duration = .seconds(10))
-        async -> Result<RemoteHTTPResponse, RemoteHTTPError> {
+        async -> Result<RemoteHTTPResponse, RemoteHTTPError>
+    {
         await transport.send(RemoteHTTPRequest(method: "GET", url: url), timeout: timeout)
     }
 
     /// Sends a GET and times it on a private executor: the cooperative pool may be busy with other tests, and
     /// what is timed is the transport, not how soon the pool resumes the test.
     private func timedGet(_ transport: RemoteHTTPTransport, _ url: URL, timeout: Duration = .seconds(10))
-        async -> (result: Result<RemoteHTTPResponse, RemoteHTTPError>, elapsed: Duration) {
+        async -> (result: Result<RemoteHTTPResponse, RemoteHTTPError>, elapsed: Duration)
+    {
         await offCooperativePool(timing: {
             let clock = ContinuousClock()
             let start = clock.now
@@ -28,13 +30,15 @@ struct RemoteHTTPTransportTests {
     @Test("status, lower-cased headers and body; the request's method, headers and body reach the server")
     func roundTrip() async throws {
         let server = try LoopbackHTTPServer.started { request in
-            .text("got \(request.method) \(String(decoding: request.body, as: UTF8.self))", status: 201,
-                  headers: ["X-Thing": "v", "ETag": "\"7\""])
+            .text(
+                "got \(request.method) \(String(decoding: request.body, as: UTF8.self))", status: 201,
+                headers: ["X-Thing": "v", "ETag": "\"7\""])
         }
         defer { server.stop() }
         let transport = RemoteHTTPTransport(label: "test", maximumResponseBytes: 1000)
-        let request = RemoteHTTPRequest(method: "POST", url: server.url("/post"),
-                                        headers: [("Content-Type", "text/plain"), ("X-Client", "c")], body: Data("hi".utf8))
+        let request = RemoteHTTPRequest(
+            method: "POST", url: server.url("/post"),
+            headers: [("Content-Type", "text/plain"), ("X-Client", "c")], body: Data("hi".utf8))
         let response = try await transport.send(request, timeout: .seconds(10)).get()
         #expect(response.status == 201)
         #expect(String(decoding: response.body, as: UTF8.self) == "got POST hi")
@@ -97,7 +101,8 @@ struct RemoteHTTPTransportTests {
     func connectionFaults() async throws {
         let server = try LoopbackHTTPServer.started { request in
             if request.path == "/closed" { return LoopbackResponse(fault: .closeWithoutResponse) }
-            return LoopbackResponse(status: 200, body: Data(repeating: 65, count: 100), fault: .truncatedBody(sentBytes: 10))
+            return LoopbackResponse(
+                status: 200, body: Data(repeating: 65, count: 100), fault: .truncatedBody(sentBytes: 10))
         }
         defer { server.stop() }
         let transport = RemoteHTTPTransport(label: "test", maximumResponseBytes: 1000)
@@ -107,8 +112,9 @@ struct RemoteHTTPTransportTests {
         #expect(truncated.failure?.description.contains("truncated body") == true)
 
         let closed = await get(transport, server.url("/closed")).failure
-        #expect(closed == .closedEarly(server.url("/closed")) || closed == .badResponse(server.url("/closed")),
-                "\(String(describing: closed))")
+        #expect(
+            closed == .closedEarly(server.url("/closed")) || closed == .badResponse(server.url("/closed")),
+            "\(String(describing: closed))")
 
         let refused = try LoopbackRefusedPort()
         let refusedURL = refused.baseURL.appendingPathComponent("x")
@@ -139,7 +145,9 @@ struct RemoteHTTPTransportTests {
         let url = server.url("/slow")
         let outcome = await offCooperativePool(timing: {
             await withTaskGroup(of: Result<RemoteHTTPResponse, RemoteHTTPError>.self) { group in
-                group.addTask { await transport.send(RemoteHTTPRequest(method: "GET", url: url), timeout: .seconds(30)) }
+                group.addTask {
+                    await transport.send(RemoteHTTPRequest(method: "GET", url: url), timeout: .seconds(30))
+                }
                 _ = await server.waitForRequests(count: 1, timeout: .seconds(10))
                 let clock = ContinuousClock()
                 let start = clock.now
@@ -154,7 +162,8 @@ struct RemoteHTTPTransportTests {
 
         let alreadyCancelled = Task {
             withUnsafeCurrentTask { $0?.cancel() }
-            return await transport.send(RemoteHTTPRequest(method: "GET", url: server.url("/fast")), timeout: .seconds(30))
+            return await transport.send(
+                RemoteHTTPRequest(method: "GET", url: server.url("/fast")), timeout: .seconds(30))
         }
         #expect(await alreadyCancelled.value.failure == .cancelled)
         #expect(try await get(transport, server.url("/fast")).get().status == 200)
@@ -164,8 +173,9 @@ struct RemoteHTTPTransportTests {
     func displayURL() throws {
         let secret = try #require(URL(string: "http://127.0.0.1:1/v1/p:fetch?key=secret&x=1"))
         #expect(RemoteHTTPError.displayURL(secret) == "http://127.0.0.1:1/v1/p:fetch?key=***&x=1")
-        #expect(RemoteHTTPError.bodyTooLarge(url: secret, limit: 10, declared: nil).description
-            == "the body from http://127.0.0.1:1/v1/p:fetch?key=***&x=1 exceeds the limit of 10 bytes")
+        #expect(
+            RemoteHTTPError.bodyTooLarge(url: secret, limit: 10, declared: nil).description
+                == "the body from http://127.0.0.1:1/v1/p:fetch?key=***&x=1 exceeds the limit of 10 bytes")
         let plain = try #require(URL(string: "http://127.0.0.1:1/proxy?appName=moments&environment=production"))
         #expect(RemoteHTTPError.displayURL(plain) == plain.absoluteString)
     }
@@ -179,8 +189,11 @@ struct RemoteHTTPTransportTests {
         let bodies = await withTaskGroup(of: (String, String).self) { group in
             for path in paths {
                 group.addTask {
-                    let body = (try? await transport.send(RemoteHTTPRequest(method: "GET", url: server.url(path)),
-                                                          timeout: .seconds(10)).get().body) ?? Data()
+                    let body =
+                        (try? await transport.send(
+                            RemoteHTTPRequest(method: "GET", url: server.url(path)),
+                            timeout: .seconds(10)
+                        ).get().body) ?? Data()
                     return (path, String(decoding: body, as: UTF8.self))
                 }
             }

@@ -18,8 +18,9 @@ struct RemoteConfigAutoRefreshTests {
         let clock = ManualClock()
         let provider = ScriptedProvider()
         provider.answer(entries: ["a": "1"])
-        let config = RemoteConfig(provider: provider, settings: RemoteConfigSettings(minimumFetchInterval: 3600),
-                                  environment: .manual(clock))
+        let config = RemoteConfig(
+            provider: provider, settings: RemoteConfigSettings(minimumFetchInterval: 3600),
+            environment: .manual(clock))
         var activated = activations(of: config).makeAsyncIterator()
         config.startAutoRefresh(every: 300, activate: true)
         #expect(config.isAutoRefreshing)

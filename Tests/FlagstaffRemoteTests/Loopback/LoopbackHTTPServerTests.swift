@@ -1,9 +1,10 @@
+import FlagstaffTestSupport
 import Foundation
+import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import FlagstaffTestSupport
-import Testing
 
 /// Self-tests of the shared loopback server, through a real `URLSession` client.
 @Suite("LoopbackHTTPServer")
@@ -18,8 +19,12 @@ struct LoopbackHTTPServerTests {
     @Test("serves the handler's response and records method, path, query, headers and body")
     func roundTrip() async throws {
         let server = try LoopbackHTTPServer.started { request in
-            .jsonObject(["path": request.path, "key": request.query["key"] ?? "-", "etag": request.headers["IF-NONE-MATCH"] ?? "-"],
-                        headers: ["ETag": "\"v2\""])
+            .jsonObject(
+                [
+                    "path": request.path, "key": request.query["key"] ?? "-",
+                    "etag": request.headers["IF-NONE-MATCH"] ?? "-",
+                ],
+                headers: ["ETag": "\"v2\""])
         }
         defer { server.stop() }
         var request = URLRequest(url: server.url("/v1/projects/p/namespaces/firebase:fetch?key=a%20b"))
@@ -53,9 +58,11 @@ struct LoopbackHTTPServerTests {
         #expect(clock.now - stopStart < .seconds(5))
     }
 
-    @Test("truncated body, close without response and reset all surface as client errors", arguments: [
-        LoopbackFault.truncatedBody(sentBytes: 10), .closeWithoutResponse, .resetConnection,
-    ])
+    @Test(
+        "truncated body, close without response and reset all surface as client errors",
+        arguments: [
+            LoopbackFault.truncatedBody(sentBytes: 10), .closeWithoutResponse, .resetConnection,
+        ])
     func faults(fault: LoopbackFault) async throws {
         let server = try LoopbackHTTPServer.started { _ in
             var response = LoopbackResponse.json(String(repeating: "x", count: 1000))
@@ -91,7 +98,8 @@ struct LoopbackHTTPServerTests {
         defer { server.stop() }
         let connection = try LoopbackHTTPRawConnection(port: server.port)
         defer { connection.close() }
-        try connection.send("POST /upload HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 5\r\nExpect: 100-continue\r\n\r\n")
+        try connection.send(
+            "POST /upload HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 5\r\nExpect: 100-continue\r\n\r\n")
         let interim = String(decoding: connection.receive(until: "\r\n\r\n", timeout: .seconds(10)), as: UTF8.self)
         #expect(interim == "HTTP/1.1 100 Continue\r\n\r\n")
         try connection.send("hello")

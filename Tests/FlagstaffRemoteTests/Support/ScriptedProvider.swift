@@ -50,7 +50,8 @@ final class ScriptedProvider: RemoteConfigProvider {
         for fetch in hanging { fetch.resume() }
     }
 
-    func fetch(_ request: RemoteConfigFetchRequest) async throws(RemoteConfigProviderError) -> RemoteConfigFetchResponse {
+    func fetch(_ request: RemoteConfigFetchRequest) async throws(RemoteConfigProviderError) -> RemoteConfigFetchResponse
+    {
         let answer = state.withLock { current in
             current.requests.append(request)
             return current.answer

@@ -8,24 +8,28 @@ struct RemoteConfigValueTests {
         RemoteConfigValue(string: text, source: .remote)
     }
 
-    @Test("boolValue", arguments: [
-        ("yes", true), ("Yes", true), ("YES", true), ("y", true), ("true", true), ("True", true), ("t", true),
-        ("1", true), ("01", true), ("001", true), ("-1", true), ("+1", true), ("9", true), ("12abc", true),
-        ("  yes", true), ("\n\ttrue", true), ("-007", true), ("0009", true),
-        ("on", false), ("ON", false), ("0", false), ("0.5", false), ("false", false), ("", false), ("no", false),
-        ("-0", false), ("+", false), ("-", false), ("000", false), (" ", false), ("x1", false), ("+y", false),
-        (".5", false), ("00.1", false), ("- 1", false),
-    ])
+    @Test(
+        "boolValue",
+        arguments: [
+            ("yes", true), ("Yes", true), ("YES", true), ("y", true), ("true", true), ("True", true), ("t", true),
+            ("1", true), ("01", true), ("001", true), ("-1", true), ("+1", true), ("9", true), ("12abc", true),
+            ("  yes", true), ("\n\ttrue", true), ("-007", true), ("0009", true),
+            ("on", false), ("ON", false), ("0", false), ("0.5", false), ("false", false), ("", false), ("no", false),
+            ("-0", false), ("+", false), ("-", false), ("000", false), (" ", false), ("x1", false), ("+y", false),
+            (".5", false), ("00.1", false), ("- 1", false),
+        ])
     func boolValue(text: String, expected: Bool) {
         #expect(value(text).boolValue == expected, "boolValue of \"\(text)\"")
     }
 
-    @Test("numberValue", arguments: [
-        ("12abc", 12.0), ("true", 0), ("", 0), ("  42", 42), ("-3.5", -3.5), ("+7", 7), ("1e3", 1000),
-        ("1e", 1), ("1e+", 1), ("2.5e-1x", 0.25), (".5", 0.5), ("-.5", -0.5), ("5.", 5), ("5.e2", 500),
-        ("abc", 0), ("0x1A", 0), ("1,5", 1), ("\t\n-0.0", 0), ("3.14159", 3.14159), ("1 2", 1), ("--1", 0),
-        ("1.2.3", 1.2),
-    ])
+    @Test(
+        "numberValue",
+        arguments: [
+            ("12abc", 12.0), ("true", 0), ("", 0), ("  42", 42), ("-3.5", -3.5), ("+7", 7), ("1e3", 1000),
+            ("1e", 1), ("1e+", 1), ("2.5e-1x", 0.25), (".5", 0.5), ("-.5", -0.5), ("5.", 5), ("5.e2", 500),
+            ("abc", 0), ("0x1A", 0), ("1,5", 1), ("\t\n-0.0", 0), ("3.14159", 3.14159), ("1 2", 1), ("--1", 0),
+            ("1.2.3", 1.2),
+        ])
     func numberValue(text: String, expected: Double) {
         #expect(value(text).numberValue == expected, "numberValue of \"\(text)\"")
     }
@@ -113,7 +117,9 @@ struct RemoteConfigValueTests {
         #expect(try stored(Date(timeIntervalSince1970: 0)) == "1970-01-01 00:00:00")
         #expect(try RemoteConfigValue.fromDefault(Data([1, 2]), key: "k").dataValue == Data([1, 2]))
         #expect(try RemoteConfigValue.fromDefault("x", key: "k").source == .default)
-        let error = #expect(throws: RemoteConfigError.self) { try RemoteConfigValue.fromDefault(NSNull(), key: "broken") }
+        let error = #expect(throws: RemoteConfigError.self) {
+            try RemoteConfigValue.fromDefault(NSNull(), key: "broken")
+        }
         #expect(error?.description.contains("broken") == true)
     }
 }

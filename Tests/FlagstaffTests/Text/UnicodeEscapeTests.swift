@@ -17,7 +17,8 @@ import Testing
 
     @Test func jsonEscapesAboveTheBasicPlaneAreSurrogatePairs() throws {
         #expect(json("\u{1F600}") == #"\uD83D\uDE00"#)
-        let decoded = try JSONSerialization.jsonObject(with: Data("\"\(json("\u{1F600}"))\"".utf8), options: .fragmentsAllowed)
+        let decoded = try JSONSerialization.jsonObject(
+            with: Data("\"\(json("\u{1F600}"))\"".utf8), options: .fragmentsAllowed)
         #expect(decoded as? String == "\u{1F600}")
     }
 
@@ -44,7 +45,9 @@ import Testing
     }
 
     @Test func unsafeScalarsAreControlsAndBidirectionalMarks() {
-        for value: UInt32 in [0x00, 0x09, 0x1B, 0x7F, 0x85, 0x9F, 0x061C, 0x200E, 0x200F, 0x202A, 0x202E, 0x2066, 0x2069] {
+        for value: UInt32 in [
+            0x00, 0x09, 0x1B, 0x7F, 0x85, 0x9F, 0x061C, 0x200E, 0x200F, 0x202A, 0x202E, 0x2066, 0x2069,
+        ] {
             #expect(TextSanitizer.isUnsafe(Unicode.Scalar(value)!), "U+\(String(value, radix: 16))")
         }
         for value: UInt32 in [0x20, 0x41, 0xA0, 0xE9, 0x2028, 0x65E5] {

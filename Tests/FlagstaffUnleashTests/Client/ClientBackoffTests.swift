@@ -1,3 +1,4 @@
+import Flagstaff
 import FlagstaffTestSupport
 import FlagstaffTesting
 import Foundation
@@ -87,8 +88,6 @@ struct ClientBackoffTests {
         #expect(client.status == RemoteSourceStatusProbe.never)
     }
 }
-
-import Flagstaff
 
 enum RemoteSourceStatusProbe {
     static let never = RemoteSourceStatus(lastFetch: nil, state: .neverFetched)

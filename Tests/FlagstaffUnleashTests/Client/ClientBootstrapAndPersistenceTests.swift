@@ -7,9 +7,11 @@ import Testing
 @Suite("Unleash client: bootstrap and persistence")
 struct ClientBootstrapAndPersistenceTests {
     static let bootstrap = UnleashBootstrap.toggles([
-        UnleashToggle(name: "boot-on", enabled: true,
-                      variant: UnleashVariant(name: "blue", enabled: true, featureEnabled: true,
-                                              payload: UnleashPayload(type: "string", value: "#00f"))),
+        UnleashToggle(
+            name: "boot-on", enabled: true,
+            variant: UnleashVariant(
+                name: "blue", enabled: true, featureEnabled: true,
+                payload: UnleashPayload(type: "string", value: "#00f"))),
         UnleashToggle(name: "boot-off", enabled: false),
     ])
 
@@ -36,14 +38,20 @@ struct ClientBootstrapAndPersistenceTests {
         defer { directory.cleanUp() }
         try FileManager.default.createDirectory(at: directory.url, withIntermediateDirectories: true)
         let file = directory.url.appendingPathComponent("bootstrap.json")
-        try Data(FrontendBody.json([
-            FrontendBody.toggle("x", variant: ["name": "v", "enabled": true, "payload": ["type": "json", "value": "{\"a\":1}"]]),
-        ]).utf8).write(to: file)
+        try Data(
+            FrontendBody.json([
+                FrontendBody.toggle(
+                    "x", variant: ["name": "v", "enabled": true, "payload": ["type": "json", "value": "{\"a\":1}"]])
+            ]).utf8
+        ).write(to: file)
         let bootstrap = try UnleashBootstrap.file(file)
         let toggle = try #require(bootstrap.toggles.first)
         #expect(toggle.name == "x")
-        #expect(toggle.variant == UnleashVariant(name: "v", enabled: true, featureEnabled: true,
-                                                 payload: UnleashPayload(type: "json", value: "{\"a\":1}")))
+        #expect(
+            toggle.variant
+                == UnleashVariant(
+                    name: "v", enabled: true, featureEnabled: true,
+                    payload: UnleashPayload(type: "json", value: "{\"a\":1}")))
     }
 
     @Test("an invalid bootstrap names the file and the JSON path")
@@ -68,8 +76,14 @@ struct ClientBootstrapAndPersistenceTests {
         let directory = TemporaryDirectory()
         defer { directory.cleanUp() }
         let server = try LoopbackHTTPServer.started { _ in
-            FrontendBody.response([FrontendBody.toggle("fetched", variant: ["name": "green", "enabled": true,
-                                                                             "feature_enabled": true])])
+            FrontendBody.response([
+                FrontendBody.toggle(
+                    "fetched",
+                    variant: [
+                        "name": "green", "enabled": true,
+                        "feature_enabled": true,
+                    ])
+            ])
         }
         let first = UnleashClient.testing(url: server.url("/proxy"), storage: directory.url)
         await first.start()
@@ -80,8 +94,9 @@ struct ClientBootstrapAndPersistenceTests {
         #expect(files == ["unleash-frontend-toggles.json"])
 
         let refused = try LoopbackRefusedPort()
-        let second = UnleashClient.testing(url: refused.baseURL.appendingPathComponent("proxy"),
-                                           bootstrap: Self.bootstrap, storage: directory.url)
+        let second = UnleashClient.testing(
+            url: refused.baseURL.appendingPathComponent("proxy"),
+            bootstrap: Self.bootstrap, storage: directory.url)
         #expect(second.isEnabled("fetched"))
         #expect(!second.isEnabled("boot-on"))
         let recorder = EventRecorder(second)
@@ -118,7 +133,8 @@ struct ClientBootstrapAndPersistenceTests {
         try Data("a file, not a directory".utf8).write(to: directory.url)
         let server = try LoopbackHTTPServer.started { _ in FrontendBody.response([FrontendBody.toggle("a")]) }
         defer { server.stop() }
-        let client = UnleashClient.testing(url: server.url("/proxy"), storage: directory.url.appendingPathComponent("sub"))
+        let client = UnleashClient.testing(
+            url: server.url("/proxy"), storage: directory.url.appendingPathComponent("sub"))
         let recorder = EventRecorder(client)
         await client.start()
         client.stop()

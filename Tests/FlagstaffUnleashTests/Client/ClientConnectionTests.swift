@@ -53,8 +53,11 @@ struct ClientConnectionTests {
         await client.fetchFeatures()
         _ = client.isEnabled("vip")
         await client.stop(flushingMetrics: true)
-        #expect(server.requests.map(\.path) == ["/api/client/register", "/api/client/features", "/api/client/features",
-                                                "/api/client/metrics"])
+        #expect(
+            server.requests.map(\.path) == [
+                "/api/client/register", "/api/client/features", "/api/client/features",
+                "/api/client/metrics",
+            ])
         #expect(server.acceptedConnectionCount == 1)
         #expect(await server.wait(timeout: .seconds(30)) { $0.openConnectionCount == 0 })
     }
@@ -77,7 +80,8 @@ struct ClientConnectionTests {
             .slowStream(bytes: 32 << 20, pace: LoopbackPace(bytes: 64 << 10, interval: .milliseconds(20)))
         }
         defer { server.stop() }
-        let client = UnleashClient.testing(url: server.url("/proxy"), timeout: .seconds(30), maximumResponseBytes: 100_000)
+        let client = UnleashClient.testing(
+            url: server.url("/proxy"), timeout: .seconds(30), maximumResponseBytes: 100_000)
         let recorder = EventRecorder(client)
         // Timed on a private executor: the cooperative pool may be busy with other tests.
         let elapsed = await offCooperativePool(timing: {
@@ -89,8 +93,11 @@ struct ClientConnectionTests {
         // Bounds with room for a loaded machine: the server's whole stream takes ~10 s and is 32 MiB.
         #expect(elapsed < .seconds(6), "\(elapsed)")
         let failure = try #require(recorder.errors.first)
-        #expect(failure.error == .invalidResponse(
-            "the body from \(server.url("/proxy").absoluteString)?appName=moments&environment=production exceeds the limit of 100000 bytes"))
+        #expect(
+            failure.error
+                == .invalidResponse(
+                    "the body from \(server.url("/proxy").absoluteString)?appName=moments&environment=production exceeds the limit of 100000 bytes"
+                ))
         #expect(await server.wait(timeout: .seconds(30)) { $0.deliveries.count == 1 })
         #expect(server.deliveries.first?.completed == false)
         #expect((server.deliveries.first?.sentBodyBytes ?? .max) < 16 << 20)

@@ -11,7 +11,8 @@ struct ClientETagAndContextTests {
     func notModified() async throws {
         let server = try LoopbackHTTPServer.started { request in
             if request.headers["If-None-Match"] == "\"v1\"" { return .status(304) }
-            return FrontendBody.response([FrontendBody.toggle("a"), FrontendBody.toggle("b", enabled: false)], eTag: "\"v1\"")
+            return FrontendBody.response(
+                [FrontendBody.toggle("a"), FrontendBody.toggle("b", enabled: false)], eTag: "\"v1\"")
         }
         defer { server.stop() }
         let client = UnleashClient.testing(url: server.url("/proxy"))
@@ -50,7 +51,8 @@ struct ClientETagAndContextTests {
         await client.updateContext(UnleashContext(userId: "2", sessionId: "s"), properties: ["plan": "pro"])
         #expect(server.requestCount == 2)
         let second = try #require(server.requests.last)
-        #expect(second.rawQuery == "userId=2&sessionId=s&appName=moments&environment=production&properties%5Bplan%5D=pro")
+        #expect(
+            second.rawQuery == "userId=2&sessionId=s&appName=moments&environment=production&properties%5Bplan%5D=pro")
         #expect(second.headers["If-None-Match"] == nil)
         #expect(client.isEnabled("for-2"))
         #expect(!client.isEnabled("for-1"))

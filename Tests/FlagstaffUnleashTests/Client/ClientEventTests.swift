@@ -35,7 +35,9 @@ struct ClientEventTests {
         await client.fetchToggles()
         client.stop()
 
-        let expected: [UnleashClientEvent] = [.ready, .update(changed: ["a", "b"]), .update(changed: ["a", "b", "c"])]
+        let expected: [UnleashClientEvent] = [
+            .ready, .update(changed: ["a", "b"]), .update(changed: ["a", "b", "c"]),
+        ]
         #expect(recorder.all == expected)
         #expect(await collected.value == expected)
     }
@@ -44,8 +46,9 @@ struct ClientEventTests {
     func impressions() async throws {
         let server = try LoopbackHTTPServer.started { _ in
             FrontendBody.response([
-                FrontendBody.toggle("watched", variant: ["name": "red", "enabled": true, "feature_enabled": true],
-                                    impressionData: true),
+                FrontendBody.toggle(
+                    "watched", variant: ["name": "red", "enabled": true, "feature_enabled": true],
+                    impressionData: true),
                 FrontendBody.toggle("quiet"),
             ])
         }
@@ -58,10 +61,13 @@ struct ClientEventTests {
         #expect(client.isEnabled("watched"))
         #expect(client.isEnabled("quiet"))
         #expect(client.variant("watched").name == "red")
-        #expect(recorder.impressions == [
-            UnleashImpression(kind: .isEnabled, featureName: "watched", enabled: true, variant: nil, context: context),
-            UnleashImpression(kind: .getVariant, featureName: "watched", enabled: true, variant: "red", context: context),
-        ])
+        #expect(
+            recorder.impressions == [
+                UnleashImpression(
+                    kind: .isEnabled, featureName: "watched", enabled: true, variant: nil, context: context),
+                UnleashImpression(
+                    kind: .getVariant, featureName: "watched", enabled: true, variant: "red", context: context),
+            ])
     }
 
     @Test("a cancelled subscription gets no more events")
@@ -82,14 +88,19 @@ struct ClientEventTests {
     @Test("variants: name, enabled, feature_enabled and payload; unknown toggles are disabled")
     func variants() async throws {
         let server = try LoopbackHTTPServer.started { _ in
-            .json(#"{"toggles":[{"name":"v","enabled":true,"impressionData":false,"variant":{"name":"big","enabled":true,"feature_enabled":true,"payload":{"type":"number","value":"42"}}},{"name":"plain","enabled":true}]}"#)
+            .json(
+                #"{"toggles":[{"name":"v","enabled":true,"impressionData":false,"variant":{"name":"big","enabled":true,"feature_enabled":true,"payload":{"type":"number","value":"42"}}},{"name":"plain","enabled":true}]}"#
+            )
         }
         defer { server.stop() }
         let client = UnleashClient.testing(url: server.url("/proxy"))
         await client.start()
         client.stop()
-        #expect(client.variant("v") == UnleashVariant(name: "big", enabled: true, featureEnabled: true,
-                                                      payload: UnleashPayload(type: "number", value: "42")))
+        #expect(
+            client.variant("v")
+                == UnleashVariant(
+                    name: "big", enabled: true, featureEnabled: true,
+                    payload: UnleashPayload(type: "number", value: "42")))
         #expect(client.variant("plain") == .disabled(featureEnabled: true))
         #expect(client.variant("missing") == .disabled(featureEnabled: false))
         #expect(!client.isEnabled("missing"))

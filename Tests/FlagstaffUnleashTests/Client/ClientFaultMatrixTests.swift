@@ -23,44 +23,58 @@ struct FaultCase: Sendable, CustomTestStringConvertible {
         FaultCase(name: "401", response: .status(401), expected: .halts, message: "HTTP 401"),
         FaultCase(name: "403", response: .status(403), expected: .halts, message: "HTTP 403"),
         FaultCase(name: "404", response: .status(404), expected: .halts, message: "HTTP 404"),
-        FaultCase(name: "429", response: .status(429, headers: ["Retry-After": "1"]), expected: .backsOff, message: "HTTP 429"),
+        FaultCase(
+            name: "429", response: .status(429, headers: ["Retry-After": "1"]), expected: .backsOff, message: "HTTP 429"
+        ),
         FaultCase(name: "500", response: .text("boom", status: 500), expected: .backsOff, message: "HTTP 500"),
         FaultCase(name: "503", response: .status(503), expected: .backsOff, message: "HTTP 503"),
         FaultCase(name: "400", response: .status(400), expected: .reported, message: "HTTP 400"),
-        FaultCase(name: "timeout", response: LoopbackResponse(status: 200, body: Data("{}".utf8), delay: .seconds(120)),
-                  expected: .reported, message: "timed out"),
-        FaultCase(name: "malformed JSON", response: .json(#"{"toggles": [ {"name": "a", "#), expected: .reported,
-                  message: "invalid response"),
-        FaultCase(name: "wrong shape", response: .json(#"{"toggles": "all of them"}"#), expected: .reported,
-                  message: "$.toggles"),
-        FaultCase(name: "HTML body", response: .text("<html>login</html>"), expected: .reported, message: "invalid response"),
+        FaultCase(
+            name: "timeout", response: LoopbackResponse(status: 200, body: Data("{}".utf8), delay: .seconds(120)),
+            expected: .reported, message: "timed out"),
+        FaultCase(
+            name: "malformed JSON", response: .json(#"{"toggles": [ {"name": "a", "#), expected: .reported,
+            message: "invalid response"),
+        FaultCase(
+            name: "wrong shape", response: .json(#"{"toggles": "all of them"}"#), expected: .reported,
+            message: "$.toggles"),
+        FaultCase(
+            name: "HTML body", response: .text("<html>login</html>"), expected: .reported, message: "invalid response"),
         FaultCase(name: "empty body", response: .json(""), expected: .reported, message: "invalid response"),
-        FaultCase(name: "truncated body",
-                  response: LoopbackResponse(status: 200, headers: ["Content-Type": "application/json"],
-                                             body: Data(FrontendBody.json([FrontendBody.toggle("new")]).utf8),
-                                             fault: .truncatedBody(sentBytes: 10)),
-                  expected: .reported, message: "truncated"),
+        FaultCase(
+            name: "truncated body",
+            response: LoopbackResponse(
+                status: 200, headers: ["Content-Type": "application/json"],
+                body: Data(FrontendBody.json([FrontendBody.toggle("new")]).utf8),
+                fault: .truncatedBody(sentBytes: 10)),
+            expected: .reported, message: "truncated"),
         FaultCase(name: "oversized body", response: .oversized(bytes: 200_000), expected: .reported, message: "limit"),
-        FaultCase(name: "closed without response", response: LoopbackResponse(fault: .closeWithoutResponse),
-                  expected: .reported, message: "connection failed"),
-        FaultCase(name: "connection reset", response: LoopbackResponse(fault: .resetConnection),
-                  expected: .reported, message: "connection failed"),
+        FaultCase(
+            name: "closed without response", response: LoopbackResponse(fault: .closeWithoutResponse),
+            expected: .reported, message: "connection failed"),
+        FaultCase(
+            name: "connection reset", response: LoopbackResponse(fault: .resetConnection),
+            expected: .reported, message: "connection failed"),
     ]
 }
 
 @Suite("Unleash client: fault matrix")
 struct ClientFaultMatrixTests {
-    @Test("each fault keeps the last-known-good toggles, reports an error and polls as specified", arguments: FaultCase.all)
+    @Test(
+        "each fault keeps the last-known-good toggles, reports an error and polls as specified",
+        arguments: FaultCase.all)
     func fault(_ fault: FaultCase) async throws {
         let failing = Locked(false)
-        let good = FrontendBody.response([FrontendBody.toggle("kept"), FrontendBody.toggle("off", enabled: false)], eTag: "\"1\"")
+        let good = FrontendBody.response(
+            [FrontendBody.toggle("kept"), FrontendBody.toggle("off", enabled: false)], eTag: "\"1\"")
         let server = try LoopbackHTTPServer.started { _ in failing.current ? fault.response : good }
         defer { server.stop() }
         // Deadlines are on a manual clock: a fetch times out only when the "timeout" case advances it, however
         // loaded the machine (the transport's real-time backstop, 60 s, is never reached).
         let clock = ManualClock()
-        let client = UnleashClient.testing(url: server.url("/proxy"), refreshInterval: .seconds(3600),
-                                           timeout: .seconds(60), maximumResponseBytes: 100_000, clock: clock)
+        let client = UnleashClient.testing(
+            url: server.url("/proxy"), refreshInterval: .seconds(3600),
+            timeout: .seconds(60), maximumResponseBytes: 100_000, clock: clock)
         let recorder = EventRecorder(client)
         await client.start()
         #expect(client.isEnabled("kept"))
@@ -113,8 +127,9 @@ struct ClientFaultMatrixTests {
     @Test("a refused connection keeps the bootstrap and reports an error")
     func refused() async throws {
         let refused = try LoopbackRefusedPort()
-        let client = UnleashClient.testing(url: refused.baseURL.appendingPathComponent("proxy"),
-                                           bootstrap: .toggles([UnleashToggle(name: "boot", enabled: true)]))
+        let client = UnleashClient.testing(
+            url: refused.baseURL.appendingPathComponent("proxy"),
+            bootstrap: .toggles([UnleashToggle(name: "boot", enabled: true)]))
         let recorder = EventRecorder(client)
         await client.start()
         client.stop()
@@ -133,7 +148,8 @@ struct ClientFaultMatrixTests {
             return LoopbackResponse(status: 200, delay: .seconds(10))
         }
         defer { server.stop() }
-        let client = UnleashClient.testing(url: server.url("/proxy"), timeout: .milliseconds(200), clock: ContinuousClock())
+        let client = UnleashClient.testing(
+            url: server.url("/proxy"), timeout: .milliseconds(200), clock: ContinuousClock())
         let failed = Locked<ContinuousClock.Instant?>(nil)
         let subscription = client.onEvent { event in
             if case .error = event { failed.withLock { $0 = clock.now } }

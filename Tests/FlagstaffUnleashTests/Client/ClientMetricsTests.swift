@@ -76,19 +76,22 @@ struct ClientMetricsTests {
         await client.flushMetrics()
         let posts = server.requests.filter { $0.method == "POST" }
         try #require(posts.count == 2)
-        let toggles = posts[1].jsonBody?["bucket"].flatMap { ($0 as? [String: Any])?["toggles"] } as? [String: [String: Any]]
+        let toggles =
+            posts[1].jsonBody?["bucket"].flatMap { ($0 as? [String: Any])?["toggles"] } as? [String: [String: Any]]
         #expect(toggles?["a"]?["yes"] as? Int == 2)
         #expect(recorder.sent.count == 1)
     }
 
-    @Test("metrics are posted every metricsInterval (on the client's clock) while started, and not at all when disabled",
-          .timeLimit(.minutes(1)))
+    @Test(
+        "metrics are posted every metricsInterval (on the client's clock) while started, and not at all when disabled",
+        .timeLimit(.minutes(1)))
     func periodic() async throws {
         let server = try Self.server()
         defer { server.stop() }
         let clock = ManualClock()
-        let client = UnleashClient.testing(url: server.url("/proxy"), refreshInterval: .seconds(3600),
-                                           metricsInterval: .seconds(20), disableMetrics: false, clock: clock)
+        let client = UnleashClient.testing(
+            url: server.url("/proxy"), refreshInterval: .seconds(3600),
+            metricsInterval: .seconds(20), disableMetrics: false, clock: clock)
         await client.start()
         _ = client.isEnabled("a")
         // The metrics loop (due at 20 s) and the poll loop (3,600 s) are asleep; 19 s later nothing is due yet.
@@ -105,8 +108,9 @@ struct ClientMetricsTests {
 
         let quiet = try Self.server()
         defer { quiet.stop() }
-        let disabled = UnleashClient.testing(url: quiet.url("/proxy"), metricsInterval: .seconds(10), disableMetrics: true,
-                                             clock: ManualClock())
+        let disabled = UnleashClient.testing(
+            url: quiet.url("/proxy"), metricsInterval: .seconds(10), disableMetrics: true,
+            clock: ManualClock())
         await disabled.start()
         _ = disabled.isEnabled("a")
         await disabled.flushMetrics()
@@ -130,8 +134,11 @@ struct ClientMetricsTests {
             for index in 0..<tasks {
                 group.addTask {
                     for round in 0..<perTask {
-                        if round % 4 == 0 { _ = client.variant(index.isMultiple(of: 2) ? "a" : "b") }
-                        else { _ = client.isEnabled(index.isMultiple(of: 2) ? "a" : "b") }
+                        if round % 4 == 0 {
+                            _ = client.variant(index.isMultiple(of: 2) ? "a" : "b")
+                        } else {
+                            _ = client.isEnabled(index.isMultiple(of: 2) ? "a" : "b")
+                        }
                     }
                 }
             }

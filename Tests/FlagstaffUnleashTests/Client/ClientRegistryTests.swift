@@ -20,8 +20,11 @@ struct ClientRegistryTests {
 
     @Test("toggles back registry flags; unknown ones are registered under Unleash; QA can override them")
     func backing() async throws {
-        let toggles = Locked(FrontendBody.json([FrontendBody.toggle("checkout.new-flow", enabled: false),
-                                                FrontendBody.toggle("legacy-banner"), FrontendBody.toggle("search.fuzzy")]))
+        let toggles = Locked(
+            FrontendBody.json([
+                FrontendBody.toggle("checkout.new-flow", enabled: false),
+                FrontendBody.toggle("legacy-banner"), FrontendBody.toggle("search.fuzzy"),
+            ]))
         let server = try LoopbackHTTPServer.started { _ in .json(toggles.current) }
         defer { server.stop() }
         let client = UnleashClient.testing(url: server.url("/proxy"))
@@ -47,7 +50,8 @@ struct ClientRegistryTests {
         #expect(registry.groups.map(\.key) == ["unleash"])
         #expect(registry.groups.first?.features.map(\.key) == ["search.fuzzy"])
         #expect(registry.feature(forKey: "checkout.new-flow") == nil, "a declared UnleashFeature stands for its toggle")
-        #expect(!(registry.feature(forKey: "legacy-banner") is UnleashFeature), "a declared key is not registered again")
+        #expect(
+            !(registry.feature(forKey: "legacy-banner") is UnleashFeature), "a declared key is not registered again")
         #expect(changes.current.contains { $0.origin == .remote && $0.keys.contains("search.fuzzy") })
         #expect(changes.current.contains { $0.origin == .remote && $0.keys.contains("newCheckout") })
 
@@ -57,8 +61,12 @@ struct ClientRegistryTests {
         fuzzy.override = .featureDefault
 
         changes.withLock { $0.removeAll() }
-        toggles.withLock { $0 = FrontendBody.json([FrontendBody.toggle("legacy-banner"), FrontendBody.toggle("checkout.new-flow"),
-                                                   FrontendBody.toggle("payments.apple-pay")]) }
+        toggles.withLock {
+            $0 = FrontendBody.json([
+                FrontendBody.toggle("legacy-banner"), FrontendBody.toggle("checkout.new-flow"),
+                FrontendBody.toggle("payments.apple-pay"),
+            ])
+        }
         await registry.remoteSources.first?.refresh()
         #expect(registry.newCheckout.enabled)
         #expect(!fuzzy.enabled, "a toggle the frontend API leaves out is off")
@@ -91,8 +99,9 @@ struct ClientRegistryTests {
 
     @Test("a registry attached to a client with persisted or bootstrap toggles gets them at once")
     func attachWithBootstrap() throws {
-        let client = UnleashClient.testing(url: URL(fileURLWithPath: "/"),
-                                           bootstrap: .toggles([UnleashToggle(name: "boot", enabled: true)]))
+        let client = UnleashClient.testing(
+            url: URL(fileURLWithPath: "/"),
+            bootstrap: .toggles([UnleashToggle(name: "boot", enabled: true)]))
         let registry = FeatureRegistry()
         client.attach(to: registry)
         #expect(registry.feature(forKey: "boot")?.enabled == true)

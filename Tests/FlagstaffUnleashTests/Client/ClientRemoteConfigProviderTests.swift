@@ -13,12 +13,14 @@ struct ClientRemoteConfigProviderTests {
         let server = try LoopbackHTTPServer.started { request in
             if status.current != 200 { return .status(status.current) }
             if request.headers["If-None-Match"] == "\"t1\"" { return .status(304) }
-            return FrontendBody.response([FrontendBody.toggle("round-avatars"), FrontendBody.toggle("dark", enabled: false)],
-                                         eTag: "\"t1\"")
+            return FrontendBody.response(
+                [FrontendBody.toggle("round-avatars"), FrontendBody.toggle("dark", enabled: false)],
+                eTag: "\"t1\"")
         }
         defer { server.stop() }
-        let provider = UnleashRemoteConfigProvider(url: server.url("/api/frontend"), clientKey: "key-1", appName: "moments",
-                                                   environment: "production", context: UnleashContext(userId: "5"))
+        let provider = UnleashRemoteConfigProvider(
+            url: server.url("/api/frontend"), clientKey: "key-1", appName: "moments",
+            environment: "production", context: UnleashContext(userId: "5"))
         let first = try await provider.fetch(RemoteConfigFetchRequest(customSignals: ["plan": "pro"], timeout: 5))
         #expect(first.content == .entries(["round-avatars": "true", "dark": "false"]))
         #expect(first.eTag == "\"t1\"")

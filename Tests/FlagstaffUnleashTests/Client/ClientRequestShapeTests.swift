@@ -10,8 +10,9 @@ struct ClientRequestShapeTests {
     func requestShape() async throws {
         let server = try LoopbackHTTPServer.started { _ in FrontendBody.response([FrontendBody.toggle("a")]) }
         defer { server.stop() }
-        let context = UnleashContext(userId: "user 1", sessionId: "s-9", remoteAddress: "10.0.0.7",
-                                     properties: ["zone": "eu/west", "beta": "yes&more"])
+        let context = UnleashContext(
+            userId: "user 1", sessionId: "s-9", remoteAddress: "10.0.0.7",
+            properties: ["zone": "eu/west", "beta": "yes&more"])
         let client = UnleashClient.testing(url: server.url("/api/frontend"), context: context)
         await client.start()
         defer { client.stop() }
@@ -19,8 +20,9 @@ struct ClientRequestShapeTests {
         let request = try #require(server.requests.first)
         #expect(request.method == "GET")
         #expect(request.path == "/api/frontend")
-        #expect(request.rawQuery == "userId=user%201&sessionId=s-9&remoteAddress=10.0.0.7&appName=moments"
-            + "&environment=production&properties%5Bbeta%5D=yes%26more&properties%5Bzone%5D=eu%2Fwest")
+        #expect(
+            request.rawQuery == "userId=user%201&sessionId=s-9&remoteAddress=10.0.0.7&appName=moments"
+                + "&environment=production&properties%5Bbeta%5D=yes%26more&properties%5Bzone%5D=eu%2Fwest")
         #expect(request.query["properties[zone]"] == "eu/west")
         #expect(request.headers["Authorization"] == "client-key-123")
         #expect(request.headers["unleash-appname"] == "moments")
@@ -55,11 +57,19 @@ struct ClientRequestShapeTests {
         let calls = Locked(0)
         let client = UnleashClient.testing(
             url: server.url("/proxy"),
-            customHeaders: ["X-Team": "growth", "Authorization": "stolen", "unleash-appname": "evil",
-                            "Content-Type": "text/evil", "X-Bad": "a\r\nInjected: 1"],
+            customHeaders: [
+                "X-Team": "growth", "Authorization": "stolen", "unleash-appname": "evil",
+                "Content-Type": "text/evil", "X-Bad": "a\r\nInjected: 1",
+            ],
             customHeadersProvider: {
-                let call = calls.withLock { $0 += 1; return $0 }
-                return ["X-Token": "token-\(call)", "If-None-Match": "forged", "UNLEASH-SDK": "other:1", "X-Team": "platform"]
+                let call = calls.withLock {
+                    $0 += 1
+                    return $0
+                }
+                return [
+                    "X-Token": "token-\(call)", "If-None-Match": "forged", "UNLEASH-SDK": "other:1",
+                    "X-Team": "platform",
+                ]
             })
         await client.start()
         await client.fetchToggles()
@@ -82,10 +92,12 @@ struct ClientRequestShapeTests {
         }
     }
 
-    @Test("reserved header names", arguments: [
-        ("Authorization", true), ("content-type", true), ("If-None-Match", true), ("unleash-anything", true),
-        ("Unleash-AppName", true), ("X-Unleash-Thing", false), ("Accept-Language", false),
-    ])
+    @Test(
+        "reserved header names",
+        arguments: [
+            ("Authorization", true), ("content-type", true), ("If-None-Match", true), ("unleash-anything", true),
+            ("Unleash-AppName", true), ("X-Unleash-Thing", false), ("Accept-Language", false),
+        ])
     func reserved(name: String, expected: Bool) {
         #expect(UnleashRequestHeaders.isReserved(name) == expected)
     }

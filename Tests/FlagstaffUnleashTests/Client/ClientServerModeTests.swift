@@ -11,16 +11,18 @@ struct ClientServerModeTests {
     static func features(_ version: Int = 1) -> String {
         let users = version == 1 ? "7,8" : "9"
         return """
-        {"version":2,"features":[
-          {"name":"vip","enabled":true,"strategies":[{"name":"userWithId","parameters":{"userIds":"\(users)"}}]},
-          {"name":"everyone","enabled":true,"strategies":[{"name":"default"}],
-           "variants":[{"name":"solo","weight":1000,"stickiness":"default","payload":{"type":"string","value":"hi"}}]},
-          {"name":"off","enabled":false,"strategies":[{"name":"default"}]}
-        ],"segments":[]}
-        """
+            {"version":2,"features":[
+              {"name":"vip","enabled":true,"strategies":[{"name":"userWithId","parameters":{"userIds":"\(users)"}}]},
+              {"name":"everyone","enabled":true,"strategies":[{"name":"default"}],
+               "variants":[{"name":"solo","weight":1000,"stickiness":"default","payload":{"type":"string","value":"hi"}}]},
+              {"name":"off","enabled":false,"strategies":[{"name":"default"}]}
+            ],"segments":[]}
+            """
     }
 
-    static func server(_ body: Locked<String> = Locked(features()), keepAlive: Bool = false) throws -> LoopbackHTTPServer {
+    static func server(_ body: Locked<String> = Locked(features()), keepAlive: Bool = false) throws
+        -> LoopbackHTTPServer
+    {
         try LoopbackHTTPServer.started(keepAlive: keepAlive) { request in
             switch (request.method, request.path) {
             case ("GET", "/api/client/features"):
@@ -38,12 +40,14 @@ struct ClientServerModeTests {
     static func client(_ url: URL, storage: URL? = nil, bootstrap: Data? = nil, disableMetrics: Bool = false) throws
         -> UnleashServerClient
     {
-        try UnleashServerClient(url: url, apiKey: "*:production.key", appName: "checkout", instanceID: "pod-1",
-                                environment: "production", refreshInterval: .seconds(60), disableMetrics: disableMetrics,
-                                context: UnleashContext(userId: "7"), bootstrap: bootstrap,
-                                // A manual clock nobody advances: no poll or deadline comes from real time passing.
-                                options: UnleashClientOptions(timeout: .seconds(5), storageDirectory: storage,
-                                                              clock: ManualClock()))
+        try UnleashServerClient(
+            url: url, apiKey: "*:production.key", appName: "checkout", instanceID: "pod-1",
+            environment: "production", refreshInterval: .seconds(60), disableMetrics: disableMetrics,
+            context: UnleashContext(userId: "7"), bootstrap: bootstrap,
+            // A manual clock nobody advances: no poll or deadline comes from real time passing.
+            options: UnleashClientOptions(
+                timeout: .seconds(5), storageDirectory: storage,
+                clock: ManualClock()))
     }
 
     @Test("registers, polls /api/client/features with ETag and evaluates locally for any context")
@@ -83,8 +87,11 @@ struct ClientServerModeTests {
         #expect(client.isEnabled("vip", context: UnleashContext(userId: "8")))
         #expect(!client.isEnabled("vip", context: UnleashContext(userId: "9")))
         #expect(!client.isEnabled("off"))
-        #expect(client.variant("everyone") == UnleashVariant(name: "solo", enabled: true, featureEnabled: true,
-                                                             payload: UnleashPayload(type: "string", value: "hi")))
+        #expect(
+            client.variant("everyone")
+                == UnleashVariant(
+                    name: "solo", enabled: true, featureEnabled: true,
+                    payload: UnleashPayload(type: "string", value: "hi")))
         #expect(recorder.all.prefix(2) == [.ready, .update(changed: ["everyone", "off", "vip"])])
         #expect(recorder.errors.isEmpty)
     }
@@ -150,8 +157,9 @@ struct ClientServerModeTests {
         server.stop()
 
         let refused = try LoopbackRefusedPort()
-        let second = try Self.client(refused.baseURL.appendingPathComponent("api"), storage: directory.url,
-                                     bootstrap: Data(#"{"version":2,"features":[]}"#.utf8), disableMetrics: true)
+        let second = try Self.client(
+            refused.baseURL.appendingPathComponent("api"), storage: directory.url,
+            bootstrap: Data(#"{"version":2,"features":[]}"#.utf8), disableMetrics: true)
         #expect(second.isEnabled("vip"))
         await second.start()
         second.stop()
@@ -185,6 +193,8 @@ struct ClientServerModeTests {
         client.stop()
         #expect(registry.feature(forKey: "vip")?.enabled == false)
         #expect(changes.current == ["vip"])
-        #expect(registry.feature(forKey: "vip")?.resolution.source == .remote(provider: "Unleash", fetchedAt: client.lastFetchTime))
+        #expect(
+            registry.feature(forKey: "vip")?.resolution.source
+                == .remote(provider: "Unleash", fetchedAt: client.lastFetchTime))
     }
 }

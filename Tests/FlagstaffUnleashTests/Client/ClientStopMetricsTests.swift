@@ -18,7 +18,9 @@ struct ClientStopMetricsTests {
 
     @Test("stop() posts the pending counts once, in the background")
     func stopPostsPendingCounts() async throws {
-        let server = try LoopbackHTTPServer.started { request in request.method == "POST" ? .status(202) : Self.toggles(request) }
+        let server = try LoopbackHTTPServer.started { request in
+            request.method == "POST" ? .status(202) : Self.toggles(request)
+        }
         defer { server.stop() }
         let client = UnleashClient.testing(url: server.url("/proxy"), disableMetrics: false)
         let recorder = EventRecorder(client)
@@ -47,7 +49,9 @@ struct ClientStopMetricsTests {
 
     @Test("stop(flushingMetrics: true) returns after the post; false keeps the counts")
     func awaitedStop() async throws {
-        let server = try LoopbackHTTPServer.started { request in request.method == "POST" ? .status(200) : Self.toggles(request) }
+        let server = try LoopbackHTTPServer.started { request in
+            request.method == "POST" ? .status(200) : Self.toggles(request)
+        }
         defer { server.stop() }
         let kept = UnleashClient.testing(url: server.url("/kept"), disableMetrics: false)
         await kept.start()
@@ -85,15 +89,17 @@ struct ClientStopMetricsTests {
         #expect(Self.counts(post)?["vip"]?["no"] as? Int == 1)
     }
 
-    @Test("with the server gone, stop() returns at once and the awaited stop within the timeout; counts are kept",
-          .timeLimit(.minutes(1)))
+    @Test(
+        "with the server gone, stop() returns at once and the awaited stop within the timeout; counts are kept",
+        .timeLimit(.minutes(1)))
     func serverGone() async throws {
         let server = try LoopbackHTTPServer.started(handler: Self.toggles)
-        let client = UnleashClient.testing(url: server.url("/proxy"), disableMetrics: false, timeout: .milliseconds(300),
-                                           clock: ContinuousClock())
+        let client = UnleashClient.testing(
+            url: server.url("/proxy"), disableMetrics: false, timeout: .milliseconds(300),
+            clock: ContinuousClock())
         let recorder = EventRecorder(client)
         await client.start()
-        server.stop()   // the port now refuses connections
+        server.stop()  // the port now refuses connections
         _ = client.isEnabled("a")
 
         let clock = ContinuousClock()
@@ -110,7 +116,8 @@ struct ClientStopMetricsTests {
         }
         defer { silent.stop() }
         let manual = ManualClock()
-        let slow = UnleashClient.testing(url: silent.url("/proxy"), disableMetrics: false, timeout: .seconds(30), clock: manual)
+        let slow = UnleashClient.testing(
+            url: silent.url("/proxy"), disableMetrics: false, timeout: .seconds(30), clock: manual)
         let slowRecorder = EventRecorder(slow)
         await slow.start()
         _ = slow.isEnabled("a")

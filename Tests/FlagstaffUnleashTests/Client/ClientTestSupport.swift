@@ -77,8 +77,10 @@ func eventually(timeout: Duration = .seconds(30), _ condition: @Sendable () -> B
 
 /// Frontend API bodies for tests.
 enum FrontendBody {
-    static func toggle(_ name: String, enabled: Bool = true, variant: [String: Any]? = nil,
-                       impressionData: Bool = false) -> [String: Any] {
+    static func toggle(
+        _ name: String, enabled: Bool = true, variant: [String: Any]? = nil,
+        impressionData: Bool = false
+    ) -> [String: Any] {
         var toggle: [String: Any] = ["name": name, "enabled": enabled, "impressionData": impressionData]
         if let variant { toggle["variant"] = variant }
         return toggle
@@ -101,7 +103,8 @@ struct TemporaryDirectory {
     let url: URL
 
     init() {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("unleash-client-\(UUID().uuidString)", isDirectory: true)
+        url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "unleash-client-\(UUID().uuidString)", isDirectory: true)
     }
 
     func cleanUp() { try? FileManager.default.removeItem(at: url) }
@@ -127,9 +130,10 @@ extension UnleashClient {
             refreshInterval: refreshInterval, metricsInterval: metricsInterval, disableMetrics: disableMetrics,
             context: context, customHeaders: customHeaders, customHeadersProvider: customHeadersProvider,
             bootstrap: bootstrap,
-            options: UnleashClientOptions(timeout: timeout, maximumResponseBytes: maximumResponseBytes,
-                                          maximumBackoffMultiplier: 4, storageDirectory: storage,
-                                          now: now,
-                                          clock: clock))
+            options: UnleashClientOptions(
+                timeout: timeout, maximumResponseBytes: maximumResponseBytes,
+                maximumBackoffMultiplier: 4, storageDirectory: storage,
+                now: now,
+                clock: clock))
     }
 }

@@ -17,11 +17,15 @@ struct SpecificationConformanceTests {
                 testCase.expected as? Bool, "\(name): \(testCase.description): expectedResult is not a Bool")
             let actual = engine.isEnabled(testCase.toggleName, context: context)
             if actual != expected {
-                Issue.record("\(name): \(testCase.description): isEnabled(\(testCase.toggleName)) expected \(expected), got \(actual)")
+                Issue.record(
+                    "\(name): \(testCase.description): isEnabled(\(testCase.toggleName)) expected \(expected), got \(actual)"
+                )
             }
             let evaluation = engine.evaluate(testCase.toggleName, context: context)
             if evaluation.enabled != expected {
-                Issue.record("\(name): \(testCase.description): evaluate(\(testCase.toggleName)).enabled expected \(expected), got \(evaluation.enabled)")
+                Issue.record(
+                    "\(name): \(testCase.description): evaluate(\(testCase.toggleName)).enabled expected \(expected), got \(evaluation.enabled)"
+                )
             }
         }
         for testCase in file.variantTests {
@@ -30,11 +34,15 @@ struct SpecificationConformanceTests {
             let expected = try JSONDecoder().decode(UnleashVariant.self, from: expectedData)
             let actual = engine.variant(testCase.toggleName, context: context)
             if actual != expected {
-                Issue.record("\(name): \(testCase.description): variant(\(testCase.toggleName)) expected \(expected), got \(actual)")
+                Issue.record(
+                    "\(name): \(testCase.description): variant(\(testCase.toggleName)) expected \(expected), got \(actual)"
+                )
             }
             let evaluation = engine.evaluate(testCase.toggleName, context: context)
             if evaluation.variant != expected {
-                Issue.record("\(name): \(testCase.description): evaluate(\(testCase.toggleName)).variant expected \(expected), got \(evaluation.variant)")
+                Issue.record(
+                    "\(name): \(testCase.description): evaluate(\(testCase.toggleName)).variant expected \(expected), got \(evaluation.variant)"
+                )
             }
         }
     }

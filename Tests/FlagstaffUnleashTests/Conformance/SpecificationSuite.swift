@@ -31,7 +31,8 @@ enum SpecificationSuite {
         if let override = ProcessInfo.processInfo.environment["FLAGSTAFF_CONFORMANCE_DIR"], !override.isEmpty {
             return URL(fileURLWithPath: override)
         }
-        return packageRoot.deletingLastPathComponent().appendingPathComponent("shared/conformance/unleash-client-specification")
+        return packageRoot.deletingLastPathComponent().appendingPathComponent(
+            "shared/conformance/unleash-client-specification")
     }()
 
     /// The folder holding `index.json`, or `nil` when there is none.
@@ -66,11 +67,16 @@ enum SpecificationSuite {
         else { throw LoadError(description: "\(name): expected an object with \"state\"") }
         func cases(_ key: String) throws -> [Case] {
             guard let list = object[key] else { return [] }
-            guard let entries = list as? [[String: Any]] else { throw LoadError(description: "\(name): \(key) is not a list") }
+            guard let entries = list as? [[String: Any]] else {
+                throw LoadError(description: "\(name): \(key) is not a list")
+            }
             return try entries.map { entry in
                 guard let description = entry["description"] as? String, let toggle = entry["toggleName"] as? String,
                     let expected = entry["expectedResult"]
-                else { throw LoadError(description: "\(name): a case in \(key) lacks description/toggleName/expectedResult") }
+                else {
+                    throw LoadError(
+                        description: "\(name): a case in \(key) lacks description/toggleName/expectedResult")
+                }
                 let context = try JSONSerialization.data(withJSONObject: entry["context"] ?? [String: Any]())
                 return Case(description: description, context: context, toggleName: toggle, expected: expected)
             }

@@ -11,11 +11,17 @@ import Testing
             try TestState.body(
                 features: [
                     TestState.feature("plain", enabled: enabled),
-                    TestState.feature("guarded", enabled: enabled, strategies: [[
-                        "name": "flexibleRollout", "parameters": ["rollout": "100", "groupId": "g"], "segments": [1],
-                        "constraints": [TestState.constraint("email", "REGEX", value: "@example\\.com$")],
-                    ]]),
-                    TestState.feature("variants", enabled: enabled, extra: ["variants": [["name": "only", "weight": 1]]]),
+                    TestState.feature(
+                        "guarded", enabled: enabled,
+                        strategies: [
+                            [
+                                "name": "flexibleRollout", "parameters": ["rollout": "100", "groupId": "g"],
+                                "segments": [1],
+                                "constraints": [TestState.constraint("email", "REGEX", value: "@example\\.com$")],
+                            ]
+                        ]),
+                    TestState.feature(
+                        "variants", enabled: enabled, extra: ["variants": [["name": "only", "weight": 1]]]),
                 ],
                 segments: [["id": 1, "constraints": [TestState.constraint("country", "IN", values: ["no"])]]])
         }
@@ -39,7 +45,8 @@ import Testing
                         _ = engine.isEnabled("guarded", context: context)
                         let variant = engine.variant("variants", context: context)
                         // A variant is either the real one with the flag on or disabled with the flag off.
-                        let valid = (variant.name == "only" && variant.enabled && variant.featureEnabled)
+                        let valid =
+                            (variant.name == "only" && variant.enabled && variant.featureEnabled)
                             || variant == .disabled(featureEnabled: false)
                         if !valid { problems += 1 }
                         _ = plain
@@ -54,7 +61,10 @@ import Testing
         // After the last swap the "on" state is in force.
         #expect(engine.isEnabled("plain", context: context))
         #expect(engine.isEnabled("guarded", context: context))
-        #expect(!engine.isEnabled("guarded", context: UnleashContext(userId: "u", properties: ["email": "a@example.org", "country": "no"])))
+        #expect(
+            !engine.isEnabled(
+                "guarded",
+                context: UnleashContext(userId: "u", properties: ["email": "a@example.org", "country": "no"])))
         #expect(engine.variant("variants", context: context).name == "only")
     }
 }

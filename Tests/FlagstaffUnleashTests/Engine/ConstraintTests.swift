@@ -20,8 +20,14 @@ import Testing
     }
 
     @Test func inIgnoresCaseInsensitive() throws {
-        #expect(try !enabled(TestState.constraint("userId", "IN", values: ["ABC"], caseInsensitive: true), UnleashContext(userId: "abc")))
-        #expect(try enabled(TestState.constraint("x", "STR_CONTAINS", values: ["ÄB"], caseInsensitive: true), TestState.properties(["x": "xäbx"])))
+        #expect(
+            try !enabled(
+                TestState.constraint("userId", "IN", values: ["ABC"], caseInsensitive: true),
+                UnleashContext(userId: "abc")))
+        #expect(
+            try enabled(
+                TestState.constraint("x", "STR_CONTAINS", values: ["ÄB"], caseInsensitive: true),
+                TestState.properties(["x": "xäbx"])))
     }
 
     @Test func ordinalConstraintsAreTypedByTheirValue() throws {
@@ -32,7 +38,9 @@ import Testing
         // DATE_AFTER with a numeric value compares numbers.
         #expect(try enabled(TestState.constraint("v", "DATE_AFTER", value: "5"), TestState.properties(["v": "6"])))
         // Semantic versions ignore build metadata.
-        #expect(try enabled(TestState.constraint("v", "SEMVER_EQ", value: "1.0.0"), TestState.properties(["v": "1.0.0+build.5"])))
+        #expect(
+            try enabled(
+                TestState.constraint("v", "SEMVER_EQ", value: "1.0.0"), TestState.properties(["v": "1.0.0+build.5"])))
     }
 
     @Test func unusableConstraintsTurnTheWholeFeatureOff() throws {
@@ -43,19 +51,25 @@ import Testing
             TestState.constraint("x\"y", "IN", values: ["a"]),
         ] {
             let engine = try TestState.engine([
-                TestState.feature("f", strategies: [["name": "default", "constraints": [constraint]], ["name": "default"]])
+                TestState.feature(
+                    "f", strategies: [["name": "default", "constraints": [constraint]], ["name": "default"]])
             ])
             #expect(!engine.isEnabled("f", context: UnleashContext(userId: "1")), "\(constraint)")
         }
     }
 
     @Test func leadingVSemverNeverMatchesEvenInverted() throws {
-        #expect(try !enabled(TestState.constraint("v", "SEMVER_EQ", value: "v1.0.0", inverted: true), TestState.properties(["v": "2.0.0"])))
+        #expect(
+            try !enabled(
+                TestState.constraint("v", "SEMVER_EQ", value: "v1.0.0", inverted: true),
+                TestState.properties(["v": "2.0.0"])))
     }
 
     @Test func invalidRegexIsFalseThenInverted() throws {
         #expect(try !enabled(TestState.constraint("x", "REGEX", value: "(open"), TestState.properties(["x": "a"])))
-        #expect(try enabled(TestState.constraint("x", "REGEX", value: "(open", inverted: true), TestState.properties(["x": "a"])))
+        #expect(
+            try enabled(
+                TestState.constraint("x", "REGEX", value: "(open", inverted: true), TestState.properties(["x": "a"])))
         #expect(try enabled(TestState.constraint("x", "REGEX", values: ["^a$"]), TestState.properties(["x": "a"])))
     }
 
@@ -77,7 +91,9 @@ import Testing
         #expect(try enabled(property, TestState.properties(["signup": "2021-12-31 23:59:59+0000"])))
         #expect(try !enabled(property, TestState.properties(["signup": "2021-12-31"])))
         // No currentTime in the context means now.
-        #expect(try enabled(TestState.constraint("currentTime", "DATE_AFTER", value: "2020-01-01T00:00:00Z"), UnleashContext()))
+        #expect(
+            try enabled(
+                TestState.constraint("currentTime", "DATE_AFTER", value: "2020-01-01T00:00:00Z"), UnleashContext()))
     }
 
     @Test func inCIDRMatchesFamiliesSeparately() throws {
@@ -92,7 +108,8 @@ import Testing
         #expect(try enabled(dot, TestState.properties(["x": "a\rb"])))
         #expect(try !enabled(dot, TestState.properties(["x": "a\nb"])))
         #expect(try !enabled(TestState.constraint("x", "REGEX", value: "^a$"), TestState.properties(["x": "a\n"])))
-        #expect(try !enabled(TestState.constraint("x", "REGEX", value: "^[[:alpha:]]+$"), TestState.properties(["x": "é"])))
+        #expect(
+            try !enabled(TestState.constraint("x", "REGEX", value: "^[[:alpha:]]+$"), TestState.properties(["x": "é"])))
         #expect(try !enabled(TestState.constraint("x", "REGEX", value: "^(a)\\1$"), TestState.properties(["x": "aa"])))
     }
 }

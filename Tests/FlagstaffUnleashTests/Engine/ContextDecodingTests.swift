@@ -5,18 +5,24 @@ import Testing
 
 @Suite struct ContextDecodingTests {
     @Test func decodesTheSpecificationShape() throws {
-        let context = try UnleashContext.decode(json: Data(#"""
-            {"userId":"42","sessionId":"s","remoteAddress":"10.0.0.1","currentTime":"2022-01-29T13:00:00.000Z",
-             "environment":"prod","appName":"web","properties":{"country":"no","gone":null,"count":3,"beta":true},
-             "somethingElse":1}
-            """#.utf8))
-        #expect(context == UnleashContext(
-            userId: "42", sessionId: "s", remoteAddress: "10.0.0.1", currentTime: RFC3339.parse("2022-01-29T13:00:00Z"),
-            environment: "prod", appName: "web", properties: ["country": "no", "count": "3", "beta": "true"]))
+        let context = try UnleashContext.decode(
+            json: Data(
+                #"""
+                {"userId":"42","sessionId":"s","remoteAddress":"10.0.0.1","currentTime":"2022-01-29T13:00:00.000Z",
+                 "environment":"prod","appName":"web","properties":{"country":"no","gone":null,"count":3,"beta":true},
+                 "somethingElse":1}
+                """#.utf8))
+        #expect(
+            context
+                == UnleashContext(
+                    userId: "42", sessionId: "s", remoteAddress: "10.0.0.1",
+                    currentTime: RFC3339.parse("2022-01-29T13:00:00Z"),
+                    environment: "prod", appName: "web", properties: ["country": "no", "count": "3", "beta": "true"]))
     }
 
     @Test func encodingRoundTrips() throws {
-        let context = UnleashContext(userId: "1", currentTime: RFC3339.parse("2022-01-29T13:00:00.5Z"), properties: ["a": "b"])
+        let context = UnleashContext(
+            userId: "1", currentTime: RFC3339.parse("2022-01-29T13:00:00.5Z"), properties: ["a": "b"])
         let data = try JSONEncoder().encode(context)
         #expect(try UnleashContext.decode(json: data) == context)
         let text = String(decoding: data, as: UTF8.self)

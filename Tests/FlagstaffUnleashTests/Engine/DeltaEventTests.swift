@@ -12,9 +12,10 @@ import Testing
 
     @Test func hydrationReplacesEverything() throws {
         let engine = try TestState.engine([TestState.feature("old")])
-        try engine.takeState(events([
-            ["eventId": 1, "type": "hydration", "features": [TestState.feature("new")], "segments": []]
-        ]))
+        try engine.takeState(
+            events([
+                ["eventId": 1, "type": "hydration", "features": [TestState.feature("new")], "segments": []]
+            ]))
         #expect(engine.featureNames == ["new"])
         #expect(!engine.isEnabled("old", context: UnleashContext()))
         #expect(engine.isEnabled("new", context: UnleashContext()))
@@ -22,12 +23,13 @@ import Testing
 
     @Test func updatesAndRemovalsApplyInOrder() throws {
         let engine = try TestState.engine([TestState.feature("a"), TestState.feature("b")])
-        try engine.takeState(events([
-            ["eventId": 2, "type": "feature-updated", "feature": TestState.feature("a", enabled: false)],
-            ["eventId": 3, "type": "feature-updated", "feature": TestState.feature("c")],
-            ["eventId": 4, "type": "feature-removed", "featureName": "b", "project": "default"],
-            ["eventId": 5, "type": "some-future-event"],
-        ]))
+        try engine.takeState(
+            events([
+                ["eventId": 2, "type": "feature-updated", "feature": TestState.feature("a", enabled: false)],
+                ["eventId": 3, "type": "feature-updated", "feature": TestState.feature("c")],
+                ["eventId": 4, "type": "feature-removed", "featureName": "b", "project": "default"],
+                ["eventId": 5, "type": "some-future-event"],
+            ]))
         #expect(engine.featureNames == ["a", "c"])
         #expect(!engine.isEnabled("a", context: UnleashContext()))
         #expect(!engine.isEnabled("b", context: UnleashContext()))
@@ -37,14 +39,18 @@ import Testing
     @Test func segmentChangesReachFeaturesThatUseThem() throws {
         let engine = UnleashEngine()
         let inNorway = UnleashContext(properties: ["country": "norway"])
-        try engine.takeState(events([
-            ["eventId": 1, "type": "feature-updated", "feature": segmentFeature],
-        ]))
+        try engine.takeState(
+            events([
+                ["eventId": 1, "type": "feature-updated", "feature": segmentFeature]
+            ]))
         #expect(!engine.isEnabled("segmented", context: inNorway), "a missing segment keeps the strategy off")
-        try engine.takeState(events([
-            ["eventId": 2, "type": "segment-updated",
-             "segment": ["id": 7, "constraints": [TestState.constraint("country", "IN", values: ["norway"])]]],
-        ]))
+        try engine.takeState(
+            events([
+                [
+                    "eventId": 2, "type": "segment-updated",
+                    "segment": ["id": 7, "constraints": [TestState.constraint("country", "IN", values: ["norway"])]],
+                ]
+            ]))
         #expect(engine.isEnabled("segmented", context: inNorway))
         #expect(!engine.isEnabled("segmented", context: UnleashContext(properties: ["country": "sweden"])))
         try engine.takeState(events([["eventId": 3, "type": "segment-removed", "segmentId": 7]]))
@@ -54,10 +60,11 @@ import Testing
     @Test func malformedEventNamesItsPath() throws {
         let engine = UnleashEngine()
         #expect {
-            try engine.takeState(events([
-                ["eventId": 1, "type": "feature-updated", "feature": TestState.feature("a")],
-                ["eventId": 2, "type": "feature-removed"],
-            ]))
+            try engine.takeState(
+                events([
+                    ["eventId": 1, "type": "feature-updated", "feature": TestState.feature("a")],
+                    ["eventId": 2, "type": "feature-removed"],
+                ]))
         } throws: { error in
             (error as? UnleashStateError)?.path == "events[1].featureName"
         }

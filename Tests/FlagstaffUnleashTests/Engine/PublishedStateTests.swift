@@ -34,10 +34,12 @@ struct PublishedStateTests {
         func state(_ generation: Int) throws -> Data {
             try TestState.body(features: [
                 TestState.feature("parent", enabled: generation.isMultiple(of: 2)),
-                TestState.feature("child", extra: [
-                    "dependencies": [["feature": "parent"]],
-                    "variants": [["name": "v\(generation)", "weight": 1000, "stickiness": "default"]],
-                ]),
+                TestState.feature(
+                    "child",
+                    extra: [
+                        "dependencies": [["feature": "parent"]],
+                        "variants": [["name": "v\(generation)", "weight": 1000, "stickiness": "default"]],
+                    ]),
             ])
         }
         let states = try (0..<40).map(state)
@@ -88,7 +90,8 @@ struct PublishedStateTests {
                 while published.read({ $0.generation }) == 0 {}
                 // Still inside the read of generation 0: it must not have been freed, and the writer not be done.
                 if freed.current == 0 && first.generation == 0
-                    && writerFinished.current == 0 {
+                    && writerFinished.current == 0
+                {
                     observations.value.wrappingAdd(1, ordering: .sequentiallyConsistent)
                 }
             }

@@ -57,7 +57,10 @@ import Testing
                 let set = pick(["[abc]", "[^a]", "[a-c]", "[^a-c\\n]", "[\\d.]", "[A-Z]", "[é_-]", "[^\\s]", "[a-cA]"])
                 return (set, set, true)
             case 11:
-                let posix = pick([("[[:alpha:]]", "[A-Za-z]"), ("[[:digit:]b]", "[0-9b]"), ("[^[:space:]]", "[^\\t\\n\\x0B\\x0C\\r ]")])
+                let posix = pick([
+                    ("[[:alpha:]]", "[A-Za-z]"), ("[[:digit:]b]", "[0-9b]"),
+                    ("[^[:space:]]", "[^\\t\\n\\x0B\\x0C\\r ]"),
+                ])
                 return (posix.0, posix.1, true)
             case 12, 13:
                 let perl = pick(["\\d", "\\w", "\\s", "\\W", "\\D", "\\S"])
@@ -80,7 +83,8 @@ import Testing
         }
 
         mutating func input(digits: Bool) -> String {
-            let alphabet: [String] = ["a", "b", "c", "A", "B", "C", "é", "É", " ", "\n", ".", "_", "-", "x"]
+            let alphabet: [String] =
+                ["a", "b", "c", "A", "B", "C", "é", "É", " ", "\n", ".", "_", "-", "x"]
                 + (digits ? ["1", "2"] : [])
             var text = ""
             for _ in 0..<Int(random.next() % 11) { text += pick(alphabet) }
@@ -123,25 +127,34 @@ import Testing
                 }
             }
         }
-        #expect(differences.isEmpty, "\(differences.count) differences of \(compared), first: \(differences.prefix(15))")
+        #expect(
+            differences.isEmpty, "\(differences.count) differences of \(compared), first: \(differences.prefix(15))")
         // Both answers are well represented, so the comparison means something.
         #expect(matched > compared / 5 && matched < compared * 4 / 5, "\(matched) of \(compared) matched")
-        print("RegexDifferentialTests: \(patterns) patterns, \(compared) comparisons, \(matched) matches, \(differences.count) differences")
+        print(
+            "RegexDifferentialTests: \(patterns) patterns, \(compared) comparisons, \(matched) matches, \(differences.count) differences"
+        )
     }
 
     /// Random text made of regex syntax: every pattern is either compiled or rejected, and matching never traps.
     @Test func arbitraryPatternsNeverTrap() {
         var random = SeededRandom(seed: 0xF022_AB1E)
-        let pieces = ["(", ")", "[", "]", "{", "}", "?", "*", "+", "|", "^", "$", ".", "\\", "-", ":", "&&", "--", "~~",
-                      "a", "z", "0", "9", ",", "P", "<", ">", "=", "!", "i", "s", "m", "x", "U", "u", "p", "x{", "é", "\n",
-                      "[:alpha:]", "[:^x", "Q", "E", "b", "B", "d", "w", "1000", "#", " ", "_"]
+        let pieces = [
+            "(", ")", "[", "]", "{", "}", "?", "*", "+", "|", "^", "$", ".", "\\", "-", ":", "&&", "--", "~~",
+            "a", "z", "0", "9", ",", "P", "<", ">", "=", "!", "i", "s", "m", "x", "U", "u", "p", "x{", "é", "\n",
+            "[:alpha:]", "[:^x", "Q", "E", "b", "B", "d", "w", "1000", "#", " ", "_",
+        ]
         var compiled = 0
         for _ in 0..<20_000 {
             var pattern = ""
             for _ in 0..<Int(random.next() % 16) { pattern += pieces[Int(random.next() % UInt64(pieces.count))] }
-            guard let program = try? RegexPattern.compile(pattern, caseInsensitive: random.next() % 2 == 0) else { continue }
+            guard let program = try? RegexPattern.compile(pattern, caseInsensitive: random.next() % 2 == 0) else {
+                continue
+            }
             compiled += 1
-            for input in ["", "a", "az09_é\n", "[(a)]{x}", String(repeating: "a9 ", count: 20)] { _ = program.matches(input) }
+            for input in ["", "a", "az09_é\n", "[(a)]{x}", String(repeating: "a9 ", count: 20)] {
+                _ = program.matches(input)
+            }
         }
         #expect(compiled > 1_000, "\(compiled) compiled")
         print("RegexDifferentialTests: 20000 arbitrary patterns, \(compiled) compiled, none trapped")

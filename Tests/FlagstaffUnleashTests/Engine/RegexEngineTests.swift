@@ -14,7 +14,8 @@ import Testing
 
     private func check(_ cases: [(String, String, Bool)], sourceLocation: SourceLocation = #_sourceLocation) {
         for (pattern, input, expected) in cases {
-            #expect(match(pattern, input) == expected, "\(pattern.debugDescription) on \(input.debugDescription)",
+            #expect(
+                match(pattern, input) == expected, "\(pattern.debugDescription) on \(input.debugDescription)",
                 sourceLocation: sourceLocation)
         }
     }
@@ -48,7 +49,8 @@ import Testing
         // \d \w \s have their Unicode meaning, as in Rust `regex` (yggdrasil): Arabic-Indic digits are digits.
         check([
             ("^\\d+$", "0123", true), ("^\\d$", "٣", true), ("^\\D$", "a", true), ("^\\D$", "5", false),
-            ("^\\w+$", "ab_9é", true), ("^\\w$", "-", false), ("^\\W$", "-", true), ("^\\s+$", " \t\n\r\u{0B}\u{0C}", true),
+            ("^\\w+$", "ab_9é", true), ("^\\w$", "-", false), ("^\\W$", "-", true),
+            ("^\\s+$", " \t\n\r\u{0B}\u{0C}", true),
             ("^\\s$", "\u{A0}", true), ("^\\S$", " ", false), ("^\\pL+$", "aé", true), ("^\\p{Lu}$", "É", true),
             ("^\\p{Lu}$", "é", false), ("^\\PL$", "1", true), ("^\\p{^L}$", "a", false), ("^[\\p{Nd}x]+$", "1x٣", true),
             ("^\\p{Any}$", "\n", true),
@@ -75,22 +77,27 @@ import Testing
     @Test func groupsAlternationAndRepetition() {
         check([
             ("^(a|b)+$", "abba", true), ("^(?:a|bc)*$", "abca", true), ("^(?P<x>a)(?<y>b)$", "ab", true),
-            ("^(a|)$", "", true), ("^(|a)b$", "b", true), ("^a|b$", "ax", true), ("^a|b$", "xa", false), ("^()$", "", true),
+            ("^(a|)$", "", true), ("^(|a)b$", "b", true), ("^a|b$", "ax", true), ("^a|b$", "xa", false),
+            ("^()$", "", true),
             ("^a{3}$", "aaa", true), ("^a{3}$", "aa", false), ("^a{2,}$", "aaaaa", true), ("^a{2,3}$", "aaaa", false),
             ("^a{0}b$", "b", true), ("^a{0,0}$", "", true), ("^(ab){2}$", "abab", true), ("^a*?b+?c??$", "aabb", true),
             ("^a{2,3}?$", "aaa", true), ("^(?U)a+$", "aa", true), ("^(a*)*$", "aaa", true), ("^(a*)+b$", "aab", true),
-            ("^(a?){3}a{3}$", "aaa", true), ("^x(?:)y$", "xy", true), ("^a{1000}$", String(repeating: "a", count: 1000), true),
+            ("^(a?){3}a{3}$", "aaa", true), ("^x(?:)y$", "xy", true),
+            ("^a{1000}$", String(repeating: "a", count: 1000), true),
         ])
     }
 
     @Test func flagsAndCaseFolding() {
         check([
             ("(?i)abc", "xABCx", true), ("(?i:a)b", "Ab", true), ("(?i:a)b", "AB", false), ("a(?i)b", "aB", true),
-            ("a(?i)b", "AB", false), ("(?i)a(?-i)b", "Ab", true), ("(?i)a(?-i)b", "AB", false), ("((?i)a)b", "AB", false),
+            ("a(?i)b", "AB", false), ("(?i)a(?-i)b", "Ab", true), ("(?i)a(?-i)b", "AB", false),
+            ("((?i)a)b", "AB", false),
             ("(?i)straße", "STRASSE", false), ("(?i)straße", "STRAßE", true), ("(?i)ß", "ẞ", true),
             ("(?i)k", "\u{212A}", true), ("(?i)\u{212A}", "K", true), ("(?i)s", "ſ", true), ("(?i)σ", "ς", true),
-            ("(?i)Σ", "ς", true), ("(?i)é", "É", true), ("(?i)ǅ", "ǆ", true), ("(?i)ǅ", "Ǆ", true), ("(?i)i", "İ", false),
-            ("(?i)[a-c]+", "ABC", true), ("(?i)[^a]", "A", false), ("(?i)[^a]", "b", true), ("(?i)[k]", "\u{212A}", true),
+            ("(?i)Σ", "ς", true), ("(?i)é", "É", true), ("(?i)ǅ", "ǆ", true), ("(?i)ǅ", "Ǆ", true),
+            ("(?i)i", "İ", false),
+            ("(?i)[a-c]+", "ABC", true), ("(?i)[^a]", "A", false), ("(?i)[^a]", "b", true),
+            ("(?i)[k]", "\u{212A}", true),
             ("(?i)\\p{Lu}", "a", true), ("(?is)A.B", "a\nb", true), ("(?x) a b # comment", "ab", true),
             ("(?x)[a b]", " ", false), ("(?x)a\\ b", "a b", true), ("(?im-s:^a.$)", "x\nA\n", false),
         ])
@@ -100,8 +107,10 @@ import Testing
 
     @Test func rejectionsSayWhy() {
         let rejected = [
-            "(?=a)", "(?!a)", "(?<=a)b", "(?<!a)b", "(a)\\1", "\\k<x>", "(?P=x)", "(?>a)", "a\\Z", "(open", "close)", "[a",
-            "a**", "a*+", "a{2}{3}", "*a", "(?i)*", "a|*", "a{1001}", "a{2,1}", "(?P<1x>a)", "(?P<n>a)(?P<n>b)", "(?#c)",
+            "(?=a)", "(?!a)", "(?<=a)b", "(?<!a)b", "(a)\\1", "\\k<x>", "(?P=x)", "(?>a)", "a\\Z", "(open", "close)",
+            "[a",
+            "a**", "a*+", "a{2}{3}", "*a", "(?i)*", "a|*", "a{1001}", "a{2,1}", "(?P<1x>a)", "(?P<n>a)(?P<n>b)",
+            "(?#c)",
             "(?q)", "(?)", "(?i-)", "\\", "\\q", "\\xZZ", "\\x{110000}", "\\u{D800}", "[z-a]", "[\\d-z]", "[[:bogus:]]",
             "\\p{Greek}", "\\p{Bogus}", "(?-u)a", "\\C", "\\e",
         ]
@@ -119,7 +128,8 @@ import Testing
                 _ = try RegexPattern.compile(pattern, caseInsensitive: false)
                 Issue.record("\(pattern) compiled")
             } catch {
-                #expect(error.description.contains("bad repetition") || error.description.contains("too large"), "\(error)")
+                #expect(
+                    error.description.contains("bad repetition") || error.description.contains("too large"), "\(error)")
             }
         }
         #expect(throws: Never.self) { _ = try RegexPattern.compile("(a{100}){100}", caseInsensitive: false) }

@@ -32,7 +32,10 @@ import Testing
 
     @Test func wrongTypeNamesItsPath() throws {
         let failure = try #require(
-            error(loading: #"{"features":[{"name":"a","enabled":true,"strategies":[{"name":"default","constraints":[{"contextName":"x","operator":7}]}]}]}"#))
+            error(
+                loading:
+                    #"{"features":[{"name":"a","enabled":true,"strategies":[{"name":"default","constraints":[{"contextName":"x","operator":7}]}]}]}"#
+            ))
         #expect(failure.path == "features[0].strategies[0].constraints[0].operator")
     }
 
@@ -52,7 +55,8 @@ import Testing
 
     @Test func featuresKeepServerOrderAndInformation() throws {
         let engine = try TestState.engine([
-            TestState.feature("zeta", extra: ["description": "last letter", "type": "release", "impressionData": true]),
+            TestState.feature(
+                "zeta", extra: ["description": "last letter", "type": "release", "impressionData": true]),
             TestState.feature("alpha", enabled: false, extra: ["project": "web", "stale": true]),
         ])
         #expect(engine.featureNames == ["zeta", "alpha"])
@@ -69,7 +73,8 @@ import Testing
 
     @Test func numericParametersAreReadAsText() throws {
         let engine = try TestState.engine([
-            TestState.feature("numeric", strategies: [["name": "flexibleRollout", "parameters": ["rollout": 100, "groupId": "g"]]])
+            TestState.feature(
+                "numeric", strategies: [["name": "flexibleRollout", "parameters": ["rollout": 100, "groupId": "g"]]])
         ])
         #expect(engine.isEnabled("numeric", context: UnleashContext(userId: "1")))
     }

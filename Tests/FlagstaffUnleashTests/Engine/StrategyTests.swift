@@ -18,7 +18,11 @@ import Testing
 
     @Test func remoteAddressAcceptsRangesAndSkipsInvalidEntries() throws {
         let engine = try TestState.engine([
-            TestState.feature("ips", strategies: [["name": "remoteAddress", "parameters": ["IPs": "192.invalid, 10.0.0.0/8, 1.2.3.4, 2001:db8::/32"]]])
+            TestState.feature(
+                "ips",
+                strategies: [
+                    ["name": "remoteAddress", "parameters": ["IPs": "192.invalid, 10.0.0.0/8, 1.2.3.4, 2001:db8::/32"]]
+                ])
         ])
         #expect(engine.isEnabled("ips", context: UnleashContext(remoteAddress: "10.2.3.4")))
         #expect(engine.isEnabled("ips", context: UnleashContext(remoteAddress: "1.2.3.4")))
@@ -30,7 +34,8 @@ import Testing
 
     @Test func applicationHostnameComparesWithoutCase() throws {
         let state = [
-            TestState.feature("host", strategies: [["name": "applicationHostname", "parameters": ["hostNames": "web-1, Build-Box"]]])
+            TestState.feature(
+                "host", strategies: [["name": "applicationHostname", "parameters": ["hostNames": "web-1, Build-Box"]]])
         ]
         #expect(try TestState.engine(state, hostname: "build-box").isEnabled("host", context: UnleashContext()))
         #expect(try !TestState.engine(state, hostname: "laptop").isEnabled("host", context: UnleashContext()))
@@ -38,8 +43,17 @@ import Testing
 
     @Test func flexibleRolloutDefaultsGroupIdToTheFeatureName() throws {
         let engine = try TestState.engine([
-            TestState.feature("named", strategies: [["name": "flexibleRollout", "parameters": ["rollout": "30", "stickiness": "userId"]]]),
-            TestState.feature("explicit", strategies: [["name": "flexibleRollout", "parameters": ["rollout": "30", "stickiness": "userId", "groupId": "named"]]]),
+            TestState.feature(
+                "named",
+                strategies: [["name": "flexibleRollout", "parameters": ["rollout": "30", "stickiness": "userId"]]]),
+            TestState.feature(
+                "explicit",
+                strategies: [
+                    [
+                        "name": "flexibleRollout",
+                        "parameters": ["rollout": "30", "stickiness": "userId", "groupId": "named"],
+                    ]
+                ]),
         ])
         var enabledCount = 0
         for user in 0..<200 {
@@ -53,7 +67,9 @@ import Testing
 
     @Test func rolloutBucketsFollowMurmurNormalisation() throws {
         let engine = try TestState.engine([
-            TestState.feature("half", strategies: [["name": "gradualRolloutUserId", "parameters": ["percentage": "50", "groupId": "g"]]])
+            TestState.feature(
+                "half",
+                strategies: [["name": "gradualRolloutUserId", "parameters": ["percentage": "50", "groupId": "g"]]])
         ])
         for user in 0..<50 {
             let id = String(user)
@@ -64,11 +80,23 @@ import Testing
 
     @Test func strategiesThatCannotMatch() throws {
         let engine = try TestState.engine([
-            TestState.feature("noGroup", strategies: [["name": "gradualRolloutUserId", "parameters": ["percentage": "100"]]]),
-            TestState.feature("fraction", strategies: [["name": "flexibleRollout", "parameters": ["rollout": "50.5", "groupId": "g"]], ["name": "default"]]),
+            TestState.feature(
+                "noGroup", strategies: [["name": "gradualRolloutUserId", "parameters": ["percentage": "100"]]]),
+            TestState.feature(
+                "fraction",
+                strategies: [
+                    ["name": "flexibleRollout", "parameters": ["rollout": "50.5", "groupId": "g"]], ["name": "default"],
+                ]),
             TestState.feature("custom", strategies: [["name": "custom"], ["name": "default"]]),
             TestState.feature("onlyCustom", strategies: [["name": "custom"]]),
-            TestState.feature("customStickinessMissing", strategies: [["name": "flexibleRollout", "parameters": ["rollout": "100", "stickiness": "tenant", "groupId": "g"]]]),
+            TestState.feature(
+                "customStickinessMissing",
+                strategies: [
+                    [
+                        "name": "flexibleRollout",
+                        "parameters": ["rollout": "100", "stickiness": "tenant", "groupId": "g"],
+                    ]
+                ]),
         ])
         let user = UnleashContext(userId: "1")
         #expect(!engine.isEnabled("noGroup", context: user))
@@ -81,9 +109,23 @@ import Testing
 
     @Test func percentagesAboveHundredTurnTheWholeFeatureOff() throws {
         let engine = try TestState.engine([
-            TestState.feature("flex", strategies: [["name": "flexibleRollout", "parameters": ["rollout": "150", "groupId": "g"]], ["name": "default"]]),
-            TestState.feature("grad", strategies: [["name": "gradualRolloutUserId", "parameters": ["percentage": "150", "groupId": "g"]], ["name": "default"]]),
-            TestState.feature("quote", strategies: [["name": "flexibleRollout", "parameters": ["rollout": "50", "groupId": "a\"b"]], ["name": "default"]]),
+            TestState.feature(
+                "flex",
+                strategies: [
+                    ["name": "flexibleRollout", "parameters": ["rollout": "150", "groupId": "g"]], ["name": "default"],
+                ]),
+            TestState.feature(
+                "grad",
+                strategies: [
+                    ["name": "gradualRolloutUserId", "parameters": ["percentage": "150", "groupId": "g"]],
+                    ["name": "default"],
+                ]),
+            TestState.feature(
+                "quote",
+                strategies: [
+                    ["name": "flexibleRollout", "parameters": ["rollout": "50", "groupId": "a\"b"]],
+                    ["name": "default"],
+                ]),
         ])
         for name in ["flex", "grad", "quote"] {
             #expect(!engine.isEnabled(name, context: UnleashContext(userId: "1")), "\(name)")
@@ -93,24 +135,35 @@ import Testing
 
     @Test func variantOverridesWinOverBuckets() throws {
         let engine = try TestState.engine([
-            TestState.feature("v", extra: ["variants": [
-                ["name": "a", "weight": 1, "overrides": [["contextName": "country", "values": ["no"]]]],
-                ["name": "b", "weight": 999, "payload": ["type": "json", "value": "{\"x\":1}"]],
-            ]])
+            TestState.feature(
+                "v",
+                extra: [
+                    "variants": [
+                        ["name": "a", "weight": 1, "overrides": [["contextName": "country", "values": ["no"]]]],
+                        ["name": "b", "weight": 999, "payload": ["type": "json", "value": "{\"x\":1}"]],
+                    ]
+                ])
         ])
         #expect(engine.variant("v", context: UnleashContext(userId: "7", properties: ["country": "no"])).name == "a")
         let other = engine.variant("v", context: UnleashContext(userId: "7", properties: ["country": "se"]))
-        #expect(other == UnleashVariant(name: "b", enabled: true, featureEnabled: true, payload: UnleashPayload(type: "json", value: "{\"x\":1}")))
+        #expect(
+            other
+                == UnleashVariant(
+                    name: "b", enabled: true, featureEnabled: true,
+                    payload: UnleashPayload(type: "json", value: "{\"x\":1}")))
     }
 
     @Test func unusableTotalWeightsGiveTheDisabledVariant() throws {
         let engine = try TestState.engine([
             TestState.feature("zero", extra: ["variants": [["name": "a", "weight": 0], ["name": "b", "weight": 0]]]),
-            TestState.feature("overflow", extra: ["variants": [["name": "a", "weight": Int.max], ["name": "b", "weight": Int.max]]]),
+            TestState.feature(
+                "overflow", extra: ["variants": [["name": "a", "weight": Int.max], ["name": "b", "weight": Int.max]]]),
             TestState.feature("huge", extra: ["variants": [["name": "a", "weight": 5_000_000_000]]]),
         ])
         for name in ["zero", "overflow", "huge"] {
-            #expect(engine.variant(name, context: UnleashContext(userId: "1")) == .disabled(featureEnabled: true), "\(name)")
+            #expect(
+                engine.variant(name, context: UnleashContext(userId: "1")) == .disabled(featureEnabled: true), "\(name)"
+            )
         }
     }
 
@@ -120,10 +173,14 @@ import Testing
         ])
         // Like the reference engine: without userId or sessionId the pick is random, even with an address.
         // The chance that 200 random picks all agree is 2^-199.
-        let names = Set((0..<200).map { _ in engine.variant("v", context: UnleashContext(remoteAddress: "10.0.0.1")).name })
+        let names = Set(
+            (0..<200).map { _ in engine.variant("v", context: UnleashContext(remoteAddress: "10.0.0.1")).name })
         #expect(names == ["a", "b"])
         // With a user id it is sticky.
-        let sticky = Set((0..<50).map { _ in engine.variant("v", context: UnleashContext(userId: "7", remoteAddress: "10.0.0.1")).name })
+        let sticky = Set(
+            (0..<50).map { _ in
+                engine.variant("v", context: UnleashContext(userId: "7", remoteAddress: "10.0.0.1")).name
+            })
         #expect(sticky.count == 1)
     }
 }

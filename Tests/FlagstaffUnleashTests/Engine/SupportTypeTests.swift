@@ -5,18 +5,23 @@ import Testing
 
 @Suite struct SupportTypeTests {
     @Test func murmurHashMatchesPublishedVectors() {
-        func hash(_ text: String, _ seed: UInt32) -> UInt32 { MurmurHash3.hash(prefix: [], identifier: text, seed: seed) }
+        func hash(_ text: String, _ seed: UInt32) -> UInt32 {
+            MurmurHash3.hash(prefix: [], identifier: text, seed: seed)
+        }
         #expect(hash("", 0) == 0)
         #expect(hash("hello", 0) == 0x248b_fa47)
         #expect(hash("hello", 1) == 0xbb4a_bcad)
         #expect(hash("The quick brown fox jumps over the lazy dog", 0) == 0x2e4f_f723)
         // Streaming the prefix separately gives the same hash as hashing the joined text.
-        #expect(MurmurHash3.hash(prefix: Array("group:".utf8), identifier: "user-42", seed: 7) == hash("group:user-42", 7))
+        #expect(
+            MurmurHash3.hash(prefix: Array("group:".utf8), identifier: "user-42", seed: 7) == hash("group:user-42", 7))
     }
 
     @Test func semanticVersionsOrderAsSemverOrgSays() throws {
-        let ordered = ["1.0.0-alpha", "1.0.0-alpha.1", "1.0.0-alpha.beta", "1.0.0-beta", "1.0.0-beta.2", "1.0.0-beta.11",
-                       "1.0.0-rc.1", "1.0.0", "1.0.1", "1.2.0", "2.0.0"]
+        let ordered = [
+            "1.0.0-alpha", "1.0.0-alpha.1", "1.0.0-alpha.beta", "1.0.0-beta", "1.0.0-beta.2", "1.0.0-beta.11",
+            "1.0.0-rc.1", "1.0.0", "1.0.1", "1.2.0", "2.0.0",
+        ]
         let versions = try ordered.map { try #require(SemanticVersion($0), "\($0)") }
         for index in versions.indices.dropLast() {
             #expect(versions[index] < versions[index + 1], "\(ordered[index]) < \(ordered[index + 1])")
@@ -51,15 +56,19 @@ import Testing
         #expect(RFC3339.parse("023-06-01T00:00:00Z") == RFC3339.parse("0023-06-01T00:00:00Z"))
         #expect(try #require(RFC3339.parse("+12023-06-01T00:00:00Z")) > utc)
         #expect(try #require(RFC3339.parse("-0001-06-01T00:00:00Z")) < utc)
-        for invalid in ["2022-01-29", "2022-01-29T13:00:00", "2022-02-30T00:00:00Z", "2022-01-29T13:00:00.Z", "yesterday",
-                        "12023-06-01T00:00:00Z", "2023-06-01T00:00:00-00:00", "2023-6-01T00:00:00Z"] {
+        for invalid in [
+            "2022-01-29", "2022-01-29T13:00:00", "2022-02-30T00:00:00Z", "2022-01-29T13:00:00.Z", "yesterday",
+            "12023-06-01T00:00:00Z", "2023-06-01T00:00:00-00:00", "2023-6-01T00:00:00Z",
+        ] {
             #expect(RFC3339.parse(invalid) == nil, "\(invalid)")
         }
     }
 
     @Test func regexTranslationRejectsWhatRE2Lacks() {
         for pattern in ["(?=a)", "(?!a)", "(?<=a)b", "(?<!a)b", "(a)\\1", "\\k<x>", "(?>a)", "a\\Z"] {
-            #expect(throws: RegexPattern.Rejection.self, "\(pattern)") { try RegexPattern.compile(pattern, caseInsensitive: false) }
+            #expect(throws: RegexPattern.Rejection.self, "\(pattern)") {
+                try RegexPattern.compile(pattern, caseInsensitive: false)
+            }
         }
         #expect(throws: Never.self) { try RegexPattern.compile("(?<name>a)[(?=]", caseInsensitive: false) }
     }

@@ -17,4 +17,3 @@ struct UnleashFeed<Model: Sendable, Answer: Sendable>: Sendable {
     /// The bytes persisted for an answer and its body.
     var snapshot: @Sendable (Answer, Data) throws(UnleashClientError) -> Data
 }
-

@@ -21,11 +21,13 @@ extension UnleashPoller {
         startPolling()
         if !settings.disableMetrics {
             let interval = settings.metricsInterval
-            tasks.replace("metrics", with: UnleashTaskSet.loop(
-                owner: self, executor: executor, clock: options.clock,
-                interval: { poller in poller.isRunning ? interval : nil },
-                // Not cancelled by stop(): a post under way finishes, and stop() sends what was counted after it.
-                body: { poller in await poller.executor.task { await poller.flushMetrics() }.value }))
+            tasks.replace(
+                "metrics",
+                with: UnleashTaskSet.loop(
+                    owner: self, executor: executor, clock: options.clock,
+                    interval: { poller in poller.isRunning ? interval : nil },
+                    // Not cancelled by stop(): a post under way finishes, and stop() sends what was counted after it.
+                    body: { poller in await poller.executor.task { await poller.flushMetrics() }.value }))
         }
     }
 
@@ -68,14 +70,16 @@ extension UnleashPoller {
     /// fetches, until stopped or halted by 401/403/404.
     func startPolling() {
         let base = settings.refreshInterval
-        tasks.replace("poll", with: UnleashTaskSet.loop(
-            owner: self, executor: executor, clock: options.clock,
-            interval: { poller in
-                poller.state.withLock { state in
-                    guard state.running, state.fetch.halted == nil else { return nil }
-                    return state.fetch.delay(base: base)
-                }
-            },
-            body: { poller in await poller.gate.run { await poller.performFetch() } }))
+        tasks.replace(
+            "poll",
+            with: UnleashTaskSet.loop(
+                owner: self, executor: executor, clock: options.clock,
+                interval: { poller in
+                    poller.state.withLock { state in
+                        guard state.running, state.fetch.halted == nil else { return nil }
+                        return state.fetch.delay(base: base)
+                    }
+                },
+                body: { poller in await poller.gate.run { await poller.performFetch() } }))
     }
 }

@@ -15,10 +15,13 @@ extension UnleashPoller {
     func post(_ bucket: UnleashMetricsBucket) async {
         let target = settings.url.appendingPathComponent("client").appendingPathComponent("metrics")
         do throws(UnleashClientError) {
-            let body = try UnleashMetricsPost(appName: settings.appName, environment: settings.environment,
-                                              instanceId: settings.instanceID, bucket: bucket).encoded()
-            let request = RemoteHTTPRequest(method: "POST", url: target,
-                                            headers: headers([("Content-Type", "application/json")]), body: body)
+            let body = try UnleashMetricsPost(
+                appName: settings.appName, environment: settings.environment,
+                instanceId: settings.instanceID, bucket: bucket
+            ).encoded()
+            let request = RemoteHTTPRequest(
+                method: "POST", url: target,
+                headers: headers([("Content-Type", "application/json")]), body: body)
             let response = try await send(request)
             guard (200...299).contains(response.status) else {
                 throw .httpStatus(response.status, url: target.absoluteString)

@@ -50,15 +50,18 @@ final class UnleashPoller<Model: Sendable, Answer: Sendable>: Sendable {
     /// Subscriptions that keep registry links alive as long as the client.
     private let links = AnnotatedMutex([UnleashEventSubscription]())
 
-    init(settings: UnleashPollerSettings, feed: UnleashFeed<Model, Answer>, model: Model,
-         snapshots: UnleashSnapshotStore?, pendingFailures: [UnleashClientFailure], label: String) {
+    init(
+        settings: UnleashPollerSettings, feed: UnleashFeed<Model, Answer>, model: Model,
+        snapshots: UnleashSnapshotStore?, pendingFailures: [UnleashClientFailure], label: String
+    ) {
         self.settings = settings
         self.feed = feed
         self.snapshots = snapshots
         let options = settings.options
         executor = UnleashExecutor(label: "flagstaff.unleash.\(label)")
-        transport = RemoteHTTPTransport(label: "flagstaff.unleash.\(label)",
-                                        maximumResponseBytes: options.maximumResponseBytes)
+        transport = RemoteHTTPTransport(
+            label: "flagstaff.unleash.\(label)",
+            maximumResponseBytes: options.maximumResponseBytes)
         metrics = UnleashMetricsCounter(now: options.now)
         models = PublishedReference(Snapshot(model))
         state = AnnotatedMutex(State(pendingFailures: pendingFailures))

@@ -20,14 +20,17 @@ struct UnleashPollerSettings: Sendable {
     /// Settings; intervals under a millisecond count as one.
     /// - Parameter instanceID: The server client's instance id (sent as `unleash-instanceid` and in metrics);
     ///   `nil` for the frontend client, whose metrics name the connection id.
-    init(url: URL, key: String, appName: String, environment: String?, instanceID: String?,
-         customHeaders: [String: String], customHeadersProvider: (@Sendable () -> [String: String])?,
-         refreshInterval: Duration, metricsInterval: Duration, disableMetrics: Bool, options: UnleashClientOptions) {
+    init(
+        url: URL, key: String, appName: String, environment: String?, instanceID: String?,
+        customHeaders: [String: String], customHeadersProvider: (@Sendable () -> [String: String])?,
+        refreshInterval: Duration, metricsInterval: Duration, disableMetrics: Bool, options: UnleashClientOptions
+    ) {
         self.url = url
         self.appName = appName
         self.environment = environment
         self.instanceID = instanceID ?? options.connectionID
-        headers = [("Authorization", key), ("unleash-appname", appName)]
+        headers =
+            [("Authorization", key), ("unleash-appname", appName)]
             + (instanceID.map { [("unleash-instanceid", $0)] } ?? [])
             + [("unleash-connection-id", options.connectionID), ("unleash-sdk", UnleashRequestHeaders.sdkIdentifier)]
         self.customHeaders = customHeaders
@@ -38,4 +41,3 @@ struct UnleashPollerSettings: Sendable {
         self.options = options
     }
 }
-

@@ -24,9 +24,11 @@ package enum UnleashRequestHeaders {
     /// Whether a header field could be sent as is: a token name and a value without line breaks or NUL.
     static func isWellFormed(name: String, value: String) -> Bool {
         let tokenPunctuation = Set("!#$%&'*+-.^_`|~".unicodeScalars)
-        let nameOK = !name.isEmpty && name.unicodeScalars.allSatisfy {
-            $0.isASCII && (CharacterSet.alphanumerics.contains($0) || tokenPunctuation.contains($0))
-        }
+        let nameOK =
+            !name.isEmpty
+            && name.unicodeScalars.allSatisfy {
+                $0.isASCII && (CharacterSet.alphanumerics.contains($0) || tokenPunctuation.contains($0))
+            }
         let valueOK = !value.unicodeScalars.contains { $0 == "\r" || $0 == "\n" || $0 == "\0" }
         return nameOK && valueOK
     }
@@ -36,7 +38,9 @@ package enum UnleashRequestHeaders {
     ///   - own: The client's fields, in order.
     ///   - custom: Static custom headers, then the provider's (the provider wins on equal names).
     /// - Returns: The fields to send: the client's, then the accepted custom ones sorted by name.
-    static func merge(own: [(name: String, value: String)], custom: [[String: String]]) -> [(name: String, value: String)] {
+    static func merge(own: [(name: String, value: String)], custom: [[String: String]]) -> [(
+        name: String, value: String
+    )] {
         var accepted: [String: (name: String, value: String)] = [:]
         for layer in custom {
             for (name, value) in layer where !isReserved(name) && isWellFormed(name: name, value: value) {

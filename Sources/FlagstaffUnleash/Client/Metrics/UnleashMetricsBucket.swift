@@ -52,7 +52,8 @@ public struct UnleashMetricsBucket: Sendable, Hashable, Codable {
         func date(_ key: CodingKeys) throws -> Date {
             let text = try container.decode(String.self, forKey: key)
             guard let date = UnleashTimestamp.parse(text) else {
-                throw DecodingError.dataCorruptedError(forKey: key, in: container, debugDescription: "expected an ISO 8601 date, found \"\(text)\"")
+                throw DecodingError.dataCorruptedError(
+                    forKey: key, in: container, debugDescription: "expected an ISO 8601 date, found \"\(text)\"")
             }
             return date
         }
@@ -86,7 +87,9 @@ public struct UnleashMetricsBucket: Sendable, Hashable, Codable {
 /// ISO 8601 timestamps with milliseconds in UTC, as Unleash sends and expects them.
 enum UnleashTimestamp {
     static func format(_ date: Date) -> String {
-        date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: TimeZone(identifier: "UTC") ?? .current))
+        date.formatted(
+            Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: TimeZone(identifier: "UTC") ?? .current)
+        )
     }
 
     static func parse(_ text: String) -> Date? {

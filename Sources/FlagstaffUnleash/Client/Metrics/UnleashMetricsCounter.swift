@@ -13,7 +13,9 @@ final class UnleashMetricsCounter: Sendable {
     private final class Stripe: Sendable {
         let toggles = AnnotatedMutex([String: UnleashMetricsBucket.ToggleCounts]())
         /// Padding only (makes the object 128 bytes or more).
-        private let padding: (Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        private let padding: (Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int) = (
+            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+        )
     }
 
     private static var stripeCount: Int { 16 }

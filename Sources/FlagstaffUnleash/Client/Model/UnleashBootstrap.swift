@@ -22,7 +22,9 @@ public struct UnleashBootstrap: Sendable, Hashable {
     ///   - source: A name for messages (a file path).
     /// - Returns: The bootstrap.
     /// - Throws: ``UnleashClientError/invalidBootstrap(_:)`` naming the source and the JSON path of the problem.
-    public static func json(_ data: Data, source: String = "bootstrap JSON") throws(UnleashClientError) -> UnleashBootstrap {
+    public static func json(_ data: Data, source: String = "bootstrap JSON") throws(UnleashClientError)
+        -> UnleashBootstrap
+    {
         do {
             return UnleashBootstrap(toggles: try UnleashTogglesDocument.decode(data, source: source))
         } catch {

@@ -33,10 +33,12 @@ public struct UnleashClientOptions: Sendable {
     ///   - connectionID: The connection id; a new UUID by default.
     ///   - now: The source of dates for timestamps.
     ///   - clock: The clock waits are measured on.
-    public init(timeout: Duration = .seconds(10), maximumResponseBytes: Int = 16 << 20,
-                maximumBackoffMultiplier: Int = 10, storageDirectory: URL? = nil,
-                connectionID: String = UUID().uuidString.lowercased(),
-                now: @escaping @Sendable () -> Date = { Date() }, clock: any Clock<Duration> = ContinuousClock()) {
+    public init(
+        timeout: Duration = .seconds(10), maximumResponseBytes: Int = 16 << 20,
+        maximumBackoffMultiplier: Int = 10, storageDirectory: URL? = nil,
+        connectionID: String = UUID().uuidString.lowercased(),
+        now: @escaping @Sendable () -> Date = { Date() }, clock: any Clock<Duration> = ContinuousClock()
+    ) {
         self.timeout = timeout
         self.maximumResponseBytes = maximumResponseBytes
         self.maximumBackoffMultiplier = max(1, maximumBackoffMultiplier)

@@ -34,7 +34,9 @@ public struct UnleashToggle: Sendable, Hashable, Codable {
     }
 
     private enum VariantKeys: String, CodingKey {
-        case name, enabled, featureEnabled = "feature_enabled", payload
+        case name, enabled
+        case featureEnabled = "feature_enabled"
+        case payload
     }
 
     /// Decodes a toggle in the frontend API's shape (see the type's discussion for what may be missing).
@@ -102,7 +104,8 @@ struct UnleashTogglesDocument: Codable, Sendable {
             return "\(path(context.codingPath + [key])): required field missing"
         case .dataCorrupted(let context):
             let underlying = (context.underlyingError as NSError?)?.localizedDescription
-            return "\(path(context.codingPath)): \(underlying ?? context.debugDescription) (not valid JSON, or truncated)"
+            return
+                "\(path(context.codingPath)): \(underlying ?? context.debugDescription) (not valid JSON, or truncated)"
         @unknown default:
             return "\(error)"
         }

@@ -41,8 +41,10 @@ public struct UnleashRemoteConfigProvider: RemoteConfigProvider {
     ///   - context: The context sent with each fetch.
     ///   - maximumResponseBytes: The largest body accepted (default 16 MiB).
     ///   - name: The display name (default `unleash`).
-    public init(url: URL, clientKey: String, appName: String, environment: String = "default",
-                context: UnleashContext = UnleashContext(), maximumResponseBytes: Int = 16 << 20, name: String = "unleash") {
+    public init(
+        url: URL, clientKey: String, appName: String, environment: String = "default",
+        context: UnleashContext = UnleashContext(), maximumResponseBytes: Int = 16 << 20, name: String = "unleash"
+    ) {
         self.url = url
         self.clientKey = clientKey
         self.appName = appName
@@ -50,7 +52,8 @@ public struct UnleashRemoteConfigProvider: RemoteConfigProvider {
         self.context = context
         self.maximumResponseBytes = maximumResponseBytes
         self.name = name
-        transport = RemoteHTTPTransport(label: "flagstaff.unleash.remote-config", maximumResponseBytes: maximumResponseBytes)
+        transport = RemoteHTTPTransport(
+            label: "flagstaff.unleash.remote-config", maximumResponseBytes: maximumResponseBytes)
         self.connectionID = UUID().uuidString.lowercased()
     }
 
@@ -59,7 +62,9 @@ public struct UnleashRemoteConfigProvider: RemoteConfigProvider {
     /// - Returns: The toggles as entries, or `.unchanged` for HTTP 304.
     /// - Throws: `RemoteConfigProviderError`: `.httpStatus` for statuses other than 200 and 304, `.timedOut`,
     ///   `.transport`, `.invalidResponse` naming the JSON path of a bad body.
-    public func fetch(_ request: RemoteConfigFetchRequest) async throws(RemoteConfigProviderError) -> RemoteConfigFetchResponse {
+    public func fetch(_ request: RemoteConfigFetchRequest) async throws(RemoteConfigProviderError)
+        -> RemoteConfigFetchResponse
+    {
         var context = self.context
         context.properties.merge(request.customSignals) { _, signal in signal }
         let query = UnleashFrontendQuery.string(context: context, appName: appName, environment: environment)
@@ -71,9 +76,11 @@ public struct UnleashRemoteConfigProvider: RemoteConfigProvider {
         let seconds = max(0.001, request.timeout)
         let timeout = Duration.milliseconds(Int64(min(seconds, 1e9) * 1000))
         let transport = self.transport
-        let target = RemoteHTTPRequest(method: "GET", url: UnleashFrontendQuery.url(url, query: query), headers: headers)
+        let target = RemoteHTTPRequest(
+            method: "GET", url: UnleashFrontendQuery.url(url, query: query), headers: headers)
         let response: RemoteHTTPResponse
-        switch await executor.run({ await transport.send(target, timeout: timeout) }).mapError(UnleashClientError.init) {
+        switch await executor.run({ await transport.send(target, timeout: timeout) }).mapError(UnleashClientError.init)
+        {
         case .success(let answer):
             response = answer
         case .failure(.timedOut):
@@ -97,7 +104,9 @@ public struct UnleashRemoteConfigProvider: RemoteConfigProvider {
         case 304:
             return RemoteConfigFetchResponse(content: .unchanged, eTag: request.eTag)
         default:
-            throw .httpStatus(response.status, message: String(data: response.body.prefix(200), encoding: .utf8).flatMap { $0.isEmpty ? nil : $0 })
+            throw .httpStatus(
+                response.status,
+                message: String(data: response.body.prefix(200), encoding: .utf8).flatMap { $0.isEmpty ? nil : $0 })
         }
     }
 }

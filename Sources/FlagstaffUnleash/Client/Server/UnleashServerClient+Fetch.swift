@@ -31,7 +31,9 @@ extension UnleashServerClient {
 
     /// Gives a state body to the engine.
     /// - Returns: Each feature's definition, canonical, by name.
-    static func take(_ data: Data, into engine: UnleashEngine, source: String) throws(UnleashClientError) -> [String: Data] {
+    static func take(_ data: Data, into engine: UnleashEngine, source: String) throws(UnleashClientError) -> [String:
+        Data]
+    {
         do {
             try engine.takeState(data)
             return definitions(of: data)
@@ -45,12 +47,16 @@ extension UnleashServerClient {
     /// Each feature's definition re-serialised with sorted keys, by name.
     static func definitions(of data: Data) -> [String: Data] {
         guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-              let features = object["features"] as? [[String: Any]] else { return [:] }
-        let segments = (object["segments"] as? [Any]).flatMap { try? JSONSerialization.data(withJSONObject: $0, options: [.sortedKeys]) }
+            let features = object["features"] as? [[String: Any]]
+        else { return [:] }
+        let segments = (object["segments"] as? [Any]).flatMap {
+            try? JSONSerialization.data(withJSONObject: $0, options: [.sortedKeys])
+        }
         var result: [String: Data] = [:]
         for feature in features {
             guard let name = feature["name"] as? String,
-                  var canonical = try? JSONSerialization.data(withJSONObject: feature, options: [.sortedKeys]) else { continue }
+                var canonical = try? JSONSerialization.data(withJSONObject: feature, options: [.sortedKeys])
+            else { continue }
             // A segment change can change any feature that uses segments.
             if let segments, canonical.range(of: Data("\"segments\"".utf8)) != nil { canonical.append(segments) }
             result[name] = canonical
@@ -67,7 +73,9 @@ extension UnleashServerClient {
             "appName": appName, "instanceId": instanceID, "connectionId": options.connectionID,
             "sdkVersion": UnleashRequestHeaders.sdkIdentifier, "strategies": Self.strategies,
             "started": UnleashTimestamp.format(startedAt),
-            "interval": Int(refreshInterval.components.seconds * 1000 + refreshInterval.components.attoseconds / 1_000_000_000_000_000),
+            "interval": Int(
+                refreshInterval.components.seconds * 1000 + refreshInterval.components.attoseconds
+                    / 1_000_000_000_000_000),
         ]
         if let environment { body["environment"] = environment }
         do throws(UnleashClientError) {
@@ -75,10 +83,13 @@ extension UnleashServerClient {
             do { data = try JSONSerialization.data(withJSONObject: body, options: [.sortedKeys]) } catch {
                 throw .invalidResponse("cannot encode the registration: \(error)")
             }
-            let request = RemoteHTTPRequest(method: "POST", url: target,
-                                            headers: poller.headers([("Content-Type", "application/json")]), body: data)
+            let request = RemoteHTTPRequest(
+                method: "POST", url: target,
+                headers: poller.headers([("Content-Type", "application/json")]), body: data)
             let response = try await poller.send(request)
-            guard (200...299).contains(response.status) else { throw .httpStatus(response.status, url: target.absoluteString) }
+            guard (200...299).contains(response.status) else {
+                throw .httpStatus(response.status, url: target.absoluteString)
+            }
         } catch {
             poller.hub.emit(.error(UnleashClientFailure(operation: .register, error: error)))
         }

@@ -68,17 +68,20 @@ public final class UnleashServerClient: Sendable {
     ///   - bootstrap: A `/api/client/features` body to evaluate until the first fetch when nothing was persisted.
     ///   - options: Timeouts, limits, backoff, persistence and the clock.
     /// - Throws: ``UnleashClientError/invalidBootstrap(_:)`` when `bootstrap` is not a valid state, naming the JSON path.
-    public init(url: URL, apiKey: String, appName: String,
-                instanceID: String = "flagstaff-\(ProcessInfo.processInfo.hostName)", environment: String? = nil,
-                refreshInterval: Duration = .seconds(15), metricsInterval: Duration = .seconds(60),
-                disableMetrics: Bool = false, context: UnleashContext = UnleashContext(),
-                customHeaders: [String: String] = [:],
-                customHeadersProvider: (@Sendable () -> [String: String])? = nil,
-                bootstrap: Data? = nil, options: UnleashClientOptions = UnleashClientOptions()) throws(UnleashClientError) {
+    public init(
+        url: URL, apiKey: String, appName: String,
+        instanceID: String = "flagstaff-\(ProcessInfo.processInfo.hostName)", environment: String? = nil,
+        refreshInterval: Duration = .seconds(15), metricsInterval: Duration = .seconds(60),
+        disableMetrics: Bool = false, context: UnleashContext = UnleashContext(),
+        customHeaders: [String: String] = [:],
+        customHeadersProvider: (@Sendable () -> [String: String])? = nil,
+        bootstrap: Data? = nil, options: UnleashClientOptions = UnleashClientOptions()
+    ) throws(UnleashClientError) {
         self.url = url
         let settings = UnleashPollerSettings(
             url: url, key: apiKey, appName: appName, environment: environment, instanceID: instanceID,
-            customHeaders: customHeaders, customHeadersProvider: customHeadersProvider, refreshInterval: refreshInterval,
+            customHeaders: customHeaders, customHeadersProvider: customHeadersProvider,
+            refreshInterval: refreshInterval,
             metricsInterval: metricsInterval, disableMetrics: disableMetrics, options: options)
         (self.appName, self.instanceID, self.environment, self.options) = (appName, instanceID, environment, options)
         (self.refreshInterval, self.metricsInterval, self.disableMetrics) =
@@ -90,7 +93,9 @@ public final class UnleashServerClient: Sendable {
         let engine = UnleashEngine()
         self.engine = engine
         self.startedAt = options.now()
-        let snapshots = options.storageDirectory.map { UnleashSnapshotStore(directory: $0, fileName: "unleash-client-features.json") }
+        let snapshots = options.storageDirectory.map {
+            UnleashSnapshotStore(directory: $0, fileName: "unleash-client-features.json")
+        }
 
         var model = Model()
         var failures: [UnleashClientFailure] = []
@@ -114,8 +119,9 @@ public final class UnleashServerClient: Sendable {
             }
         }
         let endpoint = url.appendingPathComponent("client").appendingPathComponent("features")
-        poller = UnleashPoller(settings: settings, feed: Self.feed(endpoint: endpoint, engine: engine), model: model,
-                               snapshots: snapshots, pendingFailures: failures, label: "server")
+        poller = UnleashPoller(
+            settings: settings, feed: Self.feed(endpoint: endpoint, engine: engine), model: model,
+            snapshots: snapshots, pendingFailures: failures, label: "server")
     }
 
     /// Registers the application (unless metrics are disabled), fetches the state once, then polls every

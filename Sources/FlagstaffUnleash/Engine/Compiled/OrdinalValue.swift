@@ -46,7 +46,8 @@ enum OrdinalValue {
         let rest = Array(bytes[index...])
         if rest == [UInt8(ascii: "Z")] { return true }
         guard rest.count == 6, rest[0] == UInt8(ascii: "+") || rest[0] == UInt8(ascii: "-") else { return false }
-        return isDigit(rest[1]) && isDigit(rest[2]) && rest[3] == UInt8(ascii: ":") && isDigit(rest[4]) && isDigit(rest[5])
+        return isDigit(rest[1]) && isDigit(rest[2]) && rest[3] == UInt8(ascii: ":") && isDigit(rest[4])
+            && isDigit(rest[5])
     }
 
     /// `\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?`.
@@ -67,7 +68,9 @@ enum OrdinalValue {
     /// `[+-]?\d+(\.\d*)?([eE][+-]?\d+)?`.
     static func looksLikeNumber(_ text: String) -> Bool {
         var bytes = Array(text.utf8)[...]
-        if let first = bytes.first, first == UInt8(ascii: "+") || first == UInt8(ascii: "-") { bytes = bytes.dropFirst() }
+        if let first = bytes.first, first == UInt8(ascii: "+") || first == UInt8(ascii: "-") {
+            bytes = bytes.dropFirst()
+        }
         let integer = bytes.prefix(while: isDigit)
         guard !integer.isEmpty else { return false }
         bytes = bytes.dropFirst(integer.count)
@@ -77,7 +80,9 @@ enum OrdinalValue {
         }
         if let e = bytes.first, e == UInt8(ascii: "e") || e == UInt8(ascii: "E") {
             bytes = bytes.dropFirst()
-            if let sign = bytes.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") { bytes = bytes.dropFirst() }
+            if let sign = bytes.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") {
+                bytes = bytes.dropFirst()
+            }
             let exponent = bytes.prefix(while: isDigit)
             guard !exponent.isEmpty else { return false }
             bytes = bytes.dropFirst(exponent.count)
@@ -86,9 +91,14 @@ enum OrdinalValue {
     }
 
     private static func fragment(_ text: Substring) -> Bool {
-        !text.isEmpty && text.utf8.allSatisfy { isDigit($0) || isLetter($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-") }
+        !text.isEmpty
+            && text.utf8.allSatisfy {
+                isDigit($0) || isLetter($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-")
+            }
     }
 
     @inline(__always) private static func isDigit(_ byte: UInt8) -> Bool { byte >= 48 && byte <= 57 }
-    @inline(__always) private static func isLetter(_ byte: UInt8) -> Bool { (byte | 0x20) >= 97 && (byte | 0x20) <= 122 }
+    @inline(__always) private static func isLetter(_ byte: UInt8) -> Bool {
+        (byte | 0x20) >= 97 && (byte | 0x20) <= 122
+    }
 }

@@ -36,7 +36,8 @@ struct StateCompiler {
         featureIsUnusable = false
         unusableReason = nil
         let strategies = feature.strategies.enumerated().map { index, strategy in
-            compile(strategy: strategy, at: "\(feature.name) strategy \(index)", feature: feature.name, segments: segments)
+            compile(
+                strategy: strategy, at: "\(feature.name) strategy \(index)", feature: feature.name, segments: segments)
         }
         let stickiness = Stickiness(setting: feature.variants.first?.stickiness)
         let info = UnleashFeatureInfo(
@@ -69,7 +70,9 @@ struct StateCompiler {
             }
         }
         let group = strategy.parameters["groupId"] ?? feature
-        if group.contains("\"") { markUnusable("\(location): groupId \(group.debugDescription) contains a double quote") }
+        if group.contains("\"") {
+            markUnusable("\(location): groupId \(group.debugDescription) contains a double quote")
+        }
         return CompiledStrategy(
             name: strategy.name, rule: rule, constraints: constraints,
             variants: VariantSelector(
@@ -77,11 +80,15 @@ struct StateCompiler {
                 group: group, honourOverrides: false))
     }
 
-    private mutating func compileRule(_ strategy: StrategyDefinition, at location: String, feature: String) -> StrategyRule {
+    private mutating func compileRule(_ strategy: StrategyDefinition, at location: String, feature: String)
+        -> StrategyRule
+    {
         let parameters = strategy.parameters
         func percentage(_ key: String) -> Int? {
             guard let text = parameters[key], let value = Int(text) else {
-                warnings.append("\(location): parameter \(key) must be a whole number, found \(parameters[key]?.debugDescription ?? "nothing"); the strategy never matches")
+                warnings.append(
+                    "\(location): parameter \(key) must be a whole number, found \(parameters[key]?.debugDescription ?? "nothing"); the strategy never matches"
+                )
                 return nil
             }
             return value
@@ -107,12 +114,15 @@ struct StateCompiler {
                 return .never
             }
             let field: ContextField = strategy.name == "gradualRolloutUserId" ? .userId : .sessionId
-            return .rollout(percentage: value, groupPrefix: MurmurHash3.prefix(forGroup: group), stickiness: .field(field))
+            return .rollout(
+                percentage: value, groupPrefix: MurmurHash3.prefix(forGroup: group), stickiness: .field(field))
         case "gradualRolloutRandom":
             guard let value = percentage("percentage") else { return .never }
             return .randomRollout(percentage: value)
         case "remoteAddress":
-            let entries = (parameters["IPs"] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            let entries = (parameters["IPs"] ?? "").split(separator: ",").map {
+                $0.trimmingCharacters(in: .whitespaces)
+            }
             return .remoteAddress(entries.compactMap { IPNetwork($0) })
         case "applicationHostname":
             let names = (parameters["hostNames"] ?? "").split(separator: ",")
@@ -149,7 +159,9 @@ struct StateCompiler {
             let comparison = Self.comparison(operatorName)
             let text = constraint.value ?? ""
             if operatorName.hasPrefix("SEMVER_") && text.hasPrefix("v") {
-                warnings.append("\(location): \(operatorName) value \(text.debugDescription) has a leading v; the constraint never matches")
+                warnings.append(
+                    "\(location): \(operatorName) value \(text.debugDescription) has a leading v; the constraint never matches"
+                )
                 matcher = .never
             } else {
                 switch OrdinalValue(text) {
@@ -157,7 +169,9 @@ struct StateCompiler {
                 case .semver(let version): matcher = .semver(comparison, version)
                 case .number(let number): matcher = .number(comparison, number)
                 case nil:
-                    markUnusable("\(location): \(operatorName) value \(text.debugDescription) is not a number, date-time or semantic version")
+                    markUnusable(
+                        "\(location): \(operatorName) value \(text.debugDescription) is not a number, date-time or semantic version"
+                    )
                     matcher = .never
                 }
             }

@@ -39,7 +39,9 @@ struct VariantSelector: Sendable {
         for (index, definition) in definitions.enumerated() where honourOverrides {
             for override in definition.overrides {
                 overrides.append(
-                    Override(field: ContextField(name: override.contextName), values: Set(override.values), variantIndex: index))
+                    Override(
+                        field: ContextField(name: override.contextName), values: Set(override.values),
+                        variantIndex: index))
             }
         }
         self.overrides = overrides
@@ -57,7 +59,8 @@ struct VariantSelector: Sendable {
         let target: Int
         if let identifier = stickyValue(context) {
             target = MurmurHash3.normalizedValue(
-                prefix: groupPrefix, identifier: identifier, modulus: UInt32(totalWeight), seed: MurmurHash3.variantSeed)
+                prefix: groupPrefix, identifier: identifier, modulus: UInt32(totalWeight), seed: MurmurHash3.variantSeed
+            )
         } else {
             target = Int.random(in: 1...totalWeight)
         }

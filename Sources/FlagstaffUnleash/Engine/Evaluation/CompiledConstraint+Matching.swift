@@ -14,7 +14,10 @@ extension CompiledConstraint {
         case .alwaysFalse:
             result = false
         case .date(let comparison, let bound):
-            guard let date = dateValue(context) else { result = false; break }
+            guard let date = dateValue(context) else {
+                result = false
+                break
+            }
             result = Self.compare(date, bound, comparison)
         default:
             guard let value = field.value(in: context) else {
@@ -74,7 +77,9 @@ extension CompiledConstraint {
     }
 
     @inline(__always)
-    private static func compare<T: Comparable>(_ value: T, _ bound: T, _ comparison: ConstraintMatcher.Comparison) -> Bool {
+    private static func compare<T: Comparable>(_ value: T, _ bound: T, _ comparison: ConstraintMatcher.Comparison)
+        -> Bool
+    {
         switch comparison {
         case .equal: return value == bound
         case .greater: return value > bound

@@ -20,7 +20,8 @@ extension CompiledState {
         case .off:
             reason = offReason(feature, context: context)
         }
-        return UnleashEvaluation(flag: name, enabled: outcome.isOn, variant: variant, reason: reason, matchedStrategy: matched)
+        return UnleashEvaluation(
+            flag: name, enabled: outcome.isOn, variant: variant, reason: reason, matchedStrategy: matched)
     }
 
     private func offReason(_ feature: CompiledFeature, context: UnleashContext) -> String {

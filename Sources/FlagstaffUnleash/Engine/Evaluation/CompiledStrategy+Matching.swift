@@ -24,7 +24,8 @@ extension CompiledStrategy {
                 identifier = value
             }
             guard percentage > 0 else { return false }
-            return MurmurHash3.normalizedValue(prefix: prefix, identifier: identifier, modulus: 100, seed: MurmurHash3.rolloutSeed)
+            return MurmurHash3.normalizedValue(
+                prefix: prefix, identifier: identifier, modulus: 100, seed: MurmurHash3.rolloutSeed)
                 <= percentage
         case .randomRollout(let percentage):
             return Int.random(in: 0..<99) < percentage

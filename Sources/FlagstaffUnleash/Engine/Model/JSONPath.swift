@@ -17,7 +17,8 @@ enum JSONPath {
             _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
             return nil
         } catch {
-            let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "\(error.localizedDescription)"
+            let detail =
+                (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "\(error.localizedDescription)"
             guard let range = detail.range(of: "character "),
                 let offset = Int(detail[range.upperBound...].prefix { $0.isNumber })
             else { return "not valid JSON (\(detail))" }

@@ -18,7 +18,8 @@ struct LenientString: Decodable, Sendable, Hashable {
         } else {
             throw DecodingError.typeMismatch(
                 String.self,
-                DecodingError.Context(codingPath: decoder.codingPath, debugDescription: "expected a string, number or boolean"))
+                DecodingError.Context(
+                    codingPath: decoder.codingPath, debugDescription: "expected a string, number or boolean"))
         }
     }
 }

@@ -22,7 +22,8 @@ enum StateDocument: Decodable, Sendable {
             throw DecodingError.dataCorrupted(
                 DecodingError.Context(
                     codingPath: [],
-                    debugDescription: "expected a /api/client/features body (with \"features\") or a delta body (with \"events\")"))
+                    debugDescription:
+                        "expected a /api/client/features body (with \"features\") or a delta body (with \"events\")"))
         }
     }
 }

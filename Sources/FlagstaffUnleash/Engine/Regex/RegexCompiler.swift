@@ -35,7 +35,8 @@ struct RegexCompiler {
         guard instructions.count < Self.maxInstructions, rangeCount <= Self.maxRanges else {
             throw RegexPattern.Rejection(
                 description: "regular expression \(pattern.debugDescription) is too large: it compiles to more than "
-                    + "\(Self.maxInstructions) instructions or \(Self.maxRanges) class ranges (counted repetitions multiply)")
+                    + "\(Self.maxInstructions) instructions or \(Self.maxRanges) class ranges (counted repetitions multiply)"
+            )
         }
         instructions.append(instruction)
         return instructions.count - 1

@@ -20,7 +20,8 @@ extension RegexParser {
         var first = true
         var operators = 0
         func union() -> ScalarClass {
-            parts.isEmpty ? .ranges(ScalarClass.normalized(ranges)) : .union([.ranges(ScalarClass.normalized(ranges))] + parts)
+            parts.isEmpty
+                ? .ranges(ScalarClass.normalized(ranges)) : .union([.ranges(ScalarClass.normalized(ranges))] + parts)
         }
         func fold() {
             let right = union()
@@ -57,7 +58,9 @@ extension RegexParser {
             }
             if let next = peek(1), next == char, char == 0x26 || char == 0x2D || char == 0x7E {  // && -- ~~
                 operators += 1
-                guard operators <= Self.maxNesting else { throw invalid("more than \(Self.maxNesting) class set operators") }
+                guard operators <= Self.maxNesting else {
+                    throw invalid("more than \(Self.maxNesting) class set operators")
+                }
                 fold()
                 pending = char == 0x26 ? .intersection : char == 0x2D ? .difference : .symmetricDifference
                 index += 2
@@ -106,7 +109,8 @@ extension RegexParser {
         switch letter {
         case 0x64, 0x44, 0x77, 0x57, 0x73, 0x53:  // d D w W s S
             let negated = letter == 0x44 || letter == 0x57 || letter == 0x53
-            let property: UnicodeClass = letter == 0x64 || letter == 0x44 ? .digit : letter == 0x77 || letter == 0x57 ? .word : .space
+            let property: UnicodeClass =
+                letter == 0x64 || letter == 0x44 ? .digit : letter == 0x77 || letter == 0x57 ? .word : .space
             index += 2
             return negated ? .negated(.property(property)) : .property(property)
         case 0x70, 0x50:  // p P
@@ -134,7 +138,9 @@ extension RegexParser {
             cursor += 1
         }
         guard cursor + 1 < scalars.count, scalars[cursor] == 0x3A, scalars[cursor + 1] == 0x5D else { return nil }
-        guard let ranges = Self.posixClasses[String(name)] else { throw invalid("invalid character class range [:\(String(name)):]") }
+        guard let ranges = Self.posixClasses[String(name)] else {
+            throw invalid("invalid character class range [:\(String(name)):]")
+        }
         index = cursor + 2
         return negated ? .ranges(ScalarClass.complement(ranges)) : .ranges(ranges)
     }

@@ -23,10 +23,18 @@ extension RegexParser {
     mutating func parseEscape() throws(RegexPattern.Rejection) -> RegexNode {
         guard let letter = peek(1) else { throw invalid("trailing backslash") }
         switch letter {
-        case 0x41: index += 2; return .assertion(.beginText)  // A
-        case 0x7A: index += 2; return .assertion(.endText)  // z
-        case 0x62: index += 2; return .assertion(.wordBoundary)  // b
-        case 0x42: index += 2; return .assertion(.notWordBoundary)  // B
+        case 0x41:
+            index += 2
+            return .assertion(.beginText)  // A
+        case 0x7A:
+            index += 2
+            return .assertion(.endText)  // z
+        case 0x62:
+            index += 2
+            return .assertion(.wordBoundary)  // b
+        case 0x42:
+            index += 2
+            return .assertion(.notWordBoundary)  // B
         case 0x5A: throw unsupported("\\Z")
         case 0x31...0x39, 0x6B, 0x67: throw unsupported("a backreference")  // 1-9 k g
         default: break
@@ -58,7 +66,10 @@ extension RegexParser {
         var negate = negated
         if peek() == 0x7B {  // {
             index += 1
-            if peek() == 0x5E { negate.toggle(); index += 1 }
+            if peek() == 0x5E {
+                negate.toggle()
+                index += 1
+            }
             while let char = peek(), char != 0x7D, let scalar = Unicode.Scalar(char) {
                 name.unicodeScalars.append(scalar)
                 index += 1
@@ -70,20 +81,20 @@ extension RegexParser {
             name.unicodeScalars.append(scalar)
             index += 1
         }
-        var class_: ScalarClass
+        var scalarClass: ScalarClass
         if name == "Any" {
-            class_ = .ranges([0...ScalarClass.maxScalar])
+            scalarClass = .ranges([0...ScalarClass.maxScalar])
         } else if let categories = Self.categories[name] {
-            class_ = .property(.category(categories))
+            scalarClass = .property(.category(categories))
         } else if name.count == 1, let first = name.first {
             let all = Self.categories.filter { $0.key.first == first }.flatMap(\.value)
             guard !all.isEmpty else { throw unsupported("the Unicode property \(name.debugDescription)") }
-            class_ = .property(.category(all))
+            scalarClass = .property(.category(all))
         } else {
             throw unsupported("the Unicode property \(name.debugDescription)")
         }
-        if flags.caseInsensitive { class_ = .caseFolded(class_) }
-        return negate ? .negated(class_) : class_
+        if flags.caseInsensitive { scalarClass = .caseFolded(scalarClass) }
+        return negate ? .negated(scalarClass) : scalarClass
     }
 
     /// A single-scalar escape at `\`: control escapes, `\x`, `\u`, `\U`, octal `\0`, escaped punctuation.
@@ -125,7 +136,8 @@ extension RegexParser {
         var digits = 0
         let braced = peek() == 0x7B
         if braced { index += 1 }
-        while let char = peek(), let digit = Unicode.Scalar(char).flatMap({ $0.isASCII ? Int(String($0), radix: 16) : nil }),
+        while let char = peek(),
+            let digit = Unicode.Scalar(char).flatMap({ $0.isASCII ? Int(String($0), radix: 16) : nil }),
             braced || digits < fixed
         {
             value = min(value * 16 + UInt32(digit), 0x11_0000)

@@ -41,7 +41,8 @@ extension RegexParser {
         var name = String.UnicodeScalarView()
         while let char = peek(), char != 0x3E {
             guard let scalar = Unicode.Scalar(char), scalar.isASCII,
-                scalar.properties.isAlphabetic || scalar == "_" || (scalar.properties.numericType != nil && !name.isEmpty)
+                scalar.properties.isAlphabetic || scalar == "_"
+                    || (scalar.properties.numericType != nil && !name.isEmpty)
             else { throw invalid("invalid capture group name") }
             name.append(scalar)
             index += 1

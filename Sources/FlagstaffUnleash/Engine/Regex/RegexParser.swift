@@ -58,10 +58,12 @@ struct RegexParser {
             if flags.verbose && skipVerboseFiller() { continue }
             if let (min, max, length) = quantifier(at: index) {
                 guard canRepeat, let operand = items.popLast() else {
-                    throw invalid(canRepeat ? "repeated repetition operator" : "missing argument to repetition operator")
+                    throw invalid(
+                        canRepeat ? "repeated repetition operator" : "missing argument to repetition operator")
                 }
                 if min > Self.maxRepeat || (max ?? 0) > Self.maxRepeat || min > (max ?? min) {
-                    let text = String(String.UnicodeScalarView(scalars[index..<(index + length)].compactMap(Unicode.Scalar.init)))
+                    let text = String(
+                        String.UnicodeScalarView(scalars[index..<(index + length)].compactMap(Unicode.Scalar.init)))
                     throw invalid("bad repetition operator \(text) (counts go up to \(Self.maxRepeat))")
                 }
                 index += length

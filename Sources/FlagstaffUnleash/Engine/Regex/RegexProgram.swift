@@ -43,7 +43,8 @@ struct RegexProgram: Sendable {
         operations.reserveCapacity(instructions.count)
         for instruction in instructions {
             switch instruction {
-            case .scalar(let value): operations.append(Operation(code: .scalar, first: Int32(bitPattern: value), second: 0))
+            case .scalar(let value):
+                operations.append(Operation(code: .scalar, first: Int32(bitPattern: value), second: 0))
             case .ranges(let ranges):
                 operations.append(Operation(code: .ranges, first: Int32(bounds.count), second: Int32(ranges.count)))
                 for range in ranges { bounds += [range.lowerBound, range.upperBound] }
@@ -86,7 +87,9 @@ struct RegexProgram: Sendable {
                     var scalar = iterator.next()?.value
                     while true {
                         if !anchoredStart || previous == nil {
-                            if Self.addThread(0, to: &current, program, stack, previous: previous, next: scalar) { return true }
+                            if Self.addThread(0, to: &current, program, stack, previous: previous, next: scalar) {
+                                return true
+                            }
                         }
                         guard let consumed = scalar, current.runnableCount > 0 || !anchoredStart else { return false }
                         let following = iterator.next()?.value
@@ -156,7 +159,8 @@ struct RegexProgram: Sendable {
                 stack[depth + 1] = operation.first
                 depth += 2
             case .assertion:
-                let holds = RegexAssertion(rawValue: UInt8(truncatingIfNeeded: operation.first))?
+                let holds =
+                    RegexAssertion(rawValue: UInt8(truncatingIfNeeded: operation.first))?
                     .holds(previous: previous, next: next) ?? false
                 if holds {
                     stack[depth] = Int32(pc + 1)
@@ -178,7 +182,8 @@ private struct ThreadList {
     var size = 0
     var runnableCount = 0
 
-    init(dense: UnsafeMutablePointer<Int32>, sparse: UnsafeMutablePointer<Int32>, runnable: UnsafeMutablePointer<Int32>) {
+    init(dense: UnsafeMutablePointer<Int32>, sparse: UnsafeMutablePointer<Int32>, runnable: UnsafeMutablePointer<Int32>)
+    {
         self.dense = dense
         self.sparse = sparse
         self.runnable = runnable

@@ -52,7 +52,8 @@ enum UnicodeClass: Sendable, Equatable {
     static func isWord(_ value: UInt32?) -> Bool {
         guard let value else { return false }
         if value < 0x80 {
-            return (value >= 0x30 && value <= 0x39) || (value >= 0x41 && value <= 0x5A) || (value >= 0x61 && value <= 0x7A)
+            return (value >= 0x30 && value <= 0x39) || (value >= 0x41 && value <= 0x5A)
+                || (value >= 0x61 && value <= 0x7A)
                 || value == 0x5F
         }
         guard let scalar = Unicode.Scalar(value) else { return false }

@@ -6,7 +6,8 @@ enum NumberParsing {
     /// The number `text` spells, or `nil`.
     @inline(__always)
     static func parse(_ text: String) -> Double? {
-        for byte in text.utf8 where byte == UInt8(ascii: "x") || byte == UInt8(ascii: "X") || byte == UInt8(ascii: "p")
+        for byte in text.utf8
+        where byte == UInt8(ascii: "x") || byte == UInt8(ascii: "X") || byte == UInt8(ascii: "p")
             || byte == UInt8(ascii: "P") || byte == UInt8(ascii: "(")
         {
             return nil

@@ -10,10 +10,11 @@ struct SemanticVersion: Sendable, Comparable {
 
         static func < (lhs: Self, rhs: Self) -> Bool {
             switch (lhs, rhs) {
-            case let (.numeric(a), .numeric(b)): return a < b
+            case (.numeric(let a), .numeric(let b)): return a < b
             case (.numeric, .alphanumeric): return true
             case (.alphanumeric, .numeric): return false
-            case let (.alphanumeric(a), .alphanumeric(b)): return Array(a.utf8).lexicographicallyPrecedes(Array(b.utf8))
+            case (.alphanumeric(let a), .alphanumeric(let b)):
+                return Array(a.utf8).lexicographicallyPrecedes(Array(b.utf8))
             }
         }
     }
@@ -102,7 +103,9 @@ struct SemanticVersion: Sendable, Comparable {
                     for position in start..<end { value = value &* 10 &+ UInt64(bytes[position] - 48) }
                     result.append(.numeric(value))
                 } else {
-                    result.append(.alphanumeric(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)))
+                    result.append(
+                        .alphanumeric(
+                            String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)))
                 }
             }
             if end == range.upperBound { break }
