@@ -42,11 +42,8 @@ struct RemoteConfigFetchTests {
     @Test("minimum fetch interval serves from cache; expiration 0 always asks")
     func minimumInterval() async {
         let clock = ManualClock()
-        let provider = ScriptedProvider()
-        provider.answer(entries: ["a": "1"])
-        let config = RemoteConfig(
-            provider: provider, settings: RemoteConfigSettings(minimumFetchInterval: 3600),
-            environment: .manual(clock))
+        let (config, provider) = ScriptedProvider.config(
+            answering: ["a": "1"], minimumFetchInterval: 3600, clock: clock)
         #expect(await config.fetch().servedFromCache == false)
         #expect(config.lastFetchTime == clock.date)
         clock.advance(by: .seconds(3599))
@@ -63,11 +60,8 @@ struct RemoteConfigFetchTests {
     @Test("fetchAndActivate statuses")
     func fetchAndActivateStatuses() async {
         let clock = ManualClock()
-        let provider = ScriptedProvider()
-        provider.answer(entries: ["a": "1"])
-        let config = RemoteConfig(
-            provider: provider, settings: RemoteConfigSettings(minimumFetchInterval: 60),
-            environment: .manual(clock))
+        let (config, provider) = ScriptedProvider.config(
+            answering: ["a": "1"], minimumFetchInterval: 60, clock: clock)
         let first = await config.fetchAndActivate()
         #expect(first.status == .successFetchedFromRemote)
         #expect(first.activated)

@@ -16,11 +16,8 @@ struct RemoteConfigAutoRefreshTests {
     @Test("fetches at once, then each interval on the clock; activate: true applies; stop ends the wait")
     func loop() async throws {
         let clock = ManualClock()
-        let provider = ScriptedProvider()
-        provider.answer(entries: ["a": "1"])
-        let config = RemoteConfig(
-            provider: provider, settings: RemoteConfigSettings(minimumFetchInterval: 3600),
-            environment: .manual(clock))
+        let (config, provider) = ScriptedProvider.config(
+            answering: ["a": "1"], minimumFetchInterval: 3600, clock: clock)
         var activated = activations(of: config).makeAsyncIterator()
         config.startAutoRefresh(every: 300, activate: true)
         #expect(config.isAutoRefreshing)

@@ -88,3 +88,18 @@ func makeTemporaryDirectory(_ name: String = #function) -> URL {
     return FileManager.default.temporaryDirectory
         .appendingPathComponent("flagstaff-remote-tests-\(safe)-\(UUID().uuidString)", isDirectory: true)
 }
+
+extension ScriptedProvider {
+    /// A provider that answers `entries`, and a config on it whose waits and dates follow `clock`.
+    /// - Returns: the config and its provider.
+    static func config(
+        answering entries: [String: String], minimumFetchInterval: TimeInterval, clock: ManualClock
+    ) -> (RemoteConfig, ScriptedProvider) {
+        let provider = ScriptedProvider()
+        provider.answer(entries: entries)
+        let config = RemoteConfig(
+            provider: provider, settings: RemoteConfigSettings(minimumFetchInterval: minimumFetchInterval),
+            environment: .manual(clock))
+        return (config, provider)
+    }
+}
