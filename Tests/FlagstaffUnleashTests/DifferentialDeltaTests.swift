@@ -57,28 +57,23 @@ struct DifferentialDeltaTests {
             state: ["features": features, "segments": segments] as [String: Any], seed: 0xDE17A)
         let contexts = generator.contexts(count: 150)
 
+        let queries = try DifferentialQueries(contexts: contexts, flags: generator.flags)
+
         let engine = UnleashEngine()
         try engine.takeState(Data(Self.base.utf8))
         for stepCount in 0...steps.count {
             if stepCount > 0 { try engine.takeState(Data(Self.steps[stepCount - 1].utf8)) }
-            var queries: [(flag: String, context: [String: Any])] = []
-            for context in contexts {
-                for flag in generator.flags { queries.append((flag, context)) }
-            }
             let reference = try await DifferentialReference.answers(
                 state: base, updates: Array(steps.prefix(stepCount)), queries: queries)
             var mismatches: [String] = []
-            for (query, expected) in zip(queries, reference) {
-                let contextData = try JSONSerialization.data(withJSONObject: query.context, options: [.sortedKeys])
-                let context = try UnleashContext.decode(json: contextData)
-                let evaluation = engine.evaluate(query.flag, context: context)
-                let expectedVariant = try JSONDecoder().decode(
-                    UnleashVariant.self, from: JSONSerialization.data(withJSONObject: expected.variant))
-                if evaluation.enabled != expected.enabled || evaluation.variant != expectedVariant {
+            for (index, expected) in reference.enumerated() {
+                let query = queries.query(index)
+                let evaluation = engine.evaluate(query.flag, context: query.context)
+                if evaluation.enabled != expected.enabled || evaluation.variant != expected.variant {
                     mismatches.append(
-                        "after \(stepCount) step(s): flag \(query.flag) context \(String(decoding: contextData, as: UTF8.self)): "
-                            + "reference \(expected.enabled) \(expectedVariant.name), flagstaff \(evaluation.enabled) \(evaluation.variant.name)"
-                    )
+                        "after \(stepCount) step(s): flag \(query.flag) context \(query.json): "
+                            + "reference \(expected.enabled) \(expected.variant.name), "
+                            + "flagstaff \(evaluation.enabled) \(evaluation.variant.name)")
                 }
             }
             #expect(reference.count == queries.count)

@@ -21,29 +21,20 @@ struct DifferentialTests {
         let state = try JSONSerialization.jsonObject(with: file.state)
         var generator = DifferentialContextGenerator(state: state, seed: Self.seed(for: name))
         let contexts = generator.contexts(count: Self.contextsPerState)
-        var queries: [(flag: String, context: [String: Any])] = []
-        for context in contexts {
-            for flag in generator.flags { queries.append((flag, context)) }
-        }
+        let queries = try DifferentialQueries(contexts: contexts, flags: generator.flags)
         let reference = try await DifferentialReference.answers(state: state, queries: queries)
 
         let engine = UnleashEngine()
         try engine.takeState(file.state)
-        // Each context is asked about every flag: encode and decode it once, not once per query.
-        let encoded = try contexts.map { try JSONSerialization.data(withJSONObject: $0, options: [.sortedKeys]) }
-        let decoded = try encoded.map { try UnleashContext.decode(json: $0) }
-        let flagCount = generator.flags.count
         var mismatches: [String] = []
-        for (index, (query, expected)) in zip(queries, reference).enumerated() {
-            let contextData = encoded[index / flagCount]
-            let context = decoded[index / flagCount]
-            let enabled = engine.isEnabled(query.flag, context: context)
-            let variant = engine.variant(query.flag, context: context)
-            let expectedVariant = try Self.variant(from: expected.variant)
-            if enabled != expected.enabled || variant != expectedVariant {
+        for (index, expected) in reference.enumerated() {
+            let query = queries.query(index)
+            let enabled = engine.isEnabled(query.flag, context: query.context)
+            let variant = engine.variant(query.flag, context: query.context)
+            if enabled != expected.enabled || variant != expected.variant {
                 mismatches.append(
-                    "\(name): flag \(query.flag) context \(String(decoding: contextData, as: UTF8.self)): "
-                        + "reference enabled=\(expected.enabled) variant=\(expectedVariant), "
+                    "\(name): flag \(query.flag) context \(query.json): "
+                        + "reference enabled=\(expected.enabled) variant=\(expected.variant), "
                         + "flagstaff enabled=\(enabled) variant=\(variant)")
             }
         }
@@ -54,11 +45,6 @@ struct DifferentialTests {
                 "\(name): \(mismatches.count) of \(queries.count) queries differ from yggdrasil-engine; first ones:\n\(firstOnes)"
             )
         }
-    }
-
-    private static func variant(from object: [String: Any]) throws -> UnleashVariant {
-        let data = try JSONSerialization.data(withJSONObject: object)
-        return try JSONDecoder().decode(UnleashVariant.self, from: data)
     }
 
     /// FNV-1a of the file name: a seed that is stable across runs, machines and Swift versions.

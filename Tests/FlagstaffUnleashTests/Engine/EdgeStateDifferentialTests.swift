@@ -194,28 +194,22 @@ struct EdgeStateDifferentialTests {
         let state = Self.state
         var generator = DifferentialContextGenerator(state: state, seed: 0x5EED_ED6E)
         let contexts = generator.contexts(count: 400)
-        var queries: [(flag: String, context: [String: Any])] = []
-        for context in contexts {
-            for flag in generator.flags { queries.append((flag, context)) }
-        }
+        let queries = try DifferentialQueries(contexts: contexts, flags: generator.flags)
         let reference = try await DifferentialReference.answers(state: state, queries: queries)
         let engine = UnleashEngine()
         try engine.takeState(JSONSerialization.data(withJSONObject: state))
 
         var mismatches: [String] = []
         var enabledCount = 0
-        for (query, expected) in zip(queries, reference) {
-            let contextData = try JSONSerialization.data(withJSONObject: query.context, options: [.sortedKeys])
-            let context = try UnleashContext.decode(json: contextData)
-            let enabled = engine.isEnabled(query.flag, context: context)
-            let variant = engine.variant(query.flag, context: context)
-            let expectedVariant = try JSONDecoder().decode(
-                UnleashVariant.self, from: JSONSerialization.data(withJSONObject: expected.variant))
+        for (index, expected) in reference.enumerated() {
+            let query = queries.query(index)
+            let enabled = engine.isEnabled(query.flag, context: query.context)
+            let variant = engine.variant(query.flag, context: query.context)
             if enabled { enabledCount += 1 }
-            if enabled != expected.enabled || variant != expectedVariant {
+            if enabled != expected.enabled || variant != expected.variant {
                 mismatches.append(
-                    "\(query.flag) \(String(decoding: contextData, as: UTF8.self)): reference \(expected.enabled) "
-                        + "\(expectedVariant), flagstaff \(enabled) \(variant)")
+                    "\(query.flag) \(query.json): reference \(expected.enabled) "
+                        + "\(expected.variant), flagstaff \(enabled) \(variant)")
             }
         }
         // Both answers must occur, or the state would not be testing anything.
