@@ -48,7 +48,7 @@ struct ConsoleCommand: ParsableCommand {
             throw CLIFailure.usage(ConsoleError.notATerminal(stream: stream).description)
         }
         var options = ConsoleOptions(useColor: !noColor && ConsoleOptions.colorAllowedByEnvironment)
-        if let path = ProcessInfo.processInfo.environment["FLAGSTAFF_FRAME_LOG"], !path.isEmpty {
+        if let path = CommandContext.current.environment["FLAGSTAFF_FRAME_LOG"], !path.isEmpty {
             options.frameObserver = try Self.frameLog(path)
         }
         if let restartCommand {
