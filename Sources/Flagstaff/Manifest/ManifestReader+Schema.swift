@@ -139,7 +139,7 @@ extension ManifestReader {
     }
 
     /// `remote.defaults`: remote-config keys to booleans, numbers or strings (`null` for the whole object is
-    /// "none"; the first of repeated keys wins).
+    /// "none"; a repeated key is an error).
     private mutating func readDefaults() throws(ReadFailure) -> [String: RegistryManifest.DefaultValue] {
         if try readNull() { return [:] }
         guard byte == UInt8(ascii: "{") else {
@@ -150,10 +150,7 @@ extension ManifestReader {
         var state = ObjectState()
         while let name = try nextFieldName(&state) {
             let key = name.string
-            guard defaults[key] == nil else {
-                do throws(ReadFailure) { try skipValue() } catch { throw error.inside(.field(key)) }
-                continue
-            }
+            guard defaults[key] == nil else { throw Self.duplicateMember(key) }
             do throws(ReadFailure) {
                 switch byte {
                 case UInt8(ascii: "\""): defaults[key] = .string(try readStringToken().string)

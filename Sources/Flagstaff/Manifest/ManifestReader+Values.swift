@@ -117,7 +117,7 @@ extension ManifestReader {
         return ReadFailure(message: "expected \(expected), found \(found)")
     }
 
-    /// Reads any value without keeping it (for repeated fields), checking its syntax.
+    /// Reads any value without keeping it, checking its syntax (a member repeated in an object included).
     mutating func skipValue() throws(ReadFailure) {
         switch byte {
         case UInt8(ascii: "\""):
@@ -125,7 +125,12 @@ extension ManifestReader {
         case UInt8(ascii: "{"):
             try open()
             var state = ObjectState()
-            while try nextFieldName(&state) != nil { try skipValue() }
+            var names: Set<String> = []
+            while let name = try nextFieldName(&state) {
+                let text = name.string
+                guard names.insert(text).inserted else { throw Self.duplicateMember(text) }
+                do throws(ReadFailure) { try skipValue() } catch { throw error.inside(.field(text)) }
+            }
         case UInt8(ascii: "["):
             try open()
             var first = true

@@ -4,8 +4,7 @@
 /// JSON tree, no Foundation JSON), following RFC 8259 exactly: no trailing commas, comments, `NaN` or
 /// unescaped control characters; invalid UTF-8 and lone surrogates are errors; nesting is limited to
 /// ``maximumDepth`` levels. Behaviour shared with the `Decodable` path (`JSONDecoder`): `null` means
-/// "absent" for optional fields, the first of duplicate object keys wins, a UTF-8 byte-order mark is
-/// skipped (and UTF-16 or UTF-32 text is transcoded first, see `ManifestReader+Encoding.swift`).
+/// "absent" for optional fields, a UTF-8 byte-order mark is skipped (and UTF-16 or UTF-32 text is transcoded first, see `ManifestReader+Encoding.swift`).
 ///
 /// Failures are `ReadFailure`s with the JSON path collected while unwinding, so the happy path keeps no
 /// path at all; `RegistryManifest.decode` turns them into `ManifestError`s.
@@ -95,8 +94,8 @@ struct ManifestReader {
         return name
     }
 
-    /// Moves to the next known field, skipping repeats of a field already read (the first one wins, as
-    /// with `JSONDecoder`); unknown fields are errors listing the known ones.
+    /// Moves to the next known field; a repeated field and an unknown field are errors (the latter listing
+    /// the known ones).
     mutating func nextField<Key>(_ table: FieldTable<Key>, _ state: inout ObjectState) throws(ReadFailure) -> Key? {
         while let name = try nextFieldName(&state) {
             let readable =
@@ -108,11 +107,9 @@ struct ManifestReader {
                     path: [.field(text)])
             }
             let bit: UInt64 = 1 << UInt64(index)
-            if state.seen & bit == 0 {
-                state.seen |= bit
-                return table.keys[index]
-            }
-            do throws(ReadFailure) { try skipValue() } catch { throw error.inside(.field(name.string)) }
+            guard state.seen & bit == 0 else { throw Self.duplicateMember(name.string) }
+            state.seen |= bit
+            return table.keys[index]
         }
         return nil
     }
@@ -169,6 +166,13 @@ struct ManifestReader {
     }
 
     // MARK: Errors
+
+    /// A member named twice in one object, reported at the second one's path.
+    static func duplicateMember(_ name: String) -> ReadFailure {
+        ReadFailure(
+            message: "duplicate member \(JSONText.quoted(name)) (an object may name each member once)",
+            path: [.field(name)])
+    }
 
     /// A syntax error at `offset` (or `at`), reported with its line and column.
     func syntaxError(_ message: String, at position: Int? = nil) -> ReadFailure {

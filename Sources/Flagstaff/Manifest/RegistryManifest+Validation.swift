@@ -1,7 +1,11 @@
 /// Checks a decoded manifest beyond its JSON shape: keys, duplicates, build targets, the remote section.
 extension RegistryManifest {
-    /// Checks keys: none empty or with control characters, none used twice, group keys without dots.
+    /// Checks the name (it names the default store file) and keys: none empty or with control characters,
+    /// none used twice, group keys without dots.
     func validate(source: String) throws {
+        if let problem = Self.nameProblem(name) {
+            throw ManifestError(source: source, path: "$.name", message: problem)
+        }
         // Flags are numbered in reading order; `locations` says where each one is (a flag list and an index)
         // so paths become strings only for an error.
         var lists: [(flags: [Flag], path: String)] = []
@@ -70,6 +74,29 @@ extension RegistryManifest {
                     message: "expected a number of seconds, 0 or more")
             }
         }
+    }
+}
+
+extension RegistryManifest {
+    /// The longest registry name accepted, in UTF-8 bytes (the default store file is `<name>.json`, and
+    /// file names are limited to 255 bytes).
+    static let maximumNameBytes = 200
+
+    /// Why a registry name cannot name a file (`~/.config/flagstaff/<name>.json`), or `nil` if it can.
+    static func nameProblem(_ name: String) -> String? {
+        if name.isEmpty { return "expected a non-empty registry name (it names the store file)" }
+        if name == "." || name == ".." {
+            return "the registry name \(JSONText.quoted(name)) cannot name a store file; choose another name"
+        }
+        if name.utf8.count > maximumNameBytes {
+            return
+                "the registry name is \(name.utf8.count) bytes long; at most \(maximumNameBytes) bytes fit in a store file name"
+        }
+        if name.contains("/") || name.contains("\\") || name.unicodeScalars.contains("\u{0}") {
+            return
+                "the registry name \(JSONText.quoted(name)) contains a path separator (/ or \\) or a NUL character; it names the store file"
+        }
+        return nil
     }
 }
 

@@ -28,10 +28,13 @@ struct ImportCommand: ParsableCommand {
     var replace = false
 
     func run() throws {
-        let name = file == "-" ? "standard input" : file
+        let name = InputFile.displayName(file)
+        if file == "-" && source.manifestPath(environment: CommandContext.current.environment) == "-" {
+            throw CLIFailure.usage("import - and --manifest - cannot both read standard input")
+        }
         let entries: [String: OverrideState]
         do {
-            entries = try OverrideFileFormat.decode(try readInput(), file: name, rules: .document)
+            entries = try OverrideFileFormat.decode(try InputFile.read(file, for: "import"), file: name, rules: .document)
         } catch let error as OverrideFileError {
             throw CLIFailure.runtime(error.description)
         }
@@ -49,6 +52,7 @@ struct ImportCommand: ParsableCommand {
         }
         changes.merge(entries) { _, imported in imported }
         let before = registry.storedOverrides
+        let restartValues = registry.allFeatures.filter(\.requiresRestart).map { ($0, $0.enabled) }
         do {
             try registry.setOverrides(changes)
         } catch {
@@ -59,17 +63,11 @@ struct ImportCommand: ParsableCommand {
         for key in changedKeys {
             StandardStreams.out("\(TerminalText.safe(key)): \((after[key] ?? .featureDefault).storageWord)")
         }
+        for (feature, wasEnabled) in restartValues where feature.enabled != wasEnabled {
+            StandardStreams.note("\(TerminalText.safe(feature.key)) requires a restart of the app to take effect")
+        }
         StandardStreams.note(
             "imported \(entries.count) entr\(entries.count == 1 ? "y" : "ies"); \(changedKeys.count) override(s) changed"
         )
-    }
-
-    private func readInput() throws -> Data {
-        if file == "-" { return CommandContext.current.readInput() }
-        do {
-            return try Data(contentsOf: URL(fileURLWithPath: file))
-        } catch {
-            throw CLIFailure.runtime("cannot read \(file): \((error as NSError).localizedDescription)")
-        }
     }
 }

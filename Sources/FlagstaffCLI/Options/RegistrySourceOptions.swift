@@ -24,16 +24,29 @@ struct RegistrySourceOptions: ParsableArguments {
         completion: .file(extensions: ["json"]))
     var store: String?
 
-    /// The manifest path from the option or the environment (an empty variable counts as unset).
+    /// The manifest path from the option or the environment (an empty variable counts as unset), with `~`
+    /// expanded.
     /// - Parameter environment: the process environment.
     func manifestPath(environment: [String: String]) -> String? {
-        manifest ?? environment[Self.manifestVariable].flatMap { $0.isEmpty ? nil : $0 }
+        (manifest ?? environment[Self.manifestVariable].flatMap { $0.isEmpty ? nil : $0 })
+            .map { Self.expandingTilde($0, environment: environment) }
     }
 
-    /// The store path from the option or the environment (an empty variable counts as unset).
+    /// The store path from the option or the environment (an empty variable counts as unset), with `~`
+    /// expanded.
     /// - Parameter environment: the process environment.
     func storePath(environment: [String: String]) -> String? {
-        store ?? environment[Self.storeVariable].flatMap { $0.isEmpty ? nil : $0 }
+        (store ?? environment[Self.storeVariable].flatMap { $0.isEmpty ? nil : $0 })
+            .map { Self.expandingTilde($0, environment: environment) }
+    }
+
+    /// `~` and `~/…` with `$HOME` from `environment` (as a shell would for an unquoted word); other paths,
+    /// `~user` forms included, unchanged. Without a usable `$HOME` the path stays as given.
+    static func expandingTilde(_ path: String, environment: [String: String]) -> String {
+        guard path == "~" || path.hasPrefix("~/"), let home = environment["HOME"], !home.isEmpty else { return path }
+        if path == "~" { return home }
+        let rest = path.dropFirst(2)
+        return home.hasSuffix("/") ? home + rest : home + "/" + rest
     }
 
     func validate() throws {

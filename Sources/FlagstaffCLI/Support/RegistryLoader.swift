@@ -45,8 +45,10 @@ enum RegistryLoader {
     ) throws -> LoadedRegistry {
         let manifestPath = options.manifestPath(environment: environment)
         let manifest = try manifestPath.map(loadManifest)
+        let explicitStore = options.storePath(environment: environment)
+        if let explicitStore { try checkStoreDirectory(explicitStore) }
         let storeURL =
-            options.storePath(environment: environment).map { URL(fileURLWithPath: $0) }
+            explicitStore.map { URL(fileURLWithPath: $0) }
             ?? FileOverrideStore.defaultURL(name: manifest?.name ?? demoStoreName)
         let store: FileOverrideStore
         do {
@@ -91,11 +93,27 @@ enum RegistryLoader {
             remoteConfig: remoteConfig)
     }
 
-    /// Reads and validates a manifest file.
+    /// Refuses an explicit store whose directory does not exist (only the default location is created).
+    /// - Throws: `CLIFailure.runtime` naming the directory.
+    static func checkStoreDirectory(_ path: String) throws {
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) else {
+            throw CLIFailure.runtime(
+                "--store: the directory \(directory) does not exist; create it first (only the default store location is created)"
+            )
+        }
+        guard isDirectory.boolValue else {
+            throw CLIFailure.runtime("--store: \(directory) is not a directory")
+        }
+    }
+
+    /// Reads and validates a manifest file (a regular file, a pipe, or `-` for standard input).
     /// - Throws: `CLIFailure` with the file, the JSON path and what was expected.
     static func loadManifest(_ path: String) throws -> RegistryManifest {
+        let data = try InputFile.read(path, for: "--manifest")
         do {
-            return try RegistryManifest.load(from: URL(fileURLWithPath: path))
+            return try RegistryManifest.decode(data, source: InputFile.displayName(path))
         } catch let error as ManifestError {
             throw CLIFailure.runtime("invalid manifest: \(error)")
         } catch {
