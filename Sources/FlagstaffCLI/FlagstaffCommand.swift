@@ -20,8 +20,10 @@ struct FlagstaffCommand: ParsableCommand {
             Without a subcommand, opens the console. Every subcommand works on the registry described by \
             --manifest (or $FLAGSTAFF_MANIFEST), else the built-in demo registry, and on the override store \
             given by --store (or $FLAGSTAFF_STORE), else ~/.config/flagstaff/<name>.json. Exit statuses: \
-            0 ok, 1 runtime error, 2 usage error or not a terminal, 3 restart-requiring changes not restarted.
+            0 ok, 1 runtime error, 2 usage error or not a terminal, 3 restart-requiring changes not restarted. \
+            --manifest and --store may also come before the subcommand.
             """,
+        version: FlagstaffVersion.current,
         subcommands: [
             ConsoleCommand.self,
             ListCommand.self,
@@ -45,11 +47,25 @@ struct FlagstaffCommand: ParsableCommand {
     }
 
     /// Parses and runs a command line, printing results and errors.
+    ///
+    /// Every error, ArgumentParser's included, is printed as `flagstaff: error: <message>` (see
+    /// ``StandardStreams/error(_:)``), with usage lines after a parser error.
     /// - Parameter arguments: the arguments, without the program name.
     /// - Returns: the exit status.
     static func execute(_ arguments: [String]) -> Int32 {
+        let parsed: [String]
+        switch CommandLineArguments.plan(arguments) {
+        case .printVersion:
+            StandardStreams.out(FlagstaffVersion.current)
+            return ExitStatus.ok.rawValue
+        case .usageError(let message):
+            StandardStreams.error(message + "\nUsage: flagstaff <subcommand> [options]; see 'flagstaff help'")
+            return ExitStatus.usage.rawValue
+        case .parse(let reordered):
+            parsed = reordered
+        }
         do {
-            var command = try parseAsRoot(arguments)
+            var command = try parseAsRoot(parsed)
             try command.run()
             return ExitStatus.ok.rawValue
         } catch let failure as CLIFailure {
@@ -64,13 +80,19 @@ struct FlagstaffCommand: ParsableCommand {
                 if !message.isEmpty { StandardStreams.out(message) }
                 return ExitStatus.ok.rawValue
             }
-            if code == .validationFailure {
-                if !message.isEmpty { StandardStreams.err(message) }
-                return ExitStatus.usage.rawValue
-            }
-            StandardStreams.error(message.isEmpty ? "\(error)" : message)
-            return ExitStatus.runtimeError.rawValue
+            StandardStreams.error(parserMessage(message.isEmpty ? "\(error)" : message))
+            return code == .validationFailure ? ExitStatus.usage.rawValue : ExitStatus.runtimeError.rawValue
         }
+    }
+
+    /// ArgumentParser's `Error: The value…` as `the value…` (the prefix is ``StandardStreams/error(_:)``'s).
+    static func parserMessage(_ message: String) -> String {
+        var text = Substring(message)
+        if text.hasPrefix("Error: ") { text = text.dropFirst("Error: ".count) }
+        if let first = text.first, first.isUppercase, let second = text.dropFirst().first, second.isLowercase {
+            return first.lowercased() + text.dropFirst()
+        }
+        return String(text)
     }
 }
 

@@ -22,18 +22,19 @@ enum StandardStreams {
         CommandContext.current.writeError(line + "\n")
     }
 
-    /// Writes `flagstaff: error: <message>` to standard error.
-    /// - Parameter message: the message; sanitised here.
+    /// Writes `flagstaff: error: <message>` to standard error: the one format of every error.
+    /// - Parameter message: the message; each line is sanitised and very long words cut here
+    ///   (``TerminalText/diagnostic(_:)``).
     static func error(_ message: String) {
         err(
             "flagstaff: error: "
                 + message.split(separator: "\n", omittingEmptySubsequences: false)
-                .map { TerminalText.safe(String($0)) }.joined(separator: "\n"))
+                .map { TerminalText.diagnostic(String($0)) }.joined(separator: "\n"))
     }
 
     /// Writes `flagstaff: note: <message>` to standard error.
-    /// - Parameter message: the message; sanitised here.
+    /// - Parameter message: the message; sanitised and very long words cut here.
     static func note(_ message: String) {
-        err("flagstaff: note: " + TerminalText.safe(message))
+        err("flagstaff: note: " + TerminalText.diagnostic(message))
     }
 }

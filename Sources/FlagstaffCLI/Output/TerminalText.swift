@@ -29,4 +29,18 @@ enum TerminalText {
     static func columns(_ text: String) -> Int {
         DisplayWidth.of(text)
     }
+
+    /// The longest word (a run without spaces) a diagnostic shows whole, in characters.
+    static let longestWord = 160
+
+    /// `text` made safe, with every word (a run without spaces) longer than ``longestWord`` characters cut
+    /// to its start and its length, e.g. `'aaaa…' (5000 characters)`: a pasted file or a runaway argument
+    /// echoed back in an error stays readable.
+    /// - Parameter text: untrusted text, one line.
+    static func diagnostic(_ text: String) -> String {
+        text.split(separator: " ", omittingEmptySubsequences: false).map { word in
+            guard word.count > longestWord else { return safe(String(word)) }
+            return safe(String(word.prefix(longestWord / 2))) + "…(\(word.count) characters)"
+        }.joined(separator: " ")
+    }
 }
