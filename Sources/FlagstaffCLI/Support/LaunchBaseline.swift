@@ -32,35 +32,73 @@ struct LaunchBaseline {
         store.deletingLastPathComponent().appendingPathComponent(store.lastPathComponent + ".launch.json")
     }
 
-    /// Reads the snapshot next to a store (none if the file does not exist).
-    /// - Throws: `CLIFailure.runtime` naming the file if it exists but is unreadable or invalid.
-    static func load(forStore store: URL) throws -> LaunchBaseline {
-        let url = url(forStore: store)
-        guard FileManager.default.fileExists(atPath: url.path) else {
-            return LaunchBaseline(values: [:], recordedAt: nil, url: url)
-        }
+    /// What is in a snapshot file.
+    private enum Contents {
+        case absent
+        case valid(SnapshotFile)
+        case unreadable(String)
+        case unsupportedVersion(Int)
+        /// Not a snapshot at all, with the reason in plain words.
+        case corrupt(String)
+    }
+
+    private static func read(_ url: URL) -> Contents {
+        guard FileManager.default.fileExists(atPath: url.path) else { return .absent }
         let data: Data
         do {
             data = try Data(contentsOf: url)
         } catch {
-            throw CLIFailure.runtime(
-                "cannot read the launch snapshot \(url.path): \((error as NSError).localizedDescription)")
+            return .unreadable((error as NSError).localizedDescription)
         }
-        do {
-            let decoder = JSONDecoder()
-            decoder.dateDecodingStrategy = .iso8601
-            let file = try decoder.decode(SnapshotFile.self, from: data)
-            guard file.version == 1 else {
-                throw CLIFailure.runtime(
-                    "the launch snapshot \(url.path) has unsupported \"version\" \(file.version) (expected 1); delete it or run `flagstaff pending-restart --record`"
-                )
-            }
+        if data.allSatisfy({ [0x20, 0x0A, 0x0D, 0x09].contains($0) }) { return .corrupt("it is empty") }
+        guard (try? JSONSerialization.jsonObject(with: data)) != nil else { return .corrupt("it is not valid JSON") }
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        guard let file = try? decoder.decode(SnapshotFile.self, from: data) else {
+            return .corrupt(
+                "it is JSON but not a launch snapshot (expected {\"version\":1,\"recordedAt\":…,\"values\":{\"key\":true}})")
+        }
+        guard file.version == 1 else { return .unsupportedVersion(file.version) }
+        return .valid(file)
+    }
+
+    /// Replaces a corrupt snapshot (empty, not JSON, not a snapshot) with one holding the restart-requiring
+    /// flags' values without overrides (what "no snapshot" means), and says so on standard error. Every
+    /// command that opens the store calls it, so a corrupt snapshot is handled the same way whatever the
+    /// command; an unreadable file or an unsupported version is left to ``load(forStore:)`` to report.
+    /// - Throws: `CLIFailure.runtime` naming the file if the replacement cannot be written.
+    static func replaceIfCorrupt(forStore store: URL, registry: FeatureRegistry) throws {
+        let url = url(forStore: store)
+        guard case .corrupt(let reason) = read(url) else { return }
+        var values: [String: Bool] = [:]
+        for feature in registry.allFeatures where feature.requiresRestart {
+            values[feature.key] = feature.resolveDefault().value
+        }
+        try write(SnapshotFile(version: 1, recordedAt: nil, values: values), to: url)
+        StandardStreams.note(
+            "the launch snapshot \(url.path) was corrupt (\(reason)); replaced it with the values without overrides (run `flagstaff pending-restart --record` when the app starts)"
+        )
+    }
+
+    /// Reads the snapshot next to a store (none if the file does not exist).
+    /// - Throws: `CLIFailure.runtime` naming the file if it exists but is unreadable, invalid or of an
+    ///   unsupported version.
+    static func load(forStore store: URL) throws -> LaunchBaseline {
+        let url = url(forStore: store)
+        switch read(url) {
+        case .absent:
+            return LaunchBaseline(values: [:], recordedAt: nil, url: url)
+        case .valid(let file):
             return LaunchBaseline(values: file.values, recordedAt: file.recordedAt, url: url)
-        } catch let failure as CLIFailure {
-            throw failure
-        } catch {
+        case .unreadable(let reason):
+            throw CLIFailure.runtime("cannot read the launch snapshot \(url.path): \(reason)")
+        case .unsupportedVersion(let version):
             throw CLIFailure.runtime(
-                "the launch snapshot \(url.path) is invalid (expected {\"version\":1,\"recordedAt\":…,\"values\":{\"key\":true}}): \(error); delete it or run `flagstaff pending-restart --record`"
+                "the launch snapshot \(url.path) has unsupported \"version\" \(version) (expected 1); delete it or run `flagstaff pending-restart --record`"
+            )
+        case .corrupt(let reason):
+            throw CLIFailure.runtime(
+                "the launch snapshot \(url.path) is corrupt (\(reason)); delete it or run `flagstaff pending-restart --record`"
             )
         }
     }
@@ -86,19 +124,22 @@ struct LaunchBaseline {
         let url = url(forStore: store)
         var values: [String: Bool] = [:]
         for feature in registry.allFeatures where feature.requiresRestart { values[feature.key] = feature.enabled }
+        try write(SnapshotFile(version: 1, recordedAt: date, values: values), to: url)
+        return values
+    }
+
+    private static func write(_ file: SnapshotFile, to url: URL) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         encoder.dateEncodingStrategy = .iso8601
         do {
             try FileManager.default.createDirectory(
                 at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            let data = try encoder.encode(SnapshotFile(version: 1, recordedAt: date, values: values))
-            try data.write(to: url, options: .atomic)
+            try encoder.encode(file).write(to: url, options: .atomic)
         } catch {
             throw CLIFailure.runtime(
                 "cannot write the launch snapshot \(url.path): \((error as NSError).localizedDescription)")
         }
-        return values
     }
 
     private struct SnapshotFile: Codable {

@@ -88,6 +88,7 @@ enum RegistryLoader {
         if requirement == .readable, let storeError = registry.storeError {
             throw CLIFailure.runtime("\(storeError)")
         }
+        if requirement == .readable { try LaunchBaseline.replaceIfCorrupt(forStore: store.url, registry: registry) }
         return LoadedRegistry(
             registry: registry, storeURL: store.url, manifestPath: manifestPath, manifest: manifest,
             remoteConfig: remoteConfig)
