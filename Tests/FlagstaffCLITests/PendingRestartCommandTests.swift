@@ -54,12 +54,13 @@ struct PendingRestartCommandTests {
         #expect(flags.first?["currentValue"] as? Bool == false)
     }
 
-    @Test func aCorruptSnapshotIsReportedByName() async throws {
+    @Test func aSnapshotOfAnUnsupportedVersionIsReportedByName() async throws {
         let sandbox = try CLISandbox()
-        try sandbox.write("overrides.json.launch.json", "{not json")
+        try sandbox.write("overrides.json.launch.json", #"{"version":2,"values":{}}"#)
         let result = try await sandbox.runWithStore(["pending-restart"])
         #expect(result.status == 1)
         #expect(result.standardError.contains("overrides.json.launch.json"))
-        #expect(result.standardError.contains("launch snapshot"))
+        #expect(result.standardError.contains(#"launch snapshot"#))
+        #expect(result.standardError.contains(#"unsupported "version" 2"#))
     }
 }

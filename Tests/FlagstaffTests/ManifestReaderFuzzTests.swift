@@ -82,7 +82,8 @@ struct RandomManifestWriter {
     init(random: SeededRandom) { self.random = random }
 
     mutating func manifest() -> String {
-        var fields = [field("name") + string(randomText())]
+        // A name that can name a store file: not empty, `.` or `..`, no path separators.
+        var fields = [field("name") + string("n" + randomText().filter { $0 != "/" && $0 != "\\" })]
         if chance(0.7) { fields.append(field("flags") + orNull(array((0..<int(0...3)).map { _ in flag() }))) }
         if chance(0.7) { fields.append(field("groups") + orNull(array((0..<int(0...3)).map { _ in group(depth: 0) }))) }
         if chance(0.3) { fields.append(field("remote") + orNull(remote())) }

@@ -92,9 +92,9 @@ extension RegistryManifest {
             return
                 "the registry name is \(name.utf8.count) bytes long; at most \(maximumNameBytes) bytes fit in a store file name"
         }
-        if name.contains("/") || name.contains("\\") || name.unicodeScalars.contains("\u{0}") {
+        if name.contains("/") || name.contains("\\") {
             return
-                "the registry name \(JSONText.quoted(name)) contains a path separator (/ or \\) or a NUL character; it names the store file"
+                "the registry name \(JSONText.quoted(name)) contains a path separator (/ or \\); it names the store file"
         }
         return nil
     }

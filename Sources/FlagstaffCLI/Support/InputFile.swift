@@ -39,7 +39,7 @@ enum InputFile {
         }
         var status = stat()
         guard stat(path, &status) == 0 else {
-            throw CLIFailure.runtime("\(what): cannot read \(path): \(reason(errno))")
+            throw CLIFailure.runtime("\(what): cannot read the file \(path): \(reason(errno))")
         }
         switch status.st_mode & S_IFMT {
         case S_IFREG:
@@ -56,7 +56,7 @@ enum InputFile {
                 "\(what): \(path) is not a regular file or a pipe; expected a JSON file, a pipe or - (standard input)")
         }
         let descriptor = open(path, O_RDONLY)
-        guard descriptor >= 0 else { throw CLIFailure.runtime("\(what): cannot read \(path): \(reason(errno))") }
+        guard descriptor >= 0 else { throw CLIFailure.runtime("\(what): cannot read the file \(path): \(reason(errno))") }
         defer { close(descriptor) }
         var data = Data()
         var buffer = [UInt8](repeating: 0, count: 64 << 10)
@@ -65,7 +65,7 @@ enum InputFile {
             if count == 0 { break }
             if count < 0 {
                 if errno == EINTR { continue }
-                throw CLIFailure.runtime("\(what): cannot read \(path): \(reason(errno))")
+                throw CLIFailure.runtime("\(what): cannot read the file \(path): \(reason(errno))")
             }
             data.append(contentsOf: buffer[0..<count])
             if data.count > maximumBytes { throw tooLarge(path, what: what, pipe: true) }
