@@ -78,9 +78,13 @@ enum CommandLineArguments {
         command.configuration.subcommands.first { $0._commandName == name || $0.configuration.aliases.contains(name) }
     }
 
-    /// `unknown subcommand 'lst'; did you mean 'list'?` (or the list of subcommands when none is close).
+    /// `unknown subcommand 'lst'; did you mean 'list'?`: the subcommand the name begins (three characters or
+    /// more), else the nearest by edit distance when close enough, else the list of subcommands.
     static func unknownSubcommand(_ name: String, of command: any ParsableCommand.Type) -> String {
         let names = subcommandNames(of: command)
+        if name.count >= 3, let extended = names.first(where: { $0.hasPrefix(name.lowercased()) }) {
+            return "unknown subcommand '\(name)'; did you mean '\(extended)'?"
+        }
         let scored = names.map { ($0, editDistance(name.lowercased(), $0)) }.min { $0.1 < $1.1 }
         if let (nearest, distance) = scored, distance <= max(2, nearest.count / 3) {
             return "unknown subcommand '\(name)'; did you mean '\(nearest)'?"

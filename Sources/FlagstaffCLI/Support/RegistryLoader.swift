@@ -105,7 +105,7 @@ enum RegistryLoader {
             )
         }
         guard isDirectory.boolValue else {
-            throw CLIFailure.runtime("--store: \(directory) is not a directory")
+            throw CLIFailure.runtime("cannot read the override store \(path): \(directory) is not a directory")
         }
     }
 
