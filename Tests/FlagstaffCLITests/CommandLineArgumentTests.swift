@@ -28,6 +28,8 @@ struct CommandLineArgumentTests {
         // Without a subcommand the console (the default) takes them where they are.
         #expect(CommandLineArguments.plan(["--store", "s.json"]) == .parse(["--store", "s.json"]))
         #expect(CommandLineArguments.plan(["list", "--json"]) == .parse(["list", "--json"]))
+        // `help` shows help whatever options came first.
+        #expect(CommandLineArguments.plan(["--store", "s.json", "help", "get"]) == .parse(["help", "get"]))
     }
 
     @Test(arguments: [

@@ -24,7 +24,8 @@ struct InputPathTests {
         ] {
             #expect(result.status == 1, "\(result)")
             #expect(
-                result.standardError.hasPrefix("flagstaff: error: --store: the directory \(missing.path) does not exist"),
+                result.standardError.hasPrefix(
+                    "flagstaff: error: --store: the directory \(missing.path) does not exist"),
                 "\(result)")
             #expect(!FileManager.default.fileExists(atPath: missing.path), "the directory was created")
         }
@@ -33,11 +34,14 @@ struct InputPathTests {
     @Test func tildeExpandsWithHomeFromTheCommandContext() async throws {
         let sandbox = try CLISandbox()
         try sandbox.write("m.json", Self.manifest)
-        let viaOption = try await sandbox.run(["set", "piped.flag", "off", "--store", "~/a.json", "--manifest", "~/m.json"])
+        let viaOption = try await sandbox.run([
+            "set", "piped.flag", "off", "--store", "~/a.json", "--manifest", "~/m.json",
+        ])
         #expect(viaOption.status == 0, "\(viaOption)")
         #expect(FileManager.default.fileExists(atPath: sandbox.directory.appendingPathComponent("a.json").path))
         let viaEnvironment = try await sandbox.run(
-            ["set", "piped.flag", "off"], environment: ["FLAGSTAFF_STORE": "~/b.json", "FLAGSTAFF_MANIFEST": "~/m.json"])
+            ["set", "piped.flag", "off"],
+            environment: ["FLAGSTAFF_STORE": "~/b.json", "FLAGSTAFF_MANIFEST": "~/m.json"])
         #expect(viaEnvironment.status == 0, "\(viaEnvironment)")
         #expect(FileManager.default.fileExists(atPath: sandbox.directory.appendingPathComponent("b.json").path))
         // Only `~` and `~/…`: another user's home is not guessed.

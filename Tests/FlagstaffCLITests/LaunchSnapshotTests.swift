@@ -47,7 +47,8 @@ struct LaunchSnapshotTests {
         #expect(replace.status == 0, "\(replace)")
         #expect(try sandbox.storedOverrides() == ["blueText": "on"])
         #expect(
-            replace.standardError.contains("flagstaff: note: useTabBarNav requires a restart of the app to take effect"),
+            replace.standardError.contains(
+                "flagstaff: note: useTabBarNav requires a restart of the app to take effect"),
             "\(replace)")
         // A merge that changes no restart-requiring flag says nothing about restarts.
         let merge = try await sandbox.runWithStore(["import", file])

@@ -34,7 +34,8 @@ struct ImportCommand: ParsableCommand {
         }
         let entries: [String: OverrideState]
         do {
-            entries = try OverrideFileFormat.decode(try InputFile.read(file, for: "import"), file: name, rules: .document)
+            entries = try OverrideFileFormat.decode(
+                try InputFile.read(file, for: "import"), file: name, rules: .document)
         } catch let error as OverrideFileError {
             throw CLIFailure.runtime(error.description)
         }

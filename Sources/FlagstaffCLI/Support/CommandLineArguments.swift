@@ -57,7 +57,7 @@ enum CommandLineArguments {
                 }
                 command = next
             }
-            return .parse(rest + moved)
+            return .parse(rest)
         }
         guard names.contains(first) else { return .usageError(unknownSubcommand(first, of: root)) }
         guard !moved.isEmpty else { return .parse(arguments) }
@@ -84,6 +84,9 @@ enum CommandLineArguments {
         let names = subcommandNames(of: command)
         if name.count >= 3, let extended = names.first(where: { $0.hasPrefix(name.lowercased()) }) {
             return "unknown subcommand '\(name)'; did you mean '\(extended)'?"
+        }
+        guard name.count <= 64 else {
+            return "unknown subcommand '\(name)'; expected one of: \(names.joined(separator: ", "))"
         }
         let scored = names.map { ($0, editDistance(name.lowercased(), $0)) }.min { $0.1 < $1.1 }
         if let (nearest, distance) = scored, distance <= max(2, nearest.count / 3) {

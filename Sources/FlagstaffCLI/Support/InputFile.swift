@@ -47,7 +47,8 @@ enum InputFile {
         case S_IFIFO:
             break
         case S_IFDIR:
-            throw CLIFailure.runtime("\(what): \(path) is a directory; expected a JSON file, a pipe or - (standard input)")
+            throw CLIFailure.runtime(
+                "\(what): \(path) is a directory; expected a JSON file, a pipe or - (standard input)")
         case S_IFCHR, S_IFBLK:
             throw CLIFailure.runtime(
                 "\(what): \(path) is a device, not a file; expected a JSON file, a pipe or - (standard input)")
@@ -56,7 +57,9 @@ enum InputFile {
                 "\(what): \(path) is not a regular file or a pipe; expected a JSON file, a pipe or - (standard input)")
         }
         let descriptor = open(path, O_RDONLY)
-        guard descriptor >= 0 else { throw CLIFailure.runtime("\(what): cannot read the file \(path): \(reason(errno))") }
+        guard descriptor >= 0 else {
+            throw CLIFailure.runtime("\(what): cannot read the file \(path): \(reason(errno))")
+        }
         defer { close(descriptor) }
         var data = Data()
         var buffer = [UInt8](repeating: 0, count: 64 << 10)
@@ -75,7 +78,8 @@ enum InputFile {
 
     private static func tooLarge(_ name: String, what: String, pipe: Bool) -> CLIFailure {
         let how = pipe ? "sent more than" : "is larger than"
-        return CLIFailure.runtime("\(what): \(name) \(how) \(maximumBytes >> 20) MiB; expected a JSON file of at most that size")
+        return CLIFailure.runtime(
+            "\(what): \(name) \(how) \(maximumBytes >> 20) MiB; expected a JSON file of at most that size")
     }
 
     /// The system's reason for an `errno`, in words (`No such file or directory`).

@@ -56,7 +56,8 @@ struct LaunchBaseline {
         decoder.dateDecodingStrategy = .iso8601
         guard let file = try? decoder.decode(SnapshotFile.self, from: data) else {
             return .corrupt(
-                "it is JSON but not a launch snapshot, which reads {\"version\":1,\"recordedAt\":…,\"values\":{\"key\":true}}")
+                "it is JSON but not a launch snapshot, which reads {\"version\":1,\"recordedAt\":…,\"values\":{\"key\":true}}"
+            )
         }
         guard file.version == 1 else { return .unsupportedVersion(file.version) }
         return .valid(file)
