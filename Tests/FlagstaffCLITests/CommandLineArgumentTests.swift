@@ -34,7 +34,8 @@ struct CommandLineArgumentTests {
 
     @Test(arguments: [
         ("lst", "did you mean 'list'?"), ("pending", "did you mean 'pending-restart'?"),
-        ("imprt", "did you mean 'import'?"), ("zzzzzzzz", "expected one of: console, list, get"),
+        ("imprt", "did you mean 'import'?"), ("pendng", "did you mean 'pending-restart'?"),
+        ("zzzzzzzz", "expected one of: console, list, get"),
     ])
     func anUnknownSubcommandSuggestsTheNearest(name: String, suggestion: String) async throws {
         let sandbox = try CLISandbox()

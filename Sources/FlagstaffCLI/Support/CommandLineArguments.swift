@@ -79,7 +79,8 @@ enum CommandLineArguments {
     }
 
     /// `unknown subcommand 'lst'; did you mean 'list'?`: the subcommand the name begins (three characters or
-    /// more), else the nearest by edit distance when close enough, else the list of subcommands.
+    /// more), else the nearest by edit distance (to the whole name or its start) when close enough, else the
+    /// list of subcommands.
     static func unknownSubcommand(_ name: String, of command: any ParsableCommand.Type) -> String {
         let names = subcommandNames(of: command)
         if name.count >= 3, let extended = names.first(where: { $0.hasPrefix(name.lowercased()) }) {
@@ -88,7 +89,14 @@ enum CommandLineArguments {
         guard name.count <= 64 else {
             return "unknown subcommand '\(name)'; expected one of: \(names.joined(separator: ", "))"
         }
-        let scored = names.map { ($0, editDistance(name.lowercased(), $0)) }.min { $0.1 < $1.1 }
+        // A misspelt start of a long name (`pendng`) counts as close to it too.
+        let typed = name.lowercased()
+        func distance(to candidate: String) -> Int {
+            let whole = editDistance(typed, candidate)
+            guard typed.count >= 4, candidate.count > typed.count else { return whole }
+            return min(whole, editDistance(typed, String(candidate.prefix(typed.count))))
+        }
+        let scored = names.map { ($0, distance(to: $0)) }.min { $0.1 < $1.1 }
         if let (nearest, distance) = scored, distance <= max(2, nearest.count / 3) {
             return "unknown subcommand '\(name)'; did you mean '\(nearest)'?"
         }
