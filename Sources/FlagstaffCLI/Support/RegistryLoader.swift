@@ -50,7 +50,7 @@ enum RegistryLoader {
             ?? FileOverrideStore.defaultURL(name: manifest?.name ?? demoStoreName)
         let store: FileOverrideStore
         do {
-            store = try FileOverrideStore(url: storeURL)
+            store = try FileOverrideStore(url: storeURL, lockWait: lockWait(options, quiet: watchStore))
         } catch {
             throw CLIFailure.runtime("--store: \(error)")
         }
@@ -89,6 +89,18 @@ enum RegistryLoader {
         return LoadedRegistry(
             registry: registry, storeURL: store.url, manifestPath: manifestPath, manifest: manifest,
             remoteConfig: remoteConfig)
+    }
+
+    /// Waits for another process's store lock at most `--lock-timeout` seconds, saying after 1 s who holds it
+    /// (not in the console, whose screen owns the terminal).
+    static func lockWait(_ options: RegistrySourceOptions, quiet: Bool) -> FileOverrideStore.LockWait {
+        let context = CommandContext.current
+        let note: @Sendable (FileOverrideStore.LockHolder, Duration) -> Void = { holder, _ in
+            CommandContext.$current.withValue(context) {
+                StandardStreams.note("waiting for the store lock held by \(holder)")
+            }
+        }
+        return FileOverrideStore.LockWait(timeout: .seconds(options.lockTimeout), onWaiting: quiet ? nil : note)
     }
 
     /// Reads and validates a manifest file.
