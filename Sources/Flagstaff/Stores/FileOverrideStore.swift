@@ -359,7 +359,7 @@ public final class FileOverrideStore: OverrideStore {
                 onWaiting(Self.holder(of: fd), waited)
             }
             if let timeout = lockWait.timeout, waited >= timeout {
-                throw OverrideStoreError.lockTimeout(path: path, holder: Self.holder(of: fd), waited: waited)
+                throw OverrideStoreError.lockTimeout(path: path, holder: Self.holder(of: fd), waited: timeout)
             }
             usleep(10_000)
         }

@@ -8,7 +8,8 @@ public enum OverrideStoreError: Error, Sendable, Hashable, CustomStringConvertib
     case unwritable(path: String, reason: String)
     /// The URL is not usable as a store location.
     case invalidLocation(String, reason: String)
-    /// Another process held the store's lock for longer than the writer's timeout; nothing was changed.
+    /// Another process held the store's lock for longer than the writer's timeout (`waited`); nothing was
+    /// changed.
     case lockTimeout(path: String, holder: FileOverrideStore.LockHolder, waited: Duration)
 
     /// A message a user can act on.
