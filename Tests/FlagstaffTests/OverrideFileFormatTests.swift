@@ -125,7 +125,10 @@ import Testing
             Data(#"{"note":"x","version":1,"overrides":{"a":"on"},"n":[1, 2]}"#.utf8), file: "x", rules: .store)
         #expect(contents.otherMembers.map(\.name) == ["note", "n"])
         #expect(
-            String(decoding: OverrideFileFormat.encode(contents.overrides, otherMembers: contents.otherMembers), as: UTF8.self)
-                == "{\n  \"version\": 1,\n  \"overrides\": {\n    \"a\": \"on\"\n  },\n  \"note\": \"x\",\n  \"n\": [1, 2]\n}\n")
+            String(
+                decoding: OverrideFileFormat.encode(contents.overrides, otherMembers: contents.otherMembers),
+                as: UTF8.self)
+                == "{\n  \"version\": 1,\n  \"overrides\": {\n    \"a\": \"on\"\n  },\n  \"note\": \"x\",\n  \"n\": [1, 2]\n}\n"
+        )
     }
 }

@@ -40,14 +40,17 @@ import Testing
 
         #expect(isLink(second.path) && isLink(links.appendingPathComponent("first.json").path), "links stay links")
         #expect(try FileOverrideStore(url: target).load() == ["a": .enabled, "b": .disabled])
-        #expect(try FileManager.default.contentsOfDirectory(atPath: links.path).sorted() == ["first.json", "second.json"])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: links.path).sorted() == ["first.json", "second.json"])
         #expect(FileManager.default.fileExists(atPath: target.path + ".lock"), "the lock is beside the target")
     }
 
     @Test func aDanglingLinkIsAClearErrorAndNothingIsCreated() throws {
         let missing = directory.appendingPathComponent("gone/store.json")
         #expect(symlink(missing.path, file.path) == 0)
-        let error = #expect(throws: OverrideStoreError.self) { try FileOverrideStore(url: file).update(["a": .enabled]) }
+        let error = #expect(throws: OverrideStoreError.self) {
+            try FileOverrideStore(url: file).update(["a": .enabled])
+        }
         let message = error.map { "\($0)" } ?? ""
         #expect(message.contains(file.path) && message.contains("\(missing.path), which does not exist"), "\(message)")
         #expect(!FileManager.default.fileExists(atPath: missing.deletingLastPathComponent().path))
@@ -97,14 +100,16 @@ import Testing
 
     @Test func largeStoresAreWrittenCompactly() throws {
         let count = 40_000
-        let overrides = Dictionary(uniqueKeysWithValues: (0..<count).map { ("flag.number.\($0)", OverrideState.enabled) })
+        let overrides = Dictionary(
+            uniqueKeysWithValues: (0..<count).map { ("flag.number.\($0)", OverrideState.enabled) })
         let store = try FileOverrideStore(url: file)
         _ = try store.update(overrides)
         let data = try Data(contentsOf: file)
         #expect(data.filter { $0 == 0x0A }.count == 1, "one line")
         #expect(data.starts(with: Data(#"{"version":1,"overrides":{"flag.number.0":"on","#.utf8)))
         #expect(try store.load() == overrides)
-        _ = try store.update(Dictionary(uniqueKeysWithValues: overrides.keys.dropFirst(10).map { ($0, .featureDefault) }))
+        _ = try store.update(
+            Dictionary(uniqueKeysWithValues: overrides.keys.dropFirst(10).map { ($0, .featureDefault) }))
         #expect(try Data(contentsOf: file).filter { $0 == 0x0A }.count > 10, "small again: one entry a line")
     }
 
@@ -199,7 +204,8 @@ import Testing
         #expect((notice?.1 ?? .zero) < .seconds(10))
         let result = await writer.result
         advancing.cancel()
-        guard case .failure(let error) = result, case .lockTimeout(let path, let holder, let waited)? = error as? OverrideStoreError
+        guard case .failure(let error) = result,
+            case .lockTimeout(let path, let holder, let waited)? = error as? OverrideStoreError
         else {
             Issue.record("expected a lock timeout, got \(result)")
             return

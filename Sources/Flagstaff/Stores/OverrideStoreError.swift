@@ -36,7 +36,9 @@ public enum OverrideStoreError: Error, Sendable, Hashable, CustomStringConvertib
         let hundredths = seconds * 100 + Int64((Double(attoseconds) / 1e16).rounded())
         var text = "\(hundredths / 100)"
         let fraction = hundredths % 100
-        if fraction != 0 { text += fraction % 10 == 0 ? ".\(fraction / 10)" : (fraction < 10 ? ".0\(fraction)" : ".\(fraction)") }
+        if fraction != 0 {
+            text += fraction % 10 == 0 ? ".\(fraction / 10)" : (fraction < 10 ? ".0\(fraction)" : ".\(fraction)")
+        }
         return text + " s"
     }
 }
