@@ -105,6 +105,9 @@ import Testing
             (#"{"version":1,"overrides":{},"meta":{"x":1,"x":2}}"#, #"$.meta["x"]"#, nil),
             (#"{"version":1,"overrides":{},"m":[{"k":1},{"k":1,"k":2}]}"#, #"$.m[1]["k"]"#, nil),
             (#"{"version":1,"overrides":{"\ud83d\ude00":"on","😀":"off"}}"#, #"$.overrides["😀"]"#, "😀"),
+            // Names Swift compares as equal (canonical equivalence) would collide in a dictionary.
+            (#"{"version":1,"overrides":{"K":"on","\u212a":"off"}}"#, #"$.overrides["\#u{212A}"]"#, "\u{212A}"),
+            (#"{"version":1,"overrides":{"\u00e9":"on","e\u0301":"off"}}"#, #"$.overrides["e\#u{301}"]"#, "e\u{301}"),
         ] as [(String, String, String?)])
     func aRepeatedNameIsAnErrorAtItsPath(text: String, path: String, key: String?) throws {
         for rules in [OverrideFileFormat.Rules.store, .document] {

@@ -101,7 +101,11 @@ extension JSONValue {
             let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String
             throw SyntaxError(detail: detail.flatMap { $0.isEmpty ? nil : $0 })
         }
-        let scan = data.withUnsafeBytes { MemberScanner(bytes: $0).scan() }
+        // First only count each object's names and compare with what the parser kept: equal everywhere means
+        // no name repeats (the usual case, with no hashing); otherwise find the repeated name.
+        let counted = data.withUnsafeBytes { MemberScanner(bytes: $0, parsed: value).scan() }
+        guard counted.duplicate != nil else { return Document(value: value, members: counted.members) }
+        let scan = data.withUnsafeBytes { MemberScanner(bytes: $0, parsed: nil).scan() }
         if let duplicate = scan.duplicate {
             throw SyntaxError(detail: nil, duplicate: duplicate)
         }
@@ -112,34 +116,92 @@ extension JSONValue {
 /// Walks a JSON text that `JSONSerialization` accepted, checking that no object repeats a member name and noting
 /// where the top-level object's member values are. One pass, no recursion (any depth), names decoded only to be
 /// compared.
+///
+/// With `parsed` (what the parser made of the same text) it only counts each object's names and compares the
+/// count with the parsed object's: a difference is reported as a duplicate with an empty path, and the caller
+/// scans again without `parsed`, comparing the names themselves, to find it.
 private struct MemberScanner {
     let bytes: UnsafeRawBufferPointer
+    let parsed: Any?
+
+    /// A name as bytes in the text (ASCII names without escapes: the common case, compared without making
+    /// strings), or as bytes owned by the scan (names whose canonical form is ASCII).
+    private struct ByteName: Hashable {
+        let bytes: UnsafeRawBufferPointer
+
+        static func == (lhs: ByteName, rhs: ByteName) -> Bool {
+            lhs.bytes.count == rhs.bytes.count
+                && (lhs.bytes.count == 0 || memcmp(lhs.bytes.baseAddress!, rhs.bytes.baseAddress!, lhs.bytes.count) == 0)
+        }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(bytes: bytes)
+        }
+    }
+
+    /// Where a container is in its parent, the name still as bytes.
+    private enum Place {
+        case member(Range<Int>, escaped: Bool)
+        case index(Int)
+    }
 
     private struct Frame {
         var isObject: Bool
-        var names: Set<String> = []
-        var name: String?  // the member being read (objects)
+        var asciiNames: Set<ByteName> = []
+        var otherNames: Set<String> = []  // compared as Swift compares strings (canonical equivalence)
+        var nameCount = 0  // names seen (counting mode)
+        var name: (range: Range<Int>, escaped: Bool)?  // the member being read (objects)
         var index = 0  // the element being read (arrays)
-        var place: JSONPathComponent?  // where this container is in its parent
+        var place: Place?  // where this container is in its parent
     }
 
     func scan() -> (members: [(name: String, value: Range<Int>)], duplicate: [JSONPathComponent]?) {
         var stack: [Frame] = []
         var members: [(name: String, value: Range<Int>)] = []
+        var owned: [UnsafeMutableRawBufferPointer] = []
+        defer { owned.forEach { $0.deallocate() } }
         var expectingName = false
         var valueStart: Int?
         var position = 0
         let count = bytes.count
 
-        func place(in frame: Frame) -> JSONPathComponent {
-            frame.isObject ? .member(frame.name ?? "") : .index(frame.index)
+        func component(_ place: Place) -> JSONPathComponent {
+            switch place {
+            case .member(let range, let escaped): return .member(decodeString(range, hasEscape: escaped))
+            case .index(let index): return .index(index)
+            }
+        }
+        func place(in frame: Frame) -> Place {
+            frame.isObject ? .member(frame.name?.range ?? 0..<0, escaped: frame.name?.escaped ?? false) : .index(frame.index)
         }
         /// A value that began at `start` ended before `end`: note it if it is a top-level member's value.
         func ended(_ end: Int) {
             if stack.count == 1, stack[0].isObject, let start = valueStart, let name = stack[0].name {
-                members.append((name, start..<end))
+                members.append((decodeString(name.range, hasEscape: name.escaped), start..<end))
                 valueStart = nil
             }
+        }
+        /// Notes a name in the innermost object; `false` if the object already has it.
+        func insert(_ range: Range<Int>, escaped: Bool) -> Bool {
+            let last = stack.count - 1
+            if parsed != nil {
+                stack[last].nameCount += 1
+                return true
+            }
+            let raw = UnsafeRawBufferPointer(rebasing: bytes[range])
+            if !escaped, raw.allSatisfy({ $0 < 0x80 }) {
+                return stack[last].asciiNames.insert(ByteName(bytes: raw)).inserted
+            }
+            let name = decodeString(range, hasEscape: escaped)
+            // A name such as "\u212A" (Kelvin sign) is canonically "K": compare it with the ASCII names.
+            let canonical = name.precomposedStringWithCanonicalMapping
+            guard canonical.utf8.allSatisfy({ $0 < 0x80 }) else {
+                return stack[last].otherNames.insert(name).inserted
+            }
+            let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: canonical.utf8.count, alignment: 1)
+            owned.append(copy)
+            _ = copy.initializeMemory(as: UInt8.self, from: canonical.utf8)
+            return stack[last].asciiNames.insert(ByteName(bytes: UnsafeRawBufferPointer(copy))).inserted
         }
 
         while position < count {
@@ -155,7 +217,10 @@ private struct MemberScanner {
                 expectingName = frame.isObject
                 position += 1
             case UInt8(ascii: "}"), UInt8(ascii: "]"):
-                stack.removeLast()
+                let frame = stack.removeLast()
+                if let parsed, frame.isObject, !matches(frame, parsed: parsed, parents: stack) {
+                    return (members, [])
+                }
                 position += 1
                 ended(position)
                 expectingName = false
@@ -173,11 +238,12 @@ private struct MemberScanner {
                 position = end
                 if expectingName, let last = stack.indices.last {
                     expectingName = false
-                    let name = decodeString(start + 1..<end - 1, hasEscape: hasEscape)
-                    if !stack[last].names.insert(name).inserted {
-                        return (members, stack.compactMap(\.place) + [.member(name)])
+                    let range = start + 1..<end - 1
+                    if !insert(range, escaped: hasEscape) {
+                        let path = stack.compactMap { $0.place.map(component) }
+                        return (members, path + [.member(decodeString(range, hasEscape: hasEscape))])
                     }
-                    stack[last].name = name
+                    stack[last].name = (range, hasEscape)
                     if stack.count == 1 { valueStart = nil }
                 } else {
                     if stack.count == 1, valueStart == nil { valueStart = start }
@@ -191,6 +257,20 @@ private struct MemberScanner {
             }
         }
         return (members, nil)
+    }
+
+    /// Whether the parsed object at the frame's place has as many members as the text names.
+    private func matches(_ frame: Frame, parsed root: Any, parents: [Frame]) -> Bool {
+        var value: Any? = root
+        for place in (parents + [frame]).compactMap(\.place) {
+            switch place {
+            case .member(let range, let escaped):
+                value = (value as? [String: Any])?[decodeString(range, hasEscape: escaped)]
+            case .index(let index):
+                value = (value as? [Any]).flatMap { index < $0.count ? $0[index] : nil }
+            }
+        }
+        return (value as? [String: Any])?.count == frame.nameCount
     }
 
     private func isDelimiter(_ byte: UInt8) -> Bool {
