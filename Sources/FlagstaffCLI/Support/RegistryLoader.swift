@@ -50,7 +50,9 @@ enum RegistryLoader {
             ?? FileOverrideStore.defaultURL(name: manifest?.name ?? demoStoreName)
         let store: FileOverrideStore
         do {
-            store = try FileOverrideStore(url: storeURL, lockWait: lockWait(options, quiet: watchStore))
+            // An unused store is never written (and completion's options were never parsed: no lock timeout).
+            let lockWait = requirement == .ignored ? FileOverrideStore.LockWait() : lockWait(options, quiet: watchStore)
+            store = try FileOverrideStore(url: storeURL, lockWait: lockWait)
         } catch {
             throw CLIFailure.runtime("--store: \(error)")
         }
