@@ -26,6 +26,9 @@ struct CommandLineArgumentTests {
             CommandLineArguments.plan(["--manifest=m.json", "get", "--", "-odd-key"])
                 == .parse(["get", "--manifest=m.json", "--", "-odd-key"]))
         // Without a subcommand the console (the default) takes them where they are.
+        #expect(
+            CommandLineArguments.plan(["--lock-timeout", "2", "--store", "s.json", "set", "blueText", "on"])
+                == .parse(["set", "blueText", "on", "--lock-timeout", "2", "--store", "s.json"]))
         #expect(CommandLineArguments.plan(["--store", "s.json"]) == .parse(["--store", "s.json"]))
         #expect(CommandLineArguments.plan(["list", "--json"]) == .parse(["list", "--json"]))
         // `help` shows help whatever options came first.

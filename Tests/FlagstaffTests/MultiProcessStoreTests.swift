@@ -53,11 +53,12 @@ import Testing
                 #expect(overrides["round\(round).\(index)"] != nil, "round \(round): completed write \(index) lost")
             }
         }
-        // No temporary files are left behind by completed writes (a killed writer may leave one).
+        // No temporary files are left behind by completed writes; a killed writer's is removed by the next
+        // writer, so only the last round's can remain.
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter {
             $0.hasSuffix(".tmp")
         }
-        #expect(leftovers.count <= 20)
+        #expect(leftovers.count <= 1, "\(leftovers)")
     }
 
     /// Starts a writer, lets it complete a few writes, kills it at an arbitrary point of its loop, and returns
@@ -117,5 +118,74 @@ import Testing
         #expect(process.terminationStatus == 1)
         #expect(message.contains(file.path) && message.contains("Permission denied"), "stderr: \(message)")
         #expect(try Data(contentsOf: file) == contents)
+    }
+
+    /// Runs StoreStressTool as uid 65534 writing one override to `file`; returns its status and standard error.
+    private static func writeAsNobody(_ file: URL) async throws -> (Int32, String) {
+        let process = Process()
+        let errors = Pipe()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+        process.arguments = [
+            "--reuid=65534", "--regid=65534", "--clear-groups", Self.tool!.path, "write", file.path, "x", "1",
+        ]
+        process.standardError = errors
+        try process.run()
+        let message = try await offCooperativePool {
+            let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            return text
+        }
+        return (process.terminationStatus, message)
+    }
+
+    @Test(
+        .enabled(
+            if: tool != nil && getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"),
+            "needs root to drop to an unprivileged user with setpriv (root ignores file permissions)"),
+        arguments: [true, false])
+    func aFileTheUserMayNotWriteIsRefusedEvenInAWritableDirectory(ownFileReadOnly: Bool) async throws {
+        let directory = temporaryDirectory()
+        chmod(directory.path, 0o777)  // writable by anyone: a rename would succeed
+        let file = directory.appendingPathComponent("overrides.json")
+        let contents = Data(#"{"version":1,"overrides":{"blueText":"on"}}"#.utf8)
+        try contents.write(to: file)
+        if ownFileReadOnly {
+            chown(file.path, 65534, 65534)  // the user's own file, mode 444
+            chmod(file.path, 0o444)
+        } else {
+            chmod(file.path, 0o644)  // root's file, readable by the user
+        }
+        let (status, message) = try await Self.writeAsNobody(file)
+        #expect(status == 1)
+        #expect(message.contains(file.path) && message.contains("Permission denied"), "stderr: \(message)")
+        #expect(message.contains(ownFileReadOnly ? "mode 444" : "owned by uid 0"), "stderr: \(message)")
+        #expect(try Data(contentsOf: file) == contents)
+        var info = stat()
+        #expect(stat(file.path, &info) == 0 && info.st_uid == (ownFileReadOnly ? 65534 : 0))
+    }
+
+    @Test(.enabled(if: tool != nil, "the StoreStressTool binary is built next to the test bundle by `swift test`"))
+    func aWriterGivesUpOnALockAnotherProcessHoldsAndNamesIt() async throws {
+        let file = temporaryDirectory().appendingPathComponent("overrides.json")
+        let holder = Process()
+        let input = Pipe()
+        let output = Pipe()
+        holder.executableURL = Self.tool
+        holder.arguments = ["hold", file.path]
+        holder.standardInput = input
+        holder.standardOutput = output
+        try holder.run()
+        defer {
+            try? input.fileHandleForWriting.close()
+            holder.waitUntilExit()
+        }
+        let ready = try await offCooperativePool { output.fileHandleForReading.availableData }
+        #expect(String(decoding: ready, as: UTF8.self) == "locked\n")
+        let store = try FileOverrideStore(url: file, lockWait: .init(timeout: .milliseconds(200)))
+        let error = #expect(throws: OverrideStoreError.self) { try store.update(["a": .enabled]) }
+        guard case .lockTimeout(_, let who, _)? = error else { return }
+        #expect(who.pid == holder.processIdentifier)
+        #expect(who.command == "StoreStressTool hold \(file.path)")
+        #expect(!FileManager.default.fileExists(atPath: file.path))
     }
 }

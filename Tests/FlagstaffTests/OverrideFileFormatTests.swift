@@ -96,4 +96,42 @@ import Testing
                 == "{\n  \"version\": 1,\n  \"overrides\": {\n    \"a\\u001B\": \"on\",\n    \"b\": \"off\"\n  }\n}\n")
         #expect(try OverrideFileFormat.decode(data, file: "x", rules: .store) == ["a\u{1B}": .enabled, "b": .disabled])
     }
+
+    @Test(
+        arguments: [
+            (#"{"version":1,"overrides":{"a":"on","b":"off","a":"off"}}"#, #"$.overrides["a"]"#, "a" as String?),
+            (#"{"version":1,"overrides":{"a":"on","\u0061":"on"}}"#, #"$.overrides["a"]"#, "a"),
+            (#"{"version":1,"version":1,"overrides":{}}"#, "$.version", nil),
+            (#"{"version":1,"overrides":{},"meta":{"x":1,"x":2}}"#, #"$.meta["x"]"#, nil),
+            (#"{"version":1,"overrides":{},"m":[{"k":1},{"k":1,"k":2}]}"#, #"$.m[1]["k"]"#, nil),
+            (#"{"version":1,"overrides":{"\ud83d\ude00":"on","😀":"off"}}"#, #"$.overrides["😀"]"#, "😀"),
+            // Names Swift compares as equal (canonical equivalence) would collide in a dictionary.
+            (#"{"version":1,"overrides":{"K":"on","\u212a":"off"}}"#, #"$.overrides["\#u{212A}"]"#, "\u{212A}"),
+            (#"{"version":1,"overrides":{"\u00e9":"on","e\u0301":"off"}}"#, #"$.overrides["e\#u{301}"]"#, "e\u{301}"),
+        ] as [(String, String, String?)])
+    func aRepeatedNameIsAnErrorAtItsPath(text: String, path: String, key: String?) throws {
+        for rules in [OverrideFileFormat.Rules.store, .document] {
+            let failure = try #require(error(text, rules))
+            #expect(failure.path == path)
+            #expect(failure.key == key)
+            #expect(failure.problem.contains("appears more than once"), "\(failure)")
+        }
+    }
+
+    @Test func theSameNameInDifferentObjectsIsFine() throws {
+        let text = #"{"version":1,"overrides":{"a":"on","overrides":"off"},"m":{"a":1,"version":[{"a":1},{"a":2}]}}"#
+        #expect(try decode(text, .store) == ["a": .enabled, "overrides": .disabled])
+    }
+
+    @Test func otherMembersAreWrittenBackAfterTheOverrides() throws {
+        let contents = try OverrideFileFormat.decodeContents(
+            Data(#"{"note":"x","version":1,"overrides":{"a":"on"},"n":[1, 2]}"#.utf8), file: "x", rules: .store)
+        #expect(contents.otherMembers.map(\.name) == ["note", "n"])
+        #expect(
+            String(
+                decoding: OverrideFileFormat.encode(contents.overrides, otherMembers: contents.otherMembers),
+                as: UTF8.self)
+                == "{\n  \"version\": 1,\n  \"overrides\": {\n    \"a\": \"on\"\n  },\n  \"note\": \"x\",\n  \"n\": [1, 2]\n}\n"
+        )
+    }
 }

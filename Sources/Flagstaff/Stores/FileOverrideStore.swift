@@ -11,24 +11,95 @@ import Darwin
 /// Overrides in a small versioned JSON file shared by every process that opens it (the app, the console,
 /// scripts): `{"version":1,"overrides":{"list.infiniteScroll":"on"}}`.
 ///
-/// - Writes are atomic (temporary file, `fsync`, `rename`, `fsync` of the directory): a reader or a crash
-///   never sees half a file.
-/// - Read-modify-write runs under an exclusive `flock` on a sidecar `<file>.lock`, so concurrent writers in
-///   several processes lose nothing.
-/// - Overrides for keys the current registry does not declare are kept.
+/// - Writes are atomic (temporary file beside the file, `fsync`, `rename`, `fsync` of the directory): a reader
+///   or a crash never sees half a file. A path that is a symbolic link (or a chain of them) is written through
+///   to the file it names; a link to nothing is an error and nothing is created.
+/// - A replaced file keeps its owner, group and mode. A file this user may not write is refused, even when
+///   its directory is writable.
+/// - Read-modify-write runs under an exclusive `flock` on a sidecar `<file>.lock` (beside the link's target),
+///   which records the holder's pid and command. A writer waits for another's lock at most
+///   ``LockWait/timeout`` (default 10 s), telling ``LockWait/onWaiting`` who holds it after
+///   ``LockWait/noticeAfter`` (default 1 s).
+/// - Overrides for keys the current registry does not declare, and top-level members other than `version` and
+///   `overrides`, are kept.
+/// - Temporary files of writers that were killed are removed by the next writer once their process is gone.
 /// - A missing file means no overrides. A corrupt or unreadable file throws an error with the path and the
-///   reason and is never overwritten.
+///   reason and is never overwritten. The reader and the writer share one size limit (64 MiB).
 /// - ``changeSignature()`` (inode, size, modification time) lets a registry notice other processes' writes.
 public final class FileOverrideStore: OverrideStore {
+    /// How a writer waits for the lock another writer holds.
+    public struct LockWait: Sendable {
+        /// How long to wait before giving up with ``OverrideStoreError/lockTimeout(path:holder:waited:)``
+        /// (nothing is changed); `nil` waits as long as it takes.
+        public var timeout: Duration?
+        /// How long to wait before calling ``onWaiting``.
+        public var noticeAfter: Duration
+        /// The clock the wait is measured on.
+        public var clock: any Clock<Duration>
+        /// Called once, from the writing thread, when the wait has lasted ``noticeAfter``: who holds the lock
+        /// and how long the writer has waited.
+        public var onWaiting: (@Sendable (LockHolder, Duration) -> Void)?
+
+        /// Creates a policy.
+        /// - Parameters:
+        ///   - timeout: the longest wait (`nil`: no limit); default 10 s.
+        ///   - noticeAfter: when to call `onWaiting`; default 1 s.
+        ///   - clock: the clock the wait is measured on; `ContinuousClock()` by default, a `ManualClock` in tests.
+        ///   - onWaiting: called once when the wait has lasted `noticeAfter`.
+        public init(
+            timeout: Duration? = .seconds(10), noticeAfter: Duration = .seconds(1),
+            clock: any Clock<Duration> = ContinuousClock(),
+            onWaiting: (@Sendable (LockHolder, Duration) -> Void)? = nil
+        ) {
+            self.timeout = timeout
+            self.noticeAfter = noticeAfter
+            self.clock = clock
+            self.onWaiting = onWaiting
+        }
+    }
+
+    /// The process holding a store's lock, as it recorded itself in the lock file.
+    public struct LockHolder: Sendable, Hashable, CustomStringConvertible {
+        /// Its process id, if it recorded one.
+        public var pid: Int32?
+        /// Its command line (program name and arguments, sanitised for printing), if it recorded one.
+        public var command: String?
+
+        /// Creates a holder.
+        public init(pid: Int32?, command: String?) {
+            self.pid = pid
+            self.command = command
+        }
+
+        /// `pid 4242 (flagstaff set blueText on)`, or `another process` when nothing was recorded.
+        public var description: String {
+            guard let pid else { return "another process" }
+            return "pid \(pid)" + (command.map { $0.isEmpty ? "" : " (\($0))" } ?? "")
+        }
+    }
+
+    /// The largest file the reader accepts, and so the largest the writer writes.
+    package static let defaultSizeLimit = 64 << 20
+
     /// The file.
     public let url: URL
+    /// How a writer waits for another writer's lock.
+    public let lockWait: LockWait
+    /// The largest file read or written, in bytes.
+    package let sizeLimit: Int
     private var path: String { url.path }
-    private var lockPath: String { url.path + ".lock" }
 
     /// Creates a store for a file (created at the first write, with its directory).
-    /// - Parameter url: a `file:` URL.
+    /// - Parameters:
+    ///   - url: a `file:` URL.
+    ///   - lockWait: how a write waits for another writer's lock (default: up to 10 s, silently).
     /// - Throws: `OverrideStoreError.invalidLocation` if the URL is not a file URL or names a directory.
-    public init(url: URL) throws {
+    public convenience init(url: URL, lockWait: LockWait = LockWait()) throws {
+        try self.init(url: url, lockWait: lockWait, sizeLimit: Self.defaultSizeLimit)
+    }
+
+    /// Creates a store with another size limit (tests).
+    package init(url: URL, lockWait: LockWait, sizeLimit: Int) throws {
         guard url.isFileURL else {
             throw OverrideStoreError.invalidLocation(url.absoluteString, reason: "expected a file path or file: URL")
         }
@@ -38,6 +109,8 @@ public final class FileOverrideStore: OverrideStore {
                 url.path, reason: "it is a directory; expected a file such as overrides.json")
         }
         self.url = url.standardizedFileURL
+        self.lockWait = lockWait
+        self.sizeLimit = sizeLimit
     }
 
     /// The default location for a registry's overrides: `$XDG_CONFIG_HOME/flagstaff/<name>.json`, else
@@ -67,20 +140,42 @@ public final class FileOverrideStore: OverrideStore {
     }
 
     /// Read-modify-write under the cross-process lock; writes only if something changed.
-    /// - Throws: `OverrideStoreError` naming the file; a corrupt file is not overwritten.
+    /// - Throws: `OverrideStoreError` naming the file; a corrupt file is not overwritten; nothing is written
+    ///   when the file may not be written, its lock is not released in time or the result would be too large.
     public func update(_ changes: [String: OverrideState]) throws -> [String: OverrideState] {
-        try ensureDirectory()
-        return try withExclusiveLock {
-            var overrides = try load()
+        let target = try resolvedTarget()
+        try checkWritable(target)
+        try ensureDirectory(of: target)
+        return try withExclusiveLock(target: target) {
+            removeAbandonedTemporaryFiles(beside: target)
+            let contents = try readFile().map { try OverrideFileFormat.decodeStore($0, path: path) }
+            var overrides = contents?.overrides ?? [:]
             let before = overrides
             for (key, state) in changes {
                 overrides[key] = state == .featureDefault ? nil : state
             }
             if overrides != before {
-                try writeAtomically(OverrideFileFormat.encode(overrides))
+                let data = OverrideFileFormat.encode(overrides, otherMembers: contents?.otherMembers ?? [])
+                guard data.count <= sizeLimit else {
+                    throw OverrideStoreError.unwritable(
+                        path: path,
+                        reason:
+                            "the new contents would be \(data.count) bytes, over the \(Self.describe(bytes: sizeLimit)) a reader accepts; nothing was written"
+                    )
+                }
+                try writeAtomically(data, to: target)
             }
             return overrides
         }
+    }
+
+    /// Runs `body` holding the store's lock, as a write does (waiting as ``lockWait`` says). For tools and tests
+    /// that need to hold the lock.
+    /// - Throws: the lock's errors, or `body`'s.
+    package func holdingLock<T>(_ body: () throws -> T) throws -> T {
+        let target = try resolvedTarget()
+        try ensureDirectory(of: target)
+        return try withExclusiveLock(target: target, body)
     }
 
     /// Inode, size and modification time of the file (all zero when it does not exist).
@@ -94,11 +189,18 @@ public final class FileOverrideStore: OverrideStore {
 
     // MARK: File operations
 
+    private func errorText(_ code: Int32 = errno) -> String { String(cString: strerror(code)) }
+
+    /// `64 MiB`, or `300 bytes`.
+    private static func describe(bytes: Int) -> String {
+        bytes % (1 << 20) == 0 ? "\(bytes >> 20) MiB" : "\(bytes) bytes"
+    }
+
     private func readFile() throws -> Data? {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         if fd < 0 {
             if errno == ENOENT { return nil }
-            throw OverrideStoreError.unreadable(path: path, reason: String(cString: strerror(errno)))
+            throw OverrideStoreError.unreadable(path: path, reason: errorText())
         }
         defer { close(fd) }
         var data = Data()
@@ -107,58 +209,218 @@ public final class FileOverrideStore: OverrideStore {
             let count = read(fd, &buffer, buffer.count)
             if count < 0 {
                 if errno == EINTR { continue }
-                throw OverrideStoreError.unreadable(path: path, reason: String(cString: strerror(errno)))
+                throw OverrideStoreError.unreadable(path: path, reason: errorText())
             }
             if count == 0 { break }
             data.append(buffer, count: count)
-            if data.count > 64 * 1024 * 1024 {
+            if data.count > sizeLimit {
                 throw OverrideStoreError.corrupt(
-                    path: path, reason: "larger than 64 MiB; an override file is a few kilobytes")
+                    path: path,
+                    reason: "larger than \(Self.describe(bytes: sizeLimit)); an override file is a few kilobytes")
             }
         }
         return data
     }
 
-    private func ensureDirectory() throws {
-        let directory = url.deletingLastPathComponent()
+    /// The file a write replaces: the store's path, or the end of the chain of symbolic links it names.
+    /// - Throws: `.unwritable` for a link to nothing (nothing is created), a loop, or a link that cannot be read.
+    private func resolvedTarget() throws -> String {
+        var current = path
+        for _ in 0..<40 {
+            var info = stat()
+            guard lstat(current, &info) == 0 else {
+                let code = errno
+                if code == ENOENT {
+                    if current == path { return path }  // no file yet: the first write creates it
+                    throw OverrideStoreError.unwritable(
+                        path: path,
+                        reason:
+                            "it is a symbolic link to \(current), which does not exist; nothing was created (create the file or fix the link)"
+                    )
+                }
+                throw OverrideStoreError.unwritable(path: path, reason: "cannot inspect \(current): \(errorText(code))")
+            }
+            guard info.st_mode & 0o170000 == 0o120000 else { return current }  // not a link
+            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            let count = readlink(current, &buffer, buffer.count - 1)
+            guard count >= 0 else {
+                throw OverrideStoreError.unwritable(
+                    path: path, reason: "cannot read the symbolic link \(current): \(errorText())")
+            }
+            let destination = String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            current =
+                destination.hasPrefix("/")
+                ? destination : (current as NSString).deletingLastPathComponent + "/" + destination
+        }
+        throw OverrideStoreError.unwritable(path: path, reason: "too many levels of symbolic links")
+    }
+
+    /// Refuses a file that exists and that this process may not write (its mode or owner), whatever its
+    /// directory allows.
+    private func checkWritable(_ target: String) throws {
+        guard faccessat(AT_FDCWD, target, W_OK, AT_EACCESS) != 0 else { return }
+        let code = errno
+        if code == ENOENT { return }
+        var info = stat()
+        var detail = ""
+        if stat(target, &info) == 0 {
+            detail =
+                " (the file is mode \(String(info.st_mode & 0o7777, radix: 8)), owned by uid \(info.st_uid) gid \(info.st_gid); this process runs as uid \(geteuid()))"
+        }
+        throw OverrideStoreError.unwritable(path: path, reason: "\(errorText(code))\(detail); it was not changed")
+    }
+
+    private func ensureDirectory(of target: String) throws {
+        let directory = (target as NSString).deletingLastPathComponent
+        guard !directory.isEmpty else { return }
         do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {
             throw OverrideStoreError.unwritable(
-                path: path, reason: "cannot create directory \(directory.path): \(error.localizedDescription)")
+                path: path, reason: "cannot create directory \(directory): \(error.localizedDescription)")
         }
     }
 
-    private func withExclusiveLock<T>(_ body: () throws -> T) throws -> T {
-        let fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+    // MARK: Lock
+
+    /// What the lock file says while a writer holds it: `<pid> <command>`.
+    private static let holderRecord: String = {
+        var words = CommandLine.arguments
+        if let program = words.first { words[0] = (program as NSString).lastPathComponent }
+        var command = words.joined(separator: " ").map { $0.isNewline ? " " : $0 }
+        if command.count > 200 { command = Array(command.prefix(199)) + ["…"] }
+        return "\(getpid()) \(String(command))\n"
+    }()
+
+    /// Who holds the lock, as the lock file records it.
+    private static func holder(of fd: Int32) -> LockHolder {
+        var buffer = [UInt8](repeating: 0, count: 1024)
+        let count = pread(fd, &buffer, buffer.count, 0)
+        guard count > 0 else { return LockHolder(pid: nil, command: nil) }
+        let text = String(decoding: buffer[0..<count], as: UTF8.self)
+        let line = text.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? ""
+        let parts = line.split(separator: " ", maxSplits: 1)
+        guard let first = parts.first, let pid = Int32(first), pid > 0 else {
+            return LockHolder(pid: nil, command: nil)
+        }
+        let command = parts.count > 1 ? TextSanitizer.sanitize(String(parts[1])) : nil
+        return LockHolder(pid: pid, command: command)
+    }
+
+    private func withExclusiveLock<T>(target: String, _ body: () throws -> T) throws -> T {
+        let lockPath = target + ".lock"
+        var fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        var writable = true
+        if fd < 0, errno == EACCES {
+            // Another user's lock file: a read-only descriptor locks as well; the holder is not recorded.
+            fd = open(lockPath, O_RDONLY | O_CLOEXEC)
+            writable = false
+        }
         guard fd >= 0 else {
             throw OverrideStoreError.unwritable(
-                path: path, reason: "cannot open lock file \(lockPath): \(String(cString: strerror(errno)))")
+                path: path, reason: "cannot open lock file \(lockPath): \(errorText())")
         }
         defer { close(fd) }
-        while flock(fd, LOCK_EX) != 0 {
-            if errno == EINTR { continue }
-            throw OverrideStoreError.unwritable(
-                path: path, reason: "cannot lock \(lockPath): \(String(cString: strerror(errno)))")
+        // Root writing another user's store leaves the lock file to the store's owner, as the store itself.
+        var owner = stat()
+        var lockInfo = stat()
+        if geteuid() == 0, stat(target, &owner) == 0, fstat(fd, &lockInfo) == 0,
+            lockInfo.st_uid != owner.st_uid || lockInfo.st_gid != owner.st_gid
+        {
+            _ = fchown(fd, owner.st_uid, owner.st_gid)
         }
-        defer { flock(fd, LOCK_UN) }
+        try acquire(fd, lockPath: lockPath, clock: lockWait.clock)
+        if writable {
+            _ = ftruncate(fd, 0)
+            _ = Self.holderRecord.utf8CString.withUnsafeBufferPointer { pwrite(fd, $0.baseAddress, $0.count - 1, 0) }
+        }
+        defer {
+            if writable { _ = ftruncate(fd, 0) }
+            flock(fd, LOCK_UN)
+        }
         return try body()
     }
 
-    private func writeAtomically(_ data: Data) throws {
-        let directory = url.deletingLastPathComponent().path
-        let temporary = "\(directory)/.\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
-        func fail(_ what: String) -> OverrideStoreError {
-            .unwritable(path: path, reason: "\(what): \(String(cString: strerror(errno)))")
+    /// Takes the lock, trying every 10 ms while another process holds it, as ``lockWait`` says.
+    private func acquire<C: Clock<Duration>>(_ fd: Int32, lockPath: String, clock: C) throws {
+        var start: C.Instant?
+        var noticed = false
+        while true {
+            if flock(fd, LOCK_EX | LOCK_NB) == 0 { return }
+            let code = errno
+            guard code == EWOULDBLOCK || code == EAGAIN || code == EINTR else {
+                throw OverrideStoreError.unwritable(path: path, reason: "cannot lock \(lockPath): \(errorText(code))")
+            }
+            let now = clock.now
+            let waited = start.map { $0.duration(to: now) } ?? .zero
+            if start == nil { start = now }
+            if !noticed, waited >= lockWait.noticeAfter, let onWaiting = lockWait.onWaiting {
+                noticed = true
+                onWaiting(Self.holder(of: fd), waited)
+            }
+            if let timeout = lockWait.timeout, waited >= timeout {
+                throw OverrideStoreError.lockTimeout(path: path, holder: Self.holder(of: fd), waited: timeout)
+            }
+            usleep(10_000)
         }
-        var mode: mode_t = 0o644
+    }
+
+    // MARK: Writing
+
+    /// `.<name>.<pid>.<random>.tmp`: the pid lets a later writer tell a killed writer's file from a live one's.
+    private static func temporaryName(for target: String) -> String {
+        ".\((target as NSString).lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
+    }
+
+    /// Removes temporary files beside `target` left by writers whose process is gone. Called under the lock, so
+    /// no writer of this file is between creating and renaming its temporary file; a file whose pid is alive
+    /// (or cannot be checked) is kept anyway.
+    private func removeAbandonedTemporaryFiles(beside target: String) {
+        let directory = (target as NSString).deletingLastPathComponent
+        let prefix = ".\((target as NSString).lastPathComponent)."
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
+        for name in names where name.hasPrefix(prefix) && name.hasSuffix(".tmp") {
+            let middle = name.dropFirst(prefix.count).dropLast(4).split(separator: ".")
+            guard middle.count == 2, let pid = Int32(middle[0]), pid > 0, UInt32(middle[1]) != nil,
+                pid != getpid()
+            else { continue }
+            if kill(pid, 0) != 0 && errno == ESRCH {
+                unlink(directory + "/" + name)
+            }
+        }
+    }
+
+    /// Replaces `target` with `data` atomically, keeping its owner, group and mode.
+    private func writeAtomically(_ data: Data, to target: String) throws {
+        let directory = (target as NSString).deletingLastPathComponent
+        let temporary = directory + "/" + Self.temporaryName(for: target)
+        func fail(_ what: String, _ code: Int32 = errno) -> OverrideStoreError {
+            .unwritable(path: path, reason: "\(what): \(errorText(code))")
+        }
         var existing = stat()
-        if stat(path, &existing) == 0 { mode = existing.st_mode & 0o777 }
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
+        let exists = stat(target, &existing) == 0
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, exists ? 0o600 : 0o644)
         guard fd >= 0 else { throw fail("cannot create temporary file \(temporary)") }
         var closed = false
         defer {
             if !closed { close(fd) }
+        }
+        if exists {
+            var created = stat()
+            if fstat(fd, &created) == 0, created.st_uid != existing.st_uid || created.st_gid != existing.st_gid,
+                fchown(fd, existing.st_uid, existing.st_gid) != 0
+            {
+                let error = fail(
+                    "cannot keep its owner (uid \(existing.st_uid) gid \(existing.st_gid)) in the new file, so it was not changed"
+                )
+                unlink(temporary)
+                throw error
+            }
+            guard fchmod(fd, existing.st_mode & 0o7777) == 0 else {
+                let error = fail("cannot keep its mode in the new file, so it was not changed")
+                unlink(temporary)
+                throw error
+            }
         }
         let written = data.withUnsafeBytes { raw -> Bool in
             guard let base = raw.baseAddress else { return true }
@@ -180,7 +442,7 @@ public final class FileOverrideStore: OverrideStore {
         }
         close(fd)
         closed = true
-        guard rename(temporary, path) == 0 else {
+        guard rename(temporary, target) == 0 else {
             let error = fail("cannot replace the file")
             unlink(temporary)
             throw error

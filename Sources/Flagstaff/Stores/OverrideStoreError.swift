@@ -8,6 +8,9 @@ public enum OverrideStoreError: Error, Sendable, Hashable, CustomStringConvertib
     case unwritable(path: String, reason: String)
     /// The URL is not usable as a store location.
     case invalidLocation(String, reason: String)
+    /// Another process held the store's lock for longer than the writer's timeout (`waited`); nothing was
+    /// changed.
+    case lockTimeout(path: String, holder: FileOverrideStore.LockHolder, waited: Duration)
 
     /// A message a user can act on.
     public var description: String {
@@ -21,6 +24,21 @@ public enum OverrideStoreError: Error, Sendable, Hashable, CustomStringConvertib
             return "cannot write the override store \(path): \(reason)"
         case .invalidLocation(let location, let reason):
             return "cannot use \(location) as an override store: \(reason)"
+        case .lockTimeout(let path, let holder, let waited):
+            return
+                "cannot write the override store \(path): its lock is held by \(holder); gave up after \(Self.seconds(waited)) (nothing was changed)"
         }
+    }
+
+    /// `10 s`, `0.25 s`.
+    private static func seconds(_ duration: Duration) -> String {
+        let (seconds, attoseconds) = duration.components
+        let hundredths = seconds * 100 + Int64((Double(attoseconds) / 1e16).rounded())
+        var text = "\(hundredths / 100)"
+        let fraction = hundredths % 100
+        if fraction != 0 {
+            text += fraction % 10 == 0 ? ".\(fraction / 10)" : (fraction < 10 ? ".0\(fraction)" : ".\(fraction)")
+        }
+        return text + " s"
     }
 }

@@ -24,6 +24,13 @@ struct RegistrySourceOptions: ParsableArguments {
         completion: .file(extensions: ["json"]))
     var store: String?
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Seconds to wait for the store's lock while another process holds it before giving up (0: do not wait).",
+            valueName: "seconds"))
+    var lockTimeout: Double = 10
+
     /// The manifest path from the option or the environment (an empty variable counts as unset), with `~`
     /// expanded.
     /// - Parameter environment: the process environment.
@@ -52,5 +59,8 @@ struct RegistrySourceOptions: ParsableArguments {
     func validate() throws {
         if manifest?.isEmpty == true { throw ValidationError("--manifest needs a file path") }
         if store?.isEmpty == true { throw ValidationError("--store needs a file path") }
+        if !(lockTimeout.isFinite && lockTimeout >= 0) {
+            throw ValidationError("--lock-timeout needs a number of seconds, 0 or more")
+        }
     }
 }

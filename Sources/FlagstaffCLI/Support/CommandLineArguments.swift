@@ -18,7 +18,7 @@ enum CommandLineArguments {
     }
 
     /// The options every subcommand takes (``RegistrySourceOptions``), which may come before the subcommand.
-    static let leadingOptions: Set<String> = ["--store", "--manifest"]
+    static let leadingOptions: Set<String> = ["--store", "--manifest", "--lock-timeout"]
 
     /// Decides what to do with a command line.
     /// - Parameters:

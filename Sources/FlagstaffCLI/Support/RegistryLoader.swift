@@ -52,7 +52,9 @@ enum RegistryLoader {
             ?? FileOverrideStore.defaultURL(name: manifest?.name ?? demoStoreName)
         let store: FileOverrideStore
         do {
-            store = try FileOverrideStore(url: storeURL)
+            // An unused store is never written (and completion's options were never parsed: no lock timeout).
+            let lockWait = requirement == .ignored ? FileOverrideStore.LockWait() : lockWait(options, quiet: watchStore)
+            store = try FileOverrideStore(url: storeURL, lockWait: lockWait)
         } catch {
             throw CLIFailure.runtime("--store: \(error)")
         }
@@ -92,6 +94,18 @@ enum RegistryLoader {
         return LoadedRegistry(
             registry: registry, storeURL: store.url, manifestPath: manifestPath, manifest: manifest,
             remoteConfig: remoteConfig)
+    }
+
+    /// Waits for another process's store lock at most `--lock-timeout` seconds, saying after 1 s who holds it
+    /// (not in the console, whose screen owns the terminal).
+    static func lockWait(_ options: RegistrySourceOptions, quiet: Bool) -> FileOverrideStore.LockWait {
+        let context = CommandContext.current
+        let note: @Sendable (FileOverrideStore.LockHolder, Duration) -> Void = { holder, _ in
+            CommandContext.$current.withValue(context) {
+                StandardStreams.note("waiting for the store lock held by \(holder)")
+            }
+        }
+        return FileOverrideStore.LockWait(timeout: .seconds(options.lockTimeout), onWaiting: quiet ? nil : note)
     }
 
     /// Refuses an explicit store whose directory does not exist (only the default location is created).

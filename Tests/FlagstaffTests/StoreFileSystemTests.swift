@@ -1,0 +1,236 @@
+import FlagstaffTestSupport
+import FlagstaffTesting
+import Foundation
+import Testing
+
+@testable import Flagstaff
+
+/// How `FileOverrideStore` writes respect the file system: links, modes, owners, size, other members, temporary
+/// files of killed writers, and waits for another writer's lock.
+@Suite struct StoreFileSystemTests {
+    let directory = temporaryDirectory()
+    var file: URL { directory.appendingPathComponent("overrides.json") }
+
+    private func mode(_ path: String) -> mode_t {
+        var info = stat()
+        _ = stat(path, &info)
+        return info.st_mode & 0o7777
+    }
+
+    private func isLink(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0 && info.st_mode & 0o170000 == 0o120000
+    }
+
+    // MARK: Links
+
+    @Test func aLinkIsWrittenThroughToItsTargetFollowingAChain() throws {
+        let real = directory.appendingPathComponent("real")
+        let links = directory.appendingPathComponent("links")
+        try FileManager.default.createDirectory(at: real, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: links, withIntermediateDirectories: true)
+        let target = real.appendingPathComponent("store.json")
+        try Data(#"{"version":1,"overrides":{"a":"on"}}"#.utf8).write(to: target)
+        // links/first.json -> ../real/store.json (relative); links/second.json -> /abs/links/first.json
+        #expect(symlink("../real/store.json", links.appendingPathComponent("first.json").path) == 0)
+        let second = links.appendingPathComponent("second.json")
+        #expect(symlink(links.appendingPathComponent("first.json").path, second.path) == 0)
+
+        _ = try FileOverrideStore(url: second).update(["b": .disabled])
+
+        #expect(isLink(second.path) && isLink(links.appendingPathComponent("first.json").path), "links stay links")
+        #expect(try FileOverrideStore(url: target).load() == ["a": .enabled, "b": .disabled])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: links.path).sorted() == ["first.json", "second.json"])
+        #expect(FileManager.default.fileExists(atPath: target.path + ".lock"), "the lock is beside the target")
+    }
+
+    @Test func aDanglingLinkIsAClearErrorAndNothingIsCreated() throws {
+        let missing = directory.appendingPathComponent("gone/store.json")
+        #expect(symlink(missing.path, file.path) == 0)
+        let error = #expect(throws: OverrideStoreError.self) {
+            try FileOverrideStore(url: file).update(["a": .enabled])
+        }
+        let message = error.map { "\($0)" } ?? ""
+        #expect(message.contains(file.path) && message.contains("\(missing.path), which does not exist"), "\(message)")
+        #expect(!FileManager.default.fileExists(atPath: missing.deletingLastPathComponent().path))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["overrides.json"])
+        #expect(isLink(file.path))
+    }
+
+    // MARK: Mode and owner
+
+    @Test(arguments: [0o600, 0o640, 0o666] as [mode_t])
+    func theModeIsKept(fileMode: mode_t) throws {
+        try Data(#"{"version":1,"overrides":{}}"#.utf8).write(to: file)
+        chmod(file.path, fileMode)
+        _ = try FileOverrideStore(url: file).update(["a": .enabled])
+        #expect(mode(file.path) == fileMode)
+        #expect(try FileOverrideStore(url: file).load() == ["a": .enabled])
+    }
+
+    @Test(.enabled(if: getuid() == 0, "needs root to own a file as another user"))
+    func rootKeepsAnotherUsersOwnershipAndMode() throws {
+        try Data(#"{"version":1,"overrides":{}}"#.utf8).write(to: file)
+        chmod(file.path, 0o600)
+        #expect(chown(file.path, 65534, 65534) == 0)
+        _ = try FileOverrideStore(url: file).update(["a": .enabled])
+        var info = stat()
+        #expect(stat(file.path, &info) == 0)
+        #expect(info.st_uid == 65534 && info.st_gid == 65534)
+        #expect(info.st_mode & 0o7777 == 0o600)
+        var lock = stat()
+        #expect(stat(file.path + ".lock", &lock) == 0)
+        #expect(lock.st_uid == 65534, "the lock file root created belongs to the store's owner too")
+    }
+
+    // MARK: Size and layout
+
+    @Test func theWriterRefusesWhatTheReaderWouldRefuse() throws {
+        let before = Data(#"{"version":1,"overrides":{"a":"on"}}"#.utf8)
+        try before.write(to: file)
+        let store = try FileOverrideStore(url: file, lockWait: .init(), sizeLimit: 300)
+        let many = Dictionary(uniqueKeysWithValues: (0..<20).map { ("flag.number.\($0)", OverrideState.enabled) })
+        let error = #expect(throws: OverrideStoreError.self) { try store.update(many) }
+        #expect(error.map { "\($0)" }?.contains("over the 300 bytes a reader accepts; nothing was written") == true)
+        #expect(try Data(contentsOf: file) == before)
+        _ = try store.update(["b": .disabled])  // what fits is still written
+        #expect(try store.load() == ["a": .enabled, "b": .disabled])
+    }
+
+    @Test func largeStoresAreWrittenCompactly() throws {
+        let count = 40_000
+        let overrides = Dictionary(
+            uniqueKeysWithValues: (0..<count).map { ("flag.number.\($0)", OverrideState.enabled) })
+        let store = try FileOverrideStore(url: file)
+        _ = try store.update(overrides)
+        let data = try Data(contentsOf: file)
+        #expect(data.filter { $0 == 0x0A }.count == 1, "one line")
+        #expect(data.starts(with: Data(#"{"version":1,"overrides":{"flag.number.0":"on","#.utf8)))
+        #expect(try store.load() == overrides)
+        _ = try store.update(
+            Dictionary(uniqueKeysWithValues: overrides.keys.dropFirst(10).map { ($0, .featureDefault) }))
+        #expect(try Data(contentsOf: file).filter { $0 == 0x0A }.count > 10, "small again: one entry a line")
+    }
+
+    // MARK: Other members
+
+    @Test func unknownTopLevelMembersAreKeptOnRewrite() throws {
+        let text = """
+            {"comment": "edited by hand",
+             "version": 1,
+             "meta": {"owner": "ops", "weights": [1, 2.50, 1e3], "nested": {"x": null}},
+             "overrides": {"a": "on"}, "flag": true}
+            """
+        try Data(text.utf8).write(to: file)
+        _ = try FileOverrideStore(url: file).update(["b": .disabled])
+        let written = try String(contentsOf: file, encoding: .utf8)
+        #expect(written.contains(#""comment": "edited by hand""#))
+        #expect(written.contains(#""meta": {"owner": "ops", "weights": [1, 2.50, 1e3], "nested": {"x": null}}"#))
+        #expect(written.contains(#""flag": true"#))
+        let contents = try OverrideFileFormat.decodeContents(Data(written.utf8), file: "x", rules: .store)
+        #expect(contents.overrides == ["a": .enabled, "b": .disabled])
+        #expect(contents.otherMembers.map(\.name) == ["comment", "meta", "flag"])
+    }
+
+    // MARK: Temporary files
+
+    @Test func temporaryFilesOfWritersThatAreGoneAreRemovedAndLiveOnesKept() async throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/true")
+        try process.run()
+        process.waitUntilExit()
+        let gone = process.processIdentifier
+        let names = [
+            ".overrides.json.\(gone).17.tmp",  // its writer is gone
+            ".overrides.json.\(getpid()).18.tmp",  // this process: alive
+            ".overrides.json.\(getppid()).19.tmp",  // the parent: alive
+            ".overrides.json.notapid.tmp", ".other.json.\(gone).20.tmp",  // not this store's temporary files
+        ]
+        for name in names { try Data("{".utf8).write(to: directory.appendingPathComponent(name)) }
+        _ = try FileOverrideStore(url: file).update(["a": .enabled])
+        let left = Set(try FileManager.default.contentsOfDirectory(atPath: directory.path))
+        #expect(!left.contains(names[0]))
+        #expect(left.isSuperset(of: names.dropFirst()))
+    }
+
+    // MARK: Lock
+
+    /// Holds `file`'s lock on a thread of its own until `release` is signalled.
+    private func holdLock(release: DispatchSemaphore) async throws {
+        let held = DispatchSemaphore(value: 0)
+        let store = try FileOverrideStore(url: file)
+        Thread.detachNewThread {
+            _ = try? store.holdingLock {
+                held.signal()
+                release.wait()
+            }
+            held.signal()
+        }
+        try await offCooperativePool { held.wait() }
+    }
+
+    @Test func theLockRecordsItsHolderAndAWaitingWriterIsToldAndGivesUp() async throws {
+        let before = Data(#"{"version":1,"overrides":{"a":"on"}}"#.utf8)
+        try before.write(to: file)
+        let release = DispatchSemaphore(value: 0)
+        defer { release.signal() }
+        try await holdLock(release: release)
+        let record = try String(contentsOfFile: file.path + ".lock", encoding: .utf8)
+        #expect(record.hasPrefix("\(getpid()) "))
+
+        let clock = ManualClock()
+        let (notices, continuation) = AsyncStream.makeStream(of: (FileOverrideStore.LockHolder, Duration).self)
+        let store = try FileOverrideStore(
+            url: file,
+            lockWait: .init(timeout: .seconds(10), noticeAfter: .seconds(1), clock: clock) { holder, waited in
+                continuation.yield((holder, waited))
+            })
+        let writer = Task {
+            try await offCooperativePool { () throws -> [String: OverrideState] in try store.update(["a": .disabled]) }
+        }
+        // Time moves only when advanced: in steps until the writer speaks.
+        var iterator = notices.makeAsyncIterator()
+        let advancing = Task {
+            while !Task.isCancelled {
+                clock.advance(by: .milliseconds(100))
+                try await Task.sleep(for: .milliseconds(5))
+            }
+        }
+        let notice = await iterator.next()
+        #expect(notice?.0.pid == getpid())
+        #expect(notice?.0.description.hasPrefix("pid \(getpid()) (") == true)
+        #expect((notice?.1 ?? .zero) >= .seconds(1), "not before 1 s")
+        #expect((notice?.1 ?? .zero) < .seconds(10))
+        let result = await writer.result
+        advancing.cancel()
+        guard case .failure(let error) = result,
+            case .lockTimeout(let path, let holder, let waited)? = error as? OverrideStoreError
+        else {
+            Issue.record("expected a lock timeout, got \(result)")
+            return
+        }
+        #expect(path == file.path && holder.pid == getpid() && waited >= .seconds(10))
+        #expect("\(error)".contains("gave up after 10"))
+        #expect(try Data(contentsOf: file) == before)
+    }
+
+    @Test func aWriterWaitsForTheLockAndWritesWhenItIsReleased() async throws {
+        let release = DispatchSemaphore(value: 0)
+        try await holdLock(release: release)
+        let store = try FileOverrideStore(url: file, lockWait: .init(timeout: nil, clock: ManualClock()))
+        let writer = Task { try await offCooperativePool { try store.update(["a": .enabled]) } }
+        release.signal()
+        #expect(try await writer.value == ["a": .enabled])
+        #expect(try String(contentsOfFile: file.path + ".lock", encoding: .utf8).isEmpty, "released: no holder")
+    }
+
+    @Test func aZeroTimeoutGivesUpAtOnce() async throws {
+        let release = DispatchSemaphore(value: 0)
+        defer { release.signal() }
+        try await holdLock(release: release)
+        let store = try FileOverrideStore(url: file, lockWait: .init(timeout: .zero, clock: ManualClock()))
+        #expect(throws: OverrideStoreError.self) { try store.update(["a": .enabled]) }
+        #expect(!FileManager.default.fileExists(atPath: file.path))
+    }
+}
