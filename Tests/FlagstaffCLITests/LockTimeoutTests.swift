@@ -11,20 +11,9 @@ struct LockTimeoutTests {
     @Test(.enabled(if: holderTool != nil, "StoreStressTool is built with the tests (`swift build --build-tests`)"))
     func aHeldLockIsNamedAfterOneSecondAndTheCommandGivesUpAtTheTimeout() async throws {
         let sandbox = try CLISandbox()
-        let holder = Process()
-        let input = Pipe()
-        let output = Pipe()
-        holder.executableURL = Self.holderTool
-        holder.arguments = ["hold", sandbox.storePath]
-        holder.standardInput = input
-        holder.standardOutput = output
-        try holder.run()
-        defer {
-            try? input.fileHandleForWriting.close()
-            holder.waitUntilExit()
-        }
-        let ready = try await offCooperativePool { output.fileHandleForReading.availableData }
-        #expect(String(decoding: ready, as: UTF8.self) == "locked\n")
+        let lock = try await StoreLockHolder.start(tool: try #require(Self.holderTool), path: sandbox.storePath)
+        defer { lock.release() }
+        let holder = lock.process
 
         let result = try await sandbox.runWithStore(["set", "blueText", "on", "--lock-timeout", "1.3"])
         let who = "pid \(holder.processIdentifier) (StoreStressTool hold \(sandbox.storePath))"

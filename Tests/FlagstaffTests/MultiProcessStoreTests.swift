@@ -102,20 +102,8 @@ import Testing
         let contents = Data(#"{"version":1,"overrides":{"blueText":"on"}}"#.utf8)
         try contents.write(to: file)
         chmod(file.path, 0o600)  // owned by root: unreadable for nobody
-        let process = Process()
-        let errors = Pipe()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-        process.arguments = [
-            "--reuid=65534", "--regid=65534", "--clear-groups", Self.tool!.path, "write", file.path, "x", "1",
-        ]
-        process.standardError = errors
-        try process.run()
-        let message = try await offCooperativePool {
-            let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            return text
-        }
-        #expect(process.terminationStatus == 1)
+        let (status, message) = try await Self.writeAsNobody(file)
+        #expect(status == 1)
         #expect(message.contains(file.path) && message.contains("Permission denied"), "stderr: \(message)")
         #expect(try Data(contentsOf: file) == contents)
     }
@@ -167,20 +155,9 @@ import Testing
     @Test(.enabled(if: tool != nil, "the StoreStressTool binary is built next to the test bundle by `swift test`"))
     func aWriterGivesUpOnALockAnotherProcessHoldsAndNamesIt() async throws {
         let file = temporaryDirectory().appendingPathComponent("overrides.json")
-        let holder = Process()
-        let input = Pipe()
-        let output = Pipe()
-        holder.executableURL = Self.tool
-        holder.arguments = ["hold", file.path]
-        holder.standardInput = input
-        holder.standardOutput = output
-        try holder.run()
-        defer {
-            try? input.fileHandleForWriting.close()
-            holder.waitUntilExit()
-        }
-        let ready = try await offCooperativePool { output.fileHandleForReading.availableData }
-        #expect(String(decoding: ready, as: UTF8.self) == "locked\n")
+        let lock = try await StoreLockHolder.start(tool: try #require(Self.tool), path: file.path)
+        defer { lock.release() }
+        let holder = lock.process
         let store = try FileOverrideStore(url: file, lockWait: .init(timeout: .milliseconds(200)))
         let error = #expect(throws: OverrideStoreError.self) { try store.update(["a": .enabled]) }
         guard case .lockTimeout(_, let who, _)? = error else { return }

@@ -72,19 +72,8 @@ extension ManifestReader {
     /// Decodes the escape at `index` (a backslash) into `text`; returns the index after it.
     private func appendEscape(at index: Int, quote: Int, to text: inout [UInt8]) throws(ReadFailure) -> Int {
         guard index + 1 < count else { throw syntaxError("unterminated string (no closing '\"')", at: quote) }
-        let simple: UInt8
-        switch base[index + 1] {
-        case UInt8(ascii: "\""): simple = 0x22
-        case UInt8(ascii: "\\"): simple = 0x5C
-        case UInt8(ascii: "/"): simple = 0x2F
-        case UInt8(ascii: "b"): simple = 0x08
-        case UInt8(ascii: "f"): simple = 0x0C
-        case UInt8(ascii: "n"): simple = 0x0A
-        case UInt8(ascii: "r"): simple = 0x0D
-        case UInt8(ascii: "t"): simple = 0x09
-        case UInt8(ascii: "u"):
-            return try appendUnicodeEscape(at: index, to: &text)
-        default:
+        if base[index + 1] == UInt8(ascii: "u") { return try appendUnicodeEscape(at: index, to: &text) }
+        guard let simple = JSONText.unescaped(base[index + 1]) else {
             throw syntaxError(
                 "invalid escape: \\ followed by \(describe(at: index + 1)) (expected one of \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX)",
                 at: index)

@@ -3,6 +3,22 @@
 ///
 /// Escapes are written by ``UnicodeEscape/appendJSON(_:to:)`` (`\u001B`, uppercase hex).
 package enum JSONText {
+    /// The byte a one-character JSON escape stands for: `\"` `\\` `\/` `\b` `\f` `\n` `\r` `\t`; `nil` for any other
+    /// character after the backslash (`u` included: `\uXXXX` is read by its reader).
+    /// - Parameter escape: the byte after the backslash.
+    /// - Returns: the byte it stands for, or `nil`.
+    package static func unescaped(_ escape: UInt8) -> UInt8? {
+        switch escape {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): escape
+        case UInt8(ascii: "b"): 0x08
+        case UInt8(ascii: "f"): 0x0C
+        case UInt8(ascii: "n"): 0x0A
+        case UInt8(ascii: "r"): 0x0D
+        case UInt8(ascii: "t"): 0x09
+        default: nil
+        }
+    }
+
     /// `text` as a JSON string literal: quote and backslash escaped, line feed, carriage return and tab as
     /// `\n`, `\r`, `\t`, every other C0 control, DEL and C1 control as `\uXXXX`, and so are the scalars
     /// `alsoEscaping` picks (e.g. bidirectional marks, for text shown in a terminal).

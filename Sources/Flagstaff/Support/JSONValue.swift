@@ -332,17 +332,12 @@ private struct MemberScanner {
             position += 2
             var scalar: UInt32
             switch escaped {
-            case UInt8(ascii: "b"): scalar = 0x08
-            case UInt8(ascii: "f"): scalar = 0x0C
-            case UInt8(ascii: "n"): scalar = 0x0A
-            case UInt8(ascii: "r"): scalar = 0x0D
-            case UInt8(ascii: "t"): scalar = 0x09
             case UInt8(ascii: "u"):
                 let end = min(position + 4, slice.count)
                 let hex = String(decoding: UnsafeRawBufferPointer(rebasing: slice[position..<end]), as: UTF8.self)
                 scalar = UInt32(hex, radix: 16) ?? 0xFFFD
                 position = end
-            default: scalar = UInt32(escaped)
+            default: scalar = UInt32(JSONText.unescaped(escaped) ?? escaped)
             }
             if let high = pendingHigh {
                 pendingHigh = nil

@@ -1,0 +1,54 @@
+import Foundation
+
+/// A `StoreStressTool hold FILE` process: another process holding a store's lock until ``release()``, for the
+/// tests of lock waits and timeouts.
+package final class StoreLockHolder: Sendable {
+    /// The holding process (its pid is what the lock file records).
+    package let process: Process
+    private let input: Pipe
+
+    private init(process: Process, input: Pipe) {
+        self.process = process
+        self.input = input
+    }
+
+    /// Starts the holder and returns once it holds the lock.
+    /// - Parameters:
+    ///   - tool: the built `StoreStressTool`.
+    ///   - path: the store file whose lock to hold.
+    /// - Returns: the running holder; call ``release()`` when done.
+    /// - Throws: when the tool cannot be started or does not report holding the lock.
+    package static func start(tool: URL, path: String) async throws -> StoreLockHolder {
+        let process = Process()
+        let input = Pipe()
+        let output = Pipe()
+        process.executableURL = tool
+        process.arguments = ["hold", path]
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        let holder = StoreLockHolder(process: process, input: input)
+        let ready = try await offCooperativePool { output.fileHandleForReading.availableData }
+        guard String(decoding: ready, as: UTF8.self) == "locked\n" else {
+            holder.release()
+            throw StoreLockHolderError(output: String(decoding: ready, as: UTF8.self))
+        }
+        return holder
+    }
+
+    /// Ends the holder (it releases the lock when its standard input closes) and waits for it to exit.
+    package func release() {
+        try? input.fileHandleForWriting.close()
+        process.waitUntilExit()
+    }
+}
+
+/// `StoreStressTool hold` did not report holding the lock.
+package struct StoreLockHolderError: Error, CustomStringConvertible {
+    /// What it printed instead of `locked`.
+    package let output: String
+
+    package var description: String {
+        "StoreStressTool hold did not report the lock (printed \(output.debugDescription))"
+    }
+}
