@@ -124,15 +124,14 @@ package final class TmuxSession: Sendable {
     package func waitFor(
         _ what: String, timeout: TimeInterval = 10, until predicate: (TmuxScreen) -> Bool
     ) async throws -> TmuxScreen {
-        let clock = ContinuousClock()
-        let deadline = clock.now.advanced(by: .milliseconds(Int64(timeout * 1_000)))
-        var last = try capture()
-        while !predicate(last) {
-            if clock.now > deadline { throw TmuxError.timeout(what: what, lastScreen: last.text) }
-            try await Task.sleep(for: .milliseconds(20))
-            last = try capture()
+        var last: TmuxScreen?
+        let screen = try await poll(timeout: .milliseconds(Int64(timeout * 1_000))) { () throws -> TmuxScreen? in
+            let screen = try capture()
+            last = screen
+            return predicate(screen) ? screen : nil
         }
-        return last
+        guard let screen else { throw TmuxError.timeout(what: what, lastScreen: last?.text ?? "") }
+        return screen
     }
 
     /// Polls until the screen contains `text`.

@@ -94,11 +94,10 @@ final class ConsoleHarness {
     func waitForStore(timeout: TimeInterval = 5, _ predicate: ([String: String]) -> Bool) async throws -> [String:
         String]
     {
-        let deadline = Date().addingTimeInterval(timeout)
-        var overrides = try storedOverrides()
-        while !predicate(overrides) && Date() < deadline {
-            try await Task.sleep(for: .milliseconds(20))
+        var overrides: [String: String] = [:]
+        _ = try await poll(timeout: .milliseconds(Int64(timeout * 1_000))) { () throws -> Bool? in
             overrides = try storedOverrides()
+            return predicate(overrides) ? true : nil
         }
         return overrides
     }
@@ -121,10 +120,8 @@ final class ConsoleHarness {
     /// The console process (the child of the pane's shell).
     func consolePID() async throws -> pid_t {
         let shell = try session.panePID()
-        let deadline = Date().addingTimeInterval(5)
-        while Date() < deadline {
-            if let child = ProcessSpawn.childProcesses(of: shell).first { return child }
-            try await Task.sleep(for: .milliseconds(20))
+        if let child = try await poll(timeout: .seconds(5), { ProcessSpawn.childProcesses(of: shell).first }) {
+            return child
         }
         throw HarnessError("no console process under the pane's shell \(shell)")
     }

@@ -136,13 +136,7 @@ package final class LoopbackHTTPServer: Sendable {
     package func wait(timeout: Duration = .seconds(30), until condition: @Sendable (LoopbackHTTPServer) -> Bool) async
         -> Bool
     {
-        let clock = ContinuousClock()
-        let deadline = clock.now.advanced(by: timeout)
-        while clock.now < deadline {
-            if condition(self) { return true }
-            try? await Task.sleep(for: .milliseconds(5))
-        }
-        return condition(self)
+        await eventually(timeout: timeout) { condition(self) }
     }
 
     /// Forgets the recorded requests.
@@ -157,13 +151,7 @@ package final class LoopbackHTTPServer: Sendable {
     ///   - timeout: The longest time to wait.
     /// - Returns: `true` if the count was reached in time.
     package func waitForRequests(count: Int, timeout: Duration = .seconds(30)) async -> Bool {
-        let clock = ContinuousClock()
-        let deadline = clock.now.advanced(by: timeout)
-        while clock.now < deadline {
-            if requestCount >= count { return true }
-            try? await Task.sleep(for: .milliseconds(5))
-        }
-        return requestCount >= count
+        await wait(timeout: timeout) { $0.requestCount >= count }
     }
 }
 
