@@ -27,57 +27,6 @@ import Darwin
 ///   reason and is never overwritten. The reader and the writer share one size limit (64 MiB).
 /// - ``changeSignature()`` (inode, size, modification time) lets a registry notice other processes' writes.
 public final class FileOverrideStore: OverrideStore {
-    /// How a writer waits for the lock another writer holds.
-    public struct LockWait: Sendable {
-        /// How long to wait before giving up with ``OverrideStoreError/lockTimeout(path:holder:waited:)``
-        /// (nothing is changed); `nil` waits as long as it takes.
-        public var timeout: Duration?
-        /// How long to wait before calling ``onWaiting``.
-        public var noticeAfter: Duration
-        /// The clock the wait is measured on.
-        public var clock: any Clock<Duration>
-        /// Called once, from the writing thread, when the wait has lasted ``noticeAfter``: who holds the lock
-        /// and how long the writer has waited.
-        public var onWaiting: (@Sendable (LockHolder, Duration) -> Void)?
-
-        /// Creates a policy.
-        /// - Parameters:
-        ///   - timeout: the longest wait (`nil`: no limit); default 10 s.
-        ///   - noticeAfter: when to call `onWaiting`; default 1 s.
-        ///   - clock: the clock the wait is measured on; `ContinuousClock()` by default, a `ManualClock` in tests.
-        ///   - onWaiting: called once when the wait has lasted `noticeAfter`.
-        public init(
-            timeout: Duration? = .seconds(10), noticeAfter: Duration = .seconds(1),
-            clock: any Clock<Duration> = ContinuousClock(),
-            onWaiting: (@Sendable (LockHolder, Duration) -> Void)? = nil
-        ) {
-            self.timeout = timeout
-            self.noticeAfter = noticeAfter
-            self.clock = clock
-            self.onWaiting = onWaiting
-        }
-    }
-
-    /// The process holding a store's lock, as it recorded itself in the lock file.
-    public struct LockHolder: Sendable, Hashable, CustomStringConvertible {
-        /// Its process id, if it recorded one.
-        public var pid: Int32?
-        /// Its command line (program name and arguments, sanitised for printing), if it recorded one.
-        public var command: String?
-
-        /// Creates a holder.
-        public init(pid: Int32?, command: String?) {
-            self.pid = pid
-            self.command = command
-        }
-
-        /// `pid 4242 (flagstaff set blueText on)`, or `another process` when nothing was recorded.
-        public var description: String {
-            guard let pid else { return "another process" }
-            return "pid \(pid)" + (command.map { $0.isEmpty ? "" : " (\($0))" } ?? "")
-        }
-    }
-
     /// The largest file the reader accepts, and so the largest the writer writes.
     package static let defaultSizeLimit = 64 << 20
 
@@ -87,7 +36,7 @@ public final class FileOverrideStore: OverrideStore {
     public let lockWait: LockWait
     /// The largest file read or written, in bytes.
     package let sizeLimit: Int
-    private var path: String { url.path }
+    var path: String { url.path }
 
     /// Creates a store for a file (created at the first write, with its directory).
     /// - Parameters:
@@ -189,7 +138,7 @@ public final class FileOverrideStore: OverrideStore {
 
     // MARK: File operations
 
-    private func errorText(_ code: Int32 = errno) -> String { String(cString: strerror(code)) }
+    func errorText(_ code: Int32 = errno) -> String { String(cString: strerror(code)) }
 
     /// `64 MiB`, or `300 bytes`.
     private static func describe(bytes: Int) -> String {
@@ -278,179 +227,6 @@ public final class FileOverrideStore: OverrideStore {
         } catch {
             throw OverrideStoreError.unwritable(
                 path: path, reason: "cannot create directory \(directory): \(error.localizedDescription)")
-        }
-    }
-
-    // MARK: Lock
-
-    /// What the lock file says while a writer holds it: `<pid> <command>`.
-    private static let holderRecord: String = {
-        var words = CommandLine.arguments
-        if let program = words.first { words[0] = (program as NSString).lastPathComponent }
-        var command = words.joined(separator: " ").map { $0.isNewline ? " " : $0 }
-        if command.count > 200 { command = Array(command.prefix(199)) + ["…"] }
-        return "\(getpid()) \(String(command))\n"
-    }()
-
-    /// Who holds the lock, as the lock file records it.
-    private static func holder(of fd: Int32) -> LockHolder {
-        var buffer = [UInt8](repeating: 0, count: 1024)
-        let count = pread(fd, &buffer, buffer.count, 0)
-        guard count > 0 else { return LockHolder(pid: nil, command: nil) }
-        let text = String(decoding: buffer[0..<count], as: UTF8.self)
-        let line = text.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? ""
-        let parts = line.split(separator: " ", maxSplits: 1)
-        guard let first = parts.first, let pid = Int32(first), pid > 0 else {
-            return LockHolder(pid: nil, command: nil)
-        }
-        let command = parts.count > 1 ? TextSanitizer.sanitize(String(parts[1])) : nil
-        return LockHolder(pid: pid, command: command)
-    }
-
-    private func withExclusiveLock<T>(target: String, _ body: () throws -> T) throws -> T {
-        let lockPath = target + ".lock"
-        var fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        var writable = true
-        if fd < 0, errno == EACCES {
-            // Another user's lock file: a read-only descriptor locks as well; the holder is not recorded.
-            fd = open(lockPath, O_RDONLY | O_CLOEXEC)
-            writable = false
-        }
-        guard fd >= 0 else {
-            throw OverrideStoreError.unwritable(
-                path: path, reason: "cannot open lock file \(lockPath): \(errorText())")
-        }
-        defer { close(fd) }
-        // Root writing another user's store leaves the lock file to the store's owner, as the store itself.
-        var owner = stat()
-        var lockInfo = stat()
-        if geteuid() == 0, stat(target, &owner) == 0, fstat(fd, &lockInfo) == 0,
-            lockInfo.st_uid != owner.st_uid || lockInfo.st_gid != owner.st_gid
-        {
-            _ = fchown(fd, owner.st_uid, owner.st_gid)
-        }
-        try acquire(fd, lockPath: lockPath, clock: lockWait.clock)
-        if writable {
-            _ = ftruncate(fd, 0)
-            _ = Self.holderRecord.utf8CString.withUnsafeBufferPointer { pwrite(fd, $0.baseAddress, $0.count - 1, 0) }
-        }
-        defer {
-            if writable { _ = ftruncate(fd, 0) }
-            flock(fd, LOCK_UN)
-        }
-        return try body()
-    }
-
-    /// Takes the lock, trying every 10 ms while another process holds it, as ``lockWait`` says.
-    private func acquire<C: Clock<Duration>>(_ fd: Int32, lockPath: String, clock: C) throws {
-        var start: C.Instant?
-        var noticed = false
-        while true {
-            if flock(fd, LOCK_EX | LOCK_NB) == 0 { return }
-            let code = errno
-            guard code == EWOULDBLOCK || code == EAGAIN || code == EINTR else {
-                throw OverrideStoreError.unwritable(path: path, reason: "cannot lock \(lockPath): \(errorText(code))")
-            }
-            let now = clock.now
-            let waited = start.map { $0.duration(to: now) } ?? .zero
-            if start == nil { start = now }
-            if !noticed, waited >= lockWait.noticeAfter, let onWaiting = lockWait.onWaiting {
-                noticed = true
-                onWaiting(Self.holder(of: fd), waited)
-            }
-            if let timeout = lockWait.timeout, waited >= timeout {
-                throw OverrideStoreError.lockTimeout(path: path, holder: Self.holder(of: fd), waited: timeout)
-            }
-            usleep(10_000)
-        }
-    }
-
-    // MARK: Writing
-
-    /// `.<name>.<pid>.<random>.tmp`: the pid lets a later writer tell a killed writer's file from a live one's.
-    private static func temporaryName(for target: String) -> String {
-        ".\((target as NSString).lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
-    }
-
-    /// Removes temporary files beside `target` left by writers whose process is gone. Called under the lock, so
-    /// no writer of this file is between creating and renaming its temporary file; a file whose pid is alive
-    /// (or cannot be checked) is kept anyway.
-    private func removeAbandonedTemporaryFiles(beside target: String) {
-        let directory = (target as NSString).deletingLastPathComponent
-        let prefix = ".\((target as NSString).lastPathComponent)."
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
-        for name in names where name.hasPrefix(prefix) && name.hasSuffix(".tmp") {
-            let middle = name.dropFirst(prefix.count).dropLast(4).split(separator: ".")
-            guard middle.count == 2, let pid = Int32(middle[0]), pid > 0, UInt32(middle[1]) != nil,
-                pid != getpid()
-            else { continue }
-            if kill(pid, 0) != 0 && errno == ESRCH {
-                unlink(directory + "/" + name)
-            }
-        }
-    }
-
-    /// Replaces `target` with `data` atomically, keeping its owner, group and mode.
-    private func writeAtomically(_ data: Data, to target: String) throws {
-        let directory = (target as NSString).deletingLastPathComponent
-        let temporary = directory + "/" + Self.temporaryName(for: target)
-        func fail(_ what: String, _ code: Int32 = errno) -> OverrideStoreError {
-            .unwritable(path: path, reason: "\(what): \(errorText(code))")
-        }
-        var existing = stat()
-        let exists = stat(target, &existing) == 0
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, exists ? 0o600 : 0o644)
-        guard fd >= 0 else { throw fail("cannot create temporary file \(temporary)") }
-        var closed = false
-        defer {
-            if !closed { close(fd) }
-        }
-        if exists {
-            var created = stat()
-            if fstat(fd, &created) == 0, created.st_uid != existing.st_uid || created.st_gid != existing.st_gid,
-                fchown(fd, existing.st_uid, existing.st_gid) != 0
-            {
-                let error = fail(
-                    "cannot keep its owner (uid \(existing.st_uid) gid \(existing.st_gid)) in the new file, so it was not changed"
-                )
-                unlink(temporary)
-                throw error
-            }
-            guard fchmod(fd, existing.st_mode & 0o7777) == 0 else {
-                let error = fail("cannot keep its mode in the new file, so it was not changed")
-                unlink(temporary)
-                throw error
-            }
-        }
-        let written = data.withUnsafeBytes { raw -> Bool in
-            guard let base = raw.baseAddress else { return true }
-            var offset = 0
-            while offset < raw.count {
-                let count = write(fd, base.advanced(by: offset), raw.count - offset)
-                if count < 0 {
-                    if errno == EINTR { continue }
-                    return false
-                }
-                offset += count
-            }
-            return true
-        }
-        guard written, fsync(fd) == 0 else {
-            let error = fail("cannot write \(temporary)")
-            unlink(temporary)
-            throw error
-        }
-        close(fd)
-        closed = true
-        guard rename(temporary, target) == 0 else {
-            let error = fail("cannot replace the file")
-            unlink(temporary)
-            throw error
-        }
-        let directoryFD = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if directoryFD >= 0 {
-            fsync(directoryFD)
-            close(directoryFD)
         }
     }
 }
