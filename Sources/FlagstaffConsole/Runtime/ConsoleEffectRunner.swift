@@ -82,17 +82,9 @@ package final class ConsoleEffectRunner {
     private func perform(_ effect: ConsoleEffect, state: ConsoleState) throws -> [ConsoleEvent] {
         switch effect {
         case .setOverrides(let changes):
-            do {
-                try registry.setOverrides(changes)
-            } catch {
-                return [.storeWriteFailed("\(error)")]
-            }
+            return storeWrite { try registry.setOverrides(changes) }
         case .resetAllOverrides:
-            do {
-                try registry.resetAllOverrides()
-            } catch {
-                return [.storeWriteFailed("\(error)")]
-            }
+            return storeWrite { try registry.resetAllOverrides() }
         case .refreshRemoteSources:
             let inbox = self.inbox
             for source in registry.remoteSources {
@@ -118,5 +110,15 @@ package final class ConsoleEffectRunner {
             if choice == .restartNow, let restartHandler { try restartHandler(state.pendingRestarts) }
         }
         return []
+    }
+
+    /// Runs a store write; a failure becomes the event that reports it (the change was not applied).
+    private func storeWrite(_ write: () throws -> Void) -> [ConsoleEvent] {
+        do {
+            try write()
+            return []
+        } catch {
+            return [.storeWriteFailed("\(error)")]
+        }
     }
 }
