@@ -1,19 +1,18 @@
 import Foundation
 import Synchronization
 
-/// What every kind of flag has in common: identity (key, label, group), the override, the effective value
-/// and the explanation of that value.
+/// What every member of a registry has in common, boolean flags and typed settings alike: identity (key,
+/// label, group), description, restart tracking, and a type-erased view of the value (JSON, see
+/// ``OverrideValue``) for tools that show and edit any member (the console, the CLI, manifests).
 ///
-/// `Feature`, `DynamicFeature` and `RemoteFeature` (in `FlagstaffRemote`) are subclasses. A new kind of flag
-/// subclasses `AnyFeature` and overrides ``computedDefault`` (the fast value, read on every `enabled`) and
-/// ``resolveDefault()`` (the same value with its source, for explanations), and ``kind``.
+/// The two families are ``AnyFlag`` (on/off: `Feature`, `DynamicFeature`, `RemoteFeature`, `UnleashFeature`,
+/// with `enabled` and a three-state `override`) and ``Setting`` (a typed value with `value` and
+/// `overriddenValue`). New kinds of flags subclass ``AnyFlag``.
 ///
-/// Thread-safety: every member may be used from any thread. The override lives in an atomic cell, so
-/// ``enabled`` is a couple of atomic loads and a branch: no lock, no I/O, no allocation. The identity (key,
-/// label, group, registry) is an immutable object published through an atomic pointer, so reading it takes no
-/// lock either.
+/// Thread-safety: every member may be used from any thread. The identity (key, label, group, registry) is an
+/// immutable object published through an atomic pointer, so reading it takes no lock.
 open class AnyFeature: @unchecked Sendable {
-    // @unchecked: the mutable state is the atomic override/launch cells and the atomic identity pointer.
+    // @unchecked: the mutable state is the atomic identity pointer (and the subclasses' atomic cells).
     // Everything else is immutable.
 
     /// The key given at declaration, if any; it wins over the property-derived key and gets no group prefix.
@@ -23,19 +22,17 @@ open class AnyFeature: @unchecked Sendable {
     /// Whether a change of this flag only takes effect after the app restarts.
     public let requiresRestart: Bool
 
-    let overrideCell = Atomic<UInt8>(0)
-    let launchCell = Atomic<UInt8>(0)  // 0 = not yet launched, 1 = on, 2 = off
     private let explicitLabel: String?
     /// The identity given by discovery or registration (none until then).
     private let identity = ChainedReference<FeatureIdentity>()
 
-    /// Creates a flag. Subclasses call this.
+    /// Creates a member. Only ``AnyFlag`` and ``Setting`` subclass this class directly.
     /// - Parameters:
     ///   - key: an explicit store key (no group prefix), or `nil` to derive it from the property name.
     ///   - label: a display label, or `nil` to humanise the property name.
     ///   - description: a human description.
     ///   - requiresRestart: whether a change only takes effect after a restart.
-    public init(key: String?, label: String?, description: String?, requiresRestart: Bool) {
+    package init(key: String?, label: String?, description: String?, requiresRestart: Bool) {
         self.explicitKey = key
         self.explicitLabel = label
         self.description = description
@@ -92,103 +89,83 @@ open class AnyFeature: @unchecked Sendable {
         }
     }
 
-    // MARK: Value
+    // MARK: Value, type-erased
 
-    /// The effective value: a test override, else the local override, else the default
-    /// (remote, dynamic, build target or static).
-    ///
-    /// This is the hot path: no I/O, no allocation, no lock (for `DynamicFeature` add the closure's cost).
-    public final var enabled: Bool {
-        if TaskLocalOverrides.isActive, let forced = TaskLocalOverrides.value(for: self) {
-            return forced
-        }
-        switch overrideCell.load(ordering: .relaxed) {
-        case 1: return true
-        case 2: return false
-        default: return computedDefault
-        }
-    }
+    /// What kind of value this member holds (`.boolean` for flags).
+    public var settingType: SettingType { .boolean }
 
-    /// The value without any override. Subclasses override this with a fast computation.
-    open var computedDefault: Bool { resolveDefault().value }
+    /// The inclusive bounds of a number setting declared with a range, else `nil`.
+    public var valueRange: ValueRange? { nil }
 
-    /// The value without any override, with its source and the chain of sources considered.
-    /// Subclasses override this.
-    open func resolveDefault() -> Resolution {
-        .single(false, from: .static)
-    }
+    /// The effective value as JSON (`"on"`/`"off"` for flags), test overrides included.
+    public var currentValue: OverrideValue { abstract() }
 
-    /// The effective value and why, including the override and any test override.
-    public final var resolution: Resolution {
-        let base = resolveDefault()
-        var chain: [ResolutionStep] = []
-        var value = base.value
-        var source = base.source
-        let forced = TaskLocalOverrides.isActive ? TaskLocalOverrides.value(for: self) : nil
-        if let forced {
-            chain.append(ResolutionStep(source: .testOverride, value: forced, detail: "forced in this task"))
-        }
-        let state = override
-        chain.append(
-            ResolutionStep(
-                source: .override, value: state.forcedValue, detail: state == .featureDefault ? "not overridden" : nil))
-        chain.append(contentsOf: base.chain)
-        if let forced {
-            value = forced
-            source = .testOverride
-        } else if let overrideValue = state.forcedValue {
-            value = overrideValue
-            source = .override
-        }
-        return Resolution(value: value, source: source, chain: chain)
-    }
+    /// The value this member would have without a local override (remote, dynamic, build target or default).
+    public var valueWithoutOverride: OverrideValue { abstract() }
 
-    // MARK: Override
+    /// The declared default (for flags with a build-target or dynamic default: the value without override).
+    public var declaredDefault: OverrideValue { valueWithoutOverride }
 
-    /// The local override. Setting it persists through the registry's override store and notifies
-    /// change subscribers.
-    ///
-    /// Setting it never throws: if the store cannot be written (corrupt or unwritable file) the override is
-    /// not applied and the error is kept in the registry's `storeError`. Use
-    /// `FeatureRegistry.setOverride(_:for:)` to get the error. A flag not yet in a registry keeps the
-    /// override in memory only.
-    public final var override: OverrideState {
-        get { OverrideState(cellValue: overrideCell.load(ordering: .relaxed)) }
-        set {
-            if let registry {
-                do {
-                    try registry.setOverride(newValue, for: self)
-                } catch {
-                    registry.recordStoreError(error)
-                }
-            } else {
-                overrideCell.store(newValue.cellValue, ordering: .relaxed)
-            }
+    /// The local override in force, or `nil` when there is none.
+    public var overrideValue: OverrideValue? { abstract() }
+
+    /// Whether the member has a local override.
+    public var isOverridden: Bool { overrideValue != nil }
+
+    /// The effective value and why: the winning source and every source considered, highest first.
+    public var explanation: ValueResolution { abstract() }
+
+    /// The effective value when the registry was created (or this member registered, or launch values were last
+    /// recorded).
+    public var launchStoredValue: OverrideValue { abstract() }
+
+    /// `true` when the member requires a restart and its effective value differs from the one at launch.
+    public var isPendingRestart: Bool { abstract() }
+
+    /// Checks that `value` is a valid value for this member (type, range, choices, JSON shape).
+    /// - Throws: ``SettingValueError`` saying what was expected.
+    public func validate(_ value: OverrideValue) throws(SettingValueError) { abstract() }
+
+    /// Parses a value typed by a person (`on`/`off` for flags; text; numbers; case names; JSON text) and
+    /// validates it.
+    /// - Returns: the value to store.
+    /// - Throws: ``SettingValueError`` saying what was expected (`must be 1…100`).
+    public func parse(_ text: String) throws(SettingValueError) -> OverrideValue { abstract() }
+
+    /// A value as shown to a person: `on`/`off`, the string itself, a number, a case name, compact JSON.
+    public func displayText(_ value: OverrideValue) -> String { abstract() }
+
+    /// Sets or removes (`nil`) the local override, validated and persisted through the registry.
+    /// - Throws: ``SettingValueError`` for an invalid value (nothing changes), `RegistryError.notInRegistry`, or
+    ///   the store's error.
+    public func setOverrideValue(_ value: OverrideValue?) throws {
+        if let value { try validate(value) }
+        if let registry {
+            guard registry.contains(self) else { throw RegistryError.notInRegistry(key) }
+            try registry.setOverrideValues([key: value])
+        } else {
+            _ = applyStored(value)
         }
     }
 
-    /// Whether the flag has an override (`override != .featureDefault`).
-    public var isOverridden: Bool { overrideCell.load(ordering: .relaxed) != 0 }
+    /// Puts a stored value (or no override) in force. Called by the registry for store entries.
+    /// - Returns: whether the effective override changed, and why the value was refused, if it was.
+    func applyStored(_ value: OverrideValue?) -> StoredValueOutcome { abstract() }
 
-    // MARK: Restart tracking
+    /// Remembers the current value as the launch value.
+    func recordLaunchValue() { abstract() }
 
-    /// The effective value when the registry was created (or when this flag was registered).
-    public var launchValue: Bool {
-        switch launchCell.load(ordering: .relaxed) {
-        case 1: return true
-        case 2: return false
-        default: return enabled
-        }
+    private func abstract() -> Never {
+        preconditionFailure("AnyFeature is subclassed only by AnyFlag and Setting")
     }
+}
 
-    /// `true` when the flag requires a restart and its effective value differs from ``launchValue``.
-    public var isPendingRestart: Bool {
-        requiresRestart && launchCell.load(ordering: .relaxed) != 0 && enabled != launchValue
-    }
-
-    func recordLaunchValue() {
-        launchCell.store(enabled ? 1 : 2, ordering: .relaxed)
-    }
+/// What applying a stored value did.
+struct StoredValueOutcome {
+    /// Whether the override in force changed.
+    var changed: Bool
+    /// Why the stored value was refused (it stays in the file), or `nil`.
+    var problem: String?
 }
 
 /// A flag's identity once discovered or registered. Immutable, so readers need no lock.

@@ -12,7 +12,7 @@ import Synchronization
 /// ``invalidateCache()``) or ``Caching/interval(_:)`` (recomputed at most once per interval) for closures that
 /// are expensive or read on hot paths. The closure may run on any thread and must not read this flag's
 /// `enabled` (that would recurse).
-public final class DynamicFeature: AnyFeature, @unchecked Sendable {
+public final class DynamicFeature: AnyFlag, @unchecked Sendable {
     // @unchecked: the closure and the clock are Sendable and immutable; the cache is one atomic word.
 
     /// How often the closure runs.

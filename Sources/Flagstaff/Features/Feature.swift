@@ -9,7 +9,7 @@
 ///     let internalTools = Feature(enabledIn: [.debug, .internal])  // on only in those builds
 /// }
 /// ```
-public final class Feature: AnyFeature, @unchecked Sendable {
+public final class Feature: AnyFlag, @unchecked Sendable {
     // @unchecked: adds only immutable state to AnyFeature.
 
     /// The static default (ignored when ``enabledIn`` is set).

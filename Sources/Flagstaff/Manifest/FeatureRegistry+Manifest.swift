@@ -49,7 +49,7 @@ extension FeatureRegistry {
     /// Describes this registry as a manifest (flags, groups, defaults, kinds), e.g. to open it in the
     /// standalone console.
     public func manifest() -> RegistryManifest {
-        func flag(_ feature: AnyFeature) -> RegistryManifest.Flag {
+        func flag(_ feature: AnyFlag) -> RegistryManifest.Flag {
             let enabledIn = (feature as? Feature)?.enabledIn.map { targets in
                 BuildTarget.allCases.filter(targets.contains)
             }
@@ -65,14 +65,15 @@ extension FeatureRegistry {
         func describe(_ group: FeatureGroup) -> RegistryManifest.Group {
             RegistryManifest.Group(
                 key: group.key, label: group.label, description: group.description,
-                flags: group.features.map(flag), groups: group.subgroups.map(describe))
+                flags: group.features.compactMap { $0 as? AnyFlag }.map(flag), groups: group.subgroups.map(describe))
         }
-        return RegistryManifest(name: name, flags: rootFeatures.map(flag), groups: groups.map(describe))
+        return RegistryManifest(
+            name: name, flags: rootFeatures.compactMap { $0 as? AnyFlag }.map(flag), groups: groups.map(describe))
     }
 }
 
 /// A flag built from a manifest entry: a static default that remembers the kind it was declared with.
-final class ManifestFeature: AnyFeature, @unchecked Sendable {
+final class ManifestFeature: AnyFlag, @unchecked Sendable {
     // @unchecked: adds only immutable state to AnyFeature.
     let defaultState: Bool
     let declaredKind: FeatureKind

@@ -141,9 +141,10 @@ extension FeatureRegistry {
                 }
                 for (feature, key) in zip(features, keys) {
                     feature.assignIdentity(propertyName: nil, group: groupChain, registry: self, declarationPath: nil)
-                    let stored =
-                        state.storedOverrides.isEmpty ? .featureDefault : state.storedOverrides[key] ?? .featureDefault
-                    feature.overrideCell.store(stored.cellValue, ordering: .relaxed)
+                    let stored = state.storedOverrides.isEmpty ? nil : state.storedOverrides[key]
+                    if stored != nil || feature.isOverridden {
+                        state.valueProblems[key] = feature.applyStored(stored).problem
+                    }
                 }
                 state.features.append(contentsOf: features)
                 state.keys.append(contentsOf: keys)

@@ -8,17 +8,36 @@ extension FeatureRegistry {
     ///   - feature: a flag of this registry.
     /// - Throws: `RegistryError.notInRegistry`, or the store's error (corrupt or unwritable file); on error
     ///   nothing changes.
-    public func setOverride(_ state: OverrideState, for feature: AnyFeature) throws {
+    public func setOverride(_ state: OverrideState, for feature: AnyFlag) throws {
         guard feature.registry === self else { throw RegistryError.notInRegistry(feature.key) }
         try setOverrides([feature.key: state])
     }
 
-    /// Sets several overrides in one store write (keys this registry does not declare are stored too).
-    /// - Parameter changes: keys and their new overrides.
-    /// - Throws: the store's error; on error nothing changes.
+    /// Sets several flag overrides in one store write (keys this registry does not declare are stored too).
+    /// - Parameter changes: keys and their new overrides (`.featureDefault` removes one).
+    /// - Throws: ``SettingValueError`` when a key names a setting (use ``setOverrideValues(_:)``), or the
+    ///   store's error; on error nothing changes.
     public func setOverrides(_ changes: [String: OverrideState]) throws {
+        try setOverrideValues(changes.mapValues { OverrideValue($0) })
+    }
+
+    /// Sets or removes (`nil`) the overrides of flags and settings in one store write: all or nothing. Each value
+    /// is checked against the member declared under its key (keys this registry does not declare are stored as
+    /// given).
+    /// - Parameter changes: keys and their new values (`"on"`/`"off"` for flags), `nil` to remove.
+    /// - Throws: ``InvalidOverrideValue`` naming the first invalid key (in key order), or the store's error; on
+    ///   error nothing changes.
+    public func setOverrideValues(_ changes: [String: OverrideValue?]) throws {
+        for key in changes.keys.sorted() {
+            guard let value = changes[key] ?? nil, let member = feature(forKey: key) else { continue }
+            do {
+                try member.validate(value)
+            } catch {
+                throw InvalidOverrideValue(key: key, value: value, reason: error.reason)
+            }
+        }
         let change = try core.writes.withLock { _ -> FeatureChange? in
-            let all: [String: OverrideState]
+            let all: [String: OverrideValue]
             do {
                 all = try store.update(changes)
             } catch {
@@ -35,7 +54,7 @@ extension FeatureRegistry {
     /// - Throws: the store's error; on error nothing changes.
     public func resetAllOverrides() throws {
         let keys = core.state.withLock { $0.keys }
-        try setOverrides(Dictionary(keys.map { ($0, OverrideState.featureDefault) }, uniquingKeysWith: { a, _ in a }))
+        try setOverrideValues(Dictionary(keys.map { ($0, OverrideValue?.none) }, uniquingKeysWith: { a, _ in a }))
     }
 
     /// Re-reads the store now and notifies subscribers of any change (the watcher does this on its own
@@ -47,6 +66,28 @@ extension FeatureRegistry {
 
     func recordStoreError(_ error: any Error) {
         core.state.withLock { $0.storeError = error }
+    }
+
+    /// Keeps a change refused by a non-throwing setter (`Setting.overriddenValue`, `AnyFlag.override`).
+    func recordRefusedChange(_ change: RefusedChange) {
+        core.state.withLock { $0.lastRefusedChange = change }
+    }
+
+    /// The last change a non-throwing setter refused (an invalid value, an unwritable store), or `nil`.
+    public var lastRefusedChange: RefusedChange? { core.state.withLock { $0.lastRefusedChange } }
+
+    /// Store entries that are not valid for the member declared under their key (a hand-edited file, an older
+    /// app version): ignored — the member reads as not overridden — and left in the file. Sorted by key.
+    public var storedValueProblems: [StoredValueProblem] {
+        let (problems, stored) = core.state.withLock { ($0.valueProblems, $0.storedOverrides) }
+        return problems.keys.sorted().compactMap { key in
+            stored[key].map { StoredValueProblem(key: key, value: $0, reason: problems[key] ?? "") }
+        }
+    }
+
+    /// Whether `feature` is the member registered under its key.
+    public func contains(_ feature: AnyFeature) -> Bool {
+        feature.registry === self && self.feature(forKey: feature.key) === feature
     }
 
     /// Loads the store and applies it; on error keeps the error and falls back to defaults.
@@ -73,23 +114,25 @@ extension FeatureRegistry {
     /// Makes the flags' override cells match a full store snapshot.
     /// - Returns: the keys that changed, to notify once the caller has released its locks (`nil` when nothing
     ///   changed or `origin` is `nil`, i.e. at start-up).
-    func apply(_ overrides: [String: OverrideState], origin: FeatureChange.Origin?) -> FeatureChange? {
+    func apply(_ overrides: [String: OverrideValue], origin: FeatureChange.Origin?) -> FeatureChange? {
         let changed: Set<String> = core.state.withLock { state in
             let previous = state.storedOverrides
             state.storedOverrides = overrides
             var changed = Set<String>()
             if origin != nil, state.problems.isEmpty {
-                // Every flag's cell already holds `previous` (start-up applied the whole store, registration
-                // loads each new flag's entry): only keys whose stored entry differs can change. One write
-                // then costs the size of the store, not the number of flags. (Duplicate keys, a problem,
-                // share one entry between several flags: those registries take the full pass below.)
-                for (key, new) in overrides where previous[key] != new { set(key, new, &changed, state) }
-                for key in previous.keys where overrides[key] == nil { set(key, .featureDefault, &changed, state) }
+                // Every member already holds `previous` (start-up applied the whole store, registration
+                // loads each new member's entry): only keys whose stored entry differs can change. One write
+                // then costs the size of the store, not the number of members. (Duplicate keys, a problem,
+                // share one entry between several members: those registries take the full pass below.)
+                for (key, new) in overrides where previous[key] != new { set(key, new, &changed, &state) }
+                for key in previous.keys where overrides[key] == nil { set(key, nil, &changed, &state) }
                 return changed
             }
+            state.valueProblems = [:]
             for (feature, key) in zip(state.features, state.keys) {
-                let new = (overrides[key] ?? .featureDefault).cellValue
-                if feature.overrideCell.exchange(new, ordering: .relaxed) != new { changed.insert(key) }
+                let outcome = feature.applyStored(overrides[key])
+                if outcome.changed { changed.insert(key) }
+                if let problem = outcome.problem { state.valueProblems[key] = problem }
             }
             return changed
         }
@@ -99,11 +142,13 @@ extension FeatureRegistry {
         return FeatureChange(keys: changed, origin: origin)
     }
 
-    /// Puts `state` in the cell of the flag with `key` (if the registry has one), noting the key if it changed.
-    private func set(_ key: String, _ state: OverrideState, _ changed: inout Set<String>, _ registry: RegistryState) {
+    /// Puts `value` in force for the member with `key` (if the registry has one), noting the key if it changed
+    /// and the problem if the value is not valid for it.
+    private func set(_ key: String, _ value: OverrideValue?, _ changed: inout Set<String>, _ registry: inout RegistryState) {
         guard let feature = registry.byKey[key] else { return }
-        let new = state.cellValue
-        if feature.overrideCell.exchange(new, ordering: .relaxed) != new { changed.insert(key) }
+        let outcome = feature.applyStored(value)
+        if outcome.changed { changed.insert(key) }
+        registry.valueProblems[key] = outcome.problem
     }
 
     /// Starts the watcher: a task that waits `storeWatchInterval` on the options' clock, then compares the

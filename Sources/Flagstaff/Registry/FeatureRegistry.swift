@@ -71,7 +71,13 @@ open class FeatureRegistry: @unchecked Sendable {
     /// Every flag, flattened, in declaration order (runtime registrations last). Lock-free.
     public var allFeatures: [AnyFeature] { core.keyTable.members.features }
 
-    /// The flag with this store key, or `nil`.
+    /// The on/off flag with this store key, or `nil` (also when the key names a typed setting).
+    /// - Parameter key: the full key.
+    public func flag(forKey key: String) -> AnyFlag? {
+        core.keyTable.lookup(key) as? AnyFlag
+    }
+
+    /// The flag or setting with this store key, or `nil`.
     /// - Parameter key: the full key, e.g. `list.infiniteScroll`.
     ///
     /// Lock-free: an atomic load and a hash-table lookup. Still, keep a reference to the flag on hot paths.
@@ -99,8 +105,8 @@ open class FeatureRegistry: @unchecked Sendable {
     /// While the store cannot be read, flags read their defaults; a corrupt file is never overwritten.
     public var storeError: (any Error)? { core.state.withLock { $0.storeError } }
 
-    /// Every override in the store, including keys this registry does not declare.
-    public var storedOverrides: [String: OverrideState] { core.state.withLock { $0.storedOverrides } }
+    /// Every override in the store, including keys this registry does not declare (flags as `"on"`/`"off"`).
+    public var storedOverrides: [String: OverrideValue] { core.state.withLock { $0.storedOverrides } }
 
     /// Throws if the registry has declaration problems; the CLI and the console call this before opening.
     /// - Throws: `RegistryError.problems` listing every problem.

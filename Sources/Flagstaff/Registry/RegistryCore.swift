@@ -55,7 +55,10 @@ struct RegistryState: @unchecked Sendable {
     var rootFeatures: [AnyFeature] = []
     var problems: [RegistryProblem] = []
     var storeError: (any Error)?
-    var storedOverrides: [String: OverrideState] = [:]
+    var storedOverrides: [String: OverrideValue] = [:]
+    /// Why stored entries were refused by the member under their key.
+    var valueProblems: [String: String] = [:]
+    var lastRefusedChange: RefusedChange?
     var storeSignature: StoreSignature?
     var subscribers: [UInt64: @Sendable (FeatureChange) -> Void] = [:]
     var nextSubscriberID: UInt64 = 0

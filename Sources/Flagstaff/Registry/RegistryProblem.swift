@@ -53,3 +53,48 @@ public enum RegistryError: Error, Sendable, CustomStringConvertible {
         }
     }
 }
+
+/// A value refused for a flag or setting: not valid for its type, range or choices.
+public struct InvalidOverrideValue: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The key.
+    public var key: String
+    /// The value refused.
+    public var value: OverrideValue
+    /// What was expected, e.g. `must be 1…100`.
+    public var reason: String
+
+    /// Creates an error.
+    public init(key: String, value: OverrideValue, reason: String) {
+        self.key = key
+        self.value = value
+        self.reason = reason
+    }
+
+    /// `invalid value 500 for "maxItems": must be 1…100`.
+    public var description: String {
+        "invalid value \(value.summary) for \(JSONText.quoted(key, alsoEscaping: TextSanitizer.isUnsafe)): \(reason)"
+    }
+}
+
+/// A change a non-throwing setter refused.
+public struct RefusedChange: Sendable, Hashable {
+    /// The key.
+    public var key: String
+    /// Why, e.g. `must be 1…100`.
+    public var reason: String
+}
+
+/// A store entry not valid for the member declared under its key: ignored and left in the file.
+public struct StoredValueProblem: Sendable, Hashable, CustomStringConvertible {
+    /// The key.
+    public var key: String
+    /// The stored value.
+    public var value: OverrideValue
+    /// Why it was refused, e.g. `expected "on" or "off", found 3`.
+    public var reason: String
+
+    /// `stored value 3 for "blueText" ignored: expected "on" or "off", found 3`.
+    public var description: String {
+        "stored value \(value.summary) for \(JSONText.quoted(key, alsoEscaping: TextSanitizer.isUnsafe)) ignored: \(reason)"
+    }
+}

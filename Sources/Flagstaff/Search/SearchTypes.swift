@@ -2,9 +2,9 @@
 public enum SearchScope: String, Sendable, Hashable, CaseIterable {
     /// Every flag.
     case all
-    /// Flags whose effective value is on.
+    /// Flags (and boolean settings) whose effective value is on.
     case enabled
-    /// Flags whose effective value is off.
+    /// Flags (and boolean settings) whose effective value is off.
     case disabled
     /// Flags with an override.
     case overridden
@@ -14,10 +14,17 @@ public enum SearchScope: String, Sendable, Hashable, CaseIterable {
     public func includes(_ feature: AnyFeature) -> Bool {
         switch self {
         case .all: return true
-        case .enabled: return feature.enabled
-        case .disabled: return !feature.enabled
+        case .enabled: return Self.boolean(feature) == true
+        case .disabled: return Self.boolean(feature) == false
         case .overridden: return feature.isOverridden
         }
+    }
+
+    /// A flag's value, a boolean setting's value, else `nil` (typed settings are neither on nor off).
+    private static func boolean(_ feature: AnyFeature) -> Bool? {
+        if let flag = feature as? AnyFlag { return flag.enabled }
+        guard feature.settingType == .boolean else { return nil }
+        return feature.currentValue == .on
     }
 
     /// The next scope in the cycle All → On → Off → Overridden → All.

@@ -83,7 +83,7 @@ public final class FileOverrideStore: OverrideStore {
 
     /// Reads the file. A missing file means no overrides.
     /// - Throws: `OverrideStoreError.unreadable` or `.corrupt`, naming the file.
-    public func load() throws -> [String: OverrideState] {
+    public func load() throws -> [String: OverrideValue] {
         guard let data = try readFile() else { return [:] }
         return try OverrideFileFormat.decode(data, path: path)
     }
@@ -91,7 +91,7 @@ public final class FileOverrideStore: OverrideStore {
     /// Read-modify-write under the cross-process lock; writes only if something changed.
     /// - Throws: `OverrideStoreError` naming the file; a corrupt file is not overwritten; nothing is written
     ///   when the file may not be written, its lock is not released in time or the result would be too large.
-    public func update(_ changes: [String: OverrideState]) throws -> [String: OverrideState] {
+    public func update(_ changes: [String: OverrideValue?]) throws -> [String: OverrideValue] {
         let target = try resolvedTarget()
         try checkWritable(target)
         try ensureDirectory(of: target)
@@ -100,8 +100,8 @@ public final class FileOverrideStore: OverrideStore {
             let contents = try readFile().map { try OverrideFileFormat.decodeStore($0, path: path) }
             var overrides = contents?.overrides ?? [:]
             let before = overrides
-            for (key, state) in changes {
-                overrides[key] = state == .featureDefault ? nil : state
+            for (key, value) in changes {
+                overrides[key] = value
             }
             if overrides != before {
                 let data = OverrideFileFormat.encode(overrides, otherMembers: contents?.otherMembers ?? [])

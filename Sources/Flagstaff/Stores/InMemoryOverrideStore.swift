@@ -2,25 +2,31 @@ import Synchronization
 
 /// An override store in memory: the default for registries, and the store for tests. Lost at exit.
 public final class InMemoryOverrideStore: OverrideStore {
-    private let overrides: AnnotatedMutex<[String: OverrideState]>
+    private let overrides: AnnotatedMutex<[String: OverrideValue]>
     private let generation = Atomic<Int64>(0)
 
-    /// Creates a store, optionally with initial overrides (`.featureDefault` entries are dropped).
+    /// Creates a store, optionally with initial overrides.
     /// - Parameter initial: overrides to start with.
-    public init(_ initial: [String: OverrideState] = [:]) {
-        overrides = AnnotatedMutex(initial.filter { $0.value != .featureDefault })
+    public init(_ initial: [String: OverrideValue] = [:]) {
+        overrides = AnnotatedMutex(initial)
+    }
+
+    /// Creates a store with initial flag overrides (`.featureDefault` entries are dropped).
+    /// - Parameter initial: flag overrides to start with.
+    public convenience init(_ initial: [String: OverrideState]) {
+        self.init(initial.compactMapValues(OverrideValue.init))
     }
 
     /// The current overrides.
-    public func load() -> [String: OverrideState] {
+    public func load() -> [String: OverrideValue] {
         overrides.withLock { $0 }
     }
 
     /// Applies the changes and returns the new contents.
-    public func update(_ changes: [String: OverrideState]) -> [String: OverrideState] {
+    public func update(_ changes: [String: OverrideValue?]) -> [String: OverrideValue] {
         let result = overrides.withLock { current in
-            for (key, state) in changes {
-                current[key] = state == .featureDefault ? nil : state
+            for (key, value) in changes {
+                current[key] = value
             }
             return current
         }

@@ -1,23 +1,27 @@
 import Foundation
 
-/// The override file format, `{"version":1,"overrides":{"list.infiniteScroll":"on","blueText":"off"}}`: the one
-/// parser and writer for the store file (`FileOverrideStore`), the documents `flagstaff import` reads and
+/// The override file format, `{"version":1,"overrides":{"list.infiniteScroll":"on","blueText":"off","maxItems":50}}`:
+/// the one parser and writer for the store file (`FileOverrideStore`), the documents `flagstaff import` reads and
 /// `flagstaff export` writes, and profiles.
+///
+/// Flags are stored as `"on"`/`"off"`, typed settings as plain JSON values (`"#000000"`, `50`, `{"a":1}`). The file
+/// does not say which key is which: any JSON value is kept, and the registry checks each against the type declared
+/// under its key.
 ///
 /// Every error names the file, the JSON path (with the key, for a bad entry) and what was expected.
 package enum OverrideFileFormat {
     /// The only version of the format.
     package static let version = 1
 
-    /// What a reader accepts beyond `{"version":1,"overrides":{"key":"on"|"off"}}`.
+    /// What a reader accepts beyond `{"version":1,"overrides":{"key": value}}`.
     package struct Rules: Sendable, Equatable {
-        /// Whether `"default"` is accepted as an entry's value (meaning "remove this override").
+        /// Whether `"default"` and `null` are read as "remove this override" (see ``Contents/removals``).
         package var acceptsDefault: Bool
         /// Whether top-level fields other than `version` and `overrides` are errors (else they are kept, see
         /// ``Contents/otherMembers``).
         package var rejectsUnknownFields: Bool
 
-        /// The store file: `on` and `off` only; unknown top-level fields are kept.
+        /// The store file: every entry is a value; unknown top-level fields are kept.
         package static let store = Rules(acceptsDefault: false, rejectsUnknownFields: false)
         /// A document a person hands over (`flagstaff import`): `default` allowed, nothing unknown accepted.
         package static let document = Rules(acceptsDefault: true, rejectsUnknownFields: true)
@@ -26,7 +30,9 @@ package enum OverrideFileFormat {
     /// A parsed override file: its overrides and the top-level members it has besides `version` and `overrides`.
     package struct Contents: Sendable, Equatable {
         /// The overrides by key.
-        package var overrides: [String: OverrideState]
+        package var overrides: [String: OverrideValue]
+        /// Keys whose entry is `"default"` or `null` under ``Rules/document``: overrides to remove.
+        package var removals: Set<String> = []
         /// Top-level members other than `version` and `overrides`, in the file's order, each with its value's
         /// JSON text as it was in the file: a writer puts them back unchanged.
         package var otherMembers: [Member]
@@ -40,8 +46,9 @@ package enum OverrideFileFormat {
         }
 
         /// Creates contents.
-        package init(overrides: [String: OverrideState], otherMembers: [Member] = []) {
+        package init(overrides: [String: OverrideValue], removals: Set<String> = [], otherMembers: [Member] = []) {
             self.overrides = overrides
+            self.removals = removals
             self.otherMembers = otherMembers
         }
     }
@@ -52,10 +59,10 @@ package enum OverrideFileFormat {
     ///   - data: the file's bytes.
     ///   - file: the file's name for messages (a path, or e.g. `standard input`).
     ///   - rules: what is accepted beyond the store format.
-    /// - Returns: the overrides by key; `.featureDefault` only for `"default"` entries under ``Rules/document``.
+    /// - Returns: the overrides by key (not the removals of a document: see ``decodeContents(_:file:rules:)``).
     /// - Throws: ``OverrideFileError`` naming the file, the JSON path and what was expected.
     package static func decode(_ data: Data, file: String, rules: Rules) throws(OverrideFileError) -> [String:
-        OverrideState]
+        OverrideValue]
     {
         try decodeContents(data, file: file, rules: rules).overrides
     }
@@ -115,34 +122,29 @@ package enum OverrideFileFormat {
                 "$.overrides", "expected an object of key → \(words(rules)), found \(JSONValue(overridesValue).summary)"
             )
         }
-        var result: [String: OverrideState] = [:]
+        var result: [String: OverrideValue] = [:]
+        var removals: Set<String> = []
         result.reserveCapacity(entries.count)
-        var firstBadKey: String?  // the first in key order, so the message does not depend on hashing
         for (key, value) in entries {
-            switch value as? String {
-            case "on": result[key] = .enabled
-            case "off": result[key] = .disabled
-            case "default" where rules.acceptsDefault: result[key] = .featureDefault
-            default: if firstBadKey.map({ key < $0 }) ?? true { firstBadKey = key }
+            if rules.acceptsDefault, value is NSNull || (value as? String) == "default" {
+                removals.insert(key)
+            } else {
+                result[key] = OverrideValue(jsonObject: value)
             }
-        }
-        if let key = firstBadKey, let value = entries[key] {
-            throw fail(
-                "$.overrides[\(quoted(key))]", key: key, "expected \(words(rules)), found \(JSONValue(value).summary)")
         }
         let others = document.members.filter { $0.name != "version" && $0.name != "overrides" }.map { member in
             Contents.Member(name: member.name, json: String(decoding: data[member.value], as: UTF8.self))
         }
-        return Contents(overrides: result, otherMembers: others)
+        return Contents(overrides: result, removals: removals, otherMembers: others)
     }
 
     /// Parses a store file (``Rules/store``), reporting a bad one as the store's error.
     /// - Parameters:
     ///   - data: the file's bytes.
     ///   - path: the store file's path.
-    /// - Returns: the overrides by key (`on` and `off` only).
+    /// - Returns: the overrides by key.
     /// - Throws: `OverrideStoreError.corrupt` with the file, the JSON path and what was expected.
-    static func decode(_ data: Data, path: String) throws(OverrideStoreError) -> [String: OverrideState] {
+    static func decode(_ data: Data, path: String) throws(OverrideStoreError) -> [String: OverrideValue] {
         try decodeStore(data, path: path).overrides
     }
 
@@ -166,17 +168,15 @@ package enum OverrideFileFormat {
     package static let compactThreshold = 1 << 20
 
     /// Encodes overrides, keys sorted, one per line, so diffs of the file stay readable; a file whose readable
-    /// layout would pass ``compactThreshold`` bytes is written on one line instead. `.featureDefault` entries
-    /// are left out (no override). Other top-level members follow `overrides`, as they were read.
+    /// layout would pass ``compactThreshold`` bytes is written on one line instead. Other top-level members follow
+    /// `overrides`, as they were read.
     /// - Parameters:
     ///   - overrides: the overrides by key.
     ///   - otherMembers: top-level members to keep (see ``Contents``).
     /// - Returns: the file's bytes.
-    package static func encode(_ overrides: [String: OverrideState], otherMembers: [Contents.Member] = []) -> Data {
-        let entries = overrides.filter { $0.value != .featureDefault }.sorted { $0.key < $1.key }.map {
-            (JSONText.quoted($0.key), $0.value == .enabled ? #""on""# : #""off""#)
-        }
-        let readableSize = entries.reduce(0) { $0 + $1.0.utf8.count + 13 }
+    package static func encode(_ overrides: [String: OverrideValue], otherMembers: [Contents.Member] = []) -> Data {
+        let entries = overrides.sorted { $0.key < $1.key }.map { (JSONText.quoted($0.key), $0.value.json) }
+        let readableSize = entries.reduce(0) { $0 + $1.0.utf8.count + $1.1.utf8.count + 8 }
         if readableSize > compactThreshold {
             var text = #"{"version":\#(version),"overrides":{"#
             text.reserveCapacity(readableSize)
@@ -198,9 +198,9 @@ package enum OverrideFileFormat {
         return Data((text + "\n}\n").utf8)
     }
 
-    /// `"on" or "off"`, or `"on", "off" or "default"`.
+    /// What an entry may be.
     private static func words(_ rules: Rules) -> String {
-        rules.acceptsDefault ? #""on", "off" or "default""# : #""on" or "off""#
+        rules.acceptsDefault ? #"a value ("on", "off", a setting's value) or "default""# : #"a value ("on", "off" or a setting's value)"#
     }
 
     /// A key quoted for a JSON path, safe to print.

@@ -24,7 +24,7 @@ package struct RegistryFlagSource: ConsoleFlagSource {
     }
 
     package func flag(forKey key: String) -> ConsoleFlag? {
-        guard let feature = registry.feature(forKey: key) else { return nil }
+        guard let feature = registry.flag(forKey: key) else { return nil }
         return ConsoleFlag(
             key: feature.key, label: feature.label, description: feature.description, groupPath: feature.groupPath,
             kind: feature.kind, requiresRestart: feature.requiresRestart, resolution: feature.resolution,
@@ -54,7 +54,8 @@ package struct RegistryFlagSource: ConsoleFlagSource {
 
     private static func status(_ feature: AnyFeature) -> ConsoleFlagStatus {
         ConsoleFlagStatus(
-            key: feature.key, value: feature.enabled, override: feature.override,
+            key: feature.key, value: (feature as? AnyFlag)?.enabled ?? false,
+            override: (feature as? AnyFlag)?.override ?? .featureDefault,
             isPendingRestart: feature.isPendingRestart
         )
     }

@@ -27,7 +27,7 @@ import Synchronization
 /// `enabled` stays cheap: the remote value is cached in an atomic cell tagged with the config's
 /// ``RemoteConfig/activeConfigGeneration`` and revalidated with two atomic loads; it is recomputed (one
 /// dictionary lookup in the published snapshot, no lock) only after an activation. No I/O, no allocation, no lock.
-public final class RemoteFeature: AnyFeature, RemoteKeyedFeature, @unchecked Sendable {
+public final class RemoteFeature: AnyFlag, RemoteKeyedFeature, @unchecked Sendable {
     // @unchecked: the only mutable state is `boundConfig`/`fastConfig`, written once under `bindLock` before
     // `isBound` is stored with release ordering, and read only after `isBound` is loaded with acquire
     // ordering (safe publication); plus the atomic `cache`.

@@ -17,7 +17,7 @@ import Foundation
 /// ```
 ///
 /// Reading ``AnyFeature/enabled`` counts an evaluation for Unleash metrics; explanations do not.
-public final class UnleashFeature: AnyFeature, @unchecked Sendable {
+public final class UnleashFeature: AnyFlag, @unchecked Sendable {
     // @unchecked: every stored property is immutable and Sendable; the base class's state is protected there.
 
     /// The Unleash toggle's name.

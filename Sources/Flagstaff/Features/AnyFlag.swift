@@ -1,0 +1,177 @@
+import Synchronization
+
+/// An on/off flag: the family of `Feature`, `DynamicFeature`, `RemoteFeature` and `UnleashFeature`.
+///
+/// A new kind of flag subclasses `AnyFlag` and overrides ``computedDefault`` (the fast value, read on every
+/// `enabled`), ``resolveDefault()`` (the same value with its source, for explanations) and ``kind``.
+///
+/// The override lives in an atomic cell, so ``enabled`` is a couple of atomic loads and a branch: no lock, no
+/// I/O, no allocation. In an override store a flag's override is `"on"` or `"off"`.
+open class AnyFlag: AnyFeature, @unchecked Sendable {
+    // @unchecked: the mutable state is the atomic override/launch cells.
+
+    let overrideCell = Atomic<UInt8>(0)
+    let launchCell = Atomic<UInt8>(0)  // 0 = not yet launched, 1 = on, 2 = off
+
+    /// Creates a flag. Subclasses call this.
+    /// - Parameters:
+    ///   - key: an explicit store key (no group prefix), or `nil` to derive it from the property name.
+    ///   - label: a display label, or `nil` to humanise the property name.
+    ///   - description: a human description.
+    ///   - requiresRestart: whether a change only takes effect after a restart.
+    public override init(key: String?, label: String?, description: String?, requiresRestart: Bool) {
+        super.init(key: key, label: label, description: description, requiresRestart: requiresRestart)
+    }
+
+    // MARK: Value
+
+    /// The effective value: a test override, else the local override, else the default
+    /// (remote, dynamic, build target or static).
+    ///
+    /// This is the hot path: no I/O, no allocation, no lock (for `DynamicFeature` add the closure's cost).
+    public final var enabled: Bool {
+        if TaskLocalOverrides.isActive, let forced = TaskLocalOverrides.value(for: self) as? Bool {
+            return forced
+        }
+        switch overrideCell.load(ordering: .relaxed) {
+        case 1: return true
+        case 2: return false
+        default: return computedDefault
+        }
+    }
+
+    /// The value without any override. Subclasses override this with a fast computation.
+    open var computedDefault: Bool { resolveDefault().value }
+
+    /// The value without any override, with its source and the chain of sources considered.
+    /// Subclasses override this.
+    open func resolveDefault() -> Resolution {
+        .single(false, from: .static)
+    }
+
+    /// The effective value and why, including the override and any test override.
+    public final var resolution: Resolution {
+        let base = resolveDefault()
+        var chain: [ResolutionStep] = []
+        var value = base.value
+        var source = base.source
+        let forced = TaskLocalOverrides.isActive ? TaskLocalOverrides.value(for: self) as? Bool : nil
+        if let forced {
+            chain.append(ResolutionStep(source: .testOverride, value: forced, detail: "forced in this task"))
+        }
+        let state = override
+        chain.append(
+            ResolutionStep(
+                source: .override, value: state.forcedValue, detail: state == .featureDefault ? "not overridden" : nil))
+        chain.append(contentsOf: base.chain)
+        if let forced {
+            value = forced
+            source = .testOverride
+        } else if let overrideValue = state.forcedValue {
+            value = overrideValue
+            source = .override
+        }
+        return Resolution(value: value, source: source, chain: chain)
+    }
+
+    // MARK: Override
+
+    /// The local override. Setting it persists through the registry's override store and notifies
+    /// change subscribers.
+    ///
+    /// Setting it never throws: if the store cannot be written (corrupt or unwritable file) the override is
+    /// not applied and the error is kept in the registry's `storeError`. Use
+    /// `FeatureRegistry.setOverride(_:for:)` to get the error. A flag not yet in a registry keeps the
+    /// override in memory only.
+    public final var override: OverrideState {
+        get { OverrideState(cellValue: overrideCell.load(ordering: .relaxed)) }
+        set {
+            if let registry {
+                do {
+                    try registry.setOverride(newValue, for: self)
+                } catch {
+                    registry.recordStoreError(error)
+                }
+            } else {
+                overrideCell.store(newValue.cellValue, ordering: .relaxed)
+            }
+        }
+    }
+
+
+    // MARK: Restart tracking
+
+    /// The effective value when the registry was created (or when this flag was registered).
+    public var launchValue: Bool {
+        switch launchCell.load(ordering: .relaxed) {
+        case 1: return true
+        case 2: return false
+        default: return enabled
+        }
+    }
+
+    /// `true` when the flag requires a restart and its effective value differs from ``launchValue``.
+    public override var isPendingRestart: Bool {
+        requiresRestart && launchCell.load(ordering: .relaxed) != 0 && enabled != launchValue
+    }
+
+    override func recordLaunchValue() {
+        launchCell.store(enabled ? 1 : 2, ordering: .relaxed)
+    }
+
+    // MARK: Type-erased view
+
+    /// Whether the flag has an override (`override != .featureDefault`).
+    public override var isOverridden: Bool { overrideCell.load(ordering: .relaxed) != 0 }
+    /// `"on"` or `"off"`.
+    public override var currentValue: OverrideValue { enabled ? .on : .off }
+    /// The default without override, `"on"` or `"off"`.
+    public override var valueWithoutOverride: OverrideValue { computedDefault ? .on : .off }
+    /// `"on"`, `"off"` or `nil`.
+    public override var overrideValue: OverrideValue? { OverrideValue(override) }
+    /// The launch value, `"on"` or `"off"`.
+    public override var launchStoredValue: OverrideValue { launchValue ? .on : .off }
+    /// ``resolution`` with JSON values.
+    public override var explanation: ValueResolution { ValueResolution(resolution) }
+
+    /// Accepts `"on"` and `"off"`.
+    public override func validate(_ value: OverrideValue) throws(SettingValueError) {
+        if value.overrideState == nil { throw SettingValueError(#"must be "on" or "off", found \#(value.json)"#) }
+    }
+
+    /// `on`/`off` and the other words `OverrideState(word:)` accepts (`default` is not a value).
+    public override func parse(_ text: String) throws(SettingValueError) -> OverrideValue {
+        switch OverrideState(word: text.trimmingCharacters(in: .whitespaces)) {
+        case .enabled?: return .on
+        case .disabled?: return .off
+        default: throw SettingValueError("must be on or off")
+        }
+    }
+
+    /// `on` or `off`.
+    public override func displayText(_ value: OverrideValue) -> String {
+        switch value.overrideState {
+        case .enabled?: return "on"
+        case .disabled?: return "off"
+        default: return value.json
+        }
+    }
+
+    override func applyStored(_ value: OverrideValue?) -> StoredValueOutcome {
+        let state: OverrideState
+        var problem: String?
+        if let value {
+            if let forced = value.overrideState {
+                state = forced
+            } else {
+                state = .featureDefault
+                problem = #"expected "on" or "off", found \#(value.summary)"#
+            }
+        } else {
+            state = .featureDefault
+        }
+        let new = state.cellValue
+        return StoredValueOutcome(changed: overrideCell.exchange(new, ordering: .relaxed) != new, problem: problem)
+    }
+}
+

@@ -1,0 +1,352 @@
+import Foundation
+
+/// A typed value QA can force: a string, a number, an enum case or any `Codable` value (see ``SettingValue``).
+///
+/// ```swift
+/// final class AppFeatures: FeatureRegistry, @unchecked Sendable {
+///     let cardColor = Setting(default: "#f05138", description: "Card background")   // Setting<String>
+///     let maxItems = Setting(default: 20, range: 1...100)                             // Setting<Int>
+///     let theme = Setting(default: Theme.system, requiresRestart: true)               // choices: the cases
+/// }
+/// features.maxItems.value                     // the effective value
+/// features.maxItems.overriddenValue = 50      // persisted in the store; nil removes the override
+/// ```
+///
+/// Settings live in registries and groups like flags (discovered by reflection, namespaced keys, duplicate
+/// checks) and appear in search, manifests, restart tracking and change notifications. Resolution, highest
+/// first: a test override (`withSetting`), the local override, the remote value (when bound, see
+/// ``SettingRemoteBinding``), the declared default.
+///
+/// Reads take no lock and decode nothing: the override is kept decoded, and a remote value is decoded once per
+/// change of its source. An invalid value is never stored; a stored value that is not valid for this setting
+/// (a hand-edited file, an older app version) is ignored, reported in the registry's `storedValueProblems`, and
+/// left in the file.
+public final class Setting<Value: SettingValue>: AnyFeature, @unchecked Sendable {
+    // @unchecked: the mutable state is the published `state` box and the launch value behind a mutex.
+
+    /// The value when there is no override and no remote value.
+    public let defaultValue: Value
+    private let type: SettingType
+    private let bounds: (lower: Value, upper: Value, check: @Sendable (Value) -> Bool)?
+    private let state: SharedEpochReference<SettingState<Value>>
+    private let launch = AnnotatedMutex<Value?>(nil)
+
+    /// Creates a setting.
+    /// - Parameters:
+    ///   - key: an explicit store key (no group prefix); `nil` derives it from the property name.
+    ///   - label: a display label; `nil` humanises the property name.
+    ///   - description: a human description.
+    ///   - default: the value when there is no override and no remote value.
+    ///   - requiresRestart: whether a change only takes effect after the app restarts.
+    ///   - remote: where to read a remote value, if anywhere (bind later with ``bind(to:)``).
+    public convenience init(
+        key: String? = nil, label: String? = nil, description: String? = nil, default defaultValue: Value,
+        requiresRestart: Bool = false, remote: SettingRemoteBinding? = nil
+    ) {
+        self.init(
+            key: key, label: label, description: description, defaultValue: defaultValue, type: Value.settingType,
+            bounds: nil, requiresRestart: requiresRestart, remote: remote)
+    }
+
+    /// Creates a number (or other comparable) setting whose values must lie in `range`.
+    /// - Parameters:
+    ///   - key: an explicit store key (no group prefix); `nil` derives it from the property name.
+    ///   - label: a display label; `nil` humanises the property name.
+    ///   - description: a human description.
+    ///   - default: the value when there is no override and no remote value (should lie in `range`).
+    ///   - range: the values allowed, bounds included.
+    ///   - requiresRestart: whether a change only takes effect after the app restarts.
+    ///   - remote: where to read a remote value, if anywhere; remote values outside `range` are ignored.
+    public convenience init(
+        key: String? = nil, label: String? = nil, description: String? = nil, default defaultValue: Value,
+        range: ClosedRange<Value>, requiresRestart: Bool = false, remote: SettingRemoteBinding? = nil
+    ) where Value: Comparable {
+        self.init(
+            key: key, label: label, description: description, defaultValue: defaultValue, type: Value.settingType,
+            bounds: (range.lowerBound, range.upperBound, { range.contains($0) }), requiresRestart: requiresRestart,
+            remote: remote)
+    }
+
+    /// Creates a text setting whose value must be one of `choices` (for choices known only at run time, e.g.
+    /// from a manifest; an enum type is the better choice in code).
+    /// - Parameters:
+    ///   - key: an explicit store key (no group prefix); `nil` derives it from the property name.
+    ///   - label: a display label; `nil` humanises the property name.
+    ///   - description: a human description.
+    ///   - default: the value when there is no override and no remote value (should be one of `choices`).
+    ///   - choices: the values allowed.
+    ///   - requiresRestart: whether a change only takes effect after the app restarts.
+    ///   - remote: where to read a remote value, if anywhere; other values are ignored.
+    public convenience init(
+        key: String? = nil, label: String? = nil, description: String? = nil, default defaultValue: String,
+        choices: [String], requiresRestart: Bool = false, remote: SettingRemoteBinding? = nil
+    ) where Value == String {
+        self.init(
+            key: key, label: label, description: description, defaultValue: defaultValue, type: .choice(choices),
+            bounds: nil, requiresRestart: requiresRestart, remote: remote)
+    }
+
+    private init(
+        key: String?, label: String?, description: String?, defaultValue: Value, type: SettingType,
+        bounds: (lower: Value, upper: Value, check: @Sendable (Value) -> Bool)?, requiresRestart: Bool,
+        remote: SettingRemoteBinding?
+    ) {
+        self.defaultValue = defaultValue
+        self.type = type
+        self.bounds = bounds
+        self.state = SharedEpochReference(SettingState(binding: remote))
+        super.init(key: key, label: label, description: description, requiresRestart: requiresRestart)
+    }
+
+    // MARK: Value
+
+    /// The effective value: a test override, else the local override, else the remote value, else the default.
+    ///
+    /// The hot path: no lock, no I/O, no decoding (a remote value is decoded once per change of its source).
+    public var value: Value {
+        if TaskLocalOverrides.isActive, let forced = TaskLocalOverrides.value(for: self) as? Value { return forced }
+        let fast: Value? = state.read { state in
+            if let forced = state.override { return forced }
+            guard let binding = state.binding else { return defaultValue }
+            guard binding.source.settingValueGeneration == state.remoteGeneration else { return nil }
+            return state.remote ?? defaultValue
+        }
+        return fast ?? refreshRemote().value
+    }
+
+    /// The local override, or `nil` when there is none. Setting it persists the value through the registry's
+    /// store and notifies change subscribers; `nil` removes the override.
+    ///
+    /// Setting never throws: an invalid value (out of range, not a choice) is refused — the value stays as it
+    /// was — and reported in the registry's ``FeatureRegistry/lastRefusedChange``, as is a store that cannot be
+    /// written (also in `storeError`). Use ``setOverriddenValue(_:)`` to get the error.
+    public var overriddenValue: Value? {
+        get { state.read { $0.override } }
+        set {
+            do {
+                try setOverriddenValue(newValue)
+            } catch {
+                registry?.recordRefusedChange(RefusedChange(key: key, reason: "\(error)"))
+            }
+        }
+    }
+
+    /// Sets or removes (`nil`) the local override.
+    /// - Throws: ``SettingValueError`` for an invalid value (nothing changes), or the store's error.
+    public func setOverriddenValue(_ newValue: Value?) throws {
+        guard let newValue else { return try setOverrideValue(nil) }
+        try check(newValue)
+        try setOverrideValue(Value.storedValue(of: newValue))
+    }
+
+    /// Where the effective value comes from.
+    public var source: ResolutionSource { explanation.source }
+
+    /// The effective value when the registry was created (or this setting was registered, or launch values were
+    /// last recorded).
+    public var launchValue: Value { launch.withLock { $0 } ?? value }
+
+    /// Binds the setting to a remote value (once; a later call replaces the binding).
+    /// - Parameter binding: the source and key.
+    public func bind(to binding: SettingRemoteBinding) {
+        state.update { current in (current.with(binding: binding), ()) }
+        if let registry, registry.contains(self) { registry.notifyRemoteChange(keys: [key]) }
+    }
+
+    /// The remote binding, if any.
+    public var remoteBinding: SettingRemoteBinding? { state.read { $0.binding } }
+
+    // MARK: Validation
+
+    private func check(_ value: Value) throws(SettingValueError) {
+        if let bounds, !bounds.check(value) {
+            throw SettingValueError("must be \(Value.displayText(of: bounds.lower))…\(Value.displayText(of: bounds.upper))")
+        }
+        if case .choice(let names) = type, let name = value as? String, !names.contains(name) {
+            throw SettingValueError("must be one of " + names.joined(separator: ", "))
+        }
+        if let number = value as? Double, !number.isFinite { throw SettingValueError("must be a finite number") }
+    }
+
+    private func decodeChecked(_ stored: OverrideValue) throws(SettingValueError) -> Value {
+        let decoded = try Value.decode(stored: stored)
+        try check(decoded)
+        return decoded
+    }
+
+    // MARK: Type-erased view
+
+    /// The type (choices for enums and `choices:` settings).
+    public override var settingType: SettingType { type }
+
+    /// The bounds of a `range:` setting.
+    public override var valueRange: ValueRange? {
+        bounds.map { ValueRange(lower: Value.storedValue(of: $0.lower), upper: Value.storedValue(of: $0.upper)) }
+    }
+
+    /// ``value`` as JSON.
+    public override var currentValue: OverrideValue { Value.storedValue(of: value) }
+    /// The remote value or the default, as JSON.
+    public override var valueWithoutOverride: OverrideValue { Value.storedValue(of: remoteOrDefault.value) }
+    /// ``defaultValue`` as JSON.
+    public override var declaredDefault: OverrideValue { Value.storedValue(of: defaultValue) }
+    /// The override as stored, or `nil`.
+    public override var overrideValue: OverrideValue? { state.read { $0.stored } }
+    /// Whether there is a local override.
+    public override var isOverridden: Bool { state.read { $0.override != nil } }
+    /// ``launchValue`` as JSON.
+    public override var launchStoredValue: OverrideValue { Value.storedValue(of: launchValue) }
+    /// Whether the setting requires a restart and its value differs from ``launchValue``.
+    public override var isPendingRestart: Bool {
+        guard requiresRestart, let launched = launch.withLock({ $0 }) else { return false }
+        return value != launched
+    }
+
+    /// The value and every source considered.
+    public override var explanation: ValueResolution {
+        var chain: [ValueResolutionStep] = []
+        var winner: (value: Value, source: ResolutionSource)?
+        if TaskLocalOverrides.isActive, let forced = TaskLocalOverrides.value(for: self) as? Value {
+            chain.append(ValueResolutionStep(source: .testOverride, value: Value.storedValue(of: forced), detail: "forced in this task"))
+            winner = (forced, .testOverride)
+        }
+        let (overrideValue, stored) = state.read { ($0.override, $0.stored) }
+        chain.append(
+            ValueResolutionStep(source: .override, value: stored, detail: overrideValue == nil ? "not overridden" : nil))
+        if winner == nil, let overrideValue { winner = (overrideValue, .override) }
+        let remote = remoteOrDefault
+        if let binding = remoteBinding {
+            let source = ResolutionSource.remote(
+                provider: remote.raw?.provider ?? "remote", fetchedAt: remote.raw?.fetchedAt)
+            chain.append(
+                ValueResolutionStep(
+                    source: source, value: remote.remote.map(Value.storedValue(of:)),
+                    detail: remote.problem ?? (remote.raw == nil ? "no remote value for \"\(binding.key)\"" : "key \"\(binding.key)\"")))
+            if winner == nil, let value = remote.remote { winner = (value, source) }
+        }
+        chain.append(ValueResolutionStep(source: .static, value: Value.storedValue(of: defaultValue)))
+        let (value, source) = winner ?? (defaultValue, .static)
+        return ValueResolution(value: Value.storedValue(of: value), source: source, chain: chain)
+    }
+
+    /// Decodes and checks a stored or imported value.
+    public override func validate(_ value: OverrideValue) throws(SettingValueError) {
+        _ = try decodeChecked(value)
+    }
+
+    /// Parses text typed by a person and checks it.
+    public override func parse(_ text: String) throws(SettingValueError) -> OverrideValue {
+        let parsed = try Value.parse(text: text)
+        try check(parsed)
+        return Value.storedValue(of: parsed)
+    }
+
+    /// The value as a person reads it (the string itself, a number, a case name, compact JSON).
+    public override func displayText(_ value: OverrideValue) -> String {
+        (try? Value.decode(stored: value)).map(Value.displayText(of:)) ?? value.json
+    }
+
+    override func applyStored(_ stored: OverrideValue?) -> StoredValueOutcome {
+        var decoded: Value?
+        var problem: String?
+        if let stored {
+            do {
+                decoded = try decodeChecked(stored)
+            } catch {
+                problem = error.reason
+            }
+        }
+        let kept = decoded == nil ? nil : stored
+        let changed = state.update { current in
+            (current.with(override: decoded, stored: kept), current.stored != kept)
+        }
+        return StoredValueOutcome(changed: changed, problem: problem)
+    }
+
+    override func recordLaunchValue() {
+        let current = value
+        launch.withLock { $0 = current }
+    }
+
+    // MARK: Remote
+
+    /// The remote value (decoded, checked) or the default, with the raw value and why it was refused.
+    private var remoteOrDefault: (value: Value, remote: Value?, raw: RemoteSettingValue?, problem: String?) {
+        let cached: (Value?, RemoteSettingValue?, String?)? = state.read { state in
+            guard let binding = state.binding else { return (nil, nil, nil) }
+            guard binding.source.settingValueGeneration == state.remoteGeneration else { return nil }
+            return (state.remote, state.remoteRaw, state.remoteProblem)
+        }
+        let (remote, raw, problem) = cached ?? refreshRemote().entry
+        return (remote ?? defaultValue, remote, raw, problem)
+    }
+
+    /// Decodes the bound source's current value and publishes it with the source's generation.
+    private func refreshRemote() -> (value: Value, entry: (Value?, RemoteSettingValue?, String?)) {
+        guard let binding = remoteBinding else { return (defaultValue, (nil, nil, nil)) }
+        let generation = binding.source.settingValueGeneration
+        let raw = binding.source.settingRemoteValue(forKey: binding.key)
+        var decoded: Value?
+        var problem: String?
+        if let raw {
+            if let value = Value.decode(remoteText: raw.text) {
+                do {
+                    try check(value)
+                    decoded = value
+                } catch {
+                    problem = "remote value \(JSONText.quoted(raw.text)) ignored: \(error.reason)"
+                }
+            } else {
+                problem = "remote value \(JSONText.quoted(raw.text)) ignored: not a valid \(Value.settingType.name)"
+            }
+        }
+        state.update { current in
+            (current.with(remote: decoded, raw: raw, problem: problem, generation: generation), ())
+        }
+        return (state.read { $0.override } ?? decoded ?? defaultValue, (decoded, raw, problem))
+    }
+}
+
+/// A setting's published state: the override (decoded and as stored) and the remote value decoded for one
+/// generation of its source. Immutable; replaced as a whole.
+final class SettingState<Value: SettingValue>: @unchecked Sendable {
+    // @unchecked: immutable; Value and the binding are Sendable.
+    let override: Value?
+    let stored: OverrideValue?
+    let binding: SettingRemoteBinding?
+    /// The source generation `remote` was decoded for (`UInt64.max`: never).
+    let remoteGeneration: UInt64
+    let remote: Value?
+    let remoteRaw: RemoteSettingValue?
+    let remoteProblem: String?
+
+    init(
+        override: Value? = nil, stored: OverrideValue? = nil, binding: SettingRemoteBinding?,
+        remoteGeneration: UInt64 = .max, remote: Value? = nil, remoteRaw: RemoteSettingValue? = nil,
+        remoteProblem: String? = nil
+    ) {
+        self.override = override
+        self.stored = stored
+        self.binding = binding
+        self.remoteGeneration = remoteGeneration
+        self.remote = remote
+        self.remoteRaw = remoteRaw
+        self.remoteProblem = remoteProblem
+    }
+
+    func with(override: Value?, stored: OverrideValue?) -> SettingState {
+        SettingState(
+            override: override, stored: stored, binding: binding, remoteGeneration: remoteGeneration, remote: remote,
+            remoteRaw: remoteRaw, remoteProblem: remoteProblem)
+    }
+
+    func with(binding: SettingRemoteBinding) -> SettingState {
+        SettingState(override: override, stored: stored, binding: binding)
+    }
+
+    func with(remote: Value?, raw: RemoteSettingValue?, problem: String?, generation: UInt64) -> SettingState {
+        SettingState(
+            override: override, stored: stored, binding: binding, remoteGeneration: generation, remote: remote,
+            remoteRaw: raw, remoteProblem: problem)
+    }
+}
