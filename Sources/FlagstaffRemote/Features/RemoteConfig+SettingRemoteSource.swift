@@ -1,0 +1,21 @@
+import Flagstaff
+import Foundation
+
+extension RemoteConfig: SettingRemoteSource {
+    /// ``activeConfigGeneration``: settings bound to this config decode their value once per activation.
+    public var settingValueGeneration: UInt64 { activeConfigGeneration }
+
+    /// The active value of `key` as a string (``RemoteConfigValue/stringValue``), or `nil` when the active
+    /// config does not have it (in-app defaults do not count, as for ``RemoteFeature``).
+    public func settingRemoteValue(forKey key: String) -> RemoteSettingValue? {
+        guard let value = activeValue(forKey: key) else { return nil }
+        return RemoteSettingValue(text: value.stringValue, provider: name, fetchedAt: lastFetchTime)
+    }
+
+    /// A binding of a ``Setting`` to the parameter `key` of this config:
+    /// `Setting(default: 20, remote: remoteConfig.binding("max_items"))`.
+    /// - Parameter key: the parameter key.
+    public func binding(_ key: String) -> SettingRemoteBinding {
+        SettingRemoteBinding(source: self, key: key)
+    }
+}
