@@ -160,7 +160,8 @@ public final class Setting<Value: SettingValue>: AnyFeature, @unchecked Sendable
 
     private func check(_ value: Value) throws(SettingValueError) {
         if let bounds, !bounds.check(value) {
-            throw SettingValueError("must be \(Value.displayText(of: bounds.lower))…\(Value.displayText(of: bounds.upper))")
+            throw SettingValueError(
+                "must be \(Value.displayText(of: bounds.lower))…\(Value.displayText(of: bounds.upper))")
         }
         if case .choice(let names) = type, let name = value as? String, !names.contains(name) {
             throw SettingValueError("must be one of " + names.joined(separator: ", "))
@@ -207,12 +208,15 @@ public final class Setting<Value: SettingValue>: AnyFeature, @unchecked Sendable
         var chain: [ValueResolutionStep] = []
         var winner: (value: Value, source: ResolutionSource)?
         if TaskLocalOverrides.isActive, let forced = TaskLocalOverrides.value(for: self) as? Value {
-            chain.append(ValueResolutionStep(source: .testOverride, value: Value.storedValue(of: forced), detail: "forced in this task"))
+            chain.append(
+                ValueResolutionStep(
+                    source: .testOverride, value: Value.storedValue(of: forced), detail: "forced in this task"))
             winner = (forced, .testOverride)
         }
         let (overrideValue, stored) = state.read { ($0.override, $0.stored) }
         chain.append(
-            ValueResolutionStep(source: .override, value: stored, detail: overrideValue == nil ? "not overridden" : nil))
+            ValueResolutionStep(source: .override, value: stored, detail: overrideValue == nil ? "not overridden" : nil)
+        )
         if winner == nil, let overrideValue { winner = (overrideValue, .override) }
         let remote = remoteOrDefault
         if let binding = remoteBinding {
@@ -221,7 +225,8 @@ public final class Setting<Value: SettingValue>: AnyFeature, @unchecked Sendable
             chain.append(
                 ValueResolutionStep(
                     source: source, value: remote.remote.map(Value.storedValue(of:)),
-                    detail: remote.problem ?? (remote.raw == nil ? "no remote value for \"\(binding.key)\"" : "key \"\(binding.key)\"")))
+                    detail: remote.problem
+                        ?? (remote.raw == nil ? "no remote value for \"\(binding.key)\"" : "key \"\(binding.key)\"")))
             if winner == nil, let value = remote.remote { winner = (value, source) }
         }
         chain.append(ValueResolutionStep(source: .static, value: Value.storedValue(of: defaultValue)))

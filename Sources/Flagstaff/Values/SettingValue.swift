@@ -142,7 +142,9 @@ extension SettingValue where Self: RawRepresentable & CaseIterable, RawValue == 
 
     /// A JSON string naming a case.
     public static func decode(stored value: OverrideValue) throws(SettingValueError) -> Self {
-        guard let name = value.stringValue else { throw SettingValueError("expected \(choiceList), found \(value.json)") }
+        guard let name = value.stringValue else {
+            throw SettingValueError("expected \(choiceList), found \(value.json)")
+        }
         return try parse(text: name)
     }
 
@@ -188,7 +190,9 @@ extension Int: SettingValue {
     public static func storedValue(of value: Int) -> OverrideValue { OverrideValue(canonical: String(value)) }
     /// A JSON number without a fraction that fits in `Int`.
     public static func decode(stored value: OverrideValue) throws(SettingValueError) -> Int {
-        guard let number = Int(value.json) else { throw SettingValueError("expected a whole number, found \(value.json)") }
+        guard let number = Int(value.json) else {
+            throw SettingValueError("expected a whole number, found \(value.json)")
+        }
         return number
     }
     /// Decimal digits with an optional sign (surrounding spaces ignored).
