@@ -251,7 +251,9 @@ import Testing
                 for round in 0..<200 {
                     features.config.overriddenValue = configs[round % configs.count]
                     features.cardColor.overriddenValue = "#\(round)"
-                    features.maxItems.overriddenValue = round % 100 + 1
+                    features.maxItems.overriddenValue = round.isMultiple(of: 7) ? nil : round % 100 + 1
+                    features.theme.overriddenValue = Theme.allCases[round % 3]
+                    features.ratio.overriddenValue = round.isMultiple(of: 5) ? nil : Double(round) / 4
                 }
             }
             for _ in 0..<3 {
@@ -261,6 +263,9 @@ import Testing
                         #expect(config == .standard || configs.contains(config))
                         #expect(features.cardColor.value.hasPrefix("#"))
                         #expect((1...100).contains(features.maxItems.value))
+                        #expect(Theme.allCases.contains(features.theme.value))
+                        let ratio = features.ratio.value
+                        #expect(ratio == 0.5 || ratio == (ratio * 4).rounded() / 4)
                         _ = features.theme.explanation
                     }
                 }
