@@ -22,6 +22,9 @@ public enum UnleashClientError: Error, Sendable, Hashable, CustomStringConvertib
     case persistence(String)
     /// A bootstrap document is unusable; the message names the file and the JSON path.
     case invalidBootstrap(String)
+    /// An argument of the client is unusable (an `unleashUrl` that is not an absolute http or https URL); the
+    /// message names the argument and what was expected.
+    case invalidArgument(String)
 
     /// Whether this failure stops polling (HTTP 401 or 403) until a request succeeds again.
     public var stopsPolling: Bool {
@@ -58,6 +61,8 @@ public enum UnleashClientError: Error, Sendable, Hashable, CustomStringConvertib
             return "persistence: \(message)"
         case .invalidBootstrap(let message):
             return "invalid bootstrap: \(message)"
+        case .invalidArgument(let message):
+            return "invalid argument: \(message)"
         }
     }
 }

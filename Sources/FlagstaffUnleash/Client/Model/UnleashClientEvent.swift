@@ -25,6 +25,37 @@ public enum UnleashClientEvent: Sendable, Hashable {
     case impression(UnleashImpression)
 }
 
+extension UnleashClientEvent {
+    /// The kind of an event, without its data: what ``UnleashClient/subscribe(_:callback:)`` takes, spelled
+    /// as unleash-proxy-client-swift's `UnleashEvent`.
+    public enum Kind: String, Sendable, Hashable, CaseIterable {
+        /// ``UnleashClientEvent/ready``.
+        case ready
+        /// ``UnleashClientEvent/synchronized``.
+        case synchronized
+        /// ``UnleashClientEvent/update(changed:)``.
+        case update
+        /// ``UnleashClientEvent/error(_:)``.
+        case error
+        /// ``UnleashClientEvent/sent(_:)``.
+        case sent
+        /// ``UnleashClientEvent/impression(_:)``.
+        case impression
+    }
+
+    /// The event's kind.
+    public var kind: Kind {
+        switch self {
+        case .ready: .ready
+        case .synchronized: .synchronized
+        case .update: .update
+        case .error: .error
+        case .sent: .sent
+        case .impression: .impression
+        }
+    }
+}
+
 /// One evaluation of a toggle whose `impressionData` is on.
 public struct UnleashImpression: Sendable, Hashable {
     /// Which call evaluated the toggle.
@@ -90,6 +121,9 @@ final class UnleashEventHub: Sendable {
     }
 
     private let subscribers = AnnotatedMutex(Subscribers())
+    /// Subscriptions the hub keeps alive itself, by kind (the `subscribe(_:callback:)` spelling of
+    /// unleash-proxy-client-swift returns none); dropped by ``release(_:)``.
+    private let kept = AnnotatedMutex([UnleashClientEvent.Kind: [UnleashEventSubscription]]())
     /// How many handlers there are, readable without the lock (evaluations check it on every call).
     private let count = Atomic<Int>(0)
 
@@ -113,6 +147,18 @@ final class UnleashEventHub: Sendable {
                 count.store(state.handlers.count, ordering: .relaxed)
             }
         }
+    }
+
+    /// Calls `handler` for every event of `kind` until ``release(_:)`` is called for that kind.
+    func keep(_ kind: UnleashClientEvent.Kind, _ handler: @escaping @Sendable (UnleashClientEvent) -> Void) {
+        let subscription = subscribe { event in if event.kind == kind { handler(event) } }
+        kept.withLock { $0[kind, default: []].append(subscription) }
+    }
+
+    /// Cancels the subscriptions ``keep(_:_:)`` made for `kind`.
+    func release(_ kind: UnleashClientEvent.Kind) {
+        let dropped = kept.withLock { $0.removeValue(forKey: kind) } ?? []
+        dropped.forEach { $0.cancel() }
     }
 
     var stream: AsyncStream<UnleashClientEvent> {
