@@ -26,7 +26,8 @@ extension UnleashClient {
                 encoder.outputFormatting = [.sortedKeys]
                 let toggles = model.order.compactMap { model.toggles[$0] }
                 do {
-                    return try encoder.encode(UnleashFrontendSnapshot(toggles: toggles, sessionId: model.context.sessionId))
+                    return try encoder.encode(
+                        UnleashFrontendSnapshot(toggles: toggles, sessionId: model.context.sessionId))
                 } catch {
                     throw .persistence("cannot encode toggles: \(error)")
                 }

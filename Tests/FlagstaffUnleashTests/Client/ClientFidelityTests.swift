@@ -99,7 +99,8 @@ struct ClientFidelityTests {
         client.stop()
     }
 
-    @Test("after 401 stopped polling, any successful fetch (fetchToggles, updateContext) restarts the poll loop",
+    @Test(
+        "after 401 stopped polling, any successful fetch (fetchToggles, updateContext) restarts the poll loop",
         .timeLimit(.minutes(1)))
     func anySuccessAfterHaltRestartsPolling() async throws {
         let status = Locked(401)
@@ -133,7 +134,8 @@ struct ClientFidelityTests {
         client.stop()
     }
 
-    @Test("metrics posts: 503 and 404 back off, 401 stops the periodic posts, an accepted flush restarts them",
+    @Test(
+        "metrics posts: 503 and 404 back off, 401 stops the periodic posts, an accepted flush restarts them",
         .timeLimit(.minutes(1)))
     func metricsStatusRules() async throws {
         let metricsStatus = Locked(503)
@@ -205,10 +207,12 @@ struct ClientFidelityTests {
         #expect(UUID(uuidString: first.connectionID) != nil)
         await first.fetchToggles()
         await second.fetchToggles()
-        #expect(server.requests.map { $0.headers["unleash-connection-id"] } == [first.connectionID, second.connectionID])
+        #expect(
+            server.requests.map { $0.headers["unleash-connection-id"] } == [first.connectionID, second.connectionID])
         var pinned = options
         pinned.connectionID = "pinned-id"
-        #expect(UnleashClient(url: server.url("/proxy"), clientKey: "k", appName: "a", options: pinned).connectionID
-            == "pinned-id")
+        #expect(
+            UnleashClient(url: server.url("/proxy"), clientKey: "k", appName: "a", options: pinned).connectionID
+                == "pinned-id")
     }
 }

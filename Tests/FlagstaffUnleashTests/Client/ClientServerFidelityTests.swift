@@ -44,9 +44,12 @@ struct ClientServerFidelityTests {
                     if let known, known < current {
                         events = Array(all[(known - 1)...])
                     } else {
-                        events = [#"{"eventId":1,"type":"hydration","features":[\#(hydrationBody.current)],"segments":[]}"#]
+                        events = [
+                            #"{"eventId":1,"type":"hydration","features":[\#(hydrationBody.current)],"segments":[]}"#
+                        ]
                     }
-                    return .json(#"{"events":[\#(events.joined(separator: ","))]}"#, headers: ["ETag": "\"\(current)\""])
+                    return .json(
+                        #"{"events":[\#(events.joined(separator: ","))]}"#, headers: ["ETag": "\"\(current)\""])
                 case ("POST", _):
                     return .status(202)
                 default:

@@ -29,7 +29,8 @@ extension UnleashClient {
         context: [String: String]? = nil, customHeaders: [String: String] = [:],
         bootstrap: UnleashBootstrap = .toggles([]), options: UnleashClientOptions = UnleashClientOptions()
     ) throws(UnleashClientError) {
-        guard let url = URL(string: unleashUrl), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
+        guard let url = URL(string: unleashUrl), let scheme = url.scheme?.lowercased(),
+            ["http", "https"].contains(scheme),
             url.host != nil
         else {
             throw .invalidArgument(

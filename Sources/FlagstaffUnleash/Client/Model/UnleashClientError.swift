@@ -34,7 +34,9 @@ public enum UnleashClientError: Error, Sendable, Hashable, CustomStringConvertib
 
     /// Whether this failure makes the client back off (HTTP 404, 429 or 5xx).
     public var triggersBackoff: Bool {
-        if case .httpStatus(let status, _) = self { return [404, 429].contains(status) || (500...599).contains(status) }
+        if case .httpStatus(let status, _) = self {
+            return [404, 429].contains(status) || (500...599).contains(status)
+        }
         return false
     }
 

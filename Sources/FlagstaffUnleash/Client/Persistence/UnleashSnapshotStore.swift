@@ -24,7 +24,8 @@ struct UnleashSnapshotStore: Sendable {
     /// The file name for a client (see ``init(directory:kind:appName:url:)``).
     static func fileName(kind: String, appName: String, url: URL) -> String {
         let allowed = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-".unicodeScalars)
-        let safe = String(String.UnicodeScalarView(appName.unicodeScalars.prefix(64).map { allowed.contains($0) ? $0 : "_" }))
+        let safe = String(
+            String.UnicodeScalarView(appName.unicodeScalars.prefix(64).map { allowed.contains($0) ? $0 : "_" }))
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in url.absoluteString.utf8 {
             hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3

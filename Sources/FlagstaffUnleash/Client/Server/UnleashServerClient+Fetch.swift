@@ -96,4 +96,3 @@ extension UnleashServerClient {
         await poller.flushMetrics()
     }
 }
-

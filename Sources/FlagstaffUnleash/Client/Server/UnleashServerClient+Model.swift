@@ -45,7 +45,8 @@ extension UnleashServerClient.Model {
 
     /// Each feature's JSON, followed by every segment's for features that use segments.
     private func fingerprints() -> [String: Data] {
-        let allSegments = segments.keys.sorted().reduce(into: Data()) { data, id in data.append(segments[id] ?? Data()) }
+        let allSegments = segments.keys.sorted().reduce(into: Data()) { data, id in data.append(segments[id] ?? Data())
+        }
         let marker = Data("\"segments\"".utf8)
         return features.mapValues { json in json.range(of: marker) == nil ? json : json + allSegments }
     }
