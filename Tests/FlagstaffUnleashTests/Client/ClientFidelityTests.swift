@@ -22,7 +22,8 @@ struct ClientFidelityTests {
 
     @Test("refreshInterval 0: one fetch at start, then no poll loop; fetches on request still work")
     func refreshIntervalZeroTurnsPollingOff() async throws {
-        let server = try Self.server()
+        let status = Locked(200)
+        let server = try Self.server(status: status)
         defer { server.stop() }
         let clock = ManualClock()
         let client = UnleashClient.testing(url: server.url("/proxy"), refreshInterval: .zero, clock: clock)
@@ -33,6 +34,15 @@ struct ClientFidelityTests {
         #expect(clock.sleeperCount == 0, "nothing waits on the clock: no poll can come")
         await client.fetchToggles()
         #expect(server.requestCount == 2)
+        // A 503 with polling off: there is no next poll to be throttled until.
+        status.withLock { $0 = 503 }
+        await client.fetchToggles()
+        guard case .failed(let message) = client.status.state else {
+            Issue.record("status \(client.status.state) is not failed")
+            return
+        }
+        #expect(message.contains("HTTP 503"))
+        #expect(client.currentPollInterval == nil && clock.sleeperCount == 0)
         client.stop()
     }
 

@@ -89,3 +89,19 @@ struct ClientProxyClientSwiftTests {
         unleash.stop()
     }
 }
+
+extension ClientProxyClientSwiftTests {
+    @Test("updateContext(context:) on a client that is not started takes the context without throwing")
+    func updateContextWhenStopped() async throws {
+        let status = Locked(503)
+        let server = try Self.server(status: status)
+        defer { server.stop() }
+        let unleash = try UnleashClient(
+            unleashUrl: server.url("/proxy").absoluteString, clientKey: "key",
+            options: UnleashClientOptions(clock: ManualClock()))
+        await unleash.fetchToggles()
+        try await unleash.updateContext(context: ["userId": "u1", "remoteAddress": "10.0.0.1"])
+        #expect(unleash.context.userId == "u1" && unleash.context.remoteAddress == "10.0.0.1")
+        #expect(server.requestCount == 1)
+    }
+}

@@ -89,12 +89,14 @@ extension UnleashClient {
     /// - Parameters:
     ///   - context: The context as a dictionary.
     ///   - properties: More properties.
-    /// - Throws: The fetch's error when the fetch for the new context failed (the previous toggles stay).
+    /// - Throws: The fetch's error when the client is started and the fetch for the new context failed (the
+    ///   previous toggles stay).
     public func updateContext(context: [String: String], properties: [String: String]? = nil)
         async throws(UnleashClientError)
     {
         await updateContext(Self.context(context), properties: properties ?? [:])
-        if let error = poller.state.withLock({ $0.fetch.lastError }) { throw error }
+        // Only a started client fetched; a stopped one just took the context.
+        if let error = poller.state.withLock({ $0.running ? $0.fetch.lastError : nil }) { throw error }
     }
 
     /// unleash-proxy-client-swift's `subscribe(_:callback:)`: calls `callback` for every event of that kind until

@@ -44,12 +44,13 @@ struct UnleashFetchStatus: Sendable, Hashable {
         base * (1 + backoffFailures)
     }
 
-    /// The status the registry's tools show.
+    /// The status the registry's tools show; `base` is `.zero` when polling is off (then there is no next poll to
+    /// be throttled until, and a failure shows as `.failed`).
     func remoteStatus(base: Duration, now: Date) -> RemoteSourceStatus {
         let state: RemoteSourceStatus.State
         if let halted {
             state = .failed(halted.description)
-        } else if backoffFailures > 0, let lastAttempt {
+        } else if backoffFailures > 0, base > .zero, let lastAttempt {
             let wait = delay(base: base)
             let seconds = Double(wait.components.seconds) + Double(wait.components.attoseconds) / 1e18
             state = .throttled(until: lastAttempt.addingTimeInterval(seconds))
