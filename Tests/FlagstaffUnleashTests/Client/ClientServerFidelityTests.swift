@@ -257,3 +257,47 @@ struct ClientServerFidelityTests {
         client.stop()
     }
 }
+
+extension ClientServerFidelityTests {
+    static let segmented = #"""
+        {"name":"segmented","enabled":true,"strategies":[{"name":"default","segments":[7]}]}
+        """#
+
+    static func segment(_ users: String) -> String {
+        #"{"id":7,"constraints":[{"contextName":"userId","operator":"IN","values":[\#(users)]}]}"#
+    }
+
+    @Test("a segment changed by a delta event changes the features that use it, and is persisted with them")
+    func deltaSegments() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.cleanUp() }
+        let delta = try DeltaServer(hydration: Self.segmented + "," + Self.quiet)
+        defer { delta.server.stop() }
+        let client = try ClientServerModeTests.client(
+            delta.server.url("/api"), storage: directory.url, disableMetrics: true, deltaAPI: true)
+        let recorder = EventRecorder(server: client)
+        await client.start()
+        // Without the segment the strategy cannot match.
+        #expect(!client.isEnabled("segmented", context: UnleashContext(userId: "1")))
+        delta.revisions.withLock {
+            $0.append(#"{"eventId":2,"type":"segment-updated","segment":\#(Self.segment("\"1\""))}"#)
+        }
+        await client.fetchFeatures()
+        #expect(client.isEnabled("segmented", context: UnleashContext(userId: "1")))
+        #expect(!client.isEnabled("segmented", context: UnleashContext(userId: "2")))
+        delta.revisions.withLock {
+            $0.append(#"{"eventId":3,"type":"segment-updated","segment":\#(Self.segment("\"2\""))}"#)
+        }
+        await client.fetchFeatures()
+        client.stop()
+        #expect(recorder.updates == [["quiet", "segmented"], ["segmented"], ["segmented"]])
+
+        let persisted = try Data(
+            contentsOf: directory.url.appendingPathComponent(
+                UnleashSnapshotStore.fileName(kind: "client", appName: "checkout", url: delta.server.url("/api"))))
+        let refused = try LoopbackRefusedPort()
+        let loaded = try ClientServerModeTests.client(refused.baseURL, bootstrap: persisted, disableMetrics: true)
+        #expect(loaded.isEnabled("segmented", context: UnleashContext(userId: "2")))
+        #expect(!loaded.isEnabled("segmented", context: UnleashContext(userId: "1")))
+    }
+}
