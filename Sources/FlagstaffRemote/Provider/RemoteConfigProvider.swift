@@ -29,6 +29,19 @@ public protocol RemoteConfigProvider: Sendable {
     /// - Throws: ``RemoteConfigProviderError`` describing the failure; an HTTP 429, 500, 503 or 504
     ///   (``RemoteConfigProviderError/httpStatus(_:message:)``) makes ``RemoteConfig`` back off.
     func fetch(_ request: RemoteConfigFetchRequest) async throws(RemoteConfigProviderError) -> RemoteConfigFetchResponse
+
+    /// What identifies this client's device and app for fetch freshness, e.g. app version, build, OS version,
+    /// language and app ID.
+    ///
+    /// ``RemoteConfig`` records it at each successful fetch; when it differs at the next fetch, the minimum
+    /// fetch interval and backoff are skipped (as the Firebase SDK does after an app update or a language
+    /// change). Read once per fetch. The default is empty: never changes.
+    var deviceContext: [String: String] { get }
+}
+
+extension RemoteConfigProvider {
+    /// No device context: fetch freshness depends on time only.
+    public var deviceContext: [String: String] { [:] }
 }
 
 /// The inputs of one provider fetch.
