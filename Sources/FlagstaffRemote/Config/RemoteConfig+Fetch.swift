@@ -29,6 +29,11 @@ extension RemoteConfig {
     /// - Returns: The status, error and pending keys. Never throws: failures are in the result.
     @discardableResult
     public func fetch(expirationDuration: TimeInterval? = nil) async -> RemoteConfigFetchResult {
+        await fetch(expirationDuration: expirationDuration, realtimeAttempt: nil)
+    }
+
+    /// ``fetch(expirationDuration:)``, telling the provider when the realtime stream asked for it.
+    func fetch(expirationDuration: TimeInterval?, realtimeAttempt: Int?) async -> RemoteConfigFetchResult {
         let now = environment.now()
         enum Decision {
             case done(RemoteConfigFetchResult, shouldPersist: Bool)
@@ -60,7 +65,8 @@ extension RemoteConfig {
                 eTag: current.metadata.eTag,
                 customSignals: current.metadata.customSignals,
                 timeout: current.settings.fetchTimeout,
-                lastTemplateVersion: current.metadata.fetchedTemplateVersion
+                lastTemplateVersion: current.metadata.fetchedTemplateVersion,
+                realtimeAttempt: realtimeAttempt
             )
             let task = Task { await self.performFetch(request, deviceContext: deviceContext) }
             current.inFlight = task
@@ -87,7 +93,7 @@ extension RemoteConfig {
         let now = environment.now()
         let random = environment.random()
         var update: RemoteConfigUpdate?
-        var listeners: [@Sendable (RemoteConfigUpdate) -> Void] = []
+        var listeners: [@Sendable (RemoteConfigUpdate?, RemoteConfigError?) -> Void] = []
         let (result, fetchedChanged) = state.withLock { current -> (RemoteConfigFetchResult, Bool) in
             current.inFlight = nil
             current.metadata.lastAttemptTime = now
@@ -144,7 +150,7 @@ extension RemoteConfig {
         }
         persist(fetched: fetchedChanged, active: false)
         if let update {
-            for listener in listeners { listener(update) }
+            for listener in listeners { listener(update, nil) }
         }
         return result
     }
