@@ -9,17 +9,20 @@ import Foundation
 /// `featureDisabled: true` turns realtime off, `retryIntervalSeconds` asks for a pause before reconnecting, and
 /// an error object with `"code": 403` is a refusal. Text between objects is skipped; more than
 /// ``maximumMessageBytes`` without a complete object is reported and dropped.
-struct FirebaseRealtimeMessageReader {
+package struct FirebaseRealtimeMessageReader {
     /// The largest message kept while waiting for its end.
-    static let maximumMessageBytes = 64 * 1024
+    package static let maximumMessageBytes = 64 * 1024
 
     private var pending: [UInt8] = []
+
+    /// Creates a reader with nothing buffered.
+    package init() {}
     private var depth = 0
     private var inString = false
     private var escaped = false
 
     /// Feeds bytes as they arrived; returns the events of the messages they complete.
-    mutating func append(_ data: Data) -> [RemoteConfigStreamEvent] {
+    package mutating func append(_ data: Data) -> [RemoteConfigStreamEvent] {
         var events: [RemoteConfigStreamEvent] = []
         for byte in data {
             if depth == 0 {
