@@ -140,7 +140,9 @@ public struct FirebaseRemoteConfigOptions: Sendable, Equatable {
 
     /// The fetch endpoint: `{baseURL}/v1/projects/{projectID}/namespaces/{namespace}:fetch?key={apiKey}`.
     public var fetchURL: URL? {
-        Self.url(root: baseURL, path: "/v1/projects/\(Self.segment(projectID))/namespaces/\(Self.segment(namespace)):fetch", apiKey: apiKey)
+        Self.url(
+            root: baseURL, path: "/v1/projects/\(Self.segment(projectID))/namespaces/\(Self.segment(namespace)):fetch",
+            apiKey: apiKey)
     }
 
     /// The realtime endpoint:

@@ -39,7 +39,9 @@ extension FirebaseRemoteConfigProvider {
     ) async {
         guard let url = options.realtimeURL, let projectNumber = options.resolvedProjectNumber else {
             continuation.yield(
-                .failed(.invalidResponse("no project number: set projectNumber or use an app ID 1:<number>:…"), retryable: false))
+                .failed(
+                    .invalidResponse("no project number: set projectNumber or use an app ID 1:<number>:…"),
+                    retryable: false))
             return
         }
         let identity: FirebaseInstallations.Credentials?
@@ -64,7 +66,8 @@ extension FirebaseRemoteConfigProvider {
         let data = (try? JSONSerialization.data(withJSONObject: body, options: [.sortedKeys])) ?? Data()
         var reader = FirebaseRealtimeMessageReader()
         let events = streamTransport.open(
-            RemoteHTTPRequest(method: "POST", url: url, headers: headers, body: data), idleTimeout: Self.streamIdleTimeout)
+            RemoteHTTPRequest(method: "POST", url: url, headers: headers, body: data),
+            idleTimeout: Self.streamIdleTimeout)
         var status = 0
         var errorBody = Data()
         for await event in events {

@@ -50,7 +50,8 @@ public struct FirebaseRemoteConfigProvider: RemoteConfigRealtimeProvider {
         let values: AnnotatedMutex<Values>
         let installations: FirebaseInstallations
 
-        init(options: FirebaseRemoteConfigOptions, transport: RemoteHTTPTransport, now: @escaping @Sendable () -> Date) {
+        init(options: FirebaseRemoteConfigOptions, transport: RemoteHTTPTransport, now: @escaping @Sendable () -> Date)
+        {
             values = AnnotatedMutex(Values(storageDirectory: options.storageDirectory))
             installations = FirebaseInstallations(options: options, transport: transport, now: now)
         }

@@ -126,13 +126,18 @@ struct FirebaseInstallationsTests {
         server.server.clearRequests()
         let empty = RemoteConfig(
             provider: FirebaseRemoteConfigProvider(
-                options: FirebaseTestSupport.options(server.baseURL, installation: .provided(id: "instance-1", token: ""))),
-            settings: RemoteConfigSettings(minimumFetchInterval: 0), environment: FirebaseTestSupport.environment(clock))
+                options: FirebaseTestSupport.options(
+                    server.baseURL, installation: .provided(id: "instance-1", token: ""))),
+            settings: RemoteConfigSettings(minimumFetchInterval: 0), environment: FirebaseTestSupport.environment(clock)
+        )
         let result = await empty.fetch()
         #expect(result.status == .failure)
-        #expect(result.error == .fetchFailed(.missingCredentials(
-            "the Firebase installation auth token is empty: pass the installation's token in "
-                + "FirebaseInstallationMode.provided(id:token:), or use .automatic to register one")))
+        #expect(
+            result.error
+                == .fetchFailed(
+                    .missingCredentials(
+                        "the Firebase installation auth token is empty: pass the installation's token in "
+                            + "FirebaseInstallationMode.provided(id:token:), or use .automatic to register one")))
         #expect(server.requests.isEmpty, "nothing was sent")
     }
 }

@@ -181,7 +181,8 @@ struct FirebaseRealtimeTests {
         #expect(await eventually { stream.openStreamCount == 1 })
         stream.send(#"{"latestTemplateVersionNumber": "9"}"#)
         #expect(await eventually { recorder.errors.count == 1 })
-        #expect(recorder.errors.first?.description.contains("latest version of the template (9) after 3 attempts") == true)
+        #expect(
+            recorder.errors.first?.description.contains("latest version of the template (9) after 3 attempts") == true)
         let realtimeFetches = server.requests.compactMap { $0.headers["X-Firebase-RC-Fetch-Type"] }
         #expect(realtimeFetches == ["REALTIME/1", "REALTIME/2", "REALTIME/3"])
         #expect(recorder.updates.count == 1, "the first fetch still brought the template it found")

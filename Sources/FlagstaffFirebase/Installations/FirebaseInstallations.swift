@@ -175,7 +175,8 @@ actor FirebaseInstallations {
         if let authorization { headers.append(("Authorization", authorization)) }
         let data = (try? JSONSerialization.data(withJSONObject: body, options: [.sortedKeys])) ?? Data()
         let response: RemoteHTTPResponse
-        switch await transport.send(RemoteHTTPRequest(method: "POST", url: url, headers: headers, body: data), timeout: timeout)
+        switch await transport.send(
+            RemoteHTTPRequest(method: "POST", url: url, headers: headers, body: data), timeout: timeout)
         {
         case .success(let answer): response = answer
         case .failure(let failure):

@@ -81,7 +81,9 @@ struct RealtimeLoop {
             if let until = waitUntil {
                 let seconds = until.timeIntervalSince(environment.now())
                 if seconds > 0 {
-                    do { try await environment.clock.sleep(for: RemoteConfigEnvironment.duration(seconds: seconds)) } catch {
+                    do {
+                        try await environment.clock.sleep(for: RemoteConfigEnvironment.duration(seconds: seconds))
+                    } catch {
                         return
                     }
                 }
@@ -113,7 +115,9 @@ struct RealtimeLoop {
                 remainingRetries -= 1
                 if remainingRetries <= 0 {
                     config?.notifyListeners(
-                        of: .realtime("unable to connect to the server after \(RemoteConfig.realtimeMaximumRetries) attempts; check the connection and add a listener again"))
+                        of: .realtime(
+                            "unable to connect to the server after \(RemoteConfig.realtimeMaximumRetries) attempts; check the connection and add a listener again"
+                        ))
                     config?.realtimeLoopEnded()
                     return
                 }
@@ -169,6 +173,8 @@ struct RealtimeLoop {
             if config.fetchedTemplateVersionNumber >= version { return }
         }
         config?.notifyListeners(
-            of: .realtime("unable to fetch the latest version of the template (\(version)) after \(RemoteConfig.realtimeFetchAttempts) attempts"))
+            of: .realtime(
+                "unable to fetch the latest version of the template (\(version)) after \(RemoteConfig.realtimeFetchAttempts) attempts"
+            ))
     }
 }

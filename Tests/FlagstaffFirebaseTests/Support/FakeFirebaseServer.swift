@@ -133,7 +133,9 @@ final class FakeFirebaseServer: Sendable {
         if rest.isEmpty {
             state.registrations += 1
             if let status = state.registrationStatus {
-                return .json(#"{"error":{"code":\#(status),"status":"FAILED","message":"registration refused"}}"#, status: status)
+                return .json(
+                    #"{"error":{"code":\#(status),"status":"FAILED","message":"registration refused"}}"#, status: status
+                )
             }
             guard let body = request.jsonBody, let fid = body["fid"] as? String, !fid.isEmpty,
                 body["authVersion"] as? String == "FIS_v2", body["appId"] as? String == "1:42:ios:moments"

@@ -112,7 +112,8 @@ struct RemoteConfigValueTests {
     }
 
     enum Level: Int, Codable {
-        case one = 1, three = 3
+        case one = 1
+        case three = 3
     }
 
     @Test("decoded(as:) Codable types, String-backed enums, and errors naming the problem")
