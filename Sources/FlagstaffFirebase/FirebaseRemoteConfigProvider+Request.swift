@@ -37,7 +37,7 @@ extension FirebaseRemoteConfigProvider {
         if !options.countryCode.isEmpty { body["country_code"] = options.countryCode }
         if !options.bundleIdentifier.isEmpty { body["package_name"] = options.bundleIdentifier }
         var properties = userProperties
-        var firstOpen = identity?.firstOpenTime
+        var firstOpen = identity?.firstOpenTime ?? options.firstOpenTime
         if let milliseconds = properties.removeValue(forKey: Self.firstOpenTimeProperty).flatMap(Double.init),
             milliseconds.isFinite
         {

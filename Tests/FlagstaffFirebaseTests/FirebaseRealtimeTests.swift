@@ -146,6 +146,23 @@ struct FirebaseRealtimeTests {
         #expect(clock.sleeperCount == 0)
     }
 
+    @Test("a connection closed before any answer backs off instead of reconnecting at once")
+    func hangUpBacksOff() async throws {
+        let server = try FakeFirebaseServer()
+        let stream = try RealtimeStandIn()
+        stream.setMode(.hangUp)
+        let clock = ManualClock()
+        let config = Self.config(server, stream: stream, clock: clock)
+        let registration = config.addOnConfigUpdateListener { _ in }
+        defer { registration.remove() }
+        try await clock.waitForSleepers()
+        #expect(stream.connectionCount == 1)
+        #expect(clock.nextDeadline == clock.now.advanced(by: .seconds(72)), "2 minutes × jitter factor 0.6")
+        stream.setMode(.stream)
+        clock.advance(by: .seconds(72))
+        #expect(await eventually { stream.openStreamCount == 1 })
+    }
+
     @Test("a non-retryable status and a featureDisabled message reach the listeners as errors")
     func errorsReachListeners() async throws {
         let server = try FakeFirebaseServer()

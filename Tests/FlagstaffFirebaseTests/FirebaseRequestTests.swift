@@ -59,6 +59,26 @@ struct FirebaseRequestTests {
         }
     }
 
+    @Test("installation .none sends no installation fields and no auth header, but the given first-open time")
+    func noInstallation() async throws {
+        let server = try FakeFirebaseServer()
+        var options = FirebaseTestSupport.options(server.baseURL, installation: .none)
+        options.firstOpenTime = Date(timeIntervalSince1970: 1_800_000_000)
+        let config = RemoteConfig(
+            provider: FirebaseRemoteConfigProvider(options: options),
+            settings: RemoteConfigSettings(minimumFetchInterval: 0),
+            environment: FirebaseTestSupport.environment(ManualClock()))
+        let result = await config.fetch()
+        #expect(result.error?.description.contains("HTTP 401") == true, "the stand-in checks the installation")
+        let request = try #require(server.requests.last)
+        #expect(request.headers["x-goog-firebase-installations-auth"] == nil)
+        let body = try #require(request.jsonBody)
+        #expect(body["app_instance_id"] == nil)
+        #expect(body["app_instance_id_token"] == nil)
+        #expect(body["first_open_time"] as? String == "2027-01-15T08:00:00Z")
+        #expect(server.installations { $0.registrations } == 0)
+    }
+
     @Test("the first-open time is recorded at the first launch and persisted beside the config")
     func firstOpenTimePersisted() async throws {
         let server = try FakeFirebaseServer()

@@ -65,7 +65,9 @@ actor FirebaseInstallations {
             throw .missingCredentials(
                 "Firebase Installations returned no auth token (authToken.token) for installation \(current.fid)")
         }
-        return Credentials(id: current.fid, token: token, firstOpenTime: directory == nil ? nil : current.firstOpenTime)
+        // Without a directory the recorded first-open time is this process's start: not worth sending.
+        let firstOpen = options.firstOpenTime ?? (directory == nil ? nil : current.firstOpenTime)
+        return Credentials(id: current.fid, token: token, firstOpenTime: firstOpen)
     }
 
     /// The installation ID in use, creating (and persisting) one if there is none yet; no request is made.

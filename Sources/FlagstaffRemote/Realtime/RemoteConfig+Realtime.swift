@@ -152,7 +152,9 @@ struct RealtimeLoop {
                 }
             }
         }
-        return failed ? .failed(connected: connected) : .closed(connected: connected)
+        // A connection that ended before the service accepted it counts as failed, so it backs off instead of
+        // reconnecting in a tight loop.
+        return failed || !connected ? .failed(connected: connected) : .closed(connected: connected)
     }
 
     /// Fetches until the fetched template reaches `version` (at most 3 attempts, each after a random 0–3 s pause

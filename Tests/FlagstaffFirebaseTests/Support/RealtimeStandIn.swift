@@ -28,6 +28,8 @@ final class RealtimeStandIn: Sendable {
         case stream
         /// This status with a Firebase error body, then close.
         case status(Int)
+        /// Read the request, then close without answering.
+        case hangUp
     }
 
     private struct State {
@@ -147,6 +149,8 @@ final class RealtimeStandIn: Sendable {
             return state.mode
         }
         switch mode {
+        case .hangUp:
+            close(fd)
         case .status(let status):
             let body = #"{"error":{"code":\#(status),"message":"stand-in status \#(status)","status":"FAILED"}}"#
             let head =
