@@ -2,8 +2,8 @@ import FlagstaffRemote
 import Foundation
 
 extension FirebaseRemoteConfigProvider {
-    /// The statuses after which the SDK retries the stream: 408, 429, 502, 503 and 504.
-    static let retryableStreamStatuses: Set<Int> = [408, 429, 502, 503, 504]
+    /// The statuses after which the SDK retries the stream quietly: 429, 502, 503 and 504.
+    static let retryableStreamStatuses: Set<Int> = [429, 502, 503, 504]
     /// The SDK's stream timeout: a connection silent for this long is closed and reopened.
     static let streamIdleTimeout: Duration = .seconds(330)
 

@@ -42,7 +42,7 @@ actor FirebaseInstallations {
     ///   - directory: Where the installation is persisted, or `nil` to keep it in memory.
     ///   - timeout: The deadline of each Installations request.
     /// - Returns: The installation ID, auth token and first-open time.
-    /// - Throws: ``RemoteConfigProviderError``: `.httpStatus` with the service's message (429/5xx back off
+    /// - Throws: ``RemoteConfigProviderError``: `.httpStatus` with the service's message (429, 500, 503 and 504 back off
     ///   like fetches), `.invalidResponse` for an answer without the expected fields, `.missingCredentials`
     ///   for an empty token, `.transport`/`.timedOut` for connection failures.
     func credentials(directory: URL?, timeout: Duration) async throws(RemoteConfigProviderError) -> Credentials {

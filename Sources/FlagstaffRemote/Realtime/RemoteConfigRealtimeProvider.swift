@@ -52,6 +52,6 @@ public enum RemoteConfigStreamEvent: Sendable, Equatable {
     /// A message could not be understood; the connection stays open.
     case invalidMessage(String)
     /// The connection failed (refused, non-200 status, a 403 message). `retryable` is `false` for statuses
-    /// other than 408, 429, 502, 503 and 504.
+    /// the service does not expect to recover by itself (for Firebase: other than 429, 502, 503 and 504).
     case failed(RemoteConfigProviderError, retryable: Bool)
 }

@@ -9,7 +9,7 @@ struct RemoteConfigUpdateListenerTests {
     @Test("the two-argument listener gets updates from ordinary fetches; a provider that cannot stream opens none")
     func twoArgumentListener() async throws {
         let clock = ManualClock()
-        let (config, _) = ScriptedProvider.config(answering: ["a": "1"], minimumFetchInterval: 0, clock: clock)
+        let (config, provider) = ScriptedProvider.config(answering: ["a": "1"], minimumFetchInterval: 0, clock: clock)
         let received = AnnotatedMutex<[RemoteConfigUpdate]>([])
         let registration = config.addOnConfigUpdateListener { update, error in
             #expect(error == nil)
@@ -19,7 +19,8 @@ struct RemoteConfigUpdateListenerTests {
         await config.fetch()
         #expect(received.withLock { $0 } == [RemoteConfigUpdate(updatedKeys: ["a"])])
         registration.remove()
-        await config.fetch(expirationDuration: 0)
+        provider.answer(entries: ["a": "2"])
+        #expect(await config.fetch(expirationDuration: 0).pendingKeys == ["a"])
         #expect(received.withLock { $0.count } == 1)
     }
 }
