@@ -25,6 +25,10 @@ final class UpdateRecorder: Sendable {
 
 @Suite("Firebase realtime: the invalidation stream listeners open, against a loopback stand-in")
 struct FirebaseRealtimeTests {
+    /// How long to wait for the stream's threads and tasks. Generous: when the whole test run loads the machine,
+    /// the cooperative pool and URLSession's queues can lag far behind; the waits end as soon as the condition holds.
+    static let patience: Duration = .seconds(180)
+
     /// A config on the fake fetch server whose realtime stream goes to `stream`.
     static func config(_ server: FakeFirebaseServer, stream: RealtimeStandIn, clock: ManualClock) -> RemoteConfig {
         var options = FirebaseTestSupport.options(server.baseURL)
@@ -48,7 +52,7 @@ struct FirebaseRealtimeTests {
         let registration = config.addOnConfigUpdateListener { recorder.record($0, $1) }
         defer { registration.remove() }
         #expect(config.isRealtimeRunning)
-        #expect(await eventually { stream.openStreamCount == 1 })
+        #expect(await eventually(timeout: Self.patience) { stream.openStreamCount == 1 })
 
         let request = try #require(stream.requests.first)
         #expect(request.method == "POST")
@@ -68,7 +72,7 @@ struct FirebaseRealtimeTests {
         // Inside the 3600 s minimum fetch interval, yet the announcement fetches at once.
         server.publish(["maxPhotos": FakeFirebaseServer.Parameter(defaultValue: "12")])
         stream.send(#"[{"latestTemplateVersionNumber": "2"}"#)
-        #expect(await eventually { recorder.updates.count == 1 })
+        #expect(await eventually(timeout: Self.patience) { recorder.updates.count == 1 })
         #expect(recorder.updates.first?.updatedKeys == ["maxPhotos"])
         let realtimeFetch = try #require(server.requests.last)
         #expect(realtimeFetch.headers["X-Firebase-RC-Fetch-Type"] == "REALTIME/1")
@@ -77,7 +81,7 @@ struct FirebaseRealtimeTests {
         // A second message on the same connection.
         server.publish(["maxPhotos": FakeFirebaseServer.Parameter(defaultValue: "13")])
         stream.send(#",{"latestTemplateVersionNumber": 3}"#)
-        #expect(await eventually { recorder.updates.count == 2 })
+        #expect(await eventually(timeout: Self.patience) { recorder.updates.count == 2 })
         #expect(stream.connectionCount == 1, "one long-lived connection")
 
         // An announcement of a version already fetched does not fetch.
@@ -95,15 +99,15 @@ struct FirebaseRealtimeTests {
         let config = Self.config(server, stream: stream, clock: ManualClock())
         let first = config.addOnConfigUpdateListener { _ in }
         let second = config.addOnConfigUpdateListener { _, _ in }
-        #expect(await eventually { stream.openStreamCount == 1 })
+        #expect(await eventually(timeout: Self.patience) { stream.openStreamCount == 1 })
         first.remove()
         #expect(config.isRealtimeRunning, "one listener is left")
         second.remove()
         #expect(config.isRealtimeRunning == false)
-        #expect(await eventually { stream.openStreamCount == 0 }, "the connection is closed")
+        #expect(await eventually(timeout: Self.patience) { stream.openStreamCount == 0 }, "the connection is closed")
         let again = config.addOnConfigUpdateListener { _ in }
         defer { again.remove() }
-        #expect(await eventually { stream.openStreamCount == 1 && stream.connectionCount == 2 })
+        #expect(await eventually(timeout: Self.patience) { stream.openStreamCount == 1 && stream.connectionCount == 2 })
     }
 
     @Test("a stream the server closes cleanly is reopened at once")
@@ -113,9 +117,9 @@ struct FirebaseRealtimeTests {
         let config = Self.config(server, stream: stream, clock: ManualClock())
         let registration = config.addOnConfigUpdateListener { _ in }
         defer { registration.remove() }
-        #expect(await eventually { stream.openStreamCount == 1 })
+        #expect(await eventually(timeout: Self.patience) { stream.openStreamCount == 1 })
         stream.closeStreams()
-        #expect(await eventually { stream.connectionCount == 2 && stream.openStreamCount == 1 })
+        #expect(await eventually(timeout: Self.patience) { stream.connectionCount == 2 && stream.openStreamCount == 1 })
     }
 
     @Test("503 backs off on the clock (2 minutes, doubling) and reconnects; errors reach listeners after 7 tries")
@@ -131,7 +135,7 @@ struct FirebaseRealtimeTests {
 
         var expected: Double = 120
         for attempt in 1..<RemoteConfig.realtimeMaximumRetries {
-            try await clock.waitForSleepers()
+            try await clock.waitForSleepers(timeout: Self.patience)
             #expect(stream.connectionCount == attempt)
             let wait = try #require(clock.nextDeadline).offset - clock.now.offset
             #expect(wait == .milliseconds(Int64(expected * 0.6 * 1000)), "attempt \(attempt)")
@@ -139,10 +143,10 @@ struct FirebaseRealtimeTests {
             clock.advance(by: wait)
             expected *= 2
         }
-        #expect(await eventually { recorder.errors.count == 1 })
+        #expect(await eventually(timeout: Self.patience) { recorder.errors.count == 1 })
         #expect(stream.connectionCount == RemoteConfig.realtimeMaximumRetries)
         #expect(recorder.errors.first?.description.contains("unable to connect to the server after 7 attempts") == true)
-        #expect(await eventually { config.isRealtimeRunning == false })
+        #expect(await eventually(timeout: Self.patience) { config.isRealtimeRunning == false })
         #expect(clock.sleeperCount == 0)
     }
 
@@ -155,12 +159,12 @@ struct FirebaseRealtimeTests {
         let config = Self.config(server, stream: stream, clock: clock)
         let registration = config.addOnConfigUpdateListener { _ in }
         defer { registration.remove() }
-        try await clock.waitForSleepers()
+        try await clock.waitForSleepers(timeout: Self.patience)
         #expect(stream.connectionCount == 1)
         #expect(clock.nextDeadline == clock.now.advanced(by: .seconds(72)), "2 minutes × jitter factor 0.6")
         stream.setMode(.stream)
         clock.advance(by: .seconds(72))
-        #expect(await eventually { stream.openStreamCount == 1 })
+        #expect(await eventually(timeout: Self.patience) { stream.openStreamCount == 1 })
     }
 
     @Test("a non-retryable status and a featureDisabled message reach the listeners as errors")
@@ -173,17 +177,17 @@ struct FirebaseRealtimeTests {
         let recorder = UpdateRecorder()
         let registration = config.addOnConfigUpdateListener { recorder.record($0, $1) }
         defer { registration.remove() }
-        #expect(await eventually { recorder.errors.count == 1 })
+        #expect(await eventually(timeout: Self.patience) { recorder.errors.count == 1 })
         #expect(recorder.errors.first?.description.contains("HTTP 400") == true, "\(recorder.errors)")
 
         stream.setMode(.stream)
-        try await clock.waitForSleepers()
+        try await clock.waitForSleepers(timeout: Self.patience)
         clock.advance(by: .seconds(120))
-        #expect(await eventually { stream.openStreamCount == 1 })
+        #expect(await eventually(timeout: Self.patience) { stream.openStreamCount == 1 })
         stream.send(#"{"featureDisabled": true}"#)
-        #expect(await eventually { recorder.errors.count == 2 })
+        #expect(await eventually(timeout: Self.patience) { recorder.errors.count == 2 })
         #expect(recorder.errors.last?.description.contains("turned realtime updates off") == true)
-        #expect(await eventually { config.isRealtimeRunning == false })
+        #expect(await eventually(timeout: Self.patience) { config.isRealtimeRunning == false })
     }
 
     @Test("an announced version that fetching cannot reach is retried 3 times, then reported")
@@ -195,9 +199,9 @@ struct FirebaseRealtimeTests {
         let recorder = UpdateRecorder()
         let registration = config.addOnConfigUpdateListener { recorder.record($0, $1) }
         defer { registration.remove() }
-        #expect(await eventually { stream.openStreamCount == 1 })
+        #expect(await eventually(timeout: Self.patience) { stream.openStreamCount == 1 })
         stream.send(#"{"latestTemplateVersionNumber": "9"}"#)
-        #expect(await eventually { recorder.errors.count == 1 })
+        #expect(await eventually(timeout: Self.patience) { recorder.errors.count == 1 })
         #expect(
             recorder.errors.first?.description.contains("latest version of the template (9) after 3 attempts") == true)
         let realtimeFetches = server.requests.compactMap { $0.headers["X-Firebase-RC-Fetch-Type"] }
