@@ -92,6 +92,29 @@ struct FirebaseRealtimeTests {
         #expect(server.requests.count == fetches)
     }
 
+    @Test("the stream and a concurrent fetch share one registered installation")
+    func streamSharesInstallation() async throws {
+        let server = try FakeFirebaseServer()
+        let stream = try RealtimeStandIn()
+        var options = FirebaseTestSupport.options(server.baseURL, installation: .automatic)
+        options.realtimeEnabled = true
+        options.realtimeBaseURL = stream.baseURL
+        let clock = ManualClock()
+        let config = RemoteConfig(
+            provider: FirebaseRemoteConfigProvider(options: options, now: { clock.date }),
+            settings: RemoteConfigSettings(minimumFetchInterval: 0),
+            environment: FirebaseTestSupport.environment(clock))
+        let registration = config.addOnConfigUpdateListener { _ in }
+        defer { registration.remove() }
+        #expect(await config.fetch().status == .success)
+        #expect(await eventually(timeout: Self.patience) { stream.openStreamCount == 1 })
+        #expect(server.installations { $0.registrations } == 1)
+        let fetch = try #require(server.requests.last)
+        let streamRequest = try #require(stream.requests.first)
+        #expect(streamRequest.headers["x-goog-firebase-installations-auth"] == "auth-1")
+        #expect(streamRequest.jsonBody?["appInstanceId"] as? String == fetch.jsonBody?["app_instance_id"] as? String)
+    }
+
     @Test("removing the last listener closes the stream; adding one opens it again")
     func lastListenerClosesStream() async throws {
         let server = try FakeFirebaseServer()

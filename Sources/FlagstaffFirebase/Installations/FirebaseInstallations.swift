@@ -46,6 +46,30 @@ actor FirebaseInstallations {
     ///   like fetches), `.invalidResponse` for an answer without the expected fields, `.missingCredentials`
     ///   for an empty token, `.transport`/`.timedOut` for connection failures.
     func credentials(directory: URL?, timeout: Duration) async throws(RemoteConfigProviderError) -> Credentials {
+        // One registration or refresh at a time: callers arriving while one is under way (a fetch and the realtime
+        // stream, say) share its outcome instead of registering twice across the actor's suspension points.
+        if let pending { return try await pending.value.get() }
+        let task = Task { await self.resolve(directory: directory, timeout: timeout) }
+        pending = task
+        let outcome = await task.value
+        pending = nil
+        return try outcome.get()
+    }
+
+    /// The credentials under way, shared by concurrent callers.
+    private var pending: Task<Result<Credentials, RemoteConfigProviderError>, Never>?
+
+    private func resolve(directory: URL?, timeout: Duration) async -> Result<Credentials, RemoteConfigProviderError> {
+        do throws(RemoteConfigProviderError) {
+            return .success(try await resolveThrowing(directory: directory, timeout: timeout))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    private func resolveThrowing(directory: URL?, timeout: Duration) async throws(RemoteConfigProviderError)
+        -> Credentials
+    {
         var current = loadRecord(directory: directory)
         if current.refreshToken == nil {
             current = try await register(current, directory: directory, timeout: timeout)
