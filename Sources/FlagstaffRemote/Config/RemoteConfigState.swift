@@ -22,6 +22,8 @@ struct RemoteConfigState: Sendable {
     var autoRefresh: Task<Void, Never>?
     /// The realtime stream loop, running while there are update listeners and the provider streams.
     var realtime: Task<Void, Never>?
+    /// Counts started stream loops, so a loop that ends on its own forgets only itself.
+    var realtimeGeneration: UInt64 = 0
     var attachedRegistries: Set<ObjectIdentifier> = []
 
     init(settings: RemoteConfigSettings) {

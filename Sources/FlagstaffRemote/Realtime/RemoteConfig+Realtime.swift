@@ -17,8 +17,11 @@ extension RemoteConfig {
         let environment = self.environment
         state.withLock { current in
             guard current.realtime == nil, !current.updateListeners.isEmpty else { return }
+            current.realtimeGeneration += 1
+            let generation = current.realtimeGeneration
             current.realtime = Task { [weak self] in
-                await RealtimeLoop(config: self, provider: streaming, environment: environment).run()
+                await RealtimeLoop(config: self, provider: streaming, environment: environment, generation: generation)
+                    .run()
             }
         }
     }
@@ -53,9 +56,11 @@ extension RemoteConfig {
     }
 
     /// Forgets the loop when it ends on its own (gave up, or the service disabled realtime), so a later
-    /// listener can start a new one.
-    func realtimeLoopEnded() {
-        state.withLock { $0.realtime = nil }
+    /// listener can start a new one. A loop already replaced by a newer one changes nothing.
+    func realtimeLoopEnded(generation: UInt64) {
+        state.withLock { current in
+            if current.realtimeGeneration == generation { current.realtime = nil }
+        }
     }
 }
 
@@ -65,6 +70,8 @@ struct RealtimeLoop {
     weak var config: RemoteConfig?
     let provider: any RemoteConfigRealtimeProvider
     let environment: RemoteConfigEnvironment
+    /// Which start of the loop this is (see ``RemoteConfig/realtimeLoopEnded(generation:)``).
+    let generation: UInt64
 
     /// Why a connection ended, to decide what comes next.
     private enum Ending {
@@ -94,7 +101,7 @@ struct RealtimeLoop {
             if Task.isCancelled { return }
             switch ending {
             case .stop:
-                config?.realtimeLoopEnded()
+                config?.realtimeLoopEnded(generation: generation)
                 return
             case .closed(let connected), .failed(let connected):
                 if connected { remainingRetries = RemoteConfig.realtimeMaximumRetries }
@@ -118,7 +125,7 @@ struct RealtimeLoop {
                         of: .realtime(
                             "unable to connect to the server after \(RemoteConfig.realtimeMaximumRetries) attempts; check the connection and add a listener again"
                         ))
-                    config?.realtimeLoopEnded()
+                    config?.realtimeLoopEnded(generation: generation)
                     return
                 }
             }
