@@ -49,28 +49,33 @@ extension ConsoleLayout {
     }
 
     /// `text` with each file path (a word with a `/` longer than `longerThan` columns) shortened to its first
-    /// directory and its file name (`/home/ada/…/overrides.json`), so that what follows the path — an error's
-    /// reason — keeps its room.
-    static func abbreviatingPaths(_ text: String, longerThan limit: Int = 24, ellipsis: String) -> String {
+    /// directory and its file name (`/home/…/overrides.json`), or with `fileNameOnly` to its file name
+    /// (`…/overrides.json`), so that what follows the path — an error's reason — keeps its room.
+    static func abbreviatingPaths(
+        _ text: String, longerThan limit: Int = 24, fileNameOnly: Bool = false, ellipsis: String
+    ) -> String {
         text.split(separator: " ", omittingEmptySubsequences: false).map { word -> String in
             guard word.contains("/"), DisplayWidth.of(String(word)) > limit else { return String(word) }
             var components = word.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-            guard components.count > 3 else { return String(word) }
+            guard components.count > (fileNameOnly ? 2 : 3) else { return String(word) }
             let last = components.removeLast()
+            if fileNameOnly { return ellipsis + "/" + last }
             let first = components[0].isEmpty ? "/" + components[1] : components[0]
             return first + "/" + ellipsis + "/" + last
         }.joined(separator: " ")
     }
 
     /// The message cut into at most `maxLines` lines of `width` columns, never dropping its end before its
-    /// middle: wrapped as it is when it fits; else with its paths shortened; else still wrapped, the last line
-    /// ending with an ellipsis.
+    /// middle: wrapped as it is when it fits; else with its paths shortened (to their first directory and file
+    /// name, then to the file name); else still wrapped, the last line ending with an ellipsis.
     static func messageLines(_ text: String, width: Int, maxLines: Int, ellipsis: String) -> [String] {
         let maxLines = max(1, maxLines)
         var lines = wrap(text, width: width)
         if lines.count <= maxLines { return lines }
-        lines = wrap(abbreviatingPaths(text, ellipsis: ellipsis), width: width)
-        if lines.count <= maxLines { return lines }
+        for fileNameOnly in [false, true] {
+            lines = wrap(abbreviatingPaths(text, fileNameOnly: fileNameOnly, ellipsis: ellipsis), width: width)
+            if lines.count <= maxLines { return lines }
+        }
         var kept = Array(lines.prefix(maxLines))
         let last = kept[maxLines - 1]
         let room = max(0, width - DisplayWidth.of(ellipsis))

@@ -78,8 +78,9 @@ package enum ConsoleLayout {
         }
         var remote = remoteStatus(context)
         if let error = state.source.storeErrorMessage {
-            // The header has little room: the store's path is shortened so the reason shows.
-            let shortened = abbreviatingPaths(context.clean(error), longerThan: 12, ellipsis: context.glyphs.ellipsis)
+            // The header has little room: the store's path is cut to its file name (the footer shows it whole).
+            let shortened = abbreviatingPaths(
+                context.clean(error), longerThan: 12, fileNameOnly: true, ellipsis: context.glyphs.ellipsis)
             remote = "store error: " + shortened + (remote.isEmpty ? "" : dot + remote)
         }
         let countsX = max(0, state.width - DisplayWidth.of(right) - 1)
@@ -178,7 +179,8 @@ package enum ConsoleLayout {
     }
 
     /// What the footer says instead of the keys, by priority: the open question (reset every override; quit
-    /// with unsaved writes), the one-shot message, the write waiting for the store's lock. `nil`: the keys.
+    /// with unsaved writes), the one-shot message, the write waiting for the store's lock, the store's error
+    /// (the header has room for its start only). `nil`: the keys.
     static func footerMessage(_ context: Context) -> String? {
         let state = context.state
         let dot = " \(context.glyphs.dot) "
@@ -202,6 +204,7 @@ package enum ConsoleLayout {
             return "Saving \(count) change\(count == 1 ? "" : "s"): the store is locked by "
                 + context.clean(wait.holder) + " (\(seconds(wait.waited)))" + dot + "retrying until it is released"
         }
+        if state.mode == .list, let error = state.source.storeErrorMessage { return "Store error: " + context.clean(error) }
         return nil
     }
 
