@@ -259,7 +259,8 @@ import Testing
         press(.character("?"), into: &small)
         var screen = ConsoleLayout.render(small)
         #expect(screen.find(first) != nil)
-        #expect(screen.find("↑↓ PgUp PgDn scroll · lines 1-9 of \(lines.count) · ? or Esc closes") != nil, "\(screen.text)")
+        #expect(
+            screen.find("↑↓ PgUp PgDn scroll · lines 1-9 of \(lines.count) · ? or Esc closes") != nil, "\(screen.text)")
         #expect(screen.find(last) == nil, "the last entry is below the box at first")
         press(.end, into: &small)  // End is not a help key; j scrolls
         for _ in 0..<lines.count { press(.character("j"), into: &small) }
@@ -296,7 +297,9 @@ import Testing
         // Every line can be reached, and the footer says which ones are shown.
         for _ in 0..<(lines.count - 7) { press(.control("n"), into: &state) }
         screen = ConsoleLayout.render(state)
-        #expect(screen.text(row: 7) == "│ " + lines[lines.count - 1] + String(repeating: " ", count: 37 - DisplayWidth.of(lines[lines.count - 1])) + "│")
+        #expect(
+            screen.text(row: 7) == "│ " + lines[lines.count - 1]
+                + String(repeating: " ", count: 37 - DisplayWidth.of(lines[lines.count - 1])) + "│")
         #expect(screen.find("\(lines.count - 6)-\(lines.count) of \(lines.count)") != nil, "\(screen.text)")
     }
 

@@ -28,6 +28,8 @@ import Testing
         let row = screen.row(containing: "Blue Text")
         #expect(screen.text(row: row).contains("OFF  saving ON"), "the value stays what the app sees until saved")
         #expect(screen.cell(at: "saving ON")?.foreground == .yellow)
+        #expect(
+            screen.text(row: 27).hasPrefix(" saving ON (not saved yet) · kind static"), "the detail pane says so too")
 
         #expect(state.update(.storeLocked(holder: holder, waited: .seconds(3))) == [.repaint])
         screen = ConsoleLayout.render(state)
@@ -66,7 +68,9 @@ import Testing
         #expect(state.pendingWrites == [.overrides(["blueText": .disabled])])
         _ = state.update(.storeWriteFailed("cannot write the override store /tmp/s.json: Permission denied"))
         #expect(state.pendingWrites.isEmpty)
-        #expect(state.statusMessage == "Could not save the change: cannot write the override store /tmp/s.json: Permission denied")
+        #expect(
+            state.statusMessage
+                == "Could not save the change: cannot write the override store /tmp/s.json: Permission denied")
     }
 
     @Test func quittingWaitsForTheWriteAndGoesOnOnceItIsSaved() {

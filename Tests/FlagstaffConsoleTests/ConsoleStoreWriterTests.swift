@@ -58,7 +58,9 @@ import Testing
         // The store would wait up to 10 s for the lock; the console's loop gets control back at once.
         #expect(start.duration(to: clock.now) < .seconds(2))
         #expect(state.pendingWrites == [.overrides(["blueText": .enabled])])
-        #expect(state.storeLockWait?.holder.hasPrefix("pid \(getpid()) (") == true, "\(String(describing: state.storeLockWait))")
+        #expect(
+            state.storeLockWait?.holder.hasPrefix("pid \(getpid()) (") == true,
+            "\(String(describing: state.storeLockWait))")
         #expect(fixture.registry.feature(forKey: "blueText")?.override == .featureDefault)
         // Keys keep acting, and a second write queues behind the first.
         try runner.send(.key(.character("j")), to: &state)

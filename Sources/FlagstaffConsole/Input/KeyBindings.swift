@@ -66,10 +66,10 @@ package enum KeyBindings {
             footer: "? or Esc close help", kept: true),
         KeyBinding([.down, .character("j"), .control("n")], in: [.help], .scrollHelp(by: 1), help: "scroll down"),
         KeyBinding(
-            [.pageDown, .control("f"), .control("d")], in: [.help], .scrollHelp(by: 5), help: "scroll down 5 entries"),
+            [.pageDown, .control("f"), .control("d")], in: [.help], .scrollHelp(by: 5), help: "scroll down 5 lines"),
         KeyBinding([.up, .character("k"), .control("p")], in: [.help], .scrollHelp(by: -1), help: "scroll up"),
         KeyBinding(
-            [.pageUp, .control("b"), .control("u")], in: [.help], .scrollHelp(by: -5), help: "scroll up 5 entries"),
+            [.pageUp, .control("b"), .control("u")], in: [.help], .scrollHelp(by: -5), help: "scroll up 5 lines"),
         KeyBinding([.home, .character("g")], in: [.help], .scrollHelpToTop, help: "first entry"),
         KeyBinding(
             [.character("y"), .character("Y")], in: [.confirmReset], .confirmResetAll,

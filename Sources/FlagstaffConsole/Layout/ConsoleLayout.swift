@@ -204,7 +204,9 @@ package enum ConsoleLayout {
             return "Saving \(count) change\(count == 1 ? "" : "s"): the store is locked by "
                 + context.clean(wait.holder) + " (\(seconds(wait.waited)))" + dot + "retrying until it is released"
         }
-        if state.mode == .list, let error = state.source.storeErrorMessage { return "Store error: " + context.clean(error) }
+        if state.mode == .list, let error = state.source.storeErrorMessage {
+            return "Store error: " + context.clean(error)
+        }
         return nil
     }
 
@@ -214,9 +216,12 @@ package enum ConsoleLayout {
     /// Draws a footer message, wrapped upwards over the detail pane (or the bottom of the list) when it does
     /// not fit on the footer row: never more than 4 lines, nor more than half the screen; paths are shortened
     /// before the end of the message is cut (the reason of an error comes after its path).
-    private static func drawMessage(_ message: String, footerRow: Int, _ context: Context, into buffer: inout ScreenBuffer) {
+    private static func drawMessage(
+        _ message: String, footerRow: Int, _ context: Context, into buffer: inout ScreenBuffer
+    ) {
         let maxLines = max(1, min(4, (buffer.height - 3) / 2))
-        let lines = messageLines(message, width: buffer.width - 2, maxLines: maxLines, ellipsis: context.glyphs.ellipsis)
+        let lines = messageLines(
+            message, width: buffer.width - 2, maxLines: maxLines, ellipsis: context.glyphs.ellipsis)
         let top = footerRow - lines.count + 1
         if lines.count > 1 { drawRule(row: top - 1, context, into: &buffer) }
         for (offset, line) in lines.enumerated() {

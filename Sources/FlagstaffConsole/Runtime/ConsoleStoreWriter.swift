@@ -173,7 +173,8 @@ package final class ConsoleStoreWriter: Sendable {
 
     /// A store on the same file that gives up on a held lock at once: used to ask who holds it.
     private static func lockProbe(for url: URL) throws -> FileOverrideStore {
-        try FileOverrideStore(url: url, lockWait: FileOverrideStore.LockWait(timeout: .zero, noticeAfter: .seconds(3600)))
+        try FileOverrideStore(
+            url: url, lockWait: FileOverrideStore.LockWait(timeout: .zero, noticeAfter: .seconds(3600)))
     }
 
     /// Who holds the probe's lock (`nil` when it is free, or when the lock cannot be tried: the write then
