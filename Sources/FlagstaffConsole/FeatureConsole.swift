@@ -9,7 +9,9 @@ import Flagstaff
 /// ```
 ///
 /// `run()` takes over the terminal until the user quits, then restores it (also on `SIGINT`, `SIGTERM`,
-/// `SIGHUP` and errors). Overrides are persisted through the registry's store as they are made. Changes
+/// `SIGHUP` and errors). Overrides are persisted through the registry's store as they are made; while another
+/// process holds a file store's lock the write is retried in the background and the console keeps answering
+/// (``ConsoleOutcome/unsavedKeys`` lists what was still waiting when it closed). Changes
 /// made by another process to the store, and remote updates, show as soon as the registry reports them,
 /// with the cursor kept on the same flag and the search kept.
 public final class FeatureConsole {
