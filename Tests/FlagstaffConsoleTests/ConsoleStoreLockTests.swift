@@ -73,6 +73,18 @@ import Testing
                 == "Could not save the change: cannot write the override store /tmp/s.json: Permission denied")
     }
 
+    @Test func aPendingResetOfEverythingMarksOnlyTheOverriddenFlags() throws {
+        try registry.setOverrides(["blueText": .enabled])
+        var state = ConsoleState(registry: registry, width: 100, height: 30)
+        press(.character("R"), into: &state)
+        #expect(press(.character("y"), into: &state) == [.resetAllOverrides])
+        #expect(state.pendingWrites == [.resetAll])
+        let screen = ConsoleLayout.render(state)
+        #expect(screen.text(row: screen.row(containing: "Blue Text")).contains("ON   resetting"))
+        #expect((0..<30).filter { screen.text(row: $0).contains("resetting") } == [screen.row(containing: "Blue Text")])
+        #expect(screen.text(row: screen.row(containing: "Use Tab Bar Nav")).contains("OFF  default"))
+    }
+
     @Test func quittingWaitsForTheWriteAndGoesOnOnceItIsSaved() {
         var state = stateWithPendingWrite()
         _ = state.update(.storeLocked(holder: holder, waited: .seconds(1)))

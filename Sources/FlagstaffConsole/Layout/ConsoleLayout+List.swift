@@ -84,7 +84,7 @@ extension ConsoleLayout {
             into: &buffer)
 
         buffer.put(context.onOff(on), row: row, column: columns.value, style: style)
-        if let unsaved = context.state.unsavedOverride(forKey: feature.key) {
+        if let unsaved = context.state.unsavedOverride(for: feature) {
             // A write not saved yet (at once, unless another process holds the store's lock): what it will set.
             buffer.put(
                 unsavedText(unsaved), row: row, column: columns.source, style: context.theme.warning, maxWidth: 11)

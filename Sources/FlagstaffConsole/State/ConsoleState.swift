@@ -138,10 +138,11 @@ package struct ConsoleState: Sendable {
     /// The selected flag, read now, if the selected row is a flag.
     package var selectedFlag: ConsoleFlag? { selectedKey.flatMap(source.flag(forKey:)) }
 
-    /// The override the newest pending write gives `key`, while that write has not been saved.
-    package func unsavedOverride(forKey key: String) -> OverrideState? {
+    /// The override the newest pending write gives a flag, while that write has not been saved and would
+    /// change the flag's override (`R` waiting for the lock marks only the overridden flags).
+    package func unsavedOverride(for flag: ConsoleFlag) -> OverrideState? {
         for write in pendingWrites.reversed() {
-            if let state = write.override(forKey: key) { return state }
+            if let state = write.override(forKey: flag.key) { return state == flag.override ? nil : state }
         }
         return nil
     }
