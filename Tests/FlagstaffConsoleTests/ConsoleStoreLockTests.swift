@@ -81,7 +81,7 @@ import Testing
         #expect(state.pendingWrites == [.resetAll])
         let screen = ConsoleLayout.render(state)
         #expect(screen.text(row: screen.row(containing: "Blue Text")).contains("ON   resetting"))
-        #expect((0..<30).filter { screen.text(row: $0).contains("resetting") } == [screen.row(containing: "Blue Text")])
+        #expect((3..<24).filter { screen.text(row: $0).contains("resetting") } == [screen.row(containing: "Blue Text")])
         #expect(screen.text(row: screen.row(containing: "Use Tab Bar Nav")).contains("OFF  default"))
     }
 
