@@ -26,6 +26,9 @@ import Darwin
 /// - A missing file means no overrides. A corrupt or unreadable file throws an error with the path and the
 ///   reason and is never overwritten. The reader and the writer share one size limit (64 MiB).
 /// - ``changeSignature()`` (inode, size, modification time) lets a registry notice other processes' writes.
+/// - Every change is appended, under the lock, to the change journal beside the file (``ChangeJournal``), unless
+///   the store was created with `journal: nil`. A journal that cannot be written never blocks a change
+///   (see ``journalError``).
 public final class FileOverrideStore: OverrideStore {
     /// The largest file the reader accepts, and so the largest the writer writes.
     package static let defaultSizeLimit = 64 << 20
@@ -36,19 +39,25 @@ public final class FileOverrideStore: OverrideStore {
     public let lockWait: LockWait
     /// The largest file read or written, in bytes.
     package let sizeLimit: Int
+    /// How the change journal is kept, or `nil` when changes are not journaled.
+    public let journalOptions: JournalOptions?
+    let lastJournalError = AnnotatedMutex<OverrideStoreError?>(nil)
     var path: String { url.path }
 
     /// Creates a store for a file (created at the first write, with its directory).
     /// - Parameters:
     ///   - url: a `file:` URL.
     ///   - lockWait: how a write waits for another writer's lock (default: up to 10 s, silently).
+    ///   - journal: how the change journal is kept (default: 8 MiB rotation, origin `app`); `nil` for none.
     /// - Throws: `OverrideStoreError.invalidLocation` if the URL is not a file URL or names a directory.
-    public convenience init(url: URL, lockWait: LockWait = LockWait()) throws {
-        try self.init(url: url, lockWait: lockWait, sizeLimit: Self.defaultSizeLimit)
+    public convenience init(url: URL, lockWait: LockWait = LockWait(), journal: JournalOptions? = JournalOptions())
+        throws
+    {
+        try self.init(url: url, lockWait: lockWait, sizeLimit: Self.defaultSizeLimit, journal: journal)
     }
 
     /// Creates a store with another size limit (tests).
-    package init(url: URL, lockWait: LockWait, sizeLimit: Int) throws {
+    package init(url: URL, lockWait: LockWait, sizeLimit: Int, journal: JournalOptions? = JournalOptions()) throws {
         guard url.isFileURL else {
             throw OverrideStoreError.invalidLocation(url.absoluteString, reason: "expected a file path or file: URL")
         }
@@ -60,6 +69,7 @@ public final class FileOverrideStore: OverrideStore {
         self.url = url.standardizedFileURL
         self.lockWait = lockWait
         self.sizeLimit = sizeLimit
+        self.journalOptions = journal
     }
 
     /// The default location for a registry's overrides: `$XDG_CONFIG_HOME/flagstaff/<name>.json`, else
@@ -88,10 +98,21 @@ public final class FileOverrideStore: OverrideStore {
         return try OverrideFileFormat.decode(data, path: path)
     }
 
-    /// Read-modify-write under the cross-process lock; writes only if something changed.
+    /// Read-modify-write under the cross-process lock; writes only if something changed, and journals the
+    /// change (origin ``ChangeOrigin/current``, else ``JournalOptions/origin``).
     /// - Throws: `OverrideStoreError` naming the file; a corrupt file is not overwritten; nothing is written
     ///   when the file may not be written, its lock is not released in time or the result would be too large.
     public func update(_ changes: [String: OverrideValue?]) throws -> [String: OverrideValue] {
+        try modify { _ in changes }.overrides
+    }
+
+    /// Read-modify-write under the cross-process lock: `plan` sees the current overrides and returns the
+    /// changes to make (or throws to make none). Writes only if something changed, then journals the change.
+    /// - Returns: every override after the change, and the journal's change id (`nil` when nothing changed).
+    /// - Throws: `plan`'s error, or `OverrideStoreError` as ``update(_:)``.
+    package func modify(
+        _ plan: ([String: OverrideValue]) throws -> [String: OverrideValue?]
+    ) throws -> (overrides: [String: OverrideValue], change: String?) {
         let target = try resolvedTarget()
         try checkWritable(target)
         try ensureDirectory(of: target)
@@ -100,21 +121,22 @@ public final class FileOverrideStore: OverrideStore {
             let contents = try readFile().map { try OverrideFileFormat.decodeStore($0, path: path) }
             var overrides = contents?.overrides ?? [:]
             let before = overrides
+            let changes = try plan(before)
             for (key, value) in changes {
                 overrides[key] = value
             }
-            if overrides != before {
-                let data = OverrideFileFormat.encode(overrides, otherMembers: contents?.otherMembers ?? [])
-                guard data.count <= sizeLimit else {
-                    throw OverrideStoreError.unwritable(
-                        path: path,
-                        reason:
-                            "the new contents would be \(data.count) bytes, over the \(Self.describe(bytes: sizeLimit)) a reader accepts; nothing was written"
-                    )
-                }
-                try writeAtomically(data, to: target)
+            guard overrides != before else { return (overrides, nil) }
+            let data = OverrideFileFormat.encode(overrides, otherMembers: contents?.otherMembers ?? [])
+            guard data.count <= sizeLimit else {
+                throw OverrideStoreError.unwritable(
+                    path: path,
+                    reason:
+                        "the new contents would be \(data.count) bytes, over the \(Self.describe(bytes: sizeLimit)) a reader accepts; nothing was written"
+                )
             }
-            return overrides
+            try writeAtomically(data, to: target)
+            let change = journal(changes.keys, before: before, after: overrides, target: target)
+            return (overrides, change)
         }
     }
 
@@ -141,7 +163,7 @@ public final class FileOverrideStore: OverrideStore {
     func errorText(_ code: Int32 = errno) -> String { String(cString: strerror(code)) }
 
     /// `64 MiB`, or `300 bytes`.
-    private static func describe(bytes: Int) -> String {
+    static func describe(bytes: Int) -> String {
         bytes % (1 << 20) == 0 ? "\(bytes >> 20) MiB" : "\(bytes) bytes"
     }
 
@@ -173,7 +195,7 @@ public final class FileOverrideStore: OverrideStore {
 
     /// The file a write replaces: the store's path, or the end of the chain of symbolic links it names.
     /// - Throws: `.unwritable` for a link to nothing (nothing is created), a loop, or a link that cannot be read.
-    private func resolvedTarget() throws -> String {
+    func resolvedTarget() throws -> String {
         var current = path
         for _ in 0..<40 {
             var info = stat()

@@ -1,0 +1,172 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A store's change journal: `<store>.history.jsonl` beside the store file (beside the file a symbolic link
+/// names), one ``JournalEntry`` a line, and the previous journal `<store>.history.jsonl.1` after a rotation.
+///
+/// - Lines are appended by the store's writer while it holds the store's lock, in one `write` per change, so
+///   several processes never interleave lines and a change's lines stay together.
+/// - A line torn by a crash (no line feed at the end of the file) is ignored by readers and cut off by the next
+///   append.
+/// - When the journal has reached ``JournalOptions/maxBytes`` it is renamed to `.1` (dropping the previous
+///   `.1`) before the next change is appended.
+/// - The journal is not `fsync`ed (the store file is): after a power cut its last lines may be missing.
+/// - A line that is not an entry is reported by ``read()`` with its line number and skipped; it never stops a
+///   write.
+public struct ChangeJournal: Sendable {
+    /// The journal file.
+    public let url: URL
+    /// The rotation size and default origin.
+    public let options: JournalOptions
+
+    /// The journal of a store file.
+    /// - Parameters:
+    ///   - storePath: the store file's path (the end of its chain of symbolic links).
+    ///   - options: rotation size and default origin.
+    package init(storePath: String, options: JournalOptions) {
+        self.url = URL(fileURLWithPath: storePath + ".history.jsonl")
+        self.options = options
+    }
+
+    /// The previous journal, kept after a rotation.
+    public var rotatedURL: URL { URL(fileURLWithPath: url.path + ".1") }
+
+    /// What ``read()`` found.
+    public struct Contents: Sendable, Equatable {
+        /// Every readable line, oldest first (the rotated journal's, then the current one's).
+        public var entries: [JournalEntry]
+        /// Lines that could not be read (skipped).
+        public var problems: [JournalProblem]
+
+        /// The entries grouped into changes, oldest first.
+        public var changes: [HistoryChange] { HistoryChange.group(entries) }
+    }
+
+    /// Reads the rotated and the current journal. Missing files are empty; unreadable ones are reported.
+    /// - Returns: the entries and the lines that could not be read.
+    public func read() -> Contents {
+        var contents = Contents(entries: [], problems: [])
+        for file in [rotatedURL.path, url.path] {
+            Self.read(file: file, into: &contents)
+        }
+        return contents
+    }
+
+    /// The largest tail of a journal file that is read (a larger file, which only a hand-made or foreign file
+    /// can be, is read from its end).
+    static let readLimit = 256 << 20
+
+    private static func read(file: String, into contents: inout Contents) {
+        let fd = open(file, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            if errno != ENOENT {
+                contents.problems.append(
+                    JournalProblem(file: file, line: 0, reason: "cannot read: \(String(cString: strerror(errno)))"))
+            }
+            return
+        }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { return }
+        let size = Int(info.st_size)
+        let start = max(0, size - readLimit)
+        var data = [UInt8](repeating: 0, count: size - start)
+        var offset = 0
+        while offset < data.count {
+            let count = data.withUnsafeMutableBytes {
+                pread(fd, $0.baseAddress! + offset, $0.count - offset, off_t(start + offset))
+            }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { break }
+            offset += count
+        }
+        data.removeSubrange(offset...)
+        data.withUnsafeBufferPointer { buffer in
+            var lineStart = 0
+            var lineNumber = 0
+            if start > 0, let newline = buffer.firstIndex(of: 0x0A) {
+                lineStart = newline + 1  // a partial first line of a tail
+                contents.problems.append(
+                    JournalProblem(
+                        file: file, line: 0, reason: "larger than \(readLimit >> 20) MiB; only its end was read"))
+            }
+            while lineStart < buffer.count {
+                guard let newline = buffer[lineStart...].firstIndex(of: 0x0A) else { break }  // a torn last line
+                lineNumber += 1
+                let line = UnsafeBufferPointer(rebasing: buffer[lineStart..<newline])
+                lineStart = newline + 1
+                if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
+                do throws(JournalLine.Failure) {
+                    contents.entries.append(try JournalLine.decode(line))
+                } catch {
+                    contents.problems.append(JournalProblem(file: file, line: lineNumber, reason: error.reason))
+                }
+            }
+        }
+    }
+
+    /// Appends one change's lines. The caller holds the store's lock.
+    /// - Throws: an `OverrideStoreError.unwritable` naming the journal.
+    package func append(_ entries: [JournalEntry]) throws {
+        guard !entries.isEmpty else { return }
+        var text = ""
+        for entry in entries { text += JournalLine.encode(entry) }
+        let path = url.path
+        func failure(_ what: String) -> OverrideStoreError {
+            .unwritable(path: path, reason: "\(what): \(String(cString: strerror(errno)))")
+        }
+        var fd = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw failure("cannot open the journal") }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw failure("cannot inspect the journal") }
+        var size = Int(info.st_size)
+        if size >= options.maxBytes {
+            guard rename(path, rotatedURL.path) == 0 else { throw failure("cannot rotate the journal") }
+            close(fd)
+            fd = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+            guard fd >= 0 else { throw failure("cannot open the journal") }
+            size = 0
+        }
+        if size > 0 { try Self.cutTornLine(fd, size: size, failure: failure) }
+        let bytes = Array(text.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let count = bytes.withUnsafeBufferPointer { write(fd, $0.baseAddress! + offset, $0.count - offset) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw failure("cannot append to the journal")
+            }
+            offset += count
+        }
+    }
+
+    /// Cuts a last line without a line feed (a writer killed mid-append) back to the end of the last whole line.
+    private static func cutTornLine(
+        _ fd: Int32, size: Int, failure: (String) -> OverrideStoreError
+    ) throws {
+        var last: UInt8 = 0
+        guard pread(fd, &last, 1, off_t(size - 1)) == 1 else { throw failure("cannot read the journal") }
+        guard last != 0x0A else { return }
+        var end = size
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while end > 0 {
+            let start = max(0, end - chunk.count)
+            let count = chunk.withUnsafeMutableBytes { pread(fd, $0.baseAddress, end - start, off_t(start)) }
+            guard count == end - start else { throw failure("cannot read the journal") }
+            if let newline = chunk[0..<count].lastIndex(of: 0x0A) {
+                guard ftruncate(fd, off_t(start + newline + 1)) == 0 else { throw failure("cannot repair the journal") }
+                return
+            }
+            end = start
+        }
+        guard ftruncate(fd, 0) == 0 else { throw failure("cannot repair the journal") }
+    }
+}

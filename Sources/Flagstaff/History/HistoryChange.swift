@@ -1,0 +1,58 @@
+import Foundation
+
+/// One change to a store as its journal recorded it: every key it changed, who made it and when.
+public struct HistoryChange: Sendable, Equatable, Identifiable {
+    /// The change's id (shared by its journal lines).
+    public var id: String
+    /// The journal lines of the change, one per key, in key order.
+    public var entries: [JournalEntry]
+
+    /// Creates a change from its lines (at least one, all with the same change id).
+    public init(id: String, entries: [JournalEntry]) {
+        self.id = id
+        self.entries = entries
+    }
+
+    private var first: JournalEntry? { entries.first }
+    /// When it was written.
+    public var time: Date { first?.time ?? Date(timeIntervalSince1970: 0) }
+    /// Where it came from.
+    public var origin: ChangeOrigin { first?.origin ?? .app }
+    /// The user of the writing process.
+    public var user: String { first?.user ?? "" }
+    /// The writing process's id.
+    public var pid: Int32 { first?.pid ?? 0 }
+    /// The writing process's command line.
+    public var command: String { first?.command ?? "" }
+    /// The profile applied, for a profile change.
+    public var profile: String? { first?.profile }
+    /// The change this one undoes.
+    public var undoes: String? { first?.undoes }
+    /// The change this one re-applies.
+    public var redoes: String? { first?.redoes }
+    /// The keys changed.
+    public var keys: [String] { entries.map(\.key) }
+
+    /// `cli by qa (pid 42, flagstaff set blueText on) at 2026-11-23T19:00:41.123Z`, safe to print.
+    public var summary: String {
+        var text = "\(origin.rawValue) change \(id) by \(TextSanitizer.sanitize(user)) (pid \(pid)"
+        if !command.isEmpty { text += ", \(TextSanitizer.sanitize(command))" }
+        return text + ") at \(JournalTime.text(time))"
+    }
+
+    /// Groups journal lines into changes: consecutive lines with one change id are one change (a writer
+    /// appends a change's lines at once, under the store's lock).
+    /// - Parameter entries: lines, oldest first.
+    /// - Returns: the changes, oldest first.
+    public static func group(_ entries: [JournalEntry]) -> [HistoryChange] {
+        var changes: [HistoryChange] = []
+        for entry in entries {
+            if let last = changes.last, last.id == entry.change {
+                changes[changes.count - 1].entries.append(entry)
+            } else {
+                changes.append(HistoryChange(id: entry.change, entries: [entry]))
+            }
+        }
+        return changes
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+
+/// One line of a store's change journal: one key changed by one change.
+///
+/// A change that sets several keys at once (a bulk change, a profile apply, an undo) writes one line per key,
+/// all with the same ``change`` id; ``HistoryChange`` groups them back.
+public struct JournalEntry: Sendable, Equatable {
+    /// When the change was written.
+    public var time: Date
+    /// The id shared by every line of one change.
+    public var change: String
+    /// The override key.
+    public var key: String
+    /// The override before the change (`nil`: none).
+    public var old: OverrideValue?
+    /// The override after the change (`nil`: removed).
+    public var new: OverrideValue?
+    /// Where the change came from.
+    public var origin: ChangeOrigin
+    /// The user the writing process ran as.
+    public var user: String
+    /// The writing process's id.
+    public var pid: Int32
+    /// The writing process's command line (program name and arguments).
+    public var command: String
+    /// The profile applied, for a profile change.
+    public var profile: String?
+    /// The id of the change this one undoes.
+    public var undoes: String?
+    /// The id of the change this one re-applies.
+    public var redoes: String?
+
+    /// Creates an entry.
+    public init(
+        time: Date, change: String, key: String, old: OverrideValue?, new: OverrideValue?, origin: ChangeOrigin,
+        user: String, pid: Int32, command: String, profile: String? = nil, undoes: String? = nil,
+        redoes: String? = nil
+    ) {
+        self.time = time
+        self.change = change
+        self.key = key
+        self.old = old
+        self.new = new
+        self.origin = origin
+        self.user = user
+        self.pid = pid
+        self.command = command
+        self.profile = profile
+        self.undoes = undoes
+        self.redoes = redoes
+    }
+}
+
+/// A line of a journal that could not be read: reported and skipped, never fatal.
+public struct JournalProblem: Sendable, Equatable, CustomStringConvertible {
+    /// The journal file.
+    public var file: String
+    /// The line number (1-based).
+    public var line: Int
+    /// What is wrong, with the JSON path when the line is JSON: `$.old: expected a JSON value`.
+    public var reason: String
+
+    /// Creates a problem.
+    public init(file: String, line: Int, reason: String) {
+        self.file = file
+        self.line = line
+        self.reason = reason
+    }
+
+    /// `overrides.json.history.jsonl:12: $.time: expected …`.
+    public var description: String { "\(file):\(line): \(reason)" }
+}

@@ -1,0 +1,44 @@
+import Foundation
+
+/// The change journal beside the store file.
+extension FileOverrideStore {
+    /// The journal of this store (beside the file the store's path names, following symbolic links), or `nil`
+    /// when the store keeps none.
+    /// - Throws: `OverrideStoreError.unwritable` when the path is a symbolic link that cannot be followed.
+    public func journal() throws -> ChangeJournal? {
+        guard let journalOptions else { return nil }
+        return ChangeJournal(storePath: try resolvedTarget(), options: journalOptions)
+    }
+
+    /// The last error appending to the journal (the change itself was written), or `nil` after a successful
+    /// append.
+    public var journalError: OverrideStoreError? { lastJournalError.withLock { $0 } }
+
+    /// Appends the change just written to the journal (the caller holds the lock). A failure is kept in
+    /// ``journalError``, never thrown: the journal never blocks a change.
+    /// - Returns: the change's id, or `nil` when the store keeps no journal.
+    func journal(
+        _ keys: Dictionary<String, OverrideValue?>.Keys, before: [String: OverrideValue],
+        after: [String: OverrideValue], target: String
+    ) -> String? {
+        guard let journalOptions else { return nil }
+        let id = ProcessIdentity.newChangeID()
+        let identity = ProcessIdentity.current
+        let annotation = ChangeAnnotation.current
+        let origin = ChangeOrigin.current ?? journalOptions.origin
+        let time = Date()
+        let entries = keys.filter { before[$0] != after[$0] }.sorted().map { key in
+            JournalEntry(
+                time: time, change: id, key: key, old: before[key], new: after[key], origin: origin,
+                user: identity.user, pid: identity.pid, command: identity.command, profile: annotation?.profile,
+                undoes: annotation?.undoes, redoes: annotation?.redoes)
+        }
+        do {
+            try ChangeJournal(storePath: target, options: journalOptions).append(entries)
+            lastJournalError.withLock { $0 = nil }
+        } catch {
+            lastJournalError.withLock { $0 = error as? OverrideStoreError ?? .unwritable(path: target, reason: "\(error)") }
+        }
+        return id
+    }
+}
