@@ -45,6 +45,8 @@ public struct ChangeOrigin: RawRepresentable, Hashable, Sendable, ExpressibleByS
 /// What the journal records about a change besides its origin: the profile applied, the change undone or
 /// redone. Set by the history and profile code around their writes.
 package struct ChangeAnnotation: Sendable, Equatable {
+    /// The origin, when the writer sets it (else ``ChangeOrigin/current``, else the store's default).
+    package var origin: ChangeOrigin?
     /// The profile applied, for `profile` changes.
     package var profile: String?
     /// The change this one undoes.
@@ -52,7 +54,10 @@ package struct ChangeAnnotation: Sendable, Equatable {
     /// The change this one re-applies.
     package var redoes: String?
 
-    package init(profile: String? = nil, undoes: String? = nil, redoes: String? = nil) {
+    package init(
+        origin: ChangeOrigin? = nil, profile: String? = nil, undoes: String? = nil, redoes: String? = nil
+    ) {
+        self.origin = origin
         self.profile = profile
         self.undoes = undoes
         self.redoes = redoes

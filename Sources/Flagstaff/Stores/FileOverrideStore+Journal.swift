@@ -19,19 +19,18 @@ extension FileOverrideStore {
     /// - Returns: the change's id, or `nil` when the store keeps no journal.
     func journal(
         _ keys: Dictionary<String, OverrideValue?>.Keys, before: [String: OverrideValue],
-        after: [String: OverrideValue], target: String
+        after: [String: OverrideValue], note annotation: ChangeAnnotation, target: String
     ) -> String? {
         guard let journalOptions else { return nil }
         let id = ProcessIdentity.newChangeID()
         let identity = ProcessIdentity.current
-        let annotation = ChangeAnnotation.current
-        let origin = ChangeOrigin.current ?? journalOptions.origin
+        let origin = annotation.origin ?? ChangeOrigin.current ?? journalOptions.origin
         let time = Date()
         let entries = keys.filter { before[$0] != after[$0] }.sorted().map { key in
             JournalEntry(
                 time: time, change: id, key: key, old: before[key], new: after[key], origin: origin,
-                user: identity.user, pid: identity.pid, command: identity.command, profile: annotation?.profile,
-                undoes: annotation?.undoes, redoes: annotation?.redoes)
+                user: identity.user, pid: identity.pid, command: identity.command, profile: annotation.profile,
+                undoes: annotation.undoes, redoes: annotation.redoes)
         }
         do {
             try ChangeJournal(storePath: target, options: journalOptions).append(entries)

@@ -103,15 +103,16 @@ public final class FileOverrideStore: OverrideStore {
     /// - Throws: `OverrideStoreError` naming the file; a corrupt file is not overwritten; nothing is written
     ///   when the file may not be written, its lock is not released in time or the result would be too large.
     public func update(_ changes: [String: OverrideValue?]) throws -> [String: OverrideValue] {
-        try modify { _ in changes }.overrides
+        try modify { _, _ in changes }.overrides
     }
 
     /// Read-modify-write under the cross-process lock: `plan` sees the current overrides and returns the
-    /// changes to make (or throws to make none). Writes only if something changed, then journals the change.
+    /// changes to make (or throws to make none), and may complete the journal's note (origin, undo link),
+    /// which starts as ``ChangeAnnotation/current``. Writes only if something changed, then journals the change.
     /// - Returns: every override after the change, and the journal's change id (`nil` when nothing changed).
     /// - Throws: `plan`'s error, or `OverrideStoreError` as ``update(_:)``.
     package func modify(
-        _ plan: ([String: OverrideValue]) throws -> [String: OverrideValue?]
+        _ plan: ([String: OverrideValue], inout ChangeAnnotation) throws -> [String: OverrideValue?]
     ) throws -> (overrides: [String: OverrideValue], change: String?) {
         let target = try resolvedTarget()
         try checkWritable(target)
@@ -121,7 +122,8 @@ public final class FileOverrideStore: OverrideStore {
             let contents = try readFile().map { try OverrideFileFormat.decodeStore($0, path: path) }
             var overrides = contents?.overrides ?? [:]
             let before = overrides
-            let changes = try plan(before)
+            var note = ChangeAnnotation.current ?? ChangeAnnotation()
+            let changes = try plan(before, &note)
             for (key, value) in changes {
                 overrides[key] = value
             }
@@ -135,7 +137,7 @@ public final class FileOverrideStore: OverrideStore {
                 )
             }
             try writeAtomically(data, to: target)
-            let change = journal(changes.keys, before: before, after: overrides, target: target)
+            let change = journal(changes.keys, before: before, after: overrides, note: note, target: target)
             return (overrides, change)
         }
     }

@@ -1,0 +1,30 @@
+/// Undo and redo through a registry, so its members and subscribers see the result at once.
+extension FeatureRegistry {
+    /// Undoes the newest change still in force in the registry's store (``FileOverrideStore/undo()``) and
+    /// applies the result.
+    /// - Returns: what was undone.
+    /// - Throws: ``HistoryError`` (also when the store is not a file store with a journal), or the store's error.
+    @discardableResult
+    public func undoLastChange() throws -> UndoOutcome {
+        try revert { try $0.undo() }
+    }
+
+    /// Re-applies the change most recently undone (``FileOverrideStore/redo()``) and applies the result.
+    /// - Returns: what was redone.
+    /// - Throws: ``HistoryError``, or the store's error.
+    @discardableResult
+    public func redoLastUndo() throws -> UndoOutcome {
+        try revert { try $0.redo() }
+    }
+
+    private func revert(_ action: (FileOverrideStore) throws -> UndoOutcome) throws -> UndoOutcome {
+        guard let fileStore = store as? FileOverrideStore else { throw HistoryError(code: .noJournal) }
+        let (outcome, change) = try core.writes.withLock { _ -> (UndoOutcome, FeatureChange?) in
+            let outcome = try action(fileStore)
+            core.state.withLock { $0.storeError = nil }
+            return (outcome, apply(outcome.overrides, origin: .local))
+        }
+        if let change { notify(change) }
+        return outcome
+    }
+}

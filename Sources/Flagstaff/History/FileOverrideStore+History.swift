@@ -1,0 +1,68 @@
+import Foundation
+
+/// What an undo or a redo did.
+public struct UndoOutcome: Sendable, Equatable {
+    /// The change undone or redone.
+    public var target: HistoryChange
+    /// The id of the change the undo or redo wrote (it is journaled too).
+    public var change: String?
+    /// Every override after it.
+    public var overrides: [String: OverrideValue]
+}
+
+/// Undo and redo on a file store's journal.
+extension FileOverrideStore {
+    /// Reverts the newest change still in force (see ``UndoPlanner``), in one write journaled as `undo`.
+    ///
+    /// Runs under the store's lock: the history and the file are read and written as one step. Refuses,
+    /// changing nothing, when a key of the change no longer holds the value the change gave it (naming the
+    /// later change that set it, or saying it was changed outside the journal).
+    /// - Returns: the change undone and the new contents.
+    /// - Throws: ``HistoryError`` (nothing to undo, a later change in the way), or the store's error.
+    public func undo() throws -> UndoOutcome {
+        try revert(redo: false)
+    }
+
+    /// Re-applies the change most recently undone, in one write journaled as `redo`, with the same checks as
+    /// ``undo()``.
+    /// - Returns: the change redone and the new contents.
+    /// - Throws: ``HistoryError``, or the store's error.
+    public func redo() throws -> UndoOutcome {
+        try revert(redo: true)
+    }
+
+    private func revert(redo: Bool) throws -> UndoOutcome {
+        guard journalOptions != nil else { throw HistoryError(code: .noJournal) }
+        var target: HistoryChange?
+        let result = try modify { current, note in
+            guard let journal = try self.journal() else { throw HistoryError(code: .noJournal) }
+            let history = journal.read().changes
+            guard let plan = redo ? UndoPlanner.redo(history) : UndoPlanner.undo(history) else {
+                throw HistoryError(code: redo ? .nothingToRedo : .nothingToUndo)
+            }
+            for key in plan.expected.keys.sorted() {
+                let expected = plan.expected[key] ?? nil
+                guard current[key] != expected else { continue }
+                let now = current[key].map { "now \($0.summary)" } ?? "now not overridden"
+                let detail: String
+                if let later = UndoPlanner.laterChange(of: key, after: plan.target, in: history) {
+                    detail = "was changed since by the \(later.summary) (\(now))"
+                } else {
+                    detail = "was changed outside the history (\(now))"
+                }
+                throw HistoryError(
+                    code: .conflict(
+                        action: redo ? "redo" : "undo", target: "the \(plan.target.summary)", key: key,
+                        detail: detail))
+            }
+            target = plan.target
+            note.origin = redo ? .redo : .undo
+            note.undoes = redo ? nil : plan.target.id
+            note.redoes = redo ? plan.target.id : nil
+            note.profile = nil
+            return plan.changes
+        }
+        guard let target else { throw HistoryError(code: redo ? .nothingToRedo : .nothingToUndo) }
+        return UndoOutcome(target: target, change: result.change, overrides: result.overrides)
+    }
+}

@@ -1,0 +1,34 @@
+/// Why an undo or redo was refused. Nothing was changed.
+///
+/// A struct wrapping a code, so that cases can be added without breaking callers; read ``description``.
+public struct HistoryError: Error, Sendable, Equatable, CustomStringConvertible {
+    enum Code: Sendable, Equatable {
+        case nothingToUndo
+        case nothingToRedo
+        case noJournal
+        case conflict(action: String, target: String, key: String, detail: String)
+    }
+
+    let code: Code
+
+    /// Whether there was simply nothing to undo or redo (not a conflict).
+    public var isNothingToDo: Bool { code == .nothingToUndo || code == .nothingToRedo }
+
+    /// The key that was changed since, for a refusal to clobber a later change.
+    public var conflictingKey: String? {
+        if case .conflict(_, _, let key, _) = code { return key }
+        return nil
+    }
+
+    /// A message naming the change and, for a conflict, the key and the later change.
+    public var description: String {
+        switch code {
+        case .nothingToUndo: return "nothing to undo: the history has no change still in force"
+        case .nothingToRedo: return "nothing to redo: no undone change since the last change"
+        case .noJournal: return "this store keeps no change history"
+        case .conflict(let action, let target, let key, let detail):
+            return
+                "cannot \(action) \(target): \(TextSanitizer.sanitize(key)) \(detail); nothing was changed"
+        }
+    }
+}
