@@ -1,0 +1,131 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A folder of profiles: `<name>.json` files in the override file format, plain files a team can commit.
+///
+/// The default folder is beside the store: `overrides.json` → `overrides.profiles/`. Names are validated
+/// (letters, digits, `-`, `_`, `.`; not starting with `.`; at most 100 characters) so a name can never reach
+/// outside the folder. Saving is atomic (temporary file and rename).
+public struct ProfileLibrary: Sendable {
+    /// The folder.
+    public let folder: URL
+
+    /// A library in `folder` (created by the first save).
+    public init(folder: URL) {
+        self.folder = folder.standardizedFileURL
+    }
+
+    /// The default profiles folder of a store file: its name without `.json`, plus `.profiles`, beside it.
+    /// - Parameter storeURL: the store file.
+    /// - Returns: the folder (not created).
+    public static func defaultFolder(forStore storeURL: URL) -> URL {
+        let name = storeURL.lastPathComponent
+        let base = name.hasSuffix(".json") ? String(name.dropLast(5)) : name
+        return storeURL.deletingLastPathComponent().appendingPathComponent(base + ".profiles", isDirectory: true)
+    }
+
+    /// Checks a profile name.
+    /// - Throws: ``ProfileError`` saying what is allowed.
+    public static func validate(name: String) throws(ProfileError) {
+        func refuse(_ reason: String) -> ProfileError { ProfileError(code: .invalidName(name, reason: reason)) }
+        guard !name.isEmpty else { throw refuse("it is empty") }
+        guard name.count <= 100 else { throw refuse("longer than 100 characters") }
+        guard !name.hasPrefix(".") else { throw refuse("it may not start with '.'") }
+        if name.contains("/") || name.contains("\\") {
+            throw refuse("it may not contain a path separator")
+        }
+        guard name.allSatisfy({ $0.isLetter || $0.isNumber || "-_.".contains($0) }) else {
+            throw refuse("use letters, digits, '-', '_' and '.'")
+        }
+    }
+
+    /// The file of a profile.
+    /// - Throws: ``ProfileError`` for an invalid name.
+    public func url(for name: String) throws(ProfileError) -> URL {
+        try Self.validate(name: name)
+        return folder.appendingPathComponent(name + ".json")
+    }
+
+    /// The names of the profiles in the folder, sorted (files whose name is not a valid profile name are
+    /// skipped). A missing folder has none.
+    /// - Throws: ``ProfileError`` when the folder cannot be read.
+    public func names() throws(ProfileError) -> [String] {
+        let entries: [String]
+        do {
+            entries = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        } catch {
+            var isDirectory: ObjCBool = false
+            if !FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory) { return [] }
+            throw ProfileError(code: .io(path: folder.path, reason: "cannot list the profiles folder"))
+        }
+        return entries.filter { $0.hasSuffix(".json") }.map { String($0.dropLast(5)) }.filter {
+            (try? Self.validate(name: $0)) != nil
+        }.sorted()
+    }
+
+    /// Reads a profile.
+    /// - Throws: ``ProfileError``: invalid name, not found, unreadable, or malformed (with the JSON path).
+    public func load(_ name: String) throws(ProfileError) -> Profile {
+        let file = try url(for: name)
+        let data: Data
+        do {
+            data = try Data(contentsOf: file)
+        } catch {
+            if !FileManager.default.fileExists(atPath: file.path) {
+                throw ProfileError(code: .notFound(name, folder: folder.path))
+            }
+            throw ProfileError(code: .io(path: file.path, reason: "cannot read it"))
+        }
+        guard data.count <= FileOverrideStore.defaultSizeLimit else {
+            throw ProfileError(code: .io(path: file.path, reason: "larger than 64 MiB; a profile is a few kilobytes"))
+        }
+        let rules = OverrideFileFormat.Rules(acceptsDefault: true, rejectsUnknownFields: false)
+        do {
+            let contents = try OverrideFileFormat.decodeContents(data, file: file.path, rules: rules)
+            return Profile(name: name, overrides: contents.overrides, removals: contents.removals)
+        } catch {
+            throw ProfileError(code: .malformed(error))
+        }
+    }
+
+    /// Writes a profile (replacing one of the same name), atomically; creates the folder.
+    /// - Returns: whether a profile of that name was replaced.
+    /// - Throws: ``ProfileError`` for an invalid name or a failed write.
+    @discardableResult
+    public func save(_ profile: Profile) throws(ProfileError) -> Bool {
+        let file = try url(for: profile.name)
+        var text = String(decoding: OverrideFileFormat.encode(profile.overrides), as: UTF8.self)
+        if !profile.removals.isEmpty {
+            // Keep "default" entries: written back into the overrides object, sorted with the rest.
+            let all = profile.overrides.merging(
+                profile.removals.filter { profile.overrides[$0] == nil }.map { ($0, OverrideValue(string: "default")) }
+            ) { value, _ in value }
+            text = String(decoding: OverrideFileFormat.encode(all), as: UTF8.self)
+        }
+        let existed = FileManager.default.fileExists(atPath: file.path)
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: file, options: .atomic)
+        } catch {
+            throw ProfileError(code: .io(path: file.path, reason: "cannot write it: \(error.localizedDescription)"))
+        }
+        return existed
+    }
+
+    /// Deletes a profile.
+    /// - Throws: ``ProfileError``: invalid name, not found, or the file cannot be removed.
+    public func delete(_ name: String) throws(ProfileError) {
+        let file = try url(for: name)
+        guard unlink(file.path) == 0 else {
+            if errno == ENOENT { throw ProfileError(code: .notFound(name, folder: folder.path)) }
+            throw ProfileError(code: .io(path: file.path, reason: "cannot delete it: \(String(cString: strerror(errno)))"))
+        }
+    }
+}
