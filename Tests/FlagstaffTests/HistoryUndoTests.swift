@@ -1,0 +1,120 @@
+import FlagstaffTesting
+import Foundation
+import Testing
+
+@testable import Flagstaff
+
+@Suite struct HistoryUndoTests {
+    let directory = temporaryDirectory()
+    var file: URL { directory.appendingPathComponent("overrides.json") }
+
+    @Test func undoRevertsTheLatestChangeAsOneStepAndRedoReappliesIt() throws {
+        let store = try FileOverrideStore(url: file)
+        _ = try store.update(["a": .on])
+        _ = try store.update(["a": .off, "b": .on, "c": nil])
+        let undone = try store.undo()
+        #expect(undone.target.keys == ["a", "b"])
+        #expect(try store.load() == ["a": .on])
+        let redone = try store.redo()
+        #expect(redone.target.id == undone.target.id)
+        #expect(try store.load() == ["a": .off, "b": .on])
+        // Undo twice walks back through both changes; a third has nothing left.
+        _ = try store.undo()
+        _ = try store.undo()
+        #expect(try store.load() == [:])
+        let nothing = #expect(throws: HistoryError.self) { try store.undo() }
+        #expect(nothing?.isNothingToDo == true)
+        // Redo goes forward in the order the undos went back.
+        _ = try store.redo()
+        #expect(try store.load() == ["a": .on])
+        _ = try store.redo()
+        #expect(try store.load() == ["a": .off, "b": .on])
+        #expect((#expect(throws: HistoryError.self) { try store.redo() })?.isNothingToDo == true)
+    }
+
+    @Test func undoAndRedoAreJournaledWithTheChangeTheyRevert() throws {
+        let store = try FileOverrideStore(url: file)
+        _ = try store.update(["a": .on])
+        let undone = try store.undo()
+        _ = try store.redo()
+        let changes = try #require(try store.journal()).read().changes
+        #expect(changes.map(\.origin) == [.app, .undo, .redo])
+        #expect(changes[1].undoes == undone.target.id && changes[1].id == undone.change)
+        #expect(changes[2].redoes == undone.target.id)
+        #expect(changes[1].entries[0].old == .on && changes[1].entries[0].new == nil)
+    }
+
+    @Test func aNewChangeAfterAnUndoClearsRedo() throws {
+        let store = try FileOverrideStore(url: file)
+        _ = try store.update(["a": .on])
+        _ = try store.undo()
+        _ = try store.update(["b": .on])
+        #expect((#expect(throws: HistoryError.self) { try store.redo() })?.isNothingToDo == true)
+        _ = try store.undo()
+        #expect(try store.load() == [:], "the undo after the new change reverts the new change")
+    }
+
+    @Test func undoRefusesToClobberAChangeMadeOutsideTheHistory() throws {
+        let store = try FileOverrideStore(url: file)
+        _ = try store.update(["a": .on, "b": .on])
+        _ = try FileOverrideStore(url: file, journal: nil).update(["b": .off])
+        let error = #expect(throws: HistoryError.self) { try store.undo() }
+        #expect(error?.conflictingKey == "b")
+        let message = error.map { "\($0)" } ?? ""
+        #expect(message.contains("b was changed outside the history (now \"off\")"), "\(message)")
+        #expect(message.contains("nothing was changed"))
+        #expect(try store.load() == ["a": .on, "b": .off], "nothing was changed")
+    }
+
+    @Test func undoRefusesNamingTheLaterChangeThatSetTheKey() throws {
+        // A redo of a change that has rotated out of the journal: its lines are the only record of `k`'s value.
+        let store = try FileOverrideStore(url: file)
+        _ = try store.update(["k": .on])
+        let journal = try #require(try store.journal())
+        let later = JournalEntry(
+            time: Date(), change: "later", key: "k", old: .on, new: .off, origin: .redo, user: "someone",
+            pid: 4242, command: "flagstaff redo", redoes: "rotated-away")
+        try journal.append([later])
+        _ = try FileOverrideStore(url: file, journal: nil).update(["k": .off])
+        let error = #expect(throws: HistoryError.self) { try store.undo() }
+        let message = error.map { "\($0)" } ?? ""
+        #expect(
+            message.contains("k was changed since by the redo change later by someone (pid 4242, flagstaff redo)"),
+            "\(message)")
+        #expect(try store.load() == ["k": .off])
+    }
+
+    @Test func plannerTreatsUndoneChangesAsNotInForce() {
+        func change(_ id: String, _ key: String, _ old: OverrideValue?, _ new: OverrideValue?, undoes: String? = nil)
+            -> HistoryChange
+        {
+            HistoryChange(
+                id: id,
+                entries: [
+                    JournalEntry(
+                        time: Date(), change: id, key: key, old: old, new: new, origin: .cli, user: "u", pid: 1,
+                        command: "", undoes: undoes)
+                ])
+        }
+        let history = [
+            change("A", "a", nil, .on), change("B", "b", nil, .on), change("U", "b", .on, nil, undoes: "B"),
+        ]
+        #expect(UndoPlanner.undo(history)?.target.id == "A")
+        #expect(UndoPlanner.undo(history)?.changes == ["a": OverrideValue?.none])
+        #expect(UndoPlanner.redo(history)?.target.id == "B")
+        #expect(UndoPlanner.redo(history)?.expected == ["b": OverrideValue?.none])
+        #expect(UndoPlanner.undo([]) == nil && UndoPlanner.redo(history.dropLast().map { $0 }) == nil)
+    }
+
+    @Test func theRegistryUndoesAndItsMembersFollow() throws {
+        let registry = AppFeatures(store: try FileOverrideStore(url: file), options: RegistryOptions(storeWatchInterval: nil))
+        registry.blueText.override = .enabled
+        registry.blueText.override = .disabled
+        let outcome = try registry.undoLastChange()
+        #expect(registry.blueText.override == .enabled)
+        #expect(outcome.target.keys == [registry.blueText.key])
+        try registry.redoLastUndo()
+        #expect(registry.blueText.override == .disabled)
+        #expect(throws: HistoryError.self) { try AppFeatures().undoLastChange() }
+    }
+}
