@@ -6,6 +6,8 @@ import Foundation
 /// `store-stress write FILE PREFIX COUNT` sets `PREFIX.0` … `PREFIX.<COUNT-1>` on, one read-modify-write each.
 /// `store-stress forever FILE PREFIX` keeps doing that and prints `done N` after each completed write, so a
 /// test can kill it at any moment and know which writes completed.
+/// `store-stress bulk FILE PREFIX COUNT` and `store-stress forever-bulk FILE PREFIX` do the same with 20 keys a
+/// write (`PREFIX.<index>.0` … `PREFIX.<index>.19`), for the change journal's multi-process tests.
 /// `store-stress hold FILE` takes the store's lock, prints `locked`, and holds it until its standard input ends.
 @main
 enum StoreStressTool {
@@ -16,20 +18,26 @@ enum StoreStressTool {
         }
         guard arguments.count >= 4, let store = try? FileOverrideStore(url: URL(fileURLWithPath: arguments[2])) else {
             FileHandle.standardError.write(
-                Data("usage: store-stress write|forever FILE PREFIX [COUNT] | hold FILE\n".utf8))
+                Data("usage: store-stress write|forever|bulk|forever-bulk FILE PREFIX [COUNT] | hold FILE\n".utf8))
             exit(2)
         }
         let prefix = arguments[3]
         let count = arguments.count > 4 ? Int(arguments[4]) ?? 0 : Int.max
+        let width = arguments[1].hasSuffix("bulk") ? 20 : 1
         var index = 0
         while index < count {
+            let state: OverrideState = index.isMultiple(of: 2) ? .enabled : .disabled
+            let changes =
+                width == 1
+                ? ["\(prefix).\(index)": state]
+                : Dictionary(uniqueKeysWithValues: (0..<width).map { ("\(prefix).\(index).\($0)", state) })
             do {
-                _ = try store.update(["\(prefix).\(index)": index.isMultiple(of: 2) ? .enabled : .disabled])
+                _ = try store.update(changes)
             } catch {
                 FileHandle.standardError.write(Data("store-stress: \(error)\n".utf8))
                 exit(1)
             }
-            if arguments[1] == "forever" {
+            if arguments[1].hasPrefix("forever") {
                 FileHandle.standardOutput.write(Data("done \(index)\n".utf8))
             }
             index += 1

@@ -1,0 +1,81 @@
+import FlagstaffTestSupport
+import Foundation
+import Testing
+
+@testable import Flagstaff
+
+/// Real child processes appending to one journal at once, and writers killed mid-change.
+@Suite(.serialized) struct JournalMultiProcessTests {
+    static var tool: URL? { MultiProcessStoreTests.tool }
+
+    @Test(.enabled(if: tool != nil, "the StoreStressTool binary is built next to the test bundle by `swift test`"))
+    func severalWriterProcessesNeverInterleaveOrLoseLines() async throws {
+        let file = temporaryDirectory().appendingPathComponent("overrides.json")
+        let processes = 5
+        let writes = 30
+        let tool = Self.tool
+        let statuses = try await offCooperativePool { () throws -> [Int32] in
+            let children = try (0..<processes).map { index -> Process in
+                let process = Process()
+                process.executableURL = tool
+                process.arguments = ["bulk", file.path, "writer\(index)", "\(writes)"]
+                try process.run()
+                return process
+            }
+            return children.map { child in
+                child.waitUntilExit()
+                return child.terminationStatus
+            }
+        }
+        #expect(statuses == Array(repeating: 0, count: processes))
+        let contents = try #require(try FileOverrideStore(url: file).journal()).read()
+        #expect(contents.problems.isEmpty, "\(contents.problems)")
+        let changes = contents.changes
+        #expect(changes.count == processes * writes, "each change's lines are together")
+        #expect(Set(changes.map(\.id)).count == changes.count)
+        for change in changes {
+            #expect(change.entries.count == 20)
+            let prefixes = Set(change.keys.map { $0.split(separator: ".").prefix(2).joined(separator: ".") })
+            #expect(prefixes.count == 1, "one change's lines come from one write: \(prefixes)")
+            #expect(Set(change.entries.map(\.pid)).count == 1)
+        }
+    }
+
+    @Test(.enabled(if: tool != nil, "the StoreStressTool binary is built next to the test bundle by `swift test`"))
+    func writersKilledMidChangeLeaveAReadableJournalWithEveryCompletedChange() async throws {
+        let file = temporaryDirectory().appendingPathComponent("overrides.json")
+        let tool = Self.tool
+        for round in 0..<10 {
+            let done = try await offCooperativePool { () throws -> [Int] in
+                let process = Process()
+                let output = Pipe()
+                process.executableURL = tool
+                process.arguments = ["forever-bulk", file.path, "round\(round)"]
+                process.standardOutput = output
+                try process.run()
+                var completed = Data()
+                while !String(decoding: completed, as: UTF8.self).contains("done \(1 + round % 4)") {
+                    let chunk = output.fileHandleForReading.availableData
+                    if chunk.isEmpty { break }
+                    completed.append(chunk)
+                }
+                kill(process.processIdentifier, SIGKILL)
+                process.waitUntilExit()
+                completed.append(output.fileHandleForReading.readDataToEndOfFile())
+                return String(decoding: completed, as: UTF8.self).split(separator: "\n").compactMap { line in
+                    line.hasPrefix("done ") ? Int(line.dropFirst(5)) : nil
+                }
+            }
+            let contents = try #require(try FileOverrideStore(url: file).journal()).read()
+            #expect(contents.problems.isEmpty, "round \(round): \(contents.problems)")
+            let keys = Set(contents.entries.map(\.key))
+            for index in done {
+                #expect(keys.contains("round\(round).\(index).19"), "round \(round): completed change \(index) lost")
+            }
+        }
+        // A later write appends after whatever the last kill left.
+        _ = try FileOverrideStore(url: file).update(["after": .on])
+        let contents = try #require(try FileOverrideStore(url: file).journal()).read()
+        #expect(contents.problems.isEmpty && contents.entries.last?.key == "after")
+    }
+}
