@@ -118,3 +118,14 @@ import Testing
         #expect(throws: HistoryError.self) { try AppFeatures().undoLastChange() }
     }
 }
+
+@Suite struct HistoryKeyPatternTests {
+    @Test func globsMatchWholeKeys() {
+        #expect(KeyPattern("checkout.*").matches("checkout.v2"))
+        #expect(KeyPattern("checkout.*").matches("checkout.express.enabled"))
+        #expect(!KeyPattern("checkout.*").matches("checkoutv2"))
+        #expect(KeyPattern("*.v?").matches("checkout.v2") && !KeyPattern("*.v?").matches("checkout.v22"))
+        #expect(KeyPattern("blueText").matches("blueText") && !KeyPattern("blue").matches("blueText"))
+        #expect(KeyPattern("*").matches("") && KeyPattern("a*b*c").matches("aXXbYYc"))
+    }
+}

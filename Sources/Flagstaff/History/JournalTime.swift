@@ -2,9 +2,9 @@ import Foundation
 
 /// The journal's timestamps: UTC, milliseconds, `2026-11-23T19:00:41.123Z`, written and read by hand (a date
 /// formatter costs several microseconds a line, and `history` reads 100,000 lines).
-enum JournalTime {
+package enum JournalTime {
     /// The text of `date`.
-    static func text(_ date: Date) -> String {
+    package static func text(_ date: Date) -> String {
         let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
         let days = floorDivide(milliseconds, 86_400_000)
         let inDay = milliseconds - days * 86_400_000
@@ -18,7 +18,7 @@ enum JournalTime {
     }
 
     /// Reads `YYYY-MM-DDTHH:MM:SS[.fff]Z`; `nil` for anything else.
-    static func date<Bytes: RandomAccessCollection>(_ bytes: Bytes) -> Date? where Bytes.Element == UInt8 {
+    package static func date<Bytes: RandomAccessCollection>(_ bytes: Bytes) -> Date? where Bytes.Element == UInt8 {
         let text = Array(bytes)
         guard text.count >= 20, text.last == UInt8(ascii: "Z") else { return nil }
         func number(_ start: Int, _ count: Int) -> Int64? {

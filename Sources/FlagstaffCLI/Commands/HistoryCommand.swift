@@ -1,0 +1,94 @@
+import ArgumentParser
+import Flagstaff
+import Foundation
+
+/// `flagstaff history`: the store's changes, newest first.
+struct HistoryCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "history",
+        abstract: "List the changes made to the override store, newest first.",
+        discussion: """
+            Every change to the store (by the console, these commands, the app, import, profile apply, undo and \
+            redo) is journaled beside the store file in <store>.history.jsonl: when, which keys, the values \
+            before and after, where it came from, the user and the process. A change that set several keys at \
+            once is one entry. --since takes a duration (90s, 30m, 2h, 7d) or a UTC time \
+            (2026-11-23T19:00:00Z, or a date 2026-11-23). --key takes a key or a glob (checkout.*). Lines of \
+            the journal that cannot be read are reported on standard error (with --json, under "problems") and \
+            skipped.
+            """)
+
+    @OptionGroup var source: RegistrySourceOptions
+
+    @Option(help: ArgumentHelp("Only changes since a duration ago (30m, 2h, 7d) or a UTC time.", valueName: "when"))
+    var since: String?
+
+    @Option(help: ArgumentHelp("Only changes to keys matching a key or glob (checkout.*).", valueName: "pattern"))
+    var key: String?
+
+    @Flag(help: "Print JSON: {\"changes\":[…],\"problems\":[…]}.")
+    var json = false
+
+    func run() throws {
+        let cutoff = try since.map { try Self.parseSince($0, now: Date()) }
+        let pattern = key.map(KeyPattern.init)
+        let loaded = try RegistryLoader.load(source, store: .ignored)
+        let store = try HistoryOutput.fileStore(loaded)
+        let journal: ChangeJournal
+        do {
+            guard let opened = try store.journal() else {
+                throw CLIFailure.runtime("the store \(store.url.path) keeps no history")
+            }
+            journal = opened
+        } catch let failure as CLIFailure {
+            throw failure
+        } catch {
+            throw CLIFailure.runtime("\(error)")
+        }
+        let contents = journal.read()
+        var selected: [(HistoryChange, [JournalEntry])] = []
+        for change in contents.changes.reversed() {
+            if let cutoff, change.time < cutoff { continue }
+            let entries = pattern.map { pattern in change.entries.filter { pattern.matches($0.key) } } ?? change.entries
+            if !entries.isEmpty { selected.append((change, entries)) }
+        }
+        if json {
+            var text = #"{"changes":["#
+            text += selected.map { "\n" + HistoryOutput.json($0.0, entries: $0.1) }.joined(separator: ",")
+            text += (selected.isEmpty ? "" : "\n") + #"],"problems":["#
+            text += contents.problems.map(HistoryOutput.json).joined(separator: ",") + "]}"
+            StandardStreams.out(text)
+            return
+        }
+        for problem in contents.problems {
+            StandardStreams.note("skipped a line of the history: \(TerminalText.safe(problem.description))")
+        }
+        if selected.isEmpty {
+            StandardStreams.note("no changes\(since == nil && key == nil ? "" : " match") in \(journal.url.path)")
+            return
+        }
+        var output = ""
+        output.reserveCapacity(selected.count * 120)
+        for (change, entries) in selected {
+            for line in HistoryOutput.lines(change, entries: entries) { output += line + "\n" }
+        }
+        StandardStreams.write(output)
+    }
+
+    /// `90s`, `30m`, `2h`, `7d` (before `now`), or `2026-11-23T19:00:00Z` / `2026-11-23` (UTC).
+    /// - Throws: `CLIFailure.usage` naming `--since` and the accepted forms.
+    static func parseSince(_ text: String, now: Date) throws -> Date {
+        let units: [Character: Double] = ["s": 1, "m": 60, "h": 3600, "d": 86_400, "w": 604_800]
+        if let unit = text.last, let seconds = units[unit], let count = Double(text.dropLast()), count >= 0,
+            count.isFinite
+        {
+            return now.addingTimeInterval(-count * seconds)
+        }
+        var full = text
+        if text.count == 10 { full += "T00:00:00Z" }
+        if full.count == 19 { full += "Z" }
+        if let date = JournalTime.date(Array(full.utf8)) { return date }
+        throw CLIFailure.usage(
+            "--since: expected a duration (90s, 30m, 2h, 7d, 2w) or a UTC time (2026-11-23T19:00:00Z, 2026-11-23), found \(TerminalText.safe(text))"
+        )
+    }
+}
