@@ -13,5 +13,6 @@ enum BenchMain {
         if wants("unleash") { UnleashBench.run() }
         if wants("unleash-client") { UnleashClientBench.run() }
         if wants("manifest") { ManifestBench.run() }
+        if wants("history") { HistoryBench.run() }
     }
 }

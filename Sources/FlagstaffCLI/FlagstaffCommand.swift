@@ -1,4 +1,5 @@
 import ArgumentParser
+import Flagstaff
 import Foundation
 
 #if canImport(Glibc)
@@ -70,7 +71,7 @@ struct FlagstaffCommand: ParsableCommand {
         }
         do {
             var command = try parseAsRoot(parsed)
-            try command.run()
+            try ChangeOrigin.$current.withValue(command is ImportCommand ? .import : nil) { try command.run() }
             return ExitStatus.ok.rawValue
         } catch let failure as CLIFailure {
             StandardStreams.error(failure.message)

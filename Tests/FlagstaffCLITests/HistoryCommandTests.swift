@@ -1,0 +1,67 @@
+import Flagstaff
+import Foundation
+import Testing
+
+@Suite("flagstaff history")
+struct HistoryCommandTests {
+    @Test func listsChangesNewestFirstWithOriginAndValues() async throws {
+        let sandbox = try CLISandbox()
+        #expect(try await sandbox.run(["set", "blueText", "on"]).status == 0)
+        #expect(try await sandbox.run(["set", "list.infiniteScroll", "off"]).status == 0)
+        let result = try await sandbox.run(["history"])
+        #expect(result.status == 0, "\(result)")
+        let lines = result.standardOutput.split(separator: "\n").map(String.init)
+        #expect(lines.count == 4, "\(result)")
+        #expect(lines[0].contains("  cli  ") && lines[0].contains("set list.infiniteScroll off"))
+        #expect(lines[1] == "    list.infiniteScroll: default → off")
+        #expect(lines[3] == "    blueText: default → on")
+    }
+
+    @Test func filtersByKeyGlobAndSinceAndPrintsJSON() async throws {
+        let sandbox = try CLISandbox()
+        #expect(try await sandbox.run(["set", "blueText", "on"]).status == 0)
+        #expect(try await sandbox.run(["set", "list.infiniteScroll", "on"]).status == 0)
+        let result = try await sandbox.run(["history", "--key", "list.*", "--since", "1h", "--json"])
+        #expect(result.status == 0, "\(result)")
+        let object = try sandbox.jsonObject(result)
+        let changes = try #require(object["changes"] as? [[String: Any]])
+        #expect(changes.count == 1)
+        #expect(changes[0]["origin"] as? String == "cli")
+        let entries = try #require(changes[0]["changes"] as? [[String: Any]])
+        #expect(entries.first?["key"] as? String == "list.infiniteScroll")
+        #expect(entries.first?["from"] is NSNull && entries.first?["to"] as? String == "on")
+        #expect((object["problems"] as? [Any])?.isEmpty == true)
+        let future = try await sandbox.run(["history", "--since", "2999-01-01", "--json"])
+        #expect((try sandbox.jsonObject(future)["changes"] as? [Any])?.isEmpty == true)
+    }
+
+    @Test func aBadSinceIsAUsageError() async throws {
+        let sandbox = try CLISandbox()
+        let result = try await sandbox.run(["history", "--since", "yesterday"])
+        #expect(result.status == 2)
+        #expect(result.standardError.contains("--since: expected a duration"), "\(result)")
+    }
+
+    @Test func malformedJournalLinesAreReportedAndSkipped() async throws {
+        let sandbox = try CLISandbox()
+        #expect(try await sandbox.run(["set", "blueText", "on"]).status == 0)
+        let journal = sandbox.storePath + ".history.jsonl"
+        let handle = try #require(FileHandle(forWritingAtPath: journal))
+        handle.seekToEndOfFile()
+        handle.write(Data("garbage\n".utf8))
+        try handle.close()
+        #expect(try await sandbox.run(["set", "blueText", "off"]).status == 0, "a bad journal never blocks a change")
+        let result = try await sandbox.run(["history"])
+        #expect(result.status == 0)
+        #expect(result.standardError.contains("history.jsonl:2: $: expected a JSON object"), "\(result)")
+        #expect(result.standardOutput.contains("blueText: on → off"))
+    }
+
+    @Test func importIsJournaledAsImport() async throws {
+        let sandbox = try CLISandbox()
+        let file = try sandbox.write("in.json", #"{"version":1,"overrides":{"blueText":"on"}}"#)
+        #expect(try await sandbox.run(["import", file]).status == 0)
+        let object = try sandbox.jsonObject(try await sandbox.run(["history", "--json"]))
+        #expect((object["changes"] as? [[String: Any]])?.first?["origin"] as? String == "import")
+    }
+}
