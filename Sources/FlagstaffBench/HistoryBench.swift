@@ -8,7 +8,8 @@ import Foundation
 enum HistoryBench {
     static func run() {
         print("== history ==")
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("flagstaff-history-bench-\(getpid())")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "flagstaff-history-bench-\(getpid())")
         defer { try? FileManager.default.removeItem(at: directory) }
         writeOverhead(directory)
         readBench(directory)
@@ -43,7 +44,8 @@ enum HistoryBench {
         let b = median(without)
         print(
             String(
-                format: "file-store write, 200 overrides: %.3f ms with the journal, %.3f ms without (+%.1f %%; budget ≤ 20 %%)",
+                format:
+                    "file-store write, 200 overrides: %.3f ms with the journal, %.3f ms without (+%.1f %%; budget ≤ 20 %%)",
                 milliseconds(a), milliseconds(b), (milliseconds(a) / milliseconds(b) - 1) * 100))
     }
 

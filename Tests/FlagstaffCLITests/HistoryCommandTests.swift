@@ -66,3 +66,18 @@ struct HistoryCommandTests {
         #expect((object["changes"] as? [[String: Any]])?.first?["origin"] as? String == "import")
     }
 }
+
+@Suite("flagstaff history (process)")
+struct HistoryProcessTests {
+    @Test func theJournalRecordsTheCommandLineOfTheWritingProcess() async throws {
+        let sandbox = try CLISandbox()
+        let set = try await sandbox.runProcess(["set", "blueText", "on", "--store", sandbox.storePath])
+        #expect(set.status == 0, "\(set)")
+        let result = try await sandbox.runProcess(["history", "--json", "--store", sandbox.storePath])
+        #expect(result.status == 0, "\(result)")
+        let changes = try #require(try sandbox.jsonObject(result)["changes"] as? [[String: Any]])
+        #expect(changes.first?["command"] as? String == "flagstaff set blueText on --store \(sandbox.storePath)")
+        #expect(changes.first?["origin"] as? String == "cli")
+        #expect((changes.first?["pid"] as? Int).map { $0 > 0 && $0 != Int(getpid()) } == true)
+    }
+}

@@ -20,7 +20,10 @@ struct UndoCommandTests {
         #expect((object["changes"] as? [[String: Any]])?.first?["to"] as? String == "off")
         #expect(try sandbox.storedOverrides() == ["blueText": "off"])
         let history = try sandbox.jsonObject(try await sandbox.run(["history", "--json"]))
-        #expect((history["changes"] as? [[String: Any]])?.compactMap { $0["origin"] as? String } == ["redo", "undo", "cli", "cli"])
+        #expect(
+            (history["changes"] as? [[String: Any]])?.compactMap { $0["origin"] as? String } == [
+                "redo", "undo", "cli", "cli",
+            ])
     }
 
     @Test func nothingToUndoIsAFailure() async throws {

@@ -107,7 +107,8 @@ import Testing
     }
 
     @Test func theRegistryUndoesAndItsMembersFollow() throws {
-        let registry = AppFeatures(store: try FileOverrideStore(url: file), options: RegistryOptions(storeWatchInterval: nil))
+        let registry = AppFeatures(
+            store: try FileOverrideStore(url: file), options: RegistryOptions(storeWatchInterval: nil))
         registry.blueText.override = .enabled
         registry.blueText.override = .disabled
         let outcome = try registry.undoLastChange()

@@ -24,7 +24,9 @@ final class ProfileTestFeatures: FeatureRegistry, @unchecked Sendable {
     }
 
     @Test func namesThatCouldLeaveTheFolderAreRefused() {
-        for name in ["", "..", ".hidden", "a/b", "../x", "a\\b", "tab\there", "semi;colon", String(repeating: "a", count: 101)] {
+        for name in [
+            "", "..", ".hidden", "a/b", "../x", "a\\b", "tab\there", "semi;colon", String(repeating: "a", count: 101),
+        ] {
             let error = #expect(throws: ProfileError.self, "\(name)") { try ProfileLibrary.validate(name: name) }
             #expect(error?.isInvalidName == true)
         }
@@ -71,7 +73,7 @@ final class ProfileTestFeatures: FeatureRegistry, @unchecked Sendable {
         features.checkoutExpress.override = .enabled
         let profile = Profile(
             name: "checkout-v2", overrides: ["checkout.v2": .on, "maxItems": try OverrideValue(json: "50")])
-        let changes = try features.apply(profile, replace: true)
+        let changes = try features.applyProfile(profile, replace: true)
         #expect(Set(changes.keys) == ["checkout.v2", "maxItems", "checkout.express"])
         #expect(features.checkoutV2.enabled && features.maxItems.value == 50 && !features.checkoutExpress.enabled)
         let last = try #require(try (features.store as? FileOverrideStore)?.journal()?.read().changes.last)
@@ -82,10 +84,10 @@ final class ProfileTestFeatures: FeatureRegistry, @unchecked Sendable {
 
     @Test func unknownKeysAreStoredAndInvalidValuesRefuseTheWholeApply() throws {
         let features = try registry()
-        try features.apply(Profile(name: "p", overrides: ["not.declared": .on]))
+        try features.applyProfile(Profile(name: "p", overrides: ["not.declared": .on]))
         #expect(features.storedOverrides["not.declared"] == .on)
         let bad = Profile(name: "bad", overrides: ["checkout.v2": .on, "maxItems": try OverrideValue(json: "500")])
-        #expect(throws: InvalidOverrideValue.self) { try features.apply(bad) }
+        #expect(throws: InvalidOverrideValue.self) { try features.applyProfile(bad) }
         #expect(!features.checkoutV2.enabled, "nothing was applied")
     }
 }

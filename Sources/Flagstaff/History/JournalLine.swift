@@ -83,8 +83,11 @@ enum JournalLine {
                     case "redoes": redoes = try string(path: "$.redoes")
                     case "pid":
                         let range = try skipValue(path: "$.pid")
-                        guard let number = Int32(String(decoding: UnsafeBufferPointer(rebasing: bytes[range]),
-                                as: UTF8.self))
+                        guard
+                            let number = Int32(
+                                String(
+                                    decoding: UnsafeBufferPointer(rebasing: bytes[range]),
+                                    as: UTF8.self))
                         else { throw Failure(reason: "$.pid: expected a process id") }
                         pid = number
                     default:

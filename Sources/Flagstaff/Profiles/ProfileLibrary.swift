@@ -125,7 +125,8 @@ public struct ProfileLibrary: Sendable {
         let file = try url(for: name)
         guard unlink(file.path) == 0 else {
             if errno == ENOENT { throw ProfileError(code: .notFound(name, folder: folder.path)) }
-            throw ProfileError(code: .io(path: file.path, reason: "cannot delete it: \(String(cString: strerror(errno)))"))
+            throw ProfileError(
+                code: .io(path: file.path, reason: "cannot delete it: \(String(cString: strerror(errno)))"))
         }
     }
 }

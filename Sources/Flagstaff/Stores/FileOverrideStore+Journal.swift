@@ -36,7 +36,9 @@ extension FileOverrideStore {
             try ChangeJournal(storePath: target, options: journalOptions).append(entries)
             lastJournalError.withLock { $0 = nil }
         } catch {
-            lastJournalError.withLock { $0 = error as? OverrideStoreError ?? .unwritable(path: target, reason: "\(error)") }
+            lastJournalError.withLock {
+                $0 = error as? OverrideStoreError ?? .unwritable(path: target, reason: "\(error)")
+            }
         }
         return id
     }

@@ -35,8 +35,10 @@ enum HistoryOutput {
 
     /// A change as a JSON object (compact, one line).
     static func json(_ change: HistoryChange, entries: [JournalEntry]) -> String {
-        var text = #"{"id":"# + JSONOutput.quoted(change.id) + #","time":"# + JSONOutput.quoted(JournalTime.text(change.time))
-        text += #","origin":"# + JSONOutput.quoted(change.origin.rawValue) + #","user":"# + JSONOutput.quoted(change.user)
+        var text =
+            #"{"id":"# + JSONOutput.quoted(change.id) + #","time":"# + JSONOutput.quoted(JournalTime.text(change.time))
+        text +=
+            #","origin":"# + JSONOutput.quoted(change.origin.rawValue) + #","user":"# + JSONOutput.quoted(change.user)
         text += #","pid":\#(change.pid),"command":"# + JSONOutput.quoted(change.command)
         if let profile = change.profile { text += #","profile":"# + JSONOutput.quoted(profile) }
         if let undone = change.undoes { text += #","undoes":"# + JSONOutput.quoted(undone) }
@@ -48,7 +50,9 @@ enum HistoryOutput {
     /// `[{"key":"a","from":"on","to":null}, …]`.
     static func changesJSON(_ changes: [(key: String, from: OverrideValue?, to: OverrideValue?)]) -> String {
         "["
-            + changes.map { #"{"key":"# + JSONOutput.quoted($0.key) + #","from":"# + json($0.from) + #","to":"# + json($0.to) + "}" }
+            + changes.map {
+                #"{"key":"# + JSONOutput.quoted($0.key) + #","from":"# + json($0.from) + #","to":"# + json($0.to) + "}"
+            }
             .joined(separator: ",") + "]"
     }
 

@@ -32,7 +32,7 @@ struct ProfileApplyCommand: ParsableCommand {
         let restartValues = registry.allFeatures.filter(\.requiresRestart).map { ($0, $0.currentValue) }
         let changes: [String: OverrideValue?]
         do {
-            changes = try registry.apply(profile, replace: replace)
+            changes = try registry.applyProfile(profile, replace: replace)
         } catch let invalid as InvalidOverrideValue {
             throw CLIFailure.runtime("profile \(name): \(invalid); nothing was applied")
         } catch {

@@ -78,7 +78,8 @@ struct ProfileOptions: ParsableArguments {
     static func printChanges(_ changes: [String: OverrideValue?], current: [String: OverrideValue]) {
         for key in changes.keys.sorted() {
             StandardStreams.out(
-                "\(TerminalText.safe(key)): \(HistoryOutput.text(current[key])) → \(HistoryOutput.text(changes[key] ?? nil))")
+                "\(TerminalText.safe(key)): \(HistoryOutput.text(current[key])) → \(HistoryOutput.text(changes[key] ?? nil))"
+            )
         }
     }
 

@@ -22,14 +22,19 @@ struct ProfileListCommand: ParsableCommand {
             do {
                 let profile = try library.load(name)
                 objects.append(#"{"name":"# + JSONOutput.quoted(name) + #","entries":\#(profile.keys.count)}"#)
-                if !options.json { StandardStreams.out("\(name)  \(profile.keys.count) entr\(profile.keys.count == 1 ? "y" : "ies")") }
+                if !options.json {
+                    StandardStreams.out("\(name)  \(profile.keys.count) entr\(profile.keys.count == 1 ? "y" : "ies")")
+                }
             } catch {
-                objects.append(#"{"name":"# + JSONOutput.quoted(name) + #","error":"# + JSONOutput.quoted("\(error)") + "}")
+                objects.append(
+                    #"{"name":"# + JSONOutput.quoted(name) + #","error":"# + JSONOutput.quoted("\(error)") + "}")
                 if !options.json { StandardStreams.out("\(name)  unreadable: \(TerminalText.safe("\(error)"))") }
             }
         }
         if options.json {
-            StandardStreams.out(#"{"folder":"# + JSONOutput.quoted(library.folder.path) + #","profiles":["# + objects.joined(separator: ",") + "]}")
+            StandardStreams.out(
+                #"{"folder":"# + JSONOutput.quoted(library.folder.path) + #","profiles":["#
+                    + objects.joined(separator: ",") + "]}")
         } else if names.isEmpty {
             StandardStreams.note("no profiles in \(library.folder.path)")
         }
@@ -56,8 +61,10 @@ struct ProfileShowCommand: ParsableCommand {
                 JSONOutput.quoted(key) + ":" + (profile.overrides[key]?.json ?? #""default""#)
             }
             StandardStreams.out(
-                #"{"profile":"# + JSONOutput.quoted(name) + #","file":"# + JSONOutput.quoted((try? library.url(for: name).path) ?? "")
-                    + #","overrides":{"# + entries.joined(separator: ",") + #"},"unknownKeys":"# + HistoryOutput.json(unknown) + "}")
+                #"{"profile":"# + JSONOutput.quoted(name) + #","file":"#
+                    + JSONOutput.quoted((try? library.url(for: name).path) ?? "")
+                    + #","overrides":{"# + entries.joined(separator: ",") + #"},"unknownKeys":"#
+                    + HistoryOutput.json(unknown) + "}")
             return
         }
         for key in profile.keys {

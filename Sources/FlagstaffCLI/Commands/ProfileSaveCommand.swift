@@ -7,7 +7,8 @@ struct ProfileSaveCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "save",
         abstract: "Save the store's current overrides (or those matching --match) as a profile.",
-        discussion: "Replaces a profile of the same name. Overrides of keys the registry does not declare are saved too.")
+        discussion:
+            "Replaces a profile of the same name. Overrides of keys the registry does not declare are saved too.")
 
     @OptionGroup var options: ProfileOptions
 
@@ -35,10 +36,13 @@ struct ProfileSaveCommand: ParsableCommand {
                     + #","replaced":\#(replaced),"keys":"# + HistoryOutput.json(overrides.keys.sorted()) + "}")
         } else {
             StandardStreams.out(
-                "\(replaced ? "replaced" : "saved") profile \(name) (\(overrides.count) override(s)) in \(TerminalText.safe(file))")
+                "\(replaced ? "replaced" : "saved") profile \(name) (\(overrides.count) override(s)) in \(TerminalText.safe(file))"
+            )
         }
         if overrides.isEmpty {
-            StandardStreams.note("the profile is empty: \(match == nil ? "the store has no overrides" : "no override matches \(TerminalText.safe(match ?? ""))")")
+            StandardStreams.note(
+                "the profile is empty: \(match == nil ? "the store has no overrides" : "no override matches \(TerminalText.safe(match ?? ""))")"
+            )
         }
     }
 }

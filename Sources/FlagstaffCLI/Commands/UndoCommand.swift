@@ -46,7 +46,9 @@ enum UndoReport {
             redo ? (key: entry.key, from: entry.old, to: entry.new) : (key: entry.key, from: entry.new, to: entry.old)
         }
         if json {
-            var text = #"{"action":"\#(action)","target":"# + HistoryOutput.json(outcome.target, entries: outcome.target.entries)
+            var text =
+                #"{"action":"\#(action)","target":"#
+                + HistoryOutput.json(outcome.target, entries: outcome.target.entries)
             text += #","change":"# + (outcome.change.map(JSONOutput.quoted) ?? "null")
             text += #","changes":"# + HistoryOutput.changesJSON(changes) + "}"
             StandardStreams.out(text)
@@ -54,7 +56,8 @@ enum UndoReport {
             StandardStreams.out("\(redo ? "redid" : "undid") the \(outcome.target.summary):")
             for change in changes {
                 StandardStreams.out(
-                    "    \(TerminalText.safe(change.key)): \(HistoryOutput.text(change.from)) → \(HistoryOutput.text(change.to))")
+                    "    \(TerminalText.safe(change.key)): \(HistoryOutput.text(change.from)) → \(HistoryOutput.text(change.to))"
+                )
             }
         }
         for (feature, before) in restartValues where feature.currentValue != before {

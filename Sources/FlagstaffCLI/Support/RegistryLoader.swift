@@ -54,7 +54,8 @@ enum RegistryLoader {
         do {
             // An unused store is never written (and completion's options were never parsed: no lock timeout).
             let lockWait = requirement == .ignored ? FileOverrideStore.LockWait() : lockWait(options, quiet: watchStore)
-            store = try FileOverrideStore(url: storeURL, lockWait: lockWait, journal: JournalOptions(origin: watchStore ? .console : .cli))
+            store = try FileOverrideStore(
+                url: storeURL, lockWait: lockWait, journal: JournalOptions(origin: watchStore ? .console : .cli))
         } catch {
             throw CLIFailure.runtime("--store: \(error)")
         }
