@@ -135,6 +135,7 @@ public struct ChangeJournal: Sendable {
             guard fd >= 0 else { throw failure("cannot open the journal") }
             size = 0
         }
+        if size == 0 { keepStoreOwner(fd) }
         if size > 0 { try Self.cutTornLine(fd, size: size, failure: failure) }
         let bytes = Array(text.utf8)
         var offset = 0
@@ -146,6 +147,17 @@ public struct ChangeJournal: Sendable {
             }
             offset += count
         }
+    }
+
+    /// Root writing another user's store leaves a new journal to the store's owner, as the store and its lock.
+    private func keepStoreOwner(_ fd: Int32) {
+        var owner = stat()
+        var journal = stat()
+        let storePath = String(url.path.dropLast(".history.jsonl".count))
+        guard geteuid() == 0, stat(storePath, &owner) == 0, fstat(fd, &journal) == 0,
+            journal.st_uid != owner.st_uid || journal.st_gid != owner.st_gid
+        else { return }
+        _ = fchown(fd, owner.st_uid, owner.st_gid)
     }
 
     /// Cuts a last line without a line feed (a writer killed mid-append) back to the end of the last whole line.

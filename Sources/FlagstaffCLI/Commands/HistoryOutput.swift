@@ -12,8 +12,8 @@ enum HistoryOutput {
         return TerminalText.safe(value.json)
     }
 
-    /// A value as JSON: its JSON text, or `null` for no override.
-    static func json(_ value: OverrideValue?) -> String { value?.json ?? "null" }
+    /// A value as JSON: its JSON text (terminal-unsafe characters escaped), or `null` for no override.
+    static func json(_ value: OverrideValue?) -> String { value.map { JSONOutput.terminalSafe($0.json) } ?? "null" }
 
     /// `2026-11-23 19:00:41` in UTC.
     static func time(_ date: Date) -> String {

@@ -58,7 +58,7 @@ struct ProfileShowCommand: ParsableCommand {
         let unknown = ProfileOptions.unknownKeys(profile, in: loaded.registry)
         if options.json {
             let entries = profile.keys.map { key in
-                JSONOutput.quoted(key) + ":" + (profile.overrides[key]?.json ?? #""default""#)
+                JSONOutput.quoted(key) + ":" + (profile.overrides[key].map(HistoryOutput.json) ?? #""default""#)
             }
             StandardStreams.out(
                 #"{"profile":"# + JSONOutput.quoted(name) + #","file":"#
