@@ -89,6 +89,7 @@ public struct ChangeJournal: Sendable {
         }
         data.removeSubrange(offset...)
         data.withUnsafeBufferPointer { buffer in
+            var cache = JournalLine.StringCache()
             var lineStart = 0
             var lineNumber = 0
             if start > 0, let newline = buffer.firstIndex(of: 0x0A) {
@@ -104,7 +105,7 @@ public struct ChangeJournal: Sendable {
                 lineStart = newline + 1
                 if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
                 do throws(JournalLine.Failure) {
-                    contents.entries.append(try JournalLine.decode(line))
+                    contents.entries.append(try JournalLine.decode(line, cache: &cache))
                 } catch {
                     contents.problems.append(JournalProblem(file: file, line: lineNumber, reason: error.reason))
                 }

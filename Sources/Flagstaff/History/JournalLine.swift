@@ -27,16 +27,48 @@ enum JournalLine {
 
     /// Reads one line (without its line feed).
     /// - Throws: ``Failure`` with the JSON path and what was expected.
-    static func decode(_ line: UnsafeBufferPointer<UInt8>) throws(Failure) -> JournalEntry {
-        var reader = Reader(bytes: line)
+    /// - Parameter cache: strings of the previous lines, reused when a line repeats them (every line of a
+    ///   change repeats its id, origin, user and command).
+    static func decode(_ line: UnsafeBufferPointer<UInt8>, cache: inout StringCache) throws(Failure) -> JournalEntry {
+        var reader = Reader(bytes: line, cache: cache)
+        defer { cache = reader.cache }
         return try reader.entry()
     }
+
+    /// The last string read in each repeated member, with its bytes.
+    struct StringCache {
+        var slots: [(bytes: [UInt8], text: String)] = Array(repeating: ([], ""), count: 5)
+    }
+
+    private static let names: [[UInt8]] = [
+        "time", "change", "key", "old", "new", "origin", "user", "pid", "command", "profile", "undoes", "redoes",
+    ].map { Array($0.utf8) }
 
     private struct Reader {
         let bytes: UnsafeBufferPointer<UInt8>
         var position = 0
+        var cache: StringCache
 
-        init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+        init(bytes: UnsafeBufferPointer<UInt8>, cache: StringCache) {
+            self.bytes = bytes
+            self.cache = cache
+        }
+
+        /// The index of a member name in ``JournalLine/names``, or `nil` for another member.
+        func nameIndex(_ range: Range<Int>) -> Int? {
+            let raw = UnsafeBufferPointer(rebasing: bytes[range])
+            return JournalLine.names.firstIndex { raw.elementsEqual($0) }
+        }
+
+        /// A string member, reusing the cached string when its bytes repeat the previous line's.
+        mutating func cachedString(_ slot: Int, path: String) throws(Failure) -> String {
+            let (range, escaped) = try rawString(path: path)
+            let raw = UnsafeBufferPointer(rebasing: bytes[range])
+            if raw.elementsEqual(cache.slots[slot].bytes) { return cache.slots[slot].text }
+            let text = try decodeString(range, escaped: escaped, path: path)
+            cache.slots[slot] = (Array(raw), text)
+            return text
+        }
 
         mutating func entry() throws(Failure) -> JournalEntry {
             skipSpace()
@@ -60,38 +92,40 @@ enum JournalLine {
                 while true {
                     skipSpace()
                     guard peek() == UInt8(ascii: "\"") else { throw Failure(reason: "$: expected a member name") }
-                    let name = try string(path: "$")
+                    let (nameRange, nameEscaped) = try rawString(path: "$")
+                    let index = nameEscaped ? nil : nameIndex(nameRange)
                     skipSpace()
-                    guard next() == UInt8(ascii: ":") else { throw Failure(reason: "$.\(name): expected ':'") }
+                    guard next() == UInt8(ascii: ":") else {
+                        throw Failure(
+                            reason: "$.\(try decodeString(nameRange, escaped: nameEscaped, path: "$")): expected ':'")
+                    }
                     skipSpace()
-                    switch name {
-                    case "time":
-                        let text = try string(path: "$.time")
-                        guard let date = JournalTime.date(Array(text.utf8)) else {
+                    switch index {
+                    case 0:
+                        let (range, _) = try rawString(path: "$.time")
+                        guard let date = JournalTime.date(buffer: UnsafeBufferPointer(rebasing: bytes[range])) else {
                             throw Failure(reason: "$.time: expected a UTC time like 2026-11-23T19:00:41.123Z")
                         }
                         time = date
-                    case "change": change = try string(path: "$.change")
-                    case "key": key = try string(path: "$.key")
-                    case "old": old = .some(try value(path: "$.old"))
-                    case "new": new = .some(try value(path: "$.new"))
-                    case "origin": origin = try string(path: "$.origin")
-                    case "user": user = try string(path: "$.user")
-                    case "command": command = try string(path: "$.command")
-                    case "profile": profile = try string(path: "$.profile")
-                    case "undoes": undoes = try string(path: "$.undoes")
-                    case "redoes": redoes = try string(path: "$.redoes")
-                    case "pid":
+                    case 1: change = try cachedString(0, path: "$.change")
+                    case 2: key = try string(path: "$.key")
+                    case 3: old = .some(try value(path: "$.old"))
+                    case 4: new = .some(try value(path: "$.new"))
+                    case 5: origin = try cachedString(1, path: "$.origin")
+                    case 6: user = try cachedString(2, path: "$.user")
+                    case 7:
                         let range = try skipValue(path: "$.pid")
                         guard
                             let number = Int32(
-                                String(
-                                    decoding: UnsafeBufferPointer(rebasing: bytes[range]),
-                                    as: UTF8.self))
+                                String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self))
                         else { throw Failure(reason: "$.pid: expected a process id") }
                         pid = number
+                    case 8: command = try cachedString(3, path: "$.command")
+                    case 9: profile = try cachedString(4, path: "$.profile")
+                    case 10: undoes = try string(path: "$.undoes")
+                    case 11: redoes = try string(path: "$.redoes")
                     default:
-                        _ = try skipValue(path: "$.\(name)")
+                        _ = try skipValue(path: "$.\(try decodeString(nameRange, escaped: nameEscaped, path: "$"))")
                     }
                     skipSpace()
                     let separator = next()
@@ -126,19 +160,17 @@ enum JournalLine {
 
         /// A JSON string at `position`, decoded.
         mutating func string(path: String) throws(Failure) -> String {
+            let (range, escaped) = try rawString(path: path)
+            return try decodeString(range, escaped: escaped, path: path)
+        }
+
+        /// Skips a JSON string at `position`: the range of its contents and whether it has escapes.
+        mutating func rawString(path: String) throws(Failure) -> (Range<Int>, Bool) {
             guard next() == UInt8(ascii: "\"") else { throw Failure(reason: "\(path): expected a string") }
             let start = position
             var escaped = false
             while let byte = next() {
-                if byte == UInt8(ascii: "\"") {
-                    let raw = UnsafeBufferPointer(rebasing: bytes[start..<(position - 1)])
-                    if !escaped { return String(decoding: raw, as: UTF8.self) }
-                    guard
-                        let text = try? JSONValue.read(Data([UInt8(ascii: "\"")] + raw + [UInt8(ascii: "\"")]))
-                            as? String
-                    else { throw Failure(reason: "\(path): expected a valid JSON string") }
-                    return text
-                }
+                if byte == UInt8(ascii: "\"") { return (start..<(position - 1), escaped) }
                 if byte == UInt8(ascii: "\\") {
                     escaped = true
                     position += 1
@@ -147,6 +179,16 @@ enum JournalLine {
                 }
             }
             throw Failure(reason: "\(path): unterminated string")
+        }
+
+        /// The text of a string's contents.
+        func decodeString(_ range: Range<Int>, escaped: Bool, path: String) throws(Failure) -> String {
+            let raw = UnsafeBufferPointer(rebasing: bytes[range])
+            if !escaped { return String(decoding: raw, as: UTF8.self) }
+            guard
+                let text = try? JSONValue.read(Data([UInt8(ascii: "\"")] + raw + [UInt8(ascii: "\"")])) as? String
+            else { throw Failure(reason: "\(path): expected a valid JSON string") }
+            return text
         }
 
         /// An override value or `null` at `position`.
@@ -187,7 +229,7 @@ enum JournalLine {
             while let byte = peek() {
                 switch byte {
                 case UInt8(ascii: "\""):
-                    _ = try string(path: path)
+                    _ = try rawString(path: path)
                     if depth == 0 { return start..<position }
                     continue
                 case UInt8(ascii: "{"), UInt8(ascii: "["):

@@ -19,7 +19,11 @@ package enum JournalTime {
 
     /// Reads `YYYY-MM-DDTHH:MM:SS[.fff]Z`; `nil` for anything else.
     package static func date<Bytes: RandomAccessCollection>(_ bytes: Bytes) -> Date? where Bytes.Element == UInt8 {
-        let text = Array(bytes)
+        Array(bytes).withUnsafeBufferPointer { date(buffer: $0) }
+    }
+
+    /// Reads `YYYY-MM-DDTHH:MM:SS[.fff]Z` in place; `nil` for anything else.
+    static func date(buffer text: UnsafeBufferPointer<UInt8>) -> Date? {
         guard text.count >= 20, text.last == UInt8(ascii: "Z") else { return nil }
         func number(_ start: Int, _ count: Int) -> Int64? {
             var value: Int64 = 0
