@@ -32,7 +32,7 @@ enum CoreBench {
         report("feature.enabled (overridden)", nanosecondsPerCall(features.forced), budget: "≤ 10 ns")
         report("feature.enabled (dynamic, trivial closure)", nanosecondsPerCall(features.dynamic), budget: nil)
         report("registry.feature(forKey:)", lookupNanoseconds(features), budget: "≤ 50 ns")
-        let dictionary = Dictionary(uniqueKeysWithValues: features.allFeatures.map { ($0.key, $0.enabled) })
+        let dictionary = Dictionary(uniqueKeysWithValues: features.allFeatures.map { ($0.key, $0.currentValue == .on) })
         report("reference: [String: Bool] lookup", dictionaryNanoseconds(dictionary), budget: nil)
         report("setOverride, in-memory store", setOverrideNanoseconds(features, iterations: 100_000), budget: nil)
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("flagstaff-bench-\(getpid())")
@@ -165,7 +165,7 @@ enum CoreBench {
         let runs = AnnotatedMutex<[ThreadRun]>([])
     }
 
-    private static func nanosecondsPerCall(_ feature: AnyFeature) -> [Double] {
+    private static func nanosecondsPerCall(_ feature: AnyFlag) -> [Double] {
         samples { iterations in
             var count = 0
             for _ in 0..<iterations where feature.enabled { count &+= 1 }
