@@ -36,7 +36,7 @@ final class DemoFeatures: FeatureRegistry, @unchecked Sendable {
     let welcomeMessage: Setting<String>
     let maxItems: Setting<Int>
     let theme = Setting(
-        description: "The colour scheme: light, dark or follow the system; applied at launch", default: Theme.system,
+        default: Theme.system, description: "The colour scheme: light, dark or follow the system; applied at launch",
         requiresRestart: true)
     let appFeatureConfig: Setting<AppFeatureConfig>
 
@@ -70,19 +70,19 @@ final class DemoFeatures: FeatureRegistry, @unchecked Sendable {
         remoteConfig = config
         moments = DemoMomentsFeatures(remoteConfig: config)
         cardColor = Setting(
-            description: "Background colour of the moment cards (remote config cardColor)", default: "#f05138",
+            default: "#f05138", description: "Background colour of the moment cards (remote config cardColor)",
             remote: config.binding("cardColor"))
         welcomeMessage = Setting(
-            description: "The greeting above the feed on first launch (remote config welcome_message)",
             default: "Welcome to Moments",
+            description: "The greeting above the feed on first launch (remote config welcome_message)",
             remote: config.binding("welcome_message"))
         maxItems = Setting(
-            description: "How many moments a page of the feed loads (remote config max_items)", default: 20,
-            range: 1...100,
+            default: 20, range: 1...100,
+            description: "How many moments a page of the feed loads (remote config max_items)",
             remote: config.binding("max_items"))
         appFeatureConfig = Setting(
-            description: "Upload limit, colours and the new-feature switch, as JSON (remote config app_feature_config)",
             default: AppFeatureConfig.standard,
+            description: "Upload limit, colours and the new-feature switch, as JSON (remote config app_feature_config)",
             remote: config.binding("app_feature_config"))
         super.init(store: store, options: options)
         config.attach(to: self)
