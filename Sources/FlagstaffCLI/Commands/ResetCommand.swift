@@ -30,8 +30,10 @@ struct ResetCommand: ParsableCommand {
     func run() throws {
         let loaded = try RegistryLoader.load(source)
         let registry = loaded.registry
-        let features = all ? registry.overriddenFeatures : try KeyLookup.features(keys, in: registry)
-        let changed = features.filter(\.isOverridden)
+        let features = all ? registry.allFeatures : try KeyLookup.features(keys, in: registry)
+        // An entry the registry ignores (not valid for its member) is removed too, and reported as reset.
+        let stored = registry.storedOverrides
+        let changed = features.filter { $0.isOverridden || stored[$0.key] != nil }
         do {
             if all {
                 try registry.resetAllOverrides()

@@ -77,7 +77,9 @@ struct FlagReport: Encodable {
     var chain: [Step]?
 
     enum CodingKeys: String, CodingKey {
-        case key, label, group, description, type, value, enabled, override, defaultValue = "default", range, choices
+        case key, label, group, description, type, value, enabled, override
+        case defaultValue = "default"
+        case range, choices
         case source, kind, requiresRestart, pendingRestart, chain
     }
 

@@ -76,7 +76,8 @@ enum ValueText {
         case .double: return "a number" + range
         case .choice(let names): return "one of " + names.map(TerminalText.safe).joined(separator: ", ")
         case .json:
-            return "JSON like the default, \(cut(JSONOutput.terminalSafe(member.declaredDefault.json), toColumns: 120)), or @FILE holding it"
+            return
+                "JSON like the default, \(cut(JSONOutput.terminalSafe(member.declaredDefault.json), toColumns: 120)), or @FILE holding it"
         }
     }
 
