@@ -88,6 +88,21 @@ enum SettingBench {
         init(value: Int) { self.value = value }
     }
 
+    /// An object behind an atomic pointer, read with one load and no reclamation protocol: the cheapest read a
+    /// replaceable value can have (retired objects would have to be kept alive).
+    final class AtomicBox: Sendable {
+        private let bits: Atomic<UInt>
+        init(_ box: Box) { bits = Atomic(UInt(bitPattern: Unmanaged.passRetained(box).toOpaque())) }
+        deinit {
+            Unmanaged<Box>.fromOpaque(UnsafeRawPointer(bitPattern: bits.load(ordering: .relaxed)).unsafelyUnwrapped)
+                .release()
+        }
+        var value: Int {
+            Unmanaged<Box>.fromOpaque(UnsafeRawPointer(bitPattern: bits.load(ordering: .acquiring)).unsafelyUnwrapped)
+                ._withUnsafeGuaranteedRef { $0.value }
+        }
+    }
+
     static func run() {
         print("== settings ==")
         let settings = BenchSettings(options: RegistryOptions(storeWatchInterval: nil))
@@ -141,6 +156,14 @@ enum SettingBench {
         let boxes = (0..<4).map { SharedEpochReference(Box(value: $0)) }
         row(
             "floor: SharedEpochReference.read (epoch protocol)", reads(boxes) { $0.read { $0.value } },
+            reference: ("Int", intLookup, nil))
+        let published = (0..<4).map { PublishedReference(Box(value: $0)) }
+        row(
+            "floor: PublishedReference.read (same protocol, inlined)", reads(published) { $0.read { $0.value } },
+            reference: ("Int", intLookup, nil))
+        let cells = (0..<4).map { AtomicBox(Box(value: $0)) }
+        row(
+            "floor: one atomic pointer load (no reclamation)", reads(cells) { $0.value },
             reference: ("Int", intLookup, nil))
         decodeCount(settings.remoteConfig)
         contention(counts: counts, names: names, configs: configs, ints: ints, strings: strings, keys: keys)

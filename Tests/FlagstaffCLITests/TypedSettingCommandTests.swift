@@ -1,5 +1,8 @@
+import Flagstaff
 import Foundation
 import Testing
+
+@testable import FlagstaffCLI
 
 /// Typed settings on the command line, with the demo registry's `cardColor` (string), `welcomeMessage`
 /// (string), `maxItems` (integer 1…100), `theme` (light/dark/system, requires a restart) and `appFeatureConfig`
@@ -434,6 +437,15 @@ struct TypedSettingCommandTests {
         let entries = try #require(try sandbox.jsonObject(result)["flags"] as? [[String: Any]])
         // useTabBarNav launched on and is off now; theme's "sepia" is not a theme: its launch value is its default.
         #expect(entries.map { $0["key"] as? String } == ["useTabBarNav"])
+    }
+
+    @Test func fetchReportsTheSettingsBoundToARemoteKey() throws {
+        let sandbox = try CLISandbox()
+        let demo = DemoFeatures(
+            store: try FileOverrideStore(url: sandbox.storeURL), options: RegistryOptions(storeWatchInterval: nil))
+        let remote = demo.allFeatures.filter(FetchCommand.readsRemote).map(\.key)
+        #expect(
+            remote == ["cardColor", "welcomeMessage", "maxItems", "appFeatureConfig", "moments.isRoundedAvatar"])
     }
 
     // MARK: Stored values of the wrong type
