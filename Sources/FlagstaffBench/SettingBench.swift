@@ -192,21 +192,9 @@ enum SettingBench {
     ) {
         CoreBench.contended("reference: [String: Int] lookup") { lookups($0, keys) { ints[$0] ?? 0 } }
         CoreBench.contended("reference: [String: String] lookup") { lookups($0, keys) { strings[$0]?.utf8.count ?? 0 } }
-        CoreBench.contended("Setting<Int>.value (overridden)") { iterations in
-            var sink = 0
-            for index in 0..<iterations { sink &+= counts[index & 3].value }
-            return sink
-        }
-        CoreBench.contended("Setting<String>.value (overridden)") { iterations in
-            var sink = 0
-            for index in 0..<iterations { sink &+= names[index & 3].value.utf8.count }
-            return sink
-        }
-        CoreBench.contended("Codable setting .value (overridden)") { iterations in
-            var sink = 0
-            for index in 0..<iterations { sink &+= configs[index & 3].value.maxUploadSize }
-            return sink
-        }
+        contended("Setting<Int>.value (overridden)", counts) { $0.value }
+        contended("Setting<String>.value (overridden)", names) { $0.value.utf8.count }
+        contended("Codable setting .value (overridden)", configs) { $0.value.maxUploadSize }
     }
 
     private static func lookups(_ iterations: Int, _ keys: [String], _ read: (String) -> Int) -> Int {
@@ -216,13 +204,39 @@ enum SettingBench {
     }
 
     /// The median nanoseconds per read of `read` cycling through `members`.
-    private static func reads<Member>(_ members: [Member], _ read: (Member) -> Int) -> Double {
-        median(
-            CoreBench.samples { iterations in
+    /// The median nanoseconds per read of `read` cycling through `members`. The members are reached without a
+    /// retain (taking a class reference out of an array retains it, and two threads retaining the same object
+    /// contend for its reference count, which would be the array's cost, not the read's).
+    private static func reads<Member: AnyObject>(_ members: [Member], _ read: (Member) -> Int) -> Double {
+        let unretained = members.map { Unmanaged.passUnretained($0) }
+        return withExtendedLifetime(members) {
+            median(
+                CoreBench.samples { iterations in
+                    var sink = 0
+                    for index in 0..<iterations { sink &+= unretained[index & 3]._withUnsafeGuaranteedRef(read) }
+                    return sink
+                })
+        }
+    }
+
+    /// `body` on one thread and on two at once, each read reaching its member without a retain (see ``reads``).
+    private static func contended<Member: AnyObject & Sendable>(
+        _ name: String, _ members: [Member], _ read: @escaping @Sendable (Member) -> Int
+    ) {
+        let unretained = members.map { UnretainedMember(reference: Unmanaged.passUnretained($0)) }
+        withExtendedLifetime(members) {
+            CoreBench.contended(name) { iterations in
                 var sink = 0
-                for index in 0..<iterations { sink &+= read(members[index & 3]) }
+                for index in 0..<iterations { sink &+= unretained[index & 3].reference._withUnsafeGuaranteedRef(read) }
                 return sink
-            })
+            }
+        }
+    }
+
+    /// A member reference that is not retained; its owner keeps it alive.
+    private struct UnretainedMember<Member: AnyObject & Sendable>: @unchecked Sendable {
+        // @unchecked: Unmanaged is a plain pointer; the member is Sendable and kept alive by the caller.
+        let reference: Unmanaged<Member>
     }
 
     private static func median(_ samples: [Double]) -> Double {
