@@ -448,6 +448,19 @@ struct TypedSettingCommandTests {
             remote == ["cardColor", "welcomeMessage", "maxItems", "appFeatureConfig", "moments.isRoundedAvatar"])
     }
 
+    @Test func setCompletesTheValuesOfTheKeyOnTheLine() throws {
+        let sandbox = try CLISandbox()
+        func values(_ words: [String], _ prefix: String = "") -> [String] {
+            KeyCompletion.values(words: ["flagstaff", "set"] + words + [prefix], prefix: prefix)
+        }
+        #expect(values(["theme"]) == ["light", "dark", "system", "default"])
+        #expect(values(["theme"], "d") == ["dark", "default"])
+        #expect(values(["--store", sandbox.storePath, "blueText"]) == ["on", "off", "default"])
+        #expect(values(["maxItems"]) == ["default"])
+        #expect(values(["noSuchKey"]).isEmpty)
+        #expect(values([]).isEmpty)
+    }
+
     // MARK: Stored values of the wrong type
 
     static let storeCommands: [[String]] = [

@@ -25,7 +25,8 @@ struct SetCommand: ParsableCommand {
     @Argument(
         help: ArgumentHelp(
             "on, off or default for flags; text, a number, a case name or JSON (or @FILE) for settings.",
-            valueName: "value"))
+            valueName: "value"),
+        completion: KeyCompletion.valueKind)
     var value: String
 
     @Flag(
