@@ -188,6 +188,34 @@ import Testing
         #expect(bound.valueWithoutOverride.json == "10")
     }
 
+    @Test func remoteBoundValuesFollowOverridesRebindingAndRemoval() throws {
+        let first = FakeSettingSource()
+        let second = FakeSettingSource()
+        let features = TypedFeatures()
+        let items = Setting(
+            default: 10, range: 1...100, key: "bound.items", remote: SettingRemoteBinding(source: first, key: "n"))
+        let theme = Setting(
+            default: Theme.system, key: "bound.theme", remote: SettingRemoteBinding(source: first, key: "t"))
+        try features.register([items, theme])
+        first.set("n", "40")
+        first.set("t", "dark")
+        #expect(items.value == 40 && theme.value == .dark)
+        items.overriddenValue = 5
+        #expect(items.value == 5, "an override wins over the remote value")
+        items.overriddenValue = nil
+        #expect(items.value == 40)
+        first.set("n", nil)
+        #expect(items.value == 10, "no remote value: the default")
+        first.set("n", "41")
+        #expect(items.value == 41)
+        items.bind(to: SettingRemoteBinding(source: second, key: "n"))
+        #expect(items.value == 10)
+        second.set("n", "77")
+        #expect(items.value == 77)
+        first.set("n", "42")
+        #expect(items.value == 77, "the old source no longer counts")
+    }
+
     @Test func withSettingIsTaskLocalAndRestored() async throws {
         let features = TypedFeatures()
         features.cardColor.overriddenValue = "#222222"
@@ -240,6 +268,33 @@ import Testing
 }
 
 @Suite struct SettingConcurrencyTests {
+    @Test func remoteValuesChangingUnderReadersAreNeverTorn() async throws {
+        let source = FakeSettingSource()
+        let features = TypedFeatures()
+        let items = Setting(default: 1, key: "remote.items", remote: SettingRemoteBinding(source: source, key: "n"))
+        let ratio = Setting(default: 0.5, key: "remote.ratio", remote: SettingRemoteBinding(source: source, key: "r"))
+        try features.register([items, ratio])
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                for round in 1...300 {
+                    source.set("n", "\(round * 1_000_001)")
+                    source.set("r", "\(Double(round) + 0.25)")
+                }
+            }
+            for _ in 0..<3 {
+                group.addTask {
+                    for _ in 0..<5_000 {
+                        let value = items.value
+                        #expect(value == 1 || value % 1_000_001 == 0)
+                        let fraction = ratio.value
+                        #expect(fraction == 0.5 || fraction - fraction.rounded(.down) == 0.25)
+                    }
+                }
+            }
+        }
+        #expect(items.value == 300_000_300 && ratio.value == 300.25)
+    }
+
     @Test func readersSeeWholeValuesWhileWritersChangeThem() async throws {
         let features = TypedFeatures()
         let configs = (0..<4).map { index in

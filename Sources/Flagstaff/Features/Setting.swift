@@ -32,10 +32,21 @@ public final class Setting<Value: SettingValue>: AnyFeature, @unchecked Sendable
     @usableFromInline let state: SharedEpochReference<SettingState<Value>>
     private let launch = AnnotatedMutex<Value?>(nil)
     /// How ``value`` finds the value: 0 the default (no override, no binding); 1 the override, in ``fastBits``;
+    /// 3 the remote value (or the default) of a one-word type in ``fastBits``, valid while the source's generation
+    /// is ``fastGeneration``;
     /// 2 the published ``state``. Written under the process-wide settings writer lock.
     @usableFromInline let fastMode = Atomic<UInt8>(0)
     /// An override of a one-word type (``FastKind``): its bits, or its index in ``cases``.
     @usableFromInline let fastBits = Atomic<UInt64>(0)
+    /// The source generation ``fastBits`` holds the remote value of (mode 3), read before and after the bits as a
+    /// sequence lock: `UInt64.max` while a writer replaces them.
+    @usableFromInline let fastGeneration = Atomic<UInt64>(.max)
+    /// The first bound source, without reference counting: ``fastSourceOwner`` keeps it alive (a later binding to
+    /// another source turns mode 3 off for good). Written once, under the settings writer lock, before mode 3 is
+    /// first published (release); read only in mode 3 (acquire).
+    @usableFromInline nonisolated(unsafe) unowned(unsafe) var fastSource: (any SettingRemoteSource)?
+    /// Keeps ``fastSource`` alive for the life of this setting (written with it, once).
+    private nonisolated(unsafe) var fastSourceOwner: (any SettingRemoteSource)?
     @usableFromInline let fastKind: FastKind
     /// `Value.settingCases`, for enum overrides kept as an index.
     @usableFromInline let cases: [Value]?
@@ -137,6 +148,16 @@ public final class Setting<Value: SettingValue>: AnyFeature, @unchecked Sendable
         switch fastMode.load(ordering: .acquiring) {
         case 0: return defaultValue
         case 1: return Self.value(fromBits: fastBits.load(ordering: .relaxed), kind: fastKind, cases: cases)
+        case 3:
+            let before = fastGeneration.load(ordering: .acquiring)
+            let bits = fastBits.load(ordering: .relaxed)
+            atomicMemoryFence(ordering: .acquiring)
+            if before == fastGeneration.load(ordering: .relaxed),
+                before == fastSource.unsafelyUnwrapped.settingValueGeneration
+            {
+                return Self.value(fromBits: bits, kind: fastKind, cases: cases)
+            }
+            return publishedValue
         default: return publishedValue
         }
     }
@@ -179,13 +200,33 @@ public final class Setting<Value: SettingValue>: AnyFeature, @unchecked Sendable
 
     /// Points ``value`` at the right place for `state` (called under the settings writer lock).
     private func publishFastPath(for state: SettingState<Value>) {
-        if state.binding == nil, state.forced == nil {
-            fastMode.store(0, ordering: .releasing)
-        } else if state.binding == nil, let override = state.forced, let bits = bits(of: override) {
+        if let override = state.forced {
+            if let bits = bits(of: override) {
+                fastBits.store(bits, ordering: .relaxed)
+                fastMode.store(1, ordering: .releasing)
+            } else {
+                fastMode.store(2, ordering: .releasing)
+            }
+        } else if let binding = state.binding {
+            // The source is recorded once; a setting later bound to another source reads through `state`.
+            if fastSourceOwner == nil {
+                fastSourceOwner = binding.source
+                fastSource = binding.source
+            }
+            guard state.remoteGeneration != .max, fastSourceOwner === binding.source,
+                let bits = bits(of: state.remote ?? defaultValue)
+            else {
+                fastMode.store(2, ordering: .releasing)
+                return
+            }
+            // Sequence-lock write: readers that see the same generation before and after the bits got these bits.
+            fastGeneration.store(.max, ordering: .relaxed)
+            atomicMemoryFence(ordering: .releasing)
             fastBits.store(bits, ordering: .relaxed)
-            fastMode.store(1, ordering: .releasing)
+            fastGeneration.store(state.remoteGeneration, ordering: .releasing)
+            fastMode.store(3, ordering: .releasing)
         } else {
-            fastMode.store(2, ordering: .releasing)
+            fastMode.store(0, ordering: .releasing)
         }
     }
 
@@ -405,7 +446,9 @@ public final class Setting<Value: SettingValue>: AnyFeature, @unchecked Sendable
             }
         }
         state.update { current in
-            (current.with(remote: decoded, raw: raw, problem: problem, generation: generation), ())
+            let next = current.with(remote: decoded, raw: raw, problem: problem, generation: generation)
+            publishFastPath(for: next)
+            return (next, ())
         }
         return (state.read { $0.forced } ?? decoded ?? defaultValue, (decoded, raw, problem))
     }
