@@ -128,5 +128,7 @@ import Testing
         #expect(KeyPattern("*.v?").matches("checkout.v2") && !KeyPattern("*.v?").matches("checkout.v22"))
         #expect(KeyPattern("blueText").matches("blueText") && !KeyPattern("blue").matches("blueText"))
         #expect(KeyPattern("*").matches("") && KeyPattern("a*b*c").matches("aXXbYYc"))
+        #expect(KeyPattern("caf?.on").matches("café.on") && !KeyPattern("caf?.on").matches("cafe\u{301}x.on"))
+        #expect(KeyPattern("*é").matches("xé") && !KeyPattern("?").matches("ab"))
     }
 }
