@@ -13,12 +13,23 @@ enum HistoryOutput {
     }
 
     /// A value as JSON: its JSON text (terminal-unsafe characters escaped), or `null` for no override.
-    static func json(_ value: OverrideValue?) -> String { value.map { JSONOutput.terminalSafe($0.json) } ?? "null" }
+    static func json(_ value: OverrideValue?) -> String {
+        guard let value else { return "null" }
+        // Canonical JSON already escapes every control character; only non-ASCII text can need more.
+        return value.json.utf8.allSatisfy { $0 < 0x80 } ? value.json : JSONOutput.terminalSafe(value.json)
+    }
 
     /// `2026-11-23 19:00:41` in UTC.
     static func time(_ date: Date) -> String {
         let text = JournalTime.text(date)
-        return String(text.prefix(19)).replacingOccurrences(of: "T", with: " ")
+        return String(text.prefix(10)) + " " + String(text.dropFirst(11).prefix(8))
+    }
+
+    /// A JSON string literal: printable ASCII without quotes or backslashes as is (most keys, users and
+    /// commands), anything else through ``JSONOutput/quoted(_:)``.
+    static func quoted(_ text: String) -> String {
+        let plain = text.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != 0x22 && $0 != 0x5C }
+        return plain ? "\"" + text + "\"" : JSONOutput.quoted(text)
     }
 
     /// The text lines of a change: a header, then one indented line per key.
@@ -36,13 +47,13 @@ enum HistoryOutput {
     /// A change as a JSON object (compact, one line).
     static func json(_ change: HistoryChange, entries: [JournalEntry]) -> String {
         var text =
-            #"{"id":"# + JSONOutput.quoted(change.id) + #","time":"# + JSONOutput.quoted(JournalTime.text(change.time))
+            #"{"id":"# + quoted(change.id) + #","time":"# + quoted(JournalTime.text(change.time))
         text +=
-            #","origin":"# + JSONOutput.quoted(change.origin.rawValue) + #","user":"# + JSONOutput.quoted(change.user)
-        text += #","pid":\#(change.pid),"command":"# + JSONOutput.quoted(change.command)
-        if let profile = change.profile { text += #","profile":"# + JSONOutput.quoted(profile) }
-        if let undone = change.undoes { text += #","undoes":"# + JSONOutput.quoted(undone) }
-        if let redone = change.redoes { text += #","redoes":"# + JSONOutput.quoted(redone) }
+            #","origin":"# + quoted(change.origin.rawValue) + #","user":"# + quoted(change.user)
+        text += #","pid":\#(change.pid),"command":"# + quoted(change.command)
+        if let profile = change.profile { text += #","profile":"# + quoted(profile) }
+        if let undone = change.undoes { text += #","undoes":"# + quoted(undone) }
+        if let redone = change.redoes { text += #","redoes":"# + quoted(redone) }
         text += #","changes":"# + changesJSON(entries.map { ($0.key, $0.old, $0.new) }) + "}"
         return text
     }
@@ -51,20 +62,20 @@ enum HistoryOutput {
     static func changesJSON(_ changes: [(key: String, from: OverrideValue?, to: OverrideValue?)]) -> String {
         "["
             + changes.map {
-                #"{"key":"# + JSONOutput.quoted($0.key) + #","from":"# + json($0.from) + #","to":"# + json($0.to) + "}"
+                #"{"key":"# + quoted($0.key) + #","from":"# + json($0.from) + #","to":"# + json($0.to) + "}"
             }
             .joined(separator: ",") + "]"
     }
 
     /// `{"file":…,"line":12,"reason":…}`.
     static func json(_ problem: JournalProblem) -> String {
-        #"{"file":"# + JSONOutput.quoted(problem.file) + #","line":\#(problem.line),"reason":"#
-            + JSONOutput.quoted(problem.reason) + "}"
+        #"{"file":"# + quoted(problem.file) + #","line":\#(problem.line),"reason":"#
+            + quoted(problem.reason) + "}"
     }
 
     /// A JSON array of strings.
     static func json(_ strings: [String]) -> String {
-        "[" + strings.map(JSONOutput.quoted).joined(separator: ",") + "]"
+        "[" + strings.map(quoted).joined(separator: ",") + "]"
     }
 
     /// The registry's file store, or a failure saying history needs one.
