@@ -40,6 +40,22 @@ enum HistoryBench {
                 if samples == 0 { withJournal += times } else { without += times }
             }
         }
+        // The append alone (no fsync, so no disk noise): what the journal adds to each write.
+        if let journal = try? journaled.journal() {
+            var appends: [Duration] = []
+            for index in 0..<1000 {
+                let entry = JournalEntry(
+                    time: Date(), change: "bench\(index)", key: "flag.\(index % 10)", old: .on, new: .off,
+                    origin: .app, user: "qa", pid: 1, command: "flagstaff-bench history")
+                let start = clock.now
+                try? journal.append([entry])
+                appends.append(start.duration(to: clock.now))
+            }
+            print(
+                String(
+                    format: "journal append alone (one line): %.1f µs median of 1000",
+                    milliseconds(median(appends)) * 1000))
+        }
         let a = median(withJournal)
         let b = median(without)
         print(

@@ -40,19 +40,28 @@ public struct ChangeJournal: Sendable {
 
     /// What ``read()`` found.
     public struct Contents: Sendable, Equatable {
-        /// Every readable line, oldest first (the rotated journal's, then the current one's).
-        public var entries: [JournalEntry]
+        /// The changes, oldest first: consecutive lines with one change id (see ``HistoryChange/group(_:)``).
+        public var changes: [HistoryChange]
         /// Lines that could not be read (skipped).
         public var problems: [JournalProblem]
 
-        /// The entries grouped into changes, oldest first.
-        public var changes: [HistoryChange] { HistoryChange.group(entries) }
+        /// Every readable line, oldest first (the rotated journal's, then the current one's).
+        public var entries: [JournalEntry] { changes.flatMap(\.entries) }
+
+        /// Adds a line to the last change if it continues it, else as a new change.
+        mutating func append(_ entry: JournalEntry) {
+            if let last = changes.indices.last, changes[last].id == entry.change {
+                changes[last].entries.append(entry)
+            } else {
+                changes.append(HistoryChange(id: entry.change, entries: [entry]))
+            }
+        }
     }
 
     /// Reads the rotated and the current journal. Missing files are empty; unreadable ones are reported.
     /// - Returns: the entries and the lines that could not be read.
     public func read() -> Contents {
-        var contents = Contents(entries: [], problems: [])
+        var contents = Contents(changes: [], problems: [])
         for file in [rotatedURL.path, url.path] {
             Self.read(file: file, into: &contents)
         }
@@ -105,7 +114,7 @@ public struct ChangeJournal: Sendable {
                 lineStart = newline + 1
                 if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
                 do throws(JournalLine.Failure) {
-                    contents.entries.append(try JournalLine.decode(line, cache: &cache))
+                    contents.append(try JournalLine.decode(line, cache: &cache))
                 } catch {
                     contents.problems.append(JournalProblem(file: file, line: lineNumber, reason: error.reason))
                 }
