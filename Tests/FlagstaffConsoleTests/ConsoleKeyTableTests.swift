@@ -132,7 +132,7 @@ import Testing
     }
 
     @Test mutating func tabCyclesScopes() throws {
-        try registry.setOverride(.enabled, for: try #require(registry.feature(forKey: "blueText")))
+        try registry.setOverride(.enabled, for: try #require(registry.flag(forKey: "blueText")))
         state.refreshAll()
         var seen: [String] = []
         for _ in 0..<4 {
@@ -179,7 +179,7 @@ import Testing
             let screen = ConsoleLayout.render(state)
             #expect(screen.text(row: screen.row(containing: "Blue Text")).contains("OFF  default"))
             #expect(screen.cells(of: "Blue Text").allSatisfy { $0.foreground == .red && !$0.underline && !$0.bold })
-            #expect(registry.feature(forKey: "blueText")?.override == .featureDefault)
+            #expect(registry.flag(forKey: "blueText")?.override == .featureDefault)
         }
         // A default-ON flag at its default is green and not underlined.
         let screen = ConsoleLayout.render(state)
@@ -188,9 +188,9 @@ import Testing
 
     @Test mutating func spaceFlipsTheEffectiveValue() throws {
         try apply(press(.character(" "), into: &state), to: &state)
-        #expect(registry.feature(forKey: "blueText")?.override == .enabled)
+        #expect(registry.flag(forKey: "blueText")?.override == .enabled)
         try apply(press(.character(" "), into: &state), to: &state)
-        #expect(registry.feature(forKey: "blueText")?.override == .disabled)
+        #expect(registry.flag(forKey: "blueText")?.override == .disabled)
         #expect(ConsoleLayout.render(state).cells(of: "Blue Text").allSatisfy { $0.foreground == .red && $0.underline })
     }
 

@@ -20,8 +20,8 @@ final class FakeRemoteSource: RemoteSource {
 }
 
 /// A flag whose default comes from a remote provider.
-final class FakeRemoteFeature: AnyFeature, @unchecked Sendable {
-    // @unchecked: no stored state of its own; AnyFeature's state is synchronised.
+final class FakeRemoteFeature: AnyFlag, @unchecked Sendable {
+    // @unchecked: no stored state of its own; AnyFlag's state is synchronised.
     static let fetched = Date(timeIntervalSince1970: 1_800_000_000)
     override var kind: FeatureKind { .remote }
     override func resolveDefault() -> Resolution {

@@ -11,7 +11,7 @@ import Testing
         #expect(screen.text(row: 0).hasPrefix(" Flagstaff · Moments demo"))
         #expect(screen.text(row: 0).hasSuffix("7 flags · 0 overridden "))
         #expect(screen.cell(row: 0, column: 1).bold)
-        try registry.setOverride(.enabled, for: try #require(registry.feature(forKey: "useTabBarNav")))
+        try registry.setOverride(.enabled, for: try #require(registry.flag(forKey: "useTabBarNav")))
         state.refreshAll()
         screen = ConsoleLayout.render(state)
         #expect(screen.text(row: 0).hasSuffix("7 flags · 1 overridden · 1 needs restart "))
@@ -31,7 +31,7 @@ import Testing
 
     @Test func withoutColourEveryStateIsStillReadable() throws {
         let registry = try makeRegistry()
-        try registry.setOverride(.enabled, for: try #require(registry.feature(forKey: "blueText")))
+        try registry.setOverride(.enabled, for: try #require(registry.flag(forKey: "blueText")))
         var state = ConsoleState(registry: registry, useColor: false)
         press(.character("/"), into: &state)
         type("blue", into: &state)
@@ -139,7 +139,7 @@ import Testing
 
     @Test func narrowTerminalsKeepTheEssentials() throws {
         let registry = try makeRegistry()
-        try registry.setOverride(.enabled, for: try #require(registry.feature(forKey: "useTabBarNav")))
+        try registry.setOverride(.enabled, for: try #require(registry.flag(forKey: "useTabBarNav")))
         var state = ConsoleState(registry: registry, width: 40, height: 10)
         var screen = ConsoleLayout.render(state)
         #expect(screen.text(row: 0) == " Flagstaff · Moments d 7 flags 1 ovr 1⟳ ")

@@ -116,7 +116,7 @@ import Testing
         press(.end, into: &state)
         let key = try #require(state.selectedKey)
         press(.character("/"), .escape, into: &state)
-        try registry.setOverride(.enabled, for: try #require(registry.feature(forKey: "blueText")))
+        try registry.setOverride(.enabled, for: try #require(registry.flag(forKey: "blueText")))
         state.refreshAll()
         #expect(state.selectedKey == key)
     }

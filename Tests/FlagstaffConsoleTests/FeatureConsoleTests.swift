@@ -107,7 +107,7 @@ import Glibc
         let outcome = try FeatureConsole(registry: registry).run(on: terminal)
         #expect(outcome.restartChoice == .later)
         #expect(outcome.needsRestart)
-        #expect(registry.feature(forKey: "useTabBarNav")?.override == .enabled)
+        #expect(registry.flag(forKey: "useTabBarNav")?.override == .enabled)
     }
 
     @Test func undoRestoresTheLaunchValues() throws {
@@ -119,18 +119,18 @@ import Glibc
         #expect(outcome.restartRequiredKeys.isEmpty)
         #expect(!outcome.needsRestart)
         #expect(outcome.changedKeys == ["blueText"])
-        #expect(registry.feature(forKey: "useTabBarNav")?.override == .featureDefault)
-        #expect(registry.feature(forKey: "blueText")?.override == .enabled)
+        #expect(registry.flag(forKey: "useTabBarNav")?.override == .featureDefault)
+        #expect(registry.flag(forKey: "blueText")?.override == .enabled)
     }
 
     @Test func undoRestoresAValueThatWasOverriddenBeforeTheConsoleOpened() throws {
         let registry = try makeRegistry()
         // The app launched with the flag OFF, then something forced it ON before the console opened.
-        try registry.setOverride(.enabled, for: try #require(registry.feature(forKey: "useTabBarNav")))
+        try registry.setOverride(.enabled, for: try #require(registry.flag(forKey: "useTabBarNav")))
         let events: [ConsoleEvent?] = [.key(.character("q")), .key(.character("u"))]
         let outcome = try FeatureConsole(registry: registry).run(on: ScriptedTerminal(events: events))
         #expect(outcome.restartChoice == .undo)
-        #expect(registry.feature(forKey: "useTabBarNav")?.enabled == false)
+        #expect(registry.flag(forKey: "useTabBarNav")?.enabled == false)
     }
 
     @Test func escapeCancelsThePromptAndStays() throws {
@@ -140,7 +140,7 @@ import Glibc
         // The script ran out (SIGHUP) after Esc and x: the console was still running.
         #expect(outcome.signal == SIGHUP)
         #expect(terminal.lastFrame?.find("Restart needed") == nil)
-        #expect(registry.feature(forKey: "useTabBarNav")?.override == .disabled)
+        #expect(registry.flag(forKey: "useTabBarNav")?.override == .disabled)
         #expect(outcome.restartChoice == .notNeeded, "forced OFF again: nothing differs from launch")
     }
 
@@ -190,7 +190,7 @@ import Glibc
         terminal.beforeEvent = { index in
             if index == 8 {
                 before = terminal.lastFrame
-                try? other.setOverride(.disabled, for: other.feature(forKey: "list.infiniteScroll")!)
+                try? other.setOverride(.disabled, for: other.flag(forKey: "list.infiniteScroll")!)
                 registry.refreshFromStore()  // what the store watcher does every 0.5 s
             }
         }
@@ -211,13 +211,13 @@ import Glibc
         let frame = try #require(terminal.lastFrame)
         #expect(frame.text(row: 29).contains("Could not save the change: disk full"))
         #expect(frame.text(row: 0).contains("store error: disk full"))
-        #expect(registry.feature(forKey: "blueText")?.override == .featureDefault)
+        #expect(registry.flag(forKey: "blueText")?.override == .featureDefault)
     }
 }
 
 /// A store whose writes fail, to check that errors are shown and nothing changes.
 private struct FailingStore: OverrideStore {
     struct Failure: Error, CustomStringConvertible { var description: String { "disk full" } }
-    func load() throws -> [String: OverrideState] { [:] }
-    func update(_ changes: [String: OverrideState]) throws -> [String: OverrideState] { throw Failure() }
+    func load() throws -> [String: OverrideValue] { [:] }
+    func update(_ changes: [String: OverrideValue?]) throws -> [String: OverrideValue] { throw Failure() }
 }

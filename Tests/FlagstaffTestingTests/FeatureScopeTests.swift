@@ -44,12 +44,12 @@ struct ForcedFailure: Error {}
     }
 
     @Test func winsOverPersistedOverrideAndWritesNothing() throws {
-        let store = InMemoryOverrideStore(["newCheckout": .disabled])
+        let store = InMemoryOverrideStore(["newCheckout": .off])
         let registry = CheckoutFeatures(store: store)
         withFeature(registry.newCheckout).enabled {
             #expect(registry.newCheckout.enabled)
         }
-        #expect(store.load() == ["newCheckout": .disabled])
+        #expect(store.load() == ["newCheckout": .off])
         #expect(!registry.newCheckout.enabled)
     }
 

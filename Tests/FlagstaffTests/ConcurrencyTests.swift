@@ -21,7 +21,7 @@ import Testing
                     for _ in 0..<20_000 {
                         if features.blueText.enabled { on += 1 }
                         if features.list.infiniteScroll.enabled { on += 1 }
-                        _ = features.feature(forKey: "debugLogging")?.enabled
+                        _ = features.flag(forKey: "debugLogging")?.enabled
                     }
                     _ = on + reader
                 }
@@ -40,7 +40,7 @@ import Testing
                 for index in 0..<50 {
                     _ = features.search("scroll")
                     _ = features.featuresRequiringRestart
-                    _ = features.allFeatures.map(\.resolution)
+                    _ = features.allFeatures.map(\.explanation)
                     try? features.register(Feature(key: "runtime.\(index)"), in: "runtime")
                 }
             }
@@ -48,8 +48,8 @@ import Testing
         subscription.cancel()
         features.refreshFromStore()
         let stored = try other.load()
-        #expect(features.blueText.override == stored["blueText"] ?? .featureDefault)
-        #expect(features.list.infiniteScroll.override == stored["list.infiniteScroll"] ?? .featureDefault)
+        #expect(features.blueText.overrideValue == stored["blueText"])
+        #expect(features.list.infiniteScroll.overrideValue == stored["list.infiniteScroll"])
         #expect(features.allFeatures.count == AppFeatures().allFeatures.count + 50)
         #expect(notifications.load(ordering: .relaxed) > 0)
     }

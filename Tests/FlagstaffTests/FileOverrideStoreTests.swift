@@ -29,7 +29,7 @@ import Testing
     @Test func keysWithQuotesAndControlCharactersRoundTripAsEscapedJSON() throws {
         let store = try FileOverrideStore(url: file)
         let keys = ["say \"hi\"", "back\\slash", "tab\there", "esc\u{1B}[2J", "nel\u{85}", "del\u{7F}", "café", "功能"]
-        _ = try store.update(Dictionary(uniqueKeysWithValues: keys.map { ($0, OverrideState.enabled) }))
+        _ = try store.update(Dictionary(uniqueKeysWithValues: keys.map { ($0, OverrideValue.on) }))
         let written = try String(contentsOf: store.url, encoding: .utf8)
         #expect(
             !written.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" || (0x7F...0x9F).contains($0.value) },
@@ -39,7 +39,7 @@ import Testing
                 && written.contains(#""tab\there""#))
         let json = try JSONSerialization.jsonObject(with: Data(written.utf8)) as? [String: Any]
         #expect((json?["overrides"] as? [String: String]).map { Set($0.keys) } == Set(keys))
-        #expect(try store.load() == Dictionary(uniqueKeysWithValues: keys.map { ($0, OverrideState.enabled) }))
+        #expect(try store.load() == Dictionary(uniqueKeysWithValues: keys.map { ($0, OverrideValue.on) }))
     }
 
     @Test func registryKeepsUnknownKeys() throws {

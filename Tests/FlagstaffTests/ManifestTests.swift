@@ -28,7 +28,7 @@ import Testing
         #expect(
             rebuilt.groups.map(\.allFeatures).map { $0.map(\.key) }
                 == app.groups.map(\.allFeatures).map { $0.map(\.key) })
-        #expect(rebuilt.feature(forKey: "debugLogging")?.enabled == true)
+        #expect(rebuilt.flag(forKey: "debugLogging")?.enabled == true)
         #expect(rebuilt.feature(forKey: "internalTools")?.kind == .buildTarget)
         #expect(rebuilt.feature(forKey: "tuesdayExperiment")?.kind == .dynamic)
         #expect(rebuilt.manifest() == manifest.withDynamicDefaultsFrom(rebuilt))
@@ -37,7 +37,7 @@ import Testing
     @Test func minimalManifestUsesDefaults() throws {
         let manifest = try RegistryManifest.decode(Data(#"{"name":"Tiny","flags":[{"key":"a.b.newURLFormat"}]}"#.utf8))
         let registry = try FeatureRegistry(manifest: manifest)
-        let flag = try #require(registry.feature(forKey: "a.b.newURLFormat"))
+        let flag = try #require(registry.flag(forKey: "a.b.newURLFormat"))
         #expect(flag.label == "New URL Format")
         #expect(!flag.enabled && !flag.requiresRestart && flag.kind == .static)
         #expect(registry.name == "Tiny")
@@ -96,7 +96,7 @@ extension RegistryManifest {
         func fix(_ flags: inout [Flag]) {
             for index in flags.indices where flags[index].kind == .dynamic {
                 flags[index].default =
-                    registry.feature(forKey: flags[index].key)?.computedDefault ?? flags[index].default
+                    registry.flag(forKey: flags[index].key)?.computedDefault ?? flags[index].default
             }
         }
         func fixGroups(_ groups: inout [Group]) {

@@ -63,7 +63,7 @@ import Testing
 
     /// Starts a writer, lets it complete a few writes, kills it at an arbitrary point of its loop, and returns
     /// the writes it reported complete and the file's contents (which must parse).
-    private static func killWriterMidWrite(round: Int, file: URL) async throws -> ([Int], [String: OverrideState]) {
+    private static func killWriterMidWrite(round: Int, file: URL) async throws -> ([Int], [String: OverrideValue]) {
         let tool = Self.tool
         return try await offCooperativePool {
             let process = Process()

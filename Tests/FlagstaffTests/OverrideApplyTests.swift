@@ -36,9 +36,9 @@ import Testing
             }
             let stored = store.load()
             for feature in registry.allFeatures {
-                #expect(feature.override == stored[feature.key] ?? .featureDefault, "step \(step), \(feature.key)")
+                #expect(feature.overrideValue == stored[feature.key], "step \(step), \(feature.key)")
             }
-            #expect(stored["unknown"] == .disabled, "keys the registry does not know are kept")
+            #expect(stored["unknown"] == .off, "keys the registry does not know are kept")
         }
     }
 }

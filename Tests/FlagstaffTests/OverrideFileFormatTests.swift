@@ -6,7 +6,7 @@ import Testing
 /// The one override-file parser: the store's rules and the stricter rules of documents given to `import`.
 @Suite struct OverrideFileFormatTests {
     private func decode(_ text: String, _ rules: OverrideFileFormat.Rules) throws(OverrideFileError) -> [String:
-        OverrideState]
+        OverrideValue]
     {
         try OverrideFileFormat.decode(Data(text.utf8), file: "in.json", rules: rules)
     }
@@ -27,12 +27,14 @@ import Testing
         }
     }
 
-    @Test func defaultIsAValueOnlyInDocuments() throws {
-        let text = #"{"version":1,"overrides":{"blueText":"default"}}"#
-        #expect(try decode(text, .document) == ["blueText": .featureDefault])
-        let refused = try #require(error(text, .store))
-        #expect(refused.key == "blueText")
-        #expect(refused.description == #"in.json: $.overrides["blueText"]: expected "on" or "off", found "default""#)
+    @Test func defaultAndNullRemoveOnlyInDocuments() throws {
+        let text = #"{"version":1,"overrides":{"blueText":"default","maxItems":null,"a":"on"}}"#
+        let document = try OverrideFileFormat.decodeContents(Data(text.utf8), file: "in.json", rules: .document)
+        #expect(document.overrides == ["a": .on])
+        #expect(document.removals == ["blueText", "maxItems"])
+        let store = try OverrideFileFormat.decodeContents(Data(text.utf8), file: "in.json", rules: .store)
+        #expect(store.removals.isEmpty)
+        #expect(store.overrides == ["blueText": OverrideValue(string: "default"), "maxItems": try OverrideValue(json: "null"), "a": .on])
     }
 
     @Test func unknownFieldsAreIgnoredInTheStoreAndRefusedInDocuments() throws {
@@ -44,13 +46,13 @@ import Testing
         #expect(error(#"{"version":1,"overrides":{},"odd name":1}"#, .document)?.path == #"$["odd name"]"#)
     }
 
-    @Test func theFirstBadKeyInKeyOrderIsReported() {
-        let text = #"{"version":1,"overrides":{"m":1,"z":"x","b":true,"a":"on"}}"#
-        for _ in 0..<5 {
-            let failure = error(text, .document)
-            #expect(failure?.key == "b")
-            #expect(failure?.reason == #"$.overrides["b"]: expected "on", "off" or "default", found true"#)
-        }
+    @Test func everyJSONValueIsKeptInCanonicalForm() throws {
+        let text = #"{"version":1,"overrides":{"m":1,"z":"x","b":true,"f":20.0,"h":0.5,"o":{"y":[1,{"b":2,"a":1}],"x":null}}}"#
+        let overrides = try decode(text, .store)
+        #expect(overrides.mapValues(\.json) == [
+            "m": "1", "z": #""x""#, "b": "true", "f": "20", "h": "0.5", "o": #"{"x":null,"y":[1,{"a":1,"b":2}]}"#,
+        ])
+        #expect(try decode(String(decoding: OverrideFileFormat.encode(overrides), as: UTF8.self), .store) == overrides)
     }
 
     @Test(
@@ -63,7 +65,7 @@ import Testing
             (#"{"version":1}"#, "$", #"missing "overrides""#),
             (
                 #"{"version":1,"overrides":"on"}"#, "$.overrides",
-                #"expected an object of key → "on" or "off", found "on""#
+                #"expected an object of key → a value ("on", "off" or a setting's value), found "on""#
             ),
         ] as [(String, String?, String)])
     func badDocumentsNameThePlaceAndWhatWasExpected(text: String, path: String?, problem: String) throws {
@@ -74,22 +76,22 @@ import Testing
     }
 
     @Test func keysInMessagesAreEscaped() throws {
-        let failure = try #require(error("{\"version\":1,\"overrides\":{\"e\\u001b[2J\\u202e\":\"maybe\"}}", .store))
+        let key = "e\\u001b[2J\\u202e"
+        let failure = try #require(error(#"{"version":1,"overrides":{"\#(key)":"on","\#(key)":"off"}}"#, .store))
         #expect(failure.path == #"$.overrides["e\u001B[2J\u202E"]"#)
         #expect(failure.key == "e\u{1B}[2J\u{202E}")
     }
 
     @Test func theStoreReportsAParseErrorAsCorrupt() {
         #expect(
-            throws: OverrideStoreError.corrupt(
-                path: "/x.json", reason: #"$.overrides["a"]: expected "on" or "off", found 1"#)
+            throws: OverrideStoreError.corrupt(path: "/x.json", reason: #"$.version: unsupported "version" 2 (expected 1)"#)
         ) {
-            try OverrideFileFormat.decode(Data(#"{"version":1,"overrides":{"a":1}}"#.utf8), path: "/x.json")
+            try OverrideFileFormat.decode(Data(#"{"version":2,"overrides":{"a":1}}"#.utf8), path: "/x.json")
         }
     }
 
     @Test func encodeWritesWhatDecodeReads() throws {
-        let overrides: [String: OverrideState] = ["b": .disabled, "a\u{1B}": .enabled, "gone": .featureDefault]
+        let overrides: [String: OverrideValue] = ["b": .off, "a\u{1B}": .on]
         let data = OverrideFileFormat.encode(overrides)
         #expect(
             String(decoding: data, as: UTF8.self)

@@ -90,7 +90,7 @@ import Testing
         let before = Data(#"{"version":1,"overrides":{"a":"on"}}"#.utf8)
         try before.write(to: file)
         let store = try FileOverrideStore(url: file, lockWait: .init(), sizeLimit: 300)
-        let many = Dictionary(uniqueKeysWithValues: (0..<20).map { ("flag.number.\($0)", OverrideState.enabled) })
+        let many = Dictionary(uniqueKeysWithValues: (0..<20).map { ("flag.number.\($0)", OverrideValue.on) })
         let error = #expect(throws: OverrideStoreError.self) { try store.update(many) }
         #expect(error.map { "\($0)" }?.contains("over the 300 bytes a reader accepts; nothing was written") == true)
         #expect(try Data(contentsOf: file) == before)
@@ -101,7 +101,7 @@ import Testing
     @Test func largeStoresAreWrittenCompactly() throws {
         let count = 40_000
         let overrides = Dictionary(
-            uniqueKeysWithValues: (0..<count).map { ("flag.number.\($0)", OverrideState.enabled) })
+            uniqueKeysWithValues: (0..<count).map { ("flag.number.\($0)", OverrideValue.on) })
         let store = try FileOverrideStore(url: file)
         _ = try store.update(overrides)
         let data = try Data(contentsOf: file)
@@ -187,7 +187,7 @@ import Testing
                 continuation.yield((holder, waited))
             })
         let writer = Task {
-            try await offCooperativePool { () throws -> [String: OverrideState] in try store.update(["a": .disabled]) }
+            try await offCooperativePool { () throws -> [String: OverrideValue] in try store.update(["a": .disabled]) }
         }
         // Time moves only when advanced: in steps until the writer speaks.
         var iterator = notices.makeAsyncIterator()

@@ -33,14 +33,14 @@ public final class Setting<Value: SettingValue>: AnyFeature, @unchecked Sendable
 
     /// Creates a setting.
     /// - Parameters:
+    ///   - default: the value when there is no override and no remote value.
     ///   - key: an explicit store key (no group prefix); `nil` derives it from the property name.
     ///   - label: a display label; `nil` humanises the property name.
     ///   - description: a human description.
-    ///   - default: the value when there is no override and no remote value.
     ///   - requiresRestart: whether a change only takes effect after the app restarts.
     ///   - remote: where to read a remote value, if anywhere (bind later with ``bind(to:)``).
     public convenience init(
-        key: String? = nil, label: String? = nil, description: String? = nil, default defaultValue: Value,
+        default defaultValue: Value, key: String? = nil, label: String? = nil, description: String? = nil,
         requiresRestart: Bool = false, remote: SettingRemoteBinding? = nil
     ) {
         self.init(
@@ -50,16 +50,16 @@ public final class Setting<Value: SettingValue>: AnyFeature, @unchecked Sendable
 
     /// Creates a number (or other comparable) setting whose values must lie in `range`.
     /// - Parameters:
+    ///   - default: the value when there is no override and no remote value (should lie in `range`).
+    ///   - range: the values allowed, bounds included.
     ///   - key: an explicit store key (no group prefix); `nil` derives it from the property name.
     ///   - label: a display label; `nil` humanises the property name.
     ///   - description: a human description.
-    ///   - default: the value when there is no override and no remote value (should lie in `range`).
-    ///   - range: the values allowed, bounds included.
     ///   - requiresRestart: whether a change only takes effect after the app restarts.
     ///   - remote: where to read a remote value, if anywhere; remote values outside `range` are ignored.
     public convenience init(
-        key: String? = nil, label: String? = nil, description: String? = nil, default defaultValue: Value,
-        range: ClosedRange<Value>, requiresRestart: Bool = false, remote: SettingRemoteBinding? = nil
+        default defaultValue: Value, range: ClosedRange<Value>, key: String? = nil, label: String? = nil,
+        description: String? = nil, requiresRestart: Bool = false, remote: SettingRemoteBinding? = nil
     ) where Value: Comparable {
         self.init(
             key: key, label: label, description: description, defaultValue: defaultValue, type: Value.settingType,
@@ -70,16 +70,16 @@ public final class Setting<Value: SettingValue>: AnyFeature, @unchecked Sendable
     /// Creates a text setting whose value must be one of `choices` (for choices known only at run time, e.g.
     /// from a manifest; an enum type is the better choice in code).
     /// - Parameters:
+    ///   - default: the value when there is no override and no remote value (should be one of `choices`).
+    ///   - choices: the values allowed.
     ///   - key: an explicit store key (no group prefix); `nil` derives it from the property name.
     ///   - label: a display label; `nil` humanises the property name.
     ///   - description: a human description.
-    ///   - default: the value when there is no override and no remote value (should be one of `choices`).
-    ///   - choices: the values allowed.
     ///   - requiresRestart: whether a change only takes effect after the app restarts.
     ///   - remote: where to read a remote value, if anywhere; other values are ignored.
     public convenience init(
-        key: String? = nil, label: String? = nil, description: String? = nil, default defaultValue: String,
-        choices: [String], requiresRestart: Bool = false, remote: SettingRemoteBinding? = nil
+        default defaultValue: String, choices: [String], key: String? = nil, label: String? = nil,
+        description: String? = nil, requiresRestart: Bool = false, remote: SettingRemoteBinding? = nil
     ) where Value == String {
         self.init(
             key: key, label: label, description: description, defaultValue: defaultValue, type: .choice(choices),

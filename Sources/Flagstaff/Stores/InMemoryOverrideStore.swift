@@ -5,16 +5,11 @@ public final class InMemoryOverrideStore: OverrideStore {
     private let overrides: AnnotatedMutex<[String: OverrideValue]>
     private let generation = Atomic<Int64>(0)
 
-    /// Creates a store, optionally with initial overrides.
+    /// Creates a store, optionally with initial overrides (`["blueText": .on, "maxItems": try OverrideValue(json:
+    /// "50")]`).
     /// - Parameter initial: overrides to start with.
     public init(_ initial: [String: OverrideValue] = [:]) {
         overrides = AnnotatedMutex(initial)
-    }
-
-    /// Creates a store with initial flag overrides (`.featureDefault` entries are dropped).
-    /// - Parameter initial: flag overrides to start with.
-    public convenience init(_ initial: [String: OverrideState]) {
-        self.init(initial.compactMapValues(OverrideValue.init))
     }
 
     /// The current overrides.

@@ -87,7 +87,7 @@ struct RemoteFeatureTests {
         await config.fetchAndActivate()
         let change = await changes.next()
         #expect(change == FeatureChange(keys: ["moments.isRoundedAvatar"], origin: .remote))
-        #expect(registry.feature(forKey: "moments.isRoundedAvatar")?.enabled == true)
+        #expect(registry.flag(forKey: "moments.isRoundedAvatar")?.enabled == true)
         #expect(registry.remoteSources.count == 1)
         #expect(registry.remoteSources.first === config)
     }
@@ -203,9 +203,9 @@ struct RemoteManifestTests {
         #expect(avatar.enabled == false)
         await config.fetchAndActivate()
         #expect(avatar.enabled)
-        #expect(registry.feature(forKey: "moments.compact")?.enabled == true, "remote key defaults to the full key")
+        #expect(registry.flag(forKey: "moments.compact")?.enabled == true, "remote key defaults to the full key")
         #expect(
-            registry.feature(forKey: "moments.compact")?.resolution.source
+            registry.flag(forKey: "moments.compact")?.resolution.source
                 == .remote(provider: "scripted", fetchedAt: config.lastFetchTime))
         #expect(registry.remoteSources.count == 1)
         // Exported again, the manifest keeps the remote bindings (a remote key equal to the key is left out).

@@ -71,7 +71,7 @@ struct ClientRegistryTests {
         #expect(registry.newCheckout.enabled)
         #expect(!fuzzy.enabled, "a toggle the frontend API leaves out is off")
         #expect(fuzzy.resolveDefault().chain.first?.detail?.contains("not in the answer") == true)
-        #expect(registry.feature(forKey: "payments.apple-pay")?.enabled == true)
+        #expect(registry.flag(forKey: "payments.apple-pay")?.enabled == true)
         let keys = changes.current.filter { $0.origin == .remote }.reduce(into: Set<String>()) { $0.formUnion($1.keys) }
         #expect(keys == ["newCheckout", "search.fuzzy", "payments.apple-pay"])
     }
@@ -88,7 +88,7 @@ struct ClientRegistryTests {
         await client.start()
         // Registering reads the flag once (the registry's launch value); stopping sends that count.
         await client.stop(flushingMetrics: true)
-        let flag = try #require(registry.feature(forKey: "a"))
+        let flag = try #require(registry.flag(forKey: "a"))
         _ = flag.resolution
         _ = flag.enabled
         _ = flag.enabled
@@ -104,7 +104,7 @@ struct ClientRegistryTests {
             bootstrap: .toggles([UnleashToggle(name: "boot", enabled: true)]))
         let registry = FeatureRegistry()
         client.attach(to: registry)
-        #expect(registry.feature(forKey: "boot")?.enabled == true)
+        #expect(registry.flag(forKey: "boot")?.enabled == true)
         #expect(registry.feature(forKey: "boot")?.kind == .remote)
     }
 }

@@ -185,16 +185,16 @@ struct ClientServerModeTests {
         defer { subscription.cancel() }
         await client.start()
         #expect(registry.groups.first?.features.map(\.key) == ["vip", "everyone", "off"])
-        #expect(registry.feature(forKey: "vip")?.enabled == true)
-        #expect(registry.feature(forKey: "off")?.enabled == false)
+        #expect(registry.flag(forKey: "vip")?.enabled == true)
+        #expect(registry.flag(forKey: "off")?.enabled == false)
         changes.withLock { $0.removeAll() }
         body.withLock { $0 = Self.features(2) }
         await client.refresh()
         client.stop()
-        #expect(registry.feature(forKey: "vip")?.enabled == false)
+        #expect(registry.flag(forKey: "vip")?.enabled == false)
         #expect(changes.current == ["vip"])
         #expect(
-            registry.feature(forKey: "vip")?.resolution.source
+            registry.flag(forKey: "vip")?.resolution.source
                 == .remote(provider: "Unleash", fetchedAt: client.lastFetchTime))
     }
 }

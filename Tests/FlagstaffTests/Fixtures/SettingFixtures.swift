@@ -1,0 +1,49 @@
+import Foundation
+import Synchronization
+
+@testable import Flagstaff
+
+enum Theme: String, CaseIterable, Codable, Sendable, SettingValue { case light, dark, system }
+
+struct AppFeatureConfig: Codable, Equatable, Sendable, SettingValue {
+    var isNewFeatureEnabled: Bool
+    var maxUploadSize: Int
+    var themeColors: [String: String]
+
+    static let standard = AppFeatureConfig(
+        isNewFeatureEnabled: false, maxUploadSize: 10_485_760, themeColors: ["primary": "#f05138"])
+}
+
+final class TypedFeatures: FeatureRegistry, @unchecked Sendable {
+    let blueText = Feature()
+    let cardColor = Setting(default: "#f05138", description: "Card background")
+    let maxItems = Setting(default: 20, range: 1...100)
+    let ratio = Setting(default: 0.5)
+    let theme = Setting(default: Theme.system, requiresRestart: true)
+    let config = Setting(default: AppFeatureConfig.standard)
+    let compact = Setting(default: false)
+    let layout = TypedLayoutFeatures()
+}
+
+final class TypedLayoutFeatures: FeatureGroup, @unchecked Sendable {
+    let columns = Setting(default: 3, range: 1...6)
+}
+
+/// A remote source in memory: values by key and a generation bumped on every change; counts lookups.
+final class FakeSettingSource: SettingRemoteSource, @unchecked Sendable {
+    private let values = AnnotatedMutex<[String: String]>([:])
+    private let generation = Atomic<UInt64>(1)
+    let lookups = Atomic<Int>(0)
+
+    var settingValueGeneration: UInt64 { generation.load(ordering: .acquiring) }
+
+    func settingRemoteValue(forKey key: String) -> RemoteSettingValue? {
+        lookups.add(1, ordering: .relaxed)
+        return values.withLock { $0[key] }.map { RemoteSettingValue(text: $0, provider: "Fake", fetchedAt: nil) }
+    }
+
+    func set(_ key: String, _ text: String?) {
+        values.withLock { $0[key] = text }
+        generation.add(1, ordering: .releasing)
+    }
+}

@@ -1,0 +1,264 @@
+import FlagstaffTesting
+import Foundation
+import Synchronization
+import Testing
+
+@testable import Flagstaff
+
+@Suite struct SettingTests {
+    @Test func settingsAreDiscoveredWithKeysTypesAndDefaults() throws {
+        let features = TypedFeatures()
+        #expect(features.problems.isEmpty)
+        #expect(
+            features.allFeatures.map(\.key) == [
+                "blueText", "cardColor", "maxItems", "ratio", "theme", "config", "compact", "layout.columns",
+            ])
+        #expect(features.cardColor.value == "#f05138")
+        #expect(features.maxItems.value == 20)
+        #expect(features.theme.value == .system)
+        #expect(features.config.value == .standard)
+        #expect(features.cardColor.settingType == .string)
+        #expect(features.maxItems.settingType == .integer)
+        #expect(features.ratio.settingType == .double)
+        #expect(features.theme.settingType == .choice(["light", "dark", "system"]))
+        #expect(features.config.settingType == .json)
+        #expect(features.compact.settingType == .boolean)
+        #expect(features.maxItems.valueRange == ValueRange(lower: try OverrideValue(json: "1"), upper: try OverrideValue(json: "100")))
+        #expect(features.layout.columns.groupPath == ["Layout"])
+        #expect(features.feature(forKey: "maxItems") === features.maxItems)
+        #expect(features.flag(forKey: "maxItems") == nil)
+    }
+
+    @Test func overridesAreStoredAsPlainJSONAndRemovedWithNil() throws {
+        let store = InMemoryOverrideStore()
+        let features = TypedFeatures(store: store)
+        features.cardColor.overriddenValue = "#000000"
+        features.maxItems.overriddenValue = 50
+        features.ratio.overriddenValue = 0.25
+        features.theme.overriddenValue = .dark
+        features.compact.overriddenValue = true
+        var config = AppFeatureConfig.standard
+        config.maxUploadSize = 1
+        features.config.overriddenValue = config
+        #expect(
+            store.load().mapValues(\.json) == [
+                "cardColor": ##""#000000""##, "maxItems": "50", "ratio": "0.25", "theme": #""dark""#,
+                "compact": #""on""#,
+                "config": ##"{"isNewFeatureEnabled":false,"maxUploadSize":1,"themeColors":{"primary":"#f05138"}}"##,
+            ])
+        #expect(features.cardColor.value == "#000000" && features.cardColor.source == .override)
+        #expect(features.config.value.maxUploadSize == 1)
+        features.maxItems.overriddenValue = nil
+        #expect(store.load()["maxItems"] == nil)
+        #expect(features.maxItems.value == 20 && !features.maxItems.isOverridden)
+        // A second registry on the same store reads the same values.
+        let other = TypedFeatures(store: store)
+        #expect(other.theme.value == .dark && other.config.value == config && other.compact.value)
+    }
+
+    @Test func invalidValuesAreRefusedAndNothingChanges() throws {
+        let store = InMemoryOverrideStore()
+        let features = TypedFeatures(store: store)
+        features.maxItems.overriddenValue = 30
+        features.maxItems.overriddenValue = 500
+        #expect(features.maxItems.value == 30)
+        #expect(store.load()["maxItems"]?.json == "30")
+        #expect(features.lastRefusedChange == RefusedChange(key: "maxItems", reason: "must be 1…100"))
+        #expect(throws: SettingValueError("must be 1…100")) { try features.maxItems.setOverriddenValue(0) }
+        #expect(throws: SettingValueError("must be one of light, dark, system")) {
+            try features.theme.setOverrideValue(OverrideValue(string: "purple"))
+        }
+        #expect(throws: SettingValueError("must be a finite number")) {
+            try features.ratio.setOverriddenValue(.infinity)
+        }
+        let invalid = #expect(throws: InvalidOverrideValue.self) {
+            try features.setOverrideValues(["blueText": .on, "maxItems": try OverrideValue(json: "101")])
+        }
+        #expect(invalid?.description == #"invalid value 101 for "maxItems": must be 1…100"#)
+        #expect(!features.blueText.isOverridden, "all or nothing")
+        #expect(store.load().count == 1)
+    }
+
+    @Test func parsingTextNamesWhatWasExpected() throws {
+        let features = TypedFeatures()
+        #expect(try features.maxItems.parse(" 42 ").json == "42")
+        #expect(throws: SettingValueError("must be a whole number")) { try features.maxItems.parse("lots") }
+        #expect(throws: SettingValueError("must be 1…100")) { try features.maxItems.parse("1000") }
+        #expect(try features.ratio.parse("1e-3").json == "0.001")
+        #expect(throws: SettingValueError("must be a number")) { try features.ratio.parse("nan") }
+        #expect(try features.theme.parse("light") == OverrideValue(string: "light"))
+        #expect(try features.cardColor.parse("on") == OverrideValue(string: "on"), "text is text")
+        #expect(try features.blueText.parse("yes") == .on)
+        #expect(try features.compact.parse("off") == .off)
+        let json = #"{"isNewFeatureEnabled":true,"maxUploadSize":5,"themeColors":{}}"#
+        #expect(try features.config.parse(json).json == json)
+        #expect(throws: SettingValueError(#"at $.maxUploadSize: expected a whole number"#)) {
+            try features.config.parse(#"{"isNewFeatureEnabled":true,"maxUploadSize":"5","themeColors":{}}"#)
+        }
+        #expect(throws: SettingValueError(#"at $: missing "themeColors""#)) {
+            try features.config.parse(#"{"isNewFeatureEnabled":true,"maxUploadSize":5}"#)
+        }
+        #expect(throws: SettingValueError.self) { try features.config.parse("{nope") }
+        #expect(features.theme.displayText(OverrideValue(string: "dark")) == "dark")
+        #expect(features.cardColor.displayText(OverrideValue(string: "a\"b")) == "a\"b")
+        #expect(features.blueText.displayText(.on) == "on")
+    }
+
+    @Test func storedValuesOfTheWrongTypeAreIgnoredReportedAndKept() throws {
+        let store = InMemoryOverrideStore([
+            "maxItems": try OverrideValue(json: #""lots""#), "blueText": try OverrideValue(json: "3"),
+            "theme": OverrideValue(string: "purple"), "ratio": try OverrideValue(json: "0.75"),
+        ])
+        let features = TypedFeatures(store: store)
+        #expect(features.maxItems.value == 20 && !features.maxItems.isOverridden)
+        #expect(!features.blueText.enabled && !features.blueText.isOverridden)
+        #expect(features.theme.value == .system)
+        #expect(features.ratio.value == 0.75)
+        #expect(
+            features.storedValueProblems.map(\.description) == [
+                #"stored value 3 for "blueText" ignored: expected "on" or "off", found 3"#,
+                #"stored value "lots" for "maxItems" ignored: expected a whole number, found "lots""#,
+                #"stored value "purple" for "theme" ignored: must be one of light, dark, system"#,
+            ])
+        features.cardColor.overriddenValue = "#111111"
+        #expect(store.load()["maxItems"]?.json == #""lots""#, "left in the store")
+        // Fixing the entry clears the problem.
+        features.maxItems.overriddenValue = 7
+        #expect(features.storedValueProblems.map(\.key) == ["blueText", "theme"])
+    }
+
+    @Test func storeFilesWrittenBeforeSettingsLoadUnchanged() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = directory.appendingPathComponent("store.json")
+        let old = "{\n  \"version\": 1,\n  \"overrides\": {\n    \"blueText\": \"on\",\n    \"gone\": \"off\"\n  }\n}\n"
+        try Data(old.utf8).write(to: url)
+        let features = TypedFeatures(
+            store: try FileOverrideStore(url: url), options: RegistryOptions(storeWatchInterval: nil))
+        #expect(features.blueText.enabled && features.storedValueProblems.isEmpty)
+        features.maxItems.overriddenValue = 42
+        features.theme.overriddenValue = .light
+        let written = try String(contentsOf: url, encoding: .utf8)
+        #expect(
+            written
+                == "{\n  \"version\": 1,\n  \"overrides\": {\n    \"blueText\": \"on\",\n    \"gone\": \"off\",\n"
+                + "    \"maxItems\": 42,\n    \"theme\": \"light\"\n  }\n}\n")
+    }
+
+    @Test func changesAreNotifiedAndRestartsTracked() throws {
+        let features = TypedFeatures()
+        let seen = AnnotatedMutex<[Set<String>]>([])
+        let subscription = features.onChange { change in seen.withLock { $0.append(change.keys) } }
+        defer { subscription.cancel() }
+        features.theme.overriddenValue = .dark
+        features.maxItems.overriddenValue = 5
+        #expect(seen.withLock { $0 } == [["theme"], ["maxItems"]])
+        #expect(features.theme.isPendingRestart && features.theme.launchValue == .system)
+        #expect(features.featuresRequiringRestart.map(\.key) == ["theme"])
+        #expect(features.theme.launchStoredValue == OverrideValue(string: "system"))
+        features.theme.overriddenValue = .system
+        #expect(!features.theme.isPendingRestart)
+        features.theme.overriddenValue = .light
+        features.recordLaunchValues()
+        #expect(!features.theme.isPendingRestart && features.theme.launchValue == .light)
+    }
+
+    @Test func remoteValuesAreDecodedOncePerChangeAndExplained() throws {
+        let source = FakeSettingSource()
+        let features = TypedFeatures()
+        let bound = Setting(
+            default: 10, range: 1...100, key: "remote.items", remote: SettingRemoteBinding(source: source, key: "max_items"))
+        try features.register(bound)
+        #expect(bound.value == 10 && bound.source == .static)
+        source.set("max_items", "12")
+        for _ in 0..<1000 { #expect(bound.value == 12) }
+        #expect(source.lookups.load(ordering: .relaxed) == 2, "once for the empty generation, once after the change")
+        #expect(bound.source == .remote(provider: "Fake", fetchedAt: nil))
+        source.set("max_items", "1000")
+        #expect(bound.value == 10, "out of range: ignored")
+        let chain = bound.explanation.chain
+        #expect(chain.map(\.source.displayName) == ["override", "remote", "default"])
+        #expect(chain[1].value == nil && chain[1].detail == #"remote value "1000" ignored: must be 1…100"#)
+        bound.overriddenValue = 3
+        #expect(bound.value == 3 && bound.explanation.source == .override)
+        #expect(bound.valueWithoutOverride.json == "10")
+    }
+
+    @Test func withSettingIsTaskLocalAndRestored() async throws {
+        let features = TypedFeatures()
+        features.cardColor.overriddenValue = "#222222"
+        withSetting(features.cardColor, value: "#000000") {
+            #expect(features.cardColor.value == "#000000")
+            #expect(features.cardColor.source == .testOverride)
+            #expect(features.cardColor.currentValue == OverrideValue(string: "#000000"))
+        }
+        #expect(features.cardColor.value == "#222222")
+        await withTaskGroup(of: Void.self) { group in
+            for index in 0..<8 {
+                group.addTask {
+                    await withSetting(features.maxItems, value: index) {
+                        await Task.yield()
+                        #expect(features.maxItems.value == index)
+                    }
+                }
+            }
+        }
+        #expect(features.maxItems.value == 20)
+    }
+
+    @Test func searchScopesTreatOnlyBooleansAsOnOrOff() {
+        let features = TypedFeatures()
+        features.compact.overriddenValue = true
+        #expect(features.search("", scope: .enabled).map(\.feature.key) == ["compact"])
+        #expect(features.search("", scope: .disabled).map(\.feature.key) == ["blueText"])
+        features.maxItems.overriddenValue = 2
+        #expect(features.search("", scope: .overridden).map(\.feature.key) == ["maxItems", "compact"])
+    }
+
+    @Test func settingsAndFlagsShareTheDuplicateKeyCheck() {
+        final class Clash: FeatureRegistry, @unchecked Sendable {
+            let maxItems = Setting(default: 1)
+            let other = Feature(key: "maxItems")
+        }
+        #expect(Clash().problems.count == 1)
+    }
+
+    @Test func overrideValuesAreCanonical() throws {
+        #expect(try OverrideValue(json: #" { "b" : 1 , "a" : [ 2.0 , true , null ] } "#).json == #"{"a":[2,true,null],"b":1}"#)
+        #expect(try OverrideValue(json: "20.0") == OverrideValue(json: "20"))
+        #expect(try OverrideValue(json: #""on""#) == .on)
+        #expect(throws: SettingValueError.self) { try OverrideValue(json: #"{"a":1,"a":2}"#) }
+        #expect(OverrideValue(string: "line\nbreak").json == #""line\nbreak""#)
+        #expect(try OverrideValue(json: "9007199254740993").json == "9007199254740993", "64-bit integers stay exact")
+    }
+}
+
+@Suite struct SettingConcurrencyTests {
+    @Test func readersSeeWholeValuesWhileWritersChangeThem() async throws {
+        let features = TypedFeatures()
+        let configs = (0..<4).map { index in
+            AppFeatureConfig(isNewFeatureEnabled: index.isMultiple(of: 2), maxUploadSize: index, themeColors: ["i": "\(index)"])
+        }
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                for round in 0..<200 {
+                    features.config.overriddenValue = configs[round % configs.count]
+                    features.cardColor.overriddenValue = "#\(round)"
+                    features.maxItems.overriddenValue = round % 100 + 1
+                }
+            }
+            for _ in 0..<3 {
+                group.addTask {
+                    for _ in 0..<5_000 {
+                        let config = features.config.value
+                        #expect(config == .standard || configs.contains(config))
+                        #expect(features.cardColor.value.hasPrefix("#"))
+                        #expect((1...100).contains(features.maxItems.value))
+                        _ = features.theme.explanation
+                    }
+                }
+            }
+        }
+    }
+}
