@@ -127,38 +127,38 @@ extension FeatureRegistry {
         switch (entry.type, entry.default) {
         case (.boolean, .bool(let value)):
             return Setting(
-                key: key, label: label, description: description, default: value, requiresRestart: restart,
+                default: value, key: key, label: label, description: description, requiresRestart: restart,
                 remote: binding)
         case (.string, .string(let value)):
             return Setting(
-                key: key, label: label, description: description, default: value, requiresRestart: restart,
+                default: value, key: key, label: label, description: description, requiresRestart: restart,
                 remote: binding)
         case (.choice(let names), .string(let value)):
             return Setting<String>(
-                key: key, label: label, description: description, default: value, choices: names,
+                default: value, choices: names, key: key, label: label, description: description,
                 requiresRestart: restart, remote: binding)
         case (.integer, .number(let value)):
             // `problem()` checked that the default and the bounds are whole numbers within ±2⁵³.
             guard let range = entry.range else {
                 return Setting(
-                    key: key, label: label, description: description, default: Int(value), requiresRestart: restart,
+                    default: Int(value), key: key, label: label, description: description, requiresRestart: restart,
                     remote: binding)
             }
             return Setting(
-                key: key, label: label, description: description, default: Int(value),
-                range: Int(range.lowerBound)...Int(range.upperBound), requiresRestart: restart, remote: binding)
+                default: Int(value), range: Int(range.lowerBound)...Int(range.upperBound), key: key, label: label,
+                description: description, requiresRestart: restart, remote: binding)
         case (.double, .number(let value)):
             guard let range = entry.range else {
                 return Setting(
-                    key: key, label: label, description: description, default: value, requiresRestart: restart,
+                    default: value, key: key, label: label, description: description, requiresRestart: restart,
                     remote: binding)
             }
             return Setting(
-                key: key, label: label, description: description, default: value, range: range,
+                default: value, range: range, key: key, label: label, description: description,
                 requiresRestart: restart, remote: binding)
         default:
             return Setting(
-                key: key, label: label, description: description, default: entry.default, requiresRestart: restart,
+                default: entry.default, key: key, label: label, description: description, requiresRestart: restart,
                 remote: binding)
         }
     }
