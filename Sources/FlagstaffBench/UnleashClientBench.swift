@@ -40,6 +40,7 @@ enum UnleashClientBench {
         row("isEnabled, metrics off", measure(iterations) { quiet.isEnabled("toggle.42") ? 1 : 0 })
         row("variant, metrics on", measure(iterations) { counting.variant("toggle.42").name.utf8.count })
         row("registry flag .enabled (UnleashFeature)", measure(iterations) { flag.enabled ? 1 : 0 })
+        serverRows(iterations: iterations, unused: unused)
         let parallelRows: [(label: String, body: @Sendable () -> Int)] = [
             ("isEnabled, metrics on", { counting.isEnabled("toggle.42") ? 1 : 0 }),
             ("isEnabled, metrics off", { quiet.isEnabled("toggle.42") ? 1 : 0 }),
@@ -54,6 +55,40 @@ enum UnleashClientBench {
                     format: "  (1 thread: %.0f ns CPU; wall/1-thread %.2fx, CPU/1-thread %.2fx)",
                     single.cpu, double.wall / single.cpu, double.cpu / single.cpu))
         }
+    }
+
+    /// The server-side client's `isEnabled` beside the engine's: what the client adds (context completion, the
+    /// impression check: one atomic load while nobody subscribes, a feature lookup while someone does) with metrics
+    /// off, and the cost of building and delivering an impression.
+    private static func serverRows(iterations: Int, unused: URL) {
+        let state = Data(
+            #"""
+            {"version":2,"features":[
+              {"name":"plain","enabled":true,"strategies":[{"name":"default"}]},
+              {"name":"watched","enabled":true,"impressionData":true,"strategies":[{"name":"default"}]}
+            ]}
+            """#.utf8)
+        guard
+            let server = try? UnleashServerClient(
+                url: unused, apiKey: "k", appName: "bench", disableMetrics: true,
+                context: UnleashContext(userId: "42"), bootstrap: state)
+        else {
+            print("unleash-client: the server client's bootstrap was rejected")
+            return
+        }
+        let context = server.defaultContext
+        row(
+            "server: engine.isEnabled (baseline)",
+            measure(iterations) { server.engine.isEnabled("plain", context: context) ? 1 : 0 })
+        row("server: isEnabled, nobody subscribed", measure(iterations) { server.isEnabled("plain") ? 1 : 0 })
+        let subscription = server.onEvent { _ in }
+        row(
+            "server: isEnabled, subscribed, no impressionData",
+            measure(iterations) { server.isEnabled("plain") ? 1 : 0 })
+        row(
+            "server: isEnabled, subscribed, impressionData", measure(iterations) { server.isEnabled("watched") ? 1 : 0 }
+        )
+        subscription.cancel()
     }
 
     private static func measure(_ iterations: Int, _ body: () -> Int) -> Double {

@@ -58,14 +58,7 @@ import Testing
         (#"{"overrides":{}}"#, "missing \"version\""),
         (#"{"version":2,"overrides":{}}"#, "unsupported \"version\" 2"),
         (#"{"version":1}"#, "missing \"overrides\""),
-        (
-            #"{"version":1,"overrides":{"blueText":"maybe"}}"#,
-            #"$.overrides["blueText"]: expected "on" or "off", found "maybe""#
-        ),
-        (
-            #"{"version":1,"overrides":{"blueText":true}}"#,
-            #"$.overrides["blueText"]: expected "on" or "off", found true"#
-        ),
+        (#"{"version":1,"overrides":{"a":1,"a":2}}"#, #"$.overrides["a"]: the name "a" appears more than once"#),
     ])
     func corruptFilesAreReportedWithPathAndReasonAndNeverOverwritten(contents: String, reason: String) throws {
         try Data(contents.utf8).write(to: file)
@@ -75,6 +68,21 @@ import Testing
         #expect(message.contains(file.path) && message.contains(reason), "message: \(message)")
         #expect(throws: OverrideStoreError.self) { try store.update(["blueText": .enabled]) }
         #expect(try Data(contentsOf: file) == Data(contents.utf8))
+    }
+
+    /// Entries of any JSON type are the registry's to judge (a setting's value, or a wrong-typed flag entry that
+    /// is reported and ignored): the store reads them, and writes of other keys keep them byte for byte.
+    @Test func entriesOfAnyTypeAreReadAndKept() throws {
+        let contents = #"{"version":1,"overrides":{"blueText":"maybe","config":{"b":[1,2],"a":true},"n":2.5}}"#
+        try Data(contents.utf8).write(to: file)
+        let store = try FileOverrideStore(url: file)
+        #expect(
+            try store.load().mapValues(\.json) == [
+                "blueText": #""maybe""#, "config": #"{"a":true,"b":[1,2]}"#, "n": "2.5",
+            ])
+        try store.update(["other": .enabled])
+        #expect(try store.load()["config"]?.json == #"{"a":true,"b":[1,2]}"#)
+        #expect(try store.load()["blueText"] == OverrideValue(string: "maybe"))
     }
 
     @Test func registryOnCorruptFileFallsBackToDefaultsAndLosesNothing() throws {

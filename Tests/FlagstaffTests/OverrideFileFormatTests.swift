@@ -34,7 +34,10 @@ import Testing
         #expect(document.removals == ["blueText", "maxItems"])
         let store = try OverrideFileFormat.decodeContents(Data(text.utf8), file: "in.json", rules: .store)
         #expect(store.removals.isEmpty)
-        #expect(store.overrides == ["blueText": OverrideValue(string: "default"), "maxItems": try OverrideValue(json: "null"), "a": .on])
+        #expect(
+            store.overrides == [
+                "blueText": OverrideValue(string: "default"), "maxItems": try OverrideValue(json: "null"), "a": .on,
+            ])
     }
 
     @Test func unknownFieldsAreIgnoredInTheStoreAndRefusedInDocuments() throws {
@@ -47,11 +50,13 @@ import Testing
     }
 
     @Test func everyJSONValueIsKeptInCanonicalForm() throws {
-        let text = #"{"version":1,"overrides":{"m":1,"z":"x","b":true,"f":20.0,"h":0.5,"o":{"y":[1,{"b":2,"a":1}],"x":null}}}"#
+        let text =
+            #"{"version":1,"overrides":{"m":1,"z":"x","b":true,"f":20.0,"h":0.5,"o":{"y":[1,{"b":2,"a":1}],"x":null}}}"#
         let overrides = try decode(text, .store)
-        #expect(overrides.mapValues(\.json) == [
-            "m": "1", "z": #""x""#, "b": "true", "f": "20", "h": "0.5", "o": #"{"x":null,"y":[1,{"a":1,"b":2}]}"#,
-        ])
+        #expect(
+            overrides.mapValues(\.json) == [
+                "m": "1", "z": #""x""#, "b": "true", "f": "20", "h": "0.5", "o": #"{"x":null,"y":[1,{"a":1,"b":2}]}"#,
+            ])
         #expect(try decode(String(decoding: OverrideFileFormat.encode(overrides), as: UTF8.self), .store) == overrides)
     }
 
@@ -84,7 +89,8 @@ import Testing
 
     @Test func theStoreReportsAParseErrorAsCorrupt() {
         #expect(
-            throws: OverrideStoreError.corrupt(path: "/x.json", reason: #"$.version: unsupported "version" 2 (expected 1)"#)
+            throws: OverrideStoreError.corrupt(
+                path: "/x.json", reason: #"$.version: unsupported "version" 2 (expected 1)"#)
         ) {
             try OverrideFileFormat.decode(Data(#"{"version":2,"overrides":{"a":1}}"#.utf8), path: "/x.json")
         }

@@ -98,7 +98,6 @@ open class AnyFlag: AnyFeature, @unchecked Sendable {
         }
     }
 
-
     // MARK: Restart tracking
 
     /// The effective value when the registry was created (or when this flag was registered).
@@ -174,4 +173,3 @@ open class AnyFlag: AnyFeature, @unchecked Sendable {
         return StoredValueOutcome(changed: overrideCell.exchange(new, ordering: .relaxed) != new, problem: problem)
     }
 }
-

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A typed value QA can force: a string, a number, an enum case or any `Codable` value (see ``SettingValue``).
 ///
@@ -28,8 +29,21 @@ public final class Setting<Value: SettingValue>: AnyFeature, @unchecked Sendable
     public let defaultValue: Value
     private let type: SettingType
     private let bounds: (lower: Value, upper: Value, check: @Sendable (Value) -> Bool)?
-    private let state: SharedEpochReference<SettingState<Value>>
+    @usableFromInline let state: SharedEpochReference<SettingState<Value>>
     private let launch = AnnotatedMutex<Value?>(nil)
+    /// How ``value`` finds the value: 0 the default (no override, no binding); 1 the override, in ``fastBits``;
+    /// 2 the published ``state``. Written under the process-wide settings writer lock.
+    @usableFromInline let fastMode = Atomic<UInt8>(0)
+    /// An override of a one-word type (``FastKind``): its bits, or its index in ``cases``.
+    @usableFromInline let fastBits = Atomic<UInt64>(0)
+    @usableFromInline let fastKind: FastKind
+    /// `Value.settingCases`, for enum overrides kept as an index.
+    @usableFromInline let cases: [Value]?
+
+    /// The types whose overrides fit in one atomic word.
+    @usableFromInline enum FastKind: UInt8, Sendable {
+        case none, int, double, bool, caseIndex
+    }
 
     /// Creates a setting.
     /// - Parameters:
@@ -95,6 +109,17 @@ public final class Setting<Value: SettingValue>: AnyFeature, @unchecked Sendable
         self.type = type
         self.bounds = bounds
         self.state = SharedEpochReference(SettingState(binding: remote))
+        self.cases = Value.settingCases
+        if Value.self == Int.self {
+            fastKind = .int
+        } else if Value.self == Double.self {
+            fastKind = .double
+        } else if Value.self == Bool.self {
+            fastKind = .bool
+        } else {
+            fastKind = cases == nil ? .none : .caseIndex
+        }
+        if remote != nil { fastMode.store(2, ordering: .releasing) }
         super.init(key: key, label: label, description: description, requiresRestart: requiresRestart)
     }
 
@@ -103,15 +128,65 @@ public final class Setting<Value: SettingValue>: AnyFeature, @unchecked Sendable
     /// The effective value: a test override, else the local override, else the remote value, else the default.
     ///
     /// The hot path: no lock, no I/O, no decoding (a remote value is decoded once per change of its source).
+    /// Without an override it returns the default after two atomic loads; an override of a number, a `Bool` or
+    /// an enum case is one more atomic load; other overrides and remote values are read from an immutable box
+    /// (striped reader counts, no lock).
+    @inlinable
     public var value: Value {
         if TaskLocalOverrides.isActive, let forced = TaskLocalOverrides.value(for: self) as? Value { return forced }
+        switch fastMode.load(ordering: .acquiring) {
+        case 0: return defaultValue
+        case 1: return Self.value(fromBits: fastBits.load(ordering: .relaxed), kind: fastKind, cases: cases)
+        default: return publishedValue
+        }
+    }
+
+    /// The value from the published state (overrides of other types, remote values).
+    @inlinable
+    var publishedValue: Value {
         let fast: Value? = state.read { state in
             if let forced = state.override { return forced }
             guard let binding = state.binding else { return defaultValue }
             guard binding.source.settingValueGeneration == state.remoteGeneration else { return nil }
             return state.remote ?? defaultValue
         }
-        return fast ?? refreshRemote().value
+        return fast ?? refreshedRemoteValue()
+    }
+
+    @usableFromInline
+    func refreshedRemoteValue() -> Value { refreshRemote().value }
+
+    @inlinable
+    static func value(fromBits bits: UInt64, kind: FastKind, cases: [Value]?) -> Value {
+        switch kind {
+        case .int: return unsafeBitCast(Int(Int64(bitPattern: bits)), to: Value.self)
+        case .double: return unsafeBitCast(Double(bitPattern: bits), to: Value.self)
+        case .bool: return unsafeBitCast(bits != 0, to: Value.self)
+        case .caseIndex, .none: return cases.unsafelyUnwrapped[Int(truncatingIfNeeded: bits)]
+        }
+    }
+
+    /// The bits ``value(fromBits:kind:cases:)`` reads back, or `nil` when `value` does not fit in a word.
+    private func bits(of value: Value) -> UInt64? {
+        switch fastKind {
+        case .int: return UInt64(bitPattern: Int64(unsafeBitCast(value, to: Int.self)))
+        case .double: return unsafeBitCast(value, to: Double.self).bitPattern
+        case .bool: return unsafeBitCast(value, to: Bool.self) ? 1 : 0
+        case .caseIndex: return cases?.firstIndex(of: value).map { UInt64($0) }
+        case .none: return nil
+        }
+    }
+
+    /// Points ``value`` at the right place for `state` (called under the settings writer lock).
+    private func publishFastPath(for state: SettingState<Value>) {
+        if state.binding == nil, state.override == nil {
+            fastMode.store(0, ordering: .releasing)
+        } else if state.binding == nil, let override = state.override, let bits = bits(of: override) {
+            fastBits.store(bits, ordering: .relaxed)
+            fastMode.store(1, ordering: .releasing)
+        } else {
+            fastMode.store(2, ordering: .releasing)
+        }
     }
 
     /// The local override, or `nil` when there is none. Setting it persists the value through the registry's
@@ -149,7 +224,11 @@ public final class Setting<Value: SettingValue>: AnyFeature, @unchecked Sendable
     /// Binds the setting to a remote value (once; a later call replaces the binding).
     /// - Parameter binding: the source and key.
     public func bind(to binding: SettingRemoteBinding) {
-        state.update { current in (current.with(binding: binding), ()) }
+        state.update { current in
+            let next = current.with(binding: binding)
+            publishFastPath(for: next)
+            return (next, ())
+        }
         if let registry, registry.contains(self) { registry.notifyRemoteChange(keys: [key]) }
     }
 
@@ -160,7 +239,8 @@ public final class Setting<Value: SettingValue>: AnyFeature, @unchecked Sendable
 
     private func check(_ value: Value) throws(SettingValueError) {
         if let bounds, !bounds.check(value) {
-            throw SettingValueError("must be \(Value.displayText(of: bounds.lower))…\(Value.displayText(of: bounds.upper))")
+            throw SettingValueError(
+                "must be \(Value.displayText(of: bounds.lower))…\(Value.displayText(of: bounds.upper))")
         }
         if case .choice(let names) = type, let name = value as? String, !names.contains(name) {
             throw SettingValueError("must be one of " + names.joined(separator: ", "))
@@ -207,12 +287,15 @@ public final class Setting<Value: SettingValue>: AnyFeature, @unchecked Sendable
         var chain: [ValueResolutionStep] = []
         var winner: (value: Value, source: ResolutionSource)?
         if TaskLocalOverrides.isActive, let forced = TaskLocalOverrides.value(for: self) as? Value {
-            chain.append(ValueResolutionStep(source: .testOverride, value: Value.storedValue(of: forced), detail: "forced in this task"))
+            chain.append(
+                ValueResolutionStep(
+                    source: .testOverride, value: Value.storedValue(of: forced), detail: "forced in this task"))
             winner = (forced, .testOverride)
         }
         let (overrideValue, stored) = state.read { ($0.override, $0.stored) }
         chain.append(
-            ValueResolutionStep(source: .override, value: stored, detail: overrideValue == nil ? "not overridden" : nil))
+            ValueResolutionStep(source: .override, value: stored, detail: overrideValue == nil ? "not overridden" : nil)
+        )
         if winner == nil, let overrideValue { winner = (overrideValue, .override) }
         let remote = remoteOrDefault
         if let binding = remoteBinding {
@@ -221,7 +304,8 @@ public final class Setting<Value: SettingValue>: AnyFeature, @unchecked Sendable
             chain.append(
                 ValueResolutionStep(
                     source: source, value: remote.remote.map(Value.storedValue(of:)),
-                    detail: remote.problem ?? (remote.raw == nil ? "no remote value for \"\(binding.key)\"" : "key \"\(binding.key)\"")))
+                    detail: remote.problem
+                        ?? (remote.raw == nil ? "no remote value for \"\(binding.key)\"" : "key \"\(binding.key)\"")))
             if winner == nil, let value = remote.remote { winner = (value, source) }
         }
         chain.append(ValueResolutionStep(source: .static, value: Value.storedValue(of: defaultValue)))
@@ -258,7 +342,9 @@ public final class Setting<Value: SettingValue>: AnyFeature, @unchecked Sendable
         }
         let kept = decoded == nil ? nil : stored
         let changed = state.update { current in
-            (current.with(override: decoded, stored: kept), current.stored != kept)
+            let next = current.with(override: decoded, stored: kept)
+            publishFastPath(for: next)
+            return (next, current.stored != kept)
         }
         return StoredValueOutcome(changed: changed, problem: problem)
     }
@@ -309,14 +395,15 @@ public final class Setting<Value: SettingValue>: AnyFeature, @unchecked Sendable
 
 /// A setting's published state: the override (decoded and as stored) and the remote value decoded for one
 /// generation of its source. Immutable; replaced as a whole.
+@usableFromInline
 final class SettingState<Value: SettingValue>: @unchecked Sendable {
     // @unchecked: immutable; Value and the binding are Sendable.
-    let override: Value?
+    @usableFromInline let override: Value?
     let stored: OverrideValue?
-    let binding: SettingRemoteBinding?
+    @usableFromInline let binding: SettingRemoteBinding?
     /// The source generation `remote` was decoded for (`UInt64.max`: never).
-    let remoteGeneration: UInt64
-    let remote: Value?
+    @usableFromInline let remoteGeneration: UInt64
+    @usableFromInline let remote: Value?
     let remoteRaw: RemoteSettingValue?
     let remoteProblem: String?
 

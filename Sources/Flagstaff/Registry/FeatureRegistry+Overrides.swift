@@ -144,7 +144,9 @@ extension FeatureRegistry {
 
     /// Puts `value` in force for the member with `key` (if the registry has one), noting the key if it changed
     /// and the problem if the value is not valid for it.
-    private func set(_ key: String, _ value: OverrideValue?, _ changed: inout Set<String>, _ registry: inout RegistryState) {
+    private func set(
+        _ key: String, _ value: OverrideValue?, _ changed: inout Set<String>, _ registry: inout RegistryState
+    ) {
         guard let feature = registry.byKey[key] else { return }
         let outcome = feature.applyStored(value)
         if outcome.changed { changed.insert(key) }

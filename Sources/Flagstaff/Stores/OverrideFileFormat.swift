@@ -200,7 +200,8 @@ package enum OverrideFileFormat {
 
     /// What an entry may be.
     private static func words(_ rules: Rules) -> String {
-        rules.acceptsDefault ? #"a value ("on", "off", a setting's value) or "default""# : #"a value ("on", "off" or a setting's value)"#
+        rules.acceptsDefault
+            ? #"a value ("on", "off", a setting's value) or "default""# : #"a value ("on", "off" or a setting's value)"#
     }
 
     /// A key quoted for a JSON path, safe to print.

@@ -9,9 +9,8 @@ import Synchronization
 /// a writer of any instance publishes, advances the shared epoch and waits for the reads that were under way in
 /// any instance. Writers are serialised process-wide, which is fine for values written when a person or a
 /// store changes them. A read must not write any instance.
-package final class SharedEpochReference<Value: AnyObject & Sendable>: Sendable {
-    private let current: Atomic<UInt>
-    private static var readers: ReaderEpochs { SharedEpochs.readers }
+@usableFromInline package final class SharedEpochReference<Value: AnyObject & Sendable>: Sendable {
+    @usableFromInline let current: Atomic<UInt>
 
     /// Publishes `initial`.
     /// - Parameter initial: the first object readers see.
@@ -26,10 +25,11 @@ package final class SharedEpochReference<Value: AnyObject & Sendable>: Sendable 
 
     /// Runs `body` with the current object, without a lock or a retain; `body` must not keep the object and must
     /// not write any `SharedEpochReference`.
-    @inline(__always)
+    @inlinable @inline(__always)
     package func read<Result>(_ body: (Value) -> Result) -> Result {
-        let count = Self.readers.enter()
-        defer { Self.readers.exit(count) }
+        let readers = SharedEpochs.readers
+        let count = readers.enter()
+        defer { readers.exit(count) }
         let bits = current.load(ordering: .sequentiallyConsistent)
         return Unmanaged<Value>.fromOpaque(UnsafeRawPointer(bitPattern: bits).unsafelyUnwrapped)
             ._withUnsafeGuaranteedRef(body)
@@ -44,7 +44,7 @@ package final class SharedEpochReference<Value: AnyObject & Sendable>: Sendable 
             let (next, result) = make(
                 Unmanaged<Value>.fromOpaque(UnsafeRawPointer(bitPattern: old).unsafelyUnwrapped).takeUnretainedValue())
             current.store(UInt(bitPattern: Unmanaged.passRetained(next).toOpaque()), ordering: .sequentiallyConsistent)
-            Self.readers.advanceEpochAndWait()
+            SharedEpochs.readers.advanceEpochAndWait()
             Unmanaged<Value>.fromOpaque(UnsafeRawPointer(bitPattern: old).unsafelyUnwrapped).release()
             return result
         }
@@ -52,7 +52,7 @@ package final class SharedEpochReference<Value: AnyObject & Sendable>: Sendable 
 }
 
 /// The reader counts and writer lock every ``SharedEpochReference`` shares.
-enum SharedEpochs {
-    static let readers = ReaderEpochs()
+@usableFromInline enum SharedEpochs {
+    @usableFromInline static let readers = ReaderEpochs()
     static let writer = AnnotatedMutex(())
 }

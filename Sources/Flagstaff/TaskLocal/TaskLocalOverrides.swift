@@ -6,13 +6,13 @@ import Synchronization
 ///
 /// Package-internal: apps use `withFeature(_:)` from `FlagstaffTesting`. Reading a flag checks these values
 /// only while at least one scope is open anywhere in the process (one atomic load otherwise).
-package enum TaskLocalOverrides {
+@usableFromInline package enum TaskLocalOverrides {
     @TaskLocal static var values: [ObjectIdentifier: any Sendable] = [:]
-    private static let openScopes = Atomic<Int>(0)
+    @usableFromInline static let openScopes = Atomic<Int>(0)
 
-    static var isActive: Bool { openScopes.load(ordering: .relaxed) > 0 }
+    @inlinable static var isActive: Bool { openScopes.load(ordering: .relaxed) > 0 }
 
-    static func value(for feature: AnyFeature) -> (any Sendable)? {
+    @usableFromInline static func value(for feature: AnyFeature) -> (any Sendable)? {
         values[ObjectIdentifier(feature)]
     }
 

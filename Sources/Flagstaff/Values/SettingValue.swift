@@ -32,6 +32,10 @@ public protocol SettingValue: Codable, Equatable, Sendable {
 
     /// The value as shown to a person: the string itself, a number, a case name, or compact JSON.
     static func displayText(of value: Self) -> String
+
+    /// Every value of a type with few values (an enum's cases), or `nil`. A setting keeps an override of such a
+    /// type as an index into this list, in one atomic word, so that reading it takes no lock and no copy.
+    static var settingCases: [Self]? { get }
 }
 
 /// Why a value is not a valid value of a setting, in words fit for an error message (`must be 1…100`,
@@ -119,6 +123,9 @@ extension SettingValue {
         storedValue(of: value).json
     }
 
+    /// None: values are kept as they are.
+    public static var settingCases: [Self]? { nil }
+
     /// Decodes JSON data as the type, turning `DecodingError` into words.
     static func decodeJSON(_ data: Data) throws(SettingValueError) -> Self {
         do {
@@ -142,7 +149,9 @@ extension SettingValue where Self: RawRepresentable & CaseIterable, RawValue == 
 
     /// A JSON string naming a case.
     public static func decode(stored value: OverrideValue) throws(SettingValueError) -> Self {
-        guard let name = value.stringValue else { throw SettingValueError("expected \(choiceList), found \(value.json)") }
+        guard let name = value.stringValue else {
+            throw SettingValueError("expected \(choiceList), found \(value.json)")
+        }
         return try parse(text: name)
     }
 
@@ -157,6 +166,9 @@ extension SettingValue where Self: RawRepresentable & CaseIterable, RawValue == 
 
     /// The case name.
     public static func displayText(of value: Self) -> String { value.rawValue }
+
+    /// The cases.
+    public static var settingCases: [Self]? { Array(allCases) }
 
     private static var choiceList: String { "one of " + allCases.map(\.rawValue).joined(separator: ", ") }
 }
@@ -188,7 +200,9 @@ extension Int: SettingValue {
     public static func storedValue(of value: Int) -> OverrideValue { OverrideValue(canonical: String(value)) }
     /// A JSON number without a fraction that fits in `Int`.
     public static func decode(stored value: OverrideValue) throws(SettingValueError) -> Int {
-        guard let number = Int(value.json) else { throw SettingValueError("expected a whole number, found \(value.json)") }
+        guard let number = Int(value.json) else {
+            throw SettingValueError("expected a whole number, found \(value.json)")
+        }
         return number
     }
     /// Decimal digits with an optional sign (surrounding spaces ignored).

@@ -8,10 +8,11 @@ extension UnleashClient {
         await poller.fetch()
     }
 
-    /// Polling the frontend API: `GET {url}?{context}`; a body is a toggle list, persisted re-encoded.
+    /// Polling the frontend API: `GET {url}?{context}`; a body is a toggle list, persisted re-encoded with the
+    /// session id.
     static func feed(url: URL, appName: String, environment: String) -> UnleashFeed<Model, [UnleashToggle]> {
         UnleashFeed(
-            endpoint: url,
+            endpoint: { url },
             url: { model in
                 let query = UnleashFrontendQuery.string(
                     context: model.context, appName: appName, environment: environment)
@@ -20,26 +21,46 @@ extension UnleashClient {
             decode: { body, source throws(UnleashClientError) in try UnleashTogglesDocument.decode(body, source: source)
             },
             install: { model, toggles in model.install(toggles) },
-            snapshot: { toggles, _ throws(UnleashClientError) in
+            snapshot: { model, _ throws(UnleashClientError) in
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.sortedKeys]
+                let toggles = model.order.compactMap { model.toggles[$0] }
                 do {
-                    return try encoder.encode(UnleashTogglesDocument(toggles: toggles))
+                    return try encoder.encode(
+                        UnleashFrontendSnapshot(toggles: toggles, sessionId: model.context.sessionId))
                 } catch {
                     throw .persistence("cannot encode toggles: \(error)")
                 }
             })
     }
 
-    /// Reads persisted toggles; an unreadable or invalid file is reported, not fatal.
-    static func loadSnapshot(_ snapshots: UnleashSnapshotStore?) -> ([UnleashToggle]?, UnleashClientFailure?) {
+    /// Reads persisted toggles and session id; an unreadable or invalid file is reported, not fatal.
+    static func loadSnapshot(_ snapshots: UnleashSnapshotStore?) -> (UnleashFrontendSnapshot?, UnleashClientFailure?) {
         guard let snapshots else { return (nil, nil) }
         do throws(UnleashClientError) {
             guard let data = try snapshots.load() else { return (nil, nil) }
-            return (try UnleashTogglesDocument.decode(data, source: snapshots.fileURL.path), nil)
+            let toggles = try UnleashTogglesDocument.decode(data, source: snapshots.fileURL.path)
+            let session = try? JSONDecoder().decode(UnleashFrontendSnapshot.Session.self, from: data)
+            return (UnleashFrontendSnapshot(toggles: toggles, sessionId: session?.sessionId), nil)
         } catch {
             return (nil, UnleashClientFailure(operation: .persist, error: error.asPersistence))
         }
+    }
+
+    /// A new session id: a random whole number below 10⁹ in decimal, as Unleash's JS and Swift SDKs make them.
+    static func makeSessionID() -> String {
+        String(Int.random(in: 0..<1_000_000_000))
+    }
+}
+
+/// What the frontend client persists: the toggles in the frontend API's shape, and the session id.
+struct UnleashFrontendSnapshot: Codable, Sendable {
+    var toggles: [UnleashToggle]
+    var sessionId: String?
+
+    /// The session id alone (a snapshot written before session ids were persisted has none).
+    struct Session: Decodable {
+        var sessionId: String?
     }
 }
 

@@ -17,10 +17,15 @@ import Foundation
 ///
 /// Each poll is `GET {url}?{context}` with the client's header fields (`Authorization`, `unleash-*`), then the custom
 /// ones, which can never replace those, `Content-Type` or `If-None-Match`. HTTP 304 keeps the
-/// toggles; 401, 403 and 404 stop polling with an error event; 429 and 5xx back off (one more refresh interval
-/// per failure in a row, capped, back to normal after a success); timeouts, refused connections and bad
-/// bodies only report an error. In every failure case the client keeps serving what it had: the last fetched
-/// toggles, else the persisted ones, else the bootstrap.
+/// toggles; 401 and 403 stop polling with an error event (until a fetch succeeds again); 404, 429 and 5xx back
+/// off (one more refresh interval per failure in a row, capped, back to normal after a success); timeouts, refused
+/// connections and bad bodies only report an error. In every failure case the client keeps serving what it had:
+/// the last fetched toggles, else the bootstrap or the persisted ones (see
+/// ``UnleashClientOptions/bootstrapOverride``).
+///
+/// The context always has a `sessionId`: the one given, else the one persisted by an earlier run, else a new
+/// random one; it is persisted with the toggles and kept by ``updateContext(_:properties:)`` when the new context
+/// has none, so gradual rollouts by session stay put.
 ///
 /// Thread-safety: every member may be used from any thread. Reads take no lock on the toggles (they are published
 /// atomically) and never do I/O; counting for metrics takes a per-thread lock nobody else contends for. Event
@@ -33,10 +38,14 @@ public final class UnleashClient: Sendable {
     public let appName: String
     /// The environment sent in the query and with metrics.
     public let environment: String
-    /// The normal time between polls.
+    /// The normal time between polls; zero (or less) means no polling after the first fetch.
     public let refreshInterval: Duration
-    /// The time between metrics posts.
+    /// The time between metrics posts; zero (or less) means no periodic posts (``flushMetrics()`` and ``stop()``
+    /// still send).
     public let metricsInterval: Duration
+    /// The connection id sent as `unleash-connection-id` and as `instanceId` of metrics: a new UUID per client
+    /// unless ``UnleashClientOptions/connectionID`` pins one.
+    public var connectionID: String { poller.settings.connectionID }
     /// Whether metrics are neither counted nor sent.
     public let disableMetrics: Bool
     /// Timeouts, limits, backoff, persistence and the clock.
@@ -55,17 +64,19 @@ public final class UnleashClient: Sendable {
 
     /// Creates a client; nothing is fetched until ``start()``.
     ///
-    /// The client serves, until its first successful fetch, the toggles persisted in
-    /// ``UnleashClientOptions/storageDirectory`` by an earlier run if there are any, else `bootstrap`.
+    /// The client serves, until its first successful fetch, `bootstrap` (if it has toggles), else the toggles
+    /// persisted in ``UnleashClientOptions/storageDirectory`` by an earlier run; with
+    /// ``UnleashClientOptions/bootstrapOverride`` `false`, persisted toggles win over the bootstrap.
     /// - Parameters:
     ///   - url: The frontend API endpoint.
     ///   - clientKey: The frontend (client) key, sent as `Authorization`.
     ///   - appName: The application name.
     ///   - environment: The environment (default `default`).
-    ///   - refreshInterval: The time between polls (default 30 s).
-    ///   - metricsInterval: The time between metrics posts (default 30 s).
+    ///   - refreshInterval: The time between polls (default 30 s); `.zero` fetches only at ``start()`` and on request.
+    ///   - metricsInterval: The time between metrics posts (default 30 s); `.zero` turns periodic posts off.
     ///   - disableMetrics: `true` to neither count nor send metrics.
-    ///   - context: The initial context (user, session, address, properties).
+    ///   - context: The initial context (user, session, address, properties); without a `sessionId` the client
+    ///     uses the persisted one or makes one.
     ///   - customHeaders: Extra header fields for every request; `Authorization`, `Content-Type`, `If-None-Match`,
     ///     `unleash-*` and malformed fields are ignored.
     ///   - customHeadersProvider: Called before every request for more header fields (e.g. a fresh token);
@@ -87,13 +98,21 @@ public final class UnleashClient: Sendable {
             metricsInterval: metricsInterval, disableMetrics: disableMetrics, options: options)
         (self.url, self.appName, self.environment, self.options) = (url, appName, environment, options)
         (self.refreshInterval, self.metricsInterval, self.disableMetrics) =
-            (settings.refreshInterval, settings.metricsInterval, disableMetrics)
+            (refreshInterval, metricsInterval, disableMetrics)
         let snapshots = options.storageDirectory.map {
-            UnleashSnapshotStore(directory: $0, fileName: "unleash-frontend-toggles.json")
+            UnleashSnapshotStore(directory: $0, kind: "frontend", appName: appName, url: url)
+        }
+        let (persisted, failure) = Self.loadSnapshot(snapshots)
+        var context = context
+        if context.sessionId?.isEmpty ?? true {
+            context.sessionId = persisted?.sessionId.flatMap { $0.isEmpty ? nil : $0 } ?? Self.makeSessionID()
         }
         var model = Model(context: context)
-        let (persisted, failure) = Self.loadSnapshot(snapshots)
-        if let toggles = persisted ?? bootstrap?.toggles { model.install(toggles) }
+        let bootstrapToggles = bootstrap.flatMap { $0.toggles.isEmpty ? nil : $0.toggles }
+        let initial =
+            options.bootstrapOverride
+            ? bootstrapToggles ?? persisted?.toggles : persisted?.toggles ?? bootstrapToggles
+        if let initial { model.install(initial) }
         poller = UnleashPoller(
             settings: settings, feed: Self.feed(url: url, appName: appName, environment: environment),
             model: model, snapshots: snapshots, pendingFailures: failure.map { [$0] } ?? [],
@@ -196,22 +215,31 @@ public final class UnleashClient: Sendable {
     /// The current context.
     public var context: UnleashContext { poller.read { $0.context } }
 
-    /// The time until the next poll: ``refreshInterval``, longer while backing off, `nil` when HTTP 401/403/404
-    /// stopped polling.
+    /// The time until the next poll: ``refreshInterval``, longer while backing off, `nil` when polling is off
+    /// (interval 0) or HTTP 401/403 stopped it.
     public var currentPollInterval: Duration? { poller.currentPollInterval }
+
+    /// The time until the next periodic metrics post: ``metricsInterval``, longer while backing off after
+    /// 404/429/5xx, `nil` when periodic posts are off (disabled, interval 0) or HTTP 401/403 stopped them.
+    public var currentMetricsInterval: Duration? { poller.currentMetricsInterval }
 
     // MARK: Context
 
     /// Replaces the context and, when started, fetches toggles for it at once (returning after that fetch).
     ///
-    /// A fetch already running for the old context finishes first; its answer is dropped.
+    /// A context without a `sessionId` keeps the current one (as Unleash's SDKs do). A fetch already running for
+    /// the old context finishes first; its answer is dropped.
     /// - Parameters:
     ///   - context: The new context.
     ///   - properties: More custom properties, merged over `context.properties`.
     public func updateContext(_ context: UnleashContext, properties: [String: String] = [:]) async {
         var merged = context
         merged.properties.merge(properties) { _, new in new }
-        if poller.invalidate({ $0.context = merged }) { await fetchToggles() }
+        let running = poller.invalidate { model in
+            if merged.sessionId?.isEmpty ?? true { merged.sessionId = model.context.sessionId }
+            model.context = merged
+        }
+        if running { await fetchToggles() }
     }
 
     // MARK: Events

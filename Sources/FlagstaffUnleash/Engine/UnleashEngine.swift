@@ -154,6 +154,12 @@ public final class UnleashEngine: Sendable {
         current.read { $0.features[name]?.info }
     }
 
+    /// Whether a feature asks for impression events (`impressionData`); `false` for unknown features. One lookup,
+    /// no allocation.
+    package func wantsImpressions(_ name: String) -> Bool {
+        current.read { $0.features[name]?.info.impressionData ?? false }
+    }
+
     /// Definitions in the current state that can never match (unknown operators or strategies, invalid regexes or
     /// values, missing segments), one human-readable line each.
     public var warnings: [String] { current.read { $0.warnings } }

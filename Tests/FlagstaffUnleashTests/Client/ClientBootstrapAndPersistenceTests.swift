@@ -71,7 +71,11 @@ struct ClientBootstrapAndPersistenceTests {
         #expect(missing?.description.contains("missing.json") == true)
     }
 
-    @Test("fetched toggles are persisted and served after a restart with no network")
+    static func snapshotName(_ url: URL, appName: String = "moments") -> String {
+        UnleashSnapshotStore.fileName(kind: "frontend", appName: appName, url: url)
+    }
+
+    @Test("fetched toggles and the session id are persisted and served after a restart while the server fails")
     func persistenceAcrossRestart() async throws {
         let directory = TemporaryDirectory()
         defer { directory.cleanUp() }
@@ -85,27 +89,79 @@ struct ClientBootstrapAndPersistenceTests {
                     ])
             ])
         }
-        let first = UnleashClient.testing(url: server.url("/proxy"), storage: directory.url)
+        let url = server.url("/proxy")
+        let first = UnleashClient.testing(url: url, storage: directory.url)
         await first.start()
         first.stop()
         server.stop()
         #expect(first.isEnabled("fetched"))
         let files = try FileManager.default.contentsOfDirectory(atPath: directory.url.path)
-        #expect(files == ["unleash-frontend-toggles.json"])
+        #expect(files == [Self.snapshotName(url)])
+        let sessionID = try #require(first.context.sessionId)
 
-        let refused = try LoopbackRefusedPort()
-        let second = UnleashClient.testing(
-            url: refused.baseURL.appendingPathComponent("proxy"),
-            bootstrap: Self.bootstrap, storage: directory.url)
+        // The same app and server after a restart: the server now fails.
+        let failing = try LoopbackHTTPServer.started(port: server.port) { _ in .status(503) }
+        defer { failing.stop() }
+        let second = UnleashClient.testing(url: url, storage: directory.url)
         #expect(second.isEnabled("fetched"))
-        #expect(!second.isEnabled("boot-on"))
+        #expect(second.context.sessionId == sessionID)
         let recorder = EventRecorder(second)
         await second.start()
         second.stop()
         #expect(second.isEnabled("fetched"))
         #expect(second.variant("fetched").name == "green")
-        #expect(recorder.errors.count == 1)
-        #expect(recorder.errors.first?.operation == .fetch)
+        #expect(recorder.errors.map(\.operation) == [.fetch])
+        #expect(failing.requests.first?.query["sessionId"] == sessionID)
+    }
+
+    @Test("bootstrapOverride: the bootstrap wins over persisted toggles by default; with false the persisted win")
+    func bootstrapOverride() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.cleanUp() }
+        let server = try LoopbackHTTPServer.started { _ in FrontendBody.response([FrontendBody.toggle("fetched")]) }
+        defer { server.stop() }
+        let url = server.url("/proxy")
+        let first = UnleashClient.testing(url: url, storage: directory.url)
+        await first.start()
+        first.stop()
+
+        let overriding = UnleashClient.testing(url: url, bootstrap: Self.bootstrap, storage: directory.url)
+        #expect(overriding.isEnabled("boot-on") && !overriding.isEnabled("fetched"))
+        let keeping = UnleashClient.testing(
+            url: url, bootstrap: Self.bootstrap, bootstrapOverride: false, storage: directory.url)
+        #expect(keeping.isEnabled("fetched") && !keeping.isEnabled("boot-on"))
+        // An empty bootstrap never replaces what was persisted.
+        let empty = UnleashClient.testing(url: url, bootstrap: .toggles([]), storage: directory.url)
+        #expect(empty.isEnabled("fetched"))
+    }
+
+    @Test("clients of other apps or servers sharing a storage directory keep snapshots of their own")
+    func snapshotsPerAppAndServer() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.cleanUp() }
+        let server = try LoopbackHTTPServer.started { request in
+            FrontendBody.response([FrontendBody.toggle(request.path == "/one" ? "one" : "two")])
+        }
+        defer { server.stop() }
+        let clients = [
+            UnleashClient.testing(url: server.url("/one"), storage: directory.url),
+            UnleashClient.testing(url: server.url("/two"), storage: directory.url),
+            UnleashClient.testing(url: server.url("/one"), storage: directory.url, appName: "other app/β"),
+        ]
+        for client in clients {
+            await client.start()
+            client.stop()
+        }
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory.url.path).sorted()
+        let expected = [
+            Self.snapshotName(server.url("/one")), Self.snapshotName(server.url("/two")),
+            Self.snapshotName(server.url("/one"), appName: "other app/β"),
+        ]
+        #expect(files == expected.sorted())
+        #expect(expected[2].hasPrefix("unleash-frontend-other_app__-"))
+        // Each finds its own again.
+        let again = UnleashClient.testing(url: server.url("/two"), storage: directory.url)
+        #expect(again.isEnabled("two") && !again.isEnabled("one"))
     }
 
     @Test("a corrupt snapshot is reported at start and the bootstrap is served")
@@ -113,10 +169,11 @@ struct ClientBootstrapAndPersistenceTests {
         let directory = TemporaryDirectory()
         defer { directory.cleanUp() }
         try FileManager.default.createDirectory(at: directory.url, withIntermediateDirectories: true)
-        let file = directory.url.appendingPathComponent("unleash-frontend-toggles.json")
-        try Data(#"{"toggles":[{"na"#.utf8).write(to: file)
         let refused = try LoopbackRefusedPort()
-        let client = UnleashClient.testing(url: refused.baseURL, bootstrap: Self.bootstrap, storage: directory.url)
+        let file = directory.url.appendingPathComponent(Self.snapshotName(refused.baseURL))
+        try Data(#"{"toggles":[{"na"#.utf8).write(to: file)
+        let client = UnleashClient.testing(
+            url: refused.baseURL, bootstrap: Self.bootstrap, bootstrapOverride: false, storage: directory.url)
         #expect(client.isEnabled("boot-on"))
         let recorder = EventRecorder(client)
         await client.start()

@@ -96,7 +96,7 @@ struct ClientConnectionTests {
         #expect(
             failure.error
                 == .invalidResponse(
-                    "the body from \(server.url("/proxy").absoluteString)?appName=moments&environment=production exceeds the limit of 100000 bytes"
+                    "the body from \(server.url("/proxy").absoluteString)?sessionId=\(client.context.sessionId ?? "")&appName=moments&environment=production exceeds the limit of 100000 bytes"
                 ))
         #expect(await server.wait(timeout: .seconds(30)) { $0.deliveries.count == 1 })
         #expect(server.deliveries.first?.completed == false)

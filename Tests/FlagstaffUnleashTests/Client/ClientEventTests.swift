@@ -53,7 +53,7 @@ struct ClientEventTests {
             ])
         }
         defer { server.stop() }
-        let context = UnleashContext(userId: "u1")
+        let context = UnleashContext(userId: "u1", sessionId: "s-1")
         let client = UnleashClient.testing(url: server.url("/proxy"), context: context)
         await client.start()
         client.stop()

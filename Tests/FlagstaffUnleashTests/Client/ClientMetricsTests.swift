@@ -39,7 +39,7 @@ struct ClientMetricsTests {
         let body = try #require(post.jsonBody)
         #expect(body["appName"] as? String == "moments")
         #expect(body["environment"] as? String == "production")
-        #expect(body["instanceId"] as? String == client.options.connectionID)
+        #expect(body["instanceId"] as? String == client.connectionID)
         let bucket = try #require(body["bucket"] as? [String: Any])
         #expect(UnleashTimestamp.parse(bucket["start"] as? String ?? "") != nil)
         #expect(UnleashTimestamp.parse(bucket["stop"] as? String ?? "") != nil)

@@ -25,12 +25,17 @@ struct ClientRemoteConfigProviderTests {
         #expect(first.content == .entries(["round-avatars": "true", "dark": "false"]))
         #expect(first.eTag == "\"t1\"")
         let request = try #require(server.requests.first)
-        #expect(request.rawQuery == "userId=5&appName=moments&environment=production&properties%5Bplan%5D=pro")
+        let session = try #require(provider.context.sessionId)
+        #expect(
+            request.rawQuery
+                == "userId=5&sessionId=\(session)&appName=moments&environment=production&properties%5Bplan%5D=pro")
         #expect(request.headers["Authorization"] == "key-1")
         #expect(request.headers["unleash-sdk"] == UnleashRequestHeaders.sdkIdentifier)
 
         let second = try await provider.fetch(RemoteConfigFetchRequest(eTag: "\"t1\"", timeout: 5))
         #expect(second.content == .unchanged)
+        // The same session id with every fetch: session-sticky rollouts do not flip.
+        #expect(server.requests.map { $0.query["sessionId"] } == [session, session])
 
         status.withLock { $0 = 503 }
         await #expect(throws: RemoteConfigProviderError.httpStatus(503, message: nil)) {

@@ -37,17 +37,19 @@ struct ClientServerModeTests {
         }
     }
 
-    static func client(_ url: URL, storage: URL? = nil, bootstrap: Data? = nil, disableMetrics: Bool = false) throws
-        -> UnleashServerClient
-    {
+    /// A server-side client; the delta API is off unless asked for (its tests are in ClientServerFidelityTests).
+    static func client(
+        _ url: URL, storage: URL? = nil, bootstrap: Data? = nil, bootstrapOverride: Bool = true,
+        disableMetrics: Bool = false, deltaAPI: Bool = false, clock: ManualClock = ManualClock()
+    ) throws -> UnleashServerClient {
         try UnleashServerClient(
             url: url, apiKey: "*:production.key", appName: "checkout", instanceID: "pod-1",
             environment: "production", refreshInterval: .seconds(60), disableMetrics: disableMetrics,
-            context: UnleashContext(userId: "7"), bootstrap: bootstrap,
-            // A manual clock nobody advances: no poll or deadline comes from real time passing.
+            context: UnleashContext(userId: "7"), bootstrap: bootstrap, deltaAPI: deltaAPI,
+            // A manual clock nobody advances unless the test does: no poll or deadline comes from real time passing.
             options: UnleashClientOptions(
-                timeout: .seconds(5), storageDirectory: storage,
-                clock: ManualClock()))
+                timeout: .seconds(5), storageDirectory: storage, bootstrapOverride: bootstrapOverride,
+                now: { clock.date }, clock: clock))
     }
 
     @Test("registers, polls /api/client/features with ETag and evaluates locally for any context")
@@ -77,7 +79,7 @@ struct ClientServerModeTests {
             #expect(request.headers["unleash-appname"] == "checkout")
             #expect(request.headers["unleash-instanceid"] == "pod-1")
             #expect(request.headers["unleash-sdk"] == UnleashRequestHeaders.sdkIdentifier)
-            #expect(request.headers["unleash-connection-id"] == client.options.connectionID)
+            #expect(request.headers["unleash-connection-id"] == client.connectionID)
         }
         #expect(requests[1].path == "/api/client/features")
         #expect(requests[1].headers["If-None-Match"] == nil)
@@ -92,7 +94,7 @@ struct ClientServerModeTests {
                 == UnleashVariant(
                     name: "solo", enabled: true, featureEnabled: true,
                     payload: UnleashPayload(type: "string", value: "hi")))
-        #expect(recorder.all.prefix(2) == [.ready, .update(changed: ["everyone", "off", "vip"])])
+        #expect(recorder.all.prefix(3) == [.ready, .synchronized, .update(changed: ["everyone", "off", "vip"])])
         #expect(recorder.errors.isEmpty)
     }
 
@@ -146,7 +148,7 @@ struct ClientServerModeTests {
         #expect(recorder.errors.count == 3)
     }
 
-    @Test("the state is persisted and used after a restart with no network; an invalid bootstrap is rejected")
+    @Test("the state is persisted and used after a restart while the server fails; an invalid bootstrap is rejected")
     func persistence() async throws {
         let directory = TemporaryDirectory()
         defer { directory.cleanUp() }
@@ -155,10 +157,13 @@ struct ClientServerModeTests {
         await first.start()
         first.stop()
         server.stop()
+        let name = UnleashSnapshotStore.fileName(kind: "client", appName: "checkout", url: server.url("/api"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path) == [name])
 
-        let refused = try LoopbackRefusedPort()
+        let failing = try LoopbackHTTPServer.started(port: server.port) { _ in .status(503) }
+        defer { failing.stop() }
         let second = try Self.client(
-            refused.baseURL.appendingPathComponent("api"), storage: directory.url,
+            server.url("/api"), storage: directory.url,
             bootstrap: Data(#"{"version":2,"features":[]}"#.utf8), disableMetrics: true)
         #expect(second.isEnabled("vip"))
         await second.start()
@@ -166,6 +171,7 @@ struct ClientServerModeTests {
         #expect(second.isEnabled("vip"))
         #expect(second.status.state != .ok)
 
+        let refused = try LoopbackRefusedPort()
         let error = #expect(throws: UnleashClientError.self) {
             try Self.client(refused.baseURL, bootstrap: Data(#"{"version":2,"features":[{"name":3}]}"#.utf8))
         }

@@ -42,6 +42,16 @@ final class EventRecorder: Sendable {
 
     var readyCount: Int { all.filter { $0 == .ready }.count }
 
+    /// The events other than impressions, errors and sent metrics, in order (`ready`, `synchronized`, `update`).
+    var lifecycle: [UnleashClientEvent] {
+        all.filter { event in
+            switch event {
+            case .ready, .synchronized, .update: true
+            default: false
+            }
+        }
+    }
+
     var updates: [[String]] {
         all.compactMap { if case .update(let names) = $0 { names } else { nil } }
     }
@@ -108,20 +118,21 @@ extension UnleashClient {
         url: URL, refreshInterval: Duration = .seconds(60), metricsInterval: Duration = .seconds(60),
         disableMetrics: Bool = true, context: UnleashContext = UnleashContext(),
         customHeaders: [String: String] = [:], customHeadersProvider: (@Sendable () -> [String: String])? = nil,
-        bootstrap: UnleashBootstrap? = nil, timeout: Duration = .seconds(5), storage: URL? = nil,
-        maximumResponseBytes: Int = 1 << 20, clock: any Clock<Duration> = ManualClock()
+        bootstrap: UnleashBootstrap? = nil, bootstrapOverride: Bool = true, timeout: Duration = .seconds(5),
+        storage: URL? = nil, maximumResponseBytes: Int = 1 << 20, appName: String = "moments",
+        clock: any Clock<Duration> = ManualClock()
     ) -> UnleashClient {
         // With a manual clock, timestamps move with it.
         var now: @Sendable () -> Date = { Date() }
         if let manual = clock as? ManualClock { now = { manual.date } }
         return UnleashClient(
-            url: url, clientKey: "client-key-123", appName: "moments", environment: "production",
+            url: url, clientKey: "client-key-123", appName: appName, environment: "production",
             refreshInterval: refreshInterval, metricsInterval: metricsInterval, disableMetrics: disableMetrics,
             context: context, customHeaders: customHeaders, customHeadersProvider: customHeadersProvider,
             bootstrap: bootstrap,
             options: UnleashClientOptions(
                 timeout: timeout, maximumResponseBytes: maximumResponseBytes,
-                maximumBackoffMultiplier: 4, storageDirectory: storage,
+                maximumBackoffMultiplier: 4, storageDirectory: storage, bootstrapOverride: bootstrapOverride,
                 now: now,
                 clock: clock))
     }

@@ -1,12 +1,12 @@
 import Flagstaff
 import Foundation
 
-/// What the polling of one client has seen: failures in a row, the stop after 401/403/404, the last fetch
-/// and the last error. Pure, so the backoff rules are tested without a clock.
+/// What the polling of one client has seen: failures in a row, the stop after 401/403, the last fetch and the
+/// last error. Pure, so the backoff rules are tested without a clock.
 struct UnleashFetchStatus: Sendable, Hashable {
-    /// Consecutive 429/5xx answers; each adds one refresh interval to the next wait.
+    /// Consecutive 404/429/5xx answers; each adds one refresh interval to the next wait.
     var backoffFailures = 0
-    /// Set by 401, 403 or 404: polling has stopped.
+    /// Set by 401 or 403: polling has stopped (until a fetch succeeds).
     var halted: UnleashClientError?
     /// When the last successful fetch (200 or 304) completed.
     var lastFetch: Date?
@@ -18,18 +18,20 @@ struct UnleashFetchStatus: Sendable, Hashable {
     var isReady = false
 
     /// Records a successful fetch.
-    /// - Returns: `true` if it was the first one (time to send `ready`).
-    mutating func recordSuccess(at date: Date) -> Bool {
+    /// - Returns: `first`: whether it was the first one (time to send `ready`); `resumes`: whether 401/403 had
+    ///   stopped polling (time to start it again).
+    mutating func recordSuccess(at date: Date) -> (first: Bool, resumes: Bool) {
+        let resumes = halted != nil
         backoffFailures = 0
         halted = nil
         lastFetch = date
         lastAttempt = date
         lastError = nil
         defer { isReady = true }
-        return !isReady
+        return (!isReady, resumes)
     }
 
-    /// Records a failed fetch: 401/403/404 stop polling, 429/5xx back off, anything else only is remembered.
+    /// Records a failed fetch: 401/403 stop polling, 404/429/5xx back off, anything else only is remembered.
     mutating func recordFailure(_ error: UnleashClientError, at date: Date, maximumMultiplier: Int) {
         lastAttempt = date
         lastError = error
@@ -42,12 +44,13 @@ struct UnleashFetchStatus: Sendable, Hashable {
         base * (1 + backoffFailures)
     }
 
-    /// The status the registry's tools show.
+    /// The status the registry's tools show; `base` is `.zero` when polling is off (then there is no next poll to
+    /// be throttled until, and a failure shows as `.failed`).
     func remoteStatus(base: Duration, now: Date) -> RemoteSourceStatus {
         let state: RemoteSourceStatus.State
         if let halted {
             state = .failed(halted.description)
-        } else if backoffFailures > 0, let lastAttempt {
+        } else if backoffFailures > 0, base > .zero, let lastAttempt {
             let wait = delay(base: base)
             let seconds = Double(wait.components.seconds) + Double(wait.components.attoseconds) / 1e18
             state = .throttled(until: lastAttempt.addingTimeInterval(seconds))

@@ -9,12 +9,10 @@ extension UnleashPoller {
         await executor.run { await gate.run { await self.performFetch() } }
     }
 
-    /// Fetches now; after 401/403/404 stopped polling, a successful fetch starts it again.
+    /// Fetches now; after 401/403 stopped polling, a successful fetch starts it again (as any successful fetch
+    /// does).
     func refresh() async {
-        let wasHalted = state.withLock { $0.fetch.halted != nil }
         await fetch()
-        let resume = state.withLock { $0.running && $0.fetch.halted == nil }
-        if wasHalted && resume { startPolling() }
     }
 
     /// The client's header fields, then `own`, then the accepted custom ones.
@@ -52,14 +50,19 @@ extension UnleashPoller {
     }
 
     func performFetch() async {
+        await performFetch(fallingBack: false)
+    }
+
+    private func performFetch(fallingBack: Bool) async {
         let (generation, eTag) = state.withLock { ($0.generation, $0.eTag) }
         // Read after the generation: if the model changes in between, the generation has moved on too and the
         // answer to this request is dropped.
         let model = read { $0 }
         var own: [(name: String, value: String)] = [("Accept", "application/json")]
         if let eTag, !eTag.isEmpty { own.append(("If-None-Match", eTag)) }
-        let request = RemoteHTTPRequest(method: "GET", url: feed.url(model), headers: headers(own))
-        let endpoint = feed.endpoint.absoluteString
+        let request = RemoteHTTPRequest(
+            method: "GET", url: feed.url(model), headers: headers(own + settings.fetchHeaders))
+        let endpoint = feed.endpoint().absoluteString
         do throws(UnleashClientError) {
             let response = try await send(request)
             switch response.status {
@@ -68,7 +71,11 @@ extension UnleashPoller {
                 apply(answer, body: response.body, eTag: response.header("etag"), generation: generation)
             case 304:
                 let now = options.now()
-                if state.withLock({ $0.fetch.recordSuccess(at: now) }) { hub.emit(.ready) }
+                succeeded(state.withLock { $0.fetch.recordSuccess(at: now) })
+            case let status where !fallingBack && feed.fallBack(status):
+                // The feed moved to another endpoint (the delta API is not offered): its ETag means nothing there.
+                state.withLock { $0.eTag = nil }
+                await performFetch(fallingBack: true)
             default:
                 throw .httpStatus(response.status, url: endpoint)
             }
@@ -82,25 +89,40 @@ extension UnleashPoller {
         }
     }
 
+    /// Sends `ready` (and, server side, `synchronized`) after the first success, and starts polling again when a
+    /// success follows a stop by 401/403.
+    private func succeeded(_ outcome: (first: Bool, resumes: Bool)) {
+        if outcome.first {
+            let sendReady = state.withLock { state in
+                defer { state.readySent = true }
+                return !state.readySent
+            }
+            if sendReady { hub.emit(.ready) }
+            if settings.serverSide { hub.emit(.synchronized) }
+        }
+        if outcome.resumes && isRunning { startPolling() }
+    }
+
     private func apply(_ answer: Answer, body: Data, eTag: String?, generation: Int) {
         let now = options.now()
         let install = feed.install
-        let outcome = state.withLock { state -> (first: Bool, changed: [String])? in
+        let outcome = state.withLock { state -> (success: (first: Bool, resumes: Bool), changed: [String])? in
             guard state.generation == generation else { return nil }
             let changed = changeModel { install(&$0, answer) }
             state.eTag = eTag
             return (state.fetch.recordSuccess(at: now), changed)
         }
         guard let outcome else { return }
-        if outcome.first || !outcome.changed.isEmpty { persist(answer, body: body) }
-        if outcome.first { hub.emit(.ready) }
+        if outcome.success.first || !outcome.changed.isEmpty { persist(body: body) }
+        succeeded(outcome.success)
         if !outcome.changed.isEmpty { hub.emit(.update(changed: outcome.changed)) }
     }
 
-    private func persist(_ answer: Answer, body: Data) {
+    /// Writes the snapshot of the current model, if the client persists.
+    func persist(body: Data) {
         guard let snapshots else { return }
         do throws(UnleashClientError) {
-            try snapshots.save(feed.snapshot(answer, body))
+            try snapshots.save(feed.snapshot(read { $0 }, body))
         } catch {
             hub.emit(.error(UnleashClientFailure(operation: .persist, error: error)))
         }

@@ -6,39 +6,50 @@ extension UnleashPoller {
     /// Sends the pending failures, runs `first` (the server client's registration), fetches once, then polls and
     /// posts metrics. Does nothing when started.
     func start(first: (@Sendable () async -> Void)? = nil) async {
-        let pending = state.withLock { state -> [UnleashClientFailure]? in
+        let readyOnLoad = self.readyOnLoad
+        let begin = state.withLock { state -> (pending: [UnleashClientFailure], ready: Bool)? in
             guard !state.running else { return nil }
             state.running = true
+            let ready = readyOnLoad && !state.readySent
+            if ready { state.readySent = true }
             defer { state.pendingFailures = [] }
-            return state.pendingFailures
+            return (state.pendingFailures, ready)
         }
-        guard let pending else { return }
+        guard let begin else { return }
         await executor.run {
-            pending.forEach { hub.emit(.error($0)) }
+            begin.pending.forEach { hub.emit(.error($0)) }
+            if begin.ready { hub.emit(.ready) }
             await first?()
             await gate.run { await self.performFetch() }
         }
         startPolling()
-        if !settings.disableMetrics {
-            let interval = settings.metricsInterval
-            tasks.replace(
-                "metrics",
-                with: UnleashTaskSet.loop(
-                    owner: self, executor: executor, clock: options.clock,
-                    interval: { poller in poller.isRunning ? interval : nil },
-                    // Not cancelled by stop(): a post under way finishes, and stop() sends what was counted after it.
-                    body: { poller in await poller.executor.task { await poller.flushMetrics() }.value }))
-        }
+        startMetrics()
+    }
+
+    /// Starts (or restarts) the periodic metrics posts: every metrics interval (longer while backing off) until
+    /// stopped or halted by 401/403. Does nothing when metrics are disabled or their interval is 0.
+    func startMetrics() {
+        guard !settings.disableMetrics, let base = settings.metricsInterval else { return }
+        tasks.replace(
+            "metrics",
+            with: UnleashTaskSet.loop(
+                owner: self, executor: executor, clock: options.clock,
+                interval: { poller in
+                    poller.state.withLock { state in state.running ? state.metrics.delay(base: base) : nil }
+                },
+                // Not cancelled by stop(): a post under way finishes, and stop() sends what was counted after it.
+                body: { poller in await poller.executor.task { await poller.flushMetrics() }.value }))
     }
 
     /// Stops polling and periodic metrics; returns the counts not sent yet if the client was started.
     private func halt() -> UnleashMetricsBucket? {
-        let wasRunning = state.withLock { state -> Bool in
+        let (wasRunning, metricsHalted) = state.withLock { state -> (Bool, Bool) in
             defer { state.running = false }
-            return state.running
+            return (state.running, state.metrics.halted)
         }
         tasks.cancelAll()
-        guard wasRunning, !settings.disableMetrics else { return nil }
+        // After 401/403 the server refuses metrics: the counts stay for a later flushMetrics().
+        guard wasRunning, !settings.disableMetrics, !metricsHalted else { return nil }
         return metrics.takeBucket()
     }
 
@@ -67,9 +78,9 @@ extension UnleashPoller {
     }
 
     /// Starts (or restarts) the poll loop: it waits the current interval (backoff included) on the clock, then
-    /// fetches, until stopped or halted by 401/403/404.
+    /// fetches, until stopped or halted by 401/403. Does nothing when the refresh interval is 0 (polling off).
     func startPolling() {
-        let base = settings.refreshInterval
+        guard let base = settings.refreshInterval else { return }
         tasks.replace(
             "poll",
             with: UnleashTaskSet.loop(

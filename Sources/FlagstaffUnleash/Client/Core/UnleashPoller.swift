@@ -21,7 +21,10 @@ final class UnleashPoller<Model: Sendable, Answer: Sendable>: Sendable {
         /// Bumped by ``invalidate(_:)``: an answer to a request made before is dropped.
         var generation = 0
         var fetch = UnleashFetchStatus()
+        var metrics = UnleashMetricsStatus()
         var running = false
+        /// Whether `ready` has been sent (server client: at `start()` when a backup or bootstrap was loaded).
+        var readySent = false
         /// Problems found before anyone could subscribe (an unreadable snapshot), sent at `start()`.
         var pendingFailures: [UnleashClientFailure]
     }
@@ -50,10 +53,16 @@ final class UnleashPoller<Model: Sendable, Answer: Sendable>: Sendable {
     /// Subscriptions that keep registry links alive as long as the client.
     private let links = AnnotatedMutex([UnleashEventSubscription]())
 
+    /// Whether `ready` is sent at `start()` because a backup or bootstrap was loaded, and a separate
+    /// `synchronized` after the first successful fetch (the server client, as Unleash's Node SDK).
+    let readyOnLoad: Bool
+
     init(
         settings: UnleashPollerSettings, feed: UnleashFeed<Model, Answer>, model: Model,
-        snapshots: UnleashSnapshotStore?, pendingFailures: [UnleashClientFailure], label: String
+        snapshots: UnleashSnapshotStore?, pendingFailures: [UnleashClientFailure], label: String,
+        readyOnLoad: Bool = false
     ) {
+        self.readyOnLoad = readyOnLoad
         self.settings = settings
         self.feed = feed
         self.snapshots = snapshots
@@ -106,16 +115,23 @@ final class UnleashPoller<Model: Sendable, Answer: Sendable>: Sendable {
 
     var lastFetchTime: Date? { state.withLock { $0.fetch.lastFetch } }
 
-    /// The wait before the next poll, `nil` after 401/403/404.
+    /// The wait before the next poll, `nil` when polling is off (interval 0) or after 401/403.
     var currentPollInterval: Duration? {
-        let base = settings.refreshInterval
+        guard let base = settings.refreshInterval else { return nil }
         return state.withLock { $0.fetch.halted == nil ? $0.fetch.delay(base: base) : nil }
+    }
+
+    /// The wait before the next periodic metrics post, `nil` when they are off (disabled, interval 0) or after
+    /// 401/403.
+    var currentMetricsInterval: Duration? {
+        guard !settings.disableMetrics, let base = settings.metricsInterval else { return nil }
+        return state.withLock { $0.metrics.delay(base: base) }
     }
 
     /// The status the registry's tools show.
     var status: RemoteSourceStatus {
         let now = options.now()
-        let base = settings.refreshInterval
+        let base = settings.refreshInterval ?? .zero
         return state.withLock { $0.fetch.remoteStatus(base: base, now: now) }
     }
 

@@ -12,6 +12,23 @@ package enum UnleashRequestHeaders {
     package static let sdkIdentifier = "flagstaff:\(sdkVersion)"
     /// This library's version.
     package static let sdkVersion = "0.1.0"
+    /// The Unleash client specification version the engine passes in full, sent as `Unleash-Client-Spec` and
+    /// `specVersion` by the server-side client.
+    package static let specificationVersion = "6.1.0"
+    /// The platform reported as `platformName` (registration and metrics of the server-side client).
+    package static let platformName = "swift"
+    /// The Swift compiler version the library was built with, reported as `platformVersion`.
+    package static var platformVersion: String {
+        #if compiler(>=6.3)
+        "6.3"
+        #elseif compiler(>=6.2)
+        "6.2"
+        #elseif compiler(>=6.1)
+        "6.1"
+        #else
+        "6.0"
+        #endif
+    }
 
     /// Whether a custom header with this name is ignored because the client owns it.
     /// - Parameter name: The header name, in any case.

@@ -8,8 +8,9 @@ import Foundation
 public enum UnleashClientError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The server answered with a status the client cannot use.
     ///
-    /// 401, 403 and 404 stop polling (the key or URL is wrong and retrying cannot help); 429 and 5xx make the
-    /// client back off; anything else is retried at the normal interval.
+    /// 401 and 403 stop polling (the key is wrong and retrying cannot help); 404, 429 and 5xx make the client back
+    /// off, as Unleash's Node SDK does; anything else is retried at the normal interval. Metrics posts follow the
+    /// same rules.
     case httpStatus(Int, url: String)
     /// No complete answer arrived within the timeout.
     case timedOut(after: Duration)
@@ -21,16 +22,21 @@ public enum UnleashClientError: Error, Sendable, Hashable, CustomStringConvertib
     case persistence(String)
     /// A bootstrap document is unusable; the message names the file and the JSON path.
     case invalidBootstrap(String)
+    /// An argument of the client is unusable (an `unleashUrl` that is not an absolute http or https URL); the
+    /// message names the argument and what was expected.
+    case invalidArgument(String)
 
-    /// Whether this failure stops polling for good (HTTP 401, 403 or 404).
+    /// Whether this failure stops polling (HTTP 401 or 403) until a request succeeds again.
     public var stopsPolling: Bool {
-        if case .httpStatus(let status, _) = self { return [401, 403, 404].contains(status) }
+        if case .httpStatus(let status, _) = self { return status == 401 || status == 403 }
         return false
     }
 
-    /// Whether this failure makes the client back off (HTTP 429 or 5xx).
+    /// Whether this failure makes the client back off (HTTP 404, 429 or 5xx).
     public var triggersBackoff: Bool {
-        if case .httpStatus(let status, _) = self { return status == 429 || (500...599).contains(status) }
+        if case .httpStatus(let status, _) = self {
+            return [404, 429].contains(status) || (500...599).contains(status)
+        }
         return false
     }
 
@@ -40,8 +46,8 @@ public enum UnleashClientError: Error, Sendable, Hashable, CustomStringConvertib
         case .httpStatus(let status, let url):
             let hint: String
             switch status {
-            case 401, 403: hint = " (check the client key); polling stopped"
-            case 404: hint = " (check the URL); polling stopped"
+            case 401, 403: hint = " (check the client key); stopped"
+            case 404: hint = " (check the URL); backing off"
             case 429: hint = " (rate limited); backing off"
             case 500...599: hint = "; backing off"
             default: hint = ""
@@ -57,6 +63,8 @@ public enum UnleashClientError: Error, Sendable, Hashable, CustomStringConvertib
             return "persistence: \(message)"
         case .invalidBootstrap(let message):
             return "invalid bootstrap: \(message)"
+        case .invalidArgument(let message):
+            return "invalid argument: \(message)"
         }
     }
 }

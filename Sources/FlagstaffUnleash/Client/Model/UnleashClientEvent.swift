@@ -1,12 +1,19 @@
 import Flagstaff
 import Foundation
+import Synchronization
 
 /// Something an Unleash client reports to its subscribers (``UnleashClient/onEvent(_:)``,
 /// ``UnleashClient/events``).
 public enum UnleashClientEvent: Sendable, Hashable {
-    /// The first successful fetch completed (HTTP 200 or 304): the client now serves the server's toggles.
-    /// Sent once per client.
+    /// The client has toggles to serve. Sent once per client.
+    ///
+    /// ``UnleashClient``: after the first successful fetch (HTTP 200 or 304). ``UnleashServerClient`` (as Unleash's
+    /// Node SDK): at ``UnleashServerClient/start()`` when a persisted state or a bootstrap was loaded, else after
+    /// the first successful fetch; ``synchronized`` tells when the server has answered.
     case ready
+    /// ``UnleashServerClient`` only: the first successful fetch completed (HTTP 200 or 304), so the state is the
+    /// server's, not a backup or bootstrap. Sent once per client, after ``ready``.
+    case synchronized
     /// Toggles changed: the names of the toggles added, removed or changed, sorted. Sent for fetched toggles
     /// that differ from what the client served before (bootstrap, persisted or previously fetched).
     case update(changed: [String])
@@ -16,6 +23,37 @@ public enum UnleashClientEvent: Sendable, Hashable {
     case sent(UnleashMetricsBucket)
     /// A toggle with `impressionData` was evaluated.
     case impression(UnleashImpression)
+}
+
+extension UnleashClientEvent {
+    /// The kind of an event, without its data: what ``UnleashClient/subscribe(_:callback:)`` takes, spelled
+    /// as unleash-proxy-client-swift's `UnleashEvent`.
+    public enum Kind: String, Sendable, Hashable, CaseIterable {
+        /// ``UnleashClientEvent/ready``.
+        case ready
+        /// ``UnleashClientEvent/synchronized``.
+        case synchronized
+        /// ``UnleashClientEvent/update(changed:)``.
+        case update
+        /// ``UnleashClientEvent/error(_:)``.
+        case error
+        /// ``UnleashClientEvent/sent(_:)``.
+        case sent
+        /// ``UnleashClientEvent/impression(_:)``.
+        case impression
+    }
+
+    /// The event's kind.
+    public var kind: Kind {
+        switch self {
+        case .ready: .ready
+        case .synchronized: .synchronized
+        case .update: .update
+        case .error: .error
+        case .sent: .sent
+        case .impression: .impression
+        }
+    }
 }
 
 /// One evaluation of a toggle whose `impressionData` is on.
@@ -83,19 +121,44 @@ final class UnleashEventHub: Sendable {
     }
 
     private let subscribers = AnnotatedMutex(Subscribers())
+    /// Subscriptions the hub keeps alive itself, by kind (the `subscribe(_:callback:)` spelling of
+    /// unleash-proxy-client-swift returns none); dropped by ``release(_:)``.
+    private let kept = AnnotatedMutex([UnleashClientEvent.Kind: [UnleashEventSubscription]]())
+    /// How many handlers there are, readable without the lock (evaluations check it on every call).
+    private let count = Atomic<Int>(0)
 
     /// Whether anyone listens (impressions are only built when someone does).
     var hasSubscribers: Bool { subscribers.withLock { !$0.handlers.isEmpty } }
+
+    /// Whether anyone listens, from one atomic load: may lag a subscription made on another thread at that moment.
+    var hasSubscribersQuickly: Bool { count.load(ordering: .relaxed) > 0 }
 
     func subscribe(_ handler: @escaping @Sendable (UnleashClientEvent) -> Void) -> UnleashEventSubscription {
         let id = subscribers.withLock { state -> UInt64 in
             state.nextID += 1
             state.handlers[state.nextID] = handler
+            count.store(state.handlers.count, ordering: .relaxed)
             return state.nextID
         }
         return UnleashEventSubscription { [weak self] in
-            self?.subscribers.withLock { _ = $0.handlers.removeValue(forKey: id) }
+            guard let self else { return }
+            subscribers.withLock { state in
+                state.handlers.removeValue(forKey: id)
+                count.store(state.handlers.count, ordering: .relaxed)
+            }
         }
+    }
+
+    /// Calls `handler` for every event of `kind` until ``release(_:)`` is called for that kind.
+    func keep(_ kind: UnleashClientEvent.Kind, _ handler: @escaping @Sendable (UnleashClientEvent) -> Void) {
+        let subscription = subscribe { event in if event.kind == kind { handler(event) } }
+        kept.withLock { $0[kind, default: []].append(subscription) }
+    }
+
+    /// Cancels the subscriptions ``keep(_:_:)`` made for `kind`.
+    func release(_ kind: UnleashClientEvent.Kind) {
+        let dropped = kept.withLock { $0.removeValue(forKey: kind) } ?? []
+        dropped.forEach { $0.cancel() }
     }
 
     var stream: AsyncStream<UnleashClientEvent> {

@@ -7,13 +7,24 @@ public struct UnleashClientOptions: Sendable {
     public var timeout: Duration
     /// The largest response body accepted, in bytes (default 16 MiB); larger answers are errors and change nothing.
     public var maximumResponseBytes: Int
-    /// After HTTP 429 or 5xx the poll interval grows by one refresh interval per consecutive failure, up to this
-    /// many times the refresh interval (default 10); the first success brings it back to normal.
+    /// After HTTP 404, 429 or 5xx the poll interval grows by one refresh interval per consecutive failure, up to
+    /// this many times the refresh interval (default 10); the first success brings it back to normal. Metrics
+    /// posts back off the same way on the metrics interval.
     public var maximumBackoffMultiplier: Int
-    /// Where last-known-good toggles are persisted (one file), or `nil` to keep them in memory only.
+    /// Where last-known-good toggles are persisted, or `nil` to keep them in memory only.
+    ///
+    /// Each client writes one file named after its kind, app name and server URL
+    /// (`unleash-frontend-<app>-<hash>.json`, `unleash-client-<app>-<hash>.json`), so clients sharing a directory
+    /// never overwrite each other's snapshot.
     public var storageDirectory: URL?
-    /// The connection id sent as `unleash-connection-id`; a new UUID by default, stable for the client's life.
-    public var connectionID: String
+    /// Whether a bootstrap wins over toggles persisted by an earlier run (default `true`, as in Unleash's JS and
+    /// Node SDKs): the client serves the bootstrap until its first successful fetch. With `false` the persisted
+    /// toggles win and the bootstrap is used only when nothing was persisted. An empty bootstrap never wins.
+    public var bootstrapOverride: Bool
+    /// The connection id sent as `unleash-connection-id`, or `nil` (the default) for a new UUID minted by each
+    /// client and kept for its life (``UnleashClient/connectionID``). Set it only to pin an id, and then give each
+    /// client its own.
+    public var connectionID: String?
     /// The source of wall-clock dates for timestamps (metrics buckets, the status's last fetch, registration):
     /// only read, never waited on.
     ///
@@ -30,19 +41,21 @@ public struct UnleashClientOptions: Sendable {
     ///   - maximumResponseBytes: The largest response body accepted.
     ///   - maximumBackoffMultiplier: The cap of the backoff multiplier.
     ///   - storageDirectory: Where last-known-good toggles are persisted, or `nil`.
-    ///   - connectionID: The connection id; a new UUID by default.
+    ///   - bootstrapOverride: Whether a bootstrap wins over persisted toggles.
+    ///   - connectionID: A connection id to pin, or `nil` for a new one per client.
     ///   - now: The source of dates for timestamps.
     ///   - clock: The clock waits are measured on.
     public init(
         timeout: Duration = .seconds(10), maximumResponseBytes: Int = 16 << 20,
-        maximumBackoffMultiplier: Int = 10, storageDirectory: URL? = nil,
-        connectionID: String = UUID().uuidString.lowercased(),
+        maximumBackoffMultiplier: Int = 10, storageDirectory: URL? = nil, bootstrapOverride: Bool = true,
+        connectionID: String? = nil,
         now: @escaping @Sendable () -> Date = { Date() }, clock: any Clock<Duration> = ContinuousClock()
     ) {
         self.timeout = timeout
         self.maximumResponseBytes = maximumResponseBytes
         self.maximumBackoffMultiplier = max(1, maximumBackoffMultiplier)
         self.storageDirectory = storageDirectory
+        self.bootstrapOverride = bootstrapOverride
         self.connectionID = connectionID
         self.now = now
         self.clock = clock

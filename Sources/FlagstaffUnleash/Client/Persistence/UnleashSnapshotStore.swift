@@ -13,6 +13,27 @@ struct UnleashSnapshotStore: Sendable {
         fileURL = directory.appendingPathComponent(fileName, isDirectory: false)
     }
 
+    /// The store of one client: `unleash-<kind>-<app>-<hash>.json`, where `<app>` is the app name with every
+    /// character outside `A-Z a-z 0-9 . _ -` replaced by `_` (at most 64 characters) and `<hash>` is 16 hex digits
+    /// of the FNV-1a hash of the server URL, so that clients of other apps or servers sharing the directory never
+    /// overwrite each other's snapshot, and the same client finds its own again at the next launch.
+    init(directory: URL, kind: String, appName: String, url: URL) {
+        self.init(directory: directory, fileName: Self.fileName(kind: kind, appName: appName, url: url))
+    }
+
+    /// The file name for a client (see ``init(directory:kind:appName:url:)``).
+    static func fileName(kind: String, appName: String, url: URL) -> String {
+        let allowed = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-".unicodeScalars)
+        let safe = String(
+            String.UnicodeScalarView(appName.unicodeScalars.prefix(64).map { allowed.contains($0) ? $0 : "_" }))
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in url.absoluteString.utf8 {
+            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+        }
+        let hex = String(hash, radix: 16)
+        return "unleash-\(kind)-\(safe)-\(String(repeating: "0", count: 16 - hex.count) + hex).json"
+    }
+
     /// The snapshot, or `nil` when there is none yet.
     /// - Throws: ``UnleashClientError/persistence(_:)`` when the file exists but cannot be read.
     func load() throws(UnleashClientError) -> Data? {

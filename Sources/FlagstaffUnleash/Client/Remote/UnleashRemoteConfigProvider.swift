@@ -21,7 +21,8 @@ public struct UnleashRemoteConfigProvider: RemoteConfigProvider {
     public let appName: String
     /// The environment.
     public let environment: String
-    /// The context sent with each fetch.
+    /// The context sent with each fetch; it always has a `sessionId` (the given one, else one made for this
+    /// provider).
     public let context: UnleashContext
     /// The connection id sent as `unleash-connection-id`.
     public let connectionID: String
@@ -38,7 +39,7 @@ public struct UnleashRemoteConfigProvider: RemoteConfigProvider {
     ///   - clientKey: The frontend (client) key.
     ///   - appName: The application name.
     ///   - environment: The environment (default `default`).
-    ///   - context: The context sent with each fetch.
+    ///   - context: The context sent with each fetch; without a `sessionId` the provider makes one for its life.
     ///   - maximumResponseBytes: The largest body accepted (default 16 MiB).
     ///   - name: The display name (default `unleash`).
     public init(
@@ -49,6 +50,10 @@ public struct UnleashRemoteConfigProvider: RemoteConfigProvider {
         self.clientKey = clientKey
         self.appName = appName
         self.environment = environment
+        var context = context
+        // Without a session id the server makes up one per request, and session-sticky rollouts would flip on
+        // every fetch: one per provider, as the frontend client makes.
+        if context.sessionId?.isEmpty ?? true { context.sessionId = UnleashClient.makeSessionID() }
         self.context = context
         self.maximumResponseBytes = maximumResponseBytes
         self.name = name

@@ -8,35 +8,42 @@ extension UnleashServerClient {
         "remoteAddress", "flexibleRollout", "applicationHostname",
     ]
 
-    /// Fetches `/api/client/features` now, after any fetch already running, and applies the answer.
+    /// Fetches the state now (`/api/client/delta` or `/api/client/features`), after any fetch already running, and
+    /// applies the answer.
     public func fetchFeatures() async {
         await poller.fetch()
     }
 
-    /// Polling the client API: `GET {url}/client/features`; the engine takes a body as it is read (it keeps
-    /// its own state), the model keeps each feature's definition, and the body is persisted as it came.
-    static func feed(endpoint: URL, engine: UnleashEngine) -> UnleashFeed<Model, [String: Data]> {
+    /// Whether the client still polls the delta API (it starts there when `deltaAPI` is on and leaves it for good
+    /// when the server answers 404).
+    public var usesDeltaAPI: Bool { deltaAPI.isOn }
+
+    /// Polling the client API: `GET {url}/client/delta` while the server offers it, else `{url}/client/features`.
+    /// The engine takes a body as it is read (it keeps its own state); the model keeps each feature's and
+    /// segment's JSON, which is what is persisted (a whole state, also after a delta).
+    static func feed(
+        features: URL, delta: URL, deltaAPI: UnleashDeltaSwitch, engine: UnleashEngine
+    ) -> UnleashFeed<Model, UnleashStateDocument> {
         UnleashFeed(
-            endpoint: endpoint,
-            url: { _ in endpoint },
+            endpoint: { deltaAPI.isOn ? delta : features },
+            url: { _ in deltaAPI.isOn ? delta : features },
             decode: { body, source throws(UnleashClientError) in try take(body, into: engine, source: source) },
-            install: { model, definitions in
-                let names = Set(model.definitions.keys).union(definitions.keys)
-                let changed = names.filter { model.definitions[$0] != definitions[$0] }.sorted()
-                model.definitions = definitions
-                return changed
-            },
-            snapshot: { _, body in body })
+            install: { model, document in model.install(document) },
+            snapshot: { model, _ in model.document() },
+            fallBack: { status in
+                // A server without the delta API (older, or with it turned off) answers 404 there.
+                status == 404 && deltaAPI.turnOff()
+            })
     }
 
     /// Gives a state body to the engine.
-    /// - Returns: Each feature's definition, canonical, by name.
-    static func take(_ data: Data, into engine: UnleashEngine, source: String) throws(UnleashClientError) -> [String:
-        Data]
+    /// - Returns: The body as the model keeps it.
+    static func take(_ data: Data, into engine: UnleashEngine, source: String) throws(UnleashClientError)
+        -> UnleashStateDocument
     {
         do {
             try engine.takeState(data)
-            return definitions(of: data)
+            return UnleashStateDocument.read(data)
         } catch let error as UnleashStateError {
             throw .invalidResponse("\(source): \(error.description)")
         } catch {
@@ -44,38 +51,23 @@ extension UnleashServerClient {
         }
     }
 
-    /// Each feature's definition re-serialised with sorted keys, by name.
-    static func definitions(of data: Data) -> [String: Data] {
-        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-            let features = object["features"] as? [[String: Any]]
-        else { return [:] }
-        let segments = (object["segments"] as? [Any]).flatMap {
-            try? JSONSerialization.data(withJSONObject: $0, options: [.sortedKeys])
-        }
-        var result: [String: Data] = [:]
-        for feature in features {
-            guard let name = feature["name"] as? String,
-                var canonical = try? JSONSerialization.data(withJSONObject: feature, options: [.sortedKeys])
-            else { continue }
-            // A segment change can change any feature that uses segments.
-            if let segments, canonical.range(of: Data("\"segments\"".utf8)) != nil { canonical.append(segments) }
-            result[name] = canonical
-        }
-        return result
-    }
-
     // MARK: Registration and metrics
 
     /// Registers the application: `POST {url}/client/register`. Failures are reported as error events.
+    ///
+    /// The body has what Unleash's server SDKs send: `appName`, `instanceId`, `connectionId`, `sdkVersion`,
+    /// `strategies`, `started`, `interval` (the metrics interval in milliseconds), `platformName`,
+    /// `platformVersion`, `specVersion` and, if set, `environment`.
     public func register() async {
         let target = url.appendingPathComponent("client").appendingPathComponent("register")
         var body: [String: Any] = [
-            "appName": appName, "instanceId": instanceID, "connectionId": options.connectionID,
+            "appName": appName, "instanceId": instanceID, "connectionId": connectionID,
             "sdkVersion": UnleashRequestHeaders.sdkIdentifier, "strategies": Self.strategies,
             "started": UnleashTimestamp.format(startedAt),
-            "interval": Int(
-                refreshInterval.components.seconds * 1000 + refreshInterval.components.attoseconds
-                    / 1_000_000_000_000_000),
+            "interval": UnleashPollerSettings.milliseconds(poller.settings.metricsInterval),
+            "platformName": UnleashRequestHeaders.platformName,
+            "platformVersion": UnleashRequestHeaders.platformVersion,
+            "specVersion": UnleashRequestHeaders.specificationVersion,
         ]
         if let environment { body["environment"] = environment }
         do throws(UnleashClientError) {
@@ -98,7 +90,8 @@ extension UnleashServerClient {
     /// Sends the counts gathered since the last post to `{url}/client/metrics`, if there are any.
     ///
     /// A 2xx answer sends a ``UnleashClientEvent/sent(_:)`` event; otherwise the counts are kept for the next
-    /// post and an error event is sent. Called every ``metricsInterval`` while started, and by ``stop()``.
+    /// post and an error event is sent (401/403 stop the periodic posts, 404/429/5xx make them back off). Called
+    /// every ``metricsInterval`` while started, and by ``stop()``.
     public func flushMetrics() async {
         await poller.flushMetrics()
     }
