@@ -116,9 +116,11 @@ extension RegistryManifest {
                 if names.isEmpty {
                     return ("choices", "expected at least one choice (e.g. [\"light\", \"dark\", \"system\"])")
                 }
-                var seen: Set<String> = []
-                for name in names where !seen.insert(name).inserted {
-                    return ("choices", "the choice \(JSONText.quoted(name)) is listed twice; each choice once")
+                if names.count > 1 {
+                    var seen: Set<String> = []
+                    for name in names where !seen.insert(name).inserted {
+                        return ("choices", "the choice \(JSONText.quoted(name)) is listed twice; each choice once")
+                    }
                 }
             }
             if let message = defaultProblem() { return ("default", message) }
@@ -153,8 +155,9 @@ extension RegistryManifest {
         }
 
         private func defaultProblem() -> String? {
-            let found = self.default.kindDescription
-            let typeNote = "(the setting's type is \"\(type.name)\")"
+            // Built only for an error (this runs for every setting of a large manifest).
+            var found: String { self.default.kindDescription }
+            var typeNote: String { "(the setting's type is \"\(type.name)\")" }
             switch (type, self.default) {
             case (.boolean, .bool), (.string, .string), (.double, .number), (.json, _):
                 return nil
