@@ -1,16 +1,18 @@
 import Foundation
 
-/// A registry described as data (JSON), so the standalone console and the CLI can open any app's flags.
+/// A registry described as data (JSON), so the standalone console and the CLI can open any app's flags and
+/// settings.
 ///
 /// Any registry exports one with `registry.manifest()`; `FeatureRegistry(manifest:store:)` builds a registry
 /// from one. Shape:
 /// ```json
 /// {"name": "Moments demo",
 ///  "flags": [{"key": "blueText", "label": "Blue Text", "default": false}],
+///  "settings": [{"key": "maxItems", "type": "integer", "default": 20, "range": [1, 100]}],
 ///  "groups": [{"key": "list", "label": "List",
 ///              "flags": [{"key": "list.infiniteScroll", "description": "Load more rows", "default": true}]}]}
 /// ```
-/// Flag and setting keys are full store keys. Typed settings (``Setting``) are listed in `settings`, beside
+/// Flag and setting keys are full store keys. Typed settings (``RegistryManifest/Setting``) are listed in `settings`, beside
 /// `flags`, at the top level and in groups; a manifest without settings leaves the field out. Every field
 /// except `name`, a group's `key`, a flag's `key` and a setting's `key`, `type` and `default` is optional.
 /// Unknown fields are errors, so typos do not pass silently.
