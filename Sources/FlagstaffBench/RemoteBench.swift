@@ -3,8 +3,8 @@ import FlagstaffRemote
 import Foundation
 
 /// Remote-config benchmark: the cost of reading a `RemoteFeature` (the hot path) against a static `Feature`,
-/// of `RemoteConfig` value reads (on one thread and on two at once), and of fetch + activate + persist for a
-/// 1,000-key template.
+/// of `RemoteConfig` value reads (on one thread and on two at once), of `decoded(as:)` (Int, Bool, a struct)
+/// beside `numberValue`, and of fetch + activate + persist for a 1,000-key template.
 enum RemoteBench {
     /// Serves a fixed template from memory, so only `RemoteConfig`'s own work is measured.
     private struct MemoryProvider: RemoteConfigProvider {
@@ -61,6 +61,30 @@ enum RemoteBench {
         print(
             "RemoteConfig[key].boolValue (incl. key formatting): \(perOperation(valueTime, readIterations))   (checksum \(count))"
         )
+
+        // decoded(as:) with the SDK's decoder rules, beside the accessor it reads through.
+        struct Banner: Decodable {
+            var title: String
+            var maxItems: Int
+        }
+        let number = RemoteConfigValue(string: "1e3", source: .remote)
+        let json = RemoteConfigValue(string: #"{"title":"Hi","maxItems":3}"#, source: .remote)
+        let decodeIterations = 200_000
+        var total = 0.0
+        let numberTime = clock.measure { for _ in 0..<decodeIterations { total += number.numberValue } }
+        let intTime = clock.measure {
+            for _ in 0..<decodeIterations { total += Double((try? number.decoded(as: Int.self)) ?? 0) }
+        }
+        let boolTime = clock.measure {
+            for _ in 0..<decodeIterations where (try? number.decoded(as: Bool.self)) == true { count += 1 }
+        }
+        let structTime = clock.measure {
+            for _ in 0..<decodeIterations { count += (try? json.decoded(as: Banner.self))?.maxItems ?? 0 }
+        }
+        print(
+            "numberValue: \(perOperation(numberTime, decodeIterations))   decoded(as: Int): \(perOperation(intTime, decodeIterations))"
+                + "   decoded(as: Bool): \(perOperation(boolTime, decodeIterations))"
+                + "   decoded(as: struct): \(perOperation(structTime, decodeIterations))   (checksum \(Int(total)))")
 
         // Lookups (no value parsing) on one thread, then on two at once: per-read wall time (time / reads per
         // thread), equal to the one-thread figure when reads do not contend (and the machine has two idle cores).

@@ -8,11 +8,15 @@ import Testing
 
 /// Helpers shared by the Firebase end-to-end tests.
 enum FirebaseTestSupport {
-    static func options(_ baseURL: URL, language: String = "zh") -> FirebaseRemoteConfigOptions {
+    static func options(
+        _ baseURL: URL, language: String = "zh",
+        installation: FirebaseInstallationMode = .provided(id: "instance-1", token: "token-1")
+    ) -> FirebaseRemoteConfigOptions {
         FirebaseRemoteConfigOptions(
             projectID: FakeFirebaseServer.projectID, apiKey: FakeFirebaseServer.apiKey, appID: "1:42:ios:moments",
-            baseURL: baseURL, appInstanceID: "instance-1", appInstanceIDToken: "token-1", languageCode: language,
-            platformVersion: "6.8", timeZone: "Asia/Shanghai", appVersion: "2.1", appBuild: "210"
+            baseURL: baseURL, installation: installation, bundleIdentifier: "", languageCode: language,
+            countryCode: "", platformVersion: "6.8", timeZone: "Asia/Shanghai", appVersion: "2.1", appBuild: "210",
+            realtimeEnabled: false
         )
     }
 

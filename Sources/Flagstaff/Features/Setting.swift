@@ -375,15 +375,16 @@ public final class Setting<Value: SettingValue>: AnyFeature, @unchecked Sendable
         var decoded: Value?
         var problem: String?
         if let raw {
-            if let value = Value.decode(remoteText: raw.text) {
+            switch binding.source.decodeSettingValue(raw, as: Value.self) {
+            case .success(let value):
                 do {
                     try check(value)
                     decoded = value
                 } catch {
                     problem = "remote value \(JSONText.quoted(raw.text)) ignored: \(error.reason)"
                 }
-            } else {
-                problem = "remote value \(JSONText.quoted(raw.text)) ignored: not a valid \(Value.settingType.name)"
+            case .failure(let error):
+                problem = "remote value \(JSONText.quoted(raw.text)) ignored: \(error.reason)"
             }
         }
         state.update { current in

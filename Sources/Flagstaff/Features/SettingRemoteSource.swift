@@ -11,6 +11,25 @@ public protocol SettingRemoteSource: AnyObject, Sendable {
     /// The active remote value for `key` as text, or `nil` when the source has none.
     /// - Parameter key: the remote key (a parameter name, an Unleash flag name).
     func settingRemoteValue(forKey key: String) -> RemoteSettingValue?
+
+    /// Decodes a value this source delivered as `type`, the way the source's own SDK does (Firebase reads
+    /// `"12abc"` as the integer 12, for example). The default decodes with `SettingValue.decode(remoteText:)`.
+    /// - Returns: the value, or why it is not a value of the type.
+    func decodeSettingValue<Value: SettingValue>(_ raw: RemoteSettingValue, as type: Value.Type) -> Result<
+        Value, SettingValueError
+    >
+}
+
+extension SettingRemoteSource {
+    /// Decodes with `SettingValue.decode(remoteText:)`.
+    public func decodeSettingValue<Value: SettingValue>(_ raw: RemoteSettingValue, as type: Value.Type) -> Result<
+        Value, SettingValueError
+    > {
+        guard let value = Value.decode(remoteText: raw.text) else {
+            return .failure(SettingValueError("not a valid \(Value.settingType.name)"))
+        }
+        return .success(value)
+    }
 }
 
 /// A remote value as delivered: text, decoded by the setting's type (`SettingValue.decode(remoteText:)`).

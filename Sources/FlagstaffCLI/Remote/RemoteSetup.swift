@@ -56,9 +56,11 @@ enum RemoteSetup {
             }
             baseURL = url
         }
+        // The production service gets a registered Firebase installation; a custom baseURL (a stand-in or a
+        // proxy that adds credentials) gets none.
         let options = FirebaseRemoteConfigOptions(
             projectID: projectID, apiKey: apiKey, appID: appID, baseURL: baseURL,
-            namespace: remote.namespace ?? "firebase")
+            namespace: remote.namespace ?? "firebase", installation: remote.baseURL == nil ? .automatic : .none)
         let settings = RemoteConfigSettings(
             minimumFetchInterval: remote.minimumFetchInterval ?? RemoteConfigSettings.defaultMinimumFetchInterval,
             fetchTimeout: 15)

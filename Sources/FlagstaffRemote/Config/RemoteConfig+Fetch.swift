@@ -8,12 +8,16 @@ extension RemoteConfig {
 
     /// Fetches the config template into the fetched config (not yet visible to reads; see ``activate()``).
     ///
-    /// In order: if backoff is in effect, returns ``RemoteConfigFetchStatus/throttled`` with the end time and
-    /// makes no request. If the last successful fetch is younger than `expirationDuration` (default:
+    /// In the Apple SDK's order: if the last successful fetch is younger than `expirationDuration` (default:
     /// ``RemoteConfigSettings/minimumFetchInterval``), returns ``RemoteConfigFetchStatus/success`` with
-    /// ``RemoteConfigFetchResult/servedFromCache`` set and makes no request. Otherwise asks the provider,
-    /// sending the last ETag and the custom signals, and waits at most ``RemoteConfigSettings/fetchTimeout``.
-    /// Concurrent calls share one request.
+    /// ``RemoteConfigFetchResult/servedFromCache`` set and makes no request — even while backoff is in effect.
+    /// Otherwise, if backoff is in effect, returns ``RemoteConfigFetchStatus/throttled`` with the end time and
+    /// makes no request. Otherwise asks the provider, sending the last ETag and the custom signals, and waits at
+    /// most ``RemoteConfigSettings/fetchTimeout``. Concurrent calls share one request.
+    ///
+    /// A change of the provider's ``RemoteConfigProvider/deviceContext`` since the last successful fetch (for
+    /// Firebase: app version, build, OS version, language or app ID) skips both the interval and the backoff,
+    /// as in the SDK, so a new app version fetches at its first launch.
     ///
     /// A failure never touches the fetched or active configs. HTTP 429, 500, 503 and 504 start or extend
     /// exponential backoff and report ``RemoteConfigFetchStatus/throttled``; other failures report
@@ -25,14 +29,30 @@ extension RemoteConfig {
     /// - Returns: The status, error and pending keys. Never throws: failures are in the result.
     @discardableResult
     public func fetch(expirationDuration: TimeInterval? = nil) async -> RemoteConfigFetchResult {
+        await fetch(expirationDuration: expirationDuration, realtimeAttempt: nil)
+    }
+
+    /// ``fetch(expirationDuration:)``, telling the provider when the realtime stream asked for it.
+    func fetch(expirationDuration: TimeInterval?, realtimeAttempt: Int?) async -> RemoteConfigFetchResult {
         let now = environment.now()
         enum Decision {
             case done(RemoteConfigFetchResult, shouldPersist: Bool)
             case join(Task<RemoteConfigFetchResult, Never>)
         }
+        let deviceContext = provider.deviceContext
         let decision: Decision = state.withLock { current in
             if let inFlight = current.inFlight { return .join(inFlight) }
-            if let end = current.metadata.throttleEndTime, end > now {
+            let contextChanged = Self.deviceContextChanged(from: current.metadata.deviceContext, to: deviceContext)
+            let expiration = expirationDuration ?? current.settings.minimumFetchInterval
+            if !contextChanged, let last = current.metadata.lastFetchTime, last <= now,
+                now.timeIntervalSince(last) < expiration
+            {
+                return .done(
+                    RemoteConfigFetchResult(
+                        status: .success, servedFromCache: true,
+                        pendingKeys: current.pendingKeys), shouldPersist: false)
+            }
+            if !contextChanged, let end = current.metadata.throttleEndTime, end > now {
                 let error = RemoteConfigError.throttled(until: end, cause: nil)
                 current.metadata.lastFetchStatus = .throttled
                 current.metadata.lastError = error.description
@@ -41,20 +61,14 @@ extension RemoteConfig {
                     RemoteConfigFetchResult(status: .throttled, error: error, pendingKeys: current.pendingKeys),
                     shouldPersist: true)
             }
-            let expiration = expirationDuration ?? current.settings.minimumFetchInterval
-            if let last = current.metadata.lastFetchTime, last <= now, now.timeIntervalSince(last) < expiration {
-                return .done(
-                    RemoteConfigFetchResult(
-                        status: .success, servedFromCache: true,
-                        pendingKeys: current.pendingKeys), shouldPersist: false)
-            }
             let request = RemoteConfigFetchRequest(
                 eTag: current.metadata.eTag,
                 customSignals: current.metadata.customSignals,
                 timeout: current.settings.fetchTimeout,
-                lastTemplateVersion: current.metadata.fetchedTemplateVersion
+                lastTemplateVersion: current.metadata.fetchedTemplateVersion,
+                realtimeAttempt: realtimeAttempt
             )
-            let task = Task { await self.performFetch(request) }
+            let task = Task { await self.performFetch(request, deviceContext: deviceContext) }
             current.inFlight = task
             return .join(task)
         }
@@ -68,7 +82,9 @@ extension RemoteConfig {
     }
 
     /// Runs one provider request and records its outcome.
-    private func performFetch(_ request: RemoteConfigFetchRequest) async -> RemoteConfigFetchResult {
+    private func performFetch(_ request: RemoteConfigFetchRequest, deviceContext: [String: String]) async
+        -> RemoteConfigFetchResult
+    {
         let provider = self.provider
         let outcome = await RemoteConfigTimeout.run(seconds: request.timeout, clock: environment.clock) {
             () async throws(RemoteConfigProviderError) in
@@ -77,7 +93,7 @@ extension RemoteConfig {
         let now = environment.now()
         let random = environment.random()
         var update: RemoteConfigUpdate?
-        var listeners: [@Sendable (RemoteConfigUpdate) -> Void] = []
+        var listeners: [@Sendable (RemoteConfigUpdate?, RemoteConfigError?) -> Void] = []
         let (result, fetchedChanged) = state.withLock { current -> (RemoteConfigFetchResult, Bool) in
             current.inFlight = nil
             current.metadata.lastAttemptTime = now
@@ -90,6 +106,7 @@ extension RemoteConfig {
                 current.metadata.lastError = nil
                 current.metadata.throttleEndTime = nil
                 current.metadata.backoffInterval = 0
+                current.metadata.deviceContext = deviceContext
                 current.lastError = nil
                 let pending = current.pendingKeys
                 let changed = previous != current.fetched
@@ -133,9 +150,17 @@ extension RemoteConfig {
         }
         persist(fetched: fetchedChanged, active: false)
         if let update {
-            for listener in listeners { listener(update) }
+            for listener in listeners { listener(update, nil) }
         }
         return result
+    }
+
+    /// Whether the device context differs from the one recorded at the last successful fetch: a key of the
+    /// current context whose stored value is missing or different. An empty context never counts as changed.
+    static func deviceContextChanged(from stored: [String: String]?, to current: [String: String]) -> Bool {
+        guard !current.isEmpty else { return false }
+        let stored = stored ?? [:]
+        return current.contains { stored[$0.key] != $0.value }
     }
 
     /// Applies a successful response to the fetched config and ETag bookkeeping.

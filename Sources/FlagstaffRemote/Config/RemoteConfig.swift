@@ -67,6 +67,7 @@ public final class RemoteConfig: Sendable {
     ) {
         self.provider = provider
         self.storageDirectory = storageDirectory
+        provider.prepare(storageDirectory: storageDirectory)
         self.environment = environment
         let storage = storageDirectory.map(RemoteConfigStorage.init(directory:))
         self.storage = storage

@@ -17,6 +17,9 @@ public enum RemoteConfigError: Error, Sendable, Equatable, CustomStringConvertib
     case decodingFailed(type: String, value: String, reason: String)
     /// Persisted state could not be read or written.
     case persistence(path: String, reason: String)
+    /// The realtime update stream reported a problem (it could not connect, a message was unreadable, the
+    /// service turned realtime off, or the announced template could not be fetched); polling still works.
+    case realtime(String)
 
     /// The throttle end time, if this is ``throttled(until:cause:)``.
     public var throttledUntil: Date? {
@@ -42,6 +45,8 @@ public enum RemoteConfigError: Error, Sendable, Equatable, CustomStringConvertib
             return "cannot decode \"\(value)\" as \(type): \(reason)"
         case .persistence(let path, let reason):
             return "\(path): \(reason)"
+        case .realtime(let reason):
+            return "remote config realtime updates: \(reason)"
         }
     }
 }

@@ -10,20 +10,27 @@ public struct RemoteConfigSettings: Sendable, Equatable {
     /// How long (seconds) a successful fetch stays fresh: ``RemoteConfig/fetch(expirationDuration:)`` without
     /// an explicit duration makes no request within this interval. Use `0` during development.
     public var minimumFetchInterval: TimeInterval
-    /// How long (seconds) one fetch may take before it fails as timed out.
-    public var fetchTimeout: TimeInterval
+    /// How long (seconds) one fetch may take before it fails as timed out. Zero, a negative number or NaN
+    /// means the default of 60 s, as in the Firebase SDK.
+    public var fetchTimeout: TimeInterval {
+        didSet { fetchTimeout = Self.normalizedTimeout(fetchTimeout) }
+    }
 
     /// Creates settings.
     ///
     /// - Parameters:
     ///   - minimumFetchInterval: Seconds a fetch stays fresh; default 12 hours, `0` for development.
-    ///   - fetchTimeout: Seconds one fetch may take; default 60. Values below 0.001 are raised to 0.001.
+    ///   - fetchTimeout: Seconds one fetch may take; default 60. Zero or less (or NaN) means the default.
     public init(
         minimumFetchInterval: TimeInterval = Self.defaultMinimumFetchInterval,
         fetchTimeout: TimeInterval = Self.defaultFetchTimeout
     ) {
         self.minimumFetchInterval = max(0, minimumFetchInterval)
-        self.fetchTimeout = max(0.001, fetchTimeout)
+        self.fetchTimeout = Self.normalizedTimeout(fetchTimeout)
+    }
+
+    private static func normalizedTimeout(_ seconds: TimeInterval) -> TimeInterval {
+        seconds > 0 ? seconds : defaultFetchTimeout
     }
 }
 

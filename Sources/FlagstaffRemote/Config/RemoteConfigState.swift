@@ -14,11 +14,16 @@ struct RemoteConfigState: Sendable {
     var lastError: RemoteConfigError?
     var problems: [RemoteConfigError] = []
     var inFlight: Task<RemoteConfigFetchResult, Never>?
-    var updateListeners: [UInt64: @Sendable (RemoteConfigUpdate) -> Void] = [:]
+    /// Update listeners: each gets an update, or an error from the realtime stream.
+    var updateListeners: [UInt64: @Sendable (RemoteConfigUpdate?, RemoteConfigError?) -> Void] = [:]
     var updateContinuations: [UInt64: AsyncStream<RemoteConfigUpdate>.Continuation] = [:]
     var activationListeners: [UInt64: @Sendable (Set<String>) -> Void] = [:]
     var nextListenerID: UInt64 = 0
     var autoRefresh: Task<Void, Never>?
+    /// The realtime stream loop, running while there are update listeners and the provider streams.
+    var realtime: Task<Void, Never>?
+    /// Counts started stream loops, so a loop that ends on its own forgets only itself.
+    var realtimeGeneration: UInt64 = 0
     var attachedRegistries: Set<ObjectIdentifier> = []
 
     init(settings: RemoteConfigSettings) {
@@ -68,6 +73,8 @@ struct RemoteConfigState: Sendable {
     mutating func shutDown() {
         autoRefresh?.cancel()
         autoRefresh = nil
+        realtime?.cancel()
+        realtime = nil
         for continuation in updateContinuations.values { continuation.finish() }
         updateContinuations.removeAll()
         updateListeners.removeAll()

@@ -12,6 +12,20 @@ extension RemoteConfig: SettingRemoteSource {
         return RemoteSettingValue(text: value.stringValue, provider: name, fetchedAt: lastFetchTime)
     }
 
+    /// Decodes as the Firebase SDK does (``RemoteConfigValue/decoded(as:)``): strings as they are, `Bool` through
+    /// ``RemoteConfigValue/boolValue``, numbers through ``RemoteConfigValue/numberValue`` with a must-fit check
+    /// (`"12abc"` is 12, `"2.5"` is not an `Int`), enum cases by raw value, other types from the value's JSON.
+    public func decodeSettingValue<Value: SettingValue>(_ raw: RemoteSettingValue, as type: Value.Type) -> Result<
+        Value, SettingValueError
+    > {
+        do {
+            return .success(try RemoteConfigValue(string: raw.text, source: .remote).decoded(as: Value.self))
+        } catch {
+            if case .decodingFailed(_, _, let reason) = error { return .failure(SettingValueError(reason)) }
+            return .failure(SettingValueError("\(error)"))
+        }
+    }
+
     /// A binding of a ``Setting`` to the parameter `key` of this config:
     /// `Setting(default: 20, remote: remoteConfig.binding("max_items"))`.
     ///

@@ -7,19 +7,50 @@ extension RemoteConfig {
     /// call ``activate()`` to apply them. The callback runs on the task that completed the fetch, outside any
     /// lock, so it may call back into this config.
     ///
+    /// If the provider streams (``RemoteConfigRealtimeProvider``, e.g. Firebase), the first listener opens the
+    /// realtime stream and the last removal closes it; the stream's errors go only to listeners of the
+    /// two-argument form, `addOnConfigUpdateListener { update, error in … }`.
+    ///
     /// - Parameter listener: The callback.
     /// - Returns: A registration; call ``RemoteConfigListenerRegistration/remove()`` to stop.
     @discardableResult
     public func addOnConfigUpdateListener(
         _ listener: @escaping @Sendable (RemoteConfigUpdate) -> Void
     ) -> RemoteConfigListenerRegistration {
+        addOnConfigUpdateListener { update, _ in
+            if let update { listener(update) }
+        }
+    }
+
+    /// Calls `listener` with each update, or with an error from the realtime stream, as the Apple SDK's
+    /// `addOnConfigUpdateListener` does.
+    ///
+    /// Updates come from every fetch that brings a config differing from the active one: fetches you make,
+    /// auto-refresh, and the fetches the realtime stream triggers. If the provider streams
+    /// (``RemoteConfigRealtimeProvider``), the first listener opens the stream: when the service announces a
+    /// template version newer than the fetched one, the config fetches it (ignoring the minimum fetch interval,
+    /// honouring backoff; up to 3 attempts) and the listeners get the update. The stream reconnects with
+    /// exponential backoff (2 minutes doubling to 4 hours, ±50 % jitter, on the config's clock) and gives up
+    /// after 7 failed attempts in a row. Errors (``RemoteConfigError/realtime(_:)``, or the fetch's error) reach
+    /// the listeners as `(nil, error)`. The last removal closes the stream. Polling (``fetch(expirationDuration:)``,
+    /// ``startAutoRefresh(every:activate:)``) keeps working alongside, and alone when the stream is unavailable.
+    ///
+    /// - Parameter listener: The callback: `(update, nil)` or `(nil, error)`; runs outside any lock.
+    /// - Returns: A registration; call ``RemoteConfigListenerRegistration/remove()`` to stop.
+    @discardableResult
+    public func addOnConfigUpdateListener(
+        _ listener: @escaping @Sendable (RemoteConfigUpdate?, RemoteConfigError?) -> Void
+    ) -> RemoteConfigListenerRegistration {
         let id = state.withLock { current in
             let id = current.makeListenerID()
             current.updateListeners[id] = listener
             return id
         }
+        startRealtimeIfNeeded()
         return RemoteConfigListenerRegistration { [weak self] in
-            _ = self?.state.withLock { $0.updateListeners.removeValue(forKey: id) }
+            guard let self else { return }
+            state.withLock { _ = $0.updateListeners.removeValue(forKey: id) }
+            stopRealtimeIfUnused()
         }
     }
 

@@ -26,6 +26,9 @@ public struct RemoteConfigMetadata: Sendable, Equatable, Codable {
     public var lastActivationTime: Date?
     /// The custom signals sent with each fetch (string form).
     public var customSignals: [String: String] = [:]
+    /// The provider's ``RemoteConfigProvider/deviceContext`` at the last successful fetch; a change skips the
+    /// minimum fetch interval and backoff. `nil` before the first fetch (or in files written before it existed).
+    public var deviceContext: [String: String]?
 
     /// Creates empty metadata (no fetch yet).
     public init() {}
@@ -33,6 +36,7 @@ public struct RemoteConfigMetadata: Sendable, Equatable, Codable {
     private enum CodingKeys: String, CodingKey {
         case version, eTag, lastFetchTime, lastAttemptTime, lastFetchStatus, lastError, throttleEndTime
         case backoffInterval, fetchedTemplateVersion, activeTemplateVersion, lastActivationTime, customSignals
+        case deviceContext
     }
 
     /// Decodes metadata, tolerating missing fields (each falls back to its empty value).
@@ -54,5 +58,6 @@ public struct RemoteConfigMetadata: Sendable, Equatable, Codable {
         activeTemplateVersion = try container.decodeIfPresent(String.self, forKey: .activeTemplateVersion)
         lastActivationTime = try container.decodeIfPresent(Date.self, forKey: .lastActivationTime)
         customSignals = try container.decodeIfPresent([String: String].self, forKey: .customSignals) ?? [:]
+        deviceContext = try container.decodeIfPresent([String: String].self, forKey: .deviceContext)
     }
 }

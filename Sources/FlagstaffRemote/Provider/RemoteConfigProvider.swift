@@ -29,6 +29,31 @@ public protocol RemoteConfigProvider: Sendable {
     /// - Throws: ``RemoteConfigProviderError`` describing the failure; an HTTP 429, 500, 503 or 504
     ///   (``RemoteConfigProviderError/httpStatus(_:message:)``) makes ``RemoteConfig`` back off.
     func fetch(_ request: RemoteConfigFetchRequest) async throws(RemoteConfigProviderError) -> RemoteConfigFetchResponse
+
+    /// What identifies this client's device and app for fetch freshness, e.g. app version, build, OS version,
+    /// language and app ID.
+    ///
+    /// ``RemoteConfig`` records it at each successful fetch; when it differs at the next fetch, the minimum
+    /// fetch interval and backoff are skipped (as the Firebase SDK does after an app update or a language
+    /// change). Read once per fetch. The default is empty: never changes.
+    var deviceContext: [String: String] { get }
+
+    /// Tells the provider where the ``RemoteConfig`` using it keeps its files, so it can keep its own beside
+    /// them (the Firebase provider keeps its installation there). Called once, from the config's initializer.
+    /// The default does nothing.
+    ///
+    /// - Parameter directory: The config's storage directory, or `nil` for an in-memory config.
+    func prepare(storageDirectory directory: URL?)
+}
+
+extension RemoteConfigProvider {
+    /// No device context: fetch freshness depends on time only.
+    public var deviceContext: [String: String] { [:] }
+
+    /// Keeps no files.
+    ///
+    /// - Parameter directory: Ignored.
+    public func prepare(storageDirectory directory: URL?) {}
 }
 
 /// The inputs of one provider fetch.
@@ -41,6 +66,9 @@ public struct RemoteConfigFetchRequest: Sendable, Equatable {
     public var timeout: TimeInterval
     /// The template version of the last fetched config, if known.
     public var lastTemplateVersion: String?
+    /// For a fetch the realtime stream triggered, its attempt number (1, 2, 3) for the same announced version;
+    /// `nil` for an ordinary fetch. Firebase sends it as `X-Firebase-RC-Fetch-Type: REALTIME/<n>`.
+    public var realtimeAttempt: Int?
 
     /// Creates a request.
     ///
@@ -49,14 +77,16 @@ public struct RemoteConfigFetchRequest: Sendable, Equatable {
     ///   - customSignals: The custom signals.
     ///   - timeout: The timeout in seconds.
     ///   - lastTemplateVersion: The last fetched template version.
+    ///   - realtimeAttempt: The realtime attempt number, or `nil` for an ordinary fetch.
     public init(
         eTag: String? = nil, customSignals: [String: String] = [:], timeout: TimeInterval = 60,
-        lastTemplateVersion: String? = nil
+        lastTemplateVersion: String? = nil, realtimeAttempt: Int? = nil
     ) {
         self.eTag = eTag
         self.customSignals = customSignals
         self.timeout = timeout
         self.lastTemplateVersion = lastTemplateVersion
+        self.realtimeAttempt = realtimeAttempt
     }
 }
 
@@ -107,6 +137,9 @@ public enum RemoteConfigProviderError: Error, Sendable, Equatable, CustomStringC
     case transport(String)
     /// The answer arrived but is unusable: malformed JSON, wrong content type, too large, unexpected shape.
     case invalidResponse(String)
+    /// No request was made (or it could not be authenticated) because a credential is missing; the message
+    /// names it, e.g. an empty Firebase installation auth token.
+    case missingCredentials(String)
 
     /// HTTP statuses that make ``RemoteConfig`` back off exponentially: 429, 500, 503 and 504.
     public static let backoffStatuses: Set<Int> = [429, 500, 503, 504]
@@ -131,6 +164,8 @@ public enum RemoteConfigProviderError: Error, Sendable, Equatable, CustomStringC
             return "connection failed: \(message)"
         case .invalidResponse(let message):
             return "invalid response: \(message)"
+        case .missingCredentials(let message):
+            return "missing credentials: \(message)"
         }
     }
 }

@@ -5,7 +5,7 @@ extension RemoteConfigValue {
     ///
     /// Strings are stored as UTF-8; Booleans as `"1"`/`"0"`; integers and floating-point numbers as their
     /// decimal string (a whole `Double` without a fraction, e.g. `3.0` → `"3"`); `Data` as-is; `Date` as
-    /// `yyyy-MM-dd HH:mm:ss` (UTC); arrays and dictionaries as compact JSON. Works with Swift values and with
+    /// `yyyy-MM-dd HH:mm:ss` in the local time zone (as the SDK's date formatter, which sets no zone); arrays and dictionaries as compact JSON. Works with Swift values and with
     /// what `JSONSerialization` / `PropertyListSerialization` produce (`NSNumber` Booleans included).
     ///
     /// - Parameters:
@@ -24,7 +24,7 @@ extension RemoteConfigValue {
         case let data as Data:
             return RemoteConfigValue(data: data, source: .default)
         case let date as Date:
-            return stored(Self.defaultDateText(date))
+            return stored(Self.defaultDateText(date, timeZone: .current))
         default:
             break
         }
@@ -82,10 +82,15 @@ extension RemoteConfigValue {
         return String(number)
     }
 
-    /// `yyyy-MM-dd HH:mm:ss` in UTC, as the Apple SDK stores `NSDate` defaults.
-    static func defaultDateText(_ date: Date) -> String {
+    /// `yyyy-MM-dd HH:mm:ss` in `timeZone`, as the Apple SDK stores `NSDate` defaults (it uses the local zone).
+    ///
+    /// - Parameters:
+    ///   - date: The date.
+    ///   - timeZone: The zone the wall-clock time is written in.
+    /// - Returns: The text, e.g. `2026-11-23 19:05:00`.
+    package static func defaultDateText(_ date: Date, timeZone: TimeZone) -> String {
         var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
+        calendar.timeZone = timeZone
         let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
         func pad(_ value: Int?, _ width: Int) -> String {
             let text = String(value ?? 0)

@@ -29,10 +29,28 @@ final class FakeFirebaseServer: Sendable {
     static let projectID = "moments-test"
     static let apiKey = "test-api-key"
 
+    /// The Installations side: issued tokens and switchable answers.
+    struct Installations: Sendable {
+        /// FID → refresh token, for every registered installation.
+        var refreshTokens: [String: String] = [:]
+        /// Auth tokens issued and still valid.
+        var authTokens: Set<String> = ["token-1"]
+        /// How long issued tokens last, as sent in `expiresIn`.
+        var expiresIn = "604800s"
+        /// A status to answer registrations with instead of registering.
+        var registrationStatus: Int?
+        /// Answer registrations without `authToken.token`.
+        var omitToken = false
+        var registrations = 0
+        var refreshes = 0
+        var counter = 0
+    }
+
     private struct State {
         var parameters: [String: Parameter]
         var templateVersion = 1
         var fault = Fault.none
+        var installations = Installations()
     }
 
     /// Holds the template behind a lock, shared with the server's handler.
@@ -48,7 +66,15 @@ final class FakeFirebaseServer: Sendable {
         let box = Box(State(parameters: parameters))
         self.box = box
         server = LoopbackHTTPServer { request in
-            let (parameters, version, fault) = box.state.withLock { ($0.parameters, $0.templateVersion, $0.fault) }
+            if request.path.contains("/installations") {
+                return box.state.withLock { FakeFirebaseServer.installations(request, state: &$0.installations) }
+            }
+            let (parameters, version, fault, tokens) = box.state.withLock {
+                ($0.parameters, $0.templateVersion, $0.fault, $0.installations.authTokens)
+            }
+            if fault == .none, let refusal = FakeFirebaseServer.checkInstallation(request, tokens: tokens) {
+                return refusal
+            }
             return FakeFirebaseServer.respond(to: request, parameters: parameters, version: version, fault: fault)
         }
         try server.start()
@@ -70,6 +96,71 @@ final class FakeFirebaseServer: Sendable {
 
     func setFault(_ fault: Fault) {
         box.state.withLock { $0.fault = fault }
+    }
+
+    /// Reads or changes the Installations side.
+    func installations<T>(_ body: (inout Installations) -> T) -> T {
+        box.state.withLock { body(&$0.installations) }
+    }
+
+    /// The current template version.
+    var templateVersion: Int { box.state.withLock { $0.templateVersion } }
+
+    /// A fetch must carry a token this server issued, in the header and the body alike (as the real service
+    /// checks the installation); otherwise 401.
+    private static func checkInstallation(_ request: LoopbackRequest, tokens: Set<String>) -> LoopbackResponse? {
+        guard request.path.hasSuffix(":fetch") else { return nil }
+        let header = request.headers["x-goog-firebase-installations-auth"] ?? ""
+        let body = request.jsonBody?["app_instance_id_token"] as? String ?? ""
+        guard !header.isEmpty, header == body, tokens.contains(header) else {
+            return .json(
+                #"{"error":{"code":401,"status":"UNAUTHENTICATED","message":"installation token missing or invalid"}}"#,
+                status: 401)
+        }
+        return nil
+    }
+
+    /// The Installations REST API: register, and generate auth tokens.
+    private static func installations(_ request: LoopbackRequest, state: inout Installations) -> LoopbackResponse {
+        guard request.method == "POST", request.headers["X-Goog-Api-Key"] == apiKey else {
+            return .json(#"{"error":{"code":403,"status":"PERMISSION_DENIED","message":"bad API key"}}"#, status: 403)
+        }
+        let prefix = "/v1/projects/\(projectID)/installations/"
+        guard request.path.hasPrefix(prefix) else { return .status(404) }
+        let rest = String(request.path.dropFirst(prefix.count))
+        state.counter += 1
+        let token = "auth-\(state.counter)"
+        if rest.isEmpty {
+            state.registrations += 1
+            if let status = state.registrationStatus {
+                return .json(
+                    #"{"error":{"code":\#(status),"status":"FAILED","message":"registration refused"}}"#, status: status
+                )
+            }
+            guard let body = request.jsonBody, let fid = body["fid"] as? String, !fid.isEmpty,
+                body["authVersion"] as? String == "FIS_v2", body["appId"] as? String == "1:42:ios:moments"
+            else { return .json(#"{"error":{"code":400,"message":"bad registration body"}}"#, status: 400) }
+            let refresh = "refresh-\(state.counter)"
+            state.refreshTokens[fid] = refresh
+            state.authTokens.insert(token)
+            let authToken: [String: Any] =
+                state.omitToken ? ["expiresIn": state.expiresIn] : ["token": token, "expiresIn": state.expiresIn]
+            return .jsonObject([
+                "name": "projects/\(projectID)/installations/\(fid)", "fid": fid, "refreshToken": refresh,
+                "authToken": authToken,
+            ])
+        }
+        guard rest.hasSuffix("/authTokens:generate") else { return .status(404) }
+        state.refreshes += 1
+        let fid = String(rest.dropLast("/authTokens:generate".count))
+        guard let refresh = state.refreshTokens[fid] else {
+            return .json(#"{"error":{"code":404,"message":"unknown installation"}}"#, status: 404)
+        }
+        guard request.headers["Authorization"] == "FIS_v2 \(refresh)" else {
+            return .json(#"{"error":{"code":401,"message":"bad refresh token"}}"#, status: 401)
+        }
+        state.authTokens.insert(token)
+        return .jsonObject(["token": token, "expiresIn": state.expiresIn])
     }
 
     /// Publishes a new template version with `parameters` changed (as a console edit would).

@@ -145,7 +145,7 @@ struct RemoteConfigDefaultsTests {
     @Test("the property wrapper decodes with a fallback")
     func propertyWrapper() async throws {
         let provider = ScriptedProvider()
-        provider.answer(entries: ["maxPhotos": "12", "layout": "grid", "broken": "x"])
+        provider.answer(entries: ["maxPhotos": "12", "layout": "grid", "broken": "2.5"])
         let config = RemoteConfig(provider: provider, settings: RemoteConfigSettings(minimumFetchInterval: 0))
         try config.setDefaults(["maxPhotos": 9])
         struct Settings {
@@ -164,6 +164,6 @@ struct RemoteConfigDefaultsTests {
         await config.fetchAndActivate()
         #expect(settings.maxPhotos == 12)
         #expect(settings.missing == "fallback")
-        #expect(settings.broken == -1)
+        #expect(settings.broken == -1, "2.5 does not fit Int, so the fallback is read")
     }
 }

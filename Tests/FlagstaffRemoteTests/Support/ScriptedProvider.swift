@@ -18,6 +18,7 @@ final class ScriptedProvider: RemoteConfigProvider {
 
     private struct State {
         var answer: Answer
+        var deviceContext: [String: String] = [:]
         var requests: [RemoteConfigFetchRequest] = []
         var released = false
         /// Fetches hanging until ``release()``.
@@ -39,6 +40,12 @@ final class ScriptedProvider: RemoteConfigProvider {
     }
 
     var requests: [RemoteConfigFetchRequest] { state.withLock { $0.requests } }
+
+    /// The device context reported to ``RemoteConfig``; tests change it to simulate an app update.
+    var deviceContext: [String: String] {
+        get { state.withLock { $0.deviceContext } }
+        set { state.withLock { $0.deviceContext = newValue } }
+    }
 
     /// Lets hanging fetches (and later ones) answer.
     func release() {

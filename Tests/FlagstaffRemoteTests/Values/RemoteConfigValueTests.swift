@@ -63,22 +63,43 @@ struct RemoteConfigValueTests {
         #expect(value("x").description == "\"x\" (remote)")
     }
 
-    @Test("decoded(as:) scalars")
+    @Test("decoded(as:) scalars follow the SDK decoder: Bool via boolValue, numbers via numberValue + must fit")
     func decodedScalars() throws {
         #expect(try value("12").decoded(as: Int.self) == 12)
         #expect(try value(" 12.0 ").decoded(as: Int.self) == 12)
+        #expect(try value("12abc").decoded(as: Int.self) == 12)
+        #expect(try value("1e3").decoded(as: Int.self) == 1000)
+        #expect(try value("").decoded(as: Int.self) == 0)
+        #expect(try value("abc").decoded(as: Double.self) == 0)
         #expect(try value("-128").decoded(as: Int8.self) == -128)
         #expect(try value("2.5").decoded(as: Double.self) == 2.5)
-        #expect(try value("true").decoded(as: Bool.self) == true)
-        #expect(try value("0").decoded(as: Bool.self) == false)
+        #expect(try value("2.5").decoded(as: Float.self) == 2.5)
+        #expect(try value("2.5").decoded(as: Decimal.self) == Decimal(2.5))
         #expect(try value("anything").decoded(as: String.self) == "anything")
-        for bad in ["12.5", "12abc", "", "1e400"] {
+        #expect(try value("7").decoded(as: Int?.self) == 7)
+        for bad in ["2.5", "12.5", "1e400", "-1e30"] {
             #expect(throws: RemoteConfigError.self, "Int from \(bad)") { try value(bad).decoded(as: Int.self) }
         }
-        #expect(throws: RemoteConfigError.self) { try value("300").decoded(as: Int8.self) }
+        let error = #expect(throws: RemoteConfigError.self) { try value("300").decoded(as: Int8.self) }
+        #expect(error?.description.contains("does not fit in Int8") == true)
         #expect(throws: RemoteConfigError.self) { try value("-1").decoded(as: UInt.self) }
-        #expect(throws: RemoteConfigError.self) { try value("yes").decoded(as: Bool.self) }
-        #expect(throws: RemoteConfigError.self) { try value("abc").decoded(as: Double.self) }
+        #expect(throws: RemoteConfigError.self) { try value("1e39").decoded(as: Float.self) }
+    }
+
+    @Test(
+        "decoded(as: Bool.self) always equals boolValue",
+        arguments: ["yes", "2", "", "true", "TRUE", "false", "0", "1", "on", "no", "y", "-1", "0.5", "12abc", " t"])
+    func decodedBoolAgreesWithBoolValue(text: String) throws {
+        #expect(try value(text).decoded(as: Bool.self) == value(text).boolValue, "\"\(text)\"")
+    }
+
+    @Test("decoded(as:) Data is the raw bytes; Date throws as in the SDK")
+    func decodedDataAndDate() throws {
+        let bytes = RemoteConfigValue(data: Data([0x00, 0xFF, 0x41]), source: .remote)
+        #expect(try bytes.decoded(as: Data.self) == Data([0x00, 0xFF, 0x41]))
+        #expect(try value("[1,2]").decoded(as: Data.self) == Data("[1,2]".utf8), "not a JSON array of bytes")
+        let error = #expect(throws: RemoteConfigError.self) { try value("2026-01-01 00:00:00").decoded(as: Date.self) }
+        #expect(error?.description.contains("Date is not supported") == true)
     }
 
     struct Banner: Codable, Equatable {
@@ -88,6 +109,11 @@ struct RemoteConfigValueTests {
 
     enum Layout: String, Codable {
         case grid, list
+    }
+
+    enum Level: Int, Codable {
+        case one = 1
+        case three = 3
     }
 
     @Test("decoded(as:) Codable types, String-backed enums, and errors naming the problem")
@@ -100,9 +126,23 @@ struct RemoteConfigValueTests {
         }
         #expect(error?.description.contains("maxItems") == true)
         #expect(throws: RemoteConfigError.self) { try value("diagonal").decoded(as: Layout.self) }
+        #expect(try value("3").decoded(as: Level.self) == .three, "Int-backed enums go through numberValue")
+        let notObject = #expect(throws: RemoteConfigError.self) { try value("3").decoded(as: Banner.self) }
+        #expect(notObject?.description.contains("expected a JSON object") == true)
+        #expect(throws: RemoteConfigError.self) { try value(#"{"a":1}"#).decoded(as: [Int].self) }
+        #expect(try value(#"{"a":1}"#).decoded(as: [String: Int].self) == ["a": 1])
     }
 
-    @Test("defaults are stored like Firebase")
+    /// The date as the SDK's formatter writes it: `yyyy-MM-dd HH:mm:ss` in the local time zone.
+    private func localWallClock(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = .current
+        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
+        return formatter.string(from: date)
+    }
+
+    @Test("defaults are stored like Firebase (dates in the local time zone)")
     func defaultsStorage() throws {
         func stored(_ any: Any) throws -> String { try RemoteConfigValue.fromDefault(any, key: "k").stringValue }
         #expect(try stored(true) == "1")
@@ -114,7 +154,12 @@ struct RemoteConfigValueTests {
         #expect(try stored("text") == "text")
         #expect(try stored(["b": 1, "a": [true, "x"]] as [String: Any]) == #"{"a":[true,"x"],"b":1}"#)
         #expect(try stored([1, 2]) == "[1,2]")
-        #expect(try stored(Date(timeIntervalSince1970: 0)) == "1970-01-01 00:00:00")
+        #expect(try stored(Date(timeIntervalSince1970: 0)) == localWallClock(Date(timeIntervalSince1970: 0)))
+        let summer = Date(timeIntervalSince1970: 1_782_900_000)  // mid 2026: daylight time where there is one
+        #expect(try stored(summer) == localWallClock(summer))
+        #expect(
+            RemoteConfigValue.defaultDateText(summer, timeZone: try #require(TimeZone(identifier: "Asia/Tokyo")))
+                == "2026-07-01 19:00:00")
         #expect(try RemoteConfigValue.fromDefault(Data([1, 2]), key: "k").dataValue == Data([1, 2]))
         #expect(try RemoteConfigValue.fromDefault("x", key: "k").source == .default)
         let error = #expect(throws: RemoteConfigError.self) {

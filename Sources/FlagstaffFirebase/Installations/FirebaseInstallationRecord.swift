@@ -1,0 +1,54 @@
+import Foundation
+
+/// What the provider persists about its Firebase installation (`firebase-installation.json`), written atomically.
+struct FirebaseInstallationRecord: Codable, Equatable, Sendable {
+    /// The file format version.
+    var version = 1
+    /// The Google app ID the installation was registered for; another app ID starts a new installation.
+    var appID: String
+    /// The installation ID (FID), created on this device before registration.
+    var fid: String
+    /// The refresh token from registration; `nil` until registered.
+    var refreshToken: String?
+    /// The current auth token, and when it expires.
+    var authToken: String?
+    var authTokenExpiration: Date?
+    /// When the app was first opened (the first time a record was written).
+    var firstOpenTime: Date?
+
+    /// The file name inside the storage directory.
+    static let fileName = "firebase-installation.json"
+
+    /// Reads the record in `directory`; `nil` when there is none or it cannot be read (a new one replaces it).
+    static func load(from directory: URL) -> FirebaseInstallationRecord? {
+        let url = directory.appendingPathComponent(fileName)
+        guard let data = try? Data(contentsOf: url) else { return nil }
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .secondsSince1970
+        return try? decoder.decode(FirebaseInstallationRecord.self, from: data)
+    }
+
+    /// Writes the record into `directory`, creating it if needed.
+    ///
+    /// - Throws: The file system's error.
+    func save(to directory: URL) throws {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .secondsSince1970
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        try encoder.encode(self).write(to: directory.appendingPathComponent(Self.fileName), options: .atomic)
+    }
+
+    /// A new installation ID in the SDK's format: 22 URL-safe base64 characters of 16 random bytes behind the
+    /// 4-bit prefix `0111`, so it always starts with `c`, `d`, `e` or `f`.
+    static func makeFID() -> String {
+        var bytes = [UInt8](repeating: 0, count: 17)
+        var generator = SystemRandomNumberGenerator()
+        for index in 1..<17 { bytes[index] = generator.next() }
+        bytes[0] = 0b0111_0000 | (bytes[16] & 0b0000_1111)
+        let text = Data(bytes).base64EncodedString()
+            .replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "+", with: "-")
+        return String(text.prefix(22))
+    }
+}
