@@ -10,6 +10,10 @@ public struct ConsoleOutcome: Sendable, Equatable {
     /// The signal that ended the session (`SIGINT`, `SIGTERM`, `SIGHUP`), or `nil` for a normal quit.
     /// Standalone tools exit with 128 + this number (130, 143, 129).
     public var signal: Int32?
+    /// Keys of changes that were never saved: they were still waiting for another process to release the
+    /// override store's lock when the console closed (the user quit without them, or a signal ended the
+    /// session), sorted. Empty in every other case.
+    public var unsavedKeys: [String]
 
     /// Creates an outcome.
     /// - Parameters:
@@ -17,13 +21,16 @@ public struct ConsoleOutcome: Sendable, Equatable {
     ///   - restartRequiredKeys: restart-requiring flags still changed since launch.
     ///   - restartChoice: the restart prompt's answer.
     ///   - signal: the ending signal, if any.
+    ///   - unsavedKeys: keys of changes that were never saved.
     public init(
-        changedKeys: [String], restartRequiredKeys: [String], restartChoice: RestartChoice, signal: Int32? = nil
+        changedKeys: [String], restartRequiredKeys: [String], restartChoice: RestartChoice, signal: Int32? = nil,
+        unsavedKeys: [String] = []
     ) {
         self.changedKeys = changedKeys
         self.restartRequiredKeys = restartRequiredKeys
         self.restartChoice = restartChoice
         self.signal = signal
+        self.unsavedKeys = unsavedKeys
     }
 
     /// `true` when restart-requiring changes remain and the user did not restart now: the app must be

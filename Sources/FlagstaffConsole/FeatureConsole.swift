@@ -9,7 +9,9 @@ import Flagstaff
 /// ```
 ///
 /// `run()` takes over the terminal until the user quits, then restores it (also on `SIGINT`, `SIGTERM`,
-/// `SIGHUP` and errors). Overrides are persisted through the registry's store as they are made. Changes
+/// `SIGHUP` and errors). Overrides are persisted through the registry's store as they are made; while another
+/// process holds a file store's lock the write is retried in the background and the console keeps answering
+/// (``ConsoleOutcome/unsavedKeys`` lists what was still waiting when it closed). Changes
 /// made by another process to the store, and remote updates, show as soon as the registry reports them,
 /// with the cursor kept on the same flag and the search kept.
 public final class FeatureConsole {
@@ -51,7 +53,8 @@ public final class FeatureConsole {
 
     private func run<C: Clock<Duration>>(on terminal: some ConsoleTerminal, clock: C) throws -> ConsoleOutcome {
         defer { terminal.end() }
-        let runner = ConsoleEffectRunner(registry: registry, terminal: terminal, restartHandler: options.restartHandler)
+        let runner = ConsoleEffectRunner(
+            registry: registry, terminal: terminal, restartHandler: options.restartHandler, clock: clock)
         defer { runner.stop() }
         // The first search builds the registry's search index (about 0.2 s for 100,000 flags): build it while
         // the user reads the first screen, so the first keystroke does not wait for it.

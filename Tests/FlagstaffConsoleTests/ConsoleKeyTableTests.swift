@@ -249,17 +249,21 @@ import Testing
     }
 
     @Test func helpScrollsInAShortTerminal() throws {
-        let first = String(ConsoleLayout.helpLines[0].prefix(40))
-        let last = String(try #require(ConsoleLayout.helpLines.last).prefix(40))
-        #expect(first == "Up k Ctrl-P                   move up")
+        #expect(ConsoleLayout.helpLines[0].hasPrefix("Up k Ctrl-P                   move up"))
+        // Too narrow for the 30-column key column: each entry on one line when it fits.
+        let lines = ConsoleLayout.helpLines(terminalWidth: 60, height: 12)
+        let first = lines[0]
+        let last = try #require(lines.last)
+        #expect(first == "Up k Ctrl-P  move up")
         var small = ConsoleState(registry: registry, width: 60, height: 12)
         press(.character("?"), into: &small)
         var screen = ConsoleLayout.render(small)
         #expect(screen.find(first) != nil)
-        #expect(screen.find("↑↓ scroll  ? or Esc closes") != nil)
+        #expect(
+            screen.find("↑↓ PgUp PgDn scroll · lines 1-9 of \(lines.count) · ? or Esc closes") != nil, "\(screen.text)")
         #expect(screen.find(last) == nil, "the last entry is below the box at first")
         press(.end, into: &small)  // End is not a help key; j scrolls
-        for _ in 0..<ConsoleLayout.helpLines.count { press(.character("j"), into: &small) }
+        for _ in 0..<lines.count { press(.character("j"), into: &small) }
         screen = ConsoleLayout.render(small)
         #expect(screen.find(last) != nil, "the last entry is reachable")
         #expect(screen.find(first) == nil)
@@ -271,7 +275,32 @@ import Testing
         press(.character("?"), into: &tall)
         #expect(ConsoleLayout.render(tall).find("? or Esc closes") != nil)
         #expect(ConsoleLayout.render(tall).find("scroll") == nil)
-        #expect(ConsoleLayout.render(tall).find(last) != nil)
+        #expect(ConsoleLayout.render(tall).find(String(try #require(ConsoleLayout.helpLines.last).prefix(40))) != nil)
+    }
+
+    @Test func helpStaysReadableAt40x10() throws {
+        // The box takes the whole screen; no entry is cut: long descriptions wrap under their keys.
+        let lines = ConsoleLayout.helpLines(terminalWidth: 40, height: 10)
+        #expect(lines.allSatisfy { DisplayWidth.of($0) <= 36 })
+        let words = lines.joined(separator: " ").split(separator: " ").joined(separator: " ")
+        for entry in ConsoleLayout.helpEntries where !entry.help.isEmpty {
+            #expect(words.contains((entry.keys + " " + entry.help).split(separator: " ").joined(separator: " ")))
+        }
+        #expect(lines.contains("q Ctrl-C"))
+        #expect(lines.contains("    quit (through the restart prompt"))
+        var state = ConsoleState(registry: registry, width: 40, height: 10)
+        press(.character("?"), into: &state)
+        var screen = ConsoleLayout.render(state)
+        #expect(screen.text(row: 1) == "│ Up k Ctrl-P  move up                 │", "\(screen.text)")
+        #expect(screen.find("│ ↑↓ scroll · 1-7 of \(lines.count) · Esc closes") != nil, "\(screen.text)")
+        #expect(screen.find("…") == nil, "nothing is cut")
+        // Every line can be reached, and the footer says which ones are shown.
+        for _ in 0..<(lines.count - 7) { press(.control("n"), into: &state) }
+        screen = ConsoleLayout.render(state)
+        #expect(
+            screen.text(row: 7) == "│ " + lines[lines.count - 1]
+                + String(repeating: " ", count: 37 - DisplayWidth.of(lines[lines.count - 1])) + "│")
+        #expect(screen.find("\(lines.count - 6)-\(lines.count) of \(lines.count)") != nil, "\(screen.text)")
     }
 
     @Test mutating func controlLAsksForARedraw() {

@@ -86,24 +86,29 @@ struct ConsoleCommand: ParsableCommand {
         }
     }
 
-    /// Turns the outcome into the exit status: 128 + signal, 3 when a restart is still due, else 0.
+    /// Prints what the user must know after the console closed, then turns the outcome into the exit status.
+    ///
+    /// One path for every way of leaving: `l` in the restart prompt, a second `Ctrl-C` (`SIGINT`), `SIGTERM`,
+    /// `SIGHUP` and `q` in a too-small terminal all print the same restart note when a restart is still due.
+    /// Status: 128 + signal, else 3 when a restart is still due, else 0.
     private func finish(_ outcome: ConsoleOutcome, registry: FeatureRegistry, storeURL: URL) throws {
+        if !outcome.unsavedKeys.isEmpty {
+            let keys = outcome.unsavedKeys.map(TerminalText.safe).joined(separator: ", ")
+            StandardStreams.note("not saved (the override store stayed locked): \(keys)")
+        }
+        let restarted = outcome.restartChoice == .restartNow && restartCommand != nil && outcome.signal == nil
+        let restartDue = !outcome.restartRequiredKeys.isEmpty && !restarted
+        if restartDue { StandardStreams.note(Self.restartNote(outcome)) }
         if let signal = outcome.signal { throw ExitCode(128 + signal) }
-        let keys = outcome.restartRequiredKeys.map(TerminalText.safe).joined(separator: ", ")
-        switch outcome.restartChoice {
-        case .restartNow where restartCommand != nil:
+        if restarted {
             // The app has just been restarted with the current values: they are the new launch values.
             try LaunchBaseline.record(registry, forStore: storeURL)
-        case .restartNow, .later:
-            if !outcome.restartRequiredKeys.isEmpty {
-                StandardStreams.note("restart the app to apply: \(keys)")
-                throw ExitCode(ExitStatus.pendingRestart.rawValue)
-            }
-        case .notNeeded, .undo:
-            if outcome.needsRestart {
-                StandardStreams.note("restart the app to apply: \(keys)")
-                throw ExitCode(ExitStatus.pendingRestart.rawValue)
-            }
         }
+        if restartDue { throw ExitCode(ExitStatus.pendingRestart.rawValue) }
+    }
+
+    /// `restart the app to apply: a, b`: the note printed whenever the console closes with a restart due.
+    static func restartNote(_ outcome: ConsoleOutcome) -> String {
+        "restart the app to apply: " + outcome.restartRequiredKeys.map(TerminalText.safe).joined(separator: ", ")
     }
 }

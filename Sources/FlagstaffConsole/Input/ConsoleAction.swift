@@ -58,6 +58,8 @@ package enum ConsoleAction: Sendable, Hashable {
     case restartLater
     /// Restart prompt: undo the restart-requiring changes and quit.
     case undoRestartChanges
-    /// Restart prompt: stay in the console.
+    /// Restart prompt, unsaved question: stay in the console.
     case cancelQuit
+    /// Unsaved question: quit now, leaving the writes still waiting for the store's lock unsaved.
+    case quitWithoutSaving
 }

@@ -49,7 +49,9 @@ package enum KeyBindings {
         KeyBinding([.character("R")], in: [.list], .askResetAll, help: "reset every override (asks y/n)"),
         KeyBinding([.character("i")], in: [.list], .toggleDetail, help: "show or hide the detail pane"),
         KeyBinding([.character("?"), .f1], in: [.list], .openHelp, help: "this help", footer: "? help", kept: true),
-        KeyBinding([.control("l")], in: [.list, .search, .help, .restartPrompt], .redraw, help: "redraw the screen"),
+        KeyBinding(
+            [.control("l")], in: [.list, .search, .help, .restartPrompt, .quitWhenSaved], .redraw,
+            help: "redraw the screen"),
         KeyBinding(
             [.control("r")], in: [.list], .refreshRemote, help: "fetch remote values now (attached remote sources)"),
         KeyBinding(
@@ -64,10 +66,10 @@ package enum KeyBindings {
             footer: "? or Esc close help", kept: true),
         KeyBinding([.down, .character("j"), .control("n")], in: [.help], .scrollHelp(by: 1), help: "scroll down"),
         KeyBinding(
-            [.pageDown, .control("f"), .control("d")], in: [.help], .scrollHelp(by: 5), help: "scroll down 5 entries"),
+            [.pageDown, .control("f"), .control("d")], in: [.help], .scrollHelp(by: 5), help: "scroll down 5 lines"),
         KeyBinding([.up, .character("k"), .control("p")], in: [.help], .scrollHelp(by: -1), help: "scroll up"),
         KeyBinding(
-            [.pageUp, .control("b"), .control("u")], in: [.help], .scrollHelp(by: -5), help: "scroll up 5 entries"),
+            [.pageUp, .control("b"), .control("u")], in: [.help], .scrollHelp(by: -5), help: "scroll up 5 lines"),
         KeyBinding([.home, .character("g")], in: [.help], .scrollHelpToTop, help: "first entry"),
         KeyBinding(
             [.character("y"), .character("Y")], in: [.confirmReset], .confirmResetAll,
@@ -83,6 +85,13 @@ package enum KeyBindings {
             footer: "u undo", kept: true),
         KeyBinding(
             [.escape], in: [.restartPrompt], .cancelQuit, help: "back to the console", footer: "Esc cancel", kept: true),
+        KeyBinding(
+            [.character("y"), .control("c")], in: [.quitWhenSaved], .quitWithoutSaving,
+            help: "quit now; changes still waiting for the store's lock are not saved", footer: "y quit unsaved",
+            kept: true),
+        KeyBinding(
+            [.escape, .character("n")], in: [.quitWhenSaved], .cancelQuit,
+            help: "back to the console (the changes keep waiting)", footer: "Esc stay", kept: true),
     ]
 
     /// The binding of `key` in `mode`, if any.

@@ -59,6 +59,9 @@ extension ConsoleLayout {
             "effective \(context.onOff(resolution.value)) \(g.leftArrow) " + chain.joined(separator: " \(g.dot) ")
 
         var facts: [String] = ["kind " + kindName(feature.kind)]
+        if let unsaved = context.state.unsavedOverride(for: feature) {
+            facts.insert(unsavedText(unsaved) + " (not saved yet)", at: 0)
+        }
         if feature.override != .featureDefault {
             facts.append("overridden \(context.onOff(feature.override == .enabled))")
         }

@@ -84,7 +84,13 @@ extension ConsoleLayout {
             into: &buffer)
 
         buffer.put(context.onOff(on), row: row, column: columns.value, style: style)
-        buffer.put(sourceName(resolution.source), row: row, column: columns.source, maxWidth: 11)
+        if let unsaved = context.state.unsavedOverride(for: feature) {
+            // A write not saved yet (at once, unless another process holds the store's lock): what it will set.
+            buffer.put(
+                unsavedText(unsaved), row: row, column: columns.source, style: context.theme.warning, maxWidth: 11)
+        } else {
+            buffer.put(sourceName(resolution.source), row: row, column: columns.source, maxWidth: 11)
+        }
         if feature.requiresRestart {
             buffer.put(context.glyphs.restart, row: row, column: columns.marker, style: context.theme.restartMarker)
         }
@@ -123,6 +129,15 @@ extension ConsoleLayout {
                 let highlighted = ranges.contains { $0.contains(offset) }
                 x = buffer.put(String(character), row: row, column: x, style: highlighted ? highlight : style)
             }
+        }
+    }
+
+    /// The source column of a flag whose write is not saved yet: `saving ON`, `saving OFF`, `resetting`.
+    static func unsavedText(_ state: OverrideState) -> String {
+        switch state {
+        case .enabled: "saving ON"
+        case .disabled: "saving OFF"
+        case .featureDefault: "resetting"
         }
     }
 

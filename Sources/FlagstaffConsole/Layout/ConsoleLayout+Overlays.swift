@@ -1,24 +1,78 @@
 import Flagstaff
 
 extension ConsoleLayout {
-    /// The help overlay's lines: every key of the list and the search field, from ``KeyBindings``.
-    static let helpLines: [String] = {
-        func line(_ binding: KeyBinding) -> String {
-            binding.keyNames + String(repeating: " ", count: max(1, 30 - DisplayWidth.of(binding.keyNames)))
-                + binding.help
-        }
+    /// The help overlay's entries: every key of the list and the search field, from ``KeyBindings``; `nil`
+    /// keys mark a section title ("While searching:"), an empty entry a blank line.
+    static let helpEntries: [(keys: String, help: String)] = {
         let list = KeyBindings.bindings(in: .list)
         let search = KeyBindings.bindings(in: .search).filter { !$0.modes.contains(.list) }
-        return list.map(line) + ["", "While searching:"] + search.map(line)
+        return list.map { ($0.keyNames, $0.help) } + [("", ""), ("", "While searching:")]
+            + search.map { ($0.keyNames, $0.help) }
     }()
 
+    /// The help lines for a box as wide as a large terminal gives it (key column of 30).
+    static var helpLines: [String] { helpLines(contentWidth: .max) }
+
+    /// The help lines in a box `contentWidth` columns wide: keys in a 30-column key column when every
+    /// description fits beside it; else each entry on one line (`Up k Ctrl-P  move up`) when it fits, and
+    /// otherwise the keys on a line and the description wrapped below them, indented.
+    static func helpLines(contentWidth width: Int) -> [String] {
+        let widest = helpEntries.map { DisplayWidth.of($0.help) }.max() ?? 0
+        if width >= 30 + widest {
+            return helpEntries.map { entry in
+                guard !entry.keys.isEmpty else { return entry.help }
+                return entry.keys + String(repeating: " ", count: max(1, 30 - DisplayWidth.of(entry.keys))) + entry.help
+            }
+        }
+        return helpEntries.flatMap { entry -> [String] in
+            guard !entry.keys.isEmpty else { return [entry.help] }
+            let line = entry.keys + "  " + entry.help
+            if DisplayWidth.of(line) <= width { return [line] }
+            return [entry.keys] + wrap(entry.help, width: width - 4).map { "    " + $0 }
+        }
+    }
+
+    /// The help lines for a terminal of this size (what ``drawHelp(_:into:)`` scrolls through).
+    static func helpLines(terminalWidth: Int, height: Int) -> [String] {
+        helpLines(contentWidth: BoxMetrics(width: terminalWidth, height: height).maxContentWidth)
+    }
+
     static func drawHelp(_ context: Context, into buffer: inout ScreenBuffer) {
-        let lines = helpLines
-        // The box shows at most height - 6 entries; when they do not all fit, ↑/↓ scroll them.
-        let fits = lines.count <= buffer.height - 6
-        let offset = fits ? 0 : min(context.state.helpOffset, max(0, lines.count - (buffer.height - 6)))
-        let footer = fits ? "? or Esc closes" : "\(context.glyphs.upDown) scroll  ? or Esc closes"
+        let metrics = BoxMetrics(width: buffer.width, height: buffer.height)
+        let lines = helpLines(contentWidth: metrics.maxContentWidth)
+        // When the lines do not all fit, ↑/↓ (and PgUp/PgDn) scroll them; the footer says which are shown.
+        let visible = metrics.maxLines
+        let fits = lines.count <= visible
+        let offset = fits ? 0 : min(context.state.helpOffset, max(0, lines.count - visible))
+        var footer = "? or Esc closes"
+        if !fits {
+            let range = "\(offset + 1)-\(min(lines.count, offset + visible)) of \(lines.count)"
+            let upDown = context.glyphs.upDown
+            let candidates = [
+                "\(upDown) PgUp PgDn scroll \(context.glyphs.dot) lines \(range) \(context.glyphs.dot) ? or Esc closes",
+                "\(upDown) scroll \(context.glyphs.dot) \(range) \(context.glyphs.dot) Esc closes",
+                "\(upDown) \(range) Esc closes",
+            ]
+            footer = candidates.first { DisplayWidth.of($0) <= metrics.maxContentWidth } ?? candidates[2]
+        }
         drawBox(title: "Keys", lines: Array(lines.dropFirst(offset)), footer: footer, context, into: &buffer)
+    }
+
+    /// The room a box gets: in a terminal under 60×16 it takes the whole screen and drops the blank row
+    /// above its footer; otherwise it keeps a margin.
+    struct BoxMetrics {
+        /// Whether the box fills the screen.
+        let compact: Bool
+        /// The widest line inside the box.
+        let maxContentWidth: Int
+        /// The most lines shown inside the box.
+        let maxLines: Int
+
+        init(width: Int, height: Int) {
+            compact = width < 60 || height < 16
+            maxContentWidth = max(1, width - (compact ? 4 : 6))
+            maxLines = max(1, height - (compact ? 3 : 6))
+        }
     }
 
     static func drawRestartPrompt(_ context: Context, into buffer: inout ScreenBuffer) {
@@ -30,7 +84,9 @@ extension ConsoleLayout {
         }
         lines.insert("These changes need a restart:", at: 0)
         drawBox(
-            title: "Restart needed", lines: lines, footer: footerKeys(context, width: buffer.width - 6), context,
+            title: "Restart needed", lines: lines,
+            footer: footerKeys(context, width: BoxMetrics(width: buffer.width, height: buffer.height).maxContentWidth),
+            context,
             into: &buffer
         )
     }
@@ -40,11 +96,13 @@ extension ConsoleLayout {
         title: String, lines: [String], footer: String, _ context: Context, into buffer: inout ScreenBuffer
     ) {
         let g = context.glyphs
-        let contentWidth = min(buffer.width - 6, max(DisplayWidth.of(footer), lines.map(DisplayWidth.of).max() ?? 0))
+        let metrics = BoxMetrics(width: buffer.width, height: buffer.height)
+        let contentWidth = min(
+            metrics.maxContentWidth, max(DisplayWidth.of(footer), lines.map(DisplayWidth.of).max() ?? 0))
         let boxWidth = contentWidth + 4
-        let maxLines = max(0, buffer.height - 6)
-        let shown = Array(lines.prefix(maxLines))
-        let boxHeight = shown.count + 4
+        let shown = Array(lines.prefix(metrics.maxLines))
+        let gap = metrics.compact ? 0 : 1  // the blank row above the footer
+        let boxHeight = shown.count + 3 + gap
         let left = max(0, (buffer.width - boxWidth) / 2)
         let top = max(0, (buffer.height - boxHeight) / 2)
         let horizontal = String(repeating: g.rule, count: max(0, boxWidth - 2))
@@ -58,14 +116,14 @@ extension ConsoleLayout {
             buffer.put(truncate(line, to: contentWidth, context), row: row, column: left + 2)
             buffer.put(g.vertical, row: row, column: left + boxWidth - 1, style: strong)
         }
-        let footerRow = top + 1 + shown.count
-        for row in [footerRow, footerRow + 1] {
+        let footerRow = top + 1 + shown.count + gap
+        for row in footerRow - gap...footerRow {
             buffer.put(g.vertical, row: row, column: left, style: strong)
             buffer.put(g.vertical, row: row, column: left + boxWidth - 1, style: strong)
         }
         buffer.put(
-            truncate(footer, to: contentWidth, context), row: footerRow + 1, column: left + 2,
+            truncate(footer, to: contentWidth, context), row: footerRow, column: left + 2,
             style: context.theme.warning)
-        buffer.put(g.corners.2 + horizontal + g.corners.3, row: footerRow + 2, column: left, style: strong)
+        buffer.put(g.corners.2 + horizontal + g.corners.3, row: footerRow + 1, column: left, style: strong)
     }
 }

@@ -17,10 +17,9 @@ package enum ConsoleLayout {
         var buffer = ScreenBuffer(width: state.width, height: state.height)
         let context = Context(state: state)
         if state.isTooSmall {
-            let message =
-                "Terminal too small (\(state.width)\(state.glyphs.times)\(state.height)): "
-                + "need at least \(ConsoleState.minimumSize.width)\(state.glyphs.times)\(ConsoleState.minimumSize.height)"
-            buffer.put(message, row: 0, column: 0, style: context.theme.warning)
+            for (row, line) in tooSmallLines(state).enumerated() {
+                buffer.put(line, row: row, column: 0, style: context.theme.warning)
+            }
             return buffer
         }
         drawHeader(context, into: &buffer)
@@ -35,6 +34,9 @@ package enum ConsoleLayout {
         }
         drawRule(row: row, context, into: &buffer)
         drawFooter(context, row: row + 1, into: &buffer)
+        if let message = footerMessage(context) {
+            drawMessage(message, footerRow: row + 1, context, into: &buffer)
+        }
         switch state.mode {
         case .help: drawHelp(context, into: &buffer)
         case .restartPrompt: drawRestartPrompt(context, into: &buffer)
@@ -76,7 +78,10 @@ package enum ConsoleLayout {
         }
         var remote = remoteStatus(context)
         if let error = state.source.storeErrorMessage {
-            remote = "store error: " + context.clean(error) + (remote.isEmpty ? "" : dot + remote)
+            // The header has little room: the store's path is cut to its file name (the footer shows it whole).
+            let shortened = abbreviatingPaths(
+                context.clean(error), longerThan: 12, fileNameOnly: true, ellipsis: context.glyphs.ellipsis)
+            remote = "store error: " + shortened + (remote.isEmpty ? "" : dot + remote)
         }
         let countsX = max(0, state.width - DisplayWidth.of(right) - 1)
         let title = " Flagstaff" + dot + context.clean(state.title)
@@ -145,21 +150,84 @@ package enum ConsoleLayout {
         buffer.put(String(repeating: context.glyphs.rule, count: buffer.width), row: row, column: 0)
     }
 
+    /// The "terminal too small" screen: the size there is and the size needed, worded as fully as the
+    /// terminal allows and wrapped at spaces, so the numbers are never cut (in a 20×5 terminal: "Terminal too
+    /// small (20×5): need at least 40×10" on three lines).
+    static func tooSmallLines(_ state: ConsoleState) -> [String] {
+        let times = state.glyphs.times
+        let have = "\(state.width)\(times)\(state.height)"
+        let need = "\(ConsoleState.minimumSize.width)\(times)\(ConsoleState.minimumSize.height)"
+        let candidates = [
+            "Terminal too small (\(have)): need at least \(need). q quits",
+            "Terminal too small (\(have)): need at least \(need)",
+            "Too small (\(have)): need \(need)",
+            "Need \(need), have \(have)",
+            "Need \(need)",
+            need,
+        ]
+        for candidate in candidates {
+            let fitsWords = candidate.split(separator: " ").allSatisfy { DisplayWidth.of(String($0)) <= state.width }
+            let lines = wrap(candidate, width: state.width)
+            if fitsWords, lines.count <= state.height { return lines }
+        }
+        return [need]  // narrower than "40×10": the start of it is all there is room for
+    }
+
     private static func drawFooter(_ context: Context, row: Int, into buffer: inout ScreenBuffer) {
-        let state = context.state
-        if state.mode == .confirmReset {
-            let count = state.counts.overridden
-            buffer.put(
-                " Reset all \(count) override\(count == 1 ? "" : "s")? y yes  n no", row: row, column: 0,
-                style: context.theme.warning
-            )
-            return
-        }
-        if let message = state.statusMessage {
-            buffer.put(" " + context.clean(message), row: row, column: 0, style: context.theme.warning)
-            return
-        }
+        guard footerMessage(context) == nil else { return }
         buffer.put(" " + footerKeys(context, width: buffer.width - 2), row: row, column: 0)
+    }
+
+    /// What the footer says instead of the keys, by priority: the open question (reset every override; quit
+    /// with unsaved writes), the one-shot message, the write waiting for the store's lock, the store's error
+    /// (the header has room for its start only). `nil`: the keys.
+    static func footerMessage(_ context: Context) -> String? {
+        let state = context.state
+        let dot = " \(context.glyphs.dot) "
+        switch state.mode {
+        case .confirmReset:
+            let count = state.counts.overridden
+            return "Reset all \(count) override\(count == 1 ? "" : "s")? y yes  n no"
+        case .quitWhenSaved:
+            let count = state.pendingWrites.count
+            var text = "Quitting once \(count == 1 ? "the change is" : "\(count) changes are") saved"
+            if let wait = state.storeLockWait {
+                text += " (the store is locked by \(context.clean(wait.holder)), \(seconds(wait.waited)))"
+            }
+            return text + dot + "y quit without saving  Esc stay"
+        default:
+            break
+        }
+        if let message = state.statusMessage { return context.clean(message) }
+        if let wait = state.storeLockWait {
+            let count = state.pendingWrites.count
+            return "Saving \(count) change\(count == 1 ? "" : "s"): the store is locked by "
+                + context.clean(wait.holder) + " (\(seconds(wait.waited)))" + dot + "retrying until it is released"
+        }
+        if state.mode == .list, let error = state.source.storeErrorMessage {
+            return "Store error: " + context.clean(error)
+        }
+        return nil
+    }
+
+    /// `3 s` (whole seconds waited so far).
+    private static func seconds(_ duration: Duration) -> String { "\(duration.components.seconds) s" }
+
+    /// Draws a footer message, wrapped upwards over the detail pane (or the bottom of the list) when it does
+    /// not fit on the footer row: never more than 4 lines, nor more than half the screen; paths are shortened
+    /// before the end of the message is cut (the reason of an error comes after its path).
+    private static func drawMessage(
+        _ message: String, footerRow: Int, _ context: Context, into buffer: inout ScreenBuffer
+    ) {
+        let maxLines = max(1, min(4, (buffer.height - 3) / 2))
+        let lines = messageLines(
+            message, width: buffer.width - 2, maxLines: maxLines, ellipsis: context.glyphs.ellipsis)
+        let top = footerRow - lines.count + 1
+        if lines.count > 1 { drawRule(row: top - 1, context, into: &buffer) }
+        for (offset, line) in lines.enumerated() {
+            buffer.fill(row: top + offset)
+            buffer.put(" " + line, row: top + offset, column: 0, style: context.theme.warning)
+        }
     }
 
     /// The keys that work in the current mode (the footer items of ``KeyBindings``), dropping the last ones

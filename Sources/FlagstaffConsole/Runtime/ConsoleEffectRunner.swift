@@ -3,12 +3,16 @@ import Flagstaff
 /// Performs the effects ``ConsoleState/update(_:)`` returns, and feeds back the events they cause: the one
 /// shell of the console, used by ``FeatureConsole`` and by the tests.
 ///
-/// Store writes go through the registry; the registry's change callback posts the changed keys to the
-/// ``inbox``, so the state refreshes exactly those flags. A failed write comes back as
-/// ``ConsoleEvent/storeWriteFailed(_:)``; a finished remote refresh as ``ConsoleEvent/remoteStatusChanged``;
+/// Store writes go through the registry, by way of a ``ConsoleStoreWriter``: at once when the store's lock is
+/// free, otherwise in the background, so a lock held by another process never blocks the loop. The
+/// registry's change callback posts the changed keys to the ``inbox``, so the state refreshes exactly those
+/// flags. Each write comes back as ``ConsoleEvent/storeWriteSaved`` or ``ConsoleEvent/storeWriteFailed(_:)``
+/// (in order), and while one waits for the lock as ``ConsoleEvent/storeLocked(holder:waited:)``; a finished
+/// remote refresh comes back as ``ConsoleEvent/remoteStatusChanged``;
 /// a suspend as the terminal's size when the process continues. Drawing is left to the caller: the runner
 /// only records that a frame (``needsFrame``) or a full repaint (``needsFullRedraw``) is due.
-/// `quit` ends the terminal, records the ``outcome`` and runs the restart handler when asked to.
+/// `quit` ends the terminal, stops the writer (writes still waiting for the lock are listed in
+/// ``ConsoleOutcome/unsavedKeys``), records the ``outcome`` and runs the restart handler when asked to.
 ///
 /// Not thread-safe: use it from the console's thread (only the inbox is shared).
 package final class ConsoleEffectRunner {
@@ -19,6 +23,8 @@ package final class ConsoleEffectRunner {
     private let terminal: any ConsoleTerminal
     private let restartHandler: (@Sendable ([PendingRestart]) throws -> Void)?
     private var subscription: ChangeSubscription?
+    /// Performs the store writes (at once, or in the background while another process holds the lock).
+    package let writer: ConsoleStoreWriter
     /// The background refreshes started by `Ctrl-R`.
     package private(set) var refreshTasks: [Task<Void, Never>] = []
     /// The session's result, once a quit effect ran.
@@ -33,23 +39,27 @@ package final class ConsoleEffectRunner {
     ///   - registry: the registry the effects write to.
     ///   - terminal: the terminal to suspend and end.
     ///   - restartHandler: what "restart now" runs, after the terminal is ended.
+    ///   - clock: the clock a write waiting for the store's lock retries on.
     package init(
         registry: FeatureRegistry, terminal: any ConsoleTerminal,
-        restartHandler: (@Sendable ([PendingRestart]) throws -> Void)? = nil
+        restartHandler: (@Sendable ([PendingRestart]) throws -> Void)? = nil,
+        clock: any Clock<Duration> = ContinuousClock()
     ) {
         self.registry = registry
         self.terminal = terminal
         self.restartHandler = restartHandler
         let inbox = self.inbox
+        writer = ConsoleStoreWriter(registry: registry, clock: clock, post: { inbox.post($0) })
         subscription = registry.onChange { change in inbox.post(.registryChanged(keys: change.keys)) }
     }
 
     deinit { stop() }
 
-    /// Stops listening to the registry.
+    /// Stops listening to the registry and stops the background writes.
     package func stop() {
         subscription?.cancel()
         subscription = nil
+        writer.stop()
     }
 
     /// Feeds an event to the state, performs the effects, and feeds back every event they cause (and any
@@ -82,9 +92,12 @@ package final class ConsoleEffectRunner {
     private func perform(_ effect: ConsoleEffect, state: ConsoleState) throws -> [ConsoleEvent] {
         switch effect {
         case .setOverrides(let changes):
-            return storeWrite { try registry.setOverrides(changes) }
+            let registry = self.registry
+            return writer.submit(.init(keys: Array(changes.keys)) { try registry.setOverrides(changes) })
         case .resetAllOverrides:
-            return storeWrite { try registry.resetAllOverrides() }
+            let registry = self.registry
+            let keys = Array(registry.storedOverrides.keys)
+            return writer.submit(.init(keys: keys) { try registry.resetAllOverrides() })
         case .refreshRemoteSources:
             let inbox = self.inbox
             for source in registry.remoteSources {
@@ -105,20 +118,13 @@ package final class ConsoleEffectRunner {
             return [.resize(width: size.width, height: size.height)]
         case .quit(let choice, let signal):
             terminal.end()
+            let unsaved = writer.stop()
             stop()
-            outcome = state.outcome(choice: choice, signal: signal)
+            var outcome = state.outcome(choice: choice, signal: signal)
+            outcome.unsavedKeys = unsaved
+            self.outcome = outcome
             if choice == .restartNow, let restartHandler { try restartHandler(state.pendingRestarts) }
         }
         return []
-    }
-
-    /// Runs a store write; a failure becomes the event that reports it (the change was not applied).
-    private func storeWrite(_ write: () throws -> Void) -> [ConsoleEvent] {
-        do {
-            try write()
-            return []
-        } catch {
-            return [.storeWriteFailed("\(error)")]
-        }
     }
 }

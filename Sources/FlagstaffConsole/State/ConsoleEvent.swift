@@ -2,7 +2,8 @@
 ///
 /// The terminal produces keys, resizes and signals; the registry's change callbacks produce
 /// ``registryChanged(keys:)``; the run loop produces ticks from its clock; the effect runner produces
-/// ``storeWriteFailed(_:)`` and ``remoteStatusChanged`` as results of the effects it performed.
+/// ``storeWriteSaved``, ``storeWriteFailed(_:)``, ``storeLocked(holder:waited:)`` and ``remoteStatusChanged``
+/// as results of the effects it performed (store writes are reported in the order they were asked for).
 package enum ConsoleEvent: Sendable, Equatable {
     /// A decoded key press.
     case key(ConsoleKey)
@@ -18,6 +19,11 @@ package enum ConsoleEvent: Sendable, Equatable {
     case tick(sinceLastFrame: Duration)
     /// A signal reached the process.
     case signal(ConsoleSignal)
-    /// Writing the override store failed; the change was not applied.
+    /// The oldest pending store write (``ConsoleState/pendingWrites``) was saved.
+    case storeWriteSaved
+    /// The oldest pending store write failed and was dropped; the change was not applied.
     case storeWriteFailed(String)
+    /// The oldest pending store write is waiting for the store's lock, held by `holder` (for example
+    /// `pid 4242 (flagstaff set blueText on)`), for `waited` so far; it is retried until it lands.
+    case storeLocked(holder: String, waited: Duration)
 }

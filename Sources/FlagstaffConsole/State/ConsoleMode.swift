@@ -10,6 +10,8 @@ package enum ConsoleMode: Sendable, Hashable, CaseIterable {
     case confirmReset
     /// Asking what to do about changes that need a restart (r/l/u/Esc).
     case restartPrompt
+    /// Quitting once the pending store writes are saved (y quits without them, Esc stays).
+    case quitWhenSaved
 
     /// The mode's name in the key table of docs/console.md.
     package var name: String {
@@ -19,6 +21,7 @@ package enum ConsoleMode: Sendable, Hashable, CaseIterable {
         case .help: "help"
         case .confirmReset: "reset question"
         case .restartPrompt: "restart prompt"
+        case .quitWhenSaved: "unsaved question"
         }
     }
 }

@@ -42,7 +42,8 @@ extension ConsoleState {
             helpOffset = 0
         case .closeHelp: mode = .list
         case .scrollHelp(let delta):
-            helpOffset = min(max(0, helpOffset + delta), max(0, ConsoleLayout.helpLines.count - 1))
+            let lines = ConsoleLayout.helpLines(terminalWidth: width, height: height).count
+            helpOffset = min(max(0, helpOffset + delta), max(0, lines - 1))
         case .scrollHelpToTop: helpOffset = 0
         case .redraw: return [.redrawAll]
         case .refreshRemote:
@@ -56,10 +57,22 @@ extension ConsoleState {
         case .quit: return requestQuit()
         case .restartNow: return [.quit(.restartNow, signal: nil)]
         case .restartLater: return [.quit(.later, signal: nil)]
-        case .undoRestartChanges: return [.setOverrides(undoOverrides()), .quit(.undo, signal: nil)]
+        case .undoRestartChanges:
+            // Quits once the undo is saved (at once, unless another process holds the store's lock).
+            let changes = undoOverrides()
+            mode = .quitWhenSaved
+            quitChoiceAfterSave = .undo
+            return [.setOverrides(changes)]
         case .cancelQuit:
             mode = .list
             pendingRestarts = []
+            quitChoiceAfterSave = nil
+        case .quitWithoutSaving:
+            // An unsaved undo leaves the restart-requiring changes in place: a restart is still due.
+            let choice = quitChoiceAfterSave
+            quitChoiceAfterSave = nil
+            if choice == .undo { return [.quit(.later, signal: nil)] }
+            return requestQuit(waitForWrites: false)
         }
         return []
     }

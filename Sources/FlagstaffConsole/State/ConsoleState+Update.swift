@@ -9,9 +9,26 @@ extension ConsoleState {
     /// changes); `SIGTERM` and `SIGHUP` end the session at once. Registry changes update only the counts and
     /// rows of the changed flags. Ticks repaint once a second while remote sources are attached (their status
     /// changes without any flag changing), and pick up flags registered at runtime.
+    ///
+    /// Every store write asked for joins ``pendingWrites`` until the runner reports it saved or failed; while
+    /// one waits for another process's lock the footer says who holds it. Quitting with writes pending waits
+    /// for them (``ConsoleMode/quitWhenSaved``): it goes on by itself once they are saved, `y` or a second
+    /// `Ctrl-C` quits without them, `Esc` stays.
     /// - Parameter event: what happened.
     /// - Returns: what the shell must do, in order. A ``ConsoleEffect/quit(_:signal:)`` is always last.
     package mutating func update(_ event: ConsoleEvent) -> [ConsoleEffect] {
+        let effects = decide(event)
+        for effect in effects {
+            switch effect {
+            case .setOverrides(let changes): pendingWrites.append(.overrides(changes))
+            case .resetAllOverrides: pendingWrites.append(.resetAll)
+            default: break
+            }
+        }
+        return effects
+    }
+
+    private mutating func decide(_ event: ConsoleEvent) -> [ConsoleEffect] {
         switch event {
         case .key(let key):
             statusMessage = nil
@@ -37,10 +54,38 @@ extension ConsoleState {
             return !source.remoteSources.isEmpty && sinceLastFrame >= .seconds(1) ? [.repaint] : []
         case .signal(let signal):
             return handle(signal)
+        case .storeWriteSaved:
+            finishOldestWrite()
+            return withRepaint(quitIfSaved())
         case .storeWriteFailed(let message):
+            finishOldestWrite()
             statusMessage = "Could not save the change: " + message
+            if mode == .quitWhenSaved {
+                mode = .list
+                quitChoiceAfterSave = nil
+                statusMessage = "Not quitting: could not save the change: " + message
+            }
+            return [.repaint]
+        case .storeLocked(let holder, let waited):
+            storeLockWait = pendingWrites.isEmpty ? nil : StoreLockWait(holder: holder, waited: waited)
             return [.repaint]
         }
+    }
+
+    /// Drops the oldest pending write (the runner reports writes in order) and the lock notice with it.
+    private mutating func finishOldestWrite() {
+        if !pendingWrites.isEmpty { pendingWrites.removeFirst() }
+        storeLockWait = nil
+    }
+
+    /// Quits once the last pending write is saved, when the user asked to quit meanwhile.
+    private mutating func quitIfSaved() -> [ConsoleEffect] {
+        guard mode == .quitWhenSaved, pendingWrites.isEmpty else { return [] }
+        mode = .list
+        let choice = quitChoiceAfterSave
+        quitChoiceAfterSave = nil
+        if let choice { return [.quit(choice, signal: nil)] }
+        return requestQuit()
     }
 
     private func withRepaint(_ effects: [ConsoleEffect]) -> [ConsoleEffect] {
@@ -78,15 +123,22 @@ extension ConsoleState {
         case .confirmReset:
             mode = .list
             statusMessage = "Reset cancelled"
-        case .list, .help, .restartPrompt:
+        case .list, .help, .restartPrompt, .quitWhenSaved:
             break
         }
         return []
     }
 
-    /// Starts quitting: the restart prompt when it applies, otherwise a quit effect.
-    mutating func requestQuit() -> [ConsoleEffect] {
+    /// Starts quitting: first waiting for the pending store writes (``ConsoleMode/quitWhenSaved``), then the
+    /// restart prompt when it applies, otherwise a quit effect.
+    /// - Parameter waitForWrites: `false` to go on although writes are still pending (`y` in the question).
+    mutating func requestQuit(waitForWrites: Bool = true) -> [ConsoleEffect] {
         mode = .list
+        if waitForWrites, !pendingWrites.isEmpty {
+            mode = .quitWhenSaved
+            quitChoiceAfterSave = nil
+            return []
+        }
         let pending = computePendingRestarts()
         guard !pending.isEmpty else { return [.quit(.notNeeded, signal: nil)] }
         pendingRestarts = pending

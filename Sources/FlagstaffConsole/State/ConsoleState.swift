@@ -46,6 +46,14 @@ package struct ConsoleState: Sendable {
     package internal(set) var statusMessage: String?
     /// The flags listed by the restart prompt.
     package internal(set) var pendingRestarts: [PendingRestart] = []
+    /// Store writes asked for and not yet reported saved or failed, oldest first (the runner reports them in
+    /// this order). Their flags show "saving" until then.
+    package internal(set) var pendingWrites: [PendingWrite] = []
+    /// Who holds the store's lock while the oldest pending write waits for it (`nil` when no write waits).
+    package internal(set) var storeLockWait: StoreLockWait?
+    /// In ``ConsoleMode/quitWhenSaved``: the restart choice to quit with once the writes are saved (the
+    /// restart prompt's undo), or `nil` to quit as `q` does (through the restart prompt when it applies).
+    package internal(set) var quitChoiceAfterSave: RestartChoice?
     /// Header counts, kept up to date by registry-change events.
     package internal(set) var counts = Counts()
     /// Keys of the overridden flags (the header count, kept incrementally).
@@ -129,4 +137,13 @@ package struct ConsoleState: Sendable {
 
     /// The selected flag, read now, if the selected row is a flag.
     package var selectedFlag: ConsoleFlag? { selectedKey.flatMap(source.flag(forKey:)) }
+
+    /// The override the newest pending write gives a flag, while that write has not been saved and would
+    /// change the flag's override (`R` waiting for the lock marks only the overridden flags).
+    package func unsavedOverride(for flag: ConsoleFlag) -> OverrideState? {
+        for write in pendingWrites.reversed() {
+            if let state = write.override(forKey: flag.key) { return state == flag.override ? nil : state }
+        }
+        return nil
+    }
 }

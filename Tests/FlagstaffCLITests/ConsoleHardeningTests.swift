@@ -1,0 +1,121 @@
+import Flagstaff
+import FlagstaffTestSupport
+import Foundation
+import Testing
+
+/// The console in tmux against issue 11: a held store lock never freezes it, and every way of leaving with a
+/// restart due prints the same note.
+@Suite("console hardening (tmux)")
+struct ConsoleHardeningTests {
+    /// The store's lock held by this test process, on a thread of its own, until ``release()``: another process
+    /// than the console in tmux. (With a `StoreLockHolder` child, run beside the other tmux tests, the holder
+    /// once never saw the end of its standard input and `release()` never returned.)
+    final class HeldLock: Sendable {
+        private let held = DispatchSemaphore(value: 0)
+        private let done = DispatchSemaphore(value: 0)
+
+        /// Takes the lock of the store at `path` and returns once it is held.
+        init(path: String) async throws {
+            let store = try FileOverrideStore(url: URL(fileURLWithPath: path))
+            let (held, done) = (self.held, self.done)
+            Thread.detachNewThread {
+                _ = try? store.holdingLock {
+                    held.signal()
+                    done.wait()
+                }
+            }
+            try await offCooperativePool { held.wait() }
+        }
+
+        /// Lets the lock go (once).
+        func release() { done.signal() }
+    }
+
+    @Test func aHeldLockNeverFreezesTheConsoleAndTheWriteLandsOnceReleased() async throws {
+        let harness = try ConsoleHarness()
+        try await harness.waitForConsole()
+        let lock = try await HeldLock(path: harness.store.path)
+        var released = false
+        defer { if !released { lock.release() } }
+        let holder = "pid \(getpid()) ("
+
+        try harness.session.sendKeys("o")  // Blue Text, the first row
+        var screen = try await harness.session.waitFor(text: "the store is locked by \(holder)")
+        // The notice wraps over the detail pane: who holds the lock, for how long, and what happens.
+        let words = screen.text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(words.contains(" s) · retrying until it is released"), "\(screen.text)")
+        #expect(screen.selectedLine?.contains("OFF  saving ON") == true, "\(screen.text)")
+        // The loop keeps answering: the cursor moves, the help opens and closes.
+        try harness.session.sendKeys("j")
+        try await harness.session.waitFor("the cursor moved") { $0.selectedLine?.hasPrefix("Use Tab Bar Nav") == true }
+        try harness.session.sendKeys("?")
+        try await harness.session.waitFor(text: "Keys")
+        try harness.session.sendKeys("Escape")
+        try await harness.session.waitFor("help closed") { !$0.contains("? or Esc close") }
+        #expect(try harness.storedOverrides().isEmpty)
+
+        lock.release()
+        released = true
+        #expect(try await harness.waitForStore { $0["blueText"] == "on" }["blueText"] == "on")
+        screen = try await harness.session.waitFor("the notice is gone") {
+            !$0.contains("locked") && $0.contains("q quit")
+        }
+        #expect(!screen.text.contains("saving"), "\(screen.text)")
+        try harness.session.sendKeys("q")
+        #expect(try await harness.waitForExit().status == 0)
+    }
+
+    @Test func quittingWhileAWriteWaitsAsksAndQuitsAtOnceWithoutIt() async throws {
+        let harness = try ConsoleHarness()
+        try await harness.waitForConsole()
+        let lock = try await HeldLock(path: harness.store.path)
+        defer { lock.release() }
+
+        try harness.session.sendKeys("o")
+        try await harness.session.waitFor(text: "saving ON")
+        try harness.session.sendKeys("q")
+        try await harness.session.waitFor(text: "Quitting once the change is saved")
+        try harness.session.sendKeys("y")
+        // At once, although the store would wait 10 s for its lock.
+        let exit = try await harness.waitForExit(timeout: 3)
+        #expect(exit.status == 0)
+        #expect(exit.sttyUnchanged)
+        let screen = try harness.session.capture()
+        #expect(
+            screen.text.contains("flagstaff: note: not saved (the override store stayed locked): blueText"),
+            "\(screen.text)")
+        #expect(try harness.storedOverrides().isEmpty)
+    }
+
+    @Test func aSecondControlCPrintsTheSameRestartNoteAsLater() async throws {
+        let note = "flagstaff: note: restart the app to apply: useTabBarNav"
+        // l in the restart prompt.
+        var harness = try ConsoleHarness()
+        try await harness.waitForConsole()
+        try harness.session.sendKeys("Down", "o", "q")
+        try await harness.session.waitFor(text: "Restart needed")
+        try harness.session.sendKeys("l")
+        var exit = try await harness.waitForExit()
+        #expect(exit.status == 3)
+        var lines = try harness.session.capture().text.split(separator: "\n").map {
+            $0.trimmingCharacters(in: .whitespaces)
+        }
+        #expect(lines.contains(note), "\(lines)")
+
+        // Ctrl-C opens the prompt, a second Ctrl-C quits keeping the changes: the same note, status 130.
+        harness = try ConsoleHarness()
+        try await harness.waitForConsole()
+        try harness.session.sendKeys("Down", "o")
+        #expect(try await harness.waitForStore { $0["useTabBarNav"] == "on" }["useTabBarNav"] == "on")
+        try harness.session.sendKeys("C-c")
+        try await harness.session.waitFor(text: "Restart needed")
+        try harness.session.sendKeys("C-c")
+        exit = try await harness.waitForExit()
+        #expect(exit.status == 130)
+        #expect(exit.sttyUnchanged)
+        lines = try harness.session.capture().text.split(separator: "\n").map {
+            $0.trimmingCharacters(in: .whitespaces)
+        }
+        #expect(lines.contains(note), "\(lines)")
+    }
+}

@@ -1,0 +1,113 @@
+import Flagstaff
+import FlagstaffTestSupport
+import Foundation
+import Testing
+
+@testable import FlagstaffConsole
+
+/// The effect runner's store writes against a real file store whose lock another holder keeps: the loop is
+/// never blocked, the holder is named, and the write lands once the lock is released (or is reported unsaved).
+@Suite struct ConsoleStoreWriterTests {
+    /// A file store in a fresh directory, a registry on it, and a way to hold its lock from another thread
+    /// (an `flock` on a descriptor of its own conflicts like another process's).
+    final class Fixture: Sendable {
+        let directory: URL
+        let url: URL
+        let registry: FeatureRegistry
+        private let held = DispatchSemaphore(value: 0)
+        private let release = DispatchSemaphore(value: 0)
+
+        init() throws {
+            directory = FileManager.default.temporaryDirectory.appendingPathComponent("console-lock-\(UUID())")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            url = directory.appendingPathComponent("overrides.json")
+            registry = try makeRegistry(store: FileOverrideStore(url: url))
+        }
+
+        deinit { try? FileManager.default.removeItem(at: directory) }
+
+        /// Takes the store's lock on another thread and returns once it is held.
+        func holdLock() async throws {
+            let store = try FileOverrideStore(url: url)
+            let (held, release) = (self.held, self.release)
+            Thread.detachNewThread {
+                _ = try? store.holdingLock {
+                    held.signal()
+                    release.wait()
+                }
+            }
+            try await offCooperativePool { held.wait() }
+        }
+
+        func releaseLock() { release.signal() }
+
+        /// The overrides in the file.
+        func stored() throws -> [String: OverrideState] { try FileOverrideStore(url: url).load() }
+    }
+
+    @Test func aHeldLockNeitherBlocksTheLoopNorLosesTheWrite() async throws {
+        let fixture = try Fixture()
+        try await fixture.holdLock()
+        var state = ConsoleState(registry: fixture.registry, width: 100, height: 30)
+        let runner = ConsoleEffectRunner(registry: fixture.registry, terminal: ScriptedTerminal(events: []))
+        defer { runner.stop() }
+
+        let clock = ContinuousClock()
+        let start = clock.now
+        try runner.send(.key(.character("o")), to: &state)
+        // The store would wait up to 10 s for the lock; the console's loop gets control back at once.
+        #expect(start.duration(to: clock.now) < .seconds(2))
+        #expect(state.pendingWrites == [.overrides(["blueText": .enabled])])
+        #expect(
+            state.storeLockWait?.holder.hasPrefix("pid \(getpid()) (") == true,
+            "\(String(describing: state.storeLockWait))")
+        #expect(fixture.registry.feature(forKey: "blueText")?.override == .featureDefault)
+        // Keys keep acting, and a second write queues behind the first.
+        try runner.send(.key(.character("j")), to: &state)
+        try runner.send(.key(.character("o")), to: &state)
+        #expect(state.cursor == 1)
+        #expect(state.pendingWrites.count == 2)
+        #expect(ConsoleLayout.render(state).find("saving ON") != nil)
+
+        fixture.releaseLock()
+        let landed = try await poll(timeout: .seconds(10)) { () throws -> Bool? in
+            try runner.sendQueuedEvents(to: &state)
+            return state.pendingWrites.isEmpty ? true : nil
+        }
+        #expect(landed == true)
+        #expect(state.storeLockWait == nil)
+        #expect(try fixture.stored() == ["blueText": .enabled, "useTabBarNav": .enabled])
+        #expect(fixture.registry.feature(forKey: "blueText")?.override == .enabled)
+        #expect(ConsoleLayout.render(state).find("saving") == nil)
+    }
+
+    @Test func quittingWithoutSavingReportsTheUnsavedKeys() async throws {
+        let fixture = try Fixture()
+        try await fixture.holdLock()
+        defer { fixture.releaseLock() }
+        var state = ConsoleState(registry: fixture.registry, width: 100, height: 30)
+        let runner = ConsoleEffectRunner(registry: fixture.registry, terminal: ScriptedTerminal(events: []))
+        try runner.send(.key(.character("o")), to: &state)
+        try runner.send(.key(.character("q")), to: &state)
+        #expect(state.mode == .quitWhenSaved)
+        #expect(runner.outcome == nil)
+        try runner.send(.key(.character("y")), to: &state)
+        let outcome = try #require(runner.outcome)
+        #expect(outcome.unsavedKeys == ["blueText"])
+        #expect(outcome.changedKeys.isEmpty)
+        #expect(!runner.writer.hasQueuedWrites)
+        #expect(try fixture.stored().isEmpty)
+    }
+
+    @Test func aFreeLockWritesAtOnceOnTheLoop() throws {
+        let fixture = try Fixture()
+        var state = ConsoleState(registry: fixture.registry, width: 100, height: 30)
+        let runner = ConsoleEffectRunner(registry: fixture.registry, terminal: ScriptedTerminal(events: []))
+        defer { runner.stop() }
+        try runner.send(.key(.character("o")), to: &state)
+        // Saved before `send` returns: the next frame shows the new value, as before.
+        #expect(state.pendingWrites.isEmpty)
+        #expect(try fixture.stored() == ["blueText": .enabled])
+        #expect(ConsoleLayout.render(state).text(row: 3).contains("ON   override"))
+    }
+}
