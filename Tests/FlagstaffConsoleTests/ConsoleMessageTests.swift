@@ -54,8 +54,8 @@ import Testing
 /// A store that cannot be read, with a long path in its error.
 private struct UnreadableStore: OverrideStore {
     let path: String
-    func load() throws -> [String: OverrideState] {
+    func load() throws -> [String: OverrideValue] {
         throw OverrideStoreError.unreadable(path: path, reason: "Permission denied")
     }
-    func update(_ changes: [String: OverrideState]) throws -> [String: OverrideState] { try load() }
+    func update(_ changes: [String: OverrideValue?]) throws -> [String: OverrideValue] { try load() }
 }

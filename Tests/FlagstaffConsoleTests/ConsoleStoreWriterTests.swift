@@ -42,7 +42,7 @@ import Testing
         func releaseLock() { release.signal() }
 
         /// The overrides in the file.
-        func stored() throws -> [String: OverrideState] { try FileOverrideStore(url: url).load() }
+        func stored() throws -> [String: OverrideValue] { try FileOverrideStore(url: url).load() }
     }
 
     @Test func aHeldLockNeitherBlocksTheLoopNorLosesTheWrite() async throws {
@@ -61,7 +61,7 @@ import Testing
         #expect(
             state.storeLockWait?.holder.hasPrefix("pid \(getpid()) (") == true,
             "\(String(describing: state.storeLockWait))")
-        #expect(fixture.registry.feature(forKey: "blueText")?.override == .featureDefault)
+        #expect(fixture.registry.flag(forKey: "blueText")?.override == .featureDefault)
         // Keys keep acting, and a second write queues behind the first.
         try runner.send(.key(.character("j")), to: &state)
         try runner.send(.key(.character("o")), to: &state)
@@ -76,8 +76,8 @@ import Testing
         }
         #expect(landed == true)
         #expect(state.storeLockWait == nil)
-        #expect(try fixture.stored() == ["blueText": .enabled, "useTabBarNav": .enabled])
-        #expect(fixture.registry.feature(forKey: "blueText")?.override == .enabled)
+        #expect(try fixture.stored() == ["blueText": .on, "useTabBarNav": .on])
+        #expect(fixture.registry.flag(forKey: "blueText")?.override == .enabled)
         #expect(ConsoleLayout.render(state).find("saving") == nil)
     }
 
@@ -107,7 +107,7 @@ import Testing
         try runner.send(.key(.character("o")), to: &state)
         // Saved before `send` returns: the next frame shows the new value, as before.
         #expect(state.pendingWrites.isEmpty)
-        #expect(try fixture.stored() == ["blueText": .enabled])
+        #expect(try fixture.stored() == ["blueText": .on])
         #expect(ConsoleLayout.render(state).text(row: 3).contains("ON   override"))
     }
 }
