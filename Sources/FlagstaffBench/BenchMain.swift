@@ -1,4 +1,4 @@
-/// `swift run -c release flagstaff-bench [core] [console] [terminal] [cli] [remote] [unleash] [unleash-client] [manifest]`: runs the named
+/// `swift run -c release flagstaff-bench [core] [settings] [console] [terminal] [cli] [remote] [unleash] [unleash-client] [manifest]`: runs the named
 /// benchmarks, or all of them when none is named, and prints the figures.
 @main
 enum BenchMain {
@@ -6,6 +6,7 @@ enum BenchMain {
         let requested = Set(CommandLine.arguments.dropFirst())
         func wants(_ name: String) -> Bool { requested.isEmpty || requested.contains(name) }
         if wants("core") { CoreBench.run() }
+        if wants("settings") { SettingBench.run() }
         if wants("console") { ConsoleBench.run() }
         if wants("terminal") { TerminalBench.run() }
         if wants("cli") { CLIBench.run() }

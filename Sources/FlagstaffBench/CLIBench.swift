@@ -25,7 +25,7 @@ enum CLIBench {
             let fullImport = directory.appendingPathComponent("all-on.json")
             let everyKey = (0..<max(1, flagCount / 1_000)).flatMap { g in (0..<1_000).map { "g\(g).flag\($0)" } }
             try OverrideFileFormat.encode(
-                Dictionary(uniqueKeysWithValues: everyKey.map { ($0, OverrideState.enabled) })
+                Dictionary(uniqueKeysWithValues: everyKey.map { ($0, OverrideValue.on) })
             )
             .write(to: fullImport)
             let cases: [(String, [String])] = [

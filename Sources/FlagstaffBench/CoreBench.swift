@@ -32,7 +32,7 @@ enum CoreBench {
         report("feature.enabled (overridden)", nanosecondsPerCall(features.forced), budget: "≤ 10 ns")
         report("feature.enabled (dynamic, trivial closure)", nanosecondsPerCall(features.dynamic), budget: nil)
         report("registry.feature(forKey:)", lookupNanoseconds(features), budget: "≤ 50 ns")
-        let dictionary = Dictionary(uniqueKeysWithValues: features.allFeatures.map { ($0.key, $0.enabled) })
+        let dictionary = Dictionary(uniqueKeysWithValues: features.allFeatures.map { ($0.key, $0.currentValue == .on) })
         report("reference: [String: Bool] lookup", dictionaryNanoseconds(dictionary), budget: nil)
         report("setOverride, in-memory store", setOverrideNanoseconds(features, iterations: 100_000), budget: nil)
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("flagstaff-bench-\(getpid())")
@@ -90,7 +90,7 @@ enum CoreBench {
     /// the same time (they started within 5% of the run's length of each other and overlapped for at least
     /// half of it; on a busy machine one is often descheduled), and the one-thread samples are taken in
     /// between, so both figures see the same machine.
-    private static func contended(_ name: String, _ body: @escaping @Sendable (Int) -> Int) {
+    static func contended(_ name: String, _ body: @escaping @Sendable (Int) -> Int) {
         let probe = onThreads(1, 100_000, body)[0]
         let iterations = max(10_000, Int(2_000_000 / max(probe.perOperation, 0.1)))
         var one: [Double] = []
@@ -165,7 +165,7 @@ enum CoreBench {
         let runs = AnnotatedMutex<[ThreadRun]>([])
     }
 
-    private static func nanosecondsPerCall(_ feature: AnyFeature) -> [Double] {
+    private static func nanosecondsPerCall(_ feature: AnyFlag) -> [Double] {
         samples { iterations in
             var count = 0
             for _ in 0..<iterations where feature.enabled { count &+= 1 }
@@ -204,7 +204,7 @@ enum CoreBench {
     }
 
     /// Runs `body` in 11 batches of 5M iterations and returns nanoseconds per iteration for each batch.
-    private static func samples(_ body: (Int) -> Int) -> [Double] {
+    static func samples(_ body: (Int) -> Int) -> [Double] {
         let iterations = 5_000_000
         var sink = 0
         var results: [Double] = []
@@ -261,7 +261,7 @@ enum CoreBench {
                 typing[typing.count / 2], typing[min(typing.count - 1, typing.count * 99 / 100)], typing.last ?? 0))
     }
 
-    private static func report(_ name: String, _ samples: [Double], budget: String?) {
+    static func report(_ name: String, _ samples: [Double], budget: String?) {
         let sorted = samples.sorted()
         let median = sorted[sorted.count / 2]
         let suffix = budget.map { "  [budget \($0)]" } ?? ""

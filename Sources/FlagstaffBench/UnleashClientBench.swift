@@ -32,7 +32,7 @@ enum UnleashClientBench {
             bootstrap: .toggles(toggles))
         let registry = FeatureRegistry()
         counting.attach(to: registry)
-        guard let flag = registry.feature(forKey: "toggle.42") else {
+        guard let flag = registry.flag(forKey: "toggle.42") else {
             print("unleash-client: the toggle was not registered")
             return
         }

@@ -15,7 +15,7 @@ import Darwin
 struct FlagstaffCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "flagstaff",
-        abstract: "Inspect and force feature flags: an interactive console and scriptable commands.",
+        abstract: "Inspect and force feature flags and settings: an interactive console and scriptable commands.",
         discussion: """
             Without a subcommand, opens the console. Every subcommand works on the registry described by \
             --manifest (or $FLAGSTAFF_MANIFEST), else the built-in demo registry, and on the override store \

@@ -33,8 +33,8 @@ struct BadInputTests {
         ("not json at all", "not valid JSON"),
         (#"{"version":2,"overrides":{}}"#, #"unsupported "version""#),
         (
-            #"{"version":1,"overrides":{"blueText":"maybe"}}"#,
-            #"$.overrides["blueText"]: expected "on" or "off", found "maybe""#
+            #"{"version":1,"overrides":{"blueText":"on","blueText":"off"}}"#,
+            #"$.overrides["blueText"]: the name "blueText" appears more than once"#
         ),
         ("", "the file is empty"),
     ]
@@ -135,8 +135,11 @@ struct BadInputTests {
         let before = sandbox.storeBytes()
         let result = try await sandbox.runWithStore(["set", "blueText", value])
         #expect(result.status == 2, "\(result)")
-        #expect(result.standardError.contains("'\(value)' is invalid for '<state>'"), "\(result)")
-        #expect(result.standardError.contains("'on', 'off' or 'default'"))
+        #expect(
+            result.standardError.hasPrefix(
+                "flagstaff: error: invalid value '\(value)' for 'blueText' (VALUE): must be on or off\n"),
+            "\(result)")
+        #expect(result.standardError.contains("expected on or off, or 'default' to remove the override"))
         #expect(sandbox.storeBytes() == before)
     }
 

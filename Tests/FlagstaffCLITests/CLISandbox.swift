@@ -80,6 +80,19 @@ final class CLISandbox {
         return try #require(object["overrides"] as? [String: String])
     }
 
+    /// The store's entries as compact JSON texts, object members sorted (`"\"on\""`, `"50"`, `"{\"a\":1}"`);
+    /// `[:]` when the file does not exist.
+    func storedJSON() throws -> [String: String] {
+        guard let data = storeBytes() else { return [:] }
+        let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let overrides = try #require(object["overrides"] as? [String: Any])
+        return try overrides.mapValues { value in
+            let data = try JSONSerialization.data(
+                withJSONObject: value, options: [.fragmentsAllowed, .sortedKeys, .withoutEscapingSlashes])
+            return String(decoding: data, as: UTF8.self)
+        }
+    }
+
     /// Parses standard output as a JSON object.
     func jsonObject(_ result: CLIResult) throws -> [String: Any] {
         let data = Data(result.standardOutput.utf8)

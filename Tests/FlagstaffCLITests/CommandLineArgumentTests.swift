@@ -72,7 +72,7 @@ struct CommandLineArgumentTests {
     @Test(arguments: [
         (["list", "--bogus"], "unknown option '--bogus'"),
         (["get"], "missing expected argument '<key>'"),
-        (["set", "blueText", "maybe"], "the value 'maybe' is invalid for '<state>'"),
+        (["set", "blueText"], "missing expected argument '<value>'"),
         (["list", "--manifest", ""], "--manifest needs a file path"),
     ])
     func parserErrorsUseTheOneErrorFormat(arguments: [String], message: String) async throws {

@@ -119,8 +119,8 @@ struct ExportImportCommandTests {
             #"$.overrides["blueText"]: expected "on", "off" or "default", found true"#
         ),
         (
-            #"{"version":1,"overrides":{"a":"on","b":1,"c":"of"}}"#,
-            #"$.overrides["b"]: expected "on", "off" or "default", found 1"#
+            #"{"version":1,"overrides":{"blueText":"on","debugLogging":1,"list.compactRows":"of"}}"#,
+            #"$.overrides["debugLogging"]: expected "on", "off" or "default", found 1"#
         ),
         (#"{"version":2,"overrides":{}}"#, #"$.version: unsupported "version" 2 (expected 1)"#),
         (#"{"version":true,"overrides":{}}"#, #"$.version: unsupported "version" true (expected 1)"#),

@@ -13,7 +13,8 @@ struct LaunchSnapshotTests {
     static let corrupt: [(text: String, reason: String)] = [
         ("", "it is empty"),
         ("{not json", "it is not valid JSON"),
-        (#"{"version":1,"values":{"useTabBarNav":"yes"}}"#, "it is JSON but not a launch snapshot"),
+        (#"{"version":1,"values":["useTabBarNav"]}"#, "it is JSON but not a launch snapshot"),
+        (#"{"version":"1","values":{}}"#, "it is JSON but not a launch snapshot"),
         ("[]", "it is JSON but not a launch snapshot"),
     ]
 
@@ -34,7 +35,9 @@ struct LaunchSnapshotTests {
             #expect(!result.standardError.contains("DecodingError"), "\(result)")
             let object = try JSONSerialization.jsonObject(with: try Data(contentsOf: snapshot)) as? [String: Any]
             #expect(object?["version"] as? Int == 1)
-            #expect((object?["values"] as? [String: Bool])?["useTabBarNav"] == false, "\(String(describing: object))")
+            let values = object?["values"] as? [String: Any]
+            #expect(values?["useTabBarNav"] as? Bool == false, "\(String(describing: object))")
+            #expect(values?["theme"] as? String == "system", "\(String(describing: object))")
         }
     }
 

@@ -41,7 +41,7 @@ struct PendingRestartCommandTests {
         #expect(record.status == 0, "\(record)")
         let snapshot = sandbox.directory.appendingPathComponent("overrides.json.launch.json")
         let object = try JSONSerialization.jsonObject(with: try Data(contentsOf: snapshot)) as? [String: Any]
-        #expect((object?["values"] as? [String: Bool])?["useTabBarNav"] == true)
+        #expect((object?["values"] as? [String: Any])?["useTabBarNav"] as? Bool == true)
         #expect(try await sandbox.runWithStore(["pending-restart"]).status == 0)
 
         // Resetting now changes the value the app launched with.

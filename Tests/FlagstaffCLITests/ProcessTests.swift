@@ -53,8 +53,8 @@ struct ProcessTests {
         let cases: [(arguments: [String], store: String?, message: String)] = [
             (["--manifest", badManifest], nil, "$.flags[0].default: expected a boolean"),
             (
-                [], #"{"version":1,"overrides":{"blueText":"maybe"}}"#,
-                #"$.overrides["blueText"]: expected "on" or "off""#
+                [], #"{"version":1,"overrides":{"blueText":"on","blueText":"off"}}"#,
+                #"$.overrides["blueText"]: the name "blueText" appears more than once"#
             ),
             (["--store", directory], nil, "it is a directory"),
         ]

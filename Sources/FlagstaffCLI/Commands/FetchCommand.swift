@@ -32,9 +32,8 @@ struct FetchCommand: ParsableCommand {
         let expiration: TimeInterval? = force ? 0 : nil
         let result = BlockingTask.run { await config.fetch(expirationDuration: expiration) }
         let activated = result.status == .success ? config.activate() : false
-        loaded.registry.notifyRemoteChange(
-            keys: Set(loaded.registry.allFeatures.filter { $0.kind == .remote }.map(\.key)))
-        let remoteFlags = loaded.registry.allFeatures.filter { $0.kind == .remote }
+        let remoteFlags = loaded.registry.allFeatures.filter(Self.readsRemote)
+        loaded.registry.notifyRemoteChange(keys: Set(remoteFlags.map(\.key)))
         if json {
             try JSONOutput.print(
                 FetchReport(
@@ -57,13 +56,23 @@ struct FetchCommand: ParsableCommand {
                 )
             }
             for feature in remoteFlags {
-                let resolution = feature.resolution
+                let resolution = feature.explanation
                 StandardStreams.out(
-                    "\(TerminalText.safe(feature.key))  \(SourceText.value(resolution.value)) \(SourceText.byPhrase(resolution.source))"
+                    "\(TerminalText.safe(feature.key))  \(ValueText.shown(resolution.value, of: feature)) \(SourceText.byPhrase(resolution.source))"
                 )
             }
         }
         if result.error != nil { throw ExitCode(ExitStatus.runtimeError.rawValue) }
+    }
+
+    /// Whether a member reads a remote value: a remote flag, or a setting bound to a remote key (its
+    /// resolution chain has a remote step).
+    static func readsRemote(_ feature: AnyFeature) -> Bool {
+        if feature.kind == .remote { return true }
+        return feature.explanation.chain.contains { step in
+            if case .remote = step.source { return true }
+            return false
+        }
     }
 }
 
@@ -81,6 +90,6 @@ struct FetchReport: Encodable {
     var lastFetchTime: Date?
     /// The error, if the fetch failed.
     var error: String?
-    /// The remote flags after the fetch, with their resolution chains.
+    /// The remote flags and remote-bound settings after the fetch, with their resolution chains.
     var flags: [FlagReport]
 }

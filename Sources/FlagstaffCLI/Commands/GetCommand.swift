@@ -1,17 +1,20 @@
 import ArgumentParser
 import Flagstaff
 
-/// `flagstaff get KEY`: one flag's value, optionally with the whole resolution chain.
+/// `flagstaff get KEY`: one flag's or setting's value, optionally with the whole resolution chain.
 struct GetCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "get",
-        abstract: "Print a flag's effective value (on/off), or explain where it comes from.",
-        discussion: "Without options prints 'on' or 'off' alone, for scripts. --explain shows every source considered.")
+        abstract: "Print a flag's or setting's effective value, or explain where it comes from.",
+        discussion: """
+            Without options prints the value alone, for scripts: 'on' or 'off' for flags, the text of a string \
+            setting, a number, a case name, or compact JSON. --explain shows every source considered.
+            """)
 
     @OptionGroup var source: RegistrySourceOptions
 
     @Argument(
-        help: ArgumentHelp("The flag's full key, e.g. list.infiniteScroll.", valueName: "key"),
+        help: ArgumentHelp("The flag's or setting's full key, e.g. list.infiniteScroll.", valueName: "key"),
         completion: KeyCompletion.kind)
     var key: String
 
@@ -30,7 +33,7 @@ struct GetCommand: ParsableCommand {
         } else if explain {
             for line in ExplainText.lines(for: feature, baseline: baseline) { StandardStreams.out(line) }
         } else {
-            StandardStreams.out(feature.enabled ? "on" : "off")
+            StandardStreams.out(ValueText.plain(feature.currentValue, of: feature))
         }
     }
 }

@@ -2,15 +2,16 @@ import ArgumentParser
 import Flagstaff
 import Foundation
 
-/// `flagstaff import FILE`: merges overrides from a file into the store, all or nothing.
+/// `flagstaff import FILE`: merges overrides of flags and settings from a file into the store, all or nothing.
 struct ImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
         abstract: "Merge overrides from a file (the format `export` writes) into the store.",
         discussion: """
-            FILE holds {"version":1,"overrides":{"key":"on","other":"off","third":"default"}} ('-' reads \
-            standard input); "default" removes an override. The whole file is checked first: an unknown key \
-            (unless --allow-unknown), a bad value or a bad shape is reported and nothing is written. Then one \
+            FILE holds {"version":1,"overrides":{"key":"on","maxItems":50,"third":"default"}} ('-' reads \
+            standard input): "on"/"off" for flags, the JSON value for settings; "default" or null removes an \
+            override. The whole file is checked first: an unknown key (unless --allow-unknown), a value that is \
+            not valid for its flag or setting, or a bad shape is reported and nothing is written. Then one \
             atomic write applies every change.
             """)
 
@@ -24,7 +25,7 @@ struct ImportCommand: ParsableCommand {
     @Flag(help: "Store overrides for keys the registry does not declare instead of refusing them.")
     var allowUnknown = false
 
-    @Flag(help: "Also reset the registry's flags the file does not mention (replace instead of merge).")
+    @Flag(help: "Also reset the registry's flags and settings the file does not mention (replace instead of merge).")
     var replace = false
 
     func run() throws {
@@ -32,43 +33,80 @@ struct ImportCommand: ParsableCommand {
         if file == "-" && source.manifestPath(environment: CommandContext.current.environment) == "-" {
             throw CLIFailure.usage("import - and --manifest - cannot both read standard input")
         }
-        let entries: [String: OverrideState]
+        let contents: OverrideFileFormat.Contents
         do {
-            entries = try OverrideFileFormat.decode(
+            contents = try OverrideFileFormat.decodeContents(
                 try InputFile.read(file, for: "import"), file: name, rules: .document)
         } catch let error as OverrideFileError {
             throw CLIFailure.runtime(error.description)
         }
         let loaded = try RegistryLoader.load(source)
         let registry = loaded.registry
-        let unknown = entries.keys.sorted().filter { registry.feature(forKey: $0) == nil }
+        let mentioned = Set(contents.overrides.keys).union(contents.removals)
+        let unknown = mentioned.sorted().filter { registry.feature(forKey: $0) == nil }
         if !unknown.isEmpty && !allowUnknown {
             let message = KeyLookup.unknownKeyMessage(unknown, in: registry, argument: "in \(name)")
             throw CLIFailure.runtime(
                 message + "\nnothing was imported; fix the file or pass --allow-unknown to keep them")
         }
-        var changes: [String: OverrideState] = [:]
-        if replace {
-            for feature in registry.allFeatures { changes[feature.key] = .featureDefault }
+        let problems = contents.overrides.keys.sorted().compactMap { key in
+            Self.problem(key, contents.overrides[key], in: registry, file: name)
         }
-        changes.merge(entries) { _, imported in imported }
+        if !problems.isEmpty {
+            throw CLIFailure.runtime((problems + ["nothing was imported"]).joined(separator: "\n"))
+        }
+        var changes: [String: OverrideValue?] = [:]
+        if replace {
+            for feature in registry.allFeatures { changes[feature.key] = .some(nil) }
+        }
+        for key in contents.removals { changes[key] = .some(nil) }
+        for (key, value) in contents.overrides { changes[key] = value }
         let before = registry.storedOverrides
-        let restartValues = registry.allFeatures.filter(\.requiresRestart).map { ($0, $0.enabled) }
+        let restartValues = registry.allFeatures.filter(\.requiresRestart).map { ($0, $0.currentValue) }
         do {
-            try registry.setOverrides(changes)
+            try registry.setOverrideValues(changes)
         } catch {
             throw CLIFailure.runtime("\(error)")
         }
         let after = registry.storedOverrides
         let changedKeys = Set(before.keys).union(after.keys).filter { before[$0] != after[$0] }.sorted()
         for key in changedKeys {
-            StandardStreams.out("\(TerminalText.safe(key)): \((after[key] ?? .featureDefault).storageWord)")
+            let shown =
+                registry.feature(forKey: key).map { ValueText.override(after[key], of: $0) }
+                ?? after[key].map { JSONOutput.terminalSafe($0.json) } ?? "default"
+            StandardStreams.out("\(TerminalText.safe(key)): \(shown)")
         }
-        for (feature, wasEnabled) in restartValues where feature.enabled != wasEnabled {
+        for (feature, value) in restartValues where feature.currentValue != value {
             StandardStreams.note("\(TerminalText.safe(feature.key)) requires a restart of the app to take effect")
         }
+        let count = mentioned.count
         StandardStreams.note(
-            "imported \(entries.count) entr\(entries.count == 1 ? "y" : "ies"); \(changedKeys.count) override(s) changed"
-        )
+            "imported \(count) entr\(count == 1 ? "y" : "ies"); \(changedKeys.count) override(s) changed")
+    }
+
+    /// Why an imported value is not valid for the member under its key, as `in.json: $.overrides["maxItems"]:
+    /// must be 1…100, found 500`, or `nil` when it is valid (or the key is not declared).
+    ///
+    /// A flag's bad value reads `expected "on", "off" or "default", found …`; a JSON setting's error carries
+    /// the path inside the value (`$.overrides["config"].maxUploadSize: expected a whole number`).
+    static func problem(_ key: String, _ value: OverrideValue?, in registry: FeatureRegistry, file: String) -> String? {
+        guard let value, let feature = registry.feature(forKey: key) else { return nil }
+        do {
+            try feature.validate(value)
+            return nil
+        } catch {
+            var path = "$.overrides[\(JSONText.quoted(key))]"
+            var reason = error.reason
+            if feature is AnyFlag {
+                reason = #"expected "on", "off" or "default", found \#(value.summary)"#
+            } else if reason.hasPrefix("at $"), let colon = reason.range(of: ": ") {
+                // The path inside the value: `at $.maxUploadSize: …` → `$.overrides["config"].maxUploadSize`.
+                path += reason[reason.index(reason.startIndex, offsetBy: 4)..<colon.lowerBound]
+                reason = String(reason[colon.upperBound...])
+            } else if !reason.contains("found") {
+                reason += ", found \(value.summary)"
+            }
+            return OverrideFileError(file: file, path: path, key: key, problem: reason).description
+        }
     }
 }

@@ -1,13 +1,14 @@
 import ArgumentParser
 import Flagstaff
 
-/// `flagstaff list`: every flag with its value and where the value comes from.
+/// `flagstaff list`: every flag and setting with its value and where the value comes from.
 struct ListCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
-        abstract: "List flags with their effective value and its source.",
+        abstract: "List flags and settings with their effective value and its source.",
         discussion: """
-            Text output has one flag per line: key, value (ON/OFF), source, and markers: '*' overridden, \
+            Text output has one flag or setting per line: key, value (ON/OFF for flags; strings quoted, \
+            numbers, case names, compact JSON, cut to 40 columns), source, and markers: '*' overridden, \
             'restart' requires a restart, 'pending' changed since launch (see pending-restart). With --search \
             the flags are ranked best match first.
             """)
@@ -17,7 +18,7 @@ struct ListCommand: ParsableCommand {
     @Flag(help: "Print JSON instead of text.")
     var json = false
 
-    @Flag(help: "Only flags that have an override.")
+    @Flag(help: "Only flags and settings that have an override.")
     var overridden = false
 
     @Option(
@@ -25,6 +26,10 @@ struct ListCommand: ParsableCommand {
         help: ArgumentHelp(
             "Only flags matching this text (key, label, group, description), best first.", valueName: "query"))
     var search: String?
+
+    /// The widest value shown in text output, in columns; longer values are cut with `…` (`get` prints them
+    /// whole).
+    static let valueColumns = 40
 
     func run() throws {
         let loaded = try RegistryLoader.load(source)
@@ -46,9 +51,14 @@ struct ListCommand: ParsableCommand {
             )
             return
         }
+        let resolutions = features.map(\.explanation)
         let keys = features.map { TerminalText.safe($0.key) }
         let keyWidth = keys.map(TerminalText.columns).max() ?? 0
-        let sources = features.map { SourceText.name($0.resolution.source) }
+        let values = zip(features, resolutions).map { feature, resolution in
+            ValueText.cut(ValueText.shown(resolution.value, of: feature), toColumns: Self.valueColumns)
+        }
+        let valueWidth = max(3, values.map(TerminalText.columns).max() ?? 0)
+        let sources = resolutions.map { SourceText.name($0.source) }
         let sourceWidth = sources.map(TerminalText.columns).max() ?? 0
         for (index, feature) in features.enumerated() {
             var markers: [String] = []
@@ -57,7 +67,7 @@ struct ListCommand: ParsableCommand {
             if baseline.isPending(feature) { markers.append("pending") }
             let line =
                 TerminalText.padded(keys[index], to: keyWidth) + "  "
-                + TerminalText.padded(SourceText.value(feature.enabled), to: 3) + "  "
+                + TerminalText.padded(values[index], to: valueWidth) + "  "
                 + TerminalText.padded(sources[index], to: sourceWidth)
                 + (markers.isEmpty ? "" : "  " + markers.joined(separator: " "))
             StandardStreams.out(String(line.reversed().drop(while: { $0 == " " }).reversed()))
@@ -73,6 +83,6 @@ struct ListReport: Encodable {
     var store: String
     /// The manifest file, absent for the demo registry.
     var manifest: String?
-    /// The flags, in declaration order (search order with `--search`).
+    /// The flags and settings, in declaration order (search order with `--search`).
     var flags: [FlagReport]
 }

@@ -2,15 +2,16 @@ import ArgumentParser
 import Flagstaff
 import Foundation
 
-/// `flagstaff pending-restart`: the restart-requiring flags whose value changed since the app launched.
+/// `flagstaff pending-restart`: the restart-requiring flags and settings whose value changed since the app
+/// launched.
 struct PendingRestartCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "pending-restart",
-        abstract: "List restart-requiring flags whose value changed since launch; exit status 3 when any.",
+        abstract: "List restart-requiring flags and settings whose value changed since launch; exit status 3 when any.",
         discussion: """
             "Launch" is the launch snapshot <store>.launch.json when there is one (written by --record, and by \
-            the console after a successful 'restart now'); for flags it does not list, and without one, it is \
-            the flag's value without any override. Run `flagstaff pending-restart --record` when the app \
+            the console after a successful 'restart now'); for flags and settings it does not list, and without \
+            one, it is the value without any override. Run `flagstaff pending-restart --record` when the app \
             starts (e.g. at the end of a --restart-command) so later changes are measured from there.
             """)
 
@@ -32,7 +33,7 @@ struct PendingRestartCommand: ParsableCommand {
             let values = try LaunchBaseline.record(registry, forStore: loaded.storeURL)
             if !json {
                 StandardStreams.note(
-                    "recorded \(values.count) restart-requiring flag(s) in \(LaunchBaseline.url(forStore: loaded.storeURL).path)"
+                    "recorded \(values.count) restart-requiring flag(s) and setting(s) in \(LaunchBaseline.url(forStore: loaded.storeURL).path)"
                 )
             }
         }
@@ -46,18 +47,21 @@ struct PendingRestartCommand: ParsableCommand {
                     flags: pending.map { feature in
                         let launch = baseline.launchValue(of: feature)
                         return .init(
-                            key: feature.key, label: feature.label, launchValue: launch.value,
-                            launchValueFrom: launch.origin, currentValue: feature.enabled,
-                            source: SourceText.identifier(feature.resolution.source))
+                            key: feature.key, label: feature.label, type: feature.settingType.name,
+                            launchValue: ReportValue(launch.value, of: feature), launchValueFrom: launch.origin,
+                            currentValue: ReportValue(feature.currentValue, of: feature),
+                            source: SourceText.identifier(feature.explanation.source))
                     }))
         } else if pending.isEmpty {
             StandardStreams.out("no restart needed")
         } else {
             for feature in pending {
                 let launch = baseline.launchValue(of: feature)
+                let old = ValueText.cut(ValueText.shown(launch.value, of: feature), toColumns: ListCommand.valueColumns)
+                let new = ValueText.cut(
+                    ValueText.shown(feature.currentValue, of: feature), toColumns: ListCommand.valueColumns)
                 StandardStreams.out(
-                    "\(TerminalText.safe(feature.key))  \(SourceText.value(launch.value)) → \(SourceText.value(feature.enabled))  (\(SourceText.labelPath(feature)))"
-                )
+                    "\(TerminalText.safe(feature.key))  \(old) → \(new)  (\(SourceText.labelPath(feature)))")
             }
         }
         if !pending.isEmpty { throw ExitCode(ExitStatus.pendingRestart.rawValue) }
@@ -66,16 +70,18 @@ struct PendingRestartCommand: ParsableCommand {
 
 /// The JSON document of `pending-restart --json`.
 struct PendingRestartReport: Encodable {
-    /// One pending flag.
+    /// One pending flag or setting.
     struct Entry: Encodable {
         var key: String
         var label: String
-        /// The value at launch.
-        var launchValue: Bool
+        /// `boolean`, `string`, `integer`, `double`, `choice` or `json`.
+        var type: String
+        /// The value at launch (`true`/`false` for flags).
+        var launchValue: ReportValue
         /// `snapshot` or `withoutOverride`.
         var launchValueFrom: LaunchBaseline.Origin
         /// The effective value now.
-        var currentValue: Bool
+        var currentValue: ReportValue
         /// The source of the current value.
         var source: String
     }
@@ -84,6 +90,6 @@ struct PendingRestartReport: Encodable {
     var snapshot: String?
     /// When the snapshot was recorded.
     var recordedAt: Date?
-    /// The pending flags.
+    /// The pending flags and settings.
     var flags: [Entry]
 }

@@ -6,9 +6,13 @@ import Foundation
 /// The built-in demo registry that `flagstaff` opens when no manifest is given: the flags of the sample
 /// apps plus enough realistic ones, in groups and with descriptions, to make search worth trying.
 ///
+/// At the top level it also has the typed settings of Firebase's Remote Config guide: `cardColor`,
+/// `welcomeMessage`, `maxItems`, `theme` and `appFeatureConfig`.
+///
 /// Its overrides live in `~/.config/flagstaff/demo.json` unless `--store` says otherwise.
-/// `moments.isRoundedAvatar` is a remote flag bound to a Firebase remote config for a demo project: it shows
-/// its default with no network (`flagstaff fetch` reports the failed fetch) and its cached values live in
+/// `moments.isRoundedAvatar` is a remote flag, and `cardColor`, `welcomeMessage`, `maxItems` and
+/// `appFeatureConfig` are settings, bound to a Firebase remote config for a demo project: they show their
+/// defaults with no network (`flagstaff fetch` reports the failed fetch) and the cached values live in
 /// `<store>.remote/`.
 final class DemoFeatures: FeatureRegistry, @unchecked Sendable {
     // @unchecked: adds only immutable `let` flags and groups to FeatureRegistry, which is thread-safe.
@@ -27,6 +31,14 @@ final class DemoFeatures: FeatureRegistry, @unchecked Sendable {
     ) { _ in
         Calendar(identifier: .gregorian).component(.weekday, from: Date()) == 3
     }
+
+    let cardColor: Setting<String>
+    let welcomeMessage: Setting<String>
+    let maxItems: Setting<Int>
+    let theme = Setting(
+        default: Theme.system, description: "The colour scheme: light, dark or follow the system; applied at launch",
+        requiresRestart: true)
+    let appFeatureConfig: Setting<AppFeatureConfig>
 
     /// The demo's remote provider as a manifest section.
     static let remoteDescription = RegistryManifest.Remote(
@@ -57,6 +69,21 @@ final class DemoFeatures: FeatureRegistry, @unchecked Sendable {
         try? config.setDefaults(description.defaults.mapValues(\.foundationValue))
         remoteConfig = config
         moments = DemoMomentsFeatures(remoteConfig: config)
+        cardColor = Setting(
+            default: "#f05138", description: "Background colour of the moment cards (remote config cardColor)",
+            remote: config.binding("cardColor"))
+        welcomeMessage = Setting(
+            default: "Welcome to Moments",
+            description: "The greeting above the feed on first launch (remote config welcome_message)",
+            remote: config.binding("welcome_message"))
+        maxItems = Setting(
+            default: 20, range: 1...100,
+            description: "How many moments a page of the feed loads (remote config max_items)",
+            remote: config.binding("max_items"))
+        appFeatureConfig = Setting(
+            default: AppFeatureConfig.standard,
+            description: "Upload limit, colours and the new-feature switch, as JSON (remote config app_feature_config)",
+            remote: config.binding("app_feature_config"))
         super.init(store: store, options: options)
         config.attach(to: self)
     }

@@ -19,6 +19,43 @@ enum KeyCompletion {
         return loaded.registry.allFeatures.map(\.key).filter { $0.hasPrefix(prefix) }.sorted()
     }
 
+    /// The completion kind for the `VALUE` of `set`: `on`/`off`/`default` for a flag, an enum setting's cases and
+    /// `default`, else `default` alone.
+    static var valueKind: CompletionKind {
+        .custom { words, _, prefix in values(words: words, prefix: prefix) }
+    }
+
+    /// The values offered for the `VALUE` of `set KEY`, the key being the first argument after `set` that is
+    /// not an option; empty when the registry cannot be opened or the key is unknown.
+    static func values(words: [String], prefix: String) -> [String] {
+        guard let set = words.firstIndex(of: "set") else { return [] }
+        let takesValue: Set<String> = ["--manifest", "--store", "--lock-timeout"]
+        var index = words.index(after: set)
+        var key: String?
+        while index < words.count - 1, key == nil {
+            let word = words[index]
+            if takesValue.contains(word) {
+                index += 2
+                continue
+            }
+            if !word.hasPrefix("-") { key = word }
+            index += 1
+        }
+        var options = RegistrySourceOptions()
+        options.manifest = value(of: "--manifest", in: words)
+        options.store = value(of: "--store", in: words)
+        guard let key, let loaded = try? RegistryLoader.load(options, store: .ignored),
+            let member = loaded.registry.feature(forKey: key)
+        else { return [] }
+        let offered: [String]
+        switch member.settingType {
+        case .boolean: offered = ["on", "off", "default"]
+        case .choice(let names): offered = names + ["default"]
+        default: offered = ["default"]
+        }
+        return offered.filter { $0.hasPrefix(prefix) }
+    }
+
     private static func value(of option: String, in words: [String]) -> String? {
         for (index, word) in words.enumerated() {
             if word == option, index + 1 < words.count { return words[index + 1] }

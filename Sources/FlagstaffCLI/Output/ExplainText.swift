@@ -6,45 +6,61 @@ import Flagstaff
 /// list.infiniteScroll — List → Infinite Scroll
 ///   Load more rows when the list is scrolled to the bottom
 ///   value     ON by override
+///   override  on
 ///   kind      static
 ///   restart   not required
 /// resolution, highest precedence first (* decided):
 /// * override  ON
 ///   default   OFF
 /// ```
+///
+/// A typed setting also shows its type (with range or choices), and its values as tables do (strings quoted):
+///
+/// ```
+/// maxItems — Max Items
+///   value     50 by override
+///   type      integer, 1…100
+///   override  50
+///   ...
+/// * override           50
+///   remote (firebase)  —  (no remote value for "max_items")
+///   default            20
+/// ```
 enum ExplainText {
-    /// The lines for a flag.
+    /// The lines for a flag or setting.
     /// - Parameters:
-    ///   - feature: the flag.
+    ///   - feature: the flag or setting.
     ///   - baseline: the launch values, for the restart line.
     static func lines(for feature: AnyFeature, baseline: LaunchBaseline) -> [String] {
-        let resolution = feature.resolution
+        let resolution = feature.explanation
+        let show = { (value: OverrideValue) in ValueText.shown(value, of: feature) }
         var lines = ["\(TerminalText.safe(feature.key)) — \(SourceText.labelPath(feature))"]
         if let description = feature.description, !description.isEmpty {
             lines.append("  " + TerminalText.safe(description))
         }
-        lines.append("  value     \(SourceText.value(resolution.value)) \(SourceText.byPhrase(resolution.source))")
-        lines.append("  override  \(feature.override.storageWord)")
+        lines.append("  value     \(show(resolution.value)) \(SourceText.byPhrase(resolution.source))")
+        if !(feature is AnyFlag) { lines.append("  type      \(typeText(feature))") }
+        lines.append("  override  \(ValueText.override(feature.overrideValue, of: feature))")
         lines.append("  kind      \(feature.kind.rawValue)")
         if feature.requiresRestart {
             let launch = baseline.launchValue(of: feature)
             let origin = launch.origin == .snapshot ? "launch snapshot" : "value without override"
             let state =
                 baseline.isPending(feature)
-                ? "pending: changed from \(SourceText.value(launch.value)) (\(origin))"
-                : "not pending (\(origin) is \(SourceText.value(launch.value)))"
+                ? "pending: changed from \(show(launch.value)) (\(origin))"
+                : "not pending (\(origin) is \(show(launch.value)))"
             lines.append("  restart   required; \(state)")
         } else {
             lines.append("  restart   not required")
         }
         lines.append("resolution, highest precedence first (* decided):")
-        let steps = FlagReport.steps(resolution)
+        let decider = FlagReport.decidingStep(resolution)
         let names = resolution.chain.map { SourceText.name($0.source) }
         let width = names.map(TerminalText.columns).max() ?? 0
         for (index, step) in resolution.chain.enumerated() {
-            let marker = steps[index].decided ? "* " : "  "
+            let marker = index == decider ? "* " : "  "
             let name = TerminalText.padded(names[index], to: width)
-            var line = marker + name + "  " + (step.value.map(SourceText.value) ?? "—")
+            var line = marker + name + "  " + (step.value.map(show) ?? "—")
             var notes: [String] = []
             if let detail = step.detail { notes.append(TerminalText.safe(detail)) }
             if case .remote(_, let fetchedAt) = step.source, step.detail == nil {
@@ -54,5 +70,13 @@ enum ExplainText {
             lines.append(line)
         }
         return lines
+    }
+
+    /// `string`, `integer, 1…100`, `choice: light, dark, system`, `json`.
+    static func typeText(_ feature: AnyFeature) -> String {
+        let type = feature.settingType
+        if case .choice(let names) = type { return "choice: " + names.map(TerminalText.safe).joined(separator: ", ") }
+        guard let range = feature.valueRange else { return type.name }
+        return "\(type.name), \(range.lower.json)…\(range.upper.json)"
     }
 }

@@ -1,16 +1,18 @@
 import Flagstaff
 import Foundation
 
-/// The values a restart-requiring flag is compared with by `flagstaff pending-restart`.
+/// The values a restart-requiring flag or setting is compared with by `flagstaff pending-restart`.
 ///
 /// A CLI invocation is not the app, so "the value at launch" needs a definition. It is the **launch
 /// snapshot** when there is one: a sidecar file `<store>.launch.json` holding the effective values of the
-/// restart-requiring flags, written by `flagstaff pending-restart --record` (run it when the app starts, e.g.
+/// restart-requiring members, written by `flagstaff pending-restart --record` (run it when the app starts, e.g.
 /// from its launch script or `--restart-command`) and by `flagstaff console` after a successful "restart
-/// now". Without a snapshot, or for a flag the snapshot does not list, it is the flag's value **without any
-/// override** (the app launched before anything was forced).
+/// now". Without a snapshot, or for a member the snapshot does not list (or lists with a value that is not
+/// valid for it), it is the member's value **without any override** (the app launched before anything was
+/// forced).
 ///
-/// File shape: `{"version":1,"recordedAt":"2026-11-21T22:00:00Z","values":{"useTabBarNav":false}}`.
+/// File shape: `{"version":1,"recordedAt":"2026-11-21T22:00:00Z","values":{"useTabBarNav":false,"theme":"dark"}}`:
+/// flags as `true`/`false`, settings as their JSON values.
 struct LaunchBaseline {
     /// Where a value came from.
     enum Origin: String, Encodable {
@@ -20,8 +22,8 @@ struct LaunchBaseline {
         case withoutOverride
     }
 
-    /// The snapshot's values, by key (empty without a snapshot).
-    let values: [String: Bool]
+    /// The snapshot's values, by key (empty without a snapshot), as JSON.
+    let values: [String: OverrideValue]
     /// When the snapshot was recorded, or `nil` without one.
     let recordedAt: Date?
     /// The sidecar file.
@@ -35,12 +37,14 @@ struct LaunchBaseline {
     /// What is in a snapshot file.
     private enum Contents {
         case absent
-        case valid(SnapshotFile)
+        case valid(recordedAt: Date?, values: [String: OverrideValue])
         case unreadable(String)
-        case unsupportedVersion(Int)
+        case unsupportedVersion(String)
         /// Not a snapshot at all, with the reason in plain words.
         case corrupt(String)
     }
+
+    private static let shape = #"{"version":1,"recordedAt":…,"values":{"key":true}}"#
 
     private static func read(_ url: URL) -> Contents {
         guard FileManager.default.fileExists(atPath: url.path) else { return .absent }
@@ -51,29 +55,38 @@ struct LaunchBaseline {
             return .unreadable((error as NSError).localizedDescription)
         }
         if data.allSatisfy({ [0x20, 0x0A, 0x0D, 0x09].contains($0) }) { return .corrupt("it is empty") }
-        guard (try? JSONSerialization.jsonObject(with: data)) != nil else { return .corrupt("it is not valid JSON") }
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
-        guard let file = try? decoder.decode(SnapshotFile.self, from: data) else {
-            return .corrupt(
-                "it is JSON but not a launch snapshot, which reads {\"version\":1,\"recordedAt\":…,\"values\":{\"key\":true}}"
-            )
+        guard let root = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) else {
+            return .corrupt("it is not valid JSON")
         }
-        guard file.version == 1 else { return .unsupportedVersion(file.version) }
-        return .valid(file)
+        let notASnapshot = Contents.corrupt("it is JSON but not a launch snapshot, which reads \(shape)")
+        guard let object = root as? [String: Any], let version = object["version"] else { return notASnapshot }
+        switch ReportValue(jsonObject: version) {
+        case .integer(1): break
+        case .integer, .unsigned, .double: return .unsupportedVersion(OverrideValue(jsonObject: version).json)
+        default: return notASnapshot
+        }
+        var recordedAt: Date?
+        if let recorded = object["recordedAt"], !(recorded is NSNull) {
+            guard let text = recorded as? String, let date = try? Date(text, strategy: .iso8601) else {
+                return notASnapshot
+            }
+            recordedAt = date
+        }
+        guard let entries = object["values"] as? [String: Any] else { return notASnapshot }
+        return .valid(recordedAt: recordedAt, values: entries.mapValues(OverrideValue.init(jsonObject:)))
     }
 
     /// Replaces a corrupt snapshot (empty, not JSON, not a snapshot) with one holding the restart-requiring
-    /// flags' values without overrides (what "no snapshot" means), and says so on standard error. Every
+    /// members' values without overrides (what "no snapshot" means), and says so on standard error. Every
     /// command that opens the store calls it, so a corrupt snapshot is handled the same way whatever the
     /// command; an unreadable file or an unsupported version is left to ``load(forStore:)`` to report.
     /// - Throws: `CLIFailure.runtime` naming the file if the replacement cannot be written.
     static func replaceIfCorrupt(forStore store: URL, registry: FeatureRegistry) throws {
         let url = url(forStore: store)
         guard case .corrupt(let reason) = read(url) else { return }
-        var values: [String: Bool] = [:]
+        var values: [String: ReportValue] = [:]
         for feature in registry.allFeatures where feature.requiresRestart {
-            values[feature.key] = feature.resolveDefault().value
+            values[feature.key] = ReportValue(feature.valueWithoutOverride, of: feature)
         }
         try write(SnapshotFile(version: 1, recordedAt: nil, values: values), to: url)
         StandardStreams.note(
@@ -89,8 +102,8 @@ struct LaunchBaseline {
         switch read(url) {
         case .absent:
             return LaunchBaseline(values: [:], recordedAt: nil, url: url)
-        case .valid(let file):
-            return LaunchBaseline(values: file.values, recordedAt: file.recordedAt, url: url)
+        case .valid(let recordedAt, let values):
+            return LaunchBaseline(values: values, recordedAt: recordedAt, url: url)
         case .unreadable(let reason):
             throw CLIFailure.runtime("cannot read the launch snapshot \(url.path): \(reason)")
         case .unsupportedVersion(let version):
@@ -104,29 +117,40 @@ struct LaunchBaseline {
         }
     }
 
-    /// The value a flag is compared with, and where it came from.
-    func launchValue(of feature: AnyFeature) -> (value: Bool, origin: Origin) {
-        if let value = values[feature.key] { return (value, .snapshot) }
-        return (feature.resolveDefault().value, .withoutOverride)
+    /// The value a member is compared with (as JSON, `"on"`/`"off"` for booleans), and where it came from.
+    func launchValue(of feature: AnyFeature) -> (value: OverrideValue, origin: Origin) {
+        if let recorded = values[feature.key], let value = Self.normalized(recorded, for: feature) {
+            return (value, .snapshot)
+        }
+        return (feature.valueWithoutOverride, .withoutOverride)
     }
 
-    /// Whether a flag requires a restart and its effective value differs from its launch value.
+    /// A snapshot entry as the member's own JSON (`true` → `"on"` for booleans), or `nil` when it is not a
+    /// valid value of the member (the key was something else when the snapshot was written).
+    private static func normalized(_ value: OverrideValue, for feature: AnyFeature) -> OverrideValue? {
+        var value = value
+        if feature.settingType == .boolean, let state = ValueText.booleanState(value) { value = state ? .on : .off }
+        guard (try? feature.validate(value)) != nil else { return nil }
+        return value
+    }
+
+    /// Whether a member requires a restart and its effective value differs from its launch value.
     func isPending(_ feature: AnyFeature) -> Bool {
-        feature.requiresRestart && feature.enabled != launchValue(of: feature).value
+        feature.requiresRestart && feature.currentValue != launchValue(of: feature).value
     }
 
-    /// Records the current values of the registry's restart-requiring flags as the launch snapshot.
-    /// - Returns: the recorded values.
+    /// Records the current values of the registry's restart-requiring flags and settings as the launch snapshot.
+    /// - Returns: the keys recorded.
     /// - Throws: `CLIFailure.runtime` naming the file if it cannot be written.
     @discardableResult
-    static func record(_ registry: FeatureRegistry, forStore store: URL, at date: Date = Date()) throws -> [String:
-        Bool]
-    {
+    static func record(_ registry: FeatureRegistry, forStore store: URL, at date: Date = Date()) throws -> [String] {
         let url = url(forStore: store)
-        var values: [String: Bool] = [:]
-        for feature in registry.allFeatures where feature.requiresRestart { values[feature.key] = feature.enabled }
+        var values: [String: ReportValue] = [:]
+        for feature in registry.allFeatures where feature.requiresRestart {
+            values[feature.key] = ReportValue(feature.currentValue, of: feature)
+        }
         try write(SnapshotFile(version: 1, recordedAt: date, values: values), to: url)
-        return values
+        return values.keys.sorted()
     }
 
     private static func write(_ file: SnapshotFile, to url: URL) throws {
@@ -143,9 +167,9 @@ struct LaunchBaseline {
         }
     }
 
-    private struct SnapshotFile: Codable {
+    private struct SnapshotFile: Encodable {
         var version: Int
         var recordedAt: Date?
-        var values: [String: Bool]
+        var values: [String: ReportValue]
     }
 }

@@ -90,10 +90,22 @@ enum RegistryLoader {
         if requirement == .readable, let storeError = registry.storeError {
             throw CLIFailure.runtime("\(storeError)")
         }
-        if requirement == .readable { try LaunchBaseline.replaceIfCorrupt(forStore: store.url, registry: registry) }
+        if requirement == .readable {
+            if !watchStore { reportStoredValueProblems(registry, store: store.url) }
+            try LaunchBaseline.replaceIfCorrupt(forStore: store.url, registry: registry)
+        }
         return LoadedRegistry(
             registry: registry, storeURL: store.url, manifestPath: manifestPath, manifest: manifest,
             remoteConfig: remoteConfig)
+    }
+
+    /// Says on standard error, one line per key, which store entries are not valid for the flag or setting
+    /// declared under their key (a hand-edited file, an older app version): they are ignored and left in the file.
+    /// (The console shows them on its own screen instead.)
+    static func reportStoredValueProblems(_ registry: FeatureRegistry, store: URL) {
+        for problem in registry.storedValueProblems {
+            StandardStreams.note("the override store \(store.path): \(problem) (left in the file)")
+        }
     }
 
     /// Waits for another process's store lock at most `--lock-timeout` seconds, saying after 1 s who holds it
