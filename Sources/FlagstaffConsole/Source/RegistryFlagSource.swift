@@ -1,9 +1,15 @@
 import Flagstaff
+import Foundation
 
 /// A ``FeatureRegistry`` as the console reads it.
+///
+/// Search adds value matches to the registry's search: the registry's index knows keys, labels, groups and
+/// descriptions, not values, so the typed settings whose current value contains the query are appended after
+/// its results (the settings are listed once per registry size; a search reads only their values).
 package struct RegistryFlagSource: ConsoleFlagSource {
     /// The registry.
     package let registry: FeatureRegistry
+    private let settings = SettingList()
 
     /// Wraps a registry.
     package init(_ registry: FeatureRegistry) {
@@ -24,7 +30,8 @@ package struct RegistryFlagSource: ConsoleFlagSource {
     }
 
     package func flag(forKey key: String) -> ConsoleFlag? {
-        guard let feature = registry.flag(forKey: key) else { return nil }
+        guard let member = registry.feature(forKey: key) else { return nil }
+        guard let feature = member as? AnyFlag else { return ConsoleFlag(setting: member) }
         return ConsoleFlag(
             key: feature.key, label: feature.label, description: feature.description, groupPath: feature.groupPath,
             kind: feature.kind, requiresRestart: feature.requiresRestart, resolution: feature.resolution,
@@ -45,7 +52,16 @@ package struct RegistryFlagSource: ConsoleFlagSource {
     }
 
     package func search(_ query: String, scope: SearchScope) -> any ConsoleSearchHits {
-        registry.search(query, scope: scope)
+        let results = registry.search(query, scope: scope)
+        let needle = query.trimmingCharacters(in: .whitespaces)
+        guard !needle.isEmpty else { return results }
+        let extra = settings.members(of: registry).filter { member in
+            scope.includes(member) && results.firstIndex(ofKey: member.key) == nil
+                && member.displayText(member.currentValue).range(
+                    of: needle, options: [.caseInsensitive, .diacriticInsensitive]) != nil
+        }
+        guard !extra.isEmpty else { return results }
+        return ValueMatchedHits(results: results, valueMatches: extra.map(\.key))
     }
 
     package var remoteSources: [any RemoteSource] { registry.remoteSources }
@@ -53,11 +69,47 @@ package struct RegistryFlagSource: ConsoleFlagSource {
     package var storeErrorMessage: String? { registry.storeError.map { "\($0)" } }
 
     private static func status(_ feature: AnyFeature) -> ConsoleFlagStatus {
-        ConsoleFlagStatus(
-            key: feature.key, value: (feature as? AnyFlag)?.enabled ?? false,
-            override: (feature as? AnyFlag)?.override ?? .featureDefault,
-            isPendingRestart: feature.isPendingRestart
-        )
+        guard let flag = feature as? AnyFlag else {
+            return ConsoleFlagStatus(
+                key: feature.key, currentValue: feature.currentValue, overrideValue: feature.overrideValue,
+                isBoolean: feature.settingType == .boolean, isPendingRestart: feature.isPendingRestart)
+        }
+        return ConsoleFlagStatus(
+            key: flag.key, value: flag.enabled, override: flag.override, isPendingRestart: flag.isPendingRestart)
+    }
+}
+
+/// The registry's typed settings, listed again only when the number of members changed (members are only
+/// ever added).
+final class SettingList: Sendable {
+    private let cache = AnnotatedMutex<(count: Int, members: [AnyFeature])>((-1, []))
+
+    func members(of registry: FeatureRegistry) -> [AnyFeature] {
+        let all = registry.allFeatures
+        return cache.withLock { cache in
+            if cache.count != all.count { cache = (all.count, all.filter { !($0 is AnyFlag) }) }
+            return cache.members
+        }
+    }
+}
+
+/// The registry's search results followed by the settings matched by value only.
+struct ValueMatchedHits: ConsoleSearchHits {
+    let results: SearchResults
+    let valueMatches: [String]
+
+    var count: Int { results.count + valueMatches.count }
+
+    func key(at position: Int) -> String {
+        position < results.count ? results.key(at: position) : valueMatches[position - results.count]
+    }
+
+    func matchedRanges(at position: Int) -> [SearchField: [Range<Int>]] {
+        position < results.count ? results.matchedRanges(at: position) : [:]
+    }
+
+    func position(ofKey key: String) -> Int? {
+        results.position(ofKey: key) ?? valueMatches.firstIndex(of: key).map { results.count + $0 }
     }
 }
 
