@@ -34,7 +34,7 @@ extension ConsoleState {
         _ flag: ConsoleFlag, _ setting: ConsoleSetting, key: String, value: OverrideValue
     ) -> [ConsoleEffect] {
         if setting.isBoolean { return [.setOverrideValues([flag.key: value])] }
-        statusMessage = "\(key) forces flags only; \(flag.label) is a \(setting.type.name) setting: " + editKeysHint(setting)
+        statusMessage = "\(key) forces flags only; \(flag.label) is \(Self.typeName(setting)) setting: " + editKeysHint(setting)
         return []
     }
 
@@ -43,9 +43,15 @@ extension ConsoleState {
     mutating func flipSetting(_ flag: ConsoleFlag, _ setting: ConsoleSetting) -> [ConsoleEffect] {
         if setting.isBoolean { return [.setOverrideValues([flag.key: setting.value == .on ? .off : .on])] }
         if let next = setting.nextChoice { return [.setOverrideValues([flag.key: next])] }
-        statusMessage = "Space flips flags and cycles choices; \(flag.label) is a \(setting.type.name) setting: "
+        statusMessage = "Space flips flags and cycles choices; \(flag.label) is \(Self.typeName(setting)) setting: "
             + editKeysHint(setting)
         return []
+    }
+
+    /// `an integer`, `a string`, `a JSON`.
+    private static func typeName(_ setting: ConsoleSetting) -> String {
+        let name = setting.type == .json ? "JSON" : setting.type.name
+        return ("aeiou".contains(name.prefix(1)) ? "an " : "a ") + name
     }
 
     private func editKeysHint(_ setting: ConsoleSetting) -> String {
@@ -68,9 +74,8 @@ extension ConsoleState {
             self.editor = nil
             mode = .list
             return [.setOverrideValues([editor.key: value])]
-        case .failure(let error):
-            statusMessage = "Not saved: " + error.reason
-            return []
+        case .failure:
+            return []  // the editor stays open; its line already says why the value is not valid
         }
     }
 
