@@ -102,7 +102,10 @@ import Testing
         #expect(features.theme.value == .dark)
         press(.character("e"), into: &state)
         #expect(state.mode == .pick)
-        #expect(state.picker == ChoicePicker(key: "theme", label: "Theme", choices: ["light", "dark", "system"], selected: 1, current: 1))
+        #expect(
+            state.picker
+                == ChoicePicker(
+                    key: "theme", label: "Theme", choices: ["light", "dark", "system"], selected: 1, current: 1))
         let screen = ConsoleLayout.render(state)
         #expect(screen.find("▸ dark  (current)") != nil)
         #expect(screen.find("  system") != nil)
@@ -161,8 +164,12 @@ import Testing
         let good = "{\"isNewFeatureEnabled\": true, \"maxUploadSize\": 5, \"themeColors\": {}}"
         let effects = state.update(.externalEditFinished(key: "appFeatureConfig", result: .edited(good)))
         try apply(effects, to: &state)
-        #expect(features.appFeatureConfig.value == UploadConfig(isNewFeatureEnabled: true, maxUploadSize: 5, themeColors: [:]))
-        _ = state.update(.externalEditFinished(key: "appFeatureConfig", result: .failed("The editor (vi) exited with status 1: nothing was changed")))
+        #expect(
+            features.appFeatureConfig.value
+                == UploadConfig(isNewFeatureEnabled: true, maxUploadSize: 5, themeColors: [:]))
+        _ = state.update(
+            .externalEditFinished(
+                key: "appFeatureConfig", result: .failed("The editor (vi) exited with status 1: nothing was changed")))
         #expect(state.statusMessage == "The editor (vi) exited with status 1: nothing was changed")
     }
 
@@ -203,7 +210,9 @@ import Testing
     @Test func forceKeysOnTypedRowsExplainWhichKeyToUse() throws {
         var (features, state) = typedState(row: TypedRow.maxItems)
         #expect(press(.character("o"), into: &state).isEmpty)
-        #expect(state.statusMessage == "o forces flags only; Max Items is an integer setting: Enter or e edits it, r resets")
+        #expect(
+            state.statusMessage == "o forces flags only; Max Items is an integer setting: Enter or e edits it, r resets"
+        )
         #expect(press(.character("x"), into: &state).isEmpty)
         #expect(state.statusMessage?.hasPrefix("x forces flags only") == true)
         #expect(press(.character(" "), into: &state).isEmpty)

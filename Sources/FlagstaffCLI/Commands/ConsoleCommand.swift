@@ -115,7 +115,9 @@ struct ConsoleCommand: ParsableCommand {
     /// restart due; typed settings show their launch and current values.
     static func restartNote(_ outcome: ConsoleOutcome, registry: FeatureRegistry? = nil) -> String {
         let items = outcome.restartRequiredKeys.map { key -> String in
-            guard let member = registry?.feature(forKey: key), !(member is AnyFlag) else { return TerminalText.safe(key) }
+            guard let member = registry?.feature(forKey: key), !(member is AnyFlag) else {
+                return TerminalText.safe(key)
+            }
             func shown(_ value: OverrideValue) -> String {
                 let text = member.displayText(value)
                 return member.settingType == .string ? "\"" + text + "\"" : text

@@ -109,10 +109,14 @@ package enum KeyBindings {
         KeyBinding([.right, .control("f")], in: [.edit], .editText(.right), help: "cursor right"),
         KeyBinding([.home, .control("a")], in: [.edit], .editText(.home), help: "cursor to the start"),
         KeyBinding([.end, .control("e")], in: [.edit], .editText(.end), help: "cursor to the end"),
-        KeyBinding([.backspace], in: [.edit], .editText(.deleteBackward), help: "delete the character before the cursor"),
-        KeyBinding([.delete, .control("d")], in: [.edit], .editText(.deleteForward), help: "delete the character under the cursor"),
+        KeyBinding(
+            [.backspace], in: [.edit], .editText(.deleteBackward), help: "delete the character before the cursor"),
+        KeyBinding(
+            [.delete, .control("d")], in: [.edit], .editText(.deleteForward),
+            help: "delete the character under the cursor"),
         KeyBinding([.control("u")], in: [.edit], .editText(.deleteToStart), help: "delete to the start"),
-        KeyBinding([.control("w")], in: [.edit], .editText(.deleteWordBackward), help: "delete the word before the cursor"),
+        KeyBinding(
+            [.control("w")], in: [.edit], .editText(.deleteWordBackward), help: "delete the word before the cursor"),
         KeyBinding(
             [.up, .character("k"), .control("p")], in: [.pick], .movePicker(by: -1), help: "previous choice",
             footer: "{upDown} choose", kept: true),

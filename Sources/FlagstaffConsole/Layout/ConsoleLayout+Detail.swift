@@ -135,7 +135,9 @@ extension ConsoleLayout {
         }
         if let override = setting.override { facts.append("overridden " + shown(override)) }
         if feature.requiresRestart { facts.append("\(g.restart) requires restart") }
-        if setting.value != setting.launchValue { facts.append("changed since launch (was \(shown(setting.launchValue)))") }
+        if setting.value != setting.launchValue {
+            facts.append("changed since launch (was \(shown(setting.launchValue)))")
+        }
         if case .remote(let provider, let fetchedAt) = explanation.source {
             var text = "remote " + context.clean(provider)
             if let fetchedAt { text += " fetched " + RemoteStatusText.clock(fetchedAt) }

@@ -9,7 +9,9 @@ extension ConsoleLayout {
         let prompt = " " + truncate(context.clean(label), to: max(4, buffer.width / 4), context) + ": "
         var x = buffer.put(prompt, row: row, column: 0, style: context.theme.strong)
         let tail: (String, CellStyle) =
-            editor.problem.map { (" \(context.state.asciiOnly ? "x" : "✗") " + context.clean($0), context.theme.warning) }
+            editor.problem.map {
+                (" \(context.state.asciiOnly ? "x" : "✗") " + context.clean($0), context.theme.warning)
+            }
             ?? ("  Enter save  Esc cancel", context.theme.plain)
         let tailWidth = min(DisplayWidth.of(tail.0), max(0, (buffer.width - x) / 2))
         let room = max(1, buffer.width - x - tailWidth - 1)

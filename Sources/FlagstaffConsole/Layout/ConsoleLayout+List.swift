@@ -67,7 +67,8 @@ extension ConsoleLayout {
         let on = resolution.value
         let overridden = feature.isOverridden
         let setting = feature.setting
-        let style = setting.map { context.theme.value(of: $0, overridden: overridden) }
+        let style =
+            setting.map { context.theme.value(of: $0, overridden: overridden) }
             ?? context.theme.value(on, overridden: overridden)
         let x = flag.showsGroupPath ? 3 : 3 + 2 * flag.depth
         let valueColumn = setting == nil || setting?.isBoolean == true ? columns.value : columns.typedValue

@@ -32,9 +32,10 @@ package struct ConsoleFlagStatus: Sendable, Equatable {
     ///   - overrideValue: the local override, or `nil`.
     ///   - isBoolean: whether the setting is on/off.
     ///   - isPendingRestart: requires a restart and its value differs from launch.
-    package init(key: String, currentValue: OverrideValue, overrideValue: OverrideValue?, isBoolean: Bool,
-        isPendingRestart: Bool)
-    {
+    package init(
+        key: String, currentValue: OverrideValue, overrideValue: OverrideValue?, isBoolean: Bool,
+        isPendingRestart: Bool
+    ) {
         self.key = key
         self.value = isBoolean && currentValue == .on
         self.override = .featureDefault

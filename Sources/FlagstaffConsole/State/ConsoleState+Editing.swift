@@ -34,7 +34,8 @@ extension ConsoleState {
         _ flag: ConsoleFlag, _ setting: ConsoleSetting, key: String, value: OverrideValue
     ) -> [ConsoleEffect] {
         if setting.isBoolean { return [.setOverrideValues([flag.key: value])] }
-        statusMessage = "\(key) forces flags only; \(flag.label) is \(Self.typeName(setting)) setting: " + editKeysHint(setting)
+        statusMessage =
+            "\(key) forces flags only; \(flag.label) is \(Self.typeName(setting)) setting: " + editKeysHint(setting)
         return []
     }
 
@@ -43,7 +44,8 @@ extension ConsoleState {
     mutating func flipSetting(_ flag: ConsoleFlag, _ setting: ConsoleSetting) -> [ConsoleEffect] {
         if setting.isBoolean { return [.setOverrideValues([flag.key: setting.value == .on ? .off : .on])] }
         if let next = setting.nextChoice { return [.setOverrideValues([flag.key: next])] }
-        statusMessage = "Space flips flags and cycles choices; \(flag.label) is \(Self.typeName(setting)) setting: "
+        statusMessage =
+            "Space flips flags and cycles choices; \(flag.label) is \(Self.typeName(setting)) setting: "
             + editKeysHint(setting)
         return []
     }
@@ -116,7 +118,8 @@ extension ConsoleState {
     static func prettyJSON(_ value: OverrideValue) -> String {
         guard let object = try? JSONSerialization.jsonObject(with: Data(value.json.utf8), options: .fragmentsAllowed),
             let data = try? JSONSerialization.data(
-                withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes, .fragmentsAllowed]),
+                withJSONObject: object,
+                options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes, .fragmentsAllowed]),
             let text = String(data: data, encoding: .utf8)
         else { return value.json }
         return text + "\n"
