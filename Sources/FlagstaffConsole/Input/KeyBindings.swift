@@ -22,9 +22,6 @@ package enum KeyBindings {
         KeyBinding([.right, .character("l")], in: [.list], .expand, help: "expand the group"),
         KeyBinding(
             [.enter], in: [.list], .activate, help: "collapse or expand the group; edit a setting's value inline"),
-        KeyBinding(
-            [.character("e")], in: [.list], .edit,
-            help: "edit a setting: inline, a picker for choices, $VISUAL/$EDITOR for JSON", footer: "e edit"),
         KeyBinding([.character("/")], in: [.list], .startSearch, help: "search as you type", footer: "/ search"),
         KeyBinding(
             [.enter], in: [.search], .keepSearch, help: "keep the filter, back to the list", footer: "Enter keep",
@@ -46,6 +43,9 @@ package enum KeyBindings {
         KeyBinding(
             [.character(" ")], in: [.list], .flip, help: "flip the effective value; next choice of an enum setting",
             footer: "{space} toggle"),
+        KeyBinding(
+            [.character("e")], in: [.list], .edit, help: "edit a setting: inline, picker for choices, $EDITOR for JSON",
+            footer: "e edit"),
         KeyBinding(
             [.tab], in: [.list, .search], .cycleScope(forward: true), help: "next scope: All, On, Off, Overridden",
             footer: "Tab scope"),

@@ -33,6 +33,6 @@ extension ConsoleLayout {
         if editor.cursor == shown.count, used < room {
             x = buffer.put(" ", row: row, column: x, style: context.theme.strong.reversed())
         }
-        buffer.put(tail.0, row: row, column: x + 1, style: tail.1, maxWidth: max(0, buffer.width - x - 1))
+        buffer.put(tail.0, row: row, column: x, style: tail.1, maxWidth: max(0, buffer.width - x))
     }
 }
