@@ -96,7 +96,7 @@ import Testing
         try await select("App Feature Config", in: harness)
         try harness.session.sendKeys("e")
         var screen = try await harness.session.waitFor("the invalid result shown") {
-            $0.contains("Not saved: App Feature Config") && $0.contains("e edit again  Esc cancel")
+            $0.contains("Not saved: App Feature Config") && $0.contains("e edit again")
         }
         #expect(screen.contains("App Feature Config"), "the screen is drawn again after the editor")
         let given = try String(contentsOf: folder.appendingPathComponent("first"), encoding: .utf8)
