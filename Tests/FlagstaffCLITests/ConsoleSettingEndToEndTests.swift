@@ -106,8 +106,9 @@ import Testing
         let stored = try await waitForStore(harness) { $0["appFeatureConfig"] != nil }
         let config = try #require(stored["appFeatureConfig"] as? [String: Any])
         #expect(config["maxUploadSize"] as? Int == 42)
-        screen = try await harness.session.waitFor("the row shows the new JSON") {
-            $0.selectedLine?.contains("{\"isNewFeatureEnabled\":true") == true
+        screen = try await harness.session.waitFor("the detail pane shows the new JSON") {
+            $0.contains("effective {\"isNewFeatureEnabled\":true,\"maxUploadSize\":42,")
+                && $0.selectedLine?.contains("override") == true
         }
         try harness.session.sendKeys("q")
         let exit = try await harness.waitForExit()
