@@ -120,10 +120,11 @@ extension ConsoleLayout {
         }
         let chain = explanation.chain.map { step -> String in
             let detail = step.detail.flatMap { $0.isEmpty || $0 == "not overridden" ? nil : context.clean($0) }
-            guard let value = step.value else {
-                return "no " + sourceDescription(step.source) + (detail.map { " (\($0))" } ?? "")
-            }
-            return sourceDescription(step.source) + " " + shown(value) + (detail.map { " (\($0))" } ?? "")
+            // A remote step without a value names no provider ("remote"): no need to say it twice.
+            var source = sourceDescription(step.source)
+            if case .remote(let provider, _) = step.source, provider == "remote" { source = "remote" }
+            guard let value = step.value else { return "no " + source + (detail.map { " (\($0))" } ?? "") }
+            return source + " " + shown(value) + (detail.map { " (\($0))" } ?? "")
         }
         let second = "effective \(shown(explanation.value)) \(g.leftArrow) " + chain.joined(separator: " \(g.dot) ")
 
