@@ -130,3 +130,42 @@ import Testing
         #expect(outcome.restartRequiredKeys == ["theme"])
     }
 }
+
+/// A remote-config source in memory with fixed values, for settings bound to a remote key.
+final class FixedSettingSource: SettingRemoteSource {
+    let values: [String: String]
+    init(_ values: [String: String]) { self.values = values }
+    var settingValueGeneration: UInt64 { 1 }
+    func settingRemoteValue(forKey key: String) -> RemoteSettingValue? {
+        values[key].map { RemoteSettingValue(text: $0, provider: "Firebase", fetchedAt: nil) }
+    }
+}
+
+@Suite struct ConsoleSettingRemoteDetailTests {
+    final class Features: FeatureRegistry, @unchecked Sendable {
+        let maxItems = Setting(default: 20, range: 1...100)
+        let welcome = Setting(default: "Hi")
+    }
+
+    @Test func theChainShowsTheRemoteStepWithItsTypedValueOrWhyThereIsNone() throws {
+        let features = Features(store: InMemoryOverrideStore())
+        let source = FixedSettingSource(["welcome_message": "Hello from remote"])
+        features.maxItems.bind(to: SettingRemoteBinding(source: source, key: "max_items"))
+        features.welcome.bind(to: SettingRemoteBinding(source: source, key: "welcome_message"))
+        var state = ConsoleState(registry: features)
+        var screen = ConsoleLayout.render(state)
+        #expect(
+            screen.text(row: 26).contains(
+                "effective 20 ← no override · no remote (no remote value for \"max_items\") · default 20"),
+            "\(screen.text(row: 26))")
+        press(.down, into: &state)
+        screen = ConsoleLayout.render(state)
+        #expect(
+            screen.text(row: 26).contains(
+                "effective \"Hello from remote\" ← no override · remote (Firebase) \"Hello from remote\""),
+            "\(screen.text(row: 26))")
+        #expect(screen.text(row: 27).contains("remote Firebase"))
+        let row = screen.text(row: screen.row(containing: "Welcome"))
+        #expect(row.contains("\"Hello from remote\"") && row.hasSuffix("remote        "), "\(row)")
+    }
+}
