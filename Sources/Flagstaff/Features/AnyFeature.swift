@@ -109,6 +109,10 @@ open class AnyFeature: @unchecked Sendable {
     /// The local override in force, or `nil` when there is none.
     public var overrideValue: OverrideValue? { abstract() }
 
+    /// The launch override (``LaunchOverrides``) in force, or `nil`. It wins over the local override, which stays
+    /// stored beneath it, and cannot change while the process runs.
+    public var launchOverrideValue: OverrideValue? { abstract() }
+
     /// Whether the member has a local override.
     public var isOverridden: Bool { overrideValue != nil }
 
@@ -154,6 +158,9 @@ open class AnyFeature: @unchecked Sendable {
 
     /// Remembers the current value as the launch value.
     func recordLaunchValue() { abstract() }
+
+    /// Puts a (validated) launch override in force, or removes it.
+    func applyLaunchOverride(_ value: OverrideValue?, origin: String) { abstract() }
 
     private func abstract() -> Never {
         preconditionFailure("AnyFeature is subclassed only by AnyFlag and Setting")

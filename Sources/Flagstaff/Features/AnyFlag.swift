@@ -11,6 +11,9 @@ open class AnyFlag: AnyFeature, @unchecked Sendable {
     // @unchecked: the mutable state is the atomic override/launch cells.
 
     let overrideCell = Atomic<UInt8>(0)
+    /// The launch override: 0 none, 1 on, 2 off.
+    let pinnedCell = Atomic<UInt8>(0)
+    private let pinnedOrigin = AnnotatedMutex<String>("launch")
     let launchCell = Atomic<UInt8>(0)  // 0 = not yet launched, 1 = on, 2 = off
 
     /// Creates a flag. Subclasses call this.
@@ -32,6 +35,11 @@ open class AnyFlag: AnyFeature, @unchecked Sendable {
     public final var enabled: Bool {
         if TaskLocalOverrides.isActive, let forced = TaskLocalOverrides.value(for: self) as? Bool {
             return forced
+        }
+        switch pinnedCell.load(ordering: .relaxed) {
+        case 1: return true
+        case 2: return false
+        default: break
         }
         switch overrideCell.load(ordering: .relaxed) {
         case 1: return true
@@ -59,6 +67,10 @@ open class AnyFlag: AnyFeature, @unchecked Sendable {
         if let forced {
             chain.append(ResolutionStep(source: .testOverride, value: forced, detail: "forced in this task"))
         }
+        let pinned = OverrideState(cellValue: pinnedCell.load(ordering: .relaxed)).forcedValue
+        if let pinned {
+            chain.append(ResolutionStep(source: .launch, value: pinned, detail: pinnedOrigin.withLock { $0 }))
+        }
         let state = override
         chain.append(
             ResolutionStep(
@@ -67,6 +79,9 @@ open class AnyFlag: AnyFeature, @unchecked Sendable {
         if let forced {
             value = forced
             source = .testOverride
+        } else if let pinned {
+            value = pinned
+            source = .launch
         } else if let overrideValue = state.forcedValue {
             value = overrideValue
             source = .override
@@ -128,6 +143,15 @@ open class AnyFlag: AnyFeature, @unchecked Sendable {
     public override var valueWithoutOverride: OverrideValue { computedDefault ? .on : .off }
     /// `"on"`, `"off"` or `nil`.
     public override var overrideValue: OverrideValue? { OverrideValue(override) }
+    /// The launch override, `"on"`, `"off"` or `nil`.
+    public override var launchOverrideValue: OverrideValue? {
+        OverrideValue(OverrideState(cellValue: pinnedCell.load(ordering: .relaxed)))
+    }
+
+    override func applyLaunchOverride(_ value: OverrideValue?, origin: String) {
+        pinnedOrigin.withLock { $0 = origin }
+        pinnedCell.store((value?.overrideState ?? .featureDefault).cellValue, ordering: .relaxed)
+    }
     /// The launch value, `"on"` or `"off"`.
     public override var launchStoredValue: OverrideValue { launchValue ? .on : .off }
     /// ``resolution`` with JSON values.

@@ -145,7 +145,7 @@ public final class Setting<Value: SettingValue>: AnyFeature, @unchecked Sendable
     @inlinable
     var publishedValue: Value {
         let fast: Value? = state.read { state in
-            if let forced = state.override { return forced }
+            if let forced = state.forced { return forced }
             guard let binding = state.binding else { return defaultValue }
             guard binding.source.settingValueGeneration == state.remoteGeneration else { return nil }
             return state.remote ?? defaultValue
@@ -179,9 +179,9 @@ public final class Setting<Value: SettingValue>: AnyFeature, @unchecked Sendable
 
     /// Points ``value`` at the right place for `state` (called under the settings writer lock).
     private func publishFastPath(for state: SettingState<Value>) {
-        if state.binding == nil, state.override == nil {
+        if state.binding == nil, state.forced == nil {
             fastMode.store(0, ordering: .releasing)
-        } else if state.binding == nil, let override = state.override, let bits = bits(of: override) {
+        } else if state.binding == nil, let override = state.forced, let bits = bits(of: override) {
             fastBits.store(bits, ordering: .relaxed)
             fastMode.store(1, ordering: .releasing)
         } else {
@@ -272,6 +272,17 @@ public final class Setting<Value: SettingValue>: AnyFeature, @unchecked Sendable
     public override var declaredDefault: OverrideValue { Value.storedValue(of: defaultValue) }
     /// The override as stored, or `nil`.
     public override var overrideValue: OverrideValue? { state.read { $0.stored } }
+    /// The launch override, or `nil`.
+    public override var launchOverrideValue: OverrideValue? { state.read { $0.pinnedStored } }
+
+    override func applyLaunchOverride(_ value: OverrideValue?, origin: String) {
+        let decoded = value.flatMap { try? decodeChecked($0) }
+        state.update { current in
+            let next = current.with(pinned: decoded, stored: decoded == nil ? nil : value, origin: origin)
+            publishFastPath(for: next)
+            return (next, ())
+        }
+    }
     /// Whether there is a local override.
     public override var isOverridden: Bool { state.read { $0.override != nil } }
     /// ``launchValue`` as JSON.
@@ -292,7 +303,13 @@ public final class Setting<Value: SettingValue>: AnyFeature, @unchecked Sendable
                     source: .testOverride, value: Value.storedValue(of: forced), detail: "forced in this task"))
             winner = (forced, .testOverride)
         }
-        let (overrideValue, stored) = state.read { ($0.override, $0.stored) }
+        let (overrideValue, stored, pinned, pinnedStored, pinnedOrigin) = state.read {
+            ($0.override, $0.stored, $0.pinned, $0.pinnedStored, $0.pinnedOrigin)
+        }
+        if let pinned {
+            chain.append(ValueResolutionStep(source: .launch, value: pinnedStored, detail: pinnedOrigin))
+            if winner == nil { winner = (pinned, .launch) }
+        }
         chain.append(
             ValueResolutionStep(source: .override, value: stored, detail: overrideValue == nil ? "not overridden" : nil)
         )
@@ -390,17 +407,22 @@ public final class Setting<Value: SettingValue>: AnyFeature, @unchecked Sendable
         state.update { current in
             (current.with(remote: decoded, raw: raw, problem: problem, generation: generation), ())
         }
-        return (state.read { $0.override } ?? decoded ?? defaultValue, (decoded, raw, problem))
+        return (state.read { $0.forced } ?? decoded ?? defaultValue, (decoded, raw, problem))
     }
 }
 
-/// A setting's published state: the override (decoded and as stored) and the remote value decoded for one
-/// generation of its source. Immutable; replaced as a whole.
+/// A setting's published state: the override (decoded and as stored), the launch override, and the remote value
+/// decoded for one generation of its source. Immutable; replaced as a whole.
 @usableFromInline
 final class SettingState<Value: SettingValue>: @unchecked Sendable {
     // @unchecked: immutable; Value and the binding are Sendable.
+    /// The stored (QA) override.
     @usableFromInline let override: Value?
     let stored: OverrideValue?
+    /// The launch override, which wins over `override`.
+    @usableFromInline let pinned: Value?
+    let pinnedStored: OverrideValue?
+    let pinnedOrigin: String?
     @usableFromInline let binding: SettingRemoteBinding?
     /// The source generation `remote` was decoded for (`UInt64.max`: never).
     @usableFromInline let remoteGeneration: UInt64
@@ -409,12 +431,15 @@ final class SettingState<Value: SettingValue>: @unchecked Sendable {
     let remoteProblem: String?
 
     init(
-        override: Value? = nil, stored: OverrideValue? = nil, binding: SettingRemoteBinding?,
-        remoteGeneration: UInt64 = .max, remote: Value? = nil, remoteRaw: RemoteSettingValue? = nil,
-        remoteProblem: String? = nil
+        override: Value? = nil, stored: OverrideValue? = nil, pinned: Value? = nil, pinnedStored: OverrideValue? = nil,
+        pinnedOrigin: String? = nil, binding: SettingRemoteBinding?, remoteGeneration: UInt64 = .max,
+        remote: Value? = nil, remoteRaw: RemoteSettingValue? = nil, remoteProblem: String? = nil
     ) {
         self.override = override
         self.stored = stored
+        self.pinned = pinned
+        self.pinnedStored = pinnedStored
+        self.pinnedOrigin = pinnedOrigin
         self.binding = binding
         self.remoteGeneration = remoteGeneration
         self.remote = remote
@@ -422,19 +447,32 @@ final class SettingState<Value: SettingValue>: @unchecked Sendable {
         self.remoteProblem = remoteProblem
     }
 
+    /// The override that decides the value: the launch override, else the stored one.
+    @usableFromInline var forced: Value? { pinned ?? override }
+
     func with(override: Value?, stored: OverrideValue?) -> SettingState {
         SettingState(
-            override: override, stored: stored, binding: binding, remoteGeneration: remoteGeneration, remote: remote,
-            remoteRaw: remoteRaw, remoteProblem: remoteProblem)
+            override: override, stored: stored, pinned: pinned, pinnedStored: pinnedStored, pinnedOrigin: pinnedOrigin,
+            binding: binding, remoteGeneration: remoteGeneration, remote: remote, remoteRaw: remoteRaw,
+            remoteProblem: remoteProblem)
+    }
+
+    func with(pinned: Value?, stored pinnedStored: OverrideValue?, origin: String?) -> SettingState {
+        SettingState(
+            override: override, stored: stored, pinned: pinned, pinnedStored: pinnedStored, pinnedOrigin: origin,
+            binding: binding, remoteGeneration: remoteGeneration, remote: remote, remoteRaw: remoteRaw,
+            remoteProblem: remoteProblem)
     }
 
     func with(binding: SettingRemoteBinding) -> SettingState {
-        SettingState(override: override, stored: stored, binding: binding)
+        SettingState(
+            override: override, stored: stored, pinned: pinned, pinnedStored: pinnedStored, pinnedOrigin: pinnedOrigin,
+            binding: binding)
     }
 
     func with(remote: Value?, raw: RemoteSettingValue?, problem: String?, generation: UInt64) -> SettingState {
         SettingState(
-            override: override, stored: stored, binding: binding, remoteGeneration: generation, remote: remote,
-            remoteRaw: raw, remoteProblem: problem)
+            override: override, stored: stored, pinned: pinned, pinnedStored: pinnedStored, pinnedOrigin: pinnedOrigin,
+            binding: binding, remoteGeneration: generation, remote: remote, remoteRaw: raw, remoteProblem: problem)
     }
 }

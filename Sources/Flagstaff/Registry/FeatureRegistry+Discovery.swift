@@ -98,7 +98,9 @@ extension FeatureRegistry {
     public func register(_ features: [AnyFeature], in groupPath: String? = nil) throws {
         defer {
             core.publishMembers()
-            for feature in features where feature.registry === self { feature.recordLaunchValue() }
+            let added = features.filter { $0.registry === self }
+            applyLaunchOverrides(to: added, reportingUnknownKeys: false)
+            for feature in added { feature.recordLaunchValue() }
         }
         try registerUnpublished(features, in: groupPath)
     }

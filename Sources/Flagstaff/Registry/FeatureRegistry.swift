@@ -58,6 +58,7 @@ open class FeatureRegistry: @unchecked Sendable {
     func finishSetUp() {
         core.publishMembers()
         reloadFromStore(origin: nil)
+        applyLaunchOverrides(to: allFeatures, reportingUnknownKeys: true)
         for feature in allFeatures { feature.recordLaunchValue() }
         let problems = self.problems
         if options.assertOnProblems && !problems.isEmpty {
@@ -96,6 +97,11 @@ open class FeatureRegistry: @unchecked Sendable {
 
     /// The flags that require a restart and whose effective value differs from the one at launch.
     public var featuresRequiringRestart: [AnyFeature] { allFeatures.filter(\.isPendingRestart) }
+
+    /// Launch overrides (``LaunchOverrides``) that were refused: an unreadable `FLAGSTAFF_OVERRIDES`, a value of
+    /// the wrong type for its member, a key this registry has no member for. Each is also printed once per
+    /// process on standard error (except unknown keys: another registry of the app may have them).
+    public var launchOverrideProblems: [String] { core.state.withLock { $0.launchOverrideProblems } }
 
     /// Declaration problems found during discovery (duplicate keys, with both declarations).
     public var problems: [RegistryProblem] { core.state.withLock { $0.problems } }

@@ -59,6 +59,7 @@ struct RegistryState: @unchecked Sendable {
     /// Why stored entries were refused by the member under their key.
     var valueProblems: [String: String] = [:]
     var lastRefusedChange: RefusedChange?
+    var launchOverrideProblems: [String] = []
     var storeSignature: StoreSignature?
     var subscribers: [UInt64: @Sendable (FeatureChange) -> Void] = [:]
     var nextSubscriberID: UInt64 = 0

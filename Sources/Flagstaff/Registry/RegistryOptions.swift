@@ -9,6 +9,9 @@ public struct RegistryOptions: Sendable {
     /// The clock the store watcher waits on between checks (`ContinuousClock()` unless a test passes a
     /// manual clock, which it then advances by `storeWatchInterval` to trigger a check).
     public var clock: any Clock<Duration>
+    /// The values the app was started with (see ``LaunchOverrides``): the process's `FLAGSTAFF_OVERRIDES` and
+    /// `-flagstaff` arguments unless a test or tool passes its own (`.none` for none).
+    public var launchOverrides: LaunchOverrides
 
     /// Creates options.
     /// - Parameters:
@@ -16,10 +19,12 @@ public struct RegistryOptions: Sendable {
     ///   - storeWatchInterval: the store polling interval (default 0.5 s), or `nil` for none.
     ///   - assertOnProblems: whether problems assert in debug builds (default `true`).
     ///   - clock: the clock the store watcher waits on (default `ContinuousClock()`).
+    ///   - launchOverrides: the values the app was started with (default: this process's).
     public init(
         name: String? = nil, storeWatchInterval: Duration? = .milliseconds(500), assertOnProblems: Bool = true,
-        clock: any Clock<Duration> = ContinuousClock()
+        clock: any Clock<Duration> = ContinuousClock(), launchOverrides: LaunchOverrides = .process
     ) {
+        self.launchOverrides = launchOverrides
         self.name = name
         self.storeWatchInterval = storeWatchInterval
         self.assertOnProblems = assertOnProblems

@@ -4,6 +4,8 @@ import Foundation
 public enum ResolutionSource: Sendable, Hashable {
     /// Forced inside a test scope (`FlagstaffTesting`'s `withFeature`), visible only to that task.
     case testOverride
+    /// A launch override (`FLAGSTAFF_OVERRIDES`, `-flagstaff KEY=VALUE`): fixed for the life of the process.
+    case launch
     /// A local override (QA, the console, the CLI), persisted in the override store.
     case override
     /// A value from a remote-config provider's active config.
@@ -15,10 +17,12 @@ public enum ResolutionSource: Sendable, Hashable {
     /// The static default given at declaration.
     case `static`
 
-    /// A short lowercase name for display: `test`, `override`, `remote`, `dynamic`, `build target`, `default`.
+    /// A short lowercase name for display: `test`, `launch`, `override`, `remote`, `dynamic`, `build target`,
+    /// `default`.
     public var displayName: String {
         switch self {
         case .testOverride: return "test"
+        case .launch: return "launch"
         case .override: return "override"
         case .remote: return "remote"
         case .dynamic: return "dynamic"
@@ -46,7 +50,7 @@ public struct ResolutionStep: Sendable, Hashable {
 }
 
 /// A flag's effective value and why: the winning source and every source considered, in precedence order
-/// (test override, override, remote, dynamic, build target, static).
+/// (test override, launch override, override, remote, dynamic, build target, static).
 public struct Resolution: Sendable, Hashable {
     /// The effective value.
     public var value: Bool

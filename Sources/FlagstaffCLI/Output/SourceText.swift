@@ -6,11 +6,12 @@ enum SourceText {
     /// `ON` or `OFF`.
     static func value(_ value: Bool) -> String { value ? "ON" : "OFF" }
 
-    /// The stable identifier of a source in JSON: `test`, `override`, `remote`, `dynamic`, `buildTarget`,
-    /// `static`.
+    /// The stable identifier of a source in JSON: `test`, `launch`, `override`, `remote`, `dynamic`,
+    /// `buildTarget`, `static`.
     static func identifier(_ source: ResolutionSource) -> String {
         switch source {
         case .testOverride: return "test"
+        case .launch: return "launch"
         case .override: return "override"
         case .remote: return "remote"
         case .dynamic: return "dynamic"
@@ -32,6 +33,7 @@ enum SourceText {
     static func byPhrase(_ source: ResolutionSource) -> String {
         switch source {
         case .testOverride: return "by test override"
+        case .launch: return "by launch override"
         case .override: return "by override"
         case .remote(let provider, _): return "by remote (\(TerminalText.safe(provider)))"
         case .dynamic: return "by dynamic rule"

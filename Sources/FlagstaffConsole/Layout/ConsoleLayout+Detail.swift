@@ -89,6 +89,7 @@ extension ConsoleLayout {
     static func sourceDescription(_ source: ResolutionSource) -> String {
         switch source {
         case .testOverride: "test override"
+        case .launch: "launch override"
         case .override: "override"
         case .remote(let provider, _): "remote (\(TextSanitizer.sanitize(provider)))"
         case .dynamic: "dynamic"

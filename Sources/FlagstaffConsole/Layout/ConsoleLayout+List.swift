@@ -176,6 +176,7 @@ extension ConsoleLayout {
     static func sourceName(_ source: ResolutionSource) -> String {
         switch source {
         case .testOverride: "test"
+        case .launch: "launch"
         case .override: "override"
         case .remote: "remote"
         case .dynamic: "dynamic"

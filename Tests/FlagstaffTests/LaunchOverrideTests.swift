@@ -1,0 +1,100 @@
+import FlagstaffTesting
+import Foundation
+import Testing
+
+@testable import Flagstaff
+
+@Suite struct LaunchOverrideTests {
+    private func registry(
+        environment: [String: String] = [:], arguments: [String] = [],
+        store: InMemoryOverrideStore = InMemoryOverrideStore()
+    ) -> TypedFeatures {
+        TypedFeatures(
+            store: store,
+            options: RegistryOptions(
+                storeWatchInterval: nil,
+                launchOverrides: LaunchOverrides(environment: environment, arguments: arguments)))
+    }
+
+    @Test func pairsAndArgumentsAreRead() {
+        let launch = LaunchOverrides(
+            environment: ["FLAGSTAFF_OVERRIDES": #"blueText=on, config={"a":1,"b":[2,3]},cardColor=#0,0"#],
+            arguments: ["--other", "-flagstaff", "maxItems=7", "-flagstaff", "blueText=off", "-flagstaffX", "x"])
+        #expect(
+            launch.values == [
+                "blueText": .text("off"), "config": .text(#"{"a":1,"b":[2,3]}"#), "cardColor": .text("#0,0"),
+                "maxItems": .text("7"),
+            ])
+        #expect(launch.problems.isEmpty)
+        #expect(launch.origin == "FLAGSTAFF_OVERRIDES and -flagstaff arguments")
+    }
+
+    @Test func exportJSONIsRead() throws {
+        let launch = LaunchOverrides(
+            environment: ["FLAGSTAFF_OVERRIDES": #"{"version":1,"overrides":{"blueText":"on","maxItems":5}}"#],
+            arguments: [])
+        #expect(launch.values == ["blueText": .json(.on), "maxItems": .json(try OverrideValue(json: "5"))])
+        let broken = LaunchOverrides(environment: ["FLAGSTAFF_OVERRIDES": #"{"version":1"#], arguments: [])
+        #expect(broken.values.isEmpty && broken.problems.count == 1)
+        #expect(broken.problems.first?.contains("FLAGSTAFF_OVERRIDES") == true)
+    }
+
+    @Test func launchValuesWinOverStoredOverridesAndAreNeverWritten() throws {
+        let store = InMemoryOverrideStore(["blueText": .off, "maxItems": try OverrideValue(json: "9")])
+        let features = registry(
+            environment: ["FLAGSTAFF_OVERRIDES": "blueText=on,maxItems=50,theme=dark"], arguments: [], store: store)
+        #expect(features.blueText.enabled)
+        #expect(features.blueText.resolution.source == .launch)
+        #expect(features.blueText.override == .disabled, "the stored override stays beneath")
+        #expect(features.maxItems.value == 50 && features.maxItems.source == .launch)
+        #expect(features.maxItems.overriddenValue == 9)
+        #expect(features.theme.value == .dark)
+        #expect(features.theme.launchOverrideValue == OverrideValue(string: "dark"))
+        #expect(
+            features.maxItems.explanation.chain.map(\.source.displayName) == ["launch", "override", "default"])
+        #expect(features.maxItems.explanation.chain.first?.detail == "FLAGSTAFF_OVERRIDES")
+        features.maxItems.overriddenValue = 11
+        #expect(features.maxItems.value == 50, "QA changes go to the store; the launch value still decides")
+        #expect(store.load()["maxItems"]?.json == "11")
+        #expect(store.load()["theme"] == nil && store.load()["blueText"] == .off)
+    }
+
+    @Test func testOverridesWinOverLaunchValues() {
+        let features = registry(arguments: ["-flagstaff", "blueText=on", "-flagstaff", "cardColor=#123456"])
+        withFeature(features.blueText).disabled {
+            #expect(!features.blueText.enabled)
+        }
+        withSetting(features.cardColor, value: "#000000") {
+            #expect(features.cardColor.value == "#000000")
+        }
+        #expect(features.blueText.enabled && features.cardColor.value == "#123456")
+    }
+
+    @Test func invalidValuesAndUnknownKeysAreReportedAndIgnored() {
+        let features = registry(
+            environment: ["FLAGSTAFF_OVERRIDES": "broken,maxItems=500,theme=purple,blueText=maybe,nope=1"])
+        #expect(features.maxItems.value == 20 && features.theme.value == .system && !features.blueText.enabled)
+        #expect(
+            features.launchOverrideProblems == [
+                #"FLAGSTAFF_OVERRIDES: expected KEY=VALUE, found "broken""#,
+                #""blueText": must be on or off (from FLAGSTAFF_OVERRIDES); ignored"#,
+                #""maxItems": must be 1…100 (from FLAGSTAFF_OVERRIDES); ignored"#,
+                #""theme": must be one of light, dark, system (from FLAGSTAFF_OVERRIDES); ignored"#,
+                #""nope": no flag or setting has this key; ignored"#,
+            ])
+    }
+
+    @Test func membersRegisteredLaterGetTheirLaunchValues() throws {
+        let features = registry(arguments: ["-flagstaff", "late.flag=on", "-flagstaff", "late.items=3"])
+        #expect(features.launchOverrideProblems.count == 2, "unknown at creation")
+        let flag = Feature(key: "late.flag")
+        let items = Setting(default: 1, key: "late.items")
+        try features.register([flag, items])
+        #expect(flag.enabled && items.value == 3)
+    }
+
+    @Test func aFlagWithALaunchValueIsNotPendingARestartFromIt() {
+        let features = registry(arguments: ["-flagstaff", "theme=light"])
+        #expect(features.theme.launchValue == .light && !features.theme.isPendingRestart)
+    }
+}
