@@ -53,13 +53,15 @@ package struct RegistryFlagSource: ConsoleFlagSource {
 
     package func search(_ query: String, scope: SearchScope) -> any ConsoleSearchHits {
         let results = registry.search(query, scope: scope)
-        let needle = query.trimmingCharacters(in: .whitespaces)
-        guard !needle.isEmpty else { return results }
-        let extra = settings.members(of: registry).filter { member in
-            scope.includes(member) && results.firstIndex(ofKey: member.key) == nil
-                && member.displayText(member.currentValue).range(
-                    of: needle, options: [.caseInsensitive, .diacriticInsensitive]) != nil
+        let matches = settings.valueMatches(of: registry, query: query).filter(scope.includes)
+        guard !matches.isEmpty else { return results }
+        // Settings the registry found by name stay where its ranking put them: one pass over the results,
+        // comparing identities (no key is read), and only when some value matched.
+        var pending = Set(matches.map(ObjectIdentifier.init))
+        for position in results.indices where !pending.isEmpty {
+            pending.remove(ObjectIdentifier(results[position].feature))
         }
+        let extra = matches.filter { pending.contains(ObjectIdentifier($0)) }
         guard !extra.isEmpty else { return results }
         return ValueMatchedHits(results: results, valueMatches: extra.map(\.key))
     }
@@ -80,16 +82,41 @@ package struct RegistryFlagSource: ConsoleFlagSource {
 }
 
 /// The registry's typed settings, listed again only when the number of members changed (members are only
-/// ever added).
+/// ever added), with each one's value as shown, folded for matching (made again only when the value changed).
 final class SettingList: Sendable {
-    private let cache = AnnotatedMutex<(count: Int, members: [AnyFeature])>((-1, []))
+    private struct Cache {
+        var count = -1
+        var members: [AnyFeature] = []
+        /// Per member: the value (JSON) the folded text was made from, and the text.
+        var folded: [ObjectIdentifier: (json: String, text: String)] = [:]
+    }
 
-    func members(of registry: FeatureRegistry) -> [AnyFeature] {
-        let all = registry.allFeatures
+    private let cache = AnnotatedMutex(Cache())
+
+    /// The settings whose current value, as a person reads it, contains `query` (ignoring case and
+    /// diacritics), in declaration order; none for a blank query.
+    func valueMatches(of registry: FeatureRegistry, query: String) -> [AnyFeature] {
+        let needle = Self.fold(query.trimmingCharacters(in: .whitespaces))
+        guard !needle.isEmpty else { return [] }
+        let count = registry.allFeatures.count
         return cache.withLock { cache in
-            if cache.count != all.count { cache = (all.count, all.filter { !($0 is AnyFlag) }) }
-            return cache.members
+            if cache.count != count {
+                cache.count = count
+                cache.members = registry.allFeatures.filter { !($0 is AnyFlag) }
+            }
+            return cache.members.filter { member in
+                let value = member.currentValue
+                let id = ObjectIdentifier(member)
+                if let known = cache.folded[id], known.json == value.json { return known.text.contains(needle) }
+                let text = Self.fold(member.displayText(value))
+                cache.folded[id] = (value.json, text)
+                return text.contains(needle)
+            }
         }
+    }
+
+    private static func fold(_ text: String) -> String {
+        text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
     }
 }
 
