@@ -89,6 +89,12 @@ import Testing
         press(.tab, .tab, into: &state)  // Overridden
         #expect(state.rows.map(\.key) == ["theme"])
         press(.tab, into: &state)  // back to All
+        press(.control("u"), into: &state)
+        type("welcome", into: &state)  // by name and by value: listed once, where the registry ranked it
+        #expect(state.rows.map(\.key) == ["welcomeMessage"])
+        #expect(
+            state.rows.first.flatMap { if case .flag(let row) = $0 { row.matchedRanges } else { nil } }?.isEmpty
+                == false)
         press(.escape, into: &state)
         press(.character("/"), into: &state)
         type("t", into: &state)
