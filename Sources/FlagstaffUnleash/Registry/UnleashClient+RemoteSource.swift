@@ -5,11 +5,11 @@ extension UnleashClient: UnleashToggleSource {
     /// `"Unleash"`.
     public var name: String { "Unleash" }
 
-    /// The polling status: `.failed` after 401/403/404 (polling stopped) or a failed fetch, `.throttled` while
-    /// backing off after 429/5xx, `.neverFetched` before the first success, else `.ok`.
+    /// The polling status: `.failed` after 401/403 (polling stopped) or a failed fetch, `.throttled` while
+    /// backing off after 404/429/5xx, `.neverFetched` before the first success, else `.ok`.
     public var status: RemoteSourceStatus { poller.status }
 
-    /// Fetches now (the console's Ctrl-R). After 401/403/404 stopped polling, a successful refresh starts it again.
+    /// Fetches now (the console's Ctrl-R). After 401/403 stopped polling, a successful refresh starts it again.
     public func refresh() async {
         await poller.refresh()
     }

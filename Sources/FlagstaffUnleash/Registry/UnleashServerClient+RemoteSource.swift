@@ -5,11 +5,11 @@ extension UnleashServerClient: UnleashToggleSource {
     /// `"Unleash"`.
     public var name: String { "Unleash" }
 
-    /// The polling status: `.failed` after 401/403/404 or a failed fetch, `.throttled` while backing off,
+    /// The polling status: `.failed` after 401/403 or a failed fetch, `.throttled` while backing off,
     /// `.neverFetched` before the first success, else `.ok`.
     public var status: RemoteSourceStatus { poller.status }
 
-    /// Fetches now (the console's Ctrl-R); a success after 401/403/404 starts polling again.
+    /// Fetches now (the console's Ctrl-R); a success after 401/403 starts polling again.
     public func refresh() async {
         await poller.refresh()
     }
