@@ -1,4 +1,5 @@
 import Flagstaff
+import FlagstaffTestSupport
 import Foundation
 import Testing
 
@@ -169,7 +170,7 @@ import Testing
         try apply(effects, to: &state)
         #expect(
             features.appFeatureConfig.value
-                == UploadConfig(isNewFeatureEnabled: true, maxUploadSize: 5, themeColors: [:]))
+                == AppFeatureConfig(isNewFeatureEnabled: true, maxUploadSize: 5, themeColors: [:]))
         _ = state.update(
             .externalEditFinished(
                 key: "appFeatureConfig", result: .failed("The editor (vi) exited with status 1: nothing was changed")))
@@ -199,7 +200,7 @@ import Testing
         #expect(runner.needsFullRedraw, "the screen is repainted after the editor")
         #expect(
             features.appFeatureConfig.value
-                == UploadConfig(isNewFeatureEnabled: true, maxUploadSize: 42, themeColors: ["primary": "#000000"]))
+                == AppFeatureConfig(isNewFeatureEnabled: true, maxUploadSize: 42, themeColors: ["primary": "#000000"]))
         let seen = try String(contentsOf: folder.appendingPathComponent("seen.json"), encoding: .utf8)
         #expect(seen.contains("\"maxUploadSize\" : 10485760"))
     }

@@ -1,18 +1,8 @@
 import Flagstaff
+import FlagstaffTestSupport
 import Testing
 
 @testable import FlagstaffConsole
-
-enum Appearance: String, CaseIterable, Codable, Sendable, SettingValue { case light, dark, system }
-
-struct UploadConfig: Codable, Equatable, Sendable, SettingValue {
-    var isNewFeatureEnabled: Bool
-    var maxUploadSize: Int
-    var themeColors: [String: String]
-
-    static let standard = UploadConfig(
-        isNewFeatureEnabled: false, maxUploadSize: 10_485_760, themeColors: ["primary": "#f05138"])
-}
 
 /// The demo's typed settings beside a flag, all at the top level (rows 0…6 of the tree, in this order).
 final class TypedConsoleFeatures: FeatureRegistry, @unchecked Sendable {
@@ -20,8 +10,8 @@ final class TypedConsoleFeatures: FeatureRegistry, @unchecked Sendable {
     let cardColor = Setting(default: "#f05138", description: "Card background")
     let welcomeMessage = Setting(default: "Welcome to Moments")
     let maxItems = Setting(default: 20, range: 1...100)
-    let theme = Setting(default: Appearance.system, requiresRestart: true)
-    let appFeatureConfig = Setting(default: UploadConfig.standard)
+    let theme = Setting(default: Theme.system, requiresRestart: true)
+    let appFeatureConfig = Setting(default: AppFeatureConfig.standard)
     let compact = Setting(default: false)
 }
 
