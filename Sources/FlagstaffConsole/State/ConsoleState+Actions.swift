@@ -3,6 +3,10 @@ import Flagstaff
 extension ConsoleState {
     /// Carries out a key's action (see ``KeyBindings``).
     mutating func perform(_ action: ConsoleAction) -> [ConsoleEffect] {
+        if let refusal = launchRefusal(for: action) {
+            statusMessage = refusal
+            return []
+        }
         switch action {
         case .move(let delta): move(by: delta)
         case .movePage(let half, let down):
@@ -113,5 +117,20 @@ extension ConsoleState {
         query = newQuery
         // A new query selects its best match; clearing it keeps the cursor on the flag that was selected.
         if newQuery.isEmpty { rebuildRows() } else { rebuildForNewQuery() }
+    }
+
+    /// Why `action` may not change the selected flag or setting: its value was fixed when the app started
+    /// (`FLAGSTAFF_OVERRIDES`, `-flagstaff KEY=VALUE`) and cannot change while it runs; `nil` when it may.
+    func launchRefusal(for action: ConsoleAction) -> String? {
+        switch action {
+        case .force, .reset, .flip, .edit: break
+        case .activate where selectedFlag?.setting != nil: break
+        default: return nil
+        }
+        guard let flag = selectedFlag, flag.resolution.source == .launch else { return nil }
+        let origin =
+            flag.setting?.explanation.chain.first { $0.source == .launch }?.detail
+            ?? flag.resolution.chain.first { $0.source == .launch }?.detail ?? "launch overrides"
+        return "\(flag.key) is fixed at launch by \(origin): not editable while the app runs"
     }
 }
