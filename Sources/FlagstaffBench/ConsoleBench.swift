@@ -21,6 +21,15 @@ enum ConsoleBench {
             print("console: cannot build the generated registry")
             return
         }
+        // Typed settings, searched by value at the console level: 1,000 of them (strings and numbers), registered
+        // at runtime beside the manifest's flags.
+        let settings: [AnyFeature] = (0..<1_000).map { index in
+            index.isMultiple(of: 2)
+                ? Setting(default: "colour \(index) #f05138", key: "settings.text\(index)")
+                : Setting(default: index, range: 0...1_000_000, key: "settings.number\(index)")
+        }
+        do { try registry.register(settings) } catch { print("console: cannot register the settings: \(error)") }
+        print("typed settings registered: \(settings.count) (matched by value by the console's search)")
         let (registryRSS, _) = memory()
         print("memory after building the registry: RSS \(registryRSS) MB")
         var state: ConsoleState?
@@ -139,6 +148,8 @@ enum ConsoleBench {
 
         // The core's share: registry.search alone, for the same keystrokes (typing, then erasing).
         var searchOnly: [Duration] = []
+        var valueMatching: [Duration] = []
+        let source = RegistryFlagSource(registry)
         var resultCounts: [Int] = []
         for query in ["avatar", "scroll", "net", "xq", "rounded button", "g42", "payment retry"] {
             var typed = ""
@@ -155,11 +166,17 @@ enum ConsoleBench {
                 var results = 0
                 searchOnly.append(clock.measure { results = registry.search(text).count })
                 resultCounts.append(results)
+                // The console's search: the same, plus the settings whose value contains the query.
+                valueMatching.append(clock.measure { results = source.search(text, scope: .all).count })
             }
         }
         searchOnly.sort()
         print(
             "registry.search alone, same keystrokes: median \(format(searchOnly[searchOnly.count / 2])), p99 \(format(searchOnly[min(searchOnly.count - 1, searchOnly.count * 99 / 100)])); results per query \(resultCounts.min() ?? 0)…\(resultCounts.max() ?? 0)"
+        )
+        valueMatching.sort()
+        print(
+            "console search (registry.search + value matches of \(settings.count) settings): median \(format(valueMatching[valueMatching.count / 2])), p99 \(format(valueMatching[min(valueMatching.count - 1, valueMatching.count * 99 / 100)]))"
         )
         let (rss, peak) = memory()
         print("memory: RSS \(rss) MB, peak \(peak) MB   [budget 150 MB]")

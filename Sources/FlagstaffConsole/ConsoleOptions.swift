@@ -22,6 +22,9 @@ public struct ConsoleOptions: Sendable {
     /// The clock the console reads: the once-a-second repaint while remote sources are attached and the
     /// times given to ``frameObserver``. `ContinuousClock()` unless a test gives another.
     public var clock: any Clock<Duration>
+    /// The shell command `e` opens on a JSON setting (the file's path is appended); `nil` takes `$VISUAL`, else
+    /// `$EDITOR`, else `vi`.
+    public var editorCommand: String?
 
     /// Creates options.
     /// - Parameters:

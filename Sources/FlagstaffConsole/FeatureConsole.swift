@@ -54,7 +54,8 @@ public final class FeatureConsole {
     private func run<C: Clock<Duration>>(on terminal: some ConsoleTerminal, clock: C) throws -> ConsoleOutcome {
         defer { terminal.end() }
         let runner = ConsoleEffectRunner(
-            registry: registry, terminal: terminal, restartHandler: options.restartHandler, clock: clock)
+            registry: registry, terminal: terminal, restartHandler: options.restartHandler, clock: clock,
+            editor: ExternalEditor(command: options.editorCommand))
         defer { runner.stop() }
         // The first search builds the registry's search index (about 0.2 s for 100,000 flags): build it while
         // the user reads the first screen, so the first keystroke does not wait for it.

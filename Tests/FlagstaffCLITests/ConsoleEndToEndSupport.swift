@@ -45,9 +45,10 @@ final class ConsoleHarness {
     ///   - terminalType: a `TERM` for the console only (tmux sets its own for the pane).
     ///   - interactiveShell: run an interactive bash (with job control) in the pane instead of the console;
     ///     the test types ``consoleCommand`` itself.
+    ///   - demo: open the built-in demo registry (with its typed settings) instead of the manifest.
     init(
         arguments: [String] = [], width: Int = 100, height: Int = 30, environment: [String: String] = [:],
-        interactiveShell: Bool = false, terminalType: String? = nil
+        interactiveShell: Bool = false, terminalType: String? = nil, demo: Bool = false
     ) throws {
         binary = try BuildProducts.executable(named: "flagstaff").path
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("flagstaff-e2e-\(UUID().uuidString)")
@@ -57,7 +58,7 @@ final class ConsoleHarness {
         try Data(Self.manifestJSON.utf8).write(to: manifest)
         let console =
             (terminalType.map { "TERM=" + Self.quote($0) + " " } ?? "")
-            + ([binary, "console", "--manifest", manifest.path, "--store", store.path] + arguments)
+            + ([binary, "console"] + (demo ? [] : ["--manifest", manifest.path]) + ["--store", store.path] + arguments)
             .map(Self.quote).joined(separator: " ")
         consoleCommand = console
         let script =

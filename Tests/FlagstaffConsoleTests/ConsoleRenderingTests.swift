@@ -95,8 +95,9 @@ import Testing
         // At full width the footer lists the list mode's footer items of the key table, in table order.
         let wide = ConsoleLayout.render(ConsoleState(registry: registry, width: 100, height: 30))
         #expect(
-            wide.text(row: 29) == " ↑↓ move  / search  o on  x off  r reset  ␣ toggle  Tab scope  ? help  q quit"
-                + String(repeating: " ", count: 23))
+            wide.text(row: 29)
+                == " ↑↓ move  / search  o on  x off  r reset  ␣ toggle  e edit  Tab scope  ? help  q quit"
+                + String(repeating: " ", count: 15))
     }
 
     @Test func wideAndCombiningCharactersKeepColumnsAligned() throws {

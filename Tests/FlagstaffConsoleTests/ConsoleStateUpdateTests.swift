@@ -130,7 +130,9 @@ import Testing
         #expect(state.pendingRestarts.map(\.key) == ["flag10", "flag15"])
         // flag10: its opening override (none) gives the launch value; flag15: it does not, so force OFF.
         #expect(
-            press(.character("u"), into: &state) == [.setOverrides(["flag10": .featureDefault, "flag15": .disabled])])
+            press(.character("u"), into: &state) == [
+                .setOverrideValues(["flag10": OverrideValue?.none, "flag15": .off])
+            ])
         // The session ends once the undo is saved.
         #expect(state.mode == .quitWhenSaved)
         #expect(state.update(.storeWriteSaved) == [.quit(.undo, signal: nil)])

@@ -128,7 +128,7 @@ import Testing
         _ = state.update(.registryChanged(keys: ["useTabBarNav"]))
         press(.character("q"), into: &state)
         #expect(state.mode == .restartPrompt)
-        #expect(press(.character("u"), into: &state) == [.setOverrides(["useTabBarNav": .featureDefault])])
+        #expect(press(.character("u"), into: &state) == [.setOverrideValues(["useTabBarNav": OverrideValue?.none])])
         _ = state.update(.storeLocked(holder: holder, waited: .zero))
         #expect(state.mode == .quitWhenSaved)
         // The restart-requiring change stays in place: quitting without the undo means restarting later.

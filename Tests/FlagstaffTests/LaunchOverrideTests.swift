@@ -1,3 +1,4 @@
+import FlagstaffTestSupport
 import FlagstaffTesting
 import Foundation
 import Testing

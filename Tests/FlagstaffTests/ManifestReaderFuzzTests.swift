@@ -9,6 +9,7 @@ import Testing
 @Suite struct ManifestReaderFuzzTests {
     @Test func randomValidManifestsDecodeAsWithJSONDecoder() throws {
         var random = SeededRandom(seed: 0x5EED_F1A6)
+        var settingTypes: Set<String> = []
         for round in 0..<300 {
             var writer = RandomManifestWriter(random: random)
             let data = Data(writer.manifest().utf8)
@@ -16,7 +17,9 @@ import Testing
             let theirs = try JSONDecoder().decode(RegistryManifest.self, from: data)
             let ours = try RegistryManifest.decode(data, source: "round-\(round).json")
             #expect(ours == theirs, "round \(round): \(String(decoding: data, as: UTF8.self))")
+            settingTypes.formUnion(ours.settings.map(\.type.name))
         }
+        #expect(settingTypes.count == 6, "settings of every type were read: \(settingTypes)")
     }
 
     @Test func mutatedManifestsReturnOrThrowManifestErrorsNeverTrap() throws {
@@ -74,7 +77,7 @@ import Testing
 }
 
 /// Writes random valid manifests as JSON text: random field order, whitespace, escapes, `null`s, unicode,
-/// nested groups, every kind and a remote section with every kind of default.
+/// nested groups, every kind, settings of every type and a remote section with every kind of default.
 struct RandomManifestWriter {
     var random: SeededRandom
     private var flagCount = 0
@@ -87,6 +90,7 @@ struct RandomManifestWriter {
         if chance(0.7) { fields.append(field("flags") + orNull(array((0..<int(0...3)).map { _ in flag() }))) }
         if chance(0.7) { fields.append(field("groups") + orNull(array((0..<int(0...3)).map { _ in group(depth: 0) }))) }
         if chance(0.3) { fields.append(field("remote") + orNull(remote())) }
+        if chance(0.5) { fields.append(field("settings") + orNull(array((0..<int(0...3)).map { _ in setting() }))) }
         return space() + object(fields) + space()
     }
 
@@ -122,6 +126,62 @@ struct RandomManifestWriter {
             fields.append(field("remoteKey") + orNull(string(randomText(letters: true))))
         }
         return object(fields)
+    }
+
+    /// A valid setting of a random type: a default of the type (within the range, one of the choices),
+    /// random optional fields and, for JSON settings, a random nested value.
+    private mutating func setting() -> String {
+        flagCount += 1
+        var fields = [field("key") + string("s\(flagCount)." + randomText(letters: true))]
+        if chance(0.4) { fields.append(field("label") + orNull(string(randomText()))) }
+        if chance(0.4) { fields.append(field("description") + orNull(string(randomText()))) }
+        if chance(0.4) { fields.append(field("requiresRestart") + orNull(chance(0.5) ? "true" : "false")) }
+        if chance(0.4) { fields.append(field("remoteKey") + orNull(string("r" + randomText()))) }
+        switch int(0...5) {
+        case 0:
+            fields.append(field("type") + string("boolean"))
+            fields.append(field("default") + (chance(0.5) ? "true" : "false"))
+        case 1:
+            fields.append(field("type") + string("string"))
+            fields.append(field("default") + string(randomText()))
+        case 2:
+            fields.append(field("type") + string("integer"))
+            let value = int(-50...50)
+            fields.append(field("default") + [String(value), "\(value).0", "\(value)e0"][int(0...2)])
+            if chance(0.5) {
+                fields.append(field("range") + orNull(array([String(value - int(0...9)), String(value + int(0...9))])))
+            }
+        case 3:
+            fields.append(field("type") + string("double"))
+            let value = ["0", "-0", "1.5", "2.5E-3", "1e2", "0.1", "-7.25"].randomElement(using: &random) ?? "0"
+            fields.append(field("default") + value)
+            if chance(0.5) { fields.append(field("range") + orNull(array(["-100", chance(0.5) ? "100" : "1e3"]))) }
+        case 4:
+            fields.append(field("type") + string("choice"))
+            let choices = (0..<int(1...4)).map { "c\($0)" + randomText() }
+            fields.append(field("choices") + array(choices.map { string($0) }))
+            fields.append(field("default") + string(choices.randomElement(using: &random) ?? "c0"))
+        default:
+            fields.append(field("type") + string("json"))
+            fields.append(field("default") + jsonValue(depth: 0))
+        }
+        return object(fields)
+    }
+
+    private mutating func jsonValue(depth: Int) -> String {
+        switch int(0...(depth < 3 ? 6 : 4)) {
+        case 0: return "null"
+        case 1: return chance(0.5) ? "true" : "false"
+        case 2:
+            return ["0", "-0", "1", "1.5", "2.5E-3", "1e2", "12345678901234567890"].randomElement(using: &random) ?? "0"
+        case 3, 4: return string(randomText())
+        case 5: return array((0..<int(0...3)).map { _ in jsonValue(depth: depth + 1) })
+        default:
+            let members = (0..<int(0...3)).map { index in
+                string("m\(index)" + randomText()) + colon() + jsonValue(depth: depth + 1)
+            }
+            return object(members)
+        }
     }
 
     private mutating func remote() -> String {

@@ -6,15 +6,23 @@ extension FeatureRegistry {
     /// caller build other kinds, e.g. remote flags bound to a `RemoteConfig`; return `nil` to get the default.
     /// Dynamic flags cannot be described as data: they get their manifest `default` as a static value but keep
     /// `kind` `.dynamic` in the exported manifest.
+    ///
+    /// Settings become `Setting<Bool>`, `Setting<String>` (with `choices:` for choice settings), `Setting<Int>`,
+    /// `Setting<Double>` (with `range:` when given) or `Setting<JSONSettingValue>`, listed after the flags of
+    /// their group. A setting with a `remoteKey` is bound to that key of `settingSource` (e.g. the
+    /// `RemoteConfig` built from the manifest's `remote` section); without a source it keeps the key, so the
+    /// exported manifest still has it, and has no remote value (its explanation says so).
     /// - Parameters:
     ///   - manifest: the manifest (already validated by `RegistryManifest.decode`/`load`).
     ///   - store: where overrides are persisted.
     ///   - options: registry options (`name` defaults to the manifest's name).
+    ///   - settingSource: where settings with a `remoteKey` take their remote value, if anywhere.
     ///   - makeFeature: builds a custom flag for a manifest entry, or returns `nil`.
-    /// - Throws: `RegistryError` if keys collide.
+    /// - Throws: `RegistryError` if keys collide; `ManifestError` for a setting whose default, range or choices
+    ///   do not fit its type (possible only in a manifest not checked by `RegistryManifest.decode`).
     public convenience init(
         manifest: RegistryManifest, store: any OverrideStore = InMemoryOverrideStore(),
-        options: RegistryOptions = RegistryOptions(),
+        options: RegistryOptions = RegistryOptions(), settingSource: (any SettingRemoteSource)? = nil,
         makeFeature: (RegistryManifest.Flag) -> AnyFeature? = { _ in nil }
     ) throws {
         self.init(name: options.name ?? manifest.name, store: store, options: options)
@@ -27,27 +35,34 @@ extension FeatureRegistry {
             }
             return ManifestFeature(flag)
         }
+        func members(_ flags: [RegistryManifest.Flag], _ settings: [RegistryManifest.Setting]) throws -> [AnyFeature] {
+            guard !settings.isEmpty else { return flags.map(build) }
+            return try flags.map(build) + settings.map { try Self.makeSetting($0, source: settingSource) }
+        }
         func add(_ groups: [RegistryManifest.Group], parent: String?) throws {
             for group in groups {
                 let path = parent.map { "\($0).\(group.key)" } ?? group.key
                 let chain = self.group(chainFor: path.split(separator: ".").map(String.init))
                 chain.last?.configureFromManifest(label: group.label, description: group.description)
-                try registerUnpublished(group.flags.map(build), in: path)
+                try registerUnpublished(members(group.flags, group.settings), in: path)
                 try add(group.groups, parent: path)
             }
         }
         func count(_ groups: [RegistryManifest.Group]) -> Int {
-            groups.reduce(0) { $0 + $1.flags.count + count($1.groups) }
+            groups.reduce(0) { $0 + $1.flags.count + $1.settings.count + count($1.groups) }
         }
-        reserveCapacity(forAdditionalFlags: manifest.flags.count + count(manifest.groups))
-        try registerUnpublished(manifest.flags.map(build), in: nil)
+        reserveCapacity(forAdditionalFlags: manifest.flags.count + manifest.settings.count + count(manifest.groups))
+        try registerUnpublished(members(manifest.flags, manifest.settings), in: nil)
         try add(manifest.groups, parent: nil)
         finishSetUp()
         releaseFreedMemory()
     }
 
-    /// Describes this registry as a manifest (flags, groups, defaults, kinds), e.g. to open it in the
-    /// standalone console.
+    /// Describes this registry as a manifest (flags, settings, groups, defaults, kinds, ranges, choices,
+    /// remote keys), e.g. to open it in the standalone console.
+    ///
+    /// Settings are listed after the flags of their group. A setting's `remoteKey` is the key of its remote
+    /// binding, whatever the source. A range is described for number settings only.
     public func manifest() -> RegistryManifest {
         func flag(_ feature: AnyFlag) -> RegistryManifest.Flag {
             let enabledIn = (feature as? Feature)?.enabledIn.map { targets in
@@ -62,13 +77,90 @@ extension FeatureRegistry {
                 default: feature.computedDefault, requiresRestart: feature.requiresRestart,
                 kind: feature.kind, enabledIn: enabledIn, remoteKey: remoteKey)
         }
-        func describe(_ group: FeatureGroup) -> RegistryManifest.Group {
-            RegistryManifest.Group(
-                key: group.key, label: group.label, description: group.description,
-                flags: group.features.compactMap { $0 as? AnyFlag }.map(flag), groups: group.subgroups.map(describe))
+        func flags(_ members: [AnyFeature]) -> [RegistryManifest.Flag] {
+            members.compactMap { $0 as? AnyFlag }.map(flag)
         }
+        func settings(_ members: [AnyFeature]) -> [RegistryManifest.Setting] {
+            members.filter { !($0 is AnyFlag) }.map(Self.describeSetting)
+        }
+        func describe(_ group: FeatureGroup) -> RegistryManifest.Group {
+            let members = group.features
+            return RegistryManifest.Group(
+                key: group.key, label: group.label, description: group.description, flags: flags(members),
+                settings: settings(members), groups: group.subgroups.map(describe))
+        }
+        let members = rootFeatures
         return RegistryManifest(
-            name: name, flags: rootFeatures.compactMap { $0 as? AnyFlag }.map(flag), groups: groups.map(describe))
+            name: name, flags: flags(members), settings: settings(members), groups: groups.map(describe))
+    }
+
+    /// A setting of a registry as a manifest entry.
+    static func describeSetting(_ member: AnyFeature) -> RegistryManifest.Setting {
+        let type = member.settingType
+        func json(_ value: OverrideValue) -> JSONSettingValue {
+            if type == .boolean, let state = value.overrideState { return .bool(state == .enabled) }
+            return JSONSettingValue(value)
+        }
+        var range: ClosedRange<Double>?
+        if type == .integer || type == .double, let bounds = member.valueRange,
+            let lower = Double(bounds.lower.json), let upper = Double(bounds.upper.json), lower <= upper
+        {
+            range = lower...upper
+        }
+        return RegistryManifest.Setting(
+            key: member.key, label: member.label, description: member.description, type: type,
+            default: json(member.declaredDefault), range: range, requiresRestart: member.requiresRestart,
+            remoteKey: (member as? any RemoteBindableSetting)?.remoteBinding?.key)
+    }
+
+    /// Builds the `Setting` a manifest entry describes.
+    /// - Throws: `ManifestError` when the default, range or choices do not fit the type.
+    static func makeSetting(_ entry: RegistryManifest.Setting, source: (any SettingRemoteSource)?) throws -> AnyFeature
+    {
+        if let (field, message) = entry.problem() {
+            throw ManifestError(source: "manifest", path: nil, message: "setting '\(entry.key)': \(field): \(message)")
+        }
+        let binding = entry.remoteKey.map { key in
+            SettingRemoteBinding(source: source ?? UnconfiguredSettingSource.shared, key: key)
+        }
+        let (key, label, description, restart) = (entry.key, entry.label, entry.description, entry.requiresRestart)
+        switch (entry.type, entry.default) {
+        case (.boolean, .bool(let value)):
+            return Setting(
+                default: value, key: key, label: label, description: description, requiresRestart: restart,
+                remote: binding)
+        case (.string, .string(let value)):
+            return Setting(
+                default: value, key: key, label: label, description: description, requiresRestart: restart,
+                remote: binding)
+        case (.choice(let names), .string(let value)):
+            return Setting<String>(
+                default: value, choices: names, key: key, label: label, description: description,
+                requiresRestart: restart, remote: binding)
+        case (.integer, .number(let value)):
+            // `problem()` checked that the default and the bounds are whole numbers within ±2⁵³.
+            guard let range = entry.range else {
+                return Setting(
+                    default: Int(value), key: key, label: label, description: description, requiresRestart: restart,
+                    remote: binding)
+            }
+            return Setting(
+                default: Int(value), range: Int(range.lowerBound)...Int(range.upperBound), key: key, label: label,
+                description: description, requiresRestart: restart, remote: binding)
+        case (.double, .number(let value)):
+            guard let range = entry.range else {
+                return Setting(
+                    default: value, key: key, label: label, description: description, requiresRestart: restart,
+                    remote: binding)
+            }
+            return Setting(
+                default: value, range: range, key: key, label: label, description: description,
+                requiresRestart: restart, remote: binding)
+        default:
+            return Setting(
+                default: entry.default, key: key, label: label, description: description, requiresRestart: restart,
+                remote: binding)
+        }
     }
 }
 

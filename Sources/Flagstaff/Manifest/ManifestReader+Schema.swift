@@ -1,5 +1,6 @@
 /// The manifest schema: objects read field by field straight into the model types. `null` is "absent" for
 /// every optional field (as `decodeIfPresent`); required fields (`name`, `key`, `provider`) must be strings.
+/// Settings are read in `ManifestReader+Setting.swift`.
 extension ManifestReader {
     /// The whole manifest (the top-level object).
     mutating func readManifest() throws(ReadFailure) -> RegistryManifest {
@@ -16,6 +17,10 @@ extension ManifestReader {
                 case .flags:
                     manifest.flags =
                         try readOptionalArray(of: "flags") { reader throws(ReadFailure) in try reader.readFlag() } ?? []
+                case .settings:
+                    manifest.settings =
+                        try readOptionalArray(of: "settings") { reader throws(ReadFailure) in try reader.readSetting() }
+                        ?? []
                 case .groups:
                     manifest.groups =
                         try readOptionalArray(of: "groups") { reader throws(ReadFailure) in try reader.readGroup() }
@@ -47,6 +52,10 @@ extension ManifestReader {
                 case .flags:
                     group.flags =
                         try readOptionalArray(of: "flags") { reader throws(ReadFailure) in try reader.readFlag() } ?? []
+                case .settings:
+                    group.settings =
+                        try readOptionalArray(of: "settings") { reader throws(ReadFailure) in try reader.readSetting() }
+                        ?? []
                 case .groups:
                     group.groups =
                         try readOptionalArray(of: "groups") { reader throws(ReadFailure) in try reader.readGroup() }
@@ -167,7 +176,7 @@ extension ManifestReader {
 
     /// An array, or `null` for `nil`.
     @inline(__always)
-    private mutating func readOptionalArray<Element>(
+    mutating func readOptionalArray<Element>(
         of what: String, _ element: (inout ManifestReader) throws(ReadFailure) -> Element
     ) throws(ReadFailure) -> [Element]? {
         if byte == UInt8(ascii: "[") { return try readArray(element) }
@@ -177,7 +186,7 @@ extension ManifestReader {
 
     /// A kind or build-target name (matched as bytes against `names`); unknown names are errors listing the
     /// accepted ones.
-    private mutating func readNamed<Name>(_ names: FieldTable<Name>, what: String) throws(ReadFailure) -> Name {
+    mutating func readNamed<Name>(_ names: FieldTable<Name>, what: String) throws(ReadFailure) -> Name {
         func accepted() -> String { names.keys.map { "\"\($0.rawValue)\"" }.joined(separator: ", ") }
         guard byte == UInt8(ascii: "\"") else {
             throw try typeMismatch(expected: "a string (a \(what): one of \(accepted()))")
@@ -188,7 +197,7 @@ extension ManifestReader {
         throw ReadFailure(message: "unknown \(what) \(JSONText.quoted(name.string)) (expected one of: \(accepted()))")
     }
 
-    private func missing(_ field: String) -> ReadFailure {
+    func missing(_ field: String) -> ReadFailure {
         ReadFailure(message: "missing required field \"\(field)\"", path: [.field(field)])
     }
 }

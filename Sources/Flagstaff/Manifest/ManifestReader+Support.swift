@@ -134,6 +134,8 @@ enum ManifestFields {
     static let manifest = FieldTable(RegistryManifest.CodingKeys.self)
     static let group = FieldTable(RegistryManifest.Group.CodingKeys.self)
     static let flag = FieldTable(RegistryManifest.Flag.CodingKeys.self)
+    static let setting = FieldTable(RegistryManifest.Setting.CodingKeys.self)
+    static let settingType = FieldTable(SettingTypeName.self)
     static let remote = FieldTable(RegistryManifest.Remote.CodingKeys.self)
     static let kind = FieldTable(FeatureKind.self)
     static let buildTarget = FieldTable(BuildTarget.self)

@@ -8,6 +8,7 @@ extension RegistryManifest {
         try ManifestError.rejectUnknownKeys(in: decoder, known: CodingKeys.allCases.map(\.rawValue))
         name = try container.decode(String.self, forKey: .name)
         flags = try container.decodeIfPresent([Flag].self, forKey: .flags) ?? []
+        settings = try container.decodeIfPresent([Setting].self, forKey: .settings) ?? []
         groups = try container.decodeIfPresent([Group].self, forKey: .groups) ?? []
         remote = try container.decodeIfPresent(Remote.self, forKey: .remote)
     }
@@ -56,6 +57,7 @@ extension RegistryManifest.Group {
         label = try container.decodeIfPresent(String.self, forKey: .label)
         description = try container.decodeIfPresent(String.self, forKey: .description)
         flags = try container.decodeIfPresent([RegistryManifest.Flag].self, forKey: .flags) ?? []
+        settings = try container.decodeIfPresent([RegistryManifest.Setting].self, forKey: .settings) ?? []
         groups = try container.decodeIfPresent([RegistryManifest.Group].self, forKey: .groups) ?? []
     }
 }

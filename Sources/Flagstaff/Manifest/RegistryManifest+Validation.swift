@@ -1,51 +1,72 @@
-/// Checks a decoded manifest beyond its JSON shape: keys, duplicates, build targets, the remote section.
+/// Checks a decoded manifest beyond its JSON shape: keys, duplicates, build targets, settings' defaults,
+/// ranges and choices, the remote section.
 extension RegistryManifest {
-    /// Checks the name (it names the default store file) and keys: none empty or with control characters,
-    /// none used twice, group keys without dots.
+    /// Checks the name (it names the default store file), keys (none empty or with control characters, none
+    /// used twice by flags and settings together, group keys without dots) and settings (the default of the
+    /// type and within the range, a range only for numbers, choices non-empty and distinct).
     func validate(source: String) throws {
         if let problem = Self.nameProblem(name) {
             throw ManifestError(source: source, path: "$.name", message: problem)
         }
-        // Flags are numbered in reading order; `locations` says where each one is (a flag list and an index)
-        // so paths become strings only for an error.
-        var lists: [(flags: [Flag], path: String)] = []
-        var locations: [(list: Int, index: Int)] = []
-        func count(_ groups: [Group]) -> Int { groups.reduce(0) { $0 + $1.flags.count + count($1.groups) } }
-        let total = flags.count + count(groups)
+        // Flags and settings are numbered in reading order; `locations` says where each one is (a list, an
+        // index and whether it is a setting) so paths become strings only for an error.
+        var lists: [(flags: [Flag], settings: [Setting], path: String)] = []
+        var locations: [(list: Int, index: Int, isSetting: Bool)] = []
+        func count(_ groups: [Group]) -> Int {
+            groups.reduce(0) { $0 + $1.flags.count + $1.settings.count + count($1.groups) }
+        }
+        let total = flags.count + settings.count + count(groups)
         locations.reserveCapacity(total)
         var seen = DuplicateKeyFinder(capacity: total)
         var hashes: [Int] = []
-        func check(flags: [Flag], path: String) throws {
-            let list = lists.count
-            lists.append((flags, path))
+        func keyAt(_ location: (list: Int, index: Int, isSetting: Bool)) -> String {
+            location.isSetting
+                ? lists[location.list].settings[location.index].key : lists[location.list].flags[location.index].key
+        }
+        func entryPath(_ location: (list: Int, index: Int, isSetting: Bool)) -> String {
+            "\(lists[location.list].path).\(location.isSetting ? "settings" : "flags")[\(location.index)]"
+        }
+        func check(count: Int, key: (Int) -> String, list: Int, isSetting: Bool, path: String) throws {
+            let field = isSetting ? "settings" : "flags"
             // Keys are checked and hashed first, then looked up in a second pass whose independent table
             // reads the processor can overlap.
             hashes.removeAll(keepingCapacity: true)
-            for index in flags.indices {
-                let key = flags[index].key
+            for index in 0..<count {
+                let key = key(index)
                 if let problem = FeatureRegistry.keyProblem(key) {
-                    throw ManifestError(source: source, path: "\(path).flags[\(index)].key", message: problem)
+                    throw ManifestError(source: source, path: "\(path).\(field)[\(index)].key", message: problem)
                 }
                 hashes.append(key.hashValue)
             }
-            for index in flags.indices {
-                let earlier = seen.insert(flags[index].key, hash: hashes[index], number: locations.count) { number in
-                    let location = locations[number]
-                    return lists[location.list].flags[location.index].key
+            for index in 0..<count {
+                let key = key(index)
+                let earlier = seen.insert(key, hash: hashes[index], number: locations.count) { number in
+                    keyAt(locations[number])
                 }
                 if let earlier {
-                    let first = locations[earlier]
                     throw ManifestError(
-                        source: source, path: "\(path).flags[\(index)].key",
+                        source: source, path: "\(path).\(field)[\(index)].key",
                         message:
-                            "duplicate key '\(flags[index].key)' (first at \(lists[first.list].path).flags[\(first.index)]); every flag needs its own key"
+                            "duplicate key '\(key)' (first at \(entryPath(locations[earlier]))); every flag and setting needs its own key"
                     )
                 }
-                locations.append((list, index))
-                if flags[index].kind == .buildTarget && flags[index].enabledIn == nil {
-                    throw ManifestError(
-                        source: source, path: "\(path).flags[\(index)].enabledIn",
-                        message: "a buildTarget flag needs \"enabledIn\" (e.g. [\"debug\", \"internal\"])")
+                locations.append((list, index, isSetting))
+            }
+        }
+        func check(flags: [Flag], settings: [Setting], path: String) throws {
+            let list = lists.count
+            lists.append((flags, settings, path))
+            try check(count: flags.count, key: { flags[$0].key }, list: list, isSetting: false, path: path)
+            for index in flags.indices where flags[index].kind == .buildTarget && flags[index].enabledIn == nil {
+                throw ManifestError(
+                    source: source, path: "\(path).flags[\(index)].enabledIn",
+                    message: "a buildTarget flag needs \"enabledIn\" (e.g. [\"debug\", \"internal\"])")
+            }
+            guard !settings.isEmpty else { return }
+            try check(count: settings.count, key: { settings[$0].key }, list: list, isSetting: true, path: path)
+            for (index, setting) in settings.enumerated() {
+                if let (field, message) = setting.problem() {
+                    throw ManifestError(source: source, path: "\(path).settings[\(index)].\(field)", message: message)
                 }
             }
         }
@@ -57,11 +78,11 @@ extension RegistryManifest {
                         source: source, path: "\(groupPath).key", message: "expected a non-empty group key without dots"
                     )
                 }
-                try check(flags: group.flags, path: groupPath)
+                try check(flags: group.flags, settings: group.settings, path: groupPath)
                 try check(groups: group.groups, path: groupPath)
             }
         }
-        try check(flags: flags, path: "$")
+        try check(flags: flags, settings: settings, path: "$")
         try check(groups: groups, path: "$")
         if let remote {
             if remote.provider.isEmpty {

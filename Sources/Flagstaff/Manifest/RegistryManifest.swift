@@ -1,45 +1,63 @@
 import Foundation
 
-/// A registry described as data (JSON), so the standalone console and the CLI can open any app's flags.
+/// A registry described as data (JSON), so the standalone console and the CLI can open any app's flags and
+/// settings.
 ///
 /// Any registry exports one with `registry.manifest()`; `FeatureRegistry(manifest:store:)` builds a registry
 /// from one. Shape:
 /// ```json
 /// {"name": "Moments demo",
 ///  "flags": [{"key": "blueText", "label": "Blue Text", "default": false}],
+///  "settings": [{"key": "maxItems", "type": "integer", "default": 20, "range": [1, 100]}],
 ///  "groups": [{"key": "list", "label": "List",
 ///              "flags": [{"key": "list.infiniteScroll", "description": "Load more rows", "default": true}]}]}
 /// ```
-/// Flag keys are full store keys. Every field except `name`, a group's `key` and a flag's `key` is
-/// optional. Unknown fields are errors, so typos do not pass silently.
+/// Flag and setting keys are full store keys. Typed settings (``RegistryManifest/Setting``) are listed in `settings`, beside
+/// `flags`, at the top level and in groups; a manifest without settings leaves the field out. Every field
+/// except `name`, a group's `key`, a flag's `key` and a setting's `key`, `type` and `default` is optional.
+/// Unknown fields are errors, so typos do not pass silently.
 public struct RegistryManifest: Codable, Sendable, Hashable {
     /// The registry's display name.
     public var name: String
     /// Flags at the top level.
     public var flags: [Flag]
+    /// Typed settings at the top level.
+    public var settings: [Setting]
     /// Top-level groups.
     public var groups: [Group]
     /// The remote-config provider the registry's `remote` flags read from, if any (see ``Remote``).
     public var remote: Remote?
 
-    enum CodingKeys: String, CodingKey, CaseIterable { case name, flags, groups, remote }
+    enum CodingKeys: String, CodingKey, CaseIterable { case name, flags, settings, groups, remote }
 
     /// Creates a manifest.
-    public init(name: String, flags: [Flag] = [], groups: [Group] = []) {
-        self.init(name: name, flags: flags, groups: groups, remote: nil)
+    public init(name: String, flags: [Flag] = [], settings: [Setting] = [], groups: [Group] = []) {
+        self.init(name: name, flags: flags, settings: settings, groups: groups, remote: nil)
     }
 
     /// Creates a manifest with a remote-config provider.
     /// - Parameters:
     ///   - name: the registry's display name.
     ///   - flags: top-level flags.
+    ///   - settings: top-level typed settings.
     ///   - groups: top-level groups.
     ///   - remote: the remote-config provider, or `nil`.
-    public init(name: String, flags: [Flag], groups: [Group], remote: Remote?) {
+    public init(name: String, flags: [Flag], settings: [Setting] = [], groups: [Group], remote: Remote?) {
         self.name = name
         self.flags = flags
+        self.settings = settings
         self.groups = groups
         self.remote = remote
+    }
+
+    /// Encodes the manifest, leaving out empty `settings` and an absent `remote`.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(name, forKey: .name)
+        try container.encode(flags, forKey: .flags)
+        if !settings.isEmpty { try container.encode(settings, forKey: .settings) }
+        try container.encode(groups, forKey: .groups)
+        try container.encodeIfPresent(remote, forKey: .remote)
     }
 
     /// A group of flags.
@@ -52,20 +70,35 @@ public struct RegistryManifest: Codable, Sendable, Hashable {
         public var description: String?
         /// Flags directly in the group.
         public var flags: [Flag]
+        /// Typed settings directly in the group.
+        public var settings: [Setting]
         /// Nested groups.
         public var groups: [Group]
 
-        enum CodingKeys: String, CodingKey, CaseIterable { case key, label, description, flags, groups }
+        enum CodingKeys: String, CodingKey, CaseIterable { case key, label, description, flags, settings, groups }
 
         /// Creates a group.
         public init(
-            key: String, label: String? = nil, description: String? = nil, flags: [Flag] = [], groups: [Group] = []
+            key: String, label: String? = nil, description: String? = nil, flags: [Flag] = [],
+            settings: [Setting] = [], groups: [Group] = []
         ) {
             self.key = key
             self.label = label
             self.description = description
             self.flags = flags
+            self.settings = settings
             self.groups = groups
+        }
+
+        /// Encodes the group, leaving out absent texts and empty `settings`.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(key, forKey: .key)
+            try container.encodeIfPresent(label, forKey: .label)
+            try container.encodeIfPresent(description, forKey: .description)
+            try container.encode(flags, forKey: .flags)
+            if !settings.isEmpty { try container.encode(settings, forKey: .settings) }
+            try container.encode(groups, forKey: .groups)
         }
     }
 

@@ -51,6 +51,10 @@ struct ConsoleCommand: ParsableCommand {
         if let path = CommandContext.current.environment["FLAGSTAFF_FRAME_LOG"], !path.isEmpty {
             options.frameObserver = try Self.frameLog(path)
         }
+        let environment = CommandContext.current.environment
+        options.editorCommand = [environment["VISUAL"], environment["EDITOR"]].lazy.compactMap { $0 }.first {
+            !$0.trimmingCharacters(in: .whitespaces).isEmpty
+        }
         if let restartCommand {
             options.restartHandler = { pending in
                 try RestartCommandRunner.run(restartCommand, keys: pending.map(\.key))
@@ -98,7 +102,7 @@ struct ConsoleCommand: ParsableCommand {
         }
         let restarted = outcome.restartChoice == .restartNow && restartCommand != nil && outcome.signal == nil
         let restartDue = !outcome.restartRequiredKeys.isEmpty && !restarted
-        if restartDue { StandardStreams.note(Self.restartNote(outcome)) }
+        if restartDue { StandardStreams.note(Self.restartNote(outcome, registry: registry)) }
         if let signal = outcome.signal { throw ExitCode(128 + signal) }
         if restarted {
             // The app has just been restarted with the current values: they are the new launch values.
@@ -107,8 +111,20 @@ struct ConsoleCommand: ParsableCommand {
         if restartDue { throw ExitCode(ExitStatus.pendingRestart.rawValue) }
     }
 
-    /// `restart the app to apply: a, b`: the note printed whenever the console closes with a restart due.
-    static func restartNote(_ outcome: ConsoleOutcome) -> String {
-        "restart the app to apply: " + outcome.restartRequiredKeys.map(TerminalText.safe).joined(separator: ", ")
+    /// `restart the app to apply: a, theme (system → dark)`: the note printed whenever the console closes with a
+    /// restart due; typed settings show their launch and current values.
+    static func restartNote(_ outcome: ConsoleOutcome, registry: FeatureRegistry? = nil) -> String {
+        let items = outcome.restartRequiredKeys.map { key -> String in
+            guard let member = registry?.feature(forKey: key), !(member is AnyFlag) else {
+                return TerminalText.safe(key)
+            }
+            func shown(_ value: OverrideValue) -> String {
+                let text = member.displayText(value)
+                return member.settingType == .string ? "\"" + text + "\"" : text
+            }
+            return TerminalText.safe(
+                key + " (" + shown(member.launchStoredValue) + " \u{2192} " + shown(member.currentValue) + ")")
+        }
+        return "restart the app to apply: " + items.joined(separator: ", ")
     }
 }

@@ -1,8 +1,8 @@
 import Flagstaff
 import FlagstaffRemote
 
-/// Builds a registry from a manifest for the command line, with remote flags bound to the manifest's
-/// remote config when it has one.
+/// Builds a registry from a manifest for the command line, with remote flags and settings (`remoteKey`) bound to
+/// the manifest's remote config when it has one.
 enum ManifestRegistryBuilder {
     /// Builds the registry.
     /// - Parameters:
@@ -16,7 +16,9 @@ enum ManifestRegistryBuilder {
         _ manifest: RegistryManifest, store: any OverrideStore, options: RegistryOptions,
         remoteConfig: RemoteConfig?
     ) throws -> FeatureRegistry {
-        let registry = try FeatureRegistry(manifest: manifest, store: store, options: options) { flag in
+        let registry = try FeatureRegistry(
+            manifest: manifest, store: store, options: options, settingSource: remoteConfig
+        ) { flag in
             guard flag.kind == .remote, let remoteConfig else { return nil }
             return RemoteFlagFactory.make(flag, config: remoteConfig)
         }

@@ -62,7 +62,9 @@ enum RegistryLoader {
         let registryOptions = RegistryOptions(
             name: manifest == nil ? DemoFeatures.displayName : nil,
             storeWatchInterval: watchStore ? .milliseconds(500) : nil,
-            assertOnProblems: false)
+            assertOnProblems: false,
+            // What an app started with this environment would see (the CLI's own arguments are not an app's).
+            launchOverrides: LaunchOverrides(environment: CommandContext.current.environment, arguments: []))
         let registry: FeatureRegistry
         var remoteConfig: RemoteConfig?
         if let manifest, let manifestPath {

@@ -12,8 +12,10 @@ package enum ConsoleAction: Sendable, Hashable {
     case collapse
     /// Expand the selected group.
     case expand
-    /// Collapse or expand the selected group.
-    case toggleGroup
+    /// Collapse or expand the selected group; open the inline editor on a typed setting.
+    case activate
+    /// Edit the selected typed setting: a picker for choices, the external editor for JSON, else inline.
+    case edit
     /// Start typing a search.
     case startSearch
     /// Keep the query and go back to the list.
@@ -62,4 +64,14 @@ package enum ConsoleAction: Sendable, Hashable {
     case cancelQuit
     /// Unsaved question: quit now, leaving the writes still waiting for the store's lock unsaved.
     case quitWithoutSaving
+    /// Editor: move the cursor or delete text.
+    case editText(ValueEditor.Command)
+    /// Editor, picker: store the value (when valid) and close.
+    case commitEdit
+    /// Editor, picker, invalid JSON question: close without writing anything.
+    case cancelEdit
+    /// Picker: move the selection.
+    case movePicker(by: Int)
+    /// Invalid JSON question: open the external editor again on the rejected text.
+    case reopenEditor
 }

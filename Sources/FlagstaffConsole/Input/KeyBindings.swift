@@ -20,7 +20,8 @@ package enum KeyBindings {
         KeyBinding(
             [.left, .character("h")], in: [.list], .collapse, help: "collapse the group; on a flag, go to its group"),
         KeyBinding([.right, .character("l")], in: [.list], .expand, help: "expand the group"),
-        KeyBinding([.enter], in: [.list], .toggleGroup, help: "collapse or expand the group"),
+        KeyBinding(
+            [.enter], in: [.list], .activate, help: "collapse or expand the group; edit a setting's value inline"),
         KeyBinding([.character("/")], in: [.list], .startSearch, help: "search as you type", footer: "/ search"),
         KeyBinding(
             [.enter], in: [.search], .keepSearch, help: "keep the filter, back to the list", footer: "Enter keep",
@@ -39,7 +40,12 @@ package enum KeyBindings {
         KeyBinding(
             [.character("r"), .backspace, .delete], in: [.list], .reset, help: "reset to the default", footer: "r reset"
         ),
-        KeyBinding([.character(" ")], in: [.list], .flip, help: "flip the effective value", footer: "{space} toggle"),
+        KeyBinding(
+            [.character(" ")], in: [.list], .flip, help: "flip the effective value; next choice of an enum setting",
+            footer: "{space} toggle"),
+        KeyBinding(
+            [.character("e")], in: [.list], .edit, help: "edit a setting: inline, picker for choices, $EDITOR for JSON",
+            footer: "e edit"),
         KeyBinding(
             [.tab], in: [.list, .search], .cycleScope(forward: true), help: "next scope: All, On, Off, Overridden",
             footer: "Tab scope"),
@@ -50,7 +56,8 @@ package enum KeyBindings {
         KeyBinding([.character("i")], in: [.list], .toggleDetail, help: "show or hide the detail pane"),
         KeyBinding([.character("?"), .f1], in: [.list], .openHelp, help: "this help", footer: "? help", kept: true),
         KeyBinding(
-            [.control("l")], in: [.list, .search, .help, .restartPrompt, .quitWhenSaved], .redraw,
+            [.control("l")], in: [.list, .search, .help, .restartPrompt, .quitWhenSaved, .edit, .pick, .editRejected],
+            .redraw,
             help: "redraw the screen"),
         KeyBinding(
             [.control("r")], in: [.list], .refreshRemote, help: "fetch remote values now (attached remote sources)"),
@@ -92,6 +99,38 @@ package enum KeyBindings {
         KeyBinding(
             [.escape, .character("n")], in: [.quitWhenSaved], .cancelQuit,
             help: "back to the console (the changes keep waiting)", footer: "Esc stay", kept: true),
+        KeyBinding(
+            [.enter], in: [.edit], .commitEdit, help: "store the value (when it is valid)", footer: "Enter save",
+            kept: true),
+        KeyBinding(
+            [.escape, .control("c")], in: [.edit], .cancelEdit, help: "cancel: nothing is written",
+            footer: "Esc cancel", kept: true),
+        KeyBinding([.left, .control("b")], in: [.edit], .editText(.left), help: "cursor left"),
+        KeyBinding([.right, .control("f")], in: [.edit], .editText(.right), help: "cursor right"),
+        KeyBinding([.home, .control("a")], in: [.edit], .editText(.home), help: "cursor to the start"),
+        KeyBinding([.end, .control("e")], in: [.edit], .editText(.end), help: "cursor to the end"),
+        KeyBinding(
+            [.backspace], in: [.edit], .editText(.deleteBackward), help: "delete the character before the cursor"),
+        KeyBinding(
+            [.delete, .control("d")], in: [.edit], .editText(.deleteForward),
+            help: "delete the character under the cursor"),
+        KeyBinding([.control("u")], in: [.edit], .editText(.deleteToStart), help: "delete to the start"),
+        KeyBinding(
+            [.control("w")], in: [.edit], .editText(.deleteWordBackward), help: "delete the word before the cursor"),
+        KeyBinding(
+            [.up, .character("k"), .control("p")], in: [.pick], .movePicker(by: -1), help: "previous choice",
+            footer: "{upDown} choose", kept: true),
+        KeyBinding([.down, .character("j"), .control("n")], in: [.pick], .movePicker(by: 1), help: "next choice"),
+        KeyBinding([.enter], in: [.pick], .commitEdit, help: "store the choice", footer: "Enter save", kept: true),
+        KeyBinding(
+            [.escape, .character("q"), .control("c")], in: [.pick], .cancelEdit, help: "cancel: nothing is written",
+            footer: "Esc cancel", kept: true),
+        KeyBinding(
+            [.character("e"), .enter], in: [.editRejected], .reopenEditor, help: "open the editor again on that text",
+            footer: "e edit again", kept: true),
+        KeyBinding(
+            [.escape, .character("n"), .control("c")], in: [.editRejected], .cancelEdit,
+            help: "cancel: nothing is written", footer: "Esc cancel", kept: true),
     ]
 
     /// The binding of `key` in `mode`, if any.

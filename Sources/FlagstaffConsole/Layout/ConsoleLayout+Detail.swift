@@ -43,6 +43,7 @@ extension ConsoleLayout {
 
     /// Key and description; effective value and resolution chain; restart, launch and remote facts.
     static func detailLines(_ feature: ConsoleFlag, _ context: Context) -> [(String, CellStyle)] {
+        if let setting = feature.setting { return settingDetailLines(feature, setting, context) }
         let g = context.glyphs
         let resolution = feature.resolution
         var first = context.clean(feature.key)
@@ -104,5 +105,51 @@ extension ConsoleLayout {
         case .buildTarget: "build target"
         case .remote: "remote"
         }
+    }
+
+    /// A typed setting's detail: key and description; effective value and the resolution chain with typed
+    /// values; type, range or choices, and the restart, launch and remote facts.
+    static func settingDetailLines(_ feature: ConsoleFlag, _ setting: ConsoleSetting, _ context: Context)
+        -> [(String, CellStyle)]
+    {
+        let g = context.glyphs
+        let explanation = setting.explanation
+        func shown(_ value: OverrideValue) -> String { context.clean(setting.shownText(value)) }
+        var first = context.clean(feature.key)
+        if let description = feature.description, !description.isEmpty {
+            first += " \(g.dash) " + context.clean(description)
+        }
+        let chain = explanation.chain.map { step -> String in
+            let detail = step.detail.flatMap { $0.isEmpty || $0 == "not overridden" ? nil : context.clean($0) }
+            // A remote step without a value names no provider ("remote"): no need to say it twice.
+            var source = sourceDescription(step.source)
+            if case .remote(let provider, _) = step.source, provider == "remote" { source = "remote" }
+            guard let value = step.value else { return "no " + source + (detail.map { " (\($0))" } ?? "") }
+            return source + " " + shown(value) + (detail.map { " (\($0))" } ?? "")
+        }
+        let second = "effective \(shown(explanation.value)) \(g.leftArrow) " + chain.joined(separator: " \(g.dot) ")
+
+        var type = "type " + setting.type.name
+        if let allowed = setting.allowedValues { type += " " + context.clean(allowed) }
+        var facts = [type]
+        if let unsaved = context.state.unsavedValue(for: feature) {
+            facts.insert((unsaved.map { "saving " + shown($0) } ?? "resetting") + " (not saved yet)", at: 0)
+        }
+        if let override = setting.override { facts.append("overridden " + shown(override)) }
+        if feature.requiresRestart { facts.append("\(g.restart) requires restart") }
+        if setting.value != setting.launchValue {
+            facts.append("changed since launch (was \(shown(setting.launchValue)))")
+        }
+        if case .remote(let provider, let fetchedAt) = explanation.source {
+            var text = "remote " + context.clean(provider)
+            if let fetchedAt { text += " fetched " + RemoteStatusText.clock(fetchedAt) }
+            facts.append(text)
+        }
+        var style = context.theme.value(of: setting, overridden: setting.override != nil)
+        style.bold = true
+        return [
+            (first, context.theme.strong), (second, style),
+            (facts.joined(separator: " \(g.dot) "), context.theme.plain),
+        ]
     }
 }

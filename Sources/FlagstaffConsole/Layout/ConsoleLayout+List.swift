@@ -1,17 +1,23 @@
 import Flagstaff
 
 extension ConsoleLayout {
-    /// Columns of a list row: the name area, then value, source and restart marker, right-aligned.
+    /// Columns of a list row: the name area, then value, source and restart marker, right-aligned. A typed
+    /// setting's value starts further left (``typedValue``), taking room from its name.
     struct ListColumns {
         let value: Int
         let source: Int
         let marker: Int
+        let typedValue: Int
 
         init(width: Int) {
             value = max(10, width - 19)
             source = value + 5
             marker = source + 12
+            typedValue = value - min(24, max(0, (width - 40) / 3))
         }
+
+        /// The columns a typed value may take.
+        var typedValueWidth: Int { source - 1 - typedValue }
     }
 
     static func drawList(_ context: Context, top: Int, into buffer: inout ScreenBuffer) {
@@ -60,8 +66,12 @@ extension ConsoleLayout {
         let resolution = feature.resolution
         let on = resolution.value
         let overridden = feature.isOverridden
-        let style = context.theme.value(on, overridden: overridden)
+        let setting = feature.setting
+        let style =
+            setting.map { context.theme.value(of: $0, overridden: overridden) }
+            ?? context.theme.value(on, overridden: overridden)
         let x = flag.showsGroupPath ? 3 : 3 + 2 * flag.depth
+        let valueColumn = setting == nil || setting?.isBoolean == true ? columns.value : columns.typedValue
 
         // Name: "Group → Sub → Label" in the flat list, the label in the tree; match highlights on top.
         // Highlight offsets count Characters of the original text (path joined with " → "); they stay valid
@@ -78,13 +88,23 @@ extension ConsoleLayout {
         }
         let label = context.clean(feature.label)
         segments.append(NameSegment(text: label, field: .label, offsetsValid: label == feature.label))
-        let nameWidth = max(1, columns.value - 2 - x)
+        let nameWidth = max(1, valueColumn - 2 - x)
         drawHighlighted(
             segments, matchedRanges: flag.matchedRanges, row: row, column: x, width: nameWidth, style: style, context,
             into: &buffer)
 
-        buffer.put(context.onOff(on), row: row, column: columns.value, style: style)
-        if let unsaved = context.state.unsavedOverride(for: feature) {
+        if let setting, !setting.isBoolean {
+            buffer.put(
+                valueText(setting, setting.value, width: columns.typedValueWidth, context), row: row,
+                column: valueColumn, style: style)
+        } else {
+            buffer.put(context.onOff(on), row: row, column: columns.value, style: style)
+        }
+        if let unsaved = context.state.unsavedValue(for: feature) {
+            buffer.put(
+                unsaved == nil ? "resetting" : "saving", row: row, column: columns.source,
+                style: context.theme.warning, maxWidth: 11)
+        } else if let unsaved = context.state.unsavedOverride(for: feature) {
             // A write not saved yet (at once, unless another process holds the store's lock): what it will set.
             buffer.put(
                 unsavedText(unsaved), row: row, column: columns.source, style: context.theme.warning, maxWidth: 11)
@@ -130,6 +150,17 @@ extension ConsoleLayout {
                 x = buffer.put(String(character), row: row, column: x, style: highlighted ? highlight : style)
             }
         }
+    }
+
+    /// A typed value as the list shows it, cut to `width` columns with an ellipsis: strings in quotes (the
+    /// closing quote kept when cut), numbers, case names, compact JSON. Sanitised.
+    static func valueText(_ setting: ConsoleSetting, _ value: OverrideValue, width: Int, _ context: Context)
+        -> String
+    {
+        let text = context.clean(setting.text(value))
+        guard setting.type == .string else { return truncate(text, to: width, context) }
+        if DisplayWidth.of(text) + 2 <= width { return "\"" + text + "\"" }
+        return "\"" + truncate(text, to: max(1, width - 2), context) + "\""
     }
 
     /// The source column of a flag whose write is not saved yet: `saving ON`, `saving OFF`, `resetting`.

@@ -78,9 +78,9 @@ extension ConsoleLayout {
     static func drawRestartPrompt(_ context: Context, into buffer: inout ScreenBuffer) {
         let g = context.glyphs
         var lines = context.state.pendingRestarts.map { change -> String in
-            "\(g.restart) " + context.clean(change.label) + "  " + context.onOff(change.launchValue)
-                + " \(g.rightArrow) "
-                + context.onOff(change.currentValue)
+            let old = change.launchText.map(context.clean) ?? context.onOff(change.launchValue)
+            let new = change.currentText.map(context.clean) ?? context.onOff(change.currentValue)
+            return "\(g.restart) " + context.clean(change.label) + "  " + old + " \(g.rightArrow) " + new
         }
         lines.insert("These changes need a restart:", at: 0)
         drawBox(
@@ -89,6 +89,21 @@ extension ConsoleLayout {
             context,
             into: &buffer
         )
+    }
+
+    /// The picker of an enum setting: its choices, the highlighted one marked `▸`, the current value noted.
+    static func drawPicker(_ context: Context, into buffer: inout ScreenBuffer) {
+        guard let picker = context.state.picker else { return }
+        let metrics = BoxMetrics(width: buffer.width, height: buffer.height)
+        let lines = picker.choices.enumerated().map { index, choice -> String in
+            (index == picker.selected ? context.glyphs.collapsed + " " : "  ") + context.clean(choice)
+                + (index == picker.current ? "  (current)" : "")
+        }
+        // Long lists scroll so the highlighted choice stays in the box.
+        let first = max(0, picker.selected - metrics.maxLines + 1)
+        drawBox(
+            title: context.clean(picker.label), lines: Array(lines.dropFirst(first)),
+            footer: footerKeys(context, width: metrics.maxContentWidth), context, into: &buffer)
     }
 
     /// A centred, bordered box; lines and footer are truncated to fit, rows beyond the screen are dropped.

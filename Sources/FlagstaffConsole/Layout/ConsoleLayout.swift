@@ -33,13 +33,18 @@ package enum ConsoleLayout {
             row += 4
         }
         drawRule(row: row, context, into: &buffer)
-        drawFooter(context, row: row + 1, into: &buffer)
-        if let message = footerMessage(context) {
-            drawMessage(message, footerRow: row + 1, context, into: &buffer)
+        if state.mode == .edit, let editor = state.editor {
+            drawEditor(editor, row: row + 1, context, into: &buffer)
+        } else {
+            drawFooter(context, row: row + 1, into: &buffer)
+            if let message = footerMessage(context) {
+                drawMessage(message, footerRow: row + 1, context, into: &buffer)
+            }
         }
         switch state.mode {
         case .help: drawHelp(context, into: &buffer)
         case .restartPrompt: drawRestartPrompt(context, into: &buffer)
+        case .pick: drawPicker(context, into: &buffer)
         default: break
         }
         return buffer
@@ -188,6 +193,10 @@ package enum ConsoleLayout {
         case .confirmReset:
             let count = state.counts.overridden
             return "Reset all \(count) override\(count == 1 ? "" : "s")? y yes  n no"
+        case .editRejected:
+            guard let rejected = state.rejectedEdit else { break }
+            let label = state.source.flag(forKey: rejected.key).map { context.clean($0.label) } ?? rejected.key
+            return "Not saved: \(label) \(context.clean(rejected.reason))" + dot + "e edit again  Esc cancel"
         case .quitWhenSaved:
             let count = state.pendingWrites.count
             var text = "Quitting once \(count == 1 ? "the change is" : "\(count) changes are") saved"

@@ -9,6 +9,13 @@ struct ConsoleTheme {
         CellStyle(foreground: color(on ? .green : .red), bold: overridden, underline: overridden)
     }
 
+    /// A typed setting's label and value: the value's colour for a boolean setting, else the terminal's own;
+    /// underlined and bold when overridden.
+    func value(of setting: ConsoleSetting, overridden: Bool) -> CellStyle {
+        if setting.isBoolean { return value(setting.value == .on, overridden: overridden) }
+        return CellStyle(bold: overridden, underline: overridden)
+    }
+
     /// Search-match highlight inside a label.
     func highlight(base: CellStyle) -> CellStyle {
         var style = base

@@ -22,6 +22,8 @@ package final class ConsoleEffectRunner {
     package let inbox = ConsoleInbox()
     private let terminal: any ConsoleTerminal
     private let restartHandler: (@Sendable ([PendingRestart]) throws -> Void)?
+    /// What `e` on a JSON setting opens.
+    private let editor: ExternalEditor
     private var subscription: ChangeSubscription?
     /// Performs the store writes (at once, or in the background while another process holds the lock).
     package let writer: ConsoleStoreWriter
@@ -40,11 +42,13 @@ package final class ConsoleEffectRunner {
     ///   - terminal: the terminal to suspend and end.
     ///   - restartHandler: what "restart now" runs, after the terminal is ended.
     ///   - clock: the clock a write waiting for the store's lock retries on.
+    ///   - editor: what `e` on a JSON setting opens (the terminal is handed over while it runs).
     package init(
         registry: FeatureRegistry, terminal: any ConsoleTerminal,
         restartHandler: (@Sendable ([PendingRestart]) throws -> Void)? = nil,
-        clock: any Clock<Duration> = ContinuousClock()
+        clock: any Clock<Duration> = ContinuousClock(), editor: ExternalEditor = ExternalEditor()
     ) {
+        self.editor = editor
         self.registry = registry
         self.terminal = terminal
         self.restartHandler = restartHandler
@@ -94,6 +98,13 @@ package final class ConsoleEffectRunner {
         case .setOverrides(let changes):
             let registry = self.registry
             return writer.submit(.init(keys: Array(changes.keys)) { try registry.setOverrides(changes) })
+        case .setOverrideValues(let changes):
+            let registry = self.registry
+            return writer.submit(.init(keys: Array(changes.keys)) { try registry.setOverrideValues(changes) })
+        case .editExternally(let key, let text):
+            let result = terminal.handOver { editor.edit(text, name: key) }
+            let size = terminal.size
+            return [.resize(width: size.width, height: size.height), .externalEditFinished(key: key, result: result)]
         case .resetAllOverrides:
             let registry = self.registry
             let keys = Array(registry.storedOverrides.keys)

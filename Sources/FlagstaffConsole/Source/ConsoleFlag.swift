@@ -1,6 +1,10 @@
 import Flagstaff
 
-/// Everything the console shows about one flag, read at one moment.
+/// Everything the console shows about one flag or typed setting, read at one moment.
+///
+/// For a typed setting ``setting`` holds its values; the on/off fields then describe it as a flag would
+/// (``value`` is `true` only for a boolean setting that is on, ``override`` is `featureDefault`), so code that
+/// only knows flags treats it as an unforced one.
 package struct ConsoleFlag: Sendable {
     /// The store key.
     package var key: String
@@ -22,12 +26,14 @@ package struct ConsoleFlag: Sendable {
     package var override: OverrideState
     /// The value at launch.
     package var launchValue: Bool
+    /// A typed setting's values, or `nil` for an on/off flag.
+    package var setting: ConsoleSetting?
 
     /// Creates a flag snapshot.
     package init(
         key: String, label: String, description: String? = nil, groupPath: [String] = [], kind: FeatureKind = .static,
         requiresRestart: Bool = false, resolution: Resolution, defaultValue: Bool, override: OverrideState,
-        launchValue: Bool
+        launchValue: Bool, setting: ConsoleSetting? = nil
     ) {
         self.key = key
         self.label = label
@@ -39,10 +45,26 @@ package struct ConsoleFlag: Sendable {
         self.defaultValue = defaultValue
         self.override = override
         self.launchValue = launchValue
+        self.setting = setting
+    }
+
+    /// A typed setting's snapshot (the on/off fields filled as described above).
+    /// - Parameter member: the setting.
+    package init(setting member: AnyFeature) {
+        let setting = ConsoleSetting(member)
+        self.init(
+            key: member.key, label: member.label, description: member.description, groupPath: member.groupPath,
+            kind: member.kind, requiresRestart: member.requiresRestart,
+            resolution: .single(setting.value == .on, from: setting.explanation.source),
+            defaultValue: setting.valueWithoutOverride == .on, override: .featureDefault,
+            launchValue: setting.launchValue == .on, setting: setting)
     }
 
     /// The effective value.
     package var value: Bool { resolution.value }
-    /// Whether the flag has an override.
-    package var isOverridden: Bool { override != .featureDefault }
+    /// Whether the flag or setting has an override.
+    package var isOverridden: Bool { override != .featureDefault || setting?.override != nil }
+
+    /// The local override as JSON (`"on"`/`"off"` for a flag), or `nil`.
+    package var overrideValue: OverrideValue? { setting.map(\.override) ?? OverrideValue(override) }
 }

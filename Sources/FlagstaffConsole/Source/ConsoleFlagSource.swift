@@ -16,12 +16,13 @@ package protocol ConsoleFlagSource: Sendable {
     func notableStatuses() -> [ConsoleFlagStatus]
     /// One flag's value facts, or `nil` for an unknown key.
     func status(forKey key: String) -> ConsoleFlagStatus?
-    /// Everything the list, the detail pane and the restart prompt show about one flag, or `nil`.
+    /// Everything the list, the detail pane and the restart prompt show about one flag or typed setting
+    /// (``ConsoleFlag/setting``), or `nil`.
     func flag(forKey key: String) -> ConsoleFlag?
     /// The tree: flags outside any group, then the groups in declaration order.
     func outline() -> ConsoleOutline
     /// The flags matching `query` in `scope`, best first (every flag in scope, in declaration order, for an
-    /// empty query).
+    /// empty query). A typed setting whose current value contains the query matches too.
     func search(_ query: String, scope: SearchScope) -> any ConsoleSearchHits
     /// The attached remote sources (status in the header, `Ctrl-R` refreshes them).
     var remoteSources: [any RemoteSource] { get }

@@ -1,9 +1,15 @@
 import Flagstaff
+import Foundation
 
 /// A ``FeatureRegistry`` as the console reads it.
+///
+/// Search adds value matches to the registry's search: the registry's index knows keys, labels, groups and
+/// descriptions, not values, so the typed settings whose current value contains the query are appended after
+/// its results (the settings are listed once per registry size; a search reads only their values).
 package struct RegistryFlagSource: ConsoleFlagSource {
     /// The registry.
     package let registry: FeatureRegistry
+    private let settings = SettingList()
 
     /// Wraps a registry.
     package init(_ registry: FeatureRegistry) {
@@ -24,7 +30,8 @@ package struct RegistryFlagSource: ConsoleFlagSource {
     }
 
     package func flag(forKey key: String) -> ConsoleFlag? {
-        guard let feature = registry.flag(forKey: key) else { return nil }
+        guard let member = registry.feature(forKey: key) else { return nil }
+        guard let feature = member as? AnyFlag else { return ConsoleFlag(setting: member) }
         return ConsoleFlag(
             key: feature.key, label: feature.label, description: feature.description, groupPath: feature.groupPath,
             kind: feature.kind, requiresRestart: feature.requiresRestart, resolution: feature.resolution,
@@ -45,7 +52,18 @@ package struct RegistryFlagSource: ConsoleFlagSource {
     }
 
     package func search(_ query: String, scope: SearchScope) -> any ConsoleSearchHits {
-        registry.search(query, scope: scope)
+        let results = registry.search(query, scope: scope)
+        let matches = settings.valueMatches(of: registry, query: query).filter(scope.includes)
+        guard !matches.isEmpty else { return results }
+        // Settings the registry found by name stay where its ranking put them: one pass over the results,
+        // comparing identities (no key is read), and only when some value matched.
+        var pending = Set(matches.map(ObjectIdentifier.init))
+        for position in results.indices where !pending.isEmpty {
+            pending.remove(ObjectIdentifier(results[position].feature))
+        }
+        let extra = matches.filter { pending.contains(ObjectIdentifier($0)) }
+        guard !extra.isEmpty else { return results }
+        return ValueMatchedHits(results: results, valueMatches: extra.map(\.key))
     }
 
     package var remoteSources: [any RemoteSource] { registry.remoteSources }
@@ -53,11 +71,72 @@ package struct RegistryFlagSource: ConsoleFlagSource {
     package var storeErrorMessage: String? { registry.storeError.map { "\($0)" } }
 
     private static func status(_ feature: AnyFeature) -> ConsoleFlagStatus {
-        ConsoleFlagStatus(
-            key: feature.key, value: (feature as? AnyFlag)?.enabled ?? false,
-            override: (feature as? AnyFlag)?.override ?? .featureDefault,
-            isPendingRestart: feature.isPendingRestart
-        )
+        guard let flag = feature as? AnyFlag else {
+            return ConsoleFlagStatus(
+                key: feature.key, currentValue: feature.currentValue, overrideValue: feature.overrideValue,
+                isBoolean: feature.settingType == .boolean, isPendingRestart: feature.isPendingRestart)
+        }
+        return ConsoleFlagStatus(
+            key: flag.key, value: flag.enabled, override: flag.override, isPendingRestart: flag.isPendingRestart)
+    }
+}
+
+/// The registry's typed settings, listed again only when the number of members changed (members are only
+/// ever added), with each one's value as shown, folded for matching (made again only when the value changed).
+final class SettingList: Sendable {
+    private struct Cache {
+        var count = -1
+        var members: [AnyFeature] = []
+        /// Per member: the value (JSON) the folded text was made from, and the text.
+        var folded: [ObjectIdentifier: (json: String, text: String)] = [:]
+    }
+
+    private let cache = AnnotatedMutex(Cache())
+
+    /// The settings whose current value, as a person reads it, contains `query` (ignoring case and
+    /// diacritics), in declaration order; none for a blank query.
+    func valueMatches(of registry: FeatureRegistry, query: String) -> [AnyFeature] {
+        let needle = Self.fold(query.trimmingCharacters(in: .whitespaces))
+        guard !needle.isEmpty else { return [] }
+        let count = registry.allFeatures.count
+        return cache.withLock { cache in
+            if cache.count != count {
+                cache.count = count
+                cache.members = registry.allFeatures.filter { !($0 is AnyFlag) }
+            }
+            return cache.members.filter { member in
+                let value = member.currentValue
+                let id = ObjectIdentifier(member)
+                if let known = cache.folded[id], known.json == value.json { return known.text.contains(needle) }
+                let text = Self.fold(member.displayText(value))
+                cache.folded[id] = (value.json, text)
+                return text.contains(needle)
+            }
+        }
+    }
+
+    private static func fold(_ text: String) -> String {
+        text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
+    }
+}
+
+/// The registry's search results followed by the settings matched by value only.
+struct ValueMatchedHits: ConsoleSearchHits {
+    let results: SearchResults
+    let valueMatches: [String]
+
+    var count: Int { results.count + valueMatches.count }
+
+    func key(at position: Int) -> String {
+        position < results.count ? results.key(at: position) : valueMatches[position - results.count]
+    }
+
+    func matchedRanges(at position: Int) -> [SearchField: [Range<Int>]] {
+        position < results.count ? results.matchedRanges(at: position) : [:]
+    }
+
+    func position(ofKey key: String) -> Int? {
+        results.position(ofKey: key) ?? valueMatches.firstIndex(of: key).map { results.count + $0 }
     }
 }
 

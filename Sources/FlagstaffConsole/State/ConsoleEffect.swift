@@ -4,6 +4,11 @@ import Flagstaff
 package enum ConsoleEffect: Sendable, Equatable {
     /// Write these overrides in one store write (the registry then reports the change).
     case setOverrides([String: OverrideState])
+    /// Write these values in one store write, for flags and typed settings alike (`nil` removes the override).
+    case setOverrideValues([String: OverrideValue?])
+    /// Open the external editor (`$VISUAL`, `$EDITOR`) on `text`, for the setting with `key`, with the terminal
+    /// handed over until it exits; the result comes back as ``ConsoleEvent/externalEditFinished(key:result:)``.
+    case editExternally(key: String, text: String)
     /// Remove every override of the registry's flags.
     case resetAllOverrides
     /// Ask every attached remote source to fetch and activate now (in the background).

@@ -19,6 +19,8 @@ package enum ConsoleEvent: Sendable, Equatable {
     case tick(sinceLastFrame: Duration)
     /// A signal reached the process.
     case signal(ConsoleSignal)
+    /// The external editor opened by ``ConsoleEffect/editExternally(key:text:)`` for `key` exited.
+    case externalEditFinished(key: String, result: ExternalEditResult)
     /// The oldest pending store write (``ConsoleState/pendingWrites``) was saved.
     case storeWriteSaved
     /// The oldest pending store write failed and was dropped; the change was not applied.
@@ -26,4 +28,12 @@ package enum ConsoleEvent: Sendable, Equatable {
     /// The oldest pending store write is waiting for the store's lock, held by `holder` (for example
     /// `pid 4242 (flagstaff set blueText on)`), for `waited` so far; it is retried until it lands.
     case storeLocked(holder: String, waited: Duration)
+}
+
+/// What came back from the external editor.
+package enum ExternalEditResult: Sendable, Equatable {
+    /// The file's text when the editor exited successfully.
+    case edited(String)
+    /// Why there is no result (the editor could not start or exited with an error), as a message.
+    case failed(String)
 }

@@ -12,6 +12,12 @@ package enum ConsoleMode: Sendable, Hashable, CaseIterable {
     case restartPrompt
     /// Quitting once the pending store writes are saved (y quits without them, Esc stays).
     case quitWhenSaved
+    /// Editing a typed setting's value on the footer line (``ConsoleState/editor``).
+    case edit
+    /// Choosing an enum setting's value in a list (``ConsoleState/picker``).
+    case pick
+    /// An external editor's result was not a valid value (``ConsoleState/rejectedEdit``): edit again or cancel.
+    case editRejected
 
     /// The mode's name in the key table of docs/console.md.
     package var name: String {
@@ -22,6 +28,9 @@ package enum ConsoleMode: Sendable, Hashable, CaseIterable {
         case .confirmReset: "reset question"
         case .restartPrompt: "restart prompt"
         case .quitWhenSaved: "unsaved question"
+        case .edit: "editor"
+        case .pick: "picker"
+        case .editRejected: "invalid JSON question"
         }
     }
 }

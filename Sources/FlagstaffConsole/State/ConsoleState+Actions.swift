@@ -3,6 +3,10 @@ import Flagstaff
 extension ConsoleState {
     /// Carries out a key's action (see ``KeyBindings``).
     mutating func perform(_ action: ConsoleAction) -> [ConsoleEffect] {
+        if let refusal = launchRefusal(for: action) {
+            statusMessage = refusal
+            return []
+        }
         switch action {
         case .move(let delta): move(by: delta)
         case .movePage(let half, let down):
@@ -12,7 +16,10 @@ extension ConsoleState {
         case .last: move(to: rows.count - 1)
         case .collapse: collapseOrJumpToGroup()
         case .expand: setSelectedGroupExpanded(true)
-        case .toggleGroup: toggleSelectedGroup()
+        case .activate:
+            if selectedFlag?.setting != nil { return editSelected(inline: true) }
+            toggleSelectedGroup()
+        case .edit: return editSelected(inline: false)
         case .startSearch: mode = .search
         case .keepSearch: mode = .list
         case .cancelSearch:
@@ -23,10 +30,17 @@ extension ConsoleState {
         case .cycleScope(let forward):
             scope = forward ? scope.next : scope.previous
             rebuildRows()
-        case .force(let on): return setSelected(on ? .enabled : .disabled)
-        case .reset: return setSelected(.featureDefault)
+        case .force(let on):
+            if let flag = selectedFlag, let setting = flag.setting {
+                return forceSetting(flag, setting, key: on ? "o" : "x", value: on ? .on : .off)
+            }
+            return setSelected(on ? .enabled : .disabled)
+        case .reset:
+            if let flag = selectedFlag, flag.setting != nil { return [.setOverrideValues([flag.key: nil])] }
+            return setSelected(.featureDefault)
         case .flip:
             guard let flag = selectedFlag else { return setSelected(.enabled) }
+            if let setting = flag.setting { return flipSetting(flag, setting) }
             return setSelected(flag.value ? .disabled : .enabled)
         case .askResetAll:
             if counts.overridden == 0 { statusMessage = "No overrides to reset" } else { mode = .confirmReset }
@@ -62,7 +76,7 @@ extension ConsoleState {
             let changes = undoOverrides()
             mode = .quitWhenSaved
             quitChoiceAfterSave = .undo
-            return [.setOverrides(changes)]
+            return [.setOverrideValues(changes)]
         case .cancelQuit:
             mode = .list
             pendingRestarts = []
@@ -73,6 +87,18 @@ extension ConsoleState {
             quitChoiceAfterSave = nil
             if choice == .undo { return [.quit(.later, signal: nil)] }
             return requestQuit(waitForWrites: false)
+        case .editText(let command): editor?.perform(command)
+        case .commitEdit: return commitEdit()
+        case .cancelEdit: cancelEdit()
+        case .movePicker(let delta):
+            if let count = picker?.choices.count, count > 0, let selected = picker?.selected {
+                picker?.selected = min(max(0, selected + delta), count - 1)
+            }
+        case .reopenEditor:
+            guard let rejected = rejectedEdit else { return [] }
+            rejectedEdit = nil
+            mode = .list
+            return [.editExternally(key: rejected.key, text: rejected.text)]
         }
         return []
     }
@@ -91,5 +117,20 @@ extension ConsoleState {
         query = newQuery
         // A new query selects its best match; clearing it keeps the cursor on the flag that was selected.
         if newQuery.isEmpty { rebuildRows() } else { rebuildForNewQuery() }
+    }
+
+    /// Why `action` may not change the selected flag or setting: its value was fixed when the app started
+    /// (`FLAGSTAFF_OVERRIDES`, `-flagstaff KEY=VALUE`) and cannot change while it runs; `nil` when it may.
+    func launchRefusal(for action: ConsoleAction) -> String? {
+        switch action {
+        case .force, .reset, .flip, .edit: break
+        case .activate where selectedFlag?.setting != nil: break
+        default: return nil
+        }
+        guard let flag = selectedFlag, flag.resolution.source == .launch else { return nil }
+        let origin =
+            flag.setting?.explanation.chain.first { $0.source == .launch }?.detail
+            ?? flag.resolution.chain.first { $0.source == .launch }?.detail ?? "launch overrides"
+        return "\(flag.key) is fixed at launch by \(origin): not editable while the app runs"
     }
 }

@@ -20,7 +20,8 @@ extension ConsoleState {
         for key in keys {
             guard let status = source.status(forKey: key) else { continue }
             count(status)
-            if scope != .all, !membershipChanged {
+            // A query matches a typed setting's value too, so a value change can move it in or out.
+            if scope != .all || (!query.isEmpty && !status.isBoolean), !membershipChanged {
                 let listed = rows.firstIndex(ofID: "flag:" + key) != nil
                 membershipChanged = listed != (status.isIncluded(in: scope) && (query.isEmpty || matches(key)))
             }
@@ -44,7 +45,7 @@ extension ConsoleState {
     }
 
     private mutating func count(_ status: ConsoleFlagStatus) {
-        if status.override != .featureDefault {
+        if status.isOverridden {
             overriddenKeys.insert(status.key)
         } else {
             overriddenKeys.remove(status.key)
@@ -133,8 +134,14 @@ extension ConsoleState {
     func computePendingRestarts() -> [PendingRestart] {
         source.notableStatuses().filter(\.isPendingRestart).compactMap { status in
             let key = status.key
-            return source.flag(forKey: key).map {
-                PendingRestart(key: key, label: $0.label, launchValue: $0.launchValue, currentValue: $0.value)
+            return source.flag(forKey: key).map { flag in
+                guard let setting = flag.setting else {
+                    return PendingRestart(
+                        key: key, label: flag.label, launchValue: flag.launchValue, currentValue: flag.value)
+                }
+                return PendingRestart(
+                    key: key, label: flag.label, launchText: setting.shownText(setting.launchValue),
+                    currentText: setting.shownText(setting.value))
             }
         }
     }
@@ -146,9 +153,9 @@ extension ConsoleState {
     /// - Returns: the outcome ``FeatureConsole/run()`` returns.
     package func outcome(choice: RestartChoice, signal: ConsoleSignal?) -> ConsoleOutcome {
         let statuses = source.notableStatuses()
-        let overridden = Set(statuses.lazy.filter { $0.override != .featureDefault }.map(\.key))
+        let overridden = Set(statuses.lazy.filter(\.isOverridden).map(\.key))
         let changed =
-            statuses.filter { $0.override != (openingOverrides[$0.key] ?? .featureDefault) }.map(\.key)
+            statuses.filter { $0.overrideValue != openingOverrides[$0.key] }.map(\.key)
             + openingOverrides.keys.filter { !overridden.contains($0) }
         let pending = statuses.filter(\.isPendingRestart).map(\.key)
         return ConsoleOutcome(

@@ -21,6 +21,7 @@ extension ConsoleState {
         for effect in effects {
             switch effect {
             case .setOverrides(let changes): pendingWrites.append(.overrides(changes))
+            case .setOverrideValues(let changes): pendingWrites.append(.values(changes))
             case .resetAllOverrides: pendingWrites.append(.resetAll)
             default: break
             }
@@ -54,6 +55,8 @@ extension ConsoleState {
             return !source.remoteSources.isEmpty && sinceLastFrame >= .seconds(1) ? [.repaint] : []
         case .signal(let signal):
             return handle(signal)
+        case .externalEditFinished(let key, let result):
+            return withRepaint(finishExternalEdit(key: key, result: result))
         case .storeWriteSaved:
             finishOldestWrite()
             return withRepaint(quitIfSaved())
@@ -120,10 +123,12 @@ extension ConsoleState {
         switch mode {
         case .search:
             if case .character(let character) = key { setQuery(query + String(character)) }
+        case .edit:
+            if case .character(let character) = key { editor?.insert(character) }
         case .confirmReset:
             mode = .list
             statusMessage = "Reset cancelled"
-        case .list, .help, .restartPrompt, .quitWhenSaved:
+        case .list, .help, .restartPrompt, .quitWhenSaved, .pick, .editRejected:
             break
         }
         return []
@@ -153,13 +158,21 @@ extension ConsoleState {
 
     /// The overrides that put the restart prompt's flags back: the override each had when the console opened,
     /// or, when that no longer gives the launch value (the default changed), an override forcing it.
-    func undoOverrides() -> [String: OverrideState] {
-        var changes: [String: OverrideState] = [:]
+    /// For a typed setting the same: its opening override, or the launch value when that no longer gives it.
+    func undoOverrides() -> [String: OverrideValue?] {
+        var changes: [String: OverrideValue?] = [:]
         for pending in pendingRestarts {
             guard let flag = source.flag(forKey: pending.key) else { continue }
-            let opening = openingOverrides[pending.key] ?? .featureDefault
-            let value = opening.forcedValue ?? flag.defaultValue
-            changes[pending.key] = value == flag.launchValue ? opening : OverrideState(forcing: flag.launchValue)
+            let opening = openingOverrides[pending.key]
+            if let setting = flag.setting {
+                let value = opening ?? setting.valueWithoutOverride
+                changes[pending.key] = .some(value == setting.launchValue ? opening : setting.launchValue)
+                continue
+            }
+            let openingState = opening?.overrideState ?? .featureDefault
+            let value = openingState.forcedValue ?? flag.defaultValue
+            let state = value == flag.launchValue ? openingState : OverrideState(forcing: flag.launchValue)
+            changes[pending.key] = .some(OverrideValue(state))
         }
         return changes
     }

@@ -54,14 +54,21 @@ package struct ConsoleState: Sendable {
     /// In ``ConsoleMode/quitWhenSaved``: the restart choice to quit with once the writes are saved (the
     /// restart prompt's undo), or `nil` to quit as `q` does (through the restart prompt when it applies).
     package internal(set) var quitChoiceAfterSave: RestartChoice?
+    /// The inline editor, in ``ConsoleMode/edit``.
+    package internal(set) var editor: ValueEditor?
+    /// The choice picker, in ``ConsoleMode/pick``.
+    package internal(set) var picker: ChoicePicker?
+    /// The external editor's text that was not a valid value, in ``ConsoleMode/editRejected``.
+    package internal(set) var rejectedEdit: RejectedEdit?
     /// Header counts, kept up to date by registry-change events.
     package internal(set) var counts = Counts()
     /// Keys of the overridden flags (the header count, kept incrementally).
     var overriddenKeys: Set<String> = []
     /// Keys of the flags that need a restart (the header count, kept incrementally).
     var pendingRestartKeys: Set<String> = []
-    /// The overrides when the console opened (only overridden flags): "changed" and the restart prompt's undo.
-    package let openingOverrides: [String: OverrideState]
+    /// The overrides when the console opened (only overridden flags and settings, as JSON): "changed" and the
+    /// restart prompt's undo.
+    package let openingOverrides: [String: OverrideValue]
     /// The number of flags the rows were built from (a change means flags were registered at runtime).
     var builtFlagCount = -1
 
@@ -97,7 +104,7 @@ package struct ConsoleState: Sendable {
         self.showDetail = showDetail
         let statuses = source.notableStatuses()
         openingOverrides = Dictionary(
-            statuses.lazy.filter { $0.override != .featureDefault }.map { ($0.key, $0.override) },
+            statuses.lazy.compactMap { status in status.overrideValue.map { (status.key, $0) } },
             uniquingKeysWith: { first, _ in first }
         )
         recount(statuses)
@@ -141,9 +148,44 @@ package struct ConsoleState: Sendable {
     /// The override the newest pending write gives a flag, while that write has not been saved and would
     /// change the flag's override (`R` waiting for the lock marks only the overridden flags).
     package func unsavedOverride(for flag: ConsoleFlag) -> OverrideState? {
+        guard flag.setting == nil else { return nil }
         for write in pendingWrites.reversed() {
             if let state = write.override(forKey: flag.key) { return state == flag.override ? nil : state }
         }
         return nil
     }
+
+    /// For a typed setting: the override value the newest pending write gives it (`.some(nil)`: removed), while
+    /// that write has not been saved and would change the setting's override.
+    package func unsavedValue(for flag: ConsoleFlag) -> OverrideValue?? {
+        guard let setting = flag.setting else { return nil }
+        for write in pendingWrites.reversed() {
+            if let value = write.value(forKey: flag.key) { return value == setting.override ? nil : value }
+        }
+        return nil
+    }
+}
+
+/// The choice picker of an enum setting.
+package struct ChoicePicker: Sendable, Equatable {
+    /// The store key of the setting.
+    package var key: String
+    /// The setting's label (unsanitised).
+    package var label: String
+    /// The choices, in declaration order.
+    package var choices: [String]
+    /// The index of the highlighted choice.
+    package var selected: Int
+    /// The index of the current value, if it is one of the choices.
+    package var current: Int?
+}
+
+/// An external editor's result that is not a valid value: kept so the editor can reopen on it.
+package struct RejectedEdit: Sendable, Equatable {
+    /// The store key of the setting.
+    package var key: String
+    /// The file's text as the editor left it.
+    package var text: String
+    /// Why it is not a valid value.
+    package var reason: String
 }

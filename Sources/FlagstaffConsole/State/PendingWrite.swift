@@ -5,6 +5,8 @@ import Flagstaff
 package enum PendingWrite: Sendable, Equatable {
     /// Overrides written together (`o`, `x`, `r`, `Space`, the restart prompt's undo).
     case overrides([String: OverrideState])
+    /// Values written together (typed settings; the restart prompt's undo). `nil` removes an override.
+    case values([String: OverrideValue?])
     /// Every override reset (`R`).
     case resetAll
 
@@ -13,7 +15,18 @@ package enum PendingWrite: Sendable, Equatable {
     package func override(forKey key: String) -> OverrideState? {
         switch self {
         case .overrides(let changes): changes[key]
+        case .values(let changes): changes[key].map { $0?.overrideState ?? .featureDefault }
         case .resetAll: .featureDefault
+        }
+    }
+
+    /// The override value this write gives `key` (`.some(nil)`: it removes the override), or `nil` when the
+    /// write does not touch `key`.
+    package func value(forKey key: String) -> OverrideValue?? {
+        switch self {
+        case .overrides(let changes): changes[key].map { OverrideValue($0) }
+        case .values(let changes): changes[key]
+        case .resetAll: .some(nil)
         }
     }
 }

@@ -19,6 +19,10 @@ package protocol ConsoleTerminal: AnyObject {
     func nextEvent() -> ConsoleEvent?
     /// Restores the terminal, stops the process (Ctrl-Z) and takes the screen back when it continues.
     func suspend()
+    /// Restores the terminal as for a suspend, runs `body` (an external editor in the foreground), then takes
+    /// the screen back; a full repaint must follow.
+    /// - Returns: what `body` returns.
+    func handOver<Result>(_ body: () -> Result) -> Result
     /// Restores the terminal to the state it was in before the console started. Idempotent.
     func end()
     /// Returns the keys already typed and waiting, without waiting for more (typeahead). Signals and resizes

@@ -180,6 +180,18 @@ package final class NCursesTerminal: ConsoleTerminal {
         fs_refresh()
     }
 
+    /// Leaves curses mode (as for Ctrl-Z) while `body` runs a program in the foreground, then takes the screen
+    /// back. The console's signal handlers stay installed: a signal that reaches the console meanwhile is
+    /// handled once `body` returns.
+    package func handOver<Result>(_ body: () -> Result) -> Result {
+        guard !ended else { return body() }
+        fs_end()
+        let result = body()
+        previous = nil
+        fs_refresh()
+        return result
+    }
+
     /// Runs `endwin` and restores the previous signal dispositions. Safe to call more than once.
     package func end() {
         guard !ended else { return }

@@ -86,6 +86,15 @@ package final class ScriptedTerminal: ConsoleTerminal {
     /// Counts the suspension.
     package func suspend() { suspendCount += 1 }
 
+    /// How many times ``handOver(_:)`` ran.
+    package private(set) var handOverCount = 0
+
+    /// Counts the hand-over and runs `body`.
+    package func handOver<Result>(_ body: () -> Result) -> Result {
+        handOverCount += 1
+        return body()
+    }
+
     /// Records that the console ended.
     package func end() { ended = true }
 }

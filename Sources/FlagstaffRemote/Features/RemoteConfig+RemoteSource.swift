@@ -54,7 +54,9 @@ extension RemoteConfig: RemoteSource {
 
     /// Attaches this config to a registry: the registry lists it as a remote source (status, Ctrl-R), and
     /// every activation that changes values notifies the registry with the keys of its ``RemoteFeature``
-    /// flags bound to this config whose remote key changed (`FeatureChange.origin == .remote`).
+    /// flags and its `Setting`s bound to this config (``binding(_:)``) whose remote key changed
+    /// (`FeatureChange.origin == .remote`). Subscribers read the new values: the active config changes before
+    /// they are notified.
     ///
     /// Attaching the same registry twice does nothing. The registry is held weakly.
     ///
@@ -72,7 +74,8 @@ extension RemoteConfig: RemoteSource {
                 else { return nil }
                 return remote.key
             }
-            registry.notifyRemoteChange(keys: Set(flagKeys))
+            let settingKeys = registry.settingKeys(boundTo: self, remoteKeys: changedRemoteKeys)
+            registry.notifyRemoteChange(keys: settingKeys.union(flagKeys))
         }
     }
 }
@@ -81,10 +84,12 @@ extension RemoteConfig {
     /// Builds a ``RemoteFeature`` bound to this config for a manifest's `remote` flag, or `nil` for other kinds.
     ///
     /// Pass it to the core's manifest initialiser so a standalone tool (the `flagstaff` CLI, the console)
-    /// resolves remote flags from this config, then attach the config:
+    /// resolves remote flags from this config, with the config as the source of the manifest's settings that
+    /// have a `remoteKey`, then attach the config:
     ///
     /// ```swift
-    /// let registry = try FeatureRegistry(manifest: manifest, store: store, makeFeature: config.makeFeature(for:))
+    /// let registry = try FeatureRegistry(
+    ///     manifest: manifest, store: store, settingSource: config, makeFeature: config.makeFeature(for:))
     /// config.attach(to: registry)
     /// ```
     ///

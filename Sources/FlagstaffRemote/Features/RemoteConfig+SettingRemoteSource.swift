@@ -28,6 +28,11 @@ extension RemoteConfig: SettingRemoteSource {
 
     /// A binding of a ``Setting`` to the parameter `key` of this config:
     /// `Setting(default: 20, remote: remoteConfig.binding("max_items"))`.
+    ///
+    /// The setting takes the active value, decoded as the Firebase SDK decodes it (``decodeSettingValue(_:as:)``);
+    /// a value that does not decode, or lies outside the setting's range or choices, is ignored and explained.
+    /// Once the config is attached to the setting's registry (``attach(to:)``), each activation that changes
+    /// `key` notifies the registry's subscribers with the setting's key.
     /// - Parameter key: the parameter key.
     public func binding(_ key: String) -> SettingRemoteBinding {
         SettingRemoteBinding(source: self, key: key)

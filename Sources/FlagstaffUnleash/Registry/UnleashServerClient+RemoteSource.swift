@@ -5,11 +5,11 @@ extension UnleashServerClient: UnleashToggleSource {
     /// `"Unleash"`.
     public var name: String { "Unleash" }
 
-    /// The polling status: `.failed` after 401/403/404 or a failed fetch, `.throttled` while backing off,
+    /// The polling status: `.failed` after 401/403 or a failed fetch, `.throttled` while backing off,
     /// `.neverFetched` before the first success, else `.ok`.
     public var status: RemoteSourceStatus { poller.status }
 
-    /// Fetches now (the console's Ctrl-R); a success after 401/403/404 starts polling again.
+    /// Fetches now (the console's Ctrl-R); a success after 401/403 starts polling again.
     public func refresh() async {
         await poller.refresh()
     }
@@ -28,8 +28,9 @@ extension UnleashServerClient: UnleashToggleSource {
     public var toggleNames: [String] { engine.featureNames }
 
     /// Backs registry flags with this client's local evaluation for ``defaultContext``: attaches the client as a
-    /// remote source, registers every flag the registry does not stand for as an ``UnleashFeature`` in `group`,
-    /// and notifies the registry of the flags whose definitions changed. The registry is held weakly.
+    /// remote source, registers every flag the registry does not stand for (with an ``UnleashFeature`` or a
+    /// `Setting` bound with ``binding(_:)``) as an ``UnleashFeature`` in `group`, and notifies the registry of the
+    /// flags and settings whose definitions changed. The registry is held weakly.
     /// - Parameters:
     ///   - registry: The registry.
     ///   - group: The group key for runtime-registered flags (default `unleash`, shown as "Unleash").

@@ -1,5 +1,6 @@
 import Flagstaff
 import FlagstaffRemote
+import FlagstaffTestSupport
 import FlagstaffTesting
 import Foundation
 import Testing
@@ -7,8 +8,6 @@ import Testing
 /// Settings bound to a `RemoteConfig` decode its values as the Firebase SDK does, not by the setting's own rules
 /// for typed text.
 @Suite struct SettingDecodingBindingTests {
-    enum Theme: String, CaseIterable, Codable, Sendable, SettingValue { case light, dark, system }
-
     @Test func boundSettingsDecodeLikeTheFirebaseSDK() async throws {
         let clock = ManualClock()
         let provider = ScriptedProvider()

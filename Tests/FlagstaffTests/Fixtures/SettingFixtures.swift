@@ -1,18 +1,8 @@
+import FlagstaffTestSupport
 import Foundation
 import Synchronization
 
 @testable import Flagstaff
-
-enum Theme: String, CaseIterable, Codable, Sendable, SettingValue { case light, dark, system }
-
-struct AppFeatureConfig: Codable, Equatable, Sendable, SettingValue {
-    var isNewFeatureEnabled: Bool
-    var maxUploadSize: Int
-    var themeColors: [String: String]
-
-    static let standard = AppFeatureConfig(
-        isNewFeatureEnabled: false, maxUploadSize: 10_485_760, themeColors: ["primary": "#f05138"])
-}
 
 final class TypedFeatures: FeatureRegistry, @unchecked Sendable {
     let blueText = Feature()

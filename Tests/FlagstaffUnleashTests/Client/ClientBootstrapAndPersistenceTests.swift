@@ -79,8 +79,10 @@ struct ClientBootstrapAndPersistenceTests {
     func persistenceAcrossRestart() async throws {
         let directory = TemporaryDirectory()
         defer { directory.cleanUp() }
+        let failure = Locked<Int?>(nil)
         let server = try LoopbackHTTPServer.started { _ in
-            FrontendBody.response([
+            if let status = failure.current { return .status(status) }
+            return FrontendBody.response([
                 FrontendBody.toggle(
                     "fetched",
                     variant: [
@@ -93,15 +95,14 @@ struct ClientBootstrapAndPersistenceTests {
         let first = UnleashClient.testing(url: url, storage: directory.url)
         await first.start()
         first.stop()
-        server.stop()
         #expect(first.isEnabled("fetched"))
         let files = try FileManager.default.contentsOfDirectory(atPath: directory.url.path)
         #expect(files == [Self.snapshotName(url)])
         let sessionID = try #require(first.context.sessionId)
 
         // The same app and server after a restart: the server now fails.
-        let failing = try LoopbackHTTPServer.started(port: server.port) { _ in .status(503) }
-        defer { failing.stop() }
+        failure.withLock { $0 = 503 }
+        defer { server.stop() }
         let second = UnleashClient.testing(url: url, storage: directory.url)
         #expect(second.isEnabled("fetched"))
         #expect(second.context.sessionId == sessionID)
@@ -111,7 +112,7 @@ struct ClientBootstrapAndPersistenceTests {
         #expect(second.isEnabled("fetched"))
         #expect(second.variant("fetched").name == "green")
         #expect(recorder.errors.map(\.operation) == [.fetch])
-        #expect(failing.requests.first?.query["sessionId"] == sessionID)
+        #expect(server.requests.last?.query["sessionId"] == sessionID)
     }
 
     @Test("bootstrapOverride: the bootstrap wins over persisted toggles by default; with false the persisted win")

@@ -96,14 +96,14 @@ struct ClientServerFidelityTests {
     func bootstrapReadyAndOverride() async throws {
         let directory = TemporaryDirectory()
         defer { directory.cleanUp() }
-        let server = try ClientServerModeTests.server()
+        let failure = Locked<Int?>(nil)
+        let server = try ClientServerModeTests.server(failure: failure)
+        defer { server.stop() }
         let url = server.url("/api")
         let first = try ClientServerModeTests.client(url, storage: directory.url, disableMetrics: true)
         await first.start()
         first.stop()
-        server.stop()
-        let failing = try LoopbackHTTPServer.started(port: server.port) { _ in .status(500) }
-        defer { failing.stop() }
+        failure.withLock { $0 = 500 }
         let bootstrap = Data(Self.state([Self.quiet]).utf8)
 
         let overriding = try ClientServerModeTests.client(

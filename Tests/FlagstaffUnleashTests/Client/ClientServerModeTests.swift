@@ -20,10 +20,13 @@ struct ClientServerModeTests {
             """
     }
 
-    static func server(_ body: Locked<String> = Locked(features()), keepAlive: Bool = false) throws
-        -> LoopbackHTTPServer
-    {
+    /// A stand-in server; once `failure` holds a status, it answers every request with it (a server that went
+    /// down, on the same port, so a client restarted with the same URL finds its snapshot).
+    static func server(
+        _ body: Locked<String> = Locked(features()), keepAlive: Bool = false, failure: Locked<Int?> = Locked(nil)
+    ) throws -> LoopbackHTTPServer {
         try LoopbackHTTPServer.started(keepAlive: keepAlive) { request in
+            if let status = failure.current { return .status(status) }
             switch (request.method, request.path) {
             case ("GET", "/api/client/features"):
                 let tag = "\"\(body.current.hashValue)\""
@@ -152,16 +155,16 @@ struct ClientServerModeTests {
     func persistence() async throws {
         let directory = TemporaryDirectory()
         defer { directory.cleanUp() }
-        let server = try Self.server()
+        let failure = Locked<Int?>(nil)
+        let server = try Self.server(failure: failure)
+        defer { server.stop() }
         let first = try Self.client(server.url("/api"), storage: directory.url, disableMetrics: true)
         await first.start()
         first.stop()
-        server.stop()
         let name = UnleashSnapshotStore.fileName(kind: "client", appName: "checkout", url: server.url("/api"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path) == [name])
 
-        let failing = try LoopbackHTTPServer.started(port: server.port) { _ in .status(503) }
-        defer { failing.stop() }
+        failure.withLock { $0 = 503 }
         let second = try Self.client(
             server.url("/api"), storage: directory.url,
             bootstrap: Data(#"{"version":2,"features":[]}"#.utf8), disableMetrics: true)

@@ -1,0 +1,41 @@
+import Flagstaff
+import Foundation
+import Testing
+
+@testable import FlagstaffCLI
+
+/// The CLI sees `FLAGSTAFF_OVERRIDES` as an app started with it would, so scripts can check what the app sees.
+@Suite("launch overrides on the command line")
+struct LaunchOverrideCommandTests {
+    @Test func getShowsLaunchValuesWithTheirSourceAndTheStoreIsUntouched() async throws {
+        let sandbox = try CLISandbox()
+        #expect(try await sandbox.run(["set", "maxItems", "9"]).status == 0)
+        let before = try Data(contentsOf: URL(fileURLWithPath: sandbox.storePath))
+        let environment = ["FLAGSTAFF_OVERRIDES": "blueText=on,maxItems=50"]
+        let value = try await sandbox.run(["get", "maxItems"], environment: environment)
+        #expect(value.status == 0 && value.standardOutput == "50\n", "\(value)")
+        let explained = try await sandbox.run(["get", "maxItems", "--explain"], environment: environment)
+        #expect(explained.standardOutput.contains("launch"), "\(explained)")
+        #expect(explained.standardOutput.contains("FLAGSTAFF_OVERRIDES"), "\(explained)")
+        let flag = try await sandbox.run(["get", "blueText"], environment: environment)
+        #expect(flag.standardOutput.hasPrefix("on"), "\(flag)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: sandbox.storePath)) == before)
+        let plain = try await sandbox.run(["get", "maxItems"])
+        #expect(plain.standardOutput == "9\n")
+    }
+
+    /// The built binary, as a script would run it: invalid entries are reported on standard error and ignored.
+    @Test func theBinaryReportsInvalidLaunchValuesAndIgnoresThem() async throws {
+        let sandbox = try CLISandbox()
+        let result = try await sandbox.runProcess(
+            ["get", "maxItems"], environment: ["FLAGSTAFF_OVERRIDES": "maxItems=500,theme=dark"])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.standardOutput == "20\n")
+        #expect(
+            result.standardError.contains(
+                #"flagstaff: launch overrides: "maxItems": must be 1…100 (from FLAGSTAFF_OVERRIDES); ignored"#),
+            "\(result)")
+        let theme = try await sandbox.runProcess(["get", "theme"], environment: ["FLAGSTAFF_OVERRIDES": "theme=dark"])
+        #expect(theme.standardOutput == "dark\n", "\(theme)")
+    }
+}
