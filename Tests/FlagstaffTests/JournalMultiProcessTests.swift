@@ -13,19 +13,8 @@ import Testing
         let file = temporaryDirectory().appendingPathComponent("overrides.json")
         let processes = 5
         let writes = 30
-        let tool = Self.tool
-        let statuses = try await offCooperativePool { () throws -> [Int32] in
-            let children = try (0..<processes).map { index -> Process in
-                let process = Process()
-                process.executableURL = tool
-                process.arguments = ["bulk", file.path, "writer\(index)", "\(writes)"]
-                try process.run()
-                return process
-            }
-            return children.map { child in
-                child.waitUntilExit()
-                return child.terminationStatus
-            }
+        let statuses = try await MultiProcessStoreTests.runWriters(processes) {
+            ["bulk", file.path, "writer\($0)", "\(writes)"]
         }
         #expect(statuses == Array(repeating: 0, count: processes))
         let contents = try #require(try FileOverrideStore(url: file).journal()).read()

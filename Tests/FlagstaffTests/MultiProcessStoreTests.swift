@@ -14,17 +14,15 @@ import Testing
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
     }
 
-    @Test(.enabled(if: tool != nil, "the StoreStressTool binary is built next to the test bundle by `swift test`"))
-    func concurrentWritersInSeveralProcessesLoseNothing() async throws {
-        let file = temporaryDirectory().appendingPathComponent("overrides.json")
-        let processes = 6
-        let writes = 40
+    /// Starts `count` StoreStressTool processes at once, the `index`th with `arguments(index)`, and returns their
+    /// exit statuses once all have ended.
+    static func runWriters(_ count: Int, arguments: @escaping @Sendable (Int) -> [String]) async throws -> [Int32] {
         let tool = Self.tool
-        let statuses = try await offCooperativePool { () throws -> [Int32] in
-            let children = try (0..<processes).map { index -> Process in
+        return try await offCooperativePool { () throws -> [Int32] in
+            let children = try (0..<count).map { index -> Process in
                 let process = Process()
                 process.executableURL = tool
-                process.arguments = ["write", file.path, "writer\(index)", "\(writes)"]
+                process.arguments = arguments(index)
                 try process.run()
                 return process
             }
@@ -33,6 +31,14 @@ import Testing
                 return child.terminationStatus
             }
         }
+    }
+
+    @Test(.enabled(if: tool != nil, "the StoreStressTool binary is built next to the test bundle by `swift test`"))
+    func concurrentWritersInSeveralProcessesLoseNothing() async throws {
+        let file = temporaryDirectory().appendingPathComponent("overrides.json")
+        let processes = 6
+        let writes = 40
+        let statuses = try await Self.runWriters(processes) { ["write", file.path, "writer\($0)", "\(writes)"] }
         #expect(statuses == Array(repeating: 0, count: processes))
         let overrides = try FileOverrideStore(url: file).load()
         #expect(overrides.count == processes * writes)
