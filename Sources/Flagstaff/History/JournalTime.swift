@@ -4,18 +4,7 @@ import Foundation
 /// formatter costs several microseconds a line, and `history` reads 100,000 lines).
 package enum JournalTime {
     /// The text of `date`.
-    package static func text(_ date: Date) -> String {
-        let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
-        let days = floorDivide(milliseconds, 86_400_000)
-        let inDay = milliseconds - days * 86_400_000
-        let (year, month, day) = civil(fromDays: days)
-        let hour = inDay / 3_600_000
-        let minute = inDay / 60_000 % 60
-        let second = inDay / 1000 % 60
-        let millisecond = inDay % 1000
-        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(hour, 2)):\(pad(minute, 2)):\(pad(second, 2))"
-            + ".\(pad(millisecond, 3))Z"
-    }
+    package static func text(_ date: Date) -> String { CivilDate.timestampText(date) }
 
     /// Reads `YYYY-MM-DDTHH:MM:SS[.fff]Z`; `nil` for anything else.
     package static func date<Bytes: RandomAccessCollection>(_ bytes: Bytes) -> Date? where Bytes.Element == UInt8 {
@@ -47,40 +36,8 @@ package enum JournalTime {
             }
             fraction = Double(digits) / pow(10, Double(text.count - 21))
         }
-        let days = self.days(year: year, month: month, day: day)
+        let days = Int64(CivilDate.days(year: Int(year), month: Int(month), day: Int(day)))
         let seconds = Double(days * 86_400 + hour * 3600 + minute * 60 + second) + fraction
         return Date(timeIntervalSince1970: seconds)
-    }
-
-    private static func pad(_ value: Int64, _ width: Int) -> String {
-        let text = String(value)
-        return text.count >= width ? text : String(repeating: "0", count: width - text.count) + text
-    }
-
-    private static func floorDivide(_ a: Int64, _ b: Int64) -> Int64 {
-        a >= 0 ? a / b : -((-a + b - 1) / b)
-    }
-
-    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's `days_from_civil`).
-    private static func days(year: Int64, month: Int64, day: Int64) -> Int64 {
-        let y = month <= 2 ? year - 1 : year
-        let era = floorDivide(y, 400)
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
-
-    /// The date of a day count since 1970-01-01 (`civil_from_days`).
-    private static func civil(fromDays count: Int64) -> (Int64, Int64, Int64) {
-        let z = count + 719_468
-        let era = floorDivide(z, 146_097)
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let mp = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 }

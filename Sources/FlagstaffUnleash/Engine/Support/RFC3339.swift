@@ -1,3 +1,4 @@
+import Flagstaff
 import Foundation
 
 /// Parses and formats RFC 3339 timestamps (`2022-01-29T13:00:00.000Z`, `2022-01-22T13:00:00+02:00`).
@@ -82,7 +83,7 @@ enum RFC3339 {
             return nil
         }
         guard index == bytes.count else { return nil }
-        let days = daysFromCivil(year: year, month: month, day: day)
+        let days = CivilDate.days(year: year, month: month, day: day)
         // A leap second (:60) sorts just before the next minute, as chrono keeps it.
         let wholeSecond = min(second, 59)
         if second == 60 { fraction = 0.999_999 + fraction / 1_000_000 }
@@ -91,20 +92,7 @@ enum RFC3339 {
     }
 
     /// Formats `date` as UTC with milliseconds, e.g. `2022-01-29T13:00:00.000Z`.
-    static func format(_ date: Date) -> String {
-        let totalMilliseconds = Int((date.timeIntervalSince1970 * 1000).rounded(.down))
-        let milliseconds = ((totalMilliseconds % 1000) + 1000) % 1000
-        let totalSeconds = (totalMilliseconds - milliseconds) / 1000
-        let secondsOfDay = ((totalSeconds % 86_400) + 86_400) % 86_400
-        let days = (totalSeconds - secondsOfDay) / 86_400
-        let (year, month, day) = civilFromDays(days)
-        func pad(_ value: Int, _ width: Int) -> String {
-            let text = String(value)
-            return String(repeating: "0", count: max(0, width - text.count)) + text
-        }
-        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(secondsOfDay / 3600, 2)):"
-            + "\(pad(secondsOfDay / 60 % 60, 2)):\(pad(secondsOfDay % 60, 2)).\(pad(milliseconds, 3))Z"
-    }
+    static func format(_ date: Date) -> String { CivilDate.timestampText(date) }
 
     private static func isLeap(_ year: Int) -> Bool { (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 }
 
@@ -114,27 +102,5 @@ enum RFC3339 {
         case 4, 6, 9, 11: return 30
         default: return 31
         }
-    }
-
-    /// Days since 1970-01-01 (Howard Hinnant's algorithm).
-    private static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
-
-    private static func civilFromDays(_ days: Int) -> (Int, Int, Int) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let mp = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 }
