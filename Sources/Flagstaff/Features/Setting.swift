@@ -46,7 +46,7 @@ public final class Setting<Value: SettingValue>: AnyFeature, @unchecked Sendable
     /// first published (release); read only in mode 3 (acquire).
     @usableFromInline nonisolated(unsafe) unowned(unsafe) var fastSource: (any SettingRemoteSource)?
     /// Keeps ``fastSource`` alive for the life of this setting (written with it, once).
-    private nonisolated(unsafe) var fastSourceOwner: (any SettingRemoteSource)?
+    nonisolated(unsafe) var fastSourceOwner: (any SettingRemoteSource)?
     @usableFromInline let fastKind: FastKind
     /// `Value.settingCases`, for enum overrides kept as an index.
     @usableFromInline let cases: [Value]?
@@ -177,59 +177,6 @@ public final class Setting<Value: SettingValue>: AnyFeature, @unchecked Sendable
     @usableFromInline
     func refreshedRemoteValue() -> Value { refreshRemote().value }
 
-    @inlinable
-    static func value(fromBits bits: UInt64, kind: FastKind, cases: [Value]?) -> Value {
-        switch kind {
-        case .int: return unsafeBitCast(Int(Int64(bitPattern: bits)), to: Value.self)
-        case .double: return unsafeBitCast(Double(bitPattern: bits), to: Value.self)
-        case .bool: return unsafeBitCast(bits != 0, to: Value.self)
-        case .caseIndex, .none: return cases.unsafelyUnwrapped[Int(truncatingIfNeeded: bits)]
-        }
-    }
-
-    /// The bits ``value(fromBits:kind:cases:)`` reads back, or `nil` when `value` does not fit in a word.
-    private func bits(of value: Value) -> UInt64? {
-        switch fastKind {
-        case .int: return UInt64(bitPattern: Int64(unsafeBitCast(value, to: Int.self)))
-        case .double: return unsafeBitCast(value, to: Double.self).bitPattern
-        case .bool: return unsafeBitCast(value, to: Bool.self) ? 1 : 0
-        case .caseIndex: return cases?.firstIndex(of: value).map { UInt64($0) }
-        case .none: return nil
-        }
-    }
-
-    /// Points ``value`` at the right place for `state` (called under the settings writer lock).
-    private func publishFastPath(for state: SettingState<Value>) {
-        if let override = state.forced {
-            if let bits = bits(of: override) {
-                fastBits.store(bits, ordering: .relaxed)
-                fastMode.store(1, ordering: .releasing)
-            } else {
-                fastMode.store(2, ordering: .releasing)
-            }
-        } else if let binding = state.binding {
-            // The source is recorded once; a setting later bound to another source reads through `state`.
-            if fastSourceOwner == nil {
-                fastSourceOwner = binding.source
-                fastSource = binding.source
-            }
-            guard state.remoteGeneration != .max, fastSourceOwner === binding.source,
-                let bits = bits(of: state.remote ?? defaultValue)
-            else {
-                fastMode.store(2, ordering: .releasing)
-                return
-            }
-            // Sequence-lock write: readers that see the same generation before and after the bits got these bits.
-            fastGeneration.store(.max, ordering: .relaxed)
-            atomicMemoryFence(ordering: .releasing)
-            fastBits.store(bits, ordering: .relaxed)
-            fastGeneration.store(state.remoteGeneration, ordering: .releasing)
-            fastMode.store(3, ordering: .releasing)
-        } else {
-            fastMode.store(0, ordering: .releasing)
-        }
-    }
-
     /// The local override, or `nil` when there is none. Setting it persists the value through the registry's
     /// store and notifies change subscribers; `nil` removes the override.
     ///
@@ -250,8 +197,8 @@ public final class Setting<Value: SettingValue>: AnyFeature, @unchecked Sendable
     /// Sets or removes (`nil`) the local override.
     /// - Throws: ``SettingValueError`` for an invalid value (nothing changes), or the store's error.
     public func setOverriddenValue(_ newValue: Value?) throws {
-        guard let newValue else { return try setOverrideValue(nil) }
-        try check(newValue)
+        guard let newValue else { return try writeOverride(nil) }
+        try check(newValue)  // before encoding: an infinite Double would encode as null
         try setOverrideValue(Value.storedValue(of: newValue))
     }
 
@@ -451,71 +398,5 @@ public final class Setting<Value: SettingValue>: AnyFeature, @unchecked Sendable
             return (next, ())
         }
         return (state.read { $0.forced } ?? decoded ?? defaultValue, (decoded, raw, problem))
-    }
-}
-
-/// A setting's published state: the override (decoded and as stored), the launch override, and the remote value
-/// decoded for one generation of its source. Immutable; replaced as a whole.
-@usableFromInline
-final class SettingState<Value: SettingValue>: @unchecked Sendable {
-    // @unchecked: immutable; Value and the binding are Sendable.
-    /// The stored (QA) override.
-    @usableFromInline let override: Value?
-    let stored: OverrideValue?
-    /// The launch override, which wins over `override`.
-    @usableFromInline let pinned: Value?
-    let pinnedStored: OverrideValue?
-    let pinnedOrigin: String?
-    @usableFromInline let binding: SettingRemoteBinding?
-    /// The source generation `remote` was decoded for (`UInt64.max`: never).
-    @usableFromInline let remoteGeneration: UInt64
-    @usableFromInline let remote: Value?
-    let remoteRaw: RemoteSettingValue?
-    let remoteProblem: String?
-
-    init(
-        override: Value? = nil, stored: OverrideValue? = nil, pinned: Value? = nil, pinnedStored: OverrideValue? = nil,
-        pinnedOrigin: String? = nil, binding: SettingRemoteBinding?, remoteGeneration: UInt64 = .max,
-        remote: Value? = nil, remoteRaw: RemoteSettingValue? = nil, remoteProblem: String? = nil
-    ) {
-        self.override = override
-        self.stored = stored
-        self.pinned = pinned
-        self.pinnedStored = pinnedStored
-        self.pinnedOrigin = pinnedOrigin
-        self.binding = binding
-        self.remoteGeneration = remoteGeneration
-        self.remote = remote
-        self.remoteRaw = remoteRaw
-        self.remoteProblem = remoteProblem
-    }
-
-    /// The override that decides the value: the launch override, else the stored one.
-    @usableFromInline var forced: Value? { pinned ?? override }
-
-    func with(override: Value?, stored: OverrideValue?) -> SettingState {
-        SettingState(
-            override: override, stored: stored, pinned: pinned, pinnedStored: pinnedStored, pinnedOrigin: pinnedOrigin,
-            binding: binding, remoteGeneration: remoteGeneration, remote: remote, remoteRaw: remoteRaw,
-            remoteProblem: remoteProblem)
-    }
-
-    func with(pinned: Value?, stored pinnedStored: OverrideValue?, origin: String?) -> SettingState {
-        SettingState(
-            override: override, stored: stored, pinned: pinned, pinnedStored: pinnedStored, pinnedOrigin: origin,
-            binding: binding, remoteGeneration: remoteGeneration, remote: remote, remoteRaw: remoteRaw,
-            remoteProblem: remoteProblem)
-    }
-
-    func with(binding: SettingRemoteBinding) -> SettingState {
-        SettingState(
-            override: override, stored: stored, pinned: pinned, pinnedStored: pinnedStored, pinnedOrigin: pinnedOrigin,
-            binding: binding)
-    }
-
-    func with(remote: Value?, raw: RemoteSettingValue?, problem: String?, generation: UInt64) -> SettingState {
-        SettingState(
-            override: override, stored: stored, pinned: pinned, pinnedStored: pinnedStored, pinnedOrigin: pinnedOrigin,
-            binding: binding, remoteGeneration: generation, remote: remote, remoteRaw: raw, remoteProblem: problem)
     }
 }
