@@ -144,9 +144,14 @@ open class AnyFeature: @unchecked Sendable {
     ///   the store's error.
     public func setOverrideValue(_ value: OverrideValue?) throws {
         if let value { try validate(value) }
+        try writeOverride(value)
+    }
+
+    /// Persists (or, outside a registry, puts in force) a value already known to be valid for this member.
+    func writeOverride(_ value: OverrideValue?) throws {
         if let registry {
             guard registry.contains(self) else { throw RegistryError.notInRegistry(key) }
-            try registry.setOverrideValues([key: value])
+            try registry.writeValidatedOverrideValues([key: value])
         } else {
             _ = applyStored(value)
         }

@@ -36,6 +36,11 @@ extension FeatureRegistry {
                 throw InvalidOverrideValue(key: key, value: value, reason: error.reason)
             }
         }
+        try writeValidatedOverrideValues(changes)
+    }
+
+    /// Writes changes whose values were checked against their members, in one store write, and notifies.
+    func writeValidatedOverrideValues(_ changes: [String: OverrideValue?]) throws {
         let change = try core.writes.withLock { _ -> FeatureChange? in
             let all: [String: OverrideValue]
             do {

@@ -242,9 +242,7 @@ extension Double: SettingValue {
     /// A finite decimal number (surrounding spaces ignored).
     public static func parse(text: String) throws(SettingValueError) -> Double {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
-        guard let number = Double(trimmed), number.isFinite, trimmed.lowercased() != "nan",
-            !trimmed.lowercased().contains("inf")
-        else { throw SettingValueError("must be a number") }
+        guard let number = Double(trimmed), number.isFinite else { throw SettingValueError("must be a number") }
         return number
     }
     /// A finite number.
