@@ -23,12 +23,8 @@ struct ProfileApplyCommand: ParsableCommand {
     var replace = false
 
     func run() throws {
-        try ProfileOptions.validate(name)
-        let (loaded, library) = try options.open()
-        let profile = try ProfileOptions.load(name, from: library)
-        let registry = loaded.registry
+        let (registry, profile, unknown) = try options.openProfile(name)
         let before = registry.storedOverrides
-        let unknown = ProfileOptions.unknownKeys(profile, in: registry)
         let restartValues = registry.allFeatures.filter(\.requiresRestart).map { ($0, $0.currentValue) }
         let changes: [String: OverrideValue?]
         do {
@@ -38,15 +34,7 @@ struct ProfileApplyCommand: ParsableCommand {
         } catch {
             throw CLIFailure.runtime("\(error)")
         }
-        if options.json {
-            StandardStreams.out(
-                #"{"profile":"# + JSONOutput.quoted(name) + #","replace":\#(replace),"changes":"#
-                    + ProfileOptions.changesJSON(changes, current: before) + #","unknownKeys":"#
-                    + HistoryOutput.json(unknown) + "}")
-        } else {
-            ProfileOptions.printChanges(changes, current: before)
-        }
-        ProfileOptions.noteUnknown(unknown, name: name)
+        options.report(name, replace: replace, changes: changes, current: before, unknown: unknown)
         for (feature, value) in restartValues where feature.currentValue != value {
             StandardStreams.note("\(TerminalText.safe(feature.key)) requires a restart of the app to take effect")
         }
@@ -71,22 +59,11 @@ struct ProfileDiffCommand: ParsableCommand {
     var replace = false
 
     func run() throws {
-        try ProfileOptions.validate(name)
-        let (loaded, library) = try options.open()
-        let profile = try ProfileOptions.load(name, from: library)
-        let registry = loaded.registry
+        let (registry, profile, unknown) = try options.openProfile(name)
         let current = registry.storedOverrides
         let changes = profile.changes(from: current, replace: replace) { registry.feature(forKey: $0) != nil }
-        let unknown = ProfileOptions.unknownKeys(profile, in: registry)
-        if options.json {
-            StandardStreams.out(
-                #"{"profile":"# + JSONOutput.quoted(name) + #","replace":\#(replace),"changes":"#
-                    + ProfileOptions.changesJSON(changes, current: current) + #","unknownKeys":"#
-                    + HistoryOutput.json(unknown) + "}")
-        } else {
-            ProfileOptions.printChanges(changes, current: current)
-            if changes.isEmpty { StandardStreams.note("applying profile \(name) would change nothing") }
-        }
-        ProfileOptions.noteUnknown(unknown, name: name)
+        options.report(
+            name, replace: replace, changes: changes, current: current, unknown: unknown,
+            whenNothing: "applying profile \(name) would change nothing")
     }
 }

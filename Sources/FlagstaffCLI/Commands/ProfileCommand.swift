@@ -43,6 +43,33 @@ struct ProfileOptions: ParsableArguments {
         return (loaded, ProfileLibrary(folder: folder))
     }
 
+    /// Checks `name`, opens the registry and loads the profile: what `apply` and `diff` start with.
+    /// - Returns: the registry, the profile, and the profile's keys the registry does not declare.
+    func openProfile(_ name: String) throws -> (registry: FeatureRegistry, profile: Profile, unknown: [String]) {
+        try Self.validate(name)
+        let (loaded, library) = try open()
+        let profile = try Self.load(name, from: library)
+        return (loaded.registry, profile, Self.unknownKeys(profile, in: loaded.registry))
+    }
+
+    /// Prints the changes of applying profile `name` (JSON, or one line each, then `whenNothing` as a note if
+    /// there are none) and notes the unknown keys.
+    func report(
+        _ name: String, replace: Bool, changes: [String: OverrideValue?], current: [String: OverrideValue],
+        unknown: [String], whenNothing: String? = nil
+    ) {
+        if json {
+            StandardStreams.out(
+                #"{"profile":"# + JSONOutput.quoted(name) + #","replace":\#(replace),"changes":"#
+                    + Self.changesJSON(changes, current: current) + #","unknownKeys":"#
+                    + HistoryOutput.json(unknown) + "}")
+        } else {
+            Self.printChanges(changes, current: current)
+            if changes.isEmpty, let whenNothing { StandardStreams.note(whenNothing) }
+        }
+        Self.noteUnknown(unknown, name: name)
+    }
+
     /// Checks a name before anything is read, as a usage error.
     static func validate(_ name: String) throws {
         do {
