@@ -12,6 +12,7 @@ public struct BisectError: Error, Sendable, Equatable, CustomStringConvertible {
         case finished(culprit: String)
         case storeChanged(step: Int, drift: [BisectDrift])
         case invalidSession(String)
+        case concurrentChange(path: String)
         case corruptState(path: String, reason: String)
         case unreadableState(path: String, reason: String)
         case unwritableState(path: String, reason: String)
@@ -58,6 +59,8 @@ public struct BisectError: Error, Sendable, Equatable, CustomStringConvertible {
                 "the store changed since bisect applied step \(step): \(list)\(more); an answer now would not be about the overrides under test"
         case .invalidSession(let reason):
             return "invalid bisect session: \(reason)"
+        case .concurrentChange(let path):
+            return "another process changed the bisect state \(path) at the same time; try again"
         case .corruptState(let path, let reason):
             return "the bisect state \(path) is not valid: \(reason)"
         case .unreadableState(let path, let reason):
