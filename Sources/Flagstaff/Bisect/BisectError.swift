@@ -4,7 +4,7 @@ import Foundation
 ///
 /// A struct wrapping a code, so that cases can be added without breaking callers; read ``description``.
 public struct BisectError: Error, Sendable, Equatable, CustomStringConvertible {
-    enum Code: Sendable, Equatable {
+    package enum Code: Sendable, Equatable {
         case notFileStore
         case noSession
         case alreadyStarted(startedAt: Date, step: Int)
@@ -18,7 +18,10 @@ public struct BisectError: Error, Sendable, Equatable, CustomStringConvertible {
         case unwritableState(path: String, reason: String)
     }
 
-    let code: Code
+    package let code: Code
+
+    /// Creates an error.
+    package init(code: Code) { self.code = code }
 
     /// Whether no bisect is in progress.
     public var isNoSession: Bool { code == .noSession }
