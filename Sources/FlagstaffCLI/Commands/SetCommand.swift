@@ -43,7 +43,22 @@ struct SetCommand: ParsableCommand {
     @Option(help: "Output: text (default) or json (the changes as a JSON object).")
     var format: OutputFormat = .text
 
+    @Option(
+        name: .customLong("for"),
+        help: ArgumentHelp(
+            "Let the overrides set expire after this long: 30m, 2h, 3d, 1w (or combined, 1d12h).",
+            valueName: "duration"))
+    var duration: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Let the overrides set expire at this time (ISO 8601, e.g. 2026-12-01T10:00:00Z).", valueName: "time"))
+    var until: String?
+
     func validate() throws {
+        if duration != nil && until != nil { throw ValidationError("give either --for or --until, not both") }
+        if let duration, ExpiryArgument.seconds(duration) == nil { throw ExpiryArgument.badDuration(duration) }
+        if let until, CommandClock.time(until) == nil { throw ExpiryArgument.badTime(until) }
         if match != nil {
             guard arguments.count == 1 else {
                 throw ValidationError(
@@ -68,10 +83,16 @@ struct SetCommand: ParsableCommand {
         let plan =
             try match.map { try BulkSetPlan.matching($0, value: arguments[0], in: registry, asJSON: json) }
             ?? BulkSetPlan.pairs(arguments, in: registry, asJSON: json)
+        let expiresAt = try ExpiryArgument.deadline(duration: duration, until: until, now: registry.now)
+        if expiresAt != nil, plan.changes.values.allSatisfy({ $0 == nil }) {
+            throw CLIFailure.usage(
+                "--\(duration != nil ? "for" : "until"): every VALUE is 'default', which removes the override; an expiry applies to values set"
+            )
+        }
         let before = registry.storedOverrides
         let restartValues = plan.members.filter(\.requiresRestart).map { ($0, $0.currentValue) }
         do {
-            try registry.setOverrideValues(plan.changes)
+            try registry.setOverrideValues(plan.changes, expiresAt: expiresAt)
         } catch {
             throw CLIFailure.runtime("\(error)")
         }
@@ -86,7 +107,7 @@ struct SetCommand: ParsableCommand {
         case .text:
             // Pairs print every member (as `set KEY VALUE` always did); --match prints what changed.
             for feature in match == nil ? plan.members : changed {
-                StandardStreams.out(BulkSetPlan.line(for: feature))
+                StandardStreams.out(BulkSetPlan.line(for: feature, now: registry.now))
             }
             if let match { plan.noteMatchSummary(match, changed: changed.count) }
         }
@@ -255,11 +276,14 @@ struct BulkSetPlan {
         )
     }
 
-    /// `list.infiniteScroll: on (ON by override)`: the override and the value that results.
-    static func line(for feature: AnyFeature) -> String {
+    /// `list.infiniteScroll: on (ON by override)`: the override and the value that results, then its expiry if it
+    /// has one (`until 2026-12-01T10:00:00Z, 2h left`).
+    static func line(for feature: AnyFeature, now: Date) -> String {
         let resolution = feature.explanation
-        return
+        var line =
             "\(TerminalText.safe(feature.key)): \(ValueText.override(feature.overrideValue, of: feature)) (\(ValueText.shown(resolution.value, of: feature)) \(SourceText.byPhrase(resolution.source)))"
+        if let expiry = feature.overrideExpiry { line += " " + ExpiryText.until(expiry, now: now) }
+        return line
     }
 
     /// `{"changes":[{"key","from","to"}],"matched":N,"skipped":[{"key","reason"}]}`, compact, keys in order.
@@ -288,5 +312,59 @@ struct BulkSetPlan {
         StandardStreams.note(
             "changed \(changed) of the \(total) flag(s) and setting(s) matching '\(TerminalText.safe(pattern))'"
                 + (members.count > changed ? " (\(members.count - changed) already had that value)" : ""))
+    }
+}
+
+/// Reads `set`'s `--for DURATION` and `--until TIME`.
+enum ExpiryArgument {
+    /// The seconds in `30m`, `2h`, `3d`, `1w` or a combination (`1d12h`); `nil` for anything else, zero, or more
+    /// than 100 years.
+    static func seconds(_ text: String) -> TimeInterval? {
+        let units: [Character: Int] = ["m": 60, "h": 3600, "d": 86_400, "w": 604_800]
+        var total = 0
+        var number: Int?
+        for character in text {
+            if let digit = character.wholeNumberValue, character.isASCII {
+                let (scaled, overflow) = (number ?? 0).multipliedReportingOverflow(by: 10)
+                guard !overflow, scaled <= Int(Int32.max) else { return nil }
+                number = scaled + digit
+            } else if let unit = units[character], let value = number {
+                total += value * unit
+                number = nil
+                guard total <= 100 * 366 * 86_400 else { return nil }
+            } else {
+                return nil
+            }
+        }
+        guard number == nil, total > 0 else { return nil }
+        return TimeInterval(total)
+    }
+
+    /// `--for '90': expected …` (status 2).
+    static func badDuration(_ text: String) -> ValidationError {
+        ValidationError(
+            "--for '\(TerminalText.safe(text))': expected a duration like 30m, 2h or 3d: whole numbers with m (minutes), h (hours), d (days) or w (weeks), combinable as 1d12h; more than zero, at most 100 years"
+        )
+    }
+
+    /// `--until 'tomorrow': expected …` (status 2).
+    static func badTime(_ text: String) -> ValidationError {
+        ValidationError(
+            "--until '\(TerminalText.safe(text))': expected an ISO 8601 time with a zone, like 2026-12-01T10:00:00Z"
+        )
+    }
+
+    /// When the overrides set expire, or `nil` for permanent ones.
+    /// - Throws: `CLIFailure.usage` when `--until` is not in the future.
+    static func deadline(duration: String?, until: String?, now: Date) throws -> Date? {
+        if let duration, let seconds = seconds(duration) { return now.addingTimeInterval(seconds) }
+        guard let until else { return nil }
+        guard let date = CommandClock.time(until) else { throw CLIFailure.usage(badTime(until).message) }
+        guard date > now else {
+            throw CLIFailure.usage(
+                "--until \(TerminalText.safe(until)) is not in the future (now \(CommandClock.text(now))); give a later time, or --for DURATION"
+            )
+        }
+        return date
     }
 }
