@@ -2,6 +2,8 @@ import Flagstaff
 import Foundation
 import Testing
 
+@testable import FlagstaffCLI
+
 @Suite("flagstaff set with several pairs and --match, reset --match")
 struct BulkSetCommandTests {
     /// The changes `history --json` lists, newest first: each one's keys.
@@ -159,6 +161,18 @@ struct BulkSetCommandTests {
                 (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["change"] as? String
             })
         #expect(ids.count == 1)
+    }
+
+    @Test func completionOffersKeysAndTheValuesOfTheKeyBefore() throws {
+        func complete(_ words: [String], _ prefix: String = "") -> [String] {
+            SetCompletion.complete(words: ["flagstaff", "set"] + words + [prefix], prefix: prefix)
+        }
+        #expect(complete([], "list.c") == ["list.compactRows"])
+        #expect(complete(["theme"]) == ["light", "dark", "system", "default"])
+        #expect(complete(["theme", "dark"], "blue") == ["blueText"])
+        #expect(complete(["theme", "dark", "blueText"], "o") == ["on", "off"])
+        #expect(complete(["--for", "2h", "blueText"]) == ["on", "off", "default"])
+        #expect(complete(["--match", "list.*"], "o") == ["on", "off"])
     }
 
     /// A manifest with two checkout flags, a checkout text setting and a checkout integer setting.

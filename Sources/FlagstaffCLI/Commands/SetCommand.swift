@@ -25,7 +25,7 @@ struct SetCommand: ParsableCommand {
         help: ArgumentHelp(
             "KEY VALUE pairs (a full key such as list.infiniteScroll, then on, off or default for flags; text, a number, a case name or JSON (or @FILE) for settings); with --match, VALUE alone.",
             valueName: "key-value"),
-        completion: KeyCompletion.kind)
+        completion: .custom { words, _, prefix in SetCompletion.complete(words: words, prefix: prefix) })
     var arguments: [String] = []
 
     @Option(
@@ -366,5 +366,43 @@ enum ExpiryArgument {
             )
         }
         return date
+    }
+}
+
+/// Shell completion of `set`'s arguments: keys at KEY positions, the values of the key before at VALUE positions
+/// (`on`/`off`/`default`, a choice's cases), and flag words after `--match PATTERN`.
+enum SetCompletion {
+    /// Options of `set` that take a value (skipped when counting arguments).
+    static let takesValue: Set<String> = [
+        "--manifest", "--store", "--lock-timeout", "--match", "--format", "--for", "--until",
+    ]
+
+    /// The completions for the last word of `words` (the one being typed, `prefix`).
+    static func complete(words: [String], prefix: String) -> [String] {
+        guard let set = words.firstIndex(of: "set") else { return [] }
+        var positional: [String] = []
+        var context: [String] = []
+        var matching = false
+        var index = words.index(after: set)
+        while index < words.count - 1 {
+            let word = words[index]
+            if takesValue.contains(word) {
+                if word == "--match" { matching = true }
+                if word == "--manifest" || word == "--store", index + 1 < words.count - 1 {
+                    context += [word, words[index + 1]]
+                }
+                index += 2
+                continue
+            }
+            if word.hasPrefix("--match=") { matching = true }
+            if !word.hasPrefix("-") { positional.append(word) }
+            index += 1
+        }
+        if matching { return ["on", "off", "default"].filter { $0.hasPrefix(prefix) } }
+        if positional.count.isMultiple(of: 2) {
+            return KeyCompletion.keys(words: context, prefix: prefix)
+        }
+        return KeyCompletion.values(
+            words: ["flagstaff", "set"] + context + [positional.last ?? "", prefix], prefix: prefix)
     }
 }
