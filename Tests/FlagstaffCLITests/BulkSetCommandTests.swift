@@ -45,6 +45,24 @@ struct BulkSetCommandTests {
         #expect(sandbox.storeBytes() == before)
     }
 
+    @Test func standardInputIsReadForOneValueOnly() async throws {
+        let sandbox = try CLISandbox()
+        let manifest = try sandbox.write(
+            "manifest.json",
+            #"{"name": "Two", "settings": [{"key": "a", "type": "json", "default": {}}, {"key": "b", "type": "json", "default": {}}, {"key": "c", "type": "string", "default": ""}]}"#
+        )
+        let twice = try await sandbox.run(
+            ["--manifest", manifest, "set", "a", "@-", "b", "@-"], stdin: Data("{}".utf8))
+        #expect(twice.status == 2, "\(twice)")
+        #expect(twice.standardError.contains("'@-' (standard input) is given as more than one VALUE"), "\(twice)")
+        #expect(sandbox.storeBytes() == nil)
+        // A text setting stores "@-" as it is: only one JSON value reads standard input.
+        let once = try await sandbox.run(
+            ["--manifest", manifest, "set", "a", "@-", "c", "@-"], stdin: Data(#"{"x":1}"#.utf8))
+        #expect(once.status == 0, "\(once)")
+        #expect(try sandbox.storedJSON() == ["a": #"{"x":1}"#, "c": #""@-""#])
+    }
+
     @Test func everyBadPairIsNamedAtOnce() async throws {
         let sandbox = try CLISandbox()
         let result = try await sandbox.run(["set", "maxItems", "0", "theme", "sepia", "blueText", "on"])

@@ -218,6 +218,9 @@ struct BulkSetPlan {
         for (key, _) in pairs where !seen.insert(key).inserted {
             throw CLIFailure.usage("'\(TerminalText.safe(key))' is given twice (KEY); give each key once")
         }
+        if !asJSON, zip(features, pairs).filter({ $0.0.settingType == .json && $0.1.1 == "@-" }).count > 1 {
+            throw CLIFailure.usage("'@-' (standard input) is given as more than one VALUE; it can be read once")
+        }
         var changes: [String: OverrideValue?] = [:]
         var refusals: [String] = []
         for (feature, (_, text)) in zip(features, pairs) {
