@@ -1,3 +1,4 @@
+import FlagstaffTesting
 import Foundation
 import Testing
 
@@ -102,6 +103,41 @@ import Testing
         let finding = report.findings[0]
         #expect(finding.expiredAt == when && finding.fix == .removeOverride("blueText"))
         #expect(finding.message == "expired at 2027-01-15T08:00:00.000Z; no one applies it")
+    }
+
+    @Test func aSnapshotIsJudgedAtTheMomentGiven() throws {
+        let registry = AppFeatures(options: quiet)
+        let start = Date(timeIntervalSince1970: 1_800_000_000)
+        let snapshot = StoreSnapshot(
+            overrides: ["blueText": .on, "newURLFormat": .on],
+            expiries: ["blueText": OverrideExpiry(expiresAt: start + 3600, setAt: start)])
+        #expect(StoreDoctor.examine(registry, snapshot: snapshot, now: start + 3599).findings.isEmpty)
+        let later = StoreDoctor.examine(registry, snapshot: snapshot, now: start + 3600)
+        #expect(later.findings.map(\.kind) == [.expired])
+        #expect(later.findings[0].expiredAt == start + 3600)
+    }
+
+    @Test func fixRemovesExpiredOverridesInTheSameWriteAndUndoDoesNotBringThemBack() throws {
+        let clock = ManualClock()
+        let seed = try FileOverrideStore(url: file, journal: nil, wallClock: clock)
+        let expiry = OverrideExpiry(expiresAt: clock.date + 60, setAt: clock.date)
+        _ = try seed.update(["blueText": .on, "gone": .on], expiries: ["blueText": expiry])
+        let registry = AppFeatures(
+            store: try FileOverrideStore(url: file, wallClock: clock),
+            options: RegistryOptions(
+                storeWatchInterval: nil, assertOnProblems: false, clock: clock, launchOverrides: .none,
+                wallClock: clock))
+        clock.advance(by: .seconds(61))
+        #expect(kinds(registry.diagnoseStore()) == ["blueText": .expired, "gone": .orphan])
+        let outcome = try registry.fixStore()
+        #expect(outcome.fixed.map(\.kind) == [.expired, .orphan])
+        #expect(outcome.remaining.findings.isEmpty)
+        #expect(try seed.loadSnapshot() == StoreSnapshot())
+        let changes = try #require(try FileOverrideStore(url: file).journal()).read().changes
+        #expect(changes.map(\.origin) == [.expiry, .doctor])
+        #expect(changes.map(\.keys) == [["blueText"], ["gone"]])
+        try registry.undoLastChange()
+        #expect(try seed.load() == ["gone": .on])
     }
 
     @Test func registryDeclarationProblemsComeFirstAsErrors() {

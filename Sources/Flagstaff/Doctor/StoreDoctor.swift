@@ -4,7 +4,7 @@ import Foundation
 /// the registry does not declare (orphans) or equal to the value their member has anyway (no-ops), values of
 /// the wrong type, and the registry's own declaration problems.
 ///
-/// ``examine(_:overrides:expired:)`` is a pure function of the registry's members and the overrides given: it
+/// ``examine(_:snapshot:now:)`` is a pure function of the registry's members, the store's contents and a date: it
 /// reads no file and writes nothing, so it can run on a snapshot taken under the store's lock.
 ///
 /// What counts as a no-op: an override equal to the member's value without it (``AnyFeature/valueWithoutOverride``,
@@ -15,11 +15,26 @@ import Foundation
 /// fixed). A member waiting for a restart is treated like any other: removing an override equal to its value
 /// without one changes neither its value now nor its value after the restart.
 public enum StoreDoctor {
-    /// The findings for a store's overrides.
+    /// The findings for a store's contents at a moment.
     ///
     /// One finding per stored key at most (the first that applies of expired, orphan, wrong type, no-op or pin),
     /// after one finding per registry declaration problem. Findings are ordered: registry problems in
     /// declaration order, then store entries by key.
+    /// - Parameters:
+    ///   - registry: the registry whose members the overrides are checked against.
+    ///   - snapshot: the store's contents: every entry, expired ones and keys the registry does not declare
+    ///     included, with the expiry of those that have one.
+    ///   - now: the moment expiry is judged at (the registry's ``FeatureRegistry/now``).
+    /// - Returns: the report.
+    public static func examine(_ registry: FeatureRegistry, snapshot: StoreSnapshot, now: Date) -> DoctorReport {
+        var expired: [String: Date] = [:]
+        for key in snapshot.expiredKeys(at: now) {
+            expired[key] = snapshot.expiries[key]?.expiresAt
+        }
+        return examine(registry, overrides: snapshot.overrides, expired: expired)
+    }
+
+    /// The findings for a store's entries, given which have expired (see ``examine(_:snapshot:now:)``).
     /// - Parameters:
     ///   - registry: the registry whose members the overrides are checked against.
     ///   - overrides: every entry of the store, including expired ones and keys the registry does not declare.
