@@ -38,6 +38,7 @@ struct FlagstaffCommand: ParsableCommand {
             RedoCommand.self,
             ProfileCommand.self,
             PendingRestartCommand.self,
+            DoctorCommand.self,
             ManifestCommand.self,
             FetchCommand.self,
             UnleashCommand.self,
