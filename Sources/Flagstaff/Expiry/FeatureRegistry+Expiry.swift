@@ -19,7 +19,7 @@ extension FeatureRegistry {
     }
 
     /// The expiry of each override in ``expiredOverrides``.
-    public var expiredOverrideExpiries: [String: OverrideExpiry] {
+    package var expiredOverrideExpiries: [String: OverrideExpiry] {
         core.state.withLock { state in
             state.storeSnapshot.expiries.filter {
                 state.storeSnapshot.overrides[$0.key] != nil && state.storedOverrides[$0.key] == nil
@@ -29,7 +29,7 @@ extension FeatureRegistry {
 
     /// The registry's current date and time (its ``RegistryOptions/wallClock``, never going backwards): what
     /// expiry is measured against.
-    public var now: Date { core.wallClock.now() }
+    package var now: Date { core.wallClock.now() }
 
     /// Sets overrides that stop applying at `expiresAt` (or permanent ones, for `nil`) in one store write: all or
     /// nothing, each value checked against the member under its key, as ``setOverrideValues(_:)``. Removals
