@@ -24,7 +24,8 @@ public enum StoreDoctor {
     ///   - registry: the registry whose members the overrides are checked against.
     ///   - snapshot: the store's contents: every entry, expired ones and keys the registry does not declare
     ///     included, with the expiry of those that have one.
-    ///   - now: the moment expiry is judged at (the registry's ``FeatureRegistry/now``).
+    ///   - now: the moment expiry is judged at (a registry judges at its ``RegistryOptions/wallClock``'s date, never
+    ///     going backwards).
     /// - Returns: the report.
     public static func examine(_ registry: FeatureRegistry, snapshot: StoreSnapshot, now: Date) -> DoctorReport {
         var expired: [String: Date] = [:]
