@@ -145,18 +145,38 @@ struct DoctorCommandTests {
             ])
     }
 
-    @Test(arguments: [["doctor"], ["doctor", "--fix"], ["doctor", "--json"]])
+    @Test(arguments: [["doctor"], ["doctor", "--fix"], ["doctor", "--fix", "--json"]])
     func aCorruptStoreIsAnErrorNamingTheFileAndNothingIsWritten(arguments: [String]) async throws {
+        for corrupt in BadInputTests.corruptStores {
+            let sandbox = try CLISandbox()
+            try sandbox.write("overrides.json", corrupt.text)
+            let result = try await sandbox.run(arguments)
+            #expect(result.status == 1, "\(corrupt.text): \(result)")
+            #expect(result.standardOutput.isEmpty)
+            #expect(result.standardError.hasPrefix("flagstaff: error: "), "\(result)")
+            #expect(result.standardError.contains(sandbox.storePath), "\(result)")
+            #expect(result.standardError.contains(corrupt.message), "\(result)")
+            #expect(sandbox.storeBytes() == Data(corrupt.text.utf8))
+            #expect(!FileManager.default.fileExists(atPath: sandbox.storePath + ".history.jsonl"))
+        }
+    }
+
+    /// A manifest declaring a key twice never becomes a registry: the doctor, like every command, reports it
+    /// naming the file and the JSON path.
+    @Test func aBadManifestIsAnErrorNamingTheFileAndTheStoreIsUntouched() async throws {
         let sandbox = try CLISandbox()
-        let corrupt = #"{"version":1,"overrides":{"blueText":"on","blueText":"off"}}"#
-        try sandbox.write("overrides.json", corrupt)
-        let result = try await sandbox.run(arguments)
-        #expect(result.status == 1, "\(result)")
-        #expect(result.standardOutput.isEmpty)
-        #expect(result.standardError.contains("flagstaff: error: the override store \(sandbox.storePath) is corrupt"))
-        #expect(result.standardError.contains(#"$.overrides["blueText"]"#), "\(result)")
-        #expect(sandbox.storeBytes() == Data(corrupt.utf8))
-        #expect(!FileManager.default.fileExists(atPath: sandbox.storePath + ".history.jsonl"))
+        try sandbox.write("overrides.json", #"{"version":1,"overrides":{"gone":"on"}}"#)
+        let before = sandbox.storeBytes()
+        for manifest in BadInputTests.badManifests {
+            let path =
+                try manifest.text.map { try sandbox.write(manifest.name, $0) }
+                ?? sandbox.directory.appendingPathComponent(manifest.name).path
+            let result = try await sandbox.run(["doctor", "--fix", "--manifest", path])
+            #expect(result.status == 1, "\(manifest.name): \(result)")
+            #expect(result.standardError.contains(path), "\(manifest.name): \(result)")
+            #expect(result.standardError.contains(manifest.message), "\(manifest.name): \(result)")
+            #expect(sandbox.storeBytes() == before)
+        }
     }
 
     @Test func aManifestRegistryJudgesTheStoreByItsOwnKeys() async throws {

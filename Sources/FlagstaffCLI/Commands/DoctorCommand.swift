@@ -19,7 +19,7 @@ struct DoctorCommand: ParsableCommand {
 
     @OptionGroup var source: RegistrySourceOptions
 
-    @Flag(help: "Remove orphans, no-ops and expired overrides in one change, then report what is left.")
+    @Flag(help: "Remove orphans, no-ops and expired overrides in one write, then report what is left.")
     var fix = false
 
     @Flag(help: "Print JSON instead of text.")
