@@ -179,6 +179,26 @@ struct DoctorCommandTests {
         }
     }
 
+    @Test func expiryIsJudgedByTheCommandsClock() async throws {
+        let sandbox = try CLISandbox()
+        let store = """
+            {"version":1,"overrides":{"blueText":"on"},\
+            "expiry":{"blueText":{"at":"2030-01-01T10:00:00Z","set":"2030-01-01T09:00:00Z"}}}
+            """
+        try sandbox.write("overrides.json", store)
+        let before = try await sandbox.run(["doctor"], environment: ["FLAGSTAFF_NOW": "2030-01-01T09:59:59Z"])
+        #expect(before.status == 0, "\(before)")
+        #expect(sandbox.storeBytes() == Data(store.utf8))
+        let after = try await sandbox.run(
+            ["doctor", "--fix", "--json"], environment: ["FLAGSTAFF_NOW": "2030-01-01T10:00:00Z"])
+        #expect(after.status == 0, "\(after)")
+        let object = try sandbox.jsonObject(after)
+        let fixed = findings(object, "fixed")
+        #expect(kinds(fixed) == ["blueText": "expired"])
+        #expect(fixed.first?["expiredAt"] as? String == "2030-01-01T10:00:00Z")
+        #expect(try sandbox.storedJSON().isEmpty)
+    }
+
     @Test func aManifestRegistryJudgesTheStoreByItsOwnKeys() async throws {
         let sandbox = try CLISandbox()
         let manifest = try sandbox.write("shop.json", ManifestFixtures.shop)
