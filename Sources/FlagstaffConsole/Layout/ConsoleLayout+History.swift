@@ -45,14 +45,14 @@ extension ConsoleLayout {
             lines.append("No changes recorded yet")
         } else {
             let count = contents.changes.count
-            var title = "\(count) change\(count == 1 ? "" : "s"), newest first (times in UTC)"
+            lines.append("\(count) change\(count == 1 ? "" : "s"), newest first (times in UTC)")
             if let first = contents.problems.first {
+                // The first unreadable line with its file name, line number and reason.
                 let lineCount = contents.problems.count
-                title =
-                    "\(lineCount) unreadable line\(lineCount == 1 ? "" : "s") skipped: " + context.clean(first)
-                    + (lineCount > 1 ? " \(context.glyphs.dot) …" : "") + " \(context.glyphs.dot) " + title
+                let problem = abbreviatingPaths(
+                    context.clean(first), longerThan: 0, fileNameOnly: true, ellipsis: context.glyphs.ellipsis)
+                lines.append("\(lineCount) unreadable line\(lineCount == 1 ? "" : "s") skipped: " + problem)
             }
-            lines.append(title)
             lines.append("")
             let end = min(count, overlay.offset + context.state.historyVisibleCount)
             if overlay.offset < end {

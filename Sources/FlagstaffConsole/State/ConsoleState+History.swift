@@ -4,10 +4,10 @@ import Foundation
 /// Undo and redo (`u`, `U`) and the history overlay (`H`).
 extension ConsoleState {
     /// `u` / `U`: asks for an undo or a redo, performed like any other store write (at once, or once another
-    /// process releases the store's lock); the result replaces the footer message.
+    /// process releases the store's lock: meanwhile the footer says who holds it); the result is the footer's
+    /// next message.
     mutating func stepHistory(redo: Bool) -> [ConsoleEffect] {
-        statusMessage = redo ? "Redoing the change last undone…" : "Undoing the last change…"
-        return [.stepHistory(redo: redo)]
+        [.stepHistory(redo: redo)]
     }
 
     /// Reports an undo or redo in the footer: what it changed (`key: old → new`), or why nothing was changed.
@@ -72,9 +72,11 @@ extension ConsoleState {
         history = nil
     }
 
-    /// How many changes the overlay shows at once (its box, less the title line and a blank line).
+    /// How many changes the overlay shows at once (its box, less the title line, the line about unreadable
+    /// journal lines when there are any, and a blank line).
     var historyVisibleCount: Int {
-        max(1, ConsoleLayout.BoxMetrics(width: width, height: height).maxLines - 2)
+        let heading = history?.contents.problems.isEmpty == false ? 3 : 2
+        return max(1, ConsoleLayout.BoxMetrics(width: width, height: height).maxLines - heading)
     }
 
     /// Moves the overlay's selection, scrolling to keep it shown.
