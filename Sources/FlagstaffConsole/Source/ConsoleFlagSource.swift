@@ -32,11 +32,19 @@ package protocol ConsoleFlagSource: Sendable {
     /// console leaves it alone; cheap when nothing was fixed at launch (a change to every marked flag asks it of
     /// each).
     func isFixedAtLaunch(key: String) -> Bool
+    /// Whether the key is a flag or an on/off setting (`true`), another setting (`false`), or unknown (`nil`):
+    /// cheap, for a change to every marked flag.
+    func isOnOff(key: String) -> Bool?
 }
 
 extension ConsoleFlagSource {
     /// Reads the flag's resolution.
     package func isFixedAtLaunch(key: String) -> Bool {
         flag(forKey: key)?.resolution.source == .launch
+    }
+
+    /// Reads the flag's status.
+    package func isOnOff(key: String) -> Bool? {
+        status(forKey: key)?.isBoolean
     }
 }

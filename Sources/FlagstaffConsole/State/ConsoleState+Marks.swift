@@ -65,8 +65,8 @@ extension ConsoleState {
             case .reset: nil
             }
         for key in marks {
-            guard let status = source.status(forKey: key) else { continue }
-            if kind != .reset, !status.isBoolean {
+            guard let isOnOff = source.isOnOff(key: key) else { continue }
+            if kind != .reset, !isOnOff {
                 change.skippedSettings += 1
                 continue
             }
