@@ -235,6 +235,28 @@ enum ConsoleBench {
                 totals.append(total)
                 parts.append("M \(format(mark)), x+y \(format(change))")
             }
+            // Where the time goes, for one more change (o: the rounds ended on x): the console's own work (keys to
+            // the write effect; the change event to counts and rows; the layout) and the registry's write.
+            _ = state.update(.key(.escape))
+            _ = state.update(.key(.character("M")))
+            var effects: [ConsoleEffect] = []
+            let keysToEffect = clock.measure {
+                _ = state.update(.key(.character("o")))
+                effects = state.update(.key(.character("y")))
+            }
+            if case .setOverrideValues(let values)? = effects.first {
+                let inbox = ConsoleInbox()
+                let subscription = registry.onChange { inbox.post(.registryChanged(keys: $0.keys)) }
+                let write = clock.measure { try? registry.setOverrideValues(values) }
+                subscription.cancel()
+                let refresh = clock.measure {
+                    for event in [.storeWriteSaved] + inbox.drain() { _ = state.update(event) }
+                }
+                let layout = clock.measure { frame = ConsoleLayout.render(state) }
+                print(
+                    "  split: keys → write effect \(format(keysToEffect)); registry.setOverrideValues "
+                        + "\(format(write)); change event → counts and rows \(format(refresh)); layout \(format(layout))")
+            }
             let overridden = registry.storedOverrides.count
             var undo = Duration.zero
             if kind == "file store" {
