@@ -255,7 +255,8 @@ enum ConsoleBench {
                 let layout = clock.measure { frame = ConsoleLayout.render(state) }
                 print(
                     "  split: keys → write effect \(format(keysToEffect)); registry.setOverrideValues "
-                        + "\(format(write)); change event → counts and rows \(format(refresh)); layout \(format(layout))")
+                        + "\(format(write)); change event → counts and rows \(format(refresh)); layout \(format(layout))"
+                )
             }
             let overridden = registry.storedOverrides.count
             var undo = Duration.zero

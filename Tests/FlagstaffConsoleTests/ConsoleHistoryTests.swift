@@ -239,7 +239,9 @@ import Testing
         try handle.close()
         try fixture.press(.character("H"))
         let screen = fixture.screen
-        #expect(screen.find("2 unreadable lines skipped: …/overrides.json.history.jsonl:2: $.") != nil, "\((0..<screen.height).map { screen.text(row: $0) }.joined(separator: "\n"))")
+        #expect(
+            screen.find("2 unreadable lines skipped: …/overrides.json.history.jsonl:2: $.") != nil,
+            "\((0..<screen.height).map { screen.text(row: $0) }.joined(separator: "\n"))")
         #expect(screen.find("console  blueText: default → on") != nil)
         try fixture.press(.escape)
         // Undo still works past the bad lines.

@@ -34,11 +34,14 @@ package enum KeyBindings {
         KeyBinding([.pageUp], in: [.search], .movePage(half: false, down: false), help: "page up"),
         KeyBinding([.pageDown], in: [.search], .movePage(half: false, down: true), help: "page down"),
         KeyBinding(
-            [.character("o"), .character("+")], in: [.list], .force(on: true), help: "force ON (with marks: every marked flag)", footer: "o on"),
+            [.character("o"), .character("+")], in: [.list], .force(on: true),
+            help: "force ON (with marks: every marked flag)", footer: "o on"),
         KeyBinding(
-            [.character("x"), .character("-")], in: [.list], .force(on: false), help: "force OFF (with marks: every marked flag)", footer: "x off"),
+            [.character("x"), .character("-")], in: [.list], .force(on: false),
+            help: "force OFF (with marks: every marked flag)", footer: "x off"),
         KeyBinding(
-            [.character("r"), .backspace, .delete], in: [.list], .reset, help: "reset to the default (with marks: every marked flag)", footer: "r reset"
+            [.character("r"), .backspace, .delete], in: [.list], .reset,
+            help: "reset to the default (with marks: every marked flag)", footer: "r reset"
         ),
         KeyBinding(
             [.character(" ")], in: [.list], .flip, help: "flip the effective value; next choice of an enum setting",

@@ -66,6 +66,8 @@ extension ConsoleLayout {
         lines = lines.map { truncate($0, to: metrics.maxContentWidth, context) }
         let footer = footerKeys(context, width: metrics.maxContentWidth)
         let padded = lines + [String(repeating: " ", count: metrics.maxContentWidth)]
-        drawBox(title: "History", lines: Array(padded.prefix(max(lines.count, metrics.maxLines))), footer: footer, context, into: &buffer)
+        drawBox(
+            title: "History", lines: Array(padded.prefix(max(lines.count, metrics.maxLines))), footer: footer, context,
+            into: &buffer)
     }
 }
