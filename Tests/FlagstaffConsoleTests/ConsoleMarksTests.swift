@@ -199,6 +199,26 @@ import Testing
     }
 }
 
+extension ConsoleMarksTests {
+    @Test func ctrlCInTheBulkQuestionQuits() throws {
+        var state = ConsoleState(registry: try registry(extra: 20), width: 100, height: 30)
+        press(.character("M"), .character("x"), into: &state)
+        #expect(state.mode == .confirmBulk)
+        #expect(press(.control("c"), into: &state) == [.quit(.notNeeded, signal: nil)])
+    }
+
+    @Test func aBulkWriteWithInvalidValuesNamesTheFirstInKeyOrderAndWritesNothing() throws {
+        let (features, _) = typedState()
+        let changes: [String: OverrideValue?] = [
+            "theme": try OverrideValue(json: #""neon""#), "maxItems": try OverrideValue(json: "500"),
+            "compact": .on, "blueText": try OverrideValue(json: "3"),
+        ]
+        let error = #expect(throws: InvalidOverrideValue.self) { try features.setOverrideValues(changes) }
+        #expect(error?.key == "blueText")
+        #expect(features.storedOverrides.isEmpty)
+    }
+}
+
 /// An in-memory store that counts its writes.
 final class CountingStore: OverrideStore, Sendable {
     private let inner = InMemoryOverrideStore()
