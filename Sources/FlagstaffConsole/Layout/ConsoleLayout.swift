@@ -45,6 +45,7 @@ package enum ConsoleLayout {
         case .help: drawHelp(context, into: &buffer)
         case .restartPrompt: drawRestartPrompt(context, into: &buffer)
         case .pick: drawPicker(context, into: &buffer)
+        case .history: drawHistory(context, into: &buffer)
         default: break
         }
         return buffer
@@ -76,10 +77,12 @@ package enum ConsoleLayout {
             "\(state.counts.flags) flag\(state.counts.flags == 1 ? "" : "s")"
             + dot + "\(state.counts.overridden) overridden"
         if state.counts.pendingRestart > 0 { right += dot + "\(state.counts.pendingRestart) needs restart" }
+        if !state.marks.isEmpty { right += dot + "\(state.marks.count) marked" }
         if DisplayWidth.of(right) > state.width - 26 {
             // Narrow terminal: short counts, so the title keeps some room.
             right = "\(state.counts.flags) flags \(state.counts.overridden) ovr"
             if state.counts.pendingRestart > 0 { right += " \(state.counts.pendingRestart)\(context.glyphs.restart)" }
+            if !state.marks.isEmpty { right += " \(state.marks.count)\(markGlyph(context))" }
         }
         var remote = remoteStatus(context)
         if let error = state.source.storeErrorMessage {
@@ -193,6 +196,9 @@ package enum ConsoleLayout {
         case .confirmReset:
             let count = state.counts.overridden
             return "Reset all \(count) override\(count == 1 ? "" : "s")? y yes  n no"
+        case .confirmBulk:
+            guard let question = bulkQuestion(context) else { break }
+            return question
         case .editRejected:
             guard let rejected = state.rejectedEdit else { break }
             let label = state.source.flag(forKey: rejected.key).map { context.clean($0.label) } ?? rejected.key

@@ -105,6 +105,10 @@ package final class ConsoleEffectRunner {
             let result = terminal.handOver { editor.edit(text, name: key) }
             let size = terminal.size
             return [.resize(width: size.width, height: size.height), .externalEditFinished(key: key, result: result)]
+        case .stepHistory(let redo):
+            return stepHistory(redo: redo)
+        case .loadHistory:
+            return [.historyLoaded(Self.readHistory(of: registry))]
         case .resetAllOverrides:
             let registry = self.registry
             let keys = Array(registry.storedOverrides.keys)

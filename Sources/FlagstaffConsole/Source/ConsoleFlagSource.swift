@@ -28,4 +28,23 @@ package protocol ConsoleFlagSource: Sendable {
     var remoteSources: [any RemoteSource] { get }
     /// The override store's last error, as a message, or `nil`.
     var storeErrorMessage: String? { get }
+    /// Whether the flag's value is fixed at launch (`FLAGSTAFF_OVERRIDES`, `-flagstaff KEY=VALUE`), so the
+    /// console leaves it alone; cheap when nothing was fixed at launch (a change to every marked flag asks it of
+    /// each).
+    func isFixedAtLaunch(key: String) -> Bool
+    /// Whether the key is a flag or an on/off setting (`true`), another setting (`false`), or unknown (`nil`):
+    /// cheap, for a change to every marked flag.
+    func isOnOff(key: String) -> Bool?
+}
+
+extension ConsoleFlagSource {
+    /// Reads the flag's resolution.
+    package func isFixedAtLaunch(key: String) -> Bool {
+        flag(forKey: key)?.resolution.source == .launch
+    }
+
+    /// Reads the flag's status.
+    package func isOnOff(key: String) -> Bool? {
+        status(forKey: key)?.isBoolean
+    }
 }

@@ -70,6 +70,16 @@ package struct RegistryFlagSource: ConsoleFlagSource {
 
     package var storeErrorMessage: String? { registry.storeError.map { "\($0)" } }
 
+    package func isOnOff(key: String) -> Bool? {
+        registry.feature(forKey: key).map { $0.settingType == .boolean }
+    }
+
+    package func isFixedAtLaunch(key: String) -> Bool {
+        // Only launch overrides fix a value at launch: without any, no flag needs to be read.
+        guard !registry.options.launchOverrides.values.isEmpty else { return false }
+        return flag(forKey: key)?.resolution.source == .launch
+    }
+
     private static func status(_ feature: AnyFeature) -> ConsoleFlagStatus {
         guard let flag = feature as? AnyFlag else {
             return ConsoleFlagStatus(

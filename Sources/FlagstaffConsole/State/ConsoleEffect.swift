@@ -9,6 +9,11 @@ package enum ConsoleEffect: Sendable, Equatable {
     /// Open the external editor (`$VISUAL`, `$EDITOR`) on `text`, for the setting with `key`, with the terminal
     /// handed over until it exits; the result comes back as ``ConsoleEvent/externalEditFinished(key:result:)``.
     case editExternally(key: String, text: String)
+    /// Undo (`redo` false) or redo the newest change of the store's history, as a store write; the result comes
+    /// back as ``ConsoleEvent/historyStepped(_:)``.
+    case stepHistory(redo: Bool)
+    /// Read the store's change history; it comes back as ``ConsoleEvent/historyLoaded(_:)``.
+    case loadHistory
     /// Remove every override of the registry's flags.
     case resetAllOverrides
     /// Ask every attached remote source to fetch and activate now (in the background).

@@ -3,6 +3,7 @@ import Flagstaff
 extension ConsoleState {
     /// Carries out a key's action (see ``KeyBindings``).
     mutating func perform(_ action: ConsoleAction) -> [ConsoleEffect] {
+        if !marks.isEmpty, let kind = BulkChange.Kind(action) { return changeMarked(kind) }
         if let refusal = launchRefusal(for: action) {
             statusMessage = refusal
             return []
@@ -94,6 +95,9 @@ extension ConsoleState {
             if let count = picker?.choices.count, count > 0, let selected = picker?.selected {
                 picker?.selected = min(max(0, selected + delta), count - 1)
             }
+        case .toggleMark, .markAllListed, .clearSearchOrMarks, .confirmBulkChange, .stepHistory, .openHistory,
+            .closeHistory, .moveHistory, .pageHistory, .historyEdge, .jumpFromHistory:
+            return performMarkOrHistory(action)
         case .reopenEditor:
             guard let rejected = rejectedEdit else { return [] }
             rejectedEdit = nil

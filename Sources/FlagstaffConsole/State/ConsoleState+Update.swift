@@ -23,6 +23,7 @@ extension ConsoleState {
             case .setOverrides(let changes): pendingWrites.append(.overrides(changes))
             case .setOverrideValues(let changes): pendingWrites.append(.values(changes))
             case .resetAllOverrides: pendingWrites.append(.resetAll)
+            case .stepHistory(let redo): pendingWrites.append(.history(redo: redo))
             default: break
             }
         }
@@ -57,6 +58,12 @@ extension ConsoleState {
             return handle(signal)
         case .externalEditFinished(let key, let result):
             return withRepaint(finishExternalEdit(key: key, result: result))
+        case .historyStepped(let step):
+            finishHistoryStep(step)
+            return [.repaint]
+        case .historyLoaded(let contents):
+            showHistory(contents)
+            return [.repaint]
         case .storeWriteSaved:
             finishOldestWrite()
             return withRepaint(quitIfSaved())
@@ -128,7 +135,9 @@ extension ConsoleState {
         case .confirmReset:
             mode = .list
             statusMessage = "Reset cancelled"
-        case .list, .help, .restartPrompt, .quitWhenSaved, .pick, .editRejected:
+        case .confirmBulk:
+            cancelBulk()
+        case .list, .help, .restartPrompt, .quitWhenSaved, .pick, .editRejected, .history:
             break
         }
         return []

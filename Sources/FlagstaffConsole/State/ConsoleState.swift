@@ -60,6 +60,12 @@ package struct ConsoleState: Sendable {
     package internal(set) var picker: ChoicePicker?
     /// The external editor's text that was not a valid value, in ``ConsoleMode/editRejected``.
     package internal(set) var rejectedEdit: RejectedEdit?
+    /// Keys of the marked flags and settings (`m`, `M`); with marks, `o`, `x` and `r` act on all of them.
+    package internal(set) var marks: Set<String> = []
+    /// The bulk change waiting for its y/n answer, in ``ConsoleMode/confirmBulk``.
+    package internal(set) var pendingBulk: BulkChange?
+    /// The history overlay's contents and position, in ``ConsoleMode/history``.
+    package internal(set) var history: HistoryOverlay?
     /// Header counts, kept up to date by registry-change events.
     package internal(set) var counts = Counts()
     /// Keys of the overridden flags (the header count, kept incrementally).
