@@ -74,4 +74,6 @@ package enum ConsoleAction: Sendable, Hashable {
     case movePicker(by: Int)
     /// Invalid JSON question: open the external editor again on the rejected text.
     case reopenEditor
+    /// A profile picker key (open, move, merge/replace, apply, close).
+    case profile(ProfileAction)
 }

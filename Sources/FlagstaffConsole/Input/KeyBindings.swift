@@ -131,6 +131,25 @@ package enum KeyBindings {
         KeyBinding(
             [.escape, .character("n"), .control("c")], in: [.editRejected], .cancelEdit,
             help: "cancel: nothing is written", footer: "Esc cancel", kept: true),
+        // Profiles, expiry (issues 12 and 13).
+        KeyBinding(
+            [.character("p")], in: [.list], .profile(.open),
+            help: "profiles: what applying each would change; Enter applies"),
+        KeyBinding(
+            [.up, .character("k"), .control("p")], in: [.profiles], .profile(.move(by: -1)), help: "previous profile",
+            footer: "{upDown} choose", kept: true),
+        KeyBinding(
+            [.down, .character("j"), .control("n")], in: [.profiles], .profile(.move(by: 1)), help: "next profile"),
+        KeyBinding(
+            [.enter], in: [.profiles], .profile(.apply), help: "apply the profile (one change, one undo step)",
+            footer: "Enter apply", kept: true),
+        KeyBinding(
+            [.character("R")], in: [.profiles], .profile(.toggleReplace),
+            help: "merge or replace: replace also removes the other overrides", footer: "R merge/replace", kept: true),
+        KeyBinding(
+            [.escape, .character("q"), .character("p"), .control("c")], in: [.profiles], .profile(.close),
+            help: "close: nothing is applied", footer: "Esc close", kept: true),
+        KeyBinding([.control("l")], in: [.profiles], .redraw, help: "redraw the screen"),
     ]
 
     /// The binding of `key` in `mode`, if any.

@@ -45,6 +45,7 @@ package enum ConsoleLayout {
         case .help: drawHelp(context, into: &buffer)
         case .restartPrompt: drawRestartPrompt(context, into: &buffer)
         case .pick: drawPicker(context, into: &buffer)
+        case .profiles: drawProfiles(context, into: &buffer)
         default: break
         }
         return buffer

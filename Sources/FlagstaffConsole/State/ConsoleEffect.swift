@@ -9,6 +9,11 @@ package enum ConsoleEffect: Sendable, Equatable {
     /// Open the external editor (`$VISUAL`, `$EDITOR`) on `text`, for the setting with `key`, with the terminal
     /// handed over until it exits; the result comes back as ``ConsoleEvent/externalEditFinished(key:result:)``.
     case editExternally(key: String, text: String)
+    /// Read the profiles folder with each profile's diff against the store; the result comes back as
+    /// ``ConsoleEvent/profilesLoaded(_:)``.
+    case loadProfiles
+    /// Apply a profile in one store write (one undo step); `changes` is what the picker showed it would change.
+    case applyProfile(Profile, replace: Bool, changes: [String: OverrideValue?])
     /// Remove every override of the registry's flags.
     case resetAllOverrides
     /// Ask every attached remote source to fetch and activate now (in the background).

@@ -21,6 +21,8 @@ package enum ConsoleEvent: Sendable, Equatable {
     case signal(ConsoleSignal)
     /// The external editor opened by ``ConsoleEffect/editExternally(key:text:)`` for `key` exited.
     case externalEditFinished(key: String, result: ExternalEditResult)
+    /// The profiles folder was read for the profile picker (``ConsoleEffect/loadProfiles``).
+    case profilesLoaded(ProfileListing)
     /// The oldest pending store write (``ConsoleState/pendingWrites``) was saved.
     case storeWriteSaved
     /// The oldest pending store write failed and was dropped; the change was not applied.

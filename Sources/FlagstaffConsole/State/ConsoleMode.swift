@@ -18,6 +18,8 @@ package enum ConsoleMode: Sendable, Hashable, CaseIterable {
     case pick
     /// An external editor's result was not a valid value (``ConsoleState/rejectedEdit``): edit again or cancel.
     case editRejected
+    /// The profile picker is open (``ConsoleState/profilePicker``).
+    case profiles
 
     /// The mode's name in the key table of docs/console.md.
     package var name: String {
@@ -31,6 +33,7 @@ package enum ConsoleMode: Sendable, Hashable, CaseIterable {
         case .edit: "editor"
         case .pick: "picker"
         case .editRejected: "invalid JSON question"
+        case .profiles: "profile picker"
         }
     }
 }

@@ -99,6 +99,7 @@ extension ConsoleState {
             rejectedEdit = nil
             mode = .list
             return [.editExternally(key: rejected.key, text: rejected.text)]
+        case .profile(let action): return perform(action)
         }
         return []
     }

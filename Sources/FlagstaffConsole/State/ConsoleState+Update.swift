@@ -22,6 +22,7 @@ extension ConsoleState {
             switch effect {
             case .setOverrides(let changes): pendingWrites.append(.overrides(changes))
             case .setOverrideValues(let changes): pendingWrites.append(.values(changes))
+            case .applyProfile(_, _, let changes): pendingWrites.append(.values(changes))
             case .resetAllOverrides: pendingWrites.append(.resetAll)
             default: break
             }
@@ -44,6 +45,10 @@ extension ConsoleState {
             return [.redrawAll]
         case .registryChanged(let keys):
             apply(changedKeys: keys)
+            // The picker's diffs are against the store: read them again.
+            return mode == .profiles ? [.loadProfiles, .repaint] : [.repaint]
+        case .profilesLoaded(let listing):
+            receive(listing)
             return [.repaint]
         case .remoteStatusChanged:
             return [.repaint]
@@ -128,7 +133,7 @@ extension ConsoleState {
         case .confirmReset:
             mode = .list
             statusMessage = "Reset cancelled"
-        case .list, .help, .restartPrompt, .quitWhenSaved, .pick, .editRejected:
+        case .list, .help, .restartPrompt, .quitWhenSaved, .pick, .editRejected, .profiles:
             break
         }
         return []

@@ -60,6 +60,8 @@ package struct ConsoleState: Sendable {
     package internal(set) var picker: ChoicePicker?
     /// The external editor's text that was not a valid value, in ``ConsoleMode/editRejected``.
     package internal(set) var rejectedEdit: RejectedEdit?
+    /// The profile picker, in ``ConsoleMode/profiles``.
+    package internal(set) var profilePicker: ProfilePicker?
     /// Header counts, kept up to date by registry-change events.
     package internal(set) var counts = Counts()
     /// Keys of the overridden flags (the header count, kept incrementally).
