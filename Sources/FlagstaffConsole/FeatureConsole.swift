@@ -68,6 +68,7 @@ public final class FeatureConsole {
             useColor: options.useColor && terminal.supportsColor, asciiOnly: !terminal.supportsUnicode,
             showDetail: options.showDetail
         )
+        try runner.run([.readBisectSession], on: &state)
         var typeahead: [ConsoleKey] = []
         var lastFrame = clock.now
         var keyTime: C.Instant?  // when the first key not yet answered by a frame was read

@@ -76,4 +76,6 @@ package enum ConsoleAction: Sendable, Hashable {
     case reopenEditor
     /// A profile picker key (open, move, merge/replace, apply, close).
     case profile(ProfileAction)
+    /// An expiry menu key (open, move, choose, close).
+    case expiry(ExpiryAction)
 }

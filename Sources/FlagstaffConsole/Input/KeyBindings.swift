@@ -47,7 +47,8 @@ package enum KeyBindings {
             [.character("e")], in: [.list], .edit, help: "edit a setting: inline, picker for choices, $EDITOR for JSON",
             footer: "e edit"),
         KeyBinding(
-            [.tab], in: [.list, .search], .cycleScope(forward: true), help: "next scope: All, On, Off, Overridden",
+            [.tab], in: [.list, .search], .cycleScope(forward: true),
+            help: "next scope: All, On, Off, Overridden, Stale",
             footer: "Tab scope"),
         KeyBinding([.backTab], in: [.list, .search], .cycleScope(forward: false), help: "previous scope"),
         KeyBinding([.backspace], in: [.search], .deleteCharacter, help: "delete the last character"),
@@ -149,7 +150,21 @@ package enum KeyBindings {
         KeyBinding(
             [.escape, .character("q"), .character("p"), .control("c")], in: [.profiles], .profile(.close),
             help: "close: nothing is applied", footer: "Esc close", kept: true),
-        KeyBinding([.control("l")], in: [.profiles], .redraw, help: "redraw the screen"),
+        KeyBinding(
+            [.character("t")], in: [.list], .expiry(.open),
+            help: "when the override expires: 1 hour, 1 day, 1 week, never"),
+        KeyBinding(
+            [.up, .character("k"), .control("p")], in: [.expiry], .expiry(.move(by: -1)), help: "previous choice",
+            footer: "{upDown} choose", kept: true),
+        KeyBinding(
+            [.down, .character("j"), .control("n")], in: [.expiry], .expiry(.move(by: 1)), help: "next choice"),
+        KeyBinding(
+            [.enter], in: [.expiry], .expiry(.choose), help: "set the expiry (one store write)", footer: "Enter set",
+            kept: true),
+        KeyBinding(
+            [.escape, .character("q"), .character("t"), .control("c")], in: [.expiry], .expiry(.close),
+            help: "cancel: nothing is written", footer: "Esc cancel", kept: true),
+        KeyBinding([.control("l")], in: [.profiles, .expiry], .redraw, help: "redraw the screen"),
     ]
 
     /// The binding of `key` in `mode`, if any.

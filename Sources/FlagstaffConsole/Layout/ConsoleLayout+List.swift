@@ -42,7 +42,10 @@ extension ConsoleLayout {
             case .group(let group):
                 drawGroup(group, row: row, selected: selected, context, into: &buffer)
             case .flag(let flag):
-                guard let snapshot = state.source.flag(forKey: flag.key) else { break }
+                guard let snapshot = state.source.flag(forKey: flag.key) else {
+                    if state.showsStale { drawOrphanRow(flag.key, row: row, columns: columns, context, into: &buffer) }
+                    break
+                }
                 drawFlag(flag, snapshot, row: row, columns: columns, context, into: &buffer)
             }
             if selected { buffer.restyle(row: row, from: 0, to: buffer.width) { $0.reverse = !$0.reverse } }
@@ -108,6 +111,8 @@ extension ConsoleLayout {
             // A write not saved yet (at once, unless another process holds the store's lock): what it will set.
             buffer.put(
                 unsavedText(unsaved), row: row, column: columns.source, style: context.theme.warning, maxWidth: 11)
+        } else if resolution.source != .launch, let (text, expiryStyle) = expiryColumnText(feature, context) {
+            buffer.put(text, row: row, column: columns.source, style: expiryStyle, maxWidth: 11)
         } else {
             buffer.put(sourceName(resolution.source), row: row, column: columns.source, maxWidth: 11)
         }

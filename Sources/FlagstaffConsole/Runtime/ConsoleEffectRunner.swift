@@ -1,4 +1,5 @@
 import Flagstaff
+import Foundation
 
 /// Performs the effects ``ConsoleState/update(_:)`` returns, and feeds back the events they cause: the one
 /// shell of the console, used by ``FeatureConsole`` and by the tests.
@@ -120,6 +121,17 @@ package final class ConsoleEffectRunner {
             let registry = self.registry
             return writer.submit(
                 .init(keys: Array(changes.keys)) { try registry.applyProfile(profile, replace: replace) })
+        case .setOverrideExpiry(let key, let value, let interval):
+            let registry = self.registry
+            return writer.submit(
+                .init(keys: [key]) {
+                    try registry.setOverrideValues(
+                        [key: value], expiresAt: interval.map { registry.now.addingTimeInterval($0) })
+                })
+        case .readBisectSession:
+            // An unreadable session file shows no banner here; `flagstaff bisect status` reports it.
+            let session = (try? registry.bisectSession()) ?? nil
+            return [.bisectChanged(session.map(BisectBanner.init))]
         case .editExternally(let key, let text):
             let result = terminal.handOver { editor.edit(text, name: key) }
             let size = terminal.size

@@ -20,6 +20,8 @@ package enum ConsoleMode: Sendable, Hashable, CaseIterable {
     case editRejected
     /// The profile picker is open (``ConsoleState/profilePicker``).
     case profiles
+    /// The expiry menu of `t` is open (``ConsoleState/expiryMenu``).
+    case expiry
 
     /// The mode's name in the key table of docs/console.md.
     package var name: String {
@@ -34,6 +36,7 @@ package enum ConsoleMode: Sendable, Hashable, CaseIterable {
         case .pick: "picker"
         case .editRejected: "invalid JSON question"
         case .profiles: "profile picker"
+        case .expiry: "expiry menu"
         }
     }
 }

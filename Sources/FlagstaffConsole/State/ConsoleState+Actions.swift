@@ -3,7 +3,7 @@ import Flagstaff
 extension ConsoleState {
     /// Carries out a key's action (see ``KeyBindings``).
     mutating func perform(_ action: ConsoleAction) -> [ConsoleEffect] {
-        if let refusal = launchRefusal(for: action) {
+        if let refusal = launchRefusal(for: action) ?? staleRefusal(for: action) {
             statusMessage = refusal
             return []
         }
@@ -27,9 +27,7 @@ extension ConsoleState {
             setQuery("")
         case .clearQuery: setQuery("")
         case .deleteCharacter: if !query.isEmpty { setQuery(String(query.dropLast())) }
-        case .cycleScope(let forward):
-            scope = forward ? scope.next : scope.previous
-            rebuildRows()
+        case .cycleScope(let forward): cycleScope(forward: forward)
         case .force(let on):
             if let flag = selectedFlag, let setting = flag.setting {
                 return forceSetting(flag, setting, key: on ? "o" : "x", value: on ? .on : .off)
@@ -100,6 +98,7 @@ extension ConsoleState {
             mode = .list
             return [.editExternally(key: rejected.key, text: rejected.text)]
         case .profile(let action): return perform(action)
+        case .expiry(let action): return perform(action)
         }
         return []
     }

@@ -23,6 +23,7 @@ extension ConsoleState {
             case .setOverrides(let changes): pendingWrites.append(.overrides(changes))
             case .setOverrideValues(let changes): pendingWrites.append(.values(changes))
             case .applyProfile(_, _, let changes): pendingWrites.append(.values(changes))
+            case .setOverrideExpiry(let key, let value, _): pendingWrites.append(.values([key: value]))
             case .resetAllOverrides: pendingWrites.append(.resetAll)
             default: break
             }
@@ -45,10 +46,12 @@ extension ConsoleState {
             return [.redrawAll]
         case .registryChanged(let keys):
             apply(changedKeys: keys)
-            // The picker's diffs are against the store: read them again.
-            return mode == .profiles ? [.loadProfiles, .repaint] : [.repaint]
+            return workflowEffects(afterChangeOf: keys) + [.repaint]
         case .profilesLoaded(let listing):
             receive(listing)
+            return [.repaint]
+        case .bisectChanged(let banner):
+            bisect = banner
             return [.repaint]
         case .remoteStatusChanged:
             return [.repaint]
@@ -57,7 +60,8 @@ extension ConsoleState {
                 refreshAll()
                 return [.repaint]
             }
-            return !source.remoteSources.isEmpty && sinceLastFrame >= .seconds(1) ? [.repaint] : []
+            guard sinceLastFrame >= .seconds(1) else { return [] }
+            return !source.remoteSources.isEmpty || showsExpiry() ? [.repaint] : []
         case .signal(let signal):
             return handle(signal)
         case .externalEditFinished(let key, let result):
@@ -133,7 +137,7 @@ extension ConsoleState {
         case .confirmReset:
             mode = .list
             statusMessage = "Reset cancelled"
-        case .list, .help, .restartPrompt, .quitWhenSaved, .pick, .editRejected, .profiles:
+        case .list, .help, .restartPrompt, .quitWhenSaved, .pick, .editRejected, .profiles, .expiry:
             break
         }
         return []
