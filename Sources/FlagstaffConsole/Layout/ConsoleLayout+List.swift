@@ -26,7 +26,9 @@ extension ConsoleLayout {
             let message =
                 !state.query.isEmpty
                 ? "No flag matches \u{201C}\(context.clean(state.query))\u{201D}"
-                : state.scope == .all ? "This registry has no flags" : "No flags in this scope"
+                : state.showsStale
+                    ? "No stale overrides (orphans, no-ops, expired)"
+                    : state.scope == .all ? "This registry has no flags" : "No flags in this scope"
             buffer.put(
                 "   " + (state.asciiOnly ? TextSanitizer.sanitize(message, asciiOnly: true) : message), row: top,
                 column: 0)

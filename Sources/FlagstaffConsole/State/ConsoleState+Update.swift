@@ -68,6 +68,8 @@ extension ConsoleState {
             return withRepaint(finishExternalEdit(key: key, result: result))
         case .storeWriteSaved:
             finishOldestWrite()
+            // Removing an orphan or an expired entry changes no flag, so no change event rebuilds the scope.
+            if showsStale { rebuildRows() }
             return withRepaint(quitIfSaved())
         case .storeWriteFailed(let message):
             finishOldestWrite()
