@@ -195,6 +195,15 @@ import Testing
         #expect(state.rows.map(\.key) == ["old.b"])
     }
 
+    // MARK: Help
+
+    @Test func theHelpOverlayListsTheProfileAndExpiryKeysAndTheStaleScope() {
+        let lines = ConsoleLayout.helpLines
+        #expect(lines.contains { $0.hasPrefix("p ") && $0.contains("profiles: what applying each would change") })
+        #expect(lines.contains { $0.hasPrefix("t ") && $0.contains("1 hour, 1 day, 1 week, never") })
+        #expect(lines.contains { $0.hasPrefix("Tab ") && $0.contains("Overridden, Stale") })
+    }
+
     // MARK: Bisect banner
 
     @Test func theBisectBannerShowsTheStepTheKeysUnderTestAndWhatRemains() throws {
