@@ -223,3 +223,55 @@ import Testing
         #expect(error?.description.contains("needs a file override store") == true)
     }
 }
+
+@Suite struct BisectExpiryTests {
+    let directory = temporaryDirectory()
+    var file: URL { directory.appendingPathComponent("overrides.json") }
+
+    @Test func candidatesKeepTheirExpiryWhenAppliedAgainAndAtReset() throws {
+        let store = try FileOverrideStore(url: file)
+        let expiry = OverrideExpiry(
+            expiresAt: Date(timeIntervalSinceNow: 3600).rounded(), setAt: Date(timeIntervalSinceNow: -60).rounded())
+        _ = try store.update(["a": .on, "b": .on], expiries: ["b": expiry])
+        let before = try Data(contentsOf: file)
+        let session = try store.startBisect()
+        #expect(session.expiries == ["b": expiry])
+        #expect(session.testing == ["a"])
+        try store.answerBisect(.good)
+        #expect(try store.loadSnapshot() == StoreSnapshot(overrides: ["b": .on], expiries: ["b": expiry]))
+        try store.resetBisect()
+        #expect(try Data(contentsOf: file) == before)
+    }
+
+    @Test func anExpiredCandidateIsNotAppliedAgainNorCountedAsAChange() throws {
+        let clock = BisectWallClock(Date(timeIntervalSince1970: 1_800_000_000))
+        let store = try FileOverrideStore(url: file, wallClock: clock)
+        let expiry = OverrideExpiry(expiresAt: clock.date.addingTimeInterval(60), setAt: clock.date)
+        _ = try store.update(["a": .on, "b": .on, "c": .on], expiries: ["a": expiry])
+        try store.startBisect()
+        clock.date = clock.date.addingTimeInterval(120)
+        // a (under test) expired: it is no longer expected in the store, and not drift.
+        let next = try store.answerBisect(.good)
+        #expect(next.culprit == "c")
+        try store.resetBisect()
+        #expect(try store.load() == ["b": .on, "c": .on])
+    }
+}
+
+/// A wall clock a test sets.
+private final class BisectWallClock: WallClock, @unchecked Sendable {
+    // @unchecked: the date lives behind the mutex.
+    private let current: AnnotatedMutex<Date>
+    init(_ date: Date) { current = AnnotatedMutex(date) }
+    var date: Date {
+        get { current.withLock { $0 } }
+        set { current.withLock { $0 = newValue } }
+    }
+}
+
+extension Date {
+    /// The date at whole milliseconds, as the store writes it.
+    fileprivate func rounded() -> Date {
+        Date(timeIntervalSince1970: (timeIntervalSince1970 * 1000).rounded(.down) / 1000)
+    }
+}

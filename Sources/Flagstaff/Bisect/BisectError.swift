@@ -4,7 +4,7 @@ import Foundation
 ///
 /// A struct wrapping a code, so that cases can be added without breaking callers; read ``description``.
 public struct BisectError: Error, Sendable, Equatable, CustomStringConvertible {
-    enum Code: Sendable, Equatable {
+    package enum Code: Sendable, Equatable {
         case notFileStore
         case noSession
         case alreadyStarted(startedAt: Date, step: Int)
@@ -12,12 +12,16 @@ public struct BisectError: Error, Sendable, Equatable, CustomStringConvertible {
         case finished(culprit: String)
         case storeChanged(step: Int, drift: [BisectDrift])
         case invalidSession(String)
+        case concurrentChange(path: String)
         case corruptState(path: String, reason: String)
         case unreadableState(path: String, reason: String)
         case unwritableState(path: String, reason: String)
     }
 
-    let code: Code
+    package let code: Code
+
+    /// Creates an error.
+    package init(code: Code) { self.code = code }
 
     /// Whether no bisect is in progress.
     public var isNoSession: Bool { code == .noSession }
@@ -58,6 +62,8 @@ public struct BisectError: Error, Sendable, Equatable, CustomStringConvertible {
                 "the store changed since bisect applied step \(step): \(list)\(more); an answer now would not be about the overrides under test"
         case .invalidSession(let reason):
             return "invalid bisect session: \(reason)"
+        case .concurrentChange(let path):
+            return "another process changed the bisect state \(path) at the same time; try again"
         case .corruptState(let path, let reason):
             return "the bisect state \(path) is not valid: \(reason)"
         case .unreadableState(let path, let reason):

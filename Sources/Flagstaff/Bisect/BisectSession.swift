@@ -25,6 +25,8 @@ public struct BisectSession: Sendable, Equatable {
     public let pattern: String?
     /// The candidates and the values they had when the bisect started.
     public let candidates: [String: OverrideValue]
+    /// The expiry of the candidates that had one when the bisect started (kept when they are applied again).
+    public let expiries: [String: OverrideExpiry]
     /// The answers given so far, oldest first.
     public let answers: [BisectAnswer]
     /// The candidates the culprit may still be, in key order.
@@ -35,11 +37,13 @@ public struct BisectSession: Sendable, Equatable {
     ///   - startedAt: when it started.
     ///   - pattern: the key pattern, if any.
     ///   - candidates: the candidates and their values (not empty).
+    ///   - expiries: the expiry of candidates that have one.
     ///   - answers: the answers so far.
     /// - Throws: ``BisectError`` when there are no candidates or more answers than the candidates allow.
-    public init(startedAt: Date, pattern: String?, candidates: [String: OverrideValue], answers: [BisectAnswer] = [])
-        throws(BisectError)
-    {
+    public init(
+        startedAt: Date, pattern: String?, candidates: [String: OverrideValue],
+        expiries: [String: OverrideExpiry] = [:], answers: [BisectAnswer] = []
+    ) throws(BisectError) {
         guard !candidates.isEmpty else { throw BisectError(code: .noCandidates(pattern: pattern)) }
         var remaining = candidates.keys.sorted()
         for (index, answer) in answers.enumerated() {
@@ -54,6 +58,7 @@ public struct BisectSession: Sendable, Equatable {
         self.startedAt = startedAt
         self.pattern = pattern
         self.candidates = candidates
+        self.expiries = expiries.filter { candidates[$0.key] != nil }
         self.answers = answers
         self.remaining = remaining
     }
@@ -96,27 +101,45 @@ public struct BisectSession: Sendable, Equatable {
     public func answering(_ answer: BisectAnswer) throws(BisectError) -> BisectSession {
         if let culprit { throw BisectError(code: .finished(culprit: culprit)) }
         return try BisectSession(
-            startedAt: startedAt, pattern: pattern, candidates: candidates, answers: answers + [answer])
+            startedAt: startedAt, pattern: pattern, candidates: candidates, expiries: expiries,
+            answers: answers + [answer])
     }
 
-    /// What the store should hold under each candidate's key in this step: its value when applied, `nil` when
-    /// removed.
-    public var expectedOverrides: [String: OverrideValue?] {
+    /// What the store should hold under each candidate's key in this step at `date`: its value when applied,
+    /// `nil` when removed or when its expiry has passed.
+    /// - Parameter date: the store's current time.
+    public func expectedOverrides(at date: Date) -> [String: OverrideValue?] {
         let applied = Set(applied)
         var expected: [String: OverrideValue?] = [:]
         for (key, value) in candidates {
-            expected[key] = applied.contains(key) ? value : OverrideValue?.none
+            let live = applied.contains(key) && !(expiries[key]?.isExpired(at: date) ?? false)
+            expected[key] = live ? value : OverrideValue?.none
         }
         return expected
     }
 
+    /// The values from before the start at `date`: every candidate's value, except those whose expiry has passed
+    /// (`nil`: they would have stopped applying anyway).
+    /// - Parameter date: the store's current time.
+    public func originalOverrides(at date: Date) -> [String: OverrideValue?] {
+        var original: [String: OverrideValue?] = [:]
+        for (key, value) in candidates {
+            let expired = expiries[key]?.isExpired(at: date) ?? false
+            original[key] = expired ? OverrideValue?.none : value
+        }
+        return original
+    }
+
     /// The candidates whose entries in `overrides` differ from what this step applied (someone changed them
     /// meanwhile), in key order.
-    /// - Parameter overrides: the store's overrides.
-    public func changedCandidates(in overrides: [String: OverrideValue]) -> [BisectDrift] {
-        expectedOverrides.keys.sorted().compactMap { key in
-            let expected = expectedOverrides[key] ?? nil
-            return overrides[key] == expected ? nil : BisectDrift(key: key, expected: expected, found: overrides[key])
+    /// - Parameters:
+    ///   - overrides: the store's overrides in force.
+    ///   - date: the store's current time.
+    public func changedCandidates(in overrides: [String: OverrideValue], at date: Date) -> [BisectDrift] {
+        let expected = expectedOverrides(at: date)
+        return expected.keys.sorted().compactMap { key in
+            let value = expected[key] ?? nil
+            return overrides[key] == value ? nil : BisectDrift(key: key, expected: value, found: overrides[key])
         }
     }
 }

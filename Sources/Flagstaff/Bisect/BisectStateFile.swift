@@ -8,11 +8,13 @@ import Foundation
 ///   "started": "2026-11-23T20:41:07.512Z",
 ///   "match": "checkout.*",
 ///   "candidates": {"checkout.v2": "on", "checkout.express": "off"},
+///   "expiry": {"checkout.v2": {"at": "2026-11-24T08:00:00.000Z", "set": "2026-11-23T20:00:00.000Z"}},
 ///   "answers": ["bad"]
 /// }
 /// ```
 ///
-/// `match` is `null` when every override was a candidate. What remains and what is under test follow from
+/// `match` is `null` when every override was a candidate; `expiry` lists the candidates that had an expiry
+/// (the store's own form), and may be left out. What remains and what is under test follow from
 /// the candidates and the answers (``BisectSession``).
 package enum BisectStateFile {
     /// The format version written and accepted.
@@ -28,7 +30,16 @@ package enum BisectStateFile {
             text += index == 0 ? "\n" : ",\n"
             text += "    \(JSONText.quoted(key)): \(session.candidates[key]?.json ?? "null")"
         }
-        text += "\n  },\n  \"answers\": ["
+        text += "\n  },\n"
+        if !session.expiries.isEmpty {
+            let fields = session.expiries.keys.sorted().compactMap { key in
+                session.expiries[key].map {
+                    "    \(JSONText.quoted(key)): {\"at\": \"\(JournalTime.text($0.expiresAt))\", \"set\": \"\(JournalTime.text($0.setAt))\"}"
+                }
+            }
+            text += "  \"expiry\": {\n" + fields.joined(separator: ",\n") + "\n  },\n"
+        }
+        text += "  \"answers\": ["
         text += session.answers.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
         return Data((text + "]\n}\n").utf8)
     }
@@ -73,6 +84,24 @@ package enum BisectStateFile {
             }
             candidates[key] = OverrideValue(jsonObject: value)
         }
+        var expiries: [String: OverrideExpiry] = [:]
+        if let value = root["expiry"] {
+            guard let entries = value as? [String: Any] else {
+                throw fail(#"$.expiry: expected an object like {"key": {"at": "2026-12-01T10:00:00.000Z"}}"#)
+            }
+            for (key, entry) in entries {
+                let path = "$.expiry[\(JSONText.quoted(key, alsoEscaping: TextSanitizer.isUnsafe))]"
+                guard candidates[key] != nil else { throw fail("\(path): not a candidate") }
+                func time(_ field: String) -> Date? {
+                    ((entry as? [String: Any])?[field] as? String).flatMap { JournalTime.date(Array($0.utf8)) }
+                }
+                guard let at = time("at"), let set = time("set") else {
+                    throw fail(
+                        #"\#(path): expected {"at": time, "set": time}, UTC times like 2026-12-01T10:00:00.000Z"#)
+                }
+                expiries[key] = OverrideExpiry(expiresAt: at, setAt: set)
+            }
+        }
         guard let answerList = root["answers"] as? [Any] else {
             throw fail(#"$.answers: expected an array of "good" and "bad""#)
         }
@@ -84,7 +113,8 @@ package enum BisectStateFile {
             answers.append(answer)
         }
         do {
-            return try BisectSession(startedAt: started, pattern: pattern, candidates: candidates, answers: answers)
+            return try BisectSession(
+                startedAt: started, pattern: pattern, candidates: candidates, expiries: expiries, answers: answers)
         } catch {
             throw fail("$.answers: \(error.description)")
         }

@@ -6,7 +6,7 @@ extension FeatureRegistry {
         try bisectStore().bisectSession()
     }
 
-    /// Starts a bisect on the registry's store (``FileOverrideStore/startBisect(matching:now:)``) and applies
+    /// Starts a bisect on the registry's store (``FileOverrideStore/startBisect(matching:)``) and applies
     /// the result.
     /// - Parameter pattern: a key glob, or `nil` for every override.
     /// - Returns: the session.

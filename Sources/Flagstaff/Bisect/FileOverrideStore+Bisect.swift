@@ -46,24 +46,26 @@ extension FileOverrideStore {
         return try BisectStateFile.decode(data, path: url.path)
     }
 
-    /// Starts a bisect: the current overrides (or those whose keys match `pattern`) become the candidates, and
+    /// Starts a bisect: the overrides in force (or those whose keys match `pattern`) become the candidates, and
     /// the first half of them is applied (the others removed). With one candidate the bisect is done at once and
     /// the store is not changed.
-    /// - Parameters:
-    ///   - pattern: a key glob (`checkout.*`; see ``KeyPattern``), or `nil` for every override.
-    ///   - now: the start time recorded.
+    ///
+    /// Overrides that have expired are not candidates. The start time is the store's wall clock.
+    /// - Parameter pattern: a key glob (`checkout.*`: `*` any run of characters, `?` one), or `nil` for every
+    ///   override.
     /// - Returns: the session.
     /// - Throws: ``BisectError`` (a bisect in progress, no candidates, a corrupt state file), or the store's error.
     @discardableResult
-    public func startBisect(matching pattern: String? = nil, now: Date = Date()) throws -> BisectSession {
-        try writtenSession { session, current in
+    public func startBisect(matching pattern: String? = nil) throws -> BisectSession {
+        try writtenSession { session, current, expiries, now in
             if let session {
                 throw BisectError(code: .alreadyStarted(startedAt: session.startedAt, step: session.step))
             }
             let matcher = pattern.map(KeyPattern.init)
             let candidates = current.filter { matcher?.matches($0.key) ?? true }
-            let started = try BisectSession(startedAt: now, pattern: pattern, candidates: candidates)
-            return .write(started, started.expectedOverrides)
+            let started = try BisectSession(
+                startedAt: now, pattern: pattern, candidates: candidates, expiries: expiries)
+            return .write(started, started.expectedOverrides(at: now))
         }
     }
 
@@ -75,13 +77,13 @@ extension FileOverrideStore {
     ///   corrupt state file), or the store's error; nothing is changed then.
     @discardableResult
     public func answerBisect(_ answer: BisectAnswer) throws -> BisectSession {
-        try writtenSession { session, current in
+        try writtenSession { session, current, _, now in
             guard let session else { throw BisectError(code: .noSession) }
             if let culprit = session.culprit { throw BisectError(code: .finished(culprit: culprit)) }
-            let drift = session.changedCandidates(in: current)
+            let drift = session.changedCandidates(in: current, at: now)
             guard drift.isEmpty else { throw BisectError(code: .storeChanged(step: session.step, drift: drift)) }
             let next = try session.answering(answer)
-            return .write(next, next.expectedOverrides)
+            return .write(next, next.expectedOverrides(at: now))
         }
     }
 
@@ -92,12 +94,13 @@ extension FileOverrideStore {
     @discardableResult
     public func resetBisect() throws -> BisectResetOutcome {
         var outcome: BisectResetOutcome?
-        try bisectTransaction { session, current in
+        try bisectTransaction { session, current, _, now in
             guard let session else { throw BisectError(code: .noSession) }
-            let restored = session.candidates.filter { current[$0.key] != $0.value }
+            let original = session.originalOverrides(at: now)
+            let restored = original.compactMapValues { $0 }.filter { current[$0.key] != $0.value }
             outcome = BisectResetOutcome(
-                session: session, restored: restored, drift: session.changedCandidates(in: current))
-            return .remove(session.candidates.mapValues { Optional($0) })
+                session: session, restored: restored, drift: session.changedCandidates(in: current, at: now))
+            return .remove(original)
         }
         guard let outcome else { throw BisectError(code: .noSession) }
         return outcome
@@ -105,10 +108,14 @@ extension FileOverrideStore {
 
     // MARK: Transactions
 
+    /// What a transaction's body sees: the session (if any), the overrides in force, their expiries, and the
+    /// store's current time.
+    private typealias BisectBody = (
+        BisectSession?, [String: OverrideValue], [String: OverrideExpiry], Date
+    ) throws -> BisectStep
+
     /// Runs a transaction that writes a session, and returns it.
-    private func writtenSession(
-        _ body: (BisectSession?, [String: OverrideValue]) throws -> BisectStep
-    ) throws -> BisectSession {
+    private func writtenSession(_ body: BisectBody) throws -> BisectSession {
         guard let session = try bisectTransaction(body) else { throw BisectError(code: .noSession) }
         return session
     }
@@ -120,36 +127,45 @@ extension FileOverrideStore {
     }
 
     /// Runs `body` under the store's lock with the session and the overrides, then writes the store (journaled
-    /// as `bisect`) and the state file. When the store cannot be written, the state file is put back as it was.
+    /// as `bisect`; only the keys whose value changes, so the others keep their expiry; candidates applied again
+    /// get the expiry they had at the start) and the state file. When the store cannot be written, the state
+    /// file is put back as it was.
     @discardableResult
-    private func bisectTransaction(
-        _ body: (BisectSession?, [String: OverrideValue]) throws -> BisectStep
-    ) throws -> BisectSession? {
+    private func bisectTransaction(_ body: BisectBody) throws -> BisectSession? {
         let url = try bisectStateURL()
+        // The candidates' expiries are fixed at the start; the session is read again under the lock.
+        let known = try? bisectSession()
         var previous: Data?
         var stateWritten = false
         var result: BisectSession?
         do {
-            _ = try modify { current, note in
+            _ = try modify(expiries: known?.expiries ?? [:]) { current, note in
                 previous = try Self.readBisectState(url)
                 let session = try previous.map { data throws(BisectError) in
                     try BisectStateFile.decode(data, path: url.path)
                 }
-                let step = try body(session, current)
+                if let session, session.expiries != known?.expiries ?? [:] {
+                    throw BisectError(code: .concurrentChange(path: url.path))
+                }
+                let expiries = session == nil ? try self.loadSnapshot().expiries : [:]
+                let step = try body(session, current, expiries.filter { current[$0.key] != nil }, self.clock.now())
                 note.origin = .bisect
                 note.profile = nil
                 note.undoes = nil
                 note.redoes = nil
+                func changed(_ changes: [String: OverrideValue?]) -> [String: OverrideValue?] {
+                    changes.filter { current[$0.key] != $0.value }
+                }
                 switch step {
                 case .write(let next, let changes):
                     try Self.writeBisectState(BisectStateFile.encode(next), to: url)
                     stateWritten = true
                     result = next
-                    return changes
+                    return changed(changes)
                 case .remove(let changes):
                     try Self.removeBisectState(url)
                     stateWritten = true
-                    return changes
+                    return changed(changes)
                 }
             }
         } catch {
