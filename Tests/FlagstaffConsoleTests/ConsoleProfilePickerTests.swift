@@ -141,6 +141,18 @@ import Testing
         #expect(try FileOverrideStore(url: fixture.url).load() == [:])
     }
 
+    @Test func aProfileWithAnInvalidValueIsRefusedByTheWriteAndChangesNothing() throws {
+        let fixture = try Fixture()
+        try fixture.write(profile: "typo", #"{"version":1,"overrides":{"blueText":5,"list.compactRows":"on"}}"#)
+        var (state, runner) = fixture.open()
+        defer { runner.stop() }
+        try runner.send(.key(.character("p")), to: &state)
+        try runner.send(.key(.enter), to: &state)
+        #expect(state.pendingWrites.isEmpty)
+        #expect(ConsoleLayout.render(state).row(containing: "Could not save the change:") >= 0)
+        #expect(try FileOverrideStore(url: fixture.url).load() == [:])
+    }
+
     @Test func unknownKeysAreMarkedAndStored() throws {
         let fixture = try Fixture()
         try fixture.write(profile: "legacy", #"{"version":1,"overrides":{"gone.flag":"on"}}"#)

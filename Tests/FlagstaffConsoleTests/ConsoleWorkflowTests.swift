@@ -181,6 +181,21 @@ import Testing
         #expect(ConsoleLayout.render(state).row(containing: "No stale overrides (orphans, no-ops, expired)") >= 0)
     }
 
+    @Test func rRemovesAnExpiredEntryFromTheStore() throws {
+        let fixture = try Fixture(
+            storeText: """
+                {"version":1,"overrides":{"newCheckout":"on","blueText":"on"},\
+                "expiry":{"newCheckout":{"at":"2020-01-01T00:00:00Z","set":"2019-12-31T00:00:00Z"}}}
+                """)
+        var (state, runner) = fixture.open()
+        defer { runner.stop() }
+        for _ in 0..<4 { try runner.send(.key(.tab), to: &state) }
+        #expect(state.rows.map(\.key) == ["newCheckout"])
+        try runner.send(.key(.character("r")), to: &state)
+        #expect(try FileOverrideStore(url: fixture.url).loadSnapshot().overrides == ["blueText": .on])
+        #expect(state.rows.isEmpty)
+    }
+
     @Test func theStaleScopeFollowsWritesAndTheQuery() throws {
         let fixture = try Fixture()
         var (state, runner) = fixture.open()
