@@ -96,4 +96,8 @@ package enum ConsoleAction: Sendable, Hashable {
     case historyEdge(last: Bool)
     /// History overlay: close it and select the selected change's flag.
     case jumpFromHistory
+    /// A profile picker key (open, move, merge/replace, apply, close).
+    case profile(ProfileAction)
+    /// An expiry menu key (open, move, choose, close).
+    case expiry(ExpiryAction)
 }

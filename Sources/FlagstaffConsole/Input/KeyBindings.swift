@@ -50,7 +50,8 @@ package enum KeyBindings {
             [.character("e")], in: [.list], .edit, help: "edit a setting: inline, picker for choices, $EDITOR for JSON",
             footer: "e edit"),
         KeyBinding(
-            [.tab], in: [.list, .search], .cycleScope(forward: true), help: "next scope: All, On, Off, Overridden",
+            [.tab], in: [.list, .search], .cycleScope(forward: true),
+            help: "next scope: All, On, Off, Overridden, Stale",
             footer: "Tab scope"),
         KeyBinding([.backTab], in: [.list, .search], .cycleScope(forward: false), help: "previous scope"),
         KeyBinding([.backspace], in: [.search], .deleteCharacter, help: "delete the last character"),
@@ -162,6 +163,39 @@ package enum KeyBindings {
         KeyBinding(
             [.escape, .character("n"), .control("c")], in: [.editRejected], .cancelEdit,
             help: "cancel: nothing is written", footer: "Esc cancel", kept: true),
+        // Profiles, expiry (issues 12 and 13).
+        KeyBinding(
+            [.character("p")], in: [.list], .profile(.open),
+            help: "profiles: what applying each would change; Enter applies"),
+        KeyBinding(
+            [.up, .character("k"), .control("p")], in: [.profiles], .profile(.move(by: -1)), help: "previous profile",
+            footer: "{upDown} choose", kept: true),
+        KeyBinding(
+            [.down, .character("j"), .control("n")], in: [.profiles], .profile(.move(by: 1)), help: "next profile"),
+        KeyBinding(
+            [.enter], in: [.profiles], .profile(.apply), help: "apply the profile (one change, one undo step)",
+            footer: "Enter apply", kept: true),
+        KeyBinding(
+            [.character("R")], in: [.profiles], .profile(.toggleReplace),
+            help: "merge or replace: replace also removes the other overrides", footer: "R merge/replace", kept: true),
+        KeyBinding(
+            [.escape, .character("q"), .character("p"), .control("c")], in: [.profiles], .profile(.close),
+            help: "close: nothing is applied", footer: "Esc close", kept: true),
+        KeyBinding(
+            [.character("t")], in: [.list], .expiry(.open),
+            help: "when the override expires: 1 hour, 1 day, 1 week, never"),
+        KeyBinding(
+            [.up, .character("k"), .control("p")], in: [.expiry], .expiry(.move(by: -1)), help: "previous choice",
+            footer: "{upDown} choose", kept: true),
+        KeyBinding(
+            [.down, .character("j"), .control("n")], in: [.expiry], .expiry(.move(by: 1)), help: "next choice"),
+        KeyBinding(
+            [.enter], in: [.expiry], .expiry(.choose), help: "set the expiry (one store write)", footer: "Enter set",
+            kept: true),
+        KeyBinding(
+            [.escape, .character("q"), .character("t"), .control("c")], in: [.expiry], .expiry(.close),
+            help: "cancel: nothing is written", footer: "Esc cancel", kept: true),
+        KeyBinding([.control("l")], in: [.profiles, .expiry], .redraw, help: "redraw the screen"),
     ]
 
     /// The binding of `key` in `mode`, if any.

@@ -25,8 +25,9 @@ package enum ConsoleLayout {
         drawHeader(context, into: &buffer)
         drawSearchLine(context, into: &buffer)
         drawRule(row: 2, context, into: &buffer)
-        drawList(context, top: 3, into: &buffer)
-        var row = 3 + state.listHeight
+        if let banner = state.bisect { drawBisectBanner(banner, row: 3, context, into: &buffer) }
+        drawList(context, top: 3 + state.bannerHeight, into: &buffer)
+        var row = 3 + state.bannerHeight + state.listHeight
         if state.isDetailVisible {
             drawRule(row: row, context, into: &buffer)
             drawDetail(context, top: row + 1, into: &buffer)
@@ -46,6 +47,8 @@ package enum ConsoleLayout {
         case .restartPrompt: drawRestartPrompt(context, into: &buffer)
         case .pick: drawPicker(context, into: &buffer)
         case .history: drawHistory(context, into: &buffer)
+        case .profiles: drawProfiles(context, into: &buffer)
+        case .expiry: drawExpiryMenu(context, into: &buffer)
         default: break
         }
         return buffer
@@ -121,12 +124,12 @@ package enum ConsoleLayout {
 
     private static func drawSearchLine(_ context: Context, into buffer: inout ScreenBuffer) {
         let state = context.state
-        var scopes = SearchScope.allCases.map { $0 == state.scope ? "[\($0.title)]" : " \($0.title) " }
-        var shownScopes = SearchScope.allCases
+        var entries = state.scopeTitles
+        var scopes = entries.map { $0.isActive ? "[\($0.title)]" : " \($0.title) " }
         if DisplayWidth.of(scopes.joined(separator: " ")) > state.width / 2 {
             // Narrow terminal: only the active scope.
-            scopes = ["[\(state.scope.title)]"]
-            shownScopes = [state.scope]
+            entries = entries.filter(\.isActive)
+            scopes = entries.map { "[\($0.title)]" }
         }
         let scopeText = scopes.joined(separator: " ")
         let scopeX = state.width - DisplayWidth.of(scopeText) - 1
@@ -148,8 +151,8 @@ package enum ConsoleLayout {
         }
         guard scopeX > 8 else { return }
         var scopeColumn = scopeX
-        for (scope, text) in zip(shownScopes, scopes) {
-            let style = scope == state.scope ? context.theme.strong : context.theme.plain
+        for (entry, text) in zip(entries, scopes) {
+            let style = entry.isActive ? context.theme.strong : context.theme.plain
             scopeColumn = buffer.put(text, row: 1, column: scopeColumn, style: style) + 1
         }
     }

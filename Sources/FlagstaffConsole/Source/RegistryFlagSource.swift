@@ -31,12 +31,18 @@ package struct RegistryFlagSource: ConsoleFlagSource {
 
     package func flag(forKey key: String) -> ConsoleFlag? {
         guard let member = registry.feature(forKey: key) else { return nil }
-        guard let feature = member as? AnyFlag else { return ConsoleFlag(setting: member) }
-        return ConsoleFlag(
+        guard let feature = member as? AnyFlag else {
+            var flag = ConsoleFlag(setting: member)
+            flag.expiry = flag.isOverridden ? registry.overrideExpiry(forKey: key) : nil
+            return flag
+        }
+        var flag = ConsoleFlag(
             key: feature.key, label: feature.label, description: feature.description, groupPath: feature.groupPath,
             kind: feature.kind, requiresRestart: feature.requiresRestart, resolution: feature.resolution,
             defaultValue: feature.computedDefault, override: feature.override, launchValue: feature.launchValue
         )
+        flag.expiry = flag.isOverridden ? registry.overrideExpiry(forKey: key) : nil
+        return flag
     }
 
     package func outline() -> ConsoleOutline {

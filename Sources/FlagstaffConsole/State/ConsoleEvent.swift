@@ -26,6 +26,10 @@ package enum ConsoleEvent: Sendable, Equatable {
     case historyStepped(HistoryStep)
     /// The change history read for the overlay (``ConsoleEffect/loadHistory``).
     case historyLoaded(HistoryContents)
+    /// The profiles folder was read for the profile picker (``ConsoleEffect/loadProfiles``).
+    case profilesLoaded(ProfileListing)
+    /// The bisect session beside the store was read (``ConsoleEffect/readBisectSession``): `nil` when none.
+    case bisectChanged(BisectBanner?)
     /// The oldest pending store write (``ConsoleState/pendingWrites``) was saved.
     case storeWriteSaved
     /// The oldest pending store write failed and was dropped; the change was not applied.

@@ -22,6 +22,10 @@ package enum ConsoleMode: Sendable, Hashable, CaseIterable {
     case confirmBulk
     /// The history overlay is open (``ConsoleState/history``).
     case history
+    /// The profile picker is open (``ConsoleState/profilePicker``).
+    case profiles
+    /// The expiry menu of `t` is open (``ConsoleState/expiryMenu``).
+    case expiry
 
     /// The mode's name in the key table of docs/console.md.
     package var name: String {
@@ -37,6 +41,8 @@ package enum ConsoleMode: Sendable, Hashable, CaseIterable {
         case .editRejected: "invalid JSON question"
         case .confirmBulk: "bulk question"
         case .history: "history"
+        case .profiles: "profile picker"
+        case .expiry: "expiry menu"
         }
     }
 }

@@ -4,7 +4,7 @@ extension ConsoleState {
     /// Carries out a key's action (see ``KeyBindings``).
     mutating func perform(_ action: ConsoleAction) -> [ConsoleEffect] {
         if !marks.isEmpty, let kind = BulkChange.Kind(action) { return changeMarked(kind) }
-        if let refusal = launchRefusal(for: action) {
+        if let refusal = launchRefusal(for: action) ?? staleRefusal(for: action) {
             statusMessage = refusal
             return []
         }
@@ -28,9 +28,7 @@ extension ConsoleState {
             setQuery("")
         case .clearQuery: setQuery("")
         case .deleteCharacter: if !query.isEmpty { setQuery(String(query.dropLast())) }
-        case .cycleScope(let forward):
-            scope = forward ? scope.next : scope.previous
-            rebuildRows()
+        case .cycleScope(let forward): cycleScope(forward: forward)
         case .force(let on):
             if let flag = selectedFlag, let setting = flag.setting {
                 return forceSetting(flag, setting, key: on ? "o" : "x", value: on ? .on : .off)
@@ -103,6 +101,8 @@ extension ConsoleState {
             rejectedEdit = nil
             mode = .list
             return [.editExternally(key: rejected.key, text: rejected.text)]
+        case .profile(let action): return perform(action)
+        case .expiry(let action): return perform(action)
         }
         return []
     }

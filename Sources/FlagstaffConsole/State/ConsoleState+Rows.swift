@@ -88,6 +88,7 @@ extension ConsoleState {
     private mutating func flatRows() -> ConsoleRows {
         builtFlagCount = source.flagCount
         counts.flags = builtFlagCount
+        if showsStale { return staleRows() }
         return ConsoleRows(.results(source.search(query, scope: scope), highlighted: !query.isEmpty))
     }
 
