@@ -73,11 +73,37 @@ public struct StoreSnapshot: Sendable, Equatable {
     /// - Parameters:
     ///   - changes: keys and new values, `nil` to remove.
     ///   - expiries: the expiry of keys set by `changes` that have one.
-    package mutating func apply(_ changes: [String: OverrideValue?], expiries newExpiries: [String: OverrideExpiry]) {
+    /// - Returns: what changed: each key whose value changed with its old and new value (unsorted), and whether
+    ///   any expiry changed.
+    @discardableResult
+    package mutating func apply(_ changes: [String: OverrideValue?], expiries newExpiries: [String: OverrideExpiry])
+        -> (values: [ValueChange], expiriesChanged: Bool)
+    {
+        var changed: [ValueChange] = []
+        changed.reserveCapacity(changes.count)
         for (key, value) in changes {
-            overrides[key] = value
-            expiries[key] = value == nil ? nil : newExpiries[key]
+            let old: OverrideValue?
+            if let value {
+                old = overrides.updateValue(value, forKey: key)
+            } else {
+                old = overrides.removeValue(forKey: key)
+            }
+            if old != value { changed.append(ValueChange(key: key, old: old, new: value)) }
+        }
+        // Most writes involve no expiry at all: skip a second pass over the keys.
+        guard !expiries.isEmpty || !newExpiries.isEmpty else { return (changed, false) }
+        let previous = expiries
+        for key in changes.keys {
+            expiries[key] = changes[key] == nil ? nil : newExpiries[key]
         }
         expiries = expiries.filter { overrides[$0.key] != nil }
+        return (changed, expiries != previous)
+    }
+
+    /// One key's value before and after a change (`nil`: no override).
+    package struct ValueChange: Sendable, Equatable {
+        package var key: String
+        package var old: OverrideValue?
+        package var new: OverrideValue?
     }
 }

@@ -126,8 +126,7 @@ public struct ChangeJournal: Sendable {
     /// - Throws: an `OverrideStoreError.unwritable` naming the journal.
     package func append(_ entries: [JournalEntry]) throws {
         guard !entries.isEmpty else { return }
-        var text = ""
-        for entry in entries { text += JournalLine.encode(entry) }
+        let text = JournalLine.encode(entries)
         let path = url.path
         func failure(_ what: String) -> OverrideStoreError {
             .unwritable(path: path, reason: "\(what): \(String(cString: strerror(errno)))")

@@ -174,7 +174,7 @@ extension FeatureRegistry {
         guard let feature = registry.byKey[key] else { return }
         let outcome = feature.applyStored(value)
         if outcome.changed { changed.insert(key) }
-        registry.valueProblems[key] = outcome.problem
+        if outcome.problem != nil || !registry.valueProblems.isEmpty { registry.valueProblems[key] = outcome.problem }
     }
 
     /// Starts the watcher: a task that waits `storeWatchInterval` on the options' clock, then compares the

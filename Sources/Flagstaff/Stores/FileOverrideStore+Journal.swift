@@ -18,17 +18,16 @@ extension FileOverrideStore {
     /// ``journalError``, never thrown: the journal never blocks a change.
     /// - Returns: the change's id, or `nil` when the store keeps no journal.
     func journal(
-        _ keys: [String], before: [String: OverrideValue],
-        after: [String: OverrideValue], note annotation: ChangeAnnotation, target: String
+        _ changes: [StoreSnapshot.ValueChange], note annotation: ChangeAnnotation, target: String
     ) -> String? {
         guard let journalOptions else { return nil }
         let id = ProcessIdentity.newChangeID()
         let identity = ProcessIdentity.current
         let origin = annotation.origin ?? ChangeOrigin.current ?? journalOptions.origin
         let time = clock.now()
-        let entries = keys.filter { before[$0] != after[$0] }.sorted().map { key in
+        let entries = changes.sorted { $0.key < $1.key }.map { change in
             JournalEntry(
-                time: time, change: id, key: key, old: before[key], new: after[key], origin: origin,
+                time: time, change: id, key: change.key, old: change.old, new: change.new, origin: origin,
                 user: identity.user, pid: identity.pid, command: identity.command, profile: annotation.profile,
                 undoes: annotation.undoes, redoes: annotation.redoes)
         }

@@ -151,17 +151,19 @@ public final class FileOverrideStore: OverrideStore {
         return try withExclusiveLock(target: target) {
             removeAbandonedTemporaryFiles(beside: target)
             let contents = try readFile().map { try OverrideFileFormat.decodeStore($0, path: path) }
-            let stored = StoreSnapshot(overrides: contents?.overrides ?? [:], expiries: contents?.expiries ?? [:])
-            let expired = stored.expiredKeys(at: clock.now())
-            var snapshot = stored
-            snapshot.apply(Dictionary(uniqueKeysWithValues: expired.map { ($0, OverrideValue?.none) }), expiries: [:])
-            let before = snapshot
+            var snapshot = StoreSnapshot(overrides: contents?.overrides ?? [:], expiries: contents?.expiries ?? [:])
+            let otherMembers = contents?.otherMembers ?? []
+            let expired = snapshot.apply(
+                Dictionary(uniqueKeysWithValues: snapshot.expiredKeys(at: clock.now()).map { ($0, nil) }),
+                expiries: [:]
+            ).values
             var note = ChangeAnnotation.current ?? ChangeAnnotation()
-            let changes = try plan(before.overrides, &note)
-            snapshot.apply(changes, expiries: newExpiries)
-            guard snapshot != stored else { return (snapshot, nil) }
+            // `plan` reads the contents; the snapshot is then changed in place (no copy of a large store).
+            let changes = try plan(snapshot.overrides, &note)
+            let (changed, expiriesChanged) = snapshot.apply(changes, expiries: newExpiries)
+            guard !changed.isEmpty || expiriesChanged || !expired.isEmpty else { return (snapshot, nil) }
             let data = OverrideFileFormat.encode(
-                snapshot.overrides, expiries: snapshot.expiries, otherMembers: contents?.otherMembers ?? [])
+                snapshot.overrides, expiries: snapshot.expiries, otherMembers: otherMembers)
             guard data.count <= sizeLimit else {
                 throw OverrideStoreError.unwritable(
                     path: path,
@@ -171,16 +173,9 @@ public final class FileOverrideStore: OverrideStore {
             }
             try writeAtomically(data, to: target)
             if !expired.isEmpty {
-                _ = journal(
-                    expired, before: stored.overrides, after: before.overrides,
-                    note: ChangeAnnotation(origin: .expiry), target: target)
+                _ = journal(expired, note: ChangeAnnotation(origin: .expiry), target: target)
             }
-            let change =
-                before.overrides == snapshot.overrides
-                ? nil
-                : journal(
-                    Array(changes.keys), before: before.overrides, after: snapshot.overrides, note: note,
-                    target: target)
+            let change = changed.isEmpty ? nil : journal(changed, note: note, target: target)
             return (snapshot, change)
         }
     }

@@ -26,6 +26,11 @@ package enum JSONText {
     ///   - text: any text.
     ///   - alsoEscaping: further scalars to write as `\uXXXX`.
     package static func quoted(_ text: String, alsoEscaping: (Unicode.Scalar) -> Bool = { _ in false }) -> String {
+        // Most keys and words are printable ASCII with nothing to escape: copied whole, not scalar by scalar.
+        let plain = text.utf8.allSatisfy { byte in
+            byte >= 0x20 && byte < 0x7F && byte != 0x22 && byte != 0x5C && !alsoEscaping(Unicode.Scalar(byte))
+        }
+        if plain { return "\"" + text + "\"" }
         var out = "\""
         out.reserveCapacity(text.utf8.count + 2)
         for scalar in text.unicodeScalars {

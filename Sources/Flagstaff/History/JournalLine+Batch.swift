@@ -1,0 +1,48 @@
+/// Encoding a whole change at once.
+extension JournalLine {
+    /// The lines of `entries`, as ``encode(_:)`` writes each, with the members that lines of one change share
+    /// (time, change id, origin, user, process, command, profile, undo links) encoded once: a change of 100,000
+    /// keys then costs its keys and values, not 100,000 copies of the rest.
+    /// - Parameter entries: the entries, in order.
+    /// - Returns: the lines, each ending in a line feed.
+    static func encode(_ entries: [JournalEntry]) -> String {
+        var text = ""
+        var shared: (entry: JournalEntry, head: String, tail: String)?
+        for entry in entries {
+            if shared.map({ !Self.sharesMembers($0.entry, entry) }) ?? true {
+                shared = (entry, Self.head(entry), Self.tail(entry))
+                if text.isEmpty { text.reserveCapacity(entries.count * (shared!.head.utf8.count + 96)) }
+            }
+            guard let parts = shared else { continue }
+            text += parts.head
+            text += JSONText.quoted(entry.key)
+            text += #","old":"#
+            text += entry.old?.json ?? "null"
+            text += #","new":"#
+            text += entry.new?.json ?? "null"
+            text += parts.tail
+        }
+        return text
+    }
+
+    /// Whether two entries agree on every member but the key and the values.
+    private static func sharesMembers(_ a: JournalEntry, _ b: JournalEntry) -> Bool {
+        a.time == b.time && a.change == b.change && a.origin == b.origin && a.user == b.user && a.pid == b.pid
+            && a.command == b.command && a.profile == b.profile && a.undoes == b.undoes && a.redoes == b.redoes
+    }
+
+    /// `{"time":…,"change":…,"key":` — what comes before the key.
+    private static func head(_ entry: JournalEntry) -> String {
+        #"{"time":""# + JournalTime.text(entry.time) + #"","change":"# + JSONText.quoted(entry.change) + #","key":"#
+    }
+
+    /// `,"origin":…}` and the line feed — what comes after the values.
+    private static func tail(_ entry: JournalEntry) -> String {
+        var text = #","origin":"# + JSONText.quoted(entry.origin.rawValue) + #","user":"# + JSONText.quoted(entry.user)
+        text += #","pid":\#(entry.pid),"command":"# + JSONText.quoted(entry.command)
+        if let profile = entry.profile { text += #","profile":"# + JSONText.quoted(profile) }
+        if let undoes = entry.undoes { text += #","undoes":"# + JSONText.quoted(undoes) }
+        if let redoes = entry.redoes { text += #","redoes":"# + JSONText.quoted(redoes) }
+        return text + "}\n"
+    }
+}
