@@ -34,9 +34,9 @@ package enum OFREPBodies {
         if body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return [:] }
         let object: Any
         do {
-            object = try JSONSerialization.jsonObject(with: Data(body), options: [.fragmentsAllowed])
+            object = try JSONValue.read(Data(body))
         } catch {
-            throw .parse("the request body is not valid JSON: \((error as NSError).localizedDescription)")
+            throw .parse("the request body is not valid JSON\(error.detail.map { " (\($0))" } ?? "")")
         }
         guard let request = object as? [String: Any] else {
             throw .invalidContext("the request body must be a JSON object like {\"context\":{…}}")

@@ -18,10 +18,10 @@ package struct UnleashClientCall: Sendable, Equatable {
     package init(body: [UInt8]) throws(ServerReplyError) {
         let object: Any
         do {
-            object = try JSONSerialization.jsonObject(with: Data(body), options: [.fragmentsAllowed])
+            object = try JSONValue.read(Data(body))
         } catch {
             throw ServerReplyError(
-                .error(400, "the request body is not valid JSON: \((error as NSError).localizedDescription)"))
+                .error(400, "the request body is not valid JSON\(error.detail.map { " (\($0))" } ?? "")"))
         }
         guard let call = object as? [String: Any] else {
             throw ServerReplyError(.error(400, "the request body must be a JSON object"))
