@@ -1,3 +1,4 @@
+import HTTPTypes
 import Hummingbird
 
 /// Refuses (401) a request whose `Authorization` header is not one of the tokens (`Bearer <token>` counts as
@@ -30,12 +31,12 @@ struct ErrorBodyMiddleware<Context: RequestContext>: RouterMiddleware {
     ) async throws -> Response {
         do {
             return try await next(request, context)
-        } catch let error as HTTPError {
+        } catch let error as HTTPResponseError {
             let message: String
             switch error.status {
             case .notFound: message = "no endpoint at \(request.method) \(request.uri.path)"
             case .contentTooLarge: message = "the request body is larger than this server accepts"
-            default: message = error.body ?? error.status.reasonPhrase
+            default: message = (error as? HTTPError)?.body ?? error.status.reasonPhrase
             }
             return ServerReply.error(error.status.code, message).response
         }
@@ -50,6 +51,8 @@ extension ServerReply {
         if !body.isEmpty { headers[.contentType] = "application/json; charset=utf-8" }
         if let etag { headers[.eTag] = etag }
         headers[.cacheControl] = "no-cache"
+        // Hummingbird's CORS middleware names exposed headers only in preflight answers; browsers read them here.
+        headers[.accessControlExposeHeaders] = "ETag"
         return Response(
             status: HTTPResponse.Status(code: status), headers: headers,
             body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
