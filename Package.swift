@@ -70,6 +70,8 @@ let package = Package(
             // FlagstaffTerminalDriver drives tmux for the terminal benchmark.
             dependencies: [
                 "Flagstaff", "FlagstaffConsole", "FlagstaffUnleash", "FlagstaffServer", "FlagstaffTerminalDriver",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
 

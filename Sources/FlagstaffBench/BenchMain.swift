@@ -1,4 +1,4 @@
-/// `swift run -c release flagstaff-bench [core] [settings] [console] [terminal] [cli] [remote] [unleash] [unleash-client] [manifest]`: runs the named
+/// `swift run -c release flagstaff-bench [core] [settings] [console] [terminal] [cli] [remote] [unleash] [unleash-client] [manifest] [history] [serve]`: runs the named
 /// benchmarks, or all of them when none is named, and prints the figures.
 @main
 enum BenchMain {
@@ -15,5 +15,6 @@ enum BenchMain {
         if wants("unleash-client") { UnleashClientBench.run() }
         if wants("manifest") { ManifestBench.run() }
         if wants("history") { HistoryBench.run() }
+        if wants("serve") { ServeBench.run() }
     }
 }
