@@ -37,6 +37,7 @@ struct FlagstaffCommand: ParsableCommand {
             UndoCommand.self,
             RedoCommand.self,
             ProfileCommand.self,
+            BisectCommand.self,
             PendingRestartCommand.self,
             ManifestCommand.self,
             FetchCommand.self,

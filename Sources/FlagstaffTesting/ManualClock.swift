@@ -225,3 +225,7 @@ public struct ManualClockError: Error, CustomStringConvertible, Sendable {
         "ManualClock: waited \(timeout) for \(wanted) sleeper(s), but only \(sleepers) reached their sleep"
     }
 }
+
+/// ``date`` is the wall-clock date matching ``now``, so one manual clock can drive both waiting and expiry (pass it
+/// as `RegistryOptions(clock:wallClock:)` and to the store).
+extension ManualClock: WallClock {}

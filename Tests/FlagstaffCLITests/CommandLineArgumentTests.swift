@@ -72,7 +72,7 @@ struct CommandLineArgumentTests {
     @Test(arguments: [
         (["list", "--bogus"], "unknown option '--bogus'"),
         (["get"], "missing expected argument '<key>'"),
-        (["set", "blueText"], "missing expected argument '<value>'"),
+        (["set", "blueText"], "missing VALUE for 'blueText': give KEY VALUE"),
         (["list", "--manifest", ""], "--manifest needs a file path"),
     ])
     func parserErrorsUseTheOneErrorFormat(arguments: [String], message: String) async throws {

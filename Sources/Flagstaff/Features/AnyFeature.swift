@@ -116,8 +116,25 @@ open class AnyFeature: @unchecked Sendable {
     /// Whether the member has a local override.
     public var isOverridden: Bool { overrideValue != nil }
 
-    /// The effective value and why: the winning source and every source considered, highest first.
-    public var explanation: ValueResolution { abstract() }
+    /// The effective value and why: the winning source and every source considered, highest first. The
+    /// override step carries the override's expiry, if it has one.
+    public var explanation: ValueResolution {
+        var resolution = resolvedExplanation
+        if let expiry = overrideExpiry, let index = resolution.chain.firstIndex(where: { $0.source == .override }) {
+            resolution.chain[index].expiresAt = expiry.expiresAt
+        }
+        return resolution
+    }
+
+    /// The resolution without the override's expiry (subclasses).
+    var resolvedExplanation: ValueResolution { abstract() }
+
+    /// When the local override stops applying, or `nil` when it is permanent, there is none, or the member is
+    /// not in a registry.
+    public var overrideExpiry: OverrideExpiry? {
+        guard let registry, registry.contains(self) else { return nil }
+        return registry.overrideExpiry(forKey: key)
+    }
 
     /// The effective value when the registry was created (or this member registered, or launch values were last
     /// recorded).
@@ -145,6 +162,16 @@ open class AnyFeature: @unchecked Sendable {
     public func setOverrideValue(_ value: OverrideValue?) throws {
         if let value { try validate(value) }
         try writeOverride(value)
+    }
+
+    /// Sets the local override until `expiresAt` (permanent for `nil`), validated and persisted through the
+    /// registry (``FeatureRegistry/setOverrideValues(_:expiresAt:)``).
+    /// - Throws: ``SettingValueError`` for an invalid value, `RegistryError.notInRegistry`,
+    ///   ``InvalidOverrideValue`` for an expiry not in the future, or the store's error; nothing changes on error.
+    public func setOverrideValue(_ value: OverrideValue, expiresAt: Date?) throws {
+        try validate(value)
+        guard let registry, registry.contains(self) else { throw RegistryError.notInRegistry(key) }
+        try registry.setOverrideValues([key: value], expiresAt: expiresAt)
     }
 
     /// Persists (or, outside a registry, puts in force) a value already known to be valid for this member.

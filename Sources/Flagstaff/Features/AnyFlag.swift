@@ -155,7 +155,7 @@ open class AnyFlag: AnyFeature, @unchecked Sendable {
     /// The launch value, `"on"` or `"off"`.
     public override var launchStoredValue: OverrideValue { launchValue ? .on : .off }
     /// ``resolution`` with JSON values.
-    public override var explanation: ValueResolution { ValueResolution(resolution) }
+    override var resolvedExplanation: ValueResolution { ValueResolution(resolution) }
 
     /// Accepts `"on"` and `"off"`.
     public override func validate(_ value: OverrideValue) throws(SettingValueError) {

@@ -282,7 +282,7 @@ public final class Setting<Value: SettingValue>: AnyFeature, @unchecked Sendable
     }
 
     /// The value and every source considered.
-    public override var explanation: ValueResolution {
+    override var resolvedExplanation: ValueResolution {
         var chain: [ValueResolutionStep] = []
         var winner: (value: Value, source: ResolutionSource)?
         if TaskLocalOverrides.isActive, let forced = TaskLocalOverrides.value(for: self) as? Value {

@@ -34,6 +34,8 @@ public struct ChangeOrigin: RawRepresentable, Hashable, Sendable, ExpressibleByS
     public static let undo: ChangeOrigin = "undo"
     /// Redoing an undone change.
     public static let redo: ChangeOrigin = "redo"
+    /// Overrides removed because their expiry time passed (``OverrideExpiry``).
+    public static let expiry: ChangeOrigin = "expiry"
 
     /// The origin recorded for writes made in the current task, overriding the store's default.
     @TaskLocal public static var current: ChangeOrigin?

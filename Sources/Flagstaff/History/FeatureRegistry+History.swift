@@ -22,7 +22,9 @@ extension FeatureRegistry {
         let (outcome, change) = try core.writes.withLock { _ -> (UndoOutcome, FeatureChange?) in
             let outcome = try action(fileStore)
             core.state.withLock { $0.storeError = nil }
-            return (outcome, apply(outcome.overrides, origin: .local))
+            return (
+                outcome, apply(StoreSnapshot(overrides: outcome.overrides, expiries: outcome.expiries), origin: .local)
+            )
         }
         if let change { notify(change) }
         return outcome

@@ -8,6 +8,8 @@ public struct UndoOutcome: Sendable, Equatable {
     public var change: String?
     /// Every override after it.
     public var overrides: [String: OverrideValue]
+    /// The expiry of overrides that have one, after the change.
+    public var expiries: [String: OverrideExpiry] = [:]
 }
 
 /// Undo and redo on a file store's journal.
@@ -63,6 +65,8 @@ extension FileOverrideStore {
             return plan.changes
         }
         guard let target else { throw HistoryError(code: redo ? .nothingToRedo : .nothingToUndo) }
-        return UndoOutcome(target: target, change: result.change, overrides: result.overrides)
+        return UndoOutcome(
+            target: target, change: result.change, overrides: result.snapshot.overrides,
+            expiries: result.snapshot.expiries)
     }
 }

@@ -5,6 +5,8 @@
 ///   *undone*, a redo of it applied again.
 /// - Undo reverts the newest applied change (a bulk change or a profile apply is one change): each key goes
 ///   back to its `old` value, provided it still holds the change's `new` value.
+/// - Overrides removed because they expired (origin ``ChangeOrigin/expiry``) are not changes anyone made: they
+///   are never undone and do not end what can be redone.
 /// - Redo re-applies the change most recently undone, provided no other change was made since that undo;
 ///   each key goes to its `new` value, provided it still holds its `old` value.
 package enum UndoPlanner {
@@ -58,7 +60,7 @@ package enum UndoPlanner {
 
     private static func replay(_ history: [HistoryChange]) -> State {
         var state = State()
-        for change in history {
+        for change in history where change.origin != .expiry {
             if let undone = change.undoes {
                 state.applied[undone] = false
                 state.redoable.append(undone)

@@ -10,6 +10,8 @@ public struct FeatureChange: Sendable, Hashable {
         case external
         /// A remote source activated new values.
         case remote
+        /// Overrides stopped applying because their expiry time passed (``OverrideExpiry``).
+        case expiry
     }
 
     /// The keys whose override or remote value changed.

@@ -28,6 +28,13 @@ extension FeatureRegistry {
     /// - Throws: ``InvalidOverrideValue`` naming the first invalid key (in key order), or the store's error; on
     ///   error nothing changes.
     public func setOverrideValues(_ changes: [String: OverrideValue?]) throws {
+        try validate(changes)
+        try writeValidatedOverrideValues(changes)
+    }
+
+    /// Checks each value against the member declared under its key.
+    /// - Throws: ``InvalidOverrideValue`` naming the first invalid key, in key order.
+    func validate(_ changes: [String: OverrideValue?]) throws {
         for key in changes.keys.sorted() {
             guard let value = changes[key] ?? nil, let member = feature(forKey: key) else { continue }
             do {
@@ -36,15 +43,19 @@ extension FeatureRegistry {
                 throw InvalidOverrideValue(key: key, value: value, reason: error.reason)
             }
         }
-        try writeValidatedOverrideValues(changes)
     }
 
     /// Writes changes whose values were checked against their members, in one store write, and notifies.
-    func writeValidatedOverrideValues(_ changes: [String: OverrideValue?]) throws {
+    /// - Parameters:
+    ///   - changes: keys and values (`nil` removes).
+    ///   - expiries: the expiry of keys set that have one (others become permanent).
+    func writeValidatedOverrideValues(
+        _ changes: [String: OverrideValue?], expiries: [String: OverrideExpiry] = [:]
+    ) throws {
         let change = try core.writes.withLock { _ -> FeatureChange? in
-            let all: [String: OverrideValue]
+            let all: StoreSnapshot
             do {
-                all = try store.update(changes)
+                all = try store.update(changes, expiries: expiries)
             } catch {
                 recordStoreError(error)
                 throw error
@@ -101,7 +112,7 @@ extension FeatureRegistry {
     func reloadFromStore(origin: FeatureChange.Origin?) -> FeatureChange? {
         let signature = store.changeSignature()
         do {
-            let overrides = try store.load()
+            let overrides = try store.loadSnapshot()
             core.state.withLock {
                 $0.storeError = nil
                 $0.storeSignature = signature
@@ -112,17 +123,22 @@ extension FeatureRegistry {
                 $0.storeError = error
                 $0.storeSignature = signature
             }
-            return apply([:], origin: origin)
+            return apply(StoreSnapshot(), origin: origin)
         }
     }
 
-    /// Makes the flags' override cells match a full store snapshot.
+    /// Makes the flags' override cells match a full store snapshot, leaving out overrides that have expired
+    /// by the registry's wall clock, and sets the expiry timer for the next one to expire.
     /// - Returns: the keys that changed, to notify once the caller has released its locks (`nil` when nothing
     ///   changed or `origin` is `nil`, i.e. at start-up).
-    func apply(_ overrides: [String: OverrideValue], origin: FeatureChange.Origin?) -> FeatureChange? {
+    func apply(_ snapshot: StoreSnapshot, origin: FeatureChange.Origin?) -> FeatureChange? {
+        let overrides = snapshot.liveOverrides(at: core.wallClock.now())
+        let nextExpiry = snapshot.expiries.filter { overrides[$0.key] != nil }.values.map(\.expiresAt).min()
+        defer { scheduleExpiryTimer(at: nextExpiry) }
         let changed: Set<String> = core.state.withLock { state in
             let previous = state.storedOverrides
             state.storedOverrides = overrides
+            state.storeSnapshot = snapshot
             var changed = Set<String>()
             if origin != nil, state.problems.isEmpty {
                 // Every member already holds `previous` (start-up applied the whole store, registration

@@ -38,7 +38,7 @@ open class FeatureRegistry: @unchecked Sendable {
         self.options = options
         let typeName = String(describing: type(of: self))
         self.name = options.name ?? LabelFormatter.humanize(typeName)
-        self.core = RegistryCore()
+        self.core = RegistryCore(options: options)
         discoverDeclaredFeatures(rootName: typeName)
         finishSetUp()
     }
@@ -48,7 +48,7 @@ open class FeatureRegistry: @unchecked Sendable {
         self.store = store
         self.options = options
         self.name = name
-        self.core = RegistryCore()
+        self.core = RegistryCore(options: options)
     }
 
     deinit {
@@ -111,7 +111,8 @@ open class FeatureRegistry: @unchecked Sendable {
     /// While the store cannot be read, flags read their defaults; a corrupt file is never overwritten.
     public var storeError: (any Error)? { core.state.withLock { $0.storeError } }
 
-    /// Every override in the store, including keys this registry does not declare (flags as `"on"`/`"off"`).
+    /// Every override in force in the store, including keys this registry does not declare (flags as
+    /// `"on"`/`"off"`); overrides that have expired are left out (see ``expiredOverrides``).
     public var storedOverrides: [String: OverrideValue] { core.state.withLock { $0.storedOverrides } }
 
     /// Throws if the registry has declaration problems; the CLI and the console call this before opening.

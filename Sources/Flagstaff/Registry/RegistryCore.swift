@@ -1,9 +1,21 @@
+import Foundation
 import Synchronization
 
 /// The mutable state of a registry, behind locks. Kept in its own object so that reflection over a registry
 /// subclass never has to look at it.
 final class RegistryCore: Sendable {
     let state = AnnotatedMutex(RegistryState())
+    /// The registry's wall clock, never going backwards: decides which stored overrides have expired.
+    let wallClock: MonotonicWallClock
+    /// The clock the expiry timer sleeps on.
+    let clock: any Clock<Duration>
+    /// The task that wakes at the next expiry, with that moment.
+    let expiryTimer = AnnotatedMutex<(deadline: Date, task: Task<Void, Never>)?>(nil)
+
+    init(options: RegistryOptions) {
+        wallClock = MonotonicWallClock(options.wallClock)
+        clock = options.clock
+    }
     /// The lock-free key → flag table behind `feature(forKey:)`, with the member lists behind `allFeatures`,
     /// `rootFeatures` and `groups`.
     let keyTable = PublishedKeyTable()
@@ -38,6 +50,10 @@ final class RegistryCore: Sendable {
             task?.cancel()
             task = nil
         }
+        expiryTimer.withLock { timer in
+            timer?.task.cancel()
+            timer = nil
+        }
     }
 }
 
@@ -55,7 +71,10 @@ struct RegistryState: @unchecked Sendable {
     var rootFeatures: [AnyFeature] = []
     var problems: [RegistryProblem] = []
     var storeError: (any Error)?
+    /// The overrides in force: the store's, less the expired ones.
     var storedOverrides: [String: OverrideValue] = [:]
+    /// The store's contents as last read or written, expired overrides included.
+    var storeSnapshot = StoreSnapshot()
     /// Why stored entries were refused by the member under their key.
     var valueProblems: [String: String] = [:]
     var lastRefusedChange: RefusedChange?

@@ -12,6 +12,9 @@ public struct RegistryOptions: Sendable {
     /// The values the app was started with (see ``LaunchOverrides``): the process's `FLAGSTAFF_OVERRIDES` and
     /// `-flagstaff` arguments unless a test or tool passes its own (`.none` for none).
     public var launchOverrides: LaunchOverrides
+    /// The date and time that decides when overrides expire (``OverrideExpiry``): the system's unless a test
+    /// passes a `ManualClock` (usually the same one as ``clock``).
+    public var wallClock: any WallClock
 
     /// Creates options.
     /// - Parameters:
@@ -20,10 +23,13 @@ public struct RegistryOptions: Sendable {
     ///   - assertOnProblems: whether problems assert in debug builds (default `true`).
     ///   - clock: the clock the store watcher waits on (default `ContinuousClock()`).
     ///   - launchOverrides: the values the app was started with (default: this process's).
+    ///   - wallClock: the date and time that decides when overrides expire (default: the system's).
     public init(
         name: String? = nil, storeWatchInterval: Duration? = .milliseconds(500), assertOnProblems: Bool = true,
-        clock: any Clock<Duration> = ContinuousClock(), launchOverrides: LaunchOverrides = .process
+        clock: any Clock<Duration> = ContinuousClock(), launchOverrides: LaunchOverrides = .process,
+        wallClock: any WallClock = SystemWallClock()
     ) {
+        self.wallClock = wallClock
         self.launchOverrides = launchOverrides
         self.name = name
         self.storeWatchInterval = storeWatchInterval

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Any member's effective value and why, with values as JSON (``OverrideValue``): what the console's detail
 /// pane and `flagstaff get --explain` show for flags and typed settings alike.
 public struct ValueResolution: Sendable, Hashable {
@@ -34,12 +36,15 @@ public struct ValueResolutionStep: Sendable, Hashable {
     public var value: OverrideValue?
     /// A human note, e.g. `not overridden` or `remote value "12abc" is not an integer`.
     public var detail: String?
+    /// For the override step: when the override stops applying, if it expires.
+    public var expiresAt: Date?
 
     /// Creates a step.
-    public init(source: ResolutionSource, value: OverrideValue?, detail: String? = nil) {
+    public init(source: ResolutionSource, value: OverrideValue?, detail: String? = nil, expiresAt: Date? = nil) {
         self.source = source
         self.value = value
         self.detail = detail
+        self.expiresAt = expiresAt
     }
 }
 

@@ -18,14 +18,14 @@ extension FileOverrideStore {
     /// ``journalError``, never thrown: the journal never blocks a change.
     /// - Returns: the change's id, or `nil` when the store keeps no journal.
     func journal(
-        _ keys: Dictionary<String, OverrideValue?>.Keys, before: [String: OverrideValue],
+        _ keys: [String], before: [String: OverrideValue],
         after: [String: OverrideValue], note annotation: ChangeAnnotation, target: String
     ) -> String? {
         guard let journalOptions else { return nil }
         let id = ProcessIdentity.newChangeID()
         let identity = ProcessIdentity.current
         let origin = annotation.origin ?? ChangeOrigin.current ?? journalOptions.origin
-        let time = Date()
+        let time = clock.now()
         let entries = keys.filter { before[$0] != after[$0] }.sorted().map { key in
             JournalEntry(
                 time: time, change: id, key: key, old: before[key], new: after[key], origin: origin,

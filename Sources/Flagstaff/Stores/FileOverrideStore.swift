@@ -41,6 +41,8 @@ public final class FileOverrideStore: OverrideStore {
     package let sizeLimit: Int
     /// How the change journal is kept, or `nil` when changes are not journaled.
     public let journalOptions: JournalOptions?
+    /// Decides which overrides a write removes as expired, and dates journal entries.
+    let clock: MonotonicWallClock
     let lastJournalError = AnnotatedMutex<OverrideStoreError?>(nil)
     var path: String { url.path }
 
@@ -49,15 +51,22 @@ public final class FileOverrideStore: OverrideStore {
     ///   - url: a `file:` URL.
     ///   - lockWait: how a write waits for another writer's lock (default: up to 10 s, silently).
     ///   - journal: how the change journal is kept (default: 8 MiB rotation, origin `app`); `nil` for none.
+    ///   - wallClock: the clock that decides which overrides a write removes as expired and dates journal entries
+    ///     (default: the system's).
     /// - Throws: `OverrideStoreError.invalidLocation` if the URL is not a file URL or names a directory.
-    public convenience init(url: URL, lockWait: LockWait = LockWait(), journal: JournalOptions? = JournalOptions())
-        throws
-    {
-        try self.init(url: url, lockWait: lockWait, sizeLimit: Self.defaultSizeLimit, journal: journal)
+    public convenience init(
+        url: URL, lockWait: LockWait = LockWait(), journal: JournalOptions? = JournalOptions(),
+        wallClock: any WallClock = SystemWallClock()
+    ) throws {
+        try self.init(
+            url: url, lockWait: lockWait, sizeLimit: Self.defaultSizeLimit, journal: journal, wallClock: wallClock)
     }
 
     /// Creates a store with another size limit (tests).
-    package init(url: URL, lockWait: LockWait, sizeLimit: Int, journal: JournalOptions? = JournalOptions()) throws {
+    package init(
+        url: URL, lockWait: LockWait, sizeLimit: Int, journal: JournalOptions? = JournalOptions(),
+        wallClock: any WallClock = SystemWallClock()
+    ) throws {
         guard url.isFileURL else {
             throw OverrideStoreError.invalidLocation(url.absoluteString, reason: "expected a file path or file: URL")
         }
@@ -70,6 +79,7 @@ public final class FileOverrideStore: OverrideStore {
         self.lockWait = lockWait
         self.sizeLimit = sizeLimit
         self.journalOptions = journal
+        self.clock = MonotonicWallClock(wallClock)
     }
 
     /// The default location for a registry's overrides: `$XDG_CONFIG_HOME/flagstaff/<name>.json`, else
@@ -94,8 +104,15 @@ public final class FileOverrideStore: OverrideStore {
     /// Reads the file. A missing file means no overrides.
     /// - Throws: `OverrideStoreError.unreadable` or `.corrupt`, naming the file.
     public func load() throws -> [String: OverrideValue] {
-        guard let data = try readFile() else { return [:] }
-        return try OverrideFileFormat.decode(data, path: path)
+        try loadSnapshot().overrides
+    }
+
+    /// Reads the file with its expiry times. A missing file means no overrides.
+    /// - Throws: `OverrideStoreError.unreadable` or `.corrupt`, naming the file.
+    public func loadSnapshot() throws -> StoreSnapshot {
+        guard let data = try readFile() else { return StoreSnapshot() }
+        let contents = try OverrideFileFormat.decodeStore(data, path: path)
+        return StoreSnapshot(overrides: contents.overrides, expiries: contents.expiries)
     }
 
     /// Read-modify-write under the cross-process lock; writes only if something changed, and journals the
@@ -103,32 +120,48 @@ public final class FileOverrideStore: OverrideStore {
     /// - Throws: `OverrideStoreError` naming the file; a corrupt file is not overwritten; nothing is written
     ///   when the file may not be written, its lock is not released in time or the result would be too large.
     public func update(_ changes: [String: OverrideValue?]) throws -> [String: OverrideValue] {
-        try modify { _, _ in changes }.overrides
+        try modify { _, _ in changes }.snapshot.overrides
+    }
+
+    /// Read-modify-write under the cross-process lock, giving the keys set the expiry listed for them; removes
+    /// overrides that have expired (see ``modify(expiries:_:)``).
+    /// - Throws: as ``update(_:)``.
+    public func update(_ changes: [String: OverrideValue?], expiries: [String: OverrideExpiry]) throws
+        -> StoreSnapshot
+    {
+        try modify(expiries: expiries) { _, _ in changes }.snapshot
     }
 
     /// Read-modify-write under the cross-process lock: `plan` sees the current overrides and returns the
     /// changes to make (or throws to make none), and may complete the journal's note (origin, undo link),
-    /// which starts as ``ChangeAnnotation/current``. Writes only if something changed, then journals the change.
-    /// - Returns: every override after the change, and the journal's change id (`nil` when nothing changed).
+    /// which starts as ``ChangeAnnotation/current``. Keys `plan` sets get their expiry from `expiries`, or none.
+    /// Overrides that have expired by the store's clock are removed first, as a change of their own journaled
+    /// with origin ``ChangeOrigin/expiry`` (`plan` never sees them). Writes only if something changed, then
+    /// journals the change.
+    /// - Returns: the contents after the change, and the journal's change id of `plan`'s change (`nil` when it
+    ///   changed nothing).
     /// - Throws: `plan`'s error, or `OverrideStoreError` as ``update(_:)``.
     package func modify(
+        expiries newExpiries: [String: OverrideExpiry] = [:],
         _ plan: ([String: OverrideValue], inout ChangeAnnotation) throws -> [String: OverrideValue?]
-    ) throws -> (overrides: [String: OverrideValue], change: String?) {
+    ) throws -> (snapshot: StoreSnapshot, change: String?) {
         let target = try resolvedTarget()
         try checkWritable(target)
         try ensureDirectory(of: target)
         return try withExclusiveLock(target: target) {
             removeAbandonedTemporaryFiles(beside: target)
             let contents = try readFile().map { try OverrideFileFormat.decodeStore($0, path: path) }
-            var overrides = contents?.overrides ?? [:]
-            let before = overrides
+            let stored = StoreSnapshot(overrides: contents?.overrides ?? [:], expiries: contents?.expiries ?? [:])
+            let expired = stored.expiredKeys(at: clock.now())
+            var snapshot = stored
+            snapshot.apply(Dictionary(uniqueKeysWithValues: expired.map { ($0, OverrideValue?.none) }), expiries: [:])
+            let before = snapshot
             var note = ChangeAnnotation.current ?? ChangeAnnotation()
-            let changes = try plan(before, &note)
-            for (key, value) in changes {
-                overrides[key] = value
-            }
-            guard overrides != before else { return (overrides, nil) }
-            let data = OverrideFileFormat.encode(overrides, otherMembers: contents?.otherMembers ?? [])
+            let changes = try plan(before.overrides, &note)
+            snapshot.apply(changes, expiries: newExpiries)
+            guard snapshot != stored else { return (snapshot, nil) }
+            let data = OverrideFileFormat.encode(
+                snapshot.overrides, expiries: snapshot.expiries, otherMembers: contents?.otherMembers ?? [])
             guard data.count <= sizeLimit else {
                 throw OverrideStoreError.unwritable(
                     path: path,
@@ -137,8 +170,18 @@ public final class FileOverrideStore: OverrideStore {
                 )
             }
             try writeAtomically(data, to: target)
-            let change = journal(changes.keys, before: before, after: overrides, note: note, target: target)
-            return (overrides, change)
+            if !expired.isEmpty {
+                _ = journal(
+                    expired, before: stored.overrides, after: before.overrides,
+                    note: ChangeAnnotation(origin: .expiry), target: target)
+            }
+            let change =
+                before.overrides == snapshot.overrides
+                ? nil
+                : journal(
+                    Array(changes.keys), before: before.overrides, after: snapshot.overrides, note: note,
+                    target: target)
+            return (snapshot, change)
         }
     }
 

@@ -1,27 +1,51 @@
+import Foundation
 import Synchronization
 
 /// An override store in memory: the default for registries, and the store for tests. Lost at exit.
 public final class InMemoryOverrideStore: OverrideStore {
-    private let overrides: AnnotatedMutex<[String: OverrideValue]>
+    private let contents: AnnotatedMutex<StoreSnapshot>
     private let generation = Atomic<Int64>(0)
+    private let clock: MonotonicWallClock
 
     /// Creates a store, optionally with initial overrides (`["blueText": .on, "maxItems": try OverrideValue(json:
     /// "50")]`).
-    /// - Parameter initial: overrides to start with.
-    public init(_ initial: [String: OverrideValue] = [:]) {
-        overrides = AnnotatedMutex(initial)
+    /// - Parameters:
+    ///   - initial: overrides to start with.
+    ///   - expiries: the expiry of initial overrides that have one.
+    ///   - wallClock: the clock that decides which overrides a write removes as expired (default: the system's).
+    public init(
+        _ initial: [String: OverrideValue] = [:], expiries: [String: OverrideExpiry] = [:],
+        wallClock: any WallClock = SystemWallClock()
+    ) {
+        contents = AnnotatedMutex(
+            StoreSnapshot(overrides: initial, expiries: expiries.filter { initial[$0.key] != nil }))
+        clock = MonotonicWallClock(wallClock)
     }
 
-    /// The current overrides.
+    /// The current overrides (expired ones included until the next write).
     public func load() -> [String: OverrideValue] {
-        overrides.withLock { $0 }
+        contents.withLock { $0.overrides }
     }
 
-    /// Applies the changes and returns the new contents.
+    /// The current overrides and their expiries.
+    public func loadSnapshot() -> StoreSnapshot {
+        contents.withLock { $0 }
+    }
+
+    /// Applies the changes (keys set become permanent) and returns the new contents.
     public func update(_ changes: [String: OverrideValue?]) -> [String: OverrideValue] {
-        let result = overrides.withLock { current in
-            for (key, value) in changes {
-                current[key] = value
+        update(changes, expiries: [:]).overrides
+    }
+
+    /// Applies the changes with their expiries, removes overrides that have expired, and returns the new
+    /// contents.
+    public func update(_ changes: [String: OverrideValue?], expiries: [String: OverrideExpiry]) -> StoreSnapshot {
+        let now = clock.now()
+        let result = contents.withLock { current in
+            current.apply(changes, expiries: expiries)
+            for key in current.expiredKeys(at: now) {
+                current.overrides[key] = nil
+                current.expiries[key] = nil
             }
             return current
         }

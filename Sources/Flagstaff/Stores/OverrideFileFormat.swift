@@ -21,8 +21,11 @@ package enum OverrideFileFormat {
         /// ``Contents/otherMembers``).
         package var rejectsUnknownFields: Bool
 
-        /// The store file: every entry is a value; unknown top-level fields are kept.
-        package static let store = Rules(acceptsDefault: false, rejectsUnknownFields: false)
+        /// Whether the top-level `expiry` member is read (see ``Contents/expiries``); else it is an other member.
+        package var readsExpiry = false
+
+        /// The store file: every entry is a value; expiry times are read; unknown top-level fields are kept.
+        package static let store = Rules(acceptsDefault: false, rejectsUnknownFields: false, readsExpiry: true)
         /// A document a person hands over (`flagstaff import`): `default` allowed, nothing unknown accepted.
         package static let document = Rules(acceptsDefault: true, rejectsUnknownFields: true)
     }
@@ -33,7 +36,10 @@ package enum OverrideFileFormat {
         package var overrides: [String: OverrideValue]
         /// Keys whose entry is `"default"` or `null` under ``Rules/document``: overrides to remove.
         package var removals: Set<String> = []
-        /// Top-level members other than `version` and `overrides`, in the file's order, each with its value's
+        /// The expiry of overrides that have one (store files only: the top-level `expiry` member,
+        /// `{"key": {"at": "2026-12-01T10:00:00.000Z", "set": "2026-11-30T10:00:00.000Z"}}`).
+        package var expiries: [String: OverrideExpiry] = [:]
+        /// Top-level members other than `version`, `overrides` (and `expiry` in a store), in the file's order, each with its value's
         /// JSON text as it was in the file: a writer puts them back unchanged.
         package var otherMembers: [Member]
 
@@ -46,9 +52,13 @@ package enum OverrideFileFormat {
         }
 
         /// Creates contents.
-        package init(overrides: [String: OverrideValue], removals: Set<String> = [], otherMembers: [Member] = []) {
+        package init(
+            overrides: [String: OverrideValue], removals: Set<String> = [], expiries: [String: OverrideExpiry] = [:],
+            otherMembers: [Member] = []
+        ) {
             self.overrides = overrides
             self.removals = removals
+            self.expiries = expiries
             self.otherMembers = otherMembers
         }
     }
@@ -132,10 +142,57 @@ package enum OverrideFileFormat {
                 result[key] = OverrideValue(jsonObject: value)
             }
         }
-        let others = document.members.filter { $0.name != "version" && $0.name != "overrides" }.map { member in
+        var expiries: [String: OverrideExpiry] = [:]
+        if rules.readsExpiry, let expiryValue = object["expiry"] {
+            expiries = try readExpiries(expiryValue, file: file)
+        }
+        let known: Set<String> = rules.readsExpiry ? ["version", "overrides", "expiry"] : ["version", "overrides"]
+        let others = document.members.filter { !known.contains($0.name) }.map { member in
             Contents.Member(name: member.name, json: String(decoding: data[member.value], as: UTF8.self))
         }
-        return Contents(overrides: result, removals: removals, otherMembers: others)
+        return Contents(overrides: result, removals: removals, expiries: expiries, otherMembers: others)
+    }
+
+    /// Reads the store's `expiry` member: key → `{"at": time, "set": time}` (`set` may be left out), times as
+    /// `2026-12-01T10:00:00Z` with optional milliseconds, in UTC.
+    private static func readExpiries(_ value: Any, file: String) throws(OverrideFileError) -> [String: OverrideExpiry] {
+        let shape = #"{"key": {"at": "2026-12-01T10:00:00.000Z", "set": "2026-11-30T10:00:00.000Z"}}"#
+        guard let entries = value as? [String: Any] else {
+            throw OverrideFileError(
+                file: file, path: "$.expiry", key: nil,
+                problem: "expected an object like \(shape), found \(JSONValue(value).summary)")
+        }
+        var result: [String: OverrideExpiry] = [:]
+        for (key, entry) in entries {
+            let entryPath = "$.expiry[\(quoted(key))]"
+            guard let fields = entry as? [String: Any] else {
+                throw OverrideFileError(
+                    file: file, path: entryPath, key: key,
+                    problem:
+                        #"expected an object like {"at": "2026-12-01T10:00:00.000Z"}, found \#(JSONValue(entry).summary)"#
+                )
+            }
+            func time(_ field: String, required: Bool) throws(OverrideFileError) -> Date? {
+                guard let raw = fields[field] else {
+                    if required {
+                        throw OverrideFileError(
+                            file: file, path: entryPath, key: key,
+                            problem: #"missing "\#(field)" (expected a UTC time like "2026-12-01T10:00:00.000Z")"#)
+                    }
+                    return nil
+                }
+                guard let text = raw as? String, let date = JournalTime.date(Array(text.utf8)) else {
+                    throw OverrideFileError(
+                        file: file, path: "\(entryPath).\(field)", key: key,
+                        problem:
+                            #"expected a UTC time like "2026-12-01T10:00:00.000Z", found \#(JSONValue(raw).summary)"#)
+                }
+                return date
+            }
+            guard let expiresAt = try time("at", required: true) else { continue }
+            result[key] = OverrideExpiry(expiresAt: expiresAt, setAt: try time("set", required: false) ?? expiresAt)
+        }
+        return result
     }
 
     /// Parses a store file (``Rules/store``), reporting a bad one as the store's error.
@@ -174,7 +231,19 @@ package enum OverrideFileFormat {
     ///   - overrides: the overrides by key.
     ///   - otherMembers: top-level members to keep (see ``Contents``).
     /// - Returns: the file's bytes.
-    package static func encode(_ overrides: [String: OverrideValue], otherMembers: [Contents.Member] = []) -> Data {
+    package static func encode(
+        _ overrides: [String: OverrideValue], expiries: [String: OverrideExpiry] = [:],
+        otherMembers: [Contents.Member] = []
+    ) -> Data {
+        var otherMembers = otherMembers
+        let kept = expiries.filter { overrides[$0.key] != nil }.sorted { $0.key < $1.key }
+        if !kept.isEmpty {
+            let fields = kept.map { key, expiry in
+                JSONText.quoted(key) + #":{"at":""# + JournalTime.text(expiry.expiresAt) + #"","set":""#
+                    + JournalTime.text(expiry.setAt) + #""}"#
+            }
+            otherMembers.insert(Contents.Member(name: "expiry", json: "{" + fields.joined(separator: ",") + "}"), at: 0)
+        }
         let entries = overrides.sorted { $0.key < $1.key }.map { (JSONText.quoted($0.key), $0.value.json) }
         let readableSize = entries.reduce(0) { $0 + $1.0.utf8.count + $1.1.utf8.count + 8 }
         if readableSize > compactThreshold {

@@ -17,12 +17,43 @@ public protocol OverrideStore: Sendable {
     /// - Throws: an error naming the store and the reason; nothing is written on error.
     func update(_ changes: [String: OverrideValue?]) throws -> [String: OverrideValue]
 
+    /// Reads every override with the expiry of those that have one (``OverrideExpiry``). Expired overrides are
+    /// included: whether one applies is the reader's question, at its own time.
+    /// - Throws: as ``load()``.
+    func loadSnapshot() throws -> StoreSnapshot
+
+    /// Applies changes as ``update(_:)`` does, giving the keys set the expiry listed for them in `expiries` (a
+    /// key set without one becomes permanent; a key removed loses its expiry), and removes overrides that have
+    /// expired by the store's clock.
+    /// - Parameters:
+    ///   - changes: keys and new values; `nil` removes the key.
+    ///   - expiries: the expiry of keys set by `changes` that have one.
+    /// - Returns: the full new contents.
+    /// - Throws: the store's error; nothing is written on error. Stores that keep no expiry times throw when
+    ///   `expiries` is not empty.
+    func update(_ changes: [String: OverrideValue?], expiries: [String: OverrideExpiry]) throws -> StoreSnapshot
+
     /// A cheap value that changes whenever the store's contents may have changed (e.g. a file's inode, size
     /// and modification time), or `nil` if the store cannot change behind the registry's back.
     func changeSignature() -> StoreSignature?
 }
 
 extension OverrideStore {
+    /// A store without expiry times: its overrides, none expiring.
+    public func loadSnapshot() throws -> StoreSnapshot { StoreSnapshot(overrides: try load()) }
+
+    /// A store without expiry times applies `changes` with ``update(_:)`` and refuses expiries.
+    public func update(_ changes: [String: OverrideValue?], expiries: [String: OverrideExpiry]) throws
+        -> StoreSnapshot
+    {
+        guard expiries.isEmpty else {
+            throw OverrideStoreError.unwritable(
+                path: String(describing: type(of: self)),
+                reason: "this store does not keep expiry times; nothing was written")
+        }
+        return StoreSnapshot(overrides: try update(changes))
+    }
+
     /// Stores that only change through `update` have no signature.
     public func changeSignature() -> StoreSignature? { nil }
 

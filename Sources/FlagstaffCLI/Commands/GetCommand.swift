@@ -8,7 +8,8 @@ struct GetCommand: ParsableCommand {
         abstract: "Print a flag's or setting's effective value, or explain where it comes from.",
         discussion: """
             Without options prints the value alone, for scripts: 'on' or 'off' for flags, the text of a string \
-            setting, a number, a case name, or compact JSON. --explain shows every source considered.
+            setting, a number, a case name, or compact JSON. --explain shows every source considered, and when \
+            the override expires.
             """)
 
     @OptionGroup var source: RegistrySourceOptions
@@ -31,7 +32,9 @@ struct GetCommand: ParsableCommand {
         if json {
             try JSONOutput.print(FlagReport(feature, pendingRestart: baseline.isPending(feature), includeChain: true))
         } else if explain {
-            for line in ExplainText.lines(for: feature, baseline: baseline) { StandardStreams.out(line) }
+            for line in ExplainText.lines(for: feature, baseline: baseline, now: loaded.registry.now) {
+                StandardStreams.out(line)
+            }
         } else {
             StandardStreams.out(ValueText.plain(feature.currentValue, of: feature))
         }

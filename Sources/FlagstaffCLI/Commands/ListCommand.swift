@@ -9,7 +9,8 @@ struct ListCommand: ParsableCommand {
         discussion: """
             Text output has one flag or setting per line: key, value (ON/OFF for flags; strings quoted, \
             numbers, case names, compact JSON, cut to 40 columns), source, and markers: '*' overridden, \
-            'restart' requires a restart, 'pending' changed since launch (see pending-restart). With --search \
+            'expires 2h' the override's time left, 'restart' requires a restart, 'pending' changed since launch \
+            (see pending-restart). Expired overrides still in the store are noted on standard error. With --search \
             the flags are ranked best match first.
             """)
 
@@ -45,6 +46,14 @@ struct ListCommand: ParsableCommand {
             )
             return
         }
+        let now = registry.now
+        let expired = registry.expiredOverrides.keys.sorted()
+        if !expired.isEmpty {
+            StandardStreams.note(
+                "\(expired.count) expired override(s) no longer apply and leave the store at its next write: "
+                    + expired.prefix(10).map(TerminalText.safe).joined(separator: ", ")
+                    + (expired.count > 10 ? ", …" : ""))
+        }
         if features.isEmpty {
             StandardStreams.note(
                 search == nil ? (overridden ? "no flag is overridden" : "the registry has no flags") : "no flag matches"
@@ -63,6 +72,7 @@ struct ListCommand: ParsableCommand {
         for (index, feature) in features.enumerated() {
             var markers: [String] = []
             if feature.isOverridden { markers.append("*") }
+            if let expiry = feature.overrideExpiry { markers.append("expires \(ExpiryText.left(expiry, now: now))") }
             if feature.requiresRestart { markers.append("restart") }
             if baseline.isPending(feature) { markers.append("pending") }
             let line =

@@ -1,14 +1,17 @@
 import ArgumentParser
 import Flagstaff
 
-/// `flagstaff reset KEY… | --all`: removes overrides.
+/// `flagstaff reset KEY… | --match PATTERN | --all`: removes overrides.
 struct ResetCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "reset",
-        abstract: "Remove the overrides of the given flags and settings, or of all of them with --all.",
+        abstract:
+            "Remove the overrides of the given flags and settings, of those matching --match, or of all with --all.",
         discussion: """
-            All keys are checked before anything is written; one write removes them all. --all removes the \
-            overrides of this registry's flags and settings and keeps the store's entries for keys it does not declare.
+            All keys are checked before anything is written; one write removes them all (one undo step). \
+            --match PATTERN resets the flags and settings whose key matches the glob (* any run of characters, \
+            ? one character); no match is status 1. --all removes the overrides of this registry's flags and \
+            settings. Both keep the store's entries for keys the registry does not declare.
             """)
 
     @OptionGroup var source: RegistrySourceOptions
@@ -20,17 +23,35 @@ struct ResetCommand: ParsableCommand {
     @Flag(help: "Reset every flag and setting of the registry.")
     var all = false
 
+    @Option(
+        help: ArgumentHelp(
+            "Reset every flag and setting whose key matches this glob (checkout.*).", valueName: "pattern"))
+    var match: String?
+
+    @Flag(help: "Print the changes as JSON.")
+    var json = false
+
     func validate() throws {
-        if all && !keys.isEmpty { throw ValidationError("give either keys or --all, not both") }
-        if !all && keys.isEmpty {
-            throw ValidationError("give the keys of the flags or settings to reset, or --all")
+        let ways = [!keys.isEmpty, all, match != nil].filter { $0 }.count
+        if ways > 1 { throw ValidationError("give either keys, --match or --all, not more than one") }
+        if ways == 0 {
+            throw ValidationError("give the keys of the flags or settings to reset, --match PATTERN, or --all")
         }
     }
 
     func run() throws {
         let loaded = try RegistryLoader.load(source)
         let registry = loaded.registry
-        let features = all ? registry.allFeatures : try KeyLookup.features(keys, in: registry)
+        let features: [AnyFeature]
+        if all {
+            features = registry.allFeatures
+        } else if let match {
+            let matcher = KeyPattern(match)
+            features = registry.allFeatures.filter { matcher.matches($0.key) }.sorted { $0.key < $1.key }
+            if features.isEmpty { throw BulkSetPlan.noMatch(match, in: registry) }
+        } else {
+            features = try KeyLookup.features(keys, in: registry)
+        }
         // An entry the registry ignores (not valid for its member) is removed too, and reported as reset.
         let stored = registry.storedOverrides
         let changed = features.filter { $0.isOverridden || stored[$0.key] != nil }
@@ -44,7 +65,12 @@ struct ResetCommand: ParsableCommand {
         } catch {
             throw CLIFailure.runtime("\(error)")
         }
-        if changed.isEmpty {
+        if json {
+            StandardStreams.out(
+                #"{"changes":"#
+                    + HistoryOutput.changesJSON(changed.map { ($0.key, stored[$0.key], OverrideValue?.none) })
+                    + #","matched":\#(features.count)}"#)
+        } else if changed.isEmpty {
             StandardStreams.out("nothing to reset")
         } else {
             for feature in changed {

@@ -2,32 +2,36 @@ import ArgumentParser
 import Flagstaff
 import Foundation
 
-/// `flagstaff set KEY VALUE`: forces a flag or a typed setting, or puts it back to its default.
+/// `flagstaff set KEY VALUE [KEY VALUE …]` and `flagstaff set --match PATTERN VALUE`: forces flags and typed
+/// settings, or puts them back to their defaults, in one write.
 struct SetCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "set",
-        abstract: "Force a flag or setting to a value, or put it back to its default.",
+        abstract: "Force flags or settings to values, or put them back to their defaults, in one write.",
         discussion: """
             VALUE is read by the member's type: on or off for flags; any text for strings; a number; an enum's \
             case name; JSON text, or @FILE (@- for standard input) holding it, for JSON settings. 'default' \
-            removes the override. A value that is not valid (wrong type, out of range, not a choice) is refused \
-            with status 2 and nothing is written. Writes the override store atomically; a running app or \
-            console watching the store sees the change.
+            removes the override. Several KEY VALUE pairs are checked first and written together (one write, one \
+            undo step); a value that is not valid (wrong type, out of range, not a choice) is refused with status \
+            2 and nothing is written. --match PATTERN VALUE sets every flag and setting whose key matches the \
+            glob (* any run of characters, ? one character) and that VALUE fits; members it does not fit are \
+            skipped and listed, and a text setting never takes a flag word (on, off, true…) this way. A running \
+            app or console watching the store sees the change.
             """)
 
     @OptionGroup var source: RegistrySourceOptions
 
     @Argument(
-        help: ArgumentHelp("The flag's or setting's full key, e.g. list.infiniteScroll.", valueName: "key"),
-        completion: KeyCompletion.kind)
-    var key: String
-
-    @Argument(
         help: ArgumentHelp(
-            "on, off or default for flags; text, a number, a case name or JSON (or @FILE) for settings.",
-            valueName: "value"),
-        completion: KeyCompletion.valueKind)
-    var value: String
+            "KEY VALUE pairs (a full key such as list.infiniteScroll, then on, off or default for flags; text, a number, a case name or JSON (or @FILE) for settings); with --match, VALUE alone.",
+            valueName: "key-value"),
+        completion: .custom { words, _, prefix in SetCompletion.complete(words: words, prefix: prefix) })
+    var arguments: [String] = []
+
+    @Option(
+        help: ArgumentHelp(
+            "Set every flag and setting whose key matches this glob (checkout.*) to VALUE.", valueName: "pattern"))
+    var match: String?
 
     @Flag(
         help: """
@@ -36,24 +40,88 @@ struct SetCommand: ParsableCommand {
             """)
     var json = false
 
+    @Option(help: "Output: text (default) or json (the changes as a JSON object).")
+    var format: OutputFormat = .text
+
+    @Option(
+        name: .customLong("for"),
+        help: ArgumentHelp(
+            "Let the overrides set expire after this long: 30m, 2h, 3d, 1w (or combined, 1d12h).",
+            valueName: "duration"))
+    var duration: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Let the overrides set expire at this time (ISO 8601, e.g. 2026-12-01T10:00:00Z).", valueName: "time"))
+    var until: String?
+
+    func validate() throws {
+        if duration != nil && until != nil { throw ValidationError("give either --for or --until, not both") }
+        if let duration, ExpiryArgument.seconds(duration) == nil { throw ExpiryArgument.badDuration(duration) }
+        if let until, CommandClock.time(until) == nil { throw ExpiryArgument.badTime(until) }
+        if match != nil {
+            guard arguments.count == 1 else {
+                throw ValidationError(
+                    "with --match, give VALUE alone (got \(arguments.count) arguments): flagstaff set --match PATTERN VALUE"
+                )
+            }
+            return
+        }
+        guard !arguments.isEmpty else { throw ValidationError("give KEY VALUE, or --match PATTERN VALUE") }
+        guard arguments.count.isMultiple(of: 2) else {
+            let key = TerminalText.safe(arguments[arguments.count - 1])
+            throw ValidationError(
+                arguments.count == 1
+                    ? "missing VALUE for '\(key)': give KEY VALUE"
+                    : "the last KEY '\(key)' has no VALUE: give KEY VALUE pairs")
+        }
+    }
+
     func run() throws {
         let loaded = try RegistryLoader.load(source)
-        let feature = try KeyLookup.feature(key, in: loaded.registry)
-        let newValue = try ValueArgument.parse(value, for: feature, asJSON: json)
-        let before = feature.currentValue
+        let registry = loaded.registry
+        let plan =
+            try match.map { try BulkSetPlan.matching($0, value: arguments[0], in: registry, asJSON: json) }
+            ?? BulkSetPlan.pairs(arguments, in: registry, asJSON: json)
+        let expiresAt = try ExpiryArgument.deadline(duration: duration, until: until, now: registry.now)
+        if expiresAt != nil, plan.changes.values.allSatisfy({ $0 == nil }) {
+            throw CLIFailure.usage(
+                "--\(duration != nil ? "for" : "until"): every VALUE is 'default', which removes the override; an expiry applies to values set"
+            )
+        }
+        let before = registry.storedOverrides
+        let restartValues = plan.members.filter(\.requiresRestart).map { ($0, $0.currentValue) }
         do {
-            try loaded.registry.setOverrideValues([feature.key: newValue])
+            try registry.setOverrideValues(plan.changes, expiresAt: expiresAt)
         } catch {
             throw CLIFailure.runtime("\(error)")
         }
-        let resolution = feature.explanation
-        StandardStreams.out(
-            "\(TerminalText.safe(feature.key)): \(ValueText.override(feature.overrideValue, of: feature)) (\(ValueText.shown(resolution.value, of: feature)) \(SourceText.byPhrase(resolution.source)))"
-        )
-        if feature.requiresRestart && before != feature.currentValue {
+        let changed = plan.members.filter { before[$0.key] != registry.storedOverrides[$0.key] }
+        switch format {
+        case .json:
+            StandardStreams.out(
+                BulkSetPlan.json(
+                    changed: changed, before: before, after: registry.storedOverrides,
+                    matched: plan.members.count + plan.skipped.count,
+                    skipped: plan.skipped))
+        case .text:
+            // Pairs print every member (as `set KEY VALUE` always did); --match prints what changed.
+            for feature in match == nil ? plan.members : changed {
+                StandardStreams.out(BulkSetPlan.line(for: feature, now: registry.now))
+            }
+            if let match { plan.noteMatchSummary(match, changed: changed.count) }
+        }
+        plan.noteSkipped()
+        for (feature, value) in restartValues where feature.currentValue != value {
             StandardStreams.note("\(TerminalText.safe(feature.key)) requires a restart of the app to take effect")
         }
     }
+}
+
+/// How `set` and `reset` print their results.
+enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
+    case text
+    case json
 }
 
 /// Reads the VALUE of `flagstaff set` by the type of the flag or setting it is for.
@@ -73,13 +141,29 @@ enum ValueArgument {
     /// - Throws: `CLIFailure.usage` naming the key, the value and what is expected (status 2);
     ///   `CLIFailure.runtime` when an `@FILE` cannot be read.
     static func parse(_ text: String, for feature: AnyFeature, asJSON: Bool) throws -> OverrideValue? {
+        do {
+            return try read(text, for: feature, asJSON: asJSON)
+        } catch let invalid as InvalidValue {
+            throw refusal(invalid.text, for: feature, reason: invalid.reason)
+        }
+    }
+
+    /// A VALUE the member does not accept: the text as given (`@FILE` for a file) and why.
+    struct InvalidValue: Error {
+        var text: String
+        var reason: String
+    }
+
+    /// ``parse(_:for:asJSON:)``, with a refused value as ``InvalidValue``.
+    /// - Throws: ``InvalidValue``, or `CLIFailure` for an `@FILE` that cannot be read or is not text.
+    static func read(_ text: String, for feature: AnyFeature, asJSON: Bool) throws -> OverrideValue? {
         if asJSON {
             do {
                 let value = try OverrideValue(json: text)
                 try feature.validate(value)
                 return value
             } catch {
-                throw refusal(text, for: feature, reason: error.reason)
+                throw InvalidValue(text: text, reason: error.reason)
             }
         }
         if isRemoval(text, for: feature) { return nil }
@@ -104,7 +188,7 @@ enum ValueArgument {
         do {
             return try feature.parse(input)
         } catch {
-            throw refusal(origin.map { "@" + $0 } ?? text, for: feature, reason: error.reason)
+            throw InvalidValue(text: origin.map { "@" + $0 } ?? text, reason: error.reason)
         }
     }
 
@@ -113,5 +197,215 @@ enum ValueArgument {
         CLIFailure.usage(
             "invalid value '\(TerminalText.safe(text))' for '\(TerminalText.safe(feature.key))' (VALUE): \(reason)\n"
                 + "expected \(ValueText.expectation(of: feature)), or 'default' to remove the override")
+    }
+}
+
+/// What `set` writes: the members, their new values, and (for `--match`) the matching members VALUE does not fit.
+struct BulkSetPlan {
+    /// The members set, in the order given (pairs) or in key order (`--match`).
+    var members: [AnyFeature]
+    /// key → new value (`nil`: remove the override).
+    var changes: [String: OverrideValue?]
+    /// Members `--match` found that VALUE does not fit, in key order, with the reason.
+    var skipped: [(key: String, reason: String)] = []
+
+    /// Reads `KEY VALUE` pairs: every key and value is checked before anything is written.
+    /// - Throws: `CLIFailure.usage` naming every unknown key, a key given twice, or every invalid pair.
+    static func pairs(_ arguments: [String], in registry: FeatureRegistry, asJSON: Bool) throws -> BulkSetPlan {
+        let pairs = stride(from: 0, to: arguments.count - 1, by: 2).map { (arguments[$0], arguments[$0 + 1]) }
+        let features = try KeyLookup.features(pairs.map(\.0), in: registry)
+        var seen = Set<String>()
+        for (key, _) in pairs where !seen.insert(key).inserted {
+            throw CLIFailure.usage("'\(TerminalText.safe(key))' is given twice (KEY); give each key once")
+        }
+        if !asJSON, zip(features, pairs).filter({ $0.0.settingType == .json && $0.1.1 == "@-" }).count > 1 {
+            throw CLIFailure.usage("'@-' (standard input) is given as more than one VALUE; it can be read once")
+        }
+        var changes: [String: OverrideValue?] = [:]
+        var refusals: [String] = []
+        for (feature, (_, text)) in zip(features, pairs) {
+            do {
+                changes[feature.key] = try ValueArgument.parse(text, for: feature, asJSON: asJSON)
+            } catch let failure as CLIFailure where failure.status == .usage && pairs.count > 1 {
+                refusals.append(failure.message)
+            }
+        }
+        if !refusals.isEmpty {
+            throw CLIFailure.usage(refusals.joined(separator: "\n") + "\nnothing was written")
+        }
+        return BulkSetPlan(members: features, changes: changes)
+    }
+
+    /// The members whose keys match `pattern` and that VALUE fits. A text setting does not take a flag word
+    /// (`on`, `off`, `true`, … as flags read them) given without `--json`: the pattern most likely meant flags.
+    /// - Throws: `CLIFailure.runtime` (status 1) when no member matches; `CLIFailure.usage` when VALUE fits none.
+    static func matching(_ pattern: String, value text: String, in registry: FeatureRegistry, asJSON: Bool) throws
+        -> BulkSetPlan
+    {
+        let matcher = KeyPattern(pattern)
+        let matched = registry.allFeatures.filter { matcher.matches($0.key) }.sorted { $0.key < $1.key }
+        guard !matched.isEmpty else { throw noMatch(pattern, in: registry) }
+        var plan = BulkSetPlan(members: [], changes: [:])
+        let flagWord = OverrideState(word: text).map { $0 != .featureDefault } ?? false
+        for feature in matched {
+            if !asJSON, flagWord, feature.settingType == .string {
+                plan.skipped.append(
+                    (
+                        feature.key,
+                        "a text setting does not take the flag word '\(TerminalText.safe(text))' from --match (set it by its key)"
+                    ))
+                continue
+            }
+            do {
+                plan.changes[feature.key] = try ValueArgument.read(text, for: feature, asJSON: asJSON)
+                plan.members.append(feature)
+            } catch let invalid as ValueArgument.InvalidValue {
+                plan.skipped.append((feature.key, "\(feature.settingType.name): \(invalid.reason)"))
+            }
+        }
+        guard !plan.members.isEmpty else {
+            let list = plan.skipped.prefix(10).map { "\(TerminalText.safe($0.key)) (\($0.reason))" }
+            throw CLIFailure.usage(
+                "VALUE '\(TerminalText.safe(text))' fits none of the \(matched.count) flag(s) and setting(s) matching '\(TerminalText.safe(pattern))': "
+                    + list.joined(separator: "; ") + (plan.skipped.count > 10 ? "; …" : "") + "; nothing was written")
+        }
+        return plan
+    }
+
+    /// `no flag or setting matches 'checkout.*' in Demo` (status 1).
+    static func noMatch(_ pattern: String, in registry: FeatureRegistry) -> CLIFailure {
+        CLIFailure.runtime(
+            "no flag or setting matches '\(TerminalText.safe(pattern))' (--match) in \(TerminalText.safe(registry.name)); nothing was changed"
+        )
+    }
+
+    /// `list.infiniteScroll: on (ON by override)`: the override and the value that results, then its expiry if it
+    /// has one (`until 2026-12-01T10:00:00Z, 2h left`).
+    static func line(for feature: AnyFeature, now: Date) -> String {
+        let resolution = feature.explanation
+        var line =
+            "\(TerminalText.safe(feature.key)): \(ValueText.override(feature.overrideValue, of: feature)) (\(ValueText.shown(resolution.value, of: feature)) \(SourceText.byPhrase(resolution.source)))"
+        if let expiry = feature.overrideExpiry { line += " " + ExpiryText.until(expiry, now: now) }
+        return line
+    }
+
+    /// `{"changes":[{"key","from","to"}],"matched":N,"skipped":[{"key","reason"}]}`, compact, keys in order.
+    static func json(
+        changed: [AnyFeature], before: [String: OverrideValue], after: [String: OverrideValue], matched: Int,
+        skipped: [(key: String, reason: String)]
+    ) -> String {
+        let changes = HistoryOutput.changesJSON(changed.map { ($0.key, before[$0.key], after[$0.key]) })
+        let skippedJSON = skipped.map {
+            #"{"key":"# + HistoryOutput.quoted($0.key) + #","reason":"# + HistoryOutput.quoted($0.reason) + "}"
+        }
+        return #"{"changes":"# + changes + #","matched":\#(matched),"skipped":["# + skippedJSON.joined(separator: ",")
+            + "]}"
+    }
+
+    /// Notes the skipped members on standard error, one line each.
+    func noteSkipped() {
+        for (key, reason) in skipped {
+            StandardStreams.note("skipped \(TerminalText.safe(key)): \(reason)")
+        }
+    }
+
+    /// `set 3 of 5 flag(s) and setting(s) matching 'checkout.*'` on standard error.
+    func noteMatchSummary(_ pattern: String, changed: Int) {
+        let total = members.count + skipped.count
+        StandardStreams.note(
+            "changed \(changed) of the \(total) flag(s) and setting(s) matching '\(TerminalText.safe(pattern))'"
+                + (members.count > changed ? " (\(members.count - changed) already had that value)" : ""))
+    }
+}
+
+/// Reads `set`'s `--for DURATION` and `--until TIME`.
+enum ExpiryArgument {
+    /// The seconds in `30m`, `2h`, `3d`, `1w` or a combination (`1d12h`); `nil` for anything else, zero, or more
+    /// than 100 years.
+    static func seconds(_ text: String) -> TimeInterval? {
+        let units: [Character: Int] = ["m": 60, "h": 3600, "d": 86_400, "w": 604_800]
+        var total = 0
+        var number: Int?
+        for character in text {
+            if let digit = character.wholeNumberValue, character.isASCII {
+                let (scaled, overflow) = (number ?? 0).multipliedReportingOverflow(by: 10)
+                guard !overflow, scaled <= Int(Int32.max) else { return nil }
+                number = scaled + digit
+            } else if let unit = units[character], let value = number {
+                total += value * unit
+                number = nil
+                guard total <= 100 * 366 * 86_400 else { return nil }
+            } else {
+                return nil
+            }
+        }
+        guard number == nil, total > 0 else { return nil }
+        return TimeInterval(total)
+    }
+
+    /// `--for '90': expected …` (status 2).
+    static func badDuration(_ text: String) -> ValidationError {
+        ValidationError(
+            "--for '\(TerminalText.safe(text))': expected a duration like 30m, 2h or 3d: whole numbers with m (minutes), h (hours), d (days) or w (weeks), combinable as 1d12h; more than zero, at most 100 years"
+        )
+    }
+
+    /// `--until 'tomorrow': expected …` (status 2).
+    static func badTime(_ text: String) -> ValidationError {
+        ValidationError(
+            "--until '\(TerminalText.safe(text))': expected an ISO 8601 time with a zone, like 2026-12-01T10:00:00Z"
+        )
+    }
+
+    /// When the overrides set expire, or `nil` for permanent ones.
+    /// - Throws: `CLIFailure.usage` when `--until` is not in the future.
+    static func deadline(duration: String?, until: String?, now: Date) throws -> Date? {
+        if let duration, let seconds = seconds(duration) { return now.addingTimeInterval(seconds) }
+        guard let until else { return nil }
+        guard let date = CommandClock.time(until) else { throw CLIFailure.usage(badTime(until).message) }
+        guard date > now else {
+            throw CLIFailure.usage(
+                "--until \(TerminalText.safe(until)) is not in the future (now \(CommandClock.text(now))); give a later time, or --for DURATION"
+            )
+        }
+        return date
+    }
+}
+
+/// Shell completion of `set`'s arguments: keys at KEY positions, the values of the key before at VALUE positions
+/// (`on`/`off`/`default`, a choice's cases), and flag words after `--match PATTERN`.
+enum SetCompletion {
+    /// Options of `set` that take a value (skipped when counting arguments).
+    static let takesValue: Set<String> = [
+        "--manifest", "--store", "--lock-timeout", "--match", "--format", "--for", "--until",
+    ]
+
+    /// The completions for the last word of `words` (the one being typed, `prefix`).
+    static func complete(words: [String], prefix: String) -> [String] {
+        guard let set = words.firstIndex(of: "set") else { return [] }
+        var positional: [String] = []
+        var context: [String] = []
+        var matching = false
+        var index = words.index(after: set)
+        while index < words.count - 1 {
+            let word = words[index]
+            if takesValue.contains(word) {
+                if word == "--match" { matching = true }
+                if word == "--manifest" || word == "--store", index + 1 < words.count - 1 {
+                    context += [word, words[index + 1]]
+                }
+                index += 2
+                continue
+            }
+            if word.hasPrefix("--match=") { matching = true }
+            if !word.hasPrefix("-") { positional.append(word) }
+            index += 1
+        }
+        if matching { return ["on", "off", "default"].filter { $0.hasPrefix(prefix) } }
+        if positional.count.isMultiple(of: 2) {
+            return KeyCompletion.keys(words: context, prefix: prefix)
+        }
+        return KeyCompletion.values(
+            words: ["flagstaff", "set"] + context + [positional.last ?? "", prefix], prefix: prefix)
     }
 }

@@ -1,4 +1,5 @@
 import Flagstaff
+import Foundation
 
 /// The text of `flagstaff get KEY --explain`.
 ///
@@ -7,6 +8,7 @@ import Flagstaff
 ///   Load more rows when the list is scrolled to the bottom
 ///   value     ON by override
 ///   override  on
+///   expires   2026-12-01T10:00:00Z (2h 5m left)      (only for an override that expires)
 ///   kind      static
 ///   restart   not required
 /// resolution, highest precedence first (* decided):
@@ -31,7 +33,8 @@ enum ExplainText {
     /// - Parameters:
     ///   - feature: the flag or setting.
     ///   - baseline: the launch values, for the restart line.
-    static func lines(for feature: AnyFeature, baseline: LaunchBaseline) -> [String] {
+    ///   - now: the command's time, for an expiring override's time left.
+    static func lines(for feature: AnyFeature, baseline: LaunchBaseline, now: Date) -> [String] {
         let resolution = feature.explanation
         let show = { (value: OverrideValue) in ValueText.shown(value, of: feature) }
         var lines = ["\(TerminalText.safe(feature.key)) — \(SourceText.labelPath(feature))"]
@@ -41,6 +44,10 @@ enum ExplainText {
         lines.append("  value     \(show(resolution.value)) \(SourceText.byPhrase(resolution.source))")
         if !(feature is AnyFlag) { lines.append("  type      \(typeText(feature))") }
         lines.append("  override  \(ValueText.override(feature.overrideValue, of: feature))")
+        if let expiry = feature.overrideExpiry {
+            lines.append(
+                "  expires   \(CommandClock.text(expiry.expiresAt)) (\(ExpiryText.left(expiry, now: now)) left)")
+        }
         lines.append("  kind      \(feature.kind.rawValue)")
         if feature.requiresRestart {
             let launch = baseline.launchValue(of: feature)
@@ -63,6 +70,7 @@ enum ExplainText {
             var line = marker + name + "  " + (step.value.map(show) ?? "—")
             var notes: [String] = []
             if let detail = step.detail { notes.append(TerminalText.safe(detail)) }
+            if let expiresAt = step.expiresAt { notes.append("until \(CommandClock.text(expiresAt))") }
             if case .remote(_, let fetchedAt) = step.source, step.detail == nil {
                 notes.append(fetchedAt.map { "fetched \(SourceText.timestamp($0))" } ?? "never fetched")
             }

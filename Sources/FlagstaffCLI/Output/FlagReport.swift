@@ -13,7 +13,8 @@ import Foundation
 /// ```
 /// Flags keep `enabled` and `override` (`on`, `off` or `default`); settings have `default`, `override` (the
 /// value, or `null` when there is none), and `range` or `choices` when declared. `get --json` adds `chain`
-/// (see ``Step``). Absent optional fields (`description`) are omitted.
+/// (see ``Step``). An override that expires adds `expiresAt` (ISO 8601), also on the chain's `override` step.
+/// Absent optional fields (`description`, `expiresAt`) are omitted.
 struct FlagReport: Encodable {
     /// One source of the resolution chain.
     struct Step: Encodable {
@@ -31,8 +32,12 @@ struct FlagReport: Encodable {
         var fetchedAt: Date?
         /// For `buildTarget`: the build target this binary was built for.
         var buildTarget: String?
+        /// For `override`: when the override expires, if it does (ISO 8601).
+        var expiresAt: Date?
 
-        enum CodingKeys: String, CodingKey { case source, value, decided, detail, provider, fetchedAt, buildTarget }
+        enum CodingKeys: String, CodingKey {
+            case source, value, decided, detail, provider, fetchedAt, buildTarget, expiresAt
+        }
 
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
@@ -43,6 +48,7 @@ struct FlagReport: Encodable {
             try container.encodeIfPresent(provider, forKey: .provider)
             try container.encodeIfPresent(fetchedAt, forKey: .fetchedAt)
             try container.encodeIfPresent(buildTarget, forKey: .buildTarget)
+            try container.encodeIfPresent(expiresAt, forKey: .expiresAt)
         }
     }
 
@@ -74,13 +80,15 @@ struct FlagReport: Encodable {
     var kind: String
     var requiresRestart: Bool
     var pendingRestart: Bool
+    /// When the override expires, if it does (ISO 8601).
+    var expiresAt: Date?
     var chain: [Step]?
 
     enum CodingKeys: String, CodingKey {
         case key, label, group, description, type, value, enabled, override
         case defaultValue = "default"
         case range, choices
-        case source, kind, requiresRestart, pendingRestart, chain
+        case source, kind, requiresRestart, pendingRestart, expiresAt, chain
     }
 
     /// Describes a flag or setting.
@@ -112,6 +120,7 @@ struct FlagReport: Encodable {
         kind = feature.kind.rawValue
         requiresRestart = feature.requiresRestart
         self.pendingRestart = pendingRestart
+        expiresAt = feature.overrideExpiry?.expiresAt
         chain = includeChain ? Self.steps(resolution, of: feature) : nil
     }
 
@@ -132,6 +141,7 @@ struct FlagReport: Encodable {
         try container.encode(kind, forKey: .kind)
         try container.encode(requiresRestart, forKey: .requiresRestart)
         try container.encode(pendingRestart, forKey: .pendingRestart)
+        try container.encodeIfPresent(expiresAt, forKey: .expiresAt)
         try container.encodeIfPresent(chain, forKey: .chain)
     }
 
@@ -145,7 +155,7 @@ struct FlagReport: Encodable {
         return resolution.chain.enumerated().map { index, step in
             var result = Step(
                 source: SourceText.identifier(step.source), value: step.value.map { ReportValue($0, of: feature) },
-                decided: index == decider, detail: step.detail)
+                decided: index == decider, detail: step.detail, expiresAt: step.expiresAt)
             switch step.source {
             case .remote(let provider, let fetchedAt):
                 result.provider = provider

@@ -50,12 +50,14 @@ enum RegistryLoader {
         let storeURL =
             explicitStore.map { URL(fileURLWithPath: $0) }
             ?? FileOverrideStore.defaultURL(name: manifest?.name ?? demoStoreName)
+        let wallClock = try CommandClock.wallClock(environment: environment)
         let store: FileOverrideStore
         do {
             // An unused store is never written (and completion's options were never parsed: no lock timeout).
             let lockWait = requirement == .ignored ? FileOverrideStore.LockWait() : lockWait(options, quiet: watchStore)
             store = try FileOverrideStore(
-                url: storeURL, lockWait: lockWait, journal: JournalOptions(origin: watchStore ? .console : .cli))
+                url: storeURL, lockWait: lockWait, journal: JournalOptions(origin: watchStore ? .console : .cli),
+                wallClock: wallClock)
         } catch {
             throw CLIFailure.runtime("--store: \(error)")
         }
@@ -64,7 +66,8 @@ enum RegistryLoader {
             storeWatchInterval: watchStore ? .milliseconds(500) : nil,
             assertOnProblems: false,
             // What an app started with this environment would see (the CLI's own arguments are not an app's).
-            launchOverrides: LaunchOverrides(environment: CommandContext.current.environment, arguments: []))
+            launchOverrides: LaunchOverrides(environment: CommandContext.current.environment, arguments: []),
+            wallClock: wallClock)
         let registry: FeatureRegistry
         var remoteConfig: RemoteConfig?
         if let manifest, let manifestPath {

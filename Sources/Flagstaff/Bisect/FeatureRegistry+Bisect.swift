@@ -1,0 +1,42 @@
+/// Bisecting a registry's overrides, so its members and subscribers see each step at once.
+extension FeatureRegistry {
+    /// The bisect in progress on the registry's store, or `nil`.
+    /// - Throws: ``BisectError`` (also when the store is not a file store) naming the state file.
+    public func bisectSession() throws -> BisectSession? {
+        try bisectStore().bisectSession()
+    }
+
+    /// Starts a bisect on the registry's store (``FileOverrideStore/startBisect(matching:)``) and applies
+    /// the result.
+    /// - Parameter pattern: a key glob, or `nil` for every override.
+    /// - Returns: the session.
+    /// - Throws: ``BisectError``, or the store's error.
+    @discardableResult
+    public func startBisect(matching pattern: String? = nil) throws -> BisectSession {
+        defer { refreshFromStore() }
+        return try bisectStore().startBisect(matching: pattern)
+    }
+
+    /// Answers the step in force (``FileOverrideStore/answerBisect(_:)``) and applies the next one.
+    /// - Returns: the session after the answer.
+    /// - Throws: ``BisectError``, or the store's error.
+    @discardableResult
+    public func answerBisect(_ answer: BisectAnswer) throws -> BisectSession {
+        defer { refreshFromStore() }
+        return try bisectStore().answerBisect(answer)
+    }
+
+    /// Ends the bisect, restoring the candidates' values from before the start (``FileOverrideStore/resetBisect()``).
+    /// - Returns: what was restored.
+    /// - Throws: ``BisectError``, or the store's error.
+    @discardableResult
+    public func resetBisect() throws -> BisectResetOutcome {
+        defer { refreshFromStore() }
+        return try bisectStore().resetBisect()
+    }
+
+    private func bisectStore() throws(BisectError) -> FileOverrideStore {
+        guard let store = store as? FileOverrideStore else { throw BisectError(code: .notFileStore) }
+        return store
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+
+/// Something the store doctor found wrong or worth knowing about an override store and its registry.
+///
+/// Findings come from ``StoreDoctor/examine(_:overrides:expired:)`` (or ``FeatureRegistry/diagnoseStore()``). A
+/// finding with a ``fix`` can be repaired by a store change (``FeatureRegistry/fixStore()`` applies every fix at
+/// once); the others say what a person has to do in ``advice``.
+public struct DoctorFinding: Sendable, Hashable, CustomStringConvertible {
+    /// What kind of problem this is.
+    public var kind: Kind
+    /// How much it matters.
+    public var severity: DoctorSeverity
+    /// The store key concerned, or `nil` for a registry problem that names no single key.
+    public var key: String?
+    /// The value stored under ``key``, when the finding is about a store entry.
+    public var storedValue: OverrideValue?
+    /// One sentence saying what is wrong, e.g. `no flag or setting "oldFlag" in Shop`.
+    public var message: String
+    /// The store change that repairs it, or `nil` when only a person can (see ``advice``).
+    public var fix: DoctorFix?
+    /// What to do when there is no automatic fix, e.g. `set a valid value or reset it`.
+    public var advice: String?
+    /// When the override expired (``Kind/expired`` findings).
+    public var expiredAt: Date?
+
+    /// Creates a finding.
+    public init(
+        kind: Kind, severity: DoctorSeverity, key: String?, storedValue: OverrideValue? = nil, message: String,
+        fix: DoctorFix? = nil, advice: String? = nil, expiredAt: Date? = nil
+    ) {
+        self.kind = kind
+        self.severity = severity
+        self.key = key
+        self.storedValue = storedValue
+        self.message = message
+        self.fix = fix
+        self.advice = advice
+        self.expiredAt = expiredAt
+    }
+
+    /// `orphan "oldFlag": no flag or setting "oldFlag" in Shop`.
+    public var description: String {
+        let subject = key.map { " " + JSONText.quoted($0, alsoEscaping: TextSanitizer.isUnsafe) } ?? ""
+        return "\(kind.rawValue)\(subject): \(message)"
+    }
+
+    /// The kind of a finding. New kinds may be added: switch with a `default`.
+    public struct Kind: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+        /// The word used in reports and JSON, e.g. `orphan`.
+        public let rawValue: String
+
+        /// Creates a kind from its word.
+        public init(rawValue: String) { self.rawValue = rawValue }
+
+        /// An override whose expiry has passed: applied by no one, removed at the next write.
+        public static let expired = Kind(rawValue: "expired")
+        /// An override for a key the registry declares no flag or setting for.
+        public static let orphan = Kind(rawValue: "orphan")
+        /// An override equal to the value its member has anyway, from a source that cannot change (a static
+        /// default): removing it changes nothing.
+        public static let noOp = Kind(rawValue: "no-op")
+        /// An override equal to the member's current value without it, which comes from a source that can
+        /// change (a remote value, a dynamic rule, a build target): it pins today's value. Information only.
+        public static let pinsCurrentValue = Kind(rawValue: "pins-current-value")
+        /// A stored value not valid for the member declared under its key (type, range, choices, JSON shape):
+        /// ignored and left in the file.
+        public static let wrongType = Kind(rawValue: "wrong-type")
+        /// A declaration problem of the registry (a duplicate or unusable key): see ``RegistryProblem``.
+        public static let registryProblem = Kind(rawValue: "registry-problem")
+
+        /// The word.
+        public var description: String { rawValue }
+    }
+}
+
+/// How much a finding matters.
+public enum DoctorSeverity: String, Sendable, Hashable, Comparable, CaseIterable {
+    /// Worth knowing; the store is still clean.
+    case info
+    /// An override that does nothing useful (orphan, no-op, expired): safe to remove.
+    case warning
+    /// Something that is wrong and needs a person: a value that is ignored, a registry that declares a key twice.
+    case error
+
+    /// `info` < `warning` < `error`.
+    public static func < (lhs: DoctorSeverity, rhs: DoctorSeverity) -> Bool {
+        lhs.rank < rhs.rank
+    }
+
+    private var rank: Int {
+        switch self {
+        case .info: return 0
+        case .warning: return 1
+        case .error: return 2
+        }
+    }
+}
+
+/// A store change that repairs a finding.
+public struct DoctorFix: Sendable, Hashable {
+    /// The change to make: key → new value, `nil` to remove the entry.
+    public var changes: [String: OverrideValue?]
+    /// What the change does, e.g. `remove the override`.
+    public var summary: String
+
+    /// Creates a fix.
+    public init(changes: [String: OverrideValue?], summary: String) {
+        self.changes = changes
+        self.summary = summary
+    }
+
+    /// Removes the store entry under `key`.
+    /// - Parameter key: the store key.
+    public static func removeOverride(_ key: String) -> DoctorFix {
+        DoctorFix(changes: [key: nil], summary: "remove the override")
+    }
+}

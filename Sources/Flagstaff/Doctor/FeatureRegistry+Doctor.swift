@@ -1,0 +1,77 @@
+import Foundation
+
+/// The store doctor on a registry's own store.
+extension FeatureRegistry {
+    /// Examines the registry's store as last loaded (expired overrides included) at ``now`` with ``StoreDoctor``.
+    ///
+    /// While the store cannot be read (``storeError``), it looks empty here: check ``storeError`` first.
+    /// - Returns: the report.
+    public func diagnoseStore() -> DoctorReport {
+        StoreDoctor.examine(self, snapshot: core.state.withLock { $0.storeSnapshot }, now: now)
+    }
+
+    /// Removes every override the doctor can fix (orphans, no-ops, expired) in one store write, and applies the
+    /// result.
+    ///
+    /// The orphans and no-ops removed are journaled as one change with origin `doctor` (one undo step where the
+    /// store keeps a history). Expired overrides are removed by the same write the way every write removes them,
+    /// journaled with origin `expiry`, which undo never restores (an expired override brought back would be
+    /// permanent). For a ``FileOverrideStore`` the store is examined again under its lock, so an entry another
+    /// process changed since ``diagnoseStore()`` is judged by its new value. Nothing is written when nothing is
+    /// fixable.
+    /// - Returns: what was fixed and what remains.
+    /// - Throws: the store's error (corrupt, unreadable or unwritable file, lock not released in time); on error
+    ///   nothing changes.
+    @discardableResult
+    public func fixStore() throws -> DoctorFixOutcome {
+        let (outcome, change) = try core.writes.withLock { _ -> (DoctorFixOutcome, FeatureChange?) in
+            var fixed: [DoctorFinding] = []
+            let after: StoreSnapshot
+            do {
+                if let fileStore = store as? FileOverrideStore {
+                    after = try fileStore.modify { live, note in
+                        // `live` leaves out what this write removes as expired; the file (read under the same
+                        // lock) still has those entries and their expiry.
+                        let stored = try fileStore.loadSnapshot()
+                        var expired: [String: Date] = [:]
+                        for key in stored.overrides.keys where live[key] == nil {
+                            expired[key] = stored.expiries[key]?.expiresAt
+                        }
+                        let report = StoreDoctor.examine(self, overrides: stored.overrides, expired: expired)
+                        fixed = report.fixable
+                        note.origin = .doctor
+                        return report.fixChanges.filter { live[$0.key] != nil }
+                    }.snapshot
+                } else {
+                    let report = StoreDoctor.examine(self, snapshot: try store.loadSnapshot(), now: now)
+                    fixed = report.fixable
+                    after = try ChangeOrigin.$current.withValue(.doctor) {
+                        try store.update(report.fixChanges, expiries: [:])
+                    }
+                }
+            } catch {
+                recordStoreError(error)
+                throw error
+            }
+            core.state.withLock { $0.storeError = nil }
+            let change = apply(after, origin: .local)
+            let remaining = StoreDoctor.examine(self, snapshot: after, now: now)
+            return (DoctorFixOutcome(fixed: fixed, remaining: remaining), change)
+        }
+        if let change { notify(change) }
+        return outcome
+    }
+}
+
+/// What ``FeatureRegistry/fixStore()`` did.
+public struct DoctorFixOutcome: Sendable, Hashable {
+    /// The findings the store change repaired, as found when it was made.
+    public var fixed: [DoctorFinding]
+    /// The findings after it (those without a fix, and information).
+    public var remaining: DoctorReport
+}
+
+extension ChangeOrigin {
+    /// The store doctor's fixes (`flagstaff doctor --fix`).
+    public static let doctor: ChangeOrigin = "doctor"
+}

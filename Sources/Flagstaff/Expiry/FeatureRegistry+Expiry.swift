@@ -1,0 +1,97 @@
+import Foundation
+
+/// Overrides that expire (``OverrideExpiry``).
+extension FeatureRegistry {
+    /// The expiry of the override in force under `key`, or `nil` when it is permanent or there is none.
+    /// - Parameter key: a store key.
+    public func overrideExpiry(forKey key: String) -> OverrideExpiry? {
+        core.state.withLock { state in
+            state.storedOverrides[key] == nil ? nil : state.storeSnapshot.expiries[key]
+        }
+    }
+
+    /// Overrides still in the store whose expiry time has passed: no longer applied, removed by the next write
+    /// to the store. By key.
+    public var expiredOverrides: [String: OverrideValue] {
+        core.state.withLock { state in
+            state.storeSnapshot.overrides.filter { state.storedOverrides[$0.key] == nil }
+        }
+    }
+
+    /// The expiry of each override in ``expiredOverrides``.
+    package var expiredOverrideExpiries: [String: OverrideExpiry] {
+        core.state.withLock { state in
+            state.storeSnapshot.expiries.filter {
+                state.storeSnapshot.overrides[$0.key] != nil && state.storedOverrides[$0.key] == nil
+            }
+        }
+    }
+
+    /// The registry's current date and time (its ``RegistryOptions/wallClock``, never going backwards): what
+    /// expiry is measured against.
+    package var now: Date { core.wallClock.now() }
+
+    /// Sets overrides that stop applying at `expiresAt` (or permanent ones, for `nil`) in one store write: all or
+    /// nothing, each value checked against the member under its key, as ``setOverrideValues(_:)``. Removals
+    /// (`nil` values) ignore the expiry.
+    /// - Parameters:
+    ///   - changes: keys and their new values, `nil` to remove.
+    ///   - expiresAt: when the overrides set stop applying; must be later than ``now``.
+    /// - Throws: ``InvalidOverrideValue`` for an invalid value or an expiry not in the future, or the store's
+    ///   error (also when the store keeps no expiry times); on error nothing changes.
+    public func setOverrideValues(_ changes: [String: OverrideValue?], expiresAt: Date?) throws {
+        guard let expiresAt else { return try setOverrideValues(changes) }
+        let now = self.now
+        let setKeys = changes.compactMap { $0.value == nil ? nil : $0.key }.sorted()
+        if let first = setKeys.first, expiresAt <= now {
+            throw InvalidOverrideValue(
+                key: first, value: changes[first]! ?? .off,
+                reason:
+                    "the expiry \(CivilDate.timestampText(expiresAt)) is not in the future (now \(CivilDate.timestampText(now)))"
+            )
+        }
+        try validate(changes)
+        let expiry = OverrideExpiry(expiresAt: expiresAt, setAt: now)
+        try writeValidatedOverrideValues(
+            changes, expiries: Dictionary(uniqueKeysWithValues: setKeys.map { ($0, expiry) }))
+    }
+
+    /// Wakes at `deadline` (the next expiry) to republish the overrides in force; `nil` stops the timer.
+    func scheduleExpiryTimer(at deadline: Date?) {
+        core.expiryTimer.withLock { timer in
+            if timer?.deadline == deadline { return }
+            timer?.task.cancel()
+            guard let deadline else {
+                timer = nil
+                return
+            }
+            let clock = core.clock
+            let wallClock = core.wallClock
+            let task = Task.detached(priority: .utility) { [weak self] in
+                let wait = deadline.timeIntervalSince(wallClock.now())
+                if wait > 0 {
+                    do {
+                        try await clock.sleep(for: .nanoseconds(Int64((wait * 1e9).rounded(.up))))
+                    } catch {
+                        return  // cancelled: a new deadline, or the registry is gone
+                    }
+                }
+                self?.expireDueOverrides(deadline: deadline)
+            }
+            timer = (deadline, task)
+        }
+    }
+
+    /// Re-applies the last store contents at the current time, so overrides whose time has come stop applying,
+    /// and notifies subscribers.
+    private func expireDueOverrides(deadline: Date) {
+        core.expiryTimer.withLock { timer in
+            if timer?.deadline == deadline { timer = nil }
+        }
+        let change = core.writes.withLock { _ -> FeatureChange? in
+            let snapshot = core.state.withLock { $0.storeSnapshot }
+            return apply(snapshot, origin: .expiry)
+        }
+        if let change { notify(change) }
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+
+/// When an override stops applying. Kept by the store beside the override (a top-level `"expiry"` member of the
+/// store file); an override without one is permanent.
+///
+/// From ``expiresAt`` on, no registry applies the override (a timer republishes the member at that moment), and
+/// the next write to the store by any process removes it, journaled with origin ``ChangeOrigin/expiry``.
+public struct OverrideExpiry: Sendable, Hashable {
+    /// The moment the override stops applying.
+    public var expiresAt: Date
+    /// When the override was set with this expiry.
+    public var setAt: Date
+
+    /// Creates an expiry.
+    /// - Parameters:
+    ///   - expiresAt: the moment the override stops applying.
+    ///   - setAt: when it was set.
+    public init(expiresAt: Date, setAt: Date) {
+        self.expiresAt = expiresAt
+        self.setAt = setAt
+    }
+
+    /// Whether the override no longer applies at `date`.
+    public func isExpired(at date: Date) -> Bool { date >= expiresAt }
+
+    /// Seconds left at `date` (zero once expired).
+    public func timeLeft(at date: Date) -> TimeInterval { max(0, expiresAt.timeIntervalSince(date)) }
+
+    /// A short English rendering of a span of time, rounded down to its largest unit pair: `45s`, `59m`, `3h 5m`,
+    /// `2d 4h`; `0s` for nothing left.
+    /// - Parameter interval: seconds.
+    public static func shortText(_ interval: TimeInterval) -> String {
+        let seconds = Int(max(0, interval).rounded(.down))
+        switch seconds {
+        case ..<60: return "\(seconds)s"
+        case ..<3600: return "\(seconds / 60)m"
+        case ..<86_400:
+            let minutes = seconds / 60 % 60
+            return minutes == 0 ? "\(seconds / 3600)h" : "\(seconds / 3600)h \(minutes)m"
+        default:
+            let hours = seconds / 3600 % 24
+            return hours == 0 ? "\(seconds / 86_400)d" : "\(seconds / 86_400)d \(hours)h"
+        }
+    }
+}
+
+/// A store's contents: the overrides and the expiry of those that have one.
+public struct StoreSnapshot: Sendable, Equatable {
+    /// Every override by key, expired ones included (they stay until the next write).
+    public var overrides: [String: OverrideValue]
+    /// The expiry of each override that has one, by key.
+    public var expiries: [String: OverrideExpiry]
+
+    /// Creates a snapshot.
+    public init(overrides: [String: OverrideValue] = [:], expiries: [String: OverrideExpiry] = [:]) {
+        self.overrides = overrides
+        self.expiries = expiries
+    }
+
+    /// The keys whose override has expired at `date`, sorted.
+    public func expiredKeys(at date: Date) -> [String] {
+        expiries.filter { overrides[$0.key] != nil && $0.value.isExpired(at: date) }.keys.sorted()
+    }
+
+    /// The overrides in force at `date`: expired ones left out.
+    public func liveOverrides(at date: Date) -> [String: OverrideValue] {
+        guard !expiries.isEmpty else { return overrides }
+        return overrides.filter { entry in expiries[entry.key].map { !$0.isExpired(at: date) } ?? true }
+    }
+
+    /// Applies changes as a store does: a key set gets the expiry given for it in `expiries`, or none (it becomes
+    /// permanent); a key removed loses its expiry; expiries of keys without an override are dropped.
+    /// - Parameters:
+    ///   - changes: keys and new values, `nil` to remove.
+    ///   - expiries: the expiry of keys set by `changes` that have one.
+    package mutating func apply(_ changes: [String: OverrideValue?], expiries newExpiries: [String: OverrideExpiry]) {
+        for (key, value) in changes {
+            overrides[key] = value
+            expiries[key] = value == nil ? nil : newExpiries[key]
+        }
+        expiries = expiries.filter { overrides[$0.key] != nil }
+    }
+}
