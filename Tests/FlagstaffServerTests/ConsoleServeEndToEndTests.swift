@@ -11,7 +11,8 @@ import FoundationNetworking
 @Suite struct ConsoleServeEndToEndTests {
     @Test("the console serves its registry, shows the SDK that posted metrics, and its changes reach the server")
     func consoleServes() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("console-serve-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "console-serve-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let executable = try BuildProducts.executable(named: "flagstaff")
@@ -28,14 +29,17 @@ import FoundationNetworking
 
         let metrics = try await HTTPExchange.send(
             try #require(URL(string: base + "/api/client/metrics")), method: "POST",
-            body: Data(#"{"appName":"ios-app","bucket":{"start":"a","stop":"b","toggles":{"blueText":{"yes":3,"no":1}}}}"#.utf8))
+            body: Data(
+                #"{"appName":"ios-app","bucket":{"start":"a","stop":"b","toggles":{"blueText":{"yes":3,"no":1}}}}"#.utf8
+            ))
         #expect(metrics.status == 202)
         // The console repaints every second while a remote source is attached; blueText is the first row.
         let shown = try await session.waitFor(text: "1 SDK: ios-app", timeout: 10)
         #expect(shown.contains("SDK metrics: 4 evaluations (3 on, 1 off)"), "\(shown)")
 
         let before = try await HTTPExchange.send(
-            try #require(URL(string: base + "/ofrep/v1/evaluate/flags/blueText")), method: "POST", body: Data("{}".utf8))
+            try #require(URL(string: base + "/ofrep/v1/evaluate/flags/blueText")), method: "POST", body: Data("{}".utf8)
+        )
         #expect(before.text.contains(#""value":false"#))
         try session.sendKeys("o")  // blueText on
         // Polls for the change to arrive (waiting for something to happen, not proving that nothing does).

@@ -140,7 +140,8 @@ import Testing
                 #"{"appName":"ios","instanceId":"i","bucket":{"start":"x","stop":"y","toggles":{"blueText":{"yes":3,"no":1,"variants":{}}}}}"#
                     .utf8))
         #expect(metrics.appName == "ios" && metrics.counts == ["blueText": EvaluationCount(yes: 3, no: 1)])
-        let register = try UnleashClientCall(body: Array(#"{"appName":"svc","sdkVersion":"unleash-python:6.9.1"}"#.utf8))
+        let register = try UnleashClientCall(
+            body: Array(#"{"appName":"svc","sdkVersion":"unleash-python:6.9.1"}"#.utf8))
         #expect(register.sdkVersion == "unleash-python:6.9.1" && register.counts.isEmpty)
         for bad in ["{", "[]", #"{"bucket":3}"#, #"{"bucket":{"toggles":{"a":{"yes":-1}}}}"#] {
             #expect(throws: ServerReplyError.self) { try UnleashClientCall(body: Array(bad.utf8)) }
@@ -156,7 +157,8 @@ import Testing
     func clientTracker() {
         let seen = AnnotatedMutex<[String]>([])
         let clock = AnnotatedMutex(Date(timeIntervalSince1970: 100))
-        let tracker = ClientTracker(now: { clock.withLock { $0 } }, onFirstSeen: { client in seen.withLock { $0.append(client.name) } })
+        let tracker = ClientTracker(
+            now: { clock.withLock { $0 } }, onFirstSeen: { client in seen.withLock { $0.append(client.name) } })
         tracker.record(name: "ios", sdk: nil, call: .request)
         clock.withLock { $0 = Date(timeIntervalSince1970: 200) }
         tracker.record(name: "ios", sdk: "unleash-client-swift:2", call: .metrics)
@@ -177,6 +179,8 @@ import Testing
         #expect(throws: FlagServerError.self) { try FlagServerConfiguration(port: 70000).validate() }
         #expect(throws: FlagServerError.self) { try FlagServerConfiguration(tokens: [""]).validate() }
         try FlagServerConfiguration(host: "0.0.0.0", tokens: ["secret"]).validate()
-        for host in ["127.0.0.1", "127.1.2.3", "localhost", "::1"] { try FlagServerConfiguration(host: host).validate() }
+        for host in ["127.0.0.1", "127.1.2.3", "localhost", "::1"] {
+            try FlagServerConfiguration(host: host).validate()
+        }
     }
 }

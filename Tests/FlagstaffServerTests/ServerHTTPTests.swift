@@ -65,12 +65,16 @@ import FoundationNetworking
     @Test("with tokens: 401 without or with a wrong Authorization header, 200 with a token or Bearer token")
     func tokens() async throws {
         let running = try await RunningServer(
-            registry: try ServedFixtures.registry(), configuration: FlagServerConfiguration(tokens: ["s3cret", "other"]))
+            registry: try ServedFixtures.registry(),
+            configuration: FlagServerConfiguration(tokens: ["s3cret", "other"]))
         defer { Task { await running.stop() } }
         let none = try await HTTPExchange.send(running.url("/api/frontend"))
         #expect(none.status == 401 && none.text.contains("Authorization"))
-        #expect(try await HTTPExchange.send(running.url("/api/frontend"), headers: ["Authorization": "nope"]).status == 401)
-        #expect(try await HTTPExchange.send(running.url("/api/frontend"), headers: ["Authorization": "s3cret"]).status == 200)
+        #expect(
+            try await HTTPExchange.send(running.url("/api/frontend"), headers: ["Authorization": "nope"]).status == 401)
+        #expect(
+            try await HTTPExchange.send(running.url("/api/frontend"), headers: ["Authorization": "s3cret"]).status
+                == 200)
         let bearer = try await HTTPExchange.send(
             running.url("/ofrep/v1/evaluate/flags"), method: "POST", headers: ["Authorization": "Bearer other"])
         #expect(bearer.status == 200)
@@ -102,12 +106,14 @@ import FoundationNetworking
         defer { Task { await running.stop() } }
         let register = try await HTTPExchange.send(
             running.url("/api/client/register"), method: "POST",
-            body: Data(#"{"appName":"checkout","instanceId":"1","sdkVersion":"unleash-python:6.9.1","strategies":[]}"#.utf8))
+            body: Data(
+                #"{"appName":"checkout","instanceId":"1","sdkVersion":"unleash-python:6.9.1","strategies":[]}"#.utf8))
         #expect(register.status == 202)
         let metrics = try await HTTPExchange.send(
             running.url("/api/frontend/client/metrics"), method: "POST",
             headers: ["User-Agent": "ios-app/1.0"],
-            body: Data(#"{"appName":"ios","bucket":{"start":"a","stop":"b","toggles":{"blueText":{"yes":2,"no":5}}}}"#.utf8))
+            body: Data(
+                #"{"appName":"ios","bucket":{"start":"a","stop":"b","toggles":{"blueText":{"yes":2,"no":5}}}}"#.utf8))
         #expect(metrics.status == 202)
         _ = try await HTTPExchange.send(running.url("/api/frontend"), headers: ["User-Agent": "browser/2"])
         let clients = running.server.clients.clients
@@ -116,7 +122,9 @@ import FoundationNetworking
         #expect(running.server.clients.evaluations(forKey: "blueText") == EvaluationCount(yes: 2, no: 5))
     }
 
-    @Test("another process's write to the store is served on the next request; a corrupt store keeps the last good values")
+    @Test(
+        "another process's write to the store is served on the next request; a corrupt store keeps the last good values"
+    )
     func liveStore() async throws {
         let url = try Self.storeFile()
         let registry = try ServedFixtures.registry(store: try FileOverrideStore(url: url))

@@ -51,7 +51,8 @@ final class ServeConsoleSession: Sendable {
         do {
             try configuration.validate()
         } catch {
-            throw CLIFailure.usage("--serve: \(error) (the console takes the token from $\(ServeCommand.tokenVariable))")
+            throw CLIFailure.usage(
+                "--serve: \(error) (the console takes the token from $\(ServeCommand.tokenVariable))")
         }
         var logger = Logger(label: "flagstaff.console.serve")
         logger.logLevel = .warning
@@ -116,7 +117,8 @@ final class ServeConsoleSource: ServedEvaluationReport {
     /// was last seen.
     var status: RemoteSourceStatus {
         if let problem = server.live.storeProblem {
-            return RemoteSourceStatus(lastFetch: nil, state: .failed("store unreadable, serving the last good values: \(problem)"))
+            return RemoteSourceStatus(
+                lastFetch: nil, state: .failed("store unreadable, serving the last good values: \(problem)"))
         }
         return RemoteSourceStatus(lastFetch: server.clients.clients.first?.lastSeen, state: .ok)
     }

@@ -85,7 +85,9 @@ struct FlagRoutes: Sendable {
     /// else the user agent.
     private func note(_ request: Request, appName: String?, sdk: String? = nil, call: ClientTracker.Call) {
         let agent = request.headers[.userAgent]
-        let name = appName ?? request.headers[Self.appNameHeader].flatMap { $0.isEmpty ? nil : $0 } ?? agent ?? "unnamed client"
+        let name =
+            appName ?? request.headers[Self.appNameHeader].flatMap { $0.isEmpty ? nil : $0 } ?? agent
+            ?? "unnamed client"
         let client = sdk ?? request.headers[Self.sdkHeader] ?? (name == agent ? nil : agent)
         clients.record(name: name, sdk: client, call: call)
     }

@@ -86,7 +86,8 @@ package enum OFREPBodies {
             }
             guard let flag = snapshot.flag(forKey: key) else {
                 throw Failure(
-                    code: "FLAG_NOT_FOUND", status: 404, details: "no flag or setting has the key \(JSONText.quoted(key))")
+                    code: "FLAG_NOT_FOUND", status: 404,
+                    details: "no flag or setting has the key \(JSONText.quoted(key))")
             }
             if let requestedType, !isCompatible(flag, with: requestedType) {
                 throw Failure(

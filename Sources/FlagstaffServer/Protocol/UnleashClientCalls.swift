@@ -30,7 +30,8 @@ package struct UnleashClientCall: Sendable, Equatable {
         sdkVersion = call["sdkVersion"] as? String
         counts = [:]
         guard let bucket = call["bucket"] else { return }
-        guard let bucket = bucket as? [String: Any], let toggles = (bucket["toggles"] ?? [String: Any]()) as? [String: Any]
+        guard let bucket = bucket as? [String: Any],
+            let toggles = (bucket["toggles"] ?? [String: Any]()) as? [String: Any]
         else {
             throw ServerReplyError(.error(400, "\"bucket\" must be an object with a \"toggles\" object"))
         }
