@@ -62,6 +62,7 @@ static inline int fs_start_colors(void) {
     init_pair(4, COLOR_CYAN, -1);
     init_pair(5, COLOR_BLUE, -1);
     init_pair(6, COLOR_MAGENTA, -1);
+    init_pair(7, COLORS >= 16 ? 8 : COLOR_WHITE, -1);  /* grey: bright black where there is one */
     return 1;
 }
 

@@ -181,6 +181,104 @@ enum ConsoleBench {
         let (rss, peak) = memory()
         print("memory: RSS \(rss) MB, peak \(peak) MB   [budget 150 MB]")
         _ = frame
+        runBulkChange(manifest: manifest, flagCount: flagCount)
+    }
+
+    /// Issue 12: marking every row (`M`) and forcing them all off (`x`, `y`) as one change, end to end through
+    /// the console's effect runner (store write, journal, the registry's change event for every flag, counts,
+    /// rows, layout), ≤ 200 ms; then `u` undoing it. On a file store journaled as the console journals, and on
+    /// an in-memory store (the console's share without the file).
+    static func runBulkChange(manifest: RegistryManifest, flagCount: Int) {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("flagstaff-bench-\(getpid())")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let clock = ContinuousClock()
+        for kind in ["file store", "in-memory store"] {
+            let store: any OverrideStore
+            do {
+                try? FileManager.default.removeItem(at: directory)
+                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+                store =
+                    kind == "file store"
+                    ? try FileOverrideStore(
+                        url: directory.appendingPathComponent("overrides.json"),
+                        journal: JournalOptions(maxBytes: 256 << 20, origin: .console))
+                    : InMemoryOverrideStore()
+            } catch {
+                print("console bulk change: cannot create the store: \(error)")
+                return
+            }
+            guard
+                let registry = try? FeatureRegistry(
+                    manifest: manifest, store: store, options: RegistryOptions(storeWatchInterval: nil))
+            else {
+                print("console bulk change: cannot build the generated registry")
+                return
+            }
+            var state = ConsoleState(registry: registry, width: 120, height: 40)
+            let runner = ConsoleEffectRunner(
+                registry: registry, terminal: ScriptedTerminal(width: 120, height: 40, events: []))
+            var frame = ConsoleLayout.render(state)
+            var totals: [Duration] = []
+            var parts: [String] = []
+            for round in 0..<3 {
+                var mark = Duration.zero
+                var change = Duration.zero
+                let total = clock.measure {
+                    if round > 0 { try? runner.send(.key(.escape), to: &state) }  // clears the marks
+                    mark = clock.measure { try? runner.send(.key(.character("M")), to: &state) }
+                    change = clock.measure {
+                        try? runner.send(.key(.character(round.isMultiple(of: 2) ? "x" : "o")), to: &state)
+                        try? runner.send(.key(.character("y")), to: &state)
+                    }
+                    frame = ConsoleLayout.render(state)
+                }
+                totals.append(total)
+                parts.append("M \(format(mark)), x+y \(format(change))")
+            }
+            // Where the time goes, for one more change (o: the rounds ended on x): the console's own work (keys to
+            // the write effect; the change event to counts and rows; the layout) and the registry's write.
+            _ = state.update(.key(.escape))
+            _ = state.update(.key(.character("M")))
+            var effects: [ConsoleEffect] = []
+            let keysToEffect = clock.measure {
+                _ = state.update(.key(.character("o")))
+                effects = state.update(.key(.character("y")))
+            }
+            if case .setOverrideValues(let values)? = effects.first {
+                let inbox = ConsoleInbox()
+                let subscription = registry.onChange { inbox.post(.registryChanged(keys: $0.keys)) }
+                let write = clock.measure { try? registry.setOverrideValues(values) }
+                subscription.cancel()
+                let refresh = clock.measure {
+                    for event in [.storeWriteSaved] + inbox.drain() { _ = state.update(event) }
+                }
+                let layout = clock.measure { frame = ConsoleLayout.render(state) }
+                print(
+                    "  split: keys → write effect \(format(keysToEffect)); registry.setOverrideValues "
+                        + "\(format(write)); change event → counts and rows \(format(refresh)); layout \(format(layout))"
+                )
+            }
+            let overridden = registry.storedOverrides.count
+            var undo = Duration.zero
+            if kind == "file store" {
+                undo = clock.measure {
+                    try? runner.send(.key(.character("u")), to: &state)
+                    frame = ConsoleLayout.render(state)
+                }
+            }
+            runner.stop()
+            print(
+                "mark all \(flagCount) + force off/on in one change (\(kind)), key → updated buffer: "
+                    + totals.map(format).joined(separator: ", ") + "   [budget 200 ms]"
+            )
+            print("  split per round: " + parts.joined(separator: "; ") + "; \(overridden) overrides stored")
+            if kind == "file store" {
+                print(
+                    "  u undoing it: \(format(undo)) (\(registry.storedOverrides.count) overrides left); "
+                        + (state.statusMessage.map { String($0.prefix(60)) } ?? ""))
+            }
+            _ = frame
+        }
     }
 
     private static func format(_ duration: Duration) -> String {

@@ -39,6 +39,7 @@ struct FlagstaffCommand: ParsableCommand {
             ProfileCommand.self,
             BisectCommand.self,
             PendingRestartCommand.self,
+            DoctorCommand.self,
             ManifestCommand.self,
             FetchCommand.self,
             UnleashCommand.self,

@@ -25,6 +25,10 @@ public struct ConsoleOptions: Sendable {
     /// The shell command `e` opens on a JSON setting (the file's path is appended); `nil` takes `$VISUAL`, else
     /// `$EDITOR`, else `vi`.
     public var editorCommand: String?
+    /// The profiles folder the profile picker (`p`) lists; `nil` takes the one beside the registry's
+    /// `FileOverrideStore` (`overrides.json` → `overrides.profiles/`). With another store and no folder the
+    /// picker says there is none.
+    public var profilesFolder: URL?
 
     /// Creates options.
     /// - Parameters:

@@ -55,7 +55,8 @@ public final class FeatureConsole {
         defer { terminal.end() }
         let runner = ConsoleEffectRunner(
             registry: registry, terminal: terminal, restartHandler: options.restartHandler, clock: clock,
-            editor: ExternalEditor(command: options.editorCommand))
+            editor: ExternalEditor(command: options.editorCommand),
+            profiles: options.profilesFolder.map { .some(ProfileLibrary(folder: $0)) })
         defer { runner.stop() }
         // The first search builds the registry's search index (about 0.2 s for 100,000 flags): build it while
         // the user reads the first screen, so the first keystroke does not wait for it.
@@ -67,6 +68,7 @@ public final class FeatureConsole {
             useColor: options.useColor && terminal.supportsColor, asciiOnly: !terminal.supportsUnicode,
             showDetail: options.showDetail
         )
+        try runner.run([.readBisectSession], on: &state)
         var typeahead: [ConsoleKey] = []
         var lastFrame = clock.now
         var keyTime: C.Instant?  // when the first key not yet answered by a frame was read

@@ -36,6 +36,19 @@ struct HistoryCommandTests {
         #expect((try sandbox.jsonObject(future)["changes"] as? [Any])?.isEmpty == true)
     }
 
+    @Test func sinceADurationCountsBackFromTheCommandsClock() async throws {
+        let sandbox = try CLISandbox()
+        let set = ["FLAGSTAFF_NOW": "2030-01-01T10:00:00Z"]
+        #expect(try await sandbox.run(["set", "blueText", "on"], environment: set).status == 0)
+        func count(at now: String) async throws -> Int? {
+            let result = try await sandbox.run(
+                ["history", "--since", "1h", "--json"], environment: ["FLAGSTAFF_NOW": now])
+            return (try sandbox.jsonObject(result)["changes"] as? [Any])?.count
+        }
+        #expect(try await count(at: "2030-01-01T10:59:00Z") == 1)
+        #expect(try await count(at: "2030-01-01T11:01:00Z") == 0)
+    }
+
     @Test func aBadSinceIsAUsageError() async throws {
         let sandbox = try CLISandbox()
         let result = try await sandbox.run(["history", "--since", "yesterday"])

@@ -88,7 +88,7 @@ import Testing
         #expect(state.rows.isEmpty)
         press(.tab, .tab, into: &state)  // Overridden
         #expect(state.rows.map(\.key) == ["theme"])
-        press(.tab, into: &state)  // back to All
+        press(.tab, .tab, into: &state)  // Stale, then back to All
         press(.control("u"), into: &state)
         type("welcome", into: &state)  // by name and by value: listed once, where the registry ranked it
         #expect(state.rows.map(\.key) == ["welcomeMessage"])

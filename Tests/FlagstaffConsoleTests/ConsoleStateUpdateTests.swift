@@ -27,7 +27,8 @@ import Testing
         let fullReads = source.fullReads
         let flagReads = source.flagReads
         source.change("flag5") { $0.override = .enabled }
-        #expect(state.update(.registryChanged(keys: ["flag5"])) == [.repaint])
+        // The bisect banner is read again (a bisect step writes the store): a file read in the runner.
+        #expect(state.update(.registryChanged(keys: ["flag5"])) == [.readBisectSession, .repaint])
         #expect(source.fullReads == fullReads, "no whole-registry read for a change of one flag")
         #expect(source.flagReads == flagReads + 1)
         #expect(state.counts == ConsoleState.Counts(flags: 20, overridden: 1, pendingRestart: 1))

@@ -2,7 +2,8 @@ import Foundation
 
 /// The store doctor on a registry's own store.
 extension FeatureRegistry {
-    /// Examines the registry's store as last loaded (expired overrides included) at ``now`` with ``StoreDoctor``.
+    /// Examines the registry's store as last loaded (expired overrides included) with ``StoreDoctor``, judging
+    /// expiry by the registry's ``RegistryOptions/wallClock``.
     ///
     /// While the store cannot be read (``storeError``), it looks empty here: check ``storeError`` first.
     /// - Returns: the report.

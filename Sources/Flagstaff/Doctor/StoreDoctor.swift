@@ -11,7 +11,7 @@ import Foundation
 /// which leaves out launch and test overrides) when that value comes from the declaration alone. When the value
 /// without the override comes from a source that can change — a remote value (or a remote binding with no value
 /// yet), a dynamic rule, a build target (the app's build may differ from the examining process's) — the override
-/// pins today's value: it is reported as ``DoctorFinding/Kind-swift.struct/pinsCurrentValue`` (information, not
+/// pins today's value: it is reported as ``DoctorFinding/Kind/pinsCurrentValue`` (information, not
 /// fixed). A member waiting for a restart is treated like any other: removing an override equal to its value
 /// without one changes neither its value now nor its value after the restart.
 public enum StoreDoctor {
@@ -24,7 +24,8 @@ public enum StoreDoctor {
     ///   - registry: the registry whose members the overrides are checked against.
     ///   - snapshot: the store's contents: every entry, expired ones and keys the registry does not declare
     ///     included, with the expiry of those that have one.
-    ///   - now: the moment expiry is judged at (the registry's ``FeatureRegistry/now``).
+    ///   - now: the moment expiry is judged at (a registry judges at its ``RegistryOptions/wallClock``'s date, never
+    ///     going backwards).
     /// - Returns: the report.
     public static func examine(_ registry: FeatureRegistry, snapshot: StoreSnapshot, now: Date) -> DoctorReport {
         var expired: [String: Date] = [:]

@@ -29,7 +29,8 @@ struct HistoryCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        let cutoff = try since.map { try Self.parseSince($0, now: Date()) }
+        let now = try CommandClock.wallClock(environment: CommandContext.current.environment).date
+        let cutoff = try since.map { try Self.parseSince($0, now: now) }
         let pattern = key.map(KeyPattern.init)
         let loaded = try RegistryLoader.load(source, store: .ignored)
         let store = try HistoryOutput.fileStore(loaded)

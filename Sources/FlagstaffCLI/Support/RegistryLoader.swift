@@ -37,11 +37,14 @@ enum RegistryLoader {
     ///   - environment: the environment (for the fallbacks); the command context's by default.
     ///   - watchStore: whether the registry polls the store for other processes' changes (the console).
     ///   - store: whether a corrupt or unreadable store is an error.
+    ///   - notingStoredValueProblems: whether to say on standard error which store entries are ignored (`doctor`
+    ///     lists them itself).
     /// - Returns: the registry and its sources.
     /// - Throws: `CLIFailure` naming the manifest or store file and what is wrong.
     static func load(
         _ options: RegistrySourceOptions, environment: [String: String] = CommandContext.current.environment,
-        watchStore: Bool = false, store requirement: StoreRequirement = .readable
+        watchStore: Bool = false, store requirement: StoreRequirement = .readable,
+        notingStoredValueProblems: Bool = true
     ) throws -> LoadedRegistry {
         let manifestPath = options.manifestPath(environment: environment)
         let manifest = try manifestPath.map(loadManifest)
@@ -97,7 +100,7 @@ enum RegistryLoader {
             throw CLIFailure.runtime("\(storeError)")
         }
         if requirement == .readable {
-            if !watchStore { reportStoredValueProblems(registry, store: store.url) }
+            if !watchStore && notingStoredValueProblems { reportStoredValueProblems(registry, store: store.url) }
             try LaunchBaseline.replaceIfCorrupt(forStore: store.url, registry: registry)
         }
         return LoadedRegistry(

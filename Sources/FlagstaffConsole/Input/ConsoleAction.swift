@@ -74,4 +74,30 @@ package enum ConsoleAction: Sendable, Hashable {
     case movePicker(by: Int)
     /// Invalid JSON question: open the external editor again on the rejected text.
     case reopenEditor
+    /// Mark or unmark the selected flag, then move down.
+    case toggleMark
+    /// Mark every listed flag.
+    case markAllListed
+    /// Clear the search, or, without one, the marks.
+    case clearSearchOrMarks
+    /// Bulk question: apply the change to the marked flags.
+    case confirmBulkChange
+    /// Undo (`redo` false) or redo the newest change of the store's history.
+    case stepHistory(redo: Bool)
+    /// Open the history overlay.
+    case openHistory
+    /// History overlay: close it.
+    case closeHistory
+    /// History overlay: move the selection by changes.
+    case moveHistory(by: Int)
+    /// History overlay: move the selection by a page, down or up.
+    case pageHistory(down: Bool)
+    /// History overlay: select the newest (`last` false) or the oldest change.
+    case historyEdge(last: Bool)
+    /// History overlay: close it and select the selected change's flag.
+    case jumpFromHistory
+    /// A profile picker key (open, move, merge/replace, apply, close).
+    case profile(ProfileAction)
+    /// An expiry menu key (open, move, choose, close).
+    case expiry(ExpiryAction)
 }

@@ -34,11 +34,14 @@ package enum KeyBindings {
         KeyBinding([.pageUp], in: [.search], .movePage(half: false, down: false), help: "page up"),
         KeyBinding([.pageDown], in: [.search], .movePage(half: false, down: true), help: "page down"),
         KeyBinding(
-            [.character("o"), .character("+")], in: [.list], .force(on: true), help: "force ON", footer: "o on"),
+            [.character("o"), .character("+")], in: [.list], .force(on: true),
+            help: "force ON (with marks: every marked flag)", footer: "o on"),
         KeyBinding(
-            [.character("x"), .character("-")], in: [.list], .force(on: false), help: "force OFF", footer: "x off"),
+            [.character("x"), .character("-")], in: [.list], .force(on: false),
+            help: "force OFF (with marks: every marked flag)", footer: "x off"),
         KeyBinding(
-            [.character("r"), .backspace, .delete], in: [.list], .reset, help: "reset to the default", footer: "r reset"
+            [.character("r"), .backspace, .delete], in: [.list], .reset,
+            help: "reset to the default (with marks: every marked flag)", footer: "r reset"
         ),
         KeyBinding(
             [.character(" ")], in: [.list], .flip, help: "flip the effective value; next choice of an enum setting",
@@ -47,13 +50,41 @@ package enum KeyBindings {
             [.character("e")], in: [.list], .edit, help: "edit a setting: inline, picker for choices, $EDITOR for JSON",
             footer: "e edit"),
         KeyBinding(
-            [.tab], in: [.list, .search], .cycleScope(forward: true), help: "next scope: All, On, Off, Overridden",
+            [.tab], in: [.list, .search], .cycleScope(forward: true),
+            help: "next scope: All, On, Off, Overridden, Stale",
             footer: "Tab scope"),
         KeyBinding([.backTab], in: [.list, .search], .cycleScope(forward: false), help: "previous scope"),
         KeyBinding([.backspace], in: [.search], .deleteCharacter, help: "delete the last character"),
         KeyBinding([.control("u")], in: [.search], .clearQuery, help: "clear the field", footer: "Ctrl-U clear field"),
         KeyBinding([.character("R")], in: [.list], .askResetAll, help: "reset every override (asks y/n)"),
         KeyBinding([.character("i")], in: [.list], .toggleDetail, help: "show or hide the detail pane"),
+        // Marks, bulk changes, undo/redo and the history overlay (issue 12).
+        KeyBinding([.character("m")], in: [.list], .toggleMark, help: "mark or unmark the flag, then move down"),
+        KeyBinding(
+            [.character("M")], in: [.list], .markAllListed, help: "mark every listed flag (the search result or scope)"),
+        KeyBinding([.character("u")], in: [.list], .stepHistory(redo: false), help: "undo the last change"),
+        KeyBinding([.character("U")], in: [.list], .stepHistory(redo: true), help: "redo the change last undone"),
+        KeyBinding([.character("H")], in: [.list], .openHistory, help: "history of changes (Enter jumps to the flag)"),
+        KeyBinding(
+            [.character("y"), .character("Y")], in: [.confirmBulk], .confirmBulkChange,
+            help: "yes: change the marked flags (any other key: no)"),
+        KeyBinding(
+            [.up, .character("k"), .control("p")], in: [.history], .moveHistory(by: -1), help: "newer change",
+            footer: "{upDown} move"),
+        KeyBinding([.down, .character("j"), .control("n")], in: [.history], .moveHistory(by: 1), help: "older change"),
+        KeyBinding([.pageUp, .control("b")], in: [.history], .pageHistory(down: false), help: "page up"),
+        KeyBinding([.pageDown, .control("f")], in: [.history], .pageHistory(down: true), help: "page down"),
+        KeyBinding([.home, .character("g")], in: [.history], .historyEdge(last: false), help: "newest change"),
+        KeyBinding([.end, .character("G")], in: [.history], .historyEdge(last: true), help: "oldest change"),
+        KeyBinding(
+            [.enter], in: [.history], .jumpFromHistory, help: "close the history and select the change's flag",
+            footer: "Enter go to flag", kept: true),
+        KeyBinding(
+            [.escape, .character("H"), .character("q")], in: [.history], .closeHistory, help: "close the history",
+            footer: "Esc close", kept: true),
+        KeyBinding(
+            [.control("c")], in: [.history, .confirmBulk], .quit,
+            help: "quit (through the restart prompt when it applies)"),
         KeyBinding([.character("?"), .f1], in: [.list], .openHelp, help: "this help", footer: "? help", kept: true),
         KeyBinding(
             [.control("l")], in: [.list, .search, .help, .restartPrompt, .quitWhenSaved, .edit, .pick, .editRejected],
@@ -67,7 +98,8 @@ package enum KeyBindings {
         KeyBinding(
             [.control("c")], in: [.search, .help, .confirmReset], .quit,
             help: "quit (through the restart prompt when it applies)"),
-        KeyBinding([.escape], in: [.list], .clearQuery, help: "clear the search; never quits"),
+        KeyBinding(
+            [.escape], in: [.list], .clearSearchOrMarks, help: "clear the search; without one, the marks; never quits"),
         KeyBinding(
             [.character("?"), .escape, .f1, .character("q")], in: [.help], .closeHelp, help: "close the help",
             footer: "? or Esc close help", kept: true),
@@ -131,6 +163,39 @@ package enum KeyBindings {
         KeyBinding(
             [.escape, .character("n"), .control("c")], in: [.editRejected], .cancelEdit,
             help: "cancel: nothing is written", footer: "Esc cancel", kept: true),
+        // Profiles, expiry (issues 12 and 13).
+        KeyBinding(
+            [.character("p")], in: [.list], .profile(.open),
+            help: "profiles: what applying each would change; Enter applies"),
+        KeyBinding(
+            [.up, .character("k"), .control("p")], in: [.profiles], .profile(.move(by: -1)), help: "previous profile",
+            footer: "{upDown} choose", kept: true),
+        KeyBinding(
+            [.down, .character("j"), .control("n")], in: [.profiles], .profile(.move(by: 1)), help: "next profile"),
+        KeyBinding(
+            [.enter], in: [.profiles], .profile(.apply), help: "apply the profile (one change, one undo step)",
+            footer: "Enter apply", kept: true),
+        KeyBinding(
+            [.character("R")], in: [.profiles], .profile(.toggleReplace),
+            help: "merge or replace: replace also removes the other overrides", footer: "R merge/replace", kept: true),
+        KeyBinding(
+            [.escape, .character("q"), .character("p"), .control("c")], in: [.profiles], .profile(.close),
+            help: "close: nothing is applied", footer: "Esc close", kept: true),
+        KeyBinding(
+            [.character("t")], in: [.list], .expiry(.open),
+            help: "when the override expires: 1 hour, 1 day, 1 week, never"),
+        KeyBinding(
+            [.up, .character("k"), .control("p")], in: [.expiry], .expiry(.move(by: -1)), help: "previous choice",
+            footer: "{upDown} choose", kept: true),
+        KeyBinding(
+            [.down, .character("j"), .control("n")], in: [.expiry], .expiry(.move(by: 1)), help: "next choice"),
+        KeyBinding(
+            [.enter], in: [.expiry], .expiry(.choose), help: "set the expiry (one store write)", footer: "Enter set",
+            kept: true),
+        KeyBinding(
+            [.escape, .character("q"), .character("t"), .control("c")], in: [.expiry], .expiry(.close),
+            help: "cancel: nothing is written", footer: "Esc cancel", kept: true),
+        KeyBinding([.control("l")], in: [.profiles, .expiry], .redraw, help: "redraw the screen"),
     ]
 
     /// The binding of `key` in `mode`, if any.

@@ -14,4 +14,6 @@ package enum ConsoleColor: Int, Sendable, Hashable, CaseIterable {
     case blue = 5
     /// Reserved for prompts.
     case magenta = 6
+    /// Greyed-out rows (orphan overrides in the `Stale` scope): bright black, or white on 8-colour terminals.
+    case grey = 7
 }

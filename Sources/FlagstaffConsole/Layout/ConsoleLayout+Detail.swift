@@ -5,7 +5,7 @@ extension ConsoleLayout {
     static func drawDetail(_ context: Context, top: Int, into buffer: inout ScreenBuffer) {
         let width = buffer.width - 2
         guard let row = context.state.selectedRow else { return }
-        let lines: [(String, CellStyle)]
+        var lines: [(String, CellStyle)]
         switch row {
         case .group(let group):
             lines = [
@@ -16,8 +16,15 @@ extension ConsoleLayout {
                 ("\(group.flagCount) flag\(group.flagCount == 1 ? "" : "s")", context.theme.plain),
             ]
         case .flag(let flag):
-            guard let feature = context.state.source.flag(forKey: flag.key) else { return }
+            guard let feature = context.state.source.flag(forKey: flag.key) else {
+                guard let stale = context.state.selectedStale else { return }
+                lines = orphanDetailLines(stale, context)
+                break
+            }
             lines = detailLines(feature, context)
+            if lines.count > 2, let fact = expiryFact(feature, context) {
+                lines[2].0 += " \(context.glyphs.dot) " + fact
+            }
         }
         for (offset, line) in lines.prefix(3).enumerated() {
             buffer.put(truncate(line.0, to: width, context), row: top + offset, column: 1, style: line.1)

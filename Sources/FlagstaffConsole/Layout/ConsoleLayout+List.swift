@@ -26,7 +26,9 @@ extension ConsoleLayout {
             let message =
                 !state.query.isEmpty
                 ? "No flag matches \u{201C}\(context.clean(state.query))\u{201D}"
-                : state.scope == .all ? "This registry has no flags" : "No flags in this scope"
+                : state.showsStale
+                    ? "No stale overrides (orphans, no-ops, expired)"
+                    : state.scope == .all ? "This registry has no flags" : "No flags in this scope"
             buffer.put(
                 "   " + (state.asciiOnly ? TextSanitizer.sanitize(message, asciiOnly: true) : message), row: top,
                 column: 0)
@@ -42,8 +44,12 @@ extension ConsoleLayout {
             case .group(let group):
                 drawGroup(group, row: row, selected: selected, context, into: &buffer)
             case .flag(let flag):
-                guard let snapshot = state.source.flag(forKey: flag.key) else { break }
+                guard let snapshot = state.source.flag(forKey: flag.key) else {
+                    if state.showsStale { drawOrphanRow(flag.key, row: row, columns: columns, context, into: &buffer) }
+                    break
+                }
                 drawFlag(flag, snapshot, row: row, columns: columns, context, into: &buffer)
+                if state.marks.contains(flag.key) { drawMark(row: row, context, into: &buffer) }
             }
             if selected { buffer.restyle(row: row, from: 0, to: buffer.width) { $0.reverse = !$0.reverse } }
         }
@@ -108,6 +114,8 @@ extension ConsoleLayout {
             // A write not saved yet (at once, unless another process holds the store's lock): what it will set.
             buffer.put(
                 unsavedText(unsaved), row: row, column: columns.source, style: context.theme.warning, maxWidth: 11)
+        } else if resolution.source != .launch, let (text, expiryStyle) = expiryColumnText(feature, context) {
+            buffer.put(text, row: row, column: columns.source, style: expiryStyle, maxWidth: 11)
         } else {
             buffer.put(sourceName(resolution.source), row: row, column: columns.source, maxWidth: 11)
         }

@@ -107,7 +107,7 @@ extension ConsoleLayout {
     }
 
     /// A centred, bordered box; lines and footer are truncated to fit, rows beyond the screen are dropped.
-    private static func drawBox(
+    static func drawBox(
         title: String, lines: [String], footer: String, _ context: Context, into buffer: inout ScreenBuffer
     ) {
         let g = context.glyphs

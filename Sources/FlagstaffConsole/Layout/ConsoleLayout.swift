@@ -25,8 +25,9 @@ package enum ConsoleLayout {
         drawHeader(context, into: &buffer)
         drawSearchLine(context, into: &buffer)
         drawRule(row: 2, context, into: &buffer)
-        drawList(context, top: 3, into: &buffer)
-        var row = 3 + state.listHeight
+        if let banner = state.bisect { drawBisectBanner(banner, row: 3, context, into: &buffer) }
+        drawList(context, top: 3 + state.bannerHeight, into: &buffer)
+        var row = 3 + state.bannerHeight + state.listHeight
         if state.isDetailVisible {
             drawRule(row: row, context, into: &buffer)
             drawDetail(context, top: row + 1, into: &buffer)
@@ -45,6 +46,9 @@ package enum ConsoleLayout {
         case .help: drawHelp(context, into: &buffer)
         case .restartPrompt: drawRestartPrompt(context, into: &buffer)
         case .pick: drawPicker(context, into: &buffer)
+        case .history: drawHistory(context, into: &buffer)
+        case .profiles: drawProfiles(context, into: &buffer)
+        case .expiry: drawExpiryMenu(context, into: &buffer)
         default: break
         }
         return buffer
@@ -76,10 +80,12 @@ package enum ConsoleLayout {
             "\(state.counts.flags) flag\(state.counts.flags == 1 ? "" : "s")"
             + dot + "\(state.counts.overridden) overridden"
         if state.counts.pendingRestart > 0 { right += dot + "\(state.counts.pendingRestart) needs restart" }
+        if !state.marks.isEmpty { right += dot + "\(state.marks.count) marked" }
         if DisplayWidth.of(right) > state.width - 26 {
             // Narrow terminal: short counts, so the title keeps some room.
             right = "\(state.counts.flags) flags \(state.counts.overridden) ovr"
             if state.counts.pendingRestart > 0 { right += " \(state.counts.pendingRestart)\(context.glyphs.restart)" }
+            if !state.marks.isEmpty { right += " \(state.marks.count)\(markGlyph(context))" }
         }
         var remote = remoteStatus(context)
         if let error = state.source.storeErrorMessage {
@@ -118,12 +124,12 @@ package enum ConsoleLayout {
 
     private static func drawSearchLine(_ context: Context, into buffer: inout ScreenBuffer) {
         let state = context.state
-        var scopes = SearchScope.allCases.map { $0 == state.scope ? "[\($0.title)]" : " \($0.title) " }
-        var shownScopes = SearchScope.allCases
+        var entries = state.scopeTitles
+        var scopes = entries.map { $0.isActive ? "[\($0.title)]" : " \($0.title) " }
         if DisplayWidth.of(scopes.joined(separator: " ")) > state.width / 2 {
             // Narrow terminal: only the active scope.
-            scopes = ["[\(state.scope.title)]"]
-            shownScopes = [state.scope]
+            entries = entries.filter(\.isActive)
+            scopes = entries.map { "[\($0.title)]" }
         }
         let scopeText = scopes.joined(separator: " ")
         let scopeX = state.width - DisplayWidth.of(scopeText) - 1
@@ -145,8 +151,8 @@ package enum ConsoleLayout {
         }
         guard scopeX > 8 else { return }
         var scopeColumn = scopeX
-        for (scope, text) in zip(shownScopes, scopes) {
-            let style = scope == state.scope ? context.theme.strong : context.theme.plain
+        for (entry, text) in zip(entries, scopes) {
+            let style = entry.isActive ? context.theme.strong : context.theme.plain
             scopeColumn = buffer.put(text, row: 1, column: scopeColumn, style: style) + 1
         }
     }
@@ -193,6 +199,9 @@ package enum ConsoleLayout {
         case .confirmReset:
             let count = state.counts.overridden
             return "Reset all \(count) override\(count == 1 ? "" : "s")? y yes  n no"
+        case .confirmBulk:
+            guard let question = bulkQuestion(context) else { break }
+            return question
         case .editRejected:
             guard let rejected = state.rejectedEdit else { break }
             let label = state.source.flag(forKey: rejected.key).map { context.clean($0.label) } ?? rejected.key

@@ -35,6 +35,8 @@ struct ConsoleTheme {
     var warning: CellStyle { CellStyle(foreground: color(.yellow), bold: true) }
     /// Remote-source information.
     var remote: CellStyle { CellStyle(foreground: color(.blue)) }
+    /// Greyed-out text (orphan overrides).
+    var greyed: CellStyle { CellStyle(foreground: color(.grey)) }
     /// Plain text.
     var plain: CellStyle { .plain }
 

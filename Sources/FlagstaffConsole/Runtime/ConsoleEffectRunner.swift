@@ -1,4 +1,5 @@
 import Flagstaff
+import Foundation
 
 /// Performs the effects ``ConsoleState/update(_:)`` returns, and feeds back the events they cause: the one
 /// shell of the console, used by ``FeatureConsole`` and by the tests.
@@ -25,6 +26,8 @@ package final class ConsoleEffectRunner {
     /// What `e` on a JSON setting opens.
     private let editor: ExternalEditor
     private var subscription: ChangeSubscription?
+    /// The profiles folder the picker (`p`) reads, or `nil` when there is none.
+    package let profiles: ProfileLibrary?
     /// Performs the store writes (at once, or in the background while another process holds the lock).
     package let writer: ConsoleStoreWriter
     /// The background refreshes started by `Ctrl-R`.
@@ -43,12 +46,15 @@ package final class ConsoleEffectRunner {
     ///   - restartHandler: what "restart now" runs, after the terminal is ended.
     ///   - clock: the clock a write waiting for the store's lock retries on.
     ///   - editor: what `e` on a JSON setting opens (the terminal is handed over while it runs).
+    ///   - profiles: the profiles folder; by default the one beside the registry's file store.
     package init(
         registry: FeatureRegistry, terminal: any ConsoleTerminal,
         restartHandler: (@Sendable ([PendingRestart]) throws -> Void)? = nil,
-        clock: any Clock<Duration> = ContinuousClock(), editor: ExternalEditor = ExternalEditor()
+        clock: any Clock<Duration> = ContinuousClock(), editor: ExternalEditor = ExternalEditor(),
+        profiles: ProfileLibrary?? = nil
     ) {
         self.editor = editor
+        self.profiles = profiles ?? ProfileCatalog.defaultLibrary(for: registry)
         self.registry = registry
         self.terminal = terminal
         self.restartHandler = restartHandler
@@ -101,10 +107,39 @@ package final class ConsoleEffectRunner {
         case .setOverrideValues(let changes):
             let registry = self.registry
             return writer.submit(.init(keys: Array(changes.keys)) { try registry.setOverrideValues(changes) })
+        case .loadProfiles:
+            guard let profiles else {
+                return [
+                    .profilesLoaded(
+                        ProfileListing(
+                            folder: "", entries: [],
+                            problem: "No profiles folder: the override store is not a file (profiles live beside it)"))
+                ]
+            }
+            return [.profilesLoaded(ProfileCatalog.listing(of: profiles, for: registry))]
+        case .applyProfile(let profile, let replace, let changes):
+            let registry = self.registry
+            return writer.submit(
+                .init(keys: Array(changes.keys)) { try registry.applyProfile(profile, replace: replace) })
+        case .setOverrideExpiry(let key, let value, let interval):
+            let registry = self.registry
+            return writer.submit(
+                .init(keys: [key]) {
+                    try registry.setOverrideValues(
+                        [key: value], expiresAt: interval.map { registry.now.addingTimeInterval($0) })
+                })
+        case .readBisectSession:
+            // An unreadable session file shows no banner here; `flagstaff bisect status` reports it.
+            let session = (try? registry.bisectSession()) ?? nil
+            return [.bisectChanged(session.map(BisectBanner.init))]
         case .editExternally(let key, let text):
             let result = terminal.handOver { editor.edit(text, name: key) }
             let size = terminal.size
             return [.resize(width: size.width, height: size.height), .externalEditFinished(key: key, result: result)]
+        case .stepHistory(let redo):
+            return stepHistory(redo: redo)
+        case .loadHistory:
+            return [.historyLoaded(Self.readHistory(of: registry))]
         case .resetAllOverrides:
             let registry = self.registry
             let keys = Array(registry.storedOverrides.keys)

@@ -19,7 +19,8 @@ package final class ConsoleInbox: Sendable {
     package func post(_ event: ConsoleEvent) {
         queue.withLock { queue in
             if case .registryChanged(let keys) = event {
-                queue.changedKeys.formUnion(keys)
+                // The first change is taken as it is (a bulk change posts 100,000 keys: no rehashing).
+                if queue.changedKeys.isEmpty { queue.changedKeys = keys } else { queue.changedKeys.formUnion(keys) }
             } else {
                 queue.others.append(event)
             }

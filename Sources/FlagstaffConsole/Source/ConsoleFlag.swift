@@ -28,6 +28,8 @@ package struct ConsoleFlag: Sendable {
     package var launchValue: Bool
     /// A typed setting's values, or `nil` for an on/off flag.
     package var setting: ConsoleSetting?
+    /// When the override stops applying, or `nil` for a permanent override or none.
+    package var expiry: OverrideExpiry?
 
     /// Creates a flag snapshot.
     package init(

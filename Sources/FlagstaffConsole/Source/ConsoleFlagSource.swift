@@ -1,4 +1,5 @@
 import Flagstaff
+import Foundation
 
 /// What the console's state reads about the flags it shows: the narrow interface between ``ConsoleState`` and
 /// a ``FeatureRegistry`` (``RegistryFlagSource``), so the state can be driven against an in-memory fake.
@@ -28,4 +29,29 @@ package protocol ConsoleFlagSource: Sendable {
     var remoteSources: [any RemoteSource] { get }
     /// The override store's last error, as a message, or `nil`.
     var storeErrorMessage: String? { get }
+    /// The current date and time expiry is measured against.
+    var now: Date { get }
+    /// The overrides still stored whose expiry has passed (no longer applied), with their expiry.
+    func expiredOverrides() -> [String: OverrideExpiry]
+    /// The overrides the store doctor finds stale (orphans, no-ops, expired), sorted by key.
+    func staleOverrides() -> [StaleOverride]
+    /// Whether the flag's value is fixed at launch (`FLAGSTAFF_OVERRIDES`, `-flagstaff KEY=VALUE`), so the
+    /// console leaves it alone; cheap when nothing was fixed at launch (a change to every marked flag asks it of
+    /// each).
+    func isFixedAtLaunch(key: String) -> Bool
+    /// Whether the key is a flag or an on/off setting (`true`), another setting (`false`), or unknown (`nil`):
+    /// cheap, for a change to every marked flag.
+    func isOnOff(key: String) -> Bool?
+}
+
+extension ConsoleFlagSource {
+    /// Reads the flag's resolution.
+    package func isFixedAtLaunch(key: String) -> Bool {
+        flag(forKey: key)?.resolution.source == .launch
+    }
+
+    /// Reads the flag's status.
+    package func isOnOff(key: String) -> Bool? {
+        status(forKey: key)?.isBoolean
+    }
 }

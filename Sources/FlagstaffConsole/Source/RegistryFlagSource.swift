@@ -31,12 +31,18 @@ package struct RegistryFlagSource: ConsoleFlagSource {
 
     package func flag(forKey key: String) -> ConsoleFlag? {
         guard let member = registry.feature(forKey: key) else { return nil }
-        guard let feature = member as? AnyFlag else { return ConsoleFlag(setting: member) }
-        return ConsoleFlag(
+        guard let feature = member as? AnyFlag else {
+            var flag = ConsoleFlag(setting: member)
+            flag.expiry = flag.isOverridden ? registry.overrideExpiry(forKey: key) : nil
+            return flag
+        }
+        var flag = ConsoleFlag(
             key: feature.key, label: feature.label, description: feature.description, groupPath: feature.groupPath,
             kind: feature.kind, requiresRestart: feature.requiresRestart, resolution: feature.resolution,
             defaultValue: feature.computedDefault, override: feature.override, launchValue: feature.launchValue
         )
+        flag.expiry = flag.isOverridden ? registry.overrideExpiry(forKey: key) : nil
+        return flag
     }
 
     package func outline() -> ConsoleOutline {
@@ -69,6 +75,16 @@ package struct RegistryFlagSource: ConsoleFlagSource {
     package var remoteSources: [any RemoteSource] { registry.remoteSources }
 
     package var storeErrorMessage: String? { registry.storeError.map { "\($0)" } }
+
+    package func isOnOff(key: String) -> Bool? {
+        registry.feature(forKey: key).map { $0.settingType == .boolean }
+    }
+
+    package func isFixedAtLaunch(key: String) -> Bool {
+        // Only launch overrides fix a value at launch: without any, no flag needs to be read.
+        guard !registry.options.launchOverrides.values.isEmpty else { return false }
+        return flag(forKey: key)?.resolution.source == .launch
+    }
 
     private static func status(_ feature: AnyFeature) -> ConsoleFlagStatus {
         guard let flag = feature as? AnyFlag else {

@@ -9,6 +9,21 @@ package enum ConsoleEffect: Sendable, Equatable {
     /// Open the external editor (`$VISUAL`, `$EDITOR`) on `text`, for the setting with `key`, with the terminal
     /// handed over until it exits; the result comes back as ``ConsoleEvent/externalEditFinished(key:result:)``.
     case editExternally(key: String, text: String)
+    /// Undo (`redo` false) or redo the newest change of the store's history, as a store write; the result comes
+    /// back as ``ConsoleEvent/historyStepped(_:)``.
+    case stepHistory(redo: Bool)
+    /// Read the store's change history; it comes back as ``ConsoleEvent/historyLoaded(_:)``.
+    case loadHistory
+    /// Read the profiles folder with each profile's diff against the store; the result comes back as
+    /// ``ConsoleEvent/profilesLoaded(_:)``.
+    case loadProfiles
+    /// Apply a profile in one store write (one undo step); `changes` is what the picker showed it would change.
+    case applyProfile(Profile, replace: Bool, changes: [String: OverrideValue?])
+    /// Set `key`'s override to `value` again, expiring `expiresIn` seconds from the registry's now (`nil`:
+    /// permanent), in one store write.
+    case setOverrideExpiry(key: String, value: OverrideValue, expiresIn: Double?)
+    /// Read the bisect session beside the store; the result comes back as ``ConsoleEvent/bisectChanged(_:)``.
+    case readBisectSession
     /// Remove every override of the registry's flags.
     case resetAllOverrides
     /// Ask every attached remote source to fetch and activate now (in the background).

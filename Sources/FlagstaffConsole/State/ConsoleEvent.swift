@@ -21,6 +21,15 @@ package enum ConsoleEvent: Sendable, Equatable {
     case signal(ConsoleSignal)
     /// The external editor opened by ``ConsoleEffect/editExternally(key:text:)`` for `key` exited.
     case externalEditFinished(key: String, result: ExternalEditResult)
+    /// An undo or redo asked for by ``ConsoleEffect/stepHistory(redo:)`` was performed or refused (it is also
+    /// reported as a store write, saved or failed, like the others).
+    case historyStepped(HistoryStep)
+    /// The change history read for the overlay (``ConsoleEffect/loadHistory``).
+    case historyLoaded(HistoryContents)
+    /// The profiles folder was read for the profile picker (``ConsoleEffect/loadProfiles``).
+    case profilesLoaded(ProfileListing)
+    /// The bisect session beside the store was read (``ConsoleEffect/readBisectSession``): `nil` when none.
+    case bisectChanged(BisectBanner?)
     /// The oldest pending store write (``ConsoleState/pendingWrites``) was saved.
     case storeWriteSaved
     /// The oldest pending store write failed and was dropped; the change was not applied.

@@ -18,6 +18,14 @@ package enum ConsoleMode: Sendable, Hashable, CaseIterable {
     case pick
     /// An external editor's result was not a valid value (``ConsoleState/rejectedEdit``): edit again or cancel.
     case editRejected
+    /// Asking whether to apply a change to more than 20 marked flags (y/n; ``ConsoleState/pendingBulk``).
+    case confirmBulk
+    /// The history overlay is open (``ConsoleState/history``).
+    case history
+    /// The profile picker is open (``ConsoleState/profilePicker``).
+    case profiles
+    /// The expiry menu of `t` is open (``ConsoleState/expiryMenu``).
+    case expiry
 
     /// The mode's name in the key table of docs/console.md.
     package var name: String {
@@ -31,6 +39,10 @@ package enum ConsoleMode: Sendable, Hashable, CaseIterable {
         case .edit: "editor"
         case .pick: "picker"
         case .editRejected: "invalid JSON question"
+        case .confirmBulk: "bulk question"
+        case .history: "history"
+        case .profiles: "profile picker"
+        case .expiry: "expiry menu"
         }
     }
 }

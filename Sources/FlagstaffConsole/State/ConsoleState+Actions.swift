@@ -3,7 +3,8 @@ import Flagstaff
 extension ConsoleState {
     /// Carries out a key's action (see ``KeyBindings``).
     mutating func perform(_ action: ConsoleAction) -> [ConsoleEffect] {
-        if let refusal = launchRefusal(for: action) {
+        if !marks.isEmpty, let kind = BulkChange.Kind(action) { return changeMarked(kind) }
+        if let refusal = launchRefusal(for: action) ?? staleRefusal(for: action) {
             statusMessage = refusal
             return []
         }
@@ -27,9 +28,7 @@ extension ConsoleState {
             setQuery("")
         case .clearQuery: setQuery("")
         case .deleteCharacter: if !query.isEmpty { setQuery(String(query.dropLast())) }
-        case .cycleScope(let forward):
-            scope = forward ? scope.next : scope.previous
-            rebuildRows()
+        case .cycleScope(let forward): cycleScope(forward: forward)
         case .force(let on):
             if let flag = selectedFlag, let setting = flag.setting {
                 return forceSetting(flag, setting, key: on ? "o" : "x", value: on ? .on : .off)
@@ -94,11 +93,16 @@ extension ConsoleState {
             if let count = picker?.choices.count, count > 0, let selected = picker?.selected {
                 picker?.selected = min(max(0, selected + delta), count - 1)
             }
+        case .toggleMark, .markAllListed, .clearSearchOrMarks, .confirmBulkChange, .stepHistory, .openHistory,
+            .closeHistory, .moveHistory, .pageHistory, .historyEdge, .jumpFromHistory:
+            return performMarkOrHistory(action)
         case .reopenEditor:
             guard let rejected = rejectedEdit else { return [] }
             rejectedEdit = nil
             mode = .list
             return [.editExternally(key: rejected.key, text: rejected.text)]
+        case .profile(let action): return perform(action)
+        case .expiry(let action): return perform(action)
         }
         return []
     }

@@ -17,6 +17,7 @@ extension ConsoleState {
             return
         }
         var membershipChanged = false
+        if keys.count > 1_000 { overriddenKeys.reserveCapacity(overriddenKeys.count + keys.count) }
         for key in keys {
             guard let status = source.status(forKey: key) else { continue }
             count(status)
@@ -47,12 +48,12 @@ extension ConsoleState {
     private mutating func count(_ status: ConsoleFlagStatus) {
         if status.isOverridden {
             overriddenKeys.insert(status.key)
-        } else {
+        } else if !overriddenKeys.isEmpty {
             overriddenKeys.remove(status.key)
         }
         if status.isPendingRestart {
             pendingRestartKeys.insert(status.key)
-        } else {
+        } else if !pendingRestartKeys.isEmpty {
             pendingRestartKeys.remove(status.key)
         }
     }
@@ -87,6 +88,7 @@ extension ConsoleState {
     private mutating func flatRows() -> ConsoleRows {
         builtFlagCount = source.flagCount
         counts.flags = builtFlagCount
+        if showsStale { return staleRows() }
         return ConsoleRows(.results(source.search(query, scope: scope), highlighted: !query.isEmpty))
     }
 

@@ -22,7 +22,10 @@ extension ConsoleState {
             switch effect {
             case .setOverrides(let changes): pendingWrites.append(.overrides(changes))
             case .setOverrideValues(let changes): pendingWrites.append(.values(changes))
+            case .applyProfile(_, _, let changes): pendingWrites.append(.values(changes))
+            case .setOverrideExpiry(let key, let value, _): pendingWrites.append(.values([key: value]))
             case .resetAllOverrides: pendingWrites.append(.resetAll)
+            case .stepHistory(let redo): pendingWrites.append(.history(redo: redo))
             default: break
             }
         }
@@ -44,6 +47,12 @@ extension ConsoleState {
             return [.redrawAll]
         case .registryChanged(let keys):
             apply(changedKeys: keys)
+            return workflowEffects(afterChangeOf: keys) + [.repaint]
+        case .profilesLoaded(let listing):
+            receive(listing)
+            return [.repaint]
+        case .bisectChanged(let banner):
+            bisect = banner
             return [.repaint]
         case .remoteStatusChanged:
             return [.repaint]
@@ -52,13 +61,22 @@ extension ConsoleState {
                 refreshAll()
                 return [.repaint]
             }
-            return !source.remoteSources.isEmpty && sinceLastFrame >= .seconds(1) ? [.repaint] : []
+            guard sinceLastFrame >= .seconds(1) else { return [] }
+            return !source.remoteSources.isEmpty || showsExpiry() ? [.repaint] : []
         case .signal(let signal):
             return handle(signal)
         case .externalEditFinished(let key, let result):
             return withRepaint(finishExternalEdit(key: key, result: result))
+        case .historyStepped(let step):
+            finishHistoryStep(step)
+            return [.repaint]
+        case .historyLoaded(let contents):
+            showHistory(contents)
+            return [.repaint]
         case .storeWriteSaved:
             finishOldestWrite()
+            // Removing an orphan or an expired entry changes no flag, so no change event rebuilds the scope.
+            if showsStale { rebuildRows() }
             return withRepaint(quitIfSaved())
         case .storeWriteFailed(let message):
             finishOldestWrite()
@@ -128,7 +146,9 @@ extension ConsoleState {
         case .confirmReset:
             mode = .list
             statusMessage = "Reset cancelled"
-        case .list, .help, .restartPrompt, .quitWhenSaved, .pick, .editRejected:
+        case .confirmBulk:
+            cancelBulk()
+        case .list, .help, .restartPrompt, .quitWhenSaved, .pick, .editRejected, .history, .profiles, .expiry:
             break
         }
         return []

@@ -60,6 +60,23 @@ package struct ConsoleState: Sendable {
     package internal(set) var picker: ChoicePicker?
     /// The external editor's text that was not a valid value, in ``ConsoleMode/editRejected``.
     package internal(set) var rejectedEdit: RejectedEdit?
+    /// Keys of the marked flags and settings (`m`, `M`); with marks, `o`, `x` and `r` act on all of them.
+    package internal(set) var marks: Set<String> = []
+    /// The bulk change waiting for its y/n answer, in ``ConsoleMode/confirmBulk``.
+    package internal(set) var pendingBulk: BulkChange?
+    /// The history overlay's contents and position, in ``ConsoleMode/history``.
+    package internal(set) var history: HistoryOverlay?
+    /// The profile picker, in ``ConsoleMode/profiles``.
+    package internal(set) var profilePicker: ProfilePicker?
+    /// The expiry menu, in ``ConsoleMode/expiry``.
+    package internal(set) var expiryMenu: ExpiryMenu?
+    /// Whether the `Stale` scope (after `Overridden`) is active: the doctor's orphans, no-ops and expired
+    /// overrides; ``scope`` is then `.all`.
+    package internal(set) var showsStale = false
+    /// The stale overrides listed while ``showsStale`` (read when the rows are built).
+    package internal(set) var staleOverrides: [String: StaleOverride] = [:]
+    /// The bisect session on the store, as the banner shows it, or `nil` when none is active.
+    package internal(set) var bisect: BisectBanner?
     /// Header counts, kept up to date by registry-change events.
     package internal(set) var counts = Counts()
     /// Keys of the overridden flags (the header count, kept incrementally).
@@ -131,10 +148,13 @@ package struct ConsoleState: Sendable {
     package var isDetailVisible: Bool { showDetail && height >= 20 }
 
     /// Rows available to the list.
-    package var listHeight: Int { max(1, height - (isDetailVisible ? 9 : 5)) }
+    package var listHeight: Int { max(1, height - (isDetailVisible ? 9 : 5) - bannerHeight) }
+
+    /// Rows the bisect banner takes above the list (0 without an active bisect).
+    package var bannerHeight: Int { bisect == nil ? 0 : 1 }
 
     /// Whether the list is flat (a query or a scope is active) rather than a tree.
-    package var isFlat: Bool { !query.isEmpty || scope != .all }
+    package var isFlat: Bool { !query.isEmpty || scope != .all || showsStale }
 
     /// The selected row, if any.
     package var selectedRow: ConsoleRow? { rows.indices.contains(cursor) ? rows[cursor] : nil }

@@ -9,6 +9,8 @@ package enum PendingWrite: Sendable, Equatable {
     case values([String: OverrideValue?])
     /// Every override reset (`R`).
     case resetAll
+    /// An undo (`u`) or a redo (`U`) from the change history: its keys are known once it is performed.
+    case history(redo: Bool)
 
     /// The override this write gives `key`, if it changes that flag (`resetAll`: `.featureDefault` for every
     /// flag).
@@ -17,6 +19,7 @@ package enum PendingWrite: Sendable, Equatable {
         case .overrides(let changes): changes[key]
         case .values(let changes): changes[key].map { $0?.overrideState ?? .featureDefault }
         case .resetAll: .featureDefault
+        case .history: nil
         }
     }
 
@@ -27,6 +30,7 @@ package enum PendingWrite: Sendable, Equatable {
         case .overrides(let changes): changes[key].map { OverrideValue($0) }
         case .values(let changes): changes[key]
         case .resetAll: .some(nil)
+        case .history: nil
         }
     }
 }

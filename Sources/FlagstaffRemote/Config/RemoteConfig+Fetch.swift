@@ -6,6 +6,9 @@ extension RemoteConfig {
     /// The longest backoff interval: 4 hours.
     public static let maximumBackoffInterval: TimeInterval = 4 * 60 * 60
 
+    /// How many `fetch` calls so far joined a request already in flight instead of starting one.
+    package var joinedFetchCount: Int { state.withLock { $0.joinedFetches } }
+
     /// Fetches the config template into the fetched config (not yet visible to reads; see ``activate()``).
     ///
     /// In the Apple SDK's order: if the last successful fetch is younger than `expirationDuration` (default:
@@ -41,7 +44,10 @@ extension RemoteConfig {
         }
         let deviceContext = provider.deviceContext
         let decision: Decision = state.withLock { current in
-            if let inFlight = current.inFlight { return .join(inFlight) }
+            if let inFlight = current.inFlight {
+                current.joinedFetches += 1
+                return .join(inFlight)
+            }
             let contextChanged = Self.deviceContextChanged(from: current.metadata.deviceContext, to: deviceContext)
             let expiration = expirationDuration ?? current.settings.minimumFetchInterval
             if !contextChanged, let last = current.metadata.lastFetchTime, last <= now,

@@ -14,6 +14,8 @@ struct RemoteConfigState: Sendable {
     var lastError: RemoteConfigError?
     var problems: [RemoteConfigError] = []
     var inFlight: Task<RemoteConfigFetchResult, Never>?
+    /// How many `fetch` calls joined a request already in flight (for tests of coalescing).
+    var joinedFetches = 0
     /// Update listeners: each gets an update, or an error from the realtime stream.
     var updateListeners: [UInt64: @Sendable (RemoteConfigUpdate?, RemoteConfigError?) -> Void] = [:]
     var updateContinuations: [UInt64: AsyncStream<RemoteConfigUpdate>.Continuation] = [:]

@@ -219,21 +219,15 @@ struct RemoteConfigFetchTests {
         let config = RemoteConfig(
             provider: provider, settings: RemoteConfigSettings(minimumFetchInterval: 0),
             environment: .manual(clock))
-        final class Counter: Sendable { let value = Atomic<Int>(0) }
-        let started = Counter()
         let first = Task { await config.fetch().status }
         try await clock.waitForSleepers()  // the shared request is in flight: its timeout waits on the clock
         let statuses = await withTaskGroup(of: RemoteConfigFetchStatus.self) { group in
             for _ in 0..<7 {
-                group.addTask {
-                    started.value.add(1, ordering: .relaxed)
-                    return await config.fetch().status
-                }
+                group.addTask { await config.fetch().status }
             }
-            // Answer once every caller has started: a grace period for them to reach `fetch`, which joins the
-            // request without suspending first. A late caller would make a second request and fail the test.
-            while started.value.load(ordering: .relaxed) < 7 { await Task.yield() }
-            try? await Task.sleep(for: .milliseconds(100))
+            // Answer once every caller has joined the request in flight: an answer before that would let a late
+            // caller start a second request and fail the test.
+            while config.joinedFetchCount < 7 { await Task.yield() }
             provider.release()
             return await group.reduce(into: [await first.value]) { $0.append($1) }
         }

@@ -1,0 +1,52 @@
+import ArgumentParser
+import Flagstaff
+import Foundation
+
+/// `flagstaff doctor [--fix] [--json]`: finds overrides that do nothing or are wrong, and removes the useless
+/// ones.
+struct DoctorCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "doctor",
+        abstract: "Find stale and broken overrides in the store; --fix removes orphans, no-ops and expired ones.",
+        discussion: """
+            Finds overrides for keys the registry does not declare (orphan), overrides equal to the value the \
+            flag or setting has anyway (no-op), expired overrides, stored values of the wrong type, and overrides \
+            that pin a value that can change (a remote value, a dynamic rule, a build target; a note only). \
+            Exit status 0 when nothing but notes is found (or left after --fix), 1 otherwise. --fix removes \
+            orphans, no-ops and expired overrides in one write; `flagstaff undo` puts back the orphans and \
+            no-ops. See docs/doctor.md.
+            """)
+
+    @OptionGroup var source: RegistrySourceOptions
+
+    @Flag(help: "Remove orphans, no-ops and expired overrides in one write, then report what is left.")
+    var fix = false
+
+    @Flag(help: "Print JSON instead of text.")
+    var json = false
+
+    func run() throws {
+        let loaded = try RegistryLoader.load(source, notingStoredValueProblems: false)
+        let registry = loaded.registry
+        let findings: DoctorReport
+        var fixed: [DoctorFinding]?
+        if fix {
+            let outcome: DoctorFixOutcome
+            do {
+                outcome = try registry.fixStore()
+            } catch {
+                throw CLIFailure.runtime("\(error)")
+            }
+            findings = outcome.remaining
+            fixed = outcome.fixed
+        } else {
+            findings = registry.diagnoseStore()
+        }
+        if json {
+            try JSONOutput.print(DoctorJSONReport(loaded, report: findings, fixed: fixed))
+        } else {
+            DoctorText.print(findings, fixed: fixed, store: loaded.storeURL)
+        }
+        if !findings.isClean { throw ExitCode(ExitStatus.runtimeError.rawValue) }
+    }
+}

@@ -1,0 +1,157 @@
+import Flagstaff
+
+/// Marks (`m`, `M`, `Esc`) and the changes `o`, `x` and `r` make to every marked flag at once.
+extension ConsoleState {
+    /// Above this many flags a change to the marked flags asks y/n first.
+    package static let bulkConfirmationThreshold = 20
+
+    /// `m`: marks the selected flag, or unmarks it, and moves to the next row (so a run of rows is marked by
+    /// pressing `m` repeatedly).
+    mutating func toggleSelectedMark() {
+        guard let key = selectedKey else {
+            statusMessage = rows.isEmpty ? "No flag selected" : "Marks are for flags (this row is a group)"
+            return
+        }
+        if marks.remove(key) == nil { marks.insert(key) }
+        move(by: 1)
+    }
+
+    /// `M`: marks every flag listed now (the search result, the scope, or the expanded tree).
+    mutating func markAllListed() {
+        let before = marks.count
+        var listed = 0
+        marks.reserveCapacity(before + rows.count)
+        rows.forEachKey { key in
+            listed += 1
+            marks.insert(key)
+        }
+        guard listed > 0 else {
+            statusMessage = "No flag listed to mark"
+            return
+        }
+        let added = marks.count - before
+        let noun = listed == 1 ? "flag" : "flags"
+        statusMessage =
+            "Marked \(listed) listed \(noun)" + (added < listed ? " (\(listed - added) already marked)" : "")
+            + " \(glyphs.dot) \(marks.count) marked"
+    }
+
+    /// `Esc` in the list: clears the search when there is one (the marks stay: a second `Esc` clears them),
+    /// otherwise clears the marks.
+    mutating func clearSearchOrMarks() {
+        if !query.isEmpty {
+            setQuery("")
+            if !marks.isEmpty { statusMessage = "\(marks.count) marked \(glyphs.dot) Esc again clears the marks" }
+            return
+        }
+        guard !marks.isEmpty else { return }
+        statusMessage = "Cleared \(marks.count) mark\(marks.count == 1 ? "" : "s")"
+        marks = []
+    }
+
+    /// `o`, `x` or `r` with marks: the change to every marked flag, applied at once, or after a y/n question
+    /// when it changes more than ``bulkConfirmationThreshold`` flags.
+    ///
+    /// `o` and `x` act on flags and on/off settings and leave other settings alone (they are counted in the
+    /// message); `r` removes the override of every marked flag and setting. Flags whose value is fixed at launch
+    /// are left alone. The change is one store write, so one undo step.
+    mutating func changeMarked(_ kind: BulkChange.Kind) -> [ConsoleEffect] {
+        var change = BulkChange(kind: kind, values: [:], skippedSettings: 0, skippedAtLaunch: 0)
+        change.values.reserveCapacity(marks.count)
+        let value: OverrideValue? =
+            switch kind {
+            case .forceOn: .on
+            case .forceOff: .off
+            case .reset: nil
+            }
+        for key in marks {
+            guard let isOnOff = source.isOnOff(key: key) else { continue }
+            if kind != .reset, !isOnOff {
+                change.skippedSettings += 1
+                continue
+            }
+            if source.isFixedAtLaunch(key: key) {
+                change.skippedAtLaunch += 1
+                continue
+            }
+            change.values.updateValue(value, forKey: key)
+        }
+        guard !change.values.isEmpty else {
+            statusMessage = "Nothing to change: " + (change.skippedNote ?? "no marked flag is listed in this registry")
+            return []
+        }
+        if change.values.count > Self.bulkConfirmationThreshold {
+            pendingBulk = change
+            mode = .confirmBulk
+            return []
+        }
+        return applyBulk(change)
+    }
+
+    /// `y` in the bulk question.
+    mutating func confirmBulk() -> [ConsoleEffect] {
+        mode = .list
+        guard let change = pendingBulk else { return [] }
+        pendingBulk = nil
+        return applyBulk(change)
+    }
+
+    /// Any other key in the bulk question.
+    mutating func cancelBulk() {
+        mode = .list
+        pendingBulk = nil
+        statusMessage = "Cancelled: nothing was changed"
+    }
+
+    private mutating func applyBulk(_ change: BulkChange) -> [ConsoleEffect] {
+        let dot = " \(glyphs.dot) "
+        statusMessage = change.summary(done: true) + (change.skippedNote.map { dot + $0 } ?? "") + dot + "u undoes it"
+        return [.setOverrideValues(change.values)]
+    }
+}
+
+extension ConsoleRows {
+    /// Calls `body` with the key of every flag row, in order, without making the rows.
+    func forEachKey(_ body: (String) -> Void) {
+        switch storage {
+        case .tree(let tree):
+            for item in tree.items {
+                if case .flag(let list, let index, _) = item { body(tree.lists[Int(list)].key(at: Int(index))) }
+            }
+        case .results(let results, _):
+            for position in 0..<results.count { body(results.key(at: position)) }
+        }
+    }
+}
+
+extension BulkChange.Kind {
+    /// The bulk change an action makes when flags are marked (`o`, `x`, `r`), or `nil`.
+    init?(_ action: ConsoleAction) {
+        switch action {
+        case .force(let on): self = on ? .forceOn : .forceOff
+        case .reset: self = .reset
+        default: return nil
+        }
+    }
+}
+
+extension ConsoleState {
+    /// Carries out the actions of marks, the bulk question, undo/redo and the history overlay.
+    mutating func performMarkOrHistory(_ action: ConsoleAction) -> [ConsoleEffect] {
+        switch action {
+        case .toggleMark: toggleSelectedMark()
+        case .markAllListed: markAllListed()
+        case .clearSearchOrMarks: clearSearchOrMarks()
+        case .confirmBulkChange: return confirmBulk()
+        case .stepHistory(let redo): return stepHistory(redo: redo)
+        case .openHistory: return openHistory()
+        case .closeHistory: closeHistory()
+        case .moveHistory(let delta): moveHistorySelection(by: delta)
+        case .pageHistory(let down): moveHistorySelection(by: down ? historyVisibleCount : -historyVisibleCount)
+        case .historyEdge(let last): moveHistorySelection(by: last ? Int.max / 2 : Int.min / 2)
+        case .jumpFromHistory: jumpToHistorySelection()
+        default: break
+        }
+        return []
+    }
+}

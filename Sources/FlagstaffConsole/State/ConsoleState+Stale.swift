@@ -1,0 +1,68 @@
+import Flagstaff
+import Foundation
+
+/// The keys of the stale overrides a query left, in key order.
+struct StaleHits: ConsoleSearchHits {
+    let keys: [String]
+
+    var count: Int { keys.count }
+    func key(at position: Int) -> String { keys[position] }
+    func matchedRanges(at position: Int) -> [SearchField: [Range<Int>]] { [:] }
+    func position(ofKey key: String) -> Int? { keys.firstIndex(of: key) }
+}
+
+extension ConsoleState {
+    /// The scope bar's entries, in cycle order: the registry's scopes, then `Stale`.
+    package var scopeTitles: [(title: String, isActive: Bool)] {
+        SearchScope.allCases.map { ($0.title, !showsStale && $0 == scope) } + [("Stale", showsStale)]
+    }
+
+    /// Moves to the next or previous scope: All → On → Off → Overridden → Stale → All.
+    mutating func cycleScope(forward: Bool) {
+        if showsStale {
+            showsStale = false
+            scope = forward ? .all : .overridden
+        } else if forward ? scope == .overridden : scope == .all {
+            showsStale = true
+            scope = .all
+        } else {
+            scope = forward ? scope.next : scope.previous
+        }
+        rebuildRows()
+    }
+
+    /// The `Stale` scope's rows: the doctor's findings whose key contains the query (ignoring case), by key.
+    mutating func staleRows() -> ConsoleRows {
+        let stale = source.staleOverrides()
+        staleOverrides = Dictionary(stale.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
+        let needle = query.trimmingCharacters(in: .whitespaces).lowercased()
+        let keys = stale.map(\.key).filter { needle.isEmpty || $0.lowercased().contains(needle) }
+        return ConsoleRows(.results(StaleHits(keys: keys), highlighted: false))
+    }
+
+    /// The selected row's stale override, in the `Stale` scope.
+    package var selectedStale: StaleOverride? {
+        guard showsStale, let key = selectedKey else { return nil }
+        return staleOverrides[key]
+    }
+
+    /// Why `action` may not act on the selected orphan (an override of a key the registry does not declare):
+    /// only `r` (removing it) makes sense; `nil` when it may.
+    func staleRefusal(for action: ConsoleAction) -> String? {
+        switch action {
+        case .force, .flip, .edit, .activate, .expiry(.open): break
+        default: return nil
+        }
+        guard let stale = selectedStale, stale.kind == .orphan else { return nil }
+        return "\(stale.key) is not in this registry (orphan): r removes its override"
+    }
+
+    /// What the workflow features do after the overrides of `keys` changed: the profile picker reads its diffs
+    /// again, the `Stale` scope is rebuilt, and the bisect banner is read again (a bisect step writes the store).
+    mutating func workflowEffects(afterChangeOf keys: Set<String>) -> [ConsoleEffect] {
+        if showsStale { rebuildRows() }
+        var effects: [ConsoleEffect] = [.readBisectSession]
+        if mode == .profiles { effects.append(.loadProfiles) }
+        return effects
+    }
+}

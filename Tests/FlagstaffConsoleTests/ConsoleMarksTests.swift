@@ -1,0 +1,235 @@
+import Flagstaff
+import FlagstaffTestSupport
+import Testing
+
+@testable import FlagstaffConsole
+
+/// Marks (`m`, `M`, `Esc`) and `o`/`x`/`r` on every marked flag as one store write.
+@Suite struct ConsoleMarksTests {
+    /// The demo registry with `extra` more root flags `bulk.0`, `bulk.1`, … (listed after the demo's).
+    func registry(extra: Int = 0, store: any OverrideStore = InMemoryOverrideStore()) throws -> FeatureRegistry {
+        try makeRegistry(
+            store: store,
+            extraFlags: (0..<extra).map { RegistryManifest.Flag(key: "bulk.\($0)", default: false) })
+    }
+
+    @Test func mMarksTheRowMovesDownAndTheHeaderCountsMarks() throws {
+        var state = ConsoleState(registry: try registry(), width: 100, height: 30)
+        #expect(state.selectedKey == "blueText")
+        press(.character("m"), into: &state)
+        #expect(state.marks == ["blueText"])
+        #expect(state.cursor == 1)
+        var screen = ConsoleLayout.render(state)
+        let row = screen.row(containing: "Blue Text")
+        #expect(screen.text(row: row).hasPrefix(" ✓ Blue Text"))
+        #expect(screen.find("1 marked") != nil)
+        // The mark column of an unmarked row is blank.
+        #expect(screen.text(row: row + 1).hasPrefix("   "))
+
+        press(.up, .character("m"), into: &state)
+        #expect(state.marks.isEmpty)
+        screen = ConsoleLayout.render(state)
+        #expect(screen.find("marked") == nil)
+        #expect(!screen.text(row: row).contains("✓"))
+    }
+
+    @Test func marksShowAsAsteriskWithoutUTF8() throws {
+        var state = ConsoleState(registry: try registry(), width: 100, height: 30, asciiOnly: true)
+        press(.character("m"), into: &state)
+        let screen = ConsoleLayout.render(state)
+        #expect(screen.text(row: screen.row(containing: "Blue Text")).hasPrefix(" * Blue Text"))
+        #expect(screen.find("1 marked") != nil)
+    }
+
+    @Test func mOnAGroupRowSaysMarksAreForFlags() throws {
+        var state = ConsoleState(registry: try registry(), width: 100, height: 30)
+        let group = try #require(state.rows.firstIndex { if case .group = $0 { true } else { false } })
+        state.move(to: group)
+        press(.character("m"), into: &state)
+        #expect(state.marks.isEmpty)
+        #expect(state.statusMessage == "Marks are for flags (this row is a group)")
+    }
+
+    @Test func bigMMarksEveryListedFlagOnly() throws {
+        var state = ConsoleState(registry: try registry(), width: 100, height: 30)
+        press(.character("/"), into: &state)
+        type("avatar", into: &state)
+        press(.enter, into: &state)
+        let listed = Set(state.rows.compactMap(\.key))
+        #expect(listed == ["moments.isRoundedAvatar", "list.cells.avatarBadge"])
+        press(.character("M"), into: &state)
+        #expect(state.marks == listed)
+        #expect(state.statusMessage?.hasPrefix("Marked 2 listed flags") == true)
+        #expect(ConsoleLayout.render(state).find("2 marked") != nil)
+
+        // In the tree, every flag row (groups are not marked).
+        press(.escape, .character("M"), into: &state)
+        #expect(state.marks.count == 7)
+    }
+
+    @Test func escClearsTheSearchFirstThenTheMarks() throws {
+        var state = ConsoleState(registry: try registry(), width: 100, height: 30)
+        press(.character("/"), into: &state)
+        type("list", into: &state)
+        press(.enter, .character("M"), into: &state)
+        let marked = state.marks
+        #expect(marked.count == 3)
+        press(.escape, into: &state)
+        #expect(state.query.isEmpty)
+        #expect(state.marks == marked)
+        #expect(ConsoleLayout.render(state).find("3 marked · Esc again clears the marks") != nil)
+        press(.escape, into: &state)
+        #expect(state.marks.isEmpty)
+        #expect(state.statusMessage == "Cleared 3 marks")
+        // With neither, Esc does nothing (and never quits).
+        #expect(press(.escape, into: &state).isEmpty)
+        #expect(state.mode == .list)
+    }
+
+    @Test func xWithMarksForcesEveryMarkedFlagOffInOneWrite() throws {
+        let store = CountingStore()
+        let registry = try registry(store: store)
+        var state = ConsoleState(registry: registry, width: 100, height: 30)
+        press(.character("m"), into: &state)  // blueText
+        state.select(key: "moments.isRoundedAvatar")
+        press(.character("m"), into: &state)
+        state.select(key: "list.infiniteScroll")
+        press(.character("m"), into: &state)
+        state.select(key: "list.compactRows")  // the selected row is not marked: not changed
+        let effects = press(.character("x"), into: &state)
+        #expect(
+            effects == [
+                .setOverrideValues([
+                    "blueText": .off, "moments.isRoundedAvatar": .off, "list.infiniteScroll": .off,
+                ])
+            ])
+        let writes = store.writes
+        try apply(effects, to: &state)
+        #expect(store.writes == writes + 1)
+        for key in ["blueText", "moments.isRoundedAvatar", "list.infiniteScroll"] {
+            #expect(registry.flag(forKey: key)?.override == .disabled, "\(key)")
+        }
+        #expect(registry.flag(forKey: "list.compactRows")?.override == .featureDefault)
+        #expect(state.statusMessage == "Forced OFF 3 marked flags · u undoes it")
+        // Marks stay, so the next key can act on the same flags.
+        #expect(state.marks.count == 3)
+        try apply(press(.character("r"), into: &state), to: &state)
+        #expect(registry.storedOverrides.isEmpty)
+        #expect(state.statusMessage == "Reset 3 marked flags to the default · u undoes it")
+    }
+
+    @Test func moreThanTwentyMarkedFlagsAskFirst() throws {
+        let registry = try registry(extra: 20)
+        var state = ConsoleState(registry: registry, width: 100, height: 30)
+        press(.character("M"), into: &state)
+        #expect(state.marks.count == 27)
+        #expect(press(.character("o"), into: &state).isEmpty)
+        #expect(state.mode == .confirmBulk)
+        #expect(ConsoleLayout.render(state).find("Force ON 27 marked flags?  y yes  n no") != nil)
+        // Any other key: no, nothing written.
+        #expect(press(.character("n"), into: &state).isEmpty)
+        #expect(state.mode == .list)
+        #expect(state.statusMessage == "Cancelled: nothing was changed")
+        #expect(registry.storedOverrides.isEmpty)
+
+        press(.character("o"), into: &state)
+        let effects = press(.character("y"), into: &state)
+        #expect(effects.count == 1)
+        try apply(effects, to: &state)
+        #expect(registry.storedOverrides.count == 27)
+        #expect(state.mode == .list)
+        #expect(state.statusMessage == "Forced ON 27 marked flags · u undoes it")
+    }
+
+    @Test func twentyMarkedFlagsApplyWithoutAsking() throws {
+        var state = ConsoleState(registry: try registry(extra: 13), width: 100, height: 30)
+        press(.character("M"), into: &state)
+        #expect(state.marks.count == 20)
+        #expect(press(.character("x"), into: &state).count == 1)
+        #expect(state.mode == .list)
+    }
+
+    @Test func markedSettingsAreSkippedByOnOffAndResetByR() throws {
+        let (features, initial) = typedState()
+        var state = initial
+        try features.setOverrideValues(["maxItems": OverrideValue(json: "50"), "compact": .off])
+        press(.character("M"), into: &state)
+        #expect(state.marks.count == 7)
+        let effects = press(.character("o"), into: &state)
+        // The flag and the on/off setting; the five other settings are left alone.
+        #expect(effects == [.setOverrideValues(["blueText": .on, "compact": .on])])
+        #expect(state.statusMessage == "Forced ON 2 marked flags · 5 settings skipped (not on/off) · u undoes it")
+        try apply(effects, to: &state)
+        #expect(features.maxItems.value == 50)
+
+        let reset = press(.character("r"), into: &state)
+        guard case .setOverrideValues(let values)? = reset.first else {
+            Issue.record("expected one write, got \(reset)")
+            return
+        }
+        #expect(values.count == 7)
+        #expect(values.values.allSatisfy { $0 == nil })
+        try apply(reset, to: &state)
+        #expect(features.storedOverrides.isEmpty)
+    }
+
+    @Test func onlySettingsMarkedSaysThereIsNothingToForce() throws {
+        let (_, initial) = typedState(row: TypedRow.maxItems)
+        var state = initial
+        press(.character("m"), into: &state)
+        #expect(press(.character("x"), into: &state).isEmpty)
+        #expect(state.statusMessage == "Nothing to change: 1 setting skipped (not on/off)")
+    }
+
+    @Test func flagsFixedAtLaunchAreLeftAlone() throws {
+        let features = TypedConsoleFeatures(
+            store: InMemoryOverrideStore(),
+            options: RegistryOptions(
+                storeWatchInterval: nil,
+                launchOverrides: LaunchOverrides(
+                    environment: ["FLAGSTAFF_OVERRIDES": "blueText=on"], arguments: [])))
+        var state = ConsoleState(registry: features, width: 100, height: 30)
+        press(.character("M"), into: &state)
+        let effects = press(.character("x"), into: &state)
+        #expect(effects == [.setOverrideValues(["compact": .off])])
+        #expect(
+            state.statusMessage
+                == "Forced OFF 1 marked flag · 5 settings skipped (not on/off), 1 skipped (fixed at launch) · u undoes it"
+        )
+    }
+}
+
+extension ConsoleMarksTests {
+    @Test func ctrlCInTheBulkQuestionQuits() throws {
+        var state = ConsoleState(registry: try registry(extra: 20), width: 100, height: 30)
+        press(.character("M"), .character("x"), into: &state)
+        #expect(state.mode == .confirmBulk)
+        #expect(press(.control("c"), into: &state) == [.quit(.notNeeded, signal: nil)])
+    }
+
+    @Test func aBulkWriteWithInvalidValuesNamesTheFirstInKeyOrderAndWritesNothing() throws {
+        let (features, _) = typedState()
+        let changes: [String: OverrideValue?] = [
+            "theme": try OverrideValue(json: #""neon""#), "maxItems": try OverrideValue(json: "500"),
+            "compact": .on, "blueText": try OverrideValue(json: "3"),
+        ]
+        let error = #expect(throws: InvalidOverrideValue.self) { try features.setOverrideValues(changes) }
+        #expect(error?.key == "blueText")
+        #expect(features.storedOverrides.isEmpty)
+    }
+}
+
+/// An in-memory store that counts its writes.
+final class CountingStore: OverrideStore, Sendable {
+    private let inner = InMemoryOverrideStore()
+    private let count = AnnotatedMutex(0)
+
+    var writes: Int { count.withLock { $0 } }
+
+    func load() throws -> [String: OverrideValue] { inner.load() }
+
+    func update(_ changes: [String: OverrideValue?]) throws -> [String: OverrideValue] {
+        count.withLock { $0 += 1 }
+        return inner.update(changes)
+    }
+}

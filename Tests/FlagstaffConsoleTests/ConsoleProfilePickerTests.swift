@@ -1,0 +1,213 @@
+import Flagstaff
+import Foundation
+import Testing
+
+@testable import FlagstaffConsole
+
+/// The profile picker (`p`): each profile with its diff against the store, Enter applies it in one write (one
+/// undo step, journaled as `profile`), `R` switches to replace, Esc closes, unreadable profiles are listed.
+@Suite struct ConsoleProfilePickerTests {
+    /// A file store in a fresh directory, its registry, and its profiles folder (`overrides.profiles/`).
+    final class Fixture: Sendable {
+        let directory: URL
+        let url: URL
+        let registry: FeatureRegistry
+        let library: ProfileLibrary
+
+        init() throws {
+            directory = FileManager.default.temporaryDirectory.appendingPathComponent("console-profiles-\(UUID())")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            url = directory.appendingPathComponent("overrides.json")
+            registry = try makeRegistry(store: FileOverrideStore(url: url))
+            library = ProfileLibrary(folder: ProfileLibrary.defaultFolder(forStore: url))
+        }
+
+        deinit { try? FileManager.default.removeItem(at: directory) }
+
+        func write(profile name: String, _ text: String) throws {
+            try FileManager.default.createDirectory(at: library.folder, withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: library.folder.appendingPathComponent(name + ".json"))
+        }
+
+        /// A state and the console's own runner (profiles beside the store), with the console opened.
+        func open(width: Int = 100, height: Int = 30) -> (ConsoleState, ConsoleEffectRunner) {
+            let state = ConsoleState(registry: registry, width: width, height: height)
+            return (state, ConsoleEffectRunner(registry: registry, terminal: ScriptedTerminal(events: [])))
+        }
+    }
+
+    @Test func pShowsEachProfileWithWhatApplyingItWouldChange() throws {
+        let fixture = try Fixture()
+        try fixture.registry.setOverrides(["blueText": .enabled, "list.compactRows": .enabled])
+        try fixture.write(profile: "checkout", #"{"version":1,"overrides":{"blueText":"off","list.compactRows":"on"}}"#)
+        try fixture.write(profile: "smoke", #"{"version":1,"overrides":{"blueText":"on"}}"#)
+        var (state, runner) = fixture.open()
+        defer { runner.stop() }
+
+        try runner.send(.key(.character("p")), to: &state)
+        #expect(state.mode == .profiles)
+        let screen = ConsoleLayout.render(state)
+        #expect(screen.row(containing: "Profiles · merge") >= 0)
+        #expect(screen.row(containing: "checkout  1 change") >= 0)
+        #expect(screen.row(containing: "smoke     no changes") >= 0)
+        #expect(screen.row(containing: "Applying checkout changes:") >= 0)
+        #expect(screen.row(containing: "blueText  ON → OFF") >= 0)
+        // list.compactRows already holds the profile's value: not a change.
+        #expect(screen.row(containing: "list.compactRows  ON") < 0)
+
+        try runner.send(.key(.down), to: &state)
+        #expect(ConsoleLayout.render(state).row(containing: "Applying smoke changes nothing.") >= 0)
+    }
+
+    @Test func enterAppliesInOneWriteThatIsOneUndoStep() throws {
+        let fixture = try Fixture()
+        try fixture.write(
+            profile: "checkout",
+            #"{"version":1,"overrides":{"blueText":"on","list.compactRows":"on","moments.isRoundedAvatar":"off"}}"#)
+        var (state, runner) = fixture.open()
+        defer { runner.stop() }
+
+        try runner.send(.key(.character("p")), to: &state)
+        try runner.send(.key(.enter), to: &state)
+        #expect(state.mode == .list)
+        #expect(state.profilePicker == nil)
+        #expect(state.pendingWrites.isEmpty)
+        #expect(
+            try FileOverrideStore(url: fixture.url).load() == [
+                "blueText": .on, "list.compactRows": .on, "moments.isRoundedAvatar": .off,
+            ])
+        #expect(state.counts.overridden == 3)
+        #expect(ConsoleLayout.render(state).row(containing: "Profile checkout merged: 3 changes") >= 0)
+
+        let journal = ChangeJournal(storePath: fixture.url.path, options: JournalOptions()).read()
+        #expect(journal.changes.count == 1)
+        #expect(journal.changes.first?.origin == .profile)
+        #expect(journal.changes.first?.profile == "checkout")
+        try fixture.registry.undoLastChange()
+        #expect(try FileOverrideStore(url: fixture.url).load() == [:])
+    }
+
+    @Test func rSwitchesToReplaceWhichAlsoRemovesTheOtherOverrides() throws {
+        let fixture = try Fixture()
+        try fixture.registry.setOverrides(["useTabBarNav": .enabled])
+        try fixture.write(profile: "only-blue", #"{"version":1,"overrides":{"blueText":"on"}}"#)
+        var (state, runner) = fixture.open()
+        defer { runner.stop() }
+
+        try runner.send(.key(.character("p")), to: &state)
+        #expect(ConsoleLayout.render(state).row(containing: "only-blue  1 change") >= 0)
+        try runner.send(.key(.character("R")), to: &state)
+        let screen = ConsoleLayout.render(state)
+        #expect(screen.row(containing: "Profiles · replace") >= 0)
+        #expect(screen.row(containing: "only-blue  2 changes") >= 0)
+        #expect(screen.row(containing: "useTabBarNav  ON → default") >= 0)
+
+        try runner.send(.key(.enter), to: &state)
+        #expect(try FileOverrideStore(url: fixture.url).load() == ["blueText": .on])
+        #expect(ConsoleLayout.render(state).row(containing: "Profile only-blue replaced: 2 changes") >= 0)
+    }
+
+    @Test func escClosesWithoutApplying() throws {
+        let fixture = try Fixture()
+        try fixture.write(profile: "checkout", #"{"version":1,"overrides":{"blueText":"on"}}"#)
+        for key in [ConsoleKey.escape, .character("q"), .character("p")] {
+            var (state, runner) = fixture.open()
+            defer { runner.stop() }
+            try runner.send(.key(.character("p")), to: &state)
+            try runner.send(.key(key), to: &state)
+            #expect(state.mode == .list, "\(key)")
+            #expect(ConsoleLayout.render(state).row(containing: "Profiles") < 0)
+        }
+        #expect(try FileOverrideStore(url: fixture.url).load() == [:])
+    }
+
+    @Test func malformedProfilesAreListedWithTheirProblemAndNotApplied() throws {
+        let fixture = try Fixture()
+        try fixture.write(profile: "broken", #"{"version":1,"overrides":["blueText"]}"#)
+        try fixture.write(profile: "good", #"{"version":1,"overrides":{"blueText":"on"}}"#)
+        var (state, runner) = fixture.open()
+        defer { runner.stop() }
+
+        try runner.send(.key(.character("p")), to: &state)
+        var screen = ConsoleLayout.render(state)
+        #expect(screen.row(containing: "broken  unreadable") >= 0)
+        #expect(screen.row(containing: "Cannot be read:") >= 0)
+        #expect(screen.row(containing: "$.overrides") >= 0)
+
+        try runner.send(.key(.enter), to: &state)
+        screen = ConsoleLayout.render(state)
+        #expect(state.mode == .profiles)  // stays open: another profile can be picked
+        #expect(screen.row(containing: "Cannot apply broken:") >= 0)
+        #expect(try FileOverrideStore(url: fixture.url).load() == [:])
+    }
+
+    @Test func aProfileWithAnInvalidValueIsRefusedByTheWriteAndChangesNothing() throws {
+        let fixture = try Fixture()
+        try fixture.write(profile: "typo", #"{"version":1,"overrides":{"blueText":5,"list.compactRows":"on"}}"#)
+        var (state, runner) = fixture.open()
+        defer { runner.stop() }
+        try runner.send(.key(.character("p")), to: &state)
+        try runner.send(.key(.enter), to: &state)
+        #expect(state.pendingWrites.isEmpty)
+        #expect(ConsoleLayout.render(state).row(containing: "Could not save the change:") >= 0)
+        #expect(try FileOverrideStore(url: fixture.url).load() == [:])
+    }
+
+    @Test func unknownKeysAreMarkedAndStored() throws {
+        let fixture = try Fixture()
+        try fixture.write(profile: "legacy", #"{"version":1,"overrides":{"gone.flag":"on"}}"#)
+        var (state, runner) = fixture.open()
+        defer { runner.stop() }
+
+        try runner.send(.key(.character("p")), to: &state)
+        #expect(ConsoleLayout.render(state).row(containing: "gone.flag  default → ON  (not in this registry)") >= 0)
+        try runner.send(.key(.enter), to: &state)
+        #expect(try FileOverrideStore(url: fixture.url).load() == ["gone.flag": .on])
+    }
+
+    @Test func anEmptyFolderAndAStoreWithoutOneSaySo() throws {
+        let fixture = try Fixture()
+        var (state, runner) = fixture.open()
+        try runner.send(.key(.character("p")), to: &state)
+        #expect(ConsoleLayout.render(state).row(containing: "No profiles in") >= 0)
+        runner.stop()
+
+        let registry = try makeRegistry()
+        var memoryState = ConsoleState(registry: registry, width: 100, height: 30)
+        let memoryRunner = ConsoleEffectRunner(registry: registry, terminal: ScriptedTerminal(events: []))
+        defer { memoryRunner.stop() }
+        try memoryRunner.send(.key(.character("p")), to: &memoryState)
+        #expect(ConsoleLayout.render(memoryState).row(containing: "No profiles folder") >= 0)
+        try memoryRunner.send(.key(.enter), to: &memoryState)
+        #expect(memoryState.mode == .profiles)
+    }
+
+    @Test func theDiffFollowsChangesMadeWhileThePickerIsOpen() throws {
+        let fixture = try Fixture()
+        try fixture.write(profile: "checkout", #"{"version":1,"overrides":{"blueText":"on"}}"#)
+        var (state, runner) = fixture.open()
+        defer { runner.stop() }
+
+        try runner.send(.key(.character("p")), to: &state)
+        #expect(ConsoleLayout.render(state).row(containing: "checkout  1 change") >= 0)
+        try fixture.registry.setOverrides(["blueText": .enabled])  // another writer
+        try runner.sendQueuedEvents(to: &state)
+        #expect(ConsoleLayout.render(state).row(containing: "checkout  no changes") >= 0)
+    }
+
+    @Test func aLongListScrollsToKeepTheHighlightInView() throws {
+        let fixture = try Fixture()
+        for index in 0..<30 {
+            try fixture.write(profile: String(format: "p%02d", index), #"{"version":1,"overrides":{"blueText":"on"}}"#)
+        }
+        var (state, runner) = fixture.open(width: 60, height: 16)
+        defer { runner.stop() }
+        try runner.send(.key(.character("p")), to: &state)
+        for _ in 0..<29 { try runner.send(.key(.character("j")), to: &state) }
+        let screen = ConsoleLayout.render(state)
+        #expect(screen.row(containing: "▸ p29") >= 0)
+        #expect(screen.row(containing: "Applying p29 changes:") >= 0)
+        try runner.send(.key(.character("j")), to: &state)
+        #expect(state.profilePicker?.selected == 29)
+    }
+}
