@@ -27,6 +27,11 @@ enum ServeBench {
             print("serve: cannot build the registry: \(error)")
             return
         }
+        let snapshot = ServedSnapshot(registry: registry)
+        print(
+            "  bodies for 1,000 flags: frontend \(UnleashBodies.frontend(snapshot).count / 1024) KB, client features "
+                + "\(UnleashBodies.clientFeatures(snapshot).count / 1024) KB, bulk OFREP \(OFREPBodies.bulk(snapshot).count / 1024) KB"
+        )
         withServer(registry) { port in
             guard let etag = etagOf(port: port, path: "/api/frontend") else {
                 print("serve: no ETag from /api/frontend")
@@ -64,26 +69,34 @@ enum ServeBench {
 
     // MARK: Server
 
-    private static func withServer(_ registry: FeatureRegistry, _ body: @escaping @Sendable (Int) -> Void) {
+    /// Runs the server on the concurrency pool and `body` on the calling thread (a load generator that blocks
+    /// must not hold one of the pool's few threads, which the server's handlers run on).
+    private static func withServer(_ registry: FeatureRegistry, _ body: (Int) -> Void) {
         var logger = Logger(label: "bench")
         logger.logLevel = .critical
         let server = FlagServer(registry: registry, configuration: FlagServerConfiguration(port: 0), logger: logger)
-        let done = DispatchSemaphore(value: 0)
+        let (ports, continuation) = AsyncStream<Int>.makeStream()
+        let group = ServiceGroup(
+            configuration: ServiceGroupConfiguration(
+                services: [server.makeApplication { continuation.yield($0) }], logger: logger))
+        let stopped = DispatchSemaphore(value: 0)
         Task.detached {
-            let (ports, continuation) = AsyncStream<Int>.makeStream()
-            let group = ServiceGroup(
-                configuration: ServiceGroupConfiguration(
-                    services: [server.makeApplication { continuation.yield($0) }], logger: logger))
-            async let running: Void = group.run()
-            var iterator = ports.makeAsyncIterator()
-            if let port = await iterator.next() {
-                await Task.detached { body(port) }.value
-            }
-            await group.triggerGracefulShutdown()
-            try? await running
-            done.signal()
+            try? await group.run()
+            continuation.finish()
+            stopped.signal()
         }
-        done.wait()
+        let port = AnnotatedMutex<Int?>(nil)
+        let started = DispatchSemaphore(value: 0)
+        Task.detached {
+            var iterator = ports.makeAsyncIterator()
+            let first = await iterator.next()
+            port.withLock { $0 = first }
+            started.signal()
+        }
+        started.wait()
+        if let bound = port.withLock({ $0 }) { body(bound) }
+        Task.detached { await group.triggerGracefulShutdown() }
+        stopped.wait()
     }
 
     // MARK: Load
