@@ -17,6 +17,11 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        // Already in hummingbird's graph (nothing more to build): FlagstaffServer names their types directly.
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         // Core: features, groups, registry, resolution, search, stores, manifest. Foundation only.
@@ -39,10 +44,23 @@ let package = Package(
             providers: [.apt(["libncurses-dev"])]
         ),
         .target(name: "FlagstaffConsole", dependencies: ["Flagstaff", "CNCurses"]),
+        // `flagstaff serve`: the registry's effective values over the Unleash frontend and client APIs and OFREP.
+        .target(
+            name: "FlagstaffServer",
+            dependencies: [
+                "Flagstaff",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
+        ),
         .executableTarget(
             name: "FlagstaffCLI",
             dependencies: [
                 "Flagstaff", "FlagstaffConsole", "FlagstaffRemote", "FlagstaffFirebase", "FlagstaffUnleash",
+                "FlagstaffServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -50,7 +68,11 @@ let package = Package(
         .executableTarget(
             name: "FlagstaffBench",
             // FlagstaffTerminalDriver drives tmux for the terminal benchmark.
-            dependencies: ["Flagstaff", "FlagstaffConsole", "FlagstaffUnleash", "FlagstaffTerminalDriver"]
+            dependencies: [
+                "Flagstaff", "FlagstaffConsole", "FlagstaffUnleash", "FlagstaffServer", "FlagstaffTerminalDriver",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
         ),
 
         // Not a product: drives tmux, parses its screens and spawns processes, for the terminal benchmark and
@@ -82,6 +104,12 @@ let package = Package(
         .testTarget(
             name: "FlagstaffConsoleTests",
             dependencies: ["FlagstaffConsole", "FlagstaffTesting", "FlagstaffTestSupport"]),
+        .testTarget(
+            name: "FlagstaffServerTests",
+            dependencies: [
+                "FlagstaffServer", "FlagstaffUnleash", "FlagstaffTesting", "FlagstaffTestSupport", "FlagstaffCLI",
+            ]
+        ),
         .testTarget(name: "FlagstaffCLITests", dependencies: ["Flagstaff", "FlagstaffCLI", "FlagstaffTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

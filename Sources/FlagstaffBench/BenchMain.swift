@@ -1,4 +1,5 @@
-/// `swift run -c release flagstaff-bench [core] [settings] [console] [terminal] [cli] [remote] [unleash] [unleash-client] [manifest] [history]` (and `console-bulk`, part of `console`): runs the named
+/// `swift run -c release flagstaff-bench [core] [settings] [console] [terminal] [cli] [remote] [unleash] [unleash-client] [manifest] [history] [serve]`
+/// (and `console-bulk`, part of `console`): runs the named
 /// benchmarks, or all of them when none is named, and prints the figures.
 @main
 enum BenchMain {
@@ -15,6 +16,7 @@ enum BenchMain {
         if wants("unleash-client") { UnleashClientBench.run() }
         if wants("manifest") { ManifestBench.run() }
         if wants("history") { HistoryBench.run() }
+        if wants("serve") { ServeBench.run() }
         // Part of `console`; alone when named, for profiling.
         if requested.contains("console-bulk") {
             ConsoleBench.runBulkChange(manifest: BenchManifest.make(flagCount: 100_000), flagCount: 100_000)

@@ -43,6 +43,7 @@ struct FlagstaffCommand: ParsableCommand {
             ManifestCommand.self,
             FetchCommand.self,
             UnleashCommand.self,
+            ServeCommand.self,
         ],
         defaultSubcommand: ConsoleCommand.self)
 

@@ -30,6 +30,12 @@ struct ConsoleCommand: ParsableCommand {
             valueName: "command"))
     var restartCommand: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Also serve the flags to SDKs on [HOST:]PORT (see `flagstaff serve`); the header shows who is connected.",
+            valueName: "[host:]port"))
+    var serve: String?
+
     func validate() throws {
         if restartCommand?.trimmingCharacters(in: .whitespaces).isEmpty == true {
             throw ValidationError("--restart-command needs a command")
@@ -47,6 +53,8 @@ struct ConsoleCommand: ParsableCommand {
         where isatty(descriptor) == 0 {
             throw CLIFailure.usage(ConsoleError.notATerminal(stream: stream).description)
         }
+        let served = try serve.map { try ServeConsoleSession.start($0, registry: registry) }
+        defer { served?.stop() }
         var options = ConsoleOptions(useColor: !noColor && ConsoleOptions.colorAllowedByEnvironment)
         if let path = CommandContext.current.environment["FLAGSTAFF_FRAME_LOG"], !path.isEmpty {
             options.frameObserver = try Self.frameLog(path)

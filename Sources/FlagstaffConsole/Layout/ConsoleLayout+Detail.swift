@@ -82,6 +82,7 @@ extension ConsoleLayout {
             if let fetchedAt { text += " fetched " + RemoteStatusText.clock(fetchedAt) }
             facts.append(text)
         }
+        if let served = servedFact(feature.key, context) { facts.append(served) }
         let style = CellStyle(
             foreground: context.state.useColor ? (resolution.value ? .green : .red) : .default, bold: true,
             underline: feature.override != .featureDefault
@@ -152,6 +153,7 @@ extension ConsoleLayout {
             if let fetchedAt { text += " fetched " + RemoteStatusText.clock(fetchedAt) }
             facts.append(text)
         }
+        if let served = servedFact(feature.key, context) { facts.append(served) }
         var style = context.theme.value(of: setting, overridden: setting.override != nil)
         style.bold = true
         return [

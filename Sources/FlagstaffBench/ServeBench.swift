@@ -1,0 +1,261 @@
+import Flagstaff
+import FlagstaffServer
+import Foundation
+import Logging
+import ServiceLifecycle
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `flagstaff serve` under load, in process, with its own load generator: keep-alive connections on 127.0.0.1,
+/// one blocking thread each, sending the next request as soon as the previous answer is read.
+///
+/// Cases: `GET /api/frontend` answered 304 (If-None-Match) for 1,000 flags over 50 connections; bulk OFREP for
+/// 1,000 flags over 50 connections and over 1; resident memory with 100,000 flags after one request of each
+/// body. Requests/s, p50 and p99 latency. The load generator shares the machine's cores with the server.
+enum ServeBench {
+    static func run() {
+        print("== serve (in-process server, 127.0.0.1, own keep-alive load generator) ==")
+        print(String(format: "load average before: %@", loadAverage()))
+        let registry: FeatureRegistry
+        do {
+            registry = try FeatureRegistry(manifest: BenchManifest.make(flagCount: 1_000))
+        } catch {
+            print("serve: cannot build the registry: \(error)")
+            return
+        }
+        let snapshot = ServedSnapshot(registry: registry)
+        print(
+            "  bodies for 1,000 flags: frontend \(UnleashBodies.frontend(snapshot).count / 1024) KB, client features "
+                + "\(UnleashBodies.clientFeatures(snapshot).count / 1024) KB, bulk OFREP \(OFREPBodies.bulk(snapshot).count / 1024) KB"
+        )
+        withServer(registry) { port in
+            guard let etag = etagOf(port: port, path: "/api/frontend") else {
+                print("serve: no ETag from /api/frontend")
+                return
+            }
+            let notModified = "GET /api/frontend HTTP/1.1\r\nHost: b\r\nIf-None-Match: \(etag)\r\n\r\n"
+            report("GET /api/frontend → 304, 1,000 flags, 50 connections", load(port, notModified, 50, 3))
+            let bulk =
+                "POST /ofrep/v1/evaluate/flags HTTP/1.1\r\nHost: b\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}"
+            report("POST bulk OFREP → 200, 1,000 flags, 50 connections", load(port, bulk, 50, 3))
+            report("POST bulk OFREP → 200, 1,000 flags, 1 connection", load(port, bulk, 1, 3))
+        }
+        memory()
+        print(String(format: "load average after: %@", loadAverage()))
+    }
+
+    /// Resident memory of this process serving 100,000 flags, after one request of each body.
+    private static func memory() {
+        let before = residentMegabytes()
+        guard let registry = try? FeatureRegistry(manifest: BenchManifest.make(flagCount: 100_000)) else { return }
+        withServer(registry) { port in
+            for request in [
+                "GET /api/frontend HTTP/1.1\r\nHost: b\r\n\r\n", "GET /api/client/features HTTP/1.1\r\nHost: b\r\n\r\n",
+                "POST /ofrep/v1/evaluate/flags HTTP/1.1\r\nHost: b\r\nContent-Length: 0\r\n\r\n",
+            ] {
+                _ = load(port, request, 1, 0, requests: 3)
+            }
+            print(
+                String(
+                    format:
+                        "  RSS serving 100,000 flags (all three bodies rendered): %.1f MB (process before the registry: %.1f MB)",
+                    residentMegabytes(), before))
+        }
+    }
+
+    // MARK: Server
+
+    /// Runs the server on the concurrency pool and `body` on the calling thread (a load generator that blocks
+    /// must not hold one of the pool's few threads, which the server's handlers run on).
+    private static func withServer(_ registry: FeatureRegistry, _ body: (Int) -> Void) {
+        var logger = Logger(label: "bench")
+        logger.logLevel = .critical
+        let server = FlagServer(registry: registry, configuration: FlagServerConfiguration(port: 0), logger: logger)
+        let (ports, continuation) = AsyncStream<Int>.makeStream()
+        let group = ServiceGroup(
+            configuration: ServiceGroupConfiguration(
+                services: [server.makeApplication { continuation.yield($0) }], logger: logger))
+        let stopped = DispatchSemaphore(value: 0)
+        Task.detached {
+            try? await group.run()
+            continuation.finish()
+            stopped.signal()
+        }
+        let port = AnnotatedMutex<Int?>(nil)
+        let started = DispatchSemaphore(value: 0)
+        Task.detached {
+            var iterator = ports.makeAsyncIterator()
+            let first = await iterator.next()
+            port.withLock { $0 = first }
+            started.signal()
+        }
+        started.wait()
+        if let bound = port.withLock({ $0 }) { body(bound) }
+        Task.detached { await group.triggerGracefulShutdown() }
+        stopped.wait()
+    }
+
+    // MARK: Load
+
+    private struct Result {
+        var requests: Int
+        var seconds: Double
+        var latencies: [Double]
+        var failures: Int
+    }
+
+    private static func report(_ label: String, _ result: Result) {
+        let sorted = result.latencies.sorted()
+        func percentile(_ p: Double) -> Double {
+            sorted.isEmpty ? .nan : sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))] * 1000
+        }
+        print(
+            String(
+                format: "  %@: %.0f req/s, p50 %.2f ms, p99 %.2f ms (%d requests, %d failed)", label,
+                Double(result.requests) / result.seconds, percentile(0.5), percentile(0.99), result.requests,
+                result.failures))
+    }
+
+    /// `connections` threads send `request` back to back for `seconds` (or `requests` times each).
+    private static func load(
+        _ port: Int, _ request: String, _ connections: Int, _ seconds: Double, requests: Int = .max
+    ) -> Result {
+        let results = AnnotatedMutex(Result(requests: 0, seconds: 0, latencies: [], failures: 0))
+        let start = Date()
+        let worker: @Sendable () -> Void = {
+            var latencies: [Double] = []
+            var failures = 0
+            if let socket = connectLoopback(port) {
+                let bytes = Array(request.utf8)
+                var buffer = [UInt8](repeating: 0, count: 1 << 16)
+                var sent = 0
+                while sent < requests && (seconds == 0 || Date().timeIntervalSince(start) < seconds) {
+                    let begin = DispatchTime.now().uptimeNanoseconds
+                    guard write(socket, bytes), readResponse(socket, &buffer) else {
+                        failures += 1
+                        break
+                    }
+                    latencies.append(Double(DispatchTime.now().uptimeNanoseconds - begin) / 1e9)
+                    sent += 1
+                }
+                close(socket)
+            } else {
+                failures += 1
+            }
+            results.withLock {
+                $0.requests += latencies.count
+                $0.latencies += latencies
+                $0.failures += failures
+            }
+        }
+        let finished = DispatchGroup()
+        for _ in 0..<connections {
+            finished.enter()
+            Thread.detachNewThread {
+                worker()
+                finished.leave()
+            }
+        }
+        finished.wait()
+        var result = results.withLock { $0 }
+        result.seconds = Date().timeIntervalSince(start)
+        return result
+    }
+
+    private static func connectLoopback(_ port: Int) -> Int32? {
+        #if canImport(Glibc)
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+        let descriptor = socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        guard descriptor >= 0 else { return nil }
+        var one: Int32 = 1
+        setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard connected == 0 else {
+            close(descriptor)
+            return nil
+        }
+        return descriptor
+    }
+
+    private static func write(_ socket: Int32, _ bytes: [UInt8]) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { send(socket, $0.baseAddress, $0.count, 0) }
+            if written <= 0 { return false }
+            offset += written
+        }
+        return true
+    }
+
+    /// Reads one response: headers, then `Content-Length` bytes of body.
+    private static func readResponse(_ socket: Int32, _ buffer: inout [UInt8]) -> Bool {
+        var received: [UInt8] = []
+        var expected: Int?
+        while true {
+            let count = buffer.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
+            if count <= 0 { return false }
+            received.append(contentsOf: buffer[0..<count])
+            if expected == nil, let end = headerEnd(received) {
+                let head = String(decoding: received[0..<end], as: UTF8.self).lowercased()
+                var length = 0
+                if let range = head.range(of: "content-length:") {
+                    length =
+                        Int(head[range.upperBound...].prefix { $0 != "\r" }.trimmingCharacters(in: .whitespaces)) ?? 0
+                }
+                expected = end + 4 + length
+            }
+            if let expected, received.count >= expected { return true }
+        }
+    }
+
+    private static func headerEnd(_ bytes: [UInt8]) -> Int? {
+        guard bytes.count >= 4 else { return nil }
+        for index in 0...(bytes.count - 4)
+        where bytes[index] == 13 && bytes[index + 1] == 10 && bytes[index + 2] == 13 && bytes[index + 3] == 10 {
+            return index
+        }
+        return nil
+    }
+
+    private static func etagOf(port: Int, path: String) -> String? {
+        guard let socket = connectLoopback(port) else { return nil }
+        defer { close(socket) }
+        guard write(socket, Array("GET \(path) HTTP/1.1\r\nHost: b\r\n\r\n".utf8)) else { return nil }
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        var received: [UInt8] = []
+        while headerEnd(received) == nil {
+            let count = buffer.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
+            if count <= 0 { return nil }
+            received.append(contentsOf: buffer[0..<count])
+        }
+        let head = String(decoding: received, as: UTF8.self)
+        guard let range = head.range(of: "ETag: ", options: .caseInsensitive) else { return nil }
+        return String(head[range.upperBound...].prefix { $0 != "\r" })
+    }
+
+    private static func residentMegabytes() -> Double {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") })
+        else { return .nan }
+        return (Double(line.split(separator: " ").dropFirst().first ?? "") ?? .nan) / 1024
+    }
+
+    private static func loadAverage() -> String {
+        (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").prefix(3)
+            .joined(separator: " ") ?? "?"
+    }
+}

@@ -1,0 +1,81 @@
+import ArgumentParser
+import Flagstaff
+import FlagstaffServer
+import Foundation
+import Logging
+
+/// `flagstaff serve`: serves the registry's effective values to real SDKs over the Unleash frontend API, the
+/// Unleash client API and OFREP, following the store live, until SIGTERM or SIGINT.
+struct ServeCommand: ParsableCommand {
+    /// The environment variable read as one more token (keeps it out of the process list).
+    static let tokenVariable = "FLAGSTAFF_SERVE_TOKEN"
+
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve the flags' effective values to Unleash and OpenFeature (OFREP) SDKs.",
+        discussion: """
+            Endpoints: GET /api/frontend (also /api/proxy) for Unleash frontend SDKs, GET /api/client/features \
+            for Unleash server-side SDKs, POST /ofrep/v1/evaluate/flags[/<key>] for OpenFeature's OFREP \
+            providers. Changes made in the console, with `flagstaff set` or by any other process are served on \
+            the next request. The store is never written. Binding an address other than a loopback one needs \
+            --token (or $FLAGSTAFF_SERVE_TOKEN); clients then send it as the Authorization header. \
+            See docs/serve.md.
+            """)
+
+    @OptionGroup var source: RegistrySourceOptions
+
+    @Option(help: ArgumentHelp("The address to listen on.", valueName: "address"))
+    var host: String = "127.0.0.1"
+
+    @Option(help: ArgumentHelp("The TCP port to listen on (0: any free port, printed at start).", valueName: "port"))
+    var port: Int = 4242
+
+    @Option(
+        name: .customLong("token"),
+        help: ArgumentHelp(
+            "A token clients must send as the Authorization header (repeatable). Default: $FLAGSTAFF_SERVE_TOKEN.",
+            valueName: "token"))
+    var tokens: [String] = []
+
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port: \(port) is not a port (0–65535)") }
+        if tokens.contains(where: \.isEmpty) { throw ValidationError("--token: a token cannot be empty") }
+    }
+
+    /// The tokens given with `--token`, and the environment's.
+    private func allTokens() -> [String] {
+        tokens + (CommandContext.current.environment[Self.tokenVariable].flatMap { $0.isEmpty ? nil : [$0] } ?? [])
+    }
+
+    func run() throws {
+        let configuration = FlagServerConfiguration(host: host, port: port, tokens: allTokens())
+        do {
+            try configuration.validate()
+        } catch {
+            throw CLIFailure.usage("\(error)")
+        }
+        let loaded = try RegistryLoader.load(source)
+        var logger = Logger(label: "flagstaff.serve")
+        logger.logLevel = .notice
+        let server = FlagServer(registry: loaded.registry, configuration: configuration, logger: logger)
+        let context = CommandContext.current
+        let name = loaded.registry.name
+        let count = loaded.registry.allFeatures.count
+        let shownHost = host.contains(":") ? "[\(host)]" : host
+        let storePath = loaded.storeURL.path
+        let announce: @Sendable (Int) async -> Void = { port in
+            context.writeError(
+                "flagstaff: note: serving \(TerminalText.safe(name)) (\(count) flags and settings) on http://\(shownHost):\(port): Unleash frontend API /api/frontend, client API /api/client/features, OFREP /ofrep/v1; store \(TerminalText.safe(storePath))\n"
+            )
+        }
+        let failure: String? = BlockingTask.run {
+            do {
+                try await server.run(onRunning: announce)
+                return nil
+            } catch {
+                return "\(error)"
+            }
+        }
+        if let failure { throw CLIFailure.runtime("cannot serve on \(shownHost):\(port): \(failure)") }
+    }
+}

@@ -1,0 +1,22 @@
+import Flagstaff
+
+/// A flag server attached to the registry as a remote source (`flagstaff console --serve`): the header shows it
+/// like any remote source (its name says who is connected, its status when a client was last seen), and the
+/// detail pane adds what the server's clients reported evaluating for the selected member.
+package protocol ServedEvaluationReport: RemoteSource {
+    /// What clients' metrics reported for a member, e.g. "SDK metrics: 12 evaluations (9 on, 3 off)", or `nil`
+    /// when none reported it.
+    /// - Parameter key: the member's key.
+    func evaluationSummary(forKey key: String) -> String?
+}
+
+extension ConsoleLayout {
+    /// The served-evaluation fact of the detail pane's third line, if a flag server is attached and its clients
+    /// reported the key.
+    static func servedFact(_ key: String, _ context: Context) -> String? {
+        for case let report as any ServedEvaluationReport in context.state.source.remoteSources {
+            if let summary = report.evaluationSummary(forKey: key) { return context.clean(summary) }
+        }
+        return nil
+    }
+}

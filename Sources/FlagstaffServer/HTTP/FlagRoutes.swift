@@ -1,0 +1,94 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// The endpoints: small handlers that read the request, take the live snapshot and hand both to the pure
+/// protocol code (``UnleashBodies``, ``OFREPBodies``).
+struct FlagRoutes: Sendable {
+    let live: LiveSnapshot
+    let clients: ClientTracker
+    let bodyLimit: Int
+
+    static let appNameHeader = HTTPField.Name("unleash-appname")!
+    static let sdkHeader = HTTPField.Name("unleash-sdk")!
+
+    func add(to router: Router<BasicRequestContext>) {
+        for prefix in ["/api/frontend", "/api/proxy"] {
+            router.get(RouterPath(prefix)) { request, _ in frontend(request) }
+            router.post(RouterPath(prefix + "/client/register")) { request, _ in
+                try await clientCall(request, call: .register)
+            }
+            router.post(RouterPath(prefix + "/client/metrics")) { request, _ in
+                try await clientCall(request, call: .metrics)
+            }
+        }
+        router.get("/api/client/features") { request, _ in clientFeatures(request) }
+        router.post("/api/client/register") { request, _ in try await clientCall(request, call: .register) }
+        router.post("/api/client/metrics") { request, _ in try await clientCall(request, call: .metrics) }
+        router.post("/ofrep/v1/evaluate/flags") { request, _ in try await ofrepBulk(request) }
+        router.post("/ofrep/v1/evaluate/flags/:key") { request, context in
+            try await ofrepSingle(request, key: context.parameters.get("key") ?? "")
+        }
+    }
+
+    private func frontend(_ request: Request) -> Response {
+        note(request, appName: nil, call: .request)
+        let snapshot = live.current()
+        return ServerReply.conditional(etag: snapshot.etag, ifNoneMatch: request.headers[.ifNoneMatch]) {
+            snapshot.body(.frontend, render: UnleashBodies.frontend)
+        }.response
+    }
+
+    private func clientFeatures(_ request: Request) -> Response {
+        note(request, appName: nil, call: .request)
+        let snapshot = live.current()
+        return ServerReply.conditional(etag: snapshot.etag, ifNoneMatch: request.headers[.ifNoneMatch]) {
+            snapshot.body(.clientFeatures, render: UnleashBodies.clientFeatures)
+        }.response
+    }
+
+    private func clientCall(_ request: Request, call: ClientTracker.Call) async throws -> Response {
+        let body = try await collect(request)
+        do throws(ServerReplyError) {
+            let parsed = try UnleashClientCall(body: body)
+            note(request, appName: parsed.appName, sdk: parsed.sdkVersion, call: call)
+            clients.add(parsed.counts)
+            return ServerReply(status: 202).response
+        } catch {
+            note(request, appName: nil, call: call)
+            return error.reply.response
+        }
+    }
+
+    private func ofrepSingle(_ request: Request, key: String) async throws -> Response {
+        let body = try await collect(request)
+        note(request, appName: nil, call: .request)
+        let key = key.removingPercentEncoding ?? key
+        let type = request.uri.queryParameters.get("type")
+        return OFREPBodies.evaluate(live.current(), key: key, body: body, requestedType: type).response
+    }
+
+    private func ofrepBulk(_ request: Request) async throws -> Response {
+        let body = try await collect(request)
+        note(request, appName: nil, call: .request)
+        return OFREPBodies.evaluateAll(live.current(), body: body, ifNoneMatch: request.headers[.ifNoneMatch])
+            .response
+    }
+
+    private func collect(_ request: Request) async throws -> [UInt8] {
+        var request = request
+        let buffer = try await request.collectBody(upTo: bodyLimit)
+        return Array(buffer.readableBytesView)
+    }
+
+    /// Records the call under the client's name: `appName` from the body, else the `UNLEASH-APPNAME` header,
+    /// else the user agent.
+    private func note(_ request: Request, appName: String?, sdk: String? = nil, call: ClientTracker.Call) {
+        let agent = request.headers[.userAgent]
+        let name =
+            appName ?? request.headers[Self.appNameHeader].flatMap { $0.isEmpty ? nil : $0 } ?? agent
+            ?? "unnamed client"
+        let client = sdk ?? request.headers[Self.sdkHeader] ?? (name == agent ? nil : agent)
+        clients.record(name: name, sdk: client, call: call)
+    }
+}

@@ -1,0 +1,89 @@
+import Flagstaff
+import HTTPTypes
+import Hummingbird
+import Logging
+import NIOCore
+import ServiceLifecycle
+
+/// `flagstaff serve`: a Hummingbird 2 application serving a registry's effective values over the Unleash
+/// frontend API, the Unleash client API and OFREP, following the store live.
+///
+/// The transport is thin: routes (``FlagRoutes``) hand the request and the live snapshot to the pure protocol
+/// code. Middleware adds CORS headers (browser SDKs), checks tokens (401) and turns framework errors (404 for
+/// unknown paths, 413 for bodies over the limit) into JSON messages; silent connections are closed after the
+/// idle timeout.
+package final class FlagServer: Sendable {
+    /// Where and how it listens.
+    package let configuration: FlagServerConfiguration
+    /// The values served.
+    package let live: LiveSnapshot
+    /// Who has called, and the evaluation counts their metrics reported.
+    package let clients: ClientTracker
+    private let logger: Logger
+
+    /// Creates a server for a registry (nothing listens until ``run(onRunning:)`` or
+    /// ``makeApplication(onRunning:)``).
+    /// - Parameters:
+    ///   - registry: the registry served (its store is only read).
+    ///   - configuration: address, tokens, limits.
+    ///   - logger: where the server says what it does: one line per client first seen, store problems.
+    package init(registry: FeatureRegistry, configuration: FlagServerConfiguration, logger: Logger) {
+        self.configuration = configuration
+        self.logger = logger
+        let storeLogger = logger
+        self.live = LiveSnapshot(registry: registry) { problem in
+            if let problem {
+                storeLogger.warning("the override store cannot be read; still serving the last good values: \(problem)")
+            } else {
+                storeLogger.notice("the override store is readable again; serving its values")
+            }
+        }
+        let clientLogger = logger
+        self.clients = ClientTracker(onFirstSeen: { client in
+            clientLogger.notice("client \(client.name)\(client.sdk.map { " (\($0))" } ?? "") connected")
+        })
+    }
+
+    /// The Hummingbird application, to run in a service group.
+    /// - Parameter onRunning: called with the bound port once the server listens.
+    package func makeApplication(
+        onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+    ) -> some ApplicationProtocol & Service {
+        let router = Router(context: BasicRequestContext.self)
+        router.add(
+            middleware: CORSMiddleware(
+                allowOrigin: .all,
+                allowHeaders: [
+                    .accept, .authorization, .contentType, .origin, .ifNoneMatch, .cacheControl,
+                    FlagRoutes.appNameHeader, FlagRoutes.sdkHeader,
+                    HTTPField.Name("unleash-connection-id")!, HTTPField.Name("unleash-instanceid")!,
+                    HTTPField.Name("x-unleash-connection-id")!, HTTPField.Name("x-unleash-sdk")!,
+                    HTTPField.Name("x-unleash-appname")!,
+                ],
+                allowMethods: [.get, .post, .head, .options], exposedHeaders: ["ETag"], maxAge: .seconds(600)))
+        router.add(middleware: ErrorBodyMiddleware())
+        router.add(middleware: TokenMiddleware(tokens: Set(configuration.tokens)))
+        FlagRoutes(live: live, clients: clients, bodyLimit: configuration.bodyLimit).add(to: router)
+        let (seconds, attoseconds) = configuration.idleTimeout.components
+        let idle = TimeAmount.nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+        return Application(
+            router: router, server: .http1(configuration: .init(idleTimeout: idle)),
+            configuration: ApplicationConfiguration(
+                address: .hostname(configuration.host, port: configuration.port), serverName: "flagstaff"),
+            onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? 0) },
+            logger: logger)
+    }
+
+    /// Serves until SIGTERM or SIGINT, then stops accepting connections and finishes the requests in flight.
+    /// - Parameter onRunning: called with the bound port once the server listens.
+    /// - Throws: ``FlagServerError`` for an invalid configuration; the framework's error when the address
+    ///   cannot be bound.
+    package func run(onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+        try configuration.validate()
+        let group = ServiceGroup(
+            configuration: ServiceGroupConfiguration(
+                services: [makeApplication(onRunning: onRunning)], gracefulShutdownSignals: [.sigterm, .sigint],
+                logger: logger))
+        try await group.run()
+    }
+}

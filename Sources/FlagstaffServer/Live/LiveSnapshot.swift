@@ -1,0 +1,84 @@
+import Flagstaff
+import Synchronization
+
+/// The snapshot to serve now: re-reads the store when its change signature differs from the one last seen,
+/// rebuilds the snapshot after any change of the registry (the store, the console, a remote activation), and
+/// keeps serving the last good snapshot while the store is corrupt or unreadable.
+///
+/// The server never writes the store. Thread-safe; ``current()`` costs a `stat` of the store file and a lock
+/// when nothing changed.
+package final class LiveSnapshot: Sendable {
+    private struct State {
+        var snapshot: ServedSnapshot
+        var builtAtChange: UInt64
+        var signature: StoreSignature?
+        var storeProblem: String?
+    }
+
+    /// The registry served.
+    package let registry: FeatureRegistry
+    private let changeCount = ChangeCounter()
+    private let state: AnnotatedMutex<State>
+    private let subscription: ChangeSubscription
+    private let onStoreProblem: @Sendable (String?) -> Void
+
+    /// Starts serving a registry.
+    /// - Parameters:
+    ///   - registry: the registry (its store is only read).
+    ///   - onStoreProblem: called with the store's error when the store becomes unreadable or corrupt (the last
+    ///     good values stay served), and with `nil` when it is readable again.
+    package init(registry: FeatureRegistry, onStoreProblem: @escaping @Sendable (String?) -> Void = { _ in }) {
+        self.registry = registry
+        self.onStoreProblem = onStoreProblem
+        let counter = changeCount
+        let subscription = registry.onChange { _ in counter.value.add(1, ordering: .releasing) }
+        self.subscription = subscription
+        let problem = registry.storeError.map { "\($0)" }
+        state = AnnotatedMutex(
+            State(
+                snapshot: ServedSnapshot(registry: registry), builtAtChange: 0,
+                signature: registry.store.changeSignature(), storeProblem: problem))
+    }
+
+    deinit { subscription.cancel() }
+
+    /// Why the store is not being followed (corrupt, unreadable), or `nil` when it is.
+    package var storeProblem: String? { state.withLock { $0.storeProblem } }
+
+    /// The snapshot for a request: the registry's values now, or the last good ones while the store is bad.
+    package func current() -> ServedSnapshot {
+        let signature = registry.store.changeSignature()
+        var report: String??
+        let snapshot = state.withLock { state -> ServedSnapshot in
+            if signature != state.signature {
+                state.signature = signature
+                registry.refreshFromStore()
+            }
+            if let error = registry.storeError {
+                let problem = "\(error)"
+                if state.storeProblem != problem {
+                    state.storeProblem = problem
+                    report = .some(problem)
+                }
+                return state.snapshot
+            }
+            if state.storeProblem != nil {
+                state.storeProblem = nil
+                report = .some(nil)
+            }
+            let changes = changeCount.value.load(ordering: .acquiring)
+            if changes != state.builtAtChange {
+                state.builtAtChange = changes
+                state.snapshot = ServedSnapshot(registry: registry)
+            }
+            return state.snapshot
+        }
+        if let report { onStoreProblem(report) }
+        return snapshot
+    }
+}
+
+/// The number of registry changes seen, shared with the change handler.
+private final class ChangeCounter: Sendable {
+    let value = Atomic<UInt64>(0)
+}

@@ -1,0 +1,172 @@
+import Flagstaff
+import Foundation
+
+/// The OpenFeature Remote Evaluation Protocol (OFREP, `/ofrep/v1/…`): request parsing and response bodies.
+///
+/// Every member evaluates to its effective value with the reason `STATIC` (values do not depend on the
+/// context), the variant named after the value's source (`on`/`off` for on/off members) and metadata giving the
+/// source, the type and the description.
+package enum OFREPBodies {
+    /// An OFREP error: its code, HTTP status and details.
+    package struct Failure: Error, Sendable, Equatable {
+        /// `FLAG_NOT_FOUND`, `TYPE_MISMATCH`, `PARSE_ERROR` or `INVALID_CONTEXT`.
+        package var code: String
+        /// 404 for `FLAG_NOT_FOUND`, else 400.
+        package var status: Int
+        /// What went wrong, for a person.
+        package var details: String
+
+        static func parse(_ details: String) -> Failure { Failure(code: "PARSE_ERROR", status: 400, details: details) }
+        static func invalidContext(_ details: String) -> Failure {
+            Failure(code: "INVALID_CONTEXT", status: 400, details: details)
+        }
+    }
+
+    /// The OFREP types a client may ask for with the `type` query parameter (a Flagstaff extension: OFREP
+    /// requests carry no type, so only a client that names one can get `TYPE_MISMATCH`).
+    package static let typeNames = ["boolean", "string", "integer", "float", "object"]
+
+    /// Checks an evaluation request body: empty, or a JSON object whose optional `context` is an object.
+    /// - Returns: the context (empty when none was given).
+    /// - Throws: ``Failure`` `PARSE_ERROR` for text that is not JSON, `INVALID_CONTEXT` for JSON of the wrong
+    ///   shape.
+    package static func context(fromBody body: [UInt8]) throws(Failure) -> [String: Any] {
+        if body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return [:] }
+        let object: Any
+        do {
+            object = try JSONValue.read(Data(body))
+        } catch {
+            throw .parse("the request body is not valid JSON\(error.detail.map { " (\($0))" } ?? "")")
+        }
+        guard let request = object as? [String: Any] else {
+            throw .invalidContext("the request body must be a JSON object like {\"context\":{…}}")
+        }
+        guard let context = request["context"] else { return [:] }
+        if context is NSNull { return [:] }
+        guard let context = context as? [String: Any] else {
+            throw .invalidContext("\"context\" must be a JSON object")
+        }
+        if let targetingKey = context["targetingKey"], !(targetingKey is String) {
+            throw .invalidContext("\"context.targetingKey\" must be a string")
+        }
+        return context
+    }
+
+    /// The OFREP type of a member: `boolean`, `string` (strings, choices), `integer`, `float` or `object`.
+    package static func typeName(_ flag: ServedFlag) -> String {
+        switch flag.type {
+        case .boolean: return "boolean"
+        case .string, .choice: return "string"
+        case .integer: return "integer"
+        case .double: return "float"
+        case .json: return "object"
+        }
+    }
+
+    /// Whether a member may be read as `requested` (an integer may be read as a float).
+    static func isCompatible(_ flag: ServedFlag, with requested: String) -> Bool {
+        let actual = typeName(flag)
+        return actual == requested || (actual == "integer" && requested == "float")
+    }
+
+    /// `POST /ofrep/v1/evaluate/flags/{key}`.
+    /// - Parameters:
+    ///   - key: the flag key from the path.
+    ///   - body: the request body.
+    ///   - requestedType: the `type` query parameter, if any.
+    package static func evaluate(
+        _ snapshot: ServedSnapshot, key: String, body: [UInt8], requestedType: String?
+    ) -> ServerReply {
+        do throws(Failure) {
+            _ = try context(fromBody: body)
+            if let requestedType, !typeNames.contains(requestedType) {
+                throw Failure.invalidContext(
+                    "unknown type \(JSONText.quoted(requestedType)): expected one of \(typeNames.joined(separator: ", "))"
+                )
+            }
+            guard let flag = snapshot.flag(forKey: key) else {
+                throw Failure(
+                    code: "FLAG_NOT_FOUND", status: 404,
+                    details: "no flag or setting has the key \(JSONText.quoted(key))")
+            }
+            if let requestedType, !isCompatible(flag, with: requestedType) {
+                throw Failure(
+                    code: "TYPE_MISMATCH", status: 400,
+                    details: "\(JSONText.quoted(key)) is a \(typeName(flag)) value, not a \(requestedType)")
+            }
+            var json = JSONBodyWriter()
+            success(flag, &json)
+            return ServerReply(status: 200, body: json.bytes)
+        } catch {
+            return failure(error, key: key)
+        }
+    }
+
+    /// `POST /ofrep/v1/evaluate/flags`: every member, with the snapshot's ETag (304 when `If-None-Match` names
+    /// it).
+    package static func evaluateAll(_ snapshot: ServedSnapshot, body: [UInt8], ifNoneMatch: String?) -> ServerReply {
+        do throws(Failure) {
+            _ = try context(fromBody: body)
+        } catch {
+            return failure(error, key: nil)
+        }
+        return .conditional(etag: snapshot.etag, ifNoneMatch: ifNoneMatch) {
+            snapshot.body(.ofrepBulk, render: bulk)
+        }
+    }
+
+    /// The bulk body: `{"flags":[…]}`.
+    package static func bulk(_ snapshot: ServedSnapshot) -> [UInt8] {
+        var json = JSONBodyWriter(capacity: snapshot.flags.count * 150 + 16)
+        json.raw("{\"flags\":[")
+        for (index, flag) in snapshot.flags.enumerated() {
+            if index > 0 { json.raw(",") }
+            success(flag, &json)
+        }
+        json.raw("]}")
+        return json.bytes
+    }
+
+    /// The variant name: `on`/`off` for on/off members, else the value's source.
+    package static func variant(_ flag: ServedFlag) -> String {
+        flag.isBoolean ? (flag.booleanValue ? "on" : "off") : UnleashBodies.variantName(flag)
+    }
+
+    private static func success(_ flag: ServedFlag, _ json: inout JSONBodyWriter) {
+        json.raw("{")
+        json.member("key", first: true)
+        json.string(flag.key)
+        json.member("value")
+        json.raw(flag.jsonValue)
+        json.raw(",\"reason\":\"STATIC\"")
+        json.member("variant")
+        json.string(variant(flag))
+        json.raw(",\"metadata\":{")
+        json.member("source", first: true)
+        json.string(flag.source)
+        json.member("type")
+        json.string(flag.type.name)
+        if let description = flag.description {
+            json.member("description")
+            json.string(description)
+        }
+        json.raw("}}")
+    }
+
+    private static func failure(_ error: Failure, key: String?) -> ServerReply {
+        var json = JSONBodyWriter()
+        json.raw("{")
+        if let key {
+            json.member("key", first: true)
+            json.string(key)
+            json.member("errorCode")
+        } else {
+            json.member("errorCode", first: true)
+        }
+        json.string(error.code)
+        json.member("errorDetails")
+        json.string(error.details)
+        json.raw("}")
+        return ServerReply(status: error.status, body: json.bytes)
+    }
+}

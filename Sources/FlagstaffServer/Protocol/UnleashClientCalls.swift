@@ -1,0 +1,64 @@
+import Flagstaff
+import Foundation
+
+/// The bodies SDKs post to `…/client/register` and `…/client/metrics`, read leniently: only `appName`,
+/// `sdkVersion` and the metrics bucket's `toggles.<name>.yes/no` are used; other members are ignored.
+package struct UnleashClientCall: Sendable, Equatable {
+    /// The `appName` member, if any.
+    package var appName: String?
+    /// The `sdkVersion` member, if any.
+    package var sdkVersion: String?
+    /// Per toggle, the `yes`/`no` counts of a metrics bucket (empty for a register call).
+    package var counts: [String: EvaluationCount]
+
+    /// Reads a register or metrics body.
+    /// - Parameter body: the request body.
+    /// - Throws: ``ServerReply`` 400 saying what is wrong (not JSON; not an object; a count that is not a
+    ///   whole number).
+    package init(body: [UInt8]) throws(ServerReplyError) {
+        let object: Any
+        do {
+            object = try JSONValue.read(Data(body))
+        } catch {
+            throw ServerReplyError(
+                .error(400, "the request body is not valid JSON\(error.detail.map { " (\($0))" } ?? "")"))
+        }
+        guard let call = object as? [String: Any] else {
+            throw ServerReplyError(.error(400, "the request body must be a JSON object"))
+        }
+        appName = (call["appName"] as? String).flatMap { $0.isEmpty ? nil : $0 }
+        sdkVersion = call["sdkVersion"] as? String
+        counts = [:]
+        guard let bucket = call["bucket"] else { return }
+        guard let bucket = bucket as? [String: Any],
+            let toggles = (bucket["toggles"] ?? [String: Any]()) as? [String: Any]
+        else {
+            throw ServerReplyError(.error(400, "\"bucket\" must be an object with a \"toggles\" object"))
+        }
+        for (name, entry) in toggles {
+            guard let entry = entry as? [String: Any] else {
+                throw ServerReplyError(.error(400, "\"bucket.toggles.\(name)\" must be an object"))
+            }
+            var count = EvaluationCount()
+            for (field, slot) in [("yes", \EvaluationCount.yes), ("no", \EvaluationCount.no)] {
+                guard let value = entry[field] else { continue }
+                guard let number = value as? NSNumber, let whole = Int(exactly: number.doubleValue), whole >= 0
+                else {
+                    throw ServerReplyError(
+                        .error(400, "\"bucket.toggles.\(name).\(field)\" must be a whole number, 0 or more"))
+                }
+                count[keyPath: slot] = whole
+            }
+            counts[name] = count
+        }
+    }
+}
+
+/// A request refused with a reply.
+package struct ServerReplyError: Error, Sendable {
+    /// The reply to send.
+    package var reply: ServerReply
+
+    /// Wraps a reply.
+    package init(_ reply: ServerReply) { self.reply = reply }
+}

@@ -1,0 +1,176 @@
+import Flagstaff
+import FlagstaffServer
+import FlagstaffTestSupport
+import FlagstaffUnleash
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The real server on 127.0.0.1, over real HTTP.
+@Suite struct ServerHTTPTests {
+    /// A directory with a store file for one test.
+    private static func storeFile() throws -> URL {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("serve-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return directory.appendingPathComponent("overrides.json")
+    }
+
+    @Test("GET /api/frontend: 200 with an ETag, 304 for If-None-Match, the new body after a change")
+    func frontendETag() async throws {
+        let registry = try ServedFixtures.registry()
+        let running = try await RunningServer(registry: registry)
+        defer { Task { await running.stop() } }
+        let first = try await HTTPExchange.send(running.url("/api/frontend?appName=x&userId=1"))
+        #expect(first.status == 200)
+        let etag = try #require(first.header("ETag"))
+        #expect(first.header("Content-Type")?.hasPrefix("application/json") == true)
+        let again = try await HTTPExchange.send(running.url("/api/proxy"), headers: ["If-None-Match": etag])
+        #expect(again.status == 304)
+        try registry.setOverrideValues(["blueText": .on])
+        let changed = try await HTTPExchange.send(running.url("/api/frontend"), headers: ["If-None-Match": etag])
+        #expect(changed.status == 200 && changed.header("ETag") != etag && changed.text.contains("\"blueText\""))
+        let features = try await HTTPExchange.send(running.url("/api/client/features"))
+        #expect(features.status == 200 && features.text.hasPrefix("{\"version\":2,"))
+        let notModified = try await HTTPExchange.send(
+            running.url("/api/client/features"), headers: ["If-None-Match": try #require(features.header("ETag"))])
+        #expect(notModified.status == 304)
+    }
+
+    @Test("errors: unknown path 404, malformed JSON 400, body over the limit 413, each with a message")
+    func errors() async throws {
+        let running = try await RunningServer(
+            registry: try ServedFixtures.registry(), configuration: FlagServerConfiguration(bodyLimit: 64))
+        defer { Task { await running.stop() } }
+        let missing = try await HTTPExchange.send(running.url("/api/nothing"))
+        #expect(missing.status == 404 && missing.text.contains("no endpoint at GET /api/nothing"))
+        let malformed = try await HTTPExchange.send(
+            running.url("/api/client/metrics"), method: "POST", body: Data("{\"appName\":".utf8))
+        #expect(malformed.status == 400 && malformed.text.contains("not valid JSON"))
+        let large = try await HTTPExchange.send(
+            running.url("/ofrep/v1/evaluate/flags"), method: "POST",
+            body: Data(("{\"context\":{\"x\":\"" + String(repeating: "a", count: 200) + "\"}}").utf8))
+        #expect(large.status == 413 && large.text.contains("larger than"))
+        let notFound = try await HTTPExchange.send(
+            running.url("/ofrep/v1/evaluate/flags/nothing"), method: "POST", body: Data("{}".utf8))
+        #expect(notFound.status == 404 && notFound.text.contains("FLAG_NOT_FOUND"))
+        let single = try await HTTPExchange.send(
+            running.url("/ofrep/v1/evaluate/flags/maxItems"), method: "POST",
+            body: Data(#"{"context":{"targetingKey":"u"}}"#.utf8))
+        #expect(single.status == 200 && single.text.contains(#""value":20"#))
+    }
+
+    @Test("with tokens: 401 without or with a wrong Authorization header, 200 with a token or Bearer token")
+    func tokens() async throws {
+        let running = try await RunningServer(
+            registry: try ServedFixtures.registry(),
+            configuration: FlagServerConfiguration(tokens: ["s3cret", "other"]))
+        defer { Task { await running.stop() } }
+        let none = try await HTTPExchange.send(running.url("/api/frontend"))
+        #expect(none.status == 401 && none.text.contains("Authorization"))
+        #expect(
+            try await HTTPExchange.send(running.url("/api/frontend"), headers: ["Authorization": "nope"]).status == 401)
+        #expect(
+            try await HTTPExchange.send(running.url("/api/frontend"), headers: ["Authorization": "s3cret"]).status
+                == 200)
+        let bearer = try await HTTPExchange.send(
+            running.url("/ofrep/v1/evaluate/flags"), method: "POST", headers: ["Authorization": "Bearer other"])
+        #expect(bearer.status == 200)
+    }
+
+    @Test("CORS: a preflight is answered without a token, and responses allow the origin and expose the ETag")
+    func cors() async throws {
+        let running = try await RunningServer(
+            registry: try ServedFixtures.registry(), configuration: FlagServerConfiguration(tokens: ["t"]))
+        defer { Task { await running.stop() } }
+        let preflight = try await HTTPExchange.send(
+            running.url("/api/frontend"), method: "OPTIONS",
+            headers: [
+                "Origin": "http://app.test", "Access-Control-Request-Method": "GET",
+                "Access-Control-Request-Headers": "authorization,unleash-appname",
+            ])
+        #expect(preflight.status / 100 == 2)
+        #expect(preflight.header("Access-Control-Allow-Origin") == "*")
+        #expect(preflight.header("Access-Control-Allow-Headers")?.lowercased().contains("unleash-appname") == true)
+        let get = try await HTTPExchange.send(
+            running.url("/api/frontend"), headers: ["Origin": "http://app.test", "Authorization": "t"])
+        #expect(get.status == 200 && get.header("Access-Control-Allow-Origin") == "*")
+        #expect(get.header("Access-Control-Expose-Headers")?.contains("ETag") == true)
+    }
+
+    @Test("register and metrics calls are counted per client, with the flags' evaluation counts")
+    func clientsCounted() async throws {
+        let running = try await RunningServer(registry: try ServedFixtures.registry())
+        defer { Task { await running.stop() } }
+        let register = try await HTTPExchange.send(
+            running.url("/api/client/register"), method: "POST",
+            body: Data(
+                #"{"appName":"checkout","instanceId":"1","sdkVersion":"unleash-python:6.9.1","strategies":[]}"#.utf8))
+        #expect(register.status == 202)
+        let metrics = try await HTTPExchange.send(
+            running.url("/api/frontend/client/metrics"), method: "POST",
+            headers: ["User-Agent": "ios-app/1.0"],
+            body: Data(
+                #"{"appName":"ios","bucket":{"start":"a","stop":"b","toggles":{"blueText":{"yes":2,"no":5}}}}"#.utf8))
+        #expect(metrics.status == 202)
+        _ = try await HTTPExchange.send(running.url("/api/frontend"), headers: ["User-Agent": "browser/2"])
+        let clients = running.server.clients.clients
+        #expect(Set(clients.map(\.name)) == ["checkout", "ios", "browser/2"])
+        #expect(clients.first { $0.name == "checkout" }?.sdk == "unleash-python:6.9.1")
+        #expect(running.server.clients.evaluations(forKey: "blueText") == EvaluationCount(yes: 2, no: 5))
+    }
+
+    @Test(
+        "another process's write to the store is served on the next request; a corrupt store keeps the last good values"
+    )
+    func liveStore() async throws {
+        let url = try Self.storeFile()
+        let registry = try ServedFixtures.registry(store: try FileOverrideStore(url: url))
+        let problems = AnnotatedMutex<[String?]>([])
+        let live = LiveSnapshot(registry: registry) { problem in problems.withLock { $0.append(problem) } }
+        let running = try await RunningServer(registry: registry)
+        defer { Task { await running.stop() } }
+        #expect(live.current().flag(forKey: "maxItems")?.value.json == "20")
+
+        // "Another process": a store of its own on the same file.
+        let other = try FileOverrideStore(url: url)
+        _ = try other.update(["maxItems": OverrideValue(json: "55"), "blueText": .on])
+        #expect(live.current().flag(forKey: "maxItems")?.value.json == "55")
+        let served = try await HTTPExchange.send(
+            running.url("/ofrep/v1/evaluate/flags/maxItems"), method: "POST", body: Data("{}".utf8))
+        #expect(served.text.contains(#""value":55"#))
+        let good = try await HTTPExchange.send(running.url("/api/frontend"))
+
+        try Data("{ not json".utf8).write(to: url)
+        let snapshot = live.current()
+        #expect(snapshot.flag(forKey: "maxItems")?.value.json == "55")
+        #expect(live.storeProblem != nil && problems.withLock { $0.count } == 1)
+        let stale = try await HTTPExchange.send(running.url("/api/frontend"))
+        #expect(stale.status == 200 && stale.body == good.body && stale.header("ETag") == good.header("ETag"))
+        #expect(running.server.live.storeProblem != nil)
+        #expect(try String(contentsOf: url, encoding: .utf8) == "{ not json")  // never written
+
+        try FileManager.default.removeItem(at: url)
+        _ = try other.update(["maxItems": OverrideValue(json: "9")])
+        #expect(live.current().flag(forKey: "maxItems")?.value.json == "9")
+        #expect(live.storeProblem == nil && problems.withLock { $0.last } == .some(nil))
+    }
+
+    @Test("this package's Unleash frontend client reads the served toggles and variants")
+    func frontendClient() async throws {
+        let registry = try ServedFixtures.registry()
+        try registry.setOverrideValues(["blueText": .on, "cardColor": OverrideValue(string: "#123456")])
+        let running = try await RunningServer(registry: registry)
+        defer { Task { await running.stop() } }
+        let client = UnleashClient(
+            url: running.url("/api/frontend"), clientKey: "any", appName: "swift-frontend", disableMetrics: true)
+        await client.start()
+        defer { client.stop() }
+        #expect(client.isEnabled("blueText") && client.isEnabled("debugLogging") && !client.isEnabled("nothing"))
+        let variant = client.variant("cardColor")
+        #expect(variant.enabled && variant.payload?.value == "#123456" && variant.payload?.type == "string")
+        #expect(running.server.clients.clients.map(\.name) == ["swift-frontend"])
+    }
+}
