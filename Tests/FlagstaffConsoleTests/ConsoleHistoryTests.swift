@@ -15,13 +15,13 @@ import Testing
         let registry: FeatureRegistry
         let runner: ConsoleEffectRunner
         var state: ConsoleState
-        private let held = DispatchSemaphore(value: 0)
-        private let release = DispatchSemaphore(value: 0)
+        private let lock: ThreadLockHolder
 
         init(height: Int = 30) throws {
             directory = FileManager.default.temporaryDirectory.appendingPathComponent("console-history-\(UUID())")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             url = directory.appendingPathComponent("overrides.json")
+            lock = ThreadLockHolder(url: url)
             registry = try makeRegistry(store: FileOverrideStore(url: url, journal: JournalOptions(origin: .console)))
             runner = ConsoleEffectRunner(registry: registry, terminal: ScriptedTerminal(events: []))
             state = ConsoleState(registry: registry, width: 100, height: height)
@@ -50,19 +50,9 @@ import Testing
         var screen: ScreenBuffer { ConsoleLayout.render(state) }
 
         /// Takes the store's lock on another thread and returns once it is held.
-        func holdLock() async throws {
-            let store = try FileOverrideStore(url: url)
-            let (held, release) = (self.held, self.release)
-            Thread.detachNewThread {
-                _ = try? store.holdingLock {
-                    held.signal()
-                    release.wait()
-                }
-            }
-            try await offCooperativePool { held.wait() }
-        }
+        func holdLock() async throws { try await lock.hold() }
 
-        func releaseLock() { release.signal() }
+        func releaseLock() { lock.release() }
     }
 
     @Test func uUndoesTheConsolesChangeAndSaysWhatItUndid() throws {

@@ -14,32 +14,22 @@ import Testing
         let directory: URL
         let url: URL
         let registry: FeatureRegistry
-        private let held = DispatchSemaphore(value: 0)
-        private let release = DispatchSemaphore(value: 0)
+        private let lock: ThreadLockHolder
 
         init() throws {
             directory = FileManager.default.temporaryDirectory.appendingPathComponent("console-lock-\(UUID())")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             url = directory.appendingPathComponent("overrides.json")
+            lock = ThreadLockHolder(url: url)
             registry = try makeRegistry(store: FileOverrideStore(url: url))
         }
 
         deinit { try? FileManager.default.removeItem(at: directory) }
 
         /// Takes the store's lock on another thread and returns once it is held.
-        func holdLock() async throws {
-            let store = try FileOverrideStore(url: url)
-            let (held, release) = (self.held, self.release)
-            Thread.detachNewThread {
-                _ = try? store.holdingLock {
-                    held.signal()
-                    release.wait()
-                }
-            }
-            try await offCooperativePool { held.wait() }
-        }
+        func holdLock() async throws { try await lock.hold() }
 
-        func releaseLock() { release.signal() }
+        func releaseLock() { lock.release() }
 
         /// The overrides in the file.
         func stored() throws -> [String: OverrideValue] { try FileOverrideStore(url: url).load() }

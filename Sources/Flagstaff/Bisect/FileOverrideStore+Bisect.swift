@@ -182,31 +182,18 @@ extension FileOverrideStore {
     }
 
     private static func readBisectState(_ url: URL) throws(BisectError) -> Data? {
-        let path = url.path
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        if fd < 0 {
-            let code = errno
-            if code == ENOENT { return nil }
-            throw BisectError(code: .unreadableState(path: path, reason: String(cString: strerror(code))))
-        }
-        defer { close(fd) }
-        var data = Data()
-        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
-        while true {
-            let count = read(fd, &buffer, buffer.count)
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw BisectError(code: .unreadableState(path: path, reason: String(cString: strerror(errno))))
-            }
-            if count == 0 { break }
-            data.append(buffer, count: count)
-            if data.count > BisectStateFile.sizeLimit {
+        do {
+            return try BoundedFileReader.read(url.path, limit: BisectStateFile.sizeLimit)
+        } catch {
+            switch error {
+            case .unreadable(let reason):
+                throw BisectError(code: .unreadableState(path: url.path, reason: reason))
+            case .tooLarge:
                 throw BisectError(
                     code: .corruptState(
-                        path: path, reason: "larger than \(describe(bytes: BisectStateFile.sizeLimit))"))
+                        path: url.path, reason: "larger than \(describe(bytes: BisectStateFile.sizeLimit))"))
             }
         }
-        return data
     }
 
     private static func writeBisectState(_ data: Data, to url: URL) throws(BisectError) {

@@ -208,29 +208,18 @@ public final class FileOverrideStore: OverrideStore {
     }
 
     private func readFile() throws -> Data? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        if fd < 0 {
-            if errno == ENOENT { return nil }
-            throw OverrideStoreError.unreadable(path: path, reason: errorText())
-        }
-        defer { close(fd) }
-        var data = Data()
-        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
-        while true {
-            let count = read(fd, &buffer, buffer.count)
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw OverrideStoreError.unreadable(path: path, reason: errorText())
-            }
-            if count == 0 { break }
-            data.append(buffer, count: count)
-            if data.count > sizeLimit {
+        do {
+            return try BoundedFileReader.read(path, limit: sizeLimit)
+        } catch {
+            switch error {
+            case .unreadable(let reason):
+                throw OverrideStoreError.unreadable(path: path, reason: reason)
+            case .tooLarge:
                 throw OverrideStoreError.corrupt(
                     path: path,
                     reason: "larger than \(Self.describe(bytes: sizeLimit)); an override file is a few kilobytes")
             }
         }
-        return data
     }
 
     /// The file a write replaces: the store's path, or the end of the chain of symbolic links it names.
