@@ -67,6 +67,11 @@ package enum ProcessSpawn {
         return Result(status: status, standardOutput: out, standardError: err)
     }
 
+    /// This process's open file descriptors (from `/proc/self/fd`; none where it does not exist).
+    private static func openDescriptors() -> [Int32] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []).compactMap { Int32($0) }
+    }
+
     /// Starts a program without waiting for it.
     /// - Parameters:
     ///   - arguments: the program (looked up in `PATH`) and its arguments.
@@ -87,6 +92,11 @@ package enum ProcessSpawn {
         posix_spawn_file_actions_addopen(&actions, 0, standardInput, O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, standardOutput, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_addopen(&actions, 2, standardError, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        // Nothing else is inherited: a long-lived child (a tmux server) holding a copy of another test's pipe
+        // would keep that pipe's reader from ever seeing its end. (A descriptor closed meanwhile is ignored.)
+        for descriptor in openDescriptors() where descriptor > 2 {
+            posix_spawn_file_actions_addclose(&actions, descriptor)
+        }
 
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)

@@ -1,5 +1,6 @@
 import Flagstaff
 import FlagstaffServer
+import FlagstaffTestSupport
 import Foundation
 import Testing
 
@@ -53,7 +54,8 @@ import Darwin
             configuration: FlagServerConfiguration(idleTimeout: .milliseconds(300)))
         defer { Task { await running.stop() } }
         let port = running.port
-        let seconds = await Task.detached { Self.secondsUntilClosed(port: port, sending: "", limit: 10) }.value
+        // Off the cooperative pool: the blocking reads must not take a thread the server's handlers need.
+        let seconds = try await offCooperativePool { Self.secondsUntilClosed(port: port, sending: "", limit: 10) }
         let closed = try #require(seconds, "the server kept a silent connection open for 10 s")
         #expect(closed >= 0.2)
     }
@@ -65,9 +67,9 @@ import Darwin
             configuration: FlagServerConfiguration(idleTimeout: .milliseconds(300)))
         defer { Task { await running.stop() } }
         let port = running.port
-        let seconds = await Task.detached {
+        let seconds = try await offCooperativePool {
             Self.secondsUntilClosed(port: port, sending: "GET /api/frontend HTTP/1.1\r\nHost: t\r\n\r\n", limit: 10)
-        }.value
+        }
         #expect(seconds != nil, "the server kept a quiet keep-alive connection open for 10 s")
     }
 }

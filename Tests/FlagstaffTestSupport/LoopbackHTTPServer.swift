@@ -167,6 +167,9 @@ final class LoopbackServerCore: Sendable {
         var port: UInt16 = 0
         var started = false
         var stopped = false
+        /// Connections being served: `stop()` shuts them down, so a handler blocked writing to a client that
+        /// stopped reading ends instead of keeping `stop()` (and the test calling it) waiting forever.
+        var clients: Set<Int32> = []
     }
 
     /// What the connections did, for ``LoopbackHTTPServer/deliveries`` and the connection counts.
@@ -249,6 +252,18 @@ final class LoopbackServerCore: Sendable {
             var one: Int32 = 1
             _ = setsockopt(client, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
             #endif
+            // A write to a client that stopped reading gives up after 5 s rather than blocking its thread.
+            var limit = timeval(tv_sec: 5, tv_usec: 0)
+            _ = setsockopt(client, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+            let admitted = state.withLock { state -> Bool in
+                guard !state.stopped else { return false }
+                state.clients.insert(client)
+                return true
+            }
+            guard admitted else {
+                close(client)
+                return
+            }
             group.enter()
             let thread = Thread { [self] in
                 serve(clientFD: client, wakeFD: wakeFD)
@@ -264,7 +279,10 @@ final class LoopbackServerCore: Sendable {
             $0.accepted += 1
             $0.open += 1
         }
-        defer { counting.withLock { $0.open -= 1 } }
+        defer {
+            state.withLock { _ = $0.clients.remove(clientFD) }
+            counting.withLock { $0.open -= 1 }
+        }
         var connection = LoopbackHTTPConnection(fd: clientFD, wakeFD: wakeFD)
         while let request = connection.readRequest() {
             let handler = state.withLock {
@@ -282,6 +300,7 @@ final class LoopbackServerCore: Sendable {
         let fds: (listen: Int32, wakeRead: Int32, wakeWrite: Int32)? = state.withLock {
             guard $0.started, !$0.stopped else { return nil }
             $0.stopped = true
+            for client in $0.clients { _ = shutdown(client, Int32(SHUT_RDWR)) }
             return ($0.listenFD, $0.wakeRead, $0.wakeWrite)
         }
         guard let fds else { return }

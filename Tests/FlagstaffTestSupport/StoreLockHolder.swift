@@ -36,10 +36,23 @@ package final class StoreLockHolder: Sendable {
         return holder
     }
 
-    /// Ends the holder (it releases the lock when its standard input closes) and waits for it to exit.
+    /// Ends the holder (it releases the lock when its standard input closes) and waits for it to exit: at most
+    /// 5 s, then it is killed (another child process started meanwhile may have inherited the pipe's write end,
+    /// so the end of input is not guaranteed to arrive). Never `waitUntilExit()`, which can spin forever.
     package func release() {
         try? input.fileHandleForWriting.close()
-        process.waitUntilExit()
+        if waitForExit(seconds: 5) { return }
+        kill(process.processIdentifier, SIGKILL)
+        _ = waitForExit(seconds: 5)
+    }
+
+    private func waitForExit(seconds: Double) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while process.isRunning {
+            if Date() >= deadline { return false }
+            usleep(2_000)
+        }
+        return true
     }
 }
 
