@@ -54,7 +54,11 @@ struct HistoryCommand: ParsableCommand {
         }
         if json {
             var text = #"{"changes":["#
-            text += selected.map { "\n" + HistoryOutput.json($0.0, entries: $0.1) }.joined(separator: ",")
+            for (index, (change, entries)) in selected.enumerated() {
+                text += index == 0 ? "\n" : ",\n"
+                HistoryOutput.appendJSON(change, entries: entries, to: &text)
+                Self.flush(&text)
+            }
             text += (selected.isEmpty ? "" : "\n") + #"],"problems":["#
             text += contents.problems.map(HistoryOutput.json).joined(separator: ",") + "]}"
             StandardStreams.out(text)
@@ -68,11 +72,23 @@ struct HistoryCommand: ParsableCommand {
             return
         }
         var output = ""
-        output.reserveCapacity(selected.count * 120)
+        output.reserveCapacity(Self.chunkSize + 4096)
         for (change, entries) in selected {
-            for line in HistoryOutput.lines(change, entries: entries) { output += line + "\n" }
+            HistoryOutput.appendText(change, entries: entries, to: &output)
+            Self.flush(&output)
         }
-        StandardStreams.write(output)
+        if !output.isEmpty { StandardStreams.write(output) }
+    }
+
+    /// How much output is gathered before it is written: the output streams in chunks of this size instead
+    /// of being built whole (100,000 lines are about 5 MB).
+    static let chunkSize = 64 * 1024
+
+    /// Writes `text` to standard output and empties it once it holds ``chunkSize`` bytes.
+    private static func flush(_ text: inout String) {
+        guard text.utf8.count >= chunkSize else { return }
+        StandardStreams.write(text)
+        text.removeAll(keepingCapacity: true)
     }
 
     /// `90s`, `30m`, `2h`, `7d` (before `now`), or `2026-11-23T19:00:00Z` / `2026-11-23` (UTC).

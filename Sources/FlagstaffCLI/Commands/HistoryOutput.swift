@@ -34,28 +34,99 @@ enum HistoryOutput {
 
     /// The text lines of a change: a header, then one indented line per key.
     static func lines(_ change: HistoryChange, entries: [JournalEntry]) -> [String] {
-        var header = "\(time(change.time))  \(TerminalText.safe(change.origin.rawValue))"
-        if let profile = change.profile { header += " \(TerminalText.safe(profile))" }
-        if let undone = change.undoes { header += " of \(undone)" }
-        if let redone = change.redoes { header += " of \(redone)" }
-        header += "  \(TerminalText.safe(change.user))  pid \(change.pid)"
-        if !change.command.isEmpty { header += "  \(TerminalText.safe(change.command))" }
-        header += "  [\(change.id)]"
-        return [header] + entries.map { "    \(TerminalText.safe($0.key)): \(text($0.old)) → \(text($0.new))" }
+        var text = ""
+        appendText(change, entries: entries, to: &text)
+        return text.split(separator: "\n").map(String.init)
+    }
+
+    /// Appends the text lines of a change (see ``lines(_:entries:)``), each with its line feed, appending
+    /// piece by piece: `history` prints 100,000 of these lines.
+    static func appendText(_ change: HistoryChange, entries: [JournalEntry], to text: inout String) {
+        let first = change.entries.first
+        text += time(change.time)
+        text += "  "
+        text += TerminalText.safe(change.origin.rawValue)
+        if let profile = first?.profile {
+            text += " "
+            text += TerminalText.safe(profile)
+        }
+        if let undone = first?.undoes {
+            text += " of "
+            text += undone
+        }
+        if let redone = first?.redoes {
+            text += " of "
+            text += redone
+        }
+        text += "  "
+        text += TerminalText.safe(change.user)
+        text += "  pid "
+        text += String(change.pid)
+        let command = change.command
+        if !command.isEmpty {
+            text += "  "
+            text += TerminalText.safe(command)
+        }
+        text += "  ["
+        text += change.id
+        text += "]\n"
+        for entry in entries {
+            text += "    "
+            text += TerminalText.safe(entry.key)
+            text += ": "
+            text += Self.text(entry.old)
+            text += " → "
+            text += Self.text(entry.new)
+            text += "\n"
+        }
     }
 
     /// A change as a JSON object (compact, one line).
     static func json(_ change: HistoryChange, entries: [JournalEntry]) -> String {
-        var text =
-            #"{"id":"# + quoted(change.id) + #","time":"# + quoted(JournalTime.text(change.time))
-        text +=
-            #","origin":"# + quoted(change.origin.rawValue) + #","user":"# + quoted(change.user)
-        text += #","pid":\#(change.pid),"command":"# + quoted(change.command)
-        if let profile = change.profile { text += #","profile":"# + quoted(profile) }
-        if let undone = change.undoes { text += #","undoes":"# + quoted(undone) }
-        if let redone = change.redoes { text += #","redoes":"# + quoted(redone) }
-        text += #","changes":"# + changesJSON(entries.map { ($0.key, $0.old, $0.new) }) + "}"
+        var text = ""
+        appendJSON(change, entries: entries, to: &text)
         return text
+    }
+
+    /// Appends a change as a JSON object (see ``json(_:entries:)``), piece by piece.
+    static func appendJSON(_ change: HistoryChange, entries: [JournalEntry], to text: inout String) {
+        let first = change.entries.first
+        text += #"{"id":"#
+        text += quoted(change.id)
+        text += #","time":"#
+        text += quoted(JournalTime.text(change.time))
+        text += #","origin":"#
+        text += quoted(change.origin.rawValue)
+        text += #","user":"#
+        text += quoted(change.user)
+        text += #","pid":"#
+        text += String(change.pid)
+        text += #","command":"#
+        text += quoted(change.command)
+        if let profile = first?.profile {
+            text += #","profile":"#
+            text += quoted(profile)
+        }
+        if let undone = first?.undoes {
+            text += #","undoes":"#
+            text += quoted(undone)
+        }
+        if let redone = first?.redoes {
+            text += #","redoes":"#
+            text += quoted(redone)
+        }
+        text += #","changes":["#
+        for (index, entry) in entries.enumerated() {
+            if index > 0 { text += "," }
+            text += #"{"key":"#
+            text += quoted(entry.key)
+            text += #","from":"#
+            text += json(entry.old)
+            text += #","to":"#
+            text += json(entry.new)
+            text += "}"
+        }
+        text += "]}"
     }
 
     /// `[{"key":"a","from":"on","to":null}, …]`.
