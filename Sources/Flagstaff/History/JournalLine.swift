@@ -43,6 +43,11 @@ enum JournalLine {
         "time", "change", "key", "old", "new", "origin", "user", "pid", "command", "profile", "undoes", "redoes",
     ].map { Array($0.utf8) }
 
+    /// `null`, `"on"` and `"off"`: most values of a journal.
+    private static let null = Array("null".utf8)
+    private static let on = Array(#""on""#.utf8)
+    private static let off = Array(#""off""#.utf8)
+
     private struct Reader {
         let bytes: UnsafeBufferPointer<UInt8>
         var position = 0
@@ -215,9 +220,9 @@ enum JournalLine {
         mutating func value(path: String) throws(Failure) -> OverrideValue? {
             let range = try skipValue(path: path)
             let raw = UnsafeBufferPointer(rebasing: bytes[range])
-            if raw.elementsEqual("null".utf8) { return nil }
-            if raw.elementsEqual(#""on""#.utf8) { return .on }
-            if raw.elementsEqual(#""off""#.utf8) { return .off }
+            if Self.same(range, JournalLine.null, in: bytes) { return nil }
+            if Self.same(range, JournalLine.on, in: bytes) { return .on }
+            if Self.same(range, JournalLine.off, in: bytes) { return .off }
             if Self.isCanonical(raw) { return OverrideValue(canonical: String(decoding: raw, as: UTF8.self)) }
             do {
                 return try OverrideValue(json: String(decoding: raw, as: UTF8.self))

@@ -34,99 +34,106 @@ enum HistoryOutput {
 
     /// The text lines of a change: a header, then one indented line per key.
     static func lines(_ change: HistoryChange, entries: [JournalEntry]) -> [String] {
-        var text = ""
-        appendText(change, entries: entries, to: &text)
-        return text.split(separator: "\n").map(String.init)
+        var bytes: [UInt8] = []
+        appendText(change, entries: entries, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self).split(separator: "\n").map(String.init)
     }
 
     /// Appends the text lines of a change (see ``lines(_:entries:)``), each with its line feed, appending
-    /// piece by piece: `history` prints 100,000 of these lines.
-    static func appendText(_ change: HistoryChange, entries: [JournalEntry], to text: inout String) {
+    /// as UTF-8 piece by piece: `history`
+    /// prints 100,000 of these lines.
+    static func appendText(_ change: HistoryChange, entries: [JournalEntry], to text: inout [UInt8]) {
         let first = change.entries.first
-        text += time(change.time)
-        text += "  "
-        text += TerminalText.safe(change.origin.rawValue)
+        put(time(change.time), &text)
+        put("  ", &text)
+        put(TerminalText.safe(change.origin.rawValue), &text)
         if let profile = first?.profile {
-            text += " "
-            text += TerminalText.safe(profile)
+            put(" ", &text)
+            put(TerminalText.safe(profile), &text)
         }
         if let undone = first?.undoes {
-            text += " of "
-            text += undone
+            put(" of ", &text)
+            put(undone, &text)
         }
         if let redone = first?.redoes {
-            text += " of "
-            text += redone
+            put(" of ", &text)
+            put(redone, &text)
         }
-        text += "  "
-        text += TerminalText.safe(change.user)
-        text += "  pid "
-        text += String(change.pid)
+        put("  ", &text)
+        put(TerminalText.safe(change.user), &text)
+        put("  pid ", &text)
+        put(String(change.pid), &text)
         let command = change.command
         if !command.isEmpty {
-            text += "  "
-            text += TerminalText.safe(command)
+            put("  ", &text)
+            put(TerminalText.safe(command), &text)
         }
-        text += "  ["
-        text += change.id
-        text += "]\n"
+        put("  [", &text)
+        put(change.id, &text)
+        put("]\n", &text)
         for entry in entries {
-            text += "    "
-            text += TerminalText.safe(entry.key)
-            text += ": "
-            text += Self.text(entry.old)
-            text += " → "
-            text += Self.text(entry.new)
-            text += "\n"
+            put("    ", &text)
+            put(TerminalText.safe(entry.key), &text)
+            put(": ", &text)
+            put(Self.text(entry.old), &text)
+            put(" → ", &text)
+            put(Self.text(entry.new), &text)
+            put("\n", &text)
         }
     }
 
     /// A change as a JSON object (compact, one line).
     static func json(_ change: HistoryChange, entries: [JournalEntry]) -> String {
-        var text = ""
-        appendJSON(change, entries: entries, to: &text)
-        return text
+        var bytes: [UInt8] = []
+        appendJSON(change, entries: entries, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// Appends a change as a JSON object (see ``json(_:entries:)``), piece by piece.
-    static func appendJSON(_ change: HistoryChange, entries: [JournalEntry], to text: inout String) {
+    /// Appends a change as a JSON object (see ``json(_:entries:)``) as UTF-8, piece by piece.
+    static func appendJSON(_ change: HistoryChange, entries: [JournalEntry], to text: inout [UInt8]) {
         let first = change.entries.first
-        text += #"{"id":"#
-        text += quoted(change.id)
-        text += #","time":"#
-        text += quoted(JournalTime.text(change.time))
-        text += #","origin":"#
-        text += quoted(change.origin.rawValue)
-        text += #","user":"#
-        text += quoted(change.user)
-        text += #","pid":"#
-        text += String(change.pid)
-        text += #","command":"#
-        text += quoted(change.command)
+        put(#"{"id":"#, &text)
+        put(quoted(change.id), &text)
+        put(#","time":"#, &text)
+        put(quoted(JournalTime.text(change.time)), &text)
+        put(#","origin":"#, &text)
+        put(quoted(change.origin.rawValue), &text)
+        put(#","user":"#, &text)
+        put(quoted(change.user), &text)
+        put(#","pid":"#, &text)
+        put(String(change.pid), &text)
+        put(#","command":"#, &text)
+        put(quoted(change.command), &text)
         if let profile = first?.profile {
-            text += #","profile":"#
-            text += quoted(profile)
+            put(#","profile":"#, &text)
+            put(quoted(profile), &text)
         }
         if let undone = first?.undoes {
-            text += #","undoes":"#
-            text += quoted(undone)
+            put(#","undoes":"#, &text)
+            put(quoted(undone), &text)
         }
         if let redone = first?.redoes {
-            text += #","redoes":"#
-            text += quoted(redone)
+            put(#","redoes":"#, &text)
+            put(quoted(redone), &text)
         }
-        text += #","changes":["#
+        put(#","changes":["#, &text)
         for (index, entry) in entries.enumerated() {
             if index > 0 { text += "," }
-            text += #"{"key":"#
-            text += quoted(entry.key)
-            text += #","from":"#
-            text += json(entry.old)
-            text += #","to":"#
-            text += json(entry.new)
-            text += "}"
+            put(#"{"key":"#, &text)
+            put(quoted(entry.key), &text)
+            put(#","from":"#, &text)
+            put(json(entry.old), &text)
+            put(#","to":"#, &text)
+            put(json(entry.new), &text)
+            put("}", &text)
         }
-        text += "]}"
+        put("]}", &text)
+    }
+
+    /// Appends the UTF-8 of `string` to `bytes`.
+    static func put(_ string: String, _ bytes: inout [UInt8]) {
+        var string = string
+        string.withUTF8 { bytes.append(contentsOf: $0) }
     }
 
     /// `[{"key":"a","from":"on","to":null}, …]`.
