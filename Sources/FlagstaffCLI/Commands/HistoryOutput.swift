@@ -118,7 +118,7 @@ enum HistoryOutput {
         }
         put(#","changes":["#, &text)
         for (index, entry) in entries.enumerated() {
-            if index > 0 { text += "," }
+            if index > 0 { text.append(UInt8(ascii: ",")) }
             put(#"{"key":"#, &text)
             put(quoted(entry.key), &text)
             put(#","from":"#, &text)
