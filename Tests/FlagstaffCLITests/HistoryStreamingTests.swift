@@ -8,9 +8,9 @@ import Testing
 /// must be exactly the changes, newest first, with nothing lost or repeated at a chunk's edge.
 @Suite("flagstaff history, streamed output")
 struct HistoryStreamingTests {
-    /// 3,000 changes of two keys each: about 300 KB of text, several chunks.
+    /// 1,500 changes of two keys each: about 200 KB of text, several chunks.
     func bigJournal(_ sandbox: CLISandbox) throws -> Int {
-        let changes = 3000
+        let changes = 1500
         var text = ""
         for change in 0..<changes {
             for key in 0..<2 {
@@ -29,7 +29,7 @@ struct HistoryStreamingTests {
         let changes = try bigJournal(sandbox)
         let result = try await sandbox.runWithStore(["history"])
         #expect(result.status == 0, "\(result.standardError)")
-        #expect(result.standardOutput.utf8.count > 3 * HistoryCommand.chunkSize)
+        #expect(result.standardOutput.utf8.count > 2 * HistoryCommand.chunkSize)
         let lines = result.standardOutput.split(separator: "\n", omittingEmptySubsequences: false)
         #expect(lines.count == changes * 3 + 1 && lines.last == "")
         for change in stride(from: changes - 1, through: 0, by: -1) {
@@ -47,7 +47,7 @@ struct HistoryStreamingTests {
         let changes = try bigJournal(sandbox)
         let result = try await sandbox.runWithStore(["history", "--json"])
         #expect(result.status == 0, "\(result.standardError)")
-        #expect(result.standardOutput.utf8.count > 3 * HistoryCommand.chunkSize)
+        #expect(result.standardOutput.utf8.count > 2 * HistoryCommand.chunkSize)
         #expect(result.standardOutput.hasSuffix("]}\n"))
         let object = try sandbox.jsonObject(result)
         let listed = try #require(object["changes"] as? [[String: Any]])

@@ -194,15 +194,25 @@ enum JournalLine {
             guard next() == UInt8(ascii: "\"") else { throw Failure(reason: "\(path): expected a string") }
             let start = position
             var escaped = false
-            while let byte = next() {
-                if byte == UInt8(ascii: "\"") { return (start..<(position - 1), escaped) }
+            // A plain loop over the bytes: every line has eight or more strings.
+            guard let base = bytes.baseAddress else { throw Failure(reason: "\(path): unterminated string") }
+            var index = position
+            while index < bytes.count {
+                let byte = base[index]
+                index += 1
+                if byte == UInt8(ascii: "\"") {
+                    position = index
+                    return (start..<(index - 1), escaped)
+                }
                 if byte == UInt8(ascii: "\\") {
                     escaped = true
-                    position += 1
+                    index += 1
                 } else if byte < 0x20 {
+                    position = index
                     throw Failure(reason: "\(path): control character in a string")
                 }
             }
+            position = bytes.count
             throw Failure(reason: "\(path): unterminated string")
         }
 
