@@ -53,11 +53,15 @@ struct HistoryCommand: ParsableCommand {
             if !entries.isEmpty { selected.append((change, entries)) }
         }
         if json {
-            var text = #"{"changes":["#
-            text += selected.map { "\n" + HistoryOutput.json($0.0, entries: $0.1) }.joined(separator: ",")
-            text += (selected.isEmpty ? "" : "\n") + #"],"problems":["#
-            text += contents.problems.map(HistoryOutput.json).joined(separator: ",") + "]}"
-            StandardStreams.out(text)
+            var bytes = Array(#"{"changes":["#.utf8)
+            for (index, (change, entries)) in selected.enumerated() {
+                HistoryOutput.put(index == 0 ? "\n" : ",\n", &bytes)
+                HistoryOutput.appendJSON(change, entries: entries, to: &bytes)
+                Self.flush(&bytes)
+            }
+            HistoryOutput.put((selected.isEmpty ? "" : "\n") + #"],"problems":["#, &bytes)
+            HistoryOutput.put(contents.problems.map(HistoryOutput.json).joined(separator: ",") + "]}", &bytes)
+            StandardStreams.out(String(decoding: bytes, as: UTF8.self))
             return
         }
         for problem in contents.problems {
@@ -67,12 +71,24 @@ struct HistoryCommand: ParsableCommand {
             StandardStreams.note("no changes\(since == nil && key == nil ? "" : " match") in \(journal.url.path)")
             return
         }
-        var output = ""
-        output.reserveCapacity(selected.count * 120)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(Self.chunkSize + 4096)
         for (change, entries) in selected {
-            for line in HistoryOutput.lines(change, entries: entries) { output += line + "\n" }
+            HistoryOutput.appendText(change, entries: entries, to: &bytes)
+            Self.flush(&bytes)
         }
-        StandardStreams.write(output)
+        if !bytes.isEmpty { StandardStreams.write(String(decoding: bytes, as: UTF8.self)) }
+    }
+
+    /// How much output is gathered before it is written: the output streams in chunks of this size instead
+    /// of being built whole (100,000 lines are about 5 MB).
+    static let chunkSize = 64 * 1024
+
+    /// Writes `bytes` (UTF-8) to standard output and empties them once they are ``chunkSize`` long.
+    private static func flush(_ bytes: inout [UInt8]) {
+        guard bytes.count >= chunkSize else { return }
+        StandardStreams.write(String(decoding: bytes, as: UTF8.self))
+        bytes.removeAll(keepingCapacity: true)
     }
 
     /// `90s`, `30m`, `2h`, `7d` (before `now`), or `2026-11-23T19:00:00Z` / `2026-11-23` (UTC).

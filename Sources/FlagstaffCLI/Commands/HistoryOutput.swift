@@ -34,28 +34,106 @@ enum HistoryOutput {
 
     /// The text lines of a change: a header, then one indented line per key.
     static func lines(_ change: HistoryChange, entries: [JournalEntry]) -> [String] {
-        var header = "\(time(change.time))  \(TerminalText.safe(change.origin.rawValue))"
-        if let profile = change.profile { header += " \(TerminalText.safe(profile))" }
-        if let undone = change.undoes { header += " of \(undone)" }
-        if let redone = change.redoes { header += " of \(redone)" }
-        header += "  \(TerminalText.safe(change.user))  pid \(change.pid)"
-        if !change.command.isEmpty { header += "  \(TerminalText.safe(change.command))" }
-        header += "  [\(change.id)]"
-        return [header] + entries.map { "    \(TerminalText.safe($0.key)): \(text($0.old)) → \(text($0.new))" }
+        var bytes: [UInt8] = []
+        appendText(change, entries: entries, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self).split(separator: "\n").map(String.init)
+    }
+
+    /// Appends the text lines of a change (see ``lines(_:entries:)``), each with its line feed, appending
+    /// as UTF-8 piece by piece: `history`
+    /// prints 100,000 of these lines.
+    static func appendText(_ change: HistoryChange, entries: [JournalEntry], to text: inout [UInt8]) {
+        let first = change.entries.first
+        put(time(change.time), &text)
+        put("  ", &text)
+        put(TerminalText.safe(change.origin.rawValue), &text)
+        if let profile = first?.profile {
+            put(" ", &text)
+            put(TerminalText.safe(profile), &text)
+        }
+        if let undone = first?.undoes {
+            put(" of ", &text)
+            put(undone, &text)
+        }
+        if let redone = first?.redoes {
+            put(" of ", &text)
+            put(redone, &text)
+        }
+        put("  ", &text)
+        put(TerminalText.safe(change.user), &text)
+        put("  pid ", &text)
+        put(String(change.pid), &text)
+        let command = change.command
+        if !command.isEmpty {
+            put("  ", &text)
+            put(TerminalText.safe(command), &text)
+        }
+        put("  [", &text)
+        put(change.id, &text)
+        put("]\n", &text)
+        for entry in entries {
+            put("    ", &text)
+            put(TerminalText.safe(entry.key), &text)
+            put(": ", &text)
+            put(Self.text(entry.old), &text)
+            put(" → ", &text)
+            put(Self.text(entry.new), &text)
+            put("\n", &text)
+        }
     }
 
     /// A change as a JSON object (compact, one line).
     static func json(_ change: HistoryChange, entries: [JournalEntry]) -> String {
-        var text =
-            #"{"id":"# + quoted(change.id) + #","time":"# + quoted(JournalTime.text(change.time))
-        text +=
-            #","origin":"# + quoted(change.origin.rawValue) + #","user":"# + quoted(change.user)
-        text += #","pid":\#(change.pid),"command":"# + quoted(change.command)
-        if let profile = change.profile { text += #","profile":"# + quoted(profile) }
-        if let undone = change.undoes { text += #","undoes":"# + quoted(undone) }
-        if let redone = change.redoes { text += #","redoes":"# + quoted(redone) }
-        text += #","changes":"# + changesJSON(entries.map { ($0.key, $0.old, $0.new) }) + "}"
-        return text
+        var bytes: [UInt8] = []
+        appendJSON(change, entries: entries, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends a change as a JSON object (see ``json(_:entries:)``) as UTF-8, piece by piece.
+    static func appendJSON(_ change: HistoryChange, entries: [JournalEntry], to text: inout [UInt8]) {
+        let first = change.entries.first
+        put(#"{"id":"#, &text)
+        put(quoted(change.id), &text)
+        put(#","time":"#, &text)
+        put(quoted(JournalTime.text(change.time)), &text)
+        put(#","origin":"#, &text)
+        put(quoted(change.origin.rawValue), &text)
+        put(#","user":"#, &text)
+        put(quoted(change.user), &text)
+        put(#","pid":"#, &text)
+        put(String(change.pid), &text)
+        put(#","command":"#, &text)
+        put(quoted(change.command), &text)
+        if let profile = first?.profile {
+            put(#","profile":"#, &text)
+            put(quoted(profile), &text)
+        }
+        if let undone = first?.undoes {
+            put(#","undoes":"#, &text)
+            put(quoted(undone), &text)
+        }
+        if let redone = first?.redoes {
+            put(#","redoes":"#, &text)
+            put(quoted(redone), &text)
+        }
+        put(#","changes":["#, &text)
+        for (index, entry) in entries.enumerated() {
+            if index > 0 { text.append(UInt8(ascii: ",")) }
+            put(#"{"key":"#, &text)
+            put(quoted(entry.key), &text)
+            put(#","from":"#, &text)
+            put(json(entry.old), &text)
+            put(#","to":"#, &text)
+            put(json(entry.new), &text)
+            put("}", &text)
+        }
+        put("]}", &text)
+    }
+
+    /// Appends the UTF-8 of `string` to `bytes`.
+    static func put(_ string: String, _ bytes: inout [UInt8]) {
+        var string = string
+        string.withUTF8 { bytes.append(contentsOf: $0) }
     }
 
     /// `[{"key":"a","from":"on","to":null}, …]`.
