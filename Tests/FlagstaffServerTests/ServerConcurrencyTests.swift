@@ -1,7 +1,6 @@
 import Flagstaff
 import FlagstaffServer
 import Foundation
-import Synchronization
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -21,13 +20,14 @@ import FoundationNetworking
         let running = try await RunningServer(registry: registry)
         defer { Task { await running.stop() } }
 
-        final class Record: Sendable {
-            let bodiesByETag = Mutex<[String: Data]>([:])
-            let mismatches = Mutex<[String]>([])
+        /// What one client saw: each answer's endpoint and ETag with its body, and anything wrong.
+        struct Seen: Sendable {
+            var answers: [(tag: String, body: Data)] = []
+            var problems: [String] = []
         }
-        let record = Record()
         let writes = 20
-        try await withThrowingTaskGroup(of: Void.self) { group in
+        // Each task returns what it saw; the checks run once all are done (no state shared while they run).
+        let seen = try await withThrowingTaskGroup(of: Seen.self) { group in
             // A writer: another process's store object, changing a setting and a flag.
             group.addTask {
                 let other = try FileOverrideStore(url: url)
@@ -38,12 +38,15 @@ import FoundationNetworking
                     ])
                     await Task.yield()
                 }
+                return Seen()
             }
             for client in 0..<6 {
                 group.addTask {
+                    var seen = Seen()
                     for request in 0..<15 {
+                        let endpoint = (client + request) % 3
                         let exchange: HTTPExchange
-                        switch (client + request) % 3 {
+                        switch endpoint {
                         case 0: exchange = try await HTTPExchange.send(running.url("/api/frontend"))
                         case 1: exchange = try await HTTPExchange.send(running.url("/api/client/features"))
                         default:
@@ -51,27 +54,30 @@ import FoundationNetworking
                                 running.url("/ofrep/v1/evaluate/flags"), method: "POST", body: Data("{}".utf8))
                         }
                         guard exchange.status == 200 else {
-                            record.mismatches.withLock { $0.append("status \(exchange.status): \(exchange.text)") }
+                            seen.problems.append("status \(exchange.status): \(exchange.text)")
                             continue
                         }
-                        // Whole JSON, and the same ETag never names two bodies of one endpoint.
                         if (try? JSONSerialization.jsonObject(with: exchange.body)) == nil {
-                            record.mismatches.withLock { $0.append("not JSON: \(exchange.text.prefix(80))") }
+                            seen.problems.append("not JSON: \(exchange.text.prefix(80))")
                         }
-                        let tag = "\((client + request) % 3) \(exchange.header("ETag") ?? "none")"
-                        record.bodiesByETag.withLock { known in
-                            if let previous = known[tag], previous != exchange.body {
-                                record.mismatches.withLock { $0.append("two bodies for \(tag)") }
-                            }
-                            known[tag] = exchange.body
-                        }
+                        seen.answers.append(("\(endpoint) \(exchange.header("ETag") ?? "none")", exchange.body))
                     }
+                    return seen
                 }
             }
-            try await group.waitForAll()
+            return try await group.reduce(into: [Seen]()) { $0.append($1) }
         }
-        #expect(record.mismatches.withLock { $0 }.isEmpty, "\(record.mismatches.withLock { $0 })")
-        #expect(record.bodiesByETag.withLock { $0.count } > 3)  // the values changed while clients read them
+        // Whole JSON, and the same ETag never names two bodies of one endpoint.
+        var problems = seen.flatMap(\.problems)
+        var bodiesByETag: [String: Data] = [:]
+        for answer in seen.flatMap(\.answers) {
+            if let previous = bodiesByETag[answer.tag], previous != answer.body {
+                problems.append("two bodies for \(answer.tag)")
+            }
+            bodiesByETag[answer.tag] = answer.body
+        }
+        #expect(problems.isEmpty, "\(problems)")
+        #expect(bodiesByETag.count > 3)  // the values changed while clients read them
         // After the last write, the next request serves it.
         let last = try await HTTPExchange.send(
             running.url("/ofrep/v1/evaluate/flags/maxItems"), method: "POST", body: Data("{}".utf8))
