@@ -8,12 +8,12 @@
 /// - Returns: the first value `attempt` returned, or `nil` when the timeout passed first.
 /// - Throws: what `attempt` throws; `CancellationError` when the task is cancelled.
 package func poll<Value>(
-    every interval: Duration = .milliseconds(20), timeout: Duration, _ attempt: () throws -> Value?
+    every interval: Duration = .milliseconds(20), timeout: Duration, _ attempt: () async throws -> Value?
 ) async throws -> Value? {
     let clock = ContinuousClock()
     let deadline = clock.now.advanced(by: timeout)
     while true {
-        if let value = try attempt() { return value }
+        if let value = try await attempt() { return value }
         if clock.now >= deadline { return nil }
         try await Task.sleep(for: interval)
     }

@@ -43,16 +43,12 @@ import FoundationNetworking
         #expect(before.text.contains(#""value":false"#))
         try session.sendKeys("o")  // blueText on
         // Polls for the change to arrive (waiting for something to happen, not proving that nothing does).
-        var served = false
-        let deadline = ContinuousClock.now.advanced(by: .seconds(10))
-        while !served && ContinuousClock.now < deadline {
-            let reply = try await HTTPExchange.send(
-                try #require(URL(string: base + "/ofrep/v1/evaluate/flags/blueText")), method: "POST",
-                body: Data("{}".utf8))
-            served = reply.text.contains(#""value":true"#)
-            if !served { try await Task.sleep(for: .milliseconds(50)) }
+        let url = try #require(URL(string: base + "/ofrep/v1/evaluate/flags/blueText"))
+        let served = try await poll(every: .milliseconds(50), timeout: .seconds(10)) { () async throws -> Bool? in
+            let reply = try await HTTPExchange.send(url, method: "POST", body: Data("{}".utf8))
+            return reply.text.contains(#""value":true"#) ? true : nil
         }
-        #expect(served, "the console's change was not served")
+        #expect(served == true, "the console's change was not served")
         try session.sendKeys("q")
     }
 }

@@ -6,10 +6,13 @@ package final class StoreLockHolder: Sendable {
     /// The holding process (its pid is what the lock file records).
     package let process: Process
     private let input: Pipe
+    /// Signalled by the process's termination handler.
+    private let exited: DispatchSemaphore
 
-    private init(process: Process, input: Pipe) {
+    private init(process: Process, input: Pipe, exited: DispatchSemaphore) {
         self.process = process
         self.input = input
+        self.exited = exited
     }
 
     /// Starts the holder and returns once it holds the lock.
@@ -26,8 +29,10 @@ package final class StoreLockHolder: Sendable {
         process.arguments = ["hold", path]
         process.standardInput = input
         process.standardOutput = output
+        let exited = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in exited.signal() }
         try process.run()
-        let holder = StoreLockHolder(process: process, input: input)
+        let holder = StoreLockHolder(process: process, input: input, exited: exited)
         let ready = try await offCooperativePool { output.fileHandleForReading.availableData }
         guard String(decoding: ready, as: UTF8.self) == "locked\n" else {
             holder.release()
@@ -47,12 +52,7 @@ package final class StoreLockHolder: Sendable {
     }
 
     private func waitForExit(seconds: Double) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while process.isRunning {
-            if Date() >= deadline { return false }
-            usleep(2_000)
-        }
-        return true
+        exited.wait(timeout: .now() + seconds) == .success
     }
 }
 
