@@ -1,4 +1,4 @@
-/// `swift run -c release flagstaff-bench [core] [settings] [console] [terminal] [cli] [remote] [unleash] [unleash-client] [manifest] [history] [serve]`
+/// `swift run -c release flagstaff-bench [core] [settings] [console] [terminal] [cli] [remote] [unleash] [unleash-client] [manifest] [history] [serve] [store]`
 /// (and `console-bulk`, part of `console`): runs the named
 /// benchmarks, or all of them when none is named, and prints the figures.
 @main
@@ -17,6 +17,7 @@ enum BenchMain {
         if wants("manifest") { ManifestBench.run() }
         if wants("history") { HistoryBench.run() }
         if wants("serve") { ServeBench.run() }
+        if wants("store") { StoreBench.run() }
         // Part of `console`; alone when named, for profiling.
         if requested.contains("console-bulk") {
             ConsoleBench.runBulkChange(manifest: BenchManifest.make(flagCount: 100_000), flagCount: 100_000)
