@@ -126,7 +126,24 @@ public struct ChangeJournal: Sendable {
     /// - Throws: an `OverrideStoreError.unwritable` naming the journal.
     package func append(_ entries: [JournalEntry]) throws {
         guard !entries.isEmpty else { return }
-        let text = JournalLine.encode(entries)
+        try append(lines: Array(JournalLine.encode(entries).utf8))
+    }
+
+    /// Appends lines already encoded (``JournalLine``), each ending in a line feed. The caller holds the store's
+    /// lock.
+    /// - Throws: an `OverrideStoreError.unwritable` naming the journal.
+    package func append(lines bytes: [UInt8]) throws {
+        guard !bytes.isEmpty else { return }
+        try append { emit in try bytes.withUnsafeBufferPointer { try emit($0) } }
+    }
+
+    /// Appends the lines `produce` hands to its `emit` function, in pieces (each piece whole lines ending in a line
+    /// feed), written as they come: a change of 100,000 keys is never held whole in memory. The caller holds the
+    /// store's lock.
+    /// - Throws: an `OverrideStoreError.unwritable` naming the journal.
+    package func append(
+        _ produce: (_ emit: (UnsafeBufferPointer<UInt8>) throws -> Void) throws -> Void
+    ) throws {
         let path = url.path
         func failure(_ what: String) -> OverrideStoreError {
             .unwritable(path: path, reason: "\(what): \(String(cString: strerror(errno)))")
@@ -146,15 +163,17 @@ public struct ChangeJournal: Sendable {
         }
         if size == 0 { keepStoreOwner(fd) }
         if size > 0 { try Self.cutTornLine(fd, size: size, failure: failure) }
-        let bytes = Array(text.utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let count = bytes.withUnsafeBufferPointer { write(fd, $0.baseAddress! + offset, $0.count - offset) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw failure("cannot append to the journal")
+        try produce { bytes in
+            guard let start = bytes.baseAddress else { return }
+            var offset = 0
+            while offset < bytes.count {
+                let count = write(fd, start + offset, bytes.count - offset)
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    throw failure("cannot append to the journal")
+                }
+                offset += count
             }
-            offset += count
         }
     }
 

@@ -25,6 +25,40 @@ extension JournalLine {
         return text
     }
 
+    /// The lines of one change, as ``encode(_:)`` writes them for entries that share every member of `shared`
+    /// but the key and the values, written straight from the store's changes (no entry is made per key) and handed
+    /// to `emit` in pieces of about 256 KiB of whole lines (one buffer, reused).
+    /// - Parameters:
+    ///   - changes: the keys with their old and new values.
+    ///   - order: the positions in `changes` to write, in order.
+    ///   - shared: the members every line has (its key and values are ignored).
+    ///   - emit: called with each piece.
+    static func encode(
+        _ changes: [StoreSnapshot.ValueChange], order: [Int], shared: JournalEntry,
+        emit: (UnsafeBufferPointer<UInt8>) throws -> Void
+    ) rethrows {
+        let head = Array(Self.head(shared).utf8)
+        let tail = Array(Self.tail(shared).utf8)
+        let pieceSize = 256 << 10
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(pieceSize + 4096)
+        for index in order {
+            let change = changes[index]
+            bytes.append(contentsOf: head)
+            JSONText.appendQuoted(change.key, to: &bytes)
+            bytes.append(contentsOf: #","old":"#.utf8)
+            bytes.append(contentsOf: (change.old?.json ?? "null").utf8)
+            bytes.append(contentsOf: #","new":"#.utf8)
+            bytes.append(contentsOf: (change.new?.json ?? "null").utf8)
+            bytes.append(contentsOf: tail)
+            if bytes.count >= pieceSize {
+                try bytes.withUnsafeBufferPointer { try emit($0) }
+                bytes.removeAll(keepingCapacity: true)
+            }
+        }
+        if !bytes.isEmpty { try bytes.withUnsafeBufferPointer { try emit($0) } }
+    }
+
     /// Whether two entries agree on every member but the key and the values.
     private static func sharesMembers(_ a: JournalEntry, _ b: JournalEntry) -> Bool {
         a.time == b.time && a.change == b.change && a.origin == b.origin && a.user == b.user && a.pid == b.pid

@@ -142,7 +142,9 @@ extension FeatureRegistry {
             let previous = state.storedOverrides
             state.storedOverrides = overrides
             state.storeSnapshot = snapshot
-            var changed = Set<String>()
+            // Collected in an array, made a set once at its final size (growing a set of 100,000 keys rehashes
+            // it again and again).
+            var changed: [String] = []
             if origin != nil, state.problems.isEmpty {
                 // Every member already holds `previous` (start-up applied the whole store, registration
                 // loads each new member's entry): only keys whose stored entry differs can change. One write
@@ -150,15 +152,15 @@ extension FeatureRegistry {
                 // share one entry between several members: those registries take the full pass below.)
                 for (key, new) in overrides where previous[key] != new { set(key, new, &changed, &state) }
                 for key in previous.keys where overrides[key] == nil { set(key, nil, &changed, &state) }
-                return changed
+                return Set(changed)
             }
             state.valueProblems = [:]
             for (feature, key) in zip(state.features, state.keys) {
                 let outcome = feature.applyStored(overrides[key])
-                if outcome.changed { changed.insert(key) }
+                if outcome.changed { changed.append(key) }
                 if let problem = outcome.problem { state.valueProblems[key] = problem }
             }
-            return changed
+            return Set(changed)
         }
         guard !changed.isEmpty else { return nil }
         core.generation.add(1, ordering: .relaxed)
@@ -169,11 +171,11 @@ extension FeatureRegistry {
     /// Puts `value` in force for the member with `key` (if the registry has one), noting the key if it changed
     /// and the problem if the value is not valid for it.
     private func set(
-        _ key: String, _ value: OverrideValue?, _ changed: inout Set<String>, _ registry: inout RegistryState
+        _ key: String, _ value: OverrideValue?, _ changed: inout [String], _ registry: inout RegistryState
     ) {
         guard let feature = registry.byKey[key] else { return }
         let outcome = feature.applyStored(value)
-        if outcome.changed { changed.insert(key) }
+        if outcome.changed { changed.append(key) }
         if outcome.problem != nil || !registry.valueProblems.isEmpty { registry.valueProblems[key] = outcome.problem }
     }
 

@@ -24,15 +24,15 @@ extension FileOverrideStore {
         let id = ProcessIdentity.newChangeID()
         let identity = ProcessIdentity.current
         let origin = annotation.origin ?? ChangeOrigin.current ?? journalOptions.origin
-        let time = clock.now()
-        let entries = changes.sorted { $0.key < $1.key }.map { change in
-            JournalEntry(
-                time: time, change: id, key: change.key, old: change.old, new: change.new, origin: origin,
-                user: identity.user, pid: identity.pid, command: identity.command, profile: annotation.profile,
-                undoes: annotation.undoes, redoes: annotation.redoes)
-        }
+        let shared = JournalEntry(
+            time: clock.now(), change: id, key: "", old: nil, new: nil, origin: origin, user: identity.user,
+            pid: identity.pid, command: identity.command, profile: annotation.profile, undoes: annotation.undoes,
+            redoes: annotation.redoes)
+        let order = ByteOrderSort.sortedIndices(changes.map(\.key))
         do {
-            try ChangeJournal(storePath: target, options: journalOptions).append(entries)
+            try ChangeJournal(storePath: target, options: journalOptions).append { emit in
+                try JournalLine.encode(changes, order: order, shared: shared, emit: emit)
+            }
             lastJournalError.withLock { $0 = nil }
         } catch {
             lastJournalError.withLock {

@@ -44,6 +44,8 @@ public final class FileOverrideStore: OverrideStore {
     /// Decides which overrides a write removes as expired, and dates journal entries.
     let clock: MonotonicWallClock
     let lastJournalError = AnnotatedMutex<OverrideStoreError?>(nil)
+    /// The file as this store last read or wrote it (``StoreFileImage``).
+    let lastImage = AnnotatedMutex<StoreFileImage?>(nil)
     var path: String { url.path }
 
     /// Creates a store for a file (created at the first write, with its directory).
@@ -111,7 +113,7 @@ public final class FileOverrideStore: OverrideStore {
     /// - Throws: `OverrideStoreError.unreadable` or `.corrupt`, naming the file.
     public func loadSnapshot() throws -> StoreSnapshot {
         guard let data = try readFile() else { return StoreSnapshot() }
-        let contents = try OverrideFileFormat.decodeStore(data, path: path)
+        let contents = try decode(data).contents
         return StoreSnapshot(overrides: contents.overrides, expiries: contents.expiries)
     }
 
@@ -150,7 +152,8 @@ public final class FileOverrideStore: OverrideStore {
         try ensureDirectory(of: target)
         return try withExclusiveLock(target: target) {
             removeAbandonedTemporaryFiles(beside: target)
-            let contents = try readFile().map { try OverrideFileFormat.decodeStore($0, path: path) }
+            let image = try readFile().map(decode)
+            let contents = image?.contents
             var snapshot = StoreSnapshot(overrides: contents?.overrides ?? [:], expiries: contents?.expiries ?? [:])
             let otherMembers = contents?.otherMembers ?? []
             let expired = snapshot.apply(
@@ -162,8 +165,10 @@ public final class FileOverrideStore: OverrideStore {
             let changes = try plan(snapshot.overrides, &note)
             let (changed, expiriesChanged) = snapshot.apply(changes, expiries: newExpiries)
             guard !changed.isEmpty || expiriesChanged || !expired.isEmpty else { return (snapshot, nil) }
+            let sortedKeys = StoreFileImage.sortedKeys(
+                of: snapshot.overrides, before: image, changes: [expired, changed])
             let data = OverrideFileFormat.encode(
-                snapshot.overrides, expiries: snapshot.expiries, otherMembers: otherMembers)
+                snapshot.overrides, sortedKeys: sortedKeys, expiries: snapshot.expiries, otherMembers: otherMembers)
             guard data.count <= sizeLimit else {
                 throw OverrideStoreError.unwritable(
                     path: path,
@@ -171,7 +176,15 @@ public final class FileOverrideStore: OverrideStore {
                         "the new contents would be \(data.count) bytes, over the \(Self.describe(bytes: sizeLimit)) a reader accepts; nothing was written"
                 )
             }
+            lastImage.withLock { $0 = nil }  // the file is about to change, whatever happens next
             try writeAtomically(data, to: target)
+            lastImage.withLock {
+                $0 = StoreFileImage(
+                    bytes: data,
+                    contents: OverrideFileFormat.Contents(
+                        overrides: snapshot.overrides, expiries: snapshot.expiries, otherMembers: otherMembers),
+                    sortedKeys: sortedKeys)
+            }
             if !expired.isEmpty {
                 _ = journal(expired, note: ChangeAnnotation(origin: .expiry), target: target)
             }
@@ -205,6 +218,19 @@ public final class FileOverrideStore: OverrideStore {
     /// `64 MiB`, or `300 bytes`.
     static func describe(bytes: Int) -> String {
         bytes % (1 << 20) == 0 ? "\(bytes >> 20) MiB" : "\(bytes) bytes"
+    }
+
+    /// Decodes the file's bytes, or takes them as read or written last time when they are byte for byte the same
+    /// (then the sorted keys come along), and keeps them as the last image.
+    /// - Throws: `OverrideStoreError.corrupt` naming the file.
+    private func decode(_ data: Data) throws(OverrideStoreError) -> StoreFileImage {
+        if let image = lastImage.withLock({ $0 }), image.bytes.count == data.count, image.hasBytes(data) {
+            return image
+        }
+        let image = StoreFileImage(
+            bytes: data, contents: try OverrideFileFormat.decodeStore(data, path: path), sortedKeys: nil)
+        lastImage.withLock { $0 = image }
+        return image
     }
 
     private func readFile() throws -> Data? {

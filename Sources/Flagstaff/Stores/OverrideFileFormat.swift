@@ -235,6 +235,22 @@ package enum OverrideFileFormat {
         _ overrides: [String: OverrideValue], expiries: [String: OverrideExpiry] = [:],
         otherMembers: [Contents.Member] = []
     ) -> Data {
+        encode(
+            overrides, sortedKeys: ByteOrderSort.sorted(Array(overrides.keys)), expiries: expiries,
+            otherMembers: otherMembers)
+    }
+
+    /// Encodes overrides as ``encode(_:expiries:otherMembers:)`` does, given their keys already in order.
+    /// - Parameters:
+    ///   - overrides: the overrides by key.
+    ///   - sortedKeys: the keys of `overrides`, sorted (``ByteOrderSort``).
+    ///   - expiries: the expiry of overrides that have one.
+    ///   - otherMembers: top-level members to keep (see ``Contents``).
+    /// - Returns: the file's bytes.
+    package static func encode(
+        _ overrides: [String: OverrideValue], sortedKeys: [String], expiries: [String: OverrideExpiry] = [:],
+        otherMembers: [Contents.Member] = []
+    ) -> Data {
         var otherMembers = otherMembers
         let kept = expiries.filter { overrides[$0.key] != nil }.sorted { $0.key < $1.key }
         if !kept.isEmpty {
@@ -244,27 +260,37 @@ package enum OverrideFileFormat {
             }
             otherMembers.insert(Contents.Member(name: "expiry", json: "{" + fields.joined(separator: ",") + "}"), at: 0)
         }
-        let entries = overrides.sorted { $0.key < $1.key }.map { (JSONText.quoted($0.key), $0.value.json) }
-        let readableSize = entries.reduce(0) { $0 + $1.0.utf8.count + $1.1.utf8.count + 8 }
-        if readableSize > compactThreshold {
-            var text = #"{"version":\#(version),"overrides":{"#
-            text.reserveCapacity(readableSize)
-            for (index, entry) in entries.enumerated() {
-                if index > 0 { text += "," }
-                text += entry.0 + ":" + entry.1
+        let values = sortedKeys.map { overrides[$0]?.json ?? "null" }
+        var readableSize = 0
+        for (key, value) in zip(sortedKeys, values) { readableSize += key.utf8.count + value.utf8.count + 10 }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(
+            readableSize + otherMembers.reduce(64) { $0 + $1.name.utf8.count + $1.json.utf8.count + 8 })
+        // The readable size counts a key's quotes but not its escapes: a file of keys that need escaping may pass
+        // the threshold by those few bytes, which decides nothing but the layout.
+        let compact = readableSize > compactThreshold
+        bytes.append(
+            contentsOf: (compact
+                ? #"{"version":\#(version),"overrides":{"# : "{\n  \"version\": \(version),\n  \"overrides\": {").utf8)
+        for (index, (key, value)) in zip(sortedKeys, values).enumerated() {
+            if compact {
+                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            } else {
+                bytes.append(contentsOf: (index == 0 ? "\n    " : ",\n    ").utf8)
             }
-            text += "}"
-            for member in otherMembers { text += "," + JSONText.quoted(member.name) + ":" + member.json }
-            return Data((text + "}\n").utf8)
+            JSONText.appendQuoted(key, to: &bytes)
+            bytes.append(contentsOf: (compact ? ":" : ": ").utf8)
+            bytes.append(contentsOf: value.utf8)
         }
-        var text = "{\n  \"version\": \(version),\n  \"overrides\": {"
-        for (index, entry) in entries.enumerated() {
-            text += index == 0 ? "\n" : ",\n"
-            text += "    \(entry.0): \(entry.1)"
+        bytes.append(contentsOf: (compact || sortedKeys.isEmpty ? "}" : "\n  }").utf8)
+        for member in otherMembers {
+            bytes.append(contentsOf: (compact ? "," : ",\n  ").utf8)
+            bytes.append(contentsOf: JSONText.quoted(member.name).utf8)
+            bytes.append(contentsOf: (compact ? ":" : ": ").utf8)
+            bytes.append(contentsOf: member.json.utf8)
         }
-        text += entries.isEmpty ? "}" : "\n  }"
-        for member in otherMembers { text += ",\n  \(JSONText.quoted(member.name)): \(member.json)" }
-        return Data((text + "\n}\n").utf8)
+        bytes.append(contentsOf: (compact ? "}\n" : "\n}\n").utf8)
+        return Data(bytes)
     }
 
     /// What an entry may be.

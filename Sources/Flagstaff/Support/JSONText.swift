@@ -19,6 +19,19 @@ package enum JSONText {
         }
     }
 
+    /// Appends `text` as a JSON string literal (as ``quoted(_:alsoEscaping:)`` writes it) to `bytes`: plain text
+    /// is copied whole, without making a string.
+    package static func appendQuoted(_ text: String, to bytes: inout [UInt8]) {
+        let plain = text.utf8.allSatisfy { byte in byte >= 0x20 && byte < 0x7F && byte != 0x22 && byte != 0x5C }
+        guard plain else {
+            bytes.append(contentsOf: quoted(text).utf8)
+            return
+        }
+        bytes.append(0x22)
+        bytes.append(contentsOf: text.utf8)
+        bytes.append(0x22)
+    }
+
     /// `text` as a JSON string literal: quote and backslash escaped, line feed, carriage return and tab as
     /// `\n`, `\r`, `\t`, every other C0 control, DEL and C1 control as `\uXXXX`, and so are the scalars
     /// `alsoEscaping` picks (e.g. bidirectional marks, for text shown in a terminal).

@@ -15,6 +15,9 @@ package protocol ConsoleFlagSource: Sendable {
     /// The value facts of every flag that has an override or needs a restart, in declaration order (every
     /// other flag counts as neither): for the header counts, the restart prompt and the outcome.
     func notableStatuses() -> [ConsoleFlagStatus]
+    /// How many flags have an override and how many need a restart: one lean pass over every flag (no status
+    /// is made), for a change of many flags.
+    func notableCounts() -> (overridden: Int, pendingRestart: Int)
     /// One flag's value facts, or `nil` for an unknown key.
     func status(forKey key: String) -> ConsoleFlagStatus?
     /// Everything the list, the detail pane and the restart prompt show about one flag or typed setting
@@ -45,6 +48,12 @@ package protocol ConsoleFlagSource: Sendable {
 }
 
 extension ConsoleFlagSource {
+    /// Counts the notable statuses.
+    package func notableCounts() -> (overridden: Int, pendingRestart: Int) {
+        let notable = notableStatuses()
+        return (notable.count(where: \.isOverridden), notable.count(where: \.isPendingRestart))
+    }
+
     /// Reads the flag's resolution.
     package func isFixedAtLaunch(key: String) -> Bool {
         flag(forKey: key)?.resolution.source == .launch

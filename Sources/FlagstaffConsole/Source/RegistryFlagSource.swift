@@ -25,6 +25,16 @@ package struct RegistryFlagSource: ConsoleFlagSource {
         registry.allFeatures.lazy.filter { $0.isOverridden || $0.isPendingRestart }.map(Self.status)
     }
 
+    package func notableCounts() -> (overridden: Int, pendingRestart: Int) {
+        var overridden = 0
+        var pendingRestart = 0
+        for member in registry.allFeatures {
+            if member.isOverridden { overridden += 1 }
+            if member.requiresRestart, member.isPendingRestart { pendingRestart += 1 }
+        }
+        return (overridden, pendingRestart)
+    }
+
     package func status(forKey key: String) -> ConsoleFlagStatus? {
         registry.feature(forKey: key).map(Self.status)
     }

@@ -8,27 +8,58 @@ extension ConsoleState {
         rebuildRows()
     }
 
+    /// Above this many changed keys, a change is counted by one pass over every flag
+    /// (``ConsoleFlagSource/notableCounts()``) instead of reading each changed flag.
+    static let bulkRecountThreshold = 256
+
     /// Brings the counts and rows up to date after the overrides or remote values of `keys` changed: reads
     /// those flags only, and rebuilds the rows only when flags were registered or a changed flag entered or
-    /// left the scope.
+    /// left the scope. A change of many keys (a bulk change, an undo of one, a profile) is counted by one lean
+    /// pass over every flag and rebuilds the rows when a scope or a query is active; from then on every change is
+    /// counted that way (the per-key sets are no longer kept), until the next full refresh.
     mutating func apply(changedKeys keys: Set<String>) {
         guard source.flagCount == builtFlagCount else {
             refreshAll()
             return
         }
+        guard keys.count <= Self.bulkRecountThreshold, countsAreIncremental else {
+            countsAreIncremental = false
+            overriddenKeys = []
+            pendingRestartKeys = []
+            let notable = source.notableCounts()
+            counts.overridden = notable.overridden
+            counts.pendingRestart = notable.pendingRestart
+            if keys.count > Self.bulkRecountThreshold, scope != .all || !query.isEmpty {
+                rebuildRows()
+            } else if scope != .all || !query.isEmpty {
+                if keys.contains(where: { membershipChanges(for: $0) }) { rebuildRows() }
+            }
+            return
+        }
         var membershipChanged = false
-        if keys.count > 1_000 { overriddenKeys.reserveCapacity(overriddenKeys.count + keys.count) }
         for key in keys {
             guard let status = source.status(forKey: key) else { continue }
             count(status)
             // A query matches a typed setting's value too, so a value change can move it in or out.
             if scope != .all || (!query.isEmpty && !status.isBoolean), !membershipChanged {
-                let listed = rows.firstIndex(ofID: "flag:" + key) != nil
-                membershipChanged = listed != (status.isIncluded(in: scope) && (query.isEmpty || matches(key)))
+                membershipChanged = isListed(key) != isIncluded(status)
             }
         }
         updateCounts()
         if membershipChanged { rebuildRows() }
+    }
+
+    /// Whether the flag's row would come or go with the change just made.
+    private func membershipChanges(for key: String) -> Bool {
+        guard let status = source.status(forKey: key) else { return false }
+        guard scope != .all || !status.isBoolean else { return false }
+        return isListed(key) != isIncluded(status)
+    }
+
+    private func isListed(_ key: String) -> Bool { rows.firstIndex(ofID: "flag:" + key) != nil }
+
+    private func isIncluded(_ status: ConsoleFlagStatus) -> Bool {
+        status.isIncluded(in: scope) && (query.isEmpty || matches(status.key))
     }
 
     /// Whether the current query matches the flag (scope aside).
@@ -38,6 +69,7 @@ extension ConsoleState {
 
     /// Recomputes the counts from every flag's status.
     mutating func recount(_ notable: [ConsoleFlagStatus]) {
+        countsAreIncremental = true
         overriddenKeys = []
         pendingRestartKeys = []
         for status in notable { count(status) }

@@ -173,7 +173,7 @@ extension ConsoleState {
 
     /// The choice recorded when quitting without being able to ask (terminal too small, a signal).
     private func quitChoiceWithoutPrompt() -> RestartChoice {
-        pendingRestartKeys.isEmpty ? .notNeeded : .later
+        counts.pendingRestart == 0 ? .notNeeded : .later
     }
 
     /// The overrides that put the restart prompt's flags back: the override each had when the console opened,

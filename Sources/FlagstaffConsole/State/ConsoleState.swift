@@ -83,6 +83,9 @@ package struct ConsoleState: Sendable {
     var overriddenKeys: Set<String> = []
     /// Keys of the flags that need a restart (the header count, kept incrementally).
     var pendingRestartKeys: Set<String> = []
+    /// Whether ``overriddenKeys`` and ``pendingRestartKeys`` are kept (else, after a bulk change, every change is
+    /// counted by a pass over the flags).
+    var countsAreIncremental = true
     /// The overrides when the console opened (only overridden flags and settings, as JSON): "changed" and the
     /// restart prompt's undo.
     package let openingOverrides: [String: OverrideValue]
