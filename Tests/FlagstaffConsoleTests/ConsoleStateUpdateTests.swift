@@ -39,9 +39,10 @@ import Testing
         for round in 0..<20 {
             let source = makeSource()
             var state = ConsoleState(source: source, width: 80, height: 24)
+            state.bulkRecountThreshold = 4
             var added = 0
             for step in 0..<60 {
-                switch Int.random(in: 0..<10, using: &random) {
+                switch Int.random(in: 0..<11, using: &random) {
                 case 0...3:
                     // Overrides of one to three flags (a key, another process, a remote activation).
                     let keys = Set(
@@ -74,6 +75,12 @@ import Testing
                     _ = state.update(.key(.enter))
                 case 8:
                     for _ in 0..<Int.random(in: 1...6, using: &random) { _ = state.update(.key(.down)) }
+                case 9:
+                    // A bulk change (above the threshold: counted by one pass, and every change after it too).
+                    let keys = Set(source.keys.shuffled(using: &random).prefix(Int.random(in: 5...12, using: &random)))
+                    let override = [OverrideState.enabled, .disabled, .featureDefault].randomElement(using: &random)!
+                    for key in keys { source.change(key) { $0.override = override } }
+                    _ = state.update(.registryChanged(keys: keys))
                 default:
                     _ = state.update(
                         .key([.left, .right, .character("G"), .character("g")].randomElement(using: &random)!))
@@ -87,6 +94,27 @@ import Testing
                 if state.counts != rebuilt.counts || state.rows.map(\.id) != rebuilt.rows.map(\.id) { return }
             }
         }
+    }
+
+    @Test func aBulkChangeIsCountedInOnePassAndLaterChangesStayRight() {
+        let source = makeSource()
+        var state = ConsoleState(source: source)
+        state.bulkRecountThreshold = 4
+        let fullReads = source.fullReads
+        let flagReads = source.flagReads
+        let keys = Set((0..<10).map { "flag\($0)" })
+        for key in keys { source.change(key) { $0.override = .disabled } }
+        _ = state.update(.registryChanged(keys: keys))
+        #expect(source.fullReads == fullReads + 1, "one pass over every flag")
+        #expect(source.flagReads == flagReads, "no flag read one by one")
+        // flag0 and flag5 require a restart and launched with a different value (on, off: 0 on, 5 off).
+        #expect(state.counts == ConsoleState.Counts(flags: 20, overridden: 10, pendingRestart: 1))
+        source.change("flag3") { $0.override = .featureDefault }
+        _ = state.update(.registryChanged(keys: ["flag3"]))
+        #expect(state.counts == ConsoleState.Counts(flags: 20, overridden: 9, pendingRestart: 1))
+        source.change("flag0") { $0.override = .featureDefault }
+        _ = state.update(.registryChanged(keys: ["flag0"]))
+        #expect(state.counts == ConsoleState.Counts(flags: 20, overridden: 8, pendingRestart: 0))
     }
 
     @Test func scopedListsDropAndGainTheChangedFlag() {

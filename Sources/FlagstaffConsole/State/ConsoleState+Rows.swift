@@ -8,10 +8,6 @@ extension ConsoleState {
         rebuildRows()
     }
 
-    /// Above this many changed keys, a change is counted by one pass over every flag
-    /// (``ConsoleFlagSource/notableCounts()``) instead of reading each changed flag.
-    static let bulkRecountThreshold = 256
-
     /// Brings the counts and rows up to date after the overrides or remote values of `keys` changed: reads
     /// those flags only, and rebuilds the rows only when flags were registered or a changed flag entered or
     /// left the scope. A change of many keys (a bulk change, an undo of one, a profile) is counted by one lean
@@ -22,14 +18,14 @@ extension ConsoleState {
             refreshAll()
             return
         }
-        guard keys.count <= Self.bulkRecountThreshold, countsAreIncremental else {
+        guard keys.count <= bulkRecountThreshold, countsAreIncremental else {
             countsAreIncremental = false
             overriddenKeys = []
             pendingRestartKeys = []
             let notable = source.notableCounts()
             counts.overridden = notable.overridden
             counts.pendingRestart = notable.pendingRestart
-            if keys.count > Self.bulkRecountThreshold, scope != .all || !query.isEmpty {
+            if keys.count > bulkRecountThreshold, scope != .all || !query.isEmpty {
                 rebuildRows()
             } else if scope != .all || !query.isEmpty {
                 if keys.contains(where: { membershipChanges(for: $0) }) { rebuildRows() }

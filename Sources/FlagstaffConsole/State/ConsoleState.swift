@@ -86,6 +86,9 @@ package struct ConsoleState: Sendable {
     /// Whether ``overriddenKeys`` and ``pendingRestartKeys`` are kept (else, after a bulk change, every change is
     /// counted by a pass over the flags).
     var countsAreIncremental = true
+    /// Above this many changed keys, a change is counted by one pass over every flag
+    /// (``ConsoleFlagSource/notableCounts()``) instead of reading each changed flag.
+    var bulkRecountThreshold = 256
     /// The overrides when the console opened (only overridden flags and settings, as JSON): "changed" and the
     /// restart prompt's undo.
     package let openingOverrides: [String: OverrideValue]

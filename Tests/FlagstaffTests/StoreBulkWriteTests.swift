@@ -1,0 +1,109 @@
+import FlagstaffTestSupport
+import Foundation
+import Testing
+
+@testable import Flagstaff
+
+/// The pieces that make a write of many keys cheap: the byte-order sort, the store's reuse of the file it last
+/// read or wrote, the kept key order, and the journal written in pieces. Each must give exactly what the plain
+/// way gives.
+@Suite struct StoreBulkWriteTests {
+    let directory = temporaryDirectory()
+    var file: URL { directory.appendingPathComponent("overrides.json") }
+
+    @Test func theByteOrderSortAgreesWithStringOrderAndKeepsEqualStringsInInputOrder() {
+        var random = SeededRandom(seed: 12)
+        let alphabet: [String] = ["a", "b", "z", ".", "_", "0", "é", "ß", "€", "😀", "\u{01}", "A"]
+        for round in 0..<300 {
+            let count = Int.random(in: 0..<(round < 280 ? 40 : 3_000), using: &random)
+            let strings = (0..<count).map { _ in
+                (0..<Int.random(in: 0..<7, using: &random)).map { _ in alphabet.randomElement(using: &random)! }
+                    .joined()
+            }
+            let order = ByteOrderSort.sortedIndices(strings)
+            #expect(order.map { strings[$0] } == strings.sorted(), "round \(round)")
+            for (a, b) in zip(order, order.dropFirst()) where strings[a] == strings[b] {
+                #expect(a < b, "equal strings keep their input order (round \(round))")
+            }
+        }
+        // Keys of one shape, as a generated registry has them: long shared prefixes.
+        let keys = (0..<5_000).map { "group\($0 % 13).sub\($0 % 7).flag_\($0)" }.shuffled(using: &random)
+        #expect(ByteOrderSort.sorted(keys) == keys.sorted())
+    }
+
+    @Test func theFileStaysExactlyWhatAFreshEncodingGivesThroughAddsRemovesAndUpdates() throws {
+        let store = try FileOverrideStore(url: file, journal: nil)
+        var random = SeededRandom(seed: 5)
+        var model: [String: OverrideValue] = [:]
+        for step in 0..<60 {
+            var changes: [String: OverrideValue?] = [:]
+            // Small changes (keys merged into the kept order) and large ones (sorted afresh).
+            let size = step % 10 == 9 ? 400 : Int.random(in: 1...12, using: &random)
+            for _ in 0..<size {
+                let key = "k\(Int.random(in: 0..<600, using: &random))" + (Bool.random(using: &random) ? ".é" : "")
+                changes[key] = [OverrideValue.on, .off, nil, OverrideValue(string: "x")].randomElement(using: &random)!
+            }
+            _ = try store.update(changes)
+            for (key, value) in changes { model[key] = value }
+            let written = try Data(contentsOf: file)
+            #expect(written == OverrideFileFormat.encode(model), "step \(step)")
+            #expect(try store.load() == model, "step \(step)")
+        }
+    }
+
+    @Test func aWriteByAnotherStoreOfTheSameSizeIsNeverMissed() throws {
+        let mine = try FileOverrideStore(url: file, journal: nil)
+        let theirs = try FileOverrideStore(url: file, journal: nil)
+        _ = try mine.update(["x": .on, "y": .off])
+        let size = try Data(contentsOf: file).count
+        // Same length, other bytes: only comparing the contents can tell.
+        _ = try theirs.update(["x": .off, "y": .on])
+        #expect(try Data(contentsOf: file).count == size)
+        #expect(try mine.load() == ["x": .off, "y": .on])
+        _ = try mine.update(["z": .on])
+        #expect(try theirs.load() == ["x": .off, "y": .on, "z": .on])
+    }
+
+    @Test func aFileEditedByHandBetweenWritesIsReadAgain() throws {
+        let store = try FileOverrideStore(url: file, journal: nil)
+        _ = try store.update(["a": .on])
+        try Data(#"{"version":1,"overrides":{"b":"off"}}"#.utf8).write(to: file)
+        _ = try store.update(["c": .on])
+        #expect(try store.load() == ["b": .off, "c": .on])
+    }
+
+    @Test func aChangeWrittenInPiecesIsTheSameBytesAsEncodedWhole() {
+        let shared = JournalEntry(
+            time: Date(timeIntervalSince1970: 1_800_000_000.25), change: "c9", key: "", old: nil, new: nil,
+            origin: .console, user: "qa", pid: 7, command: "flagstaff console", profile: "checkout", undoes: nil,
+            redoes: nil)
+        let changes = (0..<4_000).map { index in
+            StoreSnapshot.ValueChange(
+                key: "checkout.payment.option_with_a_long_name_\(index)" + (index % 97 == 0 ? "\"q\"" : ""),
+                old: index % 3 == 0 ? nil : .on, new: index % 5 == 0 ? nil : .off)
+        }
+        let order = ByteOrderSort.sortedIndices(changes.map(\.key))
+        var pieces: [[UInt8]] = []
+        JournalLine.encode(changes, order: order, shared: shared) { pieces.append(Array($0)) }
+        #expect(pieces.count > 1, "more than one piece: \(pieces.map(\.count))")
+        #expect(pieces.allSatisfy { $0.last == 0x0A }, "every piece ends with a whole line")
+        let entries = order.map { index in
+            var entry = shared
+            entry.key = changes[index].key
+            entry.old = changes[index].old
+            entry.new = changes[index].new
+            return entry
+        }
+        #expect(String(decoding: pieces.joined(), as: UTF8.self) == JournalLine.encode(entries))
+    }
+
+    @Test func aBulkChangeIsJournaledOneLinePerKeyInKeyOrder() throws {
+        let store = try FileOverrideStore(url: file)
+        let keys = (0..<2_000).map { "bulk.flag\($0)" }
+        _ = try store.update(Dictionary(uniqueKeysWithValues: keys.map { ($0, OverrideValue?.some(.off)) }))
+        let journal = try #require(try store.journal()).read()
+        #expect(journal.problems.isEmpty)
+        #expect(journal.entries.map(\.key) == keys.sorted())
+        #expect(Set(journal.entries.map(\.change)).count == 1)
+    }
+}
