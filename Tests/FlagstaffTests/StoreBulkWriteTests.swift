@@ -106,4 +106,61 @@ import Testing
         #expect(journal.entries.map(\.key) == keys.sorted())
         #expect(Set(journal.entries.map(\.change)).count == 1)
     }
+
+    @Test func aRevisionedWriteReportsChangesOnlyFromTheRevisionTheWriterKnew() throws {
+        let stores: [any RevisionedOverrideStore] = [
+            InMemoryOverrideStore(["a": .on]), try FileOverrideStore(url: file, journal: nil),
+        ]
+        for store in stores {
+            let first = try store.update(["a": .on, "b": .off], expiries: [:], known: nil)
+            #expect(first.changes == nil, "nothing known: the caller compares (\(type(of: store)))")
+            let second = try store.update(["b": .on, "c": .on], expiries: [:], known: first.revision)
+            #expect(second.revision != first.revision)
+            #expect(
+                second.changes?.sorted { $0.key < $1.key }
+                    == [.init(key: "b", old: .off, new: .on), .init(key: "c", old: nil, new: .on)])
+            // A revision that is not the current one (another writer came between): no list.
+            _ = try store.update(["d": .on], expiries: [:], known: nil)
+            let stale = try store.update(["e": .on], expiries: [:], known: second.revision)
+            #expect(stale.changes == nil, "\(type(of: store))")
+            #expect(stale.snapshot.overrides == ["a": .on, "b": .on, "c": .on, "d": .on, "e": .on])
+        }
+    }
+
+    @Test func anotherStoreObjectWritingTheFileMakesTheRevisionStale() throws {
+        let mine = try FileOverrideStore(url: file, journal: nil)
+        let theirs = try FileOverrideStore(url: file, journal: nil)
+        let first = try mine.update(["a": .on], expiries: [:], known: nil)
+        _ = try theirs.update(["b": .on], expiries: [:], known: nil)
+        let next = try mine.update(["c": .on], expiries: [:], known: first.revision)
+        #expect(next.changes == nil)
+        #expect(next.snapshot.overrides == ["a": .on, "b": .on, "c": .on])
+    }
+
+    /// Two registries on one file, each with its own store object, writing in turn without ever re-reading the
+    /// store: after each one's write, its flags are exactly the file's entries (the other's writes included).
+    @Test func registriesWritingInTurnAlwaysHoldTheFileAfterTheirOwnWrite() throws {
+        func makeRegistry() throws -> FeatureRegistry {
+            try FeatureRegistry(
+                manifest: RegistryManifest(name: "Turns", flags: (0..<30).map { RegistryManifest.Flag(key: "f\($0)") }),
+                store: try FileOverrideStore(url: file, journal: nil), options: RegistryOptions(storeWatchInterval: nil)
+            )
+        }
+        let registries = [try makeRegistry(), try makeRegistry()]
+        var random = SeededRandom(seed: 77)
+        for step in 0..<200 {
+            let writer = registries[Int.random(in: 0..<2, using: &random)]
+            let count = step % 25 == 24 ? 30 : Int.random(in: 1...5, using: &random)
+            var changes: [String: OverrideValue?] = [:]
+            for _ in 0..<count {
+                changes["f\(Int.random(in: 0..<30, using: &random))"] = [OverrideValue.on, .off, nil].randomElement(
+                    using: &random)!
+            }
+            try writer.setOverrideValues(changes)
+            let stored = try FileOverrideStore(url: file, journal: nil).load()
+            for member in writer.allFeatures {
+                #expect(member.overrideValue == stored[member.key], "step \(step), \(member.key)")
+            }
+        }
+    }
 }

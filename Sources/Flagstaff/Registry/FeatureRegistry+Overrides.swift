@@ -56,15 +56,23 @@ extension FeatureRegistry {
         _ changes: [String: OverrideValue?], expiries: [String: OverrideExpiry] = [:]
     ) throws {
         let change = try core.writes.withLock { _ -> FeatureChange? in
-            let all: StoreSnapshot
+            let write: RevisionedWrite
             do {
-                all = try store.update(changes, expiries: expiries)
+                if let store = store as? any RevisionedOverrideStore {
+                    write = try store.update(
+                        changes, expiries: expiries, known: core.state.withLock { $0.storeRevision })
+                } else {
+                    write = RevisionedWrite(
+                        snapshot: try store.update(changes, expiries: expiries), revision: 0, changes: nil)
+                }
             } catch {
                 recordStoreError(error)
                 throw error
             }
             core.state.withLock { $0.storeError = nil }
-            return apply(all, origin: .local)
+            return apply(
+                write.snapshot, origin: .local,
+                written: (write.changes, store is any RevisionedOverrideStore ? write.revision : nil))
         }
         if let change { notify(change) }
     }
@@ -134,17 +142,35 @@ extension FeatureRegistry {
     /// by the registry's wall clock, and sets the expiry timer for the next one to expire.
     /// - Returns: the keys that changed, to notify once the caller has released its locks (`nil` when nothing
     ///   changed or `origin` is `nil`, i.e. at start-up).
-    func apply(_ snapshot: StoreSnapshot, origin: FeatureChange.Origin?) -> FeatureChange? {
+    ///
+    /// `written` is, for the registry's own write, the revision the store gave the new contents and what differs
+    /// from the contents applied last, when the store could tell (``RevisionedOverrideStore``): only those keys
+    /// are then applied. Any other snapshot (a reload, an expiry) forgets the revision, so the next write
+    /// compares every key.
+    func apply(
+        _ snapshot: StoreSnapshot, origin: FeatureChange.Origin?,
+        written: (changes: [StoreSnapshot.ValueChange]?, revision: UInt64?)? = nil
+    ) -> FeatureChange? {
         let overrides = snapshot.liveOverrides(at: core.wallClock.now())
         let nextExpiry = snapshot.expiries.filter { overrides[$0.key] != nil }.values.map(\.expiresAt).min()
         defer { scheduleExpiryTimer(at: nextExpiry) }
         let changed: Set<String> = core.state.withLock { state in
             let previous = state.storedOverrides
+            let previousHadExpiries = !state.storeSnapshot.expiries.isEmpty
             state.storedOverrides = overrides
             state.storeSnapshot = snapshot
+            state.storeRevision = written?.revision ?? nil
             // Collected in an array, made a set once at its final size (growing a set of 100,000 keys rehashes
             // it again and again).
             var changed: [String] = []
+            if let written = written?.changes, origin != nil, state.problems.isEmpty, !previousHadExpiries,
+                snapshot.expiries.isEmpty
+            {
+                // The store says what differs from the contents this registry applied last (no expiry involved:
+                // every stored value is in force before and after).
+                for change in written { set(change.key, change.new, &changed, &state) }
+                return Set(changed)
+            }
             if origin != nil, state.problems.isEmpty {
                 // Every member already holds `previous` (start-up applied the whole store, registration
                 // loads each new member's entry): only keys whose stored entry differs can change. One write

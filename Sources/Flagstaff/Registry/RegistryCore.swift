@@ -80,6 +80,9 @@ struct RegistryState: @unchecked Sendable {
     var lastRefusedChange: RefusedChange?
     var launchOverrideProblems: [String] = []
     var storeSignature: StoreSignature?
+    /// The store's revision of ``storeSnapshot`` when the registry's own write gave it
+    /// (``RevisionedOverrideStore``); `nil` after any other snapshot.
+    var storeRevision: UInt64?
     var subscribers: [UInt64: @Sendable (FeatureChange) -> Void] = [:]
     var nextSubscriberID: UInt64 = 0
     var searchIndex: SearchIndex?

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -29,7 +30,7 @@ import Darwin
 /// - Every change is appended, under the lock, to the change journal beside the file (``ChangeJournal``), unless
 ///   the store was created with `journal: nil`. A journal that cannot be written never blocks a change
 ///   (see ``journalError``).
-public final class FileOverrideStore: OverrideStore {
+public final class FileOverrideStore: RevisionedOverrideStore {
     /// The largest file the reader accepts, and so the largest the writer writes.
     package static let defaultSizeLimit = 64 << 20
 
@@ -46,6 +47,8 @@ public final class FileOverrideStore: OverrideStore {
     let lastJournalError = AnnotatedMutex<OverrideStoreError?>(nil)
     /// The file as this store last read or wrote it (``StoreFileImage``).
     let lastImage = AnnotatedMutex<StoreFileImage?>(nil)
+    /// The last revision given to an image.
+    private let revisions = Atomic<UInt64>(0)
     var path: String { url.path }
 
     /// Creates a store for a file (created at the first write, with its directory).
@@ -134,6 +137,18 @@ public final class FileOverrideStore: OverrideStore {
         try modify(expiries: expiries) { _, _ in changes }.snapshot
     }
 
+    /// Read-modify-write as ``update(_:expiries:)``, telling what changed when the file was, when the write began,
+    /// the one of revision `known` (read or written last by this store object).
+    /// - Throws: as ``update(_:)``.
+    package func update(
+        _ changes: [String: OverrideValue?], expiries: [String: OverrideExpiry], known: UInt64?
+    ) throws -> RevisionedWrite {
+        let result = try modify(expiries: expiries) { _, _ in changes }
+        return RevisionedWrite(
+            snapshot: result.snapshot, revision: result.revision,
+            changes: result.baseRevision != nil && result.baseRevision == known ? result.changes : nil)
+    }
+
     /// Read-modify-write under the cross-process lock: `plan` sees the current overrides and returns the
     /// changes to make (or throws to make none), and may complete the journal's note (origin, undo link),
     /// which starts as ``ChangeAnnotation/current``. Keys `plan` sets get their expiry from `expiries`, or none.
@@ -146,7 +161,10 @@ public final class FileOverrideStore: OverrideStore {
     package func modify(
         expiries newExpiries: [String: OverrideExpiry] = [:],
         _ plan: ([String: OverrideValue], inout ChangeAnnotation) throws -> [String: OverrideValue?]
-    ) throws -> (snapshot: StoreSnapshot, change: String?) {
+    ) throws -> (
+        snapshot: StoreSnapshot, change: String?, revision: UInt64, baseRevision: UInt64?,
+        changes: [StoreSnapshot.ValueChange]
+    ) {
         let target = try resolvedTarget()
         try checkWritable(target)
         try ensureDirectory(of: target)
@@ -164,7 +182,10 @@ public final class FileOverrideStore: OverrideStore {
             // `plan` reads the contents; the snapshot is then changed in place (no copy of a large store).
             let changes = try plan(snapshot.overrides, &note)
             let (changed, expiriesChanged) = snapshot.apply(changes, expiries: newExpiries)
-            guard !changed.isEmpty || expiriesChanged || !expired.isEmpty else { return (snapshot, nil) }
+            let base = image?.revision
+            guard !changed.isEmpty || expiriesChanged || !expired.isEmpty else {
+                return (snapshot, nil, base ?? revisions.add(1, ordering: .relaxed).newValue, base, [])
+            }
             let sortedKeys = StoreFileImage.sortedKeys(
                 of: snapshot.overrides, before: image, changes: [expired, changed])
             let data = OverrideFileFormat.encode(
@@ -178,18 +199,19 @@ public final class FileOverrideStore: OverrideStore {
             }
             lastImage.withLock { $0 = nil }  // the file is about to change, whatever happens next
             try writeAtomically(data, to: target)
+            let revision = revisions.add(1, ordering: .relaxed).newValue
             lastImage.withLock {
                 $0 = StoreFileImage(
                     bytes: data,
                     contents: OverrideFileFormat.Contents(
                         overrides: snapshot.overrides, expiries: snapshot.expiries, otherMembers: otherMembers),
-                    sortedKeys: sortedKeys)
+                    sortedKeys: sortedKeys, revision: revision)
             }
             if !expired.isEmpty {
                 _ = journal(expired, note: ChangeAnnotation(origin: .expiry), target: target)
             }
             let change = changed.isEmpty ? nil : journal(changed, note: note, target: target)
-            return (snapshot, change)
+            return (snapshot, change, revision, base, expired + changed)
         }
     }
 
@@ -228,7 +250,8 @@ public final class FileOverrideStore: OverrideStore {
             return image
         }
         let image = StoreFileImage(
-            bytes: data, contents: try OverrideFileFormat.decodeStore(data, path: path), sortedKeys: nil)
+            bytes: data, contents: try OverrideFileFormat.decodeStore(data, path: path), sortedKeys: nil,
+            revision: revisions.add(1, ordering: .relaxed).newValue)
         lastImage.withLock { $0 = image }
         return image
     }

@@ -2,8 +2,10 @@ import Foundation
 import Synchronization
 
 /// An override store in memory: the default for registries, and the store for tests. Lost at exit.
-public final class InMemoryOverrideStore: OverrideStore {
+public final class InMemoryOverrideStore: RevisionedOverrideStore {
     private let contents: AnnotatedMutex<StoreSnapshot>
+    /// The revision of the contents, changed under the contents' lock.
+    private let revision = Atomic<UInt64>(0)
     private let generation = Atomic<Int64>(0)
     private let clock: MonotonicWallClock
 
@@ -40,14 +42,24 @@ public final class InMemoryOverrideStore: OverrideStore {
     /// Applies the changes with their expiries, removes overrides that have expired, and returns the new
     /// contents.
     public func update(_ changes: [String: OverrideValue?], expiries: [String: OverrideExpiry]) -> StoreSnapshot {
+        update(changes, expiries: expiries, known: nil).snapshot
+    }
+
+    /// Applies the changes as ``update(_:expiries:)`` does, telling what changed since revision `known`.
+    package func update(
+        _ changes: [String: OverrideValue?], expiries: [String: OverrideExpiry], known: UInt64?
+    ) -> RevisionedWrite {
         let now = clock.now()
         let result = contents.withLock { current in
-            current.apply(changes, expiries: expiries)
+            let base = revision.load(ordering: .relaxed)
+            var changed = current.apply(changes, expiries: expiries).values
             for key in current.expiredKeys(at: now) {
+                changed.append(StoreSnapshot.ValueChange(key: key, old: current.overrides[key], new: nil))
                 current.overrides[key] = nil
                 current.expiries[key] = nil
             }
-            return current
+            let next = revision.add(1, ordering: .relaxed).newValue
+            return RevisionedWrite(snapshot: current, revision: next, changes: base == known ? changed : nil)
         }
         generation.add(1, ordering: .relaxed)
         return result

@@ -67,6 +67,31 @@ extension OverrideStore {
     }
 }
 
+/// A store that tells a writer what its write changed, so that the registry applies those keys instead of
+/// comparing every stored key with the ones it holds (a write of 100,000 keys then costs its keys once).
+package protocol RevisionedOverrideStore: OverrideStore {
+    /// Applies changes as ``OverrideStore/update(_:expiries:)`` does.
+    /// - Parameters:
+    ///   - changes: keys and new values; `nil` removes the key.
+    ///   - expiries: the expiry of keys set by `changes` that have one.
+    ///   - known: the revision of the contents the caller holds (from its last write), or `nil`.
+    /// - Returns: the new contents with their revision, and, when the write started from exactly the contents of
+    ///   revision `known`, every value that differs from them (else `nil`: the caller compares).
+    func update(_ changes: [String: OverrideValue?], expiries: [String: OverrideExpiry], known: UInt64?) throws
+        -> RevisionedWrite
+}
+
+/// What a ``RevisionedOverrideStore`` write gives back.
+package struct RevisionedWrite: Sendable {
+    /// The contents after the write.
+    package var snapshot: StoreSnapshot
+    /// Their revision: a number this store object gives to no other contents.
+    package var revision: UInt64
+    /// Every key whose value differs from the contents of the revision the caller knew, or `nil` when the write
+    /// did not start from them.
+    package var changes: [StoreSnapshot.ValueChange]?
+}
+
 /// An opaque value compared to detect changes to a store made elsewhere.
 public struct StoreSignature: Sendable, Hashable {
     let parts: [Int64]

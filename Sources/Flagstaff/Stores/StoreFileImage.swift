@@ -22,6 +22,8 @@ struct StoreFileImage: Sendable {
     var contents: OverrideFileFormat.Contents
     /// The keys of ``contents`` in byte order (``ByteOrderSort``), when known.
     var sortedKeys: [String]?
+    /// A number the store gives to no other image (``RevisionedOverrideStore``).
+    var revision: UInt64
 
     /// Whether the file's bytes are `data`.
     func hasBytes(_ data: Data) -> Bool {

@@ -10,10 +10,13 @@ package struct RegistryFlagSource: ConsoleFlagSource {
     /// The registry.
     package let registry: FeatureRegistry
     private let settings = SettingList()
+    /// Whether any value was fixed at launch (read once: asked of every marked flag in a bulk change).
+    private let hasLaunchOverrides: Bool
 
     /// Wraps a registry.
     package init(_ registry: FeatureRegistry) {
         self.registry = registry
+        self.hasLaunchOverrides = !registry.options.launchOverrides.values.isEmpty
     }
 
     package var name: String { registry.name }
@@ -92,7 +95,7 @@ package struct RegistryFlagSource: ConsoleFlagSource {
 
     package func isFixedAtLaunch(key: String) -> Bool {
         // Only launch overrides fix a value at launch: without any, no flag needs to be read.
-        guard !registry.options.launchOverrides.values.isEmpty else { return false }
+        guard hasLaunchOverrides else { return false }
         return flag(forKey: key)?.resolution.source == .launch
     }
 
