@@ -1,4 +1,5 @@
 import Flagstaff
+import FlagstaffTestSupport
 import Foundation
 
 final class ListFeatures: FeatureGroup, @unchecked Sendable {
@@ -48,7 +49,5 @@ final class DuplicateFeatures: FeatureRegistry, @unchecked Sendable {
 final class DuplicateGroup: FeatureGroup, @unchecked Sendable { let second = Feature(key: "shared") }
 
 func temporaryDirectory() -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("flagstaff-tests-\(UUID().uuidString)")
-    try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
+    TestDirectory.make("flagstaff-tests")
 }
