@@ -36,6 +36,26 @@ struct HistoryCommandTests {
         #expect((try sandbox.jsonObject(future)["changes"] as? [Any])?.isEmpty == true)
     }
 
+    @Test func expiryTimesAreShownBesideTheValues() async throws {
+        let sandbox = try CLISandbox()
+        let now = ["FLAGSTAFF_NOW": "2030-01-01T10:00:00Z"]
+        #expect(try await sandbox.run(["set", "blueText", "on", "--for", "2h"], environment: now).status == 0)
+        #expect(try await sandbox.run(["set", "blueText", "off"], environment: now).status == 0)
+        let result = try await sandbox.run(["history"], environment: now)
+        let lines = result.standardOutput.split(separator: "\n").map(String.init)
+        #expect(lines.contains("    blueText: on (until 2030-01-01 12:00:00) → off"), "\(result)")
+        #expect(lines.contains("    blueText: default → on (until 2030-01-01 12:00:00)"), "\(result)")
+        let json = try sandbox.jsonObject(try await sandbox.run(["history", "--json"], environment: now))
+        let changes = try #require(json["changes"] as? [[String: Any]])
+        let newest = try #require((changes.first?["changes"] as? [[String: Any]])?.first)
+        #expect(newest["fromExpiresAt"] as? String == "2030-01-01T12:00:00.000Z")
+        #expect(newest["toExpiresAt"] == nil)
+        // Undo puts the expiring override back with its expiry.
+        #expect(try await sandbox.run(["undo"], environment: now).status == 0)
+        let list = try await sandbox.run(["get", "blueText", "--json"], environment: now)
+        #expect(try sandbox.jsonObject(list)["expiresAt"] as? String == "2030-01-01T12:00:00Z", "\(list)")
+    }
+
     @Test func sinceADurationCountsBackFromTheCommandsClock() async throws {
         let sandbox = try CLISandbox()
         let set = ["FLAGSTAFF_NOW": "2030-01-01T10:00:00Z"]

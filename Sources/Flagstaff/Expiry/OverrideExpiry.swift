@@ -73,14 +73,16 @@ public struct StoreSnapshot: Sendable, Equatable {
     /// - Parameters:
     ///   - changes: keys and new values, `nil` to remove.
     ///   - expiries: the expiry of keys set by `changes` that have one.
-    /// - Returns: what changed: each key whose value changed with its old and new value (unsorted), and whether
-    ///   any expiry changed.
+    /// - Returns: what changed: each key whose value or expiry changed, with its old and new value and their
+    ///   expiry times (unsorted), and whether any expiry changed.
     @discardableResult
     package mutating func apply(_ changes: [String: OverrideValue?], expiries newExpiries: [String: OverrideExpiry])
         -> (values: [ValueChange], expiriesChanged: Bool)
     {
         var changed: [ValueChange] = []
         changed.reserveCapacity(changes.count)
+        // Most writes involve no expiry at all: then no expiry is looked up, and no second pass is made.
+        let involvesExpiry = !expiries.isEmpty || !newExpiries.isEmpty
         for (key, value) in changes {
             let old: OverrideValue?
             if let value {
@@ -88,10 +90,18 @@ public struct StoreSnapshot: Sendable, Equatable {
             } else {
                 old = overrides.removeValue(forKey: key)
             }
-            if old != value { changed.append(ValueChange(key: key, old: old, new: value)) }
+            guard involvesExpiry else {
+                if old != value { changed.append(ValueChange(key: key, old: old, new: value)) }
+                continue
+            }
+            let oldExpiry = old == nil ? nil : expiries[key]?.expiresAt
+            let newExpiry = value == nil ? nil : newExpiries[key]?.expiresAt
+            if old != value || oldExpiry != newExpiry {
+                changed.append(
+                    ValueChange(key: key, old: old, new: value, oldExpiresAt: oldExpiry, newExpiresAt: newExpiry))
+            }
         }
-        // Most writes involve no expiry at all: skip a second pass over the keys.
-        guard !expiries.isEmpty || !newExpiries.isEmpty else { return (changed, false) }
+        guard involvesExpiry else { return (changed, false) }
         let previous = expiries
         for key in changes.keys {
             expiries[key] = changes[key] == nil ? nil : newExpiries[key]
@@ -100,10 +110,13 @@ public struct StoreSnapshot: Sendable, Equatable {
         return (changed, expiries != previous)
     }
 
-    /// One key's value before and after a change (`nil`: no override).
+    /// One key's value before and after a change (`nil`: no override), with the expiry of each (a change of
+    /// expiry only has equal values).
     package struct ValueChange: Sendable, Equatable {
         package var key: String
         package var old: OverrideValue?
         package var new: OverrideValue?
+        package var oldExpiresAt: Date? = nil
+        package var newExpiresAt: Date? = nil
     }
 }

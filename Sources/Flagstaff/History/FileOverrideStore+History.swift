@@ -36,7 +36,7 @@ extension FileOverrideStore {
     private func revert(redo: Bool) throws -> UndoOutcome {
         guard journalOptions != nil else { throw HistoryError(code: .noJournal) }
         var target: HistoryChange?
-        let result = try modify { current, note in
+        let result = try modifyPlanningExpiries { current, note, expiries in
             guard let journal = try self.journal() else { throw HistoryError(code: .noJournal) }
             let history = journal.read().changes
             guard let plan = redo ? UndoPlanner.redo(history) : UndoPlanner.undo(history) else {
@@ -62,7 +62,17 @@ extension FileOverrideStore {
             note.undoes = redo ? nil : plan.target.id
             note.redoes = redo ? plan.target.id : nil
             note.profile = nil
-            return plan.changes
+            // Values go back with their expiry; one whose expiry has passed is not put back.
+            let now = clock.now()
+            var changes = plan.changes
+            for (key, expiresAt) in plan.expiresAt where changes[key] != nil {
+                if expiresAt <= now {
+                    changes[key] = .some(nil)
+                } else {
+                    expiries[key] = OverrideExpiry(expiresAt: expiresAt, setAt: now)
+                }
+            }
+            return changes
         }
         guard let target else { throw HistoryError(code: redo ? .nothingToRedo : .nothingToUndo) }
         return UndoOutcome(

@@ -15,6 +15,11 @@ public struct JournalEntry: Sendable, Equatable {
     public var old: OverrideValue?
     /// The override after the change (`nil`: removed).
     public var new: OverrideValue?
+    /// When the override before the change was to expire (`nil`: it had none, or there was no override).
+    public var oldExpiresAt: Date?
+    /// When the override after the change expires (`nil`: it has none, or there is no override). A line whose
+    /// ``old`` and ``new`` are equal records a change of expiry only.
+    public var newExpiresAt: Date?
     /// Where the change came from.
     public var origin: ChangeOrigin
     /// The user the writing process ran as.
@@ -34,8 +39,10 @@ public struct JournalEntry: Sendable, Equatable {
     public init(
         time: Date, change: String, key: String, old: OverrideValue?, new: OverrideValue?, origin: ChangeOrigin,
         user: String, pid: Int32, command: String, profile: String? = nil, undoes: String? = nil,
-        redoes: String? = nil
+        redoes: String? = nil, oldExpiresAt: Date? = nil, newExpiresAt: Date? = nil
     ) {
+        self.oldExpiresAt = oldExpiresAt
+        self.newExpiresAt = newExpiresAt
         self.time = time
         self.change = change
         self.key = key

@@ -20,6 +20,7 @@ extension JournalLine {
             text += entry.old?.json ?? "null"
             text += #","new":"#
             text += entry.new?.json ?? "null"
+            text += expiryMembers(old: entry.oldExpiresAt, new: entry.newExpiresAt)
             text += parts.tail
         }
         return text
@@ -50,6 +51,9 @@ extension JournalLine {
             bytes.append(contentsOf: (change.old?.json ?? "null").utf8)
             bytes.append(contentsOf: #","new":"#.utf8)
             bytes.append(contentsOf: (change.new?.json ?? "null").utf8)
+            if change.oldExpiresAt != nil || change.newExpiresAt != nil {
+                bytes.append(contentsOf: expiryMembers(old: change.oldExpiresAt, new: change.newExpiresAt).utf8)
+            }
             bytes.append(contentsOf: tail)
             if bytes.count >= pieceSize {
                 try bytes.withUnsafeBufferPointer { try emit($0) }

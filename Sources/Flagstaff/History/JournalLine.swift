@@ -2,7 +2,8 @@ import Foundation
 
 /// The journal's line format: one compact JSON object a line, members in a fixed order:
 /// `{"time":"…","change":"…","key":"…","old":"on","new":null,"origin":"cli","user":"qa","pid":42,"command":"…"}`
-/// (then `profile`, `undoes`, `redoes` when set).
+/// (`oldExpires` and `newExpires` after `new` when an override had or has an expiry; then `profile`, `undoes`,
+/// `redoes` when set).
 ///
 /// The reader accepts members in any order and ignores members it does not know; it reads a line in a
 /// single pass without `JSONSerialization` (100,000 lines in well under the 300 ms `history` may take).
@@ -12,12 +13,21 @@ enum JournalLine {
         var text = #"{"time":""# + JournalTime.text(entry.time) + #"","change":"#
         text += JSONText.quoted(entry.change) + #","key":"# + JSONText.quoted(entry.key)
         text += #","old":"# + (entry.old?.json ?? "null") + #","new":"# + (entry.new?.json ?? "null")
+        text += expiryMembers(old: entry.oldExpiresAt, new: entry.newExpiresAt)
         text += #","origin":"# + JSONText.quoted(entry.origin.rawValue) + #","user":"# + JSONText.quoted(entry.user)
         text += #","pid":\#(entry.pid),"command":"# + JSONText.quoted(entry.command)
         if let profile = entry.profile { text += #","profile":"# + JSONText.quoted(profile) }
         if let undoes = entry.undoes { text += #","undoes":"# + JSONText.quoted(undoes) }
         if let redoes = entry.redoes { text += #","redoes":"# + JSONText.quoted(redoes) }
         return text + "}\n"
+    }
+
+    /// `,"oldExpires":"…","newExpires":"…"`, each only when set.
+    static func expiryMembers(old: Date?, new: Date?) -> String {
+        var text = ""
+        if let old { text += #","oldExpires":""# + JournalTime.text(old) + "\"" }
+        if let new { text += #","newExpires":""# + JournalTime.text(new) + "\"" }
+        return text
     }
 
     /// A line that is not an entry: the JSON path and what was expected.
@@ -41,6 +51,7 @@ enum JournalLine {
 
     private static let names: [[UInt8]] = [
         "time", "change", "key", "old", "new", "origin", "user", "pid", "command", "profile", "undoes", "redoes",
+        "oldExpires", "newExpires",
     ].map { Array($0.utf8) }
 
     /// `null`, `"on"` and `"off"`: most values of a journal.
@@ -74,6 +85,8 @@ enum JournalLine {
             case (7, UInt8(ascii: "p")): candidate = 9
             case (6, UInt8(ascii: "u")): candidate = 10
             case (6, UInt8(ascii: "r")): candidate = 11
+            case (10, UInt8(ascii: "o")): candidate = 12
+            case (10, UInt8(ascii: "n")): candidate = 13
             default: return nil
             }
             return Self.same(range, JournalLine.names[candidate], in: bytes) ? candidate : nil
@@ -110,6 +123,8 @@ enum JournalLine {
             var profile: String?
             var undoes: String?
             var redoes: String?
+            var oldExpiresAt: Date?
+            var newExpiresAt: Date?
             skipSpace()
             if peek() == UInt8(ascii: "}") {
                 position += 1
@@ -126,12 +141,7 @@ enum JournalLine {
                     }
                     skipSpace()
                     switch index {
-                    case 0:
-                        let (range, _) = try rawString(path: "$.time")
-                        guard let date = JournalTime.date(buffer: UnsafeBufferPointer(rebasing: bytes[range])) else {
-                            throw Failure(reason: "$.time: expected a UTC time like 2026-11-23T19:00:41.123Z")
-                        }
-                        time = date
+                    case 0: time = try date(path: "$.time")
                     case 1: change = try cachedString(0, path: "$.change", cache: &cache)
                     case 2: key = try string(path: "$.key")
                     case 3: old = .some(try value(path: "$.old"))
@@ -149,6 +159,8 @@ enum JournalLine {
                     case 9: profile = try cachedString(4, path: "$.profile", cache: &cache)
                     case 10: undoes = try string(path: "$.undoes")
                     case 11: redoes = try string(path: "$.redoes")
+                    case 12: oldExpiresAt = try date(path: "$.oldExpires")
+                    case 13: newExpiresAt = try date(path: "$.newExpires")
                     default:
                         _ = try skipValue(path: "$.\(try decodeString(nameRange, escaped: nameEscaped, path: "$"))")
                     }
@@ -168,7 +180,17 @@ enum JournalLine {
             guard let origin else { throw Failure(reason: #"$: missing "origin""#) }
             return JournalEntry(
                 time: time, change: change, key: key, old: old, new: new, origin: ChangeOrigin(rawValue: origin),
-                user: user, pid: pid, command: command, profile: profile, undoes: undoes, redoes: redoes)
+                user: user, pid: pid, command: command, profile: profile, undoes: undoes, redoes: redoes,
+                oldExpiresAt: oldExpiresAt, newExpiresAt: newExpiresAt)
+        }
+
+        /// A UTC time string at `position`.
+        mutating func date(path: String) throws(Failure) -> Date {
+            let (range, _) = try rawString(path: path)
+            guard let date = JournalTime.date(buffer: UnsafeBufferPointer(rebasing: bytes[range])) else {
+                throw Failure(reason: "\(path): expected a UTC time like 2026-11-23T19:00:41.123Z")
+            }
+            return date
         }
 
         func peek() -> UInt8? { position < bytes.count ? bytes[position] : nil }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Decides what an undo or a redo changes, from the history alone (pure; the store checks the plan against
 /// its contents under its lock).
 ///
@@ -9,6 +11,8 @@
 ///   are never undone and do not end what can be redone.
 /// - Redo re-applies the change most recently undone, provided no other change was made since that undo;
 ///   each key goes to its `new` value, provided it still holds its `old` value.
+/// - A value put back gets back the expiry it had (the journal's `oldExpires` / `newExpires`); one whose expiry
+///   has passed by then is not put back (the key is left without an override), as it would no longer apply.
 package enum UndoPlanner {
     /// What to write, and what each key must hold for the write to go ahead.
     package struct Plan: Sendable, Equatable {
@@ -18,6 +22,9 @@ package enum UndoPlanner {
         package var changes: [String: OverrideValue?]
         /// What each key must hold now.
         package var expected: [String: OverrideValue?]
+        /// When each key set by ``changes`` expires, for those that had an expiry when the target change was made
+        /// (the override before it, for an undo; after it, for a redo).
+        package var expiresAt: [String: Date] = [:]
     }
 
     /// The plan of an undo.
@@ -28,7 +35,10 @@ package enum UndoPlanner {
         guard let target = history.last(where: { state.applied[$0.id] == true }) else { return nil }
         return Plan(
             target: target, changes: Dictionary(target.entries.map { ($0.key, $0.old) }) { _, last in last },
-            expected: Dictionary(target.entries.map { ($0.key, $0.new) }) { _, last in last })
+            expected: Dictionary(target.entries.map { ($0.key, $0.new) }) { _, last in last },
+            expiresAt: Dictionary(
+                target.entries.compactMap { entry in entry.oldExpiresAt.map { (entry.key, $0) } }
+            ) { _, last in last })
     }
 
     /// The plan of a redo.
@@ -39,7 +49,10 @@ package enum UndoPlanner {
         guard let id = state.redoable.last, let target = history.last(where: { $0.id == id }) else { return nil }
         return Plan(
             target: target, changes: Dictionary(target.entries.map { ($0.key, $0.new) }) { _, last in last },
-            expected: Dictionary(target.entries.map { ($0.key, $0.old) }) { _, last in last })
+            expected: Dictionary(target.entries.map { ($0.key, $0.old) }) { _, last in last },
+            expiresAt: Dictionary(
+                target.entries.compactMap { entry in entry.newExpiresAt.map { (entry.key, $0) } }
+            ) { _, last in last })
     }
 
     /// The newest change that set `key` to something else than `value` after the change at `position`… in

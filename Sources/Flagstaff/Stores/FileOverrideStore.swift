@@ -165,6 +165,21 @@ public final class FileOverrideStore: RevisionedOverrideStore {
         snapshot: StoreSnapshot, change: String?, revision: UInt64, baseRevision: UInt64?,
         changes: [StoreSnapshot.ValueChange]
     ) {
+        try modifyPlanningExpiries { current, note, expiries in
+            expiries = newExpiries
+            return try plan(current, &note)
+        }
+    }
+
+    /// ``modify(expiries:_:)`` whose `plan` also gives the expiry of the keys it sets (its third argument, empty
+    /// at first), for changes that decide them from what they read (undo, redo).
+    package func modifyPlanningExpiries(
+        _ plan: ([String: OverrideValue], inout ChangeAnnotation, inout [String: OverrideExpiry]) throws -> [String:
+            OverrideValue?]
+    ) throws -> (
+        snapshot: StoreSnapshot, change: String?, revision: UInt64, baseRevision: UInt64?,
+        changes: [StoreSnapshot.ValueChange]
+    ) {
         let target = try resolvedTarget()
         try checkWritable(target)
         try ensureDirectory(of: target)
@@ -180,7 +195,8 @@ public final class FileOverrideStore: RevisionedOverrideStore {
             ).values
             var note = ChangeAnnotation.current ?? ChangeAnnotation()
             // `plan` reads the contents; the snapshot is then changed in place (no copy of a large store).
-            let changes = try plan(snapshot.overrides, &note)
+            var newExpiries: [String: OverrideExpiry] = [:]
+            let changes = try plan(snapshot.overrides, &note, &newExpiries)
             let (changed, expiriesChanged) = snapshot.apply(changes, expiries: newExpiries)
             let base = image?.revision
             guard !changed.isEmpty || expiriesChanged || !expired.isEmpty else {

@@ -54,7 +54,10 @@ public final class InMemoryOverrideStore: RevisionedOverrideStore {
             let base = revision.load(ordering: .relaxed)
             var changed = current.apply(changes, expiries: expiries).values
             for key in current.expiredKeys(at: now) {
-                changed.append(StoreSnapshot.ValueChange(key: key, old: current.overrides[key], new: nil))
+                changed.append(
+                    StoreSnapshot.ValueChange(
+                        key: key, old: current.overrides[key], new: nil,
+                        oldExpiresAt: current.expiries[key]?.expiresAt))
                 current.overrides[key] = nil
                 current.expiries[key] = nil
             }

@@ -76,8 +76,10 @@ enum HistoryOutput {
             put(TerminalText.safe(entry.key), &text)
             put(": ", &text)
             put(Self.text(entry.old), &text)
+            if let until = entry.oldExpiresAt { put(" (until \(time(until)))", &text) }
             put(" → ", &text)
             put(Self.text(entry.new), &text)
+            if let until = entry.newExpiresAt { put(" (until \(time(until)))", &text) }
             put("\n", &text)
         }
     }
@@ -125,6 +127,14 @@ enum HistoryOutput {
             put(json(entry.old), &text)
             put(#","to":"#, &text)
             put(json(entry.new), &text)
+            if let until = entry.oldExpiresAt {
+                put(#","fromExpiresAt":"#, &text)
+                put(quoted(JournalTime.text(until)), &text)
+            }
+            if let until = entry.newExpiresAt {
+                put(#","toExpiresAt":"#, &text)
+                put(quoted(JournalTime.text(until)), &text)
+            }
             put("}", &text)
         }
         put("]}", &text)

@@ -17,8 +17,9 @@ extension ConsoleLayout {
         return change.summary(done: false) + "?" + skipped + "  y yes  n no"
     }
 
-    /// One line of the overlay per change: `2026-11-23 19:02:10  console  blueText: off → on`; a change of
-    /// several keys names them with their values until the line is full.
+    /// One line of the overlay per change: `2026-11-23 19:02:10  console  blueText: off → on`, with
+    /// `(until …)` after a value set to expire; a change of several keys names them with their values until the
+    /// line is full.
     static func historyLine(_ change: HistoryChange, _ context: Context) -> String {
         let arrow = " \(context.glyphs.rightArrow) "
         let origin = change.origin.rawValue
@@ -28,6 +29,7 @@ extension ConsoleLayout {
         line += change.entries.prefix(20).map { entry in
             context.clean(entry.key) + ": " + context.clean(ConsoleState.valueText(entry.old)) + arrow
                 + context.clean(ConsoleState.valueText(entry.new))
+                + (entry.newExpiresAt.map { " (until " + ConsoleState.dateTimeText($0) + ")" } ?? "")
         }.joined(separator: ", ")
         return line
     }
