@@ -54,6 +54,38 @@ import Testing
         #expect(notifications.load(ordering: .relaxed) > 0)
     }
 
+    /// One store object written from several threads at once (each write reads the file under the lock and may
+    /// take the store's last image): nothing is lost, and each writer's revisioned answer lists what it changed
+    /// only when the file was the one it knew.
+    @Test func oneFileStoreWrittenFromManyThreadsLosesNothing() async throws {
+        let store = try FileOverrideStore(url: temporaryDirectory().appendingPathComponent("overrides.json"))
+        let reader = try FileOverrideStore(url: store.url)
+        await withTaskGroup(of: Void.self) { group in
+            for writer in 0..<4 {
+                group.addTask {
+                    var known: UInt64?
+                    for index in 0..<40 {
+                        guard
+                            let write = try? store.update(
+                                ["w\(writer).k\(index)": .on], expiries: [:], known: known)
+                        else { continue }
+                        if let changes = write.changes {
+                            // Only this writer's key can differ from the file it knew.
+                            #expect(changes.map(\.key) == ["w\(writer).k\(index)"])
+                        }
+                        known = write.revision
+                    }
+                }
+            }
+            group.addTask {
+                for _ in 0..<40 { _ = try? reader.loadSnapshot() }
+            }
+        }
+        let stored = try reader.load()
+        #expect(stored.count == 160)
+        #expect(try store.load() == stored)
+    }
+
     @Test func identitiesAndMemberListsReadWhileFlagsAreRegistered() async throws {
         let features = AppFeatures(options: RegistryOptions(storeWatchInterval: nil))
         let declared = features.allFeatures.count
