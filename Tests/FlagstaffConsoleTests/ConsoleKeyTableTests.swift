@@ -278,6 +278,19 @@ import Testing
         #expect(ConsoleLayout.render(tall).find(String(try #require(ConsoleLayout.helpLines.last).prefix(40))) != nil)
     }
 
+    @Test func helpHasASectionForEveryPlaceWithKeysOfItsOwn() {
+        let lines = ConsoleLayout.helpLines
+        for title in [
+            "While searching:", "Editing a value (Enter on a setting):", "Choosing a value from a list:",
+            "In the history (H):", "In the profile picker (p):", "In the expiry menu (t):",
+        ] {
+            #expect(lines.contains(title), "\(title)")
+        }
+        #expect(lines.contains { $0.contains("set the expiry (one store write)") })
+        #expect(lines.contains { $0.contains("merge or replace") })
+        #expect(lines.contains { $0.contains("delete the word before the cursor") })
+    }
+
     @Test func helpStaysReadableAt40x10() throws {
         // The box takes the whole screen; no entry is cut: long descriptions wrap under their keys.
         let lines = ConsoleLayout.helpLines(terminalWidth: 40, height: 10)

@@ -1,13 +1,24 @@
 import Flagstaff
 
 extension ConsoleLayout {
-    /// The help overlay's entries: every key of the list and the search field, from ``KeyBindings``; `nil`
-    /// keys mark a section title ("While searching:"), an empty entry a blank line.
+    /// The help overlay's entries: every key of the list, then a section for each place that has keys of its
+    /// own (the search field, the value editor and choice list, the history, the profile picker, the expiry
+    /// menu), from ``KeyBindings``; an entry without keys is a section title ("While searching:"), an empty entry
+    /// a blank line.
     static let helpEntries: [(keys: String, help: String)] = {
-        let list = KeyBindings.bindings(in: .list)
-        let search = KeyBindings.bindings(in: .search).filter { !$0.modes.contains(.list) }
-        return list.map { ($0.keyNames, $0.help) } + [("", ""), ("", "While searching:")]
-            + search.map { ($0.keyNames, $0.help) }
+        let sections: [(ConsoleMode, String)] = [
+            (.search, "While searching:"), (.edit, "Editing a value (Enter on a setting):"),
+            (.pick, "Choosing a value from a list:"), (.history, "In the history (H):"),
+            (.profiles, "In the profile picker (p):"), (.expiry, "In the expiry menu (t):"),
+        ]
+        var entries = KeyBindings.bindings(in: .list).map { ($0.keyNames, $0.help) }
+        for (mode, title) in sections {
+            // Keys that work the same in the list are not repeated.
+            let own = KeyBindings.bindings(in: mode).filter { !$0.modes.contains(.list) && !$0.help.isEmpty }
+            guard !own.isEmpty else { continue }
+            entries += [("", ""), ("", title)] + own.map { ($0.keyNames, $0.help) }
+        }
+        return entries
     }()
 
     /// The help lines for a box as wide as a large terminal gives it (key column of 30).
@@ -25,7 +36,7 @@ extension ConsoleLayout {
             }
         }
         return helpEntries.flatMap { entry -> [String] in
-            guard !entry.keys.isEmpty else { return [entry.help] }
+            guard !entry.keys.isEmpty else { return entry.help.isEmpty ? [""] : wrap(entry.help, width: width) }
             let line = entry.keys + "  " + entry.help
             if DisplayWidth.of(line) <= width { return [line] }
             return [entry.keys] + wrap(entry.help, width: width - 4).map { "    " + $0 }
