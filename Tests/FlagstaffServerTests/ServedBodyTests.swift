@@ -27,6 +27,36 @@ import Testing
         #expect((byName["cardColor"]?["variant"] as? [String: Any])?["name"] as? String == "default")
     }
 
+    @Test("above the cache limit a body is rendered in pieces while sent, with the same bytes; below it, once")
+    func largeSnapshotsStreamTheirBodies() throws {
+        let registry = try ServedFixtures.registry()
+        let small = ServedSnapshot(registry: registry)
+        let large = ServedSnapshot(registry: registry, cachedBodyLimit: 2)
+        for (kind, chunks) in [
+            (BodyKind.frontend, UnleashBodies.frontendChunks), (.clientFeatures, UnleashBodies.clientFeatureChunks),
+            (.ofrepBulk, OFREPBodies.bulkChunks),
+        ] {
+            let whole = small.reply(kind, ifNoneMatch: nil, chunks: chunks)
+            #expect(whole.stream == nil && !whole.body.isEmpty)
+            let streamed = large.reply(kind, ifNoneMatch: nil, chunks: chunks)
+            #expect(streamed.stream != nil && streamed.body.isEmpty)
+            #expect(streamed.allBytes == whole.body && streamed.etag == whole.etag)
+            #expect(large.reply(kind, ifNoneMatch: large.etag, chunks: chunks).status == 304)
+        }
+        // Many members: several pieces, each ending where a member ends, together the body.
+        let members = (0..<3_000).map { index in
+            ServedFlag(
+                key: "group.flag\(index)", description: "Flag number \(index)", type: .boolean,
+                value: index.isMultiple(of: 2) ? .on : .off, source: "default")
+        }
+        let snapshot = ServedSnapshot(flags: members, cachedBodyLimit: 0)
+        let pieces = Array(UnleashBodies.clientFeatureChunks(snapshot))
+        #expect(pieces.count > 1, "\(pieces.map(\.count))")
+        #expect(pieces.dropLast().allSatisfy { $0.last == UInt8(ascii: "}") })
+        let body = try ServedFixtures.json(Array(pieces.joined()))
+        #expect((body["features"] as? [Any])?.count == 3_000)
+    }
+
     @Test("the frontend body follows overrides: a flag forced on appears, a boolean setting forced off goes")
     func frontendFollowsOverrides() throws {
         let registry = try ServedFixtures.registry()

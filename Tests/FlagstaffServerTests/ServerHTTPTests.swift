@@ -18,6 +18,29 @@ import FoundationNetworking
         return directory.appendingPathComponent("overrides.json")
     }
 
+    @Test("a registry above the cache limit gets its bodies rendered while sent, whole and with ETags")
+    func largeRegistriesStreamTheirBodies() async throws {
+        let count = ServedSnapshot.defaultCachedBodyLimit + 500
+        let registry = try FeatureRegistry(
+            manifest: RegistryManifest(
+                name: "Large", flags: (0..<count).map { RegistryManifest.Flag(key: "f\($0)", default: $0 % 3 == 0) }),
+            options: RegistryOptions(storeWatchInterval: nil))
+        let running = try await RunningServer(registry: registry)
+        defer { Task { await running.stop() } }
+        let snapshot = ServedSnapshot(registry: registry)
+        let features = try await HTTPExchange.send(running.url("/api/client/features"))
+        #expect(features.status == 200 && features.header("ETag") == snapshot.etag)
+        #expect(Array(features.body) == UnleashBodies.clientFeatures(snapshot))
+        let frontend = try await HTTPExchange.send(running.url("/api/frontend"))
+        #expect(Array(frontend.body) == UnleashBodies.frontend(snapshot))
+        let bulk = try await HTTPExchange.send(
+            running.url("/ofrep/v1/evaluate/flags"), method: "POST", body: Data("{}".utf8))
+        #expect(Array(bulk.body) == OFREPBodies.bulk(snapshot))
+        let again = try await HTTPExchange.send(
+            running.url("/api/client/features"), headers: ["If-None-Match": snapshot.etag])
+        #expect(again.status == 304)
+    }
+
     @Test("GET /api/frontend: 200 with an ETag, 304 for If-None-Match, the new body after a change")
     func frontendETag() async throws {
         let registry = try ServedFixtures.registry()

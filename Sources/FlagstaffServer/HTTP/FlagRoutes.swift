@@ -34,17 +34,17 @@ struct FlagRoutes: Sendable {
     private func frontend(_ request: Request) -> Response {
         note(request, appName: nil, call: .request)
         let snapshot = live.current()
-        return ServerReply.conditional(etag: snapshot.etag, ifNoneMatch: request.headers[.ifNoneMatch]) {
-            snapshot.body(.frontend, render: UnleashBodies.frontend)
-        }.response
+        return snapshot.reply(
+            .frontend, ifNoneMatch: request.headers[.ifNoneMatch], chunks: UnleashBodies.frontendChunks
+        ).response
     }
 
     private func clientFeatures(_ request: Request) -> Response {
         note(request, appName: nil, call: .request)
         let snapshot = live.current()
-        return ServerReply.conditional(etag: snapshot.etag, ifNoneMatch: request.headers[.ifNoneMatch]) {
-            snapshot.body(.clientFeatures, render: UnleashBodies.clientFeatures)
-        }.response
+        return snapshot.reply(
+            .clientFeatures, ifNoneMatch: request.headers[.ifNoneMatch], chunks: UnleashBodies.clientFeatureChunks
+        ).response
     }
 
     private func clientCall(_ request: Request, call: ClientTracker.Call) async throws -> Response {

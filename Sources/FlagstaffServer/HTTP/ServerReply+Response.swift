@@ -6,13 +6,22 @@ extension ServerReply {
     /// `Cache-Control: no-cache` so caches revalidate.
     var response: Response {
         var headers = HTTPFields()
-        if !body.isEmpty { headers[.contentType] = "application/json; charset=utf-8" }
+        if !body.isEmpty || stream != nil { headers[.contentType] = "application/json; charset=utf-8" }
         if let etag { headers[.eTag] = etag }
         headers[.cacheControl] = "no-cache"
         // Hummingbird's CORS middleware names exposed headers only in preflight answers; browsers read them here.
         headers[.accessControlExposeHeaders] = "ETag"
+        guard let stream else {
+            return Response(
+                status: HTTPResponse.Status(code: status), headers: headers,
+                body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
+        }
+        // Sent in chunks as they are rendered (chunked transfer encoding): the whole body is never held.
         return Response(
             status: HTTPResponse.Status(code: status), headers: headers,
-            body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
+            body: ResponseBody { writer in
+                for piece in stream { try await writer.write(ByteBuffer(bytes: piece)) }
+                try await writer.finish(nil)
+            })
     }
 }

@@ -110,21 +110,19 @@ package enum OFREPBodies {
         } catch {
             return failure(error, key: nil)
         }
-        return .conditional(etag: snapshot.etag, ifNoneMatch: ifNoneMatch) {
-            snapshot.body(.ofrepBulk, render: bulk)
-        }
+        return snapshot.reply(.ofrepBulk, ifNoneMatch: ifNoneMatch, chunks: bulkChunks)
     }
 
     /// The bulk body: `{"flags":[…]}`.
-    package static func bulk(_ snapshot: ServedSnapshot) -> [UInt8] {
-        var json = JSONBodyWriter(capacity: snapshot.flags.count * 150 + 16)
-        json.raw("{\"flags\":[")
-        for (index, flag) in snapshot.flags.enumerated() {
-            if index > 0 { json.raw(",") }
+    package static func bulk(_ snapshot: ServedSnapshot) -> [UInt8] { bulkChunks(snapshot).bytes }
+
+    /// The bulk body in pieces (see ``bulk(_:)``).
+    package static func bulkChunks(_ snapshot: ServedSnapshot) -> BodyChunks {
+        BodyChunks(snapshot: snapshot, head: "{\"flags\":[", tail: "]}") { flag, first, json in
+            if !first { json.raw(",") }
             success(flag, &json)
+            return true
         }
-        json.raw("]}")
-        return json.bytes
     }
 
     /// The variant name: `on`/`off` for on/off members, else the value's source.

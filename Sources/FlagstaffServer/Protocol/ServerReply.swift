@@ -4,20 +4,31 @@ import Foundation
 package struct ServerReply: Sendable, Equatable {
     /// The HTTP status code.
     package var status: Int
-    /// The body (JSON unless empty).
+    /// The body (JSON unless empty), when it is held whole.
     package var body: [UInt8]
+    /// The body rendered in pieces while it is sent (large snapshots), instead of ``body``.
+    package var stream: BodyChunks?
     /// The quoted ETag to send, if any.
     package var etag: String?
 
     /// Creates a reply.
-    package init(status: Int, body: [UInt8] = [], etag: String? = nil) {
+    package init(status: Int, body: [UInt8] = [], stream: BodyChunks? = nil, etag: String? = nil) {
         self.status = status
         self.body = body
+        self.stream = stream
         self.etag = etag
     }
 
+    /// The whole body, rendering a streamed one.
+    package var allBytes: [UInt8] { stream?.bytes ?? body }
+
     /// The body as text (for tests and logs).
-    package var text: String { String(decoding: body, as: UTF8.self) }
+    package var text: String { String(decoding: allBytes, as: UTF8.self) }
+
+    /// Equal status, ETag and body bytes (a streamed body is rendered to compare).
+    package static func == (lhs: ServerReply, rhs: ServerReply) -> Bool {
+        lhs.status == rhs.status && lhs.etag == rhs.etag && lhs.allBytes == rhs.allBytes
+    }
 
     /// `{"error":"…"}` with a status: how the Unleash endpoints and the transport say what is wrong.
     package static func error(_ status: Int, _ message: String) -> ServerReply {
@@ -27,17 +38,6 @@ package struct ServerReply: Sendable, Equatable {
         json.string(message)
         json.raw("}")
         return ServerReply(status: status, body: json.bytes)
-    }
-
-    /// 200 with a snapshot's body and ETag, or 304 without a body when `ifNoneMatch` names that ETag (or is
-    /// `*`).
-    /// - Parameters:
-    ///   - body: renders the body (called only for a 200).
-    ///   - etag: the current ETag.
-    ///   - ifNoneMatch: the request's `If-None-Match` header, if any.
-    package static func conditional(etag: String, ifNoneMatch: String?, body: () -> [UInt8]) -> ServerReply {
-        if let ifNoneMatch, matches(ifNoneMatch, etag) { return ServerReply(status: 304, etag: etag) }
-        return ServerReply(status: 200, body: body(), etag: etag)
     }
 
     /// Whether an `If-None-Match` list names `etag` (weak comparison: `W/` prefixes are ignored).

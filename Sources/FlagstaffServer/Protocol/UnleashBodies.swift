@@ -11,13 +11,13 @@ package enum UnleashBodies {
     }
 
     /// `GET /api/frontend`: `{"toggles":[…]}` with the toggles that are on, as the frontend API answers.
-    package static func frontend(_ snapshot: ServedSnapshot) -> [UInt8] {
-        var json = JSONBodyWriter(capacity: snapshot.flags.count * 160 + 16)
-        json.raw("{\"toggles\":[")
-        var first = true
-        for flag in snapshot.flags where !flag.isBoolean || flag.booleanValue {
+    package static func frontend(_ snapshot: ServedSnapshot) -> [UInt8] { frontendChunks(snapshot).bytes }
+
+    /// The frontend body in pieces (see ``frontend(_:)``).
+    package static func frontendChunks(_ snapshot: ServedSnapshot) -> BodyChunks {
+        BodyChunks(snapshot: snapshot, head: "{\"toggles\":[", tail: "]}") { flag, first, json in
+            guard !flag.isBoolean || flag.booleanValue else { return false }
             json.raw(first ? "{" : ",{")
-            first = false
             json.member("name", first: true)
             json.string(flag.key)
             json.raw(",\"enabled\":true,\"variant\":{")
@@ -31,19 +31,22 @@ package enum UnleashBodies {
                 json.raw("}")
             }
             json.raw(",\"impressionData\":false}")
+            return true
         }
-        json.raw("]}")
-        return json.bytes
     }
 
     /// `GET /api/client/features`: a v2 features body. Each member is a `release` toggle with the `default`
     /// strategy; an on/off member is `enabled` when on; a typed setting is enabled and has one variant (weight
     /// 1000) whose payload is the value.
-    package static func clientFeatures(_ snapshot: ServedSnapshot) -> [UInt8] {
-        var json = JSONBodyWriter(capacity: snapshot.flags.count * 260 + 64)
-        json.raw("{\"version\":2,\"features\":[")
-        for (index, flag) in snapshot.flags.enumerated() {
-            json.raw(index == 0 ? "{" : ",{")
+    package static func clientFeatures(_ snapshot: ServedSnapshot) -> [UInt8] { clientFeatureChunks(snapshot).bytes }
+
+    /// The client features body in pieces (see ``clientFeatures(_:)``).
+    package static func clientFeatureChunks(_ snapshot: ServedSnapshot) -> BodyChunks {
+        BodyChunks(
+            snapshot: snapshot, head: "{\"version\":2,\"features\":[",
+            tail: "],\"segments\":[],\"query\":{\"inlineSegmentConstraints\":true}}"
+        ) { flag, first, json in
+            json.raw(first ? "{" : ",{")
             json.member("name", first: true)
             json.string(flag.key)
             if let description = flag.description {
@@ -66,9 +69,8 @@ package enum UnleashBodies {
                 json.raw(",\"overrides\":[]}]")
             }
             json.raw("}")
+            return true
         }
-        json.raw("],\"segments\":[],\"query\":{\"inlineSegmentConstraints\":true}}")
-        return json.bytes
     }
 
     private static func payload(_ flag: ServedFlag, _ json: inout JSONBodyWriter) {

@@ -4,13 +4,19 @@ import Foundation
 /// The registry's effective values at one moment, the input of every response body.
 ///
 /// Values do not depend on the request's context: the registry has one effective value per member, so every
-/// client sees the same answers. The bodies are rendered once per snapshot, on first use, and reused until the
-/// next change.
+/// client sees the same answers. The bodies of a snapshot of up to ``cachedBodyLimit`` members are rendered once,
+/// on first use, and reused until the next change; a larger snapshot renders each body while sending it (in
+/// pieces, see ``BodyChunks``), so that its bodies (tens of megabytes at 100,000 members) are never held.
 package final class ServedSnapshot: Sendable {
+    /// Snapshots of at most this many members keep their rendered bodies (10,000: bodies of up to about 3 MB).
+    package static let defaultCachedBodyLimit = 10_000
+    /// This snapshot's limit (see ``defaultCachedBodyLimit``).
+    package let cachedBodyLimit: Int
     /// The members in registry order.
     package let flags: [ServedFlag]
-    /// The position of each key in ``flags``.
-    private let positions: [String: Int]
+    /// The position of each key in ``flags``, made on the first single-key lookup (a server that only serves
+    /// whole bodies never makes it: at 100,000 members it is about 5 MB).
+    private let positions = AnnotatedMutex<[String: Int]?>(nil)
     /// Changes with the values: a hash of every key, type and value.
     package let etag: String
     /// Rendered bodies, by kind.
@@ -18,26 +24,43 @@ package final class ServedSnapshot: Sendable {
 
     /// Creates a snapshot of given members (first of a repeated key wins).
     /// - Parameter flags: the members in registry order.
-    package init(flags: [ServedFlag]) {
+    package init(flags: [ServedFlag], cachedBodyLimit: Int = ServedSnapshot.defaultCachedBodyLimit) {
+        self.cachedBodyLimit = cachedBodyLimit
         self.flags = flags
-        self.positions = Dictionary(flags.enumerated().map { ($1.key, $0) }, uniquingKeysWith: { first, _ in first })
         self.etag = Self.contentTag(flags)
     }
 
     /// Takes a snapshot of a registry's members.
     /// - Parameter registry: the registry.
-    package convenience init(registry: FeatureRegistry) {
-        self.init(flags: registry.allFeatures.map(ServedFlag.init))
+    package convenience init(registry: FeatureRegistry, cachedBodyLimit: Int = ServedSnapshot.defaultCachedBodyLimit) {
+        self.init(flags: registry.allFeatures.map(ServedFlag.init), cachedBodyLimit: cachedBodyLimit)
     }
 
     /// The member with this key, or `nil`.
     package func flag(forKey key: String) -> ServedFlag? {
-        positions[key].map { flags[$0] }
+        let position = positions.withLock { positions in
+            if positions == nil {
+                positions = Dictionary(
+                    flags.enumerated().map { ($1.key, $0) }, uniquingKeysWith: { first, _ in first })
+            }
+            return positions?[key]
+        }
+        return position.map { flags[$0] }
     }
 
-    /// The body of `kind`, rendered on first use.
-    package func body(_ kind: BodyKind, render: (ServedSnapshot) -> [UInt8]) -> [UInt8] {
-        bodies.body(kind) { render(self) }
+    /// 200 with the body of `kind` and the ETag, or 304 without a body when `ifNoneMatch` names the ETag (or is
+    /// `*`). The body is the one rendered on first use, or, above ``cachedBodyLimit`` members, pieces rendered
+    /// while it is sent.
+    /// - Parameters:
+    ///   - kind: which body.
+    ///   - ifNoneMatch: the request's `If-None-Match` header, if any.
+    ///   - chunks: renders the body of a snapshot.
+    package func reply(
+        _ kind: BodyKind, ifNoneMatch: String?, chunks: (ServedSnapshot) -> BodyChunks
+    ) -> ServerReply {
+        if let ifNoneMatch, ServerReply.matches(ifNoneMatch, etag) { return ServerReply(status: 304, etag: etag) }
+        guard flags.count <= cachedBodyLimit else { return ServerReply(status: 200, stream: chunks(self), etag: etag) }
+        return ServerReply(status: 200, body: bodies.body(kind) { chunks(self).bytes }, etag: etag)
     }
 
     /// A quoted strong ETag: 64-bit FNV-1a of every member's key, type and value, in hex.
