@@ -246,34 +246,43 @@ enum ServeBench {
     }
 
     /// Reads one response: headers, then `Content-Length` bytes of body, or chunks up to the last, empty one
-    /// (large snapshots are sent chunked; the bodies are JSON, which has no raw line feeds).
+    /// (large snapshots are sent chunked; the bodies are JSON, which has no raw line feeds). Like `wrk`, it keeps
+    /// the headers and only counts the body.
     private static func readResponse(_ socket: Int32, _ buffer: inout [UInt8]) -> Bool {
-        var received: [UInt8] = []
-        var expected: Int?
+        var head: [UInt8] = []
+        var remaining: Int?  // body bytes still to come (`Content-Length`)
         var chunked = false
+        var tail: [UInt8] = []  // the last bytes of a chunked body
         let lastChunk = Array("\r\n0\r\n\r\n".utf8)
         while true {
             let count = buffer.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
             if count <= 0 { return false }
-            received.append(contentsOf: buffer[0..<count])
-            if expected == nil, !chunked, let end = headerEnd(received) {
-                let head = String(decoding: received[0..<end], as: UTF8.self).lowercased()
-                if head.contains("transfer-encoding: chunked") {
-                    chunked = true
-                } else {
-                    var length = 0
-                    if let range = head.range(of: "content-length:") {
-                        length =
-                            Int(head[range.upperBound...].prefix { $0 != "\r" }.trimmingCharacters(in: .whitespaces))
-                            ?? 0
+            var body = buffer[0..<count]
+            if remaining == nil, !chunked {
+                head.append(contentsOf: body)
+                guard let end = headerEnd(head) else { continue }
+                // Header lines split on LF as bytes (in a Swift string, "\r\n" is one character, so a search for
+                // "\r" alone never ends a line).
+                var length = 0
+                for line in head[0..<end].split(separator: 0x0A) {
+                    let text = String(decoding: line, as: UTF8.self).lowercased()
+                        .trimmingCharacters(in: .whitespacesAndNewlines)
+                    if text == "transfer-encoding: chunked" { chunked = true }
+                    if text.hasPrefix("content-length:") {
+                        length = Int(text.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) ?? 0
                     }
-                    expected = end + 4 + length
                 }
+                let bodyStart = end + 4 - (head.count - count)
+                body = buffer[bodyStart..<count]
+                if !chunked { remaining = length }
             }
-            if chunked, received.count >= lastChunk.count, received.suffix(lastChunk.count).elementsEqual(lastChunk) {
-                return true
+            if chunked {
+                tail = Array((tail + body).suffix(lastChunk.count))
+                if tail == lastChunk { return true }
+            } else if let left = remaining {
+                remaining = left - body.count
+                if left - body.count <= 0 { return true }
             }
-            if let expected, received.count >= expected { return true }
         }
     }
 
@@ -299,7 +308,8 @@ enum ServeBench {
         }
         let head = String(decoding: received, as: UTF8.self)
         guard let range = head.range(of: "ETag: ", options: .caseInsensitive) else { return nil }
-        return String(head[range.upperBound...].prefix { $0 != "\r" })
+        // By scalars: in a Swift string "\r\n" is one character, never equal to "\r".
+        return String(String.UnicodeScalarView(head[range.upperBound...].unicodeScalars.prefix { $0 != "\r" }))
     }
 
     private static func loadAverage() -> String {

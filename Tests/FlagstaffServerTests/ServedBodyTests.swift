@@ -37,10 +37,10 @@ import Testing
             (.ofrepBulk, OFREPBodies.bulkChunks),
         ] {
             let whole = small.reply(kind, ifNoneMatch: nil, chunks: chunks)
-            #expect(whole.stream == nil && !whole.body.isEmpty)
+            #expect(whole.stream == nil && whole.buffer != nil)
             let streamed = large.reply(kind, ifNoneMatch: nil, chunks: chunks)
-            #expect(streamed.stream != nil && streamed.body.isEmpty)
-            #expect(streamed.allBytes == whole.body && streamed.etag == whole.etag)
+            #expect(streamed.stream != nil && streamed.buffer == nil && streamed.body.isEmpty)
+            #expect(streamed.allBytes == whole.allBytes && streamed.etag == whole.etag)
             #expect(large.reply(kind, ifNoneMatch: large.etag, chunks: chunks).status == 304)
         }
         // Many members: several pieces, each ending where a member ends, together the body.
@@ -99,7 +99,7 @@ import Testing
         func evaluate(_ key: String) throws -> [String: Any] {
             let reply = OFREPBodies.evaluate(snapshot, key: key, body: Array("{}".utf8), requestedType: nil)
             #expect(reply.status == 200)
-            return try ServedFixtures.json(reply.body)
+            return try ServedFixtures.json(reply.allBytes)
         }
         let blue = try evaluate("blueText")
         #expect(blue["value"] as? Bool == false && blue["variant"] as? String == "off")
@@ -131,7 +131,7 @@ import Testing
         let snapshot = ServedSnapshot(registry: try ServedFixtures.registry())
         let reply = OFREPBodies.evaluate(snapshot, key: key, body: Array(body.utf8), requestedType: type)
         #expect(reply.status == status)
-        let json = try ServedFixtures.json(reply.body)
+        let json = try ServedFixtures.json(reply.allBytes)
         #expect(json["errorCode"] as? String == code)
         if code != nil {
             #expect(json["key"] as? String == key)
@@ -144,7 +144,7 @@ import Testing
         let snapshot = ServedSnapshot(registry: try ServedFixtures.registry())
         let reply = OFREPBodies.evaluateAll(snapshot, body: [], ifNoneMatch: nil)
         #expect(reply.status == 200 && reply.etag == snapshot.etag)
-        let flags = try #require(try ServedFixtures.json(reply.body)["flags"] as? [[String: Any]])
+        let flags = try #require(try ServedFixtures.json(reply.allBytes)["flags"] as? [[String: Any]])
         #expect(flags.count == 8)
         let again = OFREPBodies.evaluateAll(snapshot, body: Array("{}".utf8), ifNoneMatch: "W/\(snapshot.etag)")
         #expect(again.status == 304 && again.body.isEmpty)

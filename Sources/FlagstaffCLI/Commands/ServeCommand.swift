@@ -54,15 +54,18 @@ struct ServeCommand: ParsableCommand {
         } catch {
             throw CLIFailure.usage("\(error)")
         }
-        let loaded = try RegistryLoader.load(source)
+        // The manifest is not kept: the registry, its remote config and the store's path are all the server needs.
+        let (registry, remoteConfig, storePath) = try {
+            let loaded = try RegistryLoader.load(source)
+            return (loaded.registry, loaded.remoteConfig, loaded.storeURL.path)
+        }()
         var logger = Logger(label: "flagstaff.serve")
         logger.logLevel = .notice
-        let server = FlagServer(registry: loaded.registry, configuration: configuration, logger: logger)
+        let server = FlagServer(registry: registry, configuration: configuration, logger: logger)
         let context = CommandContext.current
-        let name = loaded.registry.name
-        let count = loaded.registry.allFeatures.count
+        let name = registry.name
+        let count = registry.allFeatures.count
         let shownHost = host.contains(":") ? "[\(host)]" : host
-        let storePath = loaded.storeURL.path
         let announce: @Sendable (Int) async -> Void = { port in
             context.writeError(
                 "flagstaff: note: serving \(TerminalText.safe(name)) (\(count) flags and settings) on http://\(shownHost):\(port): Unleash frontend API /api/frontend, client API /api/client/features, OFREP /ofrep/v1; store \(TerminalText.safe(storePath))\n"
@@ -76,6 +79,7 @@ struct ServeCommand: ParsableCommand {
                 return "\(error)"
             }
         }
+        withExtendedLifetime(remoteConfig) {}
         if let failure { throw CLIFailure.runtime("cannot serve on \(shownHost):\(port): \(failure)") }
     }
 }

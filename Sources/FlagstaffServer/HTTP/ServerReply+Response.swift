@@ -6,7 +6,7 @@ extension ServerReply {
     /// `Cache-Control: no-cache` so caches revalidate.
     var response: Response {
         var headers = HTTPFields()
-        if !body.isEmpty || stream != nil { headers[.contentType] = "application/json; charset=utf-8" }
+        if !body.isEmpty || buffer != nil || stream != nil { headers[.contentType] = "application/json; charset=utf-8" }
         if let etag { headers[.eTag] = etag }
         headers[.cacheControl] = "no-cache"
         // Hummingbird's CORS middleware names exposed headers only in preflight answers; browsers read them here.
@@ -14,7 +14,7 @@ extension ServerReply {
         guard let stream else {
             return Response(
                 status: HTTPResponse.Status(code: status), headers: headers,
-                body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
+                body: ResponseBody(byteBuffer: buffer ?? ByteBuffer(bytes: body)))
         }
         // Sent in chunks as they are rendered (chunked transfer encoding): the whole body is never held.
         return Response(

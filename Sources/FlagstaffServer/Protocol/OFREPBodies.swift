@@ -144,10 +144,8 @@ package enum OFREPBodies {
         json.string(flag.source)
         json.member("type")
         json.string(flag.type.name)
-        if let description = flag.description {
-            json.member("description")
-            json.string(description)
-        }
+        // No description: it is not part of an evaluation, and clients poll the bulk body (at 1,000 members the
+        // descriptions were a third of it).
         json.raw("}}")
     }
 

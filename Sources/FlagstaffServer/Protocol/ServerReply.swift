@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 
 /// A response decided by the protocol layer, before any transport: status, body and the ETag, if any.
 package struct ServerReply: Sendable, Equatable {
@@ -6,21 +7,26 @@ package struct ServerReply: Sendable, Equatable {
     package var status: Int
     /// The body (JSON unless empty), when it is held whole.
     package var body: [UInt8]
+    /// A snapshot's body as the buffer it keeps, instead of ``body`` (sent without a copy).
+    package var buffer: ByteBuffer?
     /// The body rendered in pieces while it is sent (large snapshots), instead of ``body``.
     package var stream: BodyChunks?
     /// The quoted ETag to send, if any.
     package var etag: String?
 
     /// Creates a reply.
-    package init(status: Int, body: [UInt8] = [], stream: BodyChunks? = nil, etag: String? = nil) {
+    package init(
+        status: Int, body: [UInt8] = [], buffer: ByteBuffer? = nil, stream: BodyChunks? = nil, etag: String? = nil
+    ) {
         self.status = status
         self.body = body
+        self.buffer = buffer
         self.stream = stream
         self.etag = etag
     }
 
     /// The whole body, rendering a streamed one.
-    package var allBytes: [UInt8] { stream?.bytes ?? body }
+    package var allBytes: [UInt8] { buffer.map { Array($0.readableBytesView) } ?? stream?.bytes ?? body }
 
     /// The body as text (for tests and logs).
     package var text: String { String(decoding: allBytes, as: UTF8.self) }

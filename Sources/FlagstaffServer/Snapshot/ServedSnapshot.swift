@@ -1,5 +1,6 @@
 import Flagstaff
 import Foundation
+import NIOCore
 
 /// The registry's effective values at one moment, the input of every response body.
 ///
@@ -60,7 +61,7 @@ package final class ServedSnapshot: Sendable {
     ) -> ServerReply {
         if let ifNoneMatch, ServerReply.matches(ifNoneMatch, etag) { return ServerReply(status: 304, etag: etag) }
         guard flags.count <= cachedBodyLimit else { return ServerReply(status: 200, stream: chunks(self), etag: etag) }
-        return ServerReply(status: 200, body: bodies.body(kind) { chunks(self).bytes }, etag: etag)
+        return ServerReply(status: 200, buffer: bodies.body(kind) { ByteBuffer(bytes: chunks(self).bytes) }, etag: etag)
     }
 
     /// A quoted strong ETag: 64-bit FNV-1a of every member's key, type and value, in hex.
@@ -95,11 +96,12 @@ package enum BodyKind: Int, Sendable, CaseIterable {
     case ofrepBulk
 }
 
-/// Bodies rendered for one snapshot.
+/// Bodies rendered for one snapshot, kept as the buffers responses send (a response shares the buffer: no copy
+/// per request).
 private final class BodyCache: Sendable {
-    private let rendered = AnnotatedMutex<[BodyKind: [UInt8]]>([:])
+    private let rendered = AnnotatedMutex<[BodyKind: ByteBuffer]>([:])
 
-    func body(_ kind: BodyKind, render: () -> [UInt8]) -> [UInt8] {
+    func body(_ kind: BodyKind, render: () -> ByteBuffer) -> ByteBuffer {
         if let body = rendered.withLock({ $0[kind] }) { return body }
         let body = render()
         return rendered.withLock { cache in
