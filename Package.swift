@@ -44,11 +44,16 @@ let package = Package(
             providers: [.apt(["libncurses-dev"])]
         ),
         .target(name: "FlagstaffConsole", dependencies: ["Flagstaff", "CNCurses"]),
+        // zlib, for the gzip bodies `flagstaff serve` sends to clients that accept them.
+        .systemLibrary(
+            name: "CZlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
         // `flagstaff serve`: the registry's effective values over the Unleash frontend and client APIs and OFREP.
         .target(
             name: "FlagstaffServer",
             dependencies: [
-                "Flagstaff",
+                "Flagstaff", "CZlib",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),

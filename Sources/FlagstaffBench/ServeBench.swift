@@ -30,7 +30,8 @@ enum ServeBench {
         let snapshot = ServedSnapshot(registry: registry)
         print(
             "  bodies for 1,000 flags: frontend \(UnleashBodies.frontend(snapshot).count / 1024) KB, client features "
-                + "\(UnleashBodies.clientFeatures(snapshot).count / 1024) KB, bulk OFREP \(OFREPBodies.bulk(snapshot).count / 1024) KB"
+                + "\(UnleashBodies.clientFeatures(snapshot).count / 1024) KB, bulk OFREP \(OFREPBodies.bulk(snapshot).count / 1024) KB "
+                + "(gzip: \((Gzip.compress(OFREPBodies.bulk(snapshot))?.count ?? 0) / 1024) KB)"
         )
         withServer(registry) { port in
             guard let etag = etagOf(port: port, path: "/api/frontend") else {
@@ -42,6 +43,8 @@ enum ServeBench {
             let bulk =
                 "POST /ofrep/v1/evaluate/flags HTTP/1.1\r\nHost: b\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}"
             report("POST bulk OFREP → 200, 1,000 flags, 50 connections", load(port, bulk, 50, 3))
+            let zipped = bulk.replacingOccurrences(of: "Host: b\r\n", with: "Host: b\r\nAccept-Encoding: gzip\r\n")
+            report("POST bulk OFREP → 200 gzip, 1,000 flags, 50 connections", load(port, zipped, 50, 3))
             report("POST bulk OFREP → 200, 1,000 flags, 1 connection", load(port, bulk, 1, 3))
         }
         memory()

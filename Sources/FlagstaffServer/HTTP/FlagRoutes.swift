@@ -35,7 +35,8 @@ struct FlagRoutes: Sendable {
         note(request, appName: nil, call: .request)
         let snapshot = live.current()
         return snapshot.reply(
-            .frontend, ifNoneMatch: request.headers[.ifNoneMatch], chunks: UnleashBodies.frontendChunks
+            .frontend, ifNoneMatch: request.headers[.ifNoneMatch], acceptsGzip: acceptsGzip(request),
+            chunks: UnleashBodies.frontendChunks
         ).response
     }
 
@@ -43,7 +44,8 @@ struct FlagRoutes: Sendable {
         note(request, appName: nil, call: .request)
         let snapshot = live.current()
         return snapshot.reply(
-            .clientFeatures, ifNoneMatch: request.headers[.ifNoneMatch], chunks: UnleashBodies.clientFeatureChunks
+            .clientFeatures, ifNoneMatch: request.headers[.ifNoneMatch], acceptsGzip: acceptsGzip(request),
+            chunks: UnleashBodies.clientFeatureChunks
         ).response
     }
 
@@ -71,8 +73,13 @@ struct FlagRoutes: Sendable {
     private func ofrepBulk(_ request: Request) async throws -> Response {
         let body = try await collect(request)
         note(request, appName: nil, call: .request)
-        return OFREPBodies.evaluateAll(live.current(), body: body, ifNoneMatch: request.headers[.ifNoneMatch])
-            .response
+        return OFREPBodies.evaluateAll(
+            live.current(), body: body, ifNoneMatch: request.headers[.ifNoneMatch], acceptsGzip: acceptsGzip(request)
+        ).response
+    }
+
+    private func acceptsGzip(_ request: Request) -> Bool {
+        Gzip.isAccepted(by: request.headers[.acceptEncoding])
     }
 
     private func collect(_ request: Request) async throws -> [UInt8] {

@@ -7,7 +7,12 @@ extension ServerReply {
     var response: Response {
         var headers = HTTPFields()
         if !body.isEmpty || buffer != nil || stream != nil { headers[.contentType] = "application/json; charset=utf-8" }
-        if let etag { headers[.eTag] = etag }
+        if let etag {
+            headers[.eTag] = etag
+            // A snapshot's body may be sent compressed or not: caches must key it by Accept-Encoding too.
+            headers[.vary] = "Accept-Encoding"
+        }
+        if let contentEncoding { headers[.contentEncoding] = contentEncoding }
         headers[.cacheControl] = "no-cache"
         // Hummingbird's CORS middleware names exposed headers only in preflight answers; browsers read them here.
         headers[.accessControlExposeHeaders] = "ETag"

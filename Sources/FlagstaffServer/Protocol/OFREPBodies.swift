@@ -104,13 +104,15 @@ package enum OFREPBodies {
 
     /// `POST /ofrep/v1/evaluate/flags`: every member, with the snapshot's ETag (304 when `If-None-Match` names
     /// it).
-    package static func evaluateAll(_ snapshot: ServedSnapshot, body: [UInt8], ifNoneMatch: String?) -> ServerReply {
+    package static func evaluateAll(
+        _ snapshot: ServedSnapshot, body: [UInt8], ifNoneMatch: String?, acceptsGzip: Bool = false
+    ) -> ServerReply {
         do throws(Failure) {
             _ = try context(fromBody: body)
         } catch {
             return failure(error, key: nil)
         }
-        return snapshot.reply(.ofrepBulk, ifNoneMatch: ifNoneMatch, chunks: bulkChunks)
+        return snapshot.reply(.ofrepBulk, ifNoneMatch: ifNoneMatch, acceptsGzip: acceptsGzip, chunks: bulkChunks)
     }
 
     /// The bulk body: `{"flags":[…]}`.

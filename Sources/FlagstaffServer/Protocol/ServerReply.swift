@@ -13,11 +13,15 @@ package struct ServerReply: Sendable, Equatable {
     package var stream: BodyChunks?
     /// The quoted ETag to send, if any.
     package var etag: String?
+    /// `gzip` when ``buffer`` is compressed, else `nil`.
+    package var contentEncoding: String?
 
     /// Creates a reply.
     package init(
-        status: Int, body: [UInt8] = [], buffer: ByteBuffer? = nil, stream: BodyChunks? = nil, etag: String? = nil
+        status: Int, body: [UInt8] = [], buffer: ByteBuffer? = nil, stream: BodyChunks? = nil, etag: String? = nil,
+        contentEncoding: String? = nil
     ) {
+        self.contentEncoding = contentEncoding
         self.status = status
         self.body = body
         self.buffer = buffer
@@ -25,15 +29,20 @@ package struct ServerReply: Sendable, Equatable {
         self.etag = etag
     }
 
-    /// The whole body, rendering a streamed one.
-    package var allBytes: [UInt8] { buffer.map { Array($0.readableBytesView) } ?? stream?.bytes ?? body }
+    /// The whole body, rendering a streamed one and decompressing a compressed one.
+    package var allBytes: [UInt8] {
+        guard let buffer else { return stream?.bytes ?? body }
+        let bytes = Array(buffer.readableBytesView)
+        return contentEncoding == "gzip" ? Gzip.decompress(bytes) ?? [] : bytes
+    }
 
     /// The body as text (for tests and logs).
     package var text: String { String(decoding: allBytes, as: UTF8.self) }
 
     /// Equal status, ETag and body bytes (a streamed body is rendered to compare).
     package static func == (lhs: ServerReply, rhs: ServerReply) -> Bool {
-        lhs.status == rhs.status && lhs.etag == rhs.etag && lhs.allBytes == rhs.allBytes
+        lhs.status == rhs.status && lhs.etag == rhs.etag && lhs.contentEncoding == rhs.contentEncoding
+            && lhs.allBytes == rhs.allBytes
     }
 
     /// `{"error":"…"}` with a status: how the Unleash endpoints and the transport say what is wrong.

@@ -56,12 +56,18 @@ package final class ServedSnapshot: Sendable {
     ///   - kind: which body.
     ///   - ifNoneMatch: the request's `If-None-Match` header, if any.
     ///   - chunks: renders the body of a snapshot.
+    ///   - acceptsGzip: whether the client accepts a gzip body (`Accept-Encoding`): a kept body is then sent
+    ///     compressed (compressed once, on first use).
     package func reply(
-        _ kind: BodyKind, ifNoneMatch: String?, chunks: (ServedSnapshot) -> BodyChunks
+        _ kind: BodyKind, ifNoneMatch: String?, acceptsGzip: Bool = false, chunks: (ServedSnapshot) -> BodyChunks
     ) -> ServerReply {
         if let ifNoneMatch, ServerReply.matches(ifNoneMatch, etag) { return ServerReply(status: 304, etag: etag) }
         guard flags.count <= cachedBodyLimit else { return ServerReply(status: 200, stream: chunks(self), etag: etag) }
-        return ServerReply(status: 200, buffer: bodies.body(kind) { ByteBuffer(bytes: chunks(self).bytes) }, etag: etag)
+        let plain = bodies.body(kind) { ByteBuffer(bytes: chunks(self).bytes) }
+        if acceptsGzip, let compressed = bodies.gzipped(kind, of: plain) {
+            return ServerReply(status: 200, buffer: compressed, etag: etag, contentEncoding: "gzip")
+        }
+        return ServerReply(status: 200, buffer: plain, etag: etag)
     }
 
     /// A quoted strong ETag: 64-bit FNV-1a of every member's key, type and value, in hex.
@@ -100,6 +106,19 @@ package enum BodyKind: Int, Sendable, CaseIterable {
 /// per request).
 private final class BodyCache: Sendable {
     private let rendered = AnnotatedMutex<[BodyKind: ByteBuffer]>([:])
+    private let compressed = AnnotatedMutex<[BodyKind: ByteBuffer]>([:])
+
+    /// The body of `kind` compressed with gzip, made once from `plain`; `nil` if zlib refused.
+    func gzipped(_ kind: BodyKind, of plain: ByteBuffer) -> ByteBuffer? {
+        if let body = compressed.withLock({ $0[kind] }) { return body }
+        guard let bytes = Gzip.compress(Array(plain.readableBytesView)) else { return nil }
+        return compressed.withLock { cache in
+            if let existing = cache[kind] { return existing }
+            let body = ByteBuffer(bytes: bytes)
+            cache[kind] = body
+            return body
+        }
+    }
 
     func body(_ kind: BodyKind, render: () -> ByteBuffer) -> ByteBuffer {
         if let body = rendered.withLock({ $0[kind] }) { return body }

@@ -1,0 +1,76 @@
+import Flagstaff
+import FlagstaffServer
+import FlagstaffTestSupport
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Bodies sent compressed to clients that accept gzip (the Python SDKs' `requests`, browsers, URLSession do),
+/// and plain to the others.
+@Suite struct GzipBodyTests {
+    @Test func compressionRoundTripsAndAcceptEncodingIsRead() throws {
+        let body = Array(String(repeating: #"{"key":"checkout.flag","value":true},"#, count: 500).utf8)
+        let compressed = try #require(Gzip.compress(body))
+        #expect(compressed.count < body.count / 10)
+        #expect(compressed.prefix(2) == [0x1F, 0x8B], "a gzip member")
+        #expect(Gzip.decompress(compressed) == body)
+        #expect(Gzip.decompress(body) == nil)
+        #expect(Gzip.isAccepted(by: "gzip, deflate"))
+        #expect(Gzip.isAccepted(by: "br;q=1.0, GZIP;q=0.5"))
+        #expect(Gzip.isAccepted(by: "*"))
+        #expect(!Gzip.isAccepted(by: "gzip;q=0"))
+        #expect(!Gzip.isAccepted(by: "deflate, br"))
+        #expect(!Gzip.isAccepted(by: nil))
+    }
+
+    /// One request on its own connection (closed by the request), answered as raw bytes.
+    private func exchange(_ port: Int, _ request: String) throws -> (head: String, body: [UInt8]) {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        try #require(descriptor >= 0)
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        try #require(connected == 0)
+        let bytes = Array(request.utf8)
+        try #require(bytes.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, 0) } == bytes.count)
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            if count <= 0 { break }
+            received.append(contentsOf: buffer[0..<count])
+        }
+        let end = try #require(received.firstRange(of: Array("\r\n\r\n".utf8)))
+        return (String(decoding: received[..<end.lowerBound], as: UTF8.self), Array(received[end.upperBound...]))
+    }
+
+    @Test func aClientThatAcceptsGzipGetsTheSameBodyCompressedOthersGetItPlain() async throws {
+        let registry = try ServedFixtures.registry()
+        let running = try await RunningServer(registry: registry)
+        defer { Task { await running.stop() } }
+        let snapshot = ServedSnapshot(registry: registry)
+        let post = "POST /ofrep/v1/evaluate/flags HTTP/1.1\r\nHost: t\r\nConnection: close\r\nContent-Length: 2\r\n"
+        let zipped = try exchange(running.port, post + "Accept-Encoding: gzip, deflate\r\n\r\n{}")
+        #expect(zipped.head.lowercased().contains("content-encoding: gzip"), "\(zipped.head)")
+        #expect(zipped.head.lowercased().contains("vary: accept-encoding"))
+        #expect(Gzip.decompress(zipped.body) == OFREPBodies.bulk(snapshot))
+        let plain = try exchange(running.port, post + "\r\n{}")
+        #expect(!plain.head.lowercased().contains("content-encoding"))
+        #expect(plain.body == OFREPBodies.bulk(snapshot))
+        let refused = try exchange(running.port, post + "Accept-Encoding: gzip;q=0\r\n\r\n{}")
+        #expect(refused.body == OFREPBodies.bulk(snapshot))
+        let frontend = try exchange(
+            running.port, "GET /api/frontend HTTP/1.1\r\nHost: t\r\nConnection: close\r\nAccept-Encoding: gzip\r\n\r\n")
+        #expect(Gzip.decompress(frontend.body) == UnleashBodies.frontend(snapshot))
+    }
+}
