@@ -64,6 +64,12 @@ import Glibc
         #expect(zipped.head.lowercased().contains("content-encoding: gzip"), "\(zipped.head)")
         #expect(zipped.head.lowercased().contains("vary: accept-encoding"))
         #expect(Gzip.decompress(zipped.body) == OFREPBodies.bulk(snapshot))
+        // Its own ETag (the plain one with -gzip), and either answers If-None-Match with a 304.
+        #expect(zipped.head.contains("ETag: " + ServerReply.gzipTag(snapshot.etag)), "\(zipped.head)")
+        for tag in [snapshot.etag, ServerReply.gzipTag(snapshot.etag)] {
+            let again = try exchange(running.port, post + "Accept-Encoding: gzip\r\nIf-None-Match: \(tag)\r\n\r\n{}")
+            #expect(again.head.hasPrefix("HTTP/1.1 304"), "\(tag): \(again.head)")
+        }
         let plain = try exchange(running.port, post + "\r\n{}")
         #expect(!plain.head.lowercased().contains("content-encoding"))
         #expect(plain.body == OFREPBodies.bulk(snapshot))

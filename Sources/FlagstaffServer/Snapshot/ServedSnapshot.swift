@@ -65,7 +65,8 @@ package final class ServedSnapshot: Sendable {
         guard flags.count <= cachedBodyLimit else { return ServerReply(status: 200, stream: chunks(self), etag: etag) }
         let plain = bodies.body(kind) { ByteBuffer(bytes: chunks(self).bytes) }
         if acceptsGzip, let compressed = bodies.gzipped(kind, of: plain) {
-            return ServerReply(status: 200, buffer: compressed, etag: etag, contentEncoding: "gzip")
+            return ServerReply(
+                status: 200, buffer: compressed, etag: ServerReply.gzipTag(etag), contentEncoding: "gzip")
         }
         return ServerReply(status: 200, buffer: plain, etag: etag)
     }
