@@ -28,19 +28,8 @@ import Glibc
 
     /// One request on its own connection (closed by the request), answered as raw bytes.
     private func exchange(_ port: Int, _ request: String) throws -> (head: String, body: [UInt8]) {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        try #require(descriptor >= 0)
+        let descriptor = try #require(LoopbackSocket.connect(port: port))
         defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        try #require(connected == 0)
         let bytes = Array(request.utf8)
         try #require(bytes.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, 0) } == bytes.count)
         var received: [UInt8] = []

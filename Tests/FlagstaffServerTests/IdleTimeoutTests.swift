@@ -15,25 +15,8 @@ import Darwin
     /// Connects to 127.0.0.1:`port`, sends `text`, and returns how long the server took to close the connection
     /// (reads block at most `limit`; `nil` if it was still open then).
     private static func secondsUntilClosed(port: Int, sending text: String, limit: Int) -> Double? {
-        #if canImport(Glibc)
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #else
-        let descriptor = socket(AF_INET, SOCK_STREAM, 0)
-        #endif
-        guard descriptor >= 0 else { return nil }
+        guard let descriptor = LoopbackSocket.connect(port: port, receiveTimeout: limit) else { return nil }
         defer { close(descriptor) }
-        var timeout = timeval(tv_sec: limit, tv_usec: 0)
-        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard connected == 0 else { return nil }
         if !text.isEmpty { _ = text.withCString { send(descriptor, $0, strlen($0), 0) } }
         let start = ContinuousClock.now
         var buffer = [UInt8](repeating: 0, count: 4096)
