@@ -46,8 +46,9 @@ import Testing
         // Many members: several pieces, each ending where a member ends, together the body.
         let members = (0..<3_000).map { index in
             ServedFlag(
-                key: "group.flag\(index)", description: "Flag number \(index)", type: .boolean,
-                value: index.isMultiple(of: 2) ? .on : .off, source: "default")
+                Feature(
+                    key: "group.flag\(index)", description: "Flag number \(index)",
+                    defaultState: index.isMultiple(of: 2)))
         }
         let snapshot = ServedSnapshot(flags: members, cachedBodyLimit: 0)
         let pieces = Array(UnleashBodies.clientFeatureChunks(snapshot))
@@ -55,6 +56,21 @@ import Testing
         #expect(pieces.dropLast().allSatisfy { $0.last == UInt8(ascii: "}") })
         let body = try ServedFixtures.json(Array(pieces.joined()))
         #expect((body["features"] as? [Any])?.count == 3_000)
+    }
+
+    @Test("a served member keeps its key, value, source's name, description and type")
+    func servedMembersCopyTheRegistry() throws {
+        let registry = try ServedFixtures.registry()
+        try registry.setOverrideValues(["blueText": .on, "maxItems": OverrideValue(json: "42")])
+        var sources: Set<String> = []
+        for member in registry.allFeatures {
+            let served = ServedFlag(member)
+            #expect(served.key == member.key && served.value == member.currentValue)
+            #expect(served.source == member.explanation.source.displayName, "\(member.key)")
+            #expect(served.description == member.description && served.type == member.settingType)
+            sources.insert(served.source)
+        }
+        #expect(sources.isSuperset(of: ["override", "default"]), "\(sources)")
     }
 
     @Test("the frontend body follows overrides: a flag forced on appears, a boolean setting forced off goes")

@@ -7,11 +7,26 @@ import Testing
         var features: [String: AnyFeature] = [:]
         for index in 0..<5_000 { features["group\(index % 37).flag\(index)"] = Feature(key: "k\(index)") }
         features["naïve.clé"] = Feature(key: "unicode")
-        let table = KeyTable(features)
+        let table = KeyTable(adding: features)
         for (key, feature) in features { #expect(table.lookup(key) === feature) }
         #expect(table.lookup("group1.flag5000") == nil)
         #expect(table.lookup("") == nil)
         #expect(table.lookup("naive.cle") == nil)
-        #expect(KeyTable([:]).lookup("anything") == nil)
+        #expect(KeyTable(adding: [:]).lookup("anything") == nil)
+    }
+
+    @Test func aTableBuiltOnAnotherHoldsBoth() {
+        var first: [String: AnyFeature] = [:]
+        var second: [String: AnyFeature] = [:]
+        for index in 0..<3_000 { first["a.flag\(index)"] = Feature(key: "a\(index)") }
+        for index in 0..<7_000 { second["b.flag\(index)"] = Feature(key: "b\(index)") }
+        let older = KeyTable(adding: first)
+        let table = KeyTable(previous: older, adding: second)
+        #expect(table.count == 10_000)
+        for (key, feature) in first.merging(second, uniquingKeysWith: { a, _ in a }) {
+            #expect(table.lookup(key) === feature)
+        }
+        #expect(older.lookup("b.flag0") == nil)
+        #expect(table.lookup("c.flag0") == nil)
     }
 }

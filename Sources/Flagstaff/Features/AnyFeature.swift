@@ -210,34 +210,47 @@ struct StoredValueOutcome {
 /// A flag's identity once discovered or registered. Immutable, so readers need no lock.
 final class FeatureIdentity: Sendable {
     let key: String
-    let declarationPath: String?
-    private let explicitLabel: String?
     /// Weak: groups hold their flags, and the registry holds both.
     private let weakGroup: WeakReference<FeatureGroup>
     private let weakRegistry: WeakReference<FeatureRegistry>
     /// The identity this one replaced, kept alive for readers that loaded its pointer before the swap.
     private let previous: FeatureIdentity?
+    /// The declaration path and the explicit label, when there is either: most members registered from a
+    /// manifest have neither, and 100,000 of them then carry 32 bytes fewer each.
+    private let details: Details?
+
+    private final class Details: Sendable {
+        let declarationPath: String?
+        let explicitLabel: String?
+
+        init(declarationPath: String?, explicitLabel: String?) {
+            self.declarationPath = declarationPath
+            self.explicitLabel = explicitLabel
+        }
+    }
 
     init(
         key: String, label: String?, group: FeatureGroup?, declarationPath: String?, registry: FeatureRegistry,
         previous: FeatureIdentity?
     ) {
         self.key = key
-        self.explicitLabel = label
         self.weakGroup = WeakReference(group)
-        self.declarationPath = declarationPath
         self.weakRegistry = WeakReference(registry)
         self.previous = previous
+        self.details =
+            label == nil && declarationPath == nil ? nil : Details(declarationPath: declarationPath, explicitLabel: label)
     }
 
     var group: FeatureGroup? { weakGroup.value }
     var registry: FeatureRegistry? { weakRegistry.value }
+    /// Where the member was declared (`nil` for a runtime registration).
+    var declarationPath: String? { details?.declarationPath }
 
     /// The label given at declaration or from the property name, else the key humanised on each read (not
     /// stored: a manifest of 100,000 flags without labels would otherwise keep 100,000 more strings, while a
     /// read costs a fraction of a microsecond and only visible rows and the search index read labels).
     var label: String {
-        explicitLabel ?? LabelFormatter.humanize(key)
+        details?.explicitLabel ?? LabelFormatter.humanize(key)
     }
 }
 

@@ -13,8 +13,10 @@ open class AnyFlag: AnyFeature, @unchecked Sendable {
     let overrideCell = Atomic<UInt8>(0)
     /// The launch override: 0 none, 1 on, 2 off.
     let pinnedCell = Atomic<UInt8>(0)
-    private let pinnedOrigin = AnnotatedMutex<String>("launch")
     let launchCell = Atomic<UInt8>(0)  // 0 = not yet launched, 1 = on, 2 = off
+    /// Where the launch override came from (`nil`: none was applied). A pointer-sized cell rather than a lock and
+    /// a string in every flag: launch overrides are rare, flags are many.
+    private let pinnedOrigin = ChainedReference<LaunchOrigin>()
 
     /// Creates a flag. Subclasses call this.
     /// - Parameters:
@@ -69,7 +71,7 @@ open class AnyFlag: AnyFeature, @unchecked Sendable {
         }
         let pinned = OverrideState(cellValue: pinnedCell.load(ordering: .relaxed)).forcedValue
         if let pinned {
-            chain.append(ResolutionStep(source: .launch, value: pinned, detail: pinnedOrigin.withLock { $0 }))
+            chain.append(ResolutionStep(source: .launch, value: pinned, detail: pinnedOrigin.withCurrent { $0?.text ?? "launch" }))
         }
         let state = override
         chain.append(
@@ -149,7 +151,7 @@ open class AnyFlag: AnyFeature, @unchecked Sendable {
     }
 
     override func applyLaunchOverride(_ value: OverrideValue?, origin: String) {
-        pinnedOrigin.withLock { $0 = origin }
+        pinnedOrigin.replace { LaunchOrigin(text: origin, previous: $0) }
         pinnedCell.store((value?.overrideState ?? .featureDefault).cellValue, ordering: .relaxed)
     }
     /// The launch value, `"on"` or `"off"`.
@@ -195,5 +197,16 @@ open class AnyFlag: AnyFeature, @unchecked Sendable {
         }
         let new = state.cellValue
         return StoredValueOutcome(changed: overrideCell.exchange(new, ordering: .relaxed) != new, problem: problem)
+    }
+}
+
+/// The origin of a flag's launch override, immutable; keeps the one it replaced alive for readers that loaded it.
+private final class LaunchOrigin: Sendable {
+    let text: String
+    let previous: LaunchOrigin?
+
+    init(text: String, previous: LaunchOrigin?) {
+        self.text = text
+        self.previous = previous
     }
 }

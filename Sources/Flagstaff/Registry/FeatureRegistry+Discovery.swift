@@ -49,14 +49,13 @@ extension FeatureRegistry {
             state.instances[instance] = declaration
             if let problem = Self.keyProblem(key) {
                 state.problems.append(.invalidKey(key, declaration: declaration, reason: problem))
-            } else if let existing = state.byKey[key] {
+            } else if let existing = state.member(forKey: key) {
                 state.problems.append(
                     .duplicateKey(key, firstDeclaration: existing.declarationPath, secondDeclaration: declaration))
             } else {
-                state.byKey[key] = feature
+                state.unpublished[key] = feature
             }
             state.features.append(feature)
-            state.keys.append(key)
             if groups.isEmpty { state.rootFeatures.append(feature) }
         }
         groups.last?.append(feature: feature)
@@ -123,22 +122,25 @@ extension FeatureRegistry {
             }
             // One lock for the whole batch (a manifest registers its flags a group at a time).
             try core.state.withLock { state in
-                state.byKey.reserveCapacity(state.byKey.count + features.count)
+                state.unpublished.reserveCapacity(state.unpublished.count + features.count)
                 var added = 0
                 do {
                     for (feature, key) in zip(features, keys) {
                         if feature.registry != nil || state.instances[ObjectIdentifier(feature)] != nil {
                             throw RegistryError.duplicateKey(key, existingDeclaration: feature.declarationPath)
                         }
-                        if let existing = state.byKey.updateValue(feature, forKey: key) {
-                            state.byKey[key] = existing
+                        if let existing = state.published?.lookup(key) {
+                            throw RegistryError.duplicateKey(key, existingDeclaration: existing.declarationPath)
+                        }
+                        if let existing = state.unpublished.updateValue(feature, forKey: key) {
+                            state.unpublished[key] = existing
                             throw RegistryError.duplicateKey(key, existingDeclaration: existing.declarationPath)
                         }
                         added += 1
                     }
                 } catch {
                     // Nothing of a refused batch stays registered.
-                    for key in keys.prefix(added) { state.byKey[key] = nil }
+                    for key in keys.prefix(added) { state.unpublished[key] = nil }
                     throw error
                 }
                 for (feature, key) in zip(features, keys) {
@@ -149,7 +151,6 @@ extension FeatureRegistry {
                     }
                 }
                 state.features.append(contentsOf: features)
-                state.keys.append(contentsOf: keys)
                 if groupChain.isEmpty { state.rootFeatures.append(contentsOf: features) }
                 state.searchIndex = nil
                 state.searchMemos = []
@@ -161,9 +162,8 @@ extension FeatureRegistry {
     /// Makes room for `count` more flags (a manifest knows its size; growing tables step by step rehashes).
     func reserveCapacity(forAdditionalFlags count: Int) {
         core.state.withLock { state in
-            state.byKey.reserveCapacity(state.byKey.count + count)
+            state.unpublished.reserveCapacity(state.unpublished.count + count)
             state.features.reserveCapacity(state.features.count + count)
-            state.keys.reserveCapacity(state.keys.count + count)
         }
     }
 

@@ -80,7 +80,7 @@ extension FeatureRegistry {
     /// Resets every override of this registry's flags (overrides of keys it does not know are kept).
     /// - Throws: the store's error; on error nothing changes.
     public func resetAllOverrides() throws {
-        let keys = core.state.withLock { $0.keys }
+        let keys = allFeatures.map(\.key)
         try setOverrideValues(Dictionary(keys.map { ($0, OverrideValue?.none) }, uniquingKeysWith: { a, _ in a }))
     }
 
@@ -181,7 +181,8 @@ extension FeatureRegistry {
                 return Set(changed)
             }
             state.valueProblems = [:]
-            for (feature, key) in zip(state.features, state.keys) {
+            for feature in state.features {
+                let key = feature.key
                 let outcome = feature.applyStored(overrides[key])
                 if outcome.changed { changed.append(key) }
                 if let problem = outcome.problem { state.valueProblems[key] = problem }
@@ -199,7 +200,7 @@ extension FeatureRegistry {
     private func set(
         _ key: String, _ value: OverrideValue?, _ changed: inout [String], _ registry: inout RegistryState
     ) {
-        guard let feature = registry.byKey[key] else { return }
+        guard let feature = registry.member(forKey: key) else { return }
         let outcome = feature.applyStored(value)
         if outcome.changed { changed.append(key) }
         if outcome.problem != nil || !registry.valueProblems.isEmpty { registry.valueProblems[key] = outcome.problem }

@@ -4,11 +4,13 @@ import Synchronization
 /// flag and group lists as of the same moment, published through an atomic pointer.
 ///
 /// Readers load the pointer and look the key up (or copy a list) without a lock. A table is replaced (not
-/// changed) when flags are registered; every table ever published stays alive until the registry is
-/// deallocated, so a reader that loaded an older pointer can never see freed memory. Tables are published
-/// once after discovery or a manifest load, and once per runtime registration call, so the number kept is the
-/// number of registration calls made while the registry lives (a handful in practice; use the batch
-/// `register(_:in:)` overload for many flags). Each table costs about 40 bytes per flag (slots and lists).
+/// changed) when flags are registered: the new one holds the previous table's entries and the flags added since
+/// (the registry's state keeps only those, so no second key → flag dictionary lives beside the table). Every
+/// table ever published stays alive until the registry is deallocated, so a reader that loaded an older pointer
+/// can never see freed memory. Tables are published once after discovery or a manifest load, and once per
+/// runtime registration call, so the number kept is the number of registration calls made while the registry
+/// lives (a handful in practice; use the batch `register(_:in:)` overload for many flags). Each table costs
+/// about 56 bytes per flag (slots at most two thirds full, and lists).
 final class KeyTable: @unchecked Sendable {
     // @unchecked: the slots are written only in `init` and freed in `deinit`; in between they are only read.
     /// An open-addressing slot: the key's hash, the key and its flag (`nil` when empty).
@@ -21,24 +23,34 @@ final class KeyTable: @unchecked Sendable {
     /// Plain memory rather than an array: a lookup then touches no reference count that other threads'
     /// lookups also touch (an array's buffer would be retained and released by every lookup on every thread).
     private let slots: UnsafeMutableBufferPointer<Slot>
-    private let mask: Int
+    /// The number of flags in the table.
+    let count: Int
     /// The registry's flags, top-level flags and top-level groups when the table was published.
     let members: RegistryMembers
 
-    init(_ features: [String: AnyFeature], members: RegistryMembers = RegistryMembers()) {
+    /// Builds a table of `previous`'s entries and `added` (keys not in `previous`).
+    /// - Parameters:
+    ///   - previous: the table published before, if any.
+    ///   - added: flags registered since, by key.
+    ///   - members: the member lists to publish with it.
+    init(previous: KeyTable? = nil, adding added: [String: AnyFeature], members: RegistryMembers = RegistryMembers()) {
         self.members = members
-        var capacity = 16
-        while capacity < features.count * 2 { capacity <<= 1 }
+        count = (previous?.count ?? 0) + added.count
+        // At most two thirds full (a hit takes about two probes, a miss about five, mostly in one cache line);
+        // any size, not a power of two, so 100,000 flags take 150,000 slots rather than 262,144.
+        let capacity = max(16, count + count / 2 + 1)
         let slots = UnsafeMutableBufferPointer<Slot>.allocate(capacity: capacity)
         slots.initialize(repeating: Slot(hash: 0, key: "", feature: nil))
-        for (key, feature) in features {
-            let hash = Self.hash(key)
-            var index = Int(truncatingIfNeeded: hash) & (capacity - 1)
-            while slots[index].feature != nil { index = (index + 1) & (capacity - 1) }
-            slots[index] = Slot(hash: hash, key: key, feature: feature)
+        func insert(_ slot: Slot) {
+            var index = Self.index(slot.hash, capacity)
+            while slots[index].feature != nil { index = index + 1 == capacity ? 0 : index + 1 }
+            slots[index] = slot
         }
+        if let previous {
+            for slot in previous.slots where slot.feature != nil { insert(slot) }
+        }
+        for (key, feature) in added { insert(Slot(hash: Self.hash(key), key: key, feature: feature)) }
         self.slots = slots
-        self.mask = capacity - 1
     }
 
     deinit {
@@ -46,16 +58,22 @@ final class KeyTable: @unchecked Sendable {
         slots.deallocate()
     }
 
+    /// The first slot to probe for a hash.
+    private static func index(_ hash: UInt64, _ capacity: Int) -> Int {
+        Int(truncatingIfNeeded: hash % UInt64(truncatingIfNeeded: capacity))
+    }
+
     /// The flag with this key: FNV-1a over the UTF-8 bytes (cheaper than the standard library's seeded
     /// hashing for short keys), then linear probing.
     func lookup(_ key: String) -> AnyFeature? {
         let hash = Self.hash(key)
-        var index = Int(truncatingIfNeeded: hash) & mask
+        let capacity = slots.count
+        var index = Self.index(hash, capacity)
         // Compare in place and retain only the flag that is returned: binding every probed slot's flag would
         // retain and release it.
         while slots[index].feature != nil {
             if slots[index].hash == hash && slots[index].key == key { return slots[index].feature }
-            index = (index + 1) & mask
+            index = index + 1 == capacity ? 0 : index + 1
         }
         return nil
     }
@@ -80,8 +98,7 @@ struct PublishedKeyTable: ~Copyable, Sendable {
     private let retained = AnnotatedMutex<[KeyTable]>([])
 
     /// Publishes a new table; earlier ones stay alive.
-    func publish(_ features: [String: AnyFeature], members: RegistryMembers) {
-        let table = KeyTable(features, members: members)
+    func publish(_ table: KeyTable) {
         retained.withLock { $0.append(table) }
         current.store(UInt(bitPattern: Unmanaged.passUnretained(table).toOpaque()), ordering: .releasing)
     }

@@ -20,15 +20,18 @@ final class RegistryCore: Sendable {
     /// `rootFeatures` and `groups`.
     let keyTable = PublishedKeyTable()
 
-    /// Publishes the current lookup table and member lists (after discovery, a manifest load, a registration).
+    /// Publishes the current lookup table and member lists (after discovery, a manifest load, a registration):
+    /// a new table of the last one's entries and the flags registered since. Built and published under the
+    /// state's lock, so two registrations can never publish their tables out of order.
     func publishMembers() {
-        let (byKey, members) = state.withLock { state in
-            (
-                state.byKey,
-                RegistryMembers(features: state.features, rootFeatures: state.rootFeatures, groups: state.groups)
-            )
+        state.withLock { state in
+            let table = KeyTable(
+                previous: state.published, adding: state.unpublished,
+                members: RegistryMembers(features: state.features, rootFeatures: state.rootFeatures, groups: state.groups))
+            state.published = table
+            state.unpublished = [:]
+            keyTable.publish(table)
         }
-        keyTable.publish(byKey, members: members)
     }
     /// Incremented on every change of any flag's override or remote value (used to reuse search results).
     let generation = Atomic<UInt64>(0)
@@ -60,8 +63,10 @@ final class RegistryCore: Sendable {
 struct RegistryState: @unchecked Sendable {
     // @unchecked: lives only inside RegistryCore's AnnotatedMutex.
     var features: [AnyFeature] = []
-    var keys: [String] = []
-    var byKey: [String: AnyFeature] = [:]
+    /// The lookup table last published (every flag registered before it).
+    var published: KeyTable?
+    /// Flags registered since the last publication, by key.
+    var unpublished: [String: AnyFeature] = [:]
     var instances: [ObjectIdentifier: String] = [:]
     var groups: [FeatureGroup] = []
     /// Every group by its dot-joined key path.
@@ -87,4 +92,10 @@ struct RegistryState: @unchecked Sendable {
     var nextSubscriberID: UInt64 = 0
     var searchIndex: SearchIndex?
     var remoteSources: [any RemoteSource] = []
+
+    /// The flag with this key, published or not (the first one registered, for a duplicate key).
+    func member(forKey key: String) -> AnyFeature? {
+        if !unpublished.isEmpty, let feature = unpublished[key] { return feature }
+        return published?.lookup(key)
+    }
 }

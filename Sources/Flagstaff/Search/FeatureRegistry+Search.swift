@@ -109,18 +109,3 @@ struct SearchMemo: @unchecked Sendable {
     let order: [Int32]
     let buckets: [UInt16]
 }
-
-/// Hands memory freed after a large transient build (the index builder's scratch arrays) back to the system.
-/// glibc keeps freed heap pages otherwise, so a 100,000-flag registry would keep tens of megabytes it no
-/// longer uses.
-func releaseFreedMemory() {
-    #if os(Linux)
-    _ = glibcMallocTrim(0)
-    #endif
-}
-
-#if os(Linux)
-/// glibc's `malloc_trim`, which the Glibc module does not import.
-@_silgen_name("malloc_trim")
-private func glibcMallocTrim(_ pad: Int) -> Int32
-#endif

@@ -1,36 +1,51 @@
 import Flagstaff
 
-/// One member of the registry as served: its key, description, type, effective value and where the value
-/// comes from, copied out of the registry when a snapshot is taken.
-package struct ServedFlag: Sendable, Hashable {
+/// One member of the registry as served: its key, effective value and where the value comes from, copied out of
+/// the registry when a snapshot is taken, with the member itself for what never changes (description, type).
+///
+/// 48 bytes: a snapshot of 100,000 members is one array of 4.8 MB.
+package struct ServedFlag: Sendable {
     /// The store key (the Unleash toggle name and the OFREP flag key).
-    package var key: String
-    /// The member's description, if any.
-    package var description: String?
-    /// The member's value type (`.boolean` for flags).
-    package var type: SettingType
+    package let key: String
     /// The effective value (`"on"`/`"off"` for flags).
-    package var value: OverrideValue
-    /// The winning source's short name: `override`, `launch`, `remote`, `dynamic`, `build target`, `default`.
-    package var source: String
+    package let value: OverrideValue
+    /// The member: its description and type are immutable, so they are read from it rather than copied.
+    private let member: AnyFeature
+    /// The winning source, an index into ``sourceNames``.
+    private let sourceIndex: UInt8
 
-    /// Creates a served member.
-    package init(key: String, description: String?, type: SettingType, value: OverrideValue, source: String) {
-        self.key = key
-        self.description = description
-        self.type = type
-        self.value = value
-        self.source = source
-    }
+    /// The short names of the sources, as ``ResolutionSource/displayName`` gives them.
+    private static let sourceNames = ["test", "launch", "override", "remote", "dynamic", "build target", "default"]
 
     /// Copies a registry member's effective value and its source.
     /// - Parameter feature: a flag or setting.
     package init(_ feature: AnyFeature) {
         let explanation = feature.explanation
-        self.init(
-            key: feature.key, description: feature.description, type: feature.settingType,
-            value: explanation.value, source: explanation.source.displayName)
+        key = feature.key
+        value = explanation.value
+        member = feature
+        sourceIndex = Self.sourceIndex(explanation.source)
     }
+
+    /// The position of a source's name in ``sourceNames`` (exhaustive: a new source must be named here).
+    private static func sourceIndex(_ source: ResolutionSource) -> UInt8 {
+        switch source {
+        case .testOverride: return 0
+        case .launch: return 1
+        case .override: return 2
+        case .remote: return 3
+        case .dynamic: return 4
+        case .buildTarget: return 5
+        case .static: return 6
+        }
+    }
+
+    /// The member's description, if any.
+    package var description: String? { member.description }
+    /// The member's value type (`.boolean` for flags).
+    package var type: SettingType { member.settingType }
+    /// The winning source's short name: `override`, `launch`, `remote`, `dynamic`, `build target`, `default`.
+    package var source: String { Self.sourceNames[Int(sourceIndex)] }
 
     /// Whether the member is an on/off value (flags and `Setting<Bool>`).
     package var isBoolean: Bool { type == .boolean }
