@@ -238,7 +238,8 @@ final class FeatureIdentity: Sendable {
         self.weakRegistry = WeakReference(registry)
         self.previous = previous
         self.details =
-            label == nil && declarationPath == nil ? nil : Details(declarationPath: declarationPath, explicitLabel: label)
+            label == nil && declarationPath == nil
+            ? nil : Details(declarationPath: declarationPath, explicitLabel: label)
     }
 
     var group: FeatureGroup? { weakGroup.value }

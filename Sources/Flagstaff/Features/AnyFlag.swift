@@ -71,7 +71,9 @@ open class AnyFlag: AnyFeature, @unchecked Sendable {
         }
         let pinned = OverrideState(cellValue: pinnedCell.load(ordering: .relaxed)).forcedValue
         if let pinned {
-            chain.append(ResolutionStep(source: .launch, value: pinned, detail: pinnedOrigin.withCurrent { $0?.text ?? "launch" }))
+            chain.append(
+                ResolutionStep(
+                    source: .launch, value: pinned, detail: pinnedOrigin.withCurrent { $0?.text ?? "launch" }))
         }
         let state = override
         chain.append(

@@ -27,7 +27,8 @@ final class RegistryCore: Sendable {
         state.withLock { state in
             let table = KeyTable(
                 previous: state.published, adding: state.unpublished,
-                members: RegistryMembers(features: state.features, rootFeatures: state.rootFeatures, groups: state.groups))
+                members: RegistryMembers(
+                    features: state.features, rootFeatures: state.rootFeatures, groups: state.groups))
             state.published = table
             state.unpublished = [:]
             keyTable.publish(table)
