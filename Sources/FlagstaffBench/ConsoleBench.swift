@@ -244,17 +244,17 @@ enum ConsoleBench {
                 _ = state.update(.key(.character("o")))
                 effects = state.update(.key(.character("y")))
             }
-            if case .setOverrideValues(let values)? = effects.first {
+            if case .setCheckedOnOffValues(let values)? = effects.first {
                 let inbox = ConsoleInbox()
                 let subscription = registry.onChange { inbox.post(.registryChanged(keys: $0.keys)) }
-                let write = clock.measure { try? registry.setOverrideValues(values) }
+                let write = clock.measure { try? registry.writeCheckedOnOffValues(values) }
                 subscription.cancel()
                 let refresh = clock.measure {
                     for event in [.storeWriteSaved] + inbox.drain() { _ = state.update(event) }
                 }
                 let layout = clock.measure { frame = ConsoleLayout.render(state) }
                 print(
-                    "  split: keys → write effect \(format(keysToEffect)); registry.setOverrideValues "
+                    "  split: keys → write effect \(format(keysToEffect)); registry.writeCheckedOnOffValues "
                         + "\(format(write)); change event → counts and rows \(format(refresh)); layout \(format(layout))"
                 )
             }

@@ -99,7 +99,7 @@ import Testing
         let effects = press(.character("x"), into: &state)
         #expect(
             effects == [
-                .setOverrideValues([
+                .setCheckedOnOffValues([
                     "blueText": .off, "moments.isRoundedAvatar": .off, "list.infiniteScroll": .off,
                 ])
             ])
@@ -157,13 +157,15 @@ import Testing
         #expect(state.marks.count == 7)
         let effects = press(.character("o"), into: &state)
         // The flag and the on/off setting; the five other settings are left alone.
-        #expect(effects == [.setOverrideValues(["blueText": .on, "compact": .on])])
+        #expect(effects == [.setCheckedOnOffValues(["blueText": .on, "compact": .on])])
         #expect(state.statusMessage == "Forced ON 2 marked flags · 5 settings skipped (not on/off) · u undoes it")
         try apply(effects, to: &state)
         #expect(features.maxItems.value == 50)
+        // The Boolean setting takes the flag word it was written with (the write does not check it again).
+        #expect(features.compact.value == true && features.blueText.enabled)
 
         let reset = press(.character("r"), into: &state)
-        guard case .setOverrideValues(let values)? = reset.first else {
+        guard case .setCheckedOnOffValues(let values)? = reset.first else {
             Issue.record("expected one write, got \(reset)")
             return
         }
@@ -191,7 +193,7 @@ import Testing
         var state = ConsoleState(registry: features, width: 100, height: 30)
         press(.character("M"), into: &state)
         let effects = press(.character("x"), into: &state)
-        #expect(effects == [.setOverrideValues(["compact": .off])])
+        #expect(effects == [.setCheckedOnOffValues(["compact": .off])])
         #expect(
             state.statusMessage
                 == "Forced OFF 1 marked flag · 5 settings skipped (not on/off), 1 skipped (fixed at launch) · u undoes it"

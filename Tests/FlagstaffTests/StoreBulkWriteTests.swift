@@ -97,6 +97,29 @@ import Testing
         #expect(String(decoding: pieces.joined(), as: UTF8.self) == JournalLine.encode(entries))
     }
 
+    @Test func aLineLargerThanAPieceIsWrittenWholeBetweenTheOthers() throws {
+        let shared = JournalEntry(
+            time: Date(timeIntervalSince1970: 1_800_000_000), change: "c1", key: "", old: nil, new: nil,
+            origin: .cli, user: "qa", pid: 1, command: "flagstaff set", profile: nil, undoes: nil, redoes: nil)
+        let huge = try OverrideValue(json: "\"" + String(repeating: "x", count: 400_000) + "\"")
+        let changes = (0..<3_000).map { index in
+            StoreSnapshot.ValueChange(
+                key: "k\(index)", old: nil, new: index == 1_500 ? huge : .on,
+                newExpiresAt: index == 7 ? Date(timeIntervalSince1970: 1_800_003_600) : nil)
+        }
+        let order = Array(changes.indices)
+        var pieces: [[UInt8]] = []
+        JournalLine.encode(changes, order: order, shared: shared) { pieces.append(Array($0)) }
+        #expect(pieces.allSatisfy { $0.last == 0x0A })
+        #expect(pieces.contains { $0.count > 400_000 })
+        let entries = changes.map { change in
+            var entry = shared
+            (entry.key, entry.new, entry.newExpiresAt) = (change.key, change.new, change.newExpiresAt)
+            return entry
+        }
+        #expect(String(decoding: pieces.joined(), as: UTF8.self) == JournalLine.encode(entries))
+    }
+
     @Test func aBulkChangeIsJournaledOneLinePerKeyInKeyOrder() throws {
         let store = try FileOverrideStore(url: file)
         let keys = (0..<2_000).map { "bulk.flag\($0)" }

@@ -40,27 +40,97 @@ extension JournalLine {
     ) rethrows {
         let head = Array(Self.head(shared).utf8)
         let tail = Array(Self.tail(shared).utf8)
-        let pieceSize = 256 << 10
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(pieceSize + 4096)
+        var piece = LinePiece(capacity: 256 << 10)
+        defer { piece.free() }
         for index in order {
             let change = changes[index]
-            bytes.append(contentsOf: head)
-            JSONText.appendQuoted(change.key, to: &bytes)
-            bytes.append(contentsOf: #","old":"#.utf8)
-            bytes.append(contentsOf: (change.old?.json ?? "null").utf8)
-            bytes.append(contentsOf: #","new":"#.utf8)
-            bytes.append(contentsOf: (change.new?.json ?? "null").utf8)
-            if change.oldExpiresAt != nil || change.newExpiresAt != nil {
-                bytes.append(contentsOf: expiryMembers(old: change.oldExpiresAt, new: change.newExpiresAt).utf8)
+            var key = change.key
+            var old = change.old?.json ?? "null"
+            var new = change.new?.json ?? "null"
+            let expiry =
+                change.oldExpiresAt != nil || change.newExpiresAt != nil
+                ? expiryMembers(old: change.oldExpiresAt, new: change.newExpiresAt) : ""
+            // The most a line can take: a key escaped as `\uXXXX` throughout.
+            let most =
+                head.count + tail.count + key.utf8.count * 6 + 2 + old.utf8.count + new.utf8.count + expiry.utf8.count
+                + 16
+            if !piece.fits(most) {
+                if piece.count > 0 { try piece.flush(emit) }
+                guard piece.fits(most) else {
+                    // One line larger than a piece (a huge JSON value): written on its own.
+                    var entry = shared
+                    (entry.key, entry.old, entry.new) = (change.key, change.old, change.new)
+                    (entry.oldExpiresAt, entry.newExpiresAt) = (change.oldExpiresAt, change.newExpiresAt)
+                    var line = Self.encode(entry)
+                    try line.withUTF8 { try emit($0) }
+                    continue
+                }
             }
-            bytes.append(contentsOf: tail)
-            if bytes.count >= pieceSize {
-                try bytes.withUnsafeBufferPointer { try emit($0) }
-                bytes.removeAll(keepingCapacity: true)
+            piece.append(head)
+            key.withUTF8 { bytes in
+                if bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != 0x22 && $0 != 0x5C }) {
+                    piece.append(0x22)
+                    piece.append(bytes)
+                    piece.append(0x22)
+                } else {
+                    var quoted = JSONText.quoted(change.key)
+                    quoted.withUTF8 { piece.append($0) }
+                }
             }
+            piece.append(Self.oldName)
+            old.withUTF8 { piece.append($0) }
+            piece.append(Self.newName)
+            new.withUTF8 { piece.append($0) }
+            if !expiry.isEmpty {
+                var expiry = expiry
+                expiry.withUTF8 { piece.append($0) }
+            }
+            piece.append(tail)
+            if piece.count >= piece.target { try piece.flush(emit) }
         }
-        if !bytes.isEmpty { try bytes.withUnsafeBufferPointer { try emit($0) } }
+        if piece.count > 0 { try piece.flush(emit) }
+    }
+
+    private static let oldName = Array(#","old":"#.utf8)
+    private static let newName = Array(#","new":"#.utf8)
+
+    /// Whole lines gathered in one buffer until about `target` bytes, then handed on: writing a line is a few
+    /// copies into memory, not a growing array's appends (100,000 lines: about 19 MB).
+    private struct LinePiece {
+        let target: Int
+        let capacity: Int
+        let start: UnsafeMutablePointer<UInt8>
+        var count = 0
+
+        init(capacity target: Int) {
+            self.target = target
+            capacity = target + (64 << 10)
+            start = .allocate(capacity: capacity)
+        }
+
+        func free() { start.deallocate() }
+
+        func fits(_ bytes: Int) -> Bool { count + bytes <= capacity }
+
+        mutating func append(_ byte: UInt8) {
+            start[count] = byte
+            count += 1
+        }
+
+        mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+            guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
+            (start + count).update(from: base, count: bytes.count)
+            count += bytes.count
+        }
+
+        mutating func append(_ bytes: [UInt8]) {
+            bytes.withUnsafeBufferPointer { append($0) }
+        }
+
+        mutating func flush(_ emit: (UnsafeBufferPointer<UInt8>) throws -> Void) rethrows {
+            try emit(UnsafeBufferPointer(start: start, count: count))
+            count = 0
+        }
     }
 
     /// Whether two entries agree on every member but the key and the values.

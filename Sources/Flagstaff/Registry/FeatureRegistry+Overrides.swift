@@ -32,6 +32,16 @@ extension FeatureRegistry {
         try writeValidatedOverrideValues(changes)
     }
 
+    /// Writes changes the caller built checked, in one store write: each value `"on"`, `"off"` or `nil` (a
+    /// removal), and `"on"`/`"off"` only under the key of an on/off member (a flag or a Boolean setting), which every
+    /// such member accepts. The same write as ``setOverrideValues(_:)`` without looking every key up again to
+    /// check it (the console's bulk changes: at 100,000 keys, about 25 ms).
+    /// - Throws: the store's error; on error nothing changes.
+    package func writeCheckedOnOffValues(_ changes: [String: OverrideValue?]) throws {
+        assert(changes.values.allSatisfy { $0 == nil || $0 == .on || $0 == .off }, "not an on/off change")
+        try writeValidatedOverrideValues(changes)
+    }
+
     /// Checks each value against the member declared under its key, in any order (sorting 100,000 keys costs
     /// more than checking them).
     /// - Throws: ``InvalidOverrideValue`` naming the first invalid key in key order.

@@ -107,6 +107,9 @@ package final class ConsoleEffectRunner {
         case .setOverrideValues(let changes):
             let registry = self.registry
             return writer.submit(.init(keys: Array(changes.keys)) { try registry.setOverrideValues(changes) })
+        case .setCheckedOnOffValues(let changes):
+            let registry = self.registry
+            return writer.submit(.init(keys: Array(changes.keys)) { try registry.writeCheckedOnOffValues(changes) })
         case .loadProfiles:
             guard let profiles else {
                 return [

@@ -106,7 +106,8 @@ extension ConsoleState {
     private mutating func applyBulk(_ change: BulkChange) -> [ConsoleEffect] {
         let dot = " \(glyphs.dot) "
         statusMessage = change.summary(done: true) + (change.skippedNote.map { dot + $0 } ?? "") + dot + "u undoes it"
-        return [.setOverrideValues(change.values)]
+        // Checked as it was built: `on`/`off` only for on/off members, or removals.
+        return [.setCheckedOnOffValues(change.values)]
     }
 }
 
