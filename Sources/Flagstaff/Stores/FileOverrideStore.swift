@@ -202,10 +202,11 @@ public final class FileOverrideStore: RevisionedOverrideStore {
             guard !changed.isEmpty || expiriesChanged || !expired.isEmpty else {
                 return (snapshot, nil, base ?? revisions.add(1, ordering: .relaxed).newValue, base, [])
             }
-            let sortedKeys = StoreFileImage.sortedKeys(
-                of: snapshot.overrides, before: image, changes: [expired, changed])
-            let data = OverrideFileFormat.encode(
-                snapshot.overrides, sortedKeys: sortedKeys, expiries: snapshot.expiries, otherMembers: otherMembers)
+            // The change's keys are sorted once: for the file (merged into the image's order) and the journal.
+            let changedOrder = ByteOrderSort.sortedIndices(changed.map(\.key))
+            let sorted = StoreFileImage.sortedOverrides(
+                of: snapshot.overrides, before: image, expired: expired, changed: changed, changedOrder: changedOrder)
+            let data = OverrideFileFormat.encode(sorted, expiries: snapshot.expiries, otherMembers: otherMembers)
             guard data.count <= sizeLimit else {
                 throw OverrideStoreError.unwritable(
                     path: path,
@@ -221,12 +222,12 @@ public final class FileOverrideStore: RevisionedOverrideStore {
                     bytes: data,
                     contents: OverrideFileFormat.Contents(
                         overrides: snapshot.overrides, expiries: snapshot.expiries, otherMembers: otherMembers),
-                    sortedKeys: sortedKeys, revision: revision)
+                    sorted: sorted, revision: revision)
             }
             if !expired.isEmpty {
                 _ = journal(expired, note: ChangeAnnotation(origin: .expiry), target: target)
             }
-            let change = changed.isEmpty ? nil : journal(changed, note: note, target: target)
+            let change = changed.isEmpty ? nil : journal(changed, order: changedOrder, note: note, target: target)
             return (snapshot, change, revision, base, expired + changed)
         }
     }
@@ -266,7 +267,7 @@ public final class FileOverrideStore: RevisionedOverrideStore {
             return image
         }
         let image = StoreFileImage(
-            bytes: data, contents: try OverrideFileFormat.decodeStore(data, path: path), sortedKeys: nil,
+            bytes: data, contents: try OverrideFileFormat.decodeStore(data, path: path), sorted: nil,
             revision: revisions.add(1, ordering: .relaxed).newValue)
         lastImage.withLock { $0 = image }
         return image

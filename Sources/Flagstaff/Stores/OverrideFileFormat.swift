@@ -251,8 +251,36 @@ package enum OverrideFileFormat {
         _ overrides: [String: OverrideValue], sortedKeys: [String], expiries: [String: OverrideExpiry] = [:],
         otherMembers: [Contents.Member] = []
     ) -> Data {
+        encode(
+            SortedOverrides(keys: sortedKeys, values: sortedKeys.map { overrides[$0] ?? .off }), expiries: expiries,
+            otherMembers: otherMembers)
+    }
+
+    /// Encodes overrides already in the byte order of their keys (no value is looked up).
+    /// - Parameters:
+    ///   - sorted: the overrides, keys in byte order (``ByteOrderSort``).
+    ///   - expiries: the expiry of overrides that have one (others are ignored).
+    ///   - otherMembers: top-level members to keep (see ``Contents``).
+    /// - Returns: the file's bytes.
+    static func encode(
+        _ sorted: SortedOverrides, expiries: [String: OverrideExpiry] = [:], otherMembers: [Contents.Member] = []
+    ) -> Data {
+        let sortedKeys = sorted.keys
         var otherMembers = otherMembers
-        let kept = expiries.filter { overrides[$0.key] != nil }.sorted { $0.key < $1.key }
+        let kept = expiries.filter { expiry in
+            // An expiry is kept for an override the file has (few expiries: a binary search each).
+            var low = 0
+            var high = sortedKeys.count
+            while low < high {
+                let middle = (low + high) / 2
+                if sortedKeys[middle].utf8.lexicographicallyPrecedes(expiry.key.utf8) {
+                    low = middle + 1
+                } else {
+                    high = middle
+                }
+            }
+            return low < sortedKeys.count && sortedKeys[low] == expiry.key
+        }.sorted { $0.key < $1.key }
         if !kept.isEmpty {
             let fields = kept.map { key, expiry in
                 JSONText.quoted(key) + #":{"at":""# + JournalTime.text(expiry.expiresAt) + #"","set":""#
@@ -260,9 +288,9 @@ package enum OverrideFileFormat {
             }
             otherMembers.insert(Contents.Member(name: "expiry", json: "{" + fields.joined(separator: ",") + "}"), at: 0)
         }
-        let values = sortedKeys.map { overrides[$0]?.json ?? "null" }
+        let values = sorted.values
         var readableSize = 0
-        for (key, value) in zip(sortedKeys, values) { readableSize += key.utf8.count + value.utf8.count + 10 }
+        for (key, value) in zip(sortedKeys, values) { readableSize += key.utf8.count + value.json.utf8.count + 10 }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(
             readableSize + otherMembers.reduce(64) { $0 + $1.name.utf8.count + $1.json.utf8.count + 8 })
@@ -280,7 +308,7 @@ package enum OverrideFileFormat {
             }
             JSONText.appendQuoted(key, to: &bytes)
             bytes.append(contentsOf: (compact ? ":" : ": ").utf8)
-            bytes.append(contentsOf: value.utf8)
+            bytes.append(contentsOf: value.json.utf8)
         }
         bytes.append(contentsOf: (compact || sortedKeys.isEmpty ? "}" : "\n  }").utf8)
         for member in otherMembers {

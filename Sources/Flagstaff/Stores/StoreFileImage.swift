@@ -9,19 +9,20 @@ import Darwin
 #endif
 
 /// A store file as a ``FileOverrideStore`` last read or wrote it, with what its bytes decode to and (after a
-/// write) its keys in file order.
+/// write) its overrides in file order.
 ///
 /// A read-modify-write reads the file every time, under the lock, so another process's write is never missed;
 /// when the bytes are exactly those of the image (compared in full: about a millisecond for a 3 MB file of
 /// 100,000 overrides), the decoded contents are taken from the image instead of parsing the file again, and a
-/// change that adds or removes some keys merges them into the sorted key order instead of sorting every key.
+/// change is merged into the overrides in file order (its own keys sorted once, for the journal too) instead
+/// of sorting every key and looking every value up again.
 struct StoreFileImage: Sendable {
     /// The file's bytes.
     var bytes: Data
     /// What they decode to.
     var contents: OverrideFileFormat.Contents
-    /// The keys of ``contents`` in byte order (``ByteOrderSort``), when known.
-    var sortedKeys: [String]?
+    /// The overrides of ``contents`` in the byte order of their keys (``ByteOrderSort``), when known.
+    var sorted: SortedOverrides?
     /// A number the store gives to no other image (``RevisionedOverrideStore``).
     var revision: UInt64
 
@@ -36,45 +37,63 @@ struct StoreFileImage: Sendable {
         }
     }
 
-    /// The keys of `overrides` in byte order: those of `image` (the contents before the change), with the keys
-    /// `changes` removed taken out and those they added merged in, or all keys sorted afresh when the image has
-    /// no order or most keys changed.
+    /// The overrides after a change, in the byte order of their keys: those of `image` (the contents before the
+    /// change) merged with the change's keys in their order, or all of `overrides` sorted afresh when the image
+    /// has no order or overrides also expired.
     /// - Parameters:
     ///   - overrides: the overrides after the change.
-    ///   - image: the file the change started from, if it was read.
-    ///   - changes: the change's groups of changed keys (old `nil`: added; new `nil`: removed).
-    static func sortedKeys(
-        of overrides: [String: OverrideValue], before image: StoreFileImage?, changes: [[StoreSnapshot.ValueChange]]
-    ) -> [String] {
-        let added = changes.joined().filter { $0.old == nil && $0.new != nil }.map(\.key)
-        let removed = changes.joined().filter { $0.old != nil && $0.new == nil }.map(\.key)
-        guard let previous = image?.sortedKeys, added.count + removed.count < overrides.count / 2 else {
-            return ByteOrderSort.sorted(Array(overrides.keys))
+    ///   - image: the file the change started from (`nil`: there was none, the change started from nothing).
+    ///   - expired: overrides the change removed because they had expired.
+    ///   - changed: the change's other keys (new `nil`: removed).
+    ///   - changedOrder: the positions in `changed` in the byte order of their keys.
+    static func sortedOverrides(
+        of overrides: [String: OverrideValue], before image: StoreFileImage?, expired: [StoreSnapshot.ValueChange],
+        changed: [StoreSnapshot.ValueChange], changedOrder: [Int]
+    ) -> SortedOverrides {
+        let previous: SortedOverrides? = image == nil ? SortedOverrides(keys: [], values: []) : image?.sorted
+        guard let previous, expired.isEmpty else {
+            let keys = ByteOrderSort.sorted(Array(overrides.keys))
+            return SortedOverrides(keys: keys, values: keys.map { overrides[$0] ?? .off })  // every key is there
         }
-        if added.isEmpty && removed.isEmpty { return previous }
-        let gone = Set(removed)
-        let kept = gone.isEmpty ? previous : previous.filter { !gone.contains($0) }
-        return merge(kept, ByteOrderSort.sorted(added))
-    }
-
-    /// Two sorted lists of distinct keys as one sorted list.
-    private static func merge(_ a: [String], _ b: [String]) -> [String] {
-        guard !b.isEmpty else { return a }
-        var result: [String] = []
-        result.reserveCapacity(a.count + b.count)
+        var result = SortedOverrides(keys: [], values: [])
+        result.keys.reserveCapacity(overrides.count)
+        result.values.reserveCapacity(overrides.count)
         var i = 0
         var j = 0
-        while i < a.count && j < b.count {
-            if a[i].utf8.lexicographicallyPrecedes(b[j].utf8) {
-                result.append(a[i])
+        while i < previous.keys.count || j < changedOrder.count {
+            let change = j < changedOrder.count ? changed[changedOrder[j]] : nil
+            if let change, i < previous.keys.count, previous.keys[i] == change.key {
+                // Changed in place (or removed).
+                if let new = change.new {
+                    result.keys.append(previous.keys[i])
+                    result.values.append(new)
+                }
                 i += 1
-            } else {
-                result.append(b[j])
                 j += 1
+            } else if let change, i == previous.keys.count || Self.precedes(change.key, previous.keys[i]) {
+                // Added.
+                if let new = change.new {
+                    result.keys.append(change.key)
+                    result.values.append(new)
+                }
+                j += 1
+            } else {
+                result.keys.append(previous.keys[i])
+                result.values.append(previous.values[i])
+                i += 1
             }
         }
-        result.append(contentsOf: a[i...])
-        result.append(contentsOf: b[j...])
         return result
     }
+
+    /// Whether `a` comes before `b` in the byte order of their UTF-8.
+    private static func precedes(_ a: String, _ b: String) -> Bool {
+        a.utf8.lexicographicallyPrecedes(b.utf8)
+    }
+}
+
+/// Overrides in the byte order of their keys: keys and values side by side.
+struct SortedOverrides: Sendable {
+    var keys: [String]
+    var values: [OverrideValue]
 }
