@@ -246,7 +246,7 @@ enum ConsoleBench {
             }
             if case .setCheckedOnOffValues(let values)? = effects.first {
                 let inbox = ConsoleInbox()
-                let subscription = registry.onChange { inbox.post(.registryChanged(keys: $0.keys)) }
+                let subscription = registry.onChange { inbox.post(.registryChange($0)) }
                 let write = clock.measure { try? registry.writeCheckedOnOffValues(values) }
                 subscription.cancel()
                 let refresh = clock.measure {

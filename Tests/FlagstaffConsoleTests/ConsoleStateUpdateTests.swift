@@ -42,7 +42,7 @@ import Testing
             state.bulkRecountThreshold = 4
             var added = 0
             for step in 0..<60 {
-                switch Int.random(in: 0..<11, using: &random) {
+                switch Int.random(in: 0..<12, using: &random) {
                 case 0...3:
                     // Overrides of one to three flags (a key, another process, a remote activation).
                     let keys = Set(
@@ -81,6 +81,12 @@ import Testing
                     let override = [OverrideState.enabled, .disabled, .featureDefault].randomElement(using: &random)!
                     for key in keys { source.change(key) { $0.override = override } }
                     _ = state.update(.registryChanged(keys: keys))
+                case 10:
+                    // A bulk change reported by its size only (the runner's event for a change of many keys).
+                    let keys = source.keys.shuffled(using: &random).prefix(Int.random(in: 1...15, using: &random))
+                    let override = [OverrideState.enabled, .disabled, .featureDefault].randomElement(using: &random)!
+                    for key in keys { source.change(key) { $0.override = override } }
+                    _ = state.update(.registryChangedInBulk(count: keys.count))
                 default:
                     _ = state.update(
                         .key([.left, .right, .character("G"), .character("g")].randomElement(using: &random)!))
@@ -115,6 +121,35 @@ import Testing
         source.change("flag0") { $0.override = .featureDefault }
         _ = state.update(.registryChanged(keys: ["flag0"]))
         #expect(state.counts == ConsoleState.Counts(flags: 20, overridden: 8, pendingRestart: 0))
+    }
+
+    @Test func aChangeReportedInBulkIsCountedInOnePassAndRelistsAScope() {
+        let source = makeSource()
+        var state = ConsoleState(source: source)
+        press(.tab, .tab, .tab, into: &state)  // Overridden
+        let flagReads = source.flagReads
+        for index in 0..<12 { source.change("flag\(index)") { $0.override = .enabled } }
+        #expect(state.update(.registryChangedInBulk(count: 12)) == [.readBisectSession, .repaint])
+        #expect(source.flagReads == flagReads, "no flag read one by one")
+        #expect(state.counts.overridden == 12)
+        #expect(state.rows.count == 12)
+    }
+
+    @Test func theInboxFoldsChangesIntoOneBulkChangeOnceAnyIsBulk() {
+        let inbox = ConsoleInbox()
+        inbox.post(.registryChanged(keys: ["a", "b"]))
+        inbox.post(.remoteStatusChanged)
+        inbox.post(.registryChanged(keys: ["b", "c"]))
+        #expect(inbox.drain() == [.registryChanged(keys: ["a", "b", "c"]), .remoteStatusChanged])
+        inbox.post(.registryChanged(keys: ["a", "b"]))
+        inbox.post(.registryChangedInBulk(count: 300))
+        inbox.post(.registryChanged(keys: ["c"]))
+        #expect(inbox.drain() == [.registryChangedInBulk(count: 303)])
+        #expect(inbox.drain().isEmpty)
+        let many = FeatureChange(distinctKeys: (0..<300).map { "k\($0)" }, origin: .local)
+        #expect(ConsoleEvent.registryChange(many) == .registryChangedInBulk(count: 300))
+        let few = FeatureChange(distinctKeys: ["x", "y"], origin: .local)
+        #expect(ConsoleEvent.registryChange(few) == .registryChanged(keys: ["x", "y"]))
     }
 
     @Test func scopedListsDropAndGainTheChangedFlag() {

@@ -179,3 +179,23 @@ import Testing
         #expect(seen.withLock { $0 } == [FeatureChange(keys: ["blueText"], origin: .remote)])
     }
 }
+
+@Suite struct FeatureChangeKeyTests {
+    @Test func aBulkWriteReportsItsKeysCountedAndAsASetWhenRead() throws {
+        let registry = FeatureRegistry(name: "Bulk", store: InMemoryOverrideStore(), options: RegistryOptions())
+        try registry.register((0..<500).map { Feature(key: "f\($0)") })
+        let seen = AnnotatedMutex<[FeatureChange]>([])
+        let subscription = registry.onChange { change in seen.withLock { $0.append(change) } }
+        try registry.setOverrideValues(Dictionary(uniqueKeysWithValues: (0..<500).map { ("f\($0)", .on) }))
+        try registry.setOverrideValues(["f1": .off, "f2": .on])
+        subscription.cancel()
+        let changes = seen.withLock { $0 }
+        #expect(changes.map(\.keyCount) == [500, 1])
+        #expect(changes.first?.keys == Set((0..<500).map { "f\($0)" }))
+        #expect(changes.last == FeatureChange(keys: ["f1"], origin: .local))
+        #expect(changes.last?.hashValue == FeatureChange(keys: ["f1"], origin: .local).hashValue)
+        var edited = try #require(changes.last)
+        edited.keys.insert("f9")
+        #expect(edited.keyCount == 2 && edited.keys == ["f1", "f9"])
+    }
+}

@@ -164,22 +164,34 @@ extension FeatureRegistry {
         let overrides = snapshot.liveOverrides(at: core.wallClock.now())
         let nextExpiry = snapshot.expiries.filter { overrides[$0.key] != nil }.values.map(\.expiresAt).min()
         defer { scheduleExpiryTimer(at: nextExpiry) }
-        let changed: Set<String> = core.state.withLock { state in
+        let changed: [String] = core.state.withLock { state in
             let previous = state.storedOverrides
             let previousHadExpiries = !state.storeSnapshot.expiries.isEmpty
             state.storedOverrides = overrides
             state.storeSnapshot = snapshot
             state.storeRevision = written?.revision ?? nil
-            // Collected in an array, made a set once at its final size (growing a set of 100,000 keys rehashes
-            // it again and again).
+            // Distinct keys, collected in an array: the change makes a set of them only if a subscriber reads it.
             var changed: [String] = []
             if let written = written?.changes, origin != nil, state.problems.isEmpty, !previousHadExpiries,
                 snapshot.expiries.isEmpty
             {
                 // The store says what differs from the contents this registry applied last (no expiry involved:
                 // every stored value is in force before and after).
-                for change in written { set(change.key, change.new, &changed, &state) }
-                return Set(changed)
+                changed.reserveCapacity(written.count)
+                // The published table, read once (not through the state for every key); flags registered since
+                // its publication, if any, are looked up the ordinary way.
+                let table = state.published
+                let seesEveryMember = state.unpublished.isEmpty
+                for change in written {
+                    guard let feature = seesEveryMember ? table?.lookup(change.key) : state.member(forKey: change.key)
+                    else { continue }
+                    let outcome = feature.applyStored(change.new)
+                    if outcome.changed { changed.append(change.key) }
+                    if outcome.problem != nil || !state.valueProblems.isEmpty {
+                        state.valueProblems[change.key] = outcome.problem
+                    }
+                }
+                return changed
             }
             if origin != nil, state.problems.isEmpty {
                 // Every member already holds `previous` (start-up applied the whole store, registration
@@ -188,7 +200,7 @@ extension FeatureRegistry {
                 // share one entry between several members: those registries take the full pass below.)
                 for (key, new) in overrides where previous[key] != new { set(key, new, &changed, &state) }
                 for key in previous.keys where overrides[key] == nil { set(key, nil, &changed, &state) }
-                return Set(changed)
+                return changed
             }
             state.valueProblems = [:]
             for feature in state.features {
@@ -197,12 +209,13 @@ extension FeatureRegistry {
                 if outcome.changed { changed.append(key) }
                 if let problem = outcome.problem { state.valueProblems[key] = problem }
             }
-            return Set(changed)
+            // Members sharing a key (a duplicate-key problem) may each have noted it.
+            return state.problems.isEmpty ? changed : Array(Set(changed))
         }
         guard !changed.isEmpty else { return nil }
         core.generation.add(1, ordering: .relaxed)
         guard let origin else { return nil }
-        return FeatureChange(keys: changed, origin: origin)
+        return FeatureChange(distinctKeys: changed, origin: origin)
     }
 
     /// Puts `value` in force for the member with `key` (if the registry has one), noting the key if it changed

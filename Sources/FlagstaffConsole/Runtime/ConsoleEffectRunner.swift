@@ -60,7 +60,7 @@ package final class ConsoleEffectRunner {
         self.restartHandler = restartHandler
         let inbox = self.inbox
         writer = ConsoleStoreWriter(registry: registry, clock: clock, post: { inbox.post($0) })
-        subscription = registry.onChange { change in inbox.post(.registryChanged(keys: change.keys)) }
+        subscription = registry.onChange { change in inbox.post(.registryChange(change)) }
     }
 
     deinit { stop() }

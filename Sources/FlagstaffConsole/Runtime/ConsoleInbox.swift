@@ -1,12 +1,16 @@
 import Flagstaff
 
 /// Events that arrive from other threads (registry change callbacks, remote refreshes finishing), queued for
-/// the console's loop. Changes of flags are merged into one ``ConsoleEvent/registryChanged(keys:)``.
+/// the console's loop. Changes of flags are merged into one ``ConsoleEvent/registryChanged(keys:)`` (or one
+/// ``ConsoleEvent/registryChangedInBulk(count:)`` when any of them was a bulk change).
 ///
 /// Thread safety: ``post(_:)`` may be called from any thread; ``drain()`` from the loop.
 package final class ConsoleInbox: Sendable {
     private struct Queue {
         var changedKeys: Set<String> = []
+        /// The number of keys changed in bulk (``ConsoleEvent/registryChangedInBulk(count:)``), if any: then
+        /// every change queued is counted here instead.
+        var bulkCount = 0
         var others: [ConsoleEvent] = []
     }
 
@@ -18,10 +22,16 @@ package final class ConsoleInbox: Sendable {
     /// Queues an event (flag changes are merged with those already queued).
     package func post(_ event: ConsoleEvent) {
         queue.withLock { queue in
-            if case .registryChanged(let keys) = event {
-                // The first change is taken as it is (a bulk change posts 100,000 keys: no rehashing).
+            switch event {
+            case .registryChanged(let keys) where queue.bulkCount > 0:
+                queue.bulkCount += keys.count
+            case .registryChanged(let keys):
+                // The first change is taken as it is (no rehashing).
                 if queue.changedKeys.isEmpty { queue.changedKeys = keys } else { queue.changedKeys.formUnion(keys) }
-            } else {
+            case .registryChangedInBulk(let count):
+                queue.bulkCount += count + queue.changedKeys.count
+                queue.changedKeys = []
+            default:
                 queue.others.append(event)
             }
         }
@@ -30,7 +40,10 @@ package final class ConsoleInbox: Sendable {
     /// Takes every queued event: the merged flag change first, then the others in order.
     package func drain() -> [ConsoleEvent] {
         queue.withLock { queue in
-            var events: [ConsoleEvent] = queue.changedKeys.isEmpty ? [] : [.registryChanged(keys: queue.changedKeys)]
+            var events: [ConsoleEvent] =
+                queue.bulkCount > 0
+                ? [.registryChangedInBulk(count: queue.bulkCount)]
+                : queue.changedKeys.isEmpty ? [] : [.registryChanged(keys: queue.changedKeys)]
             events += queue.others
             queue = Queue()
             return events

@@ -1,7 +1,9 @@
+import Flagstaff
+
 /// Everything that can happen to the console: the only input of ``ConsoleState/update(_:)``.
 ///
 /// The terminal produces keys, resizes and signals; the registry's change callbacks produce
-/// ``registryChanged(keys:)``; the run loop produces ticks from its clock; the effect runner produces
+/// ``registryChanged(keys:)`` (``registryChangedInBulk(count:)`` for many keys); the run loop produces ticks from its clock; the effect runner produces
 /// ``storeWriteSaved``, ``storeWriteFailed(_:)``, ``storeLocked(holder:waited:)`` and ``remoteStatusChanged``
 /// as results of the effects it performed (store writes are reported in the order they were asked for).
 package enum ConsoleEvent: Sendable, Equatable {
@@ -13,6 +15,10 @@ package enum ConsoleEvent: Sendable, Equatable {
     case resize(width: Int, height: Int)
     /// Overrides or remote values of these flags changed (here, in another process, or remotely).
     case registryChanged(keys: Set<String>)
+    /// Overrides or remote values of `count` flags changed at once, more than ``listedChangeLimit``: counted and
+    /// shown again by one pass over every flag, so the keys are not listed (a set of 100,000 keys costs more to
+    /// make than that pass).
+    case registryChangedInBulk(count: Int)
     /// A remote source finished a refresh: its status in the header may have changed.
     case remoteStatusChanged
     /// Time passed without input; `sinceLastFrame` is the time since the last frame was drawn.
@@ -45,4 +51,15 @@ package enum ExternalEditResult: Sendable, Equatable {
     case edited(String)
     /// Why there is no result (the editor could not start or exited with an error), as a message.
     case failed(String)
+}
+
+extension ConsoleEvent {
+    /// A registry change of more keys than this reaches the console as ``registryChangedInBulk(count:)``.
+    package static let listedChangeLimit = 256
+
+    /// The event for a registry change: its keys, or only their number for a change of many.
+    package static func registryChange(_ change: FeatureChange) -> ConsoleEvent {
+        change.keyCount > listedChangeLimit
+            ? .registryChangedInBulk(count: change.keyCount) : .registryChanged(keys: change.keys)
+    }
 }

@@ -19,17 +19,12 @@ extension ConsoleState {
             return
         }
         guard keys.count <= bulkRecountThreshold, countsAreIncremental else {
-            countsAreIncremental = false
-            overriddenKeys = []
-            pendingRestartKeys = []
-            let notable = source.notableCounts()
-            counts.overridden = notable.overridden
-            counts.pendingRestart = notable.pendingRestart
-            if keys.count > bulkRecountThreshold, scope != .all || !query.isEmpty {
-                rebuildRows()
-            } else if scope != .all || !query.isEmpty {
-                if keys.contains(where: { membershipChanges(for: $0) }) { rebuildRows() }
+            if keys.count > bulkRecountThreshold {
+                applyBulkChange()
+                return
             }
+            recountEveryFlag()
+            if scope != .all || !query.isEmpty, keys.contains(where: { membershipChanges(for: $0) }) { rebuildRows() }
             return
         }
         var membershipChanged = false
@@ -43,6 +38,28 @@ extension ConsoleState {
         }
         updateCounts()
         if membershipChanged { rebuildRows() }
+    }
+
+    /// Counts and rows after a change of many flags: one pass over every flag for the counts, and the rows
+    /// listed again when a scope or a query decides which are listed.
+    mutating func applyBulkChange() {
+        guard source.flagCount == builtFlagCount else {
+            refreshAll()
+            return
+        }
+        recountEveryFlag()
+        if scope != .all || !query.isEmpty { rebuildRows() }
+    }
+
+    /// Counts the overridden and pending flags by one pass over every flag; later changes are counted the same
+    /// way (``countsAreIncremental`` stays off).
+    private mutating func recountEveryFlag() {
+        countsAreIncremental = false
+        overriddenKeys = []
+        pendingRestartKeys = []
+        let notable = source.notableCounts()
+        counts.overridden = notable.overridden
+        counts.pendingRestart = notable.pendingRestart
     }
 
     /// Whether the flag's row would come or go with the change just made.

@@ -57,9 +57,9 @@ extension ConsoleState {
         return "\(stale.key) is not in this registry (orphan): r removes its override"
     }
 
-    /// What the workflow features do after the overrides of `keys` changed: the profile picker reads its diffs
+    /// What the workflow features do after overrides changed: the profile picker reads its diffs
     /// again, the `Stale` scope is rebuilt, and the bisect banner is read again (a bisect step writes the store).
-    mutating func workflowEffects(afterChangeOf keys: Set<String>) -> [ConsoleEffect] {
+    mutating func workflowEffects() -> [ConsoleEffect] {
         if showsStale { rebuildRows() }
         var effects: [ConsoleEffect] = [.readBisectSession]
         if mode == .profiles { effects.append(.loadProfiles) }

@@ -48,7 +48,10 @@ extension ConsoleState {
             return [.redrawAll]
         case .registryChanged(let keys):
             apply(changedKeys: keys)
-            return workflowEffects(afterChangeOf: keys) + [.repaint]
+            return workflowEffects() + [.repaint]
+        case .registryChangedInBulk:
+            applyBulkChange()
+            return workflowEffects() + [.repaint]
         case .profilesLoaded(let listing):
             receive(listing)
             return [.repaint]
