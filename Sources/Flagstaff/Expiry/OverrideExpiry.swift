@@ -81,6 +81,8 @@ public struct StoreSnapshot: Sendable, Equatable {
     {
         var changed: [ValueChange] = []
         changed.reserveCapacity(changes.count)
+        // One allocation when a change adds many keys (growing a dictionary of 100,000 step by step rehashes it).
+        if changes.count > overrides.count { overrides.reserveCapacity(overrides.count + changes.count) }
         // Most writes involve no expiry at all: then no expiry is looked up, and no second pass is made.
         let involvesExpiry = !expiries.isEmpty || !newExpiries.isEmpty
         for (key, value) in changes {

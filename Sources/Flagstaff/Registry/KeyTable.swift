@@ -13,12 +13,16 @@ import Synchronization
 /// about 56 bytes per flag (slots at most two thirds full, and lists).
 final class KeyTable: @unchecked Sendable {
     // @unchecked: the slots are written only in `init` and freed in `deinit`; in between they are only read.
-    /// An open-addressing slot: the key's hash, the key and its flag (`nil` when empty).
+    /// An open-addressing slot: the key's hash, the key and its flag (`nil` when empty). The hash's top bit says
+    /// whether the member is an on/off one (``onOffBit``; hashes themselves never have it).
     struct Slot: Sendable {
         var hash: UInt64
         var key: String
         var feature: AnyFeature?
     }
+
+    /// Set in a slot's hash for an on/off member (a flag or a Boolean setting).
+    private static let onOffBit: UInt64 = 1 << 63
 
     /// Plain memory rather than an array: a lookup then touches no reference count that other threads'
     /// lookups also touch (an array's buffer would be retained and released by every lookup on every thread).
@@ -49,7 +53,10 @@ final class KeyTable: @unchecked Sendable {
         if let previous {
             for slot in previous.slots where slot.feature != nil { insert(slot) }
         }
-        for (key, feature) in added { insert(Slot(hash: Self.hash(key), key: key, feature: feature)) }
+        for (key, feature) in added {
+            let onOff = feature.settingType == .boolean ? Self.onOffBit : 0
+            insert(Slot(hash: Self.hash(key) | onOff, key: key, feature: feature))
+        }
         self.slots = slots
     }
 
@@ -60,7 +67,7 @@ final class KeyTable: @unchecked Sendable {
 
     /// The first slot to probe for a hash.
     private static func index(_ hash: UInt64, _ capacity: Int) -> Int {
-        Int(truncatingIfNeeded: hash % UInt64(truncatingIfNeeded: capacity))
+        Int(truncatingIfNeeded: (hash & ~onOffBit) % UInt64(truncatingIfNeeded: capacity))
     }
 
     /// The flag with this key: FNV-1a over the UTF-8 bytes (cheaper than the standard library's seeded
@@ -72,7 +79,21 @@ final class KeyTable: @unchecked Sendable {
         // Compare in place and retain only the flag that is returned: binding every probed slot's flag would
         // retain and release it.
         while slots[index].feature != nil {
-            if slots[index].hash == hash && slots[index].key == key { return slots[index].feature }
+            if slots[index].hash & ~Self.onOffBit == hash && slots[index].key == key { return slots[index].feature }
+            index = index + 1 == capacity ? 0 : index + 1
+        }
+        return nil
+    }
+
+    /// Whether the member with this key is an on/off one (`nil`: no member has it), read from its slot: the
+    /// member itself is not touched (a bulk change asks this of 100,000 keys).
+    func isOnOff(_ key: String) -> Bool? {
+        let hash = Self.hash(key)
+        let capacity = slots.count
+        var index = Self.index(hash, capacity)
+        while slots[index].feature != nil {
+            let stored = slots[index].hash
+            if stored & ~Self.onOffBit == hash && slots[index].key == key { return stored & Self.onOffBit != 0 }
             index = index + 1 == capacity ? 0 : index + 1
         }
         return nil
@@ -84,7 +105,7 @@ final class KeyTable: @unchecked Sendable {
             for byte in bytes {
                 hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
             }
-            return hash ^ (hash >> 29)
+            return (hash ^ (hash >> 29)) & ~onOffBit
         }
         return key.utf8.withContiguousStorageIfAvailable { fnv($0) } ?? fnv(key.utf8)
     }
@@ -101,6 +122,13 @@ struct PublishedKeyTable: ~Copyable, Sendable {
     func publish(_ table: KeyTable) {
         retained.withLock { $0.append(table) }
         current.store(UInt(bitPattern: Unmanaged.passUnretained(table).toOpaque()), ordering: .releasing)
+    }
+
+    /// Whether the member with this key is an on/off one, from the current table (`nil`: no such member).
+    func isOnOff(_ key: String) -> Bool? {
+        let bits = current.load(ordering: .acquiring)
+        guard let pointer = UnsafeRawPointer(bitPattern: bits) else { return nil }
+        return Unmanaged<KeyTable>.fromOpaque(pointer)._withUnsafeGuaranteedRef { $0.isOnOff(key) }
     }
 
     /// Looks a key up in the current table: one atomic load and one hash-table lookup.

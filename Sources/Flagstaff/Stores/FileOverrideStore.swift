@@ -228,7 +228,7 @@ public final class FileOverrideStore: RevisionedOverrideStore {
                 _ = journal(expired, note: ChangeAnnotation(origin: .expiry), target: target)
             }
             let change = changed.isEmpty ? nil : journal(changed, order: changedOrder, note: note, target: target)
-            return (snapshot, change, revision, base, expired + changed)
+            return (snapshot, change, revision, base, expired.isEmpty ? changed : expired + changed)
         }
     }
 

@@ -90,7 +90,7 @@ package struct RegistryFlagSource: ConsoleFlagSource {
     package var storeErrorMessage: String? { registry.storeError.map { "\($0)" } }
 
     package func isOnOff(key: String) -> Bool? {
-        registry.feature(forKey: key).map { $0.settingType == .boolean }
+        registry.isOnOffMember(forKey: key)
     }
 
     package func isFixedAtLaunch(key: String) -> Bool {
