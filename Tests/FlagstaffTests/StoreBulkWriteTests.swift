@@ -130,6 +130,23 @@ import Testing
         #expect(Set(journal.entries.map(\.change)).count == 1)
     }
 
+    @Test func aLargeChangeIsJournaledInKeyOrderWithItsOldAndNewValues() throws {
+        let store = try FileOverrideStore(url: file)
+        let count = 20_500
+        let keys = (0..<count).map { "bulk.flag\($0)" + ($0 == 7 ? "\"é" : "") }
+        _ = try store.update(Dictionary(uniqueKeysWithValues: keys.map { ($0, OverrideValue?.some(.off)) }))
+        let values: [String: OverrideValue?] = Dictionary(
+            uniqueKeysWithValues: keys.enumerated().map { ($1, $0 % 3 == 0 ? nil : .on) })
+        _ = try ChangeOrigin.$current.withValue(.console) { try store.update(values) }
+        let journal = try #require(try store.journal()).read()
+        #expect(journal.problems.isEmpty)
+        #expect(journal.changes.count == 2)
+        let last = try #require(journal.changes.last)
+        #expect(last.entries.map(\.key) == keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) })
+        #expect(last.entries.allSatisfy { $0.old == .off && $0.new == values[$0.key] ?? nil && $0.origin == .console })
+        #expect(try Data(contentsOf: file) == OverrideFileFormat.encode(try store.load()))
+    }
+
     @Test func aRevisionedWriteReportsChangesOnlyFromTheRevisionTheWriterKnew() throws {
         let stores: [any RevisionedOverrideStore] = [
             InMemoryOverrideStore(["a": .on]), try FileOverrideStore(url: file, journal: nil),
