@@ -198,4 +198,14 @@ import Testing
         edited.keys.insert("f9")
         #expect(edited.keyCount == 2 && edited.keys == ["f1", "f9"])
     }
+
+    @Test func theKeySetIsMadeOnceWhenManyThreadsReadItAtOnce() async {
+        let change = FeatureChange(distinctKeys: (0..<5_000).map { "k\($0)" }, origin: .local)
+        let counts = await withTaskGroup(of: Int.self) { group in
+            for _ in 0..<8 { group.addTask { change.keys.count } }
+            return await group.reduce(into: [Int]()) { $0.append($1) }
+        }
+        #expect(counts == Array(repeating: 5_000, count: 8))
+        #expect(change.keyCount == 5_000)
+    }
 }
