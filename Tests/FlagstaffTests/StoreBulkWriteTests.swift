@@ -32,22 +32,32 @@ import Testing
     }
 
     @Test func theFileStaysExactlyWhatAFreshEncodingGivesThroughAddsRemovesAndUpdates() throws {
-        let store = try FileOverrideStore(url: file, journal: nil)
+        let store = try FileOverrideStore(url: file)
+        let journal = try #require(try store.journal())
         var random = SeededRandom(seed: 5)
         var model: [String: OverrideValue] = [:]
+        var journaled = 0
         for step in 0..<60 {
             var changes: [String: OverrideValue?] = [:]
-            // Small changes (keys merged into the kept order) and large ones (sorted afresh).
+            // Small changes and large ones, keys already stored and new ones.
             let size = step % 10 == 9 ? 400 : Int.random(in: 1...12, using: &random)
             for _ in 0..<size {
                 let key = "k\(Int.random(in: 0..<600, using: &random))" + (Bool.random(using: &random) ? ".é" : "")
                 changes[key] = [OverrideValue.on, .off, nil, OverrideValue(string: "x")].randomElement(using: &random)!
             }
+            let before = model
             _ = try store.update(changes)
             for (key, value) in changes { model[key] = value }
             let written = try Data(contentsOf: file)
             #expect(written == OverrideFileFormat.encode(model), "step \(step)")
             #expect(try store.load() == model, "step \(step)")
+            // The journal lists exactly what changed, in the byte order of the keys.
+            let expected = changes.filter { before[$0.key] != $0.value }.keys
+                .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+            let entries = journal.read().entries.dropFirst(journaled)
+            journaled += entries.count
+            #expect(entries.map(\.key) == expected, "step \(step)")
+            #expect(entries.allSatisfy { $0.old == before[$0.key] && $0.new == model[$0.key] }, "step \(step)")
         }
     }
 

@@ -197,15 +197,28 @@ public final class FileOverrideStore: RevisionedOverrideStore {
             // `plan` reads the contents; the snapshot is then changed in place (no copy of a large store).
             var newExpiries: [String: OverrideExpiry] = [:]
             let changes = try plan(snapshot.overrides, &note, &newExpiries)
+            let hadExpiries = !snapshot.expiries.isEmpty
             let (changed, expiriesChanged) = snapshot.apply(changes, expiries: newExpiries)
             let base = image?.revision
             guard !changed.isEmpty || expiriesChanged || !expired.isEmpty else {
                 return (snapshot, nil, base ?? revisions.add(1, ordering: .relaxed).newValue, base, [])
             }
-            // The change's keys are sorted once: for the file (merged into the image's order) and the journal.
-            let changedOrder = ByteOrderSort.sortedIndices(changed.map(\.key))
-            let sorted = StoreFileImage.sortedOverrides(
-                of: snapshot.overrides, before: image, expired: expired, changed: changed, changedOrder: changedOrder)
+            // The file's order and the journal's: without expiries, by walking the image's order and looking each
+            // key up in the change; otherwise by sorting the change's keys once and merging them in.
+            let involvesExpiry =
+                hadExpiries || expiriesChanged || !expired.isEmpty || !snapshot.expiries.isEmpty || !newExpiries.isEmpty
+            let sorted: SortedOverrides
+            let journaled: [StoreSnapshot.ValueChange]
+            let journalOrder: [Int]
+            if !involvesExpiry, let walked = StoreFileImage.walk(image, changes: changes, changed: changed) {
+                (sorted, journaled, journalOrder) = (walked.sorted, walked.changed, Array(walked.changed.indices))
+            } else {
+                let changedOrder = ByteOrderSort.sortedIndices(changed.map(\.key))
+                sorted = StoreFileImage.sortedOverrides(
+                    of: snapshot.overrides, before: image, expired: expired, changed: changed,
+                    changedOrder: changedOrder)
+                (journaled, journalOrder) = (changed, changedOrder)
+            }
             let data = OverrideFileFormat.encode(sorted, expiries: snapshot.expiries, otherMembers: otherMembers)
             guard data.count <= sizeLimit else {
                 throw OverrideStoreError.unwritable(
@@ -227,7 +240,8 @@ public final class FileOverrideStore: RevisionedOverrideStore {
             if !expired.isEmpty {
                 _ = journal(expired, note: ChangeAnnotation(origin: .expiry), target: target)
             }
-            let change = changed.isEmpty ? nil : journal(changed, order: changedOrder, note: note, target: target)
+            let change =
+                changed.isEmpty ? nil : journal(journaled, order: journalOrder, note: note, target: target)
             return (snapshot, change, revision, base, expired.isEmpty ? changed : expired + changed)
         }
     }

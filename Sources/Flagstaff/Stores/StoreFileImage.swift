@@ -86,6 +86,62 @@ struct StoreFileImage: Sendable {
         return result
     }
 
+    /// The overrides after a change and the change's keys in file order, for a change that involves no expiry:
+    /// the image's overrides are walked in order, each looked up among `changes` (no sort of the change's keys
+    /// unless it adds some: only those are sorted), and the changed ones listed as they come.
+    /// - Parameters:
+    ///   - image: the file the change started from (`nil`: there was none); must know its order when given.
+    ///   - changes: the change as asked (new `nil`: remove).
+    ///   - changed: what it changed (``StoreSnapshot/apply(_:expiries:)``), in any order.
+    /// - Returns: `nil` when the image does not know its order.
+    static func walk(
+        _ image: StoreFileImage?, changes: [String: OverrideValue?], changed: [StoreSnapshot.ValueChange]
+    ) -> (sorted: SortedOverrides, changed: [StoreSnapshot.ValueChange])? {
+        let previous: SortedOverrides
+        if let image {
+            guard let sorted = image.sorted else { return nil }
+            previous = sorted
+        } else {
+            previous = SortedOverrides(keys: [], values: [])
+        }
+        // Keys the image does not have: the only ones to sort.
+        let added = changed.filter { $0.old == nil }
+        let addedOrder = ByteOrderSort.sortedIndices(added.map(\.key))
+        var result = SortedOverrides(keys: [], values: [])
+        result.keys.reserveCapacity(previous.keys.count + added.count)
+        result.values.reserveCapacity(previous.keys.count + added.count)
+        var inOrder: [StoreSnapshot.ValueChange] = []
+        inOrder.reserveCapacity(changed.count)
+        var i = 0
+        var j = 0
+        while i < previous.keys.count || j < addedOrder.count {
+            if j < addedOrder.count, i == previous.keys.count || Self.precedes(added[addedOrder[j]].key, previous.keys[i]) {
+                let change = added[addedOrder[j]]
+                if let new = change.new {
+                    result.keys.append(change.key)
+                    result.values.append(new)
+                }
+                inOrder.append(change)
+                j += 1
+                continue
+            }
+            let key = previous.keys[i]
+            let old = previous.values[i]
+            i += 1
+            guard let asked = changes[key] else {
+                result.keys.append(key)
+                result.values.append(old)
+                continue
+            }
+            if let new = asked {
+                result.keys.append(key)
+                result.values.append(new)
+            }
+            if asked != old { inOrder.append(StoreSnapshot.ValueChange(key: key, old: old, new: asked)) }
+        }
+        return (result, inOrder)
+    }
+
     /// Whether `a` comes before `b` in the byte order of their UTF-8.
     private static func precedes(_ a: String, _ b: String) -> Bool {
         a.utf8.lexicographicallyPrecedes(b.utf8)
