@@ -115,7 +115,9 @@ struct StoreFileImage: Sendable {
         var i = 0
         var j = 0
         while i < previous.keys.count || j < addedOrder.count {
-            if j < addedOrder.count, i == previous.keys.count || Self.precedes(added[addedOrder[j]].key, previous.keys[i]) {
+            if j < addedOrder.count,
+                i == previous.keys.count || Self.precedes(added[addedOrder[j]].key, previous.keys[i])
+            {
                 let change = added[addedOrder[j]]
                 if let new = change.new {
                     result.keys.append(change.key)
