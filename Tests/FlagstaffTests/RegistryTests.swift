@@ -199,6 +199,26 @@ import Testing
         #expect(edited.keyCount == 2 && edited.keys == ["f1", "f9"])
     }
 
+    @Test func aWriteLargeEnoughToBeAppliedOnTwoThreadsReachesEveryMember() throws {
+        let count = FeatureRegistry.parallelApplyThreshold + 1_001
+        let registry = FeatureRegistry(name: "Large", store: InMemoryOverrideStore(), options: RegistryOptions())
+        let flags = (0..<count).map { Feature(key: "f\($0)") }
+        try registry.register(flags + [Setting(default: 1, key: "number")])
+        try registry.setOverrideValues(Dictionary(uniqueKeysWithValues: (0..<count).map { ("f\($0)", .on) }))
+        #expect(flags.allSatisfy { $0.override == .enabled })
+        let seen = AnnotatedMutex<[FeatureChange]>([])
+        let subscription = registry.onChange { change in seen.withLock { $0.append(change) } }
+        // Half of them off, the rest already on (unchanged), and a stored value the setting refuses.
+        var changes = Dictionary(
+            uniqueKeysWithValues: (0..<count).map { ("f\($0)", OverrideValue?.some($0 % 2 == 0 ? .off : .on)) })
+        changes["number"] = .on
+        try registry.writeCheckedOnOffValues(changes)
+        subscription.cancel()
+        #expect(flags.enumerated().allSatisfy { $1.override == ($0 % 2 == 0 ? .disabled : .enabled) })
+        #expect(seen.withLock { $0.map(\.keyCount) } == [(count + 1) / 2])
+        #expect(registry.storedValueProblems.map(\.key) == ["number"])
+    }
+
     @Test func theKeySetIsMadeOnceWhenManyThreadsReadItAtOnce() async {
         let change = FeatureChange(distinctKeys: (0..<5_000).map { "k\($0)" }, origin: .local)
         let counts = await withTaskGroup(of: Int.self) { group in
