@@ -31,6 +31,23 @@ import Testing
         #expect(ByteOrderSort.sorted(keys) == keys.sorted())
     }
 
+    @Test func aSortLargeEnoughForTwoThreadsGivesTheSameOrderAndKeepsTies() {
+        var random = SeededRandom(seed: 31)
+        let alphabet: [String] = ["a", "b", ".", "é", "😀", "A"]
+        let count = ByteOrderSort.parallelThreshold + 7_001
+        // Short strings: many equal ones, some empty, across both halves.
+        let strings = (0..<count).map { _ in
+            (0..<Int.random(in: 0..<4, using: &random)).map { _ in alphabet.randomElement(using: &random)! }.joined()
+        }
+        let order = ByteOrderSort.sortedIndices(strings)
+        let expected = strings.indices.sorted { a, b in
+            strings[a] == strings[b] ? a < b : strings[a].utf8.lexicographicallyPrecedes(strings[b].utf8)
+        }
+        #expect(order == expected)
+        let keys = (0..<count).map { "group\($0 % 13).sub\($0 % 7).flag_\($0)" }.shuffled(using: &random)
+        #expect(ByteOrderSort.sorted(keys) == keys.sorted())
+    }
+
     @Test func theFileStaysExactlyWhatAFreshEncodingGivesThroughAddsRemovesAndUpdates() throws {
         let store = try FileOverrideStore(url: file)
         let journal = try #require(try store.journal())
