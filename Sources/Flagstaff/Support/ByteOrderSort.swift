@@ -1,5 +1,3 @@
-import Dispatch
-
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -13,8 +11,7 @@ import Darwin
 ///
 /// The strings' bytes are copied once into one buffer, and positions into it are sorted with `memcmp`: no
 /// reference count is touched and no string is compared scalar by scalar. At 100,000 shuffled keys this takes about
-/// 20 ms where `sorted()` takes about 45. From ``parallelThreshold`` strings, two threads copy and sort a half each
-/// and the halves are merged.
+/// 20 ms where `sorted()` takes about 45.
 package enum ByteOrderSort {
     /// One string's bytes in the shared buffer, with its position in the input.
     private struct Span {
@@ -27,7 +24,6 @@ package enum ByteOrderSort {
     /// - Parameter strings: the strings.
     /// - Returns: indices into `strings`, smallest string first (equal strings keep their input order).
     package static func sortedIndices(_ strings: [String]) -> [Int] {
-        if strings.count >= parallelThreshold, let sorted = sortedIndicesOnTwoThreads(strings) { return sorted }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(strings.count * 24)
         var spans: [Span] = []
@@ -49,80 +45,6 @@ package enum ByteOrderSort {
             }
         }
         return spans.map { Int($0.index) }
-    }
-
-    /// From this many strings, the bytes are copied and the halves sorted on two threads, then merged.
-    static let parallelThreshold = 20_000
-
-    /// ``sortedIndices(_:)`` on two threads: each copies the bytes of half the strings into its part of one
-    /// buffer (the sizes are known without reading the strings' storage) and sorts its half; the halves are then
-    /// merged, the first half winning ties (so equal strings keep their input order).
-    /// - Returns: `nil` for text too large for 32-bit positions.
-    private static func sortedIndicesOnTwoThreads(_ strings: [String]) -> [Int]? {
-        var sizes = [Int](repeating: 0, count: strings.count + 1)
-        for (index, string) in strings.enumerated() { sizes[index + 1] = sizes[index] + string.utf8.count }
-        let offsets = sizes
-        guard let total = offsets.last, total < Int(UInt32.max) else { return nil }
-        let middle = strings.count / 2
-        let bytes = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(total, 1))
-        let spans = UnsafeMutableBufferPointer<Span>.allocate(capacity: strings.count)
-        defer {
-            bytes.deallocate()
-            spans.deallocate()
-        }
-        let shared = SharedBuffers(bytes: bytes, spans: spans)
-        DispatchQueue.concurrentPerform(iterations: 2) { part in
-            let range = part == 0 ? 0..<middle : middle..<strings.count
-            for index in range {
-                var string = strings[index]
-                let start = offsets[index]
-                string.withUTF8 { utf8 in
-                    if let base = utf8.baseAddress, !utf8.isEmpty {
-                        (shared.bytes.baseAddress! + start).update(from: base, count: utf8.count)
-                    }
-                }
-                shared.spans[index] = Span(
-                    start: UInt32(start), count: UInt32(offsets[index + 1] - start), index: UInt32(index))
-            }
-            sort(shared.spans, range.lowerBound, range.upperBound, depth: 0, UnsafePointer(shared.bytes.baseAddress!))
-        }
-        // Merge the two sorted halves.
-        let base = UnsafePointer(bytes.baseAddress!)
-        func precedes(_ a: Span, _ b: Span) -> Bool {
-            let shared = Int(min(a.count, b.count))
-            let order = shared == 0 ? 0 : memcmp(base + Int(a.start), base + Int(b.start), shared)
-            if order != 0 { return order < 0 }
-            return a.count != b.count ? a.count < b.count : a.index < b.index
-        }
-        var result: [Int] = []
-        result.reserveCapacity(strings.count)
-        var i = 0
-        var j = middle
-        while i < middle && j < strings.count {
-            if precedes(spans[j], spans[i]) {
-                result.append(Int(spans[j].index))
-                j += 1
-            } else {
-                result.append(Int(spans[i].index))
-                i += 1
-            }
-        }
-        while i < middle {
-            result.append(Int(spans[i].index))
-            i += 1
-        }
-        while j < strings.count {
-            result.append(Int(spans[j].index))
-            j += 1
-        }
-        return result
-    }
-
-    /// The buffers two threads fill and sort, each its own part.
-    private struct SharedBuffers: @unchecked Sendable {
-        // @unchecked: each thread writes only the bytes and spans of its own half; they are read after both end.
-        let bytes: UnsafeMutableBufferPointer<UInt8>
-        let spans: UnsafeMutableBufferPointer<Span>
     }
 
     /// Multikey quicksort (Bentley and Sedgewick): partitions `spans[low..<high]`, whose first `depth` bytes are
