@@ -129,13 +129,10 @@ extension FeatureRegistry {
                         if feature.registry != nil || state.instances[ObjectIdentifier(feature)] != nil {
                             throw RegistryError.duplicateKey(key, existingDeclaration: feature.declarationPath)
                         }
-                        if let existing = state.published?.lookup(key) {
+                        if let existing = state.member(forKey: key) {
                             throw RegistryError.duplicateKey(key, existingDeclaration: existing.declarationPath)
                         }
-                        if let existing = state.unpublished.updateValue(feature, forKey: key) {
-                            state.unpublished[key] = existing
-                            throw RegistryError.duplicateKey(key, existingDeclaration: existing.declarationPath)
-                        }
+                        state.unpublished[key] = feature
                         added += 1
                     }
                 } catch {

@@ -177,27 +177,21 @@ extension FeatureRegistry {
             {
                 // The store says what differs from the contents this registry applied last (no expiry involved:
                 // every stored value is in force before and after).
-                changed.reserveCapacity(written.count)
                 // The published table, read once (not through the state for every key); flags registered since
-                // its publication, if any, are looked up the ordinary way.
+                // its publication, if any, are looked up the ordinary way. A large write goes on two threads.
                 let table = state.published
-                let seesEveryMember = state.unpublished.isEmpty
-                if seesEveryMember, let table, written.count >= Self.parallelApplyThreshold {
-                    let (keys, problems) = Self.applyInParallel(
-                        written, table: table, notingEvery: !state.valueProblems.isEmpty)
-                    for (key, problem) in problems { state.valueProblems[key] = problem }
-                    return keys
+                let notingEvery = !state.valueProblems.isEmpty
+                let applied: (keys: [String], problems: [(String, String?)])
+                if state.unpublished.isEmpty, let table {
+                    applied =
+                        written.count >= Self.parallelApplyThreshold
+                        ? Self.applyInParallel(written, table: table, notingEvery: notingEvery)
+                        : Self.apply(written[...], notingEvery: notingEvery, lookup: table.lookup)
+                } else {
+                    applied = Self.apply(written[...], notingEvery: notingEvery) { state.member(forKey: $0) }
                 }
-                for change in written {
-                    guard let feature = seesEveryMember ? table?.lookup(change.key) : state.member(forKey: change.key)
-                    else { continue }
-                    let outcome = feature.applyStored(change.new)
-                    if outcome.changed { changed.append(change.key) }
-                    if outcome.problem != nil || !state.valueProblems.isEmpty {
-                        state.valueProblems[change.key] = outcome.problem
-                    }
-                }
-                return changed
+                for (key, problem) in applied.problems { state.valueProblems[key] = problem }
+                return applied.keys
             }
             if origin != nil, state.problems.isEmpty {
                 // Every member already holds `previous` (start-up applied the whole store, registration
@@ -229,7 +223,6 @@ extension FeatureRegistry {
 
     /// Applies written changes to the members of `table` on two threads (each a half; the members' cells are
     /// atomic), which halves the time spent waiting for memory at 100,000 keys.
-    /// - Returns: the keys that changed, and the problems to note (all outcomes when `notingEvery`).
     private static func applyInParallel(
         _ written: [StoreSnapshot.ValueChange], table: KeyTable, notingEvery: Bool
     ) -> (keys: [String], problems: [(String, String?)]) {
@@ -237,20 +230,29 @@ extension FeatureRegistry {
         let parts = AnnotatedMutex<[(keys: [String], problems: [(String, String?)])]>(
             Array(repeating: ([], []), count: 2))
         DispatchQueue.concurrentPerform(iterations: 2) { part in
-            var keys: [String] = []
-            var problems: [(String, String?)] = []
-            let range = part == 0 ? 0..<middle : middle..<written.count
-            keys.reserveCapacity(range.count)
-            for index in range {
-                let change = written[index]
-                guard let feature = table.lookup(change.key) else { continue }
-                let outcome = feature.applyStored(change.new)
-                if outcome.changed { keys.append(change.key) }
-                if outcome.problem != nil || notingEvery { problems.append((change.key, outcome.problem)) }
-            }
-            parts.withLock { $0[part] = (keys, problems) }
+            let half = part == 0 ? written[..<middle] : written[middle...]
+            let applied = apply(half, notingEvery: notingEvery, lookup: table.lookup)
+            parts.withLock { $0[part] = applied }
         }
         return parts.withLock { ($0[0].keys + $0[1].keys, $0[0].problems + $0[1].problems) }
+    }
+
+    /// Puts each written value in force for the member `lookup` finds under its key.
+    /// - Returns: the keys whose override changed, and the problems to note (every outcome when `notingEvery`,
+    ///   so that entries refused before are cleared).
+    private static func apply(
+        _ written: ArraySlice<StoreSnapshot.ValueChange>, notingEvery: Bool, lookup: (String) -> AnyFeature?
+    ) -> (keys: [String], problems: [(String, String?)]) {
+        var keys: [String] = []
+        var problems: [(String, String?)] = []
+        keys.reserveCapacity(written.count)
+        for change in written {
+            guard let feature = lookup(change.key) else { continue }
+            let outcome = feature.applyStored(change.new)
+            if outcome.changed { keys.append(change.key) }
+            if outcome.problem != nil || notingEvery { problems.append((change.key, outcome.problem)) }
+        }
+        return (keys, problems)
     }
 
     /// Puts `value` in force for the member with `key` (if the registry has one), noting the key if it changed

@@ -73,27 +73,23 @@ final class KeyTable: @unchecked Sendable {
     /// The flag with this key: FNV-1a over the UTF-8 bytes (cheaper than the standard library's seeded
     /// hashing for short keys), then linear probing.
     func lookup(_ key: String) -> AnyFeature? {
-        let hash = Self.hash(key)
-        let capacity = slots.count
-        var index = Self.index(hash, capacity)
-        // Compare in place and retain only the flag that is returned: binding every probed slot's flag would
-        // retain and release it.
-        while slots[index].feature != nil {
-            if slots[index].hash & ~Self.onOffBit == hash && slots[index].key == key { return slots[index].feature }
-            index = index + 1 == capacity ? 0 : index + 1
-        }
-        return nil
+        slot(of: key).flatMap { slots[$0].feature }
     }
 
     /// Whether the member with this key is an on/off one (`nil`: no member has it), read from its slot: the
     /// member itself is not touched (a bulk change asks this of 100,000 keys).
     func isOnOff(_ key: String) -> Bool? {
+        slot(of: key).map { slots[$0].hash & Self.onOffBit != 0 }
+    }
+
+    /// The position of the slot holding `key`, or `nil`. Compares in place: binding every probed slot's flag
+    /// would retain and release it.
+    private func slot(of key: String) -> Int? {
         let hash = Self.hash(key)
         let capacity = slots.count
         var index = Self.index(hash, capacity)
         while slots[index].feature != nil {
-            let stored = slots[index].hash
-            if stored & ~Self.onOffBit == hash && slots[index].key == key { return stored & Self.onOffBit != 0 }
+            if slots[index].hash & ~Self.onOffBit == hash && slots[index].key == key { return index }
             index = index + 1 == capacity ? 0 : index + 1
         }
         return nil
@@ -126,23 +122,24 @@ struct PublishedKeyTable: ~Copyable, Sendable {
 
     /// Whether the member with this key is an on/off one, from the current table (`nil`: no such member).
     func isOnOff(_ key: String) -> Bool? {
-        let bits = current.load(ordering: .acquiring)
-        guard let pointer = UnsafeRawPointer(bitPattern: bits) else { return nil }
-        return Unmanaged<KeyTable>.fromOpaque(pointer)._withUnsafeGuaranteedRef { $0.isOnOff(key) }
+        withCurrent { $0.isOnOff(key) } ?? nil
     }
 
     /// Looks a key up in the current table: one atomic load and one hash-table lookup.
     func lookup(_ key: String) -> AnyFeature? {
-        let bits = current.load(ordering: .acquiring)
-        guard let pointer = UnsafeRawPointer(bitPattern: bits) else { return nil }
-        return Unmanaged<KeyTable>.fromOpaque(pointer)._withUnsafeGuaranteedRef { $0.lookup(key) }
+        withCurrent { $0.lookup(key) } ?? nil
     }
 
     /// The member lists of the current table (empty before the first publication).
     var members: RegistryMembers {
+        withCurrent(\.members) ?? RegistryMembers()
+    }
+
+    /// Calls `body` with the current table without retaining it (`nil` before the first publication).
+    private func withCurrent<Result>(_ body: (KeyTable) -> Result) -> Result? {
         let bits = current.load(ordering: .acquiring)
-        guard let pointer = UnsafeRawPointer(bitPattern: bits) else { return RegistryMembers() }
-        return Unmanaged<KeyTable>.fromOpaque(pointer)._withUnsafeGuaranteedRef { $0.members }
+        guard let pointer = UnsafeRawPointer(bitPattern: bits) else { return nil }
+        return Unmanaged<KeyTable>.fromOpaque(pointer)._withUnsafeGuaranteedRef(body)
     }
 
     /// How many tables have been published (for tests).

@@ -267,20 +267,8 @@ package enum OverrideFileFormat {
     ) -> Data {
         let sortedKeys = sorted.keys
         var otherMembers = otherMembers
-        let kept = expiries.filter { expiry in
-            // An expiry is kept for an override the file has (few expiries: a binary search each).
-            var low = 0
-            var high = sortedKeys.count
-            while low < high {
-                let middle = (low + high) / 2
-                if sortedKeys[middle].utf8.lexicographicallyPrecedes(expiry.key.utf8) {
-                    low = middle + 1
-                } else {
-                    high = middle
-                }
-            }
-            return low < sortedKeys.count && sortedKeys[low] == expiry.key
-        }.sorted { $0.key < $1.key }
+        // An expiry is kept for an override the file has.
+        let kept = expiries.filter { sorted.contains($0.key) }.sorted { $0.key < $1.key }
         if !kept.isEmpty {
             let fields = kept.map { key, expiry in
                 JSONText.quoted(key) + #":{"at":""# + JournalTime.text(expiry.expiresAt) + #"","set":""#

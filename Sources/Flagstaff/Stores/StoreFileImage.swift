@@ -154,4 +154,19 @@ struct StoreFileImage: Sendable {
 struct SortedOverrides: Sendable {
     var keys: [String]
     var values: [OverrideValue]
+
+    /// Whether `key` has an override (a binary search).
+    func contains(_ key: String) -> Bool {
+        var low = 0
+        var high = keys.count
+        while low < high {
+            let middle = (low + high) / 2
+            if keys[middle].utf8.lexicographicallyPrecedes(key.utf8) {
+                low = middle + 1
+            } else {
+                high = middle
+            }
+        }
+        return low < keys.count && keys[low] == key
+    }
 }

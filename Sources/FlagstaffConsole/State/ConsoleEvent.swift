@@ -3,9 +3,10 @@ import Flagstaff
 /// Everything that can happen to the console: the only input of ``ConsoleState/update(_:)``.
 ///
 /// The terminal produces keys, resizes and signals; the registry's change callbacks produce
-/// ``registryChanged(keys:)`` (``registryChangedInBulk(count:)`` for many keys); the run loop produces ticks from its clock; the effect runner produces
-/// ``storeWriteSaved``, ``storeWriteFailed(_:)``, ``storeLocked(holder:waited:)`` and ``remoteStatusChanged``
-/// as results of the effects it performed (store writes are reported in the order they were asked for).
+/// ``registryChanged(keys:)`` (``registryChangedInBulk(count:)`` for many keys); the run loop produces ticks from
+/// its clock; the effect runner produces ``storeWriteSaved``, ``storeWriteFailed(_:)``,
+/// ``storeLocked(holder:waited:)`` and ``remoteStatusChanged`` as results of the effects it performed (store
+/// writes are reported in the order they were asked for).
 package enum ConsoleEvent: Sendable, Equatable {
     /// A decoded key press.
     case key(ConsoleKey)

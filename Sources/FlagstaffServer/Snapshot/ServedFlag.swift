@@ -14,8 +14,11 @@ package struct ServedFlag: Sendable {
     /// The winning source, an index into ``sourceNames``.
     private let sourceIndex: UInt8
 
-    /// The short names of the sources, as ``ResolutionSource/displayName`` gives them.
-    private static let sourceNames = ["test", "launch", "override", "remote", "dynamic", "build target", "default"]
+    /// The short names of the sources (``ResolutionSource/displayName``), in the order of ``sourceIndex(_:)``.
+    private static let sourceNames = [
+        ResolutionSource.testOverride, .launch, .override, .remote(provider: "", fetchedAt: nil), .dynamic,
+        .buildTarget(.debug), .static,
+    ].map(\.displayName)
 
     /// Copies a registry member's effective value and its source.
     /// - Parameter feature: a flag or setting.
