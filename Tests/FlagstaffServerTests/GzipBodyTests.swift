@@ -24,6 +24,25 @@ import Glibc
         #expect(!Gzip.isAccepted(by: "gzip;q=0"))
         #expect(!Gzip.isAccepted(by: "deflate, br"))
         #expect(!Gzip.isAccepted(by: nil))
+        // Optional white space is spaces and tabs; empty list elements are skipped; the first gzip entry decides.
+        #expect(Gzip.isAccepted(by: "deflate,\t gzip ;\tq=0.8"))
+        #expect(Gzip.isAccepted(by: ", , gzip"))
+        #expect(!Gzip.isAccepted(by: "br, gzip ; q=0 , *"))
+        #expect(!Gzip.isAccepted(by: "  ,  "))
+        #expect(!Gzip.isAccepted(by: "gzipped"))
+    }
+
+    @Test func ifNoneMatchListsAreReadWithWeakTagsAndWhiteSpace() {
+        let tag = "\"0123abcd\""
+        #expect(ServerReply.matches(tag, tag))
+        #expect(ServerReply.matches("\"other\",\t W/\"0123abcd\"", tag))
+        #expect(ServerReply.matches(" \"0123abcd-gzip\" ", tag), "the gzip body's tag names the same values")
+        #expect(ServerReply.matches("*", tag))
+        #expect(ServerReply.matches("\"x\", , *", tag))
+        #expect(ServerReply.matches("\"0123abcd\"", "W/" + tag), "weak comparison")
+        #expect(!ServerReply.matches("\"0123abcd-br\", \"0123abc\"", tag))
+        #expect(!ServerReply.matches("", tag))
+        #expect(!ServerReply.matches("0123abcd", tag), "an unquoted tag is another tag")
     }
 
     /// One request on its own connection (closed by the request), answered as raw bytes.

@@ -49,7 +49,8 @@ public final class FileOverrideStore: RevisionedOverrideStore {
     let lastImage = AnnotatedMutex<StoreFileImage?>(nil)
     /// The last revision given to an image.
     private let revisions = Atomic<UInt64>(0)
-    var path: String { url.path }
+    /// The file's path (``url``'s, computed once: `flagstaff serve` asks for the file's signature on every request).
+    let path: String
 
     /// Creates a store for a file (created at the first write, with its directory).
     /// - Parameters:
@@ -81,6 +82,7 @@ public final class FileOverrideStore: RevisionedOverrideStore {
                 url.path, reason: "it is a directory; expected a file such as overrides.json")
         }
         self.url = url.standardizedFileURL
+        self.path = self.url.path
         self.lockWait = lockWait
         self.sizeLimit = sizeLimit
         self.journalOptions = journal

@@ -58,15 +58,14 @@ package struct ServerReply: Sendable, Equatable {
     /// Whether an `If-None-Match` list names `etag` (weak comparison: `W/` prefixes are ignored).
     /// A gzip-compressed body's tag is the plain one with `-gzip` before the closing quote (a representation of its
     /// own, as HTTP asks), and both name the same values here.
-    static func matches(_ header: String, _ etag: String) -> Bool {
+    package static func matches(_ header: String, _ etag: String) -> Bool {
         let strong = etag.hasPrefix("W/") ? String(etag.dropFirst(2)) : etag
-        for candidate in header.split(separator: ",") {
-            var tag = candidate.trimmingCharacters(in: .whitespaces)
-            if tag == "*" { return true }
-            if tag.hasPrefix("W/") { tag.removeFirst(2) }
-            if tag == strong || tag == gzipTag(strong) { return true }
+        let gzip = gzipTag(strong)
+        return HeaderList.contains(in: header[...]) { candidate in
+            if candidate == "*" { return true }
+            let tag = candidate.hasPrefix("W/") ? candidate.dropFirst(2) : candidate
+            return tag == strong || tag == gzip
         }
-        return false
     }
 
     /// The tag of the gzip-compressed representation: `"0123abcd-gzip"` for `"0123abcd"`.

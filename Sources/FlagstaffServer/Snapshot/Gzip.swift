@@ -60,14 +60,18 @@ package enum Gzip {
     /// Whether an `Accept-Encoding` header accepts gzip (`gzip` or `*`, without `q=0`).
     package static func isAccepted(by header: String?) -> Bool {
         guard let header else { return false }
-        for item in header.split(separator: ",") {
-            let parts = item.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
-            guard let coding = parts.first, coding == "gzip" || coding == "x-gzip" || coding == "*" else { continue }
+        var accepted = false
+        _ = HeaderList.contains(in: header[...]) { item in
+            let parts = item.split(separator: ";").map { HeaderList.trimmed($0).lowercased() }
+            guard let coding = parts.first, coding == "gzip" || coding == "x-gzip" || coding == "*" else {
+                return false
+            }
             let refused = parts.dropFirst().contains { parameter in
                 parameter.hasPrefix("q=") && (Double(parameter.dropFirst(2)) ?? 1) == 0
             }
-            return !refused
+            accepted = !refused
+            return true
         }
-        return false
+        return accepted
     }
 }
