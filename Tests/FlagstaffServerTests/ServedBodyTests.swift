@@ -153,6 +153,17 @@ import Testing
             #expect(json["key"] as? String == key)
             #expect((json["errorDetails"] as? String)?.isEmpty == false)
         }
+        if code == "TYPE_MISMATCH" {
+            #expect(json["errorDetails"] as? String == #""blueText" is a boolean value, not a string"#)
+        }
+    }
+
+    @Test func aTypeMismatchNamesBothTypesWithTheirArticle() throws {
+        let snapshot = ServedSnapshot(registry: try ServedFixtures.registry())
+        let reply = OFREPBodies.evaluate(snapshot, key: "maxItems", body: [], requestedType: "object")
+        #expect(reply.status == 400)
+        let json = try ServedFixtures.json(reply.allBytes)
+        #expect(json["errorDetails"] as? String == #""maxItems" is an integer value, not an object"#)
     }
 
     @Test("bulk OFREP: every member, the snapshot's ETag, 304 when If-None-Match names it, 400 for a bad body")

@@ -170,6 +170,11 @@ import FoundationNetworking
         let snapshot = live.current()
         #expect(snapshot.flag(forKey: "maxItems")?.value.json == "55")
         #expect(live.storeProblem != nil && problems.withLock { $0.count } == 1)
+        // Names the file and what is wrong, and does not repeat the apps' "flags read their defaults": the server
+        // keeps its last values.
+        let reported = try #require(live.storeProblem)
+        #expect(reported.hasPrefix("the override store \(url.path) is corrupt: not valid JSON"))
+        #expect(!reported.contains("defaults"))
         let stale = try await HTTPExchange.send(running.url("/api/frontend"))
         #expect(stale.status == 200 && stale.body == good.body && stale.header("ETag") == good.header("ETag"))
         #expect(running.server.live.storeProblem != nil)

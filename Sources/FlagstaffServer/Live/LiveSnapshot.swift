@@ -33,7 +33,7 @@ package final class LiveSnapshot: Sendable {
         let counter = changeCount
         let subscription = registry.onChange { _ in counter.value.add(1, ordering: .releasing) }
         self.subscription = subscription
-        let problem = registry.storeError.map { "\($0)" }
+        let problem = registry.storeError.map(Self.describe)
         state = AnnotatedMutex(
             State(
                 snapshot: ServedSnapshot(registry: registry), builtAtChange: 0,
@@ -41,6 +41,15 @@ package final class LiveSnapshot: Sendable {
     }
 
     deinit { subscription.cancel() }
+
+    /// The store's error as the server reports it: a corrupt file is named with what is wrong, without the
+    /// store's own advice for apps (whose flags read their defaults meanwhile; the server keeps its last values).
+    static func describe(_ error: any Error) -> String {
+        if case OverrideStoreError.corrupt(let path, let reason) = error {
+            return "the override store \(path) is corrupt: \(reason); it was not changed (fix or delete it)"
+        }
+        return "\(error)"
+    }
 
     /// Why the store is not being followed (corrupt, unreadable), or `nil` when it is.
     package var storeProblem: String? { state.withLock { $0.storeProblem } }
@@ -55,7 +64,7 @@ package final class LiveSnapshot: Sendable {
                 registry.refreshFromStore()
             }
             if let error = registry.storeError {
-                let problem = "\(error)"
+                let problem = Self.describe(error)
                 if state.storeProblem != problem {
                     state.storeProblem = problem
                     report = .some(problem)

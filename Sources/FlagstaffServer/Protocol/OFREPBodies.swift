@@ -63,6 +63,11 @@ package enum OFREPBodies {
         }
     }
 
+    /// `an integer`, `a boolean`.
+    private static func withArticle(_ typeName: String) -> String {
+        (typeName.first.map { "aeiou".contains($0) } ?? false ? "an " : "a ") + typeName
+    }
+
     /// Whether a member may be read as `requested` (an integer may be read as a float).
     static func isCompatible(_ flag: ServedFlag, with requested: String) -> Bool {
         let actual = typeName(flag)
@@ -92,7 +97,7 @@ package enum OFREPBodies {
             if let requestedType, !isCompatible(flag, with: requestedType) {
                 throw Failure(
                     code: "TYPE_MISMATCH", status: 400,
-                    details: "\(JSONText.quoted(key)) is a \(typeName(flag)) value, not a \(requestedType)")
+                    details: "\(JSONText.quoted(key)) is \(withArticle(typeName(flag))) value, not \(withArticle(requestedType))")
             }
             var json = JSONBodyWriter()
             success(flag, &json)
