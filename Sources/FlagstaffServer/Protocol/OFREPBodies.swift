@@ -97,7 +97,9 @@ package enum OFREPBodies {
             if let requestedType, !isCompatible(flag, with: requestedType) {
                 throw Failure(
                     code: "TYPE_MISMATCH", status: 400,
-                    details: "\(JSONText.quoted(key)) is \(withArticle(typeName(flag))) value, not \(withArticle(requestedType))")
+                    details:
+                        "\(JSONText.quoted(key)) is \(withArticle(typeName(flag))) value, not \(withArticle(requestedType))"
+                )
             }
             var json = JSONBodyWriter()
             success(flag, &json)
