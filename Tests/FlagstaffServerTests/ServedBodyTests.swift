@@ -210,6 +210,25 @@ import Testing
         }
     }
 
+    @Test("metrics counts of any size are whole numbers; sums stop at Int.max instead of overflowing")
+    func hugeMetricsCounts() throws {
+        func counts(_ toggles: String) throws -> EvaluationCount? {
+            try UnleashClientCall(body: Array(#"{"bucket":{"toggles":{"t":\#(toggles)}}}"#.utf8)).counts["t"]
+        }
+        #expect(try counts(#"{"yes":9223372036854775807,"no":0}"#) == EvaluationCount(yes: .max, no: 0))
+        #expect(try counts(#"{"yes":4611686018427387904,"no":1e300}"#) == EvaluationCount(yes: 1 << 62, no: .max))
+        #expect(try counts(#"{"yes":12345678901234567}"#) == EvaluationCount(yes: 12_345_678_901_234_567))
+        for bad in [#"{"yes":2.5}"#, #"{"no":-1}"#, #"{"yes":"3"}"#] {
+            #expect(throws: ServerReplyError.self, "\(bad)") { try counts(bad) }
+        }
+        let tracker = ClientTracker()
+        tracker.add(["t": EvaluationCount(yes: 1 << 62, no: .max)])
+        tracker.add(["t": EvaluationCount(yes: 1 << 62, no: 5)])
+        tracker.add(["t": EvaluationCount(yes: 1 << 62, no: 0)])
+        #expect(tracker.evaluations(forKey: "t") == EvaluationCount(yes: .max, no: .max))
+        #expect(tracker.evaluations(forKey: "t").total == .max)
+    }
+
     @Test("the client tracker counts calls per name, reports each name once and adds evaluation counts")
     func clientTracker() {
         let seen = AnnotatedMutex<[String]>([])

@@ -145,6 +145,23 @@ import FoundationNetworking
         #expect(running.server.clients.evaluations(forKey: "blueText") == EvaluationCount(yes: 2, no: 5))
     }
 
+    @Test("metrics whose counts add up beyond Int.max are kept at Int.max; the server goes on answering")
+    func hugeMetricsDoNotStopTheServer() async throws {
+        let running = try await RunningServer(registry: try ServedFixtures.registry())
+        defer { Task { await running.stop() } }
+        let body = Data(
+            #"{"appName":"x","bucket":{"start":"a","stop":"b","toggles":{"blueText":{"yes":4611686018427387904}}}}"#
+                .utf8)
+        for _ in 0..<3 {
+            let posted = try await HTTPExchange.send(
+                running.url("/api/client/metrics"), method: "POST", body: body)
+            #expect(posted.status == 202)
+        }
+        #expect(running.server.clients.evaluations(forKey: "blueText") == EvaluationCount(yes: .max, no: 0))
+        let after = try await HTTPExchange.send(running.url("/api/frontend"))
+        #expect(after.status == 200)
+    }
+
     @Test(
         "another process's write to the store is served on the next request; a corrupt store keeps the last good values"
     )

@@ -83,8 +83,7 @@ package final class ClientTracker: Sendable {
         state.withLock { state in
             for (key, count) in counts {
                 var total = state.evaluations[key] ?? EvaluationCount()
-                total.yes += count.yes
-                total.no += count.no
+                total.add(count)
                 state.evaluations[key] = total
             }
         }

@@ -42,12 +42,14 @@ package struct UnleashClientCall: Sendable, Equatable {
             var count = EvaluationCount()
             for (field, slot) in [("yes", \EvaluationCount.yes), ("no", \EvaluationCount.no)] {
                 guard let value = entry[field] else { continue }
-                guard let number = value as? NSNumber, let whole = Int(exactly: number.doubleValue), whole >= 0
+                // A whole number of any size: one beyond `Int.max` counts as `Int.max` (it is not malformed).
+                guard let number = value as? NSNumber, case let double = number.doubleValue, double >= 0,
+                    double.isFinite, double.rounded(.towardZero) == double
                 else {
                     throw ServerReplyError(
                         .error(400, "\"bucket.toggles.\(name).\(field)\" must be a whole number, 0 or more"))
                 }
-                count[keyPath: slot] = whole
+                count[keyPath: slot] = double >= 0x1p63 ? .max : Int(number.int64Value)
             }
             counts[name] = count
         }
