@@ -62,6 +62,40 @@ import FoundationNetworking
         #expect(notModified.status == 304)
     }
 
+    @Test(
+        "POST /api/frontend (the JavaScript SDK's usePOSTrequests): the GET answer, the body's appName, 400 for a bad body"
+    )
+    func frontendPost() async throws {
+        let registry = try ServedFixtures.registry()
+        try registry.setOverrideValues(["blueText": .on])
+        let running = try await RunningServer(registry: registry)
+        defer { Task { await running.stop() } }
+        let get = try await HTTPExchange.send(running.url("/api/frontend"), headers: ["User-Agent": "curl/8"])
+        let context = Data(#"{"context":{"appName":"web-shop","userId":"7","properties":{"plan":"pro"}}}"#.utf8)
+        let json = ["Content-Type": "application/json", "User-Agent": "browser/1"]
+        let post = try await HTTPExchange.send(
+            running.url("/api/frontend"), method: "POST", headers: json, body: context)
+        #expect(post.status == 200 && post.body == get.body && post.header("ETag") == get.header("ETag"))
+        #expect(post.text.contains("\"blueText\""))
+        let etag = try #require(post.header("ETag"))
+        var headers = json
+        headers["If-None-Match"] = etag
+        let unchanged = try await HTTPExchange.send(
+            running.url("/api/proxy"), method: "POST", headers: headers, body: context)
+        #expect(unchanged.status == 304)
+        let empty = try await HTTPExchange.send(running.url("/api/frontend"), method: "POST", body: Data())
+        #expect(empty.status == 200 && empty.body == get.body)
+        #expect(running.server.clients.clients.contains { $0.name == "web-shop" && $0.requests == 2 })
+        for (bad, message) in [
+            ("{\"context\":", "not valid JSON"), ("[1]", "must be a JSON object"),
+            (#"{"context":"x"}"#, "\\\"context\\\" must be a JSON object"),
+        ] {
+            let refused = try await HTTPExchange.send(
+                running.url("/api/frontend"), method: "POST", headers: json, body: Data(bad.utf8))
+            #expect(refused.status == 400 && refused.text.contains(message), "\(bad): \(refused.text)")
+        }
+    }
+
     @Test("errors: unknown path 404, malformed JSON 400, body over the limit 413, each with a message")
     func errors() async throws {
         let running = try await RunningServer(

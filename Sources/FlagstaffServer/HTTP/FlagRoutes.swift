@@ -15,6 +15,7 @@ struct FlagRoutes: Sendable {
     func add(to router: Router<BasicRequestContext>) {
         for prefix in ["/api/frontend", "/api/proxy"] {
             router.get(RouterPath(prefix)) { request, _ in frontend(request) }
+            router.post(RouterPath(prefix)) { request, _ in try await frontendWithContext(request) }
             router.post(RouterPath(prefix + "/client/register")) { request, _ in
                 try await clientCall(request, call: .register)
             }
@@ -31,8 +32,20 @@ struct FlagRoutes: Sendable {
         }
     }
 
-    private func frontend(_ request: Request) -> Response {
-        note(request, appName: nil, call: .request)
+    /// `POST /api/frontend`: the context in the body (checked, then the same answer as a `GET`).
+    private func frontendWithContext(_ request: Request) async throws -> Response {
+        let body = try await collect(request)
+        do throws(ServerReplyError) {
+            let parsed = try FrontendContextRequest(body: body)
+            return frontend(request, appName: parsed.appName)
+        } catch {
+            note(request, appName: nil, call: .request)
+            return error.reply.response
+        }
+    }
+
+    private func frontend(_ request: Request, appName: String? = nil) -> Response {
+        note(request, appName: appName, call: .request)
         let snapshot = live.current()
         return snapshot.reply(
             .frontend, ifNoneMatch: request.headers[.ifNoneMatch], acceptsGzip: acceptsGzip(request),

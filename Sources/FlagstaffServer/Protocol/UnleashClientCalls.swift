@@ -64,3 +64,34 @@ package struct ServerReplyError: Error, Sendable {
     /// Wraps a reply.
     package init(_ reply: ServerReply) { self.reply = reply }
 }
+
+/// The body of `POST /api/frontend`, which frontend SDKs send instead of query parameters when asked to (the
+/// JavaScript SDK's `usePOSTrequests`): `{"context": {…}}`. The served values do not depend on the context, so it
+/// is only checked; its `appName` names the client.
+package struct FrontendContextRequest: Sendable, Equatable {
+    /// `context.appName`, if any.
+    package var appName: String?
+
+    /// Reads a body; an empty one is no context.
+    /// - Throws: ``ServerReply`` 400 saying what is wrong (not JSON; not an object; a `context` that is not an
+    ///   object).
+    package init(body: [UInt8]) throws(ServerReplyError) {
+        appName = nil
+        if body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return }
+        let object: Any
+        do {
+            object = try JSONValue.read(Data(body))
+        } catch {
+            throw ServerReplyError(
+                .error(400, "the request body is not valid JSON\(error.detail.map { " (\($0))" } ?? "")"))
+        }
+        guard let request = object as? [String: Any] else {
+            throw ServerReplyError(.error(400, "the request body must be a JSON object like {\"context\":{…}}"))
+        }
+        guard let context = request["context"], !(context is NSNull) else { return }
+        guard let fields = context as? [String: Any] else {
+            throw ServerReplyError(.error(400, "\"context\" must be a JSON object"))
+        }
+        appName = (fields["appName"] as? String).flatMap { $0.isEmpty ? nil : $0 }
+    }
+}
