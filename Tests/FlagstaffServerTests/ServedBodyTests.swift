@@ -229,6 +229,23 @@ import Testing
         #expect(tracker.evaluations(forKey: "t").total == .max)
     }
 
+    @Test("the client tracker keeps at most maximumClients names, dropping the one seen longest ago")
+    func clientTrackerIsBounded() {
+        let clock = AnnotatedMutex(0.0)
+        let tracker = ClientTracker(now: { Date(timeIntervalSince1970: clock.withLock { $0 }) })
+        for index in 0..<ClientTracker.maximumClients {
+            clock.withLock { $0 = Double(index) }
+            tracker.record(name: "client\(index)", sdk: nil, call: .request)
+        }
+        clock.withLock { $0 = 5_000 }
+        tracker.record(name: "client0", sdk: nil, call: .request)  // seen again: kept, and now the most recent
+        #expect(tracker.clients.count == ClientTracker.maximumClients)
+        tracker.record(name: "newcomer", sdk: nil, call: .request)
+        let names = Set(tracker.clients.map(\.name))
+        #expect(names.count == ClientTracker.maximumClients)
+        #expect(names.contains("newcomer") && names.contains("client0") && !names.contains("client1"))
+    }
+
     @Test("the client tracker counts calls per name, reports each name once and adds evaluation counts")
     func clientTracker() {
         let seen = AnnotatedMutex<[String]>([])

@@ -177,6 +177,13 @@ import FoundationNetworking
         #expect(Set(clients.map(\.name)) == ["checkout", "ios", "browser/2"])
         #expect(clients.first { $0.name == "checkout" }?.sdk == "unleash-python:6.9.1")
         #expect(running.server.clients.evaluations(forKey: "blueText") == EvaluationCount(yes: 2, no: 5))
+        // Flags the server does not serve are not counted (their names come from the client).
+        let unknown = try await HTTPExchange.send(
+            running.url("/api/client/metrics"), method: "POST",
+            body: Data(#"{"appName":"ios","bucket":{"toggles":{"noSuchFlag":{"yes":1},"blueText":{"no":1}}}}"#.utf8))
+        #expect(unknown.status == 202)
+        #expect(running.server.clients.allEvaluations.keys.sorted() == ["blueText"])
+        #expect(running.server.clients.evaluations(forKey: "blueText") == EvaluationCount(yes: 2, no: 6))
     }
 
     @Test("metrics whose counts add up beyond Int.max are kept at Int.max; the server goes on answering")

@@ -3,7 +3,13 @@ import Foundation
 
 /// Counts who talks to the server: one entry per client name (requests, register and metrics calls, last seen)
 /// and the per-flag evaluation counts that metrics calls report. Thread-safe.
+///
+/// Bounded, since names come from clients: at most ``maximumClients`` names are kept (a new one beyond that
+/// replaces the one seen longest ago), and the server counts evaluations only of flags it serves.
 package final class ClientTracker: Sendable {
+    /// The most client names kept.
+    package static let maximumClients = 1_000
+
     private struct State {
         var clients: [String: ServedClient] = [:]
         var evaluations: [String: EvaluationCount] = [:]
@@ -69,6 +75,11 @@ package final class ClientTracker: Sendable {
             case .request: break
             case .register: client.registrations += 1
             case .metrics: client.metricsReports += 1
+            }
+            if isNew, state.clients.count >= Self.maximumClients,
+                let oldest = state.clients.values.min(by: { ($0.lastSeen, $0.name) < ($1.lastSeen, $1.name) })
+            {
+                state.clients[oldest.name] = nil
             }
             state.clients[name] = client
             return isNew ? client : nil

@@ -67,7 +67,11 @@ struct FlagRoutes: Sendable {
         do throws(ServerReplyError) {
             let parsed = try UnleashClientCall(body: body)
             note(request, appName: parsed.appName, sdk: parsed.sdkVersion, call: call)
-            clients.add(parsed.counts)
+            // Only flags this server serves are counted: the names come from the client.
+            if !parsed.counts.isEmpty {
+                let snapshot = live.current()
+                clients.add(parsed.counts.filter { snapshot.flag(forKey: $0.key) != nil })
+            }
             return ServerReply(status: 202).response
         } catch {
             note(request, appName: nil, call: call)
