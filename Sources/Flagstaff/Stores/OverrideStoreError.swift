@@ -17,9 +17,8 @@ public enum OverrideStoreError: Error, Sendable, Hashable, CustomStringConvertib
         switch self {
         case .unreadable(let path, let reason):
             return "cannot read the override store \(path): \(reason)"
-        case .corrupt(let path, let reason):
-            return
-                "the override store \(path) is corrupt: \(reason). It was not changed; fix or delete it (until then, flags read their defaults)"
+        case .corrupt:
+            return problem + " (until then, flags read their defaults)"
         case .unwritable(let path, let reason):
             return "cannot write the override store \(path): \(reason)"
         case .invalidLocation(let location, let reason):
@@ -28,6 +27,15 @@ public enum OverrideStoreError: Error, Sendable, Hashable, CustomStringConvertib
             return
                 "cannot write the override store \(path): its lock is held by \(holder); gave up after \(Self.seconds(waited)) (nothing was changed)"
         }
+    }
+
+    /// What is wrong and what to do about it, without what it means for a registry's flags (a reader that keeps
+    /// its last values, as `flagstaff serve` does, says that itself).
+    package var problem: String {
+        if case .corrupt(let path, let reason) = self {
+            return "the override store \(path) is corrupt: \(reason). It was not changed; fix or delete it"
+        }
+        return description
     }
 
     /// `10 s`, `0.25 s`.

@@ -2,14 +2,9 @@
 /// each removed, empty elements skipped. Reads the header's UTF-8 without Foundation: the server parses
 /// `Accept-Encoding` and `If-None-Match` on every request.
 enum HeaderList {
-    /// Calls `body` with each element of `header` in order until it returns `true`.
-    /// - Returns: whether `body` returned `true` for some element.
-    static func contains(in header: Substring, where body: (Substring) -> Bool) -> Bool {
-        for element in header.split(separator: ",", omittingEmptySubsequences: true) {
-            let trimmed = trimmed(element)
-            if !trimmed.isEmpty, body(trimmed) { return true }
-        }
-        return false
+    /// The elements of `header`, in order, trimmed, without empty ones.
+    static func elements(_ header: String) -> [Substring] {
+        header.split(separator: ",").map(trimmed).filter { !$0.isEmpty }
     }
 
     /// `text` without leading and trailing spaces and tabs.

@@ -42,13 +42,10 @@ package final class LiveSnapshot: Sendable {
 
     deinit { subscription.cancel() }
 
-    /// The store's error as the server reports it: a corrupt file is named with what is wrong, without the
-    /// store's own advice for apps (whose flags read their defaults meanwhile; the server keeps its last values).
+    /// The store's error as the server reports it: what is wrong, without the store's note that flags read their
+    /// defaults meanwhile (the server keeps its last values).
     static func describe(_ error: any Error) -> String {
-        if case OverrideStoreError.corrupt(let path, let reason) = error {
-            return "the override store \(path) is corrupt: \(reason); it was not changed (fix or delete it)"
-        }
-        return "\(error)"
+        (error as? OverrideStoreError)?.problem ?? "\(error)"
     }
 
     /// Why the store is not being followed (corrupt, unreadable), or `nil` when it is.

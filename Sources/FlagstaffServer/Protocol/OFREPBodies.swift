@@ -31,20 +31,14 @@ package enum OFREPBodies {
     /// - Throws: ``Failure`` `PARSE_ERROR` for text that is not JSON, `INVALID_CONTEXT` for JSON of the wrong
     ///   shape.
     package static func context(fromBody body: [UInt8]) throws(Failure) -> [String: Any] {
-        if body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return [:] }
-        let object: Any
-        do {
-            object = try JSONValue.read(Data(body))
+        let context: [String: Any]
+        do throws(RequestBody.Problem) {
+            context = try RequestBody.context(body)
         } catch {
-            throw .parse("the request body is not valid JSON\(error.detail.map { " (\($0))" } ?? "")")
-        }
-        guard let request = object as? [String: Any] else {
-            throw .invalidContext("the request body must be a JSON object like {\"context\":{…}}")
-        }
-        guard let context = request["context"] else { return [:] }
-        if context is NSNull { return [:] }
-        guard let context = context as? [String: Any] else {
-            throw .invalidContext("\"context\" must be a JSON object")
+            switch error {
+            case .notJSON(let message): throw .parse(message)
+            case .wrongShape(let message): throw .invalidContext(message)
+            }
         }
         if let targetingKey = context["targetingKey"], !(targetingKey is String) {
             throw .invalidContext("\"context.targetingKey\" must be a string")

@@ -61,7 +61,7 @@ package struct ServerReply: Sendable, Equatable {
     package static func matches(_ header: String, _ etag: String) -> Bool {
         let strong = etag.hasPrefix("W/") ? String(etag.dropFirst(2)) : etag
         let gzip = gzipTag(strong)
-        return HeaderList.contains(in: header[...]) { candidate in
+        return HeaderList.elements(header).contains { candidate in
             if candidate == "*" { return true }
             let tag = candidate.hasPrefix("W/") ? candidate.dropFirst(2) : candidate
             return tag == strong || tag == gzip

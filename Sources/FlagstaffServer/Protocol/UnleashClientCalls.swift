@@ -16,7 +16,12 @@ package struct UnleashClientCall: Sendable, Equatable {
     /// - Throws: ``ServerReply`` 400 saying what is wrong (not JSON; not an object; a count that is not a
     ///   whole number).
     package init(body: [UInt8]) throws(ServerReplyError) {
-        let call = try jsonObject(body, expected: "a JSON object")
+        let call: [String: Any]
+        do throws(RequestBody.Problem) {
+            call = try RequestBody.object(body, expected: "a JSON object")
+        } catch {
+            throw ServerReplyError(error)
+        }
         appName = (call["appName"] as? String).flatMap { $0.isEmpty ? nil : $0 }
         sdkVersion = call["sdkVersion"] as? String
         counts = [:]
@@ -67,29 +72,10 @@ package struct FrontendContextRequest: Sendable, Equatable {
     /// - Throws: ``ServerReply`` 400 saying what is wrong (not JSON; not an object; a `context` that is not an
     ///   object).
     package init(body: [UInt8]) throws(ServerReplyError) {
-        appName = nil
-        if body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return }
-        let request = try jsonObject(body, expected: "a JSON object like {\"context\":{…}}")
-        guard let context = request["context"], !(context is NSNull) else { return }
-        guard let fields = context as? [String: Any] else {
-            throw ServerReplyError(.error(400, "\"context\" must be a JSON object"))
+        do throws(RequestBody.Problem) {
+            appName = (try RequestBody.context(body)["appName"] as? String).flatMap { $0.isEmpty ? nil : $0 }
+        } catch {
+            throw ServerReplyError(error)
         }
-        appName = (fields["appName"] as? String).flatMap { $0.isEmpty ? nil : $0 }
     }
-}
-
-/// A request body read as a JSON object, or a 400 reply saying why it is not one.
-/// - Parameter expected: what the body must be, for the message (`a JSON object`).
-private func jsonObject(_ body: [UInt8], expected: String) throws(ServerReplyError) -> [String: Any] {
-    let object: Any
-    do {
-        object = try JSONValue.read(Data(body))
-    } catch {
-        throw ServerReplyError(
-            .error(400, "the request body is not valid JSON\(error.detail.map { " (\($0))" } ?? "")"))
-    }
-    guard let dictionary = object as? [String: Any] else {
-        throw ServerReplyError(.error(400, "the request body must be \(expected)"))
-    }
-    return dictionary
 }

@@ -60,18 +60,14 @@ package enum Gzip {
     /// Whether an `Accept-Encoding` header accepts gzip (`gzip` or `*`, without `q=0`).
     package static func isAccepted(by header: String?) -> Bool {
         guard let header else { return false }
-        var accepted = false
-        _ = HeaderList.contains(in: header[...]) { item in
+        for item in HeaderList.elements(header) {
             let parts = item.split(separator: ";").map { HeaderList.trimmed($0).lowercased() }
-            guard let coding = parts.first, coding == "gzip" || coding == "x-gzip" || coding == "*" else {
-                return false
-            }
+            guard let coding = parts.first, coding == "gzip" || coding == "x-gzip" || coding == "*" else { continue }
             let refused = parts.dropFirst().contains { parameter in
                 parameter.hasPrefix("q=") && (Double(parameter.dropFirst(2)) ?? 1) == 0
             }
-            accepted = !refused
-            return true
+            return !refused
         }
-        return accepted
+        return false
     }
 }
