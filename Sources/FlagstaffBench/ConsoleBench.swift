@@ -244,17 +244,17 @@ enum ConsoleBench {
                 _ = state.update(.key(.character("o")))
                 effects = state.update(.key(.character("y")))
             }
-            if case .setCheckedOnOffValues(let values)? = effects.first {
+            if case .setOnOffValue(let value, let members)? = effects.first {
                 let inbox = ConsoleInbox()
                 let subscription = registry.onChange { inbox.post(.registryChange($0)) }
-                let write = clock.measure { try? registry.writeCheckedOnOffValues(values) }
+                let write = clock.measure { try? registry.writeOnOffValue(value, toMembers: members) }
                 subscription.cancel()
                 let refresh = clock.measure {
                     for event in [.storeWriteSaved] + inbox.drain() { _ = state.update(event) }
                 }
                 let layout = clock.measure { frame = ConsoleLayout.render(state) }
                 print(
-                    "  split: keys → write effect \(format(keysToEffect)); registry.writeCheckedOnOffValues "
+                    "  split: keys → write effect \(format(keysToEffect)); registry.writeOnOffValue "
                         + "\(format(write)); change event → counts and rows \(format(refresh)); layout \(format(layout))"
                 )
             }

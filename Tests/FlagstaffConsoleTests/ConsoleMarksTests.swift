@@ -17,7 +17,7 @@ import Testing
         var state = ConsoleState(registry: try registry(), width: 100, height: 30)
         #expect(state.selectedKey == "blueText")
         press(.character("m"), into: &state)
-        #expect(state.marks == ["blueText"])
+        #expect(state.markedKeys == ["blueText"])
         #expect(state.cursor == 1)
         var screen = ConsoleLayout.render(state)
         let row = screen.row(containing: "Blue Text")
@@ -58,7 +58,7 @@ import Testing
         let listed = Set(state.rows.compactMap(\.key))
         #expect(listed == ["moments.isRoundedAvatar", "list.cells.avatarBadge"])
         press(.character("M"), into: &state)
-        #expect(state.marks == listed)
+        #expect(state.markedKeys == listed)
         #expect(state.statusMessage?.hasPrefix("Marked 2 listed flags") == true)
         #expect(ConsoleLayout.render(state).find("2 marked") != nil)
 
@@ -98,11 +98,7 @@ import Testing
         state.select(key: "list.compactRows")  // the selected row is not marked: not changed
         let effects = press(.character("x"), into: &state)
         #expect(
-            effects == [
-                .setCheckedOnOffValues([
-                    "blueText": .off, "moments.isRoundedAvatar": .off, "list.infiniteScroll": .off,
-                ])
-            ])
+            bulkWrite(effects, state) == .init(.off, ["blueText", "moments.isRoundedAvatar", "list.infiniteScroll"]))
         let writes = store.writes
         try apply(effects, to: &state)
         #expect(store.writes == writes + 1)
@@ -157,7 +153,7 @@ import Testing
         #expect(state.marks.count == 7)
         let effects = press(.character("o"), into: &state)
         // The flag and the on/off setting; the five other settings are left alone.
-        #expect(effects == [.setCheckedOnOffValues(["blueText": .on, "compact": .on])])
+        #expect(bulkWrite(effects, state) == .init(.on, ["blueText", "compact"]))
         #expect(state.statusMessage == "Forced ON 2 marked flags · 5 settings skipped (not on/off) · u undoes it")
         try apply(effects, to: &state)
         #expect(features.maxItems.value == 50)
@@ -165,12 +161,9 @@ import Testing
         #expect(features.compact.value == true && features.blueText.enabled)
 
         let reset = press(.character("r"), into: &state)
-        guard case .setCheckedOnOffValues(let values)? = reset.first else {
-            Issue.record("expected one write, got \(reset)")
-            return
-        }
-        #expect(values.count == 7)
-        #expect(values.values.allSatisfy { $0 == nil })
+        let write = try #require(bulkWrite(reset, state))
+        #expect(write.keys.count == 7)
+        #expect(write.value == nil)
         try apply(reset, to: &state)
         #expect(features.storedOverrides.isEmpty)
     }
@@ -193,7 +186,7 @@ import Testing
         var state = ConsoleState(registry: features, width: 100, height: 30)
         press(.character("M"), into: &state)
         let effects = press(.character("x"), into: &state)
-        #expect(effects == [.setCheckedOnOffValues(["compact": .off])])
+        #expect(bulkWrite(effects, state) == .init(.off, ["compact"]))
         #expect(
             state.statusMessage
                 == "Forced OFF 1 marked flag · 5 settings skipped (not on/off), 1 skipped (fixed at launch) · u undoes it"
@@ -202,6 +195,19 @@ import Testing
 }
 
 extension ConsoleMarksTests {
+    /// A bulk write effect by key.
+    struct BulkWrite: Equatable {
+        var value: OverrideValue?
+        var keys: Set<String>
+        init(_ value: OverrideValue?, _ keys: Set<String>) { (self.value, self.keys) = (value, keys) }
+    }
+
+    /// The one bulk write `effects` hold, by key, or `nil` when they hold anything else.
+    func bulkWrite(_ effects: [ConsoleEffect], _ state: ConsoleState) -> BulkWrite? {
+        guard effects.count == 1, case .setOnOffValue(let value, let members) = effects[0] else { return nil }
+        return BulkWrite(value, Set(members.ordinals.compactMap(state.source.key(atOrdinal:))))
+    }
+
     @Test func ctrlCInTheBulkQuestionQuits() throws {
         var state = ConsoleState(registry: try registry(extra: 20), width: 100, height: 30)
         press(.character("M"), .character("x"), into: &state)

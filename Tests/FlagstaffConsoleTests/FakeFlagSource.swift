@@ -77,6 +77,14 @@ final class FakeFlagSource: ConsoleFlagSource {
         }
     }
 
+    func ordinal(forKey key: String) -> Int? {
+        contents.withLock { $0.flags.firstIndex { $0.key == key } }
+    }
+
+    func key(atOrdinal ordinal: Int) -> String? {
+        contents.withLock { $0.flags.indices.contains(ordinal) ? $0.flags[ordinal].key : nil }
+    }
+
     func outline() -> ConsoleOutline {
         contents.withLock { contents in
             contents.fullReads += 1

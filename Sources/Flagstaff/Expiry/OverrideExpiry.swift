@@ -112,6 +112,20 @@ public struct StoreSnapshot: Sendable, Equatable {
         return (changed, expiries != previous)
     }
 
+    /// Puts changes already worked out (their new values; no expiry involved) in force: only their keys are touched.
+    package mutating func apply(_ changed: [ValueChange]) {
+        let added = changed.count { $0.old == nil && $0.new != nil }
+        // One allocation when many keys are added (growing a dictionary of 100,000 step by step rehashes it).
+        if added > overrides.count / 2 { overrides.reserveCapacity(overrides.count + added) }
+        for change in changed {
+            if let new = change.new {
+                overrides[change.key] = new
+            } else {
+                overrides.removeValue(forKey: change.key)
+            }
+        }
+    }
+
     /// One key's value before and after a change (`nil`: no override), with the expiry of each (a change of
     /// expiry only has equal values).
     package struct ValueChange: Sendable, Equatable {

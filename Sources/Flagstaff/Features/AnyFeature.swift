@@ -25,6 +25,8 @@ open class AnyFeature: @unchecked Sendable {
     private let explicitLabel: String?
     /// The identity given by discovery or registration (none until then).
     private let identity = ChainedReference<FeatureIdentity>()
+    /// The position in the registry's ``FeatureRegistry/allFeatures`` (-1 until registered).
+    private let ordinal = Atomic<Int>(-1)
 
     /// Creates a member. Only ``AnyFlag`` and ``Setting`` subclass this class directly.
     /// - Parameters:
@@ -69,6 +71,17 @@ open class AnyFeature: @unchecked Sendable {
     }
     /// The registry this flag belongs to, once it has been discovered or registered.
     public var registry: FeatureRegistry? { withIdentity { $0?.registry } }
+    /// The member's position in its registry's ``FeatureRegistry/allFeatures`` (members are only ever added, so it
+    /// never changes), or `nil` before registration: a small number for sets of members (``MemberSet``).
+    package final var registryOrdinal: Int? {
+        let value = ordinal.load(ordering: .relaxed)
+        return value < 0 ? nil : value
+    }
+
+    /// Records the member's position in its registry's member list (under the registry's lock, as it is appended).
+    final func assignOrdinal(_ position: Int) {
+        ordinal.store(position, ordering: .relaxed)
+    }
 
     /// Where the default value comes from. Subclasses override.
     open var kind: FeatureKind { .static }

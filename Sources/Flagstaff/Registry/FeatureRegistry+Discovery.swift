@@ -55,6 +55,7 @@ extension FeatureRegistry {
             } else {
                 state.unpublished[key] = feature
             }
+            feature.assignOrdinal(state.features.count)
             state.features.append(feature)
             if groups.isEmpty { state.rootFeatures.append(feature) }
         }
@@ -147,6 +148,7 @@ extension FeatureRegistry {
                         state.valueProblems[key] = feature.applyStored(stored).problem
                     }
                 }
+                for (offset, feature) in features.enumerated() { feature.assignOrdinal(state.features.count + offset) }
                 state.features.append(contentsOf: features)
                 if groupChain.isEmpty { state.rootFeatures.append(contentsOf: features) }
                 state.searchIndex = nil

@@ -32,16 +32,6 @@ extension FeatureRegistry {
         try writeValidatedOverrideValues(changes)
     }
 
-    /// Writes changes the caller built checked, in one store write: each value `"on"`, `"off"` or `nil` (a
-    /// removal), and `"on"`/`"off"` only under the key of an on/off member (a flag or a Boolean setting), which every
-    /// such member accepts. The same write as ``setOverrideValues(_:)`` without looking every key up again to
-    /// check it (the console's bulk changes: at 100,000 keys, about 25 ms).
-    /// - Throws: the store's error; on error nothing changes.
-    package func writeCheckedOnOffValues(_ changes: [String: OverrideValue?]) throws {
-        assert(changes.values.allSatisfy { $0 == nil || $0 == .on || $0 == .off }, "not an on/off change")
-        try writeValidatedOverrideValues(changes)
-    }
-
     /// Checks each value against the member declared under its key, in any order (sorting 100,000 keys costs
     /// more than checking them).
     /// - Throws: ``InvalidOverrideValue`` naming the first invalid key in key order.
@@ -65,15 +55,27 @@ extension FeatureRegistry {
     func writeValidatedOverrideValues(
         _ changes: [String: OverrideValue?], expiries: [String: OverrideExpiry] = [:]
     ) throws {
+        try write(
+            revisioned: { store, known in try store.update(changes, expiries: expiries, known: known) },
+            plain: { try $0.update(changes, expiries: expiries) })
+    }
+
+    /// One store write and its application, serialised with every other: `revisioned` writes to a store that
+    /// tells what changed (``RevisionedOverrideStore``), `plain` to any other; the registry then applies the new
+    /// contents and notifies. `members`, when the caller knows them, are the written keys in byte order with the
+    /// member of each: the changes are then applied to them without looking their keys up.
+    /// - Throws: the store's error (kept as ``storeError``); on error nothing changes.
+    func write(
+        revisioned: (any RevisionedOverrideStore, UInt64?) throws -> RevisionedWrite,
+        plain: (any OverrideStore) throws -> StoreSnapshot, members: WrittenMembers? = nil
+    ) throws {
         let change = try core.writes.withLock { _ -> FeatureChange? in
             let write: RevisionedWrite
             do {
                 if let store = store as? any RevisionedOverrideStore {
-                    write = try store.update(
-                        changes, expiries: expiries, known: core.state.withLock { $0.storeRevision })
+                    write = try revisioned(store, core.state.withLock { $0.storeRevision })
                 } else {
-                    write = RevisionedWrite(
-                        snapshot: try store.update(changes, expiries: expiries), revision: 0, changes: nil)
+                    write = RevisionedWrite(snapshot: try plain(store), revision: 0, changes: nil)
                 }
             } catch {
                 recordStoreError(error)
@@ -82,7 +84,7 @@ extension FeatureRegistry {
             core.state.withLock { $0.storeError = nil }
             return apply(
                 write.snapshot, origin: .local,
-                written: (write.changes, store is any RevisionedOverrideStore ? write.revision : nil))
+                written: (write.changes, store is any RevisionedOverrideStore ? write.revision : nil), members: members)
         }
         if let change { notify(change) }
     }
@@ -159,7 +161,7 @@ extension FeatureRegistry {
     /// compares every key.
     func apply(
         _ snapshot: StoreSnapshot, origin: FeatureChange.Origin?,
-        written: (changes: [StoreSnapshot.ValueChange]?, revision: UInt64?)? = nil
+        written: (changes: [StoreSnapshot.ValueChange]?, revision: UInt64?)? = nil, members: WrittenMembers? = nil
     ) -> FeatureChange? {
         let overrides = snapshot.liveOverrides(at: core.wallClock.now())
         let nextExpiry = snapshot.expiries.filter { overrides[$0.key] != nil }.values.map(\.expiresAt).min()
@@ -185,8 +187,8 @@ extension FeatureRegistry {
                 if state.unpublished.isEmpty, let table {
                     applied =
                         written.count >= Self.parallelApplyThreshold
-                        ? Self.applyInParallel(written, table: table, notingEvery: notingEvery)
-                        : Self.apply(written[...], notingEvery: notingEvery, lookup: table.lookup)
+                        ? Self.applyInParallel(written, table: table, members: members, notingEvery: notingEvery)
+                        : Self.apply(written[...], table: table, members: members, notingEvery: notingEvery)
                 } else {
                     applied = Self.apply(written[...], notingEvery: notingEvery) { state.member(forKey: $0) }
                 }
@@ -224,17 +226,27 @@ extension FeatureRegistry {
     /// Applies written changes to the members of `table` on two threads (each a half; the members' cells are
     /// atomic), which halves the time spent waiting for memory at 100,000 keys.
     private static func applyInParallel(
-        _ written: [StoreSnapshot.ValueChange], table: KeyTable, notingEvery: Bool
+        _ written: [StoreSnapshot.ValueChange], table: KeyTable, members: WrittenMembers?, notingEvery: Bool
     ) -> (keys: [String], problems: [(String, String?)]) {
         let middle = written.count / 2
         let parts = AnnotatedMutex<[(keys: [String], problems: [(String, String?)])]>(
             Array(repeating: ([], []), count: 2))
         DispatchQueue.concurrentPerform(iterations: 2) { part in
             let half = part == 0 ? written[..<middle] : written[middle...]
-            let applied = apply(half, notingEvery: notingEvery, lookup: table.lookup)
+            let applied = apply(half, table: table, members: members, notingEvery: notingEvery)
             parts.withLock { $0[part] = applied }
         }
         return parts.withLock { ($0[0].keys + $0[1].keys, $0[0].problems + $0[1].problems) }
+    }
+
+    /// Puts written values in force for the members of `table`: the writer's own `members` (keys in byte order,
+    /// as the changes are) found by walking them in step with the changes, any other by looking its key up.
+    private static func apply(
+        _ written: ArraySlice<StoreSnapshot.ValueChange>, table: KeyTable, members: WrittenMembers?, notingEvery: Bool
+    ) -> (keys: [String], problems: [(String, String?)]) {
+        guard let members else { return apply(written, notingEvery: notingEvery, lookup: table.lookup) }
+        var cursor = members.cursor(from: written.first?.key)
+        return apply(written, notingEvery: notingEvery) { key in cursor.member(forKey: key) ?? table.lookup(key) }
     }
 
     /// Puts each written value in force for the member `lookup` finds under its key.

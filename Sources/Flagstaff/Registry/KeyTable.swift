@@ -31,6 +31,8 @@ final class KeyTable: @unchecked Sendable {
     let count: Int
     /// The registry's flags, top-level flags and top-level groups when the table was published.
     let members: RegistryMembers
+    /// `members.features` in the byte order of their keys, made on first use.
+    private let byteOrder = AnnotatedMutex<MembersInByteOrder?>(nil)
 
     /// Builds a table of `previous`'s entries and `added` (keys not in `previous`).
     /// - Parameters:
@@ -58,6 +60,22 @@ final class KeyTable: @unchecked Sendable {
             insert(Slot(hash: Self.hash(key) | onOff, key: key, feature: feature))
         }
         self.slots = slots
+    }
+
+    /// ``members``' features in the byte order of their keys (``ByteOrderSort``; members sharing a key are next to
+    /// each other), sorted on the first call (about 20 ms at 100,000 members) and kept.
+    func featuresInByteOrder() -> MembersInByteOrder {
+        byteOrder.withLock { cached in
+            if let cached { return cached }
+            let features = members.features
+            let keys = features.map(\.key)
+            let order = ByteOrderSort.sortedIndices(keys)
+            let sorted = MembersInByteOrder(
+                ordinals: order.map { Int32(truncatingIfNeeded: $0) }, keys: order.map { keys[$0] },
+                features: order.map { features[$0] })
+            cached = sorted
+            return sorted
+        }
     }
 
     deinit {
@@ -130,6 +148,11 @@ struct PublishedKeyTable: ~Copyable, Sendable {
         withCurrent { $0.lookup(key) } ?? nil
     }
 
+    /// The current table's features in the byte order of their keys (``KeyTable/featuresInByteOrder()``).
+    func featuresInByteOrder() -> MembersInByteOrder {
+        withCurrent { $0.featuresInByteOrder() } ?? MembersInByteOrder()
+    }
+
     /// The member lists of the current table (empty before the first publication).
     var members: RegistryMembers {
         withCurrent(\.members) ?? RegistryMembers()
@@ -153,4 +176,12 @@ struct RegistryMembers: @unchecked Sendable {
     var features: [AnyFeature] = []
     var rootFeatures: [AnyFeature] = []
     var groups: [FeatureGroup] = []
+}
+
+/// A registry's members in the byte order of their keys (``ByteOrderSort``), side by side: ordinal, key, member.
+struct MembersInByteOrder: @unchecked Sendable {
+    // @unchecked: immutable; the members are Sendable classes.
+    var ordinals: [Int32] = []
+    var keys: [String] = []
+    var features: [AnyFeature] = []
 }

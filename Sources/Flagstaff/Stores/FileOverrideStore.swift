@@ -163,25 +163,51 @@ public final class FileOverrideStore: RevisionedOverrideStore {
     package func modify(
         expiries newExpiries: [String: OverrideExpiry] = [:],
         _ plan: ([String: OverrideValue], inout ChangeAnnotation) throws -> [String: OverrideValue?]
-    ) throws -> (
-        snapshot: StoreSnapshot, change: String?, revision: UInt64, baseRevision: UInt64?,
-        changes: [StoreSnapshot.ValueChange]
-    ) {
+    ) throws -> Modification {
         try modifyPlanningExpiries { current, note, expiries in
             expiries = newExpiries
             return try plan(current, &note)
         }
     }
 
+    /// What a read-modify-write did: the contents after it, its journal change id (`nil`: nothing changed), the
+    /// revision of the new contents and of those it started from, and every value that changed.
+    package typealias Modification = (
+        snapshot: StoreSnapshot, change: String?, revision: UInt64, baseRevision: UInt64?,
+        changes: [StoreSnapshot.ValueChange]
+    )
+
     /// ``modify(expiries:_:)`` whose `plan` also gives the expiry of the keys it sets (its third argument, empty
     /// at first), for changes that decide them from what they read (undo, redo).
     package func modifyPlanningExpiries(
         _ plan: ([String: OverrideValue], inout ChangeAnnotation, inout [String: OverrideExpiry]) throws -> [String:
             OverrideValue?]
-    ) throws -> (
-        snapshot: StoreSnapshot, change: String?, revision: UInt64, baseRevision: UInt64?,
-        changes: [StoreSnapshot.ValueChange]
-    ) {
+    ) throws -> Modification {
+        try modifyLocked(bulk: nil, plan)
+    }
+
+    /// Gives every key of `sortedKeys` the value `value` (`nil` removes it) in one write, as ``update(_:)`` does:
+    /// the keys in the byte order of their UTF-8 (``ByteOrderSort``), each once. When neither the file nor the change
+    /// involves an expiry, the change is merged into the file's order (no key is sorted or looked up in the change)
+    /// and the journal gets it in that order; otherwise it is written as the same change by key.
+    /// - Returns: as ``update(_:expiries:known:)``; the changes in the order of the keys.
+    /// - Throws: as ``update(_:)``.
+    package func update(sortedKeys: [String], value: OverrideValue?, known: UInt64?) throws -> RevisionedWrite {
+        let result = try modifyLocked(bulk: (sortedKeys, value)) { _, _, _ in
+            Dictionary(sortedKeys.map { ($0, value) }, uniquingKeysWith: { first, _ in first })
+        }
+        return RevisionedWrite(
+            snapshot: result.snapshot, revision: result.revision,
+            changes: result.baseRevision != nil && result.baseRevision == known ? result.changes : nil)
+    }
+
+    /// The read-modify-write of ``modifyPlanningExpiries(_:)``; a `bulk` change (sorted keys, one value) is merged
+    /// into the file's order when no expiry is involved, else planned by `plan` like any other.
+    private func modifyLocked(
+        bulk: (keys: [String], value: OverrideValue?)?,
+        _ plan: ([String: OverrideValue], inout ChangeAnnotation, inout [String: OverrideExpiry]) throws -> [String:
+            OverrideValue?]
+    ) throws -> Modification {
         let target = try resolvedTarget()
         try checkWritable(target)
         try ensureDirectory(of: target)
@@ -190,62 +216,124 @@ public final class FileOverrideStore: RevisionedOverrideStore {
             let image = try readFile().map(decode)
             let contents = image?.contents
             var snapshot = StoreSnapshot(overrides: contents?.overrides ?? [:], expiries: contents?.expiries ?? [:])
-            let otherMembers = contents?.otherMembers ?? []
             let expired = snapshot.apply(
                 Dictionary(uniqueKeysWithValues: snapshot.expiredKeys(at: clock.now()).map { ($0, nil) }),
                 expiries: [:]
             ).values
-            var note = ChangeAnnotation.current ?? ChangeAnnotation()
-            // `plan` reads the contents; the snapshot is then changed in place (no copy of a large store).
-            var newExpiries: [String: OverrideExpiry] = [:]
-            let changes = try plan(snapshot.overrides, &note, &newExpiries)
-            let hadExpiries = !snapshot.expiries.isEmpty
-            let (changed, expiriesChanged) = snapshot.apply(changes, expiries: newExpiries)
+            let note = ChangeAnnotation.current ?? ChangeAnnotation()
             let base = image?.revision
-            guard !changed.isEmpty || expiriesChanged || !expired.isEmpty else {
-                return (snapshot, nil, base ?? revisions.add(1, ordering: .relaxed).newValue, base, [])
-            }
-            // The file's order and the journal's: without expiries, by walking the image's order and looking each
-            // key up in the change; otherwise by sorting the change's keys once and merging them in.
-            let involvesExpiry =
-                hadExpiries || expiriesChanged || !expired.isEmpty || !snapshot.expiries.isEmpty || !newExpiries.isEmpty
-            let sorted: SortedOverrides
-            let journaled: [StoreSnapshot.ValueChange]
-            let journalOrder: [Int]
-            if !involvesExpiry, let walked = StoreFileImage.walk(image, changes: changes, changed: changed) {
-                (sorted, journaled, journalOrder) = (walked.sorted, walked.changed, Array(walked.changed.indices))
+            if let bulk, expired.isEmpty, snapshot.expiries.isEmpty,
+                let merged = StoreFileImage.merge(image, sortedKeys: bulk.keys, value: bulk.value)
+            {
+                // A bulk change and no expiry: merged into the file's order; only the changed keys touch the snapshot.
+                guard !merged.changed.isEmpty else {
+                    return (snapshot, nil, base ?? revisions.add(1, ordering: .relaxed).newValue, base, [])
+                }
+                return try finish(
+                    snapshot, sorted: merged.sorted, changed: merged.changed, journaled: merged.changed,
+                    journalOrder: Array(merged.changed.indices), expired: [],
+                    otherMembers: contents?.otherMembers ?? [],
+                    base: base, note: note, target: target, applyingChanges: true)
             } else {
-                let changedOrder = ByteOrderSort.sortedIndices(changed.map(\.key))
-                sorted = StoreFileImage.sortedOverrides(
-                    of: snapshot.overrides, before: image, expired: expired, changed: changed,
-                    changedOrder: changedOrder)
-                (journaled, journalOrder) = (changed, changedOrder)
+                var note = note
+                let changed: [StoreSnapshot.ValueChange]
+                // `plan` reads the contents; the snapshot is then changed in place (no copy of a large store).
+                var newExpiries: [String: OverrideExpiry] = [:]
+                let changes = try plan(snapshot.overrides, &note, &newExpiries)
+                let hadExpiries = !snapshot.expiries.isEmpty
+                let expiriesChanged: Bool
+                (changed, expiriesChanged) = snapshot.apply(changes, expiries: newExpiries)
+                guard !changed.isEmpty || expiriesChanged || !expired.isEmpty else {
+                    return (snapshot, nil, base ?? revisions.add(1, ordering: .relaxed).newValue, base, [])
+                }
+                return try write(
+                    snapshot, image: image, changes: changes, changed: changed, expired: expired,
+                    involvesExpiry: hadExpiries || expiriesChanged || !expired.isEmpty || !snapshot.expiries.isEmpty
+                        || !newExpiries.isEmpty,
+                    note: note, target: target)
             }
-            let data = OverrideFileFormat.encode(sorted, expiries: snapshot.expiries, otherMembers: otherMembers)
-            guard data.count <= sizeLimit else {
-                throw OverrideStoreError.unwritable(
-                    path: path,
-                    reason:
-                        "the new contents would be \(data.count) bytes, over the \(Self.describe(bytes: sizeLimit)) a reader accepts; nothing was written"
-                )
-            }
-            lastImage.withLock { $0 = nil }  // the file is about to change, whatever happens next
-            try writeAtomically(data, to: target)
-            let revision = revisions.add(1, ordering: .relaxed).newValue
-            lastImage.withLock {
-                $0 = StoreFileImage(
-                    bytes: data,
-                    contents: OverrideFileFormat.Contents(
-                        overrides: snapshot.overrides, expiries: snapshot.expiries, otherMembers: otherMembers),
-                    sorted: sorted, revision: revision)
-            }
-            if !expired.isEmpty {
-                _ = journal(expired, note: ChangeAnnotation(origin: .expiry), target: target)
-            }
-            let change =
-                changed.isEmpty ? nil : journal(journaled, order: journalOrder, note: note, target: target)
-            return (snapshot, change, revision, base, expired.isEmpty ? changed : expired + changed)
         }
+    }
+
+    /// Writes a planned change: the file's order and the journal's, without expiries, by walking the image's order
+    /// and looking each key up in the change; otherwise by sorting the change's keys once and merging them in.
+    private func write(
+        _ snapshot: StoreSnapshot, image: StoreFileImage?, changes: [String: OverrideValue?],
+        changed: [StoreSnapshot.ValueChange], expired: [StoreSnapshot.ValueChange], involvesExpiry: Bool,
+        note: ChangeAnnotation, target: String
+    ) throws -> Modification {
+        let sorted: SortedOverrides
+        let journaled: [StoreSnapshot.ValueChange]
+        let journalOrder: [Int]
+        if !involvesExpiry, let walked = StoreFileImage.walk(image, changes: changes, changed: changed) {
+            (sorted, journaled, journalOrder) = (walked.sorted, walked.changed, Array(walked.changed.indices))
+        } else {
+            let changedOrder = ByteOrderSort.sortedIndices(changed.map(\.key))
+            sorted = StoreFileImage.sortedOverrides(
+                of: snapshot.overrides, before: image, expired: expired, changed: changed, changedOrder: changedOrder)
+            (journaled, journalOrder) = (changed, changedOrder)
+        }
+        return try finish(
+            snapshot, sorted: sorted, changed: changed, journaled: journaled, journalOrder: journalOrder,
+            expired: expired, otherMembers: image?.contents.otherMembers ?? [], base: image?.revision, note: note,
+            target: target)
+    }
+
+    /// Encodes the new contents, replaces the file, journals the change (and the expired overrides it removed
+    /// first) and keeps the file's image. With `applyingChanges`, `snapshot` is the contents before the change and
+    /// `changed` is put in force in it on a second thread meanwhile (it is needed only for the image and the result).
+    private func finish(
+        _ snapshot: StoreSnapshot, sorted: SortedOverrides, changed: [StoreSnapshot.ValueChange],
+        journaled: [StoreSnapshot.ValueChange], journalOrder: [Int], expired: [StoreSnapshot.ValueChange],
+        otherMembers: [OverrideFileFormat.Contents.Member], base: UInt64?, note: ChangeAnnotation, target: String,
+        applyingChanges: Bool = false
+    ) throws -> Modification {
+        let written = AnnotatedMutex<Result<(data: Data, revision: UInt64, change: String?), any Error>?>(nil)
+        let updated = AnnotatedMutex(snapshot)
+        let writeFile: @Sendable () -> Void = { [self] in
+            let result = Result { () throws -> (data: Data, revision: UInt64, change: String?) in
+                let data = OverrideFileFormat.encode(sorted, expiries: snapshot.expiries, otherMembers: otherMembers)
+                guard data.count <= sizeLimit else {
+                    throw OverrideStoreError.unwritable(
+                        path: path,
+                        reason:
+                            "the new contents would be \(data.count) bytes, over the \(Self.describe(bytes: sizeLimit)) a reader accepts; nothing was written"
+                    )
+                }
+                lastImage.withLock { $0 = nil }  // the file is about to change, whatever happens next
+                try writeAtomically(data, to: target)
+                let revision = revisions.add(1, ordering: .relaxed).newValue
+                if !expired.isEmpty {
+                    _ = journal(expired, note: ChangeAnnotation(origin: .expiry), target: target)
+                }
+                let change =
+                    changed.isEmpty ? nil : journal(journaled, order: journalOrder, note: note, target: target)
+                return (data, revision, change)
+            }
+            written.withLock { $0 = result }
+        }
+        if applyingChanges {
+            // The snapshot's dictionary (100,000 hashed keys for a bulk change) while the file is encoded and written.
+            DispatchQueue.concurrentPerform(iterations: 2) { part in
+                if part == 0 {
+                    writeFile()
+                } else {
+                    updated.withLock { $0.apply(changed) }
+                }
+            }
+        } else {
+            writeFile()
+        }
+        let result = try written.withLock { $0 }!.get()
+        let contents = updated.withLock { $0 }
+        lastImage.withLock {
+            $0 = StoreFileImage(
+                bytes: result.data,
+                contents: OverrideFileFormat.Contents(
+                    overrides: contents.overrides, expiries: contents.expiries, otherMembers: otherMembers),
+                sorted: sorted, revision: result.revision)
+        }
+        return (contents, result.change, result.revision, base, expired.isEmpty ? changed : expired + changed)
     }
 
     /// Runs `body` holding the store's lock, as a write does (waiting as ``lockWait`` says). For tools and tests

@@ -49,10 +49,38 @@ public final class InMemoryOverrideStore: RevisionedOverrideStore {
     package func update(
         _ changes: [String: OverrideValue?], expiries: [String: OverrideExpiry], known: UInt64?
     ) -> RevisionedWrite {
+        update(known: known) { $0.apply(changes, expiries: expiries).values }
+    }
+
+    /// Gives every key the same value as one change (keys in byte order, each once; see
+    /// ``RevisionedOverrideStore/update(sortedKeys:value:known:)``).
+    package func update(sortedKeys: [String], value: OverrideValue?, known: UInt64?) -> RevisionedWrite {
+        update(known: known) { current in
+            guard current.expiries.isEmpty else {
+                return current.apply(
+                    Dictionary(sortedKeys.map { ($0, value) }, uniquingKeysWith: { first, _ in first }), expiries: [:]
+                ).values
+            }
+            var changed: [StoreSnapshot.ValueChange] = []
+            for key in sortedKeys {
+                let old =
+                    value.map { current.overrides.updateValue($0, forKey: key) }
+                    ?? current.overrides.removeValue(forKey: key)
+                if old != value { changed.append(StoreSnapshot.ValueChange(key: key, old: old, new: value)) }
+            }
+            return changed
+        }
+    }
+
+    /// Changes the contents with `change` (returning what it changed), removes expired overrides, and tells what
+    /// changed since revision `known`.
+    private func update(known: UInt64?, _ change: (inout StoreSnapshot) -> [StoreSnapshot.ValueChange])
+        -> RevisionedWrite
+    {
         let now = clock.now()
         let result = contents.withLock { current in
             let base = revision.load(ordering: .relaxed)
-            var changed = current.apply(changes, expiries: expiries).values
+            var changed = change(&current)
             for key in current.expiredKeys(at: now) {
                 changed.append(
                     StoreSnapshot.ValueChange(

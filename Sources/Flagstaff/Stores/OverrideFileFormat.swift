@@ -288,15 +288,22 @@ package enum OverrideFileFormat {
         bytes.append(
             contentsOf: (compact
                 ? #"{"version":\#(version),"overrides":{"# : "{\n  \"version\": \(version),\n  \"overrides\": {").utf8)
-        for (index, (key, value)) in zip(sortedKeys, values).enumerated() {
+        for index in sortedKeys.indices {
             if compact {
                 if index > 0 { bytes.append(UInt8(ascii: ",")) }
             } else {
                 bytes.append(contentsOf: (index == 0 ? "\n    " : ",\n    ").utf8)
             }
-            JSONText.appendQuoted(key, to: &bytes)
-            bytes.append(contentsOf: (compact ? ":" : ": ").utf8)
-            bytes.append(contentsOf: value.json.utf8)
+            JSONText.appendQuoted(sortedKeys[index], to: &bytes)
+            if compact {
+                bytes.append(UInt8(ascii: ":"))
+            } else {
+                bytes.append(contentsOf: ": ".utf8)
+            }
+            let json = values[index].json
+            if json.utf8.withContiguousStorageIfAvailable({ bytes.append(contentsOf: $0) }) == nil {
+                bytes.append(contentsOf: json.utf8)
+            }
         }
         bytes.append(contentsOf: (compact || sortedKeys.isEmpty ? "}" : "\n  }").utf8)
         for member in otherMembers {

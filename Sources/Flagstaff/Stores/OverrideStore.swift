@@ -79,6 +79,11 @@ package protocol RevisionedOverrideStore: OverrideStore {
     ///   revision `known`, every value that differs from them (else `nil`: the caller compares).
     func update(_ changes: [String: OverrideValue?], expiries: [String: OverrideExpiry], known: UInt64?) throws
         -> RevisionedWrite
+
+    /// Gives every key the same value (`nil` removes it), as ``update(_:expiries:known:)`` does with no expiry: a
+    /// bulk change, whose keys the caller gives in the byte order of their UTF-8 (``ByteOrderSort``), each once.
+    /// - Returns: as ``update(_:expiries:known:)``, the changes in the order of the keys.
+    func update(sortedKeys: [String], value: OverrideValue?, known: UInt64?) throws -> RevisionedWrite
 }
 
 /// What a ``RevisionedOverrideStore`` write gives back.

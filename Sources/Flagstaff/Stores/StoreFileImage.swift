@@ -144,6 +144,53 @@ struct StoreFileImage: Sendable {
         return (result, inOrder)
     }
 
+    /// The overrides after a bulk change, and what it changed in file order: `value` (`nil`: removed) for every key
+    /// of `sortedKeys`, merged with the image's overrides in one pass over both (no key is hashed or sorted).
+    /// - Parameters:
+    ///   - image: the file the change started from (`nil`: there was none); must know its order when given.
+    ///   - sortedKeys: the keys changed, in byte order (``ByteOrderSort``), each once.
+    ///   - value: the new value of every key.
+    /// - Returns: `nil` when the image does not know its order.
+    static func merge(_ image: StoreFileImage?, sortedKeys keys: [String], value: OverrideValue?) -> (
+        sorted: SortedOverrides, changed: [StoreSnapshot.ValueChange]
+    )? {
+        let previous: SortedOverrides
+        if let image {
+            guard let sorted = image.sorted else { return nil }
+            previous = sorted
+        } else {
+            previous = SortedOverrides(keys: [], values: [])
+        }
+        var result = SortedOverrides(keys: [], values: [])
+        let capacity = previous.keys.count + (value == nil ? 0 : keys.count)
+        result.keys.reserveCapacity(capacity)
+        result.values.reserveCapacity(capacity)
+        var changed: [StoreSnapshot.ValueChange] = []
+        changed.reserveCapacity(keys.count)
+        var i = 0
+        var j = 0
+        while i < previous.keys.count || j < keys.count {
+            let order =
+                j == keys.count ? -1 : i == previous.keys.count ? 1 : ByteOrderSort.compare(previous.keys[i], keys[j])
+            if order < 0 {
+                result.keys.append(previous.keys[i])
+                result.values.append(previous.values[i])
+                i += 1
+                continue
+            }
+            let old: OverrideValue? = order == 0 ? previous.values[i] : nil
+            if order == 0 { i += 1 }
+            let key = keys[j]
+            j += 1
+            if let value {
+                result.keys.append(key)
+                result.values.append(value)
+            }
+            if old != value { changed.append(StoreSnapshot.ValueChange(key: key, old: old, new: value)) }
+        }
+        return (result, changed)
+    }
+
     /// Whether `a` comes before `b` in the byte order of their UTF-8.
     private static func precedes(_ a: String, _ b: String) -> Bool {
         a.utf8.lexicographicallyPrecedes(b.utf8)

@@ -20,6 +20,23 @@ package enum ByteOrderSort {
         var index: UInt32
     }
 
+    /// Compares two strings by the bytes of their UTF-8: negative when `a` comes first, zero when equal.
+    package static func compare(_ a: String, _ b: String) -> Int {
+        let result = a.utf8.withContiguousStorageIfAvailable { x in
+            b.utf8.withContiguousStorageIfAvailable { y -> Int in
+                let shared = min(x.count, y.count)
+                if shared > 0, let p = x.baseAddress, let q = y.baseAddress {
+                    let order = memcmp(p, q, shared)
+                    if order != 0 { return Int(order) }
+                }
+                return x.count - y.count
+            }
+        }
+        if let result = result ?? nil { return result }
+        if a == b { return 0 }
+        return a.utf8.lexicographicallyPrecedes(b.utf8) ? -1 : 1
+    }
+
     /// The positions of `strings` in the byte order of their UTF-8.
     /// - Parameter strings: the strings.
     /// - Returns: indices into `strings`, smallest string first (equal strings keep their input order).

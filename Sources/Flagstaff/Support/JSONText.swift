@@ -22,6 +22,15 @@ package enum JSONText {
     /// Appends `text` as a JSON string literal (as ``quoted(_:alsoEscaping:)`` writes it) to `bytes`: plain text
     /// is copied whole, without making a string.
     package static func appendQuoted(_ text: String, to bytes: inout [UInt8]) {
+        // Native strings: their bytes checked and copied in place.
+        let copied = text.utf8.withContiguousStorageIfAvailable { utf8 -> Bool in
+            for byte in utf8 where byte < 0x20 || byte >= 0x7F || byte == 0x22 || byte == 0x5C { return false }
+            bytes.append(0x22)
+            bytes.append(contentsOf: utf8)
+            bytes.append(0x22)
+            return true
+        }
+        if copied == true { return }
         let plain = text.utf8.allSatisfy { byte in byte >= 0x20 && byte < 0x7F && byte != 0x22 && byte != 0x5C }
         guard plain else {
             bytes.append(contentsOf: quoted(text).utf8)

@@ -49,7 +49,7 @@ extension ConsoleLayout {
                     break
                 }
                 drawFlag(flag, snapshot, row: row, columns: columns, context, into: &buffer)
-                if state.marks.contains(flag.key) { drawMark(row: row, context, into: &buffer) }
+                if state.isMarked(key: flag.key) { drawMark(row: row, context, into: &buffer) }
             }
             if selected { buffer.restyle(row: row, from: 0, to: buffer.width) { $0.reverse = !$0.reverse } }
         }

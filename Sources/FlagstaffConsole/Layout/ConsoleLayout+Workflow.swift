@@ -67,8 +67,8 @@ extension ConsoleLayout {
                 truncate(profileValueText(value, context), to: columns.source - columns.value - 1, context), row: row,
                 column: columns.value, style: style)
         }
-        if let unsaved = context.state.pendingWrites.last(where: { $0.value(forKey: key) != nil }),
-            unsaved.value(forKey: key) == .some(nil)
+        if let unsaved = context.state.pendingWrites.last(where: { $0.value(forKey: key, ordinal: nil) != nil }),
+            unsaved.value(forKey: key, ordinal: nil) == .some(nil)
         {
             buffer.put("resetting", row: row, column: columns.source, style: context.theme.warning, maxWidth: 11)
         } else {

@@ -21,13 +21,20 @@ package final class ConsoleStoreWriter: Sendable {
     /// One write: what it changes (for the list of unsaved keys) and how to perform it.
     package struct Job: Sendable {
         /// The keys the write changes (listed in ``ConsoleOutcome/unsavedKeys`` if it never lands).
-        package let keys: [String]
+        package var keys: [String] { listKeys() }
+        /// Lists ``keys`` (only asked of a write that never lands).
+        private let listKeys: @Sendable () -> [String]
         /// Performs the write (through the registry, which reports the changed flags).
         package let perform: @Sendable () throws -> Void
 
         /// Creates a job.
         package init(keys: [String], perform: @escaping @Sendable () throws -> Void) {
-            self.keys = keys
+            self.init(listingKeys: { keys }, perform: perform)
+        }
+
+        /// Creates a job whose keys are listed only when asked for (a bulk change of many flags).
+        package init(listingKeys: @escaping @Sendable () -> [String], perform: @escaping @Sendable () throws -> Void) {
+            self.listKeys = listingKeys
             self.perform = perform
         }
     }

@@ -45,6 +45,14 @@ package protocol ConsoleFlagSource: Sendable {
     /// Whether the key is a flag or an on/off setting (`true`), another setting (`false`), or unknown (`nil`):
     /// cheap, for a change to every marked flag.
     func isOnOff(key: String) -> Bool?
+    /// The flag's position among all flags (it never changes; marks are kept by it), or `nil` for an unknown key:
+    /// cheap (`M` asks it of every listed flag).
+    func ordinal(forKey key: String) -> Int?
+    /// The key of the flag at `ordinal`, or `nil`.
+    func key(atOrdinal ordinal: Int) -> String?
+    /// The marked members a bulk change acts on: those that are on/off (all of them when `onOffOnly` is false),
+    /// less those whose value is fixed at launch, with the number of each left out.
+    func bulkTargets(of marks: MemberSet, onOffOnly: Bool) -> BulkTargets
 }
 
 extension ConsoleFlagSource {
@@ -62,5 +70,21 @@ extension ConsoleFlagSource {
     /// Reads the flag's status.
     package func isOnOff(key: String) -> Bool? {
         status(forKey: key)?.isBoolean
+    }
+
+    /// Reads each marked flag's key, status and resolution.
+    package func bulkTargets(of marks: MemberSet, onOffOnly: Bool) -> BulkTargets {
+        var targets = BulkTargets()
+        marks.forEach { ordinal in
+            guard let key = key(atOrdinal: ordinal), let isOnOff = isOnOff(key: key) else { return }
+            if onOffOnly, !isOnOff {
+                targets.skippedSettings += 1
+            } else if isFixedAtLaunch(key: key) {
+                targets.skippedAtLaunch += 1
+            } else {
+                targets.members.insert(ordinal)
+            }
+        }
+        return targets
     }
 }

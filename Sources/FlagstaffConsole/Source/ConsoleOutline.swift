@@ -5,6 +5,14 @@ package protocol ConsoleKeyList: Sendable {
     var count: Int { get }
     /// The key at `index`.
     func key(at index: Int) -> String
+    /// The ordinal (``ConsoleFlagSource/ordinal(forKey:)``) of the flag at `index` when the list knows it without
+    /// a look-up, else `nil` (the default).
+    func ordinal(at index: Int) -> Int?
+}
+
+extension ConsoleKeyList {
+    /// Not known: the caller looks the key up.
+    package func ordinal(at index: Int) -> Int? { nil }
 }
 
 extension Array: ConsoleKeyList where Element == String {

@@ -93,6 +93,34 @@ package struct RegistryFlagSource: ConsoleFlagSource {
         registry.isOnOffMember(forKey: key)
     }
 
+    package func ordinal(forKey key: String) -> Int? {
+        registry.feature(forKey: key)?.registryOrdinal
+    }
+
+    package func key(atOrdinal ordinal: Int) -> String? {
+        let members = registry.allFeatures
+        return members.indices.contains(ordinal) ? members[ordinal].key : nil
+    }
+
+    package func bulkTargets(of marks: MemberSet, onOffOnly: Bool) -> BulkTargets {
+        // The member list read once; each member's type and (with launch overrides only) resolution read directly.
+        let members = registry.allFeatures
+        var targets = BulkTargets()
+        targets.members.reserveCapacity(upTo: members.count)
+        marks.forEach { ordinal in
+            guard ordinal < members.count else { return }
+            let member = members[ordinal]
+            if onOffOnly, member.settingType != .boolean {
+                targets.skippedSettings += 1
+            } else if hasLaunchOverrides, member.launchOverrideValue != nil {
+                targets.skippedAtLaunch += 1
+            } else {
+                targets.members.insert(ordinal)
+            }
+        }
+        return targets
+    }
+
     package func isFixedAtLaunch(key: String) -> Bool {
         // Only launch overrides fix a value at launch: without any, no flag needs to be read.
         guard hasLaunchOverrides else { return false }
@@ -167,6 +195,10 @@ struct ValueMatchedHits: ConsoleSearchHits {
     func position(ofKey key: String) -> Int? {
         results.position(ofKey: key) ?? valueMatches.firstIndex(of: key).map { results.count + $0 }
     }
+
+    func ordinal(at position: Int) -> Int? {
+        position < results.count ? results.ordinal(at: position) : nil
+    }
 }
 
 /// The keys of some flags, read when asked for.
@@ -174,6 +206,7 @@ struct FeatureKeys: ConsoleKeyList {
     let features: [AnyFeature]
     var count: Int { features.count }
     func key(at index: Int) -> String { features[index].key }
+    func ordinal(at index: Int) -> Int? { features[index].registryOrdinal }
 }
 
 extension SearchResults: ConsoleSearchHits {
@@ -182,4 +215,6 @@ extension SearchResults: ConsoleSearchHits {
     package func matchedRanges(at position: Int) -> [SearchField: [Range<Int>]] { self[position].matchedRanges }
 
     package func position(ofKey key: String) -> Int? { firstIndex(ofKey: key) }
+
+    package func ordinal(at position: Int) -> Int? { self[position].feature.registryOrdinal }
 }

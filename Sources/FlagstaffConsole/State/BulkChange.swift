@@ -15,16 +15,26 @@ package struct BulkChange: Sendable, Equatable {
 
     /// What the change does.
     package var kind: Kind
-    /// The values written, by key (`nil` removes the override).
-    package var values: [String: OverrideValue?]
+    /// The members changed, and what was left out.
+    package var targets: BulkTargets
+
+    /// The value written to every member (`nil` removes the override).
+    package var value: OverrideValue? {
+        switch kind {
+        case .forceOn: .on
+        case .forceOff: .off
+        case .reset: nil
+        }
+    }
+
     /// Marked settings left out because they are not on/off (`o` and `x` only).
-    package var skippedSettings: Int
+    package var skippedSettings: Int { targets.skippedSettings }
     /// Marked flags left out because their value is fixed at launch.
-    package var skippedAtLaunch: Int
+    package var skippedAtLaunch: Int { targets.skippedAtLaunch }
 
     /// `Force OFF 134 marked flags` for the question, `Forced OFF 134 marked flags` once `done`.
     package func summary(done: Bool) -> String {
-        let count = values.count
+        let count = targets.members.count
         let noun = count == 1 ? "flag" : "flags"
         switch kind {
         case .forceOn: return (done ? "Forced" : "Force") + " ON \(count) marked \(noun)"
@@ -44,4 +54,18 @@ package struct BulkChange: Sendable, Equatable {
         }
         return parts.isEmpty ? nil : parts.joined(separator: ", ")
     }
+}
+
+/// The marked members a bulk change acts on (by ``AnyFeature/registryOrdinal``), and how many marked ones it leaves
+/// out and why.
+package struct BulkTargets: Sendable, Equatable {
+    /// The members changed.
+    package var members = MemberSet()
+    /// Marked settings left out because they are not on/off.
+    package var skippedSettings = 0
+    /// Marked flags left out because their value is fixed at launch.
+    package var skippedAtLaunch = 0
+
+    /// No members.
+    package init() {}
 }

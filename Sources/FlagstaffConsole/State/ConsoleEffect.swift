@@ -6,10 +6,10 @@ package enum ConsoleEffect: Sendable, Equatable {
     case setOverrides([String: OverrideState])
     /// Write these values in one store write, for flags and typed settings alike (`nil` removes the override).
     case setOverrideValues([String: OverrideValue?])
-    /// Write a bulk change on marked members in one store write: `on`/`off` for on/off members (flags and Boolean
-    /// settings, which all accept them) or `nil` (removal) for any member, checked as the change was built, so the
-    /// registry does not look every key up to check it again.
-    case setCheckedOnOffValues([String: OverrideValue?])
+    /// Write a bulk change on marked members (by ordinal) in one store write: `on`/`off` for on/off members (flags
+    /// and Boolean settings, which all accept them) or `nil` (removal) for any member, checked as the change was
+    /// built, so the registry neither looks a key up nor checks a value again.
+    case setOnOffValue(OverrideValue?, members: MemberSet)
     /// Open the external editor (`$VISUAL`, `$EDITOR`) on `text`, for the setting with `key`, with the terminal
     /// handed over until it exits; the result comes back as ``ConsoleEvent/externalEditFinished(key:result:)``.
     case editExternally(key: String, text: String)

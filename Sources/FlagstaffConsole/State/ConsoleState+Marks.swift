@@ -12,7 +12,11 @@ extension ConsoleState {
             statusMessage = rows.isEmpty ? "No flag selected" : "Marks are for flags (this row is a group)"
             return
         }
-        if marks.remove(key) == nil { marks.insert(key) }
+        guard let ordinal = source.ordinal(forKey: key) else {
+            statusMessage = "Marks are for flags of this registry (this override's key is not one)"
+            return
+        }
+        if !marks.remove(ordinal) { marks.insert(ordinal) }
         move(by: 1)
     }
 
@@ -20,10 +24,10 @@ extension ConsoleState {
     mutating func markAllListed() {
         let before = marks.count
         var listed = 0
-        marks.reserveCapacity(before + rows.count)
-        rows.forEachKey { key in
+        marks.reserveCapacity(upTo: source.flagCount)
+        rows.forEachOrdinal(lookingUp: source.ordinal(forKey:)) { ordinal in
             listed += 1
-            marks.insert(key)
+            marks.insert(ordinal)
         }
         guard listed > 0 else {
             statusMessage = "No flag listed to mark"
@@ -46,7 +50,21 @@ extension ConsoleState {
         }
         guard !marks.isEmpty else { return }
         statusMessage = "Cleared \(marks.count) mark\(marks.count == 1 ? "" : "s")"
-        marks = []
+        marks = MemberSet()
+    }
+
+    /// The keys of the marked flags and settings.
+    package var markedKeys: Set<String> {
+        var keys: Set<String> = []
+        marks.forEach { ordinal in
+            if let key = source.key(atOrdinal: ordinal) { keys.insert(key) }
+        }
+        return keys
+    }
+
+    /// Whether the flag with `key` is marked.
+    package func isMarked(key: String) -> Bool {
+        !marks.isEmpty && source.ordinal(forKey: key).map(marks.contains) == true
     }
 
     /// `o`, `x` or `r` with marks: the change to every marked flag, applied at once, or after a y/n question
@@ -56,31 +74,12 @@ extension ConsoleState {
     /// message); `r` removes the override of every marked flag and setting. Flags whose value is fixed at launch
     /// are left alone. The change is one store write, so one undo step.
     mutating func changeMarked(_ kind: BulkChange.Kind) -> [ConsoleEffect] {
-        var change = BulkChange(kind: kind, values: [:], skippedSettings: 0, skippedAtLaunch: 0)
-        change.values.reserveCapacity(marks.count)
-        let value: OverrideValue? =
-            switch kind {
-            case .forceOn: .on
-            case .forceOff: .off
-            case .reset: nil
-            }
-        for key in marks {
-            guard let isOnOff = source.isOnOff(key: key) else { continue }
-            if kind != .reset, !isOnOff {
-                change.skippedSettings += 1
-                continue
-            }
-            if source.isFixedAtLaunch(key: key) {
-                change.skippedAtLaunch += 1
-                continue
-            }
-            change.values.updateValue(value, forKey: key)
-        }
-        guard !change.values.isEmpty else {
+        let change = BulkChange(kind: kind, targets: source.bulkTargets(of: marks, onOffOnly: kind != .reset))
+        guard !change.targets.members.isEmpty else {
             statusMessage = "Nothing to change: " + (change.skippedNote ?? "no marked flag is listed in this registry")
             return []
         }
-        if change.values.count > Self.bulkConfirmationThreshold {
+        if change.targets.members.count > Self.bulkConfirmationThreshold {
             pendingBulk = change
             mode = .confirmBulk
             return []
@@ -107,20 +106,25 @@ extension ConsoleState {
         let dot = " \(glyphs.dot) "
         statusMessage = change.summary(done: true) + (change.skippedNote.map { dot + $0 } ?? "") + dot + "u undoes it"
         // Checked as it was built: `on`/`off` only for on/off members, or removals.
-        return [.setCheckedOnOffValues(change.values)]
+        return [.setOnOffValue(change.value, members: change.targets.members)]
     }
 }
 
 extension ConsoleRows {
-    /// Calls `body` with the key of every flag row, in order, without making the rows.
-    func forEachKey(_ body: (String) -> Void) {
+    /// Calls `body` with the ordinal of every flag row that has one, in order, without making the rows: as the
+    /// rows' lists know it, else by looking the key up with `lookUp`.
+    func forEachOrdinal(lookingUp lookUp: (String) -> Int?, _ body: (Int) -> Void) {
         switch storage {
         case .tree(let tree):
             for item in tree.items {
-                if case .flag(let list, let index, _) = item { body(tree.lists[Int(list)].key(at: Int(index))) }
+                guard case .flag(let list, let index, _) = item else { continue }
+                let keys = tree.lists[Int(list)]
+                if let ordinal = keys.ordinal(at: Int(index)) ?? lookUp(keys.key(at: Int(index))) { body(ordinal) }
             }
         case .results(let results, _):
-            for position in 0..<results.count { body(results.key(at: position)) }
+            for position in 0..<results.count {
+                if let ordinal = results.ordinal(at: position) ?? lookUp(results.key(at: position)) { body(ordinal) }
+            }
         }
     }
 }

@@ -22,7 +22,7 @@ extension ConsoleState {
             switch effect {
             case .setOverrides(let changes): pendingWrites.append(.overrides(changes))
             case .setOverrideValues(let changes): pendingWrites.append(.values(changes))
-            case .setCheckedOnOffValues(let changes): pendingWrites.append(.values(changes))
+            case .setOnOffValue(let value, let members): pendingWrites.append(.members(members, value: value))
             case .applyProfile(_, _, let changes): pendingWrites.append(.values(changes))
             case .setOverrideExpiry(let key, let value, _): pendingWrites.append(.values([key: value]))
             case .resetAllOverrides: pendingWrites.append(.resetAll)

@@ -60,8 +60,9 @@ package struct ConsoleState: Sendable {
     package internal(set) var picker: ChoicePicker?
     /// The external editor's text that was not a valid value, in ``ConsoleMode/editRejected``.
     package internal(set) var rejectedEdit: RejectedEdit?
-    /// Keys of the marked flags and settings (`m`, `M`); with marks, `o`, `x` and `r` act on all of them.
-    package internal(set) var marks: Set<String> = []
+    /// The marked flags and settings (`m`, `M`) by ordinal (``ConsoleFlagSource/ordinal(forKey:)``); with marks,
+    /// `o`, `x` and `r` act on all of them. ``markedKeys`` names them.
+    package internal(set) var marks = MemberSet()
     /// The bulk change waiting for its y/n answer, in ``ConsoleMode/confirmBulk``.
     package internal(set) var pendingBulk: BulkChange?
     /// The history overlay's contents and position, in ``ConsoleMode/history``.
@@ -175,8 +176,11 @@ package struct ConsoleState: Sendable {
     /// change the flag's override (`R` waiting for the lock marks only the overridden flags).
     package func unsavedOverride(for flag: ConsoleFlag) -> OverrideState? {
         guard flag.setting == nil else { return nil }
+        let ordinal = source.ordinal(forKey: flag.key)
         for write in pendingWrites.reversed() {
-            if let state = write.override(forKey: flag.key) { return state == flag.override ? nil : state }
+            if let state = write.override(forKey: flag.key, ordinal: ordinal) {
+                return state == flag.override ? nil : state
+            }
         }
         return nil
     }
@@ -185,8 +189,11 @@ package struct ConsoleState: Sendable {
     /// that write has not been saved and would change the setting's override.
     package func unsavedValue(for flag: ConsoleFlag) -> OverrideValue?? {
         guard let setting = flag.setting else { return nil }
+        let ordinal = source.ordinal(forKey: flag.key)
         for write in pendingWrites.reversed() {
-            if let value = write.value(forKey: flag.key) { return value == setting.override ? nil : value }
+            if let value = write.value(forKey: flag.key, ordinal: ordinal) {
+                return value == setting.override ? nil : value
+            }
         }
         return nil
     }
