@@ -46,8 +46,11 @@ import FoundationNetworking
         let registry = try ServedFixtures.registry()
         let running = try await RunningServer(registry: registry)
         defer { Task { await running.stop() } }
-        let first = try await HTTPExchange.send(running.url("/api/frontend?appName=x&userId=1"))
+        let first = try await HTTPExchange.send(
+            running.url("/api/frontend?appName=web-shop&userId=1"), headers: ["User-Agent": "Mozilla/5.0"])
         #expect(first.status == 200)
+        // The JavaScript SDK names its app in the query: the client is listed by it, not by the browser.
+        #expect(running.server.clients.clients.contains { $0.name == "web-shop" && $0.sdk == "Mozilla/5.0" })
         let etag = try #require(first.header("ETag"))
         #expect(first.header("Content-Type")?.hasPrefix("application/json") == true)
         let again = try await HTTPExchange.send(running.url("/api/proxy"), headers: ["If-None-Match": etag])

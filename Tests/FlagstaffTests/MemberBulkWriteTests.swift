@@ -135,7 +135,8 @@ import Testing
         try registry.register(flags + [setting, toggle])
         #expect(flags.enumerated().allSatisfy { $1.registryOrdinal == $0 })
         #expect(toggle.registryOrdinal == 301)
-        try registry.setOverrideValues(["group1.flag1": .on, "number": try OverrideValue(json: "5")])
+        let five = try OverrideValue(json: "5")
+        try registry.setOverrideValues(["group1.flag1": .on, "number": five])
         let seen = AnnotatedMutex<[FeatureChange]>([])
         let subscription = registry.onChange { change in seen.withLock { $0.append(change) } }
         defer { subscription.cancel() }
@@ -145,8 +146,11 @@ import Testing
         members.insert(301)
         members.insert(5_000)
         try registry.writeOnOffValue(.off, toMembers: members)
-        #expect(flags.enumerated().allSatisfy { $1.override == ($0.isMultiple(of: 2) ? .disabled : .featureDefault) })
-        #expect(toggle.overrideValue == .off && setting.overrideValue == (try OverrideValue(json: "5")))
+        #expect(
+            flags.enumerated().allSatisfy {
+                $1.override == ($0.isMultiple(of: 2) ? .disabled : $0 == 1 ? .enabled : .featureDefault)
+            })
+        #expect(toggle.overrideValue == .off && setting.overrideValue == five)
         #expect(registry.storedOverrides.count == 150 + 1 + 2)
         #expect(seen.withLock { $0.last?.keyCount } == 151)
         #expect(try store.load() == registry.storedOverrides)
@@ -156,10 +160,10 @@ import Testing
         #expect(flags[0].override == .featureDefault && flags[2].override == .featureDefault)
         #expect(flags[1].override == .featureDefault)
         #expect(setting.overrideValue == nil)
-        #expect(seen.withLock { $0.last?.keys } == ["group0.flag0", "group2.flag2", "number"])
+        #expect(seen.withLock { $0.last?.keys } == ["group0.flag0", "group1.flag1", "group2.flag2", "number"])
         let undo = try registry.undoLastChange()
-        #expect(undo.target.entries.map(\.key) == ["group0.flag0", "group2.flag2", "number"])
-        #expect(flags[0].override == .disabled && setting.overrideValue == (try OverrideValue(json: "5")))
+        #expect(undo.target.entries.map(\.key) == ["group0.flag0", "group1.flag1", "group2.flag2", "number"])
+        #expect(flags[0].override == .disabled && flags[1].override == .enabled && setting.overrideValue == five)
 
         // Flags registered afterwards: a new member list, sorted again.
         let late = Feature(key: "aaa.late")

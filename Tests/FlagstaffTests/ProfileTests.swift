@@ -34,6 +34,14 @@ final class ProfileTestFeatures: FeatureRegistry, @unchecked Sendable {
             #expect(throws: Never.self) { try ProfileLibrary.validate(name: name) }
         }
         #expect(throws: ProfileError.self) { try library.load("../overrides") }
+        // Each refusal names what is wrong: traversal as traversal, not as a leading dot.
+        for (name, reason) in [
+            ("../x", "path separator"), ("..", "outside the profiles folder"), ("..x", "outside the profiles folder"),
+            (".hidden", "may not start with '.'"),
+        ] {
+            let error = #expect(throws: ProfileError.self) { try ProfileLibrary.validate(name: name) }
+            #expect(error.map { "\($0)" }?.contains(reason) == true, "\(name): \(error.map { "\($0)" } ?? "")")
+        }
     }
 
     @Test func saveListLoadAndDeleteRoundTripInTheExportFormat() throws {

@@ -37,10 +37,14 @@ public struct ProfileLibrary: Sendable {
         func refuse(_ reason: String) -> ProfileError { ProfileError(code: .invalidName(name, reason: reason)) }
         guard !name.isEmpty else { throw refuse("it is empty") }
         guard name.count <= 100 else { throw refuse("longer than 100 characters") }
-        guard !name.hasPrefix(".") else { throw refuse("it may not start with '.'") }
+        // Traversal first, named as such: `../x` is refused for reaching outside the folder, not for its dot.
         if name.contains("/") || name.contains("\\") {
-            throw refuse("it may not contain a path separator")
+            throw refuse("it may not contain a path separator ('/' or '\\'): a profile stays in the profiles folder")
         }
+        if name == "." || name.hasPrefix("..") {
+            throw refuse("'..' would name a path outside the profiles folder")
+        }
+        guard !name.hasPrefix(".") else { throw refuse("it may not start with '.' (hidden files are not profiles)") }
         guard name.allSatisfy({ $0.isLetter || $0.isNumber || "-_.".contains($0) }) else {
             throw refuse("use letters, digits, '-', '_' and '.'")
         }

@@ -44,8 +44,11 @@ struct FlagRoutes: Sendable {
         }
     }
 
+    /// `GET` (context in the query: the JavaScript SDK names its app there) or, from `POST`, with the body's
+    /// `appName`.
     private func frontend(_ request: Request, appName: String? = nil) -> Response {
-        note(request, appName: appName, call: .request)
+        let queried = request.uri.queryParameters.get("appName").flatMap { $0.isEmpty ? nil : $0 }
+        note(request, appName: appName ?? queried, call: .request)
         let snapshot = live.current()
         return snapshot.reply(
             .frontend, ifNoneMatch: request.headers[.ifNoneMatch], acceptsGzip: acceptsGzip(request),
@@ -105,8 +108,8 @@ struct FlagRoutes: Sendable {
         return Array(buffer.readableBytesView)
     }
 
-    /// Records the call under the client's name: `appName` from the body, else the `UNLEASH-APPNAME` header,
-    /// else the user agent.
+    /// Records the call under the client's name: `appName` from the body or the frontend query, else the
+    /// `UNLEASH-APPNAME` header, else the user agent.
     private func note(_ request: Request, appName: String?, sdk: String? = nil, call: ClientTracker.Call) {
         let agent = request.headers[.userAgent]
         let name =
