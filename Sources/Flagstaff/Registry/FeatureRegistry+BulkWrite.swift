@@ -20,7 +20,8 @@ extension FeatureRegistry {
 
     package func writeOnOffValue(_ value: OverrideValue?, toMembers members: MemberSet) throws {
         assert(value == nil || value == .on || value == .off, "not an on/off change")
-        let written = WrittenMembers(members, of: core.keyTable.featuresInByteOrder())
+        let order = core.keyTable.featuresInByteOrder()
+        let written = WrittenMembers(members, of: order)
         guard !written.keys.isEmpty else { return }
         try write(
             revisioned: { store, known in try store.update(sortedKeys: written.keys, value: value, known: known) },

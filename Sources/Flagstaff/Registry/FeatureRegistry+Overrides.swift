@@ -135,12 +135,14 @@ extension FeatureRegistry {
     func reloadFromStore(origin: FeatureChange.Origin?) -> FeatureChange? {
         let signature = store.changeSignature()
         do {
-            let overrides = try store.loadSnapshot()
+            // A store that tells its revision lets the next write apply only what it changed from these contents.
+            let (overrides, revision) =
+                try (store as? any RevisionedOverrideStore)?.loadRevisioned() ?? (store.loadSnapshot(), nil)
             core.state.withLock {
                 $0.storeError = nil
                 $0.storeSignature = signature
             }
-            return apply(overrides, origin: origin)
+            return apply(overrides, origin: origin, written: revision.map { (nil, $0) })
         } catch {
             core.state.withLock {
                 $0.storeError = error
@@ -157,8 +159,8 @@ extension FeatureRegistry {
     ///
     /// `written` is, for the registry's own write, the revision the store gave the new contents and what differs
     /// from the contents applied last, when the store could tell (``RevisionedOverrideStore``): only those keys
-    /// are then applied. Any other snapshot (a reload, an expiry) forgets the revision, so the next write
-    /// compares every key.
+    /// are then applied. A reload gives the revision it read and no changes (every key is compared once); any
+    /// other snapshot (an expiry) forgets the revision, so the next write compares every key.
     func apply(
         _ snapshot: StoreSnapshot, origin: FeatureChange.Origin?,
         written: (changes: [StoreSnapshot.ValueChange]?, revision: UInt64?)? = nil, members: WrittenMembers? = nil

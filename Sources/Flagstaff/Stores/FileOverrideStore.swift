@@ -117,9 +117,18 @@ public final class FileOverrideStore: RevisionedOverrideStore {
     /// Reads the file with its expiry times. A missing file means no overrides.
     /// - Throws: `OverrideStoreError.unreadable` or `.corrupt`, naming the file.
     public func loadSnapshot() throws -> StoreSnapshot {
-        guard let data = try readFile() else { return StoreSnapshot() }
-        let contents = try decode(data).contents
-        return StoreSnapshot(overrides: contents.overrides, expiries: contents.expiries)
+        try loadRevisioned().snapshot
+    }
+
+    /// The revision of a missing file: no overrides, whoever removed the file or never wrote it.
+    static let missingFileRevision: UInt64 = 0
+
+    /// Reads the file with the revision of what it holds (``missingFileRevision`` for no file).
+    /// - Throws: as ``loadSnapshot()``.
+    package func loadRevisioned() throws -> (snapshot: StoreSnapshot, revision: UInt64) {
+        guard let data = try readFile() else { return (StoreSnapshot(), Self.missingFileRevision) }
+        let image = try decode(data)
+        return (StoreSnapshot(overrides: image.contents.overrides, expiries: image.contents.expiries), image.revision)
     }
 
     /// Read-modify-write under the cross-process lock; writes only if something changed, and journals the
@@ -221,14 +230,13 @@ public final class FileOverrideStore: RevisionedOverrideStore {
                 expiries: [:]
             ).values
             let note = ChangeAnnotation.current ?? ChangeAnnotation()
-            let base = image?.revision
+            // No file holds no overrides: a write to a missing file starts from known (empty) contents.
+            let base = image?.revision ?? Self.missingFileRevision
             if let bulk, expired.isEmpty, snapshot.expiries.isEmpty,
                 let merged = StoreFileImage.merge(image, sortedKeys: bulk.keys, value: bulk.value)
             {
                 // A bulk change and no expiry: merged into the file's order; only the changed keys touch the snapshot.
-                guard !merged.changed.isEmpty else {
-                    return (snapshot, nil, base ?? revisions.add(1, ordering: .relaxed).newValue, base, [])
-                }
+                guard !merged.changed.isEmpty else { return (snapshot, nil, base, base, []) }
                 return try finish(
                     snapshot, sorted: merged.sorted, changed: merged.changed, journaled: merged.changed,
                     journalOrder: Array(merged.changed.indices), expired: [],
@@ -244,7 +252,7 @@ public final class FileOverrideStore: RevisionedOverrideStore {
                 let expiriesChanged: Bool
                 (changed, expiriesChanged) = snapshot.apply(changes, expiries: newExpiries)
                 guard !changed.isEmpty || expiriesChanged || !expired.isEmpty else {
-                    return (snapshot, nil, base ?? revisions.add(1, ordering: .relaxed).newValue, base, [])
+                    return (snapshot, nil, base, base, [])
                 }
                 return try write(
                     snapshot, image: image, changes: changes, changed: changed, expired: expired,
@@ -275,8 +283,8 @@ public final class FileOverrideStore: RevisionedOverrideStore {
         }
         return try finish(
             snapshot, sorted: sorted, changed: changed, journaled: journaled, journalOrder: journalOrder,
-            expired: expired, otherMembers: image?.contents.otherMembers ?? [], base: image?.revision, note: note,
-            target: target)
+            expired: expired, otherMembers: image?.contents.otherMembers ?? [],
+            base: image?.revision ?? Self.missingFileRevision, note: note, target: target)
     }
 
     /// Encodes the new contents, replaces the file, journals the change (and the expired overrides it removed

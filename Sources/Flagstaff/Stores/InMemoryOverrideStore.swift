@@ -52,6 +52,11 @@ public final class InMemoryOverrideStore: RevisionedOverrideStore {
         update(known: known) { $0.apply(changes, expiries: expiries).values }
     }
 
+    /// The contents with their revision.
+    package func loadRevisioned() -> (snapshot: StoreSnapshot, revision: UInt64) {
+        contents.withLock { ($0, revision.load(ordering: .relaxed)) }
+    }
+
     /// Gives every key the same value as one change (keys in byte order, each once; see
     /// ``RevisionedOverrideStore/update(sortedKeys:value:known:)``).
     package func update(sortedKeys: [String], value: OverrideValue?, known: UInt64?) -> RevisionedWrite {

@@ -84,6 +84,10 @@ package protocol RevisionedOverrideStore: OverrideStore {
     /// bulk change, whose keys the caller gives in the byte order of their UTF-8 (``ByteOrderSort``), each once.
     /// - Returns: as ``update(_:expiries:known:)``, the changes in the order of the keys.
     func update(sortedKeys: [String], value: OverrideValue?, known: UInt64?) throws -> RevisionedWrite
+
+    /// Reads the contents with their revision, so that the next write can tell what it changed from them.
+    /// - Throws: as ``OverrideStore/loadSnapshot()``.
+    func loadRevisioned() throws -> (snapshot: StoreSnapshot, revision: UInt64)
 }
 
 /// What a ``RevisionedOverrideStore`` write gives back.
