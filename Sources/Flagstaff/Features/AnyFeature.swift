@@ -21,12 +21,13 @@ open class AnyFeature: @unchecked Sendable {
     public let description: String?
     /// Whether a change of this flag only takes effect after the app restarts.
     public let requiresRestart: Bool
+    /// The position in the registry's ``FeatureRegistry/allFeatures`` (-1 until registered). 32 bits, beside the
+    /// Boolean: it takes the padding after it, so a member is no larger for it.
+    private let ordinal = Atomic<Int32>(-1)
 
     private let explicitLabel: String?
     /// The identity given by discovery or registration (none until then).
     private let identity = ChainedReference<FeatureIdentity>()
-    /// The position in the registry's ``FeatureRegistry/allFeatures`` (-1 until registered).
-    private let ordinal = Atomic<Int>(-1)
 
     /// Creates a member. Only ``AnyFlag`` and ``Setting`` subclass this class directly.
     /// - Parameters:
@@ -75,12 +76,12 @@ open class AnyFeature: @unchecked Sendable {
     /// never changes), or `nil` before registration: a small number for sets of members (``MemberSet``).
     package final var registryOrdinal: Int? {
         let value = ordinal.load(ordering: .relaxed)
-        return value < 0 ? nil : value
+        return value < 0 ? nil : Int(value)
     }
 
     /// Records the member's position in its registry's member list (under the registry's lock, as it is appended).
     final func assignOrdinal(_ position: Int) {
-        ordinal.store(position, ordering: .relaxed)
+        ordinal.store(Int32(clamping: position), ordering: .relaxed)
     }
 
     /// Where the default value comes from. Subclasses override.

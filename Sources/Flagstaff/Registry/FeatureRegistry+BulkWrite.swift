@@ -1,9 +1,15 @@
 /// Bulk changes by member: the console's change to every marked flag.
 extension FeatureRegistry {
+    /// Sorts the members in the byte order of their keys now, if not yet done, so that the first
+    /// ``writeOnOffValue(_:toMembers:)`` does not (the console calls this in the background as it starts).
+    package func prepareForBulkChanges() {
+        _ = core.keyTable.featuresInByteOrder()
+    }
+
     /// Gives every member of `members` the on/off value `value`, or removes their overrides (`nil`), in one store
     /// write (one undo step).
     ///
-    /// The members are taken in the byte order of their keys (sorted once per set of members and kept), so the
+    /// The members are taken in the byte order of their keys (sorted once per member list and kept), so the
     /// store merges the change into its file order and the registry applies it to these members without looking
     /// a key up or sorting one. `on`/`off` must only be given to on/off members (flags and Boolean settings, which
     /// all accept them); the caller checked that (this is not checked again). Ordinals this registry does not have
@@ -12,16 +18,9 @@ extension FeatureRegistry {
     ///   - value: `.on`, `.off`, or `nil` to remove the overrides.
     ///   - members: members by ``AnyFeature/registryOrdinal``.
     /// - Throws: the store's error; on error nothing changes.
-    /// Sorts the members in the byte order of their keys now, if not yet done, so that the first
-    /// ``writeOnOffValue(_:toMembers:)`` does not (the console calls this in the background as it starts).
-    package func prepareForBulkChanges() {
-        _ = core.keyTable.featuresInByteOrder()
-    }
-
     package func writeOnOffValue(_ value: OverrideValue?, toMembers members: MemberSet) throws {
         assert(value == nil || value == .on || value == .off, "not an on/off change")
-        let order = core.keyTable.featuresInByteOrder()
-        let written = WrittenMembers(members, of: order)
+        let written = WrittenMembers(members, of: core.keyTable.featuresInByteOrder())
         guard !written.keys.isEmpty else { return }
         try write(
             revisioned: { store, known in try store.update(sortedKeys: written.keys, value: value, known: known) },
