@@ -97,13 +97,7 @@ struct StoreFileImage: Sendable {
     static func walk(
         _ image: StoreFileImage?, changes: [String: OverrideValue?], changed: [StoreSnapshot.ValueChange]
     ) -> (sorted: SortedOverrides, changed: [StoreSnapshot.ValueChange])? {
-        let previous: SortedOverrides
-        if let image {
-            guard let sorted = image.sorted else { return nil }
-            previous = sorted
-        } else {
-            previous = SortedOverrides(keys: [], values: [])
-        }
+        guard let previous = order(of: image) else { return nil }
         // Keys the image does not have: the only ones to sort.
         let added = changed.filter { $0.old == nil }
         let addedOrder = ByteOrderSort.sortedIndices(added.map(\.key))
@@ -154,13 +148,7 @@ struct StoreFileImage: Sendable {
     static func merge(_ image: StoreFileImage?, sortedKeys keys: [String], value: OverrideValue?) -> (
         sorted: SortedOverrides, changed: [StoreSnapshot.ValueChange]
     )? {
-        let previous: SortedOverrides
-        if let image {
-            guard let sorted = image.sorted else { return nil }
-            previous = sorted
-        } else {
-            previous = SortedOverrides(keys: [], values: [])
-        }
+        guard let previous = order(of: image) else { return nil }
         var result = SortedOverrides(keys: [], values: [])
         let capacity = previous.keys.count + (value == nil ? 0 : keys.count)
         result.keys.reserveCapacity(capacity)
@@ -189,6 +177,13 @@ struct StoreFileImage: Sendable {
             if old != value { changed.append(StoreSnapshot.ValueChange(key: key, old: old, new: value)) }
         }
         return (result, changed)
+    }
+
+    /// The overrides of the file a change starts from, in order: none when there was no file, `nil` when the image
+    /// does not know its order.
+    private static func order(of image: StoreFileImage?) -> SortedOverrides? {
+        guard let image else { return SortedOverrides(keys: [], values: []) }
+        return image.sorted
     }
 
     /// Whether `a` comes before `b` in the byte order of their UTF-8.
