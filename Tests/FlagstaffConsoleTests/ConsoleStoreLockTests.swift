@@ -21,6 +21,28 @@ import Testing
         return state
     }
 
+    @Test func aPendingChangeToMarkedFlagsShowsOnTheMarkedRowsOnly() throws {
+        var state = ConsoleState(registry: registry, width: 100, height: 30)
+        press(.character("m"), into: &state)  // Blue Text
+        state.select(key: "list.infiniteScroll")
+        press(.character("m"), into: &state)
+        let effects = press(.character("o"), into: &state)
+        guard case .setOnOffValue(.on, let members)? = effects.first else {
+            Issue.record("expected a bulk write, got \(effects)")
+            return
+        }
+        #expect(state.pendingWrites == [.members(members, value: .on)])
+        let screen = ConsoleLayout.render(state)
+        #expect(screen.text(row: screen.row(containing: "Blue Text")).contains("OFF  saving ON"))
+        #expect(screen.text(row: screen.row(containing: "Infinite Scroll")).contains("saving ON"))
+        #expect(!screen.text(row: screen.row(containing: "Compact Rows")).contains("saving"))
+        // Saved: the markers go.
+        try registry.setOverrides(["blueText": .enabled, "list.infiniteScroll": .enabled])
+        _ = state.update(.registryChanged(keys: ["blueText", "list.infiniteScroll"]))
+        _ = state.update(.storeWriteSaved)
+        #expect(ConsoleLayout.render(state).find("saving") == nil)
+    }
+
     @Test func aPendingWriteShowsOnItsRowAndTheLockHolderInTheFooter() throws {
         var state = stateWithPendingWrite()
         #expect(state.pendingWrites == [.overrides(["blueText": .enabled])])
