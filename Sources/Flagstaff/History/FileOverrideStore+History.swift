@@ -42,9 +42,9 @@ extension FileOverrideStore {
             guard let plan = redo ? UndoPlanner.redo(history) : UndoPlanner.undo(history) else {
                 throw HistoryError(code: redo ? .nothingToRedo : .nothingToUndo)
             }
-            for key in plan.expected.keys.sorted() {
-                let expected = plan.expected[key] ?? nil
-                guard current[key] != expected else { continue }
+            // The first key, in key order, that is no longer as the change left it (found without sorting every key).
+            let moved = plan.expected.compactMap { key, expected in current[key] != expected ? key : nil }
+            if let key = moved.min() {
                 let now = current[key].map { "now \($0.summary)" } ?? "now not overridden"
                 let detail: String
                 if let later = UndoPlanner.laterChange(of: key, after: plan.target, in: history) {
