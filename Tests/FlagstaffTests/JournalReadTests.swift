@@ -16,6 +16,31 @@ import Testing
         return journal.read()
     }
 
+    @Test func aLargeJournalReadInTwoHalvesGivesEveryLineInOrderWithItsNumber() throws {
+        // Changes of 7 lines each, enough to pass the two-thread threshold; bad and blank lines on either side.
+        var lines: [String] = []
+        var expectedKeys: [String] = []
+        var change = 0
+        while lines.map(\.utf8.count).reduce(0, +) < ChangeJournal.parallelReadThreshold * 3 / 2 {
+            for key in 0..<7 {
+                lines.append(
+                    #"{"time":"2026-11-23T19:00:41Z","change":"c\#(change)","key":"k\#(change).\#(key)","old":null,"#
+                        + #""new":"on","origin":"cli","user":"qa","pid":7,"command":"flagstaff set"}"#)
+                expectedKeys.append("k\(change).\(key)")
+            }
+            change += 1
+        }
+        let bad = [10, lines.count / 2 + 3, lines.count - 2]
+        for index in bad.reversed() { lines.insert("not json", at: index) }
+        lines.insert("   ", at: lines.count / 3)
+        let contents = try read(lines)
+        #expect(contents.entries.map(\.key) == expectedKeys)
+        #expect(contents.changes.count == change, "a change whose lines straddle the halves stays one change")
+        #expect(contents.changes.allSatisfy { $0.entries.count == 7 })
+        let numbers = lines.indices.filter { lines[$0] == "not json" }.map { $0 + 1 }
+        #expect(contents.problems.map(\.line) == numbers)
+    }
+
     @Test func namesThatShareALengthAndFirstLetterWithAMemberAreOtherMembers() throws {
         // "tame" (time), "kex" (key), "ola"/"nix"/"pad" (old/new/pid), "change" look-alikes, "users" ...
         let line =

@@ -98,27 +98,74 @@ public struct ChangeJournal: Sendable {
         }
         data.removeSubrange(offset...)
         data.withUnsafeBufferPointer { buffer in
-            var cache = JournalLine.StringCache()
             var lineStart = 0
-            var lineNumber = 0
             if start > 0, let newline = buffer.firstIndex(of: 0x0A) {
                 lineStart = newline + 1  // a partial first line of a tail
                 contents.problems.append(
                     JournalProblem(
                         file: file, line: 0, reason: "larger than \(readLimit >> 20) MiB; only its end was read"))
             }
-            while lineStart < buffer.count {
-                guard let newline = buffer[lineStart...].firstIndex(of: 0x0A) else { break }  // a torn last line
-                lineNumber += 1
+            // A large journal is read in two halves at once (split at a line's end), then joined in order.
+            let middle = lineStart + (buffer.count - lineStart) / 2
+            let split =
+                buffer.count - lineStart >= parallelReadThreshold
+                ? buffer[middle...].firstIndex(of: 0x0A).map { $0 + 1 } : nil
+            let parts =
+                split.map { [lineStart..<$0, $0..<buffer.count] } ?? [lineStart..<buffer.count]
+            let lines = Lines(buffer: buffer)
+            let decoded = AnnotatedMutex([DecodedLines](repeating: DecodedLines(), count: parts.count))
+            DispatchQueue.concurrentPerform(iterations: parts.count) { part in
+                let result = lines.decode(parts[part], file: file)
+                decoded.withLock { $0[part] = result }
+            }
+            var linesBefore = 0
+            for part in decoded.withLock({ $0 }) {
+                for entry in part.entries { contents.append(entry) }
+                for var problem in part.problems {
+                    problem.line += linesBefore
+                    contents.problems.append(problem)
+                }
+                linesBefore += part.lineCount
+            }
+        }
+    }
+
+    /// From this many bytes, a journal file is decoded on two threads.
+    static let parallelReadThreshold = 1 << 20
+
+    /// What one range of a journal file decodes to: its entries, the lines that are not entries (numbered from the
+    /// range's first line), and how many lines it has.
+    private struct DecodedLines: Sendable {
+        var entries: [JournalEntry] = []
+        var problems: [JournalProblem] = []
+        var lineCount = 0
+    }
+
+    /// A journal file's bytes, read-only while ranges of it are decoded on several threads.
+    private struct Lines: @unchecked Sendable {
+        // @unchecked: the buffer is only read, and outlives every thread reading it (`concurrentPerform` returns
+        // after all have).
+        let buffer: UnsafeBufferPointer<UInt8>
+
+        /// Decodes the whole lines of `range` (a torn last line, without a line feed, is left out).
+        func decode(_ range: Range<Int>, file: String) -> DecodedLines {
+            var result = DecodedLines()
+            result.entries.reserveCapacity(range.count / 160)
+            var cache = JournalLine.StringCache()
+            var lineStart = range.lowerBound
+            while lineStart < range.upperBound {
+                guard let newline = buffer[lineStart..<range.upperBound].firstIndex(of: 0x0A) else { break }
+                result.lineCount += 1
                 let line = UnsafeBufferPointer(rebasing: buffer[lineStart..<newline])
                 lineStart = newline + 1
                 if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
                 do throws(JournalLine.Failure) {
-                    contents.append(try JournalLine.decode(line, cache: &cache))
+                    result.entries.append(try JournalLine.decode(line, cache: &cache))
                 } catch {
-                    contents.problems.append(JournalProblem(file: file, line: lineNumber, reason: error.reason))
+                    result.problems.append(JournalProblem(file: file, line: result.lineCount, reason: error.reason))
                 }
             }
+            return result
         }
     }
 
