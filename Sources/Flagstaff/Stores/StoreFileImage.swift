@@ -148,6 +148,9 @@ struct StoreFileImage: Sendable {
     static func merge(_ image: StoreFileImage?, sortedKeys keys: [String], value: OverrideValue?) -> (
         sorted: SortedOverrides, changed: [StoreSnapshot.ValueChange]
     )? {
+        assert(
+            zip(keys, keys.dropFirst()).allSatisfy { ByteOrderSort.compare($0, $1) < 0 }, "keys not sorted, or repeated"
+        )
         guard let previous = order(of: image) else { return nil }
         var result = SortedOverrides(keys: [], values: [])
         let capacity = previous.keys.count + (value == nil ? 0 : keys.count)
