@@ -46,16 +46,17 @@ final class ConsoleHarness {
     ///   - interactiveShell: run an interactive bash (with job control) in the pane instead of the console;
     ///     the test types ``consoleCommand`` itself.
     ///   - demo: open the built-in demo registry (with its typed settings) instead of the manifest.
+    ///   - manifestJSON: the manifest to open, instead of ``manifestJSON``.
     init(
         arguments: [String] = [], width: Int = 100, height: Int = 30, environment: [String: String] = [:],
-        interactiveShell: Bool = false, terminalType: String? = nil, demo: Bool = false
+        interactiveShell: Bool = false, terminalType: String? = nil, demo: Bool = false, manifestJSON: String? = nil
     ) throws {
         binary = try BuildProducts.executable(named: "flagstaff").path
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("flagstaff-e2e-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         manifest = directory.appendingPathComponent("manifest.json")
         store = directory.appendingPathComponent("overrides.json")
-        try Data(Self.manifestJSON.utf8).write(to: manifest)
+        try Data((manifestJSON ?? Self.manifestJSON).utf8).write(to: manifest)
         let console =
             (terminalType.map { "TERM=" + Self.quote($0) + " " } ?? "")
             + ([binary, "console"] + (demo ? [] : ["--manifest", manifest.path]) + ["--store", store.path] + arguments)

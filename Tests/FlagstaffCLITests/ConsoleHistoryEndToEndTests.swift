@@ -42,6 +42,39 @@ import Testing
         _ = screen
     }
 
+    /// 20,000 flags: enough for the registry to apply the change on two threads and for the journal to be read in
+    /// two halves when undoing it.
+    @Test func markingTwentyThousandFlagsForcingThemOnAndUndoing() async throws {
+        let groups = (0..<20).map { group in
+            let flags = (0..<1_000).map { #"{"key":"g\#(group).flag\#($0)","default":false}"# }
+            return #"{"key":"g\#(group)","flags":["# + flags.joined(separator: ",") + "]}"
+        }
+        let harness = try ConsoleHarness(
+            manifestJSON: #"{"name":"Large","flags":[],"groups":["# + groups.joined(separator: ",") + "]}")
+        try await harness.session.waitFor("the first frame") { $0.contains("20000 flags") && $0.contains("q quit") }
+        try harness.session.sendKeys("M")
+        try await harness.session.waitFor("every row marked") { $0.contains("20000 marked") }
+        try harness.session.sendKeys("o")
+        try await harness.session.waitFor("the question") { $0.contains("Force ON 20000 marked flags?") }
+        try harness.session.sendKeys("y")
+        try await harness.session.waitFor("the bulk change") {
+            $0.contains("Forced ON 20000 marked flags") && $0.contains("20000 overridden")
+        }
+        let stored = try await harness.waitForStore(timeout: 10) { $0.count == 20_000 }
+        #expect(stored.values.allSatisfy { $0 == "on" })
+        let journal = try String(
+            contentsOf: URL(fileURLWithPath: harness.store.path + ".history.jsonl"), encoding: .utf8)
+        #expect(journal.split(separator: "\n").count == 20_000)
+
+        try harness.session.sendKeys("u")
+        try await harness.session.waitFor("the undo", timeout: 20) {
+            $0.contains("Undid the console change of") && $0.contains("(20000 keys)") && $0.contains("0 overridden")
+        }
+        #expect(try await harness.waitForStore(timeout: 10) { $0.isEmpty }.isEmpty)
+        try harness.session.sendKeys("q")
+        #expect(try await harness.waitForExit().status == 0)
+    }
+
     @Test func theHistoryOverlayShowsOtherProcessesChangesAndJumpsToTheFlag() async throws {
         let harness = try ConsoleHarness()
         try await harness.waitForConsole()
