@@ -109,6 +109,22 @@ import Testing
         }
     }
 
+    @Test func aBulkChangeToAFileThisStoreOnlyReadIsMergedIntoItsOrder() throws {
+        _ = try FileOverrideStore(url: file).update(["b": .on, "d": .off, "a.é": .on])  // another process's write
+        let store = try FileOverrideStore(url: file)
+        let (_, revision) = try store.loadRevisioned()
+        let write = try store.update(sortedKeys: ["a.é", "c", "d"], value: .off, known: revision)
+        #expect(write.changes?.map(\.key) == ["a.é", "c"], "d was off already")
+        let model: [String: OverrideValue] = ["a.é": .off, "b": .on, "c": .off, "d": .off]
+        #expect(write.snapshot.overrides == model)
+        #expect(try Data(contentsOf: file) == OverrideFileFormat.encode(model))
+        // A missing file is revision 0: a write to it starts from known, empty contents.
+        try FileManager.default.removeItem(at: file)
+        #expect(try store.loadRevisioned().revision == FileOverrideStore.missingFileRevision)
+        let fresh = try store.update(sortedKeys: ["x"], value: .on, known: FileOverrideStore.missingFileRevision)
+        #expect(fresh.changes?.map(\.key) == ["x"])
+    }
+
     @Test func aBulkChangeToAStoreWithExpiriesRemovesTheExpiredAndKeepsTheOthersExpiry() throws {
         let clock = ManualClock()
         let store = try FileOverrideStore(url: file, wallClock: clock)

@@ -232,9 +232,8 @@ public final class FileOverrideStore: RevisionedOverrideStore {
             let note = ChangeAnnotation.current ?? ChangeAnnotation()
             // No file holds no overrides: a write to a missing file starts from known (empty) contents.
             let base = image?.revision ?? Self.missingFileRevision
-            if let bulk, expired.isEmpty, snapshot.expiries.isEmpty,
+            if let bulk, expired.isEmpty, snapshot.expiries.isEmpty {
                 let merged = StoreFileImage.merge(image, sortedKeys: bulk.keys, value: bulk.value)
-            {
                 // A bulk change and no expiry: merged into the file's order; only the changed keys touch the snapshot.
                 guard !merged.changed.isEmpty else { return (snapshot, nil, base, base, []) }
                 return try finish(

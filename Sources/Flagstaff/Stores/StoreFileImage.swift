@@ -50,11 +50,7 @@ struct StoreFileImage: Sendable {
         of overrides: [String: OverrideValue], before image: StoreFileImage?, expired: [StoreSnapshot.ValueChange],
         changed: [StoreSnapshot.ValueChange], changedOrder: [Int]
     ) -> SortedOverrides {
-        let previous: SortedOverrides? = image == nil ? SortedOverrides(keys: [], values: []) : image?.sorted
-        guard let previous, expired.isEmpty else {
-            let keys = ByteOrderSort.sorted(Array(overrides.keys))
-            return SortedOverrides(keys: keys, values: keys.map { overrides[$0] ?? .off })  // every key is there
-        }
+        guard let previous = order(of: image), expired.isEmpty else { return SortedOverrides(sorting: overrides) }
         var result = SortedOverrides(keys: [], values: [])
         result.keys.reserveCapacity(overrides.count)
         result.values.reserveCapacity(overrides.count)
@@ -144,14 +140,14 @@ struct StoreFileImage: Sendable {
     ///   - image: the file the change started from (`nil`: there was none); must know its order when given.
     ///   - sortedKeys: the keys changed, in byte order (``ByteOrderSort``), each once.
     ///   - value: the new value of every key.
-    /// - Returns: `nil` when the image does not know its order.
     static func merge(_ image: StoreFileImage?, sortedKeys keys: [String], value: OverrideValue?) -> (
         sorted: SortedOverrides, changed: [StoreSnapshot.ValueChange]
-    )? {
+    ) {
         assert(
             zip(keys, keys.dropFirst()).allSatisfy { ByteOrderSort.compare($0, $1) < 0 }, "keys not sorted, or repeated"
         )
-        guard let previous = order(of: image) else { return nil }
+        // A file this store read but did not write has no known order yet: its keys are sorted once here.
+        let previous = order(of: image) ?? SortedOverrides(sorting: image?.contents.overrides ?? [:])
         var result = SortedOverrides(keys: [], values: [])
         let capacity = previous.keys.count + (value == nil ? 0 : keys.count)
         result.keys.reserveCapacity(capacity)
@@ -199,6 +195,18 @@ struct StoreFileImage: Sendable {
 struct SortedOverrides: Sendable {
     var keys: [String]
     var values: [OverrideValue]
+
+    /// Overrides side by side.
+    init(keys: [String], values: [OverrideValue]) {
+        self.keys = keys
+        self.values = values
+    }
+
+    /// The overrides of a dictionary, their keys sorted (``ByteOrderSort``).
+    init(sorting overrides: [String: OverrideValue]) {
+        keys = ByteOrderSort.sorted(Array(overrides.keys))
+        values = keys.map { overrides[$0] ?? .off }  // every key is there
+    }
 
     /// Whether `key` has an override (a binary search).
     func contains(_ key: String) -> Bool {
