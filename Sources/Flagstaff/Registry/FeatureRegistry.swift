@@ -86,12 +86,6 @@ open class FeatureRegistry: @unchecked Sendable {
         core.keyTable.lookup(key)
     }
 
-    /// Whether the member with this key is an on/off one (a flag or a Boolean setting), or `nil` when none has the
-    /// key: ``feature(forKey:)`` and its `settingType`, without touching the member. Lock-free.
-    package final func isOnOffMember(forKey key: String) -> Bool? {
-        core.keyTable.isOnOff(key)
-    }
-
     /// The top-level groups, in declaration order. Lock-free.
     public var groups: [FeatureGroup] { core.keyTable.members.groups }
 

@@ -13,16 +13,12 @@ import Synchronization
 /// about 56 bytes per flag (slots at most two thirds full, and lists).
 final class KeyTable: @unchecked Sendable {
     // @unchecked: the slots are written only in `init` and freed in `deinit`; in between they are only read.
-    /// An open-addressing slot: the key's hash, the key and its flag (`nil` when empty). The hash's top bit says
-    /// whether the member is an on/off one (``onOffBit``; hashes themselves never have it).
+    /// An open-addressing slot: the key's hash, the key and its flag (`nil` when empty).
     struct Slot: Sendable {
         var hash: UInt64
         var key: String
         var feature: AnyFeature?
     }
-
-    /// Set in a slot's hash for an on/off member (a flag or a Boolean setting).
-    private static let onOffBit: UInt64 = 1 << 63
 
     /// Plain memory rather than an array: a lookup then touches no reference count that other threads'
     /// lookups also touch (an array's buffer would be retained and released by every lookup on every thread).
@@ -56,8 +52,7 @@ final class KeyTable: @unchecked Sendable {
             for slot in previous.slots where slot.feature != nil { insert(slot) }
         }
         for (key, feature) in added {
-            let onOff = feature.settingType == .boolean ? Self.onOffBit : 0
-            insert(Slot(hash: Self.hash(key) | onOff, key: key, feature: feature))
+            insert(Slot(hash: Self.hash(key), key: key, feature: feature))
         }
         self.slots = slots
     }
@@ -85,19 +80,13 @@ final class KeyTable: @unchecked Sendable {
 
     /// The first slot to probe for a hash.
     private static func index(_ hash: UInt64, _ capacity: Int) -> Int {
-        Int(truncatingIfNeeded: (hash & ~onOffBit) % UInt64(truncatingIfNeeded: capacity))
+        Int(truncatingIfNeeded: hash % UInt64(truncatingIfNeeded: capacity))
     }
 
     /// The flag with this key: FNV-1a over the UTF-8 bytes (cheaper than the standard library's seeded
     /// hashing for short keys), then linear probing.
     func lookup(_ key: String) -> AnyFeature? {
         slot(of: key).flatMap { slots[$0].feature }
-    }
-
-    /// Whether the member with this key is an on/off one (`nil`: no member has it), read from its slot: the
-    /// member itself is not touched (a bulk change asks this of 100,000 keys).
-    func isOnOff(_ key: String) -> Bool? {
-        slot(of: key).map { slots[$0].hash & Self.onOffBit != 0 }
     }
 
     /// The position of the slot holding `key`, or `nil`. Compares in place: binding every probed slot's flag
@@ -107,7 +96,7 @@ final class KeyTable: @unchecked Sendable {
         let capacity = slots.count
         var index = Self.index(hash, capacity)
         while slots[index].feature != nil {
-            if slots[index].hash & ~Self.onOffBit == hash && slots[index].key == key { return index }
+            if slots[index].hash == hash && slots[index].key == key { return index }
             index = index + 1 == capacity ? 0 : index + 1
         }
         return nil
@@ -119,7 +108,7 @@ final class KeyTable: @unchecked Sendable {
             for byte in bytes {
                 hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
             }
-            return (hash ^ (hash >> 29)) & ~onOffBit
+            return hash ^ (hash >> 29)
         }
         return key.utf8.withContiguousStorageIfAvailable { fnv($0) } ?? fnv(key.utf8)
     }
@@ -136,11 +125,6 @@ struct PublishedKeyTable: ~Copyable, Sendable {
     func publish(_ table: KeyTable) {
         retained.withLock { $0.append(table) }
         current.store(UInt(bitPattern: Unmanaged.passUnretained(table).toOpaque()), ordering: .releasing)
-    }
-
-    /// Whether the member with this key is an on/off one, from the current table (`nil`: no such member).
-    func isOnOff(_ key: String) -> Bool? {
-        withCurrent { $0.isOnOff(key) } ?? nil
     }
 
     /// Looks a key up in the current table: one atomic load and one hash-table lookup.

@@ -38,20 +38,14 @@ package protocol ConsoleFlagSource: Sendable {
     func expiredOverrides() -> [String: OverrideExpiry]
     /// The overrides the store doctor finds stale (orphans, no-ops, expired), sorted by key.
     func staleOverrides() -> [StaleOverride]
-    /// Whether the flag's value is fixed at launch (`FLAGSTAFF_OVERRIDES`, `-flagstaff KEY=VALUE`), so the
-    /// console leaves it alone; cheap when nothing was fixed at launch (a change to every marked flag asks it of
-    /// each).
-    func isFixedAtLaunch(key: String) -> Bool
-    /// Whether the key is a flag or an on/off setting (`true`), another setting (`false`), or unknown (`nil`):
-    /// cheap, for a change to every marked flag.
-    func isOnOff(key: String) -> Bool?
     /// The flag's position among all flags (it never changes; marks are kept by it), or `nil` for an unknown key:
     /// cheap (`M` asks it of every listed flag).
     func ordinal(forKey key: String) -> Int?
     /// The key of the flag at `ordinal`, or `nil`.
     func key(atOrdinal ordinal: Int) -> String?
     /// The marked members a bulk change acts on: those that are on/off (all of them when `onOffOnly` is false),
-    /// less those whose value is fixed at launch, with the number of each left out.
+    /// less those whose value is fixed at launch (`FLAGSTAFF_OVERRIDES`, `-flagstaff KEY=VALUE`), with the number of
+    /// each left out.
     func bulkTargets(of marks: MemberSet, onOffOnly: Bool) -> BulkTargets
 }
 
@@ -62,24 +56,14 @@ extension ConsoleFlagSource {
         return (notable.count(where: \.isOverridden), notable.count(where: \.isPendingRestart))
     }
 
-    /// Reads the flag's resolution.
-    package func isFixedAtLaunch(key: String) -> Bool {
-        flag(forKey: key)?.resolution.source == .launch
-    }
-
-    /// Reads the flag's status.
-    package func isOnOff(key: String) -> Bool? {
-        status(forKey: key)?.isBoolean
-    }
-
     /// Reads each marked flag's key, status and resolution.
     package func bulkTargets(of marks: MemberSet, onOffOnly: Bool) -> BulkTargets {
         var targets = BulkTargets()
         marks.forEach { ordinal in
-            guard let key = key(atOrdinal: ordinal), let isOnOff = isOnOff(key: key) else { return }
+            guard let key = key(atOrdinal: ordinal), let isOnOff = status(forKey: key)?.isBoolean else { return }
             if onOffOnly, !isOnOff {
                 targets.skippedSettings += 1
-            } else if isFixedAtLaunch(key: key) {
+            } else if flag(forKey: key)?.resolution.source == .launch {
                 targets.skippedAtLaunch += 1
             } else {
                 targets.members.insert(ordinal)

@@ -10,7 +10,7 @@ package struct RegistryFlagSource: ConsoleFlagSource {
     /// The registry.
     package let registry: FeatureRegistry
     private let settings = SettingList()
-    /// Whether any value was fixed at launch (read once: asked of every marked flag in a bulk change).
+    /// Whether any value was fixed at launch (read once: without any, a bulk change reads no member's launch value).
     private let hasLaunchOverrides: Bool
 
     /// Wraps a registry.
@@ -89,10 +89,6 @@ package struct RegistryFlagSource: ConsoleFlagSource {
 
     package var storeErrorMessage: String? { registry.storeError.map { "\($0)" } }
 
-    package func isOnOff(key: String) -> Bool? {
-        registry.isOnOffMember(forKey: key)
-    }
-
     package func ordinal(forKey key: String) -> Int? {
         registry.feature(forKey: key)?.registryOrdinal
     }
@@ -119,12 +115,6 @@ package struct RegistryFlagSource: ConsoleFlagSource {
             }
         }
         return targets
-    }
-
-    package func isFixedAtLaunch(key: String) -> Bool {
-        // Only launch overrides fix a value at launch: without any, no flag needs to be read.
-        guard hasLaunchOverrides else { return false }
-        return flag(forKey: key)?.resolution.source == .launch
     }
 
     private static func status(_ feature: AnyFeature) -> ConsoleFlagStatus {
