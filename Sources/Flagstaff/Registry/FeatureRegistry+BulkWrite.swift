@@ -26,7 +26,7 @@ extension FeatureRegistry {
             revisioned: { store, known in try store.update(sortedKeys: written.keys, value: value, known: known) },
             plain: { store in
                 try store.update(
-                    Dictionary(written.keys.map { ($0, value) }, uniquingKeysWith: { first, _ in first }),
+                    [String: OverrideValue?](giving: value, to: written.keys),
                     expiries: [:])
             },
             members: written)

@@ -154,10 +154,7 @@ public final class FileOverrideStore: RevisionedOverrideStore {
     package func update(
         _ changes: [String: OverrideValue?], expiries: [String: OverrideExpiry], known: UInt64?
     ) throws -> RevisionedWrite {
-        let result = try modify(expiries: expiries) { _, _ in changes }
-        return RevisionedWrite(
-            snapshot: result.snapshot, revision: result.revision,
-            changes: result.baseRevision != nil && result.baseRevision == known ? result.changes : nil)
+        RevisionedWrite(try modify(expiries: expiries) { _, _ in changes }, known: known)
     }
 
     /// Read-modify-write under the cross-process lock: `plan` sees the current overrides and returns the
@@ -182,7 +179,7 @@ public final class FileOverrideStore: RevisionedOverrideStore {
     /// What a read-modify-write did: the contents after it, its journal change id (`nil`: nothing changed), the
     /// revision of the new contents and of those it started from, and every value that changed.
     package typealias Modification = (
-        snapshot: StoreSnapshot, change: String?, revision: UInt64, baseRevision: UInt64?,
+        snapshot: StoreSnapshot, change: String?, revision: UInt64, baseRevision: UInt64,
         changes: [StoreSnapshot.ValueChange]
     )
 
@@ -203,11 +200,9 @@ public final class FileOverrideStore: RevisionedOverrideStore {
     /// - Throws: as ``update(_:)``.
     package func update(sortedKeys: [String], value: OverrideValue?, known: UInt64?) throws -> RevisionedWrite {
         let result = try modifyLocked(bulk: (sortedKeys, value)) { _, _, _ in
-            Dictionary(sortedKeys.map { ($0, value) }, uniquingKeysWith: { first, _ in first })
+            [String: OverrideValue?](giving: value, to: sortedKeys)
         }
-        return RevisionedWrite(
-            snapshot: result.snapshot, revision: result.revision,
-            changes: result.baseRevision != nil && result.baseRevision == known ? result.changes : nil)
+        return RevisionedWrite(result, known: known)
     }
 
     /// The read-modify-write of ``modifyPlanningExpiries(_:)``; a `bulk` change (sorted keys, one value) is merged
@@ -229,7 +224,7 @@ public final class FileOverrideStore: RevisionedOverrideStore {
                 Dictionary(uniqueKeysWithValues: snapshot.expiredKeys(at: clock.now()).map { ($0, nil) }),
                 expiries: [:]
             ).values
-            let note = ChangeAnnotation.current ?? ChangeAnnotation()
+            var note = ChangeAnnotation.current ?? ChangeAnnotation()
             // No file holds no overrides: a write to a missing file starts from known (empty) contents.
             let base = image?.revision ?? Self.missingFileRevision
             if let bulk, expired.isEmpty, snapshot.expiries.isEmpty {
@@ -241,31 +236,27 @@ public final class FileOverrideStore: RevisionedOverrideStore {
                     journalOrder: Array(merged.changed.indices), expired: [],
                     otherMembers: contents?.otherMembers ?? [],
                     base: base, note: note, target: target, applyingChanges: true)
-            } else {
-                var note = note
-                let changed: [StoreSnapshot.ValueChange]
-                // `plan` reads the contents; the snapshot is then changed in place (no copy of a large store).
-                var newExpiries: [String: OverrideExpiry] = [:]
-                let changes = try plan(snapshot.overrides, &note, &newExpiries)
-                let hadExpiries = !snapshot.expiries.isEmpty
-                let expiriesChanged: Bool
-                (changed, expiriesChanged) = snapshot.apply(changes, expiries: newExpiries)
-                guard !changed.isEmpty || expiriesChanged || !expired.isEmpty else {
-                    return (snapshot, nil, base, base, [])
-                }
-                return try write(
-                    snapshot, image: image, changes: changes, changed: changed, expired: expired,
-                    involvesExpiry: hadExpiries || expiriesChanged || !expired.isEmpty || !snapshot.expiries.isEmpty
-                        || !newExpiries.isEmpty,
-                    note: note, target: target)
             }
+            // `plan` reads the contents; the snapshot is then changed in place (no copy of a large store).
+            var newExpiries: [String: OverrideExpiry] = [:]
+            let changes = try plan(snapshot.overrides, &note, &newExpiries)
+            let hadExpiries = !snapshot.expiries.isEmpty
+            let (changed, expiriesChanged) = snapshot.apply(changes, expiries: newExpiries)
+            guard !changed.isEmpty || expiriesChanged || !expired.isEmpty else {
+                return (snapshot, nil, base, base, [])
+            }
+            return try write(
+                snapshot, image: image, base: base, changes: changes, changed: changed, expired: expired,
+                involvesExpiry: hadExpiries || expiriesChanged || !expired.isEmpty || !snapshot.expiries.isEmpty
+                    || !newExpiries.isEmpty,
+                note: note, target: target)
         }
     }
 
     /// Writes a planned change: the file's order and the journal's, without expiries, by walking the image's order
     /// and looking each key up in the change; otherwise by sorting the change's keys once and merging them in.
     private func write(
-        _ snapshot: StoreSnapshot, image: StoreFileImage?, changes: [String: OverrideValue?],
+        _ snapshot: StoreSnapshot, image: StoreFileImage?, base: UInt64, changes: [String: OverrideValue?],
         changed: [StoreSnapshot.ValueChange], expired: [StoreSnapshot.ValueChange], involvesExpiry: Bool,
         note: ChangeAnnotation, target: String
     ) throws -> Modification {
@@ -282,8 +273,7 @@ public final class FileOverrideStore: RevisionedOverrideStore {
         }
         return try finish(
             snapshot, sorted: sorted, changed: changed, journaled: journaled, journalOrder: journalOrder,
-            expired: expired, otherMembers: image?.contents.otherMembers ?? [],
-            base: image?.revision ?? Self.missingFileRevision, note: note, target: target)
+            expired: expired, otherMembers: image?.contents.otherMembers ?? [], base: base, note: note, target: target)
     }
 
     /// Encodes the new contents, replaces the file, journals the change (and the expired overrides it removed
@@ -292,7 +282,7 @@ public final class FileOverrideStore: RevisionedOverrideStore {
     private func finish(
         _ snapshot: StoreSnapshot, sorted: SortedOverrides, changed: [StoreSnapshot.ValueChange],
         journaled: [StoreSnapshot.ValueChange], journalOrder: [Int], expired: [StoreSnapshot.ValueChange],
-        otherMembers: [OverrideFileFormat.Contents.Member], base: UInt64?, note: ChangeAnnotation, target: String,
+        otherMembers: [OverrideFileFormat.Contents.Member], base: UInt64, note: ChangeAnnotation, target: String,
         applyingChanges: Bool = false
     ) throws -> Modification {
         let written = AnnotatedMutex<Result<(data: Data, revision: UInt64, change: String?), any Error>?>(nil)
@@ -456,5 +446,15 @@ public final class FileOverrideStore: RevisionedOverrideStore {
             throw OverrideStoreError.unwritable(
                 path: path, reason: "cannot create directory \(directory): \(error.localizedDescription)")
         }
+    }
+}
+
+extension RevisionedWrite {
+    /// What a read-modify-write gives a caller that held the contents of revision `known`: the changes only when
+    /// the write started from exactly those contents.
+    init(_ result: FileOverrideStore.Modification, known: UInt64?) {
+        self.init(
+            snapshot: result.snapshot, revision: result.revision,
+            changes: result.baseRevision == known ? result.changes : nil)
     }
 }

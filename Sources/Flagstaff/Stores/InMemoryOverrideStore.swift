@@ -63,7 +63,7 @@ public final class InMemoryOverrideStore: RevisionedOverrideStore {
         update(known: known) { current in
             guard current.expiries.isEmpty else {
                 return current.apply(
-                    Dictionary(sortedKeys.map { ($0, value) }, uniquingKeysWith: { first, _ in first }), expiries: [:]
+                    [String: OverrideValue?](giving: value, to: sortedKeys), expiries: [:]
                 ).values
             }
             var changed: [StoreSnapshot.ValueChange] = []

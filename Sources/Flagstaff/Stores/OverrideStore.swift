@@ -108,3 +108,10 @@ public struct StoreSignature: Sendable, Hashable {
     /// Creates a signature from numbers that change with the store's contents.
     public init(_ parts: [Int64]) { self.parts = parts }
 }
+
+extension [String: OverrideValue?] {
+    /// A bulk change as a change by key: `value` (`nil`: removal) for every key of `keys` (the first of repeats).
+    package init(giving value: OverrideValue?, to keys: [String]) {
+        self.init(keys.map { ($0, value) }, uniquingKeysWith: { first, _ in first })
+    }
+}
