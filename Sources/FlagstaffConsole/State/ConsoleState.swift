@@ -176,7 +176,8 @@ package struct ConsoleState: Sendable {
     /// change the flag's override (`R` waiting for the lock marks only the overridden flags).
     package func unsavedOverride(for flag: ConsoleFlag) -> OverrideState? {
         guard flag.setting == nil else { return nil }
-        let ordinal = source.ordinal(forKey: flag.key)
+        // Looked up only while a write is pending (every visible row asks, on every frame).
+        let ordinal = pendingWrites.isEmpty ? nil : source.ordinal(forKey: flag.key)
         for write in pendingWrites.reversed() {
             if let state = write.override(forKey: flag.key, ordinal: ordinal) {
                 return state == flag.override ? nil : state
@@ -189,7 +190,8 @@ package struct ConsoleState: Sendable {
     /// that write has not been saved and would change the setting's override.
     package func unsavedValue(for flag: ConsoleFlag) -> OverrideValue?? {
         guard let setting = flag.setting else { return nil }
-        let ordinal = source.ordinal(forKey: flag.key)
+        // Looked up only while a write is pending (every visible row asks, on every frame).
+        let ordinal = pendingWrites.isEmpty ? nil : source.ordinal(forKey: flag.key)
         for write in pendingWrites.reversed() {
             if let value = write.value(forKey: flag.key, ordinal: ordinal) {
                 return value == setting.override ? nil : value
