@@ -1,13 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 extension ChangeOrigin {
     /// A bisect step, or the restore at its end.
     public static let bisect: ChangeOrigin = "bisect"
@@ -183,10 +175,10 @@ extension FileOverrideStore {
 
     private static func readBisectState(_ url: URL) throws(BisectError) -> Data? {
         do {
-            return try BoundedFileReader.read(url.path, limit: BisectStateFile.sizeLimit)
+            return try BoundedFileReader.read(url.path, limit: BisectStateFile.sizeLimit, followingLinks: false)
         } catch {
             switch error {
-            case .unreadable(let reason):
+            case .unreadable(let reason), .notAFile(let reason):
                 throw BisectError(code: .unreadableState(path: url.path, reason: reason))
             case .tooLarge:
                 throw BisectError(
@@ -196,17 +188,23 @@ extension FileOverrideStore {
         }
     }
 
+    /// Replaces the state file atomically, never through a link (``OwnFile``); root gives it the store's owner.
     private static func writeBisectState(_ data: Data, to url: URL) throws(BisectError) {
-        do {
-            try data.write(to: url, options: .atomic)
+        let storePath = String(url.path.dropLast(".bisect.json".count))
+        do throws(OwnFile.Failure) {
+            try OwnFile.writeAtomically(data, to: url.path, ownerOf: storePath)
         } catch {
-            throw BisectError(code: .unwritableState(path: url.path, reason: error.localizedDescription))
+            throw BisectError(code: .unwritableState(path: url.path, reason: error.reason))
         }
     }
 
+    /// Removes the state file (a link in its place is removed, not what it names).
     private static func removeBisectState(_ url: URL) throws(BisectError) {
-        guard unlink(url.path) == 0 || errno == ENOENT else {
-            throw BisectError(code: .unwritableState(path: url.path, reason: String(cString: strerror(errno))))
+        do throws(SystemError) {
+            try Platform.removeFile(url.path)
+        } catch {
+            if error.isNotFound { return }
+            throw BisectError(code: .unwritableState(path: url.path, reason: error.description))
         }
     }
 }

@@ -1,13 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// A store's change journal: `<store>.history.jsonl` beside the store file (beside the file a symbolic link
 /// names), one ``JournalEntry`` a line, and the previous journal `<store>.history.jsonl.1` after a rotation.
 ///
@@ -73,27 +65,32 @@ public struct ChangeJournal: Sendable {
     static let readLimit = 256 << 20
 
     private static func read(file: String, into contents: inout Contents) {
-        let fd = open(file, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else {
-            if errno != ENOENT {
-                contents.problems.append(
-                    JournalProblem(file: file, line: 0, reason: "cannot read: \(String(cString: strerror(errno)))"))
-            }
+        let fd: Int32
+        do throws(BoundedFileReader.Failure) {
+            guard let opened = try BoundedFileReader.open(file, followingLinks: false) else { return }
+            fd = opened
+        } catch {
+            let reason =
+                switch error {
+                case .unreadable(let reason): "cannot read: \(reason)"
+                case .notAFile(let reason): "cannot read: \(reason)"
+                case .tooLarge: "too large"
+                }
+            contents.problems.append(JournalProblem(file: file, line: 0, reason: reason))
             return
         }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { return }
-        let size = Int(info.st_size)
+        defer { Platform.closeFile(fd) }
+        guard let info = try? Platform.status(ofDescriptor: fd) else { return }
+        let size = Int(info.size)
         let start = max(0, size - readLimit)
         var data = [UInt8](repeating: 0, count: size - start)
         var offset = 0
         while offset < data.count {
             let count = data.withUnsafeMutableBytes {
-                pread(fd, $0.baseAddress! + offset, $0.count - offset, off_t(start + offset))
+                try? Platform.readSome(
+                    fd, into: UnsafeMutableRawBufferPointer(rebasing: $0[offset...]), at: start + offset)
             }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { break }
+            guard let count, count > 0 else { break }
             offset += count
         }
         data.removeSubrange(offset...)
@@ -192,68 +189,88 @@ public struct ChangeJournal: Sendable {
         _ produce: (_ emit: (UnsafeBufferPointer<UInt8>) throws -> Void) throws -> Void
     ) throws {
         let path = url.path
-        func failure(_ what: String) -> OverrideStoreError {
-            .unwritable(path: path, reason: "\(what): \(String(cString: strerror(errno)))")
+        func failure(_ what: String, _ error: SystemError) -> OverrideStoreError {
+            .unwritable(path: path, reason: "\(what): \(error)")
         }
-        var fd = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw failure("cannot open the journal") }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw failure("cannot inspect the journal") }
-        var size = Int(info.st_size)
-        if size >= options.maxBytes {
-            guard rename(path, rotatedURL.path) == 0 else { throw failure("cannot rotate the journal") }
-            close(fd)
-            fd = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
-            guard fd >= 0 else { throw failure("cannot open the journal") }
-            size = 0
+        func refusal(_ failure: OwnFile.Failure) -> OverrideStoreError {
+            .unwritable(path: path, reason: "cannot open the journal: \(failure.reason)")
         }
-        if size == 0 { keepStoreOwner(fd) }
-        if size > 0 { try Self.cutTornLine(fd, size: size, failure: failure) }
+        var fd: Int32
+        do throws(OwnFile.Failure) {
+            fd = try OwnFile.openForWriting(path, create: true, append: true)
+        } catch {
+            throw refusal(error)
+        }
+        defer { Platform.closeFile(fd) }
+        var info: FileStatus
+        do throws(SystemError) {
+            info = try Platform.status(ofDescriptor: fd)
+        } catch {
+            throw failure("cannot inspect the journal", error)
+        }
+        if Int(info.size) >= options.maxBytes {
+            // The rotated name is replaced, never written through: a link there goes, what it names stays.
+            do throws(SystemError) {
+                try Platform.renameItem(path, to: rotatedURL.path)
+            } catch {
+                throw failure("cannot rotate the journal", error)
+            }
+            Platform.closeFile(fd)
+            do throws(OwnFile.Failure) {
+                fd = try OwnFile.openForWriting(path, create: true, append: true)
+            } catch {
+                fd = -1
+                throw refusal(error)
+            }
+            info.size = 0
+        }
+        if info.size == 0 { keepStoreOwner(fd) }
+        if info.size > 0 { try Self.cutTornLine(fd, size: Int(info.size), failure: failure) }
         try produce { bytes in
-            guard let start = bytes.baseAddress else { return }
-            var offset = 0
-            while offset < bytes.count {
-                let count = write(fd, start + offset, bytes.count - offset)
-                if count < 0 {
-                    if errno == EINTR { continue }
-                    throw failure("cannot append to the journal")
-                }
-                offset += count
+            do throws(SystemError) {
+                try Platform.writeAll(fd, UnsafeRawBufferPointer(bytes))
+            } catch {
+                throw failure("cannot append to the journal", error)
             }
         }
     }
 
     /// Root writing another user's store leaves a new journal to the store's owner, as the store and its lock.
     private func keepStoreOwner(_ fd: Int32) {
-        var owner = stat()
-        var journal = stat()
         let storePath = String(url.path.dropLast(".history.jsonl".count))
-        guard geteuid() == 0, stat(storePath, &owner) == 0, fstat(fd, &journal) == 0,
-            journal.st_uid != owner.st_uid || journal.st_gid != owner.st_gid
+        guard Platform.effectiveUserID == 0,
+            let owner = try? Platform.status(atPath: storePath, followingLinks: true),
+            let journal = try? Platform.status(ofDescriptor: fd),
+            journal.owner != owner.owner || journal.group != owner.group
         else { return }
-        _ = fchown(fd, owner.st_uid, owner.st_gid)
+        try? Platform.changeOwner(fd, owner: owner.owner, group: owner.group)
     }
 
     /// Cuts a last line without a line feed (a writer killed mid-append) back to the end of the last whole line.
     private static func cutTornLine(
-        _ fd: Int32, size: Int, failure: (String) -> OverrideStoreError
+        _ fd: Int32, size: Int, failure: (String, SystemError) -> OverrideStoreError
     ) throws {
-        var last: UInt8 = 0
-        guard pread(fd, &last, 1, off_t(size - 1)) == 1 else { throw failure("cannot read the journal") }
-        guard last != 0x0A else { return }
-        var end = size
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-        while end > 0 {
-            let start = max(0, end - chunk.count)
-            let count = chunk.withUnsafeMutableBytes { pread(fd, $0.baseAddress, end - start, off_t(start)) }
-            guard count == end - start else { throw failure("cannot read the journal") }
-            if let newline = chunk[0..<count].lastIndex(of: 0x0A) {
-                guard ftruncate(fd, off_t(start + newline + 1)) == 0 else { throw failure("cannot repair the journal") }
-                return
+        do throws(SystemError) {
+            var last: [UInt8] = [0]
+            guard try Platform.readSome(fd, into: &last, at: size - 1) == 1 else {
+                throw SystemError.unexpectedEnd
             }
-            end = start
+            guard last[0] != 0x0A else { return }
+            var end = size
+            while end > 0 {
+                let start = max(0, end - 64 * 1024)
+                var chunk = [UInt8](repeating: 0, count: end - start)
+                let count = try Platform.readSome(fd, into: &chunk, at: start)
+                guard count == chunk.count else { throw SystemError.unexpectedEnd }
+                if let newline = chunk[0..<count].lastIndex(of: 0x0A) {
+                    try Platform.truncateFile(fd, to: start + newline + 1)
+                    return
+                }
+                end = start
+            }
+            try Platform.truncateFile(fd, to: 0)
+        } catch {
+            throw failure("cannot repair the journal", error)
         }
-        guard ftruncate(fd, 0) == 0 else { throw failure("cannot repair the journal") }
     }
 }

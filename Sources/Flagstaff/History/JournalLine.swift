@@ -96,7 +96,9 @@ enum JournalLine {
         static func same(_ range: Range<Int>, _ other: [UInt8], in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
             guard range.count == other.count else { return false }
             guard let base = bytes.baseAddress, !range.isEmpty else { return true }
-            return other.withUnsafeBufferPointer { memcmp(base + range.lowerBound, $0.baseAddress!, range.count) == 0 }
+            return other.withUnsafeBufferPointer {
+                Platform.compareBytes(base + range.lowerBound, $0.baseAddress!, count: range.count) == 0
+            }
         }
 
         /// A string member, reusing the cached string when its bytes repeat the previous line's.

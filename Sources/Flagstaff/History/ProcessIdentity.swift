@@ -1,13 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Who is writing: the user, the process id and its command line, as the journal records them.
 struct ProcessIdentity: Sendable {
     var user: String
@@ -20,21 +12,14 @@ struct ProcessIdentity: Sendable {
         if let program = words.first { words[0] = (program as NSString).lastPathComponent }
         var command = words.joined(separator: " ").map { $0.isNewline ? " " : $0 }
         if command.count > 200 { command = Array(command.prefix(199)) + ["…"] }
-        return ProcessIdentity(user: userName(), pid: getpid(), command: String(command))
+        return ProcessIdentity(user: userName(), pid: Platform.processID, command: String(command))
     }()
 
     /// The effective user's login name, else `$USER`, else `uid N`.
     private static func userName() -> String {
-        var record = passwd()
-        var result: UnsafeMutablePointer<passwd>?
-        var buffer = [CChar](repeating: 0, count: 4096)
-        if getpwuid_r(geteuid(), &record, &buffer, buffer.count, &result) == 0, let entry = result,
-            let name = entry.pointee.pw_name
-        {
-            return String(cString: name)
-        }
+        if let name = Platform.userName(of: Platform.effectiveUserID) { return name }
         if let user = ProcessInfo.processInfo.environment["USER"], !user.isEmpty { return user }
-        return "uid \(geteuid())"
+        return "uid \(Platform.effectiveUserID)"
     }
 
     /// A new change id: 16 hexadecimal digits.

@@ -1,25 +1,26 @@
 import Foundation
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// A folder of profiles: `<name>.json` files in the override file format, plain files a team can commit.
 ///
 /// The default folder is beside the store: `overrides.json` → `overrides.profiles/`. Names are validated
 /// (letters, digits, `-`, `_`, `.`; not starting with `.`; at most 100 characters) so a name can never reach
-/// outside the folder. Saving is atomic (temporary file and rename).
+/// outside the folder. Saving is atomic (temporary file and rename). A profile file is never read or written
+/// through a symbolic link (the folder itself may be one: a team's committed folder).
 public struct ProfileLibrary: Sendable {
     /// The folder.
     public let folder: URL
+    /// Whether the first save creates the folder (the default folder beside the store) or refuses a missing one
+    /// (a folder the user named, which must exist, as an explicit store's folder must).
+    public let createsFolder: Bool
 
-    /// A library in `folder` (created by the first save).
-    public init(folder: URL) {
+    /// A library in `folder`.
+    /// - Parameters:
+    ///   - folder: the profiles folder.
+    ///   - createsFolder: whether the first save creates the folder (`true`, for the default folder beside the
+    ///     store) or a save into a missing folder fails (`false`, for a folder the user named).
+    public init(folder: URL, createsFolder: Bool = true) {
         self.folder = folder.standardizedFileURL
+        self.createsFolder = createsFolder
     }
 
     /// The default profiles folder of a store file: its name without `.json`, plus `.profiles`, beside it.
@@ -78,18 +79,21 @@ public struct ProfileLibrary: Sendable {
     /// - Throws: ``ProfileError``: invalid name, not found, unreadable, or malformed (with the JSON path).
     public func load(_ name: String) throws(ProfileError) -> Profile {
         let file = try url(for: name)
-        let data: Data
-        do {
-            data = try Data(contentsOf: file)
+        let read: Data?
+        do throws(BoundedFileReader.Failure) {
+            read = try BoundedFileReader.read(
+                file.path, limit: FileOverrideStore.defaultSizeLimit, followingLinks: false)
         } catch {
-            if !FileManager.default.fileExists(atPath: file.path) {
-                throw ProfileError(code: .notFound(name, folder: folder.path))
+            switch error {
+            case .unreadable(let reason):
+                throw ProfileError(code: .io(path: file.path, reason: "cannot read it: \(reason)"))
+            case .notAFile(let reason): throw ProfileError(code: .io(path: file.path, reason: reason))
+            case .tooLarge:
+                throw ProfileError(
+                    code: .io(path: file.path, reason: "larger than 64 MiB; a profile is a few kilobytes"))
             }
-            throw ProfileError(code: .io(path: file.path, reason: "cannot read it"))
         }
-        guard data.count <= FileOverrideStore.defaultSizeLimit else {
-            throw ProfileError(code: .io(path: file.path, reason: "larger than 64 MiB; a profile is a few kilobytes"))
-        }
+        guard let data = read else { throw ProfileError(code: .notFound(name, folder: folder.path)) }
         let rules = OverrideFileFormat.Rules(acceptsDefault: true, rejectsUnknownFields: false)
         do {
             let contents = try OverrideFileFormat.decodeContents(data, file: file.path, rules: rules)
@@ -99,7 +103,8 @@ public struct ProfileLibrary: Sendable {
         }
     }
 
-    /// Writes a profile (replacing one of the same name), atomically; creates the folder.
+    /// Writes a profile (replacing one of the same name), atomically, never through a link; creates the folder
+    /// when ``createsFolder``.
     /// - Returns: whether a profile of that name was replaced.
     /// - Throws: ``ProfileError`` for an invalid name or a failed write.
     @discardableResult
@@ -113,12 +118,30 @@ public struct ProfileLibrary: Sendable {
             ) { value, _ in value }
             text = String(decoding: OverrideFileFormat.encode(all), as: UTF8.self)
         }
-        let existed = FileManager.default.fileExists(atPath: file.path)
-        do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            try Data(text.utf8).write(to: file, options: .atomic)
+        let existed = (try? Platform.status(atPath: file.path, followingLinks: false)) != nil
+        var isFolder: ObjCBool = false
+        if !FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder) {
+            guard createsFolder else {
+                throw ProfileError(
+                    code: .io(
+                        path: folder.path,
+                        reason:
+                            "the profiles folder does not exist; create it first (only the default folder beside the store is created)"
+                    ))
+            }
+            do {
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            } catch {
+                throw ProfileError(
+                    code: .io(path: folder.path, reason: "cannot create the folder: \(error.localizedDescription)"))
+            }
+        } else if !isFolder.boolValue {
+            throw ProfileError(code: .io(path: folder.path, reason: "it is not a folder"))
+        }
+        do throws(OwnFile.Failure) {
+            try OwnFile.writeAtomically(Data(text.utf8), to: file.path)
         } catch {
-            throw ProfileError(code: .io(path: file.path, reason: "cannot write it: \(error.localizedDescription)"))
+            throw ProfileError(code: .io(path: file.path, reason: "cannot write it: \(error.reason)"))
         }
         return existed
     }
@@ -127,10 +150,11 @@ public struct ProfileLibrary: Sendable {
     /// - Throws: ``ProfileError``: invalid name, not found, or the file cannot be removed.
     public func delete(_ name: String) throws(ProfileError) {
         let file = try url(for: name)
-        guard unlink(file.path) == 0 else {
-            if errno == ENOENT { throw ProfileError(code: .notFound(name, folder: folder.path)) }
-            throw ProfileError(
-                code: .io(path: file.path, reason: "cannot delete it: \(String(cString: strerror(errno)))"))
+        do throws(SystemError) {
+            try Platform.removeFile(file.path)
+        } catch {
+            if error.isNotFound { throw ProfileError(code: .notFound(name, folder: folder.path)) }
+            throw ProfileError(code: .io(path: file.path, reason: "cannot delete it: \(error)"))
         }
     }
 }

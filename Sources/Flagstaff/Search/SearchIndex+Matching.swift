@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 extension SearchIndex {
     /// Runs `body` with a matcher over this index's buffers and the query's bytes (valid only inside `body`).
     func withMatcher<Result>(_ query: FoldedQuery, _ body: (SearchMatcher) -> Result) -> Result {
@@ -127,11 +121,13 @@ struct SearchMatcher {
     /// The first position in `from...through` where the needle occurs.
     private func firstHit(from: Int, through: Int) -> Int? {
         guard let base = text.baseAddress else { return nil }
-        let first = Int32(needle[0])
+        let first = needle[0]
         var position = from
         while position <= through {
             // memchr: the C library's vectorised byte search.
-            guard let hit = memchr(base + position, first, through - position + 1) else { return nil }
+            guard let hit = Platform.findByte(first, in: base + position, count: through - position + 1) else {
+                return nil
+            }
             position = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
             if equal(at: position) { return position }
             position += 1

@@ -1,13 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// The sidecar lock: who holds it, and waiting for it within ``FileOverrideStore/LockWait``.
 extension FileOverrideStore {
     /// What the lock file says while a writer holds it: `<pid> <command>`.
@@ -16,14 +8,15 @@ extension FileOverrideStore {
         if let program = words.first { words[0] = (program as NSString).lastPathComponent }
         var command = words.joined(separator: " ").map { $0.isNewline ? " " : $0 }
         if command.count > 200 { command = Array(command.prefix(199)) + ["…"] }
-        return "\(getpid()) \(String(command))\n"
+        return "\(Platform.processID) \(String(command))\n"
     }()
 
     /// Who holds the lock, as the lock file records it.
     static func holder(of fd: Int32) -> LockHolder {
         var buffer = [UInt8](repeating: 0, count: 1024)
-        let count = pread(fd, &buffer, buffer.count, 0)
-        guard count > 0 else { return LockHolder(pid: nil, command: nil) }
+        guard let count = try? Platform.readSome(fd, into: &buffer, at: 0), count > 0 else {
+            return LockHolder(pid: nil, command: nil)
+        }
         let text = String(decoding: buffer[0..<count], as: UTF8.self)
         let line = text.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? ""
         let parts = line.split(separator: " ", maxSplits: 1)
@@ -34,38 +27,86 @@ extension FileOverrideStore {
         return LockHolder(pid: pid, command: command)
     }
 
+    /// Runs `body` holding the lock of `target` (the store file, at the end of its links): `<target>.lock`, opened
+    /// never through a link (``OwnFile``), created if needed.
     func withExclusiveLock<T>(target: String, _ body: () throws -> T) throws -> T {
-        let lockPath = target + ".lock"
-        var fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        var writable = true
-        if fd < 0, errno == EACCES {
-            // Another user's lock file: a read-only descriptor locks as well; the holder is not recorded.
-            fd = open(lockPath, O_RDONLY | O_CLOEXEC)
-            writable = false
-        }
-        guard fd >= 0 else {
-            throw OverrideStoreError.unwritable(
-                path: path, reason: "cannot open lock file \(lockPath): \(errorText())")
-        }
-        defer { close(fd) }
-        // Root writing another user's store leaves the lock file to the store's owner, as the store itself.
-        var owner = stat()
-        var lockInfo = stat()
-        if geteuid() == 0, stat(target, &owner) == 0, fstat(fd, &lockInfo) == 0,
-            lockInfo.st_uid != owner.st_uid || lockInfo.st_gid != owner.st_gid
-        {
-            _ = fchown(fd, owner.st_uid, owner.st_gid)
-        }
-        try acquire(fd, lockPath: lockPath, clock: lockWait.clock)
+        let (fd, writable) = try openLockFile(target: target)
+        defer { Platform.closeFile(fd) }
+        try acquire(fd, lockPath: target + ".lock", clock: lockWait.clock)
         if writable {
-            _ = ftruncate(fd, 0)
-            _ = Self.holderRecord.utf8CString.withUnsafeBufferPointer { pwrite(fd, $0.baseAddress, $0.count - 1, 0) }
+            try? Platform.truncateFile(fd, to: 0)
+            try? Array(Self.holderRecord.utf8).withUnsafeBytes { try Platform.writeAll(fd, $0, at: 0) }
         }
         defer {
-            if writable { _ = ftruncate(fd, 0) }
-            flock(fd, LOCK_UN)
+            if writable { try? Platform.truncateFile(fd, to: 0) }
+            Platform.unlock(fd)
         }
         return try body()
+    }
+
+    /// Opens (creating) the lock file of `target`, read-write, or read-only when it is another user's (a read-only
+    /// descriptor locks as well; the holder is then not recorded). Root writing another user's store leaves the
+    /// lock file to the store's owner, as the store itself.
+    /// - Throws: `.unwritable` naming the lock file: a link, not a regular file, or the system's reason (for a
+    ///   folder this user may not create files in, the folder's mode and owner).
+    private func openLockFile(target: String) throws -> (descriptor: Int32, writable: Bool) {
+        let lockPath = target + ".lock"
+        func refuse(_ failure: OwnFile.Failure) -> OverrideStoreError {
+            .unwritable(path: path, reason: "cannot use the lock file \(lockPath): \(failure.reason)")
+        }
+        do throws(OwnFile.Failure) {
+            let fd = try OwnFile.openForWriting(lockPath, create: true)
+            var owner: FileStatus?
+            var lock: FileStatus?
+            if Platform.effectiveUserID == 0 {
+                owner = try? Platform.status(atPath: target, followingLinks: true)
+                lock = try? Platform.status(ofDescriptor: fd)
+            }
+            if let owner, let lock, lock.owner != owner.owner || lock.group != owner.group {
+                try? Platform.changeOwner(fd, owner: owner.owner, group: owner.group)
+            }
+            return (fd, true)
+        } catch {
+            guard let system = error.system, system.isPermissionDenied || system.isReadOnlyFileSystem else {
+                throw refuse(error)
+            }
+            guard (try? Platform.status(atPath: lockPath, followingLinks: false)) != nil else {
+                // No lock file, and this user may not create one: the folder is what refuses.
+                throw OverrideStoreError.unwritable(
+                    path: path,
+                    reason: "cannot create the lock file \(lockPath): \(system)\(Self.folderDetail(of: target))")
+            }
+            let fd: Int32
+            let status: FileStatus
+            do throws(SystemError) {
+                fd = try Platform.openFile(lockPath, .readOnly, [.noFollow, .nonBlocking])
+            } catch {
+                let reason = error.isSymbolicLink ? OwnFile.linkClause(lockPath) : error.description
+                throw refuse(OwnFile.Failure(path: lockPath, reason: reason, system: error))
+            }
+            do throws(SystemError) {
+                status = try Platform.status(ofDescriptor: fd)
+            } catch {
+                Platform.closeFile(fd)
+                throw refuse(OwnFile.Failure(path: lockPath, reason: error.description, system: error))
+            }
+            if let refusal = OwnFile.refusal(for: status, at: lockPath) {
+                Platform.closeFile(fd)
+                throw refuse(OwnFile.Failure(path: lockPath, reason: refusal, system: nil))
+            }
+            return (fd, false)
+        }
+    }
+
+    /// ` (the folder /d is mode 555, owned by uid 0 gid 0; this process runs as uid 1000)`, or nothing when the
+    /// folder cannot be inspected.
+    static func folderDetail(of file: String) -> String {
+        let folder = (file as NSString).deletingLastPathComponent
+        guard let status = try? Platform.status(atPath: folder.isEmpty ? "." : folder, followingLinks: true) else {
+            return ""
+        }
+        return
+            " (the folder \(folder) is mode \(String(status.permissions, radix: 8)), owned by uid \(status.owner) gid \(status.group); this process runs as uid \(Platform.effectiveUserID))"
     }
 
     /// Takes the lock, trying every 10 ms while another process holds it, as ``lockWait`` says.
@@ -73,10 +114,10 @@ extension FileOverrideStore {
         var start: C.Instant?
         var noticed = false
         while true {
-            if flock(fd, LOCK_EX | LOCK_NB) == 0 { return }
-            let code = errno
-            guard code == EWOULDBLOCK || code == EAGAIN || code == EINTR else {
-                throw OverrideStoreError.unwritable(path: path, reason: "cannot lock \(lockPath): \(errorText(code))")
+            do {
+                if try Platform.tryLockExclusive(fd) { return }
+            } catch {
+                throw OverrideStoreError.unwritable(path: path, reason: "cannot lock \(lockPath): \(error)")
             }
             let now = clock.now
             let waited = start.map { $0.duration(to: now) } ?? .zero
@@ -88,7 +129,7 @@ extension FileOverrideStore {
             if let timeout = lockWait.timeout, waited >= timeout {
                 throw OverrideStoreError.lockTimeout(path: path, holder: Self.holder(of: fd), waited: timeout)
             }
-            usleep(10_000)
+            Platform.sleep(microseconds: 10_000)
         }
     }
 }

@@ -1,13 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 extension FileOverrideStore {
     /// How a writer waits for the lock another writer holds.
     public struct LockWait: Sendable {

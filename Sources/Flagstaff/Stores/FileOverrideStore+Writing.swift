@@ -1,23 +1,15 @@
 import Foundation
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Atomic replacement of the store file and clean-up after killed writers.
 extension FileOverrideStore {
     /// `.<name>.<pid>.<random>.tmp`: the pid lets a later writer tell a killed writer's file from a live one's.
     static func temporaryName(for target: String) -> String {
-        ".\((target as NSString).lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
+        ".\((target as NSString).lastPathComponent).\(Platform.processID).\(UInt32.random(in: 0...UInt32.max)).tmp"
     }
 
     /// Removes temporary files beside `target` left by writers whose process is gone. Called under the lock, so
     /// no writer of this file is between creating and renaming its temporary file; a file whose pid is alive
-    /// (or cannot be checked) is kept anyway.
+    /// (or cannot be checked) is kept anyway. Removing a name never follows a link.
     func removeAbandonedTemporaryFiles(beside target: String) {
         let directory = (target as NSString).deletingLastPathComponent
         let prefix = ".\((target as NSString).lastPathComponent)."
@@ -25,75 +17,71 @@ extension FileOverrideStore {
         for name in names where name.hasPrefix(prefix) && name.hasSuffix(".tmp") {
             let middle = name.dropFirst(prefix.count).dropLast(4).split(separator: ".")
             guard middle.count == 2, let pid = Int32(middle[0]), pid > 0, UInt32(middle[1]) != nil,
-                pid != getpid()
+                pid != Platform.processID
             else { continue }
-            if kill(pid, 0) != 0 && errno == ESRCH {
-                unlink(directory + "/" + name)
+            if Platform.processIsGone(pid) {
+                try? Platform.removeFile(directory + "/" + name)
             }
         }
     }
 
-    /// Replaces `target` with `data` atomically, keeping its owner, group and mode.
+    /// Replaces `target` with `data` atomically, keeping its owner, group and mode. The temporary file is new
+    /// (`O_EXCL`, never through a link); `rename` replaces the name, never writing through a link.
     func writeAtomically(_ data: Data, to target: String) throws {
         let directory = (target as NSString).deletingLastPathComponent
         let temporary = directory + "/" + Self.temporaryName(for: target)
-        func fail(_ what: String, _ code: Int32 = errno) -> OverrideStoreError {
-            .unwritable(path: path, reason: "\(what): \(errorText(code))")
+        func fail(_ what: String, _ error: SystemError) -> OverrideStoreError {
+            .unwritable(path: path, reason: "\(what): \(error)")
         }
-        var existing = stat()
-        let exists = stat(target, &existing) == 0
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, exists ? 0o600 : 0o644)
-        guard fd >= 0 else { throw fail("cannot create temporary file \(temporary)") }
+        let existing = try? Platform.status(atPath: target, followingLinks: false)
+        let fd: Int32
+        do throws(SystemError) {
+            fd = try Platform.openFile(
+                temporary, .writeOnly, [.create, .exclusive, .noFollow], permissions: existing == nil ? 0o644 : 0o600)
+        } catch {
+            throw fail("cannot create temporary file \(temporary)", error)
+        }
         var closed = false
         defer {
-            if !closed { close(fd) }
+            if !closed { Platform.closeFile(fd) }
         }
-        if exists {
-            var created = stat()
-            if fstat(fd, &created) == 0, created.st_uid != existing.st_uid || created.st_gid != existing.st_gid,
-                fchown(fd, existing.st_uid, existing.st_gid) != 0
-            {
-                let error = fail(
-                    "cannot keep its owner (uid \(existing.st_uid) gid \(existing.st_gid)) in the new file, so it was not changed"
-                )
-                unlink(temporary)
-                throw error
-            }
-            guard fchmod(fd, existing.st_mode & 0o7777) == 0 else {
-                let error = fail("cannot keep its mode in the new file, so it was not changed")
-                unlink(temporary)
-                throw error
-            }
+        func abandon(_ error: OverrideStoreError) -> OverrideStoreError {
+            try? Platform.removeFile(temporary)
+            return error
         }
-        let written = data.withUnsafeBytes { raw -> Bool in
-            guard let base = raw.baseAddress else { return true }
-            var offset = 0
-            while offset < raw.count {
-                let count = write(fd, base.advanced(by: offset), raw.count - offset)
-                if count < 0 {
-                    if errno == EINTR { continue }
-                    return false
+        if let existing {
+            let created = try? Platform.status(ofDescriptor: fd)
+            if let created, created.owner != existing.owner || created.group != existing.group {
+                do throws(SystemError) {
+                    try Platform.changeOwner(fd, owner: existing.owner, group: existing.group)
+                } catch {
+                    throw abandon(
+                        fail(
+                            "cannot keep its owner (uid \(existing.owner) gid \(existing.group)) in the new file, so it was not changed",
+                            error))
                 }
-                offset += count
             }
-            return true
+            do throws(SystemError) {
+                try Platform.changePermissions(fd, to: existing.permissions)
+            } catch {
+                throw abandon(fail("cannot keep its mode in the new file, so it was not changed", error))
+            }
         }
-        guard written, fsync(fd) == 0 else {
-            let error = fail("cannot write \(temporary)")
-            unlink(temporary)
-            throw error
+        var writeError: SystemError?
+        data.withUnsafeBytes { raw in
+            do throws(SystemError) { try Platform.writeAll(fd, raw) } catch { writeError = error }
         }
-        close(fd)
+        if writeError == nil {
+            do throws(SystemError) { try Platform.syncFile(fd) } catch { writeError = error }
+        }
+        if let writeError { throw abandon(fail("cannot write \(temporary)", writeError)) }
+        Platform.closeFile(fd)
         closed = true
-        guard rename(temporary, target) == 0 else {
-            let error = fail("cannot replace the file")
-            unlink(temporary)
-            throw error
+        do throws(SystemError) {
+            try Platform.renameItem(temporary, to: target)
+        } catch {
+            throw abandon(fail("cannot replace the file", error))
         }
-        let directoryFD = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if directoryFD >= 0 {
-            fsync(directoryFD)
-            close(directoryFD)
-        }
+        Platform.syncDirectory(directory)
     }
 }

@@ -1,14 +1,6 @@
 import Foundation
 import Synchronization
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Overrides in a small versioned JSON file shared by every process that opens it (the app, the console,
 /// scripts): `{"version":1,"overrides":{"list.infiniteScroll":"on"}}`.
 ///
@@ -344,16 +336,15 @@ public final class FileOverrideStore: RevisionedOverrideStore {
 
     /// Inode, size and modification time of the file (all zero when it does not exist).
     public func changeSignature() -> StoreSignature? {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return StoreSignature([0, 0, 0, 0]) }
+        guard let info = try? Platform.status(atPath: path, followingLinks: true) else {
+            return StoreSignature([0, 0, 0, 0])
+        }
         return StoreSignature([
-            Int64(info.st_ino), Int64(info.st_size), Int64(info.st_mtim.tv_sec), Int64(info.st_mtim.tv_nsec),
+            Int64(bitPattern: info.inode), info.size, info.modifiedSeconds, info.modifiedNanoseconds,
         ])
     }
 
     // MARK: File operations
-
-    func errorText(_ code: Int32 = errno) -> String { String(cString: strerror(code)) }
 
     /// `64 MiB`, or `300 bytes`.
     static func describe(bytes: Int) -> String {
@@ -381,6 +372,8 @@ public final class FileOverrideStore: RevisionedOverrideStore {
             switch error {
             case .unreadable(let reason):
                 throw OverrideStoreError.unreadable(path: path, reason: reason)
+            case .notAFile(let reason):
+                throw OverrideStoreError.invalidLocation(path, reason: reason + Self.expectedFile)
             case .tooLarge:
                 throw OverrideStoreError.corrupt(
                     path: path,
@@ -394,27 +387,28 @@ public final class FileOverrideStore: RevisionedOverrideStore {
     func resolvedTarget() throws -> String {
         var current = path
         for _ in 0..<40 {
-            var info = stat()
-            guard lstat(current, &info) == 0 else {
-                let code = errno
-                if code == ENOENT {
-                    if current == path { return path }  // no file yet: the first write creates it
-                    throw OverrideStoreError.unwritable(
-                        path: path,
-                        reason:
-                            "it is a symbolic link to \(current), which does not exist; nothing was created (create the file or fix the link)"
-                    )
-                }
-                throw OverrideStoreError.unwritable(path: path, reason: "cannot inspect \(current): \(errorText(code))")
+            let info: FileStatus?
+            do throws(SystemError) {
+                info = try Platform.status(atPath: current, followingLinks: false)
+            } catch {
+                throw OverrideStoreError.unwritable(path: path, reason: "cannot inspect \(current): \(error)")
             }
-            guard info.st_mode & 0o170000 == 0o120000 else { return current }  // not a link
-            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-            let count = readlink(current, &buffer, buffer.count - 1)
-            guard count >= 0 else {
+            guard let info else {
+                if current == path { return path }  // no file yet: the first write creates it
                 throw OverrideStoreError.unwritable(
-                    path: path, reason: "cannot read the symbolic link \(current): \(errorText())")
+                    path: path,
+                    reason:
+                        "it is a symbolic link to \(current), which does not exist; nothing was created (create the file or fix the link)"
+                )
             }
-            let destination = String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            guard info.kind == .symbolicLink else { return current }
+            let destination: String
+            do throws(SystemError) {
+                destination = try Platform.linkDestination(current)
+            } catch {
+                throw OverrideStoreError.unwritable(
+                    path: path, reason: "cannot read the symbolic link \(current): \(error)")
+            }
             current =
                 destination.hasPrefix("/")
                 ? destination : (current as NSString).deletingLastPathComponent + "/" + destination
@@ -422,19 +416,28 @@ public final class FileOverrideStore: RevisionedOverrideStore {
         throw OverrideStoreError.unwritable(path: path, reason: "too many levels of symbolic links")
     }
 
-    /// Refuses a file that exists and that this process may not write (its mode or owner), whatever its
-    /// directory allows.
+    /// `; expected a file such as overrides.json`.
+    static let expectedFile = "; expected a file such as overrides.json"
+
+    /// Refuses a target that exists and is not a regular file (a FIFO, a device: named, before anything is
+    /// created beside it), or that this process may not write (its mode or owner), whatever its directory allows.
     private func checkWritable(_ target: String) throws {
-        guard faccessat(AT_FDCWD, target, W_OK, AT_EACCESS) != 0 else { return }
-        let code = errno
-        if code == ENOENT { return }
-        var info = stat()
-        var detail = ""
-        if stat(target, &info) == 0 {
-            detail =
-                " (the file is mode \(String(info.st_mode & 0o7777, radix: 8)), owned by uid \(info.st_uid) gid \(info.st_gid); this process runs as uid \(geteuid()))"
+        if let found = try? Platform.status(atPath: target, followingLinks: false),
+            let refusal = OwnFile.refusal(for: found, at: target)
+        {
+            throw OverrideStoreError.invalidLocation(path, reason: refusal + Self.expectedFile)
         }
-        throw OverrideStoreError.unwritable(path: path, reason: "\(errorText(code))\(detail); it was not changed")
+        do throws(SystemError) {
+            try Platform.checkWritable(target)
+        } catch {
+            if error.isNotFound { return }
+            var detail = ""
+            if let info = try? Platform.status(atPath: target, followingLinks: true) {
+                detail =
+                    " (the file is mode \(String(info.permissions, radix: 8)), owned by uid \(info.owner) gid \(info.group); this process runs as uid \(Platform.effectiveUserID))"
+            }
+            throw OverrideStoreError.unwritable(path: path, reason: "\(error)\(detail); it was not changed")
+        }
     }
 
     private func ensureDirectory(of target: String) throws {

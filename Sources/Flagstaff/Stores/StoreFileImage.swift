@@ -1,13 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// A store file as a ``FileOverrideStore`` last read or wrote it, with what its bytes decode to and (after a
 /// write) its overrides in file order.
 ///
@@ -32,7 +24,7 @@ struct StoreFileImage: Sendable {
         return bytes.withUnsafeBytes { mine in
             data.withUnsafeBytes { theirs in
                 guard let a = mine.baseAddress, let b = theirs.baseAddress else { return mine.count == theirs.count }
-                return memcmp(a, b, mine.count) == 0
+                return Platform.compareBytes(a, b, count: mine.count) == 0
             }
         }
     }

@@ -1,13 +1,5 @@
 import Synchronization
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// A `Synchronization.Mutex` whose lock and unlock ThreadSanitizer can see.
 ///
 /// On Linux, `Mutex` is built on raw futex system calls, which ThreadSanitizer does not intercept, so every
@@ -70,9 +62,8 @@ package struct ThreadSanitizerHooks: Sendable {
 
     /// The hooks, looked up once with `dlsym`; `nil` when not running under ThreadSanitizer.
     package static let shared: ThreadSanitizerHooks? = {
-        guard let handle = dlopen(nil, RTLD_NOW),
-            let acquire = dlsym(handle, "__tsan_acquire"),
-            let release = dlsym(handle, "__tsan_release")
+        guard let acquire = Platform.loadedSymbol(named: "__tsan_acquire"),
+            let release = Platform.loadedSymbol(named: "__tsan_release")
         else { return nil }
         return ThreadSanitizerHooks(
             acquire: unsafeBitCast(acquire, to: Hook.self),

@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Sorting many strings by their UTF-8 bytes: the order of `<` for strings in Unicode normalization form C (every
 /// key a person or a program writes in practice), at a fraction of its cost.
 ///
@@ -26,7 +18,7 @@ package enum ByteOrderSort {
             b.utf8.withContiguousStorageIfAvailable { y -> Int in
                 let shared = min(x.count, y.count)
                 if shared > 0, let p = x.baseAddress, let q = y.baseAddress {
-                    let order = memcmp(p, q, shared)
+                    let order = Platform.compareBytes(p, q, count: shared)
                     if order != 0 { return Int(order) }
                 }
                 return x.count - y.count
@@ -119,7 +111,9 @@ package enum ByteOrderSort {
         guard high - low > 1 else { return }
         func precedes(_ a: Span, _ b: Span) -> Bool {
             let shared = Int(min(a.count, b.count)) - depth
-            let order = shared <= 0 ? 0 : memcmp(base + Int(a.start) + depth, base + Int(b.start) + depth, shared)
+            let order =
+                shared <= 0
+                ? 0 : Platform.compareBytes(base + Int(a.start) + depth, base + Int(b.start) + depth, count: shared)
             if order != 0 { return order < 0 }
             return a.count != b.count ? a.count < b.count : a.index < b.index
         }

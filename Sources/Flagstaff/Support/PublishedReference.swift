@@ -1,13 +1,5 @@
 import Synchronization
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// An immutable object that many threads read without a lock while writers, one at a time, replace it: how the
 /// Unleash engine's state, the Unleash clients' toggles and `RemoteConfig`'s values are published. (Per-flag
 /// values replaced a bounded number of times use ``ChainedReference``: one word each instead of this type's 4 KB
@@ -168,7 +160,7 @@ final class ReaderEpochs: @unchecked Sendable {
             while count.pointee.load(ordering: .sequentiallyConsistent) != 0 {
                 spins += 1
                 // A reader that was preempted mid-read needs its thread scheduled again to finish.
-                if spins > 64 { sched_yield() }
+                if spins > 64 { Platform.yieldThread() }
             }
         }
     }

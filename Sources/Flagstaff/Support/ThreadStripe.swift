@@ -1,13 +1,5 @@
 import Synchronization
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// A small number that tells threads apart, for data split into per-thread stripes (reader counts, metrics
 /// counts): threads that read at the same time then write to different cache lines instead of fighting over one.
 ///
@@ -16,21 +8,18 @@ import Darwin
 /// may then share a stripe, which stays correct (stripes are atomics or locked) and only costs the sharing.
 @usableFromInline
 package enum ThreadStripe {
-    private static let key: pthread_key_t? = {
-        var key = pthread_key_t()
-        return pthread_key_create(&key, nil) == 0 ? key : nil
-    }()
+    private static let slot = Platform.ThreadSlot()
 
     private static let next = Atomic<Int>(0)
 
     /// The calling thread's number (0, 1, 2, … in the order threads first asked).
     @usableFromInline
     package static var current: Int {
-        guard let key else { return 0 }
-        if let value = pthread_getspecific(key) { return Int(bitPattern: value) &- 1 }
+        guard let slot else { return 0 }
+        if let value = slot.value { return Int(bitPattern: value) &- 1 }
         let number = next.wrappingAdd(1, ordering: .relaxed).oldValue
         // Stored plus one: a null value means "not assigned yet".
-        _ = pthread_setspecific(key, UnsafeRawPointer(bitPattern: number &+ 1))
+        slot.set(UnsafeRawPointer(bitPattern: number &+ 1))
         return number
     }
 }

@@ -37,10 +37,12 @@ struct ProfileOptions: ParsableArguments {
         LoadedRegistry, ProfileLibrary
     ) {
         let loaded = try RegistryLoader.load(source, store: requirement)
-        let folder =
-            profiles.map { URL(fileURLWithPath: ($0 as NSString).expandingTildeInPath, isDirectory: true) }
-            ?? ProfileLibrary.defaultFolder(forStore: loaded.storeURL)
-        return (loaded, ProfileLibrary(folder: folder))
+        // A folder named with --profiles must exist, as an explicit store's folder must; the default one is created.
+        if let profiles {
+            let folder = URL(fileURLWithPath: (profiles as NSString).expandingTildeInPath, isDirectory: true)
+            return (loaded, ProfileLibrary(folder: folder, createsFolder: false))
+        }
+        return (loaded, ProfileLibrary(folder: ProfileLibrary.defaultFolder(forStore: loaded.storeURL)))
     }
 
     /// Checks `name`, opens the registry and loads the profile: what `apply` and `diff` start with.

@@ -47,13 +47,17 @@ struct LaunchBaseline {
     private static let shape = #"{"version":1,"recordedAt":…,"values":{"key":true}}"#
 
     private static func read(_ url: URL) -> Contents {
-        guard FileManager.default.fileExists(atPath: url.path) else { return .absent }
-        let data: Data
-        do {
-            data = try Data(contentsOf: url)
+        let read: Data?
+        do throws(BoundedFileReader.Failure) {
+            // Never through a link (docs/files.md); a FIFO or a device is refused without being opened.
+            read = try BoundedFileReader.read(url.path, limit: 64 << 20, followingLinks: false)
         } catch {
-            return .unreadable((error as NSError).localizedDescription)
+            switch error {
+            case .unreadable(let reason), .notAFile(let reason): return .unreadable(reason)
+            case .tooLarge: return .corrupt("it is larger than 64 MiB")
+            }
         }
+        guard let data = read else { return .absent }
         if data.allSatisfy({ [0x20, 0x0A, 0x0D, 0x09].contains($0) }) { return .corrupt("it is empty") }
         guard let root = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) else {
             return .corrupt("it is not valid JSON")
@@ -160,10 +164,22 @@ struct LaunchBaseline {
         do {
             try FileManager.default.createDirectory(
                 at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try encoder.encode(file).write(to: url, options: .atomic)
         } catch {
             throw CLIFailure.runtime(
                 "cannot write the launch snapshot \(url.path): \((error as NSError).localizedDescription)")
+        }
+        let data: Data
+        do {
+            data = try encoder.encode(file)
+        } catch {
+            throw CLIFailure.runtime("cannot encode the launch snapshot \(url.path): \(error)")
+        }
+        // Replaced atomically, never through a link; root gives it the store's owner, as the store's other files.
+        let store = String(url.path.dropLast(".launch.json".count))
+        do throws(OwnFile.Failure) {
+            try OwnFile.writeAtomically(data, to: url.path, ownerOf: store)
+        } catch {
+            throw CLIFailure.runtime("cannot write the launch snapshot \(url.path): \(error.reason)")
         }
     }
 

@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Flagstaff
 
 /// An IPv4 or IPv6 address held as a 128-bit number, parsed with the platform's strict `inet_pton`.
 struct IPAddress: Sendable, Hashable {
@@ -16,10 +10,7 @@ struct IPAddress: Sendable, Hashable {
     /// Parses dotted-quad IPv4 or RFC 4291 IPv6 text; `nil` for anything else (surrounding spaces included).
     init?(_ text: String) {
         if text.contains(":") {
-            var storage = in6_addr()
-            let ok = withUnsafeMutableBytes(of: &storage) { inet_pton(AF_INET6, text, $0.baseAddress) }
-            guard ok == 1 else { return nil }
-            let bytes = withUnsafeBytes(of: storage) { Array($0) }
+            guard let bytes = Platform.parseIPv6(text) else { return nil }
             var high: UInt64 = 0
             var low: UInt64 = 0
             for index in 0..<8 { high = high << 8 | UInt64(bytes[index]) }
@@ -28,12 +19,9 @@ struct IPAddress: Sendable, Hashable {
             self.high = high
             self.low = low
         } else {
-            var storage = in_addr()
-            let ok = withUnsafeMutableBytes(of: &storage) { inet_pton(AF_INET, text, $0.baseAddress) }
-            guard ok == 1 else { return nil }
-            let bytes = withUnsafeBytes(of: storage) { Array($0) }
+            guard let bytes = Platform.parseIPv4(text) else { return nil }
             var value: UInt64 = 0
-            for byte in bytes.prefix(4) { value = value << 8 | UInt64(byte) }
+            for byte in bytes { value = value << 8 | UInt64(byte) }
             self.isIPv4 = true
             self.high = 0
             self.low = value
