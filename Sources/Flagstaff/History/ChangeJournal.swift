@@ -36,6 +36,9 @@ public struct ChangeJournal: Sendable {
         public var changes: [HistoryChange]
         /// Lines that could not be read (skipped).
         public var problems: [JournalProblem]
+        /// Journal files that exist but could not be read at all (a directory or a link in the journal's place, no
+        /// permission): their changes are missing from ``changes``.
+        public var unreadableFiles: [JournalProblem] = []
 
         /// Every readable line, oldest first (the rotated journal's, then the current one's).
         public var entries: [JournalEntry] { changes.flatMap(\.entries) }
@@ -76,7 +79,9 @@ public struct ChangeJournal: Sendable {
                 case .notAFile(let reason): "cannot read: \(reason)"
                 case .tooLarge: "too large"
                 }
-            contents.problems.append(JournalProblem(file: file, line: 0, reason: reason))
+            let problem = JournalProblem(file: file, line: 0, reason: reason)
+            contents.problems.append(problem)
+            contents.unreadableFiles.append(problem)
             return
         }
         defer { Platform.closeFile(fd) }

@@ -38,7 +38,15 @@ extension FileOverrideStore {
         var target: HistoryChange?
         let result = try modifyPlanningExpiries { current, note, expiries in
             guard let journal = try self.journal() else { throw HistoryError(code: .noJournal) }
-            let history = journal.read().changes
+            let contents = journal.read()
+            // Changes the journal cannot show may be the newest: nothing is planned from the rest.
+            if let unreadable = contents.unreadableFiles.first {
+                throw HistoryError(
+                    code: .unreadableJournal(
+                        action: redo ? "redo" : "undo", file: unreadable.file,
+                        reason: String(unreadable.reason.trimmingPrefix("cannot read: "))))
+            }
+            let history = contents.changes
             guard let plan = redo ? UndoPlanner.redo(history) : UndoPlanner.undo(history) else {
                 throw HistoryError(code: redo ? .nothingToRedo : .nothingToUndo)
             }

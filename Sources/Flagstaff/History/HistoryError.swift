@@ -7,6 +7,7 @@ public struct HistoryError: Error, Sendable, Equatable, CustomStringConvertible 
         case nothingToRedo
         case noJournal
         case conflict(action: String, target: String, key: String, detail: String)
+        case unreadableJournal(action: String, file: String, reason: String)
     }
 
     let code: Code
@@ -29,6 +30,8 @@ public struct HistoryError: Error, Sendable, Equatable, CustomStringConvertible 
         case .conflict(let action, let target, let key, let detail):
             return
                 "cannot \(action) \(target): \(TextSanitizer.sanitize(key)) \(detail); nothing was changed"
+        case .unreadableJournal(let action, let file, let reason):
+            return "cannot \(action): the journal \(file) cannot be read (\(reason)); nothing was changed"
         }
     }
 }

@@ -64,10 +64,19 @@ struct HistoryCommand: ParsableCommand {
             StandardStreams.out(String(decoding: bytes, as: UTF8.self))
             return
         }
-        for problem in contents.problems {
+        for problem in contents.problems where !contents.unreadableFiles.contains(problem) {
             StandardStreams.note("skipped a line of the history: \(TerminalText.safe(problem.description))")
         }
+        for problem in contents.unreadableFiles.dropFirst(selected.isEmpty ? 1 : 0) {
+            StandardStreams.note("cannot read the journal \(TerminalText.safe(problem.file)): \(Self.reason(problem))")
+        }
         if selected.isEmpty {
+            // An unreadable journal is an unknown history, not an empty one.
+            if let unreadable = contents.unreadableFiles.first {
+                throw CLIFailure.runtime(
+                    "cannot read the journal \(unreadable.file): \(Self.reason(unreadable)); the history is unknown, not empty"
+                )
+            }
             StandardStreams.note("no changes\(since == nil && key == nil ? "" : " match") in \(journal.url.path)")
             return
         }
@@ -78,6 +87,11 @@ struct HistoryCommand: ParsableCommand {
             Self.flush(&bytes)
         }
         if !bytes.isEmpty { StandardStreams.write(String(decoding: bytes, as: UTF8.self)) }
+    }
+
+    /// Why a journal file could not be read at all, without the problem's `cannot read: `.
+    private static func reason(_ problem: JournalProblem) -> String {
+        TerminalText.safe(String(problem.reason.trimmingPrefix("cannot read: ")))
     }
 
     /// How much output is gathered before it is written: the output streams in chunks of this size instead

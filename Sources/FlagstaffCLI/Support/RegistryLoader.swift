@@ -64,6 +64,7 @@ enum RegistryLoader {
         } catch {
             throw CLIFailure.runtime("--store: \(error)")
         }
+        OpenedStores.current?.add(store)
         let registryOptions = RegistryOptions(
             name: manifest == nil ? DemoFeatures.displayName : nil,
             storeWatchInterval: watchStore ? .milliseconds(500) : nil,

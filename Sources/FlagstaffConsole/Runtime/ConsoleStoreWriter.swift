@@ -47,6 +47,7 @@ package final class ConsoleStoreWriter: Sendable {
 
     private let queue = AnnotatedMutex(Queue())
     private let lockHolder: @Sendable () -> String?
+    private let journalProblem: @Sendable () -> String?
     private let post: @Sendable (ConsoleEvent) -> Void
     private let clock: any Clock<Duration>
     private let retryInterval: Duration
@@ -55,14 +56,18 @@ package final class ConsoleStoreWriter: Sendable {
     /// - Parameters:
     ///   - lockHolder: who holds the store's lock now (`nil` when it is free or the store has none); must not
     ///     wait.
+    ///   - journalProblem: why the last write's journal line could not be written (`nil`: it was, or the store
+    ///     keeps none); asked after each saved write.
     ///   - retryInterval: how often a queued write checks the lock again.
     ///   - clock: the clock the retries wait on and the reported waits are measured on.
     ///   - post: where the background task reports results (the console's inbox).
     package init(
-        lockHolder: @escaping @Sendable () -> String?, retryInterval: Duration = .milliseconds(100),
-        clock: any Clock<Duration>, post: @escaping @Sendable (ConsoleEvent) -> Void
+        lockHolder: @escaping @Sendable () -> String?, journalProblem: @escaping @Sendable () -> String? = { nil },
+        retryInterval: Duration = .milliseconds(100), clock: any Clock<Duration>,
+        post: @escaping @Sendable (ConsoleEvent) -> Void
     ) {
         self.lockHolder = lockHolder
+        self.journalProblem = journalProblem
         self.retryInterval = retryInterval
         self.clock = clock
         self.post = post
@@ -76,8 +81,11 @@ package final class ConsoleStoreWriter: Sendable {
     package convenience init(
         registry: FeatureRegistry, clock: any Clock<Duration>, post: @escaping @Sendable (ConsoleEvent) -> Void
     ) {
-        let probe = (registry.store as? FileOverrideStore).flatMap { try? Self.lockProbe(for: $0.url) }
-        self.init(lockHolder: { probe.flatMap(Self.holder(probing:)) }, clock: clock, post: post)
+        let store = registry.store as? FileOverrideStore
+        let probe = store.flatMap { try? Self.lockProbe(for: $0.url) }
+        self.init(
+            lockHolder: { probe.flatMap(Self.holder(probing:)) },
+            journalProblem: { store?.journalError.map(Self.journalText) }, clock: clock, post: post)
     }
 
     /// Performs a write now, or queues it behind earlier ones or while another process holds the lock.
@@ -90,7 +98,7 @@ package final class ConsoleStoreWriter: Sendable {
             guard let holder = lockHolder() else {
                 do {
                     try job.perform()
-                    return [.storeWriteSaved]
+                    return saved()
                 } catch OverrideStoreError.lockTimeout(_, let holder, let waited) {
                     // Taken in the instant after the check, and held past the store's timeout: retry.
                     enqueue(job)
@@ -143,7 +151,7 @@ package final class ConsoleStoreWriter: Sendable {
             guard let job = queue.withLock({ $0.stopped ? nil : $0.jobs.first }) else { return }
             let start = clock.now
             var reportedSecond: Int64 = -1
-            var result: ConsoleEvent?
+            var result: [ConsoleEvent]?
             while result == nil {
                 if let holder = lockHolder() {
                     let waited = start.duration(to: clock.now)
@@ -157,11 +165,11 @@ package final class ConsoleStoreWriter: Sendable {
                 if queue.withLock({ $0.stopped }) { return }
                 do {
                     try job.perform()
-                    result = .storeWriteSaved
+                    result = saved()
                 } catch OverrideStoreError.lockTimeout {
                     continue
                 } catch {
-                    result = .storeWriteFailed("\(error)")
+                    result = [.storeWriteFailed("\(error)")]
                 }
             }
             // Leaving when the queue is empty is decided under the lock that a new write's `enqueue` takes, so
@@ -173,9 +181,21 @@ package final class ConsoleStoreWriter: Sendable {
                 return !queue.jobs.isEmpty
             }
             guard let more, let result else { return }
-            post(result)
+            for event in result { post(event) }
             if !more { return }
         }
+    }
+
+    /// The events of a saved write: saved, then the journal's failure if its line could not be written.
+    private func saved() -> [ConsoleEvent] {
+        guard let problem = journalProblem() else { return [.storeWriteSaved] }
+        return [.storeWriteSaved, .journalNotWritten(problem)]
+    }
+
+    /// `<journal>: <reason>`.
+    private static func journalText(_ error: OverrideStoreError) -> String {
+        if case .unwritable(let path, let reason) = error { return "\(path): \(reason)" }
+        return "\(error)"
     }
 
     /// A store on the same file that gives up on a held lock at once: used to ask who holds it.

@@ -41,6 +41,9 @@ package enum ConsoleEvent: Sendable, Equatable {
     case storeWriteSaved
     /// The oldest pending store write failed and was dropped; the change was not applied.
     case storeWriteFailed(String)
+    /// The write just saved (reported by ``storeWriteSaved`` before this) could not be journaled: the journal and
+    /// why. The change stands; `history` and undo will not see it.
+    case journalNotWritten(String)
     /// The oldest pending store write is waiting for the store's lock, held by `holder` (for example
     /// `pid 4242 (flagstaff set blueText on)`), for `waited` so far; it is retried until it lands.
     case storeLocked(holder: String, waited: Duration)

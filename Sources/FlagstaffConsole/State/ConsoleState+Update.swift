@@ -91,6 +91,9 @@ extension ConsoleState {
                 statusMessage = "Not quitting: could not save the change: " + message
             }
             return [.repaint]
+        case .journalNotWritten(let problem):
+            statusMessage = "Saved, but not recorded in the history: " + problem
+            return [.repaint]
         case .storeLocked(let holder, let waited):
             storeLockWait = pendingWrites.isEmpty ? nil : StoreLockWait(holder: holder, waited: waited)
             return [.repaint]
