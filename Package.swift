@@ -1,9 +1,15 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
+// 6.1: package traits (the `Server` trait below).
 import PackageDescription
+
+/// A dependency only the `Server` trait needs.
+let server = TargetDependencyCondition.when(traits: ["Server"])
 
 let package = Package(
     name: "Flagstaff",
-    platforms: [.macOS(.v15)],
+    // The minimums are those of the standard `Synchronization` module (`Atomic`, `Mutex`), which the core uses
+    // for lock-free flag reads and its few locks: iOS 18, macOS 15, tvOS 18, watchOS 11, visionOS 2.
+    platforms: [.iOS(.v18), .macOS(.v15), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "Flagstaff", targets: ["Flagstaff"]),
         .library(name: "FlagstaffTesting", targets: ["FlagstaffTesting"]),
@@ -14,14 +20,28 @@ let package = Package(
         .executable(name: "flagstaff", targets: ["FlagstaffCLI"]),
         .executable(name: "flagstaff-bench", targets: ["FlagstaffBench"]),
     ],
+    // `Server`: `flagstaff serve`, `flagstaff console --serve` and the packages they need (Hummingbird, swift-nio,
+    // swift-service-lifecycle, swift-http-types and everything below them). On by default, so `swift run
+    // flagstaff`, `flagstaff serve` and `swift test` work as they are; an app depends with `traits: []` and
+    // resolves only swift-log and swift-argument-parser (see README "Add it to an app"). Every dependency on
+    // those packages is conditional on the trait: one that is not would make every app resolve them again
+    // (`scripts/check-consumer` fails then). Without the trait the libraries, the console and the `flagstaff`
+    // command (without `serve`) build; FlagstaffServer, its tests and the benchmarks' server area need it.
+    traits: [
+        .trait(name: "Server", description: "flagstaff serve and console --serve (Hummingbird, swift-nio)"),
+        .default(enabledTraits: ["Server"]),
+    ],
     dependencies: [
+        // Only the `flagstaff` command uses it; an app resolves it but builds none of it.
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        // Server trait only.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         // Already in hummingbird's graph (nothing more to build): FlagstaffServer names their types directly.
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
     ],
     targets: [
         // Core: features, groups, registry, resolution, search, stores, manifest. Foundation only.
@@ -54,18 +74,20 @@ let package = Package(
             name: "FlagstaffServer",
             dependencies: [
                 "Flagstaff", "CZlib",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Hummingbird", package: "hummingbird", condition: server),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: server),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle", condition: server),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio", condition: server),
+                .product(name: "HTTPTypes", package: "swift-http-types", condition: server),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras", condition: server),
             ]
         ),
         .executableTarget(
             name: "FlagstaffCLI",
             dependencies: [
                 "Flagstaff", "FlagstaffConsole", "FlagstaffRemote", "FlagstaffFirebase", "FlagstaffUnleash",
-                "FlagstaffServer",
+                .target(name: "FlagstaffServer", condition: server),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -74,9 +96,10 @@ let package = Package(
             name: "FlagstaffBench",
             // FlagstaffTerminalDriver drives tmux for the terminal benchmark.
             dependencies: [
-                "Flagstaff", "FlagstaffConsole", "FlagstaffUnleash", "FlagstaffServer", "FlagstaffTerminalDriver",
+                "Flagstaff", "FlagstaffConsole", "FlagstaffUnleash", "FlagstaffTerminalDriver",
+                .target(name: "FlagstaffServer", condition: server),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: server),
             ]
         ),
 

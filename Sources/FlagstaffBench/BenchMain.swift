@@ -16,7 +16,11 @@ enum BenchMain {
         if wants("unleash-client") { UnleashClientBench.run() }
         if wants("manifest") { ManifestBench.run() }
         if wants("history") { HistoryBench.run() }
+        #if Server
         if wants("serve") { ServeBench.run() }
+        #else
+        if requested.contains("serve") { print("serve: this build has no server (the Server trait is off)") }
+        #endif
         if wants("store") { StoreBench.run() }
         // Part of `console`; alone when named, for profiling.
         if requested.contains("console-bulk") {

@@ -1,3 +1,5 @@
+// `flagstaff serve` exists only with the Server trait (on by default; see Package.swift).
+#if Server
 import Flagstaff
 import FlagstaffServer
 import FlagstaffTerminalDriver
@@ -124,9 +126,7 @@ enum ServeBench {
         logger.logLevel = .critical
         let server = FlagServer(registry: registry, configuration: FlagServerConfiguration(port: 0), logger: logger)
         let (ports, continuation) = AsyncStream<Int>.makeStream()
-        let group = ServiceGroup(
-            configuration: ServiceGroupConfiguration(
-                services: [server.makeApplication { continuation.yield($0) }], logger: logger))
+        let group = server.makeServiceGroup { continuation.yield($0) }
         let stopped = DispatchSemaphore(value: 0)
         Task.detached {
             try? await group.run()
@@ -300,3 +300,4 @@ enum ServeBench {
             .joined(separator: " ") ?? "?"
     }
 }
+#endif

@@ -43,9 +43,18 @@ struct FlagstaffCommand: ParsableCommand {
             ManifestCommand.self,
             FetchCommand.self,
             UnleashCommand.self,
-            ServeCommand.self,
-        ],
+        ] + serverSubcommands,
         defaultSubcommand: ConsoleCommand.self)
+
+    /// `serve`, when the package's Server trait is on (the default; an app that depends with `traits: []` builds
+    /// `flagstaff` without it).
+    private static var serverSubcommands: [any ParsableCommand.Type] {
+        #if Server
+        [ServeCommand.self]
+        #else
+        []
+        #endif
+    }
 
     /// Parses the arguments, runs the command and exits with its status.
     static func main() {

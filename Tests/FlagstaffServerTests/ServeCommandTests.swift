@@ -1,4 +1,5 @@
 import Flagstaff
+import FlagstaffServer
 import Foundation
 import Testing
 
@@ -29,6 +30,32 @@ import Testing
         #expect(port == 2 && portError.contains("--port"))
         let (token, tokenError) = Self.run(["serve", "--token", ""])
         #expect(token == 2 && tokenError.contains("--token"))
+    }
+
+    @Test(
+        "a token no client could send is a usage error that says why, before anything is opened",
+        arguments: [
+            ("   ", "blank"), ("\t", "blank"), (" qa-secret", "white space"), ("qa-secret\n", "white space"),
+            ("qa\u{7}secret", "control character"),
+        ])
+    func unusableTokens(token: String, reason: String) {
+        // A store that cannot be opened: were the token accepted, the command would fail there (status 1).
+        let store = ["--store", "/nonexistent-dir/s.json"]
+        let (status, error) = Self.run(["serve", "--token", token] + store)
+        #expect(status == 2 && error.contains("--token") && error.contains(reason), "\(status): \(error)")
+        let (fromEnvironment, environmentError) = Self.run(
+            ["serve"] + store, environment: [ServeCommand.tokenVariable: token])
+        #expect(fromEnvironment == 2, "\(environmentError)")
+        #expect(environmentError.contains("$FLAGSTAFF_SERVE_TOKEN") && environmentError.contains(reason))
+        // The token itself is not repeated: it is a secret.
+        #expect(!error.contains("qa-secret") && !environmentError.contains("qa-secret"))
+    }
+
+    @Test("tokens a client can send are accepted as they are")
+    func usableTokens() {
+        for token in ["qa-secret", "a b", "Bearer-less:token=1", "ключ"] {
+            #expect(FlagServerConfiguration.tokenProblem(token) == nil, "\(token)")
+        }
     }
 
     @Test(

@@ -8,7 +8,7 @@ import Darwin
 #endif
 
 /// The built `flagstaff serve` running as a child process on an ephemeral port of 127.0.0.1.
-final class ServeProcess {
+final class ServeProcess: Sendable {
     let pid: pid_t
     let port: Int
     let errorPath: String
@@ -48,7 +48,12 @@ final class ServeProcess {
 
     /// Sends SIGTERM and waits: the exit status.
     func terminate() -> Int32 {
-        kill(pid, SIGTERM)
+        stop(with: SIGTERM)
+    }
+
+    /// Sends `signal` and waits: the exit status.
+    func stop(with signal: Int32) -> Int32 {
+        kill(pid, signal)
         let status = ProcessSpawn.wait(for: pid)
         unlink(errorPath)
         return status

@@ -52,9 +52,7 @@ final class RunningServer: Sendable {
         logger.logLevel = .critical
         let server = FlagServer(registry: registry, configuration: configuration, logger: logger)
         let (ports, continuation) = AsyncStream<Int>.makeStream()
-        let group = ServiceGroup(
-            configuration: ServiceGroupConfiguration(
-                services: [server.makeApplication { continuation.yield($0) }], logger: logger))
+        let group = server.makeServiceGroup { continuation.yield($0) }
         self.task = Task { try await group.run() }
         var iterator = ports.makeAsyncIterator()
         guard let port = await iterator.next() else { throw FlagServerError("the server did not start") }

@@ -40,6 +40,13 @@ struct ConsoleCommand: ParsableCommand {
         if restartCommand?.trimmingCharacters(in: .whitespaces).isEmpty == true {
             throw ValidationError("--restart-command needs a command")
         }
+        #if !Server
+        if serve != nil {
+            throw ValidationError(
+                "--serve: this flagstaff was built without the Server trait (build this package with its default traits)"
+            )
+        }
+        #endif
     }
 
     func run() throws {
@@ -53,8 +60,10 @@ struct ConsoleCommand: ParsableCommand {
         where isatty(descriptor) == 0 {
             throw CLIFailure.usage(ConsoleError.notATerminal(stream: stream).description)
         }
+        #if Server
         let served = try serve.map { try ServeConsoleSession.start($0, registry: registry) }
         defer { served?.stop() }
+        #endif
         var options = ConsoleOptions(useColor: !noColor && ConsoleOptions.colorAllowedByEnvironment)
         if let path = CommandContext.current.environment["FLAGSTAFF_FRAME_LOG"], !path.isEmpty {
             options.frameObserver = try Self.frameLog(path)

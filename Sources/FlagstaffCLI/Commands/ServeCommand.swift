@@ -1,3 +1,5 @@
+// `flagstaff serve` exists only with the Server trait (on by default; see Package.swift).
+#if Server
 import ArgumentParser
 import Flagstaff
 import FlagstaffServer
@@ -39,16 +41,23 @@ struct ServeCommand: ParsableCommand {
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port: \(port) is not a port (0–65535)") }
-        if tokens.contains(where: \.isEmpty) { throw ValidationError("--token: a token cannot be empty") }
+        if let problem = tokens.lazy.compactMap(FlagServerConfiguration.tokenProblem).first {
+            throw ValidationError("--token: \(problem)")
+        }
     }
 
-    /// The tokens given with `--token`, and the environment's.
-    private func allTokens() -> [String] {
-        tokens + (CommandContext.current.environment[Self.tokenVariable].flatMap { $0.isEmpty ? nil : [$0] } ?? [])
+    /// The tokens given with `--token`, and the environment's (an empty variable adds none).
+    /// - Throws: `CLIFailure.usage` naming the variable when its token could not be sent by any client.
+    private func allTokens() throws -> [String] {
+        guard let token = CommandContext.current.environment[Self.tokenVariable], !token.isEmpty else { return tokens }
+        if let problem = FlagServerConfiguration.tokenProblem(token) {
+            throw CLIFailure.usage("$\(Self.tokenVariable): \(problem)")
+        }
+        return tokens + [token]
     }
 
     func run() throws {
-        let configuration = FlagServerConfiguration(host: host, port: port, tokens: allTokens())
+        let configuration = FlagServerConfiguration(host: host, port: port, tokens: try allTokens())
         do {
             try configuration.validate()
         } catch {
@@ -86,3 +95,4 @@ struct ServeCommand: ParsableCommand {
         if let failure { throw CLIFailure.runtime("cannot serve on \(shownHost):\(port): \(failure)") }
     }
 }
+#endif

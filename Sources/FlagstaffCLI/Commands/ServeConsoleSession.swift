@@ -1,3 +1,5 @@
+// `flagstaff serve` exists only with the Server trait (on by default; see Package.swift).
+#if Server
 import Flagstaff
 import FlagstaffConsole
 import FlagstaffServer
@@ -47,6 +49,9 @@ final class ServeConsoleSession: Sendable {
     static func start(_ address: String, registry: FeatureRegistry) throws -> ServeConsoleSession {
         let (host, port) = try self.address(address)
         let token = CommandContext.current.environment[ServeCommand.tokenVariable].flatMap { $0.isEmpty ? nil : $0 }
+        if let problem = token.flatMap(FlagServerConfiguration.tokenProblem) {
+            throw CLIFailure.usage("--serve: $\(ServeCommand.tokenVariable): \(problem)")
+        }
         let configuration = FlagServerConfiguration(host: host, port: port, tokens: token.map { [$0] } ?? [])
         do {
             try configuration.validate()
@@ -58,9 +63,7 @@ final class ServeConsoleSession: Sendable {
         logger.logLevel = .warning
         let server = FlagServer(registry: registry, configuration: configuration, logger: logger)
         let (starts, continuation) = AsyncStream<Start>.makeStream()
-        let group = ServiceGroup(
-            configuration: ServiceGroupConfiguration(
-                services: [server.makeApplication { continuation.yield(.listening($0)) }], logger: logger))
+        let group = server.makeServiceGroup { continuation.yield(.listening($0)) }
         let task = Task.detached {
             do {
                 try await group.run()
@@ -82,7 +85,8 @@ final class ServeConsoleSession: Sendable {
         return ServeConsoleSession(group: group, task: task)
     }
 
-    /// Stops accepting connections, finishes the requests in flight and waits for the server to end.
+    /// Stops accepting connections, finishes the requests in flight (for at most the server's grace period) and
+    /// waits for the server to end.
     func stop() {
         let (group, task) = (self.group, self.task)
         BlockingTask.run {
@@ -132,3 +136,4 @@ final class ServeConsoleSource: ServedEvaluationReport {
         return "SDK metrics: \(count.total) evaluation\(count.total == 1 ? "" : "s") (\(count.yes) on, \(count.no) off)"
     }
 }
+#endif

@@ -2,7 +2,7 @@ import HTTPTypes
 import Hummingbird
 
 /// Turns the framework's errors (unknown path 404, body too large 413, …) into a JSON body that says what
-/// went wrong, like the server's own errors.
+/// went wrong, like the server's own errors (and a 413 closes the connection, as every 413 does).
 struct ErrorBodyMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response

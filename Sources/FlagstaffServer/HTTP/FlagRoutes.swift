@@ -12,9 +12,12 @@ struct FlagRoutes: Sendable {
     static let appNameHeader = HTTPField.Name("unleash-appname")!
     static let sdkHeader = HTTPField.Name("unleash-sdk")!
 
+    /// Adds the endpoints; every `GET` is also registered for `HEAD` (``HeadMiddleware`` drops the body).
     func add(to router: Router<BasicRequestContext>) {
         for prefix in ["/api/frontend", "/api/proxy"] {
-            router.get(RouterPath(prefix)) { request, _ in frontend(request) }
+            for method in [HTTPRequest.Method.get, .head] {
+                router.on(RouterPath(prefix), method: method) { request, _ in frontend(request) }
+            }
             router.post(RouterPath(prefix)) { request, _ in try await frontendWithContext(request) }
             router.post(RouterPath(prefix + "/client/register")) { request, _ in
                 try await clientCall(request, call: .register)
@@ -23,7 +26,9 @@ struct FlagRoutes: Sendable {
                 try await clientCall(request, call: .metrics)
             }
         }
-        router.get("/api/client/features") { request, _ in clientFeatures(request) }
+        for method in [HTTPRequest.Method.get, .head] {
+            router.on("/api/client/features", method: method) { request, _ in clientFeatures(request) }
+        }
         router.post("/api/client/register") { request, _ in try await clientCall(request, call: .register) }
         router.post("/api/client/metrics") { request, _ in try await clientCall(request, call: .metrics) }
         router.post("/ofrep/v1/evaluate/flags") { request, _ in try await ofrepBulk(request) }

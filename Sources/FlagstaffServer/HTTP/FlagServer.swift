@@ -4,14 +4,17 @@ import Hummingbird
 import Logging
 import NIOCore
 import ServiceLifecycle
+import UnixSignals
 
 /// `flagstaff serve`: a Hummingbird 2 application serving a registry's effective values over the Unleash
 /// frontend API, the Unleash client API and OFREP, following the store live.
 ///
 /// The transport is thin: routes (``FlagRoutes``) hand the request and the live snapshot to the pure protocol
-/// code. Middleware adds CORS headers (browser SDKs), checks tokens (401) and turns framework errors (404 for
-/// unknown paths, 413 for bodies over the limit) into JSON messages; silent connections are closed after the
-/// idle timeout.
+/// code. Middleware answers `HEAD` like `GET` without the body, adds CORS headers (browser SDKs), refuses a
+/// `Content-Length` over the body limit (413) from the header, checks tokens (401) and turns framework errors
+/// (404 for unknown paths, 413 for bodies over the limit) into JSON messages. A 413 closes the connection; silent
+/// connections are closed after the idle timeout; a graceful stop closes what is still open after the grace
+/// period.
 package final class FlagServer: Sendable {
     /// Where and how it listens.
     package let configuration: FlagServerConfiguration
@@ -50,6 +53,7 @@ package final class FlagServer: Sendable {
         onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> some ApplicationProtocol & Service {
         let router = Router(context: BasicRequestContext.self)
+        router.add(middleware: HeadMiddleware())
         router.add(
             middleware: CORSMiddleware(
                 allowOrigin: .all,
@@ -62,28 +66,45 @@ package final class FlagServer: Sendable {
                 ],
                 allowMethods: [.get, .post, .head, .options], exposedHeaders: ["ETag"], maxAge: .seconds(600)))
         router.add(middleware: ErrorBodyMiddleware())
+        router.add(middleware: BodyLimitMiddleware(limit: configuration.bodyLimit))
         router.add(middleware: TokenMiddleware(tokens: Set(configuration.tokens)))
         FlagRoutes(live: live, clients: clients, bodyLimit: configuration.bodyLimit).add(to: router)
         let (seconds, attoseconds) = configuration.idleTimeout.components
         let idle = TimeAmount.nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
         return Application(
-            router: router, server: .http1(configuration: .init(idleTimeout: idle)),
+            router: router,
+            server: .http1(
+                configuration: .init(additionalChannelHandlers: [CloseAfterResponseHandler()], idleTimeout: idle)),
             configuration: ApplicationConfiguration(
                 address: .hostname(configuration.host, port: configuration.port), serverName: "flagstaff"),
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? 0) },
             logger: logger)
     }
 
-    /// Serves until SIGTERM or SIGINT, then stops accepting connections and finishes the requests in flight.
+    /// The application in a service group whose graceful shutdown (a signal in `signals`, or
+    /// `triggerGracefulShutdown()`) stops accepting connections, lets the requests in flight finish for at most
+    /// the configuration's ``FlagServerConfiguration/shutdownGracePeriod``, then closes the connections left.
+    /// - Parameters:
+    ///   - signals: the signals that stop it gracefully (none: the caller stops it).
+    ///   - onRunning: called with the bound port once the server listens.
+    /// - Returns: the group; its `run()` returns normally after a graceful shutdown, also one cut short by the
+    ///   grace period.
+    package func makeServiceGroup(
+        signals: [UnixSignal] = [], onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+    ) -> ServiceGroup {
+        var group = ServiceGroupConfiguration(
+            services: [makeApplication(onRunning: onRunning)], gracefulShutdownSignals: signals, logger: logger)
+        group.maximumGracefulShutdownDuration = configuration.shutdownGracePeriod
+        return ServiceGroup(configuration: group)
+    }
+
+    /// Serves until SIGTERM, SIGINT or SIGHUP, then stops accepting connections, finishes the requests in flight
+    /// for at most the grace period, and returns.
     /// - Parameter onRunning: called with the bound port once the server listens.
     /// - Throws: ``FlagServerError`` for an invalid configuration; the framework's error when the address
     ///   cannot be bound.
     package func run(onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
         try configuration.validate()
-        let group = ServiceGroup(
-            configuration: ServiceGroupConfiguration(
-                services: [makeApplication(onRunning: onRunning)], gracefulShutdownSignals: [.sigterm, .sigint],
-                logger: logger))
-        try await group.run()
+        try await makeServiceGroup(signals: [.sigterm, .sigint, .sighup], onRunning: onRunning).run()
     }
 }

@@ -11,17 +11,25 @@ package struct FlagServerConfiguration: Sendable {
     package var bodyLimit: Int
     /// How long a connection may stay silent (a slow or stalled client) before it is closed.
     package var idleTimeout: Duration
+    /// How long a graceful stop (SIGTERM, SIGINT, SIGHUP, the console closing) lets the requests in flight
+    /// finish before the remaining connections are closed: a client holding a half-sent request cannot keep the
+    /// server running.
+    package var shutdownGracePeriod: Duration
+
+    /// The default ``shutdownGracePeriod``, as docs/serve.md says.
+    package static let defaultShutdownGracePeriod = Duration.seconds(5)
 
     /// Creates a configuration.
     package init(
         host: String = "127.0.0.1", port: Int = 4242, tokens: [String] = [], bodyLimit: Int = 1 << 20,
-        idleTimeout: Duration = .seconds(30)
+        idleTimeout: Duration = .seconds(30), shutdownGracePeriod: Duration = defaultShutdownGracePeriod
     ) {
         self.host = host
         self.port = port
         self.tokens = tokens
         self.bodyLimit = bodyLimit
         self.idleTimeout = idleTimeout
+        self.shutdownGracePeriod = shutdownGracePeriod
     }
 
     /// Whether `host` names this machine only (`127.0.0.0/8`, `::1`, `localhost`).
@@ -32,18 +40,38 @@ package struct FlagServerConfiguration: Sendable {
     }
 
     /// Checks the configuration before binding.
-    /// - Throws: ``FlagServerError`` naming the option: a port out of range, an empty token, or a non-loopback
-    ///   host without a token.
+    /// - Throws: ``FlagServerError`` naming the option: a port out of range, a token no client could send
+    ///   (see ``tokenProblem(_:)``), or a non-loopback host without a token.
     package func validate() throws(FlagServerError) {
         guard (0...65535).contains(port) else { throw FlagServerError("--port: \(port) is not a port (0–65535)") }
         guard !host.isEmpty else { throw FlagServerError("--host: needs an address, e.g. 127.0.0.1") }
-        if tokens.contains(where: \.isEmpty) { throw FlagServerError("--token: a token cannot be empty") }
+        if let problem = tokens.lazy.compactMap(Self.tokenProblem).first {
+            throw FlagServerError("--token: \(problem)")
+        }
         if !Self.isLoopback(host) && tokens.isEmpty {
             throw FlagServerError(
                 "--host \(host): serving beyond this machine needs at least one --token (clients then send it as the Authorization header)"
             )
         }
         guard bodyLimit > 0 else { throw FlagServerError("the body limit must be positive") }
+    }
+
+    /// Why `token` cannot be a token, or `nil` when it can: it is empty or only white space (every request would
+    /// get 401 while the server looked protected), it starts or ends with white space (HTTP drops that from a
+    /// header, so no client could send it), or it holds a control character (not allowed in a header).
+    package static func tokenProblem(_ token: String) -> String? {
+        let isSpace: (Unicode.Scalar) -> Bool = { $0.properties.isWhitespace }
+        if token.unicodeScalars.allSatisfy(isSpace) {
+            return token.isEmpty ? "a token cannot be empty" : "a token cannot be blank (only white space)"
+        }
+        if let first = token.unicodeScalars.first, let last = token.unicodeScalars.last, isSpace(first) || isSpace(last)
+        {
+            return "a token cannot start or end with white space (HTTP drops it from the Authorization header)"
+        }
+        if token.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+            return "a token cannot contain a control character (an HTTP header cannot carry it)"
+        }
+        return nil
     }
 }
 

@@ -3,7 +3,8 @@ import Hummingbird
 
 extension ServerReply {
     /// The reply as a Hummingbird response: JSON content type when there is a body, the ETag, and
-    /// `Cache-Control: no-cache` so caches revalidate.
+    /// `Cache-Control: no-cache` so caches revalidate. A 413 closes the connection (`Connection: close`, done by
+    /// ``CloseAfterResponseHandler``): the rest of a body too large is not read.
     var response: Response {
         var headers = HTTPFields()
         if !body.isEmpty || buffer != nil || stream != nil { headers[.contentType] = "application/json; charset=utf-8" }
@@ -14,6 +15,7 @@ extension ServerReply {
         }
         if let contentEncoding { headers[.contentEncoding] = contentEncoding }
         headers[.cacheControl] = "no-cache"
+        if status == 413 { headers[.connection] = "close" }
         // Hummingbird's CORS middleware names exposed headers only in preflight answers; browsers read them here.
         headers[.accessControlExposeHeaders] = "ETag"
         guard let stream else {
