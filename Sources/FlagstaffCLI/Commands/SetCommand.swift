@@ -58,7 +58,13 @@ struct SetCommand: ParsableCommand {
     func validate() throws {
         if duration != nil && until != nil { throw ValidationError("give either --for or --until, not both") }
         if let duration, ExpiryArgument.seconds(duration) == nil { throw ExpiryArgument.badDuration(duration) }
-        if let until, CommandClock.time(until) == nil { throw ExpiryArgument.badTime(until) }
+        if let until {
+            do {
+                _ = try ISO8601Time.parse(until)
+            } catch {
+                throw ExpiryArgument.badTime(until, reason: error.reason)
+            }
+        }
         if match != nil {
             guard arguments.count == 1 else {
                 throw ValidationError(
@@ -350,19 +356,40 @@ enum ExpiryArgument {
         )
     }
 
-    /// `--until 'tomorrow': expected …` (status 2).
-    static func badTime(_ text: String) -> ValidationError {
+    /// `--until 'tomorrow': expected …`, or `--until '2030-02-30T00:00:00Z': there is no 2030-02-30 …; expected …`
+    /// (status 2).
+    static func badTime(_ text: String, reason: String = "") -> ValidationError {
         ValidationError(
-            "--until '\(TerminalText.safe(text))': expected an ISO 8601 time with a zone, like 2026-12-01T10:00:00Z"
+            "--until '\(TerminalText.safe(text))': \(reason.isEmpty ? "" : reason + "; ")expected an ISO 8601 time with a zone, like 2026-12-01T10:00:00Z"
         )
     }
 
     /// When the overrides set expire, or `nil` for permanent ones.
-    /// - Throws: `CLIFailure.usage` when `--until` is not in the future.
+    /// - Throws: `CLIFailure.usage` when `--until` is not in the future, or the expiry is past the latest time a
+    ///   store can hold.
     static func deadline(duration: String?, until: String?, now: Date) throws -> Date? {
-        if let duration, let seconds = seconds(duration) { return now.addingTimeInterval(seconds) }
+        let latest = OverrideExpiry.storableRange.upperBound
+        if let duration, let seconds = seconds(duration) {
+            let date = now.addingTimeInterval(seconds)
+            guard date <= latest else {
+                throw CLIFailure.usage(
+                    "--for \(TerminalText.safe(duration)): the overrides would expire at \(CommandClock.text(date)), after the latest time a store can hold (it holds times \(OverrideExpiry.storableRangeText))"
+                )
+            }
+            return date
+        }
         guard let until else { return nil }
-        guard let date = CommandClock.time(until) else { throw CLIFailure.usage(badTime(until).message) }
+        let date: Date
+        do {
+            date = try ISO8601Time.parse(until)
+        } catch {
+            throw CLIFailure.usage(badTime(until, reason: error.reason).message)
+        }
+        guard date <= latest else {
+            throw CLIFailure.usage(
+                "--until \(TerminalText.safe(until)) is after the latest time a store can hold (it holds times \(OverrideExpiry.storableRangeText)); give an earlier time"
+            )
+        }
         guard date > now else {
             throw CLIFailure.usage(
                 "--until \(TerminalText.safe(until)) is not in the future (now \(CommandClock.text(now))); give a later time, or --for DURATION"
