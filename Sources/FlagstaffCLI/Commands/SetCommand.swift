@@ -21,7 +21,10 @@ struct SetCommand: ParsableCommand {
 
     @OptionGroup var source: RegistrySourceOptions
 
+    // `.allUnrecognized`: a negative number (`set maxItems -1`) is a VALUE, not an unknown short option;
+    // `validate()` refuses the other dash-prefixed words as unknown options.
     @Argument(
+        parsing: .allUnrecognized,
         help: ArgumentHelp(
             "KEY VALUE pairs (a full key such as list.infiniteScroll, then on, off or default for flags; text, a number, a case name or JSON (or @FILE) for settings); with --match, VALUE alone.",
             valueName: "key-value"),
@@ -43,19 +46,28 @@ struct SetCommand: ParsableCommand {
     @Option(help: "Output: text (default) or json (the changes as a JSON object).")
     var format: OutputFormat = .text
 
+    // `.unconditional` (as `--until`): `--for -1m` is a value, refused with what a duration is.
     @Option(
-        name: .customLong("for"),
+        name: .customLong("for"), parsing: .unconditional,
         help: ArgumentHelp(
             "Let the overrides set expire after this long: 30m, 2h, 3d, 1w (or combined, 1d12h).",
             valueName: "duration"))
     var duration: String?
 
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp(
             "Let the overrides set expire at this time (ISO 8601, e.g. 2026-12-01T10:00:00Z).", valueName: "time"))
     var until: String?
 
-    func validate() throws {
+    mutating func validate() throws {
+        // Words after `--` are KEY VALUE words whatever they start with (`set welcomeMessage -- -hi`).
+        let terminator = arguments.firstIndex(of: "--")
+        let beforeTerminator = arguments[..<(terminator ?? arguments.endIndex)]
+        if let option = beforeTerminator.first(where: { $0.hasPrefix("-") && !Self.isNegativeNumber($0) }) {
+            throw ValidationError("unknown option '\(TerminalText.safe(option))'")
+        }
+        if let terminator { arguments.remove(at: terminator) }
         if duration != nil && until != nil { throw ValidationError("give either --for or --until, not both") }
         if let duration, ExpiryArgument.seconds(duration) == nil { throw ExpiryArgument.badDuration(duration) }
         if let until {
@@ -81,6 +93,11 @@ struct SetCommand: ParsableCommand {
                     ? "missing VALUE for '\(key)': give KEY VALUE"
                     : "the last KEY '\(key)' has no VALUE: give KEY VALUE pairs")
         }
+    }
+
+    /// Whether a dash-prefixed word is a negative number (`-1`, `-2.5`, `-.5`, `-1e3`): a VALUE.
+    static func isNegativeNumber(_ word: String) -> Bool {
+        word.count > 1 && word.hasPrefix("-") && Double(word) != nil
     }
 
     func run() throws {
