@@ -58,6 +58,7 @@ struct FlagstaffCommand: ParsableCommand {
 
     /// Parses the arguments, runs the command and exits with its status.
     static func main() {
+        _ = StandardDescriptors.inputWasClosed  // before any file is opened
         CLILogHandler.bootstrap()
         let status = execute(Array(CommandLine.arguments.dropFirst()))
         terminate(status)

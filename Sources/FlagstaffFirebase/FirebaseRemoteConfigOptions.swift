@@ -123,8 +123,8 @@ public struct FirebaseRemoteConfigOptions: Sendable, Equatable {
         self.namespace = namespace
         self.installation = installation
         self.storageDirectory = storageDirectory
-        let info = Bundle.main.infoDictionary ?? [:]
-        self.bundleIdentifier = bundleIdentifier ?? Bundle.main.bundleIdentifier ?? ""
+        let (info, mainIdentifier) = Self.mainBundle
+        self.bundleIdentifier = bundleIdentifier ?? mainIdentifier ?? ""
         self.languageCode = languageCode ?? FirebaseLanguageCode.code(forPreferredLanguages: Locale.preferredLanguages)
         self.countryCode = countryCode ?? (Locale.current.region?.identifier.lowercased() ?? "")
         let os = ProcessInfo.processInfo.operatingSystemVersion
@@ -182,5 +182,17 @@ public struct FirebaseRemoteConfigOptions: Sendable, Equatable {
     static func segment(_ text: String) -> String {
         let allowed = CharacterSet.urlPathAllowed.subtracting(CharacterSet(charactersIn: "/?#"))
         return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
+    }
+
+    /// The app's `Info.plist` values and bundle identifier, on Apple platforms, where an app has a bundle.
+    /// Elsewhere a program has none (`Bundle.main` reads as empty), and Foundation's `Bundle.main` traps when the
+    /// program's folder is not searchable by the user running it (a binary under a 0700 folder, run as another
+    /// user): it is not asked.
+    static var mainBundle: (info: [String: Any], identifier: String?) {
+        #if canImport(Darwin)
+        (Bundle.main.infoDictionary ?? [:], Bundle.main.bundleIdentifier)
+        #else
+        ([:], nil)
+        #endif
     }
 }

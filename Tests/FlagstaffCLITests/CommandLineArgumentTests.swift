@@ -48,6 +48,26 @@ struct CommandLineArgumentTests {
         #expect(result.standardOutput.isEmpty)
     }
 
+    @Test(arguments: [
+        (
+            ["--store", "s.json", "bisect", "frobnicate"],
+            "unknown subcommand 'frobnicate' of 'bisect'; expected one of: start"
+        ),
+        (
+            ["bisect", "frobnicate", "--store", "s.json"],
+            "unknown subcommand 'frobnicate' of 'bisect'; expected one of: start"
+        ),
+        (["--store", "s.json", "profile", "sav", "x"], "unknown subcommand 'sav' of 'profile'; did you mean 'save'?"),
+        (["unleash", "evl"], "unknown subcommand 'evl' of 'unleash'; did you mean 'eval'?"),
+    ])
+    func anUnknownNestedSubcommandIsNamed(arguments: [String], message: String) async throws {
+        let sandbox = try CLISandbox()
+        let result = try await sandbox.run(arguments)
+        #expect(result.status == 2, "\(result)")
+        #expect(result.standardError.hasPrefix("flagstaff: error: " + message), "\(result)")
+        #expect(!result.standardError.contains("--store"), "\(result)")
+    }
+
     @Test func helpForAnUnknownSubcommandFails() async throws {
         let sandbox = try CLISandbox()
         let bad = try await sandbox.run(["help", "nonsense"])

@@ -93,6 +93,22 @@ struct ExpiryCommandTests {
         ),
         (["--until", "2026-12-01T10:00:00Z"], "is not in the future"),
         (["--for", "1h", "--until", "2026-12-02T10:00:00Z"], "give either --for or --until, not both"),
+        // Impossible times are refused, not moved (02-30 was March 2, +99:00 was +09:00).
+        (
+            ["--until", "2030-02-30T00:00:00Z"],
+            "--until '2030-02-30T00:00:00Z': there is no 2030-02-30 (February 2030 has 28 days); expected an ISO 8601"
+        ),
+        (["--until", "2030-04-31T00:00:00Z"], "there is no 2030-04-31 (April 2030 has 30 days)"),
+        (["--until", "2030-13-01T00:00:00Z"], "there is no month 13 in 2030-13-01"),
+        (["--until", "2030-01-01T24:00:00Z"], "there is no hour 24"),
+        (["--until", "2030-01-01T10:00:00+99:00"], "the offset +99:00 is not a time zone (at most ±23:59)"),
+        (["--until", "2030-01-01T10:00:00+0960"], "the offset +0960 is not a time zone"),
+        // Past the store's last time (four-digit years): refused with the range, never written.
+        (
+            ["--until", "10000-01-01T00:00:00Z"],
+            "--until 10000-01-01T00:00:00Z is after the latest time a store can hold (it holds times from 0000-01-01T00:00:00Z to 9999-12-31T23:59:59Z)"
+        ),
+        (["--until", "99999-12-31T00:00:00Z"], "is after the latest time a store can hold"),
     ])
     func badExpiriesAreUsageErrorsAndWriteNothing(options: [String], message: String) async throws {
         let sandbox = try CLISandbox()

@@ -87,6 +87,25 @@ struct ExportImportCommandTests {
         #expect(try sandbox.storedOverrides() == ["blueText": "on"])
     }
 
+    @Test func importListsEveryBadEntryAtOnceUnknownKeysAndBadValues() async throws {
+        let sandbox = try CLISandbox()
+        let file = try sandbox.write(
+            "in.json",
+            #"{"version":1,"overrides":{"blueTxt":"on","maxItems":500,"theme":"sepia","gone.key":"on","debugLogging":"off"}}"#
+        )
+        let result = try await sandbox.runWithStore(["import", file])
+        #expect(result.status == 1, "\(result)")
+        let text = result.standardError
+        for expected in [
+            "unknown flag key 'blueTxt'", "'gone.key'", #"$.overrides["maxItems"]: must be 1…100, found 500"#,
+            #"$.overrides["theme"]: must be one of light, dark, system, found "sepia""#,
+            "nothing was imported; fix the file, or pass --allow-unknown to keep unknown keys",
+        ] {
+            #expect(text.contains(expected), "\(expected): \(result)")
+        }
+        #expect(sandbox.storeBytes() == nil)
+    }
+
     @Test func importRefusesUnknownKeysUnlessAllowed() async throws {
         let sandbox = try CLISandbox()
         try sandbox.write("overrides.json", #"{"version":1,"overrides":{"blueText":"on"}}"#)

@@ -388,7 +388,7 @@ struct TypedSettingCommandTests {
                 #"\#(file): $.overrides["cardColor"]: expected a string, found 7"#,
                 #"\#(file): $.overrides["maxItems"]: must be 1…100, found 500"#,
                 #"\#(file): $.overrides["theme"]: must be one of light, dark, system, found "sepia""#,
-                "nothing was imported",
+                "nothing was imported; fix the file",
             ], "\(result)")
         #expect(sandbox.storeBytes() == before)
     }

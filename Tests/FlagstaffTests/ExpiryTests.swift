@@ -198,3 +198,42 @@ private final class SettableWallClock: WallClock, @unchecked Sendable {
         #expect(OverrideExpiry.shortText(7 * 86_400) == "7d")
     }
 }
+
+/// Expiry times at the edges of what a store holds.
+@Suite struct ExpiryRangeTests {
+    @Test func theLibraryRefusesAnExpiryPastTheStoresLastTime() throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = directory.appendingPathComponent("s.json")
+        let registry = AppFeatures(store: try FileOverrideStore(url: url))
+        let tooLate = OverrideExpiry.storableRange.upperBound.addingTimeInterval(1)
+        let error = try #require(throws: InvalidOverrideValue.self) {
+            try registry.setOverrideValues(["blueText": .on], expiresAt: tooLate)
+        }
+        #expect(error.reason.contains("outside the times a store can hold"), "\(error)")
+        #expect(!FileManager.default.fileExists(atPath: url.path))
+        // The last time a store holds is written and read back.
+        let last = OverrideExpiry.storableRange.upperBound
+        try registry.setOverrideValues(["blueText": .on], expiresAt: last)
+        #expect(try FileOverrideStore(url: url).loadSnapshot().expiries["blueText"]?.expiresAt == last)
+    }
+
+    @Test func theExpiryTimerWaitsAtMostACenturyAtATime() {
+        let now = Date(timeIntervalSince1970: 1_796_119_200)
+        let far = OverrideExpiry.storableRange.upperBound
+        #expect(FeatureRegistry.expiryWait(until: far, now: now) == .seconds(100 * 365 * 86_400))
+        #expect(FeatureRegistry.expiryWait(until: now.addingTimeInterval(1.5), now: now) == .milliseconds(1500))
+        #expect(FeatureRegistry.expiryWait(until: now, now: now) == nil)
+    }
+
+    @Test func storeTimesAreReadStrictlyAndNeverTrap() {
+        #expect(JournalTime.date(Array("2030-02-28T00:00:00Z".utf8)) != nil)
+        #expect(JournalTime.date(Array("2030-02-30T00:00:00Z".utf8)) == nil)
+        #expect(JournalTime.date(Array("2030-04-31T00:00:00.000Z".utf8)) == nil)
+        let long = "2030-01-01T00:00:00." + String(repeating: "9", count: 40) + "Z"
+        #expect(JournalTime.date(Array(long.utf8))?.timeIntervalSince1970 ?? 0 > 1_893_456_000.99)
+        #expect(JournalTime.date(Array("2030-01-01T00:00:00.12x4Z".utf8)) == nil)
+        #expect(CivilDate.timestampText(Date(timeIntervalSince1970: 1e300)).hasSuffix("Z"))
+        #expect(CivilDate.timestampText(Date(timeIntervalSince1970: .nan)) == "1970-01-01T00:00:00.000Z")
+    }
+}

@@ -26,13 +26,22 @@ extension FeatureRegistry {
         return try bisectStore().answerBisect(answer)
     }
 
-    /// Ends the bisect, restoring the candidates' values from before the start (``FileOverrideStore/resetBisect()``).
+    /// Ends the bisect, restoring the candidates' values from before the start (``FileOverrideStore/resetBisect()``),
+    /// each checked against its member as ``setOverrideValues(_:)`` checks it.
     /// - Returns: what was restored.
-    /// - Throws: ``BisectError``, or the store's error.
+    /// - Throws: ``BisectError``, ``InvalidOverrideValue`` naming a key and a value from the state file its member
+    ///   refuses (nothing is changed), or the store's error.
     @discardableResult
     public func resetBisect() throws -> BisectResetOutcome {
         defer { refreshFromStore() }
-        return try bisectStore().resetBisect()
+        return try bisectStore().resetBisect { changes in
+            do {
+                try validate(changes)
+            } catch var invalid as InvalidOverrideValue {
+                invalid.reason += " (restoring the values from before the bisect); nothing was changed"
+                throw invalid
+            }
+        }
     }
 
     private func bisectStore() throws(BisectError) -> FileOverrideStore {

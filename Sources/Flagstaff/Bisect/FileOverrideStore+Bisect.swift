@@ -85,10 +85,19 @@ extension FileOverrideStore {
     /// - Throws: ``BisectError`` (no bisect, a corrupt state file: it is left in place), or the store's error.
     @discardableResult
     public func resetBisect() throws -> BisectResetOutcome {
+        try resetBisect(validating: { _ in })
+    }
+
+    /// ``resetBisect()``, checking the values it would restore with `validate` first (a hand-edited state file can
+    /// hold values no member accepts); on error nothing is written.
+    package func resetBisect(validating validate: ([String: OverrideValue?]) throws -> Void) throws
+        -> BisectResetOutcome
+    {
         var outcome: BisectResetOutcome?
         try bisectTransaction { session, current, _, now in
             guard let session else { throw BisectError(code: .noSession) }
             let original = session.originalOverrides(at: now)
+            try validate(original)
             let restored = original.compactMapValues { $0 }.filter { current[$0.key] != $0.value }
             outcome = BisectResetOutcome(
                 session: session, restored: restored, drift: session.changedCandidates(in: current, at: now))

@@ -65,6 +65,9 @@ public struct DoctorFinding: Sendable, Hashable, CustomStringConvertible {
         /// A stored value not valid for the member declared under its key (type, range, choices, JSON shape):
         /// ignored and left in the file.
         public static let wrongType = Kind(rawValue: "wrong-type")
+        /// A store entry the store cannot read (an expiry time that is not a time, or outside the years 0000–9999):
+        /// while it is there every read refuses the store as corrupt. ``FeatureRegistry/fixStore()`` removes it.
+        public static let unreadableEntry = Kind(rawValue: "unreadable-entry")
         /// A declaration problem of the registry (a duplicate or unusable key): see ``RegistryProblem``.
         public static let registryProblem = Kind(rawValue: "registry-problem")
 

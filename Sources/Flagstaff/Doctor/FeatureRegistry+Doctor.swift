@@ -11,8 +11,8 @@ extension FeatureRegistry {
         StoreDoctor.examine(self, snapshot: core.state.withLock { $0.storeSnapshot }, now: now)
     }
 
-    /// Removes every override the doctor can fix (orphans, no-ops, expired) in one store write, and applies the
-    /// result.
+    /// Removes every override the doctor can fix (orphans, no-ops, expired, and, in a ``FileOverrideStore``,
+    /// entries it cannot read, which make it refuse every read) in one store write, and applies the result.
     ///
     /// The orphans and no-ops removed are journaled as one change with origin `doctor` (one undo step where the
     /// store keeps a history). Expired overrides are removed by the same write the way every write removes them,
@@ -30,19 +30,30 @@ extension FeatureRegistry {
             let after: StoreSnapshot
             do {
                 if let fileStore = store as? FileOverrideStore {
-                    after = try fileStore.modify { live, note in
-                        // `live` leaves out what this write removes as expired; the file (read under the same
-                        // lock) still has those entries and their expiry.
-                        let stored = try fileStore.loadSnapshot()
-                        var expired: [String: Date] = [:]
-                        for key in stored.overrides.keys where live[key] == nil {
-                            expired[key] = stored.expiries[key]?.expiresAt
-                        }
-                        let report = StoreDoctor.examine(self, overrides: stored.overrides, expired: expired)
-                        fixed = report.fixable
-                        note.origin = .doctor
-                        return report.fixChanges.filter { live[$0.key] != nil }
-                    }.snapshot
+                    // Entries the store cannot read (which make it refuse every read) are read to be removed.
+                    let repair = StoreRepair(.all)
+                    after = try StoreRepair.$current.withValue(repair) {
+                        try fileStore.modify { live, note in
+                            // `live` leaves out what this write removes as expired; the file (read under the same
+                            // lock) still has those entries and their expiry.
+                            let stored = try fileStore.loadSnapshot()
+                            var expired: [String: Date] = [:]
+                            for key in stored.overrides.keys where live[key] == nil {
+                                expired[key] = stored.expiries[key]?.expiresAt
+                            }
+                            let unreadable = repair.entries
+                            var overrides = stored.overrides
+                            for entry in unreadable { overrides[entry.key] = nil }
+                            let report = StoreDoctor.examine(self, overrides: overrides, expired: expired)
+                            fixed =
+                                unreadable.map { StoreDoctor.unreadableEntry(key: $0.key, problem: $0.problem) }
+                                + report.fixable
+                            note.origin = .doctor
+                            var changes = report.fixChanges.filter { live[$0.key] != nil }
+                            for entry in unreadable { changes[entry.key] = .some(nil) }
+                            return changes
+                        }.snapshot
+                    }
                 } else {
                     let report = StoreDoctor.examine(self, snapshot: try store.loadSnapshot(), now: now)
                     fixed = report.fixable

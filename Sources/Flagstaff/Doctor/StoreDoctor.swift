@@ -102,6 +102,15 @@ public enum StoreDoctor {
         }
     }
 
+    /// The finding for a store entry the store cannot read (see ``StoreRepair``): `problem` is its JSON path and
+    /// what is wrong.
+    static func unreadableEntry(key: String, problem: String) -> DoctorFinding {
+        DoctorFinding(
+            kind: .unreadableEntry, severity: .error, key: key,
+            message: "the store cannot read this entry (\(problem)), so it refused every read",
+            fix: .removeOverride(key))
+    }
+
     static func finding(for problem: RegistryProblem) -> DoctorFinding {
         let key: String?
         switch problem {

@@ -45,9 +45,16 @@ extension FeatureRegistry {
         let setKeys = changes.compactMap { $0.value == nil ? nil : $0.key }.sorted()
         if let first = setKeys.first, expiresAt <= now {
             throw InvalidOverrideValue(
-                key: first, value: changes[first]! ?? .off,
+                key: first, value: (changes[first] ?? nil) ?? .off,
                 reason:
                     "the expiry \(CivilDate.timestampText(expiresAt)) is not in the future (now \(CivilDate.timestampText(now)))"
+            )
+        }
+        if let first = setKeys.first, !OverrideExpiry.storableRange.contains(expiresAt) {
+            throw InvalidOverrideValue(
+                key: first, value: (changes[first] ?? nil) ?? .off,
+                reason:
+                    "the expiry \(CivilDate.timestampText(expiresAt)) is outside the times a store can hold (\(OverrideExpiry.storableRangeText))"
             )
         }
         try validate(changes)
@@ -68,10 +75,9 @@ extension FeatureRegistry {
             let clock = core.clock
             let wallClock = core.wallClock
             let task = Task.detached(priority: .utility) { [weak self] in
-                let wait = deadline.timeIntervalSince(wallClock.now())
-                if wait > 0 {
+                if let wait = FeatureRegistry.expiryWait(until: deadline, now: wallClock.now()) {
                     do {
-                        try await clock.sleep(for: .nanoseconds(Int64((wait * 1e9).rounded(.up))))
+                        try await clock.sleep(for: wait)
                     } catch {
                         return  // cancelled: a new deadline, or the registry is gone
                     }
@@ -80,6 +86,15 @@ extension FeatureRegistry {
             }
             timer = (deadline, task)
         }
+    }
+
+    /// How long the expiry timer sleeps before `deadline`: `nil` when it is due, else at most a century (a longer
+    /// wait in nanoseconds would pass `Int64`; woken early, the registry re-applies its snapshot, which sets the
+    /// timer again).
+    static func expiryWait(until deadline: Date, now: Date) -> Duration? {
+        let wait = min(deadline.timeIntervalSince(now), 100 * 365 * 86_400)
+        guard wait > 0 else { return nil }
+        return .nanoseconds(Int64((wait * 1e9).rounded(.up)))
     }
 
     /// Re-applies the last store contents at the current time, so overrides whose time has come stop applying,

@@ -20,6 +20,16 @@ public struct OverrideExpiry: Sendable, Hashable {
         self.setAt = setAt
     }
 
+    /// The times a store file can hold (its timestamps have four-digit years): `0000-01-01T00:00:00.000Z` to
+    /// `9999-12-31T23:59:59.999Z`. An expiry outside is refused when set.
+    package static let storableRange: ClosedRange<Date> =
+        Date(
+            timeIntervalSince1970: Double(CivilDate.days(year: 0, month: 1, day: 1) * 86_400))...Date(
+            timeIntervalSince1970: Double(CivilDate.days(year: 10_000, month: 1, day: 1) * 86_400) - 0.001)
+
+    /// `from 0000-01-01T00:00:00Z to 9999-12-31T23:59:59Z`: ``storableRange`` in words, for messages.
+    package static let storableRangeText = "from 0000-01-01T00:00:00Z to 9999-12-31T23:59:59Z"
+
     /// Whether the override no longer applies at `date`.
     public func isExpired(at date: Date) -> Bool { date >= expiresAt }
 

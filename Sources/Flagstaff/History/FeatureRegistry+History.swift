@@ -2,19 +2,22 @@
 extension FeatureRegistry {
     /// Undoes the newest change still in force in the registry's store (``FileOverrideStore/undo()``) and
     /// applies the result.
+    /// The values written back are checked against their members as ``setOverrideValues(_:)`` checks them.
     /// - Returns: what was undone.
-    /// - Throws: ``HistoryError`` (also when the store is not a file store with a journal), or the store's error.
+    /// - Throws: ``HistoryError`` (also when the store is not a file store with a journal), ``InvalidOverrideValue``
+    ///   naming the key and value the history holds that its member refuses, or the store's error.
     @discardableResult
     public func undoLastChange() throws -> UndoOutcome {
-        try revert { try $0.undo() }
+        try revert { try $0.revert(redo: false, validate: validate) }
     }
 
     /// Re-applies the change most recently undone (``FileOverrideStore/redo()``) and applies the result.
+    /// The values written are checked against their members as ``setOverrideValues(_:)`` checks them.
     /// - Returns: what was redone.
-    /// - Throws: ``HistoryError``, or the store's error.
+    /// - Throws: ``HistoryError``, ``InvalidOverrideValue`` (see ``undoLastChange()``), or the store's error.
     @discardableResult
     public func redoLastUndo() throws -> UndoOutcome {
-        try revert { try $0.redo() }
+        try revert { try $0.revert(redo: true, validate: validate) }
     }
 
     private func revert(_ action: (FileOverrideStore) throws -> UndoOutcome) throws -> UndoOutcome {

@@ -33,7 +33,14 @@ extension FileOverrideStore {
         try revert(redo: true)
     }
 
-    private func revert(redo: Bool) throws -> UndoOutcome {
+    /// ``undo()`` or ``redo()``, checking the values it would write with `validate` first (under the lock): a
+    /// hand-edited journal can hold values no member accepts. On error nothing is written.
+    /// - Parameters:
+    ///   - redo: whether to redo (else undo).
+    ///   - validate: throws for changes that may not be written (a registry's check, as `set` makes it).
+    package func revert(redo: Bool, validate: ([String: OverrideValue?]) throws -> Void = { _ in }) throws
+        -> UndoOutcome
+    {
         guard journalOptions != nil else { throw HistoryError(code: .noJournal) }
         var target: HistoryChange?
         let result = try modifyPlanningExpiries { current, note, expiries in
@@ -79,6 +86,13 @@ extension FileOverrideStore {
                 } else {
                     expiries[key] = OverrideExpiry(expiresAt: expiresAt, setAt: now)
                 }
+            }
+            do {
+                try validate(changes)
+            } catch let invalid as InvalidOverrideValue {
+                var refusal = invalid
+                refusal.reason += " (\(redo ? "redoing" : "undoing") the \(plan.target.summary)); nothing was changed"
+                throw refusal
             }
             return changes
         }

@@ -35,7 +35,9 @@ public struct HistoryChange: Sendable, Equatable, Identifiable {
 
     /// `cli by qa (pid 42, flagstaff set blueText on) at 2026-11-23T19:00:41.123Z`, safe to print.
     public var summary: String {
-        var text = "\(origin.rawValue) change \(id) by \(TextSanitizer.sanitize(user)) (pid \(pid)"
+        // Every field comes from the journal, which a person may have edited: each is sanitised.
+        var text =
+            "\(TextSanitizer.sanitize(origin.rawValue)) change \(TextSanitizer.sanitize(id)) by \(TextSanitizer.sanitize(user)) (pid \(pid)"
         if !command.isEmpty { text += ", \(TextSanitizer.sanitize(command))" }
         return text + ") at \(JournalTime.text(time))"
     }

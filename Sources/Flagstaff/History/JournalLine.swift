@@ -96,8 +96,9 @@ enum JournalLine {
         static func same(_ range: Range<Int>, _ other: [UInt8], in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
             guard range.count == other.count else { return false }
             guard let base = bytes.baseAddress, !range.isEmpty else { return true }
-            return other.withUnsafeBufferPointer {
-                Platform.compareBytes(base + range.lowerBound, $0.baseAddress!, count: range.count) == 0
+            return other.withUnsafeBufferPointer { other in
+                guard let start = other.baseAddress else { return false }
+                return Platform.compareBytes(base + range.lowerBound, start, count: range.count) == 0
             }
         }
 
@@ -111,6 +112,8 @@ enum JournalLine {
         }
 
         mutating func entry(cache: inout StringCache) throws(Failure) -> JournalEntry {
+            // A byte-order mark (an editor may add one to the first line) is skipped, as RFC 8259 allows.
+            if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { position = 3 }
             skipSpace()
             guard next() == UInt8(ascii: "{") else { throw Failure(reason: "$: expected a JSON object") }
             var time: Date?

@@ -11,7 +11,7 @@ package enum JournalTime {
         Array(bytes).withUnsafeBufferPointer { date(buffer: $0) }
     }
 
-    /// Reads `YYYY-MM-DDTHH:MM:SS[.fff]Z` in place; `nil` for anything else.
+    /// Reads `YYYY-MM-DDTHH:MM:SS[.fff]Z` in place; `nil` for anything else, an impossible date (`02-30`) included.
     static func date(buffer text: UnsafeBufferPointer<UInt8>) -> Date? {
         guard text.count >= 20, text.last == UInt8(ascii: "Z") else { return nil }
         func number(_ start: Int, _ count: Int) -> Int64? {
@@ -27,14 +27,17 @@ package enum JournalTime {
         guard separators.allSatisfy({ text[$0.0] == $0.1 }),
             let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
             let hour = number(11, 2), let minute = number(14, 2), let second = number(17, 2),
-            (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61
+            (1...12).contains(month), day >= 1, day <= CivilDate.daysInMonth(year: Int(year), month: Int(month)),
+            hour < 24, minute < 60, second < 61
         else { return nil }
         var fraction = 0.0
         if text.count > 20 {
-            guard text[19] == UInt8(ascii: "."), text.count > 21, let digits = number(20, text.count - 21) else {
-                return nil
-            }
-            fraction = Double(digits) / pow(10, Double(text.count - 21))
+            // Any number of fraction digits; those past the ninth (below a nanosecond) are checked, not added.
+            let count = text.count - 21
+            guard text[19] == UInt8(ascii: "."), count > 0, let digits = number(20, min(count, 9)),
+                count <= 9 || (29..<(20 + count)).allSatisfy({ text[$0] &- 48 < 10 })
+            else { return nil }
+            fraction = Double(digits) / pow(10, Double(min(count, 9)))
         }
         let days = Int64(CivilDate.days(year: Int(year), month: Int(month), day: Int(day)))
         let seconds = Double(days * 86_400 + hour * 3600 + minute * 60 + second) + fraction

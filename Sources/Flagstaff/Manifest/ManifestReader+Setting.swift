@@ -59,7 +59,9 @@ extension ManifestReader {
     /// `[lowest, highest]`, or `null` for none.
     private mutating func readRange() throws(ReadFailure) -> ClosedRange<Double>? {
         if try readNull() { return nil }
-        guard byte == UInt8(ascii: "[") else { throw try typeMismatch(expected: SettingTypeName.rangeShape) }
+        guard byte == UInt8(ascii: "[") else {
+            throw try typeMismatch(expected: String(SettingTypeName.rangeShape.dropFirst("expected ".count)))
+        }
         let bounds = try readArray { reader throws(ReadFailure) -> Double in
             switch reader.byte {
             case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try reader.readNumber()

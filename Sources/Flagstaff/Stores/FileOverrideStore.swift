@@ -361,7 +361,8 @@ public final class FileOverrideStore: RevisionedOverrideStore {
         let image = StoreFileImage(
             bytes: data, contents: try OverrideFileFormat.decodeStore(data, path: path), sorted: nil,
             revision: revisions.add(1, ordering: .relaxed).newValue)
-        lastImage.withLock { $0 = image }
+        // Read for a repair, unreadable entries were let through: such an image is not the file as others read it.
+        if StoreRepair.current == nil { lastImage.withLock { $0 = image } }
         return image
     }
 

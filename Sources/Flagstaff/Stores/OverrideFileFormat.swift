@@ -92,7 +92,8 @@ package enum OverrideFileFormat {
             OverrideFileError(file: file, path: path, key: key, problem: problem)
         }
         let shape = #"{"version":1,"overrides":{"key":"on"}}"#
-        if data.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
+        let afterMark = data.starts(with: [0xEF, 0xBB, 0xBF]) ? data.dropFirst(3) : data[...]
+        if afterMark.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
             throw fail(nil, "the file is empty; expected a JSON object like \(shape)")
         }
         let document: JSONValue.Document
@@ -148,7 +149,7 @@ package enum OverrideFileFormat {
         }
         let known: Set<String> = rules.readsExpiry ? ["version", "overrides", "expiry"] : ["version", "overrides"]
         let others = document.members.filter { !known.contains($0.name) }.map { member in
-            Contents.Member(name: member.name, json: String(decoding: data[member.value], as: UTF8.self))
+            Contents.Member(name: member.name, json: document.json(member.value))
         }
         return Contents(overrides: result, removals: removals, expiries: expiries, otherMembers: others)
     }
@@ -163,36 +164,59 @@ package enum OverrideFileFormat {
                 problem: "expected an object like \(shape), found \(JSONValue(value).summary)")
         }
         var result: [String: OverrideExpiry] = [:]
+        var unreadable: [OverrideFileError] = []
         for (key, entry) in entries {
-            let entryPath = "$.expiry[\(quoted(key))]"
-            guard let fields = entry as? [String: Any] else {
-                throw OverrideFileError(
-                    file: file, path: entryPath, key: key,
-                    problem:
-                        #"expected an object like {"at": "2026-12-01T10:00:00.000Z"}, found \#(JSONValue(entry).summary)"#
-                )
+            do {
+                result[key] = try readExpiry(key: key, entry, file: file)
+            } catch {
+                unreadable.append(error)
             }
-            func time(_ field: String, required: Bool) throws(OverrideFileError) -> Date? {
-                guard let raw = fields[field] else {
-                    if required {
-                        throw OverrideFileError(
-                            file: file, path: entryPath, key: key,
-                            problem: #"missing "\#(field)" (expected a UTC time like "2026-12-01T10:00:00.000Z")"#)
-                    }
-                    return nil
-                }
-                guard let text = raw as? String, let date = JournalTime.date(Array(text.utf8)) else {
-                    throw OverrideFileError(
-                        file: file, path: "\(entryPath).\(field)", key: key,
-                        problem:
-                            #"expected a UTC time like "2026-12-01T10:00:00.000Z", found \#(JSONValue(raw).summary)"#)
-                }
-                return date
+        }
+        // One unreadable entry makes the file unreadable, unless a repair that removes it is under way.
+        if let first = unreadable.min(by: { ($0.key ?? "") < ($1.key ?? "") }) {
+            guard let repair = StoreRepair.current, unreadable.allSatisfy({ repair.covers($0.key ?? "") }) else {
+                var error = first
+                error.problem += "; resetting that key (or `flagstaff doctor --fix`) removes the entry"
+                throw error
             }
-            guard let expiresAt = try time("at", required: true) else { continue }
-            result[key] = OverrideExpiry(expiresAt: expiresAt, setAt: try time("set", required: false) ?? expiresAt)
+            for error in unreadable { repair.note(key: error.key ?? "", problem: error.reason) }
         }
         return result
+    }
+
+    /// Reads one entry of the store's `expiry` member, `{"at": time, "set": time}`.
+    private static func readExpiry(key: String, _ entry: Any, file: String) throws(OverrideFileError)
+        -> OverrideExpiry
+    {
+        let entryPath = "$.expiry[\(quoted(key))]"
+        guard let fields = entry as? [String: Any] else {
+            throw OverrideFileError(
+                file: file, path: entryPath, key: key,
+                problem:
+                    #"expected an object like {"at": "2026-12-01T10:00:00.000Z"}, found \#(JSONValue(entry).summary)"#
+            )
+        }
+        func time(_ field: String, required: Bool) throws(OverrideFileError) -> Date? {
+            guard let raw = fields[field] else {
+                if required {
+                    throw OverrideFileError(
+                        file: file, path: entryPath, key: key,
+                        problem: #"missing "\#(field)" (expected a UTC time like "2026-12-01T10:00:00.000Z")"#)
+                }
+                return nil
+            }
+            guard let text = raw as? String, let date = JournalTime.date(Array(text.utf8)) else {
+                throw OverrideFileError(
+                    file: file, path: "\(entryPath).\(field)", key: key,
+                    problem:
+                        #"expected a UTC time like "2026-12-01T10:00:00.000Z", found \#(JSONValue(raw).summary)"#)
+            }
+            return date
+        }
+        guard let expiresAt = try time("at", required: true) else {
+            throw OverrideFileError(file: file, path: entryPath, key: key, problem: #"missing "at""#)
+        }
+        return OverrideExpiry(expiresAt: expiresAt, setAt: try time("set", required: false) ?? expiresAt)
     }
 
     /// Parses a store file (``Rules/store``), reporting a bad one as the store's error.

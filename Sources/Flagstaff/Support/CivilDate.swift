@@ -6,7 +6,9 @@ import Foundation
 package enum CivilDate {
     /// `date` in UTC with milliseconds, e.g. `2022-01-29T13:00:00.000Z` (rounded down to the millisecond).
     package static func timestampText(_ date: Date) -> String {
-        let milliseconds = Int((date.timeIntervalSince1970 * 1000).rounded(.down))
+        // Held within about ±3 million years, where milliseconds fit an `Int` (a NaN reads as 1970).
+        let seconds = date.timeIntervalSince1970
+        let milliseconds = Int((seconds.isNaN ? 0 : min(max(seconds, -1e14), 1e14) * 1000).rounded(.down))
         let days = floorDivide(milliseconds, 86_400_000)
         let inDay = milliseconds - days * 86_400_000
         let (year, month, day) = Self.date(fromDays: days)
@@ -39,6 +41,15 @@ package enum CivilDate {
         let day = dayOfYear - (153 * mp + 2) / 5 + 1
         let month = mp < 10 ? mp + 3 : mp - 9
         return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+
+    /// The days in `month` (1…12) of `year`: 28 to 31.
+    package static func daysInMonth(year: Int, month: Int) -> Int {
+        switch month {
+        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
     }
 
     /// `a / b` rounded towards minus infinity (`b > 0`).

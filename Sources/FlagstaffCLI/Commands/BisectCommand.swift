@@ -119,9 +119,9 @@ struct BisectResetCommand: ParsableCommand {
     @OptionGroup var source: RegistrySourceOptions
 
     func run() throws {
-        let (loaded, store) = try BisectReport.open(source)
+        let (loaded, _) = try BisectReport.open(source)
         let before = loaded.registry.storedOverrides
-        let outcome = try BisectReport.perform { try store.resetBisect() }
+        let outcome = try BisectReport.perform { try loaded.registry.resetBisect() }
         loaded.registry.refreshFromStore()
         let after = loaded.registry.storedOverrides
         let changed = outcome.session.candidates.keys.sorted().filter { before[$0] != after[$0] }

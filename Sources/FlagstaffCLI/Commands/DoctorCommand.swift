@@ -26,7 +26,9 @@ struct DoctorCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        let loaded = try RegistryLoader.load(source, notingStoredValueProblems: false)
+        // With --fix, a store refused as corrupt for entries it cannot read is repaired (removing them).
+        let loaded = try RegistryLoader.load(
+            source, store: fix ? .repairable : .readable, notingStoredValueProblems: false)
         let registry = loaded.registry
         let findings: DoctorReport
         var fixed: [DoctorFinding]?

@@ -40,8 +40,8 @@ enum HistoryOutput {
     }
 
     /// Appends the text lines of a change (see ``lines(_:entries:)``), each with its line feed, appending
-    /// as UTF-8 piece by piece: `history`
-    /// prints 100,000 of these lines.
+    /// as UTF-8 piece by piece: `history` prints 100,000 of these lines. Every field read from the journal goes
+    /// through ``TerminalText/safe(_:)`` (the change id and undo links too: a hand-edited journal can hold anything).
     static func appendText(_ change: HistoryChange, entries: [JournalEntry], to text: inout [UInt8]) {
         let first = change.entries.first
         put(time(change.time), &text)
@@ -53,11 +53,11 @@ enum HistoryOutput {
         }
         if let undone = first?.undoes {
             put(" of ", &text)
-            put(undone, &text)
+            put(TerminalText.safe(undone), &text)
         }
         if let redone = first?.redoes {
             put(" of ", &text)
-            put(redone, &text)
+            put(TerminalText.safe(redone), &text)
         }
         put("  ", &text)
         put(TerminalText.safe(change.user), &text)
@@ -69,7 +69,7 @@ enum HistoryOutput {
             put(TerminalText.safe(command), &text)
         }
         put("  [", &text)
-        put(change.id, &text)
+        put(TerminalText.safe(change.id), &text)
         put("]\n", &text)
         for entry in entries {
             put("    ", &text)

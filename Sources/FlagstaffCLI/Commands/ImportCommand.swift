@@ -43,17 +43,18 @@ struct ImportCommand: ParsableCommand {
         let loaded = try RegistryLoader.load(source)
         let registry = loaded.registry
         let mentioned = Set(contents.overrides.keys).union(contents.removals)
-        let unknown = mentioned.sorted().filter { registry.feature(forKey: $0) == nil }
-        if !unknown.isEmpty && !allowUnknown {
-            let message = KeyLookup.unknownKeyMessage(unknown, in: registry, argument: "in \(name)")
-            throw CLIFailure.runtime(
-                message + "\nnothing was imported; fix the file or pass --allow-unknown to keep them")
-        }
+        // Every bad entry is reported at once: the unknown keys, then each value not valid for its member.
+        let unknown = allowUnknown ? [] : mentioned.sorted().filter { registry.feature(forKey: $0) == nil }
         let problems = contents.overrides.keys.sorted().compactMap { key in
             Self.problem(key, contents.overrides[key], in: registry, file: name)
         }
-        if !problems.isEmpty {
-            throw CLIFailure.runtime((problems + ["nothing was imported"]).joined(separator: "\n"))
+        if !unknown.isEmpty || !problems.isEmpty {
+            var lines = problems
+            if !unknown.isEmpty {
+                lines.insert(KeyLookup.unknownKeyMessage(unknown, in: registry, argument: "in \(name)"), at: 0)
+            }
+            let fix = unknown.isEmpty ? "fix the file" : "fix the file, or pass --allow-unknown to keep unknown keys"
+            throw CLIFailure.runtime((lines + ["nothing was imported; \(fix)"]).joined(separator: "\n"))
         }
         var changes: [String: OverrideValue?] = [:]
         if replace {

@@ -40,7 +40,7 @@ struct ResetCommand: ParsableCommand {
     }
 
     func run() throws {
-        let loaded = try RegistryLoader.load(source)
+        let loaded = try RegistryLoader.load(source, store: .repairable)
         let registry = loaded.registry
         let features: [AnyFeature]
         if all {
@@ -55,25 +55,40 @@ struct ResetCommand: ParsableCommand {
         // An entry the registry ignores (not valid for its member) is removed too, and reported as reset.
         let stored = registry.storedOverrides
         let changed = features.filter { $0.isOverridden || stored[$0.key] != nil }
+        // An entry of these keys that the store cannot read (which makes it refuse every read) is removed too.
+        let repair = StoreRepair(.keys(Set(features.map(\.key))))
         do {
-            if all {
-                try registry.resetAllOverrides()
-            } else {
-                try registry.setOverrideValues(
-                    Dictionary(features.map { ($0.key, OverrideValue?.none) }, uniquingKeysWith: { a, _ in a }))
+            try StoreRepair.$current.withValue(repair) {
+                if all {
+                    try registry.resetAllOverrides()
+                } else {
+                    try registry.setOverrideValues(
+                        Dictionary(features.map { ($0.key, OverrideValue?.none) }, uniquingKeysWith: { a, _ in a }))
+                }
             }
         } catch {
             throw CLIFailure.runtime("\(error)")
         }
+        let repaired = repair.entries
+        for entry in repaired {
+            StandardStreams.note(
+                "removed the store's unreadable entry for \(TerminalText.safe(entry.key)) (\(entry.problem))")
+        }
+        // The registry could not read the entries repaired: they are reported as reset all the same.
+        let repairedKeys = Set(repaired.map(\.key))
+        let changedKeys = repairedKeys.isEmpty ? [] : Set(changed.map(\.key))
+        let reset =
+            repairedKeys.isEmpty
+            ? changed : features.filter { changedKeys.contains($0.key) || repairedKeys.contains($0.key) }
         if json {
             StandardStreams.out(
                 #"{"changes":"#
-                    + HistoryOutput.changesJSON(changed.map { ($0.key, stored[$0.key], OverrideValue?.none) })
+                    + HistoryOutput.changesJSON(reset.map { ($0.key, stored[$0.key], OverrideValue?.none) })
                     + #","matched":\#(features.count)}"#)
-        } else if changed.isEmpty {
+        } else if reset.isEmpty {
             StandardStreams.out("nothing to reset")
         } else {
-            for feature in changed {
+            for feature in reset {
                 let resolution = feature.explanation
                 StandardStreams.out(
                     "\(TerminalText.safe(feature.key)): default (\(ValueText.shown(resolution.value, of: feature)) \(SourceText.byPhrase(resolution.source)))"

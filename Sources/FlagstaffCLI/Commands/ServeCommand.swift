@@ -29,7 +29,9 @@ struct ServeCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The address to listen on.", valueName: "address"))
     var host: String = "127.0.0.1"
 
-    @Option(help: ArgumentHelp("The TCP port to listen on (0: any free port, printed at start).", valueName: "port"))
+    @Option(
+        parsing: .unconditional,  // `--port -1` is a value (refused by `validate()`), not a missing one
+        help: ArgumentHelp("The TCP port to listen on (0: any free port, printed at start).", valueName: "port"))
     var port: Int = 4242
 
     @Option(

@@ -21,7 +21,10 @@ struct SetCommand: ParsableCommand {
 
     @OptionGroup var source: RegistrySourceOptions
 
+    // `.allUnrecognized`: a negative number (`set maxItems -1`) is a VALUE, not an unknown short option;
+    // `validate()` refuses the other dash-prefixed words as unknown options.
     @Argument(
+        parsing: .allUnrecognized,
         help: ArgumentHelp(
             "KEY VALUE pairs (a full key such as list.infiniteScroll, then on, off or default for flags; text, a number, a case name or JSON (or @FILE) for settings); with --match, VALUE alone.",
             valueName: "key-value"),
@@ -43,22 +46,37 @@ struct SetCommand: ParsableCommand {
     @Option(help: "Output: text (default) or json (the changes as a JSON object).")
     var format: OutputFormat = .text
 
+    // `.unconditional` (as `--until`): `--for -1m` is a value, refused with what a duration is.
     @Option(
-        name: .customLong("for"),
+        name: .customLong("for"), parsing: .unconditional,
         help: ArgumentHelp(
             "Let the overrides set expire after this long: 30m, 2h, 3d, 1w (or combined, 1d12h).",
             valueName: "duration"))
     var duration: String?
 
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp(
             "Let the overrides set expire at this time (ISO 8601, e.g. 2026-12-01T10:00:00Z).", valueName: "time"))
     var until: String?
 
-    func validate() throws {
+    mutating func validate() throws {
+        // Words after `--` are KEY VALUE words whatever they start with (`set welcomeMessage -- -hi`).
+        let terminator = arguments.firstIndex(of: "--")
+        let beforeTerminator = arguments[..<(terminator ?? arguments.endIndex)]
+        if let option = beforeTerminator.first(where: { $0.hasPrefix("-") && !Self.isNegativeNumber($0) }) {
+            throw ValidationError("unknown option '\(TerminalText.safe(option))'")
+        }
+        if let terminator { arguments.remove(at: terminator) }
         if duration != nil && until != nil { throw ValidationError("give either --for or --until, not both") }
         if let duration, ExpiryArgument.seconds(duration) == nil { throw ExpiryArgument.badDuration(duration) }
-        if let until, CommandClock.time(until) == nil { throw ExpiryArgument.badTime(until) }
+        if let until {
+            do {
+                _ = try ISO8601Time.parse(until)
+            } catch {
+                throw ExpiryArgument.badTime(until, reason: error.reason)
+            }
+        }
         if match != nil {
             guard arguments.count == 1 else {
                 throw ValidationError(
@@ -75,6 +93,11 @@ struct SetCommand: ParsableCommand {
                     ? "missing VALUE for '\(key)': give KEY VALUE"
                     : "the last KEY '\(key)' has no VALUE: give KEY VALUE pairs")
         }
+    }
+
+    /// Whether a dash-prefixed word is a negative number (`-1`, `-2.5`, `-.5`, `-1e3`): a VALUE.
+    static func isNegativeNumber(_ word: String) -> Bool {
+        word.count > 1 && word.hasPrefix("-") && Double(word) != nil
     }
 
     func run() throws {
@@ -350,19 +373,40 @@ enum ExpiryArgument {
         )
     }
 
-    /// `--until 'tomorrow': expected …` (status 2).
-    static func badTime(_ text: String) -> ValidationError {
+    /// `--until 'tomorrow': expected …`, or `--until '2030-02-30T00:00:00Z': there is no 2030-02-30 …; expected …`
+    /// (status 2).
+    static func badTime(_ text: String, reason: String = "") -> ValidationError {
         ValidationError(
-            "--until '\(TerminalText.safe(text))': expected an ISO 8601 time with a zone, like 2026-12-01T10:00:00Z"
+            "--until '\(TerminalText.safe(text))': \(reason.isEmpty ? "" : reason + "; ")expected an ISO 8601 time with a zone, like 2026-12-01T10:00:00Z"
         )
     }
 
     /// When the overrides set expire, or `nil` for permanent ones.
-    /// - Throws: `CLIFailure.usage` when `--until` is not in the future.
+    /// - Throws: `CLIFailure.usage` when `--until` is not in the future, or the expiry is past the latest time a
+    ///   store can hold.
     static func deadline(duration: String?, until: String?, now: Date) throws -> Date? {
-        if let duration, let seconds = seconds(duration) { return now.addingTimeInterval(seconds) }
+        let latest = OverrideExpiry.storableRange.upperBound
+        if let duration, let seconds = seconds(duration) {
+            let date = now.addingTimeInterval(seconds)
+            guard date <= latest else {
+                throw CLIFailure.usage(
+                    "--for \(TerminalText.safe(duration)): the overrides would expire at \(CommandClock.text(date)), after the latest time a store can hold (it holds times \(OverrideExpiry.storableRangeText))"
+                )
+            }
+            return date
+        }
         guard let until else { return nil }
-        guard let date = CommandClock.time(until) else { throw CLIFailure.usage(badTime(until).message) }
+        let date: Date
+        do {
+            date = try ISO8601Time.parse(until)
+        } catch {
+            throw CLIFailure.usage(badTime(until, reason: error.reason).message)
+        }
+        guard date <= latest else {
+            throw CLIFailure.usage(
+                "--until \(TerminalText.safe(until)) is after the latest time a store can hold (it holds times \(OverrideExpiry.storableRangeText)); give an earlier time"
+            )
+        }
         guard date > now else {
             throw CLIFailure.usage(
                 "--until \(TerminalText.safe(until)) is not in the future (now \(CommandClock.text(now))); give a later time, or --for DURATION"

@@ -24,8 +24,9 @@ struct RegistrySourceOptions: ParsableArguments {
         completion: .file(extensions: ["json"]))
     var store: String?
 
+    // `.unconditional`: `--lock-timeout -1` is a value, refused by `validate()`, not a missing one.
     @Option(
-        name: .long,
+        name: .long, parsing: .unconditional,
         help: ArgumentHelp(
             "Seconds to wait for the store's lock while another process holds it before giving up (0: do not wait).",
             valueName: "seconds"))

@@ -12,8 +12,21 @@ struct CLILogHandler: LogHandler {
     /// Installs the handler for every logger (once, at start-up).
     /// - Parameter environment: the process environment, for `FLAGSTAFF_LOG_LEVEL`.
     static func bootstrap(environment: [String: String] = ProcessInfo.processInfo.environment) {
-        let level = environment["FLAGSTAFF_LOG_LEVEL"].flatMap { Logger.Level(rawValue: $0.lowercased()) } ?? .error
+        let (level, warning) = level(environment: environment)
         LoggingSystem.bootstrap { _ in CLILogHandler(logLevel: level) }
+        if let warning { StandardStreams.err("flagstaff: warning: " + warning) }
+    }
+
+    /// The level `FLAGSTAFF_LOG_LEVEL` names (any case; unset or empty: `error`), and a warning saying which values
+    /// are accepted when it names none (the level is then `error`).
+    static func level(environment: [String: String]) -> (Logger.Level, warning: String?) {
+        guard let text = environment["FLAGSTAFF_LOG_LEVEL"], !text.isEmpty else { return (.error, nil) }
+        if let level = Logger.Level(rawValue: text.lowercased()) { return (level, nil) }
+        let accepted = Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")
+        return (
+            .error,
+            "FLAGSTAFF_LOG_LEVEL='\(TerminalText.safe(text))' is not a log level (expected one of: \(accepted)); using error"
+        )
     }
 
     var logLevel: Logger.Level

@@ -1,3 +1,13 @@
+#if canImport(Glibc)
+import Glibc
+
+private let writeBytes = Glibc.write
+#elseif canImport(Darwin)
+import Darwin
+
+private let writeBytes = Darwin.write
+#endif
+
 /// Where the command line writes: standard output for results, standard error for diagnostics, both those of
 /// the current ``CommandContext``.
 ///
@@ -36,5 +46,21 @@ enum StandardStreams {
     /// - Parameter message: the message; sanitised and very long words cut here.
     static func note(_ message: String) {
         err("flagstaff: note: " + TerminalText.diagnostic(message))
+    }
+
+    /// Writes text to the process's standard error, unbuffered, ignoring failures: a closed or broken standard error
+    /// must not stop a command (`FileHandle`'s `write` traps on them).
+    static func writeStandardError(_ text: String) {
+        var text = text
+        text.withUTF8 { bytes in
+            guard let base = bytes.baseAddress else { return }
+            var offset = 0
+            while offset < bytes.count {
+                let written = writeBytes(STDERR_FILENO, base + offset, bytes.count - offset)
+                if written < 0 && errno == EINTR { continue }
+                guard written > 0 else { return }
+                offset += written
+            }
+        }
     }
 }

@@ -17,29 +17,26 @@ enum CommandClock {
     /// - Throws: `CLIFailure.usage` naming `FLAGSTAFF_NOW` when it is set but not an ISO 8601 time.
     static func wallClock(environment: [String: String]) throws -> any WallClock {
         guard let text = environment[variable] else { return SystemWallClock() }
-        guard let date = time(text) else {
+        do {
+            return Fixed(date: try ISO8601Time.parse(text))
+        } catch {
             throw CLIFailure.usage(
-                "\(variable)='\(TerminalText.safe(text))': expected an ISO 8601 time like 2026-12-01T10:00:00Z (a test hook that fixes the command's clock)"
+                "\(variable)='\(TerminalText.safe(text))': \(error.reason.isEmpty ? "" : error.reason + "; ")expected an ISO 8601 time like 2026-12-01T10:00:00Z (a test hook that fixes the command's clock)"
             )
         }
-        return Fixed(date: date)
     }
 
     /// Reads an ISO 8601 date and time with a zone (`Z` or `+02:00`), seconds optional fractions:
-    /// `2026-12-01T10:00:00Z`, `2026-12-01T12:00:00.5+02:00`. `nil` for anything else.
+    /// `2026-12-01T10:00:00Z`, `2026-12-01T12:00:00.5+02:00`. `nil` for anything else, an impossible time included
+    /// (``ISO8601Time`` says why).
     static func time(_ text: String) -> Date? {
-        let plain = ISO8601DateFormatter()
-        plain.formatOptions = [.withInternetDateTime]
-        if let date = plain.date(from: text) { return date }
-        let fractional = ISO8601DateFormatter()
-        fractional.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return fractional.date(from: text)
+        try? ISO8601Time.parse(text)
     }
 
     /// `2026-12-01T10:00:00Z`: a time as the command line prints it, UTC, whole seconds.
     static func text(_ date: Date) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime]
-        return formatter.string(from: Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down)))
+        // `2026-12-01T10:00:00.123Z` without its milliseconds (rounded down, as they are).
+        let text = CivilDate.timestampText(date)
+        return text.dropLast(5) + "Z"
     }
 }

@@ -17,8 +17,8 @@ struct CommandContext: Sendable {
     var writeOutput: @Sendable (String) -> Void
     /// Writes text to standard error: one or more lines, each ending with a line feed.
     var writeError: @Sendable (String) -> Void
-    /// Reads standard input to its end.
-    var readInput: @Sendable () -> Data
+    /// Reads standard input to its end (the process's: at most ``InputFile/maximumBytes`` and one more).
+    var readInput: @Sendable () throws(InputFile.ReadError) -> Data
     /// The environment variables (`FLAGSTAFF_MANIFEST`, `FLAGSTAFF_STORE`).
     var environment: [String: String]
 
@@ -26,8 +26,8 @@ struct CommandContext: Sendable {
     /// is not.
     static let process = CommandContext(
         writeOutput: { text in print(text, terminator: "") },
-        writeError: { text in FileHandle.standardError.write(Data(text.utf8)) },
-        readInput: { FileHandle.standardInput.readDataToEndOfFile() },
+        writeError: { text in StandardStreams.writeStandardError(text) },
+        readInput: { () throws(InputFile.ReadError) -> Data in try InputFile.readStandardInput() },
         environment: ProcessInfo.processInfo.environment)
 
     /// The context of the running command.

@@ -48,7 +48,6 @@ enum CommandLineArguments {
             // No subcommand: the default one (console) takes the options where they are.
             return .parse(arguments)
         }
-        let names = subcommandNames(of: root)
         if first == "help" {
             var command: any ParsableCommand.Type = root
             for name in rest.dropFirst() where !name.hasPrefix("-") {
@@ -59,7 +58,22 @@ enum CommandLineArguments {
             }
             return .parse(rest)
         }
-        guard names.contains(first) else { return .usageError(unknownSubcommand(first, of: root)) }
+        guard var command = subcommand(named: first, of: root) else {
+            return .usageError(unknownSubcommand(first, of: root))
+        }
+        // A group (`bisect`, `profile`) names its subcommand next: an unknown one is named as such, not reported
+        // as whatever ArgumentParser trips on first (a moved `--store`, a stray argument).
+        var path = first
+        for name in rest.dropFirst() {
+            guard !command.configuration.subcommands.isEmpty, command.configuration.defaultSubcommand == nil,
+                !name.hasPrefix("-")
+            else { break }
+            guard let next = subcommand(named: name, of: command) else {
+                return .usageError(unknownSubcommand(name, of: command, path: path))
+            }
+            command = next
+            path += " " + name
+        }
         guard !moved.isEmpty else { return .parse(arguments) }
         // After the whole subcommand path: at the end, or before a `--` that ends the options.
         var reordered = rest
@@ -81,13 +95,14 @@ enum CommandLineArguments {
     /// `unknown subcommand 'lst'; did you mean 'list'?`: the subcommand the name begins (three characters or
     /// more), else the nearest by edit distance (to the whole name or its start) when close enough, else the
     /// list of subcommands.
-    static func unknownSubcommand(_ name: String, of command: any ParsableCommand.Type) -> String {
+    static func unknownSubcommand(_ name: String, of command: any ParsableCommand.Type, path: String? = nil) -> String {
         let names = subcommandNames(of: command)
+        let of = path.map { " of '\($0)'" } ?? ""
         if name.count >= 3, let extended = names.first(where: { $0.hasPrefix(name.lowercased()) }) {
-            return "unknown subcommand '\(name)'; did you mean '\(extended)'?"
+            return "unknown subcommand '\(name)'\(of); did you mean '\(extended)'?"
         }
         guard name.count <= 64 else {
-            return "unknown subcommand '\(name)'; expected one of: \(names.joined(separator: ", "))"
+            return "unknown subcommand '\(name)'\(of); expected one of: \(names.joined(separator: ", "))"
         }
         // A misspelt start of a long name (`pendng`) counts as close to it too.
         let typed = name.lowercased()
@@ -98,9 +113,9 @@ enum CommandLineArguments {
         }
         let scored = names.map { ($0, distance(to: $0)) }.min { $0.1 < $1.1 }
         if let (nearest, distance) = scored, distance <= max(2, nearest.count / 3) {
-            return "unknown subcommand '\(name)'; did you mean '\(nearest)'?"
+            return "unknown subcommand '\(name)'\(of); did you mean '\(nearest)'?"
         }
-        return "unknown subcommand '\(name)'; expected one of: \(names.joined(separator: ", "))"
+        return "unknown subcommand '\(name)'\(of); expected one of: \(names.joined(separator: ", "))"
     }
 
     /// The Levenshtein distance between two strings (in characters).

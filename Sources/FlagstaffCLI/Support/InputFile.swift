@@ -33,7 +33,12 @@ enum InputFile {
     /// - Throws: `CLIFailure.runtime` naming the path and what is wrong.
     static func read(_ path: String, for what: String) throws -> Data {
         if path == "-" {
-            let data = CommandContext.current.readInput()
+            let data: Data
+            do {
+                data = try CommandContext.current.readInput()
+            } catch {
+                throw CLIFailure.runtime("\(what): cannot read standard input: \(error.reason)")
+            }
             guard data.count <= maximumBytes else { throw tooLarge("standard input", what: what, pipe: true) }
             return data
         }
@@ -61,6 +66,36 @@ enum InputFile {
             throw CLIFailure.runtime("\(what): cannot read the file \(path): \(reason(errno))")
         }
         defer { close(descriptor) }
+        let data: Data
+        do {
+            data = try readAll(descriptor)
+        } catch {
+            throw CLIFailure.runtime("\(what): cannot read the file \(path): \(reason(error.code))")
+        }
+        if data.count > maximumBytes { throw tooLarge(path, what: what, pipe: true) }
+        return data
+    }
+
+    /// Why standard input or a file could not be read: the system's error number.
+    struct ReadError: Error {
+        /// The `errno` of the failed call.
+        var code: Int32
+
+        /// In words: `it is closed` for a closed standard input, else the system's reason.
+        var reason: String {
+            code == EBADF ? "it is closed (give the input on standard input, or a file)" : InputFile.reason(code)
+        }
+    }
+
+    /// Reads the process's standard input to its end, or until it has sent more than ``maximumBytes``.
+    /// - Throws: ``ReadError`` when it cannot be read (closed: `EBADF`).
+    static func readStandardInput() throws(ReadError) -> Data {
+        if StandardDescriptors.inputWasClosed { throw ReadError(code: EBADF) }
+        return try readAll(STDIN_FILENO)
+    }
+
+    /// Reads `descriptor` to its end, or until more than ``maximumBytes`` have arrived.
+    private static func readAll(_ descriptor: Int32) throws(ReadError) -> Data {
         var data = Data()
         var buffer = [UInt8](repeating: 0, count: 64 << 10)
         while true {
@@ -68,10 +103,10 @@ enum InputFile {
             if count == 0 { break }
             if count < 0 {
                 if errno == EINTR { continue }
-                throw CLIFailure.runtime("\(what): cannot read the file \(path): \(reason(errno))")
+                throw ReadError(code: errno)
             }
             data.append(contentsOf: buffer[0..<count])
-            if data.count > maximumBytes { throw tooLarge(path, what: what, pipe: true) }
+            if data.count > maximumBytes { break }
         }
         return data
     }
@@ -83,7 +118,7 @@ enum InputFile {
     }
 
     /// The system's reason for an `errno`, in words (`No such file or directory`).
-    private static func reason(_ code: Int32) -> String {
+    static func reason(_ code: Int32) -> String {
         switch code {
         case ENOENT: "no such file or directory"
         case EACCES: "permission denied"

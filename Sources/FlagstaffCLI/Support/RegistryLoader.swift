@@ -26,6 +26,9 @@ enum RegistryLoader {
         case readable
         /// The store is not used (`manifest`).
         case ignored
+        /// As ``readable``, but a corrupt store is not an error: the command can remove the entries that make it
+        /// so (`reset`, `doctor --fix`, see `StoreRepair`), and its write fails as before otherwise.
+        case repairable
     }
 
     /// The store name of the demo registry (`~/.config/flagstaff/demo.json`).
@@ -97,10 +100,11 @@ enum RegistryLoader {
             let origin = manifestPath ?? "the built-in demo registry"
             throw CLIFailure.runtime("refusing to open \(origin): \(error)")
         }
-        if requirement == .readable, let storeError = registry.storeError {
-            throw CLIFailure.runtime("\(storeError)")
+        if requirement != .ignored, let storeError = registry.storeError {
+            let corrupt = if case .corrupt? = storeError as? OverrideStoreError { true } else { false }
+            if requirement == .readable || !corrupt { throw CLIFailure.runtime("\(storeError)") }
         }
-        if requirement == .readable {
+        if requirement != .ignored {
             if !watchStore && notingStoredValueProblems { reportStoredValueProblems(registry, store: store.url) }
             try LaunchBaseline.replaceIfCorrupt(forStore: store.url, registry: registry)
         }
