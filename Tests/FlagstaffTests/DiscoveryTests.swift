@@ -2,7 +2,7 @@ import Flagstaff
 import Testing
 
 @Suite struct DiscoveryTests {
-    let features = AppFeatures()
+    let features = FeatureRegistry(AppFeatures())
 
     @Test func keysFollowGroupPathAndPropertyNames() {
         #expect(features.blueText.key == "blueText")
@@ -24,11 +24,11 @@ import Testing
     @Test func groupsAndPaths() {
         #expect(features.groups.map(\.key) == ["list", "deep"])
         #expect(features.groups.map(\.label) == ["List", "Deep"])
-        #expect(features.deep.subgroups.map(\.keyPath) == [["deep", "inner"]])
+        #expect(features.group(forKey: "deep")?.subgroups.map(\.keyPath) == [["deep", "inner"]])
         #expect(features.deep.inner.deepFlag.groupPath == ["Deep", "Inner"])
         #expect(features.deep.inner.deepFlag.groupKeyPath == ["deep", "inner"])
         #expect(features.rootFeatures.count == 9)
-        #expect(features.deep.allFeatures.map(\.key) == ["deep.outerFlag", "deep.inner.deepFlag"])
+        #expect(features.group(forKey: "deep")?.allFeatures.map(\.key) == ["deep.outerFlag", "deep.inner.deepFlag"])
     }
 
     @Test func labelsAreHumanisedUnlessGiven() {
@@ -59,7 +59,7 @@ import Testing
     }
 
     @Test func sameNameInTwoGroupsDoesNotShareState() {
-        let registry = NamespacedFeatures()
+        let registry = FeatureRegistry(NamespacedFeatures())
         #expect(registry.settings.darkMode.key == "settings.darkMode")
         #expect(registry.profile.darkMode.key == "profile.darkMode")
         registry.settings.darkMode.override = .enabled
@@ -68,7 +68,7 @@ import Testing
     }
 
     @Test func duplicateKeysAreReportedWithBothDeclarations() throws {
-        let registry = DuplicateFeatures(options: RegistryOptions(assertOnProblems: false))
+        let registry = FeatureRegistry(DuplicateFeatures(), options: RegistryOptions(assertOnProblems: false))
         #expect(
             registry.problems == [
                 .duplicateKey(

@@ -74,7 +74,7 @@ package final class ConsoleStoreWriter: Sendable {
     ///   - clock: the clock the retries wait on.
     ///   - post: where results are reported.
     package convenience init(
-        registry: FeatureRegistry, clock: any Clock<Duration>, post: @escaping @Sendable (ConsoleEvent) -> Void
+        registry: AnyFeatureRegistry, clock: any Clock<Duration>, post: @escaping @Sendable (ConsoleEvent) -> Void
     ) {
         let probe = (registry.store as? FileOverrideStore).flatMap { try? Self.lockProbe(for: $0.url) }
         self.init(lockHolder: { probe.flatMap(Self.holder(probing:)) }, clock: clock, post: post)
