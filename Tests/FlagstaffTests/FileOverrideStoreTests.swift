@@ -130,6 +130,20 @@ import Testing
         }
     }
 
+    @Test func theConfigDirectoryIsXDGsThenTheHomeDirectorysAndIsTheDefaultOutsideApplePlatforms() {
+        let config = FileOverrideStore.configDirectory
+        #expect(config(["XDG_CONFIG_HOME": "/xdg", "HOME": "/home/qa"]).path == "/xdg/flagstaff")
+        #expect(config(["XDG_CONFIG_HOME": "relative", "HOME": "/home/qa"]).path == "/home/qa/.config/flagstaff")
+        #expect(config(["HOME": "/home/qa"]).path == "/home/qa/.config/flagstaff")
+        #expect(config(["HOME": ""]).path == URL(fileURLWithPath: NSHomeDirectory()).path + "/.config/flagstaff")
+        #if canImport(Darwin)
+        // Apple platforms keep app data in Application Support (inside the app's container on iOS).
+        #expect(FileOverrideStore.defaultDirectory().path.hasSuffix("/Application Support/flagstaff"))
+        #else
+        #expect(FileOverrideStore.defaultDirectory() == config(ProcessInfo.processInfo.environment))
+        #endif
+    }
+
     @Test func externalChangesAreNoticedWhenTheWatchIntervalHasPassed() async throws {
         let clock = ManualClock()
         let features = FeatureRegistry(
