@@ -13,9 +13,9 @@ enum ConsoleBench {
         let manifest = BenchManifest.make(flagCount: flagCount)
 
         let clock = ContinuousClock()
-        var registry: FeatureRegistry?
+        var registry: AnyFeatureRegistry?
         let buildTime = clock.measure {
-            registry = try? FeatureRegistry(manifest: manifest, options: RegistryOptions(storeWatchInterval: nil))
+            registry = try? AnyFeatureRegistry(manifest: manifest, options: RegistryOptions(storeWatchInterval: nil))
         }
         guard let registry else {
             print("console: cannot build the generated registry")
@@ -208,7 +208,7 @@ enum ConsoleBench {
                 return
             }
             guard
-                let registry = try? FeatureRegistry(
+                let registry = try? AnyFeatureRegistry(
                     manifest: manifest, store: store, options: RegistryOptions(storeWatchInterval: nil))
             else {
                 print("console bulk change: cannot build the generated registry")

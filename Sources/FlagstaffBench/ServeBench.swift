@@ -23,9 +23,9 @@ enum ServeBench {
     static func run() {
         print("== serve (in-process server, 127.0.0.1, own keep-alive load generator) ==")
         print(String(format: "load average before: %@", loadAverage()))
-        let registry: FeatureRegistry
+        let registry: AnyFeatureRegistry
         do {
-            registry = try FeatureRegistry(manifest: BenchManifest.make(flagCount: 1_000))
+            registry = try AnyFeatureRegistry(manifest: BenchManifest.make(flagCount: 1_000))
         } catch {
             print("serve: cannot build the registry: \(error)")
             return
@@ -121,7 +121,7 @@ enum ServeBench {
 
     /// Runs the server on the concurrency pool and `body` on the calling thread (a load generator that blocks
     /// must not hold one of the pool's few threads, which the server's handlers run on).
-    private static func withServer(_ registry: FeatureRegistry, _ body: (Int) -> Void) {
+    private static func withServer(_ registry: AnyFeatureRegistry, _ body: (Int) -> Void) {
         var logger = Logger(label: "bench")
         logger.logLevel = .critical
         let server = FlagServer(registry: registry, configuration: FlagServerConfiguration(port: 0), logger: logger)

@@ -55,7 +55,7 @@ enum SettingBench {
     static let source = Source(["count": "42", "name": "remote", "config": configJSON])
     static let config = Config(isNewFeatureEnabled: false, maxUploadSize: 10_485_760, themeColors: ["primary": "#f"])
 
-    final class BenchSettings: FeatureRegistry, @unchecked Sendable {
+    struct BenchSettings: FeatureGroup {
         let count0 = Setting(default: 20, range: 1...100)
         let count1 = Setting(default: 21, range: 1...100)
         let count2 = Setting(default: 22)
@@ -105,7 +105,7 @@ enum SettingBench {
 
     static func run() {
         print("== settings ==")
-        let settings = BenchSettings(options: RegistryOptions(storeWatchInterval: nil))
+        let settings = FeatureRegistry(BenchSettings(), options: RegistryOptions(storeWatchInterval: nil))
         let counts = [settings.count0, settings.count1, settings.count2, settings.count3]
         let ratios = [settings.ratio0, settings.ratio1, settings.ratio2, settings.ratio3]
         let themes = [settings.theme0, settings.theme1, settings.theme2, settings.theme3]

@@ -30,7 +30,7 @@ enum UnleashClientBench {
         let quiet = UnleashClient(
             url: unused, clientKey: "k", appName: "bench", disableMetrics: true,
             bootstrap: .toggles(toggles))
-        let registry = FeatureRegistry()
+        let registry = AnyFeatureRegistry()
         counting.attach(to: registry)
         guard let flag = registry.flag(forKey: "toggle.42") else {
             print("unleash-client: the toggle was not registered")

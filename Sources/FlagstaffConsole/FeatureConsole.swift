@@ -16,7 +16,7 @@ import Flagstaff
 /// with the cursor kept on the same flag and the search kept.
 public final class FeatureConsole {
     /// The registry shown and changed.
-    public let registry: FeatureRegistry
+    public let registry: AnyFeatureRegistry
     /// Options.
     public let options: ConsoleOptions
 
@@ -24,7 +24,7 @@ public final class FeatureConsole {
     /// - Parameters:
     ///   - registry: the flags to show and change.
     ///   - options: title, colours, glyphs and the restart handler.
-    public init(registry: FeatureRegistry, options: ConsoleOptions = ConsoleOptions()) {
+    public init(registry: AnyFeatureRegistry, options: ConsoleOptions = ConsoleOptions()) {
         self.registry = registry
         self.options = options
     }

@@ -73,7 +73,7 @@ struct BisectCommandTests {
         #expect(start.standardOutput.contains("    blueText: on\n    list.compactRows: on\n"))
         // Another process (and a registry made afresh) sees the same step.
         #expect(try await status(sandbox, process: true)["testing"] as? [String] == ["blueText", "list.compactRows"])
-        let registry = FeatureRegistry(
+        let registry = AnyFeatureRegistry(
             store: try FileOverrideStore(url: sandbox.storeURL), options: RegistryOptions(storeWatchInterval: nil))
         #expect(try registry.bisectSession()?.step == 1)
         let bad = try await sandbox.runProcess(["bisect", "bad"] + store)

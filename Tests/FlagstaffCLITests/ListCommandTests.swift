@@ -143,5 +143,4 @@ struct ListCommandTests {
             FileManager.default.fileExists(
                 atPath: sandbox.directory.appendingPathComponent("config/flagstaff/Shop.json").path))
     }
-
 }

@@ -441,7 +441,7 @@ struct TypedSettingCommandTests {
 
     @Test func fetchReportsTheSettingsBoundToARemoteKey() throws {
         let sandbox = try CLISandbox()
-        let demo = DemoFeatures(
+        let demo = DemoFeatures.registry(
             store: try FileOverrideStore(url: sandbox.storeURL), options: RegistryOptions(storeWatchInterval: nil))
         let remote = demo.allFeatures.filter(FetchCommand.readsRemote).map(\.key)
         #expect(

@@ -7,7 +7,7 @@ import Testing
 
 /// A small registry shaped like the demo: root flags, two groups, a nested group, restart-requiring flags.
 func makeRegistry(store: any OverrideStore = InMemoryOverrideStore(), extraFlags: [RegistryManifest.Flag] = []) throws
-    -> FeatureRegistry
+    -> AnyFeatureRegistry
 {
     func flag(
         _ key: String, _ label: String? = nil, _ description: String? = nil, on: Bool = false, restart: Bool = false
@@ -42,7 +42,7 @@ func makeRegistry(store: any OverrideStore = InMemoryOverrideStore(), extraFlags
                 ]),
         ]
     )
-    return try FeatureRegistry(manifest: manifest, store: store, options: RegistryOptions(storeWatchInterval: nil))
+    return try AnyFeatureRegistry(manifest: manifest, store: store, options: RegistryOptions(storeWatchInterval: nil))
 }
 
 /// Feeds keys to a state and returns the effects of the last one, without the `.repaint` every key asks for.

@@ -12,7 +12,7 @@ import Testing
     final class Fixture: @unchecked Sendable {
         let directory: URL
         let url: URL
-        let registry: FeatureRegistry
+        let registry: AnyFeatureRegistry
         let runner: ConsoleEffectRunner
         var state: ConsoleState
         private let lock: ThreadLockHolder

@@ -5,7 +5,7 @@ import Testing
 
 /// One test per row of the console spec's key table, asserting on the rendered grid.
 @Suite struct ConsoleKeyTableTests {
-    let registry: FeatureRegistry
+    let registry: AnyFeatureRegistry
     var state: ConsoleState
 
     init() throws {

@@ -8,8 +8,8 @@ import Testing
 @Suite struct ConsoleLaunchOverrideTests {
     @Test func launchValuesAreShownAndNotEditable() throws {
         let store = InMemoryOverrideStore()
-        let features = TypedConsoleFeatures(
-            store: store,
+        let features = FeatureRegistry(
+            TypedConsoleFeatures(), store: store,
             options: RegistryOptions(
                 storeWatchInterval: nil,
                 launchOverrides: LaunchOverrides(

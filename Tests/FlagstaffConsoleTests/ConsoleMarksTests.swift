@@ -7,7 +7,7 @@ import Testing
 /// Marks (`m`, `M`, `Esc`) and `o`/`x`/`r` on every marked flag as one store write.
 @Suite struct ConsoleMarksTests {
     /// The demo registry with `extra` more root flags `bulk.0`, `bulk.1`, … (listed after the demo's).
-    func registry(extra: Int = 0, store: any OverrideStore = InMemoryOverrideStore()) throws -> FeatureRegistry {
+    func registry(extra: Int = 0, store: any OverrideStore = InMemoryOverrideStore()) throws -> AnyFeatureRegistry {
         try makeRegistry(
             store: store,
             extraFlags: (0..<extra).map { RegistryManifest.Flag(key: "bulk.\($0)", default: false) })
@@ -177,8 +177,8 @@ import Testing
     }
 
     @Test func flagsFixedAtLaunchAreLeftAlone() throws {
-        let features = TypedConsoleFeatures(
-            store: InMemoryOverrideStore(),
+        let features = FeatureRegistry(
+            TypedConsoleFeatures(), store: InMemoryOverrideStore(),
             options: RegistryOptions(
                 storeWatchInterval: nil,
                 launchOverrides: LaunchOverrides(

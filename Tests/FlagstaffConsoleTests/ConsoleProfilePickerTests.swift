@@ -11,7 +11,7 @@ import Testing
     final class Fixture: Sendable {
         let directory: URL
         let url: URL
-        let registry: FeatureRegistry
+        let registry: AnyFeatureRegistry
         let library: ProfileLibrary
 
         init() throws {

@@ -168,7 +168,7 @@ import Testing
     }
 
     @Test func anEmptyRegistrySaysSo() throws {
-        let registry = try FeatureRegistry(
+        let registry = try AnyFeatureRegistry(
             manifest: RegistryManifest(name: "Empty"), options: RegistryOptions(storeWatchInterval: nil))
         var state = ConsoleState(registry: registry)
         #expect(ConsoleLayout.render(state).text(row: 3).hasPrefix("   This registry has no flags"))

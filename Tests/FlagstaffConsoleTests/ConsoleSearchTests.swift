@@ -5,7 +5,7 @@ import Testing
 
 @Suite struct ConsoleSearchTests {
     /// Root flags whose labels match "avatar" in each of the five ways, declared worst first.
-    func rankingRegistry() throws -> FeatureRegistry {
+    func rankingRegistry() throws -> AnyFeatureRegistry {
         let flags = [
             RegistryManifest.Flag(key: "adventure", label: "Adventure Variant Title Area"),
             RegistryManifest.Flag(key: "myavatars", label: "Myavatars"),
@@ -14,7 +14,7 @@ import Testing
             RegistryManifest.Flag(key: "avatar", label: "Avatar"),
             RegistryManifest.Flag(key: "unrelated", label: "Unrelated"),
         ]
-        return try FeatureRegistry(
+        return try AnyFeatureRegistry(
             manifest: RegistryManifest(name: "Ranking", flags: flags), options: RegistryOptions(storeWatchInterval: nil)
         )
     }

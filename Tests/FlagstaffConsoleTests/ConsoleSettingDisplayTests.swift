@@ -148,13 +148,13 @@ final class FixedSettingSource: SettingRemoteSource {
 }
 
 @Suite struct ConsoleSettingRemoteDetailTests {
-    final class Features: FeatureRegistry, @unchecked Sendable {
+    struct Features: FeatureGroup {
         let maxItems = Setting(default: 20, range: 1...100)
         let welcome = Setting(default: "Hi")
     }
 
     @Test func theChainShowsTheRemoteStepWithItsTypedValueOrWhyThereIsNone() throws {
-        let features = Features(store: InMemoryOverrideStore())
+        let features = FeatureRegistry(Features(), store: InMemoryOverrideStore())
         let source = FixedSettingSource(["welcome_message": "Hello from remote"])
         features.maxItems.bind(to: SettingRemoteBinding(source: source, key: "max_items"))
         features.welcome.bind(to: SettingRemoteBinding(source: source, key: "welcome_message"))

@@ -189,7 +189,7 @@ import Testing
         printf '{"isNewFeatureEnabled":true,"maxUploadSize":42,"themeColors":{"primary":"#000000"}}' > "$1"
         """.write(to: script, atomically: true, encoding: .utf8)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
-        let features = TypedConsoleFeatures(store: InMemoryOverrideStore())
+        let features = FeatureRegistry(TypedConsoleFeatures(), store: InMemoryOverrideStore())
         var state = ConsoleState(registry: features)
         state.move(to: TypedRow.appFeatureConfig)
         let terminal = ScriptedTerminal(events: [])

@@ -5,7 +5,7 @@ import Testing
 @testable import FlagstaffConsole
 
 /// The demo's typed settings beside a flag, all at the top level (rows 0…6 of the tree, in this order).
-final class TypedConsoleFeatures: FeatureRegistry, @unchecked Sendable {
+struct TypedConsoleFeatures: FeatureGroup {
     let blueText = Feature()
     let cardColor = Setting(default: "#f05138", description: "Card background")
     let welcomeMessage = Setting(default: "Welcome to Moments")
@@ -27,8 +27,10 @@ enum TypedRow {
 }
 
 /// A console state on a fresh ``TypedConsoleFeatures`` with the cursor on `row`.
-func typedState(row: Int = 0, width: Int = 100, height: Int = 30) -> (TypedConsoleFeatures, ConsoleState) {
-    let features = TypedConsoleFeatures(store: InMemoryOverrideStore())
+func typedState(row: Int = 0, width: Int = 100, height: Int = 30) -> (
+    FeatureRegistry<TypedConsoleFeatures>, ConsoleState
+) {
+    let features = FeatureRegistry(TypedConsoleFeatures(), store: InMemoryOverrideStore())
     var state = ConsoleState(registry: features, width: width, height: height)
     state.move(to: row)
     return (features, state)

@@ -7,7 +7,7 @@ import Testing
 
 /// A store write that waits for another process's lock: the state, the screen, and quitting meanwhile.
 @Suite struct ConsoleStoreLockTests {
-    let registry: FeatureRegistry
+    let registry: AnyFeatureRegistry
     let holder = "pid 4242 (flagstaff set blueText off)"
 
     init() throws {

@@ -13,7 +13,7 @@ import Testing
     final class Fixture: Sendable {
         let directory: URL
         let url: URL
-        let registry: FeatureRegistry
+        let registry: AnyFeatureRegistry
         private let lock: ThreadLockHolder
 
         init() throws {

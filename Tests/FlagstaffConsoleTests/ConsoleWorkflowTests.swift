@@ -14,7 +14,7 @@ import Testing
         let directory: URL
         let url: URL
         let clock = ManualClock()
-        let registry: FeatureRegistry
+        let registry: AnyFeatureRegistry
 
         init(storeText: String? = nil) throws {
             directory = FileManager.default.temporaryDirectory.appendingPathComponent("console-workflow-\(UUID())")
@@ -28,7 +28,7 @@ import Testing
                     RegistryManifest.Flag(key: "darkMode", label: "Dark Mode", default: true),
                     RegistryManifest.Flag(key: "newCheckout", label: "New Checkout", default: false),
                 ])
-            registry = try FeatureRegistry(
+            registry = try AnyFeatureRegistry(
                 manifest: manifest, store: FileOverrideStore(url: url, wallClock: clock),
                 options: RegistryOptions(storeWatchInterval: nil, clock: clock, wallClock: clock))
         }

@@ -26,9 +26,10 @@ enum ServedFixtures {
            {"key": "config", "type": "json", "default": {"columns": 3, "title": "Hi"}}]}
         """
 
-    static func registry(store: any OverrideStore = InMemoryOverrideStore()) throws -> FeatureRegistry {
+    static func registry(store: any OverrideStore = InMemoryOverrideStore()) throws -> AnyFeatureRegistry {
         let manifest = try RegistryManifest.decode(Data(manifest.utf8), source: "served.json")
-        return try FeatureRegistry(manifest: manifest, store: store, options: RegistryOptions(storeWatchInterval: nil))
+        return try AnyFeatureRegistry(
+            manifest: manifest, store: store, options: RegistryOptions(storeWatchInterval: nil))
     }
 
     static func json(_ bytes: [UInt8]) throws -> [String: Any] {
@@ -43,7 +44,7 @@ final class RunningServer: Sendable {
     private let task: Task<Void, any Error>
     private let group: ServiceGroup
 
-    init(registry: FeatureRegistry, configuration: FlagServerConfiguration = FlagServerConfiguration(port: 0))
+    init(registry: AnyFeatureRegistry, configuration: FlagServerConfiguration = FlagServerConfiguration(port: 0))
         async throws
     {
         var configuration = configuration

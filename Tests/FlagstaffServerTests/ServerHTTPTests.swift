@@ -21,7 +21,7 @@ import FoundationNetworking
     @Test("a registry above the cache limit gets its bodies rendered while sent, whole and with ETags")
     func largeRegistriesStreamTheirBodies() async throws {
         let count = ServedSnapshot.defaultCachedBodyLimit + 500
-        let registry = try FeatureRegistry(
+        let registry = try AnyFeatureRegistry(
             manifest: RegistryManifest(
                 name: "Large", flags: (0..<count).map { RegistryManifest.Flag(key: "f\($0)", default: $0 % 3 == 0) }),
             options: RegistryOptions(storeWatchInterval: nil))

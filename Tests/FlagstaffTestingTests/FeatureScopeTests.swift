@@ -2,13 +2,13 @@ import Flagstaff
 import FlagstaffTesting
 import Testing
 
-final class CheckoutFeatures: FeatureRegistry, @unchecked Sendable {
+struct CheckoutFeatures: FeatureGroup {
     let newCheckout = Feature()
     let expressPay = Feature(defaultState: true)
 }
 
 /// One registry shared by every test in this file, so parallel tests really race on the same flags.
-let shared = CheckoutFeatures(store: InMemoryOverrideStore())
+let shared = FeatureRegistry(CheckoutFeatures(), store: InMemoryOverrideStore())
 
 struct ForcedFailure: Error {}
 
@@ -45,7 +45,7 @@ struct ForcedFailure: Error {}
 
     @Test func winsOverPersistedOverrideAndWritesNothing() throws {
         let store = InMemoryOverrideStore(["newCheckout": .off])
-        let registry = CheckoutFeatures(store: store)
+        let registry = FeatureRegistry(CheckoutFeatures(), store: store)
         withFeature(registry.newCheckout).enabled {
             #expect(registry.newCheckout.enabled)
         }

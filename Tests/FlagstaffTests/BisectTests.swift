@@ -81,7 +81,7 @@ import Testing
         _ = try makeStore(candidates: 7)
         let started = try FileOverrideStore(url: file).startBisect(matching: "cand.*")
         try FileOverrideStore(url: file).answerBisect(.bad)
-        let registry = AppFeatures(store: try FileOverrideStore(url: file))
+        let registry = FeatureRegistry(AppFeatures(), store: try FileOverrideStore(url: file))
         let session = try #require(try registry.bisectSession())
         #expect(session.answers == [.bad])
         #expect(session.startedAt.timeIntervalSince1970.rounded() == started.startedAt.timeIntervalSince1970.rounded())
@@ -206,7 +206,7 @@ import Testing
     }
 
     @Test func aRegistryAppliesEachStepAtOnce() throws {
-        let registry = AppFeatures(store: try FileOverrideStore(url: file))
+        let registry = FeatureRegistry(AppFeatures(), store: try FileOverrideStore(url: file))
         try registry.setOverrides(["blueText": .enabled, "list.compactRows": .enabled])
         let session = try registry.startBisect()
         #expect(session.testing == ["blueText"])
@@ -218,7 +218,7 @@ import Testing
     }
 
     @Test func aStoreWithoutAFileHasNoBisect() throws {
-        let registry = AppFeatures()
+        let registry = FeatureRegistry(AppFeatures())
         let error = #expect(throws: BisectError.self) { try registry.startBisect() }
         #expect(error?.description.contains("needs a file override store") == true)
     }

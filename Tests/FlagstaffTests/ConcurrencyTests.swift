@@ -9,8 +9,9 @@ import Testing
 @Suite struct ConcurrencyTests {
     @Test func concurrentReadsWritesSearchesAndRegistrations() async throws {
         let file = temporaryDirectory().appendingPathComponent("overrides.json")
-        let features = AppFeatures(
-            store: try FileOverrideStore(url: file), options: RegistryOptions(storeWatchInterval: .milliseconds(5)))
+        let features = FeatureRegistry(
+            AppFeatures(), store: try FileOverrideStore(url: file),
+            options: RegistryOptions(storeWatchInterval: .milliseconds(5)))
         let other = try FileOverrideStore(url: file)
         let notifications = Atomic<Int>(0)
         let subscription = features.onChange { _ in notifications.add(1, ordering: .relaxed) }
@@ -50,7 +51,7 @@ import Testing
         let stored = try other.load()
         #expect(features.blueText.overrideValue == stored["blueText"])
         #expect(features.list.infiniteScroll.overrideValue == stored["list.infiniteScroll"])
-        #expect(features.allFeatures.count == AppFeatures().allFeatures.count + 50)
+        #expect(features.allFeatures.count == FeatureRegistry(AppFeatures()).allFeatures.count + 50)
         #expect(notifications.load(ordering: .relaxed) > 0)
     }
 
@@ -87,7 +88,7 @@ import Testing
     }
 
     @Test func identitiesAndMemberListsReadWhileFlagsAreRegistered() async throws {
-        let features = AppFeatures(options: RegistryOptions(storeWatchInterval: nil))
+        let features = FeatureRegistry(AppFeatures(), options: RegistryOptions(storeWatchInterval: nil))
         let declared = features.allFeatures.count
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
@@ -120,7 +121,7 @@ import Testing
         let flags = (0..<4_000).map {
             RegistryManifest.Flag(key: "g.flag\($0)", description: "Flag number \($0) of the bench")
         }
-        let registry = try FeatureRegistry(
+        let registry = try AnyFeatureRegistry(
             manifest: RegistryManifest(name: "Index", groups: [RegistryManifest.Group(key: "g", flags: flags)]),
             options: RegistryOptions(storeWatchInterval: nil))
         let counts = AnnotatedMutex<[Int]>([])

@@ -2,7 +2,7 @@ import Flagstaff
 import Testing
 
 @Suite struct DiscoveryTests {
-    let features = AppFeatures()
+    let features = FeatureRegistry(AppFeatures())
 
     @Test func keysFollowGroupPathAndPropertyNames() {
         #expect(features.blueText.key == "blueText")
@@ -24,11 +24,11 @@ import Testing
     @Test func groupsAndPaths() {
         #expect(features.groups.map(\.key) == ["list", "deep"])
         #expect(features.groups.map(\.label) == ["List", "Deep"])
-        #expect(features.deep.subgroups.map(\.keyPath) == [["deep", "inner"]])
+        #expect(features.group(forKey: "deep")?.subgroups.map(\.keyPath) == [["deep", "inner"]])
         #expect(features.deep.inner.deepFlag.groupPath == ["Deep", "Inner"])
         #expect(features.deep.inner.deepFlag.groupKeyPath == ["deep", "inner"])
         #expect(features.rootFeatures.count == 9)
-        #expect(features.deep.allFeatures.map(\.key) == ["deep.outerFlag", "deep.inner.deepFlag"])
+        #expect(features.group(forKey: "deep")?.allFeatures.map(\.key) == ["deep.outerFlag", "deep.inner.deepFlag"])
     }
 
     @Test func labelsAreHumanisedUnlessGiven() {
@@ -59,7 +59,7 @@ import Testing
     }
 
     @Test func sameNameInTwoGroupsDoesNotShareState() {
-        let registry = NamespacedFeatures()
+        let registry = FeatureRegistry(NamespacedFeatures())
         #expect(registry.settings.darkMode.key == "settings.darkMode")
         #expect(registry.profile.darkMode.key == "profile.darkMode")
         registry.settings.darkMode.override = .enabled
@@ -68,7 +68,7 @@ import Testing
     }
 
     @Test func duplicateKeysAreReportedWithBothDeclarations() throws {
-        let registry = DuplicateFeatures(options: RegistryOptions(assertOnProblems: false))
+        let registry = FeatureRegistry(DuplicateFeatures(), options: RegistryOptions(assertOnProblems: false))
         #expect(
             registry.problems == [
                 .duplicateKey(
@@ -79,4 +79,90 @@ import Testing
         let message = error.map { "\($0)" } ?? ""
         #expect(message.contains("DuplicateFeatures.first") && message.contains("DuplicateFeatures.list.second"))
     }
+
+    @Test func groupOptionsNameAGroupAndTheRootsLabelNamesTheRegistry() {
+        let registry = FeatureRegistry(OptionsFeatures())
+        #expect(registry.name == "Shop")
+        #expect(registry.checkout.expressPay.key == "pay.expressPay")
+        let group = registry.group(forKey: "pay")
+        #expect(group?.label == "Paying")
+        #expect(group?.description == "Paying for an order")
+        #expect(registry.checkout.expressPay.groupPath == ["Paying"])
+        #expect(FeatureRegistry(OptionsFeatures(), options: RegistryOptions(name: "Given")).name == "Given")
+    }
+
+    @Test func aFinalClassDeclaresLikeAStructAndAClassHierarchyIsDiscoveredSuperclassFirst() {
+        let registry = FeatureRegistry(DerivedDeclarations())
+        #expect(
+            registry.allFeatures.map(\.key) == ["inheritedFlag", "ownFlag", "list.infiniteScroll", "list.compactRows"])
+        #expect(registry.allFeatures.first?.declarationPath == "DerivedDeclarations.inheritedFlag")
+        #expect(FeatureRegistry(FinalClassDeclarations()).allFeatures.map(\.key) == ["one", "nested.two"])
+    }
+
+    @Test func theSameFlagDeclaredTwiceIsAProblemNamingBothDeclarations() {
+        let registry = FeatureRegistry(TwiceDeclared(), options: RegistryOptions(assertOnProblems: false))
+        #expect(
+            registry.problems == [
+                .sameFeatureTwice(firstDeclaration: "TwiceDeclared.first", secondDeclaration: "TwiceDeclared.again")
+            ])
+        #expect(registry.allFeatures.map(\.key) == ["first"])
+    }
+
+    @Test func aMemberNamedLikeARegistryPropertyIsReachedThroughTheDeclarations() {
+        let registry = FeatureRegistry(ClashingNames())
+        #expect(registry.name == "Clashing Names")
+        #expect(registry.declarations.name.key == "name")
+        #expect(registry.feature(forKey: "store") === registry.declarations.store)
+    }
+}
+
+/// Declarations named by `groupOptions`: the root's label names the registry, a group's key, label and description.
+private struct OptionsFeatures: FeatureGroup {
+    let groupOptions = GroupOptions(label: "Shop")
+    let checkout = PayFeatures()
+}
+
+private struct PayFeatures: FeatureGroup {
+    var groupOptions: GroupOptions { GroupOptions(key: "pay", label: "Paying", description: "Paying for an order") }
+    let expressPay = Feature()
+}
+
+/// A class hierarchy of declarations: supported, though it needs `@unchecked Sendable` (structs do not).
+private class BaseDeclarations: FeatureGroup, @unchecked Sendable {
+    // @unchecked: only immutable `let` flags, which are thread-safe.
+    let inheritedFlag = Feature()
+}
+
+private final class DerivedDeclarations: BaseDeclarations, @unchecked Sendable {
+    // @unchecked: only immutable `let` flags and groups, which are thread-safe.
+    let ownFlag = Feature()
+    let list = ListFeatures()
+}
+
+/// A final class of `let` members is `Sendable` with no annotation.
+private final class FinalClassDeclarations: FeatureGroup {
+    let one = Feature()
+    let nested = NestedInFinalClass()
+}
+
+private struct NestedInFinalClass: FeatureGroup {
+    let two = Feature()
+}
+
+/// One flag object held by two properties.
+private struct TwiceDeclared: FeatureGroup {
+    let first: Feature
+    let again: Feature
+
+    init() {
+        let flag = Feature()
+        first = flag
+        again = flag
+    }
+}
+
+/// Members named like properties of the registry.
+private struct ClashingNames: FeatureGroup {
+    let name = Feature()
+    let store = Feature()
 }

@@ -17,7 +17,7 @@ import Testing
     }
 
     @Test func anOverrideForAKeyTheRegistryDoesNotDeclareIsAnOrphanFixedByRemovingIt() {
-        let registry = AppFeatures(options: quiet)
+        let registry = FeatureRegistry(AppFeatures(), options: quiet)
         let report = StoreDoctor.examine(registry, overrides: ["gone.flag": .on, "blueText": .on])
         #expect(report.findings.count == 1)
         let finding = report.findings[0]
@@ -31,7 +31,7 @@ import Testing
     }
 
     @Test func anOverrideEqualToAStaticDefaultIsANoOp() throws {
-        let registry = TypedFeatures(options: quiet)
+        let registry = FeatureRegistry(TypedFeatures(), options: quiet)
         let report = StoreDoctor.examine(
             registry,
             overrides: [
@@ -54,7 +54,7 @@ import Testing
     }
 
     @Test func aValueOfTheWrongTypeIsAnErrorWithoutAFix() throws {
-        let registry = TypedFeatures(options: quiet)
+        let registry = FeatureRegistry(TypedFeatures(), options: quiet)
         let report = StoreDoctor.examine(
             registry,
             overrides: ["blueText": try json("3"), "maxItems": try json("500"), "theme": try json(#""sepia""#)])
@@ -66,7 +66,7 @@ import Testing
     }
 
     @Test func anOverrideEqualToAValueThatCanChangeOnlyPinsItAndLeavesTheStoreClean() throws {
-        let registry = AppFeatures(options: quiet)
+        let registry = FeatureRegistry(AppFeatures(), options: quiet)
         let dynamicNow = registry.tuesdayExperiment.valueWithoutOverride
         let buildTargetNow = registry.internalTools.valueWithoutOverride
         let report = StoreDoctor.examine(
@@ -78,7 +78,7 @@ import Testing
     }
 
     @Test func aSettingBoundToARemoteKeyIsPinnedNotANoOpEvenBeforeARemoteValueArrives() throws {
-        let registry = TypedFeatures(options: quiet)
+        let registry = FeatureRegistry(TypedFeatures(), options: quiet)
         let source = FakeSettingSource()
         registry.maxItems.bind(to: SettingRemoteBinding(source: source, key: "max_items"))
         // No remote value: the value without override is the default, but a fetch may change it.
@@ -95,7 +95,7 @@ import Testing
     }
 
     @Test func anExpiredOverrideIsReportedAsExpiredWhateverItsKey() throws {
-        let registry = AppFeatures(options: quiet)
+        let registry = FeatureRegistry(AppFeatures(), options: quiet)
         let when = Date(timeIntervalSince1970: 1_800_000_000)
         let report = StoreDoctor.examine(
             registry, overrides: ["blueText": .on, "gone": .off], expired: ["blueText": when, "gone": when])
@@ -106,7 +106,7 @@ import Testing
     }
 
     @Test func aSnapshotIsJudgedAtTheMomentGiven() throws {
-        let registry = AppFeatures(options: quiet)
+        let registry = FeatureRegistry(AppFeatures(), options: quiet)
         let start = Date(timeIntervalSince1970: 1_800_000_000)
         let snapshot = StoreSnapshot(
             overrides: ["blueText": .on, "newURLFormat": .on],
@@ -122,8 +122,8 @@ import Testing
         let seed = try FileOverrideStore(url: file, journal: nil, wallClock: clock)
         let expiry = OverrideExpiry(expiresAt: clock.date + 60, setAt: clock.date)
         _ = try seed.update(["blueText": .on, "gone": .on], expiries: ["blueText": expiry])
-        let registry = AppFeatures(
-            store: try FileOverrideStore(url: file, wallClock: clock),
+        let registry = FeatureRegistry(
+            AppFeatures(), store: try FileOverrideStore(url: file, wallClock: clock),
             options: RegistryOptions(
                 storeWatchInterval: nil, assertOnProblems: false, clock: clock, launchOverrides: .none,
                 wallClock: clock))
@@ -141,7 +141,7 @@ import Testing
     }
 
     @Test func registryDeclarationProblemsComeFirstAsErrors() {
-        let registry = DuplicateFeatures(options: quiet)
+        let registry = FeatureRegistry(DuplicateFeatures(), options: quiet)
         let report = StoreDoctor.examine(registry, overrides: ["gone": .on])
         #expect(report.findings.map(\.kind) == [.registryProblem, .orphan])
         let problem = report.findings[0]
@@ -150,7 +150,7 @@ import Testing
     }
 
     @Test func aCleanStoreHasNoFindings() {
-        let registry = AppFeatures(options: quiet)
+        let registry = FeatureRegistry(AppFeatures(), options: quiet)
         let report = StoreDoctor.examine(registry, overrides: ["blueText": .on, "debugLogging": .off])
         #expect(report.findings.isEmpty && report.isClean && report.fixChanges.isEmpty)
     }
@@ -162,7 +162,7 @@ import Testing
             "newURLFormat": .on,
         ]
         _ = try seed.update(original.mapValues { Optional($0) })
-        let registry = AppFeatures(store: try FileOverrideStore(url: file), options: quiet)
+        let registry = FeatureRegistry(AppFeatures(), store: try FileOverrideStore(url: file), options: quiet)
         let outcome = try registry.fixStore()
         #expect(outcome.fixed.map(\.key) == ["blueText", "gone", "maxItems"])
         #expect(outcome.remaining.findings.map(\.key) == ["debugLogging"], "a wrong type stays")
@@ -182,7 +182,7 @@ import Testing
     @Test func fixJudgesEachEntryByTheStoreAsItIsUnderTheLock() throws {
         let seed = try FileOverrideStore(url: file, journal: nil)
         _ = try seed.update(["blueText": .off, "gone": .on])
-        let registry = AppFeatures(store: try FileOverrideStore(url: file), options: quiet)
+        let registry = FeatureRegistry(AppFeatures(), store: try FileOverrideStore(url: file), options: quiet)
         #expect(kinds(registry.diagnoseStore()) == ["blueText": .noOp, "gone": .orphan])
         // Another process forces blueText on after the diagnosis: that override means something now.
         _ = try seed.update(["blueText": .on])
@@ -195,7 +195,7 @@ import Testing
     @Test func fixingANoOpOfAMemberWaitingForARestartChangesNeitherItsValueNorThePendingState() throws {
         let seed = try FileOverrideStore(url: file, journal: nil)
         _ = try seed.update(["useTabBarNav": .on])
-        let registry = AppFeatures(store: try FileOverrideStore(url: file), options: quiet)
+        let registry = FeatureRegistry(AppFeatures(), store: try FileOverrideStore(url: file), options: quiet)
         registry.useTabBarNav.override = .disabled
         #expect(registry.useTabBarNav.isPendingRestart && !registry.useTabBarNav.enabled)
         #expect(kinds(registry.diagnoseStore()) == ["useTabBarNav": .noOp])
@@ -206,7 +206,7 @@ import Testing
 
     @Test func fixOnAnInMemoryStoreWritesOnce() throws {
         let store = InMemoryOverrideStore(["gone": .on, "blueText": .on])
-        let registry = AppFeatures(store: store, options: quiet)
+        let registry = FeatureRegistry(AppFeatures(), store: store, options: quiet)
         let outcome = try registry.fixStore()
         #expect(outcome.fixed.map(\.kind) == [.orphan])
         #expect(store.load() == ["blueText": .on])
@@ -215,7 +215,7 @@ import Testing
 
     @Test func fixOnACorruptStoreThrowsNamingTheFileAndWritesNothing() throws {
         try Data("{not json".utf8).write(to: file)
-        let registry = AppFeatures(store: try FileOverrideStore(url: file), options: quiet)
+        let registry = FeatureRegistry(AppFeatures(), store: try FileOverrideStore(url: file), options: quiet)
         let error = #expect(throws: (any Error).self) { try registry.fixStore() }
         #expect("\(error.map { "\($0)" } ?? "")".contains(file.lastPathComponent))
         #expect(try Data(contentsOf: file) == Data("{not json".utf8))

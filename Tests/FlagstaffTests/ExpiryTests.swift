@@ -22,9 +22,10 @@ private final class SettableWallClock: WallClock, @unchecked Sendable {
     var file: URL { directory.appendingPathComponent("overrides.json") }
     let clock = ManualClock()
 
-    private func registry(_ store: any OverrideStore, wallClock: (any WallClock)? = nil) -> AppFeatures {
-        AppFeatures(
-            store: store,
+    private func registry(_ store: any OverrideStore, wallClock: (any WallClock)? = nil) -> FeatureRegistry<AppFeatures>
+    {
+        FeatureRegistry(
+            AppFeatures(), store: store,
             options: RegistryOptions(
                 storeWatchInterval: nil, clock: clock, launchOverrides: .none, wallClock: wallClock ?? clock))
     }

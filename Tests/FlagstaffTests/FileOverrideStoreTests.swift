@@ -44,8 +44,8 @@ import Testing
 
     @Test func registryKeepsUnknownKeys() throws {
         try Data(#"{"version":1,"overrides":{"someOtherApp.flag":"on"}}"#.utf8).write(to: file)
-        let features = AppFeatures(
-            store: try FileOverrideStore(url: file), options: RegistryOptions(storeWatchInterval: nil))
+        let features = FeatureRegistry(
+            AppFeatures(), store: try FileOverrideStore(url: file), options: RegistryOptions(storeWatchInterval: nil))
         features.blueText.override = .enabled
         let store = try FileOverrideStore(url: file)
         #expect(try store.load() == ["someOtherApp.flag": .enabled, "blueText": .enabled])
@@ -88,8 +88,8 @@ import Testing
     @Test func registryOnCorruptFileFallsBackToDefaultsAndLosesNothing() throws {
         let corrupt = Data(#"{"version":1,"overrides":{"blueText":"on""#.utf8)
         try corrupt.write(to: file)
-        let features = AppFeatures(
-            store: try FileOverrideStore(url: file), options: RegistryOptions(storeWatchInterval: nil))
+        let features = FeatureRegistry(
+            AppFeatures(), store: try FileOverrideStore(url: file), options: RegistryOptions(storeWatchInterval: nil))
         #expect(features.storeError is OverrideStoreError)
         #expect(!features.blueText.enabled)
         #expect(throws: OverrideStoreError.self) { try features.setOverride(.enabled, for: features.debugLogging) }
@@ -130,10 +130,24 @@ import Testing
         }
     }
 
+    @Test func theConfigDirectoryIsXDGsThenTheHomeDirectorysAndIsTheDefaultOutsideApplePlatforms() {
+        let config = FileOverrideStore.configDirectory
+        #expect(config(["XDG_CONFIG_HOME": "/xdg", "HOME": "/home/qa"]).path == "/xdg/flagstaff")
+        #expect(config(["XDG_CONFIG_HOME": "relative", "HOME": "/home/qa"]).path == "/home/qa/.config/flagstaff")
+        #expect(config(["HOME": "/home/qa"]).path == "/home/qa/.config/flagstaff")
+        #expect(config(["HOME": ""]).path == URL(fileURLWithPath: NSHomeDirectory()).path + "/.config/flagstaff")
+        #if canImport(Darwin)
+        // Apple platforms keep app data in Application Support (inside the app's container on iOS).
+        #expect(FileOverrideStore.defaultDirectory().path.hasSuffix("/Application Support/flagstaff"))
+        #else
+        #expect(FileOverrideStore.defaultDirectory() == config(ProcessInfo.processInfo.environment))
+        #endif
+    }
+
     @Test func externalChangesAreNoticedWhenTheWatchIntervalHasPassed() async throws {
         let clock = ManualClock()
-        let features = AppFeatures(
-            store: try FileOverrideStore(url: file),
+        let features = FeatureRegistry(
+            AppFeatures(), store: try FileOverrideStore(url: file),
             options: RegistryOptions(storeWatchInterval: .milliseconds(500), clock: clock))
         let stream = features.changes
         try await clock.waitForSleepers()  // the watcher waits for its first check
@@ -157,8 +171,8 @@ import Testing
 
     @Test func theWatcherStopsWithItsRegistry() async throws {
         let clock = ManualClock()
-        var features: AppFeatures? = AppFeatures(
-            store: try FileOverrideStore(url: file),
+        var features: FeatureRegistry<AppFeatures>? = FeatureRegistry(
+            AppFeatures(), store: try FileOverrideStore(url: file),
             options: RegistryOptions(storeWatchInterval: .seconds(1), clock: clock))
         weak let released = features
         try await clock.waitForSleepers()
@@ -170,10 +184,12 @@ import Testing
 
     @Test func noWatcherWithoutAnInterval() {
         let clock = ManualClock()
-        let features = AppFeatures(
-            store: InMemoryOverrideStore(), options: RegistryOptions(storeWatchInterval: nil, clock: clock))
+        let features = FeatureRegistry(
+            AppFeatures(), store: InMemoryOverrideStore(),
+            options: RegistryOptions(storeWatchInterval: nil, clock: clock))
         #expect(features.core.watcherIsRunning == false)
-        let watched = AppFeatures(store: InMemoryOverrideStore(), options: RegistryOptions(clock: clock))
+        let watched = FeatureRegistry(
+            AppFeatures(), store: InMemoryOverrideStore(), options: RegistryOptions(clock: clock))
         #expect(watched.core.watcherIsRunning)
     }
 }

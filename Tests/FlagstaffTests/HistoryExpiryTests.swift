@@ -12,9 +12,9 @@ import Testing
     var file: URL { directory.appendingPathComponent("overrides.json") }
     let clock = ManualClock()
 
-    private func registry() throws -> AppFeatures {
-        AppFeatures(
-            store: try FileOverrideStore(url: file, wallClock: clock),
+    private func registry() throws -> FeatureRegistry<AppFeatures> {
+        FeatureRegistry(
+            AppFeatures(), store: try FileOverrideStore(url: file, wallClock: clock),
             options: RegistryOptions(storeWatchInterval: nil, clock: clock, launchOverrides: .none, wallClock: clock))
     }
 

@@ -107,8 +107,8 @@ import Testing
     }
 
     @Test func theRegistryUndoesAndItsMembersFollow() throws {
-        let registry = AppFeatures(
-            store: try FileOverrideStore(url: file), options: RegistryOptions(storeWatchInterval: nil))
+        let registry = FeatureRegistry(
+            AppFeatures(), store: try FileOverrideStore(url: file), options: RegistryOptions(storeWatchInterval: nil))
         registry.blueText.override = .enabled
         registry.blueText.override = .disabled
         let outcome = try registry.undoLastChange()
@@ -116,7 +116,7 @@ import Testing
         #expect(outcome.target.keys == [registry.blueText.key])
         try registry.redoLastUndo()
         #expect(registry.blueText.override == .disabled)
-        #expect(throws: HistoryError.self) { try AppFeatures().undoLastChange() }
+        #expect(throws: HistoryError.self) { try FeatureRegistry(AppFeatures()).undoLastChange() }
     }
 }
 

@@ -9,9 +9,9 @@ import Testing
     private func registry(
         environment: [String: String] = [:], arguments: [String] = [],
         store: InMemoryOverrideStore = InMemoryOverrideStore()
-    ) -> TypedFeatures {
-        TypedFeatures(
-            store: store,
+    ) -> FeatureRegistry<TypedFeatures> {
+        FeatureRegistry(
+            TypedFeatures(), store: store,
             options: RegistryOptions(
                 storeWatchInterval: nil,
                 launchOverrides: LaunchOverrides(environment: environment, arguments: arguments)))

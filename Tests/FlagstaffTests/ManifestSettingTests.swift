@@ -6,7 +6,7 @@ import Testing
 /// Typed settings in manifests: the JSON shape, export, building, the round trip and the errors.
 @Suite struct ManifestSettingTests {
     /// What a tool sees of a member: its type, default, range, texts and restart flag.
-    private static func describe(_ registry: FeatureRegistry) -> [String: String] {
+    private static func describe(_ registry: AnyFeatureRegistry) -> [String: String] {
         Dictionary(
             uniqueKeysWithValues: registry.allFeatures.map { member in
                 let range = member.valueRange.map { "\($0.lower.json)…\($0.upper.json)" } ?? "-"
@@ -19,7 +19,7 @@ import Testing
     }
 
     @Test func registryToManifestToRegistryKeepsMembersTypesDefaultsRangesAndChoices() throws {
-        let typed = TypedFeatures()
+        let typed = FeatureRegistry(TypedFeatures())
         let manifest = typed.manifest()
         #expect(manifest.flags.map(\.key) == ["blueText"])
         #expect(manifest.settings.map(\.key) == ["cardColor", "maxItems", "ratio", "theme", "config", "compact"])
@@ -30,7 +30,7 @@ import Testing
         let decoded = try RegistryManifest.decode(data, source: "typed.json")
         #expect(decoded == manifest)
 
-        let rebuilt = try FeatureRegistry(manifest: decoded)
+        let rebuilt = try AnyFeatureRegistry(manifest: decoded)
         #expect(Self.describe(rebuilt) == Self.describe(typed))
         #expect(rebuilt.allFeatures.map(\.key) == typed.allFeatures.map(\.key))
         #expect(rebuilt.feature(forKey: "maxItems") is Setting<Int>)
@@ -51,7 +51,7 @@ import Testing
     @Test func settingsHaveAPlainJSONShape() throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let settings = TypedFeatures().manifest().settings
+        let settings = FeatureRegistry(TypedFeatures()).manifest().settings
         func json(_ key: String) throws -> String {
             let setting = try #require(settings.first { $0.key == key })
             return String(decoding: try encoder.encode(setting), as: UTF8.self)
@@ -81,7 +81,7 @@ import Testing
         #expect(manifest.settings.isEmpty && manifest.groups[0].settings.isEmpty)
         let encoded = String(decoding: try JSONEncoder().encode(manifest), as: UTF8.self)
         #expect(!encoded.contains("settings"))
-        let registry = try FeatureRegistry(manifest: manifest)
+        let registry = try AnyFeatureRegistry(manifest: manifest)
         #expect(registry.allFeatures.allSatisfy { $0 is AnyFlag })
     }
 
@@ -103,7 +103,7 @@ import Testing
              "groups": [{"key": "list", "settings": [{"key": "list.pageSize", "type": "integer", "default": 25}]}]}
             """
         let store = InMemoryOverrideStore()
-        let registry = try FeatureRegistry(manifest: try RegistryManifest.decode(Data(text.utf8)), store: store)
+        let registry = try AnyFeatureRegistry(manifest: try RegistryManifest.decode(Data(text.utf8)), store: store)
         let cardColor = try #require(registry.feature(forKey: "cardColor") as? Setting<String>)
         #expect(cardColor.value == "#f05138" && cardColor.description == "Card background")
         let maxItems = try #require(registry.feature(forKey: "maxItems") as? Setting<Int>)
@@ -142,7 +142,7 @@ import Testing
               {"key": "maxItems", "type": "integer", "default": 20, "range": [1, 100]},
               {"key": "theme", "type": "choice", "choices": ["light", "dark"], "default": "light"}]}
             """
-        let registry = try FeatureRegistry(manifest: try RegistryManifest.decode(Data(text.utf8)), store: store)
+        let registry = try AnyFeatureRegistry(manifest: try RegistryManifest.decode(Data(text.utf8)), store: store)
         #expect(registry.feature(forKey: "maxItems")?.currentValue.json == "50")
         #expect(registry.feature(forKey: "theme")?.currentValue == OverrideValue(string: "light"))
         #expect(registry.storedValueProblems.map(\.key) == ["theme"])
@@ -159,7 +159,7 @@ import Testing
         let source = FakeSettingSource()
         source.set("max_items", "30")
         source.set("welcome_message", "Welcome")
-        let bound = try FeatureRegistry(manifest: manifest, settingSource: source)
+        let bound = try AnyFeatureRegistry(manifest: manifest, settingSource: source)
         #expect(bound.feature(forKey: "maxItems")?.currentValue.json == "30")
         #expect(bound.feature(forKey: "welcomeMessage")?.currentValue == OverrideValue(string: "Welcome"))
         #expect(bound.feature(forKey: "local")?.currentValue == OverrideValue(string: "x"))
@@ -169,7 +169,7 @@ import Testing
         #expect(maxItems.explanation.chain.contains { $0.detail?.contains("must be 1…100") == true })
         #expect(bound.manifest().settings.map(\.remoteKey) == ["max_items", "welcome_message", nil])
 
-        let unbound = try FeatureRegistry(manifest: manifest)
+        let unbound = try AnyFeatureRegistry(manifest: manifest)
         let welcome = try #require(unbound.feature(forKey: "welcomeMessage"))
         #expect(welcome.currentValue == OverrideValue(string: "Hi"))
         #expect(welcome.explanation.source == .static)
@@ -336,13 +336,13 @@ import Testing
     @Test func aManifestBuiltInCodeWithAMismatchedDefaultIsAnErrorNotATrap() {
         let manifest = RegistryManifest(
             name: "x", settings: [RegistryManifest.Setting(key: "n", type: .integer, default: .string("twenty"))])
-        let error = #expect(throws: ManifestError.self) { try FeatureRegistry(manifest: manifest) }
+        let error = #expect(throws: ManifestError.self) { try AnyFeatureRegistry(manifest: manifest) }
         #expect(error?.message.contains("setting 'n': default: expected a whole number") == true)
     }
 
     @Test func settingsFollowTheFlagsOfTheirGroupAfterARoundTrip() throws {
-        let typed = TypedFeatures()
-        let rebuilt = try FeatureRegistry(manifest: typed.manifest())
+        let typed = FeatureRegistry(TypedFeatures())
+        let rebuilt = try AnyFeatureRegistry(manifest: typed.manifest())
         // TypedFeatures declares its flag first, so the order is the same; a flag declared after a setting
         // would move before it.
         #expect(rebuilt.rootFeatures.map(\.key) == typed.rootFeatures.map(\.key))
@@ -367,7 +367,7 @@ import Testing
 
     @Test func aJSONSettingParsesTextAndRefusesWhatIsNotJSON() throws {
         let setting = Setting(default: JSONSettingValue.object(["n": .number(1)]), key: "j")
-        let registry = FeatureRegistry()
+        let registry = AnyFeatureRegistry()
         try registry.register(setting)
         #expect(try setting.parse(#" {"n": 2} "#).json == #"{"n":2}"#)
         #expect(throws: SettingValueError.self) { try setting.parse("{") }

@@ -5,7 +5,7 @@ import Testing
 
 @Suite struct ManifestTests {
     @Test func registryExportsAManifestThatRebuildsAnEquivalentRegistry() throws {
-        let app = AppFeatures()
+        let app = FeatureRegistry(AppFeatures())
         let manifest = app.manifest()
         #expect(manifest.name == "App Features")
         #expect(manifest.flags.map(\.key).prefix(4) == ["inheritedFlag", "blueText", "debugLogging", "useTabBarNav"])
@@ -15,9 +15,9 @@ import Testing
         let decoded = try RegistryManifest.decode(data)
         #expect(decoded == manifest)
 
-        let rebuilt = try FeatureRegistry(manifest: decoded, store: InMemoryOverrideStore())
+        let rebuilt = try AnyFeatureRegistry(manifest: decoded, store: InMemoryOverrideStore())
         // A manifest lists top-level flags before groups, so compare per key and per group.
-        func describe(_ registry: FeatureRegistry) -> [String: String] {
+        func describe(_ registry: AnyFeatureRegistry) -> [String: String] {
             Dictionary(
                 uniqueKeysWithValues: registry.allFeatures.map {
                     ($0.key, "\($0.label)|\($0.groupPath)|\($0.requiresRestart)|\($0.description ?? "")")
@@ -36,7 +36,7 @@ import Testing
 
     @Test func minimalManifestUsesDefaults() throws {
         let manifest = try RegistryManifest.decode(Data(#"{"name":"Tiny","flags":[{"key":"a.b.newURLFormat"}]}"#.utf8))
-        let registry = try FeatureRegistry(manifest: manifest)
+        let registry = try AnyFeatureRegistry(manifest: manifest)
         let flag = try #require(registry.flag(forKey: "a.b.newURLFormat"))
         #expect(flag.label == "New URL Format")
         #expect(!flag.enabled && !flag.requiresRestart && flag.kind == .static)
@@ -91,7 +91,7 @@ import Testing
 
 extension RegistryManifest {
     /// Dynamic flags export the value their closure gives now; align a manifest with another registry's.
-    func withDynamicDefaultsFrom(_ registry: FeatureRegistry) -> RegistryManifest {
+    func withDynamicDefaultsFrom(_ registry: AnyFeatureRegistry) -> RegistryManifest {
         var copy = self
         func fix(_ flags: inout [Flag]) {
             for index in flags.indices where flags[index].kind == .dynamic {

@@ -144,7 +144,7 @@ import Testing
 
     @Test func theRegistryWritesAndAppliesTheMembersOfASet() throws {
         let store = try FileOverrideStore(url: file)
-        let registry = FeatureRegistry(name: "Bulk", store: store, options: RegistryOptions(storeWatchInterval: nil))
+        let registry = AnyFeatureRegistry(name: "Bulk", store: store, options: RegistryOptions(storeWatchInterval: nil))
         let flags = (0..<300).map { Feature(key: "group\($0 % 7).flag\($0)") }
         let setting = Setting(default: 1, key: "number")
         let toggle = Setting(default: false, key: "toggle")
@@ -190,8 +190,8 @@ import Testing
     }
 
     @Test func aLargeBulkWriteIsAppliedOnTwoThreadsToEveryMember() throws {
-        let count = FeatureRegistry.parallelApplyThreshold * 2 + 17
-        let registry = FeatureRegistry(name: "Large", store: InMemoryOverrideStore(), options: RegistryOptions())
+        let count = AnyFeatureRegistry.parallelApplyThreshold * 2 + 17
+        let registry = AnyFeatureRegistry(name: "Large", store: InMemoryOverrideStore(), options: RegistryOptions())
         // Keys whose byte order differs from their registration order.
         let flags = (0..<count).map { Feature(key: "f\(($0 * 7_919) % count)") }
         try registry.register(flags)
@@ -207,7 +207,7 @@ import Testing
 
     @Test func aStoreErrorChangesNothing() throws {
         try "not json".write(to: file, atomically: true, encoding: .utf8)
-        let registry = FeatureRegistry(
+        let registry = AnyFeatureRegistry(
             name: "Broken", store: try FileOverrideStore(url: file), options: RegistryOptions(storeWatchInterval: nil))
         let flag = Feature(key: "a")
         try registry.register([flag])

@@ -6,9 +6,9 @@ import Testing
 /// A registry applies each store snapshot by its differences from the previous one: after any mix of local
 /// writes, writes by another process and resets, every flag's override is the store's entry.
 @Suite struct OverrideApplyTests {
-    func makeRegistry(_ store: any OverrideStore) throws -> FeatureRegistry {
+    func makeRegistry(_ store: any OverrideStore) throws -> AnyFeatureRegistry {
         let flags = (0..<40).map { RegistryManifest.Flag(key: "flag\($0)") }
-        return try FeatureRegistry(
+        return try AnyFeatureRegistry(
             manifest: RegistryManifest(name: "Apply", flags: flags), store: store,
             options: RegistryOptions(storeWatchInterval: nil))
     }

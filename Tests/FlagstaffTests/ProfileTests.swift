@@ -4,7 +4,7 @@ import Testing
 
 @testable import Flagstaff
 
-final class ProfileTestFeatures: FeatureRegistry, @unchecked Sendable {
+struct ProfileTestFeatures: FeatureGroup {
     let checkoutV2 = Feature(key: "checkout.v2")
     let checkoutExpress = Feature(key: "checkout.express")
     let maxItems = Setting(default: 10, range: 1...100, key: "maxItems")
@@ -15,8 +15,10 @@ final class ProfileTestFeatures: FeatureRegistry, @unchecked Sendable {
     var file: URL { directory.appendingPathComponent("overrides.json") }
     var library: ProfileLibrary { ProfileLibrary(folder: ProfileLibrary.defaultFolder(forStore: file)) }
 
-    func registry() throws -> ProfileTestFeatures {
-        ProfileTestFeatures(store: try FileOverrideStore(url: file), options: RegistryOptions(storeWatchInterval: nil))
+    func registry() throws -> FeatureRegistry<ProfileTestFeatures> {
+        FeatureRegistry(
+            ProfileTestFeatures(), store: try FileOverrideStore(url: file),
+            options: RegistryOptions(storeWatchInterval: nil))
     }
 
     @Test func theDefaultFolderIsBesideTheStore() {

@@ -8,7 +8,7 @@ import Testing
 @Suite struct RegistryTests {
     @Test func overridesPersistInTheStoreAndResetRemovesTheKey() throws {
         let store = InMemoryOverrideStore()
-        let features = AppFeatures(store: store)
+        let features = FeatureRegistry(AppFeatures(), store: store)
         features.list.infiniteScroll.override = .enabled
         features.blueText.override = .disabled
         #expect(store.load() == ["list.infiniteScroll": .enabled, "blueText": .disabled])
@@ -19,7 +19,7 @@ import Testing
 
     @Test func overridesLoadFromTheStoreAtCreation() {
         let store = InMemoryOverrideStore(["blueText": .enabled, "unknown.flag": .disabled])
-        let features = AppFeatures(store: store)
+        let features = FeatureRegistry(AppFeatures(), store: store)
         #expect(features.blueText.enabled)
         #expect(features.blueText.override == .enabled)
         #expect(features.storedOverrides["unknown.flag"] == .disabled)
@@ -29,14 +29,14 @@ import Testing
         let store = InMemoryOverrideStore([
             "blueText": .enabled, "list.infiniteScroll": .disabled, "other.app": .enabled,
         ])
-        let features = AppFeatures(store: store)
+        let features = FeatureRegistry(AppFeatures(), store: store)
         try features.resetAllOverrides()
         #expect(store.load() == ["other.app": .enabled])
         #expect(features.overriddenFeatures.isEmpty)
     }
 
     @Test func restartTracking() {
-        let features = AppFeatures()
+        let features = FeatureRegistry(AppFeatures())
         #expect(features.featuresRequiringRestart.isEmpty)
         features.useTabBarNav.override = .enabled
         features.blueText.override = .enabled  // does not require restart
@@ -51,14 +51,14 @@ import Testing
     }
 
     @Test func restartTrackingUsesTheValueLoadedAtLaunch() {
-        let features = AppFeatures(store: InMemoryOverrideStore(["useTabBarNav": .enabled]))
+        let features = FeatureRegistry(AppFeatures(), store: InMemoryOverrideStore(["useTabBarNav": .enabled]))
         #expect(features.useTabBarNav.launchValue)
         features.useTabBarNav.override = .featureDefault
         #expect(features.useTabBarNav.isPendingRestart)
     }
 
     @Test func runtimeRegistration() throws {
-        let features = AppFeatures(store: InMemoryOverrideStore(["newCheckout": .enabled]))
+        let features = FeatureRegistry(AppFeatures(), store: InMemoryOverrideStore(["newCheckout": .enabled]))
         let remote = Feature(key: "newCheckout", description: "From the service")
         try features.register(remote, in: "unleash")
         #expect(features.feature(forKey: "newCheckout") === remote)
@@ -70,7 +70,7 @@ import Testing
     }
 
     @Test func runtimeRegistrationRefusesDuplicatesAndMissingKeys() {
-        let features = AppFeatures()
+        let features = FeatureRegistry(AppFeatures())
         #expect(throws: RegistryError.self) { try features.register(Feature(key: "blueText")) }
         #expect(throws: RegistryError.self) { try features.register(Feature()) }
         #expect(throws: RegistryError.self) { try features.register(Feature(key: "")) }
@@ -79,7 +79,7 @@ import Testing
     }
 
     @Test func aRefusedBatchRegistersNothing() throws {
-        let features = AppFeatures()
+        let features = FeatureRegistry(AppFeatures())
         let before = features.allFeatures.count
         let batch = [Feature(key: "batch.first"), Feature(key: "batch.second"), Feature(key: "blueText")]
         #expect(throws: RegistryError.self) { try features.register(batch, in: "batch") }
@@ -96,21 +96,21 @@ import Testing
 
     @Test func keysWithControlCharactersAreRefusedOthersAccepted() {
         for bad in ["\u{1B}[31mred", "tab\there", "del\u{7F}", "nel\u{85}", "c1\u{9F}", "nul\u{0}"] {
-            #expect(FeatureRegistry.keyProblem(bad) != nil, "\(bad.unicodeScalars.map(\.value))")
+            #expect(AnyFeatureRegistry.keyProblem(bad) != nil, "\(bad.unicodeScalars.map(\.value))")
         }
         for good in ["café", "nbsp\u{A0}x", "tilde~", "emoji🚩", "cjk功能", "a.b-c_d"] {
-            #expect(FeatureRegistry.keyProblem(good) == nil, "\(good)")
+            #expect(AnyFeatureRegistry.keyProblem(good) == nil, "\(good)")
         }
     }
 
     @Test func settingAFeatureOfAnotherRegistryThrows() {
-        let one = AppFeatures()
-        let two = AppFeatures()
+        let one = FeatureRegistry(AppFeatures())
+        let two = FeatureRegistry(AppFeatures())
         #expect(throws: RegistryError.self) { try one.setOverride(.enabled, for: two.blueText) }
     }
 
     @Test func changeCallbacksFireOnEveryChange() throws {
-        let features = AppFeatures()
+        let features = FeatureRegistry(AppFeatures())
         let seen = AnnotatedMutex<[FeatureChange]>([])
         let subscription = features.onChange { change in seen.withLock { $0.append(change) } }
         features.blueText.override = .enabled
@@ -126,7 +126,7 @@ import Testing
     }
 
     @Test func changeStreamDeliversChanges() async throws {
-        let features = AppFeatures()
+        let features = FeatureRegistry(AppFeatures())
         let stream = features.changes
         features.useTabBarNav.override = .enabled
         var iterator = stream.makeAsyncIterator()
@@ -135,7 +135,7 @@ import Testing
     }
 
     @Test func handlerMaySetOverridesWithoutDeadlock() {
-        let features = AppFeatures()
+        let features = FeatureRegistry(AppFeatures())
         let subscription = features.onChange { change in
             if change.keys.contains("blueText") { features.debugLogging.override = .disabled }
         }
@@ -147,9 +147,9 @@ import Testing
     @Test func sharedInMemoryStoreChangesAreSeenByTheOtherRegistry() async throws {
         let store = InMemoryOverrideStore()
         let clock = ManualClock()
-        let one = AppFeatures(store: store, options: RegistryOptions(storeWatchInterval: nil))
-        let two = AppFeatures(
-            store: store, options: RegistryOptions(storeWatchInterval: .milliseconds(500), clock: clock))
+        let one = FeatureRegistry(AppFeatures(), store: store, options: RegistryOptions(storeWatchInterval: nil))
+        let two = FeatureRegistry(
+            AppFeatures(), store: store, options: RegistryOptions(storeWatchInterval: .milliseconds(500), clock: clock))
         let stream = two.changes
         one.blueText.override = .enabled
         try await clock.waitForSleepers()  // two's watcher waits for its next check
@@ -166,7 +166,7 @@ import Testing
             var status: RemoteSourceStatus { RemoteSourceStatus(lastFetch: nil, state: .neverFetched) }
             func refresh() async {}
         }
-        let features = AppFeatures()
+        let features = FeatureRegistry(AppFeatures())
         let source = FakeSource()
         features.attach(source)
         features.attach(source)
@@ -182,7 +182,7 @@ import Testing
 
 @Suite struct FeatureChangeKeyTests {
     @Test func aBulkWriteReportsItsKeysCountedAndAsASetWhenRead() throws {
-        let registry = FeatureRegistry(name: "Bulk", store: InMemoryOverrideStore(), options: RegistryOptions())
+        let registry = AnyFeatureRegistry(name: "Bulk", store: InMemoryOverrideStore(), options: RegistryOptions())
         try registry.register((0..<500).map { Feature(key: "f\($0)") })
         let seen = AnnotatedMutex<[FeatureChange]>([])
         let subscription = registry.onChange { change in seen.withLock { $0.append(change) } }
@@ -200,8 +200,8 @@ import Testing
     }
 
     @Test func aWriteLargeEnoughToBeAppliedOnTwoThreadsReachesEveryMember() throws {
-        let count = FeatureRegistry.parallelApplyThreshold + 1_001
-        let registry = FeatureRegistry(name: "Large", store: InMemoryOverrideStore(), options: RegistryOptions())
+        let count = AnyFeatureRegistry.parallelApplyThreshold + 1_001
+        let registry = AnyFeatureRegistry(name: "Large", store: InMemoryOverrideStore(), options: RegistryOptions())
         let flags = (0..<count).map { Feature(key: "f\($0)") }
         try registry.register(flags + [Setting(default: 1, key: "number")])
         try registry.setOverrideValues(Dictionary(uniqueKeysWithValues: (0..<count).map { ("f\($0)", .on) }))

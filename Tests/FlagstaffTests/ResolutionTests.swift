@@ -7,7 +7,7 @@ import Testing
 
 @Suite struct ResolutionTests {
     @Test func staticDefaultsAndOverrides() {
-        let features = AppFeatures()
+        let features = FeatureRegistry(AppFeatures())
         #expect(!features.blueText.enabled)
         #expect(features.debugLogging.enabled)
         #expect(features.blueText.resolution.source == .static)
@@ -31,7 +31,7 @@ import Testing
     }
 
     @Test func buildTargetDefaultFollowsDeclaredTarget() {
-        let features = AppFeatures()
+        let features = FeatureRegistry(AppFeatures())
         #expect(BuildTarget.compiled == .debug)  // tests build in debug
         defer { BuildTarget.declare(nil) }
         BuildTarget.declare(.production)
@@ -103,7 +103,7 @@ import Testing
     }
 
     @Test func overrideWinsOverDynamic() {
-        let features = AppFeatures()
+        let features = FeatureRegistry(AppFeatures())
         features.tuesdayExperiment.override = .enabled
         #expect(features.tuesdayExperiment.enabled)
         features.tuesdayExperiment.override = .disabled

@@ -9,7 +9,7 @@ import Testing
 @Suite struct SearchMatcherTests {
     /// Labels, keys and descriptions with repeated letters, word starts at several places, camel humps,
     /// digits and non-ASCII text.
-    static func makeRegistry(flags: Int) throws -> FeatureRegistry {
+    static func makeRegistry(flags: Int) throws -> AnyFeatureRegistry {
         let words = ["avatar", "Scroll", "net", "rounded", "Button", "rerun", "café", "Crème", "x2", "roro", "a"]
         var rng = SeededRandom(seed: 7)
         var groups: [RegistryManifest.Group] = []
@@ -26,7 +26,7 @@ import Testing
             }
             groups.append(RegistryManifest.Group(key: group, flags: list))
         }
-        return try FeatureRegistry(
+        return try AnyFeatureRegistry(
             manifest: RegistryManifest(name: "Matcher", groups: groups),
             options: RegistryOptions(storeWatchInterval: nil))
     }

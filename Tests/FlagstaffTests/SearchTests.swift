@@ -3,7 +3,7 @@ import Testing
 
 @testable import Flagstaff
 
-final class SearchFeatures: FeatureRegistry, @unchecked Sendable {
+struct SearchFeatures: FeatureGroup {
     let avatar = Feature(description: "Exact label match")
     let avatarBorder = Feature(description: "Prefix match")
     let roundedAvatar = Feature(description: "Word-start match at a camel hump")
@@ -14,13 +14,13 @@ final class SearchFeatures: FeatureRegistry, @unchecked Sendable {
     let moments = MomentsGroup()
 }
 
-final class MomentsGroup: FeatureGroup, @unchecked Sendable {
+struct MomentsGroup: FeatureGroup {
     let isLikeButtonForMomentEnabled = Feature(
         description: "Show the like button under each moment", requiresRestart: true)
 }
 
 @Suite struct SearchTests {
-    let registry = SearchFeatures()
+    let registry = FeatureRegistry(SearchFeatures())
 
     @Test func rankedExactPrefixWordStartSubstringSubsequence() {
         let results = registry.search("avatar")
@@ -91,24 +91,28 @@ final class MomentsGroup: FeatureGroup, @unchecked Sendable {
 
 @Suite struct SearchNarrowingTests {
     @Test func typingNarrowsToTheSameResultsAsAFreshSearch() throws {
-        let registry = SearchFeatures()
+        let registry = FeatureRegistry(SearchFeatures())
         var typed = ""
         for character in "avatar b" {
             typed.append(character)
             let incremental = registry.search(typed).map { "\($0.feature.key) \($0.kind) \($0.field)" }
-            let fresh = SearchFeatures().search(typed).map { "\($0.feature.key) \($0.kind) \($0.field)" }
+            let fresh = FeatureRegistry(SearchFeatures()).search(typed).map {
+                "\($0.feature.key) \($0.kind) \($0.field)"
+            }
             #expect(incremental == fresh, "query \(typed)")
         }
         while !typed.isEmpty {  // erasing answers from the remembered searches
             typed.removeLast()
             let remembered = registry.search(typed).map { "\($0.feature.key) \($0.kind) \($0.field)" }
-            let fresh = SearchFeatures().search(typed).map { "\($0.feature.key) \($0.kind) \($0.field)" }
+            let fresh = FeatureRegistry(SearchFeatures()).search(typed).map {
+                "\($0.feature.key) \($0.kind) \($0.field)"
+            }
             #expect(remembered == fresh, "query \(typed)")
         }
     }
 
     @Test func narrowingInOverriddenScopeSeesOverridesMadeInBetween() {
-        let registry = SearchFeatures()
+        let registry = FeatureRegistry(SearchFeatures())
         registry.avatar.override = .enabled
         #expect(registry.search("av", scope: .overridden).map(\.feature.key) == ["avatar"])
         registry.avatarBorder.override = .disabled
@@ -116,7 +120,7 @@ final class MomentsGroup: FeatureGroup, @unchecked Sendable {
     }
 
     @Test func keyedLookupSeesRuntimeRegistrationsAndPublishesOncePerCall() throws {
-        let registry = SearchFeatures()
+        let registry = FeatureRegistry(SearchFeatures())
         let before = registry.core.keyTable.publishedCount
         try registry.register((0..<50).map { Feature(key: "batch.\($0)") }, in: "batch")
         #expect(registry.core.keyTable.publishedCount == before + 1)

@@ -8,7 +8,7 @@ import Testing
 
 @Suite struct SettingTests {
     @Test func settingsAreDiscoveredWithKeysTypesAndDefaults() throws {
-        let features = TypedFeatures()
+        let features = FeatureRegistry(TypedFeatures())
         #expect(features.problems.isEmpty)
         #expect(
             features.allFeatures.map(\.key) == [
@@ -34,7 +34,7 @@ import Testing
 
     @Test func overridesAreStoredAsPlainJSONAndRemovedWithNil() throws {
         let store = InMemoryOverrideStore()
-        let features = TypedFeatures(store: store)
+        let features = FeatureRegistry(TypedFeatures(), store: store)
         features.cardColor.overriddenValue = "#000000"
         features.maxItems.overriddenValue = 50
         features.ratio.overriddenValue = 0.25
@@ -55,13 +55,13 @@ import Testing
         #expect(store.load()["maxItems"] == nil)
         #expect(features.maxItems.value == 20 && !features.maxItems.isOverridden)
         // A second registry on the same store reads the same values.
-        let other = TypedFeatures(store: store)
+        let other = FeatureRegistry(TypedFeatures(), store: store)
         #expect(other.theme.value == .dark && other.config.value == config && other.compact.value)
     }
 
     @Test func invalidValuesAreRefusedAndNothingChanges() throws {
         let store = InMemoryOverrideStore()
-        let features = TypedFeatures(store: store)
+        let features = FeatureRegistry(TypedFeatures(), store: store)
         features.maxItems.overriddenValue = 30
         features.maxItems.overriddenValue = 500
         #expect(features.maxItems.value == 30)
@@ -83,7 +83,7 @@ import Testing
     }
 
     @Test func parsingTextNamesWhatWasExpected() throws {
-        let features = TypedFeatures()
+        let features = FeatureRegistry(TypedFeatures())
         #expect(try features.maxItems.parse(" 42 ").json == "42")
         #expect(throws: SettingValueError("must be a whole number")) { try features.maxItems.parse("lots") }
         #expect(throws: SettingValueError("must be 1…100")) { try features.maxItems.parse("1000") }
@@ -112,7 +112,7 @@ import Testing
             "maxItems": try OverrideValue(json: #""lots""#), "blueText": try OverrideValue(json: "3"),
             "theme": OverrideValue(string: "purple"), "ratio": try OverrideValue(json: "0.75"),
         ])
-        let features = TypedFeatures(store: store)
+        let features = FeatureRegistry(TypedFeatures(), store: store)
         #expect(features.maxItems.value == 20 && !features.maxItems.isOverridden)
         #expect(!features.blueText.enabled && !features.blueText.isOverridden)
         #expect(features.theme.value == .system)
@@ -137,8 +137,8 @@ import Testing
         let url = directory.appendingPathComponent("store.json")
         let old = "{\n  \"version\": 1,\n  \"overrides\": {\n    \"blueText\": \"on\",\n    \"gone\": \"off\"\n  }\n}\n"
         try Data(old.utf8).write(to: url)
-        let features = TypedFeatures(
-            store: try FileOverrideStore(url: url), options: RegistryOptions(storeWatchInterval: nil))
+        let features = FeatureRegistry(
+            TypedFeatures(), store: try FileOverrideStore(url: url), options: RegistryOptions(storeWatchInterval: nil))
         #expect(features.blueText.enabled && features.storedValueProblems.isEmpty)
         features.maxItems.overriddenValue = 42
         features.theme.overriddenValue = .light
@@ -150,7 +150,7 @@ import Testing
     }
 
     @Test func changesAreNotifiedAndRestartsTracked() throws {
-        let features = TypedFeatures()
+        let features = FeatureRegistry(TypedFeatures())
         let seen = AnnotatedMutex<[Set<String>]>([])
         let subscription = features.onChange { change in seen.withLock { $0.append(change.keys) } }
         defer { subscription.cancel() }
@@ -169,7 +169,7 @@ import Testing
 
     @Test func remoteValuesAreDecodedOncePerChangeAndExplained() throws {
         let source = FakeSettingSource()
-        let features = TypedFeatures()
+        let features = FeatureRegistry(TypedFeatures())
         let bound = Setting(
             default: 10, range: 1...100, key: "remote.items",
             remote: SettingRemoteBinding(source: source, key: "max_items"))
@@ -192,7 +192,7 @@ import Testing
     @Test func remoteBoundValuesFollowOverridesRebindingAndRemoval() throws {
         let first = FakeSettingSource()
         let second = FakeSettingSource()
-        let features = TypedFeatures()
+        let features = FeatureRegistry(TypedFeatures())
         let items = Setting(
             default: 10, range: 1...100, key: "bound.items", remote: SettingRemoteBinding(source: first, key: "n"))
         let theme = Setting(
@@ -218,7 +218,7 @@ import Testing
     }
 
     @Test func withSettingIsTaskLocalAndRestored() async throws {
-        let features = TypedFeatures()
+        let features = FeatureRegistry(TypedFeatures())
         features.cardColor.overriddenValue = "#222222"
         withSetting(features.cardColor, value: "#000000") {
             #expect(features.cardColor.value == "#000000")
@@ -240,7 +240,7 @@ import Testing
     }
 
     @Test func searchScopesTreatOnlyBooleansAsOnOrOff() {
-        let features = TypedFeatures()
+        let features = FeatureRegistry(TypedFeatures())
         features.compact.overriddenValue = true
         #expect(features.search("", scope: .enabled).map(\.feature.key) == ["compact"])
         #expect(features.search("", scope: .disabled).map(\.feature.key) == ["blueText"])
@@ -249,11 +249,11 @@ import Testing
     }
 
     @Test func settingsAndFlagsShareTheDuplicateKeyCheck() {
-        final class Clash: FeatureRegistry, @unchecked Sendable {
+        struct Clash: FeatureGroup {
             let maxItems = Setting(default: 1)
             let other = Feature(key: "maxItems")
         }
-        #expect(Clash(options: RegistryOptions(assertOnProblems: false)).problems.count == 1)
+        #expect(FeatureRegistry(Clash(), options: RegistryOptions(assertOnProblems: false)).problems.count == 1)
     }
 
     @Test func overrideValuesAreCanonical() throws {
@@ -271,7 +271,7 @@ import Testing
 @Suite struct SettingConcurrencyTests {
     @Test func remoteValuesChangingUnderReadersAreNeverTorn() async throws {
         let source = FakeSettingSource()
-        let features = TypedFeatures()
+        let features = FeatureRegistry(TypedFeatures())
         let items = Setting(default: 1, key: "remote.items", remote: SettingRemoteBinding(source: source, key: "n"))
         let ratio = Setting(default: 0.5, key: "remote.ratio", remote: SettingRemoteBinding(source: source, key: "r"))
         try features.register([items, ratio])
@@ -297,7 +297,7 @@ import Testing
     }
 
     @Test func readersSeeWholeValuesWhileWritersChangeThem() async throws {
-        let features = TypedFeatures()
+        let features = FeatureRegistry(TypedFeatures())
         let configs = (0..<4).map { index in
             AppFeatureConfig(
                 isNewFeatureEnabled: index.isMultiple(of: 2), maxUploadSize: index, themeColors: ["i": "\(index)"])

@@ -207,8 +207,8 @@ import Testing
     /// Two registries on one file, each with its own store object, writing in turn without ever re-reading the
     /// store: after each one's write, its flags are exactly the file's entries (the other's writes included).
     @Test func registriesWritingInTurnAlwaysHoldTheFileAfterTheirOwnWrite() throws {
-        func makeRegistry() throws -> FeatureRegistry {
-            try FeatureRegistry(
+        func makeRegistry() throws -> AnyFeatureRegistry {
+            try AnyFeatureRegistry(
                 manifest: RegistryManifest(name: "Turns", flags: (0..<30).map { RegistryManifest.Flag(key: "f\($0)") }),
                 store: try FileOverrideStore(url: file, journal: nil), options: RegistryOptions(storeWatchInterval: nil)
             )

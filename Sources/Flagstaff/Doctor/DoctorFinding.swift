@@ -2,8 +2,8 @@ import Foundation
 
 /// Something the store doctor found wrong or worth knowing about an override store and its registry.
 ///
-/// Findings come from ``StoreDoctor/examine(_:overrides:expired:)`` (or ``FeatureRegistry/diagnoseStore()``). A
-/// finding with a ``fix`` can be repaired by a store change (``FeatureRegistry/fixStore()`` applies every fix at
+/// Findings come from ``StoreDoctor/examine(_:overrides:expired:)`` (or ``AnyFeatureRegistry/diagnoseStore()``). A
+/// finding with a ``fix`` can be repaired by a store change (``AnyFeatureRegistry/fixStore()`` applies every fix at
 /// once); the others say what a person has to do in ``advice``.
 public struct DoctorFinding: Sendable, Hashable, CustomStringConvertible {
     /// What kind of problem this is.

@@ -27,7 +27,7 @@ public enum StoreDoctor {
     ///   - now: the moment expiry is judged at (a registry judges at its ``RegistryOptions/wallClock``'s date, never
     ///     going backwards).
     /// - Returns: the report.
-    public static func examine(_ registry: FeatureRegistry, snapshot: StoreSnapshot, now: Date) -> DoctorReport {
+    public static func examine(_ registry: AnyFeatureRegistry, snapshot: StoreSnapshot, now: Date) -> DoctorReport {
         var expired: [String: Date] = [:]
         for key in snapshot.expiredKeys(at: now) {
             expired[key] = snapshot.expiries[key]?.expiresAt
@@ -42,7 +42,7 @@ public enum StoreDoctor {
     ///   - expired: the keys of entries whose expiry has passed, with the moment they expired.
     /// - Returns: the report.
     public static func examine(
-        _ registry: FeatureRegistry, overrides: [String: OverrideValue], expired: [String: Date] = [:]
+        _ registry: AnyFeatureRegistry, overrides: [String: OverrideValue], expired: [String: Date] = [:]
     ) -> DoctorReport {
         var findings = registry.problems.map(finding(for:))
         for key in overrides.keys.sorted() {
@@ -55,7 +55,7 @@ public enum StoreDoctor {
     }
 
     /// The finding for one store entry, or `nil` when the entry is fine.
-    static func finding(key: String, value: OverrideValue, expiredAt: Date?, in registry: FeatureRegistry)
+    static func finding(key: String, value: OverrideValue, expiredAt: Date?, in registry: AnyFeatureRegistry)
         -> DoctorFinding?
     {
         if let expiredAt {

@@ -9,6 +9,11 @@ import Synchronization
 /// with `enabled` and a three-state `override`) and ``Setting`` (a typed value with `value` and
 /// `overriddenValue`). New kinds of flags subclass ``AnyFlag``.
 ///
+/// Observation: members are `Observable`. Code that reads a flag's `enabled` or `override`, or a setting's `value`
+/// or `overriddenValue`, inside `withObservationTracking` (or a SwiftUI view's body) is told when what it read
+/// changes: an override set here or by another process (once the registry reloads the store), a remote activation,
+/// an expiry, an undo. The type-erased views (`currentValue`, `overrideValue`, …) are not tracked.
+///
 /// Thread-safety: every member may be used from any thread. The identity (key, label, group, registry) is an
 /// immutable object published through an atomic pointer, so reading it takes no lock.
 open class AnyFeature: @unchecked Sendable {
@@ -21,13 +26,15 @@ open class AnyFeature: @unchecked Sendable {
     public let description: String?
     /// Whether a change of this flag only takes effect after the app restarts.
     public let requiresRestart: Bool
-    /// The position in the registry's ``FeatureRegistry/allFeatures`` (-1 until registered). 32 bits, beside the
+    /// The position in the registry's ``AnyFeatureRegistry/allFeatures`` (-1 until registered). 32 bits, beside the
     /// Boolean: it takes the padding after it, so a member is no larger for it.
     private let ordinal = Atomic<Int32>(-1)
 
     private let explicitLabel: String?
     /// The identity given by discovery or registration (none until then).
     private let identity = ChainedReference<FeatureIdentity>()
+    /// The Observation framework's state for this member, made at its first read by an app.
+    let observation = MemberObservationCell()
 
     /// Creates a member. Only ``AnyFlag`` and ``Setting`` subclass this class directly.
     /// - Parameters:
@@ -61,7 +68,7 @@ open class AnyFeature: @unchecked Sendable {
     /// The labels of the enclosing groups, outermost first (empty for a flag at the registry's top level).
     public var groupPath: [String] { enclosingGroup?.labelPath ?? [] }
     /// The group the flag is declared or registered in, if any.
-    final var enclosingGroup: FeatureGroup? { withIdentity { $0?.group } }
+    final var enclosingGroup: RegistryGroup? { withIdentity { $0?.group } }
     /// The keys of the enclosing groups, outermost first.
     public var groupKeyPath: [String] { enclosingGroup?.keyPath ?? [] }
     /// Where the flag was declared, e.g. `AppFeatures.list.infiniteScroll` (used in problem reports).
@@ -71,8 +78,8 @@ open class AnyFeature: @unchecked Sendable {
         return "registered:" + ((group?.keyPath ?? []) + [key]).joined(separator: ".")
     }
     /// The registry this flag belongs to, once it has been discovered or registered.
-    public var registry: FeatureRegistry? { withIdentity { $0?.registry } }
-    /// The member's position in its registry's ``FeatureRegistry/allFeatures`` (members are only ever added, so it
+    public var registry: AnyFeatureRegistry? { withIdentity { $0?.registry } }
+    /// The member's position in its registry's ``AnyFeatureRegistry/allFeatures`` (members are only ever added, so it
     /// never changes), or `nil` before registration: a small number for sets of members (``MemberSet``).
     package final var registryOrdinal: Int? {
         let value = ordinal.load(ordering: .relaxed)
@@ -90,7 +97,7 @@ open class AnyFeature: @unchecked Sendable {
     /// Publishes the identity given by discovery or registration.
     /// - Parameter declarationPath: where it was declared, or `nil` for a runtime registration (then derived).
     func assignIdentity(
-        propertyName: String?, group: [FeatureGroup], registry: FeatureRegistry, declarationPath: String?
+        propertyName: String?, group: [RegistryGroup], registry: AnyFeatureRegistry, declarationPath: String?
     ) {
         let key = explicitKey == nil ? propertyName.map { (group.map(\.key) + [$0]).joined(separator: ".") } : nil
         // A property name says more than the key; without one the label is humanised from the key when read.
@@ -122,6 +129,9 @@ open class AnyFeature: @unchecked Sendable {
 
     /// The local override in force, or `nil` when there is none.
     public var overrideValue: OverrideValue? { abstract() }
+
+    /// The effective value without test overrides, and the local override: what observers are told about.
+    var observedState: ObservedState { abstract() }
 
     /// The launch override (``LaunchOverrides``) in force, or `nil`. It wins over the local override, which stays
     /// stored beneath it, and cannot change while the process runs.
@@ -179,7 +189,7 @@ open class AnyFeature: @unchecked Sendable {
     }
 
     /// Sets the local override until `expiresAt` (permanent for `nil`), validated and persisted through the
-    /// registry (``FeatureRegistry/setOverrideValues(_:expiresAt:)``).
+    /// registry (``AnyFeatureRegistry/setOverrideValues(_:expiresAt:)``).
     /// - Throws: ``SettingValueError`` for an invalid value, `RegistryError.notInRegistry`,
     ///   ``InvalidOverrideValue`` for an expiry not in the future, or the store's error; nothing changes on error.
     public func setOverrideValue(_ value: OverrideValue, expiresAt: Date?) throws {
@@ -195,6 +205,7 @@ open class AnyFeature: @unchecked Sendable {
             try registry.writeValidatedOverrideValues([key: value])
         } else {
             _ = applyStored(value)
+            announceObservedChange()
         }
     }
 
@@ -225,8 +236,8 @@ struct StoredValueOutcome {
 final class FeatureIdentity: Sendable {
     let key: String
     /// Weak: groups hold their flags, and the registry holds both.
-    private let weakGroup: WeakReference<FeatureGroup>
-    private let weakRegistry: WeakReference<FeatureRegistry>
+    private let weakGroup: WeakReference<RegistryGroup>
+    private let weakRegistry: WeakReference<AnyFeatureRegistry>
     /// The identity this one replaced, kept alive for readers that loaded its pointer before the swap.
     private let previous: FeatureIdentity?
     /// The declaration path and the explicit label, when there is either: most members registered from a
@@ -244,7 +255,7 @@ final class FeatureIdentity: Sendable {
     }
 
     init(
-        key: String, label: String?, group: FeatureGroup?, declarationPath: String?, registry: FeatureRegistry,
+        key: String, label: String?, group: RegistryGroup?, declarationPath: String?, registry: AnyFeatureRegistry,
         previous: FeatureIdentity?
     ) {
         self.key = key
@@ -256,8 +267,8 @@ final class FeatureIdentity: Sendable {
             ? nil : Details(declarationPath: declarationPath, explicitLabel: label)
     }
 
-    var group: FeatureGroup? { weakGroup.value }
-    var registry: FeatureRegistry? { weakRegistry.value }
+    var group: RegistryGroup? { weakGroup.value }
+    var registry: AnyFeatureRegistry? { weakRegistry.value }
     /// Where the member was declared (`nil` for a runtime registration).
     var declarationPath: String? { details?.declarationPath }
 

@@ -33,11 +33,29 @@ open class AnyFlag: AnyFeature, @unchecked Sendable {
     /// The effective value: a test override, else the local override, else the default
     /// (remote, dynamic, build target or static).
     ///
-    /// This is the hot path: no I/O, no allocation, no lock (for `DynamicFeature` add the closure's cost).
+    /// This is the hot path: no I/O, no allocation, no lock (for `DynamicFeature` add the closure's cost). Inside
+    /// `withObservationTracking` (or a SwiftUI view's body) the read is tracked: the tracker is told when the value
+    /// changes.
     public final var enabled: Bool {
+        if TaskLocalOverrides.isActive, let forced = TaskLocalOverrides.value(for: self) as? Bool {
+            observeValueRead(sharedEnabled ? .on : .off)
+            return forced
+        }
+        let value = sharedEnabled
+        observeValueRead(value ? .on : .off)
+        return value
+    }
+
+    /// ``enabled`` without recording the read for the Observation framework (what tools and the registry read).
+    package final var untrackedEnabled: Bool {
         if TaskLocalOverrides.isActive, let forced = TaskLocalOverrides.value(for: self) as? Bool {
             return forced
         }
+        return sharedEnabled
+    }
+
+    /// The effective value without test overrides: the launch override, else the local override, else the default.
+    final var sharedEnabled: Bool {
         switch pinnedCell.load(ordering: .relaxed) {
         case 1: return true
         case 2: return false
@@ -75,7 +93,7 @@ open class AnyFlag: AnyFeature, @unchecked Sendable {
                 ResolutionStep(
                     source: .launch, value: pinned, detail: pinnedOrigin.withCurrent { $0?.text ?? "launch" }))
         }
-        let state = override
+        let state = OverrideState(cellValue: overrideCell.load(ordering: .relaxed))
         chain.append(
             ResolutionStep(
                 source: .override, value: state.forcedValue, detail: state == .featureDefault ? "not overridden" : nil))
@@ -100,10 +118,13 @@ open class AnyFlag: AnyFeature, @unchecked Sendable {
     ///
     /// Setting it never throws: if the store cannot be written (corrupt or unwritable file) the override is
     /// not applied and the error is kept in the registry's `storeError`. Use
-    /// `FeatureRegistry.setOverride(_:for:)` to get the error. A flag not yet in a registry keeps the
-    /// override in memory only.
+    /// `AnyFeatureRegistry.setOverride(_:for:)` to get the error. A flag not yet in a registry keeps the
+    /// override in memory only. Reading it inside `withObservationTracking` is tracked.
     public final var override: OverrideState {
-        get { OverrideState(cellValue: overrideCell.load(ordering: .relaxed)) }
+        get {
+            observeOverrideRead()
+            return OverrideState(cellValue: overrideCell.load(ordering: .relaxed))
+        }
         set {
             if let registry {
                 do {
@@ -113,8 +134,14 @@ open class AnyFlag: AnyFeature, @unchecked Sendable {
                 }
             } else {
                 overrideCell.store(newValue.cellValue, ordering: .relaxed)
+                announceObservedChange()
             }
         }
+    }
+
+    /// ``override`` without recording the read for the Observation framework (what tools read).
+    package final var untrackedOverride: OverrideState {
+        OverrideState(cellValue: overrideCell.load(ordering: .relaxed))
     }
 
     // MARK: Restart tracking
@@ -124,17 +151,17 @@ open class AnyFlag: AnyFeature, @unchecked Sendable {
         switch launchCell.load(ordering: .relaxed) {
         case 1: return true
         case 2: return false
-        default: return enabled
+        default: return untrackedEnabled
         }
     }
 
     /// `true` when the flag requires a restart and its effective value differs from ``launchValue``.
     public override var isPendingRestart: Bool {
-        requiresRestart && launchCell.load(ordering: .relaxed) != 0 && enabled != launchValue
+        requiresRestart && launchCell.load(ordering: .relaxed) != 0 && untrackedEnabled != launchValue
     }
 
     override func recordLaunchValue() {
-        launchCell.store(enabled ? 1 : 2, ordering: .relaxed)
+        launchCell.store(untrackedEnabled ? 1 : 2, ordering: .relaxed)
     }
 
     // MARK: Type-erased view
@@ -142,11 +169,25 @@ open class AnyFlag: AnyFeature, @unchecked Sendable {
     /// Whether the flag has an override (`override != .featureDefault`).
     public override var isOverridden: Bool { overrideCell.load(ordering: .relaxed) != 0 }
     /// `"on"` or `"off"`.
-    public override var currentValue: OverrideValue { enabled ? .on : .off }
+    public override var currentValue: OverrideValue { untrackedEnabled ? .on : .off }
     /// The default without override, `"on"` or `"off"`.
     public override var valueWithoutOverride: OverrideValue { computedDefault ? .on : .off }
     /// `"on"`, `"off"` or `nil`.
-    public override var overrideValue: OverrideValue? { OverrideValue(override) }
+    public override var overrideValue: OverrideValue? {
+        OverrideValue(OverrideState(cellValue: overrideCell.load(ordering: .relaxed)))
+    }
+
+    /// The value is resolved as explanations resolve it: reading `enabled` may have effects (an Unleash flag counts
+    /// an evaluation), announcing a change must not.
+    override var observedState: ObservedState {
+        let value: Bool
+        switch (pinnedCell.load(ordering: .relaxed), overrideCell.load(ordering: .relaxed)) {
+        case (1, _), (0, 1): value = true
+        case (2, _), (0, 2): value = false
+        default: value = resolveDefault().value
+        }
+        return ObservedState(value: value ? .on : .off, override: overrideValue)
+    }
     /// The launch override, `"on"`, `"off"` or `nil`.
     public override var launchOverrideValue: OverrideValue? {
         OverrideValue(OverrideState(cellValue: pinnedCell.load(ordering: .relaxed)))
@@ -155,6 +196,7 @@ open class AnyFlag: AnyFeature, @unchecked Sendable {
     override func applyLaunchOverride(_ value: OverrideValue?, origin: String) {
         pinnedOrigin.replace { LaunchOrigin(text: origin, previous: $0) }
         pinnedCell.store((value?.overrideState ?? .featureDefault).cellValue, ordering: .relaxed)
+        queueObservedChange()
     }
     /// The launch value, `"on"` or `"off"`.
     public override var launchStoredValue: OverrideValue { launchValue ? .on : .off }
@@ -198,7 +240,9 @@ open class AnyFlag: AnyFeature, @unchecked Sendable {
             state = .featureDefault
         }
         let new = state.cellValue
-        return StoredValueOutcome(changed: overrideCell.exchange(new, ordering: .relaxed) != new, problem: problem)
+        let changed = overrideCell.exchange(new, ordering: .relaxed) != new
+        if changed { queueObservedChange() }
+        return StoredValueOutcome(changed: changed, problem: problem)
     }
 }
 

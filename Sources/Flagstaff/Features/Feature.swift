@@ -1,7 +1,7 @@
 /// A flag with a static default, or a default that depends on the build target.
 ///
 /// ```swift
-/// final class AppFeatures: FeatureRegistry {
+/// struct AppFeatures: FeatureGroup {
 ///     let blueText = Feature()                                     // key "blueText", default off
 ///     let debugLogging = Feature(defaultState: true)
 ///     let useTabBarNav = Feature(requiresRestart: true)

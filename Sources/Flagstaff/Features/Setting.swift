@@ -4,7 +4,7 @@ import Synchronization
 /// A typed value QA can force: a string, a number, an enum case or any `Codable` value (see ``SettingValue``).
 ///
 /// ```swift
-/// final class AppFeatures: FeatureRegistry, @unchecked Sendable {
+/// struct AppFeatures: FeatureGroup {
 ///     let cardColor = Setting(default: "#f05138", description: "Card background")   // Setting<String>
 ///     let maxItems = Setting(default: 20, range: 1...100)                             // Setting<Int>
 ///     let theme = Setting(default: Theme.system, requiresRestart: true)               // choices: the cases
@@ -141,10 +141,29 @@ public final class Setting<Value: SettingValue>: AnyFeature, @unchecked Sendable
     /// The hot path: no lock, no I/O, no decoding (a remote value is decoded once per change of its source).
     /// Without an override it returns the default after two atomic loads; an override of a number, a `Bool` or
     /// an enum case is one more atomic load; other overrides and remote values are read from an immutable box
-    /// (striped reader counts, no lock).
+    /// (striped reader counts, no lock). Inside `withObservationTracking` (or a SwiftUI view's body) the read is
+    /// tracked: the tracker is told when the value changes.
     @inlinable
     public var value: Value {
+        if TaskLocalOverrides.isActive, let forced = TaskLocalOverrides.value(for: self) as? Value {
+            observeValueRead(Value.storedValue(of: sharedValue))
+            return forced
+        }
+        let value = sharedValue
+        observeValueRead(Value.storedValue(of: value))
+        return value
+    }
+
+    /// ``value`` without recording the read for the Observation framework.
+    @inlinable
+    var untrackedValue: Value {
         if TaskLocalOverrides.isActive, let forced = TaskLocalOverrides.value(for: self) as? Value { return forced }
+        return sharedValue
+    }
+
+    /// The effective value without test overrides.
+    @inlinable
+    var sharedValue: Value {
         switch fastMode.load(ordering: .acquiring) {
         case 0: return defaultValue
         case 1: return Self.value(fromBits: fastBits.load(ordering: .relaxed), kind: fastKind, cases: cases)
@@ -181,10 +200,14 @@ public final class Setting<Value: SettingValue>: AnyFeature, @unchecked Sendable
     /// store and notifies change subscribers; `nil` removes the override.
     ///
     /// Setting never throws: an invalid value (out of range, not a choice) is refused — the value stays as it
-    /// was — and reported in the registry's ``FeatureRegistry/lastRefusedChange``, as is a store that cannot be
-    /// written (also in `storeError`). Use ``setOverriddenValue(_:)`` to get the error.
+    /// was — and reported in the registry's ``AnyFeatureRegistry/lastRefusedChange``, as is a store that cannot be
+    /// written (also in `storeError`). Use ``setOverriddenValue(_:)`` to get the error. Reading it inside
+    /// `withObservationTracking` is tracked.
     public var overriddenValue: Value? {
-        get { state.read { $0.override } }
+        get {
+            observeOverrideRead()
+            return state.read { $0.override }
+        }
         set {
             do {
                 try setOverriddenValue(newValue)
@@ -207,7 +230,7 @@ public final class Setting<Value: SettingValue>: AnyFeature, @unchecked Sendable
 
     /// The effective value when the registry was created (or this setting was registered, or launch values were
     /// last recorded).
-    public var launchValue: Value { launch.withLock { $0 } ?? value }
+    public var launchValue: Value { launch.withLock { $0 } ?? untrackedValue }
 
     /// Binds the setting to a remote value (once; a later call replaces the binding).
     /// - Parameter binding: the source and key.
@@ -217,7 +240,11 @@ public final class Setting<Value: SettingValue>: AnyFeature, @unchecked Sendable
             publishFastPath(for: next)
             return (next, ())
         }
-        if let registry, registry.contains(self) { registry.notifyRemoteChange(keys: [key]) }
+        if let registry, registry.contains(self) {
+            registry.notifyRemoteChange(keys: [key])
+        } else {
+            announceObservedChange()
+        }
     }
 
     /// The remote binding, if any.
@@ -253,7 +280,7 @@ public final class Setting<Value: SettingValue>: AnyFeature, @unchecked Sendable
     }
 
     /// ``value`` as JSON.
-    public override var currentValue: OverrideValue { Value.storedValue(of: value) }
+    public override var currentValue: OverrideValue { Value.storedValue(of: untrackedValue) }
     /// The remote value or the default, as JSON.
     public override var valueWithoutOverride: OverrideValue { Value.storedValue(of: remoteOrDefault.value) }
     /// ``defaultValue`` as JSON.
@@ -263,6 +290,10 @@ public final class Setting<Value: SettingValue>: AnyFeature, @unchecked Sendable
     /// The launch override, or `nil`.
     public override var launchOverrideValue: OverrideValue? { state.read { $0.pinnedStored } }
 
+    override var observedState: ObservedState {
+        ObservedState(value: Value.storedValue(of: sharedValue), override: overrideValue)
+    }
+
     override func applyLaunchOverride(_ value: OverrideValue?, origin: String) {
         let decoded = value.flatMap { try? decodeChecked($0) }
         state.update { current in
@@ -270,6 +301,7 @@ public final class Setting<Value: SettingValue>: AnyFeature, @unchecked Sendable
             publishFastPath(for: next)
             return (next, ())
         }
+        queueObservedChange()
     }
     /// Whether there is a local override.
     public override var isOverridden: Bool { state.read { $0.override != nil } }
@@ -278,7 +310,7 @@ public final class Setting<Value: SettingValue>: AnyFeature, @unchecked Sendable
     /// Whether the setting requires a restart and its value differs from ``launchValue``.
     public override var isPendingRestart: Bool {
         guard requiresRestart, let launched = launch.withLock({ $0 }) else { return false }
-        return value != launched
+        return untrackedValue != launched
     }
 
     /// The value and every source considered.
@@ -351,11 +383,12 @@ public final class Setting<Value: SettingValue>: AnyFeature, @unchecked Sendable
             publishFastPath(for: next)
             return (next, current.stored != kept)
         }
+        if changed { queueObservedChange() }
         return StoredValueOutcome(changed: changed, problem: problem)
     }
 
     override func recordLaunchValue() {
-        let current = value
+        let current = untrackedValue
         launch.withLock { $0 = current }
     }
 

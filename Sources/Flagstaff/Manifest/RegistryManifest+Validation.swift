@@ -33,7 +33,7 @@ extension RegistryManifest {
             hashes.removeAll(keepingCapacity: true)
             for index in 0..<count {
                 let key = key(index)
-                if let problem = FeatureRegistry.keyProblem(key) {
+                if let problem = AnyFeatureRegistry.keyProblem(key) {
                     throw ManifestError(source: source, path: "\(path).\(field)[\(index)].key", message: problem)
                 }
                 hashes.append(key.hashValue)

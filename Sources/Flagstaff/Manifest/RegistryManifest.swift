@@ -3,7 +3,7 @@ import Foundation
 /// A registry described as data (JSON), so the standalone console and the CLI can open any app's flags and
 /// settings.
 ///
-/// Any registry exports one with `registry.manifest()`; `FeatureRegistry(manifest:store:)` builds a registry
+/// Any registry exports one with `registry.manifest()`; `AnyFeatureRegistry(manifest:store:)` builds a registry
 /// from one. Shape:
 /// ```json
 /// {"name": "Moments demo",

@@ -10,7 +10,7 @@ package protocol RemoteBindableSetting: AnyFeature {
 
 extension Setting: RemoteBindableSetting {}
 
-extension FeatureRegistry {
+extension AnyFeatureRegistry {
     /// The keys of the settings bound to `source` whose remote key is one of `remoteKeys` (what a source passes
     /// to ``notifyRemoteChange(keys:)`` after its values changed).
     /// - Parameters:

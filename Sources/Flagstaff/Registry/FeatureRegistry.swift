@@ -1,152 +1,52 @@
-import Foundation
-import Synchronization
-
-/// The typed registry of an app's flags: subclass it and declare flags and groups as `let` properties.
+/// The registry of an app's flags and settings, created from their declarations and read through them.
 ///
 /// ```swift
-/// final class AppFeatures: FeatureRegistry {
+/// struct AppFeatures: FeatureGroup {
 ///     let blueText = Feature()
 ///     let list = ListFeatures()                 // a FeatureGroup: keys "list.…"
+///     let maxItems = Setting(default: 20, range: 1...100)
 /// }
-/// let features = AppFeatures(store: try FileOverrideStore(url: overridesURL))
-/// features.blueText.override = .enabled         // persisted in the store
+/// let features = FeatureRegistry(AppFeatures(), store: try FileOverrideStore(url: overridesURL))
+/// features.blueText.enabled                     // the declarations' members, read through the registry
+/// features.list.infiniteScroll.override = .enabled   // persisted in the store
+/// features.search("scroll")                     // and everything an AnyFeatureRegistry offers
 /// ```
 ///
-/// At creation the registry discovers its flags by reflection (stored properties, groups nested to any
-/// depth, superclass properties first, in declaration order), assigns keys (`group.property` unless a flag
-/// has an explicit key), reports duplicate keys in ``problems``, loads overrides from the store, remembers
-/// each flag's value for restart tracking, and starts watching the store for changes by other processes.
+/// At creation the registry discovers the members of `Features` by reflection (see ``FeatureGroup``), then loads
+/// their overrides and starts watching the store like any ``AnyFeatureRegistry``. Members of the declarations are
+/// reached as properties of the registry (`features.blueText`) through dynamic member lookup; a member whose name
+/// is also a property of the registry (`name`, `store`, …) is reached through ``declarations``.
 ///
 /// Thread-safety: all members may be used from any thread. Reading a flag never touches the store.
-open class FeatureRegistry: @unchecked Sendable {
-    // @unchecked: all mutable state is in `core` (atomics and AnnotatedMutexes); `store` and `options` are immutable.
+@dynamicMemberLookup
+public final class FeatureRegistry<Features: FeatureGroup>: AnyFeatureRegistry, @unchecked Sendable {
+    // @unchecked: adds only the immutable, Sendable `declarations` to AnyFeatureRegistry.
 
-    /// The store overrides are persisted in.
-    public let store: any OverrideStore
-    /// The options the registry was created with.
-    public let options: RegistryOptions
-    /// The display name.
-    public let name: String
-    let core: RegistryCore
+    /// The declarations the registry was created with; their members are the registry's.
+    public let declarations: Features
 
-    /// Creates a registry and discovers the flags declared as properties of the subclass.
+    /// Creates a registry of the members declared in `declarations`.
     /// - Parameters:
+    ///   - declarations: the root group: flags, settings and nested groups as stored properties.
     ///   - store: where overrides are persisted (default: in memory, lost at exit).
-    ///   - options: display name, store watching, debug assertions.
-    public init(store: any OverrideStore = InMemoryOverrideStore(), options: RegistryOptions = RegistryOptions()) {
-        self.store = store
-        self.options = options
-        let typeName = String(describing: type(of: self))
-        self.name = options.name ?? LabelFormatter.humanize(typeName)
-        self.core = RegistryCore(options: options)
-        discoverDeclaredFeatures(rootName: typeName)
+    ///   - options: display name (default: the root group's label, else its type name humanised:
+    ///     `AppFeatures` → "App Features"), store watching, debug assertions.
+    public init(
+        _ declarations: Features, store: any OverrideStore = InMemoryOverrideStore(),
+        options: RegistryOptions = RegistryOptions()
+    ) {
+        self.declarations = declarations
+        let typeName = String(describing: Features.self)
+        super.init(
+            name: options.name ?? declarations.groupOptions.label ?? LabelFormatter.humanize(typeName), store: store,
+            options: options)
+        discoverDeclaredFeatures(in: declarations, rootName: typeName)
         finishSetUp()
     }
 
-    /// Creates an empty registry to fill with ``register(_:in:)`` (used for manifests).
-    init(name: String, store: any OverrideStore, options: RegistryOptions) {
-        self.store = store
-        self.options = options
-        self.name = name
-        self.core = RegistryCore(options: options)
-    }
-
-    deinit {
-        core.stopWatching()
-    }
-
-    func finishSetUp() {
-        core.publishMembers()
-        reloadFromStore(origin: nil)
-        applyLaunchOverrides(to: allFeatures, reportingUnknownKeys: true)
-        for feature in allFeatures { feature.recordLaunchValue() }
-        let problems = self.problems
-        if options.assertOnProblems && !problems.isEmpty {
-            assertionFailure(RegistryError.problems(problems).description)
-        }
-        startWatchingStore()
-    }
-
-    // MARK: Reading
-
-    /// Every flag, flattened, in declaration order (runtime registrations last). Lock-free.
-    public var allFeatures: [AnyFeature] { core.keyTable.members.features }
-
-    /// The on/off flag with this store key, or `nil` (also when the key names a typed setting).
-    /// - Parameter key: the full key.
-    public func flag(forKey key: String) -> AnyFlag? {
-        core.keyTable.lookup(key) as? AnyFlag
-    }
-
-    /// The flag or setting with this store key, or `nil`.
-    /// - Parameter key: the full key, e.g. `list.infiniteScroll`.
-    ///
-    /// Lock-free: an atomic load and a hash-table lookup. Still, keep a reference to the flag on hot paths.
-    public func feature(forKey key: String) -> AnyFeature? {
-        core.keyTable.lookup(key)
-    }
-
-    /// The top-level groups, in declaration order. Lock-free.
-    public var groups: [FeatureGroup] { core.keyTable.members.groups }
-
-    /// The flags declared directly on the registry (not in a group), in declaration order. Lock-free.
-    public var rootFeatures: [AnyFeature] { core.keyTable.members.rootFeatures }
-
-    /// The flags that currently have an override.
-    public var overriddenFeatures: [AnyFeature] { allFeatures.filter(\.isOverridden) }
-
-    /// The flags that require a restart and whose effective value differs from the one at launch.
-    public var featuresRequiringRestart: [AnyFeature] { allFeatures.filter(\.isPendingRestart) }
-
-    /// Launch overrides (``LaunchOverrides``) that were refused: an unreadable `FLAGSTAFF_OVERRIDES`, a value of
-    /// the wrong type for its member, a key this registry has no member for. Each is also printed once per
-    /// process on standard error (except unknown keys: another registry of the app may have them).
-    public var launchOverrideProblems: [String] { core.state.withLock { $0.launchOverrideProblems } }
-
-    /// Declaration problems found during discovery (duplicate keys, with both declarations).
-    public var problems: [RegistryProblem] { core.state.withLock { $0.problems } }
-
-    /// The last error from the override store (unreadable or corrupt file, failed write), or `nil`.
-    ///
-    /// While the store cannot be read, flags read their defaults; a corrupt file is never overwritten.
-    public var storeError: (any Error)? { core.state.withLock { $0.storeError } }
-
-    /// Every override in force in the store, including keys this registry does not declare (flags as
-    /// `"on"`/`"off"`); overrides that have expired are left out (see ``expiredOverrides``).
-    public var storedOverrides: [String: OverrideValue] { core.state.withLock { $0.storedOverrides } }
-
-    /// Throws if the registry has declaration problems; the CLI and the console call this before opening.
-    /// - Throws: `RegistryError.problems` listing every problem.
-    public func validate() throws {
-        let problems = self.problems
-        if !problems.isEmpty { throw RegistryError.problems(problems) }
-    }
-
-    /// Forgets the launch values and records the current values instead, so restart tracking starts afresh
-    /// (e.g. after the app has restarted its affected subsystems).
-    public func recordLaunchValues() {
-        for feature in allFeatures { feature.recordLaunchValue() }
-    }
-
-    // MARK: Remote sources
-
-    /// The remote sources attached to this registry.
-    public var remoteSources: [any RemoteSource] { core.state.withLock { $0.remoteSources } }
-
-    /// Attaches a remote source so the console and CLI can show its status and refresh it.
-    /// - Parameter source: the source.
-    public func attach(_ source: any RemoteSource) {
-        core.state.withLock { state in
-            if !state.remoteSources.contains(where: { $0 === source }) { state.remoteSources.append(source) }
-        }
-    }
-
-    /// Tells subscribers that remote values of these flags changed (called by remote sources after
-    /// activation).
-    /// - Parameter keys: the keys whose remote value changed.
-    public func notifyRemoteChange(keys: Set<String>) {
-        guard !keys.isEmpty else { return }
-        core.generation.add(1, ordering: .relaxed)
-        notify(FeatureChange(keys: keys, origin: .remote))
+    /// A member of the declarations: `features.blueText` is `features.declarations.blueText`.
+    @inlinable
+    public subscript<Member>(dynamicMember keyPath: KeyPath<Features, Member>) -> Member {
+        declarations[keyPath: keyPath]
     }
 }

@@ -159,7 +159,7 @@ struct RegistryMembers: @unchecked Sendable {
     // @unchecked: immutable once published; the flags and groups are Sendable classes.
     var features: [AnyFeature] = []
     var rootFeatures: [AnyFeature] = []
-    var groups: [FeatureGroup] = []
+    var groups: [RegistryGroup] = []
 }
 
 /// A registry's members in the byte order of their keys (``ByteOrderSort``), side by side: ordinal, key, member.

@@ -1,7 +1,7 @@
 /// A set of a registry's members by their registration ordinal (``AnyFeature/registryOrdinal``): one bit each.
 ///
 /// The console's marks: marking 100,000 listed flags sets 100,000 bits (no key is hashed), and a change to every
-/// marked member reaches the registry as this set (``FeatureRegistry/writeOnOffValue(_:toMembers:)``).
+/// marked member reaches the registry as this set (``AnyFeatureRegistry/writeOnOffValue(_:toMembers:)``).
 package struct MemberSet: Sendable, Equatable {
     private var words: [UInt64] = []
     /// The number of members in the set.

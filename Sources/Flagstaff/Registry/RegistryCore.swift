@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 
 /// The mutable state of a registry, behind locks. Kept in its own object so that reflection over a registry
-/// subclass never has to look at it.
+/// never has to look at it.
 final class RegistryCore: Sendable {
     let state = AnnotatedMutex(RegistryState())
     /// The registry's wall clock, never going backwards: decides which stored overrides have expired.
@@ -36,6 +36,9 @@ final class RegistryCore: Sendable {
     }
     /// Incremented on every change of any flag's override or remote value (used to reuse search results).
     let generation = Atomic<UInt64>(0)
+    /// Members whose override changed under the registry's locks and that have been read (see
+    /// ``AnyFeature/queueObservedChange()``): announced to the Observation framework once the locks are released.
+    let observedChanges = AnnotatedMutex<[AnyFeature]>([])
     /// Serialises store read-modify-write + apply, so snapshots are applied in the order they were written.
     let writes = AnnotatedMutex(())
     /// Held while the search index is built, so concurrent first searches build it once; counts the builds.
@@ -69,9 +72,9 @@ struct RegistryState: @unchecked Sendable {
     /// Flags registered since the last publication, by key.
     var unpublished: [String: AnyFeature] = [:]
     var instances: [ObjectIdentifier: String] = [:]
-    var groups: [FeatureGroup] = []
+    var groups: [RegistryGroup] = []
     /// Every group by its dot-joined key path.
-    var groupsByPath: [String: FeatureGroup] = [:]
+    var groupsByPath: [String: RegistryGroup] = [:]
     /// Recent searches (newest last), reused when a query repeats (erasing) or extends one (typing).
     var searchMemos: [SearchMemo] = []
     var rootFeatures: [AnyFeature] = []

@@ -1,6 +1,7 @@
-/// Options for creating a `FeatureRegistry`.
+/// Options for creating a registry (``FeatureRegistry``, or an ``AnyFeatureRegistry`` from a manifest).
 public struct RegistryOptions: Sendable {
-    /// The display name; `nil` humanises the registry's class name (`AppFeatures` → "App Features").
+    /// The display name; `nil` for the manifest's name, or the root group's label, else its type name humanised
+    /// (`AppFeatures` → "App Features").
     public var name: String?
     /// How often to check the override store for changes made by other processes; `nil` disables watching.
     public var storeWatchInterval: Duration?
@@ -18,7 +19,7 @@ public struct RegistryOptions: Sendable {
 
     /// Creates options.
     /// - Parameters:
-    ///   - name: the display name, or `nil` for the humanised class name.
+    ///   - name: the display name, or `nil` for the default (see ``name``).
     ///   - storeWatchInterval: the store polling interval (default 0.5 s), or `nil` for none.
     ///   - assertOnProblems: whether problems assert in debug builds (default `true`).
     ///   - clock: the clock the store watcher waits on (default `ContinuousClock()`).

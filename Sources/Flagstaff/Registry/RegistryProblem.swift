@@ -1,5 +1,5 @@
 /// Something wrong with how a registry's flags are declared. A registry with problems still works, but the
-/// CLI and the console refuse to open it (see `FeatureRegistry.validate()`).
+/// CLI and the console refuse to open it (see `AnyFeatureRegistry.validate()`).
 public enum RegistryProblem: Sendable, Hashable, CustomStringConvertible {
     /// Two flags resolve to the same store key, so they would share one override.
     case duplicateKey(String, firstDeclaration: String, secondDeclaration: String)
@@ -23,9 +23,9 @@ public enum RegistryProblem: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// Errors thrown by `FeatureRegistry`.
+/// Errors thrown by `AnyFeatureRegistry`.
 public enum RegistryError: Error, Sendable, CustomStringConvertible {
-    /// The registry has declaration problems (see `FeatureRegistry.problems`).
+    /// The registry has declaration problems (see `AnyFeatureRegistry.problems`).
     case problems([RegistryProblem])
     /// A runtime registration would reuse a key.
     case duplicateKey(String, existingDeclaration: String)

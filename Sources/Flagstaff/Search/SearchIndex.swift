@@ -23,7 +23,7 @@ final class SearchIndex: Sendable {
         // take twice the memory (tens of megabytes at 100,000 flags). Flags of one group share its path text.
         var texts: [String] = []
         texts.reserveCapacity(features.count * Self.fieldCount)
-        var lastGroup: FeatureGroup?
+        var lastGroup: RegistryGroup?
         var lastGroupText = ""
         var total = 0
         for feature in features {

@@ -1,4 +1,4 @@
-/// One flag found by `FeatureRegistry.search(_:scope:)`.
+/// One flag found by `AnyFeatureRegistry.search(_:scope:)`.
 public struct SearchResult: Sendable {
     /// The flag.
     public let feature: AnyFeature

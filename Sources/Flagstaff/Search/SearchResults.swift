@@ -1,4 +1,4 @@
-/// The flags found by `FeatureRegistry.search(_:scope:)`, best first.
+/// The flags found by `AnyFeatureRegistry.search(_:scope:)`, best first.
 ///
 /// A collection over the search's ranked entries: a ``SearchResult`` is made only when one is read, so a
 /// query that matches 100,000 flags costs no more to return than one that matches ten, and a screen that

@@ -22,7 +22,7 @@ public enum SearchScope: String, Sendable, Hashable, CaseIterable {
 
     /// A flag's value, a boolean setting's value, else `nil` (typed settings are neither on nor off).
     private static func boolean(_ feature: AnyFeature) -> Bool? {
-        if let flag = feature as? AnyFlag { return flag.enabled }
+        if let flag = feature as? AnyFlag { return flag.untrackedEnabled }
         guard feature.settingType == .boolean else { return nil }
         return feature.currentValue == .on
     }

@@ -81,15 +81,32 @@ public final class FileOverrideStore: RevisionedOverrideStore {
         self.clock = MonotonicWallClock(wallClock)
     }
 
-    /// The default location for a registry's overrides: `$XDG_CONFIG_HOME/flagstaff/<name>.json`, else
-    /// `~/.config/flagstaff/<name>.json`. Characters other than letters, digits, `-`, `_` and `.` in `name`
-    /// become `-`.
+    /// The default location for a registry's overrides: `<directory>/<name>.json` in ``defaultDirectory()``
+    /// (Application Support on Apple platforms, `~/.config/flagstaff` elsewhere). Characters other than letters,
+    /// digits, `-`, `_` and `.` in `name` become `-`.
     /// - Parameter name: the registry or app name.
-    /// - Returns: the file URL (not created).
+    /// - Returns: the file URL (not created; the first write creates the file and its directory).
     public static func defaultURL(name: String) -> URL {
         let safe = String(name.map { $0.isLetter || $0.isNumber || "-_.".contains($0) ? $0 : "-" })
         let file = (safe.isEmpty || safe.allSatisfy { $0 == "." } ? "overrides" : safe) + ".json"
-        let environment = ProcessInfo.processInfo.environment
+        return defaultDirectory().appendingPathComponent(file)
+    }
+
+    /// The directory default stores live in: on Apple platforms the user's (or, in a sandbox or on iOS, the app's)
+    /// `Application Support/flagstaff`; elsewhere `$XDG_CONFIG_HOME/flagstaff`, else `~/.config/flagstaff`.
+    package static func defaultDirectory() -> URL {
+        #if canImport(Darwin)
+        if let support = FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first {
+            return support.appendingPathComponent("flagstaff", isDirectory: true)
+        }
+        #endif
+        return configDirectory(environment: ProcessInfo.processInfo.environment)
+    }
+
+    /// `$XDG_CONFIG_HOME/flagstaff` when it is an absolute path, else `$HOME/.config/flagstaff` (the home directory
+    /// from the system when `HOME` is unset or empty): where default stores live outside Apple platforms.
+    /// - Parameter environment: the process environment.
+    package static func configDirectory(environment: [String: String]) -> URL {
         let base: URL
         if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") {
             base = URL(fileURLWithPath: xdg, isDirectory: true)
@@ -97,7 +114,7 @@ public final class FileOverrideStore: RevisionedOverrideStore {
             let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
             base = URL(fileURLWithPath: home, isDirectory: true).appendingPathComponent(".config", isDirectory: true)
         }
-        return base.appendingPathComponent("flagstaff", isDirectory: true).appendingPathComponent(file)
+        return base.appendingPathComponent("flagstaff", isDirectory: true)
     }
 
     /// Reads the file. A missing file means no overrides.

@@ -190,7 +190,7 @@ enum BisectReport {
     }
 
     /// The current step (what is under test and what to do), or the culprit.
-    static func printStep(_ session: BisectSession, registry: FeatureRegistry) {
+    static func printStep(_ session: BisectSession, registry: AnyFeatureRegistry) {
         if let culprit = session.culprit {
             let value = session.candidates[culprit].map { HistoryOutput.text($0) } ?? "?"
             StandardStreams.out(

@@ -52,7 +52,7 @@ struct ConsoleCommand: ParsableCommand {
     func run() throws {
         // Only the registry and the store's location are kept: the decoded manifest (tens of megabytes for
         // 100,000 flags) is released before the console opens.
-        let (registry, storeURL) = try { () throws -> (FeatureRegistry, URL) in
+        let (registry, storeURL) = try { () throws -> (AnyFeatureRegistry, URL) in
             let loaded = try RegistryLoader.load(source, watchStore: true)
             return (loaded.registry, loaded.storeURL)
         }()
@@ -112,7 +112,7 @@ struct ConsoleCommand: ParsableCommand {
     /// One path for every way of leaving: `l` in the restart prompt, a second `Ctrl-C` (`SIGINT`), `SIGTERM`,
     /// `SIGHUP` and `q` in a too-small terminal all print the same restart note when a restart is still due.
     /// Status: 128 + signal, else 3 when a restart is still due, else 0.
-    private func finish(_ outcome: ConsoleOutcome, registry: FeatureRegistry, storeURL: URL) throws {
+    private func finish(_ outcome: ConsoleOutcome, registry: AnyFeatureRegistry, storeURL: URL) throws {
         if !outcome.unsavedKeys.isEmpty {
             let keys = outcome.unsavedKeys.map(TerminalText.safe).joined(separator: ", ")
             StandardStreams.note("not saved (the override store stayed locked): \(keys)")
@@ -130,7 +130,7 @@ struct ConsoleCommand: ParsableCommand {
 
     /// `restart the app to apply: a, theme (system → dark)`: the note printed whenever the console closes with a
     /// restart due; typed settings show their launch and current values.
-    static func restartNote(_ outcome: ConsoleOutcome, registry: FeatureRegistry? = nil) -> String {
+    static func restartNote(_ outcome: ConsoleOutcome, registry: AnyFeatureRegistry? = nil) -> String {
         let items = outcome.restartRequiredKeys.map { key -> String in
             guard let member = registry?.feature(forKey: key), !(member is AnyFlag) else {
                 return TerminalText.safe(key)

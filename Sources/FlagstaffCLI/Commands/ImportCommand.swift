@@ -90,7 +90,9 @@ struct ImportCommand: ParsableCommand {
     ///
     /// A flag's bad value reads `expected "on", "off" or "default", found …`; a JSON setting's error carries
     /// the path inside the value (`$.overrides["config"].maxUploadSize: expected a whole number`).
-    static func problem(_ key: String, _ value: OverrideValue?, in registry: FeatureRegistry, file: String) -> String? {
+    static func problem(_ key: String, _ value: OverrideValue?, in registry: AnyFeatureRegistry, file: String)
+        -> String?
+    {
         guard let value, let feature = registry.feature(forKey: key) else { return nil }
         do {
             try feature.validate(value)

@@ -47,7 +47,7 @@ struct ProfileOptions: ParsableArguments {
 
     /// Checks `name`, opens the registry and loads the profile: what `apply` and `diff` start with.
     /// - Returns: the registry, the profile, and the profile's keys the registry does not declare.
-    func openProfile(_ name: String) throws -> (registry: FeatureRegistry, profile: Profile, unknown: [String]) {
+    func openProfile(_ name: String) throws -> (registry: AnyFeatureRegistry, profile: Profile, unknown: [String]) {
         try Self.validate(name)
         let (loaded, library) = try open()
         let profile = try Self.load(name, from: library)
@@ -91,7 +91,7 @@ struct ProfileOptions: ParsableArguments {
     }
 
     /// The keys of a profile the registry does not declare, sorted.
-    static func unknownKeys(_ profile: Profile, in registry: FeatureRegistry) -> [String] {
+    static func unknownKeys(_ profile: Profile, in registry: AnyFeatureRegistry) -> [String] {
         profile.keys.filter { registry.feature(forKey: $0) == nil }
     }
 

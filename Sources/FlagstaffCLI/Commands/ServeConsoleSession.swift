@@ -46,7 +46,7 @@ final class ServeConsoleSession: Sendable {
     ///   - registry: the console's registry.
     /// - Throws: `CLIFailure` for a bad address, a non-loopback host without `$FLAGSTAFF_SERVE_TOKEN`, or an
     ///   address that cannot be bound.
-    static func start(_ address: String, registry: FeatureRegistry) throws -> ServeConsoleSession {
+    static func start(_ address: String, registry: AnyFeatureRegistry) throws -> ServeConsoleSession {
         let (host, port) = try self.address(address)
         let token = CommandContext.current.environment[ServeCommand.tokenVariable].flatMap { $0.isEmpty ? nil : $0 }
         if let problem = token.flatMap(FlagServerConfiguration.tokenProblem) {

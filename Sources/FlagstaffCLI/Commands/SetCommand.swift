@@ -234,7 +234,7 @@ struct BulkSetPlan {
 
     /// Reads `KEY VALUE` pairs: every key and value is checked before anything is written.
     /// - Throws: `CLIFailure.usage` naming every unknown key, a key given twice, or every invalid pair.
-    static func pairs(_ arguments: [String], in registry: FeatureRegistry, asJSON: Bool) throws -> BulkSetPlan {
+    static func pairs(_ arguments: [String], in registry: AnyFeatureRegistry, asJSON: Bool) throws -> BulkSetPlan {
         let pairs = stride(from: 0, to: arguments.count - 1, by: 2).map { (arguments[$0], arguments[$0 + 1]) }
         let features = try KeyLookup.features(pairs.map(\.0), in: registry)
         var seen = Set<String>()
@@ -262,7 +262,7 @@ struct BulkSetPlan {
     /// The members whose keys match `pattern` and that VALUE fits. A text setting does not take a flag word
     /// (`on`, `off`, `true`, … as flags read them) given without `--json`: the pattern most likely meant flags.
     /// - Throws: `CLIFailure.runtime` (status 1) when no member matches; `CLIFailure.usage` when VALUE fits none.
-    static func matching(_ pattern: String, value text: String, in registry: FeatureRegistry, asJSON: Bool) throws
+    static func matching(_ pattern: String, value text: String, in registry: AnyFeatureRegistry, asJSON: Bool) throws
         -> BulkSetPlan
     {
         let matcher = KeyPattern(pattern)
@@ -296,7 +296,7 @@ struct BulkSetPlan {
     }
 
     /// `no flag or setting matches 'checkout.*' in Demo` (status 1).
-    static func noMatch(_ pattern: String, in registry: FeatureRegistry) -> CLIFailure {
+    static func noMatch(_ pattern: String, in registry: AnyFeatureRegistry) -> CLIFailure {
         CLIFailure.runtime(
             "no flag or setting matches '\(TerminalText.safe(pattern))' (--match) in \(TerminalText.safe(registry.name)); nothing was changed"
         )

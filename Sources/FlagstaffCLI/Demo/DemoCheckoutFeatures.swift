@@ -1,9 +1,8 @@
 import Flagstaff
 
 /// The demo's `checkout` group: paying for an order.
-final class DemoCheckoutFeatures: FeatureGroup, @unchecked Sendable {
-    // @unchecked: adds only immutable `let` flags to FeatureGroup, which is thread-safe.
-
+struct DemoCheckoutFeatures: FeatureGroup {
+    let groupOptions = GroupOptions(label: "Checkout", description: "Paying for an order")
     let expressPay = Feature(description: "Offer one-tap payment with the platform wallet")
     let savedCards = Feature(description: "Let customers pick a card saved on their account", defaultState: true)
     let newAddressForm = Feature(
@@ -12,8 +11,4 @@ final class DemoCheckoutFeatures: FeatureGroup, @unchecked Sendable {
         description: "Add a Reorder button to past orders; the order history cache is built at launch",
         requiresRestart: true)
     let giftWrapping = Feature(description: "Offer gift wrapping and a gift message at checkout")
-
-    init() {
-        super.init(label: "Checkout", description: "Paying for an order")
-    }
 }

@@ -3,8 +3,9 @@ import FlagstaffFirebase
 import FlagstaffRemote
 import Foundation
 
-/// The built-in demo registry that `flagstaff` opens when no manifest is given: the flags of the sample
-/// apps plus enough realistic ones, in groups and with descriptions, to make search worth trying.
+/// The declarations of the built-in demo registry that `flagstaff` opens when no manifest is given
+/// (``registry(store:options:)``): the flags of the sample apps plus enough realistic ones, in groups and with
+/// descriptions, to make search worth trying.
 ///
 /// At the top level it also has the typed settings of Firebase's Remote Config guide: `cardColor`,
 /// `welcomeMessage`, `maxItems`, `theme` and `appFeatureConfig`.
@@ -14,9 +15,7 @@ import Foundation
 /// `appFeatureConfig` are settings, bound to a Firebase remote config for a demo project: they show their
 /// defaults with no network (`flagstaff fetch` reports the failed fetch) and the cached values live in
 /// `<store>.remote/`.
-final class DemoFeatures: FeatureRegistry, @unchecked Sendable {
-    // @unchecked: adds only immutable `let` flags and groups to FeatureRegistry, which is thread-safe.
-
+struct DemoFeatures: FeatureGroup {
     /// The display name shown by the console and the CLI.
     static let displayName = "Moments demo"
 
@@ -53,18 +52,26 @@ final class DemoFeatures: FeatureRegistry, @unchecked Sendable {
     let checkout = DemoCheckoutFeatures()
     let diagnostics = DemoDiagnosticsFeatures()
 
-    /// Creates the demo registry.
+    /// Creates the demo registry: the declarations, their remote config attached.
     /// - Parameters:
     ///   - store: the override store; remote values are cached next to it.
     ///   - options: registry options.
-    init(store: FileOverrideStore, options: RegistryOptions) {
+    static func registry(store: FileOverrideStore, options: RegistryOptions) -> FeatureRegistry<DemoFeatures> {
+        let registry = FeatureRegistry(DemoFeatures(remoteStorage: store.url), store: store, options: options)
+        registry.remoteConfig.attach(to: registry)
+        return registry
+    }
+
+    /// Creates the declarations.
+    /// - Parameter remoteStorage: the override store's location; remote values are cached next to it.
+    init(remoteStorage: URL) {
         let description = Self.remoteDescription
         let firebase = FirebaseRemoteConfigProvider(
             options: FirebaseRemoteConfigOptions(
                 projectID: description.projectID ?? "flagstaff-demo", apiKey: description.apiKey ?? "",
                 appID: description.appID ?? ""))
         let config = RemoteConfig(
-            provider: firebase, storageDirectory: RemoteSetup.storageDirectory(forStore: store.url))
+            provider: firebase, storageDirectory: RemoteSetup.storageDirectory(forStore: remoteStorage))
         // Constant, valid defaults: setting them cannot fail.
         try? config.setDefaults(description.defaults.mapValues(\.foundationValue))
         remoteConfig = config
@@ -84,7 +91,5 @@ final class DemoFeatures: FeatureRegistry, @unchecked Sendable {
             default: AppFeatureConfig.standard,
             description: "Upload limit, colours and the new-feature switch, as JSON (remote config app_feature_config)",
             remote: config.binding("app_feature_config"))
-        super.init(store: store, options: options)
-        config.attach(to: self)
     }
 }

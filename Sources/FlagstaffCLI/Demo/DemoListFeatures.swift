@@ -1,9 +1,8 @@
 import Flagstaff
 
 /// The demo's `list` group: how the main list loads and shows rows.
-final class DemoListFeatures: FeatureGroup, @unchecked Sendable {
-    // @unchecked: adds only immutable `let` flags to FeatureGroup, which is thread-safe.
-
+struct DemoListFeatures: FeatureGroup {
+    let groupOptions = GroupOptions(label: "List", description: "The main list of moments")
     let infiniteScroll = Feature(
         description: "Load more rows when the list is scrolled to the bottom, instead of a More button")
     let pullToRefresh = Feature(description: "Refresh the list by pulling it down", defaultState: true)
@@ -12,8 +11,4 @@ final class DemoListFeatures: FeatureGroup, @unchecked Sendable {
         label: "Section Index", description: "Show an A–Z index on the right edge for long lists")
     let skeletonPlaceholders = Feature(
         description: "Show grey placeholder rows while the first page loads", defaultState: true)
-
-    init() {
-        super.init(label: "List", description: "The main list of moments")
-    }
 }

@@ -2,9 +2,8 @@ import Flagstaff
 import FlagstaffRemote
 
 /// The demo's `moments` group: what a moment (a post) shows.
-final class DemoMomentsFeatures: FeatureGroup, @unchecked Sendable {
-    // @unchecked: adds only immutable `let` flags to FeatureGroup, which is thread-safe.
-
+struct DemoMomentsFeatures: FeatureGroup {
+    let groupOptions = GroupOptions(label: "Moments", description: "Posts in the feed")
     let isLikeButtonForMomentEnabled = Feature(
         label: "Like Button",
         description: "Show the like button under each moment; the action bar is laid out at launch",
@@ -22,6 +21,5 @@ final class DemoMomentsFeatures: FeatureGroup, @unchecked Sendable {
             remoteKey: "isRoundedAvatar", defaultState: false, label: "Rounded Avatar",
             description: "Draw authors' avatars as circles instead of rounded squares (remote config isRoundedAvatar)",
             config: remoteConfig)
-        super.init(label: "Moments", description: "Posts in the feed")
     }
 }

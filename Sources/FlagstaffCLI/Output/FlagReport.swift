@@ -106,7 +106,7 @@ struct FlagReport: Encodable {
         value = ReportValue(resolution.value, of: feature)
         if let flag = feature as? AnyFlag {
             enabled = ValueText.booleanState(resolution.value)
-            override = .string(flag.override.storageWord)
+            override = .string(flag.untrackedOverride.storageWord)
         } else {
             override = feature.overrideValue.map { ReportValue($0, of: feature) } ?? .null
             defaultValue = ReportValue(feature.declaredDefault, of: feature)

@@ -14,7 +14,7 @@ enum RemoteFlagFactory {
 
     /// Attaches the remote config so the console shows its status, `Ctrl-R` fetches, and activations
     /// notify the registry.
-    static func attach(_ config: RemoteConfig, to registry: FeatureRegistry) {
+    static func attach(_ config: RemoteConfig, to registry: AnyFeatureRegistry) {
         config.attach(to: registry)
     }
 }

@@ -9,14 +9,14 @@ enum KeyLookup {
     ///   - argument: how the argument is called in messages (`KEY`).
     /// - Returns: the flag.
     /// - Throws: `CLIFailure.usage` naming the key and suggesting close matches.
-    static func feature(_ key: String, in registry: FeatureRegistry, argument: String = "KEY") throws -> AnyFeature {
+    static func feature(_ key: String, in registry: AnyFeatureRegistry, argument: String = "KEY") throws -> AnyFeature {
         if let feature = registry.feature(forKey: key) { return feature }
         throw CLIFailure.usage(unknownKeyMessage([key], in: registry, argument: argument))
     }
 
     /// Checks that every key exists, reporting all unknown ones at once.
     /// - Throws: `CLIFailure.usage` naming every unknown key, with suggestions.
-    static func features(_ keys: [String], in registry: FeatureRegistry, argument: String = "KEY") throws
+    static func features(_ keys: [String], in registry: AnyFeatureRegistry, argument: String = "KEY") throws
         -> [AnyFeature]
     {
         let unknown = keys.filter { registry.feature(forKey: $0) == nil }
@@ -25,7 +25,7 @@ enum KeyLookup {
     }
 
     /// `unknown flag key 'blueTxt' (KEY); did you mean 'blueText'?` for each key, and where to find the keys.
-    static func unknownKeyMessage(_ keys: [String], in registry: FeatureRegistry, argument: String) -> String {
+    static func unknownKeyMessage(_ keys: [String], in registry: AnyFeatureRegistry, argument: String) -> String {
         var lines: [String] = []
         for key in keys {
             var line =
@@ -42,7 +42,7 @@ enum KeyLookup {
 
     /// Up to three keys close to `key`: the registry's search first (so `infinite` finds
     /// `list.infiniteScroll`), then keys within a small edit distance (so `blueTxet` finds `blueText`).
-    static func suggestions(for key: String, in registry: FeatureRegistry) -> [String] {
+    static func suggestions(for key: String, in registry: AnyFeatureRegistry) -> [String] {
         var found: [String] = []
         for result in registry.search(key) where result.kind <= .substring {
             found.append(result.feature.key)

@@ -85,7 +85,7 @@ struct LaunchBaseline {
     /// command that opens the store calls it, so a corrupt snapshot is handled the same way whatever the
     /// command; an unreadable file or an unsupported version is left to ``load(forStore:)`` to report.
     /// - Throws: `CLIFailure.runtime` naming the file if the replacement cannot be written.
-    static func replaceIfCorrupt(forStore store: URL, registry: FeatureRegistry) throws {
+    static func replaceIfCorrupt(forStore store: URL, registry: AnyFeatureRegistry) throws {
         let url = url(forStore: store)
         guard case .corrupt(let reason) = read(url) else { return }
         var values: [String: ReportValue] = [:]
@@ -147,7 +147,7 @@ struct LaunchBaseline {
     /// - Returns: the keys recorded.
     /// - Throws: `CLIFailure.runtime` naming the file if it cannot be written.
     @discardableResult
-    static func record(_ registry: FeatureRegistry, forStore store: URL, at date: Date = Date()) throws -> [String] {
+    static func record(_ registry: AnyFeatureRegistry, forStore store: URL, at date: Date = Date()) throws -> [String] {
         let url = url(forStore: store)
         var values: [String: ReportValue] = [:]
         for feature in registry.allFeatures where feature.requiresRestart {

@@ -15,8 +15,8 @@ enum ManifestRegistryBuilder {
     static func build(
         _ manifest: RegistryManifest, store: any OverrideStore, options: RegistryOptions,
         remoteConfig: RemoteConfig?
-    ) throws -> FeatureRegistry {
-        let registry = try FeatureRegistry(
+    ) throws -> AnyFeatureRegistry {
+        let registry = try AnyFeatureRegistry(
             manifest: manifest, store: store, options: options, settingSource: remoteConfig
         ) { flag in
             guard flag.kind == .remote, let remoteConfig else { return nil }

@@ -5,7 +5,7 @@ import Foundation
 /// A registry opened for a command, with where it came from.
 struct LoadedRegistry {
     /// The registry.
-    let registry: FeatureRegistry
+    let registry: AnyFeatureRegistry
     /// The override store file.
     let storeURL: URL
     /// The manifest file, or `nil` for the built-in demo registry.
@@ -75,7 +75,7 @@ enum RegistryLoader {
             // What an app started with this environment would see (the CLI's own arguments are not an app's).
             launchOverrides: LaunchOverrides(environment: CommandContext.current.environment, arguments: []),
             wallClock: wallClock)
-        let registry: FeatureRegistry
+        let registry: AnyFeatureRegistry
         var remoteConfig: RemoteConfig?
         if let manifest, let manifestPath {
             remoteConfig = try manifest.remote.map {
@@ -90,7 +90,7 @@ enum RegistryLoader {
                 throw CLIFailure.runtime("\(manifestPath): cannot build the registry: \(error)")
             }
         } else {
-            let demo = DemoFeatures(store: store, options: registryOptions)
+            let demo = DemoFeatures.registry(store: store, options: registryOptions)
             remoteConfig = demo.remoteConfig
             registry = demo
         }
@@ -116,7 +116,7 @@ enum RegistryLoader {
     /// Says on standard error, one line per key, which store entries are not valid for the flag or setting
     /// declared under their key (a hand-edited file, an older app version): they are ignored and left in the file.
     /// (The console shows them on its own screen instead.)
-    static func reportStoredValueProblems(_ registry: FeatureRegistry, store: URL) {
+    static func reportStoredValueProblems(_ registry: AnyFeatureRegistry, store: URL) {
         for problem in registry.storedValueProblems {
             StandardStreams.note("the override store \(store.path): \(problem) (left in the file)")
         }

@@ -5,7 +5,7 @@ import Foundation
 package enum ProfileCatalog {
     /// The profiles folder a registry's console uses when none is given: beside the registry's file store
     /// (`overrides.json` → `overrides.profiles/`), or `nil` when its store is not a file.
-    package static func defaultLibrary(for registry: FeatureRegistry) -> ProfileLibrary? {
+    package static func defaultLibrary(for registry: AnyFeatureRegistry) -> ProfileLibrary? {
         guard let store = registry.store as? FileOverrideStore else { return nil }
         return ProfileLibrary(folder: ProfileLibrary.defaultFolder(forStore: store.url))
     }
@@ -16,7 +16,7 @@ package enum ProfileCatalog {
     ///   - library: the profiles folder.
     ///   - registry: the registry the profiles would be applied to.
     /// - Returns: the listing.
-    package static func listing(of library: ProfileLibrary, for registry: FeatureRegistry) -> ProfileListing {
+    package static func listing(of library: ProfileLibrary, for registry: AnyFeatureRegistry) -> ProfileListing {
         let folder = library.folder.path
         let names: [String]
         do {

@@ -18,7 +18,7 @@ import Foundation
 /// Not thread-safe: use it from the console's thread (only the inbox is shared).
 package final class ConsoleEffectRunner {
     /// The registry written to.
-    package let registry: FeatureRegistry
+    package let registry: AnyFeatureRegistry
     /// Events from other threads, drained by ``send(_:to:)`` and ``sendQueuedEvents(to:)``.
     package let inbox = ConsoleInbox()
     private let terminal: any ConsoleTerminal
@@ -48,7 +48,7 @@ package final class ConsoleEffectRunner {
     ///   - editor: what `e` on a JSON setting opens (the terminal is handed over while it runs).
     ///   - profiles: the profiles folder; by default the one beside the registry's file store.
     package init(
-        registry: FeatureRegistry, terminal: any ConsoleTerminal,
+        registry: AnyFeatureRegistry, terminal: any ConsoleTerminal,
         restartHandler: (@Sendable ([PendingRestart]) throws -> Void)? = nil,
         clock: any Clock<Duration> = ContinuousClock(), editor: ExternalEditor = ExternalEditor(),
         profiles: ProfileLibrary?? = nil

@@ -79,7 +79,7 @@ package final class ConsoleStoreWriter: Sendable {
     ///   - clock: the clock the retries wait on.
     ///   - post: where results are reported.
     package convenience init(
-        registry: FeatureRegistry, clock: any Clock<Duration>, post: @escaping @Sendable (ConsoleEvent) -> Void
+        registry: AnyFeatureRegistry, clock: any Clock<Duration>, post: @escaping @Sendable (ConsoleEvent) -> Void
     ) {
         let store = registry.store as? FileOverrideStore
         let probe = store.flatMap { try? Self.lockProbe(for: $0.url) }

@@ -2,7 +2,7 @@ import Flagstaff
 import Foundation
 
 /// What the console's state reads about the flags it shows: the narrow interface between ``ConsoleState`` and
-/// a ``FeatureRegistry`` (``RegistryFlagSource``), so the state can be driven against an in-memory fake.
+/// a ``AnyFeatureRegistry`` (``RegistryFlagSource``), so the state can be driven against an in-memory fake.
 ///
 /// Flags are identified by their store key. Reads must be cheap for one key (the layout reads the visible
 /// rows' flags on every frame); ``notableStatuses()``, ``outline()`` and ``search(_:scope:)`` cost time proportional

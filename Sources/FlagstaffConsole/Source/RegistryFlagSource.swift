@@ -1,20 +1,20 @@
 import Flagstaff
 import Foundation
 
-/// A ``FeatureRegistry`` as the console reads it.
+/// A ``AnyFeatureRegistry`` as the console reads it.
 ///
 /// Search adds value matches to the registry's search: the registry's index knows keys, labels, groups and
 /// descriptions, not values, so the typed settings whose current value contains the query are appended after
 /// its results (the settings are listed once per registry size; a search reads only their values).
 package struct RegistryFlagSource: ConsoleFlagSource {
     /// The registry.
-    package let registry: FeatureRegistry
+    package let registry: AnyFeatureRegistry
     private let settings = SettingList()
     /// Whether any value was fixed at launch (read once: without any, a bulk change reads no member's launch value).
     private let hasLaunchOverrides: Bool
 
     /// Wraps a registry.
-    package init(_ registry: FeatureRegistry) {
+    package init(_ registry: AnyFeatureRegistry) {
         self.registry = registry
         self.hasLaunchOverrides = !registry.options.launchOverrides.values.isEmpty
     }
@@ -52,14 +52,14 @@ package struct RegistryFlagSource: ConsoleFlagSource {
         var flag = ConsoleFlag(
             key: feature.key, label: feature.label, description: feature.description, groupPath: feature.groupPath,
             kind: feature.kind, requiresRestart: feature.requiresRestart, resolution: feature.resolution,
-            defaultValue: feature.computedDefault, override: feature.override, launchValue: feature.launchValue
+            defaultValue: feature.computedDefault, override: feature.untrackedOverride, launchValue: feature.launchValue
         )
         flag.expiry = flag.isOverridden ? registry.overrideExpiry(forKey: key) : nil
         return flag
     }
 
     package func outline() -> ConsoleOutline {
-        func outlineGroup(_ group: FeatureGroup) -> ConsoleOutline.Group {
+        func outlineGroup(_ group: RegistryGroup) -> ConsoleOutline.Group {
             ConsoleOutline.Group(
                 id: group.keyPath.joined(separator: "."), label: group.label,
                 keys: FeatureKeys(features: group.features),
@@ -124,7 +124,8 @@ package struct RegistryFlagSource: ConsoleFlagSource {
                 isBoolean: feature.settingType == .boolean, isPendingRestart: feature.isPendingRestart)
         }
         return ConsoleFlagStatus(
-            key: flag.key, value: flag.enabled, override: flag.override, isPendingRestart: flag.isPendingRestart)
+            key: flag.key, value: flag.untrackedEnabled, override: flag.untrackedOverride,
+            isPendingRestart: flag.isPendingRestart)
     }
 }
 
@@ -142,7 +143,7 @@ final class SettingList: Sendable {
 
     /// The settings whose current value, as a person reads it, contains `query` (ignoring case and
     /// diacritics), in declaration order; none for a blank query.
-    func valueMatches(of registry: FeatureRegistry, query: String) -> [AnyFeature] {
+    func valueMatches(of registry: AnyFeatureRegistry, query: String) -> [AnyFeature] {
         let needle = Self.fold(query.trimmingCharacters(in: .whitespaces))
         guard !needle.isEmpty else { return [] }
         let count = registry.allFeatures.count

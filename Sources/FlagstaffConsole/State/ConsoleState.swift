@@ -137,7 +137,7 @@ package struct ConsoleState: Sendable {
 
     /// Creates the state for a registry (see ``init(source:title:width:height:useColor:asciiOnly:showDetail:)``).
     package init(
-        registry: FeatureRegistry, title: String? = nil, width: Int = 100, height: Int = 30, useColor: Bool = true,
+        registry: AnyFeatureRegistry, title: String? = nil, width: Int = 100, height: Int = 30, useColor: Bool = true,
         asciiOnly: Bool = false
     ) {
         self.init(

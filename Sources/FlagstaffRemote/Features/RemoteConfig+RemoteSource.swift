@@ -61,7 +61,7 @@ extension RemoteConfig: RemoteSource {
     /// Attaching the same registry twice does nothing. The registry is held weakly.
     ///
     /// - Parameter registry: The registry holding flags bound to this config.
-    public func attach(to registry: FeatureRegistry) {
+    public func attach(to registry: AnyFeatureRegistry) {
         registry.attach(self)
         let identifier = ObjectIdentifier(registry)
         let isNew = state.withLock { $0.attachedRegistries.insert(identifier).inserted }
@@ -88,7 +88,7 @@ extension RemoteConfig {
     /// have a `remoteKey`, then attach the config:
     ///
     /// ```swift
-    /// let registry = try FeatureRegistry(
+    /// let registry = try AnyFeatureRegistry(
     ///     manifest: manifest, store: store, settingSource: config, makeFeature: config.makeFeature(for:))
     /// config.attach(to: registry)
     /// ```

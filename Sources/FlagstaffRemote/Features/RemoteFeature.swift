@@ -12,7 +12,7 @@ import Synchronization
 /// ```swift
 /// let remoteConfig = RemoteConfig(provider: firebase, storageDirectory: cacheURL)
 ///
-/// final class MomentsFeatures: FeatureGroup {
+/// struct MomentsFeatures: FeatureGroup {
 ///     let isRoundedAvatar = RemoteFeature(remoteKey: "isRoundedAvatar", defaultState: false, config: remoteConfig)
 /// }
 /// // or at runtime, with an explicit key:

@@ -30,7 +30,7 @@ package final class FlagServer: Sendable {
     ///   - registry: the registry served (its store is only read).
     ///   - configuration: address, tokens, limits.
     ///   - logger: where the server says what it does: one line per client first seen, store problems.
-    package init(registry: FeatureRegistry, configuration: FlagServerConfiguration, logger: Logger) {
+    package init(registry: AnyFeatureRegistry, configuration: FlagServerConfiguration, logger: Logger) {
         self.configuration = configuration
         self.logger = logger
         let storeLogger = logger

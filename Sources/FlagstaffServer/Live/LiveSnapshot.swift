@@ -16,7 +16,7 @@ package final class LiveSnapshot: Sendable {
     }
 
     /// The registry served.
-    package let registry: FeatureRegistry
+    package let registry: AnyFeatureRegistry
     private let changeCount = ChangeCounter()
     private let state: AnnotatedMutex<State>
     private let subscription: ChangeSubscription
@@ -27,7 +27,7 @@ package final class LiveSnapshot: Sendable {
     ///   - registry: the registry (its store is only read).
     ///   - onStoreProblem: called with the store's error when the store becomes unreadable or corrupt (the last
     ///     good values stay served), and with `nil` when it is readable again.
-    package init(registry: FeatureRegistry, onStoreProblem: @escaping @Sendable (String?) -> Void = { _ in }) {
+    package init(registry: AnyFeatureRegistry, onStoreProblem: @escaping @Sendable (String?) -> Void = { _ in }) {
         self.registry = registry
         self.onStoreProblem = onStoreProblem
         let counter = changeCount

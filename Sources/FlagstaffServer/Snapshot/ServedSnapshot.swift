@@ -33,7 +33,8 @@ package final class ServedSnapshot: Sendable {
 
     /// Takes a snapshot of a registry's members.
     /// - Parameter registry: the registry.
-    package convenience init(registry: FeatureRegistry, cachedBodyLimit: Int = ServedSnapshot.defaultCachedBodyLimit) {
+    package convenience init(registry: AnyFeatureRegistry, cachedBodyLimit: Int = ServedSnapshot.defaultCachedBodyLimit)
+    {
         self.init(flags: registry.allFeatures.map(ServedFlag.init), cachedBodyLimit: cachedBodyLimit)
     }
 

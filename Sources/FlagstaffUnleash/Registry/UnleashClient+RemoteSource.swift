@@ -39,7 +39,7 @@ extension UnleashClient: UnleashToggleSource {
     /// - Parameters:
     ///   - registry: The registry.
     ///   - group: The group key for runtime-registered toggles (default `unleash`, shown as "Unleash").
-    public func attach(to registry: FeatureRegistry, group: String = "unleash") {
+    public func attach(to registry: AnyFeatureRegistry, group: String = "unleash") {
         poller.attach(source: self, to: registry, group: group)
     }
 }

@@ -10,7 +10,7 @@ import Foundation
 /// unknown to the engine falls back to ``defaultState``.
 ///
 /// ```swift
-/// final class AppFeatures: FeatureRegistry {
+/// struct AppFeatures: FeatureGroup {
 ///     let newCheckout = UnleashFeature(toggleName: "checkout.new-flow", source: unleash)
 /// }
 /// unleash.attach(to: features)   // status, Ctrl-R, change notifications, unknown toggles under "Unleash"

@@ -7,7 +7,7 @@ import Foundation
 enum UnleashRegistryLink {
     /// Installs the link; returns the subscription that keeps it alive (the client stores it).
     static func install(
-        source: any UnleashToggleSource, hub: UnleashEventHub, registry: FeatureRegistry,
+        source: any UnleashToggleSource, hub: UnleashEventHub, registry: AnyFeatureRegistry,
         group: String
     ) -> UnleashEventSubscription {
         registry.attach(source)
@@ -38,7 +38,7 @@ enum UnleashRegistryLink {
     /// Registers a flag under `group` for every toggle no flag or setting of the registry stands for.
     /// - Returns: The keys registered.
     static func registerUnknown(
-        source: any UnleashToggleSource, hub: UnleashEventHub, registry: FeatureRegistry,
+        source: any UnleashToggleSource, hub: UnleashEventHub, registry: AnyFeatureRegistry,
         group: String
     ) -> [String] {
         let bound = Set(registry.allFeatures.compactMap { boundName(of: $0, to: source) })

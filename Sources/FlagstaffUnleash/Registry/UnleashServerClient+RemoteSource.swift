@@ -34,7 +34,7 @@ extension UnleashServerClient: UnleashToggleSource {
     /// - Parameters:
     ///   - registry: The registry.
     ///   - group: The group key for runtime-registered flags (default `unleash`, shown as "Unleash").
-    public func attach(to registry: FeatureRegistry, group: String = "unleash") {
+    public func attach(to registry: AnyFeatureRegistry, group: String = "unleash") {
         poller.attach(source: self, to: registry, group: group)
     }
 }

@@ -13,8 +13,7 @@ struct RemoteConfigSettingTests {
         var maxUploadSize: Int
     }
 
-    final class MomentsSettings: FeatureRegistry, @unchecked Sendable {
-        // @unchecked: only immutable member properties are added.
+    struct MomentsSettings: FeatureGroup {
         let blueText = Feature()
         let cardColor: Setting<String>
         let maxItems: Setting<Int>
@@ -27,7 +26,6 @@ struct RemoteConfigSettingTests {
             appFeatureConfig = Setting(
                 default: AppFeatureConfig(isNewFeatureEnabled: false, maxUploadSize: 10),
                 remote: config.binding("app_feature_config"))
-            super.init()
         }
     }
 
@@ -84,7 +82,7 @@ struct RemoteConfigSettingTests {
         defer { http.server.stop() }
         let clock = ManualClock()
         let config = makeConfig(http.server.url("/config"), clock: clock)
-        let settings = MomentsSettings(config: config)
+        let settings = FeatureRegistry(MomentsSettings(config: config))
         config.attach(to: settings)
         // What subscribers see when notified: the keys and the value of maxItems at that moment.
         let seen = AnnotatedMutex<[(keys: Set<String>, maxItems: Int)]>([])
@@ -133,7 +131,7 @@ struct RemoteConfigSettingTests {
         let clock = ManualClock()
         let config = makeConfig(http.server.url("/config"), clock: clock)
         let other = makeConfig(http.server.url("/config"), clock: clock)
-        let registry = FeatureRegistry()
+        let registry = AnyFeatureRegistry()
         let mine = Setting(default: 1, key: "mine", remote: config.binding("max_items"))
         let theirs = Setting(default: 1, key: "theirs", remote: other.binding("max_items"))
         try registry.register([mine, theirs])
@@ -161,7 +159,7 @@ struct RemoteConfigSettingTests {
                    {"key": "maxItems", "type": "integer", "default": 20, "range": [1, 100], "remoteKey": "max_items"},
                    {"key": "welcomeMessage", "type": "string", "default": "Welcome", "remoteKey": "welcome_message"}]}
                 """.utf8))
-        let registry = try FeatureRegistry(
+        let registry = try AnyFeatureRegistry(
             manifest: manifest, settingSource: config, makeFeature: config.makeFeature(for:))
         config.attach(to: registry)
         var changes = registry.changes.makeAsyncIterator()

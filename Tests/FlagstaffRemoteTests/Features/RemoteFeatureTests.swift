@@ -6,8 +6,7 @@ import Testing
 
 @Suite("RemoteFeature and RemoteConfig as a registry's remote source")
 struct RemoteFeatureTests {
-    final class AppFeatures: FeatureRegistry, @unchecked Sendable {
-        // @unchecked: only immutable flag properties are added.
+    struct AppFeatures: FeatureGroup {
         let isRoundedAvatar = RemoteFeature(remoteKey: "isRoundedAvatar", defaultState: false)
         let blueText = Feature()
     }
@@ -24,7 +23,7 @@ struct RemoteFeatureTests {
         let provider = ScriptedProvider()
         provider.answer(entries: ["isRoundedAvatar": "true"])
         let config = makeConfig(clock, provider: provider)
-        let registry = FeatureRegistry()
+        let registry = AnyFeatureRegistry()
         let feature = RemoteFeature(
             key: "moments.isRoundedAvatar", remoteKey: "isRoundedAvatar", defaultState: false,
             description: "Round avatars for Chinese users", config: config)
@@ -75,7 +74,7 @@ struct RemoteFeatureTests {
         let clock = ManualClock()
         let provider = ScriptedProvider()
         let config = makeConfig(clock, provider: provider)
-        let registry = FeatureRegistry()
+        let registry = AnyFeatureRegistry()
         try registry.register(
             RemoteFeature(key: "moments.isRoundedAvatar", remoteKey: "isRoundedAvatar", config: config))
         try registry.register(RemoteFeature(key: "moments.other", remoteKey: "other", config: config))
@@ -131,7 +130,7 @@ struct RemoteFeatureTests {
         let provider = ScriptedProvider()
         provider.answer(entries: ["isRoundedAvatar": "1"])
         let config = makeConfig(clock, provider: provider)
-        let features = AppFeatures()
+        let features = FeatureRegistry(AppFeatures())
         #expect(features.isRoundedAvatar.key == "isRoundedAvatar")
         #expect(features.isRoundedAvatar.config == nil)
         #expect(features.isRoundedAvatar.enabled == false)
@@ -193,7 +192,7 @@ struct RemoteManifestTests {
                         RegistryManifest.Flag(key: "moments.blue", default: true),
                     ])
             ])
-        let registry = try FeatureRegistry(manifest: manifest, makeFeature: config.makeFeature(for:))
+        let registry = try AnyFeatureRegistry(manifest: manifest, makeFeature: config.makeFeature(for:))
         config.attach(to: registry)
         let avatar = try #require(registry.feature(forKey: "moments.isRoundedAvatar") as? RemoteFeature)
         #expect(avatar.remoteKey == "isRoundedAvatar")
@@ -216,14 +215,13 @@ struct RemoteManifestTests {
 
     @Test("manifest() exports the remote key of RemoteFeatures declared in code")
     func declaredRemoteFlagsExportTheirRemoteKey() throws {
-        let exported = RemoteFeatureTests.AppFeatures().manifest().flags
+        let exported = FeatureRegistry(RemoteFeatureTests.AppFeatures()).manifest().flags
         let avatar = try #require(exported.first { $0.key == "isRoundedAvatar" })
         #expect(avatar.kind == .remote && avatar.remoteKey == nil, "same as its key: left out")
-        final class Renamed: FeatureRegistry, @unchecked Sendable {
-            // @unchecked: only immutable flag properties are added.
+        struct Renamed: FeatureGroup {
             let avatar = RemoteFeature(remoteKey: "ios_rounded_avatar_v2", defaultState: true)
         }
-        let renamed = try #require(Renamed().manifest().flags.first)
+        let renamed = try #require(FeatureRegistry(Renamed()).manifest().flags.first)
         #expect(renamed.key == "avatar" && renamed.remoteKey == "ios_rounded_avatar_v2" && renamed.default)
     }
 }

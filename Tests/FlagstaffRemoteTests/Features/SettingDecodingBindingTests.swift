@@ -23,7 +23,7 @@ import Testing
         let theme = Setting(default: Theme.system, key: "theme", remote: config.binding("theme"))
         let bad = Setting(default: 1, key: "bad", remote: config.binding("bad"))
         let outOfRange = Setting(default: 1, range: 1...100, key: "range", remote: config.binding("range"))
-        let registry = FeatureRegistry()
+        let registry = AnyFeatureRegistry()
         try registry.register([maxItems, ratio, flagLike, theme, bad, outOfRange])
         config.attach(to: registry)
         await config.fetch()

@@ -2,25 +2,22 @@ import Flagstaff
 import FlagstaffTestSupport
 import Foundation
 
-final class ListFeatures: FeatureGroup, @unchecked Sendable {
+struct ListFeatures: FeatureGroup {
     let infiniteScroll = Feature(description: "Load more rows at the bottom")
     let compactRows = Feature(label: "Dense rows", defaultState: true)
 }
 
-final class DeepFeatures: FeatureGroup, @unchecked Sendable {
+struct DeepFeatures: FeatureGroup {
     let inner = InnerFeatures()
     let outerFlag = Feature()
 }
 
-final class InnerFeatures: FeatureGroup, @unchecked Sendable {
+struct InnerFeatures: FeatureGroup {
     let deepFlag = Feature(description: "Nested two levels down")
 }
 
-class BaseFeatures: FeatureRegistry, @unchecked Sendable {
-    let inheritedFlag = Feature(description: "Declared in the superclass")
-}
-
-final class AppFeatures: BaseFeatures, @unchecked Sendable {
+struct AppFeatures: FeatureGroup {
+    let inheritedFlag = Feature(description: "Declared first")
     let blueText = Feature()
     let debugLogging = Feature(defaultState: true)
     let useTabBarNav = Feature(requiresRestart: true)
@@ -34,20 +31,19 @@ final class AppFeatures: BaseFeatures, @unchecked Sendable {
 }
 
 /// Two groups each declaring `darkMode`: keys are namespaced, so they do not collide.
-final class SettingsGroup: FeatureGroup, @unchecked Sendable { let darkMode = Feature() }
-final class ProfileGroup: FeatureGroup, @unchecked Sendable { let darkMode = Feature() }
-final class NamespacedFeatures: FeatureRegistry, @unchecked Sendable {
+struct SettingsGroup: FeatureGroup { let darkMode = Feature() }
+struct ProfileGroup: FeatureGroup { let darkMode = Feature() }
+struct NamespacedFeatures: FeatureGroup {
     let settings = SettingsGroup()
     let profile = ProfileGroup()
 }
 
 /// Two flags with the same explicit key.
-final class DuplicateFeatures: FeatureRegistry, @unchecked Sendable {
+struct DuplicateFeatures: FeatureGroup {
     let first = Feature(key: "shared")
     let list = DuplicateGroup()
 }
-final class DuplicateGroup: FeatureGroup, @unchecked Sendable { let second = Feature(key: "shared") }
-
+struct DuplicateGroup: FeatureGroup { let second = Feature(key: "shared") }
 func temporaryDirectory() -> URL {
     TestDirectory.make("flagstaff-tests")
 }

@@ -4,7 +4,7 @@ import Synchronization
 
 @testable import Flagstaff
 
-final class TypedFeatures: FeatureRegistry, @unchecked Sendable {
+struct TypedFeatures: FeatureGroup {
     let blueText = Feature()
     let cardColor = Setting(default: "#f05138", description: "Card background")
     let maxItems = Setting(default: 20, range: 1...100)
@@ -15,7 +15,7 @@ final class TypedFeatures: FeatureRegistry, @unchecked Sendable {
     let layout = TypedLayoutFeatures()
 }
 
-final class TypedLayoutFeatures: FeatureGroup, @unchecked Sendable {
+struct TypedLayoutFeatures: FeatureGroup {
     let columns = Setting(default: 3, range: 1...6)
 }
 

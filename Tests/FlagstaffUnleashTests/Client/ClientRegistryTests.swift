@@ -7,14 +7,12 @@ import Testing
 
 @Suite("Unleash client: registry integration")
 struct ClientRegistryTests {
-    final class ShopFeatures: FeatureRegistry, @unchecked Sendable {
-        // @unchecked: only immutable flag properties are added.
+    struct ShopFeatures: FeatureGroup {
         let newCheckout: UnleashFeature
         let legacy = Feature(key: "legacy-banner")
 
         init(client: any UnleashToggleSource) {
             newCheckout = UnleashFeature(toggleName: "checkout.new-flow", defaultState: true, source: client)
-            super.init()
         }
     }
 
@@ -28,7 +26,7 @@ struct ClientRegistryTests {
         let server = try LoopbackHTTPServer.started { _ in .json(toggles.current) }
         defer { server.stop() }
         let client = UnleashClient.testing(url: server.url("/proxy"))
-        let registry = ShopFeatures(client: client)
+        let registry = FeatureRegistry(ShopFeatures(client: client))
         #expect(registry.newCheckout.enabled, "the default applies while the client has no toggles")
         #expect(registry.newCheckout.resolution.source == .static)
 
@@ -83,7 +81,7 @@ struct ClientRegistryTests {
         }
         defer { server.stop() }
         let client = UnleashClient.testing(url: server.url("/proxy"), disableMetrics: false)
-        let registry = FeatureRegistry()
+        let registry = AnyFeatureRegistry()
         client.attach(to: registry)
         await client.start()
         // Registering reads the flag once (the registry's launch value); stopping sends that count.
@@ -102,7 +100,7 @@ struct ClientRegistryTests {
         let client = UnleashClient.testing(
             url: URL(fileURLWithPath: "/"),
             bootstrap: .toggles([UnleashToggle(name: "boot", enabled: true)]))
-        let registry = FeatureRegistry()
+        let registry = AnyFeatureRegistry()
         client.attach(to: registry)
         #expect(registry.flag(forKey: "boot")?.enabled == true)
         #expect(registry.feature(forKey: "boot")?.kind == .remote)

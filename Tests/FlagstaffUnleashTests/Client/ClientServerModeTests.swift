@@ -187,7 +187,7 @@ struct ClientServerModeTests {
         let server = try Self.server(body)
         defer { server.stop() }
         let client = try Self.client(server.url("/api"), disableMetrics: true)
-        let registry = FeatureRegistry()
+        let registry = AnyFeatureRegistry()
         client.attach(to: registry)
         let changes = Locked<Set<String>>([])
         let subscription = registry.onChange { change in changes.withLock { $0.formUnion(change.keys) } }

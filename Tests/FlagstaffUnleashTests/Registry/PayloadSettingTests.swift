@@ -11,8 +11,7 @@ import Testing
 struct PayloadSettingTests {
     struct UploadLimits: Codable, Equatable, Sendable, SettingValue { var maxBytes: Int }
 
-    final class ShopSettings: FeatureRegistry, @unchecked Sendable {
-        // @unchecked: only immutable member properties are added.
+    struct ShopSettings: FeatureGroup {
         let buttonColor: Setting<String>
         let pageSize: Setting<Int>
         let limits: Setting<UploadLimits>
@@ -23,7 +22,6 @@ struct PayloadSettingTests {
             pageSize = Setting(default: 20, range: 1...100, remote: client.binding("search.page-size"))
             limits = Setting(default: UploadLimits(maxBytes: 10), remote: client.binding("upload.limits"))
             banner = Setting(default: "none", remote: client.binding("home.banner"))
-            super.init()
         }
     }
 
@@ -46,7 +44,7 @@ struct PayloadSettingTests {
         let server = try LoopbackHTTPServer.started { _ in .json(toggles.current) }
         defer { server.stop() }
         let client = UnleashClient.testing(url: server.url("/proxy"))
-        let settings = ShopSettings(client: client)
+        let settings = FeatureRegistry(ShopSettings(client: client))
         #expect(settings.buttonColor.value == "#f05138" && settings.buttonColor.source == .static)
 
         client.attach(to: settings)
@@ -110,7 +108,7 @@ struct PayloadSettingTests {
         defer { server.stop() }
         let client = UnleashClient.testing(url: server.url("/proxy"), context: UnleashContext(userId: "1"))
         let color = Setting(default: "#f05138", key: "color", remote: client.binding("checkout.button"))
-        let registry = FeatureRegistry()
+        let registry = AnyFeatureRegistry()
         try registry.register(color)
         await client.start()
         #expect(color.value == "#f05138", "a disabled variant has no payload to use")
@@ -137,7 +135,7 @@ struct PayloadSettingTests {
         let server = try ClientServerModeTests.server(state)
         defer { server.stop() }
         let client = try ClientServerModeTests.client(server.url("/api"), disableMetrics: true)
-        let registry = FeatureRegistry()
+        let registry = AnyFeatureRegistry()
         let pageSize = Setting(default: 20, range: 1...100, key: "pageSize", remote: client.binding("search.page-size"))
         let off = Setting(default: 1, key: "off", remote: client.binding("off"))
         try registry.register([pageSize, off])

@@ -138,7 +138,7 @@ final class UnleashPoller<Model: Sendable, Answer: Sendable>: Sendable {
     // MARK: Registry
 
     /// Links a registry to `source` (the client owning this poller); the link lives as long as the poller.
-    func attach(source: any UnleashToggleSource, to registry: FeatureRegistry, group: String) {
+    func attach(source: any UnleashToggleSource, to registry: AnyFeatureRegistry, group: String) {
         let link = UnleashRegistryLink.install(source: source, hub: hub, registry: registry, group: group)
         links.withLock { $0.append(link) }
     }

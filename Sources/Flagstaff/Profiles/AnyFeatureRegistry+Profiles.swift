@@ -1,5 +1,5 @@
 /// Applying a profile to a registry.
-extension FeatureRegistry {
+extension AnyFeatureRegistry {
     /// Applies a profile in one store write (one undo step), journaled as origin `profile` with its name.
     ///
     /// Values are checked against the members declared under their keys (all or nothing); keys the registry

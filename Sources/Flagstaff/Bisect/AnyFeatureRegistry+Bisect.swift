@@ -1,5 +1,5 @@
 /// Bisecting a registry's overrides, so its members and subscribers see each step at once.
-extension FeatureRegistry {
+extension AnyFeatureRegistry {
     /// The bisect in progress on the registry's store, or `nil`.
     /// - Throws: ``BisectError`` (also when the store is not a file store) naming the state file.
     public func bisectSession() throws -> BisectSession? {

@@ -1,5 +1,5 @@
 /// Bulk changes by member: the console's change to every marked flag.
-extension FeatureRegistry {
+extension AnyFeatureRegistry {
     /// Sorts the members in the byte order of their keys now, if not yet done, so that the first
     /// ``writeOnOffValue(_:toMembers:)`` does not (the console calls this in the background as it starts).
     package func prepareForBulkChanges() {

@@ -1,13 +1,17 @@
 /// Discovery of declared flags by reflection, and runtime registration.
-extension FeatureRegistry {
-    func discoverDeclaredFeatures(rootName: String) {
-        walk(object: self, stopAt: FeatureRegistry.self, groups: [], path: rootName)
+extension AnyFeatureRegistry {
+    /// Discovers the members declared in `root` and the groups nested in it.
+    /// - Parameter rootName: the root's type name, the first component of declaration paths.
+    func discoverDeclaredFeatures(in root: any FeatureGroup, rootName: String) {
+        walk(root, groups: [], path: rootName)
     }
 
-    private func walk(object: AnyObject, stopAt base: AnyClass, groups: [FeatureGroup], path: String) {
+    /// Adds the members declared as stored properties of `declarations` (a struct, or a class with its
+    /// superclasses' properties first), in declaration order, and walks nested groups.
+    private func walk(_ declarations: any FeatureGroup, groups: [RegistryGroup], path: String) {
         var mirrors: [Mirror] = []
-        var next: Mirror? = Mirror(reflecting: object)
-        while let mirror = next, ObjectIdentifier(mirror.subjectType) != ObjectIdentifier(base) {
+        var next: Mirror? = Mirror(reflecting: declarations)
+        while let mirror = next {
             mirrors.append(mirror)
             next = mirror.superclassMirror
         }
@@ -20,7 +24,8 @@ extension FeatureRegistry {
                 } else if let wrapper = child.value as? FeatureFlag {
                     let name = label.hasPrefix("_") ? String(label.dropFirst()) : label
                     add(wrapper.feature, propertyName: name, groups: groups, declaration: "\(path).\(name)")
-                } else if let group = child.value as? FeatureGroup {
+                } else if let nested = child.value as? any FeatureGroup {
+                    let group = RegistryGroup(options: nested.groupOptions)
                     group.assign(propertyName: label, parent: groups.last)
                     if let parent = groups.last { parent.append(subgroup: group) }
                     let path = group.keyPath.joined(separator: ".")
@@ -28,14 +33,14 @@ extension FeatureRegistry {
                         if groups.isEmpty { state.groups.append(group) }
                         if state.groupsByPath[path] == nil { state.groupsByPath[path] = group }
                     }
-                    walk(object: group, stopAt: FeatureGroup.self, groups: groups + [group], path: declaration)
+                    walk(nested, groups: groups + [group], path: declaration)
                 }
             }
         }
     }
 
     /// Adds a discovered flag; problems are recorded, never thrown.
-    private func add(_ feature: AnyFeature, propertyName: String?, groups: [FeatureGroup], declaration: String) {
+    private func add(_ feature: AnyFeature, propertyName: String?, groups: [RegistryGroup], declaration: String) {
         let instance = ObjectIdentifier(feature)
         if let first = core.state.withLock({ $0.instances[instance] }) {
             core.state.withLock {
@@ -101,6 +106,7 @@ extension FeatureRegistry {
             let added = features.filter { $0.registry === self }
             applyLaunchOverrides(to: added, reportingUnknownKeys: false)
             for feature in added { feature.recordLaunchValue() }
+            announceObservedChanges()
         }
         try registerUnpublished(features, in: groupPath)
     }
@@ -167,8 +173,8 @@ extension FeatureRegistry {
     }
 
     /// Finds or creates the groups for a key path.
-    func group(chainFor keys: [String]) -> [FeatureGroup] {
-        var chain: [FeatureGroup] = []
+    func group(chainFor keys: [String]) -> [RegistryGroup] {
+        var chain: [RegistryGroup] = []
         var path = ""
         for key in keys {
             path = path.isEmpty ? key : path + "." + key
@@ -176,7 +182,7 @@ extension FeatureRegistry {
                 chain.append(existing)
                 continue
             }
-            let created = FeatureGroup()
+            let created = RegistryGroup()
             created.assign(propertyName: key, parent: chain.last)
             if let parent = chain.last { parent.append(subgroup: created) }
             core.state.withLock { state in

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The store doctor on a registry's own store.
-extension FeatureRegistry {
+extension AnyFeatureRegistry {
     /// Examines the registry's store as last loaded (expired overrides included) with ``StoreDoctor``, judging
     /// expiry by the registry's ``RegistryOptions/wallClock``.
     ///
@@ -75,7 +75,7 @@ extension FeatureRegistry {
     }
 }
 
-/// What ``FeatureRegistry/fixStore()`` did.
+/// What ``AnyFeatureRegistry/fixStore()`` did.
 public struct DoctorFixOutcome: Sendable, Hashable {
     /// The findings the store change repaired, as found when it was made.
     public var fixed: [DoctorFinding]

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Writing overrides, applying store snapshots and watching the store.
-extension FeatureRegistry {
+extension AnyFeatureRegistry {
     /// Sets a flag's override and persists it in the store.
     /// - Parameters:
     ///   - state: the new override; `.featureDefault` removes the key from the store.

@@ -1,5 +1,5 @@
 /// Building registries from manifests and exporting them.
-extension FeatureRegistry {
+extension AnyFeatureRegistry {
     /// Builds a registry from a manifest (for the standalone console and the CLI).
     ///
     /// Flags become `Feature`s with their default (build-target flags keep their rule). `makeFeature` lets a
@@ -83,7 +83,7 @@ extension FeatureRegistry {
         func settings(_ members: [AnyFeature]) -> [RegistryManifest.Setting] {
             members.filter { !($0 is AnyFlag) }.map(Self.describeSetting)
         }
-        func describe(_ group: FeatureGroup) -> RegistryManifest.Group {
+        func describe(_ group: RegistryGroup) -> RegistryManifest.Group {
             let members = group.features
             return RegistryManifest.Group(
                 key: group.key, label: group.label, description: group.description, flags: flags(members),

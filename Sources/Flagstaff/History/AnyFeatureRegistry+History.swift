@@ -1,5 +1,5 @@
 /// Undo and redo through a registry, so its members and subscribers see the result at once.
-extension FeatureRegistry {
+extension AnyFeatureRegistry {
     /// Undoes the newest change still in force in the registry's store (``FileOverrideStore/undo()``) and
     /// applies the result.
     /// The values written back are checked against their members as ``setOverrideValues(_:)`` checks them.

@@ -1,5 +1,5 @@
 /// Applying the launch overrides of `RegistryOptions.launchOverrides`.
-extension FeatureRegistry {
+extension AnyFeatureRegistry {
     /// Puts the launch values of `members` in force; refused values are reported (once per process on standard
     /// error) and listed in ``launchOverrideProblems``.
     /// - Parameters:

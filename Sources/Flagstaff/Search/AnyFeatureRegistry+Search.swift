@@ -1,5 +1,5 @@
 /// Search over a registry's flags.
-extension FeatureRegistry {
+extension AnyFeatureRegistry {
     /// Finds flags by key, label, group path and description, case- and diacritic-insensitively, best match
     /// first (exact > prefix > word start > substring > subsequence; then label > key > group > description;
     /// then earlier position; then declaration order).

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Overrides that expire (``OverrideExpiry``).
-extension FeatureRegistry {
+extension AnyFeatureRegistry {
     /// The expiry of the override in force under `key`, or `nil` when it is permanent or there is none.
     /// - Parameter key: a store key.
     public func overrideExpiry(forKey key: String) -> OverrideExpiry? {

@@ -1,5 +1,5 @@
 /// Change notification: callbacks and async streams.
-extension FeatureRegistry {
+extension AnyFeatureRegistry {
     /// Calls `handler` after every override change (local, by another process through the store, or a remote
     /// activation), with the keys that changed.
     ///
@@ -26,7 +26,17 @@ extension FeatureRegistry {
     }
 
     func notify(_ change: FeatureChange) {
+        announceObservedChanges()
         let handlers = core.state.withLock { Array($0.subscribers.values) }
         for handler in handlers { handler(change) }
+    }
+
+    /// Announces to the Observation framework the members queued while the registry held its locks.
+    func announceObservedChanges() {
+        let members = core.observedChanges.withLock { queued in
+            defer { queued = [] }
+            return queued
+        }
+        for member in members { member.announceObservedChange() }
     }
 }

@@ -1,0 +1,177 @@
+import FlagstaffTestSupport
+import FlagstaffTesting
+import Foundation
+import Observation
+import Synchronization
+import Testing
+
+@testable import Flagstaff
+
+/// Whether the `onChange` of one `withObservationTracking` was called (it is called at most once).
+private final class Tracked: Sendable {
+    private final class Calls: Sendable {
+        let count = Atomic<Int>(0)
+    }
+
+    private let calls = Calls()
+    var fired: Bool { calls.count.load(ordering: .acquiring) > 0 }
+
+    /// Tracks the reads `read` makes.
+    init(_ read: () -> Void) {
+        let calls = self.calls
+        withObservationTracking(read) { calls.count.add(1, ordering: .releasing) }
+    }
+}
+
+/// Flags and settings with the Observation framework: reads inside `withObservationTracking` are told of a change
+/// of the value from every source, and only of a change of what they read.
+@Suite struct ObservationTests {
+    let directory = temporaryDirectory()
+    var file: URL { directory.appendingPathComponent("overrides.json") }
+    let clock = ManualClock()
+
+    private func registry(_ store: any OverrideStore = InMemoryOverrideStore()) -> FeatureRegistry<TypedFeatures> {
+        FeatureRegistry(
+            TypedFeatures(), store: store,
+            options: RegistryOptions(storeWatchInterval: nil, clock: clock, launchOverrides: .none, wallClock: clock))
+    }
+
+    @Test func anOverrideInThisProcessIsAnnouncedToReadersOfTheFlagAndTheSetting() throws {
+        let features = registry()
+        let flag = Tracked { _ = features.blueText.enabled }
+        let setting = Tracked { _ = features.maxItems.value }
+        let other = Tracked { _ = features.cardColor.value }
+        features.blueText.override = .enabled
+        #expect(flag.fired)
+        #expect(!setting.fired)
+        features.maxItems.overriddenValue = 50
+        #expect(setting.fired)
+        #expect(!other.fired, "a member whose value did not change is not announced")
+        #expect(features.maxItems.value == 50)
+    }
+
+    @Test func onlyAChangeOfTheEffectiveValueIsAnnouncedToValueReadersAndAnOverrideChangeToOverrideReaders() throws {
+        let features = registry()
+        // A setting forced to its default: its value does not change, its override does.
+        let value = Tracked { _ = features.compact.value }
+        let override = Tracked { _ = features.compact.overriddenValue }
+        features.compact.overriddenValue = false
+        #expect(!value.fired, "forcing the default value leaves the value as it was")
+        #expect(override.fired)
+        // An invalid value is refused: nothing changes, nothing is announced.
+        let refused = Tracked { _ = features.maxItems.value }
+        features.maxItems.overriddenValue = 500
+        #expect(!refused.fired)
+        // Reads outside tracking are not announced to anyone, and a later change still reaches a new tracker.
+        _ = features.blueText.enabled
+        let later = Tracked { _ = features.blueText.override }
+        features.blueText.override = .disabled
+        #expect(later.fired)
+    }
+
+    @Test func anotherStoreObjectWritingTheFileIsAnnouncedWhenTheRegistryReloads() throws {
+        let features = registry(try FileOverrideStore(url: file))
+        let flag = Tracked { _ = features.blueText.enabled }
+        let setting = Tracked { _ = features.layout.columns.value }
+        // Another process: its own store object on the same file.
+        _ = try FileOverrideStore(url: file).update(["blueText": .on, "layout.columns": try OverrideValue(json: "5")])
+        #expect(!flag.fired, "not before the registry reads the store")
+        features.refreshFromStore()
+        #expect(flag.fired)
+        #expect(setting.fired)
+        #expect(features.blueText.enabled && features.layout.columns.value == 5)
+    }
+
+    @Test func theStoreWatcherAnnouncesAnotherProcessesChange() async throws {
+        let features = FeatureRegistry(
+            TypedFeatures(), store: try FileOverrideStore(url: file),
+            options: RegistryOptions(storeWatchInterval: .seconds(1), clock: clock, launchOverrides: .none))
+        let flag = Tracked { _ = features.blueText.enabled }
+        _ = try FileOverrideStore(url: file).update(["blueText": .on])
+        try await clock.waitForSleepers()
+        clock.advance(by: .seconds(1))
+        #expect(await eventually { flag.fired })
+    }
+
+    @Test func aRemoteActivationIsAnnouncedToReadersOfBoundSettings() throws {
+        let source = FakeSettingSource()
+        let color = Setting(default: "#f05138", remote: SettingRemoteBinding(source: source, key: "cardColor"))
+        let registry = AnyFeatureRegistry(options: RegistryOptions(storeWatchInterval: nil, launchOverrides: .none))
+        try registry.register(Setting(default: 1, key: "unbound"))
+        try registry.register(Setting(default: "#f05138", key: "color", remote: color.remoteBinding))
+        let bound = try #require(registry.feature(forKey: "color") as? Setting<String>)
+        let tracked = Tracked { _ = bound.value }
+        source.set("cardColor", "#0000ff")
+        registry.notifyRemoteChange(keys: ["color"])
+        #expect(tracked.fired)
+        #expect(bound.value == "#0000ff")
+        // An activation that leaves the value as it was is not announced.
+        let again = Tracked { _ = bound.value }
+        source.set("other", "x")
+        registry.notifyRemoteChange(keys: ["color"])
+        #expect(!again.fired)
+    }
+
+    @Test func anExpiryIsAnnounced() async throws {
+        let features = registry(try FileOverrideStore(url: file, wallClock: clock))
+        try features.setOverrideValues(["blueText": .on], expiresAt: clock.date + 60)
+        let flag = Tracked { _ = features.blueText.enabled }
+        try await clock.waitForSleepers()
+        clock.advance(by: .seconds(60))
+        #expect(await eventually { flag.fired })
+        #expect(!features.blueText.enabled)
+    }
+
+    @Test func anUndoIsAnnounced() throws {
+        let features = registry(try FileOverrideStore(url: file))
+        features.maxItems.overriddenValue = 30
+        let setting = Tracked { _ = features.maxItems.value }
+        let override = Tracked { _ = features.maxItems.overriddenValue }
+        try features.undoLastChange()
+        #expect(setting.fired)
+        #expect(override.fired)
+        #expect(features.maxItems.value == 20)
+    }
+
+    @Test func membersOutsideARegistryAnnounceTheirOwnChanges() {
+        let flag = Feature()
+        let tracked = Tracked { _ = flag.enabled }
+        flag.override = .enabled
+        #expect(tracked.fired)
+        let setting = Setting(default: 3)
+        let value = Tracked { _ = setting.value }
+        setting.overriddenValue = 4
+        #expect(value.fired)
+    }
+
+    @Test func aBulkChangeAnnouncesTheObservedMembersItChanged() throws {
+        let registry = AnyFeatureRegistry(options: RegistryOptions(storeWatchInterval: nil, launchOverrides: .none))
+        let flags = (0..<20_000).map { Feature(key: "flag\($0)") }
+        try registry.register(flags)
+        let watched = Tracked { _ = flags[7].enabled }
+        let untouched = Tracked { _ = flags[8].enabled }
+        try registry.setOverrideValues(
+            Dictionary(uniqueKeysWithValues: flags.enumerated().map { ($1.key, $0 == 8 ? nil : .on) }))
+        #expect(watched.fired)
+        #expect(!untouched.fired)
+        #expect(registry.core.observedChanges.withLock { $0.isEmpty }, "nothing left queued")
+    }
+
+    @Test func toolsReadingTypeErasedValuesMakeNoObservationState() {
+        let features = registry()
+        for member in features.allFeatures { _ = (member.currentValue, member.overrideValue, member.isPendingRestart) }
+        let observed = { features.allFeatures.filter { $0.observation.exists }.map(\.key) }
+        #expect(observed().isEmpty)
+        _ = features.blueText.enabled
+        #expect(observed() == ["blueText"])
+    }
+
+    @Test func aTestOverrideDoesNotHideChangesFromTrackers() {
+        let features = registry()
+        let tracked = withFeature(features.blueText).enabled {
+            Tracked { #expect(features.blueText.enabled) }
+        }
+        features.blueText.override = .enabled
+        #expect(tracked.fired)
+    }
+}
