@@ -88,7 +88,7 @@ import Testing
     @Test("HEAD on a registry whose bodies are streamed: chunked like GET, nothing rendered into the answer")
     func streamedBody() async throws {
         let count = ServedSnapshot.defaultCachedBodyLimit + 10
-        let registry = try FeatureRegistry(
+        let registry = try AnyFeatureRegistry(
             manifest: RegistryManifest(
                 name: "Large", flags: (0..<count).map { RegistryManifest.Flag(key: "f\($0)", default: $0 % 2 == 0) }),
             options: RegistryOptions(storeWatchInterval: nil))

@@ -206,7 +206,7 @@ private final class SettableWallClock: WallClock, @unchecked Sendable {
         let directory = temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let url = directory.appendingPathComponent("s.json")
-        let registry = AppFeatures(store: try FileOverrideStore(url: url))
+        let registry = FeatureRegistry(AppFeatures(), store: try FileOverrideStore(url: url))
         let tooLate = OverrideExpiry.storableRange.upperBound.addingTimeInterval(1)
         let error = try #require(throws: InvalidOverrideValue.self) {
             try registry.setOverrideValues(["blueText": .on], expiresAt: tooLate)
@@ -222,9 +222,9 @@ private final class SettableWallClock: WallClock, @unchecked Sendable {
     @Test func theExpiryTimerWaitsAtMostACenturyAtATime() {
         let now = Date(timeIntervalSince1970: 1_796_119_200)
         let far = OverrideExpiry.storableRange.upperBound
-        #expect(FeatureRegistry.expiryWait(until: far, now: now) == .seconds(100 * 365 * 86_400))
-        #expect(FeatureRegistry.expiryWait(until: now.addingTimeInterval(1.5), now: now) == .milliseconds(1500))
-        #expect(FeatureRegistry.expiryWait(until: now, now: now) == nil)
+        #expect(AnyFeatureRegistry.expiryWait(until: far, now: now) == .seconds(100 * 365 * 86_400))
+        #expect(AnyFeatureRegistry.expiryWait(until: now.addingTimeInterval(1.5), now: now) == .milliseconds(1500))
+        #expect(AnyFeatureRegistry.expiryWait(until: now, now: now) == nil)
     }
 
     @Test func storeTimesAreReadStrictlyAndNeverTrap() {

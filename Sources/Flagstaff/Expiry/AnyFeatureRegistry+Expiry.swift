@@ -75,7 +75,7 @@ extension AnyFeatureRegistry {
             let clock = core.clock
             let wallClock = core.wallClock
             let task = Task.detached(priority: .utility) { [weak self] in
-                if let wait = FeatureRegistry.expiryWait(until: deadline, now: wallClock.now()) {
+                if let wait = AnyFeatureRegistry.expiryWait(until: deadline, now: wallClock.now()) {
                     do {
                         try await clock.sleep(for: wait)
                     } catch {
