@@ -49,11 +49,14 @@ let package = Package(
             name: "CZlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
+        // The readers of `flagstaff serve`'s request bodies (OFREP context, Unleash register/metrics, frontend
+        // POST): Foundation only, so the fuzz build reads them without compiling the HTTP stack.
+        .target(name: "FlagstaffServerBodies", dependencies: ["Flagstaff"]),
         // `flagstaff serve`: the registry's effective values over the Unleash frontend and client APIs and OFREP.
         .target(
             name: "FlagstaffServer",
             dependencies: [
-                "Flagstaff", "CZlib",
+                "Flagstaff", "FlagstaffServerBodies", "CZlib",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
@@ -112,7 +115,8 @@ let package = Package(
         .testTarget(
             name: "FlagstaffServerTests",
             dependencies: [
-                "FlagstaffServer", "FlagstaffUnleash", "FlagstaffTesting", "FlagstaffTestSupport", "FlagstaffCLI",
+                "FlagstaffServer", "FlagstaffServerBodies", "FlagstaffUnleash", "FlagstaffTesting",
+                "FlagstaffTestSupport", "FlagstaffCLI",
             ]
         ),
         .testTarget(name: "FlagstaffCLITests", dependencies: ["Flagstaff", "FlagstaffCLI", "FlagstaffTestSupport"]),
