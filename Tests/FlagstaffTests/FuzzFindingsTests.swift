@@ -20,3 +20,39 @@ struct FuzzFindingsTests {
         #expect(JSONValue(read) == .array([.number(try #require(Double(text)))]))
     }
 }
+
+extension FuzzFindingsTests {
+    @Test("a time with twenty or more fraction digits is read (digits below a nanosecond ignored), not a trap")
+    func longFractions() throws {
+        let long = "2026-11-23T20:41:07.51444444444444444444444442Z"
+        let date = try #require(JournalTime.date(Array(long.utf8)))
+        #expect(JournalTime.text(date) == "2026-11-23T20:41:07.514Z")
+        #expect(JournalTime.date(Array("2026-11-23T20:41:07.5144444444444444444444444xZ".utf8)) == nil)
+        let store = #"{"version":1,"overrides":{"a":"on"},"expiry":{"a":{"at":"\#(long)"}}}"#
+        let contents = try OverrideFileFormat.decodeContents(Data(store.utf8), file: "s.json", rules: .store)
+        #expect(contents.expiries["a"]?.expiresAt == date)
+    }
+
+    @Test("a key or value starting with U+FEFF is written escaped, so it reads back whole")
+    func byteOrderMarkCharacterRoundTrips() throws {
+        let overrides = ["\u{FEFF}key": OverrideValue(string: "\u{FEFF}value"), "a\u{FEFF}": .on]
+        let written = OverrideFileFormat.encode(overrides)
+        #expect(String(decoding: written, as: UTF8.self).contains(#""\uFEFFkey""#))
+        let read = try OverrideFileFormat.decodeContents(written, file: "s.json", rules: .store)
+        #expect(read.overrides == overrides)
+    }
+
+    @Test(
+        "JSON text that JSONSerialization would take for UTF-16 or UTF-32 is refused, not a trap in the member scanner",
+        arguments: [
+            [0, 0, 0, 0x31, 0x2C, 0x5D], [0, 0, 0, 0x30, 0x7D], [0x7B, 0, 0x7D, 0], [0xFF, 0xFE, 0x7B, 0, 0x7D, 0],
+        ]
+            as [[UInt8]]
+    )
+    func otherEncodingsAreRefused(_ bytes: [UInt8]) {
+        #expect(throws: JSONValue.SyntaxError.self) { try JSONValue.readDocument(Data(bytes)) }
+        #expect(throws: OverrideFileError.self) {
+            try OverrideFileFormat.decodeContents(Data(bytes), file: "s.json", rules: .store)
+        }
+    }
+}

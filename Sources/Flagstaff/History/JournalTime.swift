@@ -31,10 +31,15 @@ package enum JournalTime {
         else { return nil }
         var fraction = 0.0
         if text.count > 20 {
-            guard text[19] == UInt8(ascii: "."), text.count > 21, let digits = number(20, text.count - 21) else {
+            // Digits past the ninth (below a nanosecond) are checked but not added: 19 of them overflow Int64.
+            let count = text.count - 21
+            let kept = min(count, 9)
+            guard text[19] == UInt8(ascii: "."), count > 0, let digits = number(20, kept),
+                (20 + kept..<text.count - 1).allSatisfy({ text[$0] &- UInt8(ascii: "0") < 10 })
+            else {
                 return nil
             }
-            fraction = Double(digits) / pow(10, Double(text.count - 21))
+            fraction = Double(digits) / pow(10, Double(kept))
         }
         let days = Int64(CivilDate.days(year: Int(year), month: Int(month), day: Int(day)))
         let seconds = Double(days * 86_400 + hour * 3600 + minute * 60 + second) + fraction

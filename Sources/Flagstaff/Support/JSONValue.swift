@@ -95,6 +95,12 @@ extension JSONValue {
     /// - Returns: the value and the top-level members' places.
     /// - Throws: ``SyntaxError`` when the text is not JSON or repeats a name (``SyntaxError/duplicate``).
     package static func readDocument(_ data: Data) throws(SyntaxError) -> Document {
+        // `JSONSerialization` takes text with a NUL among its first four bytes for UTF-16 or UTF-32 (and FE FF or
+        // FF FE for their byte-order marks), and the member scanner below reads UTF-8: such text is refused (JSON
+        // is UTF-8, RFC 8259; none of these bytes can start UTF-8 JSON).
+        if data.prefix(4).contains(0) || data.starts(with: [0xFE, 0xFF]) || data.starts(with: [0xFF, 0xFE]) {
+            throw SyntaxError(detail: "not UTF-8 text (a NUL byte or a UTF-16 byte-order mark at the start)")
+        }
         let value: Any
         do {
             value = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
