@@ -83,6 +83,16 @@ let package = Package(
             ]
         ),
 
+        // Not a product: the fuzz targets of every hand-written reader (docs/fuzzing.md). `scripts/fuzz` builds it
+        // for libFuzzer (with -D FLAGSTAFF_FUZZ); a plain build replays saved inputs through the same checks.
+        .executableTarget(
+            name: "FlagstaffFuzz",
+            dependencies: ["Flagstaff", "FlagstaffUnleash", "FlagstaffServerBodies", "CLibFuzzer"]
+        ),
+        // libFuzzer's `LLVMFuzzerRunDriver`, declared only: FlagstaffFuzz calls it in the fuzz build, which links
+        // libFuzzer (scripts/fuzz).
+        .systemLibrary(name: "CLibFuzzer"),
+
         // Not a product: drives tmux, parses its screens and spawns processes, for the terminal benchmark and
         // the end-to-end tests (through FlagstaffTestSupport). Foundation only.
         .target(name: "FlagstaffTerminalDriver"),
@@ -120,6 +130,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "FlagstaffCLITests", dependencies: ["Flagstaff", "FlagstaffCLI", "FlagstaffTestSupport"]),
+        .testTarget(name: "FlagstaffFuzzTests", dependencies: ["FlagstaffFuzz"]),
     ],
     swiftLanguageModes: [.v6]
 )

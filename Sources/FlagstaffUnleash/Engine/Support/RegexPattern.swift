@@ -14,15 +14,15 @@
 ///   (`(?=`, `(?!`, `(?<=`, `(?<!`), atomic groups (`(?>`), `\Z`, stacked repetition (`a**`), script properties
 ///   (`\p{Greek}`), and patterns whose compiled program would exceed ``RegexCompiler/maxInstructions``.
 /// - Matching runs on Unicode scalars and answers whether the pattern matches anywhere (unanchored search).
-enum RegexPattern {
+package enum RegexPattern {
     /// Why a pattern was refused.
-    struct Rejection: Error, Sendable, CustomStringConvertible {
-        let description: String
+    package struct Rejection: Error, Sendable, CustomStringConvertible {
+        package let description: String
     }
 
     /// Compiles `pattern`, case-insensitively when asked.
     /// - Throws: ``Rejection`` when the pattern is invalid, uses syntax RE2 lacks, or is too large.
-    static func compile(_ pattern: String, caseInsensitive: Bool) throws(Rejection) -> RegexProgram {
+    package static func compile(_ pattern: String, caseInsensitive: Bool) throws(Rejection) -> RegexProgram {
         let node = try RegexParser.parse(pattern, caseInsensitive: caseInsensitive)
         return try RegexCompiler.compile(node, pattern: pattern)
     }
