@@ -96,7 +96,10 @@ enum JournalLine {
         static func same(_ range: Range<Int>, _ other: [UInt8], in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
             guard range.count == other.count else { return false }
             guard let base = bytes.baseAddress, !range.isEmpty else { return true }
-            return other.withUnsafeBufferPointer { memcmp(base + range.lowerBound, $0.baseAddress!, range.count) == 0 }
+            return other.withUnsafeBufferPointer { other in
+                guard let start = other.baseAddress else { return false }
+                return memcmp(base + range.lowerBound, start, range.count) == 0
+            }
         }
 
         /// A string member, reusing the cached string when its bytes repeat the previous line's.
@@ -109,6 +112,8 @@ enum JournalLine {
         }
 
         mutating func entry(cache: inout StringCache) throws(Failure) -> JournalEntry {
+            // A byte-order mark (an editor may add one to the first line) is skipped, as RFC 8259 allows.
+            if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { position = 3 }
             skipSpace()
             guard next() == UInt8(ascii: "{") else { throw Failure(reason: "$: expected a JSON object") }
             var time: Date?

@@ -8,7 +8,7 @@ extension ManifestReader {
     /// transcoded to UTF-8 first.
     /// - Throws: `ManifestError` with the source, the JSON path and, for syntax errors, line and column.
     static func read(_ data: Data, source: String) throws -> RegistryManifest {
-        let encoding = data.withUnsafeBytes { detectEncoding($0.assumingMemoryBound(to: UInt8.self)) }
+        let encoding = JSONTextEncoding.detect(data)
         switch encoding {
         case .utf8(let skip):
             return try data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) throws -> RegistryManifest in
@@ -16,8 +16,11 @@ extension ManifestReader {
                 return try read(utf8: UnsafeBufferPointer(rebasing: bytes[min(skip, bytes.count)...]), source: source)
             }
         case .wide(let unitSize, let bigEndian, let skip):
-            guard let utf8 = transcode([UInt8](data), unitSize: unitSize, bigEndian: bigEndian, skip: skip) else {
-                let name = unitSize == 2 ? "UTF-16" : "UTF-32"
+            guard
+                let utf8 = JSONTextEncoding.transcode(
+                    [UInt8](data), unitSize: unitSize, bigEndian: bigEndian, skip: skip)
+            else {
+                let name = encoding.name
                 throw ManifestError(
                     source: source, path: "$",
                     message: "not valid JSON: the text looks like \(name) but is not valid \(name)")
@@ -54,62 +57,5 @@ extension ManifestReader {
             }
             throw ManifestError(source: source, path: error.jsonPath, message: message)
         }
-    }
-
-    enum TextEncoding: Equatable {
-        case utf8(skip: Int)
-        case wide(unitSize: Int, bigEndian: Bool, skip: Int)
-    }
-
-    /// The encoding of JSON text: a byte-order mark, else the pattern of zero bytes (JSON text starts with
-    /// an ASCII character, so UTF-16 and UTF-32 have zero bytes in the first unit).
-    static func detectEncoding(_ bytes: UnsafeBufferPointer<UInt8>) -> TextEncoding {
-        func starts(_ prefix: [UInt8?]) -> Bool {
-            guard bytes.count >= prefix.count else { return false }
-            for (index, expected) in prefix.enumerated() {
-                if let expected, bytes[index] != expected { return false }
-                if expected == nil && bytes[index] == 0 { return false }
-            }
-            return true
-        }
-        if starts([0xEF, 0xBB, 0xBF]) { return .utf8(skip: 3) }
-        if starts([0x00, 0x00, 0xFE, 0xFF]) { return .wide(unitSize: 4, bigEndian: true, skip: 4) }
-        if starts([0xFF, 0xFE, 0x00, 0x00]) { return .wide(unitSize: 4, bigEndian: false, skip: 4) }
-        if starts([0xFE, 0xFF]) { return .wide(unitSize: 2, bigEndian: true, skip: 2) }
-        if starts([0xFF, 0xFE]) { return .wide(unitSize: 2, bigEndian: false, skip: 2) }
-        if starts([0x00, 0x00, 0x00, nil]) { return .wide(unitSize: 4, bigEndian: true, skip: 0) }
-        if starts([nil, 0x00, 0x00, 0x00]) { return .wide(unitSize: 4, bigEndian: false, skip: 0) }
-        if starts([0x00, nil]) { return .wide(unitSize: 2, bigEndian: true, skip: 0) }
-        if starts([nil, 0x00]) { return .wide(unitSize: 2, bigEndian: false, skip: 0) }
-        return .utf8(skip: 0)
-    }
-
-    /// UTF-16 or UTF-32 text as UTF-8, or `nil` if it is not valid (odd length, lone surrogates, …).
-    static func transcode(_ bytes: [UInt8], unitSize: Int, bigEndian: Bool, skip: Int) -> [UInt8]? {
-        guard skip <= bytes.count, (bytes.count - skip) % unitSize == 0 else { return nil }
-        func unit(at index: Int) -> UInt32 {
-            var value: UInt32 = 0
-            for step in 0..<unitSize {
-                let byte = UInt32(bytes[bigEndian ? index + step : index + unitSize - 1 - step])
-                value = value << 8 | byte
-            }
-            return value
-        }
-        let starts = stride(from: skip, to: bytes.count, by: unitSize)
-        var output: [UInt8] = []
-        output.reserveCapacity(bytes.count / unitSize)
-        let failed: Bool
-        if unitSize == 2 {
-            failed = Swift.transcode(
-                starts.lazy.map { UInt16(truncatingIfNeeded: unit(at: $0)) }.makeIterator(),
-                from: UTF16.self, to: UTF8.self, stoppingOnError: true
-            ) { output.append($0) }
-        } else {
-            failed = Swift.transcode(
-                starts.lazy.map { unit(at: $0) }.makeIterator(),
-                from: UTF32.self, to: UTF8.self, stoppingOnError: true
-            ) { output.append($0) }
-        }
-        return failed ? nil : output
     }
 }

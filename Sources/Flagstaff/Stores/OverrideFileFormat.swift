@@ -92,7 +92,8 @@ package enum OverrideFileFormat {
             OverrideFileError(file: file, path: path, key: key, problem: problem)
         }
         let shape = #"{"version":1,"overrides":{"key":"on"}}"#
-        if data.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
+        let afterMark = data.starts(with: [0xEF, 0xBB, 0xBF]) ? data.dropFirst(3) : data[...]
+        if afterMark.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
             throw fail(nil, "the file is empty; expected a JSON object like \(shape)")
         }
         let document: JSONValue.Document
@@ -148,7 +149,7 @@ package enum OverrideFileFormat {
         }
         let known: Set<String> = rules.readsExpiry ? ["version", "overrides", "expiry"] : ["version", "overrides"]
         let others = document.members.filter { !known.contains($0.name) }.map { member in
-            Contents.Member(name: member.name, json: String(decoding: data[member.value], as: UTF8.self))
+            Contents.Member(name: member.name, json: document.json(member.value))
         }
         return Contents(overrides: result, removals: removals, expiries: expiries, otherMembers: others)
     }

@@ -84,39 +84,53 @@ extension JSONValue {
     package struct Document {
         /// What `JSONSerialization` returned; convert a value with ``init(_:)``.
         package var value: Any
-        /// The top-level object's members, each with the byte range of its value in the text (empty when the
+        /// The top-level object's members, each with the byte range of its value in ``text`` (empty when the
         /// value is not an object).
         package var members: [(name: String, value: Range<Int>)]
+        /// The text read, as UTF-8 without a byte-order mark (see ``JSONTextEncoding``).
+        package var text: Data
+
+        /// The JSON text of a range of ``text`` (a member's value).
+        package func json(_ range: Range<Int>) -> String {
+            text.withUnsafeBytes { bytes in
+                let clamped = range.clamped(to: 0..<bytes.count)
+                return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[clamped]), as: UTF8.self)
+            }
+        }
     }
 
     /// Reads a JSON text, refusing an object that repeats a member name (JSON parsers disagree on which one
     /// wins, so a repeated name is a mistake to report, not to resolve).
-    /// - Parameter data: UTF-8 JSON text.
+    /// A leading UTF-8 byte-order mark is skipped (RFC 8259 lets a reader ignore it), and UTF-16 or UTF-32 text is
+    /// read as `JSONSerialization` reads it (see ``JSONTextEncoding``).
+    /// - Parameter data: JSON text.
     /// - Returns: the value and the top-level members' places.
     /// - Throws: ``SyntaxError`` when the text is not JSON or repeats a name (``SyntaxError/duplicate``).
     package static func readDocument(_ data: Data) throws(SyntaxError) -> Document {
-        // `JSONSerialization` takes text with a NUL among its first four bytes for UTF-16 or UTF-32 (and FE FF or
-        // FF FE for their byte-order marks), and the member scanner below reads UTF-8: such text is refused (JSON
-        // is UTF-8, RFC 8259; none of these bytes can start UTF-8 JSON).
-        if data.prefix(4).contains(0) || data.starts(with: [0xFE, 0xFF]) || data.starts(with: [0xFF, 0xFE]) {
-            throw SyntaxError(detail: "not UTF-8 text (a NUL byte or a UTF-16 byte-order mark at the start)")
+        guard let text = JSONTextEncoding.utf8Text(data) else {
+            let name = JSONTextEncoding.detect(data).name
+            throw SyntaxError(detail: "the text looks like \(name) but is not valid \(name)")
+        }
+        // `JSONSerialization` would skip a second mark too; one is all a text may start with.
+        if text.starts(with: [0xEF, 0xBB, 0xBF]) {
+            throw SyntaxError(detail: "a byte-order mark where the JSON value should start")
         }
         let value: Any
         do {
-            value = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+            value = try JSONSerialization.jsonObject(with: text, options: [.fragmentsAllowed])
         } catch {
             let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String
             throw SyntaxError(detail: detail.flatMap { $0.isEmpty ? nil : $0 })
         }
         // First only count each object's names and compare with what the parser kept: equal everywhere means
         // no name repeats (the usual case, with no hashing); otherwise find the repeated name.
-        let counted = data.withUnsafeBytes { MemberScanner(bytes: $0, parsed: value).scan() }
-        guard counted.duplicate != nil else { return Document(value: value, members: counted.members) }
-        let scan = data.withUnsafeBytes { MemberScanner(bytes: $0, parsed: nil).scan() }
+        let counted = text.withUnsafeBytes { MemberScanner(bytes: $0, parsed: value).scan() }
+        guard counted.duplicate != nil else { return Document(value: value, members: counted.members, text: text) }
+        let scan = text.withUnsafeBytes { MemberScanner(bytes: $0, parsed: nil).scan() }
         if let duplicate = scan.duplicate {
             throw SyntaxError(detail: nil, duplicate: duplicate)
         }
-        return Document(value: value, members: scan.members)
+        return Document(value: value, members: scan.members, text: text)
     }
 }
 
@@ -137,9 +151,9 @@ private struct MemberScanner {
         let bytes: UnsafeRawBufferPointer
 
         static func == (lhs: ByteName, rhs: ByteName) -> Bool {
-            lhs.bytes.count == rhs.bytes.count
-                && (lhs.bytes.count == 0
-                    || memcmp(lhs.bytes.baseAddress!, rhs.bytes.baseAddress!, lhs.bytes.count) == 0)
+            guard lhs.bytes.count == rhs.bytes.count else { return false }
+            guard let left = lhs.bytes.baseAddress, let right = rhs.bytes.baseAddress else { return true }
+            return memcmp(left, right, lhs.bytes.count) == 0
         }
 
         func hash(into hasher: inout Hasher) {
@@ -226,7 +240,9 @@ private struct MemberScanner {
                 expectingName = frame.isObject
                 position += 1
             case UInt8(ascii: "}"), UInt8(ascii: "]"):
-                let frame = stack.removeLast()
+                // The parser accepted the text, so brackets balance; a closing one without an opening one
+                // would end the scan rather than trap.
+                guard let frame = stack.popLast() else { return (members, nil) }
                 if let parsed, frame.isObject, !matches(frame, parsed: parsed, parents: stack) {
                     return (members, [])
                 }
@@ -247,7 +263,7 @@ private struct MemberScanner {
                 position = end
                 if expectingName, let last = stack.indices.last {
                     expectingName = false
-                    let range = start + 1..<end - 1
+                    let range = start + 1..<max(start + 1, end - 1)
                     if !insert(range, escaped: hasEscape) {
                         let path = stack.compactMap { $0.place.map(component) }
                         return (members, path + [.member(decodeString(range, hasEscape: hasEscape))])
@@ -299,7 +315,7 @@ private struct MemberScanner {
             switch bytes[position] {
             case UInt8(ascii: "\\"):
                 hasEscape = true
-                position += 2
+                position = min(position + 2, bytes.count)
             case UInt8(ascii: "\""):
                 return (position + 1, hasEscape)
             default:
@@ -311,7 +327,8 @@ private struct MemberScanner {
 
     /// The string between the quotes, escapes decoded.
     private func decodeString(_ range: Range<Int>, hasEscape: Bool) -> String {
-        let slice = UnsafeRawBufferPointer(rebasing: bytes[range])
+        let replacement: Unicode.Scalar = "\u{FFFD}"
+        let slice = UnsafeRawBufferPointer(rebasing: bytes[range.clamped(to: 0..<bytes.count)])
         guard hasEscape else { return String(decoding: slice, as: UTF8.self) }
         var scalars = String.UnicodeScalarView()
         var utf8: [UInt8] = []
@@ -328,7 +345,7 @@ private struct MemberScanner {
             guard byte == UInt8(ascii: "\\"), position + 1 < slice.count else {
                 if pendingHigh != nil {
                     pendingHigh = nil
-                    scalars.append(Unicode.Scalar(0xFFFD)!)
+                    scalars.append(replacement)
                 }
                 utf8.append(byte)
                 position += 1
@@ -351,17 +368,17 @@ private struct MemberScanner {
                 if (0xDC00...0xDFFF).contains(scalar) {
                     scalar = 0x10000 + ((high - 0xD800) << 10) + (scalar - 0xDC00)
                 } else {
-                    scalars.append(Unicode.Scalar(0xFFFD)!)
+                    scalars.append(replacement)
                 }
             }
             if (0xD800...0xDBFF).contains(scalar) {
                 pendingHigh = scalar
                 continue
             }
-            scalars.append(Unicode.Scalar(scalar) ?? Unicode.Scalar(0xFFFD)!)
+            scalars.append(Unicode.Scalar(scalar) ?? replacement)
         }
         flush()
-        if pendingHigh != nil { scalars.append(Unicode.Scalar(0xFFFD)!) }
+        if pendingHigh != nil { scalars.append(replacement) }
         return String(scalars)
     }
 }
