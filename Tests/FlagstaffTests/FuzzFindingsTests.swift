@@ -33,6 +33,18 @@ extension FuzzFindingsTests {
         #expect(contents.expiries["a"]?.expiresAt == date)
     }
 
+    @Test("a leap second on 9999-12-31 is refused: written back it would be a year-10000 time no reader accepts")
+    func leapSecondAtTheEndOfTime() throws {
+        #expect(JournalTime.date(Array("9999-12-31T23:59:60Z".utf8)) == nil)
+        #expect(JournalTime.date(Array("9999-12-31T23:59:60.5Z".utf8)) == nil)
+        let last = try #require(JournalTime.date(Array("9999-12-31T23:59:59.999Z".utf8)))
+        #expect(JournalTime.text(last) == "9999-12-31T23:59:59.999Z")
+        let store = #"{"version":1,"overrides":{"a":"on"},"expiry":{"a":{"at":"9999-12-31T23:59:60Z"}}}"#
+        #expect(throws: OverrideFileError.self) {
+            try OverrideFileFormat.decodeContents(Data(store.utf8), file: "s.json", rules: .store)
+        }
+    }
+
     @Test("a key or value starting with U+FEFF is written escaped, so it reads back whole")
     func byteOrderMarkCharacterRoundTrips() throws {
         let overrides = ["\u{FEFF}key": OverrideValue(string: "\u{FEFF}value"), "a\u{FEFF}": .on]

@@ -37,8 +37,11 @@ extension FuzzTarget {
             }
             FuzzCheck.equal(
                 Set(document.members.map { name($0.name) }), Set(object.keys.map(name)), "top-level member names")
+            // Names that are one only without U+FEFF: which value the parser kept is not the scanner's business.
+            let names = document.members.map { name($0.name) }
+            let ambiguous = Set(names.filter { stripped in names.count { $0 == stripped } > 1 })
             let byName = Dictionary(object.map { (name($0.key), $0.value) }) { first, _ in first }
-            for member in document.members {
+            for member in document.members where !ambiguous.contains(name(member.name)) {
                 guard member.value.lowerBound >= 0, member.value.upperBound <= document.text.count else {
                     FuzzCheck.fail("member \(member.name) has range \(member.value) in \(document.text.count) bytes")
                 }
