@@ -15,7 +15,8 @@ struct FuzzTarget: Sendable {
 
     /// Every target, in the order `.ci/run` runs them.
     static let all: [FuzzTarget] = [
-        .storeFile, .importFile, .profile, .bisectState, .journal, .manifest, .jsonValue, .launchOverrides, .times,
+        .storeFile, .storeWrite, .importFile, .profile, .bisectState, .journal, .manifest, .jsonValue, .launchOverrides,
+        .times,
         .requestBodies, .unleashRegex, .unleashFeatures,
     ]
 
