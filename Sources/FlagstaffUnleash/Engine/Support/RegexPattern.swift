@@ -12,7 +12,8 @@
 /// - `(?i)` uses simple case folding: `(?i)k` matches the Kelvin sign, `(?i)straße` does not match `STRASSE`.
 /// - Rejected (the constraint then never matches): backreferences (`\1`, `\k<name>`, `(?P=name)`), look-around
 ///   (`(?=`, `(?!`, `(?<=`, `(?<!`), atomic groups (`(?>`), `\Z`, stacked repetition (`a**`), script properties
-///   (`\p{Greek}`), and patterns whose compiled program would exceed ``RegexCompiler/maxInstructions``.
+///   (`\p{Greek}`), patterns whose compiled program would exceed ``RegexCompiler/maxInstructions``, and classes too
+///   complex to test (``RegexCompiler/maxMembershipCost``: case-insensitive classes nested deep with Unicode classes).
 /// - Matching runs on Unicode scalars and answers whether the pattern matches anywhere (unanchored search).
 package enum RegexPattern {
     /// Why a pattern was refused.
