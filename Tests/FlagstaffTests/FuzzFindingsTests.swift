@@ -45,6 +45,21 @@ extension FuzzFindingsTests {
         }
     }
 
+    @Test(
+        "a time the journal writes reads back to the same text: the millisecond does not drift down a write at a time")
+    func millisecondsDoNotDrift() throws {
+        let text = "2108-12-31T11:59:09.407Z"
+        let date = try #require(JournalTime.date(Array(text.utf8)))
+        #expect(JournalTime.text(date) == text)
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<20_000 {
+            let milliseconds = Int.random(in: -62_167_219_200_000..<253_402_300_800_000, using: &generator)
+            let written = JournalTime.text(Date(timeIntervalSince1970: Double(milliseconds) / 1000))
+            let read = try #require(JournalTime.date(Array(written.utf8)))
+            #expect(JournalTime.text(read) == written)
+        }
+    }
+
     @Test("a key or value starting with U+FEFF is written escaped, so it reads back whole")
     func byteOrderMarkCharacterRoundTrips() throws {
         let overrides = ["\u{FEFF}key": OverrideValue(string: "\u{FEFF}value"), "a\u{FEFF}": .on]

@@ -6,7 +6,15 @@ import Foundation
 package enum CivilDate {
     /// `date` in UTC with milliseconds, e.g. `2022-01-29T13:00:00.000Z` (rounded down to the millisecond).
     package static func timestampText(_ date: Date) -> String {
-        let milliseconds = Int((date.timeIntervalSince1970 * 1000).rounded(.down))
+        let seconds = date.timeIntervalSince1970
+        // `JournalTime` reads `…07.407Z` as whole seconds + 407 / 1000 (then a `Date`, which counts from 2001), which
+        // can land a hair below 7.407, where `* 1000` rounded down would give 406: the nearest millisecond counts
+        // unless the reader's date for it is after `date`.
+        var milliseconds = Int((seconds * 1000).rounded())
+        let whole = floorDivide(milliseconds, 1000)
+        if Date(timeIntervalSince1970: Double(whole) + Double(milliseconds - whole * 1000) / 1000) > date {
+            milliseconds -= 1
+        }
         let days = floorDivide(milliseconds, 86_400_000)
         let inDay = milliseconds - days * 86_400_000
         let (year, month, day) = Self.date(fromDays: days)
