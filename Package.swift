@@ -69,11 +69,14 @@ let package = Package(
             name: "CZlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
+        // The readers of `flagstaff serve`'s request bodies (OFREP context, Unleash register/metrics, frontend
+        // POST): Foundation only, so the fuzz build reads them without compiling the HTTP stack.
+        .target(name: "FlagstaffServerBodies", dependencies: ["Flagstaff"]),
         // `flagstaff serve`: the registry's effective values over the Unleash frontend and client APIs and OFREP.
         .target(
             name: "FlagstaffServer",
             dependencies: [
-                "Flagstaff", "CZlib",
+                "Flagstaff", "FlagstaffServerBodies", "CZlib",
                 .product(name: "Hummingbird", package: "hummingbird", condition: server),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: server),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle", condition: server),
@@ -102,6 +105,16 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: server),
             ]
         ),
+
+        // Not a product: the fuzz targets of every hand-written reader (docs/fuzzing.md). `scripts/fuzz` builds it
+        // for libFuzzer (with -D FLAGSTAFF_FUZZ); a plain build replays saved inputs through the same checks.
+        .executableTarget(
+            name: "FlagstaffFuzz",
+            dependencies: ["Flagstaff", "FlagstaffUnleash", "FlagstaffServerBodies", "CLibFuzzer"]
+        ),
+        // libFuzzer's `LLVMFuzzerRunDriver`, declared only: FlagstaffFuzz calls it in the fuzz build, which links
+        // libFuzzer (scripts/fuzz).
+        .systemLibrary(name: "CLibFuzzer"),
 
         // Not a product: drives tmux, parses its screens and spawns processes, for the terminal benchmark and
         // the end-to-end tests (through FlagstaffTestSupport). Foundation only.
@@ -135,10 +148,12 @@ let package = Package(
         .testTarget(
             name: "FlagstaffServerTests",
             dependencies: [
-                "FlagstaffServer", "FlagstaffUnleash", "FlagstaffTesting", "FlagstaffTestSupport", "FlagstaffCLI",
+                "FlagstaffServer", "FlagstaffServerBodies", "FlagstaffUnleash", "FlagstaffTesting",
+                "FlagstaffTestSupport", "FlagstaffCLI",
             ]
         ),
         .testTarget(name: "FlagstaffCLITests", dependencies: ["Flagstaff", "FlagstaffCLI", "FlagstaffTestSupport"]),
+        .testTarget(name: "FlagstaffFuzzTests", dependencies: ["FlagstaffFuzz"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,5 +1,6 @@
 import Flagstaff
 import FlagstaffServer
+import FlagstaffServerBodies
 import FlagstaffTestSupport
 import FlagstaffUnleash
 import Foundation

@@ -41,6 +41,9 @@ package enum JournalTime {
         }
         let days = Int64(CivilDate.days(year: Int(year), month: Int(month), day: Int(day)))
         let seconds = Double(days * 86_400 + hour * 3600 + minute * 60 + second) + fraction
+        // A leap second on 9999-12-31 would be a time in year 10000, which this reader (four-digit years) refuses:
+        // a store that kept it could not be read again.
+        guard seconds < Double(CivilDate.days(year: 10_000, month: 1, day: 1)) * 86_400 else { return nil }
         return Date(timeIntervalSince1970: seconds)
     }
 }

@@ -66,7 +66,7 @@ public enum JSONSettingValue: SettingValue, Hashable {
             self = .string(text)
         case let number as NSNumber:
             let type = String(cString: number.objCType)
-            self = type == "c" || type == "B" ? .bool(number.boolValue) : .number(number.doubleValue)
+            self = type == "c" || type == "B" ? .bool(number.boolValue) : .number(JSONNumber.double(number))
         case let dictionary as [String: Any]:
             self = .object(dictionary.mapValues(JSONSettingValue.init(foundationObject:)))
         case let array as [Any]:

@@ -8,7 +8,15 @@ package enum CivilDate {
     package static func timestampText(_ date: Date) -> String {
         // Held within about ±3 million years, where milliseconds fit an `Int` (a NaN reads as 1970).
         let seconds = date.timeIntervalSince1970
-        let milliseconds = Int((seconds.isNaN ? 0 : min(max(seconds, -1e14), 1e14) * 1000).rounded(.down))
+        let held = seconds.isNaN ? 0 : min(max(seconds, -1e14), 1e14)
+        // `JournalTime` reads `…07.407Z` as whole seconds + 407 / 1000 (then a `Date`, which counts from 2001), which
+        // can land a hair below 7.407, where `* 1000` rounded down would give 406: the nearest millisecond counts
+        // unless the reader's date for it is after `date`.
+        var milliseconds = Int((held * 1000).rounded())
+        let whole = floorDivide(milliseconds, 1000)
+        if Date(timeIntervalSince1970: Double(whole) + Double(milliseconds - whole * 1000) / 1000) > date {
+            milliseconds -= 1
+        }
         let days = floorDivide(milliseconds, 86_400_000)
         let inDay = milliseconds - days * 86_400_000
         let (year, month, day) = Self.date(fromDays: days)

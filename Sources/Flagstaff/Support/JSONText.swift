@@ -62,7 +62,10 @@ package enum JSONText {
             case "\n": out += "\\n"
             case "\r": out += "\\r"
             case "\t": out += "\\t"
-            case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || alsoEscaping(scalar):
+            // U+FEFF too: swift-corelibs-foundation's reader drops it raw at the start of a string or after an escape.
+            case _
+            where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar.value == 0xFEFF
+                || alsoEscaping(scalar):
                 UnicodeEscape.appendJSON(scalar, to: &out)
             default:
                 out.unicodeScalars.append(scalar)

@@ -46,7 +46,8 @@ package enum JSONValue: Equatable, Sendable {
             self = .string(text)
         case let number as NSNumber:
             // Booleans are NSNumbers whose type is `char` ("c"); JSON numbers never are.
-            self = String(cString: number.objCType) == "c" ? .bool(number.boolValue) : .number(number.doubleValue)
+            self =
+                String(cString: number.objCType) == "c" ? .bool(number.boolValue) : .number(JSONNumber.double(number))
         case let dictionary as [String: Any]:
             self = .object(dictionary.mapValues(JSONValue.init))
         case let array as [Any]:

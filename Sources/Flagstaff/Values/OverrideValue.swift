@@ -114,7 +114,7 @@ public struct OverrideValue: Sendable, Hashable, CustomStringConvertible {
             } else if ["q", "l", "i", "s", "L", "I", "S"].contains(type) {
                 text += "\(number.int64Value)"
             } else {
-                text += numberText(number.doubleValue)
+                text += numberText(JSONNumber.double(number))
             }
         case let dictionary as [String: Any]:
             text += "{"

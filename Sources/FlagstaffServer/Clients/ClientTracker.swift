@@ -1,4 +1,5 @@
 import Flagstaff
+import FlagstaffServerBodies
 import Foundation
 
 /// Counts who talks to the server: one entry per client name (requests, register and metrics calls, last seen)

@@ -1,3 +1,4 @@
+import FlagstaffServerBodies
 import Foundation
 import HTTPTypes
 import Hummingbird

@@ -1,4 +1,5 @@
 import Flagstaff
+import FlagstaffServerBodies
 import Foundation
 
 /// The OpenFeature Remote Evaluation Protocol (OFREP, `/ofrep/v1/…`): request parsing and response bodies.
@@ -31,19 +32,14 @@ package enum OFREPBodies {
     /// - Throws: ``Failure`` `PARSE_ERROR` for text that is not JSON, `INVALID_CONTEXT` for JSON of the wrong
     ///   shape.
     package static func context(fromBody body: [UInt8]) throws(Failure) -> [String: Any] {
-        let context: [String: Any]
         do throws(RequestBody.Problem) {
-            context = try RequestBody.context(body)
+            return try RequestBody.ofrepContext(body)
         } catch {
             switch error {
             case .notJSON(let message): throw .parse(message)
             case .wrongShape(let message): throw .invalidContext(message)
             }
         }
-        if let targetingKey = context["targetingKey"], !(targetingKey is String) {
-            throw .invalidContext("\"context.targetingKey\" must be a string")
-        }
-        return context
     }
 
     /// The OFREP type of a member: `boolean`, `string` (strings, choices), `integer`, `float` or `object`.

@@ -6,6 +6,9 @@ struct RegexCompiler {
     static let maxInstructions = 100_000
     /// Limit on the ranges held by all class instructions together (8 bytes each).
     static let maxRanges = 1_000_000
+    /// Limit on the work of one membership test of a class that keeps Unicode properties
+    /// (``ScalarClass/membershipCost``): nested case-insensitive classes multiply it, and every input scalar pays it.
+    static let maxMembershipCost = 4096
 
     private var rangeCount = 0
 
@@ -59,6 +62,12 @@ struct RegexCompiler {
                     try append(.ranges(ranges))
                 }
             } else {
+                guard set.membershipCost <= Self.maxMembershipCost else {
+                    throw RegexPattern.Rejection(
+                        description: "regular expression \(pattern.debugDescription) has a character class too "
+                            + "complex to test (case-insensitive classes nested with Unicode classes multiply the work)"
+                    )
+                }
                 try append(.set(set))
             }
         case .any(let dotAll): try append(dotAll ? .any : .anyButNewline)

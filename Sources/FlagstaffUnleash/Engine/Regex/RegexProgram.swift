@@ -21,7 +21,7 @@ enum RegexInstruction: Sendable {
 ///
 /// The instructions are stored flat (an opcode and two operands, ranges in one array of bounds) so the search loop
 /// does no reference counting.
-struct RegexProgram: Sendable {
+package struct RegexProgram: Sendable {
     private struct Operation {
         enum Code: UInt8 { case scalar, ranges, set, any, anyButNewline, split, jump, assertion, match }
         let code: Code
@@ -68,10 +68,10 @@ struct RegexProgram: Sendable {
     }
 
     /// Number of instructions.
-    var count: Int { operations.count }
+    package var count: Int { operations.count }
 
     /// Whether the pattern matches anywhere in `text` (unanchored search over Unicode scalars).
-    func matches(_ text: String) -> Bool {
+    package func matches(_ text: String) -> Bool {
         let count = operations.count
         // One allocation: two thread lists (dense, sparse and runnable thirds) and the closure stack.
         var storage = [Int32](repeating: 0, count: count * 8 + 2)

@@ -97,6 +97,28 @@ indirect enum ScalarClass: Sendable {
         }
     }
 
+    /// The most class nodes one ``contains(_:)`` visits (at most `Int.max`): a case-folded class tries the scalar
+    /// and each other member of its orbit (at most four), so nested case-folded classes multiply.
+    var membershipCost: Int {
+        func sum(_ classes: [ScalarClass]) -> Int {
+            classes.reduce(1) { total, member in
+                let (result, overflow) = total.addingReportingOverflow(member.membershipCost)
+                return overflow ? .max : result
+            }
+        }
+        switch self {
+        case .ranges, .property: return 1
+        case .union(let members): return sum(members)
+        case .intersection(let left, let right), .difference(let left, let right),
+            .symmetricDifference(let left, let right):
+            return sum([left, right])
+        case .negated(let inner): return sum([inner])
+        case .caseFolded(let inner):
+            let (result, overflow) = inner.membershipCost.multipliedReportingOverflow(by: 4)
+            return overflow ? .max : result
+        }
+    }
+
     /// The same class as plain ranges, when no Unicode property takes part.
     var flattened: [ClosedRange<UInt32>]? {
         switch self {

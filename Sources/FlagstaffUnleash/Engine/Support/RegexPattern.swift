@@ -12,17 +12,18 @@
 /// - `(?i)` uses simple case folding: `(?i)k` matches the Kelvin sign, `(?i)straße` does not match `STRASSE`.
 /// - Rejected (the constraint then never matches): backreferences (`\1`, `\k<name>`, `(?P=name)`), look-around
 ///   (`(?=`, `(?!`, `(?<=`, `(?<!`), atomic groups (`(?>`), `\Z`, stacked repetition (`a**`), script properties
-///   (`\p{Greek}`), and patterns whose compiled program would exceed ``RegexCompiler/maxInstructions``.
+///   (`\p{Greek}`), patterns whose compiled program would exceed ``RegexCompiler/maxInstructions``, and classes too
+///   complex to test (``RegexCompiler/maxMembershipCost``: case-insensitive classes nested deep with Unicode classes).
 /// - Matching runs on Unicode scalars and answers whether the pattern matches anywhere (unanchored search).
-enum RegexPattern {
+package enum RegexPattern {
     /// Why a pattern was refused.
-    struct Rejection: Error, Sendable, CustomStringConvertible {
-        let description: String
+    package struct Rejection: Error, Sendable, CustomStringConvertible {
+        package let description: String
     }
 
     /// Compiles `pattern`, case-insensitively when asked.
     /// - Throws: ``Rejection`` when the pattern is invalid, uses syntax RE2 lacks, or is too large.
-    static func compile(_ pattern: String, caseInsensitive: Bool) throws(Rejection) -> RegexProgram {
+    package static func compile(_ pattern: String, caseInsensitive: Bool) throws(Rejection) -> RegexProgram {
         let node = try RegexParser.parse(pattern, caseInsensitive: caseInsensitive)
         return try RegexCompiler.compile(node, pattern: pattern)
     }

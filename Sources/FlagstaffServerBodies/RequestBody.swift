@@ -3,25 +3,30 @@ import Foundation
 
 /// Request bodies read as JSON, with what is wrong said for the person who sent them. Each protocol turns a
 /// ``Problem`` into its own error (OFREP's `PARSE_ERROR`/`INVALID_CONTEXT`, Unleash's plain 400).
-enum RequestBody {
+///
+/// The readers of `flagstaff serve`'s request bodies live in this module, apart from the server (Foundation and
+/// `Flagstaff` only), so the fuzz build (docs/fuzzing.md) reads them without compiling the HTTP stack.
+package enum RequestBody {
     /// Why a body was refused.
-    enum Problem: Error {
+    package enum Problem: Error, Sendable, Equatable, CustomStringConvertible {
         /// The text is not JSON (or repeats a member name).
         case notJSON(String)
         /// JSON of the wrong shape.
         case wrongShape(String)
 
         /// The message.
-        var message: String {
+        package var message: String {
             switch self {
             case .notJSON(let message), .wrongShape(let message): message
             }
         }
+
+        package var description: String { message }
     }
 
     /// The body as a JSON object.
     /// - Parameter expected: what the body must be, for the message (`a JSON object`).
-    static func object(_ body: [UInt8], expected: String) throws(Problem) -> [String: Any] {
+    package static func object(_ body: [UInt8], expected: String) throws(Problem) -> [String: Any] {
         let object: Any
         do {
             object = try JSONValue.read(Data(body))
@@ -37,7 +42,7 @@ enum RequestBody {
     /// The context of an evaluation request: the body is empty (white space only) or a JSON object whose optional
     /// `context` member is an object (or `null`).
     /// - Returns: the context, empty when none was given.
-    static func context(_ body: [UInt8]) throws(Problem) -> [String: Any] {
+    package static func context(_ body: [UInt8]) throws(Problem) -> [String: Any] {
         let afterMark = body.starts(with: [0xEF, 0xBB, 0xBF]) ? body.dropFirst(3) : body[...]
         if afterMark.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return [:] }
         let request = try object(body, expected: "a JSON object like {\"context\":{…}}")
@@ -45,11 +50,16 @@ enum RequestBody {
         guard let fields = context as? [String: Any] else { throw .wrongShape("\"context\" must be a JSON object") }
         return fields
     }
-}
 
-extension ServerReplyError {
-    /// A 400 reply saying what is wrong with the body.
-    init(_ problem: RequestBody.Problem) {
-        self.init(.error(400, problem.message))
+    /// The context of an OFREP evaluation request: as ``context(_:)``, and its `targetingKey`, when given, is a
+    /// string.
+    /// - Returns: the context, empty when none was given.
+    /// - Throws: ``Problem/notJSON(_:)`` (OFREP's `PARSE_ERROR`) or ``Problem/wrongShape(_:)`` (`INVALID_CONTEXT`).
+    package static func ofrepContext(_ body: [UInt8]) throws(Problem) -> [String: Any] {
+        let context = try context(body)
+        if let targetingKey = context["targetingKey"], !(targetingKey is String) {
+            throw .wrongShape("\"context.targetingKey\" must be a string")
+        }
+        return context
     }
 }

@@ -13,15 +13,10 @@ package struct UnleashClientCall: Sendable, Equatable {
 
     /// Reads a register or metrics body.
     /// - Parameter body: the request body.
-    /// - Throws: ``ServerReply`` 400 saying what is wrong (not JSON; not an object; a count that is not a
-    ///   whole number).
-    package init(body: [UInt8]) throws(ServerReplyError) {
-        let call: [String: Any]
-        do throws(RequestBody.Problem) {
-            call = try RequestBody.object(body, expected: "a JSON object")
-        } catch {
-            throw ServerReplyError(error)
-        }
+    /// - Throws: ``RequestBody/Problem`` saying what is wrong (not JSON; not an object; a count that is not a
+    ///   whole number); the server answers 400 with it.
+    package init(reading body: [UInt8]) throws(RequestBody.Problem) {
+        let call = try RequestBody.object(body, expected: "a JSON object")
         appName = (call["appName"] as? String).flatMap { $0.isEmpty ? nil : $0 }
         sdkVersion = call["sdkVersion"] as? String
         counts = [:]
@@ -29,11 +24,11 @@ package struct UnleashClientCall: Sendable, Equatable {
         guard let bucket = bucket as? [String: Any],
             let toggles = (bucket["toggles"] ?? [String: Any]()) as? [String: Any]
         else {
-            throw ServerReplyError(.error(400, "\"bucket\" must be an object with a \"toggles\" object"))
+            throw .wrongShape("\"bucket\" must be an object with a \"toggles\" object")
         }
         for (name, entry) in toggles {
             guard let entry = entry as? [String: Any] else {
-                throw ServerReplyError(.error(400, "\"bucket.toggles.\(name)\" must be an object"))
+                throw .wrongShape("\"bucket.toggles.\(name)\" must be an object")
             }
             var count = EvaluationCount()
             for (field, slot) in [("yes", \EvaluationCount.yes), ("no", \EvaluationCount.no)] {
@@ -42,23 +37,13 @@ package struct UnleashClientCall: Sendable, Equatable {
                 guard let number = value as? NSNumber, case let double = number.doubleValue, double >= 0,
                     double.isFinite, double.rounded(.towardZero) == double
                 else {
-                    throw ServerReplyError(
-                        .error(400, "\"bucket.toggles.\(name).\(field)\" must be a whole number, 0 or more"))
+                    throw .wrongShape("\"bucket.toggles.\(name).\(field)\" must be a whole number, 0 or more")
                 }
                 count[keyPath: slot] = double >= 0x1p63 ? .max : Int(number.int64Value)
             }
             counts[name] = count
         }
     }
-}
-
-/// A request refused with a reply.
-package struct ServerReplyError: Error, Sendable {
-    /// The reply to send.
-    package var reply: ServerReply
-
-    /// Wraps a reply.
-    package init(_ reply: ServerReply) { self.reply = reply }
 }
 
 /// The body of `POST /api/frontend`, which frontend SDKs send instead of query parameters when asked to (the
@@ -69,13 +54,9 @@ package struct FrontendContextRequest: Sendable, Equatable {
     package var appName: String?
 
     /// Reads a body; an empty one is no context.
-    /// - Throws: ``ServerReply`` 400 saying what is wrong (not JSON; not an object; a `context` that is not an
-    ///   object).
-    package init(body: [UInt8]) throws(ServerReplyError) {
-        do throws(RequestBody.Problem) {
-            appName = (try RequestBody.context(body)["appName"] as? String).flatMap { $0.isEmpty ? nil : $0 }
-        } catch {
-            throw ServerReplyError(error)
-        }
+    /// - Throws: ``RequestBody/Problem`` saying what is wrong (not JSON; not an object; a `context` that is not an
+    ///   object); the server answers 400 with it.
+    package init(reading body: [UInt8]) throws(RequestBody.Problem) {
+        appName = (try RequestBody.context(body)["appName"] as? String).flatMap { $0.isEmpty ? nil : $0 }
     }
 }
