@@ -60,7 +60,12 @@ struct FlagstaffCommand: ParsableCommand {
     static func main() {
         _ = StandardDescriptors.inputWasClosed  // before any file is opened
         CLILogHandler.bootstrap()
-        let status = execute(Array(CommandLine.arguments.dropFirst()))
+        var status = execute(Array(CommandLine.arguments.dropFirst()))
+        // Output that could not be written (`export > backup.json` on a full disk) is a failure, not status 0.
+        if let problem = Platform.flushStandardOutput() {
+            StandardStreams.error("cannot write standard output: \(problem); what the command printed is incomplete")
+            if status == ExitStatus.ok.rawValue { status = ExitStatus.runtimeError.rawValue }
+        }
         terminate(status)
     }
 

@@ -51,4 +51,21 @@ import Testing
         #expect(set.status == 0, "\(set)")
         #expect(try sandbox.storedOverrides() == ["useTabBarNav": "on"])
     }
+
+    // `export > backup.json` on a full disk said nothing and exited 0.
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/dev/full")))
+    func standardOutputThatCannotBeWrittenIsAnError() async throws {
+        let sandbox = try CLISandbox()
+        #expect(try await sandbox.runWithStore(["set", "blueText", "on"]).status == 0)
+        for arguments in [["export"], ["list"], ["get", "blueText"]] {
+            let result = try await run(sandbox, arguments + ["--store", sandbox.storePath], ">/dev/full")
+            #expect(result.status == 1, "\(arguments): \(result)")
+            #expect(
+                result.standardError.contains(
+                    "flagstaff: error: cannot write standard output: No space left on device"),
+                "\(arguments): \(result)")
+        }
+        let written = try await run(sandbox, ["export", "--store", sandbox.storePath], ">/dev/null")
+        #expect(written.status == 0 && written.standardError.isEmpty, "\(written)")
+    }
 }

@@ -31,6 +31,13 @@ struct CommandLineArgumentTests {
                 == .parse(["set", "blueText", "on", "--lock-timeout", "2", "--store", "s.json"]))
         #expect(CommandLineArguments.plan(["--store", "s.json"]) == .parse(["--store", "s.json"]))
         #expect(CommandLineArguments.plan(["list", "--json"]) == .parse(["list", "--json"]))
+        // Between a group and its subcommand too.
+        #expect(
+            CommandLineArguments.plan(["bisect", "--store", "s.json", "--lock-timeout=2", "status", "--json"])
+                == .parse(["bisect", "status", "--json", "--store", "s.json", "--lock-timeout=2"]))
+        #expect(
+            CommandLineArguments.plan(["--manifest", "m.json", "profile", "--store", "s.json", "list"])
+                == .parse(["profile", "list", "--manifest", "m.json", "--store", "s.json"]))
         // `help` shows help whatever options came first.
         #expect(CommandLineArguments.plan(["--store", "s.json", "help", "get"]) == .parse(["help", "get"]))
     }
@@ -59,6 +66,11 @@ struct CommandLineArgumentTests {
         ),
         (["--store", "s.json", "profile", "sav", "x"], "unknown subcommand 'sav' of 'profile'; did you mean 'save'?"),
         (["unleash", "evl"], "unknown subcommand 'evl' of 'unleash'; did you mean 'eval'?"),
+        (
+            ["bisect", "--store", "s.json", "frobnicate"],
+            "unknown subcommand 'frobnicate' of 'bisect'; expected one of: start"
+        ),
+        (["profile", "--store=s.json", "sav", "x"], "unknown subcommand 'sav' of 'profile'; did you mean 'save'?"),
     ])
     func anUnknownNestedSubcommandIsNamed(arguments: [String], message: String) async throws {
         let sandbox = try CLISandbox()

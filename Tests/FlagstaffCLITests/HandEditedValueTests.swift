@@ -54,4 +54,26 @@ import Testing
         #expect(sandbox.storeBytes() == before)
         #expect(FileManager.default.fileExists(atPath: stateURL.path), "the session is still there")
     }
+
+    @Test func bisectAnswerApplyingAHandEditedValueIsRefused() async throws {
+        let sandbox = try CLISandbox()
+        #expect(try await sandbox.runWithStore(["set", "maxItems", "50", "blueText", "on"]).status == 0)
+        // Step 1 tests blueText alone (key order) and removes maxItems; 'good' applies maxItems next, from the
+        // state file. ('bad' applies only values under test, which must match the store.)
+        #expect(try await sandbox.runWithStore(["bisect", "start"]).status == 0)
+        let stateURL = URL(fileURLWithPath: sandbox.storePath + ".bisect.json")
+        let state = try String(contentsOf: stateURL, encoding: .utf8)
+        let edited = state.replacingOccurrences(of: #""maxItems": 50"#, with: #""maxItems": 500"#)
+        #expect(edited != state, "the state file holds the value to edit")
+        try edited.write(to: stateURL, atomically: true, encoding: .utf8)
+        let before = sandbox.storeBytes()
+        let good = try await sandbox.runWithStore(["bisect", "good"])
+        #expect(good.status == 1, "\(good)")
+        #expect(
+            good.standardError.contains(
+                #"invalid value 500 for "maxItems": must be 1…100 (applying the next bisect step); nothing was changed"#
+            ), "\(good)")
+        #expect(sandbox.storeBytes() == before)
+        #expect(try String(contentsOf: stateURL, encoding: .utf8) == edited, "the session is left as it was")
+    }
 }

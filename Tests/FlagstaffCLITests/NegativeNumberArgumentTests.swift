@@ -12,6 +12,7 @@ import Testing
         (["set", "maxItems", "7", "--until", "-1"], "--until '-1': expected an ISO 8601 time"),
         (["list", "--lock-timeout", "-1"], "--lock-timeout needs a number of seconds, 0 or more"),
         (["serve", "--port", "-1"], "--port: -1 is not a port (0–65535)"),
+        (["history", "--since", "-1h"], "--since: expected a duration (90s, 30m, 2h, 7d, 2w) or a UTC time"),
         (["set", "blueText", "on", "--bogus"], "unknown option '--bogus'"),
         (["set", "blueText", "on", "-x"], "unknown option '-x'"),
     ])

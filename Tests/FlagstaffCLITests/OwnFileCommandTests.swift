@@ -44,10 +44,12 @@ import Testing
         #expect(try sandbox.storedOverrides() == ["blueText": "on"])
     }
 
-    @Test func anExplicitProfilesFolderMustExist() async throws {
+    // `list` said "no profiles in …" (status 0) for a mistyped folder.
+    @Test(arguments: [["save", "x"], ["list"]])
+    func anExplicitProfilesFolderMustExist(subcommand: [String]) async throws {
         let sandbox = try CLISandbox()
         let folder = sandbox.directory.appendingPathComponent("missing/dir").path
-        let result = try await sandbox.runWithStore(["profile", "save", "x", "--profiles", folder])
+        let result = try await sandbox.runWithStore(["profile"] + subcommand + ["--profiles", folder])
         #expect(result.status == 1, "\(result)")
         #expect(
             result.standardError.contains("\(folder)") && result.standardError.contains("does not exist"), "\(result)")

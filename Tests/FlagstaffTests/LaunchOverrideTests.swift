@@ -30,6 +30,18 @@ import Testing
         #expect(launch.origin == "FLAGSTAFF_OVERRIDES and -flagstaff arguments")
     }
 
+    @Test func aLeadingByteOrderMarkIsSkipped() throws {
+        let pairs = LaunchOverrides(environment: ["FLAGSTAFF_OVERRIDES": "\u{FEFF}blueText=on"], arguments: [])
+        #expect(pairs.values == ["blueText": .text("on")])
+        let json = LaunchOverrides(
+            environment: ["FLAGSTAFF_OVERRIDES": "\u{FEFF} \n" + #"{"version":1,"overrides":{"maxItems":5}}"#],
+            arguments: [])
+        #expect(json.values == ["maxItems": .json(try OverrideValue(json: "5"))])
+        #expect(pairs.problems.isEmpty && json.problems.isEmpty)
+        let markOnly = LaunchOverrides(environment: ["FLAGSTAFF_OVERRIDES": "\u{FEFF}"], arguments: [])
+        #expect(markOnly.values.isEmpty && markOnly.problems.isEmpty && markOnly.origin == "launch")
+    }
+
     @Test func exportJSONIsRead() throws {
         let launch = LaunchOverrides(
             environment: ["FLAGSTAFF_OVERRIDES": #"{"version":1,"overrides":{"blueText":"on","maxItems":5}}"#],

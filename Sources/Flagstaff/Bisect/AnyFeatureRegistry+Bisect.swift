@@ -17,13 +17,17 @@ extension AnyFeatureRegistry {
         return try bisectStore().startBisect(matching: pattern)
     }
 
-    /// Answers the step in force (``FileOverrideStore/answerBisect(_:)``) and applies the next one.
+    /// Answers the step in force (``FileOverrideStore/answerBisect(_:)``) and applies the next one, each value it
+    /// applies checked against its member as ``setOverrideValues(_:)`` checks it.
     /// - Returns: the session after the answer.
-    /// - Throws: ``BisectError``, or the store's error.
+    /// - Throws: ``BisectError``, ``InvalidOverrideValue`` naming a key and a value from the state file its member
+    ///   refuses (nothing is changed), or the store's error.
     @discardableResult
     public func answerBisect(_ answer: BisectAnswer) throws -> BisectSession {
         defer { refreshFromStore() }
-        return try bisectStore().answerBisect(answer)
+        return try bisectStore().answerBisect(answer) { changes in
+            try validate(changes, while: "applying the next bisect step")
+        }
     }
 
     /// Ends the bisect, restoring the candidates' values from before the start (``FileOverrideStore/resetBisect()``),
@@ -35,12 +39,17 @@ extension AnyFeatureRegistry {
     public func resetBisect() throws -> BisectResetOutcome {
         defer { refreshFromStore() }
         return try bisectStore().resetBisect { changes in
-            do {
-                try validate(changes)
-            } catch var invalid as InvalidOverrideValue {
-                invalid.reason += " (restoring the values from before the bisect); nothing was changed"
-                throw invalid
-            }
+            try validate(changes, while: "restoring the values from before the bisect")
+        }
+    }
+
+    /// ``validate(_:)``, its refusal saying what the bisect was doing and that nothing was changed.
+    private func validate(_ changes: [String: OverrideValue?], while doing: String) throws {
+        do {
+            try validate(changes)
+        } catch var invalid as InvalidOverrideValue {
+            invalid.reason += " (\(doing)); nothing was changed"
+            throw invalid
         }
     }
 

@@ -69,13 +69,23 @@ extension FileOverrideStore {
     ///   corrupt state file), or the store's error; nothing is changed then.
     @discardableResult
     public func answerBisect(_ answer: BisectAnswer) throws -> BisectSession {
+        try answerBisect(answer, validating: { _ in })
+    }
+
+    /// ``answerBisect(_:)``, checking the values the next step would apply with `validate` first (a hand-edited
+    /// state file can hold values no member accepts); on error nothing is written.
+    package func answerBisect(
+        _ answer: BisectAnswer, validating validate: ([String: OverrideValue?]) throws -> Void
+    ) throws -> BisectSession {
         try writtenSession { session, current, _, now in
             guard let session else { throw BisectError(code: .noSession) }
             if let culprit = session.culprit { throw BisectError(code: .finished(culprit: culprit)) }
             let drift = session.changedCandidates(in: current, at: now)
             guard drift.isEmpty else { throw BisectError(code: .storeChanged(step: session.step, drift: drift)) }
             let next = try session.answering(answer)
-            return .write(next, next.expectedOverrides(at: now))
+            let applied = next.expectedOverrides(at: now)
+            try validate(applied)
+            return .write(next, applied)
         }
     }
 

@@ -55,7 +55,9 @@ public struct LaunchOverrides: Sendable, Hashable {
         var values: [String: Value] = [:]
         var problems: [String] = []
         var origins: [String] = []
-        if let text = environment[Self.environmentVariable], !text.trimmingCharacters(in: .whitespaces).isEmpty {
+        if let text = environment[Self.environmentVariable].map(Self.droppingByteOrderMark),
+            !text.trimmingCharacters(in: .whitespaces).isEmpty
+        {
             origins.append(Self.environmentVariable)
             let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
             if trimmed.hasPrefix("{") {
@@ -100,6 +102,12 @@ public struct LaunchOverrides: Sendable, Hashable {
         if sawArgument { origins.append("-flagstaff arguments") }
         self.init(
             values: values, origin: origins.isEmpty ? "launch" : origins.joined(separator: " and "), problems: problems)
+    }
+
+    /// `text` without a leading byte-order mark (a value read from a file an editor saved with one): JSON readers
+    /// skip it, and before a key it would make the key unknown.
+    static func droppingByteOrderMark(_ text: String) -> String {
+        text.unicodeScalars.first == "\u{FEFF}" ? String(text.unicodeScalars.dropFirst()) : text
     }
 
     /// Splits `a=1,b=2` at commas that start a new `key=` pair, so a JSON value or text with commas stays whole

@@ -29,6 +29,16 @@ extension Platform {
         kill(process, 0) != 0 && errno == ESRCH
     }
 
+    /// Flushes the C library's output streams (standard output, where `print` writes, is buffered when not a
+    /// terminal), at the end of a command.
+    /// - Returns: `nil` when what was buffered was written, else why it was not (`No space left on device` for
+    ///   `> /dev/full` or a full disk).
+    package static func flushStandardOutput() -> String? {
+        // `fflush(NULL)`: naming `stdout` (a mutable C global) is not concurrency-safe in Swift 6.
+        guard fflush(nil) != 0 else { return nil }
+        return String(cString: strerror(errno))
+    }
+
     /// Sleeps the calling thread.
     package static func sleep(microseconds: UInt32) {
         _ = usleep(useconds_t(microseconds))

@@ -59,15 +59,19 @@ public struct ProfileLibrary: Sendable {
     }
 
     /// The names of the profiles in the folder, sorted (files whose name is not a valid profile name are
-    /// skipped). A missing folder has none.
-    /// - Throws: ``ProfileError`` when the folder cannot be read.
+    /// skipped). A missing folder has none when ``createsFolder`` (the default folder, made by the first save);
+    /// otherwise (a folder someone named) it is an error, as it is for ``save(_:)``.
+    /// - Throws: ``ProfileError`` when the folder cannot be read, or is missing and not ``createsFolder``.
     public func names() throws(ProfileError) -> [String] {
         let entries: [String]
         do {
             entries = try FileManager.default.contentsOfDirectory(atPath: folder.path)
         } catch {
             var isDirectory: ObjCBool = false
-            if !FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory) { return [] }
+            if !FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory) {
+                guard createsFolder else { throw missingFolder }
+                return []
+            }
             throw ProfileError(code: .io(path: folder.path, reason: "cannot list the profiles folder"))
         }
         return entries.filter { $0.hasSuffix(".json") }.map { String($0.dropLast(5)) }.filter {
@@ -121,14 +125,7 @@ public struct ProfileLibrary: Sendable {
         let existed = (try? Platform.status(atPath: file.path, followingLinks: false)) != nil
         var isFolder: ObjCBool = false
         if !FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder) {
-            guard createsFolder else {
-                throw ProfileError(
-                    code: .io(
-                        path: folder.path,
-                        reason:
-                            "the profiles folder does not exist; create it first (only the default folder beside the store is created)"
-                    ))
-            }
+            guard createsFolder else { throw missingFolder }
             do {
                 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             } catch {
@@ -144,6 +141,16 @@ public struct ProfileLibrary: Sendable {
             throw ProfileError(code: .io(path: file.path, reason: "cannot write it: \(error.reason)"))
         }
         return existed
+    }
+
+    /// The error for a missing folder that is not ``createsFolder``.
+    private var missingFolder: ProfileError {
+        ProfileError(
+            code: .io(
+                path: folder.path,
+                reason:
+                    "the profiles folder does not exist; create it first (only the default folder beside the store is created)"
+            ))
     }
 
     /// Deletes a profile.

@@ -183,8 +183,8 @@ enum BisectReport {
 
     /// Records an answer and prints the next step or the culprit.
     static func answer(_ answer: BisectAnswer, source: RegistrySourceOptions) throws {
-        let (loaded, store) = try open(source)
-        let session = try perform { try store.answerBisect(answer) }
+        let (loaded, _) = try open(source)
+        let session = try perform { try loaded.registry.answerBisect(answer) }
         loaded.registry.refreshFromStore()
         printStep(session, registry: loaded.registry)
     }

@@ -19,7 +19,10 @@ struct HistoryCommand: ParsableCommand {
 
     @OptionGroup var source: RegistrySourceOptions
 
-    @Option(help: ArgumentHelp("Only changes since a duration ago (30m, 2h, 7d) or a UTC time.", valueName: "when"))
+    // `.unconditional` (as `set --for`): `--since -1h` is a value, refused with the accepted forms.
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Only changes since a duration ago (30m, 2h, 7d) or a UTC time.", valueName: "when"))
     var since: String?
 
     @Option(help: ArgumentHelp("Only changes to keys matching a key or glob (checkout.*).", valueName: "pattern"))

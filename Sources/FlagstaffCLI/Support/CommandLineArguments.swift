@@ -29,21 +29,11 @@ enum CommandLineArguments {
         if arguments == ["--version"] { return .printVersion }
         // Leading `--store X`, `--manifest=X`…: set aside, then put after the subcommand path.
         var moved: [String] = []
-        var index = 0
-        while index < arguments.count {
-            let argument = arguments[index]
-            let name = argument.split(separator: "=", maxSplits: 1).first.map(String.init) ?? argument
-            guard leadingOptions.contains(name) else { break }
-            if name == argument {
-                guard index + 1 < arguments.count else { break }
-                moved += [argument, arguments[index + 1]]
-                index += 2
-            } else {
-                moved.append(argument)
-                index += 1
-            }
+        var rest = arguments
+        while let option = leadingOption(at: 0, in: rest) {
+            moved += option
+            rest.removeFirst(option.count)
         }
-        let rest = Array(arguments[index...])
         guard let first = rest.first, !first.hasPrefix("-") else {
             // No subcommand: the default one (console) takes the options where they are.
             return .parse(arguments)
@@ -62,23 +52,44 @@ enum CommandLineArguments {
             return .usageError(unknownSubcommand(first, of: root))
         }
         // A group (`bisect`, `profile`) names its subcommand next: an unknown one is named as such, not reported
-        // as whatever ArgumentParser trips on first (a moved `--store`, a stray argument).
+        // as whatever ArgumentParser trips on first (a moved `--store`, a stray argument). Leading options between
+        // a group and its subcommand (`bisect --store s.json good`) are set aside too.
         var path = first
-        for name in rest.dropFirst() {
-            guard !command.configuration.subcommands.isEmpty, command.configuration.defaultSubcommand == nil,
-                !name.hasPrefix("-")
-            else { break }
+        var index = 1
+        while index < rest.count, !command.configuration.subcommands.isEmpty,
+            command.configuration.defaultSubcommand == nil
+        {
+            if let option = leadingOption(at: index, in: rest) {
+                moved += option
+                rest.removeSubrange(index..<(index + option.count))
+                continue
+            }
+            let name = rest[index]
+            guard !name.hasPrefix("-") else { break }
             guard let next = subcommand(named: name, of: command) else {
                 return .usageError(unknownSubcommand(name, of: command, path: path))
             }
             command = next
             path += " " + name
+            index += 1
         }
         guard !moved.isEmpty else { return .parse(arguments) }
         // After the whole subcommand path: at the end, or before a `--` that ends the options.
         var reordered = rest
         reordered.insert(contentsOf: moved, at: rest.firstIndex(of: "--") ?? rest.endIndex)
         return .parse(reordered)
+    }
+
+    /// The words of the leading option (``leadingOptions``) at `index` of `arguments` (`--store X` or
+    /// `--store=X`), or `nil` when there is none there (or its value is missing).
+    private static func leadingOption(at index: Int, in arguments: [String]) -> [String]? {
+        guard index < arguments.count else { return nil }
+        let argument = arguments[index]
+        let name = argument.split(separator: "=", maxSplits: 1).first.map(String.init) ?? argument
+        guard leadingOptions.contains(name) else { return nil }
+        guard name == argument else { return [argument] }
+        guard index + 1 < arguments.count else { return nil }
+        return [argument, arguments[index + 1]]
     }
 
     /// The names of a command's subcommands, in the order its help lists them.
