@@ -20,7 +20,12 @@ struct UnsearchableFolderTests {
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: root) }
         let binary = folder.appendingPathComponent("flagstaff")
-        try FileManager.default.copyItem(at: try BuildProducts.executable(named: "flagstaff"), to: binary)
+        // Copied by a child process: a copy written here would leave a writable descriptor that a process this test
+        // run spawns at the same moment inherits, and exec then fails with "Text file busy" (ETXTBSY).
+        let copy = try await CommandRunner.run(
+            URL(fileURLWithPath: "/bin/cp"), [try BuildProducts.executable(named: "flagstaff").path, binary.path],
+            environment: [:], timeout: .seconds(60))
+        try #require(copy.status == 0, "\(copy)")
         chmod(root.path, 0o755)
         chmod(home.path, 0o777)
         chmod(binary.path, 0o755)
