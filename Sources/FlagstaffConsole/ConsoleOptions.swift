@@ -28,7 +28,7 @@ public struct ConsoleOptions: Sendable {
     /// The profiles folder the profile picker (`p`) lists; `nil` takes the one beside the registry's
     /// `FileOverrideStore` (`overrides.json` → `overrides.profiles/`). With another store and no folder the
     /// picker says there is none.
-    public var profilesFolder: URL?
+    package var profilesFolder: URL?
 
     /// Creates options.
     /// - Parameters:

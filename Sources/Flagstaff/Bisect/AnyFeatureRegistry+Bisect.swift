@@ -2,7 +2,7 @@
 extension AnyFeatureRegistry {
     /// The bisect in progress on the registry's store, or `nil`.
     /// - Throws: ``BisectError`` (also when the store is not a file store) naming the state file.
-    public func bisectSession() throws -> BisectSession? {
+    package func bisectSession() throws -> BisectSession? {
         try bisectStore().bisectSession()
     }
 
@@ -12,7 +12,7 @@ extension AnyFeatureRegistry {
     /// - Returns: the session.
     /// - Throws: ``BisectError``, or the store's error.
     @discardableResult
-    public func startBisect(matching pattern: String? = nil) throws -> BisectSession {
+    package func startBisect(matching pattern: String? = nil) throws -> BisectSession {
         defer { refreshFromStore() }
         return try bisectStore().startBisect(matching: pattern)
     }
@@ -23,7 +23,7 @@ extension AnyFeatureRegistry {
     /// - Throws: ``BisectError``, ``InvalidOverrideValue`` naming a key and a value from the state file its member
     ///   refuses (nothing is changed), or the store's error.
     @discardableResult
-    public func answerBisect(_ answer: BisectAnswer) throws -> BisectSession {
+    package func answerBisect(_ answer: BisectAnswer) throws -> BisectSession {
         defer { refreshFromStore() }
         return try bisectStore().answerBisect(answer) { changes in
             try validate(changes, while: "applying the next bisect step")
@@ -36,7 +36,7 @@ extension AnyFeatureRegistry {
     /// - Throws: ``BisectError``, ``InvalidOverrideValue`` naming a key and a value from the state file its member
     ///   refuses (nothing is changed), or the store's error.
     @discardableResult
-    public func resetBisect() throws -> BisectResetOutcome {
+    package func resetBisect() throws -> BisectResetOutcome {
         defer { refreshFromStore() }
         return try bisectStore().resetBisect { changes in
             try validate(changes, while: "restoring the values from before the bisect")

@@ -3,7 +3,7 @@ import Foundation
 /// Why a bisect operation was refused or failed. Unless ``description`` says otherwise, nothing was changed.
 ///
 /// A struct wrapping a code, so that cases can be added without breaking callers; read ``description``.
-public struct BisectError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct BisectError: Error, Sendable, Equatable, CustomStringConvertible {
     package enum Code: Sendable, Equatable {
         case notFileStore
         case noSession
@@ -24,22 +24,22 @@ public struct BisectError: Error, Sendable, Equatable, CustomStringConvertible {
     package init(code: Code) { self.code = code }
 
     /// Whether no bisect is in progress.
-    public var isNoSession: Bool { code == .noSession }
+    package var isNoSession: Bool { code == .noSession }
 
     /// The candidates someone changed since the current step was applied (empty for other errors).
-    public var drift: [BisectDrift] {
+    package var drift: [BisectDrift] {
         if case .storeChanged(_, let drift) = code { return drift }
         return []
     }
 
     /// Whether the state file beside the store cannot be read as a bisect session.
-    public var isCorruptState: Bool {
+    package var isCorruptState: Bool {
         if case .corruptState = code { return true }
         return false
     }
 
     /// A message naming what is wrong (the key, the file and the reason).
-    public var description: String {
+    package var description: String {
         switch code {
         case .notFileStore:
             return "bisect needs a file override store (its state is kept in a file beside the store)"

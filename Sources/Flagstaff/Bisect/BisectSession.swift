@@ -1,7 +1,7 @@
 import Foundation
 
 /// The answer to one bisect step: whether the app showed the problem with the overrides under test.
-public enum BisectAnswer: String, Sendable, Hashable, CaseIterable {
+package enum BisectAnswer: String, Sendable, Hashable, CaseIterable {
     /// The problem did not appear: the culprit is among the candidates not under test.
     case good
     /// The problem appeared: the culprit is among the candidates under test.
@@ -18,19 +18,19 @@ public enum BisectAnswer: String, Sendable, Hashable, CaseIterable {
 ///
 /// A session is a value: the candidates and the answers so far. Everything else (what remains, what is under
 /// test, the culprit) follows from them.
-public struct BisectSession: Sendable, Equatable {
+package struct BisectSession: Sendable, Equatable {
     /// When the bisect started.
-    public let startedAt: Date
+    package let startedAt: Date
     /// The key pattern given at the start (`checkout.*`), or `nil` for all overrides.
-    public let pattern: String?
+    package let pattern: String?
     /// The candidates and the values they had when the bisect started.
-    public let candidates: [String: OverrideValue]
+    package let candidates: [String: OverrideValue]
     /// The expiry of the candidates that had one when the bisect started (kept when they are applied again).
-    public let expiries: [String: OverrideExpiry]
+    package let expiries: [String: OverrideExpiry]
     /// The answers given so far, oldest first.
-    public let answers: [BisectAnswer]
+    package let answers: [BisectAnswer]
     /// The candidates the culprit may still be, in key order.
-    public let remaining: [String]
+    package let remaining: [String]
 
     /// Creates a session and works out what remains after `answers`.
     /// - Parameters:
@@ -40,7 +40,7 @@ public struct BisectSession: Sendable, Equatable {
     ///   - expiries: the expiry of candidates that have one.
     ///   - answers: the answers so far.
     /// - Throws: ``BisectError`` when there are no candidates or more answers than the candidates allow.
-    public init(
+    package init(
         startedAt: Date, pattern: String?, candidates: [String: OverrideValue],
         expiries: [String: OverrideExpiry] = [:], answers: [BisectAnswer] = []
     ) throws(BisectError) {
@@ -67,26 +67,26 @@ public struct BisectSession: Sendable, Equatable {
     static func firstHalfCount(_ count: Int) -> Int { (count + 1) / 2 }
 
     /// Whether the culprit is known (one candidate remains).
-    public var isDone: Bool { remaining.count == 1 }
+    package var isDone: Bool { remaining.count == 1 }
 
     /// The culprit, once known.
-    public var culprit: String? { isDone ? remaining.first : nil }
+    package var culprit: String? { isDone ? remaining.first : nil }
 
     /// The candidates applied in the current step, in key order (empty once done).
-    public var testing: [String] { isDone ? [] : Array(remaining.prefix(Self.firstHalfCount(remaining.count))) }
+    package var testing: [String] { isDone ? [] : Array(remaining.prefix(Self.firstHalfCount(remaining.count))) }
 
     /// The candidates the store holds now: those under test, or the culprit alone once done.
-    public var applied: [String] { isDone ? remaining : testing }
+    package var applied: [String] { isDone ? remaining : testing }
 
     /// The number of the current step (1 before the first answer).
-    public var step: Int { answers.count + 1 }
+    package var step: Int { answers.count + 1 }
 
     /// At most how many more answers find the culprit: ⌈log₂ remaining⌉.
-    public var answersLeft: Int { Self.maximumAnswers(remaining.count) }
+    package var answersLeft: Int { Self.maximumAnswers(remaining.count) }
 
     /// ⌈log₂ count⌉: at most how many answers find one culprit among `count` candidates.
     /// - Parameter count: the number of candidates.
-    public static func maximumAnswers(_ count: Int) -> Int {
+    package static func maximumAnswers(_ count: Int) -> Int {
         var answers = 0
         var size = 1
         while size < count {
@@ -98,7 +98,7 @@ public struct BisectSession: Sendable, Equatable {
 
     /// The session after one more answer.
     /// - Throws: ``BisectError`` when the culprit is already known.
-    public func answering(_ answer: BisectAnswer) throws(BisectError) -> BisectSession {
+    package func answering(_ answer: BisectAnswer) throws(BisectError) -> BisectSession {
         if let culprit { throw BisectError(code: .finished(culprit: culprit)) }
         return try BisectSession(
             startedAt: startedAt, pattern: pattern, candidates: candidates, expiries: expiries,
@@ -108,7 +108,7 @@ public struct BisectSession: Sendable, Equatable {
     /// What the store should hold under each candidate's key in this step at `date`: its value when applied,
     /// `nil` when removed or when its expiry has passed.
     /// - Parameter date: the store's current time.
-    public func expectedOverrides(at date: Date) -> [String: OverrideValue?] {
+    package func expectedOverrides(at date: Date) -> [String: OverrideValue?] {
         let applied = Set(applied)
         var expected: [String: OverrideValue?] = [:]
         for (key, value) in candidates {
@@ -121,7 +121,7 @@ public struct BisectSession: Sendable, Equatable {
     /// The values from before the start at `date`: every candidate's value, except those whose expiry has passed
     /// (`nil`: they would have stopped applying anyway).
     /// - Parameter date: the store's current time.
-    public func originalOverrides(at date: Date) -> [String: OverrideValue?] {
+    package func originalOverrides(at date: Date) -> [String: OverrideValue?] {
         var original: [String: OverrideValue?] = [:]
         for (key, value) in candidates {
             let expired = expiries[key]?.isExpired(at: date) ?? false
@@ -135,7 +135,7 @@ public struct BisectSession: Sendable, Equatable {
     /// - Parameters:
     ///   - overrides: the store's overrides in force.
     ///   - date: the store's current time.
-    public func changedCandidates(in overrides: [String: OverrideValue], at date: Date) -> [BisectDrift] {
+    package func changedCandidates(in overrides: [String: OverrideValue], at date: Date) -> [BisectDrift] {
         let expected = expectedOverrides(at: date)
         return expected.keys.sorted().compactMap { key in
             let value = expected[key] ?? nil
@@ -145,16 +145,16 @@ public struct BisectSession: Sendable, Equatable {
 }
 
 /// A candidate whose store entry is not what the bisect left there.
-public struct BisectDrift: Sendable, Equatable, CustomStringConvertible {
+package struct BisectDrift: Sendable, Equatable, CustomStringConvertible {
     /// The key.
-    public let key: String
+    package let key: String
     /// What the bisect left (`nil`: no override).
-    public let expected: OverrideValue?
+    package let expected: OverrideValue?
     /// What the store holds now (`nil`: no override).
-    public let found: OverrideValue?
+    package let found: OverrideValue?
 
     /// `checkout.v2 is now "off" (bisect left "on")`.
-    public var description: String {
+    package var description: String {
         func text(_ value: OverrideValue?) -> String { value.map { $0.summary } ?? "not overridden" }
         return "\(TextSanitizer.sanitize(key)) is now \(text(found)) (bisect left \(text(expected)))"
     }

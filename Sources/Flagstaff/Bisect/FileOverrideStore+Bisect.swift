@@ -2,18 +2,18 @@ import Foundation
 
 extension ChangeOrigin {
     /// A bisect step, or the restore at its end.
-    public static let bisect: ChangeOrigin = "bisect"
+    package static let bisect: ChangeOrigin = "bisect"
 }
 
 /// What ``FileOverrideStore/resetBisect()`` did.
-public struct BisectResetOutcome: Sendable, Equatable {
+package struct BisectResetOutcome: Sendable, Equatable {
     /// The session that was ended.
-    public let session: BisectSession
+    package let session: BisectSession
     /// The candidates whose entries changed back: key → value restored.
-    public let restored: [String: OverrideValue]
+    package let restored: [String: OverrideValue]
     /// Candidates someone had changed since the last step; their values were replaced by the ones from before
     /// the start.
-    public let drift: [BisectDrift]
+    package let drift: [BisectDrift]
 }
 
 /// Bisecting a file store's overrides (see ``BisectSession``).
@@ -26,13 +26,13 @@ public struct BisectResetOutcome: Sendable, Equatable {
 extension FileOverrideStore {
     /// The bisect state file of this store: `<store>.bisect.json` beside the file the store's path names.
     /// - Throws: `OverrideStoreError.unwritable` when the path is a symbolic link that cannot be followed.
-    public func bisectStateURL() throws -> URL {
+    package func bisectStateURL() throws -> URL {
         URL(fileURLWithPath: try resolvedTarget() + ".bisect.json")
     }
 
     /// The bisect in progress, or `nil` when there is none.
     /// - Throws: ``BisectError`` when the state file is corrupt or unreadable (naming it).
-    public func bisectSession() throws -> BisectSession? {
+    package func bisectSession() throws -> BisectSession? {
         let url = try bisectStateURL()
         guard let data = try Self.readBisectState(url) else { return nil }
         return try BisectStateFile.decode(data, path: url.path)
@@ -48,7 +48,7 @@ extension FileOverrideStore {
     /// - Returns: the session.
     /// - Throws: ``BisectError`` (a bisect in progress, no candidates, a corrupt state file), or the store's error.
     @discardableResult
-    public func startBisect(matching pattern: String? = nil) throws -> BisectSession {
+    package func startBisect(matching pattern: String? = nil) throws -> BisectSession {
         try writtenSession { session, current, expiries, now in
             if let session {
                 throw BisectError(code: .alreadyStarted(startedAt: session.startedAt, step: session.step))
@@ -68,7 +68,7 @@ extension FileOverrideStore {
     /// - Throws: ``BisectError`` (no bisect, already done, a candidate changed since the step was applied, a
     ///   corrupt state file), or the store's error; nothing is changed then.
     @discardableResult
-    public func answerBisect(_ answer: BisectAnswer) throws -> BisectSession {
+    package func answerBisect(_ answer: BisectAnswer) throws -> BisectSession {
         try answerBisect(answer, validating: { _ in })
     }
 
@@ -94,7 +94,7 @@ extension FileOverrideStore {
     /// - Returns: what was restored, and the candidates someone had changed meanwhile (overwritten).
     /// - Throws: ``BisectError`` (no bisect, a corrupt state file: it is left in place), or the store's error.
     @discardableResult
-    public func resetBisect() throws -> BisectResetOutcome {
+    package func resetBisect() throws -> BisectResetOutcome {
         try resetBisect(validating: { _ in })
     }
 

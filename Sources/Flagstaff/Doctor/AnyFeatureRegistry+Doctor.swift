@@ -7,7 +7,7 @@ extension AnyFeatureRegistry {
     ///
     /// While the store cannot be read (``storeError``), it looks empty here: check ``storeError`` first.
     /// - Returns: the report.
-    public func diagnoseStore() -> DoctorReport {
+    package func diagnoseStore() -> DoctorReport {
         StoreDoctor.examine(self, snapshot: core.state.withLock { $0.storeSnapshot }, now: now)
     }
 
@@ -24,7 +24,7 @@ extension AnyFeatureRegistry {
     /// - Throws: the store's error (corrupt, unreadable or unwritable file, lock not released in time); on error
     ///   nothing changes.
     @discardableResult
-    public func fixStore() throws -> DoctorFixOutcome {
+    package func fixStore() throws -> DoctorFixOutcome {
         let (outcome, change) = try core.writes.withLock { _ -> (DoctorFixOutcome, FeatureChange?) in
             var fixed: [DoctorFinding] = []
             let after: StoreSnapshot
@@ -76,14 +76,14 @@ extension AnyFeatureRegistry {
 }
 
 /// What ``AnyFeatureRegistry/fixStore()`` did.
-public struct DoctorFixOutcome: Sendable, Hashable {
+package struct DoctorFixOutcome: Sendable, Hashable {
     /// The findings the store change repaired, as found when it was made.
-    public var fixed: [DoctorFinding]
+    package var fixed: [DoctorFinding]
     /// The findings after it (those without a fix, and information).
-    public var remaining: DoctorReport
+    package var remaining: DoctorReport
 }
 
 extension ChangeOrigin {
     /// The store doctor's fixes (`flagstaff doctor --fix`).
-    public static let doctor: ChangeOrigin = "doctor"
+    package static let doctor: ChangeOrigin = "doctor"
 }

@@ -5,26 +5,26 @@ import Foundation
 /// Findings come from ``StoreDoctor/examine(_:overrides:expired:)`` (or ``AnyFeatureRegistry/diagnoseStore()``). A
 /// finding with a ``fix`` can be repaired by a store change (``AnyFeatureRegistry/fixStore()`` applies every fix at
 /// once); the others say what a person has to do in ``advice``.
-public struct DoctorFinding: Sendable, Hashable, CustomStringConvertible {
+package struct DoctorFinding: Sendable, Hashable, CustomStringConvertible {
     /// What kind of problem this is.
-    public var kind: Kind
+    package var kind: Kind
     /// How much it matters.
-    public var severity: DoctorSeverity
+    package var severity: DoctorSeverity
     /// The store key concerned, or `nil` for a registry problem that names no single key.
-    public var key: String?
+    package var key: String?
     /// The value stored under ``key``, when the finding is about a store entry.
-    public var storedValue: OverrideValue?
+    package var storedValue: OverrideValue?
     /// One sentence saying what is wrong, e.g. `no flag or setting "oldFlag" in Shop`.
-    public var message: String
+    package var message: String
     /// The store change that repairs it, or `nil` when only a person can (see ``advice``).
-    public var fix: DoctorFix?
+    package var fix: DoctorFix?
     /// What to do when there is no automatic fix, e.g. `set a valid value or reset it`.
-    public var advice: String?
+    package var advice: String?
     /// When the override expired (``Kind/expired`` findings).
-    public var expiredAt: Date?
+    package var expiredAt: Date?
 
     /// Creates a finding.
-    public init(
+    package init(
         kind: Kind, severity: DoctorSeverity, key: String?, storedValue: OverrideValue? = nil, message: String,
         fix: DoctorFix? = nil, advice: String? = nil, expiredAt: Date? = nil
     ) {
@@ -39,45 +39,45 @@ public struct DoctorFinding: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `orphan "oldFlag": no flag or setting "oldFlag" in Shop`.
-    public var description: String {
+    package var description: String {
         let subject = key.map { " " + JSONText.quoted($0, alsoEscaping: TextSanitizer.isUnsafe) } ?? ""
         return "\(kind.rawValue)\(subject): \(message)"
     }
 
     /// The kind of a finding. New kinds may be added: switch with a `default`.
-    public struct Kind: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+    package struct Kind: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
         /// The word used in reports and JSON, e.g. `orphan`.
-        public let rawValue: String
+        package let rawValue: String
 
         /// Creates a kind from its word.
-        public init(rawValue: String) { self.rawValue = rawValue }
+        package init(rawValue: String) { self.rawValue = rawValue }
 
         /// An override whose expiry has passed: applied by no one, removed at the next write.
-        public static let expired = Kind(rawValue: "expired")
+        package static let expired = Kind(rawValue: "expired")
         /// An override for a key the registry declares no flag or setting for.
-        public static let orphan = Kind(rawValue: "orphan")
+        package static let orphan = Kind(rawValue: "orphan")
         /// An override equal to the value its member has anyway, from a source that cannot change (a static
         /// default): removing it changes nothing.
-        public static let noOp = Kind(rawValue: "no-op")
+        package static let noOp = Kind(rawValue: "no-op")
         /// An override equal to the member's current value without it, which comes from a source that can
         /// change (a remote value, a dynamic rule, a build target): it pins today's value. Information only.
-        public static let pinsCurrentValue = Kind(rawValue: "pins-current-value")
+        package static let pinsCurrentValue = Kind(rawValue: "pins-current-value")
         /// A stored value not valid for the member declared under its key (type, range, choices, JSON shape):
         /// ignored and left in the file.
-        public static let wrongType = Kind(rawValue: "wrong-type")
+        package static let wrongType = Kind(rawValue: "wrong-type")
         /// A store entry the store cannot read (an expiry time that is not a time, or outside the years 0000–9999):
         /// while it is there every read refuses the store as corrupt. ``FeatureRegistry/fixStore()`` removes it.
-        public static let unreadableEntry = Kind(rawValue: "unreadable-entry")
+        package static let unreadableEntry = Kind(rawValue: "unreadable-entry")
         /// A declaration problem of the registry (a duplicate or unusable key): see ``RegistryProblem``.
-        public static let registryProblem = Kind(rawValue: "registry-problem")
+        package static let registryProblem = Kind(rawValue: "registry-problem")
 
         /// The word.
-        public var description: String { rawValue }
+        package var description: String { rawValue }
     }
 }
 
 /// How much a finding matters.
-public enum DoctorSeverity: String, Sendable, Hashable, Comparable, CaseIterable {
+package enum DoctorSeverity: String, Sendable, Hashable, Comparable, CaseIterable {
     /// Worth knowing; the store is still clean.
     case info
     /// An override that does nothing useful (orphan, no-op, expired): safe to remove.
@@ -86,7 +86,7 @@ public enum DoctorSeverity: String, Sendable, Hashable, Comparable, CaseIterable
     case error
 
     /// `info` < `warning` < `error`.
-    public static func < (lhs: DoctorSeverity, rhs: DoctorSeverity) -> Bool {
+    package static func < (lhs: DoctorSeverity, rhs: DoctorSeverity) -> Bool {
         lhs.rank < rhs.rank
     }
 
@@ -100,21 +100,21 @@ public enum DoctorSeverity: String, Sendable, Hashable, Comparable, CaseIterable
 }
 
 /// A store change that repairs a finding.
-public struct DoctorFix: Sendable, Hashable {
+package struct DoctorFix: Sendable, Hashable {
     /// The change to make: key → new value, `nil` to remove the entry.
-    public var changes: [String: OverrideValue?]
+    package var changes: [String: OverrideValue?]
     /// What the change does, e.g. `remove the override`.
-    public var summary: String
+    package var summary: String
 
     /// Creates a fix.
-    public init(changes: [String: OverrideValue?], summary: String) {
+    package init(changes: [String: OverrideValue?], summary: String) {
         self.changes = changes
         self.summary = summary
     }
 
     /// Removes the store entry under `key`.
     /// - Parameter key: the store key.
-    public static func removeOverride(_ key: String) -> DoctorFix {
+    package static func removeOverride(_ key: String) -> DoctorFix {
         DoctorFix(changes: [key: nil], summary: "remove the override")
     }
 }

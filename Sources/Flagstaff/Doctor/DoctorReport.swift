@@ -1,27 +1,27 @@
 /// What the store doctor found (see ``StoreDoctor``).
-public struct DoctorReport: Sendable, Hashable {
+package struct DoctorReport: Sendable, Hashable {
     /// The display name of the registry examined.
-    public var registryName: String
+    package var registryName: String
     /// The findings: registry problems first, then store entries by key.
-    public var findings: [DoctorFinding]
+    package var findings: [DoctorFinding]
 
     /// Creates a report.
-    public init(registryName: String, findings: [DoctorFinding]) {
+    package init(registryName: String, findings: [DoctorFinding]) {
         self.registryName = registryName
         self.findings = findings
     }
 
     /// Whether nothing above ``DoctorSeverity/info`` was found.
-    public var isClean: Bool { !findings.contains { $0.severity > .info } }
+    package var isClean: Bool { !findings.contains { $0.severity > .info } }
 
     /// The findings with a fix.
-    public var fixable: [DoctorFinding] { findings.filter { $0.fix != nil } }
+    package var fixable: [DoctorFinding] { findings.filter { $0.fix != nil } }
 
     /// The findings without a fix.
-    public var unfixable: [DoctorFinding] { findings.filter { $0.fix == nil } }
+    package var unfixable: [DoctorFinding] { findings.filter { $0.fix == nil } }
 
     /// Every fix as one store change (key → new value, `nil` to remove).
-    public var fixChanges: [String: OverrideValue?] {
+    package var fixChanges: [String: OverrideValue?] {
         var changes: [String: OverrideValue?] = [:]
         for finding in findings {
             guard let fix = finding.fix else { continue }

@@ -14,7 +14,7 @@ import Foundation
 /// pins today's value: it is reported as ``DoctorFinding/Kind/pinsCurrentValue`` (information, not
 /// fixed). A member waiting for a restart is treated like any other: removing an override equal to its value
 /// without one changes neither its value now nor its value after the restart.
-public enum StoreDoctor {
+package enum StoreDoctor {
     /// The findings for a store's contents at a moment.
     ///
     /// One finding per stored key at most (the first that applies of expired, orphan, wrong type, no-op or pin),
@@ -27,7 +27,7 @@ public enum StoreDoctor {
     ///   - now: the moment expiry is judged at (a registry judges at its ``RegistryOptions/wallClock``'s date, never
     ///     going backwards).
     /// - Returns: the report.
-    public static func examine(_ registry: AnyFeatureRegistry, snapshot: StoreSnapshot, now: Date) -> DoctorReport {
+    package static func examine(_ registry: AnyFeatureRegistry, snapshot: StoreSnapshot, now: Date) -> DoctorReport {
         var expired: [String: Date] = [:]
         for key in snapshot.expiredKeys(at: now) {
             expired[key] = snapshot.expiries[key]?.expiresAt
@@ -41,7 +41,7 @@ public enum StoreDoctor {
     ///   - overrides: every entry of the store, including expired ones and keys the registry does not declare.
     ///   - expired: the keys of entries whose expiry has passed, with the moment they expired.
     /// - Returns: the report.
-    public static func examine(
+    package static func examine(
         _ registry: AnyFeatureRegistry, overrides: [String: OverrideValue], expired: [String: Date] = [:]
     ) -> DoctorReport {
         var findings = registry.problems.map(finding(for:))

@@ -7,7 +7,7 @@ extension AnyFeatureRegistry {
     /// - Throws: ``HistoryError`` (also when the store is not a file store with a journal), ``InvalidOverrideValue``
     ///   naming the key and value the history holds that its member refuses, or the store's error.
     @discardableResult
-    public func undoLastChange() throws -> UndoOutcome {
+    package func undoLastChange() throws -> UndoOutcome {
         try revert { try $0.revert(redo: false, validate: validate) }
     }
 
@@ -16,7 +16,7 @@ extension AnyFeatureRegistry {
     /// - Returns: what was redone.
     /// - Throws: ``HistoryError``, ``InvalidOverrideValue`` (see ``undoLastChange()``), or the store's error.
     @discardableResult
-    public func redoLastUndo() throws -> UndoOutcome {
+    package func redoLastUndo() throws -> UndoOutcome {
         try revert { try $0.revert(redo: true, validate: validate) }
     }
 

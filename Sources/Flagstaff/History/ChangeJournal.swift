@@ -12,11 +12,11 @@ import Foundation
 /// - The journal is not `fsync`ed (the store file is): after a power cut its last lines may be missing.
 /// - A line that is not an entry is reported by ``read()`` with its line number and skipped; it never stops a
 ///   write.
-public struct ChangeJournal: Sendable {
+package struct ChangeJournal: Sendable {
     /// The journal file.
-    public let url: URL
+    package let url: URL
     /// The rotation size and default origin.
-    public let options: JournalOptions
+    package let options: JournalOptions
 
     /// The journal of a store file.
     /// - Parameters:
@@ -28,20 +28,20 @@ public struct ChangeJournal: Sendable {
     }
 
     /// The previous journal, kept after a rotation.
-    public var rotatedURL: URL { URL(fileURLWithPath: url.path + ".1") }
+    package var rotatedURL: URL { URL(fileURLWithPath: url.path + ".1") }
 
     /// What ``read()`` found.
-    public struct Contents: Sendable, Equatable {
+    package struct Contents: Sendable, Equatable {
         /// The changes, oldest first: consecutive lines with one change id (see ``HistoryChange/group(_:)``).
-        public var changes: [HistoryChange]
+        package var changes: [HistoryChange]
         /// Lines that could not be read (skipped).
-        public var problems: [JournalProblem]
+        package var problems: [JournalProblem]
         /// Journal files that exist but could not be read at all (a directory or a link in the journal's place, no
         /// permission): their changes are missing from ``changes``.
-        public var unreadableFiles: [JournalProblem] = []
+        package var unreadableFiles: [JournalProblem] = []
 
         /// Every readable line, oldest first (the rotated journal's, then the current one's).
-        public var entries: [JournalEntry] { changes.flatMap(\.entries) }
+        package var entries: [JournalEntry] { changes.flatMap(\.entries) }
 
         /// Adds a line to the last change if it continues it, else as a new change.
         mutating func append(_ entry: JournalEntry) {
@@ -55,7 +55,7 @@ public struct ChangeJournal: Sendable {
 
     /// Reads the rotated and the current journal. Missing files are empty; unreadable ones are reported.
     /// - Returns: the entries and the lines that could not be read.
-    public func read() -> Contents {
+    package func read() -> Contents {
         var contents = Contents(changes: [], problems: [])
         for file in [rotatedURL.path, url.path] {
             Self.read(file: file, into: &contents)

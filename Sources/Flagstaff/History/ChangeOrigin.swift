@@ -7,41 +7,41 @@
 /// ```swift
 /// try ChangeOrigin.$current.withValue(.import) { try registry.setOverrideValues(changes) }
 /// ```
-public struct ChangeOrigin: RawRepresentable, Hashable, Sendable, ExpressibleByStringLiteral,
+package struct ChangeOrigin: RawRepresentable, Hashable, Sendable, ExpressibleByStringLiteral,
     CustomStringConvertible
 {
     /// The word recorded in the journal.
-    public let rawValue: String
+    package let rawValue: String
 
     /// Creates an origin from its word.
     /// - Parameter rawValue: a short word such as `cli`.
-    public init(rawValue: String) { self.rawValue = rawValue }
+    package init(rawValue: String) { self.rawValue = rawValue }
 
     /// Creates an origin from a string literal.
-    public init(stringLiteral value: String) { self.rawValue = value }
+    package init(stringLiteral value: String) { self.rawValue = value }
 
     /// An application using the library (the default).
-    public static let app: ChangeOrigin = "app"
+    package static let app: ChangeOrigin = "app"
     /// A `flagstaff` command.
-    public static let cli: ChangeOrigin = "cli"
+    package static let cli: ChangeOrigin = "cli"
     /// The interactive console.
-    public static let console: ChangeOrigin = "console"
+    package static let console: ChangeOrigin = "console"
     /// `flagstaff import`.
-    public static let `import`: ChangeOrigin = "import"
+    package static let `import`: ChangeOrigin = "import"
     /// Applying a profile.
-    public static let profile: ChangeOrigin = "profile"
+    package static let profile: ChangeOrigin = "profile"
     /// Undoing a change.
-    public static let undo: ChangeOrigin = "undo"
+    package static let undo: ChangeOrigin = "undo"
     /// Redoing an undone change.
-    public static let redo: ChangeOrigin = "redo"
+    package static let redo: ChangeOrigin = "redo"
     /// Overrides removed because their expiry time passed (``OverrideExpiry``).
-    public static let expiry: ChangeOrigin = "expiry"
+    package static let expiry: ChangeOrigin = "expiry"
 
     /// The origin recorded for writes made in the current task, overriding the store's default.
-    @TaskLocal public static var current: ChangeOrigin?
+    @TaskLocal package static var current: ChangeOrigin?
 
     /// The word.
-    public var description: String { rawValue }
+    package var description: String { rawValue }
 }
 
 /// What the journal records about a change besides its origin: the profile applied, the change undone or

@@ -1,15 +1,15 @@
 import Foundation
 
 /// What an undo or a redo did.
-public struct UndoOutcome: Sendable, Equatable {
+package struct UndoOutcome: Sendable, Equatable {
     /// The change undone or redone.
-    public var target: HistoryChange
+    package var target: HistoryChange
     /// The id of the change the undo or redo wrote (it is journaled too).
-    public var change: String?
+    package var change: String?
     /// Every override after it.
-    public var overrides: [String: OverrideValue]
+    package var overrides: [String: OverrideValue]
     /// The expiry of overrides that have one, after the change.
-    public var expiries: [String: OverrideExpiry] = [:]
+    package var expiries: [String: OverrideExpiry] = [:]
 }
 
 /// Undo and redo on a file store's journal.
@@ -21,7 +21,7 @@ extension FileOverrideStore {
     /// later change that set it, or saying it was changed outside the journal).
     /// - Returns: the change undone and the new contents.
     /// - Throws: ``HistoryError`` (nothing to undo, a later change in the way), or the store's error.
-    public func undo() throws -> UndoOutcome {
+    package func undo() throws -> UndoOutcome {
         try revert(redo: false)
     }
 
@@ -29,7 +29,7 @@ extension FileOverrideStore {
     /// ``undo()``.
     /// - Returns: the change redone and the new contents.
     /// - Throws: ``HistoryError``, or the store's error.
-    public func redo() throws -> UndoOutcome {
+    package func redo() throws -> UndoOutcome {
         try revert(redo: true)
     }
 

@@ -1,40 +1,40 @@
 import Foundation
 
 /// One change to a store as its journal recorded it: every key it changed, who made it and when.
-public struct HistoryChange: Sendable, Equatable, Identifiable {
+package struct HistoryChange: Sendable, Equatable, Identifiable {
     /// The change's id (shared by its journal lines).
-    public var id: String
+    package var id: String
     /// The journal lines of the change, one per key, in key order.
-    public var entries: [JournalEntry]
+    package var entries: [JournalEntry]
 
     /// Creates a change from its lines (at least one, all with the same change id).
-    public init(id: String, entries: [JournalEntry]) {
+    package init(id: String, entries: [JournalEntry]) {
         self.id = id
         self.entries = entries
     }
 
     private var first: JournalEntry? { entries.first }
     /// When it was written.
-    public var time: Date { first?.time ?? Date(timeIntervalSince1970: 0) }
+    package var time: Date { first?.time ?? Date(timeIntervalSince1970: 0) }
     /// Where it came from.
-    public var origin: ChangeOrigin { first?.origin ?? .app }
+    package var origin: ChangeOrigin { first?.origin ?? .app }
     /// The user of the writing process.
-    public var user: String { first?.user ?? "" }
+    package var user: String { first?.user ?? "" }
     /// The writing process's id.
-    public var pid: Int32 { first?.pid ?? 0 }
+    package var pid: Int32 { first?.pid ?? 0 }
     /// The writing process's command line.
-    public var command: String { first?.command ?? "" }
+    package var command: String { first?.command ?? "" }
     /// The profile applied, for a profile change.
-    public var profile: String? { first?.profile }
+    package var profile: String? { first?.profile }
     /// The change this one undoes.
-    public var undoes: String? { first?.undoes }
+    package var undoes: String? { first?.undoes }
     /// The change this one re-applies.
-    public var redoes: String? { first?.redoes }
+    package var redoes: String? { first?.redoes }
     /// The keys changed.
-    public var keys: [String] { entries.map(\.key) }
+    package var keys: [String] { entries.map(\.key) }
 
     /// `cli by qa (pid 42, flagstaff set blueText on) at 2026-11-23T19:00:41.123Z`, safe to print.
-    public var summary: String {
+    package var summary: String {
         // Every field comes from the journal, which a person may have edited: each is sanitised.
         var text =
             "\(TextSanitizer.sanitize(origin.rawValue)) change \(TextSanitizer.sanitize(id)) by \(TextSanitizer.sanitize(user)) (pid \(pid)"
@@ -46,7 +46,7 @@ public struct HistoryChange: Sendable, Equatable, Identifiable {
     /// appends a change's lines at once, under the store's lock).
     /// - Parameter entries: lines, oldest first.
     /// - Returns: the changes, oldest first.
-    public static func group(_ entries: [JournalEntry]) -> [HistoryChange] {
+    package static func group(_ entries: [JournalEntry]) -> [HistoryChange] {
         var changes: [HistoryChange] = []
         for entry in entries {
             if let last = changes.last, last.id == entry.change {

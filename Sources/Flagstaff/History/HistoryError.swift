@@ -1,7 +1,7 @@
 /// Why an undo or redo was refused. Nothing was changed.
 ///
 /// A struct wrapping a code, so that cases can be added without breaking callers; read ``description``.
-public struct HistoryError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct HistoryError: Error, Sendable, Equatable, CustomStringConvertible {
     enum Code: Sendable, Equatable {
         case nothingToUndo
         case nothingToRedo
@@ -13,16 +13,16 @@ public struct HistoryError: Error, Sendable, Equatable, CustomStringConvertible 
     let code: Code
 
     /// Whether there was simply nothing to undo or redo (not a conflict).
-    public var isNothingToDo: Bool { code == .nothingToUndo || code == .nothingToRedo }
+    package var isNothingToDo: Bool { code == .nothingToUndo || code == .nothingToRedo }
 
     /// The key that was changed since, for a refusal to clobber a later change.
-    public var conflictingKey: String? {
+    package var conflictingKey: String? {
         if case .conflict(_, _, let key, _) = code { return key }
         return nil
     }
 
     /// A message naming the change and, for a conflict, the key and the later change.
-    public var description: String {
+    package var description: String {
         switch code {
         case .nothingToUndo: return "nothing to undo: the history has no change still in force"
         case .nothingToRedo: return "nothing to redo: no undone change since the last change"

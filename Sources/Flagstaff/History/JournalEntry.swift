@@ -4,39 +4,39 @@ import Foundation
 ///
 /// A change that sets several keys at once (a bulk change, a profile apply, an undo) writes one line per key,
 /// all with the same ``change`` id; ``HistoryChange`` groups them back.
-public struct JournalEntry: Sendable, Equatable {
+package struct JournalEntry: Sendable, Equatable {
     /// When the change was written.
-    public var time: Date
+    package var time: Date
     /// The id shared by every line of one change.
-    public var change: String
+    package var change: String
     /// The override key.
-    public var key: String
+    package var key: String
     /// The override before the change (`nil`: none).
-    public var old: OverrideValue?
+    package var old: OverrideValue?
     /// The override after the change (`nil`: removed).
-    public var new: OverrideValue?
+    package var new: OverrideValue?
     /// When the override before the change was to expire (`nil`: it had none, or there was no override).
-    public var oldExpiresAt: Date?
+    package var oldExpiresAt: Date?
     /// When the override after the change expires (`nil`: it has none, or there is no override). A line whose
     /// ``old`` and ``new`` are equal records a change of expiry only.
-    public var newExpiresAt: Date?
+    package var newExpiresAt: Date?
     /// Where the change came from.
-    public var origin: ChangeOrigin
+    package var origin: ChangeOrigin
     /// The user the writing process ran as.
-    public var user: String
+    package var user: String
     /// The writing process's id.
-    public var pid: Int32
+    package var pid: Int32
     /// The writing process's command line (program name and arguments).
-    public var command: String
+    package var command: String
     /// The profile applied, for a profile change.
-    public var profile: String?
+    package var profile: String?
     /// The id of the change this one undoes.
-    public var undoes: String?
+    package var undoes: String?
     /// The id of the change this one re-applies.
-    public var redoes: String?
+    package var redoes: String?
 
     /// Creates an entry.
-    public init(
+    package init(
         time: Date, change: String, key: String, old: OverrideValue?, new: OverrideValue?, origin: ChangeOrigin,
         user: String, pid: Int32, command: String, profile: String? = nil, undoes: String? = nil,
         redoes: String? = nil, oldExpiresAt: Date? = nil, newExpiresAt: Date? = nil
@@ -59,21 +59,21 @@ public struct JournalEntry: Sendable, Equatable {
 }
 
 /// A line of a journal that could not be read: reported and skipped, never fatal.
-public struct JournalProblem: Sendable, Equatable, CustomStringConvertible {
+package struct JournalProblem: Sendable, Equatable, CustomStringConvertible {
     /// The journal file.
-    public var file: String
+    package var file: String
     /// The line number (1-based).
-    public var line: Int
+    package var line: Int
     /// What is wrong, with the JSON path when the line is JSON: `$.old: expected a JSON value`.
-    public var reason: String
+    package var reason: String
 
     /// Creates a problem.
-    public init(file: String, line: Int, reason: String) {
+    package init(file: String, line: Int, reason: String) {
         self.file = file
         self.line = line
         self.reason = reason
     }
 
     /// `overrides.json.history.jsonl:12: $.time: expected …`.
-    public var description: String { "\(file):\(line): \(reason)" }
+    package var description: String { "\(file):\(line): \(reason)" }
 }

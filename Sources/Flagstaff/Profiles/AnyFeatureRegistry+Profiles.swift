@@ -11,7 +11,7 @@ extension AnyFeatureRegistry {
     /// - Returns: what changed: key → new value (`nil`: removed).
     /// - Throws: ``InvalidOverrideValue`` or the store's error; on error nothing changes.
     @discardableResult
-    public func applyProfile(_ profile: Profile, replace: Bool = false) throws -> [String: OverrideValue?] {
+    package func applyProfile(_ profile: Profile, replace: Bool = false) throws -> [String: OverrideValue?] {
         let changes = profile.changes(from: storedOverrides, replace: replace) { self.feature(forKey: $0) != nil }
         guard !changes.isEmpty else { return [:] }
         let annotation = ChangeAnnotation(origin: .profile, profile: profile.name)

@@ -1,27 +1,27 @@
 /// A named set of overrides, kept as a file in the override file format
 /// (`{"version":1,"overrides":{"checkout.v2":"on","maxItems":50}}`) in a profiles folder
 /// (``ProfileLibrary``). An entry `"default"` (or `null`) means "no override" when the profile is applied.
-public struct Profile: Sendable, Equatable {
+package struct Profile: Sendable, Equatable {
     /// The profile's name (its file is `<name>.json`).
-    public var name: String
+    package var name: String
     /// The overrides it sets.
-    public var overrides: [String: OverrideValue]
+    package var overrides: [String: OverrideValue]
     /// The keys whose override it removes (`"default"` entries).
-    public var removals: Set<String>
+    package var removals: Set<String>
 
     /// Creates a profile.
     /// - Parameters:
     ///   - name: a valid name (see ``ProfileLibrary/validate(name:)``).
     ///   - overrides: the overrides it sets.
     ///   - removals: the keys whose override it removes.
-    public init(name: String, overrides: [String: OverrideValue], removals: Set<String> = []) {
+    package init(name: String, overrides: [String: OverrideValue], removals: Set<String> = []) {
         self.name = name
         self.overrides = overrides
         self.removals = removals
     }
 
     /// Every key the profile mentions, sorted.
-    public var keys: [String] { Set(overrides.keys).union(removals).sorted() }
+    package var keys: [String] { Set(overrides.keys).union(removals).sorted() }
 
     /// What applying the profile to `current` changes: only keys whose override would differ.
     /// - Parameters:
@@ -30,7 +30,7 @@ public struct Profile: Sendable, Equatable {
     ///   - clearable: which keys a replace may remove (e.g. the registry's own keys: overrides of keys the
     ///     registry does not declare are kept).
     /// - Returns: key → new value (`nil`: removed).
-    public func changes(
+    package func changes(
         from current: [String: OverrideValue], replace: Bool, clearable: (String) -> Bool = { _ in true }
     ) -> [String: OverrideValue?] {
         var result: [String: OverrideValue?] = [:]

@@ -1,7 +1,7 @@
 /// Why a profile could not be named, read, written or deleted. Every case names the profile or its file.
 ///
 /// A struct wrapping a code, so that cases can be added without breaking callers; read ``description``.
-public struct ProfileError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct ProfileError: Error, Sendable, Equatable, CustomStringConvertible {
     enum Code: Sendable, Equatable {
         case invalidName(String, reason: String)
         case notFound(String, folder: String)
@@ -12,19 +12,19 @@ public struct ProfileError: Error, Sendable, Equatable, CustomStringConvertible 
     let code: Code
 
     /// Whether the profile does not exist.
-    public var isNotFound: Bool {
+    package var isNotFound: Bool {
         if case .notFound = code { return true }
         return false
     }
 
     /// Whether the name was refused.
-    public var isInvalidName: Bool {
+    package var isInvalidName: Bool {
         if case .invalidName = code { return true }
         return false
     }
 
     /// The message: the profile or file, and what is wrong.
-    public var description: String {
+    package var description: String {
         switch code {
         case .invalidName(let name, let reason):
             return "invalid profile name \(JSONText.quoted(name, alsoEscaping: TextSanitizer.isUnsafe)): \(reason)"

@@ -6,19 +6,19 @@ import Foundation
 /// (letters, digits, `-`, `_`, `.`; not starting with `.`; at most 100 characters) so a name can never reach
 /// outside the folder. Saving is atomic (temporary file and rename). A profile file is never read or written
 /// through a symbolic link (the folder itself may be one: a team's committed folder).
-public struct ProfileLibrary: Sendable {
+package struct ProfileLibrary: Sendable {
     /// The folder.
-    public let folder: URL
+    package let folder: URL
     /// Whether the first save creates the folder (the default folder beside the store) or refuses a missing one
     /// (a folder the user named, which must exist, as an explicit store's folder must).
-    public let createsFolder: Bool
+    package let createsFolder: Bool
 
     /// A library in `folder`.
     /// - Parameters:
     ///   - folder: the profiles folder.
     ///   - createsFolder: whether the first save creates the folder (`true`, for the default folder beside the
     ///     store) or a save into a missing folder fails (`false`, for a folder the user named).
-    public init(folder: URL, createsFolder: Bool = true) {
+    package init(folder: URL, createsFolder: Bool = true) {
         self.folder = folder.standardizedFileURL
         self.createsFolder = createsFolder
     }
@@ -26,7 +26,7 @@ public struct ProfileLibrary: Sendable {
     /// The default profiles folder of a store file: its name without `.json`, plus `.profiles`, beside it.
     /// - Parameter storeURL: the store file.
     /// - Returns: the folder (not created).
-    public static func defaultFolder(forStore storeURL: URL) -> URL {
+    package static func defaultFolder(forStore storeURL: URL) -> URL {
         let name = storeURL.lastPathComponent
         let base = name.hasSuffix(".json") ? String(name.dropLast(5)) : name
         return storeURL.deletingLastPathComponent().appendingPathComponent(base + ".profiles", isDirectory: true)
@@ -34,7 +34,7 @@ public struct ProfileLibrary: Sendable {
 
     /// Checks a profile name.
     /// - Throws: ``ProfileError`` saying what is allowed.
-    public static func validate(name: String) throws(ProfileError) {
+    package static func validate(name: String) throws(ProfileError) {
         func refuse(_ reason: String) -> ProfileError { ProfileError(code: .invalidName(name, reason: reason)) }
         guard !name.isEmpty else { throw refuse("it is empty") }
         guard name.count <= 100 else { throw refuse("longer than 100 characters") }
@@ -53,7 +53,7 @@ public struct ProfileLibrary: Sendable {
 
     /// The file of a profile.
     /// - Throws: ``ProfileError`` for an invalid name.
-    public func url(for name: String) throws(ProfileError) -> URL {
+    package func url(for name: String) throws(ProfileError) -> URL {
         try Self.validate(name: name)
         return folder.appendingPathComponent(name + ".json")
     }
@@ -62,7 +62,7 @@ public struct ProfileLibrary: Sendable {
     /// skipped). A missing folder has none when ``createsFolder`` (the default folder, made by the first save);
     /// otherwise (a folder someone named) it is an error, as it is for ``save(_:)``.
     /// - Throws: ``ProfileError`` when the folder cannot be read, or is missing and not ``createsFolder``.
-    public func names() throws(ProfileError) -> [String] {
+    package func names() throws(ProfileError) -> [String] {
         let entries: [String]
         do {
             entries = try FileManager.default.contentsOfDirectory(atPath: folder.path)
@@ -81,7 +81,7 @@ public struct ProfileLibrary: Sendable {
 
     /// Reads a profile.
     /// - Throws: ``ProfileError``: invalid name, not found, unreadable, or malformed (with the JSON path).
-    public func load(_ name: String) throws(ProfileError) -> Profile {
+    package func load(_ name: String) throws(ProfileError) -> Profile {
         let file = try url(for: name)
         let read: Data?
         do throws(BoundedFileReader.Failure) {
@@ -112,7 +112,7 @@ public struct ProfileLibrary: Sendable {
     /// - Returns: whether a profile of that name was replaced.
     /// - Throws: ``ProfileError`` for an invalid name or a failed write.
     @discardableResult
-    public func save(_ profile: Profile) throws(ProfileError) -> Bool {
+    package func save(_ profile: Profile) throws(ProfileError) -> Bool {
         let file = try url(for: profile.name)
         var text = String(decoding: OverrideFileFormat.encode(profile.overrides), as: UTF8.self)
         if !profile.removals.isEmpty {
@@ -155,7 +155,7 @@ public struct ProfileLibrary: Sendable {
 
     /// Deletes a profile.
     /// - Throws: ``ProfileError``: invalid name, not found, or the file cannot be removed.
-    public func delete(_ name: String) throws(ProfileError) {
+    package func delete(_ name: String) throws(ProfileError) {
         let file = try url(for: name)
         do throws(SystemError) {
             try Platform.removeFile(file.path)

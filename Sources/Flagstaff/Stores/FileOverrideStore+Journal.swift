@@ -5,14 +5,14 @@ extension FileOverrideStore {
     /// The journal of this store (beside the file the store's path names, following symbolic links), or `nil`
     /// when the store keeps none.
     /// - Throws: `OverrideStoreError.unwritable` when the path is a symbolic link that cannot be followed.
-    public func journal() throws -> ChangeJournal? {
+    package func journal() throws -> ChangeJournal? {
         guard let journalOptions else { return nil }
         return ChangeJournal(storePath: try resolvedTarget(), options: journalOptions)
     }
 
     /// The last error appending to the journal (the change itself was written), or `nil` after a successful
     /// append.
-    public var journalError: OverrideStoreError? { lastJournalError.withLock { $0 } }
+    package var journalError: OverrideStoreError? { lastJournalError.withLock { $0 } }
 
     /// Appends the change just written to the journal (the caller holds the lock). A failure is kept in
     /// ``journalError``, never thrown: the journal never blocks a change.

@@ -19,9 +19,8 @@ import Synchronization
 /// - A missing file means no overrides. A corrupt or unreadable file throws an error with the path and the
 ///   reason and is never overwritten. The reader and the writer share one size limit (64 MiB).
 /// - ``changeSignature()`` (inode, size, modification time) lets a registry notice other processes' writes.
-/// - Every change is appended, under the lock, to the change journal beside the file (``ChangeJournal``), unless
-///   the store was created with `journal: nil`. A journal that cannot be written never blocks a change
-///   (see ``journalError``).
+/// - Every change is appended, under the lock, to the change journal beside the file (what `flagstaff history`
+///   and `flagstaff undo` read). A journal that cannot be written never blocks a change.
 public final class FileOverrideStore: RevisionedOverrideStore {
     /// The largest file the reader accepts, and so the largest the writer writes.
     package static let defaultSizeLimit = 64 << 20
@@ -33,7 +32,7 @@ public final class FileOverrideStore: RevisionedOverrideStore {
     /// The largest file read or written, in bytes.
     package let sizeLimit: Int
     /// How the change journal is kept, or `nil` when changes are not journaled.
-    public let journalOptions: JournalOptions?
+    package let journalOptions: JournalOptions?
     /// Decides which overrides a write removes as expired, and dates journal entries.
     let clock: MonotonicWallClock
     let lastJournalError = AnnotatedMutex<OverrideStoreError?>(nil)
@@ -48,12 +47,28 @@ public final class FileOverrideStore: RevisionedOverrideStore {
     /// - Parameters:
     ///   - url: a `file:` URL.
     ///   - lockWait: how a write waits for another writer's lock (default: up to 10 s, silently).
-    ///   - journal: how the change journal is kept (default: 8 MiB rotation, origin `app`); `nil` for none.
     ///   - wallClock: the clock that decides which overrides a write removes as expired and dates journal entries
     ///     (default: the system's).
     /// - Throws: `OverrideStoreError.invalidLocation` if the URL is not a file URL or names a directory.
+    ///
+    /// Changes are journaled beside the file (8 MiB rotation, origin `app`) for `flagstaff history` and `undo`.
     public convenience init(
-        url: URL, lockWait: LockWait = LockWait(), journal: JournalOptions? = JournalOptions(),
+        url: URL, lockWait: LockWait = LockWait(), wallClock: any WallClock = SystemWallClock()
+    ) throws {
+        try self.init(
+            url: url, lockWait: lockWait, sizeLimit: Self.defaultSizeLimit, journal: JournalOptions(),
+            wallClock: wallClock)
+    }
+
+    /// Creates a store with other journal options (the command-line tool, the console, tests).
+    /// - Parameters:
+    ///   - url: a `file:` URL.
+    ///   - lockWait: how a write waits for another writer's lock.
+    ///   - journal: how the change journal is kept; `nil` for none.
+    ///   - wallClock: the clock that decides which overrides a write removes as expired and dates journal entries.
+    /// - Throws: `OverrideStoreError.invalidLocation` if the URL is not a file URL or names a directory.
+    package convenience init(
+        url: URL, lockWait: LockWait = LockWait(), journal: JournalOptions?,
         wallClock: any WallClock = SystemWallClock()
     ) throws {
         try self.init(
