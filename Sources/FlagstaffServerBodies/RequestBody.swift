@@ -43,8 +43,7 @@ package enum RequestBody {
     /// `context` member is an object (or `null`).
     /// - Returns: the context, empty when none was given.
     package static func context(_ body: [UInt8]) throws(Problem) -> [String: Any] {
-        let afterMark = body.starts(with: [0xEF, 0xBB, 0xBF]) ? body.dropFirst(3) : body[...]
-        if afterMark.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return [:] }
+        if JSONTextEncoding.isBlank(body) { return [:] }
         let request = try object(body, expected: "a JSON object like {\"context\":{…}}")
         guard let context = request["context"], !(context is NSNull) else { return [:] }
         guard let fields = context as? [String: Any] else { throw .wrongShape("\"context\" must be a JSON object") }

@@ -92,8 +92,7 @@ package enum OverrideFileFormat {
             OverrideFileError(file: file, path: path, key: key, problem: problem)
         }
         let shape = #"{"version":1,"overrides":{"key":"on"}}"#
-        let afterMark = data.starts(with: [0xEF, 0xBB, 0xBF]) ? data.dropFirst(3) : data[...]
-        if afterMark.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
+        if JSONTextEncoding.isBlank(data) {
             throw fail(nil, "the file is empty; expected a JSON object like \(shape)")
         }
         let document: JSONValue.Document

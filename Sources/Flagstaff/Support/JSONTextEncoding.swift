@@ -43,6 +43,16 @@ package enum JSONTextEncoding: Equatable, Sendable {
         return .utf8(skip: 0)
     }
 
+    /// Whether a text holds nothing but JSON white space after an optional UTF-8 byte-order mark (an empty file or
+    /// body, which readers report as such rather than as a syntax error).
+    package static func isBlank(_ bytes: some Collection<UInt8>) -> Bool {
+        bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? isWhiteSpace(bytes.dropFirst(3)) : isWhiteSpace(bytes)
+    }
+
+    private static func isWhiteSpace(_ bytes: some Collection<UInt8>) -> Bool {
+        bytes.allSatisfy { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
+    }
+
     /// The encoding of the JSON text in `data` (see ``detect(_:)-(UnsafeBufferPointer<UInt8>)``).
     package static func detect(_ data: Data) -> JSONTextEncoding {
         data.withUnsafeBytes { detect($0.assumingMemoryBound(to: UInt8.self)) }
