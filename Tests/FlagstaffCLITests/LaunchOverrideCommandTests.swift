@@ -38,4 +38,15 @@ struct LaunchOverrideCommandTests {
         let theme = try await sandbox.runProcess(["get", "theme"], environment: ["FLAGSTAFF_OVERRIDES": "theme=dark"])
         #expect(theme.standardOutput == "dark\n", "\(theme)")
     }
+
+    /// A typo in `FLAGSTAFF_OVERRIDES` is said once on standard error, with the key that was meant (issue 28).
+    @Test func theBinaryNamesTheNearestKeyOfAnUnknownLaunchKeyOnce() async throws {
+        let sandbox = try CLISandbox()
+        let result = try await sandbox.runProcess(
+            ["get", "blueText"], environment: ["FLAGSTAFF_OVERRIDES": "blueTxt=on"])
+        #expect(result.status == 0 && result.standardOutput.hasPrefix("off"), "\(result)")
+        let line =
+            #"flagstaff: launch overrides: "blueTxt": no flag or setting of Moments demo has this key; did you mean "blueText"? (from FLAGSTAFF_OVERRIDES); ignored"#
+        #expect(result.standardError.components(separatedBy: line).count == 2, "exactly once: \(result)")
+    }
 }

@@ -93,8 +93,36 @@ import Testing
                 #""blueText": must be on or off (from FLAGSTAFF_OVERRIDES); ignored"#,
                 #""maxItems": must be 1…100 (from FLAGSTAFF_OVERRIDES); ignored"#,
                 #""theme": must be one of light, dark, system (from FLAGSTAFF_OVERRIDES); ignored"#,
-                #""nope": no flag or setting has this key; ignored"#,
+                #""nope": no flag or setting of \#(features.name) has this key (from FLAGSTAFF_OVERRIDES); ignored"#,
             ])
+    }
+
+    /// A typo in a UI test's launch overrides names the key that was meant (issue 28, item 3).
+    @Test func unknownKeysNameTheNearestKey() {
+        let features = registry(
+            environment: ["FLAGSTAFF_OVERRIDES": "blueTxt=on,MAXITEMS=5,zzzzzzzzzz=1"],
+            arguments: ["-flagstaff", "cardColour=#000000"])
+        let origin = "FLAGSTAFF_OVERRIDES and -flagstaff arguments"
+        #expect(
+            features.launchOverrideProblems == [
+                #""MAXITEMS": no flag or setting of \#(features.name) has this key; did you mean "maxItems"? (from \#(origin)); ignored"#,
+                #""blueTxt": no flag or setting of \#(features.name) has this key; did you mean "blueText"? (from \#(origin)); ignored"#,
+                #""cardColour": no flag or setting of \#(features.name) has this key; did you mean "cardColor"? (from \#(origin)); ignored"#,
+                #""zzzzzzzzzz": no flag or setting of \#(features.name) has this key (from \#(origin)); ignored"#,
+            ])
+        #expect(!features.blueText.enabled && features.maxItems.value == 20)
+    }
+
+    @Test func theNearestKeyIsTheSameLettersThenTheLastComponentThenTheClosest() {
+        let keys = ["blueText", "list.infiniteScroll", "list.items", "grid.items", "maxItems"]
+        #expect(KeySuggestion.nearest(to: "BLUETEXT", among: keys) == "blueText")
+        #expect(KeySuggestion.nearest(to: "infiniteScroll", among: keys) == "list.infiniteScroll")
+        #expect(KeySuggestion.nearest(to: "items", among: keys) == nil, "two keys end in .items, none is close")
+        #expect(KeySuggestion.nearest(to: "blueTxet", among: keys) == "blueText")
+        #expect(KeySuggestion.nearest(to: "maxItem", among: keys) == "maxItems")
+        #expect(KeySuggestion.nearest(to: "checkout", among: keys) == nil)
+        #expect(KeySuggestion.nearest(to: "", among: keys) == nil)
+        #expect(KeySuggestion.nearest(to: String(repeating: "b", count: 10_000), among: keys) == nil)
     }
 
     @Test func membersRegisteredLaterGetTheirLaunchValues() throws {

@@ -1,11 +1,11 @@
 /// Applying the launch overrides of `RegistryOptions.launchOverrides`.
 extension AnyFeatureRegistry {
-    /// Puts the launch values of `members` in force; refused values are reported (once per process on standard
-    /// error) and listed in ``launchOverrideProblems``.
+    /// Puts the launch values of `members` in force; refused values and unknown keys (with the nearest key, so a UI
+    /// test's typo is seen) are reported once per process on standard error and listed in ``launchOverrideProblems``.
     /// - Parameters:
     ///   - members: members just discovered or registered.
-    ///   - reportingUnknownKeys: whether to list launch keys no member of the registry has (at creation; keys
-    ///     of members registered later are checked as they come).
+    ///   - reportingUnknownKeys: whether to report launch keys no member of the registry has (at creation; keys
+    ///     of members registered later are checked as they come, and were reported as unknown at creation).
     func applyLaunchOverrides(to members: [AnyFeature], reportingUnknownKeys: Bool) {
         let launch = options.launchOverrides
         guard !launch.values.isEmpty || !launch.problems.isEmpty else { return }
@@ -25,8 +25,17 @@ extension AnyFeatureRegistry {
             }
         }
         if reportingUnknownKeys {
-            for key in launch.values.keys.sorted() where feature(forKey: key) == nil {
-                problems.append("\(LaunchOverrides.quoted(key)): no flag or setting has this key; ignored")
+            let unknown = launch.values.keys.sorted().filter { feature(forKey: $0) == nil }
+            let keys = unknown.isEmpty ? [] : allFeatures.map(\.key)
+            for key in unknown {
+                let suggestion = KeySuggestion.nearest(to: key, among: keys).map {
+                    "; did you mean \(LaunchOverrides.quoted($0))?"
+                }
+                let problem =
+                    "\(LaunchOverrides.quoted(key)): no flag or setting of \(name) has this key\(suggestion ?? "")"
+                    + " (from \(launch.origin)); ignored"
+                problems.append(problem)
+                printed.append(problem)
             }
         }
         LaunchOverrideReporter.report(printed)

@@ -11,8 +11,9 @@ import Foundation
 /// `app.launchArguments += ["-flagstaff", "theme=dark"]`.
 ///
 /// Registries read the process's launch overrides (``process``) unless `RegistryOptions.launchOverrides` says
-/// otherwise. An invalid entry (unparsable variable, a value of the wrong type, a key no member has) is reported once
-/// per process on standard error and in `registry.launchOverrideProblems`, and ignored — never a crash.
+/// otherwise. An invalid entry (unparsable variable, a value of the wrong type, a key no member has, with the nearest
+/// key) is reported once per process on standard error and in `registry.launchOverrideProblems`, and ignored — never
+/// a crash.
 public struct LaunchOverrides: Sendable, Hashable {
     /// One launch value: text to parse by the member's type, or a JSON value from the export format.
     public enum Value: Sendable, Hashable {
