@@ -4,7 +4,8 @@
 /// JSON tree, no Foundation JSON), following RFC 8259 exactly: no trailing commas, comments, `NaN` or
 /// unescaped control characters; invalid UTF-8 and lone surrogates are errors; nesting is limited to
 /// ``maximumDepth`` levels. Behaviour shared with the `Decodable` path (`JSONDecoder`): `null` means
-/// "absent" for optional fields, a UTF-8 byte-order mark is skipped (and UTF-16 or UTF-32 text is transcoded first, see ``JSONTextEncoding``).
+/// "absent" for optional fields, a UTF-8 byte-order mark is skipped (and UTF-16 or UTF-32 text is transcoded
+/// first, see ``JSONTextEncoding`` in `Support/JSONTextEncoding.swift`).
 ///
 /// Failures are `ReadFailure`s with the JSON path collected while unwinding, so the happy path keeps no
 /// path at all; `RegistryManifest.decode` turns them into `ManifestError`s.
