@@ -132,6 +132,7 @@ import Testing
         let items = Setting(default: 1, key: "late.items")
         try features.register([flag, items])
         #expect(flag.enabled && items.value == 3)
+        #expect(features.launchOverrideProblems.isEmpty, "their keys are known now")
     }
 
     @Test func aFlagWithALaunchValueIsNotPendingARestartFromIt() {

@@ -32,17 +32,27 @@ extension AnyFeatureRegistry {
                     "; did you mean \(LaunchOverrides.quoted($0))?"
                 }
                 let problem =
-                    "\(LaunchOverrides.quoted(key)): no flag or setting of \(name) has this key\(suggestion ?? "")"
-                    + " (from \(launch.origin)); ignored"
+                    Self.unknownKeyPrefix(key)
+                    + "\(name) has this key\(suggestion ?? "") (from \(launch.origin)); ignored"
                 problems.append(problem)
                 printed.append(problem)
             }
         }
         LaunchOverrideReporter.report(printed)
-        guard !problems.isEmpty else { return }
+        // A member registered after creation with a launch key: that key is no longer unknown.
+        let known =
+            reportingUnknownKeys
+            ? [] : members.filter { launch.values[$0.key] != nil }.map { Self.unknownKeyPrefix($0.key) }
+        guard !problems.isEmpty || !known.isEmpty else { return }
         core.state.withLock { state in
+            state.launchOverrideProblems.removeAll { problem in known.contains { problem.hasPrefix($0) } }
             state.launchOverrideProblems.append(
                 contentsOf: problems.filter { !state.launchOverrideProblems.contains($0) })
         }
+    }
+
+    /// The start of the problem that says no member has `key`.
+    private static func unknownKeyPrefix(_ key: String) -> String {
+        "\(LaunchOverrides.quoted(key)): no flag or setting of "
     }
 }
