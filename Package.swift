@@ -18,7 +18,6 @@ let package = Package(
         .library(name: "FlagstaffUnleash", targets: ["FlagstaffUnleash"]),
         .library(name: "FlagstaffConsole", targets: ["FlagstaffConsole"]),
         .executable(name: "flagstaff", targets: ["FlagstaffCLI"]),
-        .executable(name: "flagstaff-bench", targets: ["FlagstaffBench"]),
     ],
     // `Server`: `flagstaff serve`, `flagstaff console --serve` and the packages they need (Hummingbird, swift-nio,
     // swift-service-lifecycle, swift-http-types and everything below them). On by default, so `swift run
@@ -95,15 +94,18 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // Not a product (an app depending on the package never sees it): `swift run -c release flagstaff-bench`
+        // runs it by its target name, which is why the name is the command's.
         .executableTarget(
-            name: "FlagstaffBench",
+            name: "flagstaff-bench",
             // FlagstaffTerminalDriver drives tmux for the terminal benchmark.
             dependencies: [
                 "Flagstaff", "FlagstaffConsole", "FlagstaffUnleash", "FlagstaffTerminalDriver",
                 .target(name: "FlagstaffServer", condition: server),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: server),
-            ]
+            ],
+            path: "Sources/FlagstaffBench"
         ),
 
         // Not a product: the fuzz targets of every hand-written reader (docs/fuzzing.md). `scripts/fuzz` builds it
