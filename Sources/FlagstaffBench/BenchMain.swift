@@ -1,10 +1,29 @@
+import Foundation
+
 /// `swift run -c release flagstaff-bench [core] [settings] [console] [terminal] [cli] [remote] [unleash] [unleash-client] [manifest] [history] [serve] [store]`
 /// (and `console-bulk`, part of `console`): runs the named
 /// benchmarks, or all of them when none is named, and prints the figures.
 @main
 enum BenchMain {
+    static let areas = [
+        "core", "settings", "console", "console-bulk", "terminal", "cli", "remote", "unleash", "unleash-client",
+        "manifest", "history", "serve", "store",
+    ]
+
     static func main() {
-        let requested = Set(CommandLine.arguments.dropFirst())
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        let usage =
+            "usage: flagstaff-bench [area …]   (all areas when none is named)\nareas: \(areas.joined(separator: " "))"
+        if arguments.contains(where: { $0 == "--help" || $0 == "-h" || $0 == "help" }) {
+            print(usage)
+            return
+        }
+        // A mistyped area would otherwise run nothing and exit 0.
+        if let unknown = arguments.first(where: { !areas.contains($0) }) {
+            FileHandle.standardError.write(Data("flagstaff-bench: unknown area '\(unknown)'\n\(usage)\n".utf8))
+            exit(2)
+        }
+        let requested = Set(arguments)
         func wants(_ name: String) -> Bool { requested.isEmpty || requested.contains(name) }
         if wants("core") { CoreBench.run() }
         if wants("settings") { SettingBench.run() }
