@@ -38,7 +38,7 @@ import Testing
     @Test func aHeldLockNeitherBlocksTheLoopNorLosesTheWrite() async throws {
         let fixture = try Fixture()
         try await fixture.holdLock()
-        var state = ConsoleState(registry: fixture.registry, width: 100, height: 30)
+        var state = ConsoleHarness(registry: fixture.registry, width: 100, height: 30)
         let runner = ConsoleEffectRunner(registry: fixture.registry, terminal: ScriptedTerminal(events: []))
         defer { runner.stop() }
 
@@ -47,7 +47,7 @@ import Testing
         try runner.send(.key(.character("o")), to: &state)
         // The store would wait up to 10 s for the lock; the console's loop gets control back at once.
         #expect(start.duration(to: clock.now) < .seconds(2))
-        #expect(state.pendingWrites == [.overrides(["blueText": .enabled])])
+        #expect(state.pendingWrites == [.values(["blueText": .on])])
         #expect(
             state.storeLockWait?.holder.hasPrefix("pid \(getpid()) (") == true,
             "\(String(describing: state.storeLockWait))")
@@ -75,7 +75,7 @@ import Testing
         let fixture = try Fixture()
         try await fixture.holdLock()
         defer { fixture.releaseLock() }
-        var state = ConsoleState(registry: fixture.registry, width: 100, height: 30)
+        var state = ConsoleHarness(registry: fixture.registry, width: 100, height: 30)
         let runner = ConsoleEffectRunner(registry: fixture.registry, terminal: ScriptedTerminal(events: []))
         try runner.send(.key(.character("o")), to: &state)
         try runner.send(.key(.character("q")), to: &state)
@@ -91,7 +91,7 @@ import Testing
 
     @Test func aFreeLockWritesAtOnceOnTheLoop() throws {
         let fixture = try Fixture()
-        var state = ConsoleState(registry: fixture.registry, width: 100, height: 30)
+        var state = ConsoleHarness(registry: fixture.registry, width: 100, height: 30)
         let runner = ConsoleEffectRunner(registry: fixture.registry, terminal: ScriptedTerminal(events: []))
         defer { runner.stop() }
         try runner.send(.key(.character("o")), to: &state)
