@@ -36,6 +36,25 @@ import Testing
         #expect(state.counts == ConsoleState.Counts(flags: 20, overridden: 1, pendingRestart: 1))
     }
 
+    @Test func theStateShowsWhatItWasToldNotTheLiveSource() {
+        let source = makeSource()
+        let state = ConsoleHarness(source: source)
+        let before = ConsoleLayout.render(state)
+        let row = before.row(containing: "flag0")
+        #expect(before.text(row: row).contains("ON   default"))
+        // The source changes; no event reaches the state: it, and every frame drawn from it, stay as they were.
+        source.change("flag0") { $0.override = .disabled }
+        let readKeys = source.readKeys.count
+        #expect(ConsoleLayout.render(state) == before)
+        #expect(state.counts.overridden == 0)
+        #expect(source.readKeys.count == readKeys, "rendering reads nothing")
+        // The change, as an event: now it shows.
+        var told = state
+        told.registryChanged(keys: ["flag0"])
+        #expect(ConsoleLayout.render(told).text(row: row).contains("OFF  override"))
+        #expect(told.counts.overridden == 1)
+    }
+
     @Test func incrementalRowsAndCountsEqualAFullRebuildAfterAnySequenceOfChanges() {
         var random = SeededRandom(seed: 9)
         for round in 0..<20 {

@@ -100,4 +100,24 @@ import Testing
         #expect(try fixture.stored() == ["blueText": .on])
         #expect(ConsoleLayout.render(state).text(row: 3).contains("ON   override"))
     }
+
+    @Test func aWriteWithTheCallersWaitTakesTheLockOnceAndGivesUpAtOnce() async throws {
+        let fixture = try Fixture()
+        try await fixture.holdLock()
+        defer { fixture.releaseLock() }
+        // The store's own wait is 10 s; the caller's (the console's writer) is zero: one try, then the holder.
+        let clock = ContinuousClock()
+        let start = clock.now
+        let noWait = FileOverrideStore.LockWait(timeout: .zero, noticeAfter: .seconds(3600))
+        #expect {
+            try FileOverrideStore.LockWait.$current.withValue(noWait) {
+                try fixture.registry.setOverrides(["blueText": .enabled])
+            }
+        } throws: { error in
+            guard case OverrideStoreError.lockTimeout(_, let holder, _) = error else { return false }
+            return holder.pid == getpid()
+        }
+        #expect(start.duration(to: clock.now) < .seconds(2))
+        #expect(fixture.registry.flag(forKey: "blueText")?.override == .featureDefault)
+    }
 }
