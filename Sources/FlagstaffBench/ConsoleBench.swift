@@ -34,25 +34,34 @@ enum ConsoleBench {
         print("memory after building the registry: RSS \(registryRSS) MB")
         var state: ConsoleState?
         var frame: ScreenBuffer?
+        var opened: ConsoleEffectRunner?
         let firstFrame = clock.measure {
-            let initial = ConsoleState(registry: registry, width: 120, height: 40)
-            frame = ConsoleLayout.render(initial)
+            // The console's shell as it opens: the runner reads the counts and the tree, the state asks for the
+            // flags on screen.
+            let runner = ConsoleEffectRunner(
+                registry: registry, terminal: ScriptedTerminal(width: 120, height: 40, events: []))
+            let initial = try? runner.open(width: 120, height: 40)
+            frame = initial.map(ConsoleLayout.render)
             state = initial
+            opened = runner
         }
-        guard var state, frame != nil else { return }
+        guard var state, let runner = opened, frame != nil else { return }
+        defer { runner.stop() }
+        /// Feeds an event through the console's runner (reads answered, writes performed).
+        func send(_ event: ConsoleEvent) { try? runner.send(event, to: &state) }
         print("registry from manifest: \(format(buildTime))")
         print("first frame (state + layout): \(format(firstFrame))   [budget 300 ms]; RSS now \(memory().0) MB")
 
         // Search keystrokes: type queries one character at a time, then erase them; every keystroke is timed
         // from key to a fully rendered buffer.
-        _ = state.update(.key(.character("/")))
+        send(.key(.character("/")))
         var first: Duration?
         var samples: [Duration] = []
         var labelled: [(Duration, String)] = []
         for query in ["avatar", "scroll", "net", "xq", "rounded button", "g42", "payment retry"] {
             for character in query {
                 let time = clock.measure {
-                    _ = state.update(.key(.character(character)))
+                    send(.key(.character(character)))
                     frame = ConsoleLayout.render(state)
                 }
                 if first == nil { first = time } else { samples.append(time) }
@@ -60,7 +69,7 @@ enum ConsoleBench {
             }
             for _ in query {
                 let time = clock.measure {
-                    _ = state.update(.key(.backspace))
+                    send(.key(.backspace))
                     frame = ConsoleLayout.render(state)
                 }
                 samples.append(time)
@@ -86,7 +95,7 @@ enum ConsoleBench {
                 for key in query.map({ ConsoleKey.character($0) }) + query.map({ _ in ConsoleKey.backspace }) {
                     drawn.append(
                         clock.measure {
-                            _ = state.update(.key(key))
+                            send(.key(key))
                             terminal.draw(ConsoleLayout.render(state))
                         })
                 }
@@ -101,28 +110,25 @@ enum ConsoleBench {
         }
 
         // Moving the cursor and forcing a flag (persist + refresh + render).
-        _ = state.update(.key(.escape))
+        send(.key(.escape))
         let move = clock.measure {
             for _ in 0..<100 {
-                _ = state.update(.key(.down))
+                send(.key(.down))
                 frame = ConsoleLayout.render(state)
             }
         }
         print("cursor move → buffer: \(format(move / 100)) each")
         // Forcing one flag, as the console does it: the key through the effect runner (store write, the
         // registry's change event for that one key, counts and rows updated) and the layout.
-        let runner = ConsoleEffectRunner(
-            registry: registry, terminal: ScriptedTerminal(width: 120, height: 40, events: []))
         var forceTimes: [Duration] = []
         for index in 0..<40 {
             let key: ConsoleKey = index % 2 == 0 ? .character("o") : .character("r")
             forceTimes.append(
                 clock.measure {
-                    try? runner.send(.key(key), to: &state)
+                    send(.key(key))
                     frame = ConsoleLayout.render(state)
                 })
         }
-        runner.stop()
         forceTimes.sort()
         print(
             "force one flag at 100k: key → updated buffer: median \(format(forceTimes[forceTimes.count / 2])), max \(format(forceTimes.last ?? .zero))   [budget 2 ms]"
@@ -130,16 +136,16 @@ enum ConsoleBench {
         // Where a keystroke's time goes: the state update (search included) and the layout.
         var handleTimes: [Duration] = []
         var renderTimes: [Duration] = []
-        _ = state.update(.key(.character("/")))
+        send(.key(.character("/")))
         for character in "rounded" {
-            handleTimes.append(clock.measure { _ = state.update(.key(.character(character))) })
+            handleTimes.append(clock.measure { send(.key(.character(character))) })
             renderTimes.append(clock.measure { frame = ConsoleLayout.render(state) })
         }
         for _ in 0..<7 {
-            handleTimes.append(clock.measure { _ = state.update(.key(.backspace)) })
+            handleTimes.append(clock.measure { send(.key(.backspace)) })
             renderTimes.append(clock.measure { frame = ConsoleLayout.render(state) })
         }
-        _ = state.update(.key(.escape))
+        send(.key(.escape))
         handleTimes.sort()
         renderTimes.sort()
         print(
@@ -214,9 +220,9 @@ enum ConsoleBench {
                 print("console bulk change: cannot build the generated registry")
                 return
             }
-            var state = ConsoleState(registry: registry, width: 120, height: 40)
             let runner = ConsoleEffectRunner(
                 registry: registry, terminal: ScriptedTerminal(width: 120, height: 40, events: []))
+            guard var state = try? runner.open(width: 120, height: 40) else { return }
             var frame = ConsoleLayout.render(state)
             var totals: [Duration] = []
             var parts: [String] = []
@@ -237,20 +243,28 @@ enum ConsoleBench {
             }
             // Where the time goes, for one more change (o: the rounds ended on x): the console's own work (keys to
             // the write effect; the change event to counts and rows; the layout) and the registry's write.
-            _ = state.update(.key(.escape))
-            _ = state.update(.key(.character("M")))
+            try? runner.send(.key(.escape), to: &state)
+            try? runner.send(.key(.character("M")), to: &state)
+            /// The state's update with its reads answered (no write performed).
+            func update(_ event: ConsoleEvent) -> [ConsoleEffect] {
+                state.update(event).flatMap { effect -> [ConsoleEffect] in
+                    guard case .read(let read) = effect else { return [effect] }
+                    return update(runner.feed.answer(read))
+                }
+            }
             var effects: [ConsoleEffect] = []
             let keysToEffect = clock.measure {
-                _ = state.update(.key(.character("o")))
-                effects = state.update(.key(.character("y")))
+                _ = update(.key(.character("o")))
+                effects = update(.key(.character("y")))
             }
-            if case .setOnOffValue(let value, let members)? = effects.first {
+            if case .write(.members(let members, let value))? = effects.first {
                 let inbox = ConsoleInbox()
-                let subscription = registry.onChange { inbox.post(.registryChange($0)) }
+                let subscription = registry.onChange { inbox.post($0) }
                 let write = clock.measure { try? registry.writeOnOffValue(value, toMembers: members) }
                 subscription.cancel()
                 let refresh = clock.measure {
-                    for event in [.storeWriteSaved] + inbox.drain() { _ = state.update(event) }
+                    _ = update(.storeWriteSaved)
+                    if let changes = inbox.drain().changes { _ = update(.flagsChanged(runner.feed.update(changes))) }
                 }
                 let layout = clock.measure { frame = ConsoleLayout.render(state) }
                 print(

@@ -63,13 +63,10 @@ public final class FeatureConsole {
         let registry = self.registry
         DispatchQueue.global(qos: .utility).async { _ = registry.search("") }
         let size = terminal.size
-        var state = ConsoleState(
-            source: RegistryFlagSource(registry), title: options.title, width: size.width, height: size.height,
+        var state = try runner.open(
+            title: options.title, width: size.width, height: size.height,
             useColor: options.useColor && terminal.supportsColor, asciiOnly: !terminal.supportsUnicode,
-            showDetail: options.showDetail
-        )
-        try runner.run([.readBisectSession], on: &state)
-        var typeahead: [ConsoleKey] = []
+            showDetail: options.showDetail)
         var lastFrame = clock.now
         var keyTime: C.Instant?  // when the first key not yet answered by a frame was read
         while true {
@@ -84,23 +81,20 @@ public final class FeatureConsole {
                 if let keyTime, let observer = options.frameObserver { observer(keyTime.duration(to: lastFrame)) }
                 keyTime = nil
             }
-            // Keys typed ahead are handled before waiting again; a run of query edits searches only once.
-            let event = typeahead.isEmpty ? terminal.nextEvent() : .key(typeahead.removeFirst())
-            switch event {
+            // Keys typed ahead go to the state together (a run of query edits searches only once); those it hands
+            // back come before anything new from the terminal.
+            switch runner.takeTypedAhead().map(ConsoleEvent.keys) ?? terminal.nextEvent() {
             case .key(let key)?:
                 if keyTime == nil { keyTime = clock.now }
-                if state.isQueryEdit(key) {
-                    typeahead += terminal.pendingKeys()
-                    let run = [key] + typeahead.prefix { state.isQueryEdit($0) }
-                    typeahead.removeFirst(run.count - 1)
-                    try runner.send(run.count == 1 ? .key(key) : .typeahead(run), to: &state)
-                } else {
-                    try runner.send(.key(key), to: &state)
-                }
+                let typedAhead = terminal.pendingKeys()
+                try runner.send(typedAhead.isEmpty ? .key(key) : .keys([key] + typedAhead), to: &state)
+            case .keys(let keys)?:
+                if keyTime == nil { keyTime = clock.now }
+                try runner.send(.keys(keys), to: &state)
             case let event?:
                 try runner.send(event, to: &state)
             case nil:
-                try runner.send(.tick(sinceLastFrame: lastFrame.duration(to: clock.now)), to: &state)
+                try runner.tick(sinceLastFrame: lastFrame.duration(to: clock.now), to: &state)
             }
             if let outcome = runner.outcome { return outcome }
         }

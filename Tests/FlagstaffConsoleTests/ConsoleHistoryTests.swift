@@ -14,7 +14,7 @@ import Testing
         let url: URL
         let registry: AnyFeatureRegistry
         let runner: ConsoleEffectRunner
-        var state: ConsoleState
+        var state: ConsoleHarness
         private let lock: ThreadLockHolder
 
         init(height: Int = 30) throws {
@@ -24,7 +24,7 @@ import Testing
             lock = ThreadLockHolder(url: url)
             registry = try makeRegistry(store: FileOverrideStore(url: url, journal: JournalOptions(origin: .console)))
             runner = ConsoleEffectRunner(registry: registry, terminal: ScriptedTerminal(events: []))
-            state = ConsoleState(registry: registry, width: 100, height: height)
+            state = ConsoleHarness(registry: registry, width: 100, height: height)
         }
 
         deinit {
@@ -123,7 +123,7 @@ import Testing
     }
 
     @Test func aStoreWithoutHistorySaysSo() throws {
-        var state = ConsoleState(registry: try makeRegistry(), width: 100, height: 30)
+        var state = ConsoleHarness(registry: try makeRegistry(), width: 100, height: 30)
         try pressAndApply(.character("u"), into: &state)
         #expect(state.statusMessage == "this store keeps no change history")
         try pressAndApply(.character("H"), into: &state)

@@ -14,7 +14,7 @@ import Testing
         try FileManager.default.createDirectory(
             at: URL(fileURLWithPath: url.path + ".history.jsonl"), withIntermediateDirectories: true)
         let registry = try makeRegistry(store: FileOverrideStore(url: url))
-        var state = ConsoleState(registry: registry, width: 140, height: 30)
+        var state = ConsoleHarness(registry: registry, width: 140, height: 30)
         let runner = ConsoleEffectRunner(registry: registry, terminal: ScriptedTerminal(events: []))
         defer { runner.stop() }
 

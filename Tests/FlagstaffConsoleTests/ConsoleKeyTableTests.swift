@@ -6,11 +6,11 @@ import Testing
 /// One test per row of the console spec's key table, asserting on the rendered grid.
 @Suite struct ConsoleKeyTableTests {
     let registry: AnyFeatureRegistry
-    var state: ConsoleState
+    var state: ConsoleHarness
 
     init() throws {
         registry = try makeRegistry()
-        state = ConsoleState(registry: registry, width: 100, height: 30)
+        state = ConsoleHarness(registry: registry, width: 100, height: 30)
     }
 
     /// The label on the reverse-video (selected) row.
@@ -42,7 +42,7 @@ import Testing
 
     @Test mutating func pagesAndHalfPages() throws {
         let many = (0..<60).map { RegistryManifest.Flag(key: "extra\($0)", label: "Extra \($0)") }
-        state = ConsoleState(registry: try makeRegistry(extraFlags: many), width: 100, height: 30)
+        state = ConsoleHarness(registry: try makeRegistry(extraFlags: many), width: 100, height: 30)
         let page = state.listHeight
         #expect(page == 21)
         press(.pageDown, into: &state)
@@ -154,7 +154,7 @@ import Testing
     @Test mutating func forceOnOffAndResetShowColourAndUnderline() throws {
         // o / + → ON override: green, underlined, bold, "override".
         for key in [ConsoleKey.character("o"), .character("+")] {
-            state = ConsoleState(registry: registry, width: 100, height: 30)
+            state = ConsoleHarness(registry: registry, width: 100, height: 30)
             try apply(press(key, into: &state), to: &state)
             let screen = ConsoleLayout.render(state)
             let row = screen.row(containing: "Blue Text")
@@ -255,7 +255,7 @@ import Testing
         let first = lines[0]
         let last = try #require(lines.last)
         #expect(first == "Up k Ctrl-P  move up")
-        var small = ConsoleState(registry: registry, width: 60, height: 12)
+        var small = ConsoleHarness(registry: registry, width: 60, height: 12)
         press(.character("?"), into: &small)
         var screen = ConsoleLayout.render(small)
         #expect(screen.find(first) != nil)
@@ -271,7 +271,7 @@ import Testing
         #expect(ConsoleLayout.render(small).find(first) != nil)
         #expect(small.mode == .help)
         // Tall enough: no scrolling hint.
-        var tall = ConsoleState(registry: registry, width: 100, height: ConsoleLayout.helpLines.count + 6)
+        var tall = ConsoleHarness(registry: registry, width: 100, height: ConsoleLayout.helpLines.count + 6)
         press(.character("?"), into: &tall)
         #expect(ConsoleLayout.render(tall).find("? or Esc closes") != nil)
         #expect(ConsoleLayout.render(tall).find("scroll") == nil)
@@ -301,7 +301,7 @@ import Testing
         }
         #expect(lines.contains("q Ctrl-C"))
         #expect(lines.contains("    quit (through the restart prompt"))
-        var state = ConsoleState(registry: registry, width: 40, height: 10)
+        var state = ConsoleHarness(registry: registry, width: 40, height: 10)
         press(.character("?"), into: &state)
         var screen = ConsoleLayout.render(state)
         #expect(screen.text(row: 1) == "│ Up k Ctrl-P  move up                 │", "\(screen.text)")
@@ -322,9 +322,9 @@ import Testing
 
     @Test mutating func qAndControlCQuit() {
         #expect(press(.character("q"), into: &state) == [.quit(.notNeeded, signal: nil)])
-        state = ConsoleState(registry: registry)
+        state = ConsoleHarness(registry: registry)
         #expect(press(.control("c"), into: &state) == [.quit(.notNeeded, signal: nil)])
-        state = ConsoleState(registry: registry)
+        state = ConsoleHarness(registry: registry)
         press(.character("/"), into: &state)
         #expect(
             press(.control("c"), into: &state) == [.quit(.notNeeded, signal: nil)],

@@ -14,7 +14,7 @@ import Testing
                 storeWatchInterval: nil,
                 launchOverrides: LaunchOverrides(
                     environment: ["FLAGSTAFF_OVERRIDES": "blueText=on,maxItems=50"], arguments: [])))
-        var state = ConsoleState(registry: features, width: 100, height: 30)
+        var state = ConsoleHarness(registry: features, width: 100, height: 30)
         state.move(to: TypedRow.blueText)
         #expect(state.selectedFlag?.resolution.source == .launch)
         for key in ["o", "x", " ", "r"] {

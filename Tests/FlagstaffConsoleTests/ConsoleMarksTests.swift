@@ -14,7 +14,7 @@ import Testing
     }
 
     @Test func mMarksTheRowMovesDownAndTheHeaderCountsMarks() throws {
-        var state = ConsoleState(registry: try registry(), width: 100, height: 30)
+        var state = ConsoleHarness(registry: try registry(), width: 100, height: 30)
         #expect(state.selectedKey == "blueText")
         press(.character("m"), into: &state)
         #expect(state.markedKeys == ["blueText"])
@@ -34,7 +34,7 @@ import Testing
     }
 
     @Test func marksShowAsAsteriskWithoutUTF8() throws {
-        var state = ConsoleState(registry: try registry(), width: 100, height: 30, asciiOnly: true)
+        var state = ConsoleHarness(registry: try registry(), width: 100, height: 30, asciiOnly: true)
         press(.character("m"), into: &state)
         let screen = ConsoleLayout.render(state)
         #expect(screen.text(row: screen.row(containing: "Blue Text")).hasPrefix(" * Blue Text"))
@@ -42,7 +42,7 @@ import Testing
     }
 
     @Test func mOnAGroupRowSaysMarksAreForFlags() throws {
-        var state = ConsoleState(registry: try registry(), width: 100, height: 30)
+        var state = ConsoleHarness(registry: try registry(), width: 100, height: 30)
         let group = try #require(state.rows.firstIndex { if case .group = $0 { true } else { false } })
         state.move(to: group)
         press(.character("m"), into: &state)
@@ -51,7 +51,7 @@ import Testing
     }
 
     @Test func bigMMarksEveryListedFlagOnly() throws {
-        var state = ConsoleState(registry: try registry(), width: 100, height: 30)
+        var state = ConsoleHarness(registry: try registry(), width: 100, height: 30)
         press(.character("/"), into: &state)
         type("avatar", into: &state)
         press(.enter, into: &state)
@@ -68,7 +68,7 @@ import Testing
     }
 
     @Test func escClearsTheSearchFirstThenTheMarks() throws {
-        var state = ConsoleState(registry: try registry(), width: 100, height: 30)
+        var state = ConsoleHarness(registry: try registry(), width: 100, height: 30)
         press(.character("/"), into: &state)
         type("list", into: &state)
         press(.enter, .character("M"), into: &state)
@@ -89,7 +89,7 @@ import Testing
     @Test func xWithMarksForcesEveryMarkedFlagOffInOneWrite() throws {
         let store = CountingStore()
         let registry = try registry(store: store)
-        var state = ConsoleState(registry: registry, width: 100, height: 30)
+        var state = ConsoleHarness(registry: registry, width: 100, height: 30)
         press(.character("m"), into: &state)  // blueText
         state.select(key: "moments.isRoundedAvatar")
         press(.character("m"), into: &state)
@@ -116,7 +116,7 @@ import Testing
 
     @Test func moreThanTwentyMarkedFlagsAskFirst() throws {
         let registry = try registry(extra: 20)
-        var state = ConsoleState(registry: registry, width: 100, height: 30)
+        var state = ConsoleHarness(registry: registry, width: 100, height: 30)
         press(.character("M"), into: &state)
         #expect(state.marks.count == 27)
         #expect(press(.character("o"), into: &state).isEmpty)
@@ -138,7 +138,7 @@ import Testing
     }
 
     @Test func twentyMarkedFlagsApplyWithoutAsking() throws {
-        var state = ConsoleState(registry: try registry(extra: 13), width: 100, height: 30)
+        var state = ConsoleHarness(registry: try registry(extra: 13), width: 100, height: 30)
         press(.character("M"), into: &state)
         #expect(state.marks.count == 20)
         #expect(press(.character("x"), into: &state).count == 1)
@@ -183,7 +183,7 @@ import Testing
                 storeWatchInterval: nil,
                 launchOverrides: LaunchOverrides(
                     environment: ["FLAGSTAFF_OVERRIDES": "blueText=on"], arguments: [])))
-        var state = ConsoleState(registry: features, width: 100, height: 30)
+        var state = ConsoleHarness(registry: features, width: 100, height: 30)
         press(.character("M"), into: &state)
         let effects = press(.character("x"), into: &state)
         #expect(bulkWrite(effects, state) == .init(.off, ["compact"]))
@@ -203,13 +203,13 @@ extension ConsoleMarksTests {
     }
 
     /// The one bulk write `effects` hold, by key, or `nil` when they hold anything else.
-    func bulkWrite(_ effects: [ConsoleEffect], _ state: ConsoleState) -> BulkWrite? {
-        guard effects.count == 1, case .setOnOffValue(let value, let members) = effects[0] else { return nil }
+    func bulkWrite(_ effects: [ConsoleEffect], _ state: ConsoleHarness) -> BulkWrite? {
+        guard effects.count == 1, case .write(.members(let members, let value)) = effects[0] else { return nil }
         return BulkWrite(value, Set(members.ordinals.compactMap(state.source.key(atOrdinal:))))
     }
 
     @Test func ctrlCInTheBulkQuestionQuits() throws {
-        var state = ConsoleState(registry: try registry(extra: 20), width: 100, height: 30)
+        var state = ConsoleHarness(registry: try registry(extra: 20), width: 100, height: 30)
         press(.character("M"), .character("x"), into: &state)
         #expect(state.mode == .confirmBulk)
         #expect(press(.control("c"), into: &state) == [.quit(.notNeeded, signal: nil)])

@@ -9,7 +9,7 @@ import Testing
     let path = "/home/ada/projects/moments/configuration/flagstaff/overrides.json"
 
     @Test func aLongErrorWrapsOverTheDetailPane() throws {
-        var state = ConsoleState(registry: try makeRegistry(), width: 100, height: 30)
+        var state = ConsoleHarness(registry: try makeRegistry(), width: 100, height: 30)
         let error =
             "cannot write the override store \(path): Permission denied (the file is mode 0444; make it writable)"
         _ = state.update(.storeWriteFailed(error))
@@ -20,7 +20,7 @@ import Testing
     }
 
     @Test func inASmallTerminalThePathIsShortenedAndTheReasonKept() throws {
-        var state = ConsoleState(registry: try makeRegistry(), width: 40, height: 10)
+        var state = ConsoleHarness(registry: try makeRegistry(), width: 40, height: 10)
         _ = state.update(.storeWriteFailed("cannot write the override store \(path): Permission denied"))
         let screen = ConsoleLayout.render(state)
         #expect(
@@ -42,7 +42,7 @@ import Testing
 
     @Test func theStoreErrorShowsWholeInTheFooterAndShortInTheHeader() throws {
         let registry = try makeRegistry(store: UnreadableStore(path: path))
-        let state = ConsoleState(registry: registry, width: 100, height: 30)
+        let state = ConsoleHarness(registry: registry, width: 100, height: 30)
         let screen = ConsoleLayout.render(state)
         #expect(
             screen.footerMessage == "Store error: cannot read the override store \(path): Permission denied",

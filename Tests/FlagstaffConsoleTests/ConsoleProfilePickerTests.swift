@@ -30,8 +30,8 @@ import Testing
         }
 
         /// A state and the console's own runner (profiles beside the store), with the console opened.
-        func open(width: Int = 100, height: Int = 30) -> (ConsoleState, ConsoleEffectRunner) {
-            let state = ConsoleState(registry: registry, width: width, height: height)
+        func open(width: Int = 100, height: Int = 30) -> (ConsoleHarness, ConsoleEffectRunner) {
+            let state = ConsoleHarness(registry: registry, width: width, height: height)
             return (state, ConsoleEffectRunner(registry: registry, terminal: ScriptedTerminal(events: [])))
         }
     }
@@ -173,7 +173,7 @@ import Testing
         runner.stop()
 
         let registry = try makeRegistry()
-        var memoryState = ConsoleState(registry: registry, width: 100, height: 30)
+        var memoryState = ConsoleHarness(registry: registry, width: 100, height: 30)
         let memoryRunner = ConsoleEffectRunner(registry: registry, terminal: ScriptedTerminal(events: []))
         defer { memoryRunner.stop() }
         try memoryRunner.send(.key(.character("p")), to: &memoryState)

@@ -47,7 +47,7 @@ final class FakeRemoteFeature: AnyFlag, @unchecked Sendable {
             FakeRemoteFeature(
                 key: "unleash.newCheckout", label: "New Checkout", description: nil, requiresRestart: false),
             in: "unleash")
-        var state = ConsoleState(registry: registry, width: 140, height: 30)
+        var state = ConsoleHarness(registry: registry, width: 140, height: 30)
         press(.end, into: &state)
         let screen = ConsoleLayout.render(state)
         let clock = RemoteStatusText.clock(fetched)
@@ -62,7 +62,7 @@ final class FakeRemoteFeature: AnyFlag, @unchecked Sendable {
 
     @Test func controlRRefreshesTheRemoteSources() async throws {
         let registry = try makeRegistry()
-        var state = ConsoleState(registry: registry)
+        var state = ConsoleHarness(registry: registry)
         #expect(press(.control("r"), into: &state).isEmpty)
         #expect(ConsoleLayout.render(state).text(row: 29).contains("No remote source is attached"))
         let source = FakeRemoteSource(name: "Unleash", status: RemoteSourceStatus(lastFetch: nil, state: .neverFetched))

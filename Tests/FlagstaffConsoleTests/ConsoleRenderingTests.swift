@@ -6,7 +6,7 @@ import Testing
 @Suite struct ConsoleRenderingTests {
     @Test func headerShowsNameCountsAndPendingRestart() throws {
         let registry = try makeRegistry()
-        var state = ConsoleState(registry: registry)
+        var state = ConsoleHarness(registry: registry)
         var screen = ConsoleLayout.render(state)
         #expect(screen.text(row: 0).hasPrefix(" Flagstaff · Moments demo"))
         #expect(screen.text(row: 0).hasSuffix("7 flags · 0 overridden "))
@@ -32,7 +32,7 @@ import Testing
     @Test func withoutColourEveryStateIsStillReadable() throws {
         let registry = try makeRegistry()
         try registry.setOverride(.enabled, for: try #require(registry.flag(forKey: "blueText")))
-        var state = ConsoleState(registry: registry, useColor: false)
+        var state = ConsoleHarness(registry: registry, useColor: false)
         press(.character("/"), into: &state)
         type("blue", into: &state)
         let screen = ConsoleLayout.render(state)
@@ -48,7 +48,7 @@ import Testing
 
     @Test func asciiGlyphsWithoutUTF8() throws {
         let registry = try makeRegistry(extraFlags: [RegistryManifest.Flag(key: "cafe", label: "Café 日本")])
-        var state = ConsoleState(registry: registry, asciiOnly: true)
+        var state = ConsoleHarness(registry: registry, asciiOnly: true)
         press(.down, .down, .down, .left, into: &state)
         let screen = ConsoleLayout.render(state)
         #expect(screen.cells.allSatisfy { $0.character.isASCII }, "\(screen.text)")
@@ -72,7 +72,7 @@ import Testing
             (1, 1, ["4"]),
         ]
         for (width, height, lines) in expected {
-            var state = ConsoleState(registry: registry, width: width, height: height)
+            var state = ConsoleHarness(registry: registry, width: width, height: height)
             let screen = ConsoleLayout.render(state)
             let shown = (0..<height).map { screen.text(row: $0).trimmingCharacters(in: .whitespaces) }
             #expect(shown == lines + Array(repeating: "", count: height - lines.count), "\(width)×\(height)")
@@ -84,7 +84,7 @@ import Testing
             #expect(press(.control("c"), into: &state) == [.quit(.notNeeded, signal: nil)])
         }
         // Growing back to a usable size brings the console back.
-        var state = ConsoleState(registry: registry, width: 30, height: 8)
+        var state = ConsoleHarness(registry: registry, width: 30, height: 8)
         #expect(state.update(.resize(width: 40, height: 10)) == [.redrawAll])
         let screen = ConsoleLayout.render(state)
         #expect(screen.text(row: 0).hasPrefix(" Flagstaff"))
@@ -93,7 +93,7 @@ import Testing
         #expect(screen.text(row: 9).hasPrefix(" ↑↓ move"))
         #expect(screen.text(row: 9).contains("? help  q quit"), "the footer drops other keys before help and quit")
         // At full width the footer lists the list mode's footer items of the key table, in table order.
-        let wide = ConsoleLayout.render(ConsoleState(registry: registry, width: 100, height: 30))
+        let wide = ConsoleLayout.render(ConsoleHarness(registry: registry, width: 100, height: 30))
         #expect(
             wide.text(row: 29)
                 == " ↑↓ move  / search  o on  x off  r reset  ␣ toggle  e edit  Tab scope  ? help  q quit"
@@ -106,7 +106,7 @@ import Testing
             RegistryManifest.Flag(key: "combining", label: "Cafe\u{301} au lait"),
             RegistryManifest.Flag(key: "emoji", label: "Rocket 🚀 launch"),
         ])
-        let state = ConsoleState(registry: registry, width: 60, height: 20)
+        let state = ConsoleHarness(registry: registry, width: 60, height: 20)
         let screen = ConsoleLayout.render(state)
         let valueColumns = ["Blue Text", "日本語のフラグ", "Café au lait", "Rocket 🚀 launch"].map { label -> Int? in
             let row = screen.row(containing: label)
@@ -121,7 +121,7 @@ import Testing
         let long = try makeRegistry(extraFlags: [
             RegistryManifest.Flag(key: "long", label: String(repeating: "長い", count: 30))
         ])
-        let narrow = ConsoleLayout.render(ConsoleState(registry: long, width: 40, height: 12))
+        let narrow = ConsoleLayout.render(ConsoleHarness(registry: long, width: 40, height: 12))
         let row = narrow.row(containing: "長い長い")
         #expect(narrow.find("OFF", inRow: row) == 21)
         #expect(narrow.text(row: row).contains("…"))
@@ -133,7 +133,7 @@ import Testing
                 key: "evil", label: "Evil \u{1B}[31mRED\u{1B}[0m\u{07}", description: "line\nbreak \u{9B}2J \u{202E}rtl"
             )
         ])
-        var state = ConsoleState(registry: registry)
+        var state = ConsoleHarness(registry: registry)
         press(.character("G"), into: &state)
         press(.character("/"), into: &state)
         type("evil", into: &state)
@@ -149,7 +149,7 @@ import Testing
     @Test func narrowTerminalsKeepTheEssentials() throws {
         let registry = try makeRegistry()
         try registry.setOverride(.enabled, for: try #require(registry.flag(forKey: "useTabBarNav")))
-        var state = ConsoleState(registry: registry, width: 40, height: 10)
+        var state = ConsoleHarness(registry: registry, width: 40, height: 10)
         var screen = ConsoleLayout.render(state)
         #expect(screen.text(row: 0) == " Flagstaff · Moments d 7 flags 1 ovr 1⟳ ")
         #expect(screen.text(row: 1).hasSuffix("[All] "), "only the active scope")
@@ -160,7 +160,7 @@ import Testing
         // The prompt's box takes the whole width of a small terminal: the compact keys fit in it.
         #expect(screen.find("│ r:restart l:later u:undo Esc:cancel │") != nil, "\(screen.text)")
         #expect(screen.text(row: 9).hasPrefix(" r:restart l:later u:undo Esc:cancel"))
-        var search = ConsoleState(registry: registry, width: 60, height: 22)
+        var search = ConsoleHarness(registry: registry, width: 60, height: 22)
         press(.character("/"), into: &search)
         #expect(
             ConsoleLayout.render(search).text(row: 21).hasPrefix(
@@ -170,7 +170,7 @@ import Testing
     @Test func anEmptyRegistrySaysSo() throws {
         let registry = try AnyFeatureRegistry(
             manifest: RegistryManifest(name: "Empty"), options: RegistryOptions(storeWatchInterval: nil))
-        var state = ConsoleState(registry: registry)
+        var state = ConsoleHarness(registry: registry)
         #expect(ConsoleLayout.render(state).text(row: 3).hasPrefix("   This registry has no flags"))
         #expect(press(.character("o"), into: &state).isEmpty)
         #expect(press(.down, .character(" "), .character("i"), into: &state).isEmpty)
@@ -179,7 +179,7 @@ import Testing
 
     @Test func restartPromptListsOldAndNewValues() throws {
         let registry = try makeRegistry()
-        var state = ConsoleState(registry: registry)
+        var state = ConsoleHarness(registry: registry)
         try apply(press(.down, .character("o"), into: &state), to: &state)
         #expect(press(.character("q"), into: &state).isEmpty)
         #expect(state.mode == .restartPrompt)

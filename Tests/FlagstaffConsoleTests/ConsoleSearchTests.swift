@@ -20,7 +20,7 @@ import Testing
     }
 
     @Test func ranksExactPrefixWordStartSubstringSubsequence() throws {
-        var state = ConsoleState(registry: try rankingRegistry())
+        var state = ConsoleHarness(registry: try rankingRegistry())
         press(.character("/"), into: &state)
         type("avatar", into: &state)
         let screen = ConsoleLayout.render(state)
@@ -31,7 +31,7 @@ import Testing
     }
 
     @Test func theSearchLineCountsWhatTheFilterLeft() throws {
-        var state = ConsoleState(registry: try rankingRegistry(), width: 100, height: 20)
+        var state = ConsoleHarness(registry: try rankingRegistry(), width: 100, height: 20)
         press(.character("/"), into: &state)
         type("avatar", into: &state)
         #expect(ConsoleLayout.render(state).text(row: 1).hasPrefix(" / avatar▏   5 matches"))
@@ -45,7 +45,7 @@ import Testing
         let onCount = state.source.search("", scope: .enabled).count
         #expect(ConsoleLayout.render(state).text(row: 1).hasPrefix(" / to search   \(onCount) flag"))
         // A narrow terminal leaves the count out rather than crowd the scopes.
-        var narrow = ConsoleState(registry: try rankingRegistry(), width: 40, height: 20)
+        var narrow = ConsoleHarness(registry: try rankingRegistry(), width: 40, height: 20)
         press(.character("/"), into: &narrow)
         type("adventure variant title", into: &narrow)
         let line = ConsoleLayout.render(narrow).text(row: 1)
@@ -53,7 +53,7 @@ import Testing
     }
 
     @Test func highlightsTheMatchedCharacters() throws {
-        var state = ConsoleState(registry: try rankingRegistry())
+        var state = ConsoleHarness(registry: try rankingRegistry())
         press(.character("/"), into: &state)
         type("AVATAR", into: &state)  // case-insensitive
         let screen = ConsoleLayout.render(state)
@@ -69,7 +69,7 @@ import Testing
     }
 
     @Test func matchesDiacriticInsensitivelyAndSearchesGroupPathAndDescription() throws {
-        var state = ConsoleState(registry: try makeRegistry())
+        var state = ConsoleHarness(registry: try makeRegistry())
         press(.character("/"), into: &state)
         type("xyzzy", into: &state)
         #expect(state.rows.isEmpty)
@@ -86,7 +86,7 @@ import Testing
     }
 
     @Test func theDetailPaneHighlightsMatchesInTheKeyAndDescription() throws {
-        var state = ConsoleState(registry: try makeRegistry())
+        var state = ConsoleHarness(registry: try makeRegistry())
         press(.character("/"), into: &state)
         type("likebutton", into: &state)  // in the key only: the label is "Is Like Button For Moment Enabled"
         var screen = ConsoleLayout.render(state)
@@ -104,7 +104,7 @@ import Testing
 
     @Test func searchWithinAScopeAndKeepingTheCursorOnTheSameFlag() throws {
         let registry = try makeRegistry()
-        var state = ConsoleState(registry: registry)
+        var state = ConsoleHarness(registry: registry)
         press(.tab, into: &state)  // On
         press(.character("/"), into: &state)
         type("a", into: &state)
@@ -112,7 +112,7 @@ import Testing
         press(.escape, into: &state)
         #expect(state.scope == .enabled, "Esc clears the query, not the scope")
         // Cursor stays on the same flag across refreshes, even when rows move.
-        state = ConsoleState(registry: registry)
+        state = ConsoleHarness(registry: registry)
         press(.end, into: &state)
         let key = try #require(state.selectedKey)
         press(.character("/"), .escape, into: &state)
@@ -128,18 +128,29 @@ import Testing
         let keys: [ConsoleKey] =
             "avx".map { .character($0) } + [.backspace, .backspace] + "ata".map { .character($0) }
             + [.control("u")] + "scroll".map { .character($0) }
-        var oneByOne = ConsoleState(registry: registry)
-        var batched = ConsoleState(registry: registry)
+        var oneByOne = ConsoleHarness(registry: registry)
+        var batched = ConsoleHarness(registry: registry)
         press(.character("/"), into: &oneByOne)
         press(.character("/"), into: &batched)
-        for key in keys { _ = oneByOne.handle(key) }
-        #expect(keys.allSatisfy(batched.isQueryEdit))
-        batched.handle(typing: keys)
+        for key in keys { _ = oneByOne.update(.key(key)) }
+        var searches: [ConsoleRead] = []
+        for effect in batched.state.update(.keys(keys)) {
+            guard case .read(let read) = effect else { continue }
+            searches.append(read)
+            _ = batched.update(batched.feed.answer(read))
+        }
+        #expect(searches == [.search(query: "scroll", scope: .all)], "one search, for the final query")
         #expect(batched.query == "scroll" && oneByOne.query == "scroll")
         #expect(ConsoleLayout.render(batched) == ConsoleLayout.render(oneByOne))
-        #expect(!batched.isQueryEdit(.down) && !batched.isQueryEdit(.enter) && !batched.isQueryEdit(.escape))
+        // A key that is not a query edit ends the run: it and the keys after it come back one by one.
+        #expect(
+            batched.update(.keys([.character("x"), .down, .character("y")])).last
+                == .handleKeys([.down, .character("y")]))
+        #expect(batched.query == "scrollx")
+        #expect(batched.update(.keys([.down, .character("y")])).last == .handleKeys([.character("y")]))
         press(.enter, into: &batched)
-        #expect(!batched.isQueryEdit(.character("o")), "outside the search field letters are commands")
+        // Outside the search field letters are commands: `o` is handled alone, `x` comes back.
+        #expect(batched.update(.keys([.character("o"), .character("x")])).last == .handleKeys([.character("x")]))
     }
 
     @Test func typeaheadThroughTheRunLoopKeepsCommandsAfterTheQuery() throws {
@@ -150,7 +161,7 @@ import Testing
         let terminal = ScriptedTerminal(events: events)
         terminal.deliversTypeahead = true
         let outcome = try FeatureConsole(registry: registry).run(on: terminal)
-        #expect(terminal.typeaheadCount == 6, "b was read normally; l, u, e, Enter, o, q were waiting")
+        #expect(terminal.typeaheadCount == 7, "/ was read normally; b, l, u, e, Enter, o, q were waiting")
         #expect(outcome.changedKeys == ["blueText"])
         #expect(outcome.signal == nil && outcome.restartChoice == .notNeeded)
     }

@@ -24,7 +24,7 @@ import Testing
     @Test func longStringsAreQuotedAndCutWithAnEllipsis() throws {
         let (features, _) = typedState()
         features.welcomeMessage.overriddenValue = String(repeating: "Hello world ", count: 8)
-        let state = ConsoleState(registry: features, width: 100)
+        let state = ConsoleHarness(registry: features, width: 100)
         let screen = ConsoleLayout.render(state)
         let line = screen.text(row: screen.row(containing: "Welcome Message"))
         #expect(line.contains(" \"Hello world Hello wor\u{2026}\" override"), "\(line)")
@@ -33,7 +33,7 @@ import Testing
     @Test func overriddenTypedRowsAreUnderlinedAndBoldAndShowTheOverrideSource() throws {
         let (features, _) = typedState()
         features.maxItems.overriddenValue = 42
-        let state = ConsoleState(registry: features)
+        let state = ConsoleHarness(registry: features)
         let screen = ConsoleLayout.render(state)
         #expect(
             screen.text(row: screen.row(containing: "Max Items")).contains(
@@ -70,10 +70,10 @@ import Testing
         type("abcdef", into: &state)
         #expect(state.rows.isEmpty)
         try features.cardColor.setOverriddenValue("#ABCDEF")
-        _ = state.update(.registryChanged(keys: ["cardColor"]))
+        _ = state.registryChanged(keys: ["cardColor"])
         #expect(state.rows.map(\.key) == ["cardColor"])
         try features.cardColor.setOverriddenValue(nil)
-        _ = state.update(.registryChanged(keys: ["cardColor"]))
+        _ = state.registryChanged(keys: ["cardColor"])
         #expect(state.rows.isEmpty)
     }
 
@@ -116,7 +116,7 @@ import Testing
         #expect(screen.find("⟳ Theme  system → light") != nil)
         // Undo puts the setting back (its override removed) and quits once saved.
         let effects = press(.character("u"), into: &state)
-        #expect(effects == [.setOverrideValues(["theme": OverrideValue?.none])])
+        #expect(effects == [.write(.values(["theme": OverrideValue?.none]))])
         try apply(effects, to: &state)
         #expect(features.theme.value == .system)
         #expect(features.theme.overriddenValue == nil)
@@ -125,7 +125,7 @@ import Testing
     @Test func theOutcomeCountsTypedChanges() throws {
         var (features, state) = typedState(row: TypedRow.maxItems)
         features.cardColor.overriddenValue = "#000000"
-        state = ConsoleState(registry: features)
+        state = ConsoleHarness(registry: features)
         state.move(to: TypedRow.cardColor)
         try pressAndApply(.character("r"), into: &state)
         #expect(features.cardColor.overriddenValue == nil)
@@ -158,7 +158,7 @@ final class FixedSettingSource: SettingRemoteSource {
         let source = FixedSettingSource(["welcome_message": "Hello from remote"])
         features.maxItems.bind(to: SettingRemoteBinding(source: source, key: "max_items"))
         features.welcome.bind(to: SettingRemoteBinding(source: source, key: "welcome_message"))
-        var state = ConsoleState(registry: features)
+        var state = ConsoleHarness(registry: features)
         var screen = ConsoleLayout.render(state)
         #expect(
             screen.text(row: 26).contains(

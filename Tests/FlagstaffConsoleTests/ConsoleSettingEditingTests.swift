@@ -20,7 +20,7 @@ import Testing
         press(.backspace, into: &state)
         type("5", into: &state)
         let effects = try pressAndApply(.enter, into: &state)
-        #expect(effects == [.setOverrideValues(["maxItems": try OverrideValue(json: "25")])])
+        #expect(effects == [.write(.values(["maxItems": try OverrideValue(json: "25")]))])
         #expect(state.pendingWrites.isEmpty, "saved at once (the store's lock is free)")
         #expect(state.mode == .list && state.editor == nil)
         #expect(features.maxItems.value == 25)
@@ -115,7 +115,7 @@ import Testing
         press(.down, .down, .down, into: &state)
         #expect(state.picker?.selected == 2)
         let effects = try pressAndApply(.enter, into: &state)
-        #expect(effects == [.setOverrideValues(["theme": OverrideValue(string: "system")])])
+        #expect(effects == [.write(.values(["theme": OverrideValue(string: "system")]))])
         #expect(features.theme.overriddenValue == .system)
         press(.character("e"), .up, into: &state)
         #expect(try pressAndApply(.escape, into: &state).isEmpty)
@@ -190,7 +190,7 @@ import Testing
         """.write(to: script, atomically: true, encoding: .utf8)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
         let features = FeatureRegistry(TypedConsoleFeatures(), store: InMemoryOverrideStore())
-        var state = ConsoleState(registry: features)
+        var state = ConsoleHarness(registry: features)
         state.move(to: TypedRow.appFeatureConfig)
         let terminal = ScriptedTerminal(events: [])
         let runner = ConsoleEffectRunner(
@@ -242,7 +242,7 @@ import Testing
         features.cardColor.overriddenValue = "#000000"
         state.refreshAll()
         let effects = press(.character("r"), into: &state)
-        #expect(effects == [.setOverrideValues(["cardColor": OverrideValue?.none])])
+        #expect(effects == [.write(.values(["cardColor": OverrideValue?.none]))])
         // Not yet performed: the row says the override is being removed.
         var screen = ConsoleLayout.render(state)
         #expect(screen.text(row: screen.row(containing: "Card Color")).contains("resetting"))

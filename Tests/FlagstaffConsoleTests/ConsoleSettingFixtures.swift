@@ -28,17 +28,17 @@ enum TypedRow {
 
 /// A console state on a fresh ``TypedConsoleFeatures`` with the cursor on `row`.
 func typedState(row: Int = 0, width: Int = 100, height: Int = 30) -> (
-    FeatureRegistry<TypedConsoleFeatures>, ConsoleState
+    FeatureRegistry<TypedConsoleFeatures>, ConsoleHarness
 ) {
     let features = FeatureRegistry(TypedConsoleFeatures(), store: InMemoryOverrideStore())
-    var state = ConsoleState(registry: features, width: width, height: height)
+    var state = ConsoleHarness(registry: features, width: width, height: height)
     state.move(to: row)
     return (features, state)
 }
 
 /// Feeds keys and performs every effect with the console's own runner (store writes reach the registry).
 @discardableResult
-func pressAndApply(_ keys: ConsoleKey..., into state: inout ConsoleState) throws -> [ConsoleEffect] {
+func pressAndApply(_ keys: ConsoleKey..., into state: inout ConsoleHarness) throws -> [ConsoleEffect] {
     var all: [ConsoleEffect] = []
     for key in keys {
         let effects = state.update(.key(key))

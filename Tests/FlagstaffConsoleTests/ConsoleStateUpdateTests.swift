@@ -23,23 +23,44 @@ import Testing
 
     @Test func aChangeOfOneFlagReadsOnlyThatFlag() {
         let source = makeSource()
-        var state = ConsoleState(source: source)
+        var state = ConsoleHarness(source: source)
         let fullReads = source.fullReads
-        let flagReads = source.flagReads
+        let statusReads = source.statusReads
+        let readKeys = source.readKeys.count
         source.change("flag5") { $0.override = .enabled }
         // The bisect banner is read again (a bisect step writes the store): a file read in the runner.
-        #expect(state.update(.registryChanged(keys: ["flag5"])) == [.readBisectSession, .repaint])
+        #expect(state.registryChanged(keys: ["flag5"]) == [.readBisectSession, .repaint])
         #expect(source.fullReads == fullReads, "no whole-registry read for a change of one flag")
-        #expect(source.flagReads == flagReads + 1)
+        #expect(source.statusReads == statusReads + 1, "its status, for the counts")
+        #expect(Set(source.readKeys.dropFirst(readKeys)) == ["flag5"], "and only that flag (again, for its row)")
         #expect(state.counts == ConsoleState.Counts(flags: 20, overridden: 1, pendingRestart: 1))
+    }
+
+    @Test func theStateShowsWhatItWasToldNotTheLiveSource() {
+        let source = makeSource()
+        let state = ConsoleHarness(source: source)
+        let before = ConsoleLayout.render(state)
+        let row = before.row(containing: "flag0")
+        #expect(before.text(row: row).contains("ON   default"))
+        // The source changes; no event reaches the state: it, and every frame drawn from it, stay as they were.
+        source.change("flag0") { $0.override = .disabled }
+        let readKeys = source.readKeys.count
+        #expect(ConsoleLayout.render(state) == before)
+        #expect(state.counts.overridden == 0)
+        #expect(source.readKeys.count == readKeys, "rendering reads nothing")
+        // The change, as an event: now it shows.
+        var told = state
+        told.registryChanged(keys: ["flag0"])
+        #expect(ConsoleLayout.render(told).text(row: row).contains("OFF  override"))
+        #expect(told.counts.overridden == 1)
     }
 
     @Test func incrementalRowsAndCountsEqualAFullRebuildAfterAnySequenceOfChanges() {
         var random = SeededRandom(seed: 9)
         for round in 0..<20 {
             let source = makeSource()
-            var state = ConsoleState(source: source, width: 80, height: 24)
-            state.bulkRecountThreshold = 4
+            var state = ConsoleHarness(source: source, width: 80, height: 24)
+            state.feed.recountAbove = 4
             var added = 0
             for step in 0..<60 {
                 switch Int.random(in: 0..<12, using: &random) {
@@ -54,17 +75,17 @@ import Testing
                             using: &random)!
                         source.change(key) { $0.override = override }
                     }
-                    _ = state.update(.registryChanged(keys: keys))
+                    _ = state.registryChanged(keys: keys)
                 case 4:
                     // A remote default changed.
                     let key = source.keys.randomElement(using: &random)!
                     source.change(key) { $0.defaultValue.toggle() }
-                    _ = state.update(.registryChanged(keys: [key]))
+                    _ = state.registryChanged(keys: [key])
                 case 5:
                     // A flag registered at runtime, reported with the next change.
                     added += 1
                     source.add(FakeFlagSource.Flag(key: "late\(added)", group: "late", defaultValue: added % 2 == 0))
-                    _ = state.update(.registryChanged(keys: [source.keys.randomElement(using: &random)!]))
+                    _ = state.registryChanged(keys: [source.keys.randomElement(using: &random)!])
                 case 6:
                     _ = state.update(.key(Bool.random(using: &random) ? .tab : .backTab))
                 case 7:
@@ -80,18 +101,18 @@ import Testing
                     let keys = Set(source.keys.shuffled(using: &random).prefix(Int.random(in: 5...12, using: &random)))
                     let override = [OverrideState.enabled, .disabled, .featureDefault].randomElement(using: &random)!
                     for key in keys { source.change(key) { $0.override = override } }
-                    _ = state.update(.registryChanged(keys: keys))
+                    _ = state.registryChanged(keys: keys)
                 case 10:
                     // A bulk change reported by its size only (the runner's event for a change of many keys).
                     let keys = source.keys.shuffled(using: &random).prefix(Int.random(in: 1...15, using: &random))
                     let override = [OverrideState.enabled, .disabled, .featureDefault].randomElement(using: &random)!
                     for key in keys { source.change(key) { $0.override = override } }
-                    _ = state.update(.registryChangedInBulk(count: keys.count))
+                    _ = state.registryChangedInBulk()
                 default:
                     _ = state.update(
                         .key([.left, .right, .character("G"), .character("g")].randomElement(using: &random)!))
                 }
-                var rebuilt = state
+                var rebuilt = state.withFreshFeed()
                 rebuilt.refreshAll()
                 let context = "round \(round), step \(step)"
                 #expect(state.counts == rebuilt.counts, "\(context)")
@@ -104,76 +125,84 @@ import Testing
 
     @Test func aBulkChangeIsCountedInOnePassAndLaterChangesStayRight() {
         let source = makeSource()
-        var state = ConsoleState(source: source)
-        state.bulkRecountThreshold = 4
+        var state = ConsoleHarness(source: source)
+        state.feed.recountAbove = 4
         let fullReads = source.fullReads
-        let flagReads = source.flagReads
+        let statusReads = source.statusReads
         let keys = Set((0..<10).map { "flag\($0)" })
         for key in keys { source.change(key) { $0.override = .disabled } }
-        _ = state.update(.registryChanged(keys: keys))
+        _ = state.registryChanged(keys: keys)
         #expect(source.fullReads == fullReads + 1, "one pass over every flag")
-        #expect(source.flagReads == flagReads, "no flag read one by one")
+        #expect(source.statusReads == statusReads, "no flag counted one by one")
         // flag0 and flag5 require a restart and launched with a different value (on, off: 0 on, 5 off).
         #expect(state.counts == ConsoleState.Counts(flags: 20, overridden: 10, pendingRestart: 1))
         source.change("flag3") { $0.override = .featureDefault }
-        _ = state.update(.registryChanged(keys: ["flag3"]))
+        _ = state.registryChanged(keys: ["flag3"])
         #expect(state.counts == ConsoleState.Counts(flags: 20, overridden: 9, pendingRestart: 1))
         source.change("flag0") { $0.override = .featureDefault }
-        _ = state.update(.registryChanged(keys: ["flag0"]))
+        _ = state.registryChanged(keys: ["flag0"])
         #expect(state.counts == ConsoleState.Counts(flags: 20, overridden: 8, pendingRestart: 0))
     }
 
     @Test func aChangeReportedInBulkIsCountedInOnePassAndRelistsAScope() {
         let source = makeSource()
-        var state = ConsoleState(source: source)
+        var state = ConsoleHarness(source: source)
         press(.tab, .tab, .tab, into: &state)  // Overridden
-        let flagReads = source.flagReads
+        let statusReads = source.statusReads
         for index in 0..<12 { source.change("flag\(index)") { $0.override = .enabled } }
-        #expect(state.update(.registryChangedInBulk(count: 12)) == [.readBisectSession, .repaint])
-        #expect(source.flagReads == flagReads, "no flag read one by one")
+        #expect(state.registryChangedInBulk() == [.readBisectSession, .repaint])
+        #expect(source.statusReads == statusReads, "no flag counted one by one")
         #expect(state.counts.overridden == 12)
         #expect(state.rows.count == 12)
     }
 
     @Test func theInboxFoldsChangesIntoOneBulkChangeOnceAnyIsBulk() {
         let inbox = ConsoleInbox()
-        inbox.post(.registryChanged(keys: ["a", "b"]))
-        inbox.post(.remoteStatusChanged)
-        inbox.post(.registryChanged(keys: ["b", "c"]))
-        #expect(inbox.drain() == [.registryChanged(keys: ["a", "b", "c"]), .remoteStatusChanged])
-        inbox.post(.registryChanged(keys: ["a", "b"]))
-        inbox.post(.registryChangedInBulk(count: 300))
-        inbox.post(.registryChanged(keys: ["c"]))
-        #expect(inbox.drain() == [.registryChangedInBulk(count: 303)])
-        #expect(inbox.drain().isEmpty)
-        let many = FeatureChange(distinctKeys: (0..<300).map { "k\($0)" }, origin: .local)
-        #expect(ConsoleEvent.registryChange(many) == .registryChangedInBulk(count: 300))
-        let few = FeatureChange(distinctKeys: ["x", "y"], origin: .local)
-        #expect(ConsoleEvent.registryChange(few) == .registryChanged(keys: ["x", "y"]))
+        inbox.post(FeatureChange(keys: ["a", "b"], origin: .local))
+        inbox.post(.statusChanged(ConsoleStatus()))
+        inbox.post(FeatureChange(keys: ["b", "c"], origin: .external))
+        let first = inbox.drain()
+        #expect(first.changes == .keys(["a", "b", "c"]))
+        #expect(first.events.count == 1)
+        if case .statusChanged? = first.events.first {
+        } else {
+            Issue.record("expected the status, got \(first.events)")
+        }
+        inbox.post(FeatureChange(keys: ["a", "b"], origin: .local))
+        inbox.post(FeatureChange(distinctKeys: (0..<300).map { "k\($0)" }, origin: .local))
+        inbox.post(FeatureChange(keys: ["c"], origin: .local))
+        #expect(inbox.drain().changes == .many)
+        let empty = inbox.drain()
+        #expect(empty.changes == nil && empty.events.isEmpty)
+        // Small changes that add up to more than the limit are not listed either.
+        for index in 0...ConsoleFeed.listedChangeLimit {
+            inbox.post(FeatureChange(keys: ["k\(index)"], origin: .local))
+        }
+        #expect(inbox.drain().changes == .many)
     }
 
     @Test func scopedListsDropAndGainTheChangedFlag() {
         let source = makeSource()
-        var state = ConsoleState(source: source)
+        var state = ConsoleHarness(source: source)
         press(.tab, .tab, .tab, into: &state)  // Overridden
         #expect(state.rows.isEmpty)
         source.change("flag7") { $0.override = .disabled }
-        _ = state.update(.registryChanged(keys: ["flag7"]))
+        _ = state.registryChanged(keys: ["flag7"])
         #expect(state.rows.map(\.id) == ["flag:flag7"])
         source.change("flag7") { $0.override = .featureDefault }
-        _ = state.update(.registryChanged(keys: ["flag7"]))
+        _ = state.registryChanged(keys: ["flag7"])
         #expect(state.rows.isEmpty)
     }
 
     @Test func signalsEndTheSessionOrGoThroughThePrompt() {
         let source = makeSource()
-        var state = ConsoleState(source: source)
+        var state = ConsoleHarness(source: source)
         #expect(state.update(.signal(.terminate)) == [.quit(.notNeeded, signal: .terminate)])
         #expect(state.update(.signal(.interrupt)) == [.quit(.notNeeded, signal: .interrupt)])
         #expect(state.update(.signal(.suspend)) == [.suspend])
         // A pending restart: SIGHUP quits "later"; SIGINT opens the prompt, a second SIGINT quits "later".
         source.change("flag5") { $0.override = .enabled }
-        _ = state.update(.registryChanged(keys: ["flag5"]))
+        _ = state.registryChanged(keys: ["flag5"])
         #expect(state.update(.signal(.hangUp)) == [.quit(.later, signal: .hangUp)])
         #expect(state.update(.signal(.interrupt)) == [.repaint])
         #expect(state.mode == .restartPrompt)
@@ -185,17 +214,17 @@ import Testing
         // flag0 (restart, launched ON) was overridden OFF before the console opened, flag10 (restart,
         // launched ON) had no override.
         source.change("flag0") { $0.override = .disabled }
-        var state = ConsoleState(source: source)
+        var state = ConsoleHarness(source: source)
         source.change("flag0") { $0.override = .enabled }  // back to its launch value: not pending
         source.change("flag10") { $0.override = .disabled }  // pending
         source.change("flag15") { $0.defaultValue = true }  // a remote change made the default differ from launch
-        _ = state.update(.registryChanged(keys: ["flag0", "flag10", "flag15"]))
+        _ = state.registryChanged(keys: ["flag0", "flag10", "flag15"])
         #expect(press(.character("q"), into: &state).isEmpty)
         #expect(state.pendingRestarts.map(\.key) == ["flag10", "flag15"])
         // flag10: its opening override (none) gives the launch value; flag15: it does not, so force OFF.
         #expect(
             press(.character("u"), into: &state) == [
-                .setOverrideValues(["flag10": OverrideValue?.none, "flag15": .off])
+                .write(.values(["flag10": OverrideValue?.none, "flag15": .off]))
             ])
         // The session ends once the undo is saved.
         #expect(state.mode == .quitWhenSaved)
@@ -203,7 +232,7 @@ import Testing
     }
 
     @Test func aFailedWriteIsReported() {
-        var state = ConsoleState(source: makeSource())
+        var state = ConsoleHarness(source: makeSource())
         #expect(state.update(.storeWriteFailed("disk full")) == [.repaint])
         #expect(state.statusMessage == "Could not save the change: disk full")
         _ = state.update(.key(.down))
@@ -212,10 +241,11 @@ import Testing
 
     @Test func ticksRepaintOnlyForRemoteStatusOrNewFlags() {
         let source = makeSource()
-        var state = ConsoleState(source: source)
-        #expect(state.update(.tick(sinceLastFrame: .seconds(5))).isEmpty, "no remote source: nothing to repaint")
+        var state = ConsoleHarness(source: source)
+        #expect(state.tick(sinceLastFrame: .seconds(5)).isEmpty, "no remote source: nothing to repaint")
         source.add(FakeFlagSource.Flag(key: "late", group: "late"))
-        #expect(state.update(.tick(sinceLastFrame: .milliseconds(100))) == [.repaint])
+        // Flags registered since the last look reach the state as a change (the bisect banner is read again).
+        #expect(state.tick(sinceLastFrame: .milliseconds(100)) == [.readBisectSession, .repaint])
         #expect(state.counts.flags == 21)
         #expect(state.rows.contains { $0.id == "flag:late" })
     }

@@ -15,19 +15,19 @@ import Testing
     }
 
     /// A 100×30 console with `o` pressed on Blue Text, the write not yet reported.
-    func stateWithPendingWrite() -> ConsoleState {
-        var state = ConsoleState(registry: registry, width: 100, height: 30)
-        #expect(press(.character("o"), into: &state) == [.setOverrides(["blueText": .enabled])])
+    func stateWithPendingWrite() -> ConsoleHarness {
+        var state = ConsoleHarness(registry: registry, width: 100, height: 30)
+        #expect(press(.character("o"), into: &state) == [.write(.values(["blueText": .on]))])
         return state
     }
 
     @Test func aPendingChangeToMarkedFlagsShowsOnTheMarkedRowsOnly() throws {
-        var state = ConsoleState(registry: registry, width: 100, height: 30)
+        var state = ConsoleHarness(registry: registry, width: 100, height: 30)
         press(.character("m"), into: &state)  // Blue Text
         state.select(key: "list.infiniteScroll")
         press(.character("m"), into: &state)
         let effects = press(.character("o"), into: &state)
-        guard case .setOnOffValue(.on, let members)? = effects.first else {
+        guard case .write(.members(let members, .on))? = effects.first else {
             Issue.record("expected a bulk write, got \(effects)")
             return
         }
@@ -38,14 +38,14 @@ import Testing
         #expect(!screen.text(row: screen.row(containing: "Compact Rows")).contains("saving"))
         // Saved: the markers go.
         try registry.setOverrides(["blueText": .enabled, "list.infiniteScroll": .enabled])
-        _ = state.update(.registryChanged(keys: ["blueText", "list.infiniteScroll"]))
+        _ = state.registryChanged(keys: ["blueText", "list.infiniteScroll"])
         _ = state.update(.storeWriteSaved)
         #expect(ConsoleLayout.render(state).find("saving") == nil)
     }
 
     @Test func aPendingWriteShowsOnItsRowAndTheLockHolderInTheFooter() throws {
         var state = stateWithPendingWrite()
-        #expect(state.pendingWrites == [.overrides(["blueText": .enabled])])
+        #expect(state.pendingWrites == [.values(["blueText": .on])])
         var screen = ConsoleLayout.render(state)
         let row = screen.row(containing: "Blue Text")
         #expect(screen.text(row: row).contains("OFF  saving ON"), "the value stays what the app sees until saved")
@@ -73,7 +73,7 @@ import Testing
 
         // The write lands: the registry reports the flag, the runner the write; the marker and notice go.
         try registry.setOverrides(["blueText": .enabled])
-        _ = state.update(.registryChanged(keys: ["blueText"]))
+        _ = state.registryChanged(keys: ["blueText"])
         #expect(state.update(.storeWriteSaved) == [.repaint])
         #expect(state.pendingWrites.isEmpty && state.storeLockWait == nil)
         screen = ConsoleLayout.render(state)
@@ -84,10 +84,10 @@ import Testing
     @Test func writesAreReportedInOrderAndTheNewestPendingValueIsShown() {
         var state = stateWithPendingWrite()
         press(.character("x"), into: &state)
-        #expect(state.pendingWrites == [.overrides(["blueText": .enabled]), .overrides(["blueText": .disabled])])
+        #expect(state.pendingWrites == [.values(["blueText": .on]), .values(["blueText": .off])])
         #expect(ConsoleLayout.render(state).find("saving OFF") != nil)
         _ = state.update(.storeWriteSaved)
-        #expect(state.pendingWrites == [.overrides(["blueText": .disabled])])
+        #expect(state.pendingWrites == [.values(["blueText": .off])])
         _ = state.update(.storeWriteFailed("cannot write the override store /tmp/s.json: Permission denied"))
         #expect(state.pendingWrites.isEmpty)
         #expect(
@@ -97,9 +97,9 @@ import Testing
 
     @Test func aPendingResetOfEverythingMarksOnlyTheOverriddenFlags() throws {
         try registry.setOverrides(["blueText": .enabled])
-        var state = ConsoleState(registry: registry, width: 100, height: 30)
+        var state = ConsoleHarness(registry: registry, width: 100, height: 30)
         press(.character("R"), into: &state)
-        #expect(press(.character("y"), into: &state) == [.resetAllOverrides])
+        #expect(press(.character("y"), into: &state) == [.write(.resetAll)])
         #expect(state.pendingWrites == [.resetAll])
         let screen = ConsoleLayout.render(state)
         #expect(screen.text(row: screen.row(containing: "Blue Text")).contains("ON   resetting"))
@@ -145,12 +145,12 @@ import Testing
     }
 
     @Test func anUndoThatCannotBeSavedQuitsLater() throws {
-        var state = ConsoleState(registry: registry, width: 100, height: 30)
+        var state = ConsoleHarness(registry: registry, width: 100, height: 30)
         try registry.setOverrides(["useTabBarNav": .enabled])
-        _ = state.update(.registryChanged(keys: ["useTabBarNav"]))
+        _ = state.registryChanged(keys: ["useTabBarNav"])
         press(.character("q"), into: &state)
         #expect(state.mode == .restartPrompt)
-        #expect(press(.character("u"), into: &state) == [.setOverrideValues(["useTabBarNav": OverrideValue?.none])])
+        #expect(press(.character("u"), into: &state) == [.write(.values(["useTabBarNav": OverrideValue?.none]))])
         _ = state.update(.storeLocked(holder: holder, waited: .zero))
         #expect(state.mode == .quitWhenSaved)
         // The restart-requiring change stays in place: quitting without the undo means restarting later.

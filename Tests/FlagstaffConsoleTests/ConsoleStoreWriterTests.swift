@@ -38,7 +38,7 @@ import Testing
     @Test func aHeldLockNeitherBlocksTheLoopNorLosesTheWrite() async throws {
         let fixture = try Fixture()
         try await fixture.holdLock()
-        var state = ConsoleState(registry: fixture.registry, width: 100, height: 30)
+        var state = ConsoleHarness(registry: fixture.registry, width: 100, height: 30)
         let runner = ConsoleEffectRunner(registry: fixture.registry, terminal: ScriptedTerminal(events: []))
         defer { runner.stop() }
 
@@ -47,7 +47,7 @@ import Testing
         try runner.send(.key(.character("o")), to: &state)
         // The store would wait up to 10 s for the lock; the console's loop gets control back at once.
         #expect(start.duration(to: clock.now) < .seconds(2))
-        #expect(state.pendingWrites == [.overrides(["blueText": .enabled])])
+        #expect(state.pendingWrites == [.values(["blueText": .on])])
         #expect(
             state.storeLockWait?.holder.hasPrefix("pid \(getpid()) (") == true,
             "\(String(describing: state.storeLockWait))")
@@ -75,7 +75,7 @@ import Testing
         let fixture = try Fixture()
         try await fixture.holdLock()
         defer { fixture.releaseLock() }
-        var state = ConsoleState(registry: fixture.registry, width: 100, height: 30)
+        var state = ConsoleHarness(registry: fixture.registry, width: 100, height: 30)
         let runner = ConsoleEffectRunner(registry: fixture.registry, terminal: ScriptedTerminal(events: []))
         try runner.send(.key(.character("o")), to: &state)
         try runner.send(.key(.character("q")), to: &state)
@@ -91,7 +91,7 @@ import Testing
 
     @Test func aFreeLockWritesAtOnceOnTheLoop() throws {
         let fixture = try Fixture()
-        var state = ConsoleState(registry: fixture.registry, width: 100, height: 30)
+        var state = ConsoleHarness(registry: fixture.registry, width: 100, height: 30)
         let runner = ConsoleEffectRunner(registry: fixture.registry, terminal: ScriptedTerminal(events: []))
         defer { runner.stop() }
         try runner.send(.key(.character("o")), to: &state)
@@ -99,5 +99,25 @@ import Testing
         #expect(state.pendingWrites.isEmpty)
         #expect(try fixture.stored() == ["blueText": .on])
         #expect(ConsoleLayout.render(state).text(row: 3).contains("ON   override"))
+    }
+
+    @Test func aWriteWithTheCallersWaitTakesTheLockOnceAndGivesUpAtOnce() async throws {
+        let fixture = try Fixture()
+        try await fixture.holdLock()
+        defer { fixture.releaseLock() }
+        // The store's own wait is 10 s; the caller's (the console's writer) is zero: one try, then the holder.
+        let clock = ContinuousClock()
+        let start = clock.now
+        let noWait = FileOverrideStore.LockWait(timeout: .zero, noticeAfter: .seconds(3600))
+        #expect {
+            try FileOverrideStore.LockWait.$current.withValue(noWait) {
+                try fixture.registry.setOverrides(["blueText": .enabled])
+            }
+        } throws: { error in
+            guard case OverrideStoreError.lockTimeout(_, let holder, _) = error else { return false }
+            return holder.pid == getpid()
+        }
+        #expect(start.duration(to: clock.now) < .seconds(2))
+        #expect(fixture.registry.flag(forKey: "blueText")?.override == .featureDefault)
     }
 }

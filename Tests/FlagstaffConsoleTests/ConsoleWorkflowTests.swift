@@ -35,14 +35,14 @@ import Testing
 
         deinit { try? FileManager.default.removeItem(at: directory) }
 
-        func open(height: Int = 30) -> (ConsoleState, ConsoleEffectRunner) {
+        func open(height: Int = 30) -> (ConsoleHarness, ConsoleEffectRunner) {
             (
-                ConsoleState(registry: registry, width: 100, height: height),
+                ConsoleHarness(registry: registry, width: 100, height: height),
                 ConsoleEffectRunner(registry: registry, terminal: ScriptedTerminal(events: []))
             )
         }
 
-        func select(_ label: String, in state: inout ConsoleState) {
+        func select(_ label: String, in state: inout ConsoleHarness) {
             while state.selectedFlag?.label != label, state.cursor < state.rows.count - 1 {
                 _ = state.update(.key(.down))
             }
@@ -72,6 +72,8 @@ import Testing
         #expect(screen.row(containing: "⏱ expires in 1h (") >= 0)  // the detail pane
 
         fixture.clock.advance(by: .seconds(60))
+        #expect(ConsoleLayout.render(state).row(containing: "ON   ⏱ 1h") == row, "the time is the last tick's")
+        try runner.tick(sinceLastFrame: .seconds(60), to: &state.state)
         #expect(ConsoleLayout.render(state).row(containing: "ON   ⏱ 59m") == row)
 
         // A week, then never: the same override, permanent again.
@@ -124,11 +126,11 @@ import Testing
         let fixture = try Fixture()
         var (state, runner) = fixture.open()
         defer { runner.stop() }
-        #expect(state.update(.tick(sinceLastFrame: .seconds(2))).isEmpty)
+        #expect(state.tick(sinceLastFrame: .seconds(2)).isEmpty)
         try fixture.registry.setOverrideValues(["blueText": .on], expiresAt: fixture.clock.date + 3600)
         try runner.sendQueuedEvents(to: &state)
-        #expect(state.update(.tick(sinceLastFrame: .seconds(2))) == [.repaint])
-        #expect(state.update(.tick(sinceLastFrame: .milliseconds(500))).isEmpty)
+        #expect(state.tick(sinceLastFrame: .seconds(2)) == [.repaint])
+        #expect(state.tick(sinceLastFrame: .milliseconds(500)).isEmpty)
     }
 
     // MARK: Stale scope

@@ -19,6 +19,8 @@ final class FakeFlagSource: ConsoleFlagSource {
         var flags: [Flag] = []
         var fullReads = 0
         var flagReads = 0
+        var statusReads = 0
+        var readKeys: [String] = []
     }
 
     private let contents = AnnotatedMutex(Contents())
@@ -32,6 +34,10 @@ final class FakeFlagSource: ConsoleFlagSource {
     var fullReads: Int { contents.withLock { $0.fullReads } }
     /// How many times one flag was read (`status(forKey:)`, `flag(forKey:)`).
     var flagReads: Int { contents.withLock { $0.flagReads } }
+    /// How many times one flag's status was read (`status(forKey:)`: counting it).
+    var statusReads: Int { contents.withLock { $0.statusReads } }
+    /// The keys read one by one, in order.
+    var readKeys: [String] { contents.withLock { $0.readKeys } }
 
     func change(_ key: String, _ body: (inout Flag) -> Void) {
         contents.withLock { contents in
@@ -59,6 +65,8 @@ final class FakeFlagSource: ConsoleFlagSource {
     func status(forKey key: String) -> ConsoleFlagStatus? {
         contents.withLock { contents in
             contents.flagReads += 1
+            contents.statusReads += 1
+            contents.readKeys.append(key)
             return contents.flags.first { $0.key == key }.map(Self.status)
         }
     }
@@ -66,6 +74,7 @@ final class FakeFlagSource: ConsoleFlagSource {
     func flag(forKey key: String) -> ConsoleFlag? {
         contents.withLock { contents in
             contents.flagReads += 1
+            contents.readKeys.append(key)
             guard let flag = contents.flags.first(where: { $0.key == key }) else { return nil }
             let source: ResolutionSource = flag.override == .featureDefault ? .static : .override
             return ConsoleFlag(
@@ -88,30 +97,32 @@ final class FakeFlagSource: ConsoleFlagSource {
     func outline() -> ConsoleOutline {
         contents.withLock { contents in
             contents.fullReads += 1
-            var groups: [(id: String, keys: [String])] = []
-            for flag in contents.flags {
-                guard let group = flag.group else { continue }
+            var groups: [(id: String, keys: Keys)] = []
+            var root = Keys()
+            for (ordinal, flag) in contents.flags.enumerated() {
+                guard let group = flag.group else {
+                    root.append(flag.key, ordinal)
+                    continue
+                }
                 if let index = groups.firstIndex(where: { $0.id == group }) {
-                    groups[index].keys.append(flag.key)
+                    groups[index].keys.append(flag.key, ordinal)
                 } else {
-                    groups.append((group, [flag.key]))
+                    groups.append((group, Keys(keys: [flag.key], ordinals: [ordinal])))
                 }
             }
             return ConsoleOutline(
-                rootKeys: contents.flags.filter { $0.group == nil }.map(\.key),
-                groups: groups.map { ConsoleOutline.Group(id: $0.id, label: $0.id, keys: $0.keys) }
-            )
+                rootKeys: root, groups: groups.map { ConsoleOutline.Group(id: $0.id, label: $0.id, keys: $0.keys) })
         }
     }
 
     func search(_ query: String, scope: SearchScope) -> any ConsoleSearchHits {
         contents.withLock { contents in
             contents.fullReads += 1
-            let found = contents.flags.filter {
-                Self.status($0).isIncluded(in: scope)
-                    && (query.isEmpty || $0.key.lowercased().contains(query.lowercased()))
+            let found = contents.flags.enumerated().filter {
+                Self.status($0.element).isIncluded(in: scope)
+                    && (query.isEmpty || $0.element.key.lowercased().contains(query.lowercased()))
             }
-            return Hits(keys: found.map(\.key))
+            return Hits(keys: found.map(\.element.key), ordinals: found.map(\.offset))
         }
     }
 
@@ -127,9 +138,24 @@ final class FakeFlagSource: ConsoleFlagSource {
 
     struct Hits: ConsoleSearchHits {
         let keys: [String]
+        let ordinals: [Int]
         var count: Int { keys.count }
         func key(at position: Int) -> String { keys[position] }
         func matchedRanges(at position: Int) -> [SearchField: [Range<Int>]] { [:] }
         func position(ofKey key: String) -> Int? { keys.firstIndex(of: key) }
+        func ordinal(at position: Int) -> Int? { ordinals[position] }
+    }
+
+    /// Keys with their ordinals (positions among all flags).
+    struct Keys: ConsoleKeyList {
+        var keys: [String] = []
+        var ordinals: [Int] = []
+        var count: Int { keys.count }
+        func key(at index: Int) -> String { keys[index] }
+        func ordinal(at index: Int) -> Int? { ordinals[index] }
+        mutating func append(_ key: String, _ ordinal: Int) {
+            keys.append(key)
+            ordinals.append(ordinal)
+        }
     }
 }

@@ -32,7 +32,8 @@ extension FileOverrideStore {
     func withExclusiveLock<T>(target: String, _ body: () throws -> T) throws -> T {
         let (fd, writable) = try openLockFile(target: target)
         defer { Platform.closeFile(fd) }
-        try acquire(fd, lockPath: target + ".lock", clock: lockWait.clock)
+        let wait = LockWait.current ?? lockWait
+        try acquire(fd, lockPath: target + ".lock", wait: wait, clock: wait.clock)
         if writable {
             try? Platform.truncateFile(fd, to: 0)
             try? Array(Self.holderRecord.utf8).withUnsafeBytes { try Platform.writeAll(fd, $0, at: 0) }
@@ -109,8 +110,8 @@ extension FileOverrideStore {
             " (the folder \(folder) is mode \(String(status.permissions, radix: 8)), owned by uid \(status.owner) gid \(status.group); this process runs as uid \(Platform.effectiveUserID))"
     }
 
-    /// Takes the lock, trying every 10 ms while another process holds it, as ``lockWait`` says.
-    func acquire<C: Clock<Duration>>(_ fd: Int32, lockPath: String, clock: C) throws {
+    /// Takes the lock, trying every 10 ms while another process holds it, as `wait` says.
+    func acquire<C: Clock<Duration>>(_ fd: Int32, lockPath: String, wait lockWait: LockWait, clock: C) throws {
         var start: C.Instant?
         var noticed = false
         while true {

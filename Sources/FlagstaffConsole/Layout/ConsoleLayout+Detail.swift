@@ -16,7 +16,7 @@ extension ConsoleLayout {
                 ("\(group.flagCount) flag\(group.flagCount == 1 ? "" : "s")", context.theme.plain),
             ]
         case .flag(let flag):
-            guard let feature = context.state.source.flag(forKey: flag.key) else {
+            guard let feature = context.state.flag(forKey: flag.key) else {
                 guard let stale = context.state.selectedStale else { return }
                 lines = orphanDetailLines(stale, context)
                 break
@@ -31,7 +31,7 @@ extension ConsoleLayout {
         }
         // With a search, the first line shows which characters of the key and description matched.
         if case .flag(let flag) = row, let matchedRanges = flag.matchedRanges,
-            let feature = context.state.source.flag(forKey: flag.key)
+            let feature = context.state.flag(forKey: flag.key)
         {
             let key = context.clean(feature.key)
             var segments = [NameSegment(text: key, field: .key, offsetsValid: key == feature.key)]
@@ -82,7 +82,7 @@ extension ConsoleLayout {
             if let fetchedAt { text += " fetched " + RemoteStatusText.clock(fetchedAt) }
             facts.append(text)
         }
-        if let served = servedFact(feature.key, context) { facts.append(served) }
+        if let served = servedFact(feature, context) { facts.append(served) }
         let style = CellStyle(
             foreground: context.state.useColor ? (resolution.value ? .green : .red) : .default, bold: true,
             underline: feature.override != .featureDefault
@@ -153,7 +153,7 @@ extension ConsoleLayout {
             if let fetchedAt { text += " fetched " + RemoteStatusText.clock(fetchedAt) }
             facts.append(text)
         }
-        if let served = servedFact(feature.key, context) { facts.append(served) }
+        if let served = servedFact(feature, context) { facts.append(served) }
         var style = context.theme.value(of: setting, overridden: setting.override != nil)
         style.bold = true
         return [

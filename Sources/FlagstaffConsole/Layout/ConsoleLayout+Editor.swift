@@ -5,7 +5,7 @@ extension ConsoleLayout {
     /// the validation (`✗ must be 1…100`) or the keys. The text scrolls sideways to keep the cursor in view.
     static func drawEditor(_ editor: ValueEditor, row: Int, _ context: Context, into buffer: inout ScreenBuffer) {
         buffer.fill(row: row)
-        let label = context.state.source.flag(forKey: editor.key).map(\.label) ?? editor.key
+        let label = context.state.flag(forKey: editor.key).map(\.label) ?? editor.key
         let prompt = " " + truncate(context.clean(label), to: max(4, buffer.width / 4), context) + ": "
         var x = buffer.put(prompt, row: row, column: 0, style: context.theme.strong)
         let tail: (String, CellStyle) =

@@ -44,12 +44,12 @@ extension ConsoleLayout {
             case .group(let group):
                 drawGroup(group, row: row, selected: selected, context, into: &buffer)
             case .flag(let flag):
-                guard let snapshot = state.source.flag(forKey: flag.key) else {
+                guard let snapshot = state.flag(forKey: flag.key) else {
                     if state.showsStale { drawOrphanRow(flag.key, row: row, columns: columns, context, into: &buffer) }
                     break
                 }
                 drawFlag(flag, snapshot, row: row, columns: columns, context, into: &buffer)
-                if state.isMarked(key: flag.key) { drawMark(row: row, context, into: &buffer) }
+                if state.isMarked(row: index) { drawMark(row: row, context, into: &buffer) }
             }
             if selected { buffer.restyle(row: row, from: 0, to: buffer.width) { $0.reverse = !$0.reverse } }
         }

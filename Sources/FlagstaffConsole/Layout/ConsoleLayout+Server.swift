@@ -13,10 +13,7 @@ package protocol ServedEvaluationReport: RemoteSource {
 extension ConsoleLayout {
     /// The served-evaluation fact of the detail pane's third line, if a flag server is attached and its clients
     /// reported the key.
-    static func servedFact(_ key: String, _ context: Context) -> String? {
-        for case let report as any ServedEvaluationReport in context.state.source.remoteSources {
-            if let summary = report.evaluationSummary(forKey: key) { return context.clean(summary) }
-        }
-        return nil
+    static func servedFact(_ flag: ConsoleFlag, _ context: Context) -> String? {
+        flag.servedSummary.map(context.clean)
     }
 }

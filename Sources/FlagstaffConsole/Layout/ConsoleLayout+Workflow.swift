@@ -8,11 +8,11 @@ extension ConsoleLayout {
     /// The source column of an override that expires (`⏱ 59m`), or of a flag whose override expired while it
     /// was stored (`expired`); `nil` otherwise.
     static func expiryColumnText(_ feature: ConsoleFlag, _ context: Context) -> (String, CellStyle)? {
-        let now = context.state.source.now
+        let now = context.state.now
         if let expiry = feature.expiry {
             return (timerGlyph(context) + " " + OverrideExpiry.shortText(expiry.timeLeft(at: now)), context.theme.plain)
         }
-        if !feature.isOverridden, context.state.source.expiredOverrides()[feature.key] != nil {
+        if !feature.isOverridden, feature.expiredOverride != nil {
             return ("expired", context.theme.warning)
         }
         return nil
@@ -21,12 +21,12 @@ extension ConsoleLayout {
     /// The detail pane's expiry fact: `override expires in 59m (2026-11-23 22:04 UTC)`, or that a stored
     /// override expired and is no longer applied; `nil` when neither.
     static func expiryFact(_ feature: ConsoleFlag, _ context: Context) -> String? {
-        let now = context.state.source.now
+        let now = context.state.now
         if let expiry = feature.expiry {
             return "\(timerGlyph(context)) expires in \(OverrideExpiry.shortText(expiry.timeLeft(at: now)))"
                 + " (\(timeText(expiry.expiresAt)))"
         }
-        if !feature.isOverridden, let expired = context.state.source.expiredOverrides()[feature.key] {
+        if !feature.isOverridden, let expired = feature.expiredOverride {
             return "override expired \(timeText(expired.expiresAt)), no longer applied (removed at the next write)"
         }
         return nil
@@ -46,7 +46,7 @@ extension ConsoleLayout {
         lines += ExpiryMenu.choices.enumerated().map { index, choice in
             (index == menu.selected ? context.glyphs.collapsed + " " : "  ") + choice.label
         }
-        let now = context.state.source.now
+        let now = context.state.now
         lines.append("")
         lines.append(
             menu.current.map { "Now: expires in \(OverrideExpiry.shortText($0.timeLeft(at: now)))" } ?? "Now: never")

@@ -88,7 +88,7 @@ package enum ConsoleLayout {
             if !state.marks.isEmpty { right += " \(state.marks.count)\(markGlyph(context))" }
         }
         var remote = remoteStatus(context)
-        if let error = state.source.storeErrorMessage {
+        if let error = state.status.storeProblem {
             // The header has little room: the store's path is cut to its file name (the footer shows it whole).
             let shortened = abbreviatingPaths(
                 context.clean(error), longerThan: 12, fileNameOnly: true, ellipsis: context.glyphs.ellipsis)
@@ -106,7 +106,7 @@ package enum ConsoleLayout {
                 let remoteX = countsX - DisplayWidth.of(dot) - DisplayWidth.of(shown)
                 buffer.put(
                     shown, row: 0, column: remoteX,
-                    style: state.source.storeErrorMessage == nil ? context.theme.remote : context.theme.warning)
+                    style: state.status.storeProblem == nil ? context.theme.remote : context.theme.warning)
                 buffer.put(dot, row: 0, column: countsX - DisplayWidth.of(dot))
                 titleLimit = remoteX - 1
             }
@@ -117,8 +117,8 @@ package enum ConsoleLayout {
 
     /// "unleash ok 12:03:04 · firebase stale" for the attached remote sources, or "" without any.
     private static func remoteStatus(_ context: Context) -> String {
-        context.state.source.remoteSources.map { source in
-            context.clean(source.name) + " " + RemoteStatusText.describe(source.status)
+        context.state.status.remotes.map { remote in
+            context.clean(remote.name) + " " + RemoteStatusText.describe(remote.status)
         }.joined(separator: " \(context.glyphs.dot) ")
     }
 
@@ -204,7 +204,7 @@ package enum ConsoleLayout {
             return question
         case .editRejected:
             guard let rejected = state.rejectedEdit else { break }
-            let label = state.source.flag(forKey: rejected.key).map { context.clean($0.label) } ?? rejected.key
+            let label = state.flag(forKey: rejected.key).map { context.clean($0.label) } ?? rejected.key
             return "Not saved: \(label) \(context.clean(rejected.reason))" + dot + "e edit again  Esc cancel"
         case .quitWhenSaved:
             let count = state.pendingWrites.count
@@ -222,7 +222,7 @@ package enum ConsoleLayout {
             return "Saving \(count) change\(count == 1 ? "" : "s"): the store is locked by "
                 + context.clean(wait.holder) + " (\(seconds(wait.waited)))" + dot + "retrying until it is released"
         }
-        if state.mode == .list, let error = state.source.storeErrorMessage {
+        if state.mode == .list, let error = state.status.storeProblem {
             return "Store error: " + context.clean(error)
         }
         return nil

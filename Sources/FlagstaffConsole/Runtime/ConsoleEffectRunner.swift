@@ -2,18 +2,19 @@ import Flagstaff
 import Foundation
 
 /// Performs the effects ``ConsoleState/update(_:)`` returns, and feeds back the events they cause: the one
-/// shell of the console, used by ``FeatureConsole`` and by the tests.
+/// shell of the console, used by ``FeatureConsole``, the tests and the benchmark.
 ///
-/// Store writes go through the registry, by way of a ``ConsoleStoreWriter``: at once when the store's lock is
-/// free, otherwise in the background, so a lock held by another process never blocks the loop. The
-/// registry's change callback posts the changed keys to the ``inbox``, so the state refreshes exactly those
-/// flags. Each write comes back as ``ConsoleEvent/storeWriteSaved`` or ``ConsoleEvent/storeWriteFailed(_:)``
-/// (in order), and while one waits for the lock as ``ConsoleEvent/storeLocked(holder:waited:)``; a finished
-/// remote refresh comes back as ``ConsoleEvent/remoteStatusChanged``;
-/// a suspend as the terminal's size when the process continues. Drawing is left to the caller: the runner
-/// only records that a frame (``needsFrame``) or a full repaint (``needsFullRedraw``) is due.
-/// `quit` ends the terminal, stops the writer (writes still waiting for the lock are listed in
-/// ``ConsoleOutcome/unsavedKeys``), records the ``outcome`` and runs the restart handler when asked to.
+/// Reads are answered by a ``ConsoleFeed`` on the registry; store writes go through a ``ConsoleStoreWriter`` (at
+/// once when the store's lock is free, otherwise in the background, so a lock held by another process never
+/// blocks the loop). The registry's change callback posts the changes to the ``inbox``; they reach the state as
+/// one ``ConsoleEvent/flagsChanged(_:)`` with the counts and the changed flags. Each write comes back as
+/// ``ConsoleEvent/storeWriteSaved`` or ``ConsoleEvent/storeWriteFailed(_:)`` (in order), and while one waits for
+/// the lock as ``ConsoleEvent/storeLocked(holder:waited:)``; a finished remote refresh comes back as
+/// ``ConsoleEvent/statusChanged(_:)``; a suspend as the terminal's size when the process continues. Drawing is
+/// left to the caller: the runner only records that a frame (``needsFrame``) or a full repaint
+/// (``needsFullRedraw``) is due. `quit` ends the terminal, stops the writer (writes still waiting for the lock
+/// are listed in ``ConsoleOutcome/unsavedKeys``), records the ``outcome`` and runs the restart handler when asked
+/// to.
 ///
 /// Not thread-safe: use it from the console's thread (only the inbox is shared).
 package final class ConsoleEffectRunner {
@@ -30,12 +31,24 @@ package final class ConsoleEffectRunner {
     package let profiles: ProfileLibrary?
     /// Performs the store writes (at once, or in the background while another process holds the lock).
     package let writer: ConsoleStoreWriter
+    /// Answers the state's reads and turns the registry's changes into updates.
+    package let feed: ConsoleFeed
     /// The background refreshes started by `Ctrl-R`.
     package private(set) var refreshTasks: [Task<Void, Never>] = []
     /// The session's result, once a quit effect ran.
     package private(set) var outcome: ConsoleOutcome?
     /// Whether a frame should be drawn.
     package var needsFrame = true
+    /// Keys typed ahead that the state handed back (``ConsoleEffect/handleKeys(_:)``): the loop's next input.
+    private var typedAhead: [ConsoleKey] = []
+
+    /// Takes the keys typed ahead that the state handed back, if any: the loop sends them as its next event,
+    /// after drawing a frame.
+    package func takeTypedAhead() -> [ConsoleKey]? {
+        guard !typedAhead.isEmpty else { return nil }
+        defer { typedAhead = [] }
+        return typedAhead
+    }
     /// Whether the next frame must repaint every cell.
     package var needsFullRedraw = false
 
@@ -60,7 +73,8 @@ package final class ConsoleEffectRunner {
         self.restartHandler = restartHandler
         let inbox = self.inbox
         writer = ConsoleStoreWriter(registry: registry, clock: clock, post: { inbox.post($0) })
-        subscription = registry.onChange { change in inbox.post(.registryChange(change)) }
+        feed = ConsoleFeed(source: RegistryFlagSource(registry))
+        subscription = registry.onChange { change in inbox.post(change) }
         // The members' byte order a change to marked flags needs (about 20 ms at 100,000 flags), sorted now in the
         // background rather than on the first such change.
         DispatchQueue.global(qos: .utility).async { [weak registry] in registry?.prepareForBulkChanges() }
@@ -73,6 +87,36 @@ package final class ConsoleEffectRunner {
         subscription?.cancel()
         subscription = nil
         writer.stop()
+    }
+
+    /// The state for this registry, as it opens (its first reads answered).
+    /// - Parameters:
+    ///   - title: the header title; the registry's name when `nil`.
+    ///   - width: terminal columns.
+    ///   - height: terminal rows.
+    ///   - useColor: whether colours are drawn.
+    ///   - asciiOnly: whether only ASCII may be drawn.
+    ///   - showDetail: whether the detail pane starts open.
+    /// - Throws: what the restart handler throws (it cannot run while opening).
+    package func open(
+        title: String? = nil, width: Int = 100, height: Int = 30, useColor: Bool = true, asciiOnly: Bool = false,
+        showDetail: Bool = true
+    ) throws -> ConsoleState {
+        var state = ConsoleState(
+            start: feed.start(), title: title, width: width, height: height, useColor: useColor,
+            asciiOnly: asciiOnly, showDetail: showDetail)
+        try send(.opened, to: &state)
+        return state
+    }
+
+    /// Sends a tick with the registry's time, after the flags registered at runtime since the last look.
+    /// - Parameters:
+    ///   - sinceLastFrame: the time since the last frame was drawn.
+    ///   - state: the state.
+    /// - Throws: what the restart handler throws.
+    package func tick(sinceLastFrame: Duration, to state: inout ConsoleState) throws {
+        if let update = feed.registrations() { try send(.flagsChanged(update), to: &state) }
+        try send(.tick(now: registry.now, sinceLastFrame: sinceLastFrame), to: &state)
     }
 
     /// Feeds an event to the state, performs the effects, and feeds back every event they cause (and any
@@ -91,32 +135,30 @@ package final class ConsoleEffectRunner {
             caused += try perform(effect, state: state)
             if outcome != nil { return }
         }
-        for event in caused + inbox.drain() { try send(event, to: &state) }
+        for event in caused + drainInbox() { try send(event, to: &state) }
+    }
+
+    /// The events queued by other threads, the merged flag changes first.
+    private func drainInbox() -> [ConsoleEvent] {
+        let (changes, events) = inbox.drain()
+        guard let changes else { return events }
+        return [.flagsChanged(feed.update(changes))] + events
     }
 
     /// Feeds the events queued by other threads (registry changes, finished refreshes).
     /// - Throws: what the restart handler throws.
     package func sendQueuedEvents(to state: inout ConsoleState) throws {
-        for event in inbox.drain() where outcome == nil { try send(event, to: &state) }
+        for event in drainInbox() where outcome == nil { try send(event, to: &state) }
     }
 
     /// Performs one effect.
     /// - Returns: the events it caused.
     private func perform(_ effect: ConsoleEffect, state: ConsoleState) throws -> [ConsoleEvent] {
         switch effect {
-        case .setOverrides(let changes):
-            let registry = self.registry
-            return writer.submit(.init(keys: Array(changes.keys)) { try registry.setOverrides(changes) })
-        case .setOverrideValues(let changes):
-            let registry = self.registry
-            return writer.submit(.init(keys: Array(changes.keys)) { try registry.setOverrideValues(changes) })
-        case .setOnOffValue(let value, let members):
-            let registry = self.registry
-            let source = RegistryFlagSource(registry)
-            return writer.submit(
-                .init(listingKeys: { members.ordinals.compactMap(source.key(atOrdinal:)) }) {
-                    try registry.writeOnOffValue(value, toMembers: members)
-                })
+        case .write(let change):
+            return writer.submit(change)
+        case .read(let read):
+            return [feed.answer(read)]
         case .loadProfiles:
             guard let profiles else {
                 return [
@@ -127,17 +169,6 @@ package final class ConsoleEffectRunner {
                 ]
             }
             return [.profilesLoaded(ProfileCatalog.listing(of: profiles, for: registry))]
-        case .applyProfile(let profile, let replace, let changes):
-            let registry = self.registry
-            return writer.submit(
-                .init(keys: Array(changes.keys)) { try registry.applyProfile(profile, replace: replace) })
-        case .setOverrideExpiry(let key, let value, let interval):
-            let registry = self.registry
-            return writer.submit(
-                .init(keys: [key]) {
-                    try registry.setOverrideValues(
-                        [key: value], expiresAt: interval.map { registry.now.addingTimeInterval($0) })
-                })
         case .readBisectSession:
             // An unreadable session file shows no banner here; `flagstaff bisect status` reports it.
             let session = (try? registry.bisectSession()) ?? nil
@@ -146,23 +177,20 @@ package final class ConsoleEffectRunner {
             let result = terminal.handOver { editor.edit(text, name: key) }
             let size = terminal.size
             return [.resize(width: size.width, height: size.height), .externalEditFinished(key: key, result: result)]
-        case .stepHistory(let redo):
-            return stepHistory(redo: redo)
         case .loadHistory:
             return [.historyLoaded(Self.readHistory(of: registry))]
-        case .resetAllOverrides:
-            let registry = self.registry
-            let keys = Array(registry.storedOverrides.keys)
-            return writer.submit(.init(keys: keys) { try registry.resetAllOverrides() })
         case .refreshRemoteSources:
             let inbox = self.inbox
+            let flags = feed.source
             for source in registry.remoteSources {
                 refreshTasks.append(
                     Task.detached {
                         await source.refresh()
-                        inbox.post(.remoteStatusChanged)
+                        inbox.post(.statusChanged(ConsoleFeed.status(of: flags)))
                     })
             }
+        case .handleKeys(let keys):
+            typedAhead = keys
         case .repaint:
             needsFrame = true
         case .redrawAll:
@@ -176,7 +204,7 @@ package final class ConsoleEffectRunner {
             terminal.end()
             let unsaved = writer.stop()
             stop()
-            var outcome = state.outcome(choice: choice, signal: signal)
+            var outcome = state.outcome(choice: choice, signal: signal, statuses: feed.source.notableStatuses())
             outcome.unsavedKeys = unsaved
             self.outcome = outcome
             if choice == .restartNow, let restartHandler { try restartHandler(state.pendingRestarts) }

@@ -1,16 +1,22 @@
 import Flagstaff
 
-/// Events that arrive from other threads (registry change callbacks, remote refreshes finishing), queued for
-/// the console's loop. Changes of flags are merged into one ``ConsoleEvent/registryChanged(keys:)`` (or one
-/// ``ConsoleEvent/registryChangedInBulk(count:)`` when any of them was a bulk change).
+/// Which flags changed since the console last looked.
+package enum ChangedFlags: Sendable, Equatable {
+    /// These keys.
+    case keys(Set<String>)
+    /// More than ``ConsoleFeed/listedChangeLimit`` keys: not listed (a set of 100,000 keys costs more to make than
+    /// a pass over every flag).
+    case many
+}
+
+/// What arrives from other threads (registry change callbacks, remote refreshes finishing, writes landing),
+/// queued for the console's loop. Changes of flags are merged into one ``ChangedFlags``.
 ///
-/// Thread safety: ``post(_:)`` may be called from any thread; ``drain()`` from the loop.
+/// Thread safety: ``post(_:)-(FeatureChange)`` and ``post(_:)-(ConsoleEvent)`` may be called from any thread;
+/// ``drain()`` from the loop.
 package final class ConsoleInbox: Sendable {
     private struct Queue {
-        var changedKeys: Set<String> = []
-        /// The number of keys changed in bulk (``ConsoleEvent/registryChangedInBulk(count:)``), if any: then
-        /// every change queued is counted here instead.
-        var bulkCount = 0
+        var changes: ChangedFlags?
         var others: [ConsoleEvent] = []
     }
 
@@ -19,34 +25,31 @@ package final class ConsoleInbox: Sendable {
     /// Creates an empty inbox.
     package init() {}
 
-    /// Queues an event (flag changes are merged with those already queued).
-    package func post(_ event: ConsoleEvent) {
+    /// Queues a registry change, merged with those already queued.
+    package func post(_ change: FeatureChange) {
+        let many = change.keyCount > ConsoleFeed.listedChangeLimit
         queue.withLock { queue in
-            switch event {
-            case .registryChanged(let keys) where queue.bulkCount > 0:
-                queue.bulkCount += keys.count
-            case .registryChanged(let keys):
-                // The first change is taken as it is (no rehashing).
-                if queue.changedKeys.isEmpty { queue.changedKeys = keys } else { queue.changedKeys.formUnion(keys) }
-            case .registryChangedInBulk(let count):
-                queue.bulkCount += count + queue.changedKeys.count
-                queue.changedKeys = []
-            default:
-                queue.others.append(event)
+            switch queue.changes {
+            case .many?: break
+            case _ where many: queue.changes = .many
+            case nil: queue.changes = .keys(change.keys)
+            case .keys(var keys)?:
+                keys.formUnion(change.keys)
+                queue.changes = keys.count > ConsoleFeed.listedChangeLimit ? .many : .keys(keys)
             }
         }
     }
 
-    /// Takes every queued event: the merged flag change first, then the others in order.
-    package func drain() -> [ConsoleEvent] {
+    /// Queues an event.
+    package func post(_ event: ConsoleEvent) {
+        queue.withLock { $0.others.append(event) }
+    }
+
+    /// Takes everything queued: the merged flag changes, and the other events in order.
+    package func drain() -> (changes: ChangedFlags?, events: [ConsoleEvent]) {
         queue.withLock { queue in
-            var events: [ConsoleEvent] =
-                queue.bulkCount > 0
-                ? [.registryChangedInBulk(count: queue.bulkCount)]
-                : queue.changedKeys.isEmpty ? [] : [.registryChanged(keys: queue.changedKeys)]
-            events += queue.others
-            queue = Queue()
-            return events
+            defer { queue = Queue() }
+            return (queue.changes, queue.others)
         }
     }
 }

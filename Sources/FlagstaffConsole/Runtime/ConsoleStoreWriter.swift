@@ -1,140 +1,147 @@
 import Flagstaff
 import Foundation
 
-/// Writes the console's overrides to the registry without ever blocking the console's loop on another
-/// process's store lock.
+/// Writes the console's changes to the registry without ever blocking the console's loop on another process's
+/// store lock: the one place where the console calls the core's write API (``write(_:)``).
 ///
-/// A write is performed at once, on the loop's thread, when no earlier write is still waiting and the store's
-/// lock is free (the usual case: it takes a few milliseconds, and the next frame already shows the new value).
-/// Otherwise it is queued, in order, for a background task that checks the lock every `retryInterval`,
-/// reports who holds it (``ConsoleEvent/storeLocked(holder:waited:)``, about once a second) and writes as soon
-/// as the lock is free: a write is retried until it lands, fails for another reason
-/// (``ConsoleEvent/storeWriteFailed(_:)``), or the console quits (``stop()`` returns what was left unsaved).
-///
-/// Only a ``FileOverrideStore`` has a lock another process can hold; writes to other stores are always
-/// performed at once. The lock is checked by trying it without waiting; in the instant between that check
-/// and the write another process may take it, and that write then waits as the store's own
-/// ``FileOverrideStore/LockWait`` says (on the background task when writes are queued).
+/// A write is tried at once, on the loop's thread, when no earlier write is still waiting (the usual case: it
+/// takes a few milliseconds, and the next frame already shows the new value). Each attempt takes the store's lock
+/// once, with a wait of zero (``FileOverrideStore/LockWait/current``): when another process holds it, the
+/// attempt fails at once naming the holder, and the write is queued, in order, for a background task that tries
+/// again every `retryInterval`, reports who holds the lock (``ConsoleEvent/storeLocked(holder:waited:)``, about
+/// once a second) and lands as soon as the lock is free. A write is retried until it lands, fails for another
+/// reason (``ConsoleEvent/storeWriteFailed(_:)``), or the console quits (``stop()`` returns what was left unsaved).
 ///
 /// Thread safety: ``submit(_:)`` and ``stop()`` are called from the console's loop; the task runs elsewhere.
 package final class ConsoleStoreWriter: Sendable {
-    /// One write: what it changes (for the list of unsaved keys) and how to perform it.
-    package struct Job: Sendable {
-        /// The keys the write changes (listed in ``ConsoleOutcome/unsavedKeys`` if it never lands).
-        package var keys: [String] { listKeys() }
-        /// Lists ``keys`` (only asked of a write that never lands).
-        private let listKeys: @Sendable () -> [String]
-        /// Performs the write (through the registry, which reports the changed flags).
-        package let perform: @Sendable () throws -> Void
-
-        /// Creates a job.
-        package init(keys: [String], perform: @escaping @Sendable () throws -> Void) {
-            self.init(listingKeys: { keys }, perform: perform)
-        }
-
-        /// Creates a job whose keys are listed only when asked for (a bulk change of many flags).
-        package init(listingKeys: @escaping @Sendable () -> [String], perform: @escaping @Sendable () throws -> Void) {
-            self.listKeys = listingKeys
-            self.perform = perform
-        }
-    }
-
     private struct Queue: Sendable {
-        var jobs: [Job] = []
+        var writes: [StoreWrite] = []
         var task: Task<Void, Never>?
         var stopped = false
     }
 
+    private let registry: AnyFeatureRegistry
     private let queue = AnnotatedMutex(Queue())
-    private let lockHolder: @Sendable () -> String?
-    private let journalProblem: @Sendable () -> String?
     private let post: @Sendable (ConsoleEvent) -> Void
     private let clock: any Clock<Duration>
     private let retryInterval: Duration
 
-    /// Creates a writer.
+    /// Creates a writer for a registry's store.
     /// - Parameters:
-    ///   - lockHolder: who holds the store's lock now (`nil` when it is free or the store has none); must not
-    ///     wait.
-    ///   - journalProblem: why the last write's journal line could not be written (`nil`: it was, or the store
-    ///     keeps none); asked after each saved write.
-    ///   - retryInterval: how often a queued write checks the lock again.
+    ///   - registry: the registry written to.
+    ///   - retryInterval: how often a queued write tries the lock again.
     ///   - clock: the clock the retries wait on and the reported waits are measured on.
     ///   - post: where the background task reports results (the console's inbox).
     package init(
-        lockHolder: @escaping @Sendable () -> String?, journalProblem: @escaping @Sendable () -> String? = { nil },
-        retryInterval: Duration = .milliseconds(100), clock: any Clock<Duration>,
+        registry: AnyFeatureRegistry, retryInterval: Duration = .milliseconds(100), clock: any Clock<Duration>,
         post: @escaping @Sendable (ConsoleEvent) -> Void
     ) {
-        self.lockHolder = lockHolder
-        self.journalProblem = journalProblem
+        self.registry = registry
         self.retryInterval = retryInterval
         self.clock = clock
         self.post = post
     }
 
-    /// A writer for a registry's store: the lock is checked when the store is a ``FileOverrideStore``.
-    /// - Parameters:
-    ///   - registry: the registry written to.
-    ///   - clock: the clock the retries wait on.
-    ///   - post: where results are reported.
-    package convenience init(
-        registry: AnyFeatureRegistry, clock: any Clock<Duration>, post: @escaping @Sendable (ConsoleEvent) -> Void
-    ) {
-        let store = registry.store as? FileOverrideStore
-        let probe = store.flatMap { try? Self.lockProbe(for: $0.url) }
-        self.init(
-            lockHolder: { probe.flatMap(Self.holder(probing:)) },
-            journalProblem: { store?.journalError.map(Self.journalText) }, clock: clock, post: post)
-    }
-
     /// Performs a write now, or queues it behind earlier ones or while another process holds the lock.
-    /// - Parameter job: the write.
+    /// - Parameter write: the change.
     /// - Returns: the events for the loop now: the write's result when it was performed, or who holds the
     ///   lock when it was queued for that reason (nothing when it was queued behind an earlier write).
-    package func submit(_ job: Job) -> [ConsoleEvent] {
-        let idle = queue.withLock { $0.jobs.isEmpty && !$0.stopped }
-        if idle {
-            guard let holder = lockHolder() else {
-                do {
-                    try job.perform()
-                    return saved()
-                } catch OverrideStoreError.lockTimeout(_, let holder, let waited) {
-                    // Taken in the instant after the check, and held past the store's timeout: retry.
-                    enqueue(job)
-                    return [.storeLocked(holder: holder.description, waited: waited)]
-                } catch {
-                    return [.storeWriteFailed("\(error)")]
-                }
-            }
-            enqueue(job)
+    package func submit(_ write: StoreWrite) -> [ConsoleEvent] {
+        let idle = queue.withLock { $0.writes.isEmpty && !$0.stopped }
+        guard idle else {
+            enqueue(write)
+            return []
+        }
+        switch attempt(write) {
+        case .done(let events): return events
+        case .locked(let holder):
+            enqueue(write)
             return [.storeLocked(holder: holder, waited: .zero)]
         }
-        enqueue(job)
-        return []
     }
 
-    /// Stops the background task (a write already past the lock check finishes) and returns the keys of the
-    /// writes that were not saved, sorted.
+    /// Stops the background task (a write already past the lock finishes) and returns the keys of the writes that
+    /// were not saved, sorted.
     @discardableResult
     package func stop() -> [String] {
-        let jobs = queue.withLock { queue -> [Job] in
+        let writes = queue.withLock { queue -> [StoreWrite] in
             queue.stopped = true
             queue.task?.cancel()
             queue.task = nil
-            defer { queue.jobs = [] }
-            return queue.jobs
+            defer { queue.writes = [] }
+            return queue.writes
         }
-        return Set(jobs.flatMap(\.keys)).sorted()
+        return Set(writes.flatMap(keys)).sorted()
     }
 
     /// Whether writes are queued (waiting for the lock or behind one that is).
-    package var hasQueuedWrites: Bool { queue.withLock { !$0.jobs.isEmpty } }
+    package var hasQueuedWrites: Bool { queue.withLock { !$0.writes.isEmpty } }
 
-    private func enqueue(_ job: Job) {
+    private enum Attempt {
+        /// Performed: saved or failed, as events.
+        case done([ConsoleEvent])
+        /// Another process holds the store's lock.
+        case locked(holder: String)
+    }
+
+    /// One try: the lock taken once, without waiting.
+    private func attempt(_ change: StoreWrite) -> Attempt {
+        let noWait = FileOverrideStore.LockWait(timeout: .zero, noticeAfter: .seconds(3600))
+        do {
+            let step = try FileOverrideStore.LockWait.$current.withValue(noWait) { try write(change) }
+            if let step { post(.historyStepped(step)) }
+            return .done(saved())
+        } catch OverrideStoreError.lockTimeout(_, let holder, _) {
+            return .locked(holder: holder.description)
+        } catch {
+            return .done([.storeWriteFailed("\(error)")])
+        }
+    }
+
+    /// Performs one change through the registry (which reports the changed flags): every call the console makes
+    /// into the core's write API.
+    /// - Returns: for an undo or a redo, what it did or why it did nothing (a refusal changes nothing and counts
+    ///   as saved).
+    private func write(_ change: StoreWrite) throws -> HistoryStep? {
+        switch change {
+        case .values(let changes, let expiresIn):
+            try registry.setOverrideValues(changes, expiresAt: expiresIn.map { registry.now.addingTimeInterval($0) })
+        case .members(let members, let value):
+            try registry.writeOnOffValue(value, toMembers: members)
+        case .resetAll:
+            try registry.resetAllOverrides()
+        case .profile(let profile, let replace, _):
+            _ = try registry.applyProfile(profile, replace: replace)
+        case .history(let redo):
+            do {
+                let outcome = try redo ? registry.redoLastUndo() : registry.undoLastChange()
+                return .done(redo: redo, change: outcome.target)
+            } catch let error as HistoryError {
+                return .refused(redo: redo, reason: error.description)
+            }
+        }
+        return nil
+    }
+
+    /// The keys a write changes, for the list of unsaved keys.
+    private func keys(of change: StoreWrite) -> [String] {
+        switch change {
+        case .values(let changes, _), .profile(_, _, let changes):
+            return Array(changes.keys)
+        case .members(let marked, _):
+            let all = registry.allFeatures
+            return marked.ordinals.compactMap { all.indices.contains($0) ? all[$0].key : nil }
+        case .resetAll:
+            return Array(registry.storedOverrides.keys)
+        case .history:
+            return []
+        }
+    }
+
+    private func enqueue(_ write: StoreWrite) {
         queue.withLock { queue in
             guard !queue.stopped else { return }
-            queue.jobs.append(job)
+            queue.writes.append(write)
             guard queue.task == nil else { return }
             queue.task = Task.detached { [self] in await drainQueue() }
         }
@@ -148,37 +155,31 @@ package final class ConsoleStoreWriter: Sendable {
     /// Performs the queued writes in order, each once the lock is free, until none is left or stopped.
     private func drain<C: Clock<Duration>>(clock: C) async {
         while true {
-            guard let job = queue.withLock({ $0.stopped ? nil : $0.jobs.first }) else { return }
+            guard let write = queue.withLock({ $0.stopped ? nil : $0.writes.first }) else { return }
             let start = clock.now
             var reportedSecond: Int64 = -1
             var result: [ConsoleEvent]?
             while result == nil {
-                if let holder = lockHolder() {
+                if queue.withLock({ $0.stopped }) { return }
+                switch attempt(write) {
+                case .done(let events):
+                    result = events
+                case .locked(let holder):
                     let waited = start.duration(to: clock.now)
                     if waited.components.seconds != reportedSecond {
                         reportedSecond = waited.components.seconds
                         post(.storeLocked(holder: holder, waited: waited))
                     }
                     do { try await clock.sleep(for: retryInterval) } catch { return }
-                    continue
-                }
-                if queue.withLock({ $0.stopped }) { return }
-                do {
-                    try job.perform()
-                    result = saved()
-                } catch OverrideStoreError.lockTimeout {
-                    continue
-                } catch {
-                    result = [.storeWriteFailed("\(error)")]
                 }
             }
             // Leaving when the queue is empty is decided under the lock that a new write's `enqueue` takes, so
             // that write starts a new task rather than being missed (or taken twice).
             let more = queue.withLock { queue -> Bool? in
                 guard !queue.stopped else { return nil }
-                queue.jobs.removeFirst()
-                if queue.jobs.isEmpty { queue.task = nil }
-                return !queue.jobs.isEmpty
+                queue.writes.removeFirst()
+                if queue.writes.isEmpty { queue.task = nil }
+                return !queue.writes.isEmpty
             }
             guard let more, let result else { return }
             for event in result { post(event) }
@@ -188,7 +189,9 @@ package final class ConsoleStoreWriter: Sendable {
 
     /// The events of a saved write: saved, then the journal's failure if its line could not be written.
     private func saved() -> [ConsoleEvent] {
-        guard let problem = journalProblem() else { return [.storeWriteSaved] }
+        guard let problem = (registry.store as? FileOverrideStore)?.journalError.map(Self.journalText) else {
+            return [.storeWriteSaved]
+        }
         return [.storeWriteSaved, .journalNotWritten(problem)]
     }
 
@@ -196,24 +199,5 @@ package final class ConsoleStoreWriter: Sendable {
     private static func journalText(_ error: OverrideStoreError) -> String {
         if case .unwritable(let path, let reason) = error { return "\(path): \(reason)" }
         return "\(error)"
-    }
-
-    /// A store on the same file that gives up on a held lock at once: used to ask who holds it.
-    private static func lockProbe(for url: URL) throws -> FileOverrideStore {
-        try FileOverrideStore(
-            url: url, lockWait: FileOverrideStore.LockWait(timeout: .zero, noticeAfter: .seconds(3600)))
-    }
-
-    /// Who holds the probe's lock (`nil` when it is free, or when the lock cannot be tried: the write then
-    /// reports the store's own error).
-    private static func holder(probing probe: FileOverrideStore) -> String? {
-        do {
-            try probe.holdingLock {}
-            return nil
-        } catch OverrideStoreError.lockTimeout(_, let holder, _) {
-            return holder.description
-        } catch {
-            return nil
-        }
     }
 }

@@ -30,6 +30,12 @@ package struct ConsoleFlag: Sendable {
     package var setting: ConsoleSetting?
     /// When the override stops applying, or `nil` for a permanent override or none.
     package var expiry: OverrideExpiry?
+    /// The expiry of a stored override that has expired (no longer applied, removed at the next write), or `nil`.
+    package var expiredOverride: OverrideExpiry?
+    /// The flag's position among all flags (``ConsoleFlagSource/ordinal(forKey:)``): marks are kept by it.
+    package var ordinal: Int?
+    /// What the clients of an attached flag server reported evaluating for it, or `nil`.
+    package var servedSummary: String?
 
     /// Creates a flag snapshot.
     package init(

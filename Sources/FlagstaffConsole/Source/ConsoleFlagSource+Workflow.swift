@@ -21,13 +21,16 @@ package struct StaleOverride: Sendable, Equatable {
     package var value: OverrideValue?
     /// The doctor's sentence about it.
     package var message: String
+    /// The flag's ordinal (``ConsoleFlagSource/ordinal(forKey:)``), or `nil` for an orphan.
+    package var ordinal: Int?
 
     /// Creates an entry.
-    package init(key: String, kind: Kind, value: OverrideValue?, message: String) {
+    package init(key: String, kind: Kind, value: OverrideValue?, message: String, ordinal: Int? = nil) {
         self.key = key
         self.kind = kind
         self.value = value
         self.message = message
+        self.ordinal = ordinal
     }
 }
 
@@ -87,7 +90,9 @@ extension RegistryFlagSource {
             case .expired: kind = .expired
             default: return nil
             }
-            return StaleOverride(key: key, kind: kind, value: finding.storedValue, message: finding.message)
+            return StaleOverride(
+                key: key, kind: kind, value: finding.storedValue, message: finding.message,
+                ordinal: registry.feature(forKey: key)?.registryOrdinal)
         }.sorted { $0.key < $1.key }
     }
 }

@@ -15,9 +15,9 @@ package protocol ConsoleFlagSource: Sendable {
     /// The value facts of every flag that has an override or needs a restart, in declaration order (every
     /// other flag counts as neither): for the header counts, the restart prompt and the outcome.
     func notableStatuses() -> [ConsoleFlagStatus]
-    /// How many flags have an override and how many need a restart: one lean pass over every flag (no status
-    /// is made), for a change of many flags.
-    func notableCounts() -> (overridden: Int, pendingRestart: Int)
+    /// The flags that have an override and those that need a restart, by ordinal: one lean pass over every flag
+    /// (no status is made), for a change of many flags.
+    func notableMembers() -> NotableMembers
     /// One flag's value facts, or `nil` for an unknown key.
     func status(forKey key: String) -> ConsoleFlagStatus?
     /// Everything the list, the detail pane and the restart prompt show about one flag or typed setting
@@ -50,10 +50,15 @@ package protocol ConsoleFlagSource: Sendable {
 }
 
 extension ConsoleFlagSource {
-    /// Counts the notable statuses.
-    package func notableCounts() -> (overridden: Int, pendingRestart: Int) {
-        let notable = notableStatuses()
-        return (notable.count(where: \.isOverridden), notable.count(where: \.isPendingRestart))
+    /// The notable statuses' ordinals.
+    package func notableMembers() -> NotableMembers {
+        var notable = NotableMembers()
+        for status in notableStatuses() {
+            guard let ordinal = ordinal(forKey: status.key) else { continue }
+            if status.isOverridden { notable.overridden.insert(ordinal) }
+            if status.isPendingRestart { notable.pendingRestart.insert(ordinal) }
+        }
+        return notable
     }
 
     /// Reads each marked flag's key, status and resolution.
@@ -71,4 +76,15 @@ extension ConsoleFlagSource {
         }
         return targets
     }
+}
+
+/// The flags that have an override and those that need a restart (their value differs from launch), by ordinal.
+package struct NotableMembers: Sendable, Equatable {
+    /// Flags and settings with an override.
+    package var overridden = MemberSet()
+    /// Restart-requiring flags and settings whose value differs from launch.
+    package var pendingRestart = MemberSet()
+
+    /// None.
+    package init() {}
 }

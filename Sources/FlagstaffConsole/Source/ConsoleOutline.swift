@@ -5,19 +5,9 @@ package protocol ConsoleKeyList: Sendable {
     var count: Int { get }
     /// The key at `index`.
     func key(at index: Int) -> String
-    /// The ordinal (``ConsoleFlagSource/ordinal(forKey:)``) of the flag at `index` when the list knows it without
-    /// a look-up, else `nil` (the default).
+    /// The ordinal (``ConsoleFlagSource/ordinal(forKey:)``) of the flag at `index`, known without a look-up
+    /// (`nil` only for a flag not registered).
     func ordinal(at index: Int) -> Int?
-}
-
-extension ConsoleKeyList {
-    /// Not known: the caller looks the key up.
-    package func ordinal(at index: Int) -> Int? { nil }
-}
-
-extension Array: ConsoleKeyList where Element == String {
-    /// The key at `index`.
-    package func key(at index: Int) -> String { self[index] }
 }
 
 /// The registry's groups as a tree, with the flags of each by key.

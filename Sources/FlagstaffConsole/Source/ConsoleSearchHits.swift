@@ -11,12 +11,7 @@ package protocol ConsoleSearchHits: Sendable {
     func matchedRanges(at position: Int) -> [SearchField: [Range<Int>]]
     /// The position of the flag with `key`, or `nil`.
     func position(ofKey key: String) -> Int?
-    /// The ordinal (``ConsoleFlagSource/ordinal(forKey:)``) of the result at `position` when known without a
-    /// look-up, else `nil` (the default).
+    /// The ordinal (``ConsoleFlagSource/ordinal(forKey:)``) of the result at `position`, known without a look-up
+    /// (`nil`: not a flag of the registry, as an orphan override).
     func ordinal(at position: Int) -> Int?
-}
-
-extension ConsoleSearchHits {
-    /// Not known: the caller looks the key up.
-    package func ordinal(at position: Int) -> Int? { nil }
 }

@@ -28,14 +28,13 @@ package struct RegistryFlagSource: ConsoleFlagSource {
         registry.allFeatures.lazy.filter { $0.isOverridden || $0.isPendingRestart }.map(Self.status)
     }
 
-    package func notableCounts() -> (overridden: Int, pendingRestart: Int) {
-        var overridden = 0
-        var pendingRestart = 0
-        for member in registry.allFeatures {
-            if member.isOverridden { overridden += 1 }
-            if member.requiresRestart, member.isPendingRestart { pendingRestart += 1 }
+    package func notableMembers() -> NotableMembers {
+        var notable = NotableMembers()
+        for (ordinal, member) in registry.allFeatures.enumerated() {
+            if member.isOverridden { notable.overridden.insert(ordinal) }
+            if member.requiresRestart, member.isPendingRestart { notable.pendingRestart.insert(ordinal) }
         }
-        return (overridden, pendingRestart)
+        return notable
     }
 
     package func status(forKey key: String) -> ConsoleFlagStatus? {
@@ -82,7 +81,7 @@ package struct RegistryFlagSource: ConsoleFlagSource {
         }
         let extra = matches.filter { pending.contains(ObjectIdentifier($0)) }
         guard !extra.isEmpty else { return results }
-        return ValueMatchedHits(results: results, valueMatches: extra.map(\.key))
+        return ValueMatchedHits(results: results, valueMatches: extra.map { ($0.key, $0.registryOrdinal) })
     }
 
     package var remoteSources: [any RemoteSource] { registry.remoteSources }
@@ -171,12 +170,12 @@ final class SettingList: Sendable {
 /// The registry's search results followed by the settings matched by value only.
 struct ValueMatchedHits: ConsoleSearchHits {
     let results: SearchResults
-    let valueMatches: [String]
+    let valueMatches: [(key: String, ordinal: Int?)]
 
     var count: Int { results.count + valueMatches.count }
 
     func key(at position: Int) -> String {
-        position < results.count ? results.key(at: position) : valueMatches[position - results.count]
+        position < results.count ? results.key(at: position) : valueMatches[position - results.count].key
     }
 
     func matchedRanges(at position: Int) -> [SearchField: [Range<Int>]] {
@@ -184,11 +183,11 @@ struct ValueMatchedHits: ConsoleSearchHits {
     }
 
     func position(ofKey key: String) -> Int? {
-        results.position(ofKey: key) ?? valueMatches.firstIndex(of: key).map { results.count + $0 }
+        results.position(ofKey: key) ?? valueMatches.firstIndex { $0.key == key }.map { results.count + $0 }
     }
 
     func ordinal(at position: Int) -> Int? {
-        position < results.count ? results.ordinal(at: position) : nil
+        position < results.count ? results.ordinal(at: position) : valueMatches[position - results.count].ordinal
     }
 }
 

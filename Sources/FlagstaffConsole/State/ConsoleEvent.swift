@@ -1,35 +1,46 @@
 import Flagstaff
+import Foundation
 
 /// Everything that can happen to the console: the only input of ``ConsoleState/update(_:)``.
 ///
-/// The terminal produces keys, resizes and signals; the registry's change callbacks produce
-/// ``registryChanged(keys:)`` (``registryChangedInBulk(count:)`` for many keys); the run loop produces ticks from
-/// its clock; the effect runner produces ``storeWriteSaved``, ``storeWriteFailed(_:)``,
-/// ``storeLocked(holder:waited:)`` and ``remoteStatusChanged`` as results of the effects it performed (store
-/// writes are reported in the order they were asked for).
-package enum ConsoleEvent: Sendable, Equatable {
+/// The terminal produces keys, resizes and signals; the run loop produces ticks with the registry's time; the
+/// shell turns the registry's change callbacks into ``flagsChanged(_:)``, answers each ``ConsoleRead`` with the
+/// matching event (``searched(_:)``, ``flagsRead(keys:flags:)``, …) and reports the effects it performed
+/// (``storeWriteSaved``, ``storeWriteFailed(_:)``, ``storeLocked(holder:waited:)``, …; store writes are reported
+/// in the order they were asked for).
+package enum ConsoleEvent: Sendable {
+    /// The console opened: the state asks for what its first frame shows.
+    case opened
     /// A decoded key press.
     case key(ConsoleKey)
-    /// A run of query-editing keys typed ahead of the console, applied with one search at the end.
-    case typeahead([ConsoleKey])
+    /// Keys read at once (typed ahead of the console): a leading run of query edits is applied with one search,
+    /// the rest come back one by one (``ConsoleEffect/handleKeys(_:)``).
+    case keys([ConsoleKey])
     /// The terminal's size changed (also after coming back from a suspend).
     case resize(width: Int, height: Int)
-    /// Overrides or remote values of these flags changed (here, in another process, or remotely).
-    case registryChanged(keys: Set<String>)
-    /// Overrides or remote values of `count` flags changed at once, more than ``listedChangeLimit``: counted and
-    /// shown again by one pass over every flag, so the keys are not listed (a set of 100,000 keys costs more to
-    /// make than that pass).
-    case registryChangedInBulk(count: Int)
-    /// A remote source finished a refresh: its status in the header may have changed.
-    case remoteStatusChanged
-    /// Time passed without input; `sinceLastFrame` is the time since the last frame was drawn.
-    case tick(sinceLastFrame: Duration)
+    /// Overrides or remote values changed (here, in another process, or remotely), or flags were registered.
+    case flagsChanged(FlagsUpdate)
+    /// The remote sources' or the store's status, read again (a refresh finished, or a second passed).
+    case statusChanged(ConsoleStatus)
+    /// Time passed without input: the registry's time now, and the time since the last frame was drawn.
+    case tick(now: Date, sinceLastFrame: Duration)
     /// A signal reached the process.
     case signal(ConsoleSignal)
+    /// Search results (``ConsoleRead/search(query:scope:)``).
+    case searched(SearchAnswer)
+    /// The stale overrides, sorted by key (``ConsoleRead/staleOverrides``).
+    case staleOverridesRead([StaleOverride])
+    /// The flags asked for (``ConsoleRead/flags(_:)``): those of `keys` the registry does not declare are missing.
+    case flagsRead(keys: [String], flags: [ConsoleFlag])
+    /// The restart-requiring flags whose value differs from launch, in declaration order
+    /// (``ConsoleRead/pendingRestarts``).
+    case pendingRestartsRead([ConsoleFlag])
+    /// A change to the marked flags with the members it acts on (``ConsoleRead/bulkTargets(_:_:)``).
+    case bulkTargetsRead(BulkChange)
     /// The external editor opened by ``ConsoleEffect/editExternally(key:text:)`` for `key` exited.
     case externalEditFinished(key: String, result: ExternalEditResult)
-    /// An undo or redo asked for by ``ConsoleEffect/stepHistory(redo:)`` was performed or refused (it is also
-    /// reported as a store write, saved or failed, like the others).
+    /// An undo or redo (``StoreWrite/history(redo:)``) was performed or refused (it is also reported as a store
+    /// write, saved or failed, like the others).
     case historyStepped(HistoryStep)
     /// The change history read for the overlay (``ConsoleEffect/loadHistory``).
     case historyLoaded(HistoryContents)
@@ -55,15 +66,4 @@ package enum ExternalEditResult: Sendable, Equatable {
     case edited(String)
     /// Why there is no result (the editor could not start or exited with an error), as a message.
     case failed(String)
-}
-
-extension ConsoleEvent {
-    /// A registry change of more keys than this reaches the console as ``registryChangedInBulk(count:)``.
-    package static let listedChangeLimit = 256
-
-    /// The event for a registry change: its keys, or only their number for a change of many.
-    package static func registryChange(_ change: FeatureChange) -> ConsoleEvent {
-        change.keyCount > listedChangeLimit
-            ? .registryChangedInBulk(count: change.keyCount) : .registryChanged(keys: change.keys)
-    }
 }

@@ -35,7 +35,7 @@ extension ConsoleState {
             }
             return setSelected(on ? .enabled : .disabled)
         case .reset:
-            if let flag = selectedFlag, flag.setting != nil { return [.setOverrideValues([flag.key: nil])] }
+            if let flag = selectedFlag, flag.setting != nil { return write(.values([flag.key: nil])) }
             return setSelected(.featureDefault)
         case .flip:
             guard let flag = selectedFlag else { return setSelected(.enabled) }
@@ -46,7 +46,7 @@ extension ConsoleState {
         case .confirmResetAll:
             mode = .list
             statusMessage = "Every override was reset"
-            return [.resetAllOverrides]
+            return write(.resetAll)
         case .toggleDetail:
             showDetail.toggle()
             clampScroll()
@@ -60,7 +60,7 @@ extension ConsoleState {
         case .scrollHelpToTop: helpOffset = 0
         case .redraw: return [.redrawAll]
         case .refreshRemote:
-            let names = source.remoteSources.map(\.name)
+            let names = status.remotes.map(\.name)
             guard !names.isEmpty else {
                 statusMessage = "No remote source is attached"
                 return []
@@ -75,7 +75,7 @@ extension ConsoleState {
             let changes = undoOverrides()
             mode = .quitWhenSaved
             quitChoiceAfterSave = .undo
-            return [.setOverrideValues(changes)]
+            return write(.values(changes))
         case .cancelQuit:
             mode = .list
             pendingRestarts = []
@@ -113,7 +113,7 @@ extension ConsoleState {
             statusMessage = rows.isEmpty ? "No flag selected" : "Select a flag to change it (this row is a group)"
             return []
         }
-        return [.setOverrides([key: state])]
+        return write(.values([key: OverrideValue(state)]))
     }
 
     mutating func setQuery(_ newQuery: String) {

@@ -33,7 +33,7 @@ extension ConsoleState {
     mutating func forceSetting(
         _ flag: ConsoleFlag, _ setting: ConsoleSetting, key: String, value: OverrideValue
     ) -> [ConsoleEffect] {
-        if setting.isBoolean { return [.setOverrideValues([flag.key: value])] }
+        if setting.isBoolean { return write(.values([flag.key: value])) }
         statusMessage =
             "\(key) forces flags only; \(flag.label) is \(Self.typeName(setting)) setting: " + editKeysHint(setting)
         return []
@@ -42,8 +42,8 @@ extension ConsoleState {
     /// `Space` on a typed setting: flips a boolean setting, moves an enum setting to its next choice, explains
     /// the keys for any other.
     mutating func flipSetting(_ flag: ConsoleFlag, _ setting: ConsoleSetting) -> [ConsoleEffect] {
-        if setting.isBoolean { return [.setOverrideValues([flag.key: setting.value == .on ? .off : .on])] }
-        if let next = setting.nextChoice { return [.setOverrideValues([flag.key: next])] }
+        if setting.isBoolean { return write(.values([flag.key: setting.value == .on ? .off : .on])) }
+        if let next = setting.nextChoice { return write(.values([flag.key: next])) }
         statusMessage =
             "Space flips flags and cycles choices; \(flag.label) is \(Self.typeName(setting)) setting: "
             + editKeysHint(setting)
@@ -68,14 +68,14 @@ extension ConsoleState {
             self.picker = nil
             mode = .list
             guard picker.choices.indices.contains(picker.selected) else { return [] }
-            return [.setOverrideValues([picker.key: OverrideValue(string: picker.choices[picker.selected])])]
+            return write(.values([picker.key: OverrideValue(string: picker.choices[picker.selected])]))
         }
         guard let editor else { return [] }
         switch editor.result {
         case .success(let value):
             self.editor = nil
             mode = .list
-            return [.setOverrideValues([editor.key: value])]
+            return write(.values([editor.key: value]))
         case .failure:
             return []  // the editor stays open; its line already says why the value is not valid
         }
@@ -83,7 +83,7 @@ extension ConsoleState {
 
     /// `Esc`: closes the editor, the picker or the invalid JSON question; nothing is written.
     mutating func cancelEdit() {
-        let label = (editor?.key ?? picker?.key ?? rejectedEdit?.key).flatMap(source.flag(forKey:))?.label
+        let label = (editor?.key ?? picker?.key ?? rejectedEdit?.key).flatMap(flag(forKey:))?.label
         editor = nil
         picker = nil
         rejectedEdit = nil
@@ -98,14 +98,17 @@ extension ConsoleState {
             statusMessage = message
             return []
         case .edited(let text):
-            guard let flag = source.flag(forKey: key), let setting = flag.setting else { return [] }
+            guard let flag = flag(forKey: key), let setting = flag.setting else {
+                statusMessage = "\(key) is no longer shown: the edit was not saved"
+                return []
+            }
             do {
                 let value = try setting.parse(text)
                 if value == setting.value {
                     statusMessage = "\(flag.label) unchanged"
                     return []
                 }
-                return [.setOverrideValues([key: value])]
+                return write(.values([key: value]))
             } catch {
                 rejectedEdit = RejectedEdit(key: key, text: text, reason: error.reason)
                 mode = .editRejected

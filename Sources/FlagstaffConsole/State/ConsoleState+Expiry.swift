@@ -66,7 +66,7 @@ extension ConsoleState {
             statusMessage =
                 choice.interval == nil
                 ? "\(menu.key): the override no longer expires" : "\(menu.key): the override expires in \(choice.label)"
-            return [.setOverrideExpiry(key: menu.key, value: menu.value, expiresIn: choice.interval)]
+            return write(.values([menu.key: menu.value], expiresIn: choice.interval))
         case .close:
             closeExpiryMenu()
         }
@@ -81,12 +81,11 @@ extension ConsoleState {
     /// Whether a visible row (or the selected one, in the detail pane) shows an override's time left or an expired
     /// override: then the screen is redrawn each second so the time left counts down.
     func showsExpiry() -> Bool {
-        let expired = source.expiredOverrides()
         let end = min(rows.count, scrollOffset + listHeight)
         guard scrollOffset < end else { return false }
         for index in scrollOffset..<end {
             guard let key = rows[index].key else { continue }
-            if expired[key] != nil || source.flag(forKey: key)?.expiry != nil { return true }
+            if let flag = flag(forKey: key), flag.expiry != nil || flag.expiredOverride != nil { return true }
         }
         return false
     }

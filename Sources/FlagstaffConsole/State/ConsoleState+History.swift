@@ -7,7 +7,7 @@ extension ConsoleState {
     /// process releases the store's lock: meanwhile the footer says who holds it); the result is the footer's
     /// next message.
     mutating func stepHistory(redo: Bool) -> [ConsoleEffect] {
-        [.stepHistory(redo: redo)]
+        write(.history(redo: redo))
     }
 
     /// Reports an undo or redo in the footer: what it changed (`key: old → new`), or why nothing was changed.
@@ -99,7 +99,7 @@ extension ConsoleState {
         }
         let change = overlay.contents.changes[overlay.selected]
         closeHistory()
-        guard let key = change.keys.first(where: { source.flag(forKey: $0) != nil }) else {
+        guard let key = change.keys.first(where: isDeclared) else {
             statusMessage =
                 "\(change.keys.first ?? "That change") is not a flag or setting of this registry"
             return
@@ -122,5 +122,16 @@ extension ConsoleState {
         collapsedGroups = []
         rebuildRows()
         if let index = rows.firstIndex(ofID: id) { move(to: index) }
+    }
+}
+
+extension ConsoleState {
+    /// Whether the registry declares a flag or setting with `key` (a pass over the tree's keys).
+    func isDeclared(_ key: String) -> Bool {
+        func lists(_ keys: any ConsoleKeyList) -> Bool { (0..<keys.count).contains { keys.key(at: $0) == key } }
+        func holds(_ group: ConsoleOutline.Group) -> Bool {
+            lists(group.keys) || group.subgroups.contains(where: holds)
+        }
+        return lists(outline.rootKeys) || outline.groups.contains(where: holds)
     }
 }

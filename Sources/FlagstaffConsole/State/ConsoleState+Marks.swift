@@ -8,11 +8,11 @@ extension ConsoleState {
     /// `m`: marks the selected flag, or unmarks it, and moves to the next row (so a run of rows is marked by
     /// pressing `m` repeatedly).
     mutating func toggleSelectedMark() {
-        guard let key = selectedKey else {
+        guard selectedKey != nil else {
             statusMessage = rows.isEmpty ? "No flag selected" : "Marks are for flags (this row is a group)"
             return
         }
-        guard let ordinal = source.ordinal(forKey: key) else {
+        guard let ordinal = rows.ordinal(at: cursor) else {
             statusMessage = "Marks are for flags of this registry (this override's key is not one)"
             return
         }
@@ -24,8 +24,8 @@ extension ConsoleState {
     mutating func markAllListed() {
         let before = marks.count
         var listed = 0
-        marks.reserveCapacity(upTo: source.flagCount)
-        rows.forEachOrdinal(lookingUp: source.ordinal(forKey:)) { ordinal in
+        marks.reserveCapacity(upTo: counts.flags)
+        rows.forEachOrdinal { ordinal in
             listed += 1
             marks.insert(ordinal)
         }
@@ -53,18 +53,9 @@ extension ConsoleState {
         marks = MemberSet()
     }
 
-    /// The keys of the marked flags and settings.
-    package var markedKeys: Set<String> {
-        var keys: Set<String> = []
-        marks.forEach { ordinal in
-            if let key = source.key(atOrdinal: ordinal) { keys.insert(key) }
-        }
-        return keys
-    }
-
-    /// Whether the flag with `key` is marked.
-    package func isMarked(key: String) -> Bool {
-        !marks.isEmpty && source.ordinal(forKey: key).map(marks.contains) == true
+    /// Whether the row at `index` is a marked flag.
+    package func isMarked(row index: Int) -> Bool {
+        !marks.isEmpty && rows.ordinal(at: index).map(marks.contains) == true
     }
 
     /// `o`, `x` or `r` with marks: the change to every marked flag, applied at once, or after a y/n question
@@ -72,9 +63,14 @@ extension ConsoleState {
     ///
     /// `o` and `x` act on flags and on/off settings and leave other settings alone (they are counted in the
     /// message); `r` removes the override of every marked flag and setting. Flags whose value is fixed at launch
-    /// are left alone. The change is one store write, so one undo step.
-    mutating func changeMarked(_ kind: BulkChange.Kind) -> [ConsoleEffect] {
-        let change = BulkChange(kind: kind, targets: source.bulkTargets(of: marks, onOffOnly: kind != .reset))
+    /// are left alone. The change is one store write, so one undo step. Which marked members it acts on is read
+    /// first (``ConsoleRead/bulkTargets(_:_:)``); ``changeMarked(with:)`` goes on with the answer.
+    func changeMarked(_ kind: BulkChange.Kind) -> [ConsoleEffect] {
+        [.read(.bulkTargets(kind, marks))]
+    }
+
+    /// A change to the marked flags, with the members it acts on: applied, or asked about first.
+    mutating func changeMarked(with change: BulkChange) -> [ConsoleEffect] {
         guard !change.targets.members.isEmpty else {
             statusMessage = "Nothing to change: " + (change.skippedNote ?? "no marked flag is listed in this registry")
             return []
@@ -106,25 +102,35 @@ extension ConsoleState {
         let dot = " \(glyphs.dot) "
         statusMessage = change.summary(done: true) + (change.skippedNote.map { dot + $0 } ?? "") + dot + "u undoes it"
         // Checked as it was built: `on`/`off` only for on/off members, or removals.
-        return [.setOnOffValue(change.value, members: change.targets.members)]
+        return write(.members(change.targets.members, value: change.value))
     }
 }
 
 extension ConsoleRows {
-    /// Calls `body` with the ordinal of every flag row that has one, in order, without making the rows: as the
-    /// rows' lists know it, else by looking the key up with `lookUp`.
-    func forEachOrdinal(lookingUp lookUp: (String) -> Int?, _ body: (Int) -> Void) {
+    /// Calls `body` with the ordinal of every flag row that has one, in order, without making the rows.
+    func forEachOrdinal(_ body: (Int) -> Void) {
         switch storage {
         case .tree(let tree):
             for item in tree.items {
                 guard case .flag(let list, let index, _) = item else { continue }
-                let keys = tree.lists[Int(list)]
-                if let ordinal = keys.ordinal(at: Int(index)) ?? lookUp(keys.key(at: Int(index))) { body(ordinal) }
+                if let ordinal = tree.lists[Int(list)].ordinal(at: Int(index)) { body(ordinal) }
             }
         case .results(let results, _):
             for position in 0..<results.count {
-                if let ordinal = results.ordinal(at: position) ?? lookUp(results.key(at: position)) { body(ordinal) }
+                if let ordinal = results.ordinal(at: position) { body(ordinal) }
             }
+        }
+    }
+
+    /// The ordinal of the flag at `position`, or `nil` for a group or a key the registry does not declare.
+    func ordinal(at position: Int) -> Int? {
+        guard indices.contains(position) else { return nil }
+        switch storage {
+        case .tree(let tree):
+            guard case .flag(let list, let index, _) = tree.items[position] else { return nil }
+            return tree.lists[Int(list)].ordinal(at: Int(index))
+        case .results(let results, _):
+            return results.ordinal(at: position)
         }
     }
 }

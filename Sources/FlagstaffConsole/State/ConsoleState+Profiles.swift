@@ -61,7 +61,7 @@ extension ConsoleState {
         statusMessage =
             "Profile \(entry.name) \(how): \(changes.count) change\(changes.count == 1 ? "" : "s")"
         let values = Dictionary(changes.map { ($0.key, $0.new) }, uniquingKeysWith: { first, _ in first })
-        return [.applyProfile(profile, replace: picker.replace, changes: values)]
+        return write(.profile(profile, replace: picker.replace, changes: values))
     }
 
     private mutating func closeProfilePicker() {

@@ -1,119 +1,78 @@
 import Flagstaff
 
 extension ConsoleState {
-    /// Re-reads every flag: recomputes the header counts and rebuilds the rows (keeping the cursor on the same
-    /// flag or group when it is still listed). For when many or unknown flags changed.
-    mutating func refreshAll() {
-        recount(source.notableStatuses())
-        rebuildRows()
-    }
-
-    /// Brings the counts and rows up to date after the overrides or remote values of `keys` changed: reads
-    /// those flags only, and rebuilds the rows only when flags were registered or a changed flag entered or
-    /// left the scope. A change of many keys (a bulk change, an undo of one, a profile) is counted by one lean
-    /// pass over every flag and rebuilds the rows when a scope or a query is active; from then on every change is
-    /// counted that way (the per-key sets are no longer kept), until the next full refresh.
-    mutating func apply(changedKeys keys: Set<String>) {
-        guard source.flagCount == builtFlagCount else {
-            refreshAll()
+    /// Takes a change of flags in: the counts and status it brings, the changed flags read again, and the rows
+    /// listed again when the change can move a flag in or out of them (a scope or a query is active and a
+    /// changed flag's membership may differ, many flags changed, or flags were registered).
+    mutating func apply(_ update: FlagsUpdate) {
+        counts = update.counts
+        status = update.status
+        if let outline = update.outline {
+            self.outline = outline
+            forgetFlags()
+            rebuildRows()
             return
         }
-        guard keys.count <= bulkRecountThreshold, countsAreIncremental else {
-            if keys.count > bulkRecountThreshold {
-                applyBulkChange()
-                return
-            }
-            recountEveryFlag()
-            if scope != .all || !query.isEmpty, keys.contains(where: { membershipChanges(for: $0) }) { rebuildRows() }
+        guard let changed = update.changed else {
+            forgetFlags()
+            if isFlat { rebuildRows() }
             return
         }
         var membershipChanged = false
-        for key in keys {
-            guard let status = source.status(forKey: key) else { continue }
-            count(status)
+        for status in changed {
+            flags[status.key] = nil
+            undeclaredKeys.remove(status.key)
+            guard isFlat, !showsStale, !membershipChanged else { continue }
             // A query matches a typed setting's value too, so a value change can move it in or out.
-            if scope != .all || (!query.isEmpty && !status.isBoolean), !membershipChanged {
-                membershipChanged = isListed(key) != isIncluded(status)
+            if !query.isEmpty, !status.isBoolean {
+                membershipChanged = true
+            } else if scope != .all {
+                membershipChanged = isListed(status.key) != status.isIncluded(in: scope)
             }
         }
-        updateCounts()
         if membershipChanged { rebuildRows() }
     }
 
-    /// Counts and rows after a change of many flags: one pass over every flag for the counts, and the rows
-    /// listed again when a scope or a query decides which are listed.
-    mutating func applyBulkChange() {
-        guard source.flagCount == builtFlagCount else {
-            refreshAll()
-            return
-        }
-        recountEveryFlag()
-        if scope != .all || !query.isEmpty { rebuildRows() }
-    }
-
-    /// Counts the overridden and pending flags by one pass over every flag; later changes are counted the same
-    /// way (``countsAreIncremental`` stays off).
-    private mutating func recountEveryFlag() {
-        countsAreIncremental = false
-        overriddenKeys = []
-        pendingRestartKeys = []
-        let notable = source.notableCounts()
-        counts.overridden = notable.overridden
-        counts.pendingRestart = notable.pendingRestart
-    }
-
-    /// Whether the flag's row would come or go with the change just made.
-    private func membershipChanges(for key: String) -> Bool {
-        guard let status = source.status(forKey: key) else { return false }
-        guard scope != .all || !status.isBoolean else { return false }
-        return isListed(key) != isIncluded(status)
+    /// Forgets every flag read: they are read again when shown.
+    mutating func forgetFlags() {
+        flags = [:]
+        undeclaredKeys = []
     }
 
     private func isListed(_ key: String) -> Bool { rows.firstIndex(ofID: "flag:" + key) != nil }
 
-    private func isIncluded(_ status: ConsoleFlagStatus) -> Bool {
-        status.isIncluded(in: scope) && (query.isEmpty || matches(status.key))
-    }
-
-    /// Whether the current query matches the flag (scope aside).
-    private func matches(_ key: String) -> Bool {
-        source.search(query, scope: .all).position(ofKey: key) != nil
-    }
-
-    /// Recomputes the counts from every flag's status.
-    mutating func recount(_ notable: [ConsoleFlagStatus]) {
-        countsAreIncremental = true
-        overriddenKeys = []
-        pendingRestartKeys = []
-        for status in notable { count(status) }
-        counts.flags = source.flagCount
-        updateCounts()
-    }
-
-    private mutating func count(_ status: ConsoleFlagStatus) {
-        if status.isOverridden {
-            overriddenKeys.insert(status.key)
-        } else if !overriddenKeys.isEmpty {
-            overriddenKeys.remove(status.key)
-        }
-        if status.isPendingRestart {
-            pendingRestartKeys.insert(status.key)
-        } else if !pendingRestartKeys.isEmpty {
-            pendingRestartKeys.remove(status.key)
-        }
-    }
-
-    private mutating func updateCounts() {
-        counts.overridden = overriddenKeys.count
-        counts.pendingRestart = pendingRestartKeys.count
-    }
-
-    /// Rebuilds the rows from the query, scope and collapsed groups, keeping the cursor on the same row.
+    /// Rebuilds the rows from the query, scope and collapsed groups, keeping the cursor on the same row (the
+    /// flat list once its search is answered).
     mutating func rebuildRows() {
+        guard !isFlat else {
+            rowsOutdated = true
+            rowsSelectFirst = false
+            return
+        }
+        rowsOutdated = false
+        show(treeRows(), selectingFirst: false)
+    }
+
+    /// Rebuilds after the query changed: the best match is selected.
+    mutating func rebuildForNewQuery() {
+        guard !isFlat else {
+            rowsOutdated = true
+            rowsSelectFirst = true
+            return
+        }
+        rowsOutdated = false
+        show(treeRows(), selectingFirst: true)
+    }
+
+    /// Shows new rows: the first selected, or the cursor kept on the row selected before.
+    private mutating func show(_ newRows: ConsoleRows, selectingFirst: Bool) {
         let selectedID = selectedRow?.id
         let oldCursor = cursor
-        rows = isFlat ? flatRows() : treeRows()
-        if let selectedID, let index = rows.firstIndex(ofID: selectedID) {
+        rows = newRows
+        if selectingFirst {
+            cursor = 0
+            scrollOffset = 0
+        } else if let selectedID, let index = rows.firstIndex(ofID: selectedID) {
             cursor = index
         } else {
             cursor = min(oldCursor, max(0, rows.count - 1))
@@ -121,29 +80,63 @@ extension ConsoleState {
         clampScroll()
     }
 
-    /// Rebuilds after the query changed: the best match is selected.
-    mutating func rebuildForNewQuery() {
-        rows = isFlat ? flatRows() : treeRows()
-        cursor = 0
-        scrollOffset = 0
-        clampScroll()
+    /// Takes a search's answer in, when it is for the current query and scope.
+    mutating func receive(_ answer: SearchAnswer) {
+        if rowsRequest == .search(query: answer.query, scope: answer.scope) { rowsRequest = nil }
+        guard rowsOutdated, !showsStale, answer.query == query, answer.scope == scope else { return }
+        rowsOutdated = false
+        show(ConsoleRows(.results(answer.hits, highlighted: !query.isEmpty)), selectingFirst: rowsSelectFirst)
     }
 
-    /// The flat list: search results (best first) or, without a query, every flag in the scope.
-    private mutating func flatRows() -> ConsoleRows {
-        builtFlagCount = source.flagCount
-        counts.flags = builtFlagCount
-        if showsStale { return staleRows() }
-        return ConsoleRows(.results(source.search(query, scope: scope), highlighted: !query.isEmpty))
+    /// Takes the stale overrides in (the `Stale` scope's rows: those whose key contains the query, by key).
+    mutating func receive(stale: [StaleOverride]) {
+        if rowsRequest == .staleOverrides { rowsRequest = nil }
+        staleOverrides = Dictionary(stale.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
+        guard rowsOutdated, showsStale else { return }
+        rowsOutdated = false
+        let needle = query.trimmingCharacters(in: .whitespaces).lowercased()
+        let listed = stale.filter { needle.isEmpty || $0.key.lowercased().contains(needle) }
+        show(ConsoleRows(.results(StaleHits(entries: listed), highlighted: false)), selectingFirst: rowsSelectFirst)
+    }
+
+    /// Takes flags read in; the keys not among them are not declared by the registry.
+    mutating func receive(keys: [String], flags read: [ConsoleFlag]) {
+        let wanted = Set(shownKeys())
+        flags = flags.filter { wanted.contains($0.key) }
+        for flag in read { flags[flag.key] = flag }
+        for key in keys where flags[key] == nil { undeclaredKeys.insert(key) }
+    }
+
+    /// The reads the state needs after an event: the rows when they wait for a search (or the stale overrides),
+    /// else the flags on screen not read yet.
+    mutating func reads() -> [ConsoleEffect] {
+        if rowsOutdated {
+            let read: ConsoleRead = showsStale ? .staleOverrides : .search(query: query, scope: scope)
+            guard rowsRequest != read else { return [] }
+            rowsRequest = read
+            return [.read(read)]
+        }
+        let missing = shownKeys().filter { flags[$0] == nil && !undeclaredKeys.contains($0) }
+        return missing.isEmpty ? [] : [.read(.flags(missing))]
+    }
+
+    /// The keys of the flags on screen: the visible rows, the selection, and those an overlay names.
+    func shownKeys() -> [String] {
+        var keys: [String] = []
+        let end = min(rows.count, scrollOffset + listHeight)
+        if scrollOffset < end {
+            for index in scrollOffset..<end { if let key = rows[index].key { keys.append(key) } }
+        }
+        for key in [selectedKey, editor?.key, picker?.key, rejectedEdit?.key, expiryMenu?.key] {
+            if let key, !keys.contains(key) { keys.append(key) }
+        }
+        return keys
     }
 
     /// The tree: root flags first, then each group with its flags and subgroups (collapsed groups hide theirs).
-    private mutating func treeRows() -> ConsoleRows {
-        let outline = source.outline()
-        builtFlagCount = source.flagCount
-        counts.flags = builtFlagCount
+    private func treeRows() -> ConsoleRows {
         var tree = ConsoleRows.Tree()
-        tree.items.reserveCapacity(builtFlagCount + outline.groups.count)
+        tree.items.reserveCapacity(counts.flags + outline.groups.count)
         appendFlags(outline.rootKeys, depth: 0, to: &tree)
         for group in outline.groups { appendGroup(group, depth: 0, to: &tree) }
         return ConsoleRows(.tree(tree))
@@ -176,20 +169,16 @@ extension ConsoleState {
         scrollOffset = min(max(0, scrollOffset), max(0, rows.count - visible))
     }
 
-    /// The restart-requiring flags whose value differs from launch, for the restart prompt, in declaration
-    /// order (read afresh: it runs once, when quitting).
-    func computePendingRestarts() -> [PendingRestart] {
-        source.notableStatuses().filter(\.isPendingRestart).compactMap { status in
-            let key = status.key
-            return source.flag(forKey: key).map { flag in
-                guard let setting = flag.setting else {
-                    return PendingRestart(
-                        key: key, label: flag.label, launchValue: flag.launchValue, currentValue: flag.value)
-                }
+    /// The restart prompt's entries for the restart-requiring flags whose value differs from launch.
+    static func pendingRestarts(_ flags: [ConsoleFlag]) -> [PendingRestart] {
+        flags.map { flag in
+            guard let setting = flag.setting else {
                 return PendingRestart(
-                    key: key, label: flag.label, launchText: setting.shownText(setting.launchValue),
-                    currentText: setting.shownText(setting.value))
+                    key: flag.key, label: flag.label, launchValue: flag.launchValue, currentValue: flag.value)
             }
+            return PendingRestart(
+                key: flag.key, label: flag.label, launchText: setting.shownText(setting.launchValue),
+                currentText: setting.shownText(setting.value))
         }
     }
 
@@ -197,9 +186,11 @@ extension ConsoleState {
     /// - Parameters:
     ///   - choice: the restart choice.
     ///   - signal: the signal that ended the session, if any.
+    ///   - statuses: the value facts of every flag that has an override or needs a restart, read now.
     /// - Returns: the outcome ``FeatureConsole/run()`` returns.
-    package func outcome(choice: RestartChoice, signal: ConsoleSignal?) -> ConsoleOutcome {
-        let statuses = source.notableStatuses()
+    package func outcome(choice: RestartChoice, signal: ConsoleSignal?, statuses: [ConsoleFlagStatus])
+        -> ConsoleOutcome
+    {
         let overridden = Set(statuses.lazy.filter(\.isOverridden).map(\.key))
         let changed =
             statuses.filter { $0.overrideValue != openingOverrides[$0.key] }.map(\.key)

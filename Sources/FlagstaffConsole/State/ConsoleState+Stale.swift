@@ -1,14 +1,15 @@
 import Flagstaff
 import Foundation
 
-/// The keys of the stale overrides a query left, in key order.
+/// The stale overrides a query left, in key order.
 struct StaleHits: ConsoleSearchHits {
-    let keys: [String]
+    let entries: [StaleOverride]
 
-    var count: Int { keys.count }
-    func key(at position: Int) -> String { keys[position] }
+    var count: Int { entries.count }
+    func key(at position: Int) -> String { entries[position].key }
     func matchedRanges(at position: Int) -> [SearchField: [Range<Int>]] { [:] }
-    func position(ofKey key: String) -> Int? { keys.firstIndex(of: key) }
+    func position(ofKey key: String) -> Int? { entries.firstIndex { $0.key == key } }
+    func ordinal(at position: Int) -> Int? { entries[position].ordinal }
 }
 
 extension ConsoleState {
@@ -29,15 +30,6 @@ extension ConsoleState {
             scope = forward ? scope.next : scope.previous
         }
         rebuildRows()
-    }
-
-    /// The `Stale` scope's rows: the doctor's findings whose key contains the query (ignoring case), by key.
-    mutating func staleRows() -> ConsoleRows {
-        let stale = source.staleOverrides()
-        staleOverrides = Dictionary(stale.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
-        let needle = query.trimmingCharacters(in: .whitespaces).lowercased()
-        let keys = stale.map(\.key).filter { needle.isEmpty || $0.lowercased().contains(needle) }
-        return ConsoleRows(.results(StaleHits(keys: keys), highlighted: false))
     }
 
     /// The selected row's stale override, in the `Stale` scope.

@@ -5,7 +5,7 @@ extension ConsoleState {
     /// registry a search costs more than the time between two keystrokes of a fast typist.
     /// - Parameter key: the key.
     /// - Returns: `true` for a query-editing key while searching in a usable terminal.
-    package func isQueryEdit(_ key: ConsoleKey) -> Bool {
+    func isQueryEdit(_ key: ConsoleKey) -> Bool {
         guard mode == .search, !isTooSmall else { return false }
         switch KeyBindings.binding(for: key, in: .search)?.action {
         case .deleteCharacter?, .clearQuery?: return true
@@ -19,7 +19,7 @@ extension ConsoleState {
     /// The result is the same as handling each key with ``handle(_:)``, without the intermediate searches.
     /// Keys that are not query edits are ignored; the caller handles them one by one.
     /// - Parameter keys: the keys, in the order they were typed.
-    package mutating func handle(typing keys: [ConsoleKey]) {
+    mutating func handle(typing keys: [ConsoleKey]) {
         var edited = query
         for key in keys where isQueryEdit(key) {
             switch (KeyBindings.binding(for: key, in: .search)?.action, key) {
@@ -33,5 +33,22 @@ extension ConsoleState {
         guard edited != query else { return }
         query = edited
         if edited.isEmpty { rebuildRows() } else { rebuildForNewQuery() }
+    }
+
+    /// Keys read at once: a leading run of query edits with one search, else the first key alone; the rest are
+    /// handed back (``ConsoleEffect/handleKeys(_:)``) so each sees the effects of those before it performed.
+    mutating func handle(typedAhead keys: [ConsoleKey]) -> [ConsoleEffect] {
+        guard let first = keys.first else { return [] }
+        let run = keys.prefix(while: isQueryEdit)
+        var effects: [ConsoleEffect]
+        if run.count > 1 {
+            handle(typing: Array(run))
+            effects = [.repaint]
+        } else {
+            effects = handle(ConsoleEvent.key(first))
+        }
+        let rest = keys.dropFirst(max(1, run.count))
+        if !rest.isEmpty, !effects.contains(where: \.isQuit) { effects.append(.handleKeys(Array(rest))) }
+        return effects
     }
 }

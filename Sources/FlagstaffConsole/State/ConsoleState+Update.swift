@@ -17,56 +17,62 @@ extension ConsoleState {
     /// - Parameter event: what happened.
     /// - Returns: what the shell must do, in order. A ``ConsoleEffect/quit(_:signal:)`` is always last.
     package mutating func update(_ event: ConsoleEvent) -> [ConsoleEffect] {
-        let effects = decide(event)
-        for effect in effects {
-            switch effect {
-            case .setOverrides(let changes): pendingWrites.append(.overrides(changes))
-            case .setOverrideValues(let changes): pendingWrites.append(.values(changes))
-            case .setOnOffValue(let value, let members): pendingWrites.append(.members(members, value: value))
-            case .applyProfile(_, _, let changes): pendingWrites.append(.values(changes))
-            case .setOverrideExpiry(let key, let value, _): pendingWrites.append(.values([key: value]))
-            case .resetAllOverrides: pendingWrites.append(.resetAll)
-            case .stepHistory(let redo): pendingWrites.append(.history(redo: redo))
-            default: break
-            }
-        }
-        return effects
+        var effects = handle(event)
+        if effects.contains(where: \.isQuit) { return effects }
+        // Keys typed ahead come back after the reads this event needs, so they see the answers.
+        let typedAhead = effects.filter(\.isTypedAhead)
+        effects.removeAll(where: \.isTypedAhead)
+        return effects + reads() + typedAhead
     }
 
-    private mutating func decide(_ event: ConsoleEvent) -> [ConsoleEffect] {
+    /// Handles one event, without the reads it leads to (``update(_:)`` adds them).
+    mutating func handle(_ event: ConsoleEvent) -> [ConsoleEffect] {
         switch event {
+        case .opened:
+            return [.readBisectSession, .repaint]
         case .key(let key):
             statusMessage = nil
+            quitSignal = nil
             return withRepaint(handle(key))
-        case .typeahead(let keys):
-            handle(typing: keys)
-            return [.repaint]
+        case .keys(let keys):
+            return handle(typedAhead: keys)
         case .resize(let newWidth, let newHeight):
             width = newWidth
             height = newHeight
             clampScroll()
             return [.redrawAll]
-        case .registryChanged(let keys):
-            apply(changedKeys: keys)
+        case .flagsChanged(let update):
+            apply(update)
             return workflowEffects() + [.repaint]
-        case .registryChangedInBulk:
-            applyBulkChange()
-            return workflowEffects() + [.repaint]
+        case .statusChanged(let status):
+            self.status = status
+            // A flag server's clients report evaluations without any flag changing: read the flags again.
+            if !status.remotes.isEmpty { forgetFlags() }
+            return [.repaint]
+        case .searched(let answer):
+            receive(answer)
+            return [.repaint]
+        case .staleOverridesRead(let stale):
+            receive(stale: stale)
+            return [.repaint]
+        case .flagsRead(let keys, let read):
+            receive(keys: keys, flags: read)
+            return [.repaint]
+        case .pendingRestartsRead(let read):
+            return withRepaint(askAboutRestart(read))
+        case .bulkTargetsRead(let change):
+            return withRepaint(changeMarked(with: change))
         case .profilesLoaded(let listing):
             receive(listing)
             return [.repaint]
         case .bisectChanged(let banner):
             bisect = banner
             return [.repaint]
-        case .remoteStatusChanged:
-            return [.repaint]
-        case .tick(let sinceLastFrame):
-            if source.flagCount != builtFlagCount {
-                refreshAll()
-                return [.repaint]
-            }
+        case .tick(let now, let sinceLastFrame):
+            self.now = now
             guard sinceLastFrame >= .seconds(1) else { return [] }
-            return !source.remoteSources.isEmpty || showsExpiry() ? [.repaint] : []
+            if !status.remotes.isEmpty { return [.read(.status)] }
+            return showsExpiry() ? [.repaint] : []
         case .signal(let signal):
             return handle(signal)
         case .externalEditFinished(let key, let result):
@@ -90,7 +96,8 @@ extension ConsoleState {
                 quitChoiceAfterSave = nil
                 statusMessage = "Not quitting: could not save the change: " + message
             }
-            return [.repaint]
+            // The store's error is in the header too.
+            return [.read(.status), .repaint]
         case .journalNotWritten(let problem):
             statusMessage = "Saved, but not recorded in the history: " + problem
             return [.repaint]
@@ -100,10 +107,23 @@ extension ConsoleState {
         }
     }
 
-    /// Drops the oldest pending write (the runner reports writes in order) and the lock notice with it.
+    /// Asks for a store write: it joins ``pendingWrites`` (its flags show "saving") until the runner reports it.
+    mutating func write(_ change: StoreWrite) -> [ConsoleEffect] {
+        pendingWrites.append(change)
+        return [.write(change)]
+    }
+
+    /// Drops the oldest pending write (the runner reports writes in order) and the lock notice with it; the flags
+    /// it touched are read again (a write that changes only an expiry changes no value, so no change reports it).
     private mutating func finishOldestWrite() {
-        if !pendingWrites.isEmpty { pendingWrites.removeFirst() }
         storeLockWait = nil
+        guard !pendingWrites.isEmpty else { return }
+        switch pendingWrites.removeFirst() {
+        case .values(let changes, _), .profile(_, _, let changes):
+            for key in changes.keys { flags[key] = nil }
+        case .members, .resetAll, .history:
+            forgetFlags()
+        }
     }
 
     /// Quits once the last pending write is saved, when the user asked to quit meanwhile.
@@ -129,6 +149,7 @@ extension ConsoleState {
             return [.quit(quitChoiceWithoutPrompt(), signal: signal)]
         case .interrupt:
             statusMessage = nil
+            quitSignal = .interrupt
             let effects = mode == .restartPrompt ? [.quit(.later, signal: nil)] : handle(.control("c"))
             return withRepaint(
                 effects.map { effect in
@@ -161,8 +182,8 @@ extension ConsoleState {
         return []
     }
 
-    /// Starts quitting: first waiting for the pending store writes (``ConsoleMode/quitWhenSaved``), then the
-    /// restart prompt when it applies, otherwise a quit effect.
+    /// Starts quitting: first waiting for the pending store writes (``ConsoleMode/quitWhenSaved``), then
+    /// asking which flags need a restart (``askAboutRestart(_:)`` goes on with the answer).
     /// - Parameter waitForWrites: `false` to go on although writes are still pending (`y` in the question).
     mutating func requestQuit(waitForWrites: Bool = true) -> [ConsoleEffect] {
         mode = .list
@@ -171,9 +192,16 @@ extension ConsoleState {
             quitChoiceAfterSave = nil
             return []
         }
-        let pending = computePendingRestarts()
-        guard !pending.isEmpty else { return [.quit(.notNeeded, signal: nil)] }
-        pendingRestarts = pending
+        return [.read(.pendingRestarts)]
+    }
+
+    /// Quits, or shows the restart prompt when restart-requiring flags changed since launch.
+    private mutating func askAboutRestart(_ read: [ConsoleFlag]) -> [ConsoleEffect] {
+        let signal = quitSignal
+        quitSignal = nil
+        guard !read.isEmpty else { return [.quit(.notNeeded, signal: signal)] }
+        pendingRestartFlags = read
+        pendingRestarts = Self.pendingRestarts(read)
         mode = .restartPrompt
         return []
     }
@@ -188,18 +216,17 @@ extension ConsoleState {
     /// For a typed setting the same: its opening override, or the launch value when that no longer gives it.
     func undoOverrides() -> [String: OverrideValue?] {
         var changes: [String: OverrideValue?] = [:]
-        for pending in pendingRestarts {
-            guard let flag = source.flag(forKey: pending.key) else { continue }
-            let opening = openingOverrides[pending.key]
+        for flag in pendingRestartFlags {
+            let opening = openingOverrides[flag.key]
             if let setting = flag.setting {
                 let value = opening ?? setting.valueWithoutOverride
-                changes[pending.key] = .some(value == setting.launchValue ? opening : setting.launchValue)
+                changes[flag.key] = .some(value == setting.launchValue ? opening : setting.launchValue)
                 continue
             }
             let openingState = opening?.overrideState ?? .featureDefault
             let value = openingState.forcedValue ?? flag.defaultValue
             let state = value == flag.launchValue ? openingState : OverrideState(forcing: flag.launchValue)
-            changes[pending.key] = .some(OverrideValue(state))
+            changes[flag.key] = .some(OverrideValue(state))
         }
         return changes
     }
@@ -209,6 +236,12 @@ extension ConsoleEffect {
     /// Whether this effect ends the session.
     package var isQuit: Bool {
         if case .quit = self { return true }
+        return false
+    }
+
+    /// Whether this effect hands keys typed ahead back.
+    var isTypedAhead: Bool {
+        if case .handleKeys = self { return true }
         return false
     }
 }

@@ -1,19 +1,18 @@
 import Flagstaff
+import Foundation
 
 /// Everything the console shows, as a value: the pure core of the console.
 ///
 /// Every input arrives as a ``ConsoleEvent`` through ``update(_:)``, which changes the state and returns the
-/// ``ConsoleEffect``s the shell must perform (store writes, repaints, suspending, quitting). The state reads
-/// flags through a ``ConsoleFlagSource`` and never writes them. A change of a few flags updates the header
-/// counts and the rows of those flags only; the rows are rebuilt when their membership can change (flags
-/// registered at runtime, a scope or query change, a value change that moves a flag in or out of the scope).
-/// ``ConsoleLayout`` renders the state into a ``ScreenBuffer``. No terminal is involved.
+/// ``ConsoleEffect``s the shell must perform (store writes, reads, repaints, suspending, quitting). The state
+/// holds what it shows — the rows, the flags on screen, the counts, the remote and store status, the time —
+/// and never reads the registry or a clock: what it needs to know it asks for (``ConsoleEffect/read(_:)``), and
+/// the answer comes back as an event. ``ConsoleLayout`` renders the state into a ``ScreenBuffer``. No terminal
+/// is involved.
 package struct ConsoleState: Sendable {
     /// The smallest terminal the console draws in; below it only one line asking for more room is shown.
     package static let minimumSize = (width: 40, height: 10)
 
-    /// The flags shown.
-    package let source: any ConsoleFlagSource
     /// The title after "Flagstaff ·" in the header (the registry's name unless the embedding app gives one).
     package var title: String
     /// Whether colours are drawn.
@@ -24,8 +23,24 @@ package struct ConsoleState: Sendable {
     package internal(set) var width: Int
     /// Terminal rows.
     package internal(set) var height: Int
+    /// The tree of every flag (its key lists), as last read.
+    package internal(set) var outline: ConsoleOutline
     /// The list's rows, in display order.
     package internal(set) var rows = ConsoleRows.empty
+    /// Whether ``rows`` wait for a read (a search, or the stale overrides) after the query or scope changed.
+    var rowsOutdated = false
+    /// The read asked for the rows and not yet answered.
+    var rowsRequest: ConsoleRead?
+    /// Whether the rows, once read, select their first row (a new query) rather than the flag selected before.
+    var rowsSelectFirst = false
+    /// The flags on screen (the visible rows, the selection, the one being edited), as last read, by key.
+    package internal(set) var flags: [String: ConsoleFlag] = [:]
+    /// Keys asked for that the registry does not declare (orphan overrides in the `Stale` scope).
+    var undeclaredKeys: Set<String> = []
+    /// The remote sources' and the store's status.
+    package internal(set) var status: ConsoleStatus
+    /// The registry's date and time at the last tick: what expiry is measured against.
+    package internal(set) var now: Date
     /// Index of the selected row in ``rows`` (0 when the list is empty).
     package internal(set) var cursor = 0
     /// Index of the first row shown.
@@ -46,9 +61,13 @@ package struct ConsoleState: Sendable {
     package internal(set) var statusMessage: String?
     /// The flags listed by the restart prompt.
     package internal(set) var pendingRestarts: [PendingRestart] = []
+    /// The restart prompt's flags as read when quitting (its undo puts them back).
+    var pendingRestartFlags: [ConsoleFlag] = []
+    /// The signal a quit asked for meanwhile ends with (`SIGINT` waiting for the restart check).
+    var quitSignal: ConsoleSignal?
     /// Store writes asked for and not yet reported saved or failed, oldest first (the runner reports them in
     /// this order). Their flags show "saving" until then.
-    package internal(set) var pendingWrites: [PendingWrite] = []
+    package internal(set) var pendingWrites: [StoreWrite] = []
     /// Who holds the store's lock while the oldest pending write waits for it (`nil` when no write waits).
     package internal(set) var storeLockWait: StoreLockWait?
     /// In ``ConsoleMode/quitWhenSaved``: the restart choice to quit with once the writes are saved (the
@@ -61,7 +80,7 @@ package struct ConsoleState: Sendable {
     /// The external editor's text that was not a valid value, in ``ConsoleMode/editRejected``.
     package internal(set) var rejectedEdit: RejectedEdit?
     /// The marked flags and settings (`m`, `M`) by ordinal (``ConsoleFlagSource/ordinal(forKey:)``); with marks,
-    /// `o`, `x` and `r` act on all of them. ``markedKeys`` names them.
+    /// `o`, `x` and `r` act on all of them.
     package internal(set) var marks = MemberSet()
     /// The bulk change waiting for its y/n answer, in ``ConsoleMode/confirmBulk``.
     package internal(set) var pendingBulk: BulkChange?
@@ -74,27 +93,15 @@ package struct ConsoleState: Sendable {
     /// Whether the `Stale` scope (after `Overridden`) is active: the doctor's orphans, no-ops and expired
     /// overrides; ``scope`` is then `.all`.
     package internal(set) var showsStale = false
-    /// The stale overrides listed while ``showsStale`` (read when the rows are built).
+    /// The stale overrides listed while ``showsStale``, by key.
     package internal(set) var staleOverrides: [String: StaleOverride] = [:]
     /// The bisect session on the store, as the banner shows it, or `nil` when none is active.
     package internal(set) var bisect: BisectBanner?
-    /// Header counts, kept up to date by registry-change events.
+    /// Header counts, as the last change reported them.
     package internal(set) var counts = Counts()
-    /// Keys of the overridden flags (the header count, kept incrementally).
-    var overriddenKeys: Set<String> = []
-    /// Keys of the flags that need a restart (the header count, kept incrementally).
-    var pendingRestartKeys: Set<String> = []
-    /// Whether ``overriddenKeys`` and ``pendingRestartKeys`` are kept (else, after a bulk change, every change is
-    /// counted by a pass over the flags).
-    var countsAreIncremental = true
-    /// Above this many changed keys, a change is counted by one pass over every flag
-    /// (``ConsoleFlagSource/notableCounts()``) instead of reading each changed flag.
-    var bulkRecountThreshold = 256
     /// The overrides when the console opened (only overridden flags and settings, as JSON): "changed" and the
     /// restart prompt's undo.
     package let openingOverrides: [String: OverrideValue]
-    /// The number of flags the rows were built from (a change means flags were registered at runtime).
-    var builtFlagCount = -1
 
     /// The header's counts.
     package struct Counts: Sendable, Equatable {
@@ -106,43 +113,32 @@ package struct ConsoleState: Sendable {
         package var pendingRestart = 0
     }
 
-    /// Creates the state for a flag source and builds its rows.
+    /// Creates the state from what the console opened on; the flags on screen are asked for by the first event
+    /// (``ConsoleEvent/opened``).
     /// - Parameters:
-    ///   - source: the flags to show.
-    ///   - title: the header title; the source's name when `nil`.
+    ///   - start: the counts, the tree and the status when the console opened.
+    ///   - title: the header title; the registry's name when `nil`.
     ///   - width: terminal columns.
     ///   - height: terminal rows.
     ///   - useColor: whether colours are drawn.
     ///   - asciiOnly: whether only ASCII may be drawn.
     ///   - showDetail: whether the detail pane starts open.
     package init(
-        source: any ConsoleFlagSource, title: String? = nil, width: Int = 100, height: Int = 30, useColor: Bool = true,
+        start: ConsoleStart, title: String? = nil, width: Int = 100, height: Int = 30, useColor: Bool = true,
         asciiOnly: Bool = false, showDetail: Bool = true
     ) {
-        self.source = source
-        self.title = title ?? source.name
+        self.title = title ?? start.name
         self.width = width
         self.height = height
         self.useColor = useColor
         self.asciiOnly = asciiOnly
         self.showDetail = showDetail
-        let statuses = source.notableStatuses()
-        openingOverrides = Dictionary(
-            statuses.lazy.compactMap { status in status.overrideValue.map { (status.key, $0) } },
-            uniquingKeysWith: { first, _ in first }
-        )
-        recount(statuses)
+        outline = start.outline
+        status = start.status
+        now = start.now
+        counts = start.counts
+        openingOverrides = start.openingOverrides
         rebuildRows()
-    }
-
-    /// Creates the state for a registry (see ``init(source:title:width:height:useColor:asciiOnly:showDetail:)``).
-    package init(
-        registry: AnyFeatureRegistry, title: String? = nil, width: Int = 100, height: Int = 30, useColor: Bool = true,
-        asciiOnly: Bool = false
-    ) {
-        self.init(
-            source: RegistryFlagSource(registry), title: title, width: width, height: height, useColor: useColor,
-            asciiOnly: asciiOnly)
     }
 
     /// The glyph set for the current locale.
@@ -169,17 +165,18 @@ package struct ConsoleState: Sendable {
     /// The key of the selected flag, if the selected row is a flag.
     package var selectedKey: String? { selectedRow?.key }
 
-    /// The selected flag, read now, if the selected row is a flag.
-    package var selectedFlag: ConsoleFlag? { selectedKey.flatMap(source.flag(forKey:)) }
+    /// The selected flag, as last read, if the selected row is a flag of the registry.
+    package var selectedFlag: ConsoleFlag? { selectedKey.flatMap(flag(forKey:)) }
+
+    /// A flag on screen, as last read (`nil` for a key the registry does not declare, or one not read yet).
+    package func flag(forKey key: String) -> ConsoleFlag? { flags[key] }
 
     /// The override the newest pending write gives a flag, while that write has not been saved and would
     /// change the flag's override (`R` waiting for the lock marks only the overridden flags).
     package func unsavedOverride(for flag: ConsoleFlag) -> OverrideState? {
         guard flag.setting == nil else { return nil }
-        // Looked up only while a write is pending (every visible row asks, on every frame).
-        let ordinal = pendingWrites.isEmpty ? nil : source.ordinal(forKey: flag.key)
         for write in pendingWrites.reversed() {
-            if let state = write.override(forKey: flag.key, ordinal: ordinal) {
+            if let state = write.override(forKey: flag.key, ordinal: flag.ordinal) {
                 return state == flag.override ? nil : state
             }
         }
@@ -190,10 +187,8 @@ package struct ConsoleState: Sendable {
     /// that write has not been saved and would change the setting's override.
     package func unsavedValue(for flag: ConsoleFlag) -> OverrideValue?? {
         guard let setting = flag.setting else { return nil }
-        // Looked up only while a write is pending (every visible row asks, on every frame).
-        let ordinal = pendingWrites.isEmpty ? nil : source.ordinal(forKey: flag.key)
         for write in pendingWrites.reversed() {
-            if let value = write.value(forKey: flag.key, ordinal: ordinal) {
+            if let value = write.value(forKey: flag.key, ordinal: flag.ordinal) {
                 return value == setting.override ? nil : value
             }
         }

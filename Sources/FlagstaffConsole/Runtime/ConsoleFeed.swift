@@ -1,0 +1,122 @@
+import Flagstaff
+import Foundation
+
+/// The console's one reader of the flags: answers the state's ``ConsoleRead``s and turns the registry's changes
+/// into ``FlagsUpdate``s, from a ``ConsoleFlagSource`` (the registry, or a fake in tests).
+///
+/// It keeps the overridden and pending-restart flags by ordinal, so a change of a few flags is counted by reading
+/// those flags only, and a change of many by one lean pass over every flag.
+///
+/// Not thread-safe: use it from the console's loop.
+package final class ConsoleFeed {
+    /// Above this many changed keys, a change is counted by one pass over every flag and its flags are not listed.
+    package static let listedChangeLimit = 256
+
+    /// This feed's limit (``listedChangeLimit`` unless a test lowers it).
+    package var recountAbove = ConsoleFeed.listedChangeLimit
+
+    /// The flags read.
+    package let source: any ConsoleFlagSource
+    private var notable = NotableMembers()
+    /// The number of flags the last outline was read with (a change means flags were registered at runtime).
+    private var flagCount = 0
+
+    /// Creates a feed.
+    package init(source: any ConsoleFlagSource) {
+        self.source = source
+    }
+
+    /// What the state starts from.
+    package func start() -> ConsoleStart {
+        let statuses = source.notableStatuses()
+        let openingOverrides = Dictionary(
+            statuses.lazy.compactMap { status in status.overrideValue.map { (status.key, $0) } },
+            uniquingKeysWith: { first, _ in first })
+        notable = NotableMembers()
+        for status in statuses {
+            guard let ordinal = source.ordinal(forKey: status.key) else { continue }
+            if status.isOverridden { notable.overridden.insert(ordinal) }
+            if status.isPendingRestart { notable.pendingRestart.insert(ordinal) }
+        }
+        flagCount = source.flagCount
+        return ConsoleStart(
+            name: source.name, counts: counts, outline: source.outline(), openingOverrides: openingOverrides,
+            status: Self.status(of: source), now: source.now)
+    }
+
+    /// The update after the registry reported a change.
+    package func update(_ changes: ChangedFlags) -> FlagsUpdate {
+        guard source.flagCount == flagCount, case .keys(let keys) = changes, keys.count <= recountAbove
+        else { return updateEveryFlag() }
+        var changed: [ConsoleFlagStatus] = []
+        for key in keys {
+            guard let status = source.status(forKey: key), let ordinal = source.ordinal(forKey: key) else { continue }
+            changed.append(status)
+            if status.isOverridden { notable.overridden.insert(ordinal) } else { notable.overridden.remove(ordinal) }
+            if status.isPendingRestart {
+                notable.pendingRestart.insert(ordinal)
+            } else {
+                notable.pendingRestart.remove(ordinal)
+            }
+        }
+        return FlagsUpdate(counts: counts, changed: changed, status: Self.status(of: source))
+    }
+
+    /// An update with the new tree when flags were registered since the last one, else `nil`.
+    package func registrations() -> FlagsUpdate? {
+        source.flagCount == flagCount ? nil : updateEveryFlag()
+    }
+
+    /// Every flag counted again (the tree read again when flags were registered).
+    private func updateEveryFlag() -> FlagsUpdate {
+        notable = source.notableMembers()
+        let count = source.flagCount
+        let outline = count == flagCount ? nil : source.outline()
+        flagCount = count
+        return FlagsUpdate(counts: counts, changed: nil, outline: outline, status: Self.status(of: source))
+    }
+
+    private var counts: ConsoleState.Counts {
+        ConsoleState.Counts(
+            flags: flagCount, overridden: notable.overridden.count, pendingRestart: notable.pendingRestart.count)
+    }
+
+    /// The answer to a read.
+    package func answer(_ read: ConsoleRead) -> ConsoleEvent {
+        switch read {
+        case .search(let query, let scope):
+            return .searched(SearchAnswer(query: query, scope: scope, hits: source.search(query, scope: scope)))
+        case .staleOverrides:
+            return .staleOverridesRead(source.staleOverrides())
+        case .flags(let keys):
+            return .flagsRead(keys: keys, flags: flags(keys))
+        case .pendingRestarts:
+            return .pendingRestartsRead(flags(source.notableStatuses().filter(\.isPendingRestart).map(\.key)))
+        case .bulkTargets(let kind, let marks):
+            return .bulkTargetsRead(
+                BulkChange(kind: kind, targets: source.bulkTargets(of: marks, onOffOnly: kind != .reset)))
+        case .status:
+            return .statusChanged(Self.status(of: source))
+        }
+    }
+
+    /// The flags with these keys, in order, with what the list and the detail pane show beside their values.
+    private func flags(_ keys: [String]) -> [ConsoleFlag] {
+        let expired = source.expiredOverrides()
+        let servers = source.remoteSources.compactMap { $0 as? any ServedEvaluationReport }
+        return keys.compactMap { key in
+            guard var flag = source.flag(forKey: key) else { return nil }
+            flag.ordinal = source.ordinal(forKey: key)
+            flag.expiredOverride = flag.isOverridden ? nil : expired[key]
+            flag.servedSummary = servers.lazy.compactMap { $0.evaluationSummary(forKey: key) }.first
+            return flag
+        }
+    }
+
+    /// The remote sources' and the store's status.
+    package static func status(of source: any ConsoleFlagSource) -> ConsoleStatus {
+        ConsoleStatus(
+            remotes: source.remoteSources.map { ConsoleStatus.Remote(name: $0.name, status: $0.status) },
+            storeProblem: source.storeErrorMessage)
+    }
+}
