@@ -145,7 +145,10 @@ extension JSONReader {
             var first = true
             var index = 0
             while try nextElement(&first) {
-                do throws(ReadFailure) { try skipValue() } catch { throw error.inside(.index(index)) }
+                // A repeated member is reported at its path; a syntax error at its line and column, as before.
+                do throws(ReadFailure) { try skipValue() } catch {
+                    throw error.offset == nil ? error.inside(.index(index)) : error
+                }
                 index += 1
             }
         case UInt8(ascii: "t"): try readLiteral("true")

@@ -99,10 +99,10 @@ package final class ConsoleStoreWriter: Sendable {
                 do {
                     try job.perform()
                     return saved()
-                } catch OverrideStoreError.lockTimeout(_, let holder, let waited) {
+                } catch let error as OverrideStoreError where error.isLockTimeout {
                     // Taken in the instant after the check, and held past the store's timeout: retry.
                     enqueue(job)
-                    return [.storeLocked(holder: holder.description, waited: waited)]
+                    return [.storeLocked(holder: error.holder?.description ?? "", waited: error.waited ?? .zero)]
                 } catch {
                     return [.storeWriteFailed("\(error)")]
                 }
@@ -166,7 +166,7 @@ package final class ConsoleStoreWriter: Sendable {
                 do {
                     try job.perform()
                     result = saved()
-                } catch OverrideStoreError.lockTimeout {
+                } catch let error as OverrideStoreError where error.isLockTimeout {
                     continue
                 } catch {
                     result = [.storeWriteFailed("\(error)")]
@@ -194,7 +194,7 @@ package final class ConsoleStoreWriter: Sendable {
 
     /// `<journal>: <reason>`.
     private static func journalText(_ error: OverrideStoreError) -> String {
-        if case .unwritable(let path, let reason) = error { return "\(path): \(reason)" }
+        if error.isUnwritable { return "\(error.path): \(error.reason)" }
         return "\(error)"
     }
 
@@ -210,8 +210,8 @@ package final class ConsoleStoreWriter: Sendable {
         do {
             try probe.holdingLock {}
             return nil
-        } catch OverrideStoreError.lockTimeout(_, let holder, _) {
-            return holder.description
+        } catch let error as OverrideStoreError where error.isLockTimeout {
+            return error.holder?.description
         } catch {
             return nil
         }
