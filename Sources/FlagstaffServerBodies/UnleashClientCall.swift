@@ -16,33 +16,115 @@ package struct UnleashClientCall: Sendable, Equatable {
     /// - Throws: ``RequestBody/Problem`` saying what is wrong (not JSON; not an object; a count that is not a
     ///   whole number); the server answers 400 with it.
     package init(reading body: [UInt8]) throws(RequestBody.Problem) {
-        let call = try RequestBody.object(body, expected: "a JSON object")
-        appName = (call["appName"] as? String).flatMap { $0.isEmpty ? nil : $0 }
-        sdkVersion = call["sdkVersion"] as? String
-        counts = [:]
-        guard let bucket = call["bucket"] else { return }
-        guard let bucket = bucket as? [String: Any],
-            let toggles = (bucket["toggles"] ?? [String: Any]()) as? [String: Any]
-        else {
-            throw .wrongShape("\"bucket\" must be an object with a \"toggles\" object")
-        }
-        for (name, entry) in toggles {
-            guard let entry = entry as? [String: Any] else {
-                throw .wrongShape("\"bucket.toggles.\(name)\" must be an object")
+        var call = UnleashClientCall(appName: nil, sdkVersion: nil, counts: [:])
+        // The whole body is read first (text that is not JSON is that error, wherever it is); the first member of
+        // the wrong shape is reported after.
+        var shape: String?
+        try RequestBody.read(body) { reader throws(ReadFailure) -> Void in
+            guard reader.byte == UInt8(ascii: "{") else {
+                _ = try reader.readJSONValue()
+                shape = "the request body must be a JSON object"
+                return
             }
-            var count = EvaluationCount()
-            for (field, slot) in [("yes", \EvaluationCount.yes), ("no", \EvaluationCount.no)] {
-                guard let value = entry[field] else { continue }
-                // A whole number of any size: one beyond `Int.max` counts as `Int.max` (it is not malformed).
-                guard let number = value as? NSNumber, case let double = number.doubleValue, double >= 0,
-                    double.isFinite, double.rounded(.towardZero) == double
-                else {
-                    throw .wrongShape("\"bucket.toggles.\(name).\(field)\" must be a whole number, 0 or more")
+            try reader.open()
+            var names: Set<String> = []
+            var state = JSONReader.ObjectState()
+            while let token = try reader.nextFieldName(&state) {
+                let name = token.string
+                guard names.insert(name).inserted else { throw JSONReader.duplicateMember(name) }
+                switch name {
+                case "appName": call.appName = try reader.readJSONValue().stringValue.flatMap { $0.isEmpty ? nil : $0 }
+                case "sdkVersion": call.sdkVersion = try reader.readJSONValue().stringValue
+                case "bucket":
+                    let problem = try Self.readBucket(&reader, into: &call.counts)
+                    shape = shape ?? problem
+                default: try reader.skipValue()
                 }
-                count[keyPath: slot] = double >= 0x1p63 ? .max : Int(number.int64Value)
             }
-            counts[name] = count
         }
+        if let shape { throw .wrongShape(shape) }
+        self = call
+    }
+
+    private init(appName: String?, sdkVersion: String?, counts: [String: EvaluationCount]) {
+        self.appName = appName
+        self.sdkVersion = sdkVersion
+        self.counts = counts
+    }
+
+    /// `bucket`: `{"toggles": {name: {"yes": n, "no": n}}}`; returns what is wrong with its shape, if anything.
+    private static func readBucket(_ reader: inout JSONReader, into counts: inout [String: EvaluationCount])
+        throws(ReadFailure) -> String?
+    {
+        let wrongBucket = "\"bucket\" must be an object with a \"toggles\" object"
+        guard reader.byte == UInt8(ascii: "{") else {
+            try reader.skipValue()
+            return wrongBucket
+        }
+        try reader.open()
+        var problem: String?
+        var names: Set<String> = []
+        var state = JSONReader.ObjectState()
+        while let token = try reader.nextFieldName(&state) {
+            let name = token.string
+            guard names.insert(name).inserted else { throw JSONReader.duplicateMember(name) }
+            guard name == "toggles", reader.byte == UInt8(ascii: "{") else {
+                try reader.skipValue()
+                if name == "toggles" { problem = problem ?? wrongBucket }
+                continue
+            }
+            try reader.open()
+            var toggleNames: Set<String> = []
+            var toggles = JSONReader.ObjectState()
+            while let toggle = try reader.nextFieldName(&toggles) {
+                let toggleName = toggle.string
+                guard toggleNames.insert(toggleName).inserted else { throw JSONReader.duplicateMember(toggleName) }
+                let (count, wrong) = try readCount(&reader, toggle: toggleName)
+                if let wrong { problem = problem ?? wrong } else { counts[toggleName] = count }
+            }
+        }
+        return problem
+    }
+
+    /// One toggle's `{"yes": n, "no": n}`: the count, or what is wrong with it.
+    private static func readCount(_ reader: inout JSONReader, toggle name: String) throws(ReadFailure)
+        -> (EvaluationCount, String?)
+    {
+        guard reader.byte == UInt8(ascii: "{") else {
+            try reader.skipValue()
+            return (EvaluationCount(), "\"bucket.toggles.\(name)\" must be an object")
+        }
+        try reader.open()
+        var count = EvaluationCount()
+        var problem: String?
+        var fields: Set<String> = []
+        var state = JSONReader.ObjectState()
+        while let token = try reader.nextFieldName(&state) {
+            let field = token.string
+            guard fields.insert(field).inserted else { throw JSONReader.duplicateMember(field) }
+            guard field == "yes" || field == "no" else {
+                try reader.skipValue()
+                continue
+            }
+            let wrong = "\"bucket.toggles.\(name).\(field)\" must be a whole number, 0 or more"
+            guard reader.byte == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(reader.byte)
+            else {
+                try reader.skipValue()
+                problem = problem ?? wrong
+                continue
+            }
+            // A whole number of any size: one beyond `Int.max` counts as `Int.max` (it is not malformed).
+            let number = try reader.readNumberText()
+            let value = number.value
+            guard value >= 0, value.rounded(.towardZero) == value else {
+                problem = problem ?? wrong
+                continue
+            }
+            let exact = number.isWhole ? Int(number.text) : nil
+            let counted = exact ?? (value >= 0x1p63 ? .max : Int(value))
+            if field == "yes" { count.yes = counted } else { count.no = counted }
+        }
+        return (count, problem)
     }
 }
 
@@ -57,6 +139,6 @@ package struct FrontendContextRequest: Sendable, Equatable {
     /// - Throws: ``RequestBody/Problem`` saying what is wrong (not JSON; not an object; a `context` that is not an
     ///   object); the server answers 400 with it.
     package init(reading body: [UInt8]) throws(RequestBody.Problem) {
-        appName = (try RequestBody.context(body)["appName"] as? String).flatMap { $0.isEmpty ? nil : $0 }
+        appName = try RequestBody.context(body)["appName"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
     }
 }

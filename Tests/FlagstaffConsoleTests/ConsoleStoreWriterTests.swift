@@ -114,8 +114,8 @@ import Testing
                 try fixture.registry.setOverrides(["blueText": .enabled])
             }
         } throws: { error in
-            guard case OverrideStoreError.lockTimeout(_, let holder, _) = error else { return false }
-            return holder.pid == getpid()
+            guard let error = error as? OverrideStoreError, error.isLockTimeout else { return false }
+            return error.holder?.pid == getpid()
         }
         #expect(start.duration(to: clock.now) < .seconds(2))
         #expect(fixture.registry.flag(forKey: "blueText")?.override == .featureDefault)

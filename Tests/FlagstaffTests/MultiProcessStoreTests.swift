@@ -166,7 +166,7 @@ import Testing
         let holder = lock.process
         let store = try FileOverrideStore(url: file, lockWait: .init(timeout: .milliseconds(200)))
         let error = #expect(throws: OverrideStoreError.self) { try store.update(["a": .enabled]) }
-        guard case .lockTimeout(_, let who, _)? = error else { return }
+        let who = try #require(error?.holder, "a lock timeout names the holder: \(String(describing: error))")
         #expect(who.pid == holder.processIdentifier)
         #expect(who.command == "StoreStressTool hold \(file.path)")
         #expect(!FileManager.default.fileExists(atPath: file.path))

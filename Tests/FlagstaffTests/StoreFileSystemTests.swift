@@ -204,13 +204,13 @@ import Testing
         #expect((notice?.1 ?? .zero) < .seconds(10))
         let result = await writer.result
         advancing.cancel()
-        guard case .failure(let error) = result,
-            case .lockTimeout(let path, let holder, let waited)? = error as? OverrideStoreError
+        guard case .failure(let failure) = result, let error = failure as? OverrideStoreError, error.isLockTimeout,
+            let holder = error.holder, let waited = error.waited
         else {
             Issue.record("expected a lock timeout, got \(result)")
             return
         }
-        #expect(path == file.path && holder.pid == getpid() && waited >= .seconds(10))
+        #expect(error.path == file.path && holder.pid == getpid() && waited >= .seconds(10))
         #expect("\(error)".contains("gave up after 10"))
         #expect(try Data(contentsOf: file) == before)
     }

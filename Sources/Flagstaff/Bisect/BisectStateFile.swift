@@ -51,49 +51,76 @@ package enum BisectStateFile {
     /// - Throws: ``BisectError`` (corrupt state) naming the file, the JSON path and what was expected.
     package static func decode(_ data: Data, path: String) throws(BisectError) -> BisectSession {
         func fail(_ reason: String) -> BisectError { BisectError(code: .corruptState(path: path, reason: reason)) }
-        let object: Any
-        do {
-            object = try JSONValue.read(data)
+        var root: [String: JSONValue] = [:]
+        var entries: [(key: String, value: OverrideValue?)]?
+        do throws(ReadFailure) {
+            try JSONReader.withText(data) { reader throws(ReadFailure) -> Void in
+                guard reader.byte == UInt8(ascii: "{") else {
+                    _ = try reader.readJSONValue()
+                    throw ReadFailure(message: "expected an object")
+                }
+                try reader.open()
+                var state = JSONReader.ObjectState()
+                while let token = try reader.nextFieldName(&state) {
+                    let name = token.string
+                    guard root[name] == nil && (name != "candidates" || entries == nil) else {
+                        throw JSONReader.duplicateMember(name)
+                    }
+                    do throws(ReadFailure) {
+                        if name == "candidates" && reader.byte == UInt8(ascii: "{") {
+                            entries = try reader.readBisectCandidates()
+                        } else {
+                            root[name] = try reader.readJSONValue()
+                        }
+                    } catch {
+                        throw error.inside(.field(name))
+                    }
+                }
+            }
         } catch {
-            let detail = error.detail.map { " (\(TextSanitizer.sanitize($0)))" } ?? ""
-            throw fail("not JSON\(detail); expected the object 'flagstaff bisect start' writes")
+            if error.offset == nil && error.path.isEmpty && error.kind == .invalid {
+                throw fail("$: \(error.message)")
+            }
+            throw fail(
+                "not JSON (\(TextSanitizer.sanitize(StoreDocument.detail(error)))); expected the object 'flagstaff bisect start' writes"
+            )
         }
-        guard let root = object as? [String: Any] else { throw fail("$: expected an object") }
-        guard let number = root["version"] as? NSNumber, JSONValue(number) == .number(Double(version)) else {
+        guard root["version"] == .number(Double(version)) else {
             throw fail("$.version: expected \(version)")
         }
-        guard let startedText = root["started"] as? String, let started = JournalTime.date(Array(startedText.utf8))
+        guard case .string(let startedText)? = root["started"], let started = JournalTime.date(Array(startedText.utf8))
         else {
             throw fail("$.started: expected a UTC time like 2026-11-23T19:00:41.123Z")
         }
         var pattern: String?
         switch root["match"] {
-        case nil, is NSNull: pattern = nil
-        case let text as String: pattern = text
+        case nil, .null?: pattern = nil
+        case .string(let text)?: pattern = text
         default: throw fail("$.match: expected a key pattern (a string) or null")
         }
-        guard let entries = root["candidates"] as? [String: Any], !entries.isEmpty else {
+        guard let entries, !entries.isEmpty else {
             throw fail("$.candidates: expected an object of one or more overrides (key: value)")
         }
         var candidates: [String: OverrideValue] = [:]
         for (key, value) in entries {
-            guard !(value is NSNull) else {
+            guard let value else {
                 throw fail(
                     "$.candidates[\(JSONText.quoted(key, alsoEscaping: TextSanitizer.isUnsafe))]: expected a value, not null"
                 )
             }
-            candidates[key] = OverrideValue(jsonObject: value)
+            candidates[key] = value
         }
         var expiries: [String: OverrideExpiry] = [:]
         if let value = root["expiry"] {
-            guard let entries = value as? [String: Any] else {
+            guard case .object(let entries) = value else {
                 throw fail(#"$.expiry: expected an object like {"key": {"at": "2026-12-01T10:00:00.000Z"}}"#)
             }
             for (key, entry) in entries {
                 let path = "$.expiry[\(JSONText.quoted(key, alsoEscaping: TextSanitizer.isUnsafe))]"
                 guard candidates[key] != nil else { throw fail("\(path): not a candidate") }
                 func time(_ field: String) -> Date? {
-                    ((entry as? [String: Any])?[field] as? String).flatMap { JournalTime.date(Array($0.utf8)) }
+                    guard case .string(let text)? = entry[field] else { return nil }
+                    return JournalTime.date(Array(text.utf8))
                 }
                 guard let at = time("at"), let set = time("set") else {
                     throw fail(
@@ -102,12 +129,12 @@ package enum BisectStateFile {
                 expiries[key] = OverrideExpiry(expiresAt: at, setAt: set)
             }
         }
-        guard let answerList = root["answers"] as? [Any] else {
+        guard case .array(let answerList)? = root["answers"] else {
             throw fail(#"$.answers: expected an array of "good" and "bad""#)
         }
         var answers: [BisectAnswer] = []
         for (index, item) in answerList.enumerated() {
-            guard let word = item as? String, let answer = BisectAnswer(rawValue: word) else {
+            guard case .string(let word) = item, let answer = BisectAnswer(rawValue: word) else {
                 throw fail(#"$.answers[\#(index)]: expected "good" or "bad""#)
             }
             answers.append(answer)
@@ -118,5 +145,25 @@ package enum BisectStateFile {
         } catch {
             throw fail("$.answers: \(error.description)")
         }
+    }
+}
+
+extension JSONReader {
+    /// The `candidates` object of a bisect state file: key → value (`nil` for `null`, which the caller refuses).
+    fileprivate mutating func readBisectCandidates() throws(ReadFailure) -> [(key: String, value: OverrideValue?)] {
+        try open()
+        var entries: [(key: String, value: OverrideValue?)] = []
+        var keys: Set<String> = []
+        var state = ObjectState()
+        while let token = try nextFieldName(&state) {
+            let key = token.string
+            guard keys.insert(key).inserted else { throw Self.duplicateMember(key) }
+            do throws(ReadFailure) {
+                entries.append((key, try readNull() ? nil : try readOverrideValue()))
+            } catch {
+                throw error.inside(.field(key))
+            }
+        }
+        return entries
     }
 }

@@ -6,7 +6,7 @@ import Foundation
 /// `redoes` when set).
 ///
 /// The reader accepts members in any order and ignores members it does not know; it reads a line in a
-/// single pass without `JSONSerialization` (100,000 lines in well under the 300 ms `history` may take).
+/// single pass with ``JSONReader`` (100,000 lines in well under the 300 ms `history` may take).
 enum JournalLine {
     /// The line for an entry, with its line feed.
     static func encode(_ entry: JournalEntry) -> String {
@@ -40,8 +40,21 @@ enum JournalLine {
     /// - Parameter cache: strings of the previous lines, reused when a line repeats them (every line of a
     ///   change repeats its id, origin, user and command).
     static func decode(_ line: UnsafeBufferPointer<UInt8>, cache: inout StringCache) throws(Failure) -> JournalEntry {
-        var reader = Reader(bytes: line)
-        return try reader.entry(cache: &cache)
+        // A byte-order mark (an editor may add one to the first line) is skipped, as RFC 8259 allows.
+        let skip = line.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        guard let base = line.baseAddress, line.count > skip else { throw Failure(reason: "$: expected a JSON object") }
+        var reader = JSONReader(base: base + skip, count: line.count - skip)
+        do throws(ReadFailure) {
+            reader.skipWhitespace()
+            guard reader.byte == UInt8(ascii: "{") else { throw ReadFailure(message: "expected a JSON object") }
+            let entry = try reader.readJournalEntry(cache: &cache)
+            reader.skipWhitespace()
+            guard reader.atEnd else { throw ReadFailure(message: "text after the object") }
+            return entry
+        } catch {
+            let column = error.offset.map { " (column \(reader.lineAndColumn(of: $0).column + skip))" } ?? ""
+            throw Failure(reason: "\(error.jsonPath): \(error.message)\(column)")
+        }
     }
 
     /// The last string read in each repeated member, with its bytes.
@@ -49,280 +62,124 @@ enum JournalLine {
         var slots: [(bytes: [UInt8], text: String)] = Array(repeating: ([], ""), count: 5)
     }
 
-    private static let names: [[UInt8]] = [
-        "time", "change", "key", "old", "new", "origin", "user", "pid", "command", "profile", "undoes", "redoes",
-        "oldExpires", "newExpires",
-    ].map { Array($0.utf8) }
+    /// The members of a line.
+    enum Field: String, CaseIterable {
+        case time, change, key, old, new, origin, user, pid, command, profile, undoes, redoes, oldExpires, newExpires
+    }
 
-    /// `null`, `"on"` and `"off"`: most values of a journal.
-    private static let null = Array("null".utf8)
-    private static let on = Array(#""on""#.utf8)
-    private static let off = Array(#""off""#.utf8)
+    static let fields = FieldTable(Field.self)
+}
 
-    private struct Reader {
-        let bytes: UnsafeBufferPointer<UInt8>
-        var position = 0
-
-        init(bytes: UnsafeBufferPointer<UInt8>) {
-            self.bytes = bytes
-        }
-
-        /// The index of a member name in ``JournalLine/names``, or `nil` for another member.
-        func nameIndex(_ range: Range<Int>) -> Int? {
-            // Narrowed by length and first byte first: every line has nine members, so this runs 900,000 times
-            // for a 100,000-line journal.
-            let candidate: Int
-            switch (range.count, range.isEmpty ? 0 : bytes[range.lowerBound]) {
-            case (4, UInt8(ascii: "t")): candidate = 0
-            case (6, UInt8(ascii: "c")): candidate = 1
-            case (3, UInt8(ascii: "k")): candidate = 2
-            case (3, UInt8(ascii: "o")): candidate = 3
-            case (3, UInt8(ascii: "n")): candidate = 4
-            case (6, UInt8(ascii: "o")): candidate = 5
-            case (4, UInt8(ascii: "u")): candidate = 6
-            case (3, UInt8(ascii: "p")): candidate = 7
-            case (7, UInt8(ascii: "c")): candidate = 8
-            case (7, UInt8(ascii: "p")): candidate = 9
-            case (6, UInt8(ascii: "u")): candidate = 10
-            case (6, UInt8(ascii: "r")): candidate = 11
-            case (10, UInt8(ascii: "o")): candidate = 12
-            case (10, UInt8(ascii: "n")): candidate = 13
-            default: return nil
+extension JSONReader {
+    /// A journal line's object (at `{`).
+    mutating func readJournalEntry(cache: inout JournalLine.StringCache) throws(ReadFailure) -> JournalEntry {
+        try open()
+        var time: Date?
+        var change: String?
+        var key: String?
+        var old: OverrideValue??
+        var new: OverrideValue??
+        var origin: String?
+        var user = ""
+        var pid: Int32 = 0
+        var command = ""
+        var profile: String?
+        var undoes: String?
+        var redoes: String?
+        var oldExpiresAt: Date?
+        var newExpiresAt: Date?
+        var state = ObjectState()
+        let table = JournalLine.fields
+        while let name = try nextFieldName(&state) {
+            guard let index = fieldIndex(name, in: table) else {
+                do throws(ReadFailure) { try skipValue() } catch { throw error.inside(.field(name.string)) }
+                continue
             }
-            return Self.same(range, JournalLine.names[candidate], in: bytes) ? candidate : nil
-        }
-
-        /// Whether the bytes in `range` are `other`.
-        static func same(_ range: Range<Int>, _ other: [UInt8], in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-            guard range.count == other.count else { return false }
-            guard let base = bytes.baseAddress, !range.isEmpty else { return true }
-            return other.withUnsafeBufferPointer { other in
-                guard let start = other.baseAddress else { return false }
-                return Platform.compareBytes(base + range.lowerBound, start, count: range.count) == 0
-            }
-        }
-
-        /// A string member, reusing the cached string when its bytes repeat the previous line's.
-        mutating func cachedString(_ slot: Int, path: String, cache: inout StringCache) throws(Failure) -> String {
-            let (range, escaped) = try rawString(path: path)
-            if Self.same(range, cache.slots[slot].bytes, in: bytes) { return cache.slots[slot].text }
-            let text = try decodeString(range, escaped: escaped, path: path)
-            cache.slots[slot] = (Array(UnsafeBufferPointer(rebasing: bytes[range])), text)
-            return text
-        }
-
-        mutating func entry(cache: inout StringCache) throws(Failure) -> JournalEntry {
-            // A byte-order mark (an editor may add one to the first line) is skipped, as RFC 8259 allows.
-            if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { position = 3 }
-            skipSpace()
-            guard next() == UInt8(ascii: "{") else { throw Failure(reason: "$: expected a JSON object") }
-            var time: Date?
-            var change: String?
-            var key: String?
-            var old: OverrideValue??
-            var new: OverrideValue??
-            var origin: String?
-            var user = ""
-            var pid: Int32 = 0
-            var command = ""
-            var profile: String?
-            var undoes: String?
-            var redoes: String?
-            var oldExpiresAt: Date?
-            var newExpiresAt: Date?
-            skipSpace()
-            if peek() == UInt8(ascii: "}") {
-                position += 1
-            } else {
-                while true {
-                    skipSpace()
-                    guard peek() == UInt8(ascii: "\"") else { throw Failure(reason: "$: expected a member name") }
-                    let (nameRange, nameEscaped) = try rawString(path: "$")
-                    let index = nameEscaped ? nil : nameIndex(nameRange)
-                    skipSpace()
-                    guard next() == UInt8(ascii: ":") else {
-                        throw Failure(
-                            reason: "$.\(try decodeString(nameRange, escaped: nameEscaped, path: "$")): expected ':'")
-                    }
-                    skipSpace()
-                    switch index {
-                    case 0: time = try date(path: "$.time")
-                    case 1: change = try cachedString(0, path: "$.change", cache: &cache)
-                    case 2: key = try string(path: "$.key")
-                    case 3: old = .some(try value(path: "$.old"))
-                    case 4: new = .some(try value(path: "$.new"))
-                    case 5: origin = try cachedString(1, path: "$.origin", cache: &cache)
-                    case 6: user = try cachedString(2, path: "$.user", cache: &cache)
-                    case 7:
-                        let range = try skipValue(path: "$.pid")
-                        guard
-                            let number = Int32(
-                                String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self))
-                        else { throw Failure(reason: "$.pid: expected a process id") }
-                        pid = number
-                    case 8: command = try cachedString(3, path: "$.command", cache: &cache)
-                    case 9: profile = try cachedString(4, path: "$.profile", cache: &cache)
-                    case 10: undoes = try string(path: "$.undoes")
-                    case 11: redoes = try string(path: "$.redoes")
-                    case 12: oldExpiresAt = try date(path: "$.oldExpires")
-                    case 13: newExpiresAt = try date(path: "$.newExpires")
-                    default:
-                        _ = try skipValue(path: "$.\(try decodeString(nameRange, escaped: nameEscaped, path: "$"))")
-                    }
-                    skipSpace()
-                    let separator = next()
-                    if separator == UInt8(ascii: "}") { break }
-                    guard separator == UInt8(ascii: ",") else { throw Failure(reason: "$: expected ',' or '}'") }
+            let field = table.keys[index]
+            do throws(ReadFailure) {
+                switch field {
+                case .time: time = try journalDate()
+                case .change: change = try cachedString(0, cache: &cache)
+                case .key: key = try readString()
+                case .old: old = .some(try journalValue())
+                case .new: new = .some(try journalValue())
+                case .origin: origin = try cachedString(1, cache: &cache)
+                case .user: user = try cachedString(2, cache: &cache)
+                case .pid:
+                    guard byte == UInt8(ascii: "-") || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")),
+                        let number = Int32(try readNumberText().text)
+                    else { throw ReadFailure(message: "expected a process id") }
+                    pid = number
+                case .command: command = try cachedString(3, cache: &cache)
+                case .profile: profile = try cachedString(4, cache: &cache)
+                case .undoes: undoes = try readString()
+                case .redoes: redoes = try readString()
+                case .oldExpires: oldExpiresAt = try journalDate()
+                case .newExpires: newExpiresAt = try journalDate()
                 }
-            }
-            skipSpace()
-            guard position == bytes.count else { throw Failure(reason: "$: text after the object") }
-            guard let time else { throw Failure(reason: #"$: missing "time""#) }
-            guard let change, !change.isEmpty else { throw Failure(reason: #"$: missing "change""#) }
-            guard let key else { throw Failure(reason: #"$: missing "key""#) }
-            guard let old else { throw Failure(reason: #"$: missing "old""#) }
-            guard let new else { throw Failure(reason: #"$: missing "new""#) }
-            guard let origin else { throw Failure(reason: #"$: missing "origin""#) }
-            return JournalEntry(
-                time: time, change: change, key: key, old: old, new: new, origin: ChangeOrigin(rawValue: origin),
-                user: user, pid: pid, command: command, profile: profile, undoes: undoes, redoes: redoes,
-                oldExpiresAt: oldExpiresAt, newExpiresAt: newExpiresAt)
-        }
-
-        /// A UTC time string at `position`.
-        mutating func date(path: String) throws(Failure) -> Date {
-            let (range, _) = try rawString(path: path)
-            guard let date = JournalTime.date(buffer: UnsafeBufferPointer(rebasing: bytes[range])) else {
-                throw Failure(reason: "\(path): expected a UTC time like 2026-11-23T19:00:41.123Z")
-            }
-            return date
-        }
-
-        func peek() -> UInt8? { position < bytes.count ? bytes[position] : nil }
-
-        mutating func next() -> UInt8? {
-            guard position < bytes.count else { return nil }
-            defer { position += 1 }
-            return bytes[position]
-        }
-
-        mutating func skipSpace() {
-            while let byte = peek(), byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0A { position += 1 }
-        }
-
-        /// A JSON string at `position`, decoded.
-        mutating func string(path: String) throws(Failure) -> String {
-            let (range, escaped) = try rawString(path: path)
-            return try decodeString(range, escaped: escaped, path: path)
-        }
-
-        /// Skips a JSON string at `position`: the range of its contents and whether it has escapes.
-        mutating func rawString(path: String) throws(Failure) -> (Range<Int>, Bool) {
-            guard next() == UInt8(ascii: "\"") else { throw Failure(reason: "\(path): expected a string") }
-            let start = position
-            var escaped = false
-            // A plain loop over the bytes: every line has eight or more strings.
-            guard let base = bytes.baseAddress else { throw Failure(reason: "\(path): unterminated string") }
-            var index = position
-            while index < bytes.count {
-                let byte = base[index]
-                index += 1
-                if byte == UInt8(ascii: "\"") {
-                    position = index
-                    return (start..<(index - 1), escaped)
-                }
-                if byte == UInt8(ascii: "\\") {
-                    escaped = true
-                    index += 1
-                } else if byte < 0x20 {
-                    position = index
-                    throw Failure(reason: "\(path): control character in a string")
-                }
-            }
-            position = bytes.count
-            throw Failure(reason: "\(path): unterminated string")
-        }
-
-        /// The text of a string's contents.
-        func decodeString(_ range: Range<Int>, escaped: Bool, path: String) throws(Failure) -> String {
-            let raw = UnsafeBufferPointer(rebasing: bytes[range])
-            if !escaped { return String(decoding: raw, as: UTF8.self) }
-            guard
-                let text = try? JSONValue.read(Data([UInt8(ascii: "\"")] + raw + [UInt8(ascii: "\"")])) as? String
-            else { throw Failure(reason: "\(path): expected a valid JSON string") }
-            return text
-        }
-
-        /// An override value or `null` at `position`.
-        mutating func value(path: String) throws(Failure) -> OverrideValue? {
-            let range = try skipValue(path: path)
-            let raw = UnsafeBufferPointer(rebasing: bytes[range])
-            if Self.same(range, JournalLine.null, in: bytes) { return nil }
-            if Self.same(range, JournalLine.on, in: bytes) { return .on }
-            if Self.same(range, JournalLine.off, in: bytes) { return .off }
-            if Self.isCanonical(raw) { return OverrideValue(canonical: String(decoding: raw, as: UTF8.self)) }
-            do {
-                return try OverrideValue(json: String(decoding: raw, as: UTF8.self))
             } catch {
-                throw Failure(reason: "\(path): expected a JSON value (\(error.reason))")
+                throw error.inside(.field(field.rawValue))
             }
         }
+        func missing(_ name: String) -> ReadFailure { ReadFailure(message: "missing \"\(name)\"") }
+        guard let time else { throw missing("time") }
+        guard let change, !change.isEmpty else { throw missing("change") }
+        guard let key else { throw missing("key") }
+        guard let old else { throw missing("old") }
+        guard let new else { throw missing("new") }
+        guard let origin else { throw missing("origin") }
+        return JournalEntry(
+            time: time, change: change, key: key, old: old, new: new, origin: ChangeOrigin(rawValue: origin),
+            user: user, pid: pid, command: command, profile: profile, undoes: undoes, redoes: redoes,
+            oldExpiresAt: oldExpiresAt, newExpiresAt: newExpiresAt)
+    }
 
-        /// Whether `raw` is already canonical: a short integer, or a string of printable ASCII without escapes.
-        static func isCanonical(_ raw: UnsafeBufferPointer<UInt8>) -> Bool {
-            guard let first = raw.first else { return false }
-            if first == UInt8(ascii: "\"") {
-                guard raw.count >= 2, raw.last == UInt8(ascii: "\"") else { return false }
-                return raw.dropFirst().dropLast().allSatisfy {
-                    $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\")
-                }
-            }
-            let digits = first == UInt8(ascii: "-") ? raw.dropFirst() : raw[...]
-            guard let lead = digits.first, digits.count <= 18, lead != UInt8(ascii: "0") || digits.count == 1 else {
-                return false
-            }
-            return digits.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+    /// A string member, reusing the cached string when its bytes repeat the previous line's.
+    private mutating func cachedString(_ slot: Int, cache: inout JournalLine.StringCache) throws(ReadFailure) -> String
+    {
+        guard byte == UInt8(ascii: "\"") else { throw try typeMismatch(expected: "a string") }
+        switch try readStringToken() {
+        case .raw(let bytes):
+            if Self.same(bytes, cache.slots[slot].bytes) { return cache.slots[slot].text }
+            let text = String(decoding: bytes, as: UTF8.self)
+            cache.slots[slot] = (Array(bytes), text)
+            return text
+        case .decoded(let text):
+            return text
         }
+    }
 
-        /// Skips one JSON value (checking only its nesting and strings), returning its range.
-        mutating func skipValue(path: String) throws(Failure) -> Range<Int> {
-            let start = position
-            var depth = 0
-            while let byte = peek() {
-                switch byte {
-                case UInt8(ascii: "\""):
-                    _ = try rawString(path: path)
-                    if depth == 0 { return start..<position }
-                    continue
-                case UInt8(ascii: "{"), UInt8(ascii: "["):
-                    depth += 1
-                case UInt8(ascii: "}"), UInt8(ascii: "]"):
-                    if depth == 0 {
-                        guard position > start else { throw Failure(reason: "\(path): expected a JSON value") }
-                        return start..<position
-                    }
-                    depth -= 1
-                    if depth == 0 {
-                        position += 1
-                        return start..<position
-                    }
-                case UInt8(ascii: ","):
-                    if depth == 0 {
-                        guard position > start else { throw Failure(reason: "\(path): expected a JSON value") }
-                        return start..<position
-                    }
-                case 0x20, 0x09, 0x0D, 0x0A:
-                    if depth == 0 {
-                        guard position > start else { throw Failure(reason: "\(path): expected a JSON value") }
-                        return start..<position
-                    }
-                default:
-                    break
-                }
-                position += 1
+    /// Whether `bytes` are `other`.
+    private static func same(_ bytes: UnsafeBufferPointer<UInt8>, _ other: [UInt8]) -> Bool {
+        guard bytes.count == other.count else { return false }
+        guard let start = bytes.baseAddress, !bytes.isEmpty else { return true }
+        return other.withUnsafeBufferPointer { other in
+            guard let otherStart = other.baseAddress else { return false }
+            return Platform.compareBytes(start, otherStart, count: bytes.count) == 0
+        }
+    }
+
+    /// A UTC time string.
+    private mutating func journalDate() throws(ReadFailure) -> Date {
+        let expected = "expected a UTC time like 2026-11-23T19:00:41.123Z"
+        guard byte == UInt8(ascii: "\"") else { throw try typeMismatch(expected: String(expected.dropFirst(9))) }
+        let date: Date? =
+            switch try readStringToken() {
+            case .raw(let bytes): JournalTime.date(buffer: bytes)
+            case .decoded(let text): JournalTime.date(Array(text.utf8))
             }
-            guard depth == 0, position > start else { throw Failure(reason: "\(path): unterminated value") }
-            return start..<position
+        guard let date else { throw ReadFailure(message: expected) }
+        return date
+    }
+
+    /// An override value or `null`.
+    private mutating func journalValue() throws(ReadFailure) -> OverrideValue? {
+        do throws(ReadFailure) {
+            return try readNull() ? nil : try readOverrideValue()
+        } catch {
+            var failure = error
+            failure.message = "expected a JSON value (\(error.message))"
+            throw failure
         }
     }
 }

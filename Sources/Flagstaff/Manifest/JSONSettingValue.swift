@@ -43,8 +43,8 @@ public enum JSONSettingValue: SettingValue, Hashable {
     /// Any JSON value.
     /// - Throws: never for a stored value (stored values are JSON); the signature is the protocol's.
     public static func decode(stored value: OverrideValue) throws(SettingValueError) -> JSONSettingValue {
-        do {
-            return JSONSettingValue(foundationObject: try JSONValue.read(Data(value.json.utf8)))
+        do throws(SyntaxError) {
+            return try JSONValue.read(Data(value.json.utf8))
         } catch {
             throw SettingValueError("not valid JSON")
         }
@@ -57,23 +57,6 @@ public enum JSONSettingValue: SettingValue, Hashable {
     /// - Parameter value: any stored value.
     public init(_ value: OverrideValue) {
         self = (try? Self.decode(stored: value)) ?? .null
-    }
-
-    /// Converts what `JSONSerialization` returns (`NSNumber` booleans are told from numbers by their type).
-    init(foundationObject object: Any) {
-        switch object {
-        case let text as String:
-            self = .string(text)
-        case let number as NSNumber:
-            let type = String(cString: number.objCType)
-            self = type == "c" || type == "B" ? .bool(number.boolValue) : .number(JSONNumber.double(number))
-        case let dictionary as [String: Any]:
-            self = .object(dictionary.mapValues(JSONSettingValue.init(foundationObject:)))
-        case let array as [Any]:
-            self = .array(array.map(JSONSettingValue.init(foundationObject:)))
-        default:
-            self = .null
-        }
     }
 
     private func write(to text: inout String) {

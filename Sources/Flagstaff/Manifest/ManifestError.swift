@@ -19,22 +19,4 @@ public struct ManifestError: Error, Sendable, Hashable, CustomStringConvertible 
         if let path { return "\(source): \(path): \(message)" }
         return "\(source): \(message)"
     }
-
-    private struct AnyKey: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
-    }
-
-    static func rejectUnknownKeys(in decoder: any Decoder, known: [String]) throws {
-        let container = try decoder.container(keyedBy: AnyKey.self)
-        for key in container.allKeys where !known.contains(key.stringValue) {
-            throw DecodingError.dataCorrupted(
-                DecodingError.Context(
-                    codingPath: decoder.codingPath + [key],
-                    debugDescription:
-                        "unknown field \"\(key.stringValue)\" (expected one of: \(known.joined(separator: ", ")))"))
-        }
-    }
 }

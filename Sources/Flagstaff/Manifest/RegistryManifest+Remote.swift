@@ -57,18 +57,10 @@ extension RegistryManifest {
             self.defaults = defaults
         }
 
-        /// Decodes a provider description, rejecting unknown fields.
+        /// Decodes the provider section by the rules of the manifest reader.
+        /// - Throws: `DecodingError.dataCorrupted` at the JSON path of the value and with the message of `JSONReader`.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try ManifestError.rejectUnknownKeys(in: decoder, known: CodingKeys.allCases.map(\.rawValue))
-            provider = try container.decode(String.self, forKey: .provider)
-            projectID = try container.decodeIfPresent(String.self, forKey: .projectID)
-            apiKey = try container.decodeIfPresent(String.self, forKey: .apiKey)
-            appID = try container.decodeIfPresent(String.self, forKey: .appID)
-            baseURL = try container.decodeIfPresent(String.self, forKey: .baseURL)
-            namespace = try container.decodeIfPresent(String.self, forKey: .namespace)
-            minimumFetchInterval = try container.decodeIfPresent(Double.self, forKey: .minimumFetchInterval)
-            defaults = try container.decodeIfPresent([String: DefaultValue].self, forKey: .defaults) ?? [:]
+            self = try JSONReader.decode(from: decoder) { reader throws(ReadFailure) in try reader.readRemote() }
         }
 
         /// Encodes the description, leaving out absent fields and empty defaults.

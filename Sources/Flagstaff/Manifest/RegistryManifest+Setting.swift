@@ -61,37 +61,10 @@ extension RegistryManifest {
         /// The choices of a `choice` setting, else empty.
         public var choices: [String] { type.choices }
 
-        /// Decodes a setting, rejecting unknown fields, unknown types and choices or a range that does not fit
-        /// the type (the rest is checked by `RegistryManifest.decode`).
+        /// Decodes a setting by the rules of the manifest reader (the rest is checked by `RegistryManifest.decode`).
+        /// - Throws: `DecodingError.dataCorrupted` at the JSON path of the value and with the message of `JSONReader`.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try ManifestError.rejectUnknownKeys(in: decoder, known: CodingKeys.allCases.map(\.rawValue))
-            func fail(_ key: CodingKeys, _ message: String) -> DecodingError {
-                DecodingError.dataCorrupted(
-                    DecodingError.Context(codingPath: decoder.codingPath + [key], debugDescription: message))
-            }
-            key = try container.decode(String.self, forKey: .key)
-            label = try container.decodeIfPresent(String.self, forKey: .label)
-            description = try container.decodeIfPresent(String.self, forKey: .description)
-            let typeName = try container.decode(String.self, forKey: .type)
-            guard let name = SettingTypeName(rawValue: typeName) else {
-                throw fail(.type, SettingTypeName.unknownMessage(typeName))
-            }
-            let choices = try container.decodeIfPresent([String].self, forKey: .choices)
-            if let problem = SettingTypeName.choicesProblem(name, hasChoices: choices != nil) {
-                throw fail(.choices, problem)
-            }
-            type = name.settingType(choices: choices ?? [])
-            self.default = try container.decode(JSONSettingValue.self, forKey: .default)
-            if let bounds = try container.decodeIfPresent([Double].self, forKey: .range) {
-                guard bounds.count == 2 else { throw fail(.range, SettingTypeName.rangeShape) }
-                if let problem = SettingTypeName.boundsProblem(bounds[0], bounds[1]) { throw fail(.range, problem) }
-                range = bounds[0]...bounds[1]
-            } else {
-                range = nil
-            }
-            requiresRestart = try container.decodeIfPresent(Bool.self, forKey: .requiresRestart) ?? false
-            remoteKey = try container.decodeIfPresent(String.self, forKey: .remoteKey)
+            self = try JSONReader.decode(from: decoder) { reader throws(ReadFailure) in try reader.readSetting() }
         }
 
         /// Encodes the setting: `type` by name, `choices` for choice settings, absent optional fields left out.

@@ -24,31 +24,91 @@ public enum RegistryProblem: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// Errors thrown by `AnyFeatureRegistry`.
-public enum RegistryError: Error, Sendable, CustomStringConvertible {
+///
+/// A struct rather than an enum, so that a new kind of failure can be added without breaking code that handles
+/// these errors: ask its properties (``key``, ``problems``, ``isUnknownKey``, …) instead of matching cases. The
+/// static members (``unknownKey(_:)``, …) make the errors, as the cases of an enum would.
+public struct RegistryError: Error, Sendable, Hashable, CustomStringConvertible {
+    private enum Code: Hashable, Sendable {
+        case problems([RegistryProblem])
+        case duplicateKey(existingDeclaration: String)
+        case invalidKey(reason: String)
+        case notInRegistry
+        case unknownKey
+    }
+
+    private let code: Code
+    /// The key the error is about (`nil` for ``problems(_:)``).
+    public let key: String?
+
+    private init(_ code: Code, key: String?) {
+        self.code = code
+        self.key = key
+    }
+
     /// The registry has declaration problems (see `AnyFeatureRegistry.problems`).
-    case problems([RegistryProblem])
+    public static func problems(_ problems: [RegistryProblem]) -> RegistryError {
+        RegistryError(.problems(problems), key: nil)
+    }
+
     /// A runtime registration would reuse a key.
-    case duplicateKey(String, existingDeclaration: String)
+    public static func duplicateKey(_ key: String, existingDeclaration: String) -> RegistryError {
+        RegistryError(.duplicateKey(existingDeclaration: existingDeclaration), key: key)
+    }
+
     /// A runtime registration had no explicit key or an unusable one.
-    case invalidKey(String, reason: String)
+    public static func invalidKey(_ key: String, reason: String) -> RegistryError {
+        RegistryError(.invalidKey(reason: reason), key: key)
+    }
+
     /// The flag does not belong to this registry.
-    case notInRegistry(String)
+    public static func notInRegistry(_ key: String) -> RegistryError {
+        RegistryError(.notInRegistry, key: key)
+    }
+
     /// No flag has this key.
-    case unknownKey(String)
+    public static func unknownKey(_ key: String) -> RegistryError {
+        RegistryError(.unknownKey, key: key)
+    }
+
+    /// The declaration problems, for ``problems(_:)``; else empty.
+    public var problems: [RegistryProblem] {
+        if case .problems(let problems) = code { return problems }
+        return []
+    }
+
+    /// Whether a registration would reuse a key another flag has.
+    public var isDuplicateKey: Bool {
+        if case .duplicateKey = code { return true }
+        return false
+    }
+
+    /// Whether a registration had no explicit key or an unusable one.
+    public var isInvalidKey: Bool {
+        if case .invalidKey = code { return true }
+        return false
+    }
+
+    /// Whether the flag belongs to another registry.
+    public var isNotInRegistry: Bool { code == .notInRegistry }
+
+    /// Whether no flag has the key.
+    public var isUnknownKey: Bool { code == .unknownKey }
 
     /// A message a user can act on.
     public var description: String {
-        switch self {
+        let key = key ?? ""
+        switch code {
         case .problems(let problems):
             return "the registry has \(problems.count) problem(s):\n"
                 + problems.map { "  - \($0)" }.joined(separator: "\n")
-        case .duplicateKey(let key, let existing):
+        case .duplicateKey(let existing):
             return "cannot register '\(key)': the key is already used by \(existing)"
-        case .invalidKey(let key, let reason):
+        case .invalidKey(let reason):
             return "cannot register '\(key)': \(reason)"
-        case .notInRegistry(let key):
+        case .notInRegistry:
             return "the flag '\(key)' does not belong to this registry"
-        case .unknownKey(let key):
+        case .unknownKey:
             return "no flag has the key '\(key)'"
         }
     }

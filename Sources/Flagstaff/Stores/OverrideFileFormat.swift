@@ -95,72 +95,60 @@ package enum OverrideFileFormat {
         if JSONTextEncoding.isBlank(data) {
             throw fail(nil, "the file is empty; expected a JSON object like \(shape)")
         }
-        let document: JSONValue.Document
-        do {
-            document = try JSONValue.readDocument(data)
+        let document: StoreDocument
+        do throws(ReadFailure) {
+            document = try JSONReader.withText(data) { reader throws(ReadFailure) in
+                try reader.readOverrideDocument(rules)
+            }
         } catch {
-            if let duplicate = error.duplicate, case .member(let name)? = duplicate.last {
-                let key: String? =
-                    duplicate.count == 2 && duplicate.first == .member("overrides") ? name : nil
+            if error.isDuplicate, case .member(let name)? = error.components.last {
+                let duplicate = error.components
+                let key: String? = duplicate.count == 2 && duplicate.first == .member("overrides") ? name : nil
                 throw fail(
                     path(duplicate), key: key,
                     "the name \(quoted(name)) appears more than once in this object (each name may appear once)")
             }
-            let detail = error.detail.map { " (\(TextSanitizer.sanitize($0)))" } ?? ""
-            throw fail(nil, "not valid JSON\(detail); expected a JSON object like \(shape)")
+            let detail = error.kind == .encoding ? error.message : StoreDocument.detail(error)
+            throw fail(nil, "not valid JSON (\(TextSanitizer.sanitize(detail))); expected a JSON object like \(shape)")
         }
-        let root = document.value
-        guard let object = root as? [String: Any] else {
-            throw fail("$", "expected a JSON object like \(shape), found \(JSONValue(root).summary)")
+        if let root = document.root {
+            throw fail("$", "expected a JSON object like \(shape), found \(root.summary)")
         }
         if rules.rejectsUnknownFields {
-            for field in object.keys.sorted() where field != "version" && field != "overrides" {
+            for field in document.names.sorted() where field != "version" && field != "overrides" {
                 throw fail(path(field: field), #"unknown field (expected "version" and "overrides")"#)
             }
         }
-        guard let versionValue = object["version"].map(JSONValue.init) else {
+        guard let versionValue = document.version else {
             throw fail("$", #"missing "version" (expected \#(version))"#)
         }
         guard versionValue == .number(Double(version)) else {
             throw fail("$.version", #"unsupported "version" \#(versionValue.summary) (expected \#(version))"#)
         }
-        guard let overridesValue = object["overrides"] else {
+        if let other = document.otherOverrides {
+            throw fail("$.overrides", "expected an object of key → \(words(rules)), found \(other.summary)")
+        }
+        guard let overrides = document.overrides else {
             throw fail("$", #"missing "overrides" (expected an object of key → \#(words(rules)))"#)
         }
-        guard let entries = overridesValue as? [String: Any] else {
-            throw fail(
-                "$.overrides", "expected an object of key → \(words(rules)), found \(JSONValue(overridesValue).summary)"
-            )
-        }
-        var result: [String: OverrideValue] = [:]
-        var removals: Set<String> = []
-        result.reserveCapacity(entries.count)
-        for (key, value) in entries {
-            if rules.acceptsDefault, value is NSNull || (value as? String) == "default" {
-                removals.insert(key)
-            } else {
-                result[key] = OverrideValue(jsonObject: value)
-            }
-        }
         var expiries: [String: OverrideExpiry] = [:]
-        if rules.readsExpiry, let expiryValue = object["expiry"] {
+        if let expiryValue = document.expiry {
             expiries = try readExpiries(expiryValue, file: file)
         }
-        let known: Set<String> = rules.readsExpiry ? ["version", "overrides", "expiry"] : ["version", "overrides"]
-        let others = document.members.filter { !known.contains($0.name) }.map { member in
-            Contents.Member(name: member.name, json: document.json(member.value))
-        }
-        return Contents(overrides: result, removals: removals, expiries: expiries, otherMembers: others)
+        return Contents(
+            overrides: overrides, removals: document.removals, expiries: expiries, otherMembers: document.otherMembers)
     }
 
     /// Reads the store's `expiry` member: key → `{"at": time, "set": time}` (`set` may be left out), times as
     /// `2026-12-01T10:00:00Z` with optional milliseconds, in UTC.
-    private static func readExpiries(_ value: Any, file: String) throws(OverrideFileError) -> [String: OverrideExpiry] {
+    private static func readExpiries(_ value: JSONValue, file: String) throws(OverrideFileError) -> [String:
+        OverrideExpiry]
+    {
         let shape = #"{"key": {"at": "2026-12-01T10:00:00.000Z", "set": "2026-11-30T10:00:00.000Z"}}"#
-        guard let entries = value as? [String: Any] else {
+        guard case .object(let entries) = value else {
             throw OverrideFileError(
                 file: file, path: "$.expiry", key: nil,
-                problem: "expected an object like \(shape), found \(JSONValue(value).summary)")
+                problem: "expected an object like \(shape), found \(value.summary)")
         }
         var result: [String: OverrideExpiry] = [:]
         var unreadable: [OverrideFileError] = []
@@ -184,16 +172,14 @@ package enum OverrideFileFormat {
     }
 
     /// Reads one entry of the store's `expiry` member, `{"at": time, "set": time}`.
-    private static func readExpiry(key: String, _ entry: Any, file: String) throws(OverrideFileError)
+    private static func readExpiry(key: String, _ entry: JSONValue, file: String) throws(OverrideFileError)
         -> OverrideExpiry
     {
         let entryPath = "$.expiry[\(quoted(key))]"
-        guard let fields = entry as? [String: Any] else {
+        guard case .object(let fields) = entry else {
             throw OverrideFileError(
                 file: file, path: entryPath, key: key,
-                problem:
-                    #"expected an object like {"at": "2026-12-01T10:00:00.000Z"}, found \#(JSONValue(entry).summary)"#
-            )
+                problem: #"expected an object like {"at": "2026-12-01T10:00:00.000Z"}, found \#(entry.summary)"#)
         }
         func time(_ field: String, required: Bool) throws(OverrideFileError) -> Date? {
             guard let raw = fields[field] else {
@@ -204,11 +190,10 @@ package enum OverrideFileFormat {
                 }
                 return nil
             }
-            guard let text = raw as? String, let date = JournalTime.date(Array(text.utf8)) else {
+            guard case .string(let text) = raw, let date = JournalTime.date(Array(text.utf8)) else {
                 throw OverrideFileError(
                     file: file, path: "\(entryPath).\(field)", key: key,
-                    problem:
-                        #"expected a UTC time like "2026-12-01T10:00:00.000Z", found \#(JSONValue(raw).summary)"#)
+                    problem: #"expected a UTC time like "2026-12-01T10:00:00.000Z", found \#(raw.summary)"#)
             }
             return date
         }

@@ -21,20 +21,19 @@ public struct OverrideValue: Sendable, Hashable, CustomStringConvertible {
     /// - Parameter json: JSON text, e.g. `"#000000"` with quotes, `20` or `{"b":1,"a":2}`.
     /// - Throws: ``SettingValueError`` when the text is not JSON or repeats a member name.
     public init(json: String) throws(SettingValueError) {
-        let object: Any
-        do {
-            object = try JSONValue.read(Data(json.utf8))
+        do throws(ReadFailure) {
+            self = try JSONReader.withText(Data(json.utf8)) { reader throws(ReadFailure) in
+                try reader.readOverrideValue()
+            }
         } catch {
-            if let duplicate = error.duplicate, case .member(let name)? = duplicate.last {
+            if error.isDuplicate, case .member(let name)? = error.components.last {
                 throw SettingValueError("not valid JSON: the name \(JSONText.quoted(name)) appears more than once")
             }
-            let detail = error.detail.map { " (\(TextSanitizer.sanitize($0)))" } ?? ""
-            throw SettingValueError("not valid JSON\(detail)")
+            throw SettingValueError("not valid JSON (\(TextSanitizer.sanitize(StoreDocument.detail(error))))")
         }
-        self.init(canonical: Self.canonicalText(object))
     }
 
-    /// A value read by `JSONSerialization` (an entry of an override file), in canonical form.
+    /// A value made of Foundation objects (as `JSONSerialization` returns them), in canonical form.
     /// - Parameter object: `String`, `NSNumber`, `NSNull`, `[Any]` or `[String: Any]`.
     package init(jsonObject object: Any) {
         if let text = object as? String {
@@ -76,21 +75,27 @@ public struct OverrideValue: Sendable, Hashable, CustomStringConvertible {
     /// The JSON text.
     public var description: String { json }
 
-    /// The value parsed back into `JSONSerialization` objects (`String`, `NSNumber`, …).
+    /// The value as Foundation objects (`String`, `NSNumber`, …), for output written with `JSONSerialization`.
+    /// Whole numbers keep every digit.
     package var jsonObject: Any? {
+        try? JSONSerialization.jsonObject(with: Data(json.utf8), options: [.fragmentsAllowed])
+    }
+
+    /// The value as a JSON tree.
+    package var jsonValue: JSONValue? {
         try? JSONValue.read(Data(json.utf8))
     }
 
     /// How the value reads in a message: `true`, `3`, `"maybe"` (quoted, terminal-unsafe characters escaped),
     /// `an array`, `an object`.
     package var summary: String {
-        jsonObject.map { JSONValue($0).summary } ?? json
+        jsonValue?.summary ?? json
     }
 
     /// The value as a string when it is a JSON string, else `nil`.
     public var stringValue: String? {
-        guard json.hasPrefix("\"") else { return nil }
-        return jsonObject as? String
+        guard json.hasPrefix("\""), case .string(let text)? = jsonValue else { return nil }
+        return text
     }
 
     /// Canonical compact JSON for a value read by `JSONSerialization`: members sorted by name, integral

@@ -18,8 +18,8 @@ final class OpenedStores: Sendable {
         for store in stores.withLock({ $0 }) {
             guard let error = store.journalError else { continue }
             let detail: String
-            if case .unwritable(let path, let reason) = error {
-                detail = "\(path): \(reason)"
+            if error.isUnwritable {
+                detail = "\(error.path): \(error.reason)"
             } else {
                 detail = "\(error)"
             }

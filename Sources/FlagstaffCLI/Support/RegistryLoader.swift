@@ -101,7 +101,7 @@ enum RegistryLoader {
             throw CLIFailure.runtime("refusing to open \(origin): \(error)")
         }
         if requirement != .ignored, let storeError = registry.storeError {
-            let corrupt = if case .corrupt? = storeError as? OverrideStoreError { true } else { false }
+            let corrupt = (storeError as? OverrideStoreError)?.isCorrupt ?? false
             if requirement == .readable || !corrupt { throw CLIFailure.runtime("\(storeError)") }
         }
         if requirement != .ignored {

@@ -91,8 +91,8 @@ package final class ConsoleStoreWriter: Sendable {
             let step = try FileOverrideStore.LockWait.$current.withValue(noWait) { try write(change) }
             if let step { post(.historyStepped(step)) }
             return .done(saved())
-        } catch OverrideStoreError.lockTimeout(_, let holder, _) {
-            return .locked(holder: holder.description)
+        } catch let error as OverrideStoreError where error.isLockTimeout {
+            return .locked(holder: error.holder?.description ?? "")
         } catch {
             return .done([.storeWriteFailed("\(error)")])
         }
@@ -197,7 +197,7 @@ package final class ConsoleStoreWriter: Sendable {
 
     /// `<journal>: <reason>`.
     private static func journalText(_ error: OverrideStoreError) -> String {
-        if case .unwritable(let path, let reason) = error { return "\(path): \(reason)" }
+        if error.isUnwritable { return "\(error.path): \(error.reason)" }
         return "\(error)"
     }
 }

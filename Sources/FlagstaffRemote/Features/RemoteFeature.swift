@@ -156,14 +156,41 @@ public final class RemoteFeature: AnyFlag, RemoteKeyedFeature, @unchecked Sendab
 }
 
 /// Errors from binding a ``RemoteFeature``.
-public enum RemoteFeatureError: Error, Sendable, Equatable, CustomStringConvertible {
+///
+/// A struct rather than an enum, so that a new kind of failure can be added without breaking code that handles
+/// these errors: ask its properties (``key``, ``isAlreadyBound``) instead of matching cases.
+public struct RemoteFeatureError: Error, Sendable, Equatable, CustomStringConvertible {
+    private enum Code: Equatable, Sendable {
+        case alreadyBound(provider: String)
+    }
+
+    private let code: Code
+    /// The flag's key.
+    public let key: String
+
+    private init(_ code: Code, key: String) {
+        self.code = code
+        self.key = key
+    }
+
     /// The flag is already bound to another config.
-    case alreadyBound(key: String, provider: String)
+    public static func alreadyBound(key: String, provider: String) -> RemoteFeatureError {
+        RemoteFeatureError(.alreadyBound(provider: provider), key: key)
+    }
+
+    /// Whether the flag is already bound to another config.
+    public var isAlreadyBound: Bool { provider != nil }
+
+    /// The provider of the config the flag is already bound to, if that is the error.
+    public var provider: String? {
+        if case .alreadyBound(let provider) = code { return provider }
+        return nil
+    }
 
     /// A message naming the flag.
     public var description: String {
-        switch self {
-        case .alreadyBound(let key, let provider):
+        switch code {
+        case .alreadyBound(let provider):
             return "remote flag \"\(key)\" is already bound to a \(provider) remote config; a flag can be bound once"
         }
     }

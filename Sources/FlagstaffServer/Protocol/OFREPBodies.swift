@@ -31,7 +31,7 @@ package enum OFREPBodies {
     /// - Returns: the context (empty when none was given).
     /// - Throws: ``Failure`` `PARSE_ERROR` for text that is not JSON, `INVALID_CONTEXT` for JSON of the wrong
     ///   shape.
-    package static func context(fromBody body: [UInt8]) throws(Failure) -> [String: Any] {
+    package static func context(fromBody body: [UInt8]) throws(Failure) -> [String: JSONValue] {
         do throws(RequestBody.Problem) {
             return try RequestBody.ofrepContext(body)
         } catch {

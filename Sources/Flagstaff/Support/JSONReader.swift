@@ -1,15 +1,17 @@
-/// A strict, single-pass JSON reader for the manifest schema.
+import Foundation
+
+/// The one JSON reader of the package: strict, single pass, over UTF-8 bytes.
 ///
-/// It reads UTF-8 bytes straight into `RegistryManifest`, `Group`, `Flag` and `Remote` (no intermediate
-/// JSON tree, no Foundation JSON), following RFC 8259 exactly: no trailing commas, comments, `NaN` or
-/// unescaped control characters; invalid UTF-8 and lone surrogates are errors; nesting is limited to
-/// ``maximumDepth`` levels. Behaviour shared with the `Decodable` path (`JSONDecoder`): `null` means
-/// "absent" for optional fields, a UTF-8 byte-order mark is skipped (and UTF-16 or UTF-32 text is transcoded
-/// first, see ``JSONTextEncoding`` in `Support/JSONTextEncoding.swift`).
+/// Manifests, store files, profiles, journals, bisect state and request bodies are all read with it, each
+/// schema as an extension reading straight into its model types (no intermediate tree unless a schema asks for
+/// one with ``readJSONValue()``, no Foundation JSON). It follows RFC 8259 exactly: no trailing commas, comments,
+/// `NaN` or unescaped control characters; invalid UTF-8 and lone surrogates are errors; nesting is limited to
+/// ``maximumDepth`` levels; a member repeated in an object is an error. Callers detect the text encoding first
+/// (``JSONTextEncoding``: a UTF-8 byte-order mark is skipped, UTF-16 and UTF-32 are transcoded).
 ///
 /// Failures are `ReadFailure`s with the JSON path collected while unwinding, so the happy path keeps no
-/// path at all; `RegistryManifest.decode` turns them into `ManifestError`s.
-struct ManifestReader {
+/// path at all; ``withText(_:_:)`` adds line and column. It is fuzzed (docs/fuzzing.md).
+package struct JSONReader {
     /// The deepest nesting of arrays and objects accepted (as `JSONDecoder`).
     static let maximumDepth = 512
 
@@ -27,7 +29,7 @@ struct ManifestReader {
     }
 
     /// The byte at `offset`, or 0 at the end (a real 0 byte is never valid where a token is expected).
-    @inline(__always) var byte: UInt8 { offset < count ? base[offset] : 0 }
+    @inline(__always) package var byte: UInt8 { offset < count ? base[offset] : 0 }
 
     @inline(__always) var atEnd: Bool { offset >= count }
 
@@ -43,13 +45,16 @@ struct ManifestReader {
     // MARK: Objects and arrays
 
     /// Where a caller is inside an object: whether a field was read, and which known fields were seen.
-    struct ObjectState {
+    package struct ObjectState {
         var first = true
         var seen: UInt64 = 0
+
+        /// Before the first member.
+        package init() {}
     }
 
     /// Consumes `[` or `{` (the caller checked which), counting the depth.
-    @inline(__always) mutating func open() throws(ReadFailure) {
+    @inline(__always) package mutating func open() throws(ReadFailure) {
         if depth >= Self.maximumDepth {
             throw syntaxError("nesting deeper than \(Self.maximumDepth) levels of arrays and objects")
         }
@@ -59,7 +64,7 @@ struct ManifestReader {
 
     /// Moves to the next field of an object and returns its name, or `nil` after the closing `}`.
     /// Leaves `offset` at the field's value.
-    mutating func nextFieldName(_ state: inout ObjectState) throws(ReadFailure) -> StringToken? {
+    package mutating func nextFieldName(_ state: inout ObjectState) throws(ReadFailure) -> StringToken? {
         skipWhitespace()
         if state.first {
             state.first = false
@@ -99,9 +104,7 @@ struct ManifestReader {
     /// the known ones).
     mutating func nextField<Key>(_ table: FieldTable<Key>, _ state: inout ObjectState) throws(ReadFailure) -> Key? {
         while let name = try nextFieldName(&state) {
-            let readable =
-                if case .raw(let bytes) = name, let start = bytes.baseAddress { count - (start - base) } else { 0 }
-            guard let index = table.index(of: name, readable: readable) else {
+            guard let index = fieldIndex(name, in: table) else {
                 let text = name.string
                 throw ReadFailure(
                     message: "unknown field \(JSONText.quoted(text)) (expected one of: \(table.list))",
@@ -113,6 +116,13 @@ struct ManifestReader {
             return table.keys[index]
         }
         return nil
+    }
+
+    /// The position of `name` in `table`, or `nil` for a name the table does not know.
+    @inline(__always) func fieldIndex<Key>(_ name: StringToken, in table: FieldTable<Key>) -> Int? {
+        let readable =
+            if case .raw(let bytes) = name, let start = bytes.baseAddress { count - (start - base) } else { 0 }
+        return table.index(of: name, readable: readable)
     }
 
     /// Moves to the next element of an array: `false` after the closing `]`. Leaves `offset` at the element.
@@ -150,7 +160,7 @@ struct ManifestReader {
 
     /// Reads the elements of an array with `element`, naming the index of a failing one.
     @inline(__always)
-    mutating func readArray<Element>(_ element: (inout ManifestReader) throws(ReadFailure) -> Element)
+    mutating func readArray<Element>(_ element: (inout JSONReader) throws(ReadFailure) -> Element)
         throws(ReadFailure) -> [Element]
     {
         try open()
@@ -169,10 +179,12 @@ struct ManifestReader {
     // MARK: Errors
 
     /// A member named twice in one object, reported at the second one's path.
-    static func duplicateMember(_ name: String) -> ReadFailure {
-        ReadFailure(
+    package static func duplicateMember(_ name: String) -> ReadFailure {
+        var failure = ReadFailure(
             message: "duplicate member \(JSONText.quoted(name)) (an object may name each member once)",
             path: [.field(name)])
+        failure.kind = .duplicate
+        return failure
     }
 
     /// A syntax error at `offset` (or `at`), reported with its line and column.
@@ -208,5 +220,100 @@ struct ManifestReader {
             index += 1
         }
         return (line, column)
+    }
+}
+
+// MARK: Reading a whole text
+
+extension JSONReader {
+    /// Reads JSON text with `body`, which reads the one top-level value; only white space may follow it.
+    ///
+    /// The encoding is detected first (``JSONTextEncoding``): a UTF-8 byte-order mark is skipped, UTF-16 and UTF-32
+    /// are transcoded. Syntax errors get their line and column (``ReadFailure/location``).
+    /// - Parameters:
+    ///   - data: the text.
+    ///   - trailing: what follows "unexpected 'x'" when something other than white space follows the value.
+    ///   - body: reads the value (white space before it is skipped).
+    /// - Throws: ``ReadFailure`` (of kind `empty` when the text has no byte at all, `encoding` when it is not
+    ///   valid UTF-16 or UTF-32).
+    package static func withText<T>(
+        _ data: Data, trailing: String = "after the JSON value (only white space may follow it)",
+        _ body: (inout JSONReader) throws(ReadFailure) -> T
+    ) throws(ReadFailure) -> T {
+        let encoding = JSONTextEncoding.detect(data)
+        let outcome: Result<T, ReadFailure>
+        switch encoding {
+        case .utf8(let skip):
+            return try withUTF8(data, skipping: skip, trailing: trailing, body)
+        case .wide(let unitSize, let bigEndian, let skip):
+            guard
+                let utf8 = JSONTextEncoding.transcode(
+                    [UInt8](data), unitSize: unitSize, bigEndian: bigEndian, skip: skip)
+            else {
+                var failure = ReadFailure(
+                    message: "the text looks like \(encoding.name) but is not valid \(encoding.name)")
+                failure.kind = .encoding
+                throw failure
+            }
+            outcome = utf8.withUnsafeBufferPointer { bytes in
+                result { () throws(ReadFailure) in try withUTF8(bytes, trailing: trailing, body) }
+            }
+        }
+        switch outcome {
+        case .success(let value): return value
+        case .failure(let failure): throw failure
+        }
+    }
+
+    /// Reads UTF-8 text after its first `skip` bytes with `body`, as ``withText(_:trailing:_:)`` does.
+    static func withUTF8<T>(
+        _ data: Data, skipping skip: Int = 0,
+        trailing: String = "after the JSON value (only white space may follow it)",
+        _ body: (inout JSONReader) throws(ReadFailure) -> T
+    ) throws(ReadFailure) -> T {
+        let outcome: Result<T, ReadFailure> = data.withUnsafeBytes { raw in
+            let bytes = raw.assumingMemoryBound(to: UInt8.self)
+            return result { () throws(ReadFailure) in
+                try withUTF8(UnsafeBufferPointer(rebasing: bytes[min(skip, bytes.count)...]), trailing: trailing, body)
+            }
+        }
+        switch outcome {
+        case .success(let value): return value
+        case .failure(let failure): throw failure
+        }
+    }
+
+    /// Reads UTF-8 text (no byte-order mark) with `body`, as ``withText(_:trailing:_:)`` does.
+    static func withUTF8<T>(
+        _ bytes: UnsafeBufferPointer<UInt8>, trailing: String = "after the JSON value (only white space may follow it)",
+        _ body: (inout JSONReader) throws(ReadFailure) -> T
+    ) throws(ReadFailure) -> T {
+        guard let base = bytes.baseAddress, !bytes.isEmpty else {
+            var failure = ReadFailure(message: "the text is empty (expected a JSON value)", offset: 0)
+            failure.kind = .empty
+            failure.location = (1, 1)
+            throw failure
+        }
+        var reader = JSONReader(base: base, count: bytes.count)
+        do throws(ReadFailure) {
+            reader.skipWhitespace()
+            let value = try body(&reader)
+            reader.skipWhitespace()
+            guard reader.atEnd else { throw reader.syntaxError("unexpected \(reader.foundHere) \(trailing)") }
+            return value
+        } catch {
+            var failure = error
+            if let offset = failure.offset { failure.location = reader.lineAndColumn(of: offset) }
+            throw failure
+        }
+    }
+
+    /// `body`'s value or failure (closures passed to Foundation's `withUnsafeBytes` cannot throw a typed error).
+    private static func result<T>(_ body: () throws(ReadFailure) -> T) -> Result<T, ReadFailure> {
+        do throws(ReadFailure) {
+            return .success(try body())
+        } catch {
+            return .failure(error)
+        }
     }
 }

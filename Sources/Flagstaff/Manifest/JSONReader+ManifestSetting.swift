@@ -1,7 +1,7 @@
 /// Typed settings: the setting object, its `range` and its `default` (any JSON value). What fits together
 /// (the default and the type, the range and the type) is checked by `RegistryManifest.validate`, so the
 /// `Decodable` path and this reader report the same errors.
-extension ManifestReader {
+extension JSONReader {
     /// A setting. Its `type` and `choices` are checked together here (the model keeps the choices in the type).
     mutating func readSetting() throws(ReadFailure) -> RegistryManifest.Setting {
         guard byte == UInt8(ascii: "{") else { throw try typeMismatch(expected: "an object (a setting)") }
@@ -74,42 +74,5 @@ extension ManifestReader {
         }
         if let problem = SettingTypeName.boundsProblem(bounds[0], bounds[1]) { throw ReadFailure(message: problem) }
         return bounds[0]...bounds[1]
-    }
-
-    /// Any JSON value (nesting bounded by ``maximumDepth``); a member repeated in an object is an error.
-    mutating func readJSONValue() throws(ReadFailure) -> JSONSettingValue {
-        switch byte {
-        case UInt8(ascii: "\""):
-            return .string(try readStringToken().string)
-        case UInt8(ascii: "{"):
-            try open()
-            var members: [String: JSONSettingValue] = [:]
-            var state = ObjectState()
-            while let name = try nextFieldName(&state) {
-                let text = name.string
-                guard members[text] == nil else { throw Self.duplicateMember(text) }
-                do throws(ReadFailure) {
-                    members[text] = try readJSONValue()
-                } catch {
-                    throw error.inside(.field(text))
-                }
-            }
-            return .object(members)
-        case UInt8(ascii: "["):
-            return .array(try readArray { reader throws(ReadFailure) in try reader.readJSONValue() })
-        case UInt8(ascii: "t"):
-            try readLiteral("true")
-            return .bool(true)
-        case UInt8(ascii: "f"):
-            try readLiteral("false")
-            return .bool(false)
-        case UInt8(ascii: "n"):
-            try readLiteral("null")
-            return .null
-        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-            return .number(try readNumber())
-        default:
-            throw syntaxError("expected a value, found \(foundHere)")
-        }
     }
 }

@@ -1,5 +1,5 @@
-/// Scalars (strings, booleans, numbers, null), type checks and skipping values.
-extension ManifestReader {
+/// Scalars (strings, booleans, numbers, null), any value as a tree, type checks and skipping values.
+extension JSONReader {
     /// A required string; `null` is an error.
     mutating func readString() throws(ReadFailure) -> String {
         guard byte == UInt8(ascii: "\"") else { throw try typeMismatch(expected: "a string") }
@@ -30,7 +30,7 @@ extension ManifestReader {
     }
 
     /// Consumes `null` if it is next.
-    @inline(__always) mutating func readNull() throws(ReadFailure) -> Bool {
+    @inline(__always) package mutating func readNull() throws(ReadFailure) -> Bool {
         guard byte == UInt8(ascii: "n") else { return false }
         try readLiteral("null")
         return true
@@ -52,6 +52,12 @@ extension ManifestReader {
     /// A number per the JSON grammar, as the nearest `Double`. Like `JSONDecoder`, numbers beyond a
     /// `Double`'s range (or so small that they would become 0) are errors.
     mutating func readNumber() throws(ReadFailure) -> Double {
+        try readNumberText().value
+    }
+
+    /// A number as ``readNumber()`` reads it, with its text and whether it is written as a whole number (no
+    /// fraction, no exponent).
+    package mutating func readNumberText() throws(ReadFailure) -> (text: String, value: Double, isWhole: Bool) {
         let start = offset
         var index = offset
         var nonzero = false
@@ -77,11 +83,14 @@ extension ManifestReader {
         } else {
             index = try digits(from: index, what: "after '-'")
         }
+        var isWhole = true
         if index < count && base[index] == UInt8(ascii: ".") {
+            isWhole = false
             index = try digits(from: index + 1, what: "after '.'")
         }
         let mantissaHasDigits = nonzero
         if index < count && (base[index] == UInt8(ascii: "e") || base[index] == UInt8(ascii: "E")) {
+            isWhole = false
             index += 1
             if index < count && (base[index] == UInt8(ascii: "+") || base[index] == UInt8(ascii: "-")) { index += 1 }
             index = try digits(from: index, what: "in the exponent")
@@ -97,7 +106,7 @@ extension ManifestReader {
                 message: "expected a number within the range of a Double, found \(shown) (too small: it would become 0)"
             )
         }
-        return value
+        return (text, value, isWhole)
     }
 
     /// An error for a value of the wrong type at `offset`: "expected a string, found a number". The value is
@@ -118,7 +127,7 @@ extension ManifestReader {
     }
 
     /// Reads any value without keeping it, checking its syntax (a member repeated in an object included).
-    mutating func skipValue() throws(ReadFailure) {
+    package mutating func skipValue() throws(ReadFailure) {
         switch byte {
         case UInt8(ascii: "\""):
             _ = try readStringToken()
@@ -134,12 +143,56 @@ extension ManifestReader {
         case UInt8(ascii: "["):
             try open()
             var first = true
-            while try nextElement(&first) { try skipValue() }
+            var index = 0
+            while try nextElement(&first) {
+                // A repeated member is reported at its path; a syntax error at its line and column, as before.
+                do throws(ReadFailure) { try skipValue() } catch {
+                    throw error.offset == nil ? error.inside(.index(index)) : error
+                }
+                index += 1
+            }
         case UInt8(ascii: "t"): try readLiteral("true")
         case UInt8(ascii: "f"): try readLiteral("false")
         case UInt8(ascii: "n"): try readLiteral("null")
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): _ = try readNumber()
         default: throw syntaxError("expected a value, found \(foundHere)")
+        }
+    }
+
+    /// Any JSON value (nesting bounded by ``maximumDepth``); a member repeated in an object is an error.
+    package mutating func readJSONValue() throws(ReadFailure) -> JSONSettingValue {
+        switch byte {
+        case UInt8(ascii: "\""):
+            return .string(try readStringToken().string)
+        case UInt8(ascii: "{"):
+            try open()
+            var members: [String: JSONSettingValue] = [:]
+            var state = ObjectState()
+            while let name = try nextFieldName(&state) {
+                let text = name.string
+                guard members[text] == nil else { throw Self.duplicateMember(text) }
+                do throws(ReadFailure) {
+                    members[text] = try readJSONValue()
+                } catch {
+                    throw error.inside(.field(text))
+                }
+            }
+            return .object(members)
+        case UInt8(ascii: "["):
+            return .array(try readArray { reader throws(ReadFailure) in try reader.readJSONValue() })
+        case UInt8(ascii: "t"):
+            try readLiteral("true")
+            return .bool(true)
+        case UInt8(ascii: "f"):
+            try readLiteral("false")
+            return .bool(false)
+        case UInt8(ascii: "n"):
+            try readLiteral("null")
+            return .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return .number(try readNumber())
+        default:
+            throw syntaxError("expected a value, found \(foundHere)")
         }
     }
 }

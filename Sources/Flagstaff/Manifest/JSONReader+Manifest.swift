@@ -1,7 +1,7 @@
 /// The manifest schema: objects read field by field straight into the model types. `null` is "absent" for
 /// every optional field (as `decodeIfPresent`); required fields (`name`, `key`, `provider`) must be strings.
-/// Settings are read in `ManifestReader+Setting.swift`.
-extension ManifestReader {
+/// Settings are read in `JSONReader+Setting.swift`.
+extension JSONReader {
     /// The whole manifest (the top-level object).
     mutating func readManifest() throws(ReadFailure) -> RegistryManifest {
         skipWhitespace()
@@ -177,7 +177,7 @@ extension ManifestReader {
     /// An array, or `null` for `nil`.
     @inline(__always)
     mutating func readOptionalArray<Element>(
-        of what: String, _ element: (inout ManifestReader) throws(ReadFailure) -> Element
+        of what: String, _ element: (inout JSONReader) throws(ReadFailure) -> Element
     ) throws(ReadFailure) -> [Element]? {
         if byte == UInt8(ascii: "[") { return try readArray(element) }
         if try readNull() { return nil }
@@ -200,4 +200,16 @@ extension ManifestReader {
     func missing(_ field: String) -> ReadFailure {
         ReadFailure(message: "missing required field \"\(field)\"", path: [.field(field)])
     }
+}
+
+/// The field tables of the manifest's objects, and the names of its enumerations (built once).
+enum ManifestFields {
+    static let manifest = FieldTable(RegistryManifest.CodingKeys.self)
+    static let group = FieldTable(RegistryManifest.Group.CodingKeys.self)
+    static let flag = FieldTable(RegistryManifest.Flag.CodingKeys.self)
+    static let setting = FieldTable(RegistryManifest.Setting.CodingKeys.self)
+    static let settingType = FieldTable(SettingTypeName.self)
+    static let remote = FieldTable(RegistryManifest.Remote.CodingKeys.self)
+    static let kind = FieldTable(FeatureKind.self)
+    static let buildTarget = FieldTable(BuildTarget.self)
 }

@@ -1,5 +1,5 @@
 /// Strings: a fast path for text without escapes, full JSON escapes, strict UTF-8.
-extension ManifestReader {
+extension JSONReader {
     /// Reads a string at `"`. Text without escapes comes back as its bytes (checked UTF-8).
     mutating func readStringToken() throws(ReadFailure) -> StringToken {
         let quote = offset
@@ -167,7 +167,7 @@ extension ManifestReader {
         guard valid else {
             let hex = String(lead, radix: 16, uppercase: true)
             throw syntaxError(
-                "invalid UTF-8 (a sequence starting with byte 0x\(hex)); manifests must be UTF-8 text", at: index)
+                "invalid UTF-8 (a sequence starting with byte 0x\(hex)); JSON text must be UTF-8", at: index)
         }
         return index + length
     }

@@ -1,23 +1,57 @@
-/// Failures, paths, string tokens and field tables of `ManifestReader`.
+/// Failures, paths, string tokens and field tables of `JSONReader`.
 
 /// Why the reader stopped: a message, the JSON path (collected innermost first while unwinding) and, for
 /// syntax errors, the byte offset (reported as line and column).
-struct ReadFailure: Error {
-    var message: String
-    var path: [PathComponent]
-    var offset: Int?
+package struct ReadFailure: Error {
+    package var message: String
+    package var path: [PathComponent]
+    package var offset: Int?
+    /// The 1-based line and column of ``offset`` (set by ``JSONReader/withUTF8(_:trailing:_:)``).
+    var location: (line: Int, column: Int)?
+    /// What kind of failure this is.
+    package var kind = Kind.invalid
 
-    init(message: String, path: [PathComponent] = [], offset: Int? = nil) {
+    /// Kinds of failure that readers report in words of their own.
+    package enum Kind {
+        /// Anything else: a syntax error (``offset`` is set) or a value a schema does not accept.
+        case invalid
+        /// An object names a member twice (``path`` leads to the second one).
+        case duplicate
+        /// The text has no byte at all.
+        case empty
+        /// The text looks like UTF-16 or UTF-32 but is not valid.
+        case encoding
+    }
+
+    /// Whether an object names a member twice.
+    package var isDuplicate: Bool { kind == .duplicate }
+
+    package init(message: String, path: [PathComponent] = [], offset: Int? = nil) {
         self.message = message
         self.path = path
         self.offset = offset
     }
 
     /// The same failure one level further out.
-    func inside(_ component: PathComponent) -> ReadFailure {
+    package func inside(_ component: PathComponent) -> ReadFailure {
         var copy = self
         copy.path.append(component)
         return copy
+    }
+
+    /// The message, after the line and column when known: `line 2, column 17: unterminated string`.
+    package var detail: String {
+        location.map { "line \($0.line), column \($0.column): \(message)" } ?? message
+    }
+
+    /// The path, outermost first, as the package's other JSON paths are written.
+    package var components: [JSONPathComponent] {
+        path.reversed().map { component in
+            switch component {
+            case .field(let name): .member(name)
+            case .index(let index): .index(index)
+            }
+        }
     }
 
     /// `$.groups[0].flags[2].default`.
@@ -41,18 +75,18 @@ struct ReadFailure: Error {
 }
 
 /// One step of a JSON path.
-enum PathComponent {
+package enum PathComponent {
     case field(String)
     case index(Int)
 }
 
 /// A JSON string as read: the bytes between the quotes when it had no escapes (already checked to be valid
 /// UTF-8), or the decoded text.
-enum StringToken {
+package enum StringToken {
     case raw(UnsafeBufferPointer<UInt8>)
     case decoded(String)
 
-    var string: String {
+    package var string: String {
         switch self {
         case .raw(let bytes): return String(decoding: bytes, as: UTF8.self)
         case .decoded(let text): return text
@@ -127,16 +161,4 @@ struct FieldTable<Key: CaseIterable & RawRepresentable & Sendable>: Sendable whe
         }
         return (words[0], words[1], words[2])
     }
-}
-
-/// The field tables of the manifest's objects, and the names of its enumerations (built once).
-enum ManifestFields {
-    static let manifest = FieldTable(RegistryManifest.CodingKeys.self)
-    static let group = FieldTable(RegistryManifest.Group.CodingKeys.self)
-    static let flag = FieldTable(RegistryManifest.Flag.CodingKeys.self)
-    static let setting = FieldTable(RegistryManifest.Setting.CodingKeys.self)
-    static let settingType = FieldTable(SettingTypeName.self)
-    static let remote = FieldTable(RegistryManifest.Remote.CodingKeys.self)
-    static let kind = FieldTable(FeatureKind.self)
-    static let buildTarget = FieldTable(BuildTarget.self)
 }
