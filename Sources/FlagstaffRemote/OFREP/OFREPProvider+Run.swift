@@ -132,7 +132,7 @@ extension OFREPProvider {
             case 401, 403:
                 record(
                     error:
-                        "\(server) refused the credentials (status \(response.status)); check the token, then start again"
+                        "\(server) refused the credentials (status \(response.status)); check the token, then stop and start the provider"
                 )
                 return .fatal
             case 429:
