@@ -168,6 +168,12 @@ struct LoopbackHTTPConnection {
         if !keepOpen { headers["Connection"] = "close" }
         for field in headers { head += "\(field.name): \(field.value)\r\n" }
         head += "\r\n"
+        if let stream = response.eventStream {
+            let streamed = stream.serve(fd: fd, wakeFD: wakeFD, head: head)
+            shutdown(fd, Int32(SHUT_WR))
+            close(fd)
+            return (streamed, false)
+        }
         var body = [UInt8](response.body)
         if case .truncatedBody(let sentBytes) = response.fault {
             body = Array(body.prefix(max(0, sentBytes)))

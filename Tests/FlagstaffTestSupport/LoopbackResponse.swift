@@ -36,6 +36,9 @@ package struct LoopbackResponse: Sendable, Equatable {
     package var fault: LoopbackFault?
     /// Write the body slowly, a piece at a time (see ``LoopbackPace``); `nil` writes it at once.
     package var pace: LoopbackPace?
+    /// Keep the answer open and write what the test sends on this stream (``eventStream(_:status:headers:)``);
+    /// ``body`` is not sent then.
+    package var eventStream: LoopbackEventStream?
 
     /// Creates a response.
     ///

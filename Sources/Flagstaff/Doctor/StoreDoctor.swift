@@ -97,7 +97,7 @@ package enum StoreDoctor {
     /// Whether a source of a member's value without override can give another value later or elsewhere.
     static func isChanging(_ source: ResolutionSource) -> Bool {
         switch source {
-        case .remote, .dynamic, .buildTarget: return true
+        case .remote, .dynamic, .buildTarget, .link: return true
         case .testOverride, .launch, .override, .static: return false
         }
     }

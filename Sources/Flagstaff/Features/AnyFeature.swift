@@ -137,6 +137,11 @@ open class AnyFeature: @unchecked Sendable {
     /// stored beneath it, and cannot change while the process runs.
     public var launchOverrideValue: OverrideValue? { abstract() }
 
+    /// The value a link to a flag server puts in force (``ResolutionSource/link(server:)``), or `nil`. It wins over
+    /// the local override, the remote value and the default, and loses to launch and test overrides; removing it
+    /// (unlinking) restores them.
+    public var linkedValue: OverrideValue? { abstract() }
+
     /// Whether the member has a local override.
     public var isOverridden: Bool { overrideValue != nil }
 
@@ -212,6 +217,10 @@ open class AnyFeature: @unchecked Sendable {
     /// Puts a stored value (or no override) in force. Called by the registry for store entries.
     /// - Returns: whether the effective override changed, and why the value was refused, if it was.
     func applyStored(_ value: OverrideValue?) -> StoredValueOutcome { abstract() }
+
+    /// Puts a (validated) linked value in force, or removes it (`nil`).
+    /// - Returns: whether the linked value changed.
+    func applyLinkedValue(_ value: OverrideValue?, server: String) -> Bool { abstract() }
 
     /// Remembers the current value as the launch value.
     func recordLaunchValue() { abstract() }

@@ -11,12 +11,16 @@ open class AnyFlag: AnyFeature, @unchecked Sendable {
     // @unchecked: the mutable state is the atomic override/launch cells.
 
     let overrideCell = Atomic<UInt8>(0)
-    /// The launch override: 0 none, 1 on, 2 off.
+    /// What wins over the local override, in one cell so that a read without either costs one load: the launch
+    /// override in the low two bits and the linked value (``ResolutionSource/link(server:)``) in the next two,
+    /// each 0 none, 1 on, 2 off.
     let pinnedCell = Atomic<UInt8>(0)
     let launchCell = Atomic<UInt8>(0)  // 0 = not yet launched, 1 = on, 2 = off
     /// Where the launch override came from (`nil`: none was applied). A pointer-sized cell rather than a lock and
     /// a string in every flag: launch overrides are rare, flags are many.
     private let pinnedOrigin = ChainedReference<LaunchOrigin>()
+    /// The server of the linked value (`nil`: none was linked).
+    private let linkOrigin = ChainedReference<LaunchOrigin>()
 
     /// Creates a flag. Subclasses call this.
     /// - Parameters:
@@ -30,8 +34,8 @@ open class AnyFlag: AnyFeature, @unchecked Sendable {
 
     // MARK: Value
 
-    /// The effective value: a test override, else the local override, else the default
-    /// (remote, dynamic, build target or static).
+    /// The effective value: a test override, else the launch override, else a linked value, else the local
+    /// override, else the default (remote, dynamic, build target or static).
     ///
     /// This is the hot path: no I/O, no allocation, no lock (for `DynamicFeature` add the closure's cost). Inside
     /// `withObservationTracking` (or a SwiftUI view's body) the read is tracked: the tracker is told when the value
@@ -54,18 +58,23 @@ open class AnyFlag: AnyFeature, @unchecked Sendable {
         return sharedEnabled
     }
 
-    /// The effective value without test overrides: the launch override, else the local override, else the default.
+    /// The effective value without test overrides: the launch override, else the linked value, else the local
+    /// override, else the default.
     final var sharedEnabled: Bool {
-        switch pinnedCell.load(ordering: .relaxed) {
-        case 1: return true
-        case 2: return false
-        default: break
-        }
+        let pinned = pinnedCell.load(ordering: .relaxed)
+        if pinned != 0 { return Self.pinnedValue(pinned) }
         switch overrideCell.load(ordering: .relaxed) {
         case 1: return true
         case 2: return false
         default: return computedDefault
         }
+    }
+
+    /// The value a non-zero ``pinnedCell`` forces: the launch override's, else the linked one.
+    @inline(__always)
+    static func pinnedValue(_ cell: UInt8) -> Bool {
+        let launch = cell & 3
+        return launch != 0 ? launch == 1 : (cell >> 2) == 1
     }
 
     /// The value without any override. Subclasses override this with a fast computation.
@@ -87,11 +96,17 @@ open class AnyFlag: AnyFeature, @unchecked Sendable {
         if let forced {
             chain.append(ResolutionStep(source: .testOverride, value: forced, detail: "forced in this task"))
         }
-        let pinned = OverrideState(cellValue: pinnedCell.load(ordering: .relaxed)).forcedValue
+        let cell = pinnedCell.load(ordering: .relaxed)
+        let pinned = OverrideState(cellValue: cell & 3).forcedValue
         if let pinned {
             chain.append(
                 ResolutionStep(
                     source: .launch, value: pinned, detail: pinnedOrigin.withCurrent { $0?.text ?? "launch" }))
+        }
+        let linked = OverrideState(cellValue: cell >> 2).forcedValue
+        let linkSource = ResolutionSource.link(server: linkOrigin.withCurrent { $0?.text ?? "" })
+        if let linked {
+            chain.append(ResolutionStep(source: linkSource, value: linked, detail: "linked"))
         }
         let state = OverrideState(cellValue: overrideCell.load(ordering: .relaxed))
         chain.append(
@@ -104,6 +119,9 @@ open class AnyFlag: AnyFeature, @unchecked Sendable {
         } else if let pinned {
             value = pinned
             source = .launch
+        } else if let linked {
+            value = linked
+            source = linkSource
         } else if let overrideValue = state.forcedValue {
             value = overrideValue
             source = .override
@@ -181,22 +199,57 @@ open class AnyFlag: AnyFeature, @unchecked Sendable {
     /// an evaluation), announcing a change must not.
     override var observedState: ObservedState {
         let value: Bool
-        switch (pinnedCell.load(ordering: .relaxed), overrideCell.load(ordering: .relaxed)) {
-        case (1, _), (0, 1): value = true
-        case (2, _), (0, 2): value = false
-        default: value = resolveDefault().value
+        let pinned = pinnedCell.load(ordering: .relaxed)
+        if pinned != 0 {
+            value = Self.pinnedValue(pinned)
+        } else {
+            switch overrideCell.load(ordering: .relaxed) {
+            case 1: value = true
+            case 2: value = false
+            default: value = resolveDefault().value
+            }
         }
         return ObservedState(value: value ? .on : .off, override: overrideValue)
     }
     /// The launch override, `"on"`, `"off"` or `nil`.
     public override var launchOverrideValue: OverrideValue? {
-        OverrideValue(OverrideState(cellValue: pinnedCell.load(ordering: .relaxed)))
+        OverrideValue(OverrideState(cellValue: pinnedCell.load(ordering: .relaxed) & 3))
+    }
+
+    /// The linked value, `"on"`, `"off"` or `nil`.
+    public override var linkedValue: OverrideValue? {
+        OverrideValue(OverrideState(cellValue: pinnedCell.load(ordering: .relaxed) >> 2))
     }
 
     override func applyLaunchOverride(_ value: OverrideValue?, origin: String) {
         pinnedOrigin.replace { LaunchOrigin(text: origin, previous: $0) }
-        pinnedCell.store((value?.overrideState ?? .featureDefault).cellValue, ordering: .relaxed)
+        let bits = (value?.overrideState ?? .featureDefault).cellValue
+        updatePinned { ($0 & ~3) | bits }
         queueObservedChange()
+    }
+
+    override func applyLinkedValue(_ value: OverrideValue?, server: String) -> Bool {
+        if value != nil, linkOrigin.withCurrent({ $0?.text }) != server {
+            linkOrigin.replace { LaunchOrigin(text: server, previous: $0) }
+        }
+        let bits = (value?.overrideState ?? .featureDefault).cellValue
+        let (before, after) = updatePinned { ($0 & 3) | (bits << 2) }
+        if before != after { queueObservedChange() }
+        return before != after
+    }
+
+    /// Replaces the pinned cell by `change` of it, atomically (a launch override and a link may be set at once).
+    /// - Returns: the cell before and after.
+    @discardableResult
+    private func updatePinned(_ change: (UInt8) -> UInt8) -> (before: UInt8, after: UInt8) {
+        var current = pinnedCell.load(ordering: .relaxed)
+        while true {
+            let next = change(current)
+            let (exchanged, original) = pinnedCell.compareExchange(
+                expected: current, desired: next, ordering: .relaxed)
+            if exchanged { return (current, next) }
+            current = original
+        }
     }
     /// The launch value, `"on"` or `"off"`.
     public override var launchStoredValue: OverrideValue { launchValue ? .on : .off }

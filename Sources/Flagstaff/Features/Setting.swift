@@ -15,7 +15,7 @@ import Synchronization
 ///
 /// Settings live in registries and groups like flags (discovered by reflection, namespaced keys, duplicate
 /// checks) and appear in search, manifests, restart tracking and change notifications. Resolution, highest
-/// first: a test override (`withSetting`), the local override, the remote value (when bound, see
+/// first: a test override (`withSetting`), a launch override, a linked value, the local override, the remote value (when bound, see
 /// ``SettingRemoteBinding``), the declared default.
 ///
 /// Reads take no lock and decode nothing: the override is kept decoded, and a remote value is decoded once per
@@ -294,6 +294,24 @@ public final class Setting<Value: SettingValue>: AnyFeature, @unchecked Sendable
         ObservedState(value: Value.storedValue(of: sharedValue), override: overrideValue)
     }
 
+    /// The linked value as JSON, or `nil`.
+    public override var linkedValue: OverrideValue? { state.read { $0.linkedStored } }
+
+    override func applyLinkedValue(_ value: OverrideValue?, server: String) -> Bool {
+        let decoded = value.flatMap { try? decodeChecked($0) }
+        let kept = decoded == nil ? nil : value
+        // Most members keep their linked value from one update to the next: no write (and no epoch wait) then.
+        let unchanged = state.read { $0.linkedStored == kept && (kept == nil || $0.linkServer == server) }
+        if unchanged { return false }
+        let changed = state.update { current in
+            let next = current.with(linked: decoded, stored: kept, server: kept == nil ? nil : server)
+            publishFastPath(for: next)
+            return (next, current.linkedStored != kept)
+        }
+        if changed { queueObservedChange() }
+        return changed
+    }
+
     override func applyLaunchOverride(_ value: OverrideValue?, origin: String) {
         let decoded = value.flatMap { try? decodeChecked($0) }
         state.update { current in
@@ -326,9 +344,15 @@ public final class Setting<Value: SettingValue>: AnyFeature, @unchecked Sendable
         let (overrideValue, stored, pinned, pinnedStored, pinnedOrigin) = state.read {
             ($0.override, $0.stored, $0.pinned, $0.pinnedStored, $0.pinnedOrigin)
         }
+        let (linked, linkedStored, linkServer) = state.read { ($0.linked, $0.linkedStored, $0.linkServer) }
         if let pinned {
             chain.append(ValueResolutionStep(source: .launch, value: pinnedStored, detail: pinnedOrigin))
             if winner == nil { winner = (pinned, .launch) }
+        }
+        if let linked {
+            let source = ResolutionSource.link(server: linkServer ?? "")
+            chain.append(ValueResolutionStep(source: source, value: linkedStored, detail: "linked"))
+            if winner == nil { winner = (linked, source) }
         }
         chain.append(
             ValueResolutionStep(source: .override, value: stored, detail: overrideValue == nil ? "not overridden" : nil)

@@ -10,6 +10,10 @@ final class SettingState<Value: SettingValue>: @unchecked Sendable {
     @usableFromInline let pinned: Value?
     let pinnedStored: OverrideValue?
     let pinnedOrigin: String?
+    /// The linked value (``ResolutionSource/link(server:)``), between the launch override and `override`.
+    @usableFromInline let linked: Value?
+    let linkedStored: OverrideValue?
+    let linkServer: String?
     @usableFromInline let binding: SettingRemoteBinding?
     /// The source generation `remote` was decoded for (`UInt64.max`: never).
     @usableFromInline let remoteGeneration: UInt64
@@ -19,7 +23,8 @@ final class SettingState<Value: SettingValue>: @unchecked Sendable {
 
     init(
         override: Value? = nil, stored: OverrideValue? = nil, pinned: Value? = nil, pinnedStored: OverrideValue? = nil,
-        pinnedOrigin: String? = nil, binding: SettingRemoteBinding?, remoteGeneration: UInt64 = .max,
+        pinnedOrigin: String? = nil, linked: Value? = nil, linkedStored: OverrideValue? = nil,
+        linkServer: String? = nil, binding: SettingRemoteBinding?, remoteGeneration: UInt64 = .max,
         remote: Value? = nil, remoteRaw: RemoteSettingValue? = nil, remoteProblem: String? = nil
     ) {
         self.override = override
@@ -27,6 +32,9 @@ final class SettingState<Value: SettingValue>: @unchecked Sendable {
         self.pinned = pinned
         self.pinnedStored = pinnedStored
         self.pinnedOrigin = pinnedOrigin
+        self.linked = linked
+        self.linkedStored = linkedStored
+        self.linkServer = linkServer
         self.binding = binding
         self.remoteGeneration = remoteGeneration
         self.remote = remote
@@ -34,32 +42,42 @@ final class SettingState<Value: SettingValue>: @unchecked Sendable {
         self.remoteProblem = remoteProblem
     }
 
-    /// The override that decides the value: the launch override, else the stored one.
-    @usableFromInline var forced: Value? { pinned ?? override }
+    /// The override that decides the value: the launch override, else the linked value, else the stored one.
+    @usableFromInline var forced: Value? { pinned ?? linked ?? override }
 
     func with(override: Value?, stored: OverrideValue?) -> SettingState {
         SettingState(
             override: override, stored: stored, pinned: pinned, pinnedStored: pinnedStored, pinnedOrigin: pinnedOrigin,
-            binding: binding, remoteGeneration: remoteGeneration, remote: remote, remoteRaw: remoteRaw,
+            linked: linked, linkedStored: linkedStored, linkServer: linkServer, binding: binding,
+            remoteGeneration: remoteGeneration, remote: remote, remoteRaw: remoteRaw,
             remoteProblem: remoteProblem)
     }
 
     func with(pinned: Value?, stored pinnedStored: OverrideValue?, origin: String?) -> SettingState {
         SettingState(
             override: override, stored: stored, pinned: pinned, pinnedStored: pinnedStored, pinnedOrigin: origin,
-            binding: binding, remoteGeneration: remoteGeneration, remote: remote, remoteRaw: remoteRaw,
+            linked: linked, linkedStored: linkedStored, linkServer: linkServer, binding: binding,
+            remoteGeneration: remoteGeneration, remote: remote, remoteRaw: remoteRaw,
             remoteProblem: remoteProblem)
+    }
+
+    func with(linked: Value?, stored linkedStored: OverrideValue?, server: String?) -> SettingState {
+        SettingState(
+            override: override, stored: stored, pinned: pinned, pinnedStored: pinnedStored, pinnedOrigin: pinnedOrigin,
+            linked: linked, linkedStored: linkedStored, linkServer: server, binding: binding,
+            remoteGeneration: remoteGeneration, remote: remote, remoteRaw: remoteRaw, remoteProblem: remoteProblem)
     }
 
     func with(binding: SettingRemoteBinding) -> SettingState {
         SettingState(
             override: override, stored: stored, pinned: pinned, pinnedStored: pinnedStored, pinnedOrigin: pinnedOrigin,
-            binding: binding)
+            linked: linked, linkedStored: linkedStored, linkServer: linkServer, binding: binding)
     }
 
     func with(remote: Value?, raw: RemoteSettingValue?, problem: String?, generation: UInt64) -> SettingState {
         SettingState(
             override: override, stored: stored, pinned: pinned, pinnedStored: pinnedStored, pinnedOrigin: pinnedOrigin,
-            binding: binding, remoteGeneration: generation, remote: remote, remoteRaw: raw, remoteProblem: problem)
+            linked: linked, linkedStored: linkedStored, linkServer: linkServer, binding: binding,
+            remoteGeneration: generation, remote: remote, remoteRaw: raw, remoteProblem: problem)
     }
 }

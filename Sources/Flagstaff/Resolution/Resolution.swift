@@ -6,6 +6,10 @@ public enum ResolutionSource: Sendable, Hashable {
     case testOverride
     /// A launch override (`FLAGSTAFF_OVERRIDES`, `-flagstaff KEY=VALUE`): fixed for the life of the process.
     case launch
+    /// A value linked from a flag server (`OFREPLink` in `FlagstaffRemote`, following `flagstaff serve` for QA):
+    /// it wins over the app's own override, remote value and default while the link lasts, and unlinking
+    /// restores them. `server` names the server (scheme, host and port, no path or query).
+    case link(server: String)
     /// A local override (QA, the console, the CLI), persisted in the override store.
     case override
     /// A value from a remote-config provider's active config.
@@ -17,12 +21,13 @@ public enum ResolutionSource: Sendable, Hashable {
     /// The static default given at declaration.
     case `static`
 
-    /// A short lowercase name for display: `test`, `launch`, `override`, `remote`, `dynamic`, `build target`,
-    /// `default`.
+    /// A short lowercase name for display: `test`, `launch`, `link`, `override`, `remote`, `dynamic`,
+    /// `build target`, `default`.
     public var displayName: String {
         switch self {
         case .testOverride: return "test"
         case .launch: return "launch"
+        case .link: return "link"
         case .override: return "override"
         case .remote: return "remote"
         case .dynamic: return "dynamic"
@@ -50,7 +55,7 @@ public struct ResolutionStep: Sendable, Hashable {
 }
 
 /// A flag's effective value and why: the winning source and every source considered, in precedence order
-/// (test override, launch override, override, remote, dynamic, build target, static).
+/// (test override, launch override, link, override, remote, dynamic, build target, static).
 public struct Resolution: Sendable, Hashable {
     /// The effective value.
     public var value: Bool

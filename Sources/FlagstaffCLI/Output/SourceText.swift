@@ -6,12 +6,13 @@ enum SourceText {
     /// `ON` or `OFF`.
     static func value(_ value: Bool) -> String { value ? "ON" : "OFF" }
 
-    /// The stable identifier of a source in JSON: `test`, `launch`, `override`, `remote`, `dynamic`,
-    /// `buildTarget`, `static`.
+    /// The stable identifier of a source in JSON: `test`, `launch`, `link`, `override`, `remote`,
+    /// `dynamic`, `buildTarget`, `static`.
     static func identifier(_ source: ResolutionSource) -> String {
         switch source {
         case .testOverride: return "test"
         case .launch: return "launch"
+        case .link: return "link"
         case .override: return "override"
         case .remote: return "remote"
         case .dynamic: return "dynamic"
@@ -24,6 +25,7 @@ enum SourceText {
     static func name(_ source: ResolutionSource) -> String {
         switch source {
         case .remote(let provider, _): return "remote (\(TerminalText.safe(provider)))"
+        case .link(let server): return "link (\(TerminalText.safe(server)))"
         case .buildTarget(let target): return "build target (\(target.rawValue))"
         default: return source.displayName
         }
@@ -34,6 +36,7 @@ enum SourceText {
         switch source {
         case .testOverride: return "by test override"
         case .launch: return "by launch override"
+        case .link(let server): return "by link (\(TerminalText.safe(server)))"
         case .override: return "by override"
         case .remote(let provider, _): return "by remote (\(TerminalText.safe(provider)))"
         case .dynamic: return "by dynamic rule"

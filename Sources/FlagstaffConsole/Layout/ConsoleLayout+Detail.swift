@@ -98,6 +98,7 @@ extension ConsoleLayout {
         switch source {
         case .testOverride: "test override"
         case .launch: "launch override"
+        case .link(let server): "link (\(TextSanitizer.sanitize(server)))"
         case .override: "override"
         case .remote(let provider, _): "remote (\(TextSanitizer.sanitize(provider)))"
         case .dynamic: "dynamic"

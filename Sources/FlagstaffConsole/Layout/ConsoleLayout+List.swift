@@ -185,6 +185,7 @@ extension ConsoleLayout {
         switch source {
         case .testOverride: "test"
         case .launch: "launch"
+        case .link: "link"
         case .override: "override"
         case .remote: "remote"
         case .dynamic: "dynamic"

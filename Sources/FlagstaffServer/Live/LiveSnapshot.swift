@@ -5,6 +5,12 @@ import Synchronization
 /// rebuilds the snapshot after any change of the registry (the store, the console, a remote activation), and
 /// keeps serving the last good snapshot while the store is corrupt or unreadable.
 ///
+/// A write by another process (`flagstaff set`, another console) is noticed at once: a file store is watched
+/// (``FolderWatch``: inotify on Linux, a dispatch source on Darwin) and each write re-reads it, so the registry's
+/// subscribers (event streams) hear of it without waiting for a request or the registry's poll. When the watch
+/// cannot be set up (the store's folder does not exist yet, no inotify instances left), the signature check of
+/// each request and the registry's own poll remain.
+///
 /// The server never writes the store. Thread-safe; ``current()`` costs a `stat` of the store file and a lock
 /// when nothing changed.
 package final class LiveSnapshot: Sendable {
@@ -21,6 +27,7 @@ package final class LiveSnapshot: Sendable {
     private let state: AnnotatedMutex<State>
     private let subscription: ChangeSubscription
     private let onStoreProblem: @Sendable (String?) -> Void
+    private let watch = AnnotatedMutex<FolderWatch?>(nil)
 
     /// Starts serving a registry.
     /// - Parameters:
@@ -38,9 +45,26 @@ package final class LiveSnapshot: Sendable {
             State(
                 snapshot: ServedSnapshot(registry: registry), builtAtChange: 0,
                 signature: registry.store.changeSignature(), storeProblem: problem))
+        watchStore()
     }
 
-    deinit { subscription.cancel() }
+    deinit {
+        subscription.cancel()
+        watch.withLock { $0 }?.cancel()
+    }
+
+    /// Starts watching a file store for writes by other processes; returns whether the watch is set up (else the
+    /// poll is the only way changes arrive).
+    @discardableResult
+    package func watchStore() -> Bool {
+        guard let file = registry.store as? FileOverrideStore else { return false }
+        let made = try? file.watchFile { [weak self] in _ = self?.current() }
+        watch.withLock { $0 = made }
+        return made != nil
+    }
+
+    /// Whether writes to the store are watched (not only polled).
+    package var isWatchingStore: Bool { watch.withLock { $0 != nil } }
 
     /// The store's error as the server reports it: what is wrong, without the store's note that flags read their
     /// defaults meanwhile (the server keeps its last values).

@@ -17,7 +17,7 @@ package struct ServedFlag: Sendable {
     /// The short names of the sources (``ResolutionSource/displayName``), in the order of ``sourceIndex(_:)``.
     private static let sourceNames = [
         ResolutionSource.testOverride, .launch, .override, .remote(provider: "", fetchedAt: nil), .dynamic,
-        .buildTarget(.debug), .static,
+        .buildTarget(.debug), .static, .link(server: ""),
     ].map(\.displayName)
 
     /// Copies a registry member's effective value and its source.
@@ -40,6 +40,7 @@ package struct ServedFlag: Sendable {
         case .dynamic: return 4
         case .buildTarget: return 5
         case .static: return 6
+        case .link: return 7
         }
     }
 

@@ -1,0 +1,93 @@
+import Flagstaff
+
+/// A registry following an ``OFREPProvider`` (a QA link to `flagstaff serve`): each member whose key the server
+/// evaluates takes the server's value, with the source ``ResolutionSource/link(server:)`` in its `resolution`.
+///
+/// The linked value wins over the member's local override, remote value and default, and loses to a launch
+/// override and to a task-local test override (`withFeature`, `withSetting`). A value that is not valid for the
+/// member (wrong type, out of range, not a choice) is not linked and is listed in ``problems``; a flag takes
+/// `true`/`false`. Nothing is written to the override store. ``unlink()`` (or releasing the link) restores the
+/// app's own values.
+public final class OFREPLink: Sendable {
+    private struct State {
+        var registry: AnyFeatureRegistry?
+        var problems: [String: String] = [:]
+    }
+
+    /// The provider the values come from.
+    public let provider: OFREPProvider
+    /// Held while values are applied, so that two answers are applied in the order they were read.
+    private let state: AnnotatedMutex<State>
+    private let subscription = AnnotatedMutex<OFREPSubscription?>(nil)
+
+    init(provider: OFREPProvider, registry: AnyFeatureRegistry) {
+        self.provider = provider
+        state = AnnotatedMutex(State(registry: registry))
+    }
+
+    deinit { unlink() }
+
+    /// Server values the registry's members refused, by key: why each was not linked.
+    public var problems: [String: String] { state.withLock { $0.problems } }
+
+    /// Whether the link is in force.
+    public var isLinked: Bool { state.withLock { $0.registry != nil } }
+
+    /// Restores the app's own values: every linked value is removed (observers and subscribers are told). The
+    /// provider keeps running until it is stopped. Safe to call more than once.
+    public func unlink() {
+        subscription.withLock { $0 }?.cancel()
+        state.withLock { state in
+            guard let registry = state.registry else { return }
+            state.registry = nil
+            state.problems = [:]
+            registry.applyLinkedValues([:], server: provider.options.origin)
+        }
+    }
+
+    /// Puts the provider's values in force.
+    func apply() {
+        state.withLock { state in
+            guard let registry = state.registry else { return }
+            var values: [String: OverrideValue] = [:]
+            for (key, flag) in provider.flags {
+                guard let value = flag.value, let member = registry.feature(forKey: key) else { continue }
+                if member is AnyFlag {
+                    switch value.json {
+                    case "true": values[key] = .on
+                    case "false": values[key] = .off
+                    default: values[key] = value
+                    }
+                } else {
+                    values[key] = value
+                }
+            }
+            state.problems = registry.applyLinkedValues(values, server: provider.options.origin).problems
+        }
+    }
+
+    func keep(_ subscription: OFREPSubscription) {
+        self.subscription.withLock { $0 = subscription }
+    }
+}
+
+extension OFREPProvider {
+    /// Links a registry to this provider's values and starts the provider (see ``OFREPLink``).
+    ///
+    /// ```swift
+    /// let link = OFREPProvider(options: options).link(to: features)   // QA builds only
+    /// // … later: link.unlink()
+    /// ```
+    /// The provider is attached to the registry as a remote source (the console shows its status, `Ctrl-R`
+    /// refreshes it).
+    /// - Parameter registry: The registry whose members follow the server.
+    /// - Returns: The link; keep it as long as the registry should follow the server.
+    public func link(to registry: AnyFeatureRegistry) -> OFREPLink {
+        let link = OFREPLink(provider: self, registry: registry)
+        link.keep(onChange { [weak link] _ in link?.apply() })
+        registry.attach(self)
+        link.apply()
+        start()
+        return link
+    }
+}

@@ -1,0 +1,194 @@
+import Flagstaff
+import Foundation
+
+/// The provider's loop: one fetch at a time, triggered by the start, the event streams, the poll or a retry.
+extension OFREPProvider {
+    func run() async {
+        // Newest only: messages that come while a fetch is under way make one more fetch, not one each.
+        let (triggers, continuation) = AsyncStream.makeStream(of: Trigger.self, bufferingPolicy: .bufferingNewest(1))
+        var streams: [URL: Task<Void, Never>] = [:]
+        var poll: Task<Void, Never>?
+        var retry: Task<Void, Never>?
+        var failures = 0
+        defer {
+            for task in streams.values { task.cancel() }
+            poll?.cancel()
+            retry?.cancel()
+            continuation.finish()
+        }
+        continuation.yield(.start)
+        for await trigger in triggers {
+            if Task.isCancelled { return }
+            let outcome = await fetch(trigger)
+            if Task.isCancelled { return }
+            retry?.cancel()
+            retry = nil
+            switch outcome {
+            case .fatal:
+                return
+            case .retryAfter(let pause):
+                do { try await options.clock.sleep(for: pause) } catch { return }
+                continuation.yield(.revalidate)
+                continue
+            case .answered(let offered):
+                failures = 0
+                for (url, task) in streams where !offered.contains(url) {
+                    task.cancel()
+                    streams[url] = nil
+                }
+                for url in offered where streams[url] == nil {
+                    streams[url] = Task { await self.follow(url, triggers: continuation) }
+                }
+            case .unchanged:
+                failures = 0
+            case .failed:
+                failures += 1
+                // Until a first answer there is nothing to serve and nothing that would ask again: retry.
+                if !state.withLock({ $0.answered }) {
+                    let pause = reconnectDelay(failures: failures, serverMinimum: nil)
+                    let clock = options.clock
+                    retry = Task {
+                        do { try await clock.sleep(for: pause) } catch { return }
+                        continuation.yield(.revalidate)
+                    }
+                }
+            }
+            if streams.isEmpty, poll == nil, let interval = options.pollInterval, state.withLock({ $0.answered }) {
+                let clock = options.clock
+                poll = Task {
+                    while !Task.isCancelled {
+                        do { try await clock.sleep(for: max(interval, .milliseconds(1))) } catch { return }
+                        continuation.yield(.revalidate)
+                    }
+                }
+            } else if !streams.isEmpty {
+                poll?.cancel()
+                poll = nil
+            }
+        }
+    }
+
+    /// The pause before the next attempt after `failures` in a row: the minimum delay doubled per failure up to
+    /// the maximum, times a jitter factor of 0.5–1.5, and never less than the server's `retry:`.
+    func reconnectDelay(failures: Int, serverMinimum: Duration?) -> Duration {
+        let exponent = min(max(failures - 1, 0), 30)
+        var pause = options.minimumReconnectDelay * (1 << exponent)
+        if pause > options.maximumReconnectDelay || pause < .zero { pause = options.maximumReconnectDelay }
+        pause = pause * (0.5 + min(max(options.random(), 0), 1))
+        if let serverMinimum, serverMinimum > pause { pause = serverMinimum }
+        return pause
+    }
+
+    /// One bulk evaluation, applied.
+    func fetch(_ trigger: Trigger) async -> FetchOutcome {
+        var url = options.bulkURL
+        if case .event(let refetch) = trigger, refetch.etag != nil || refetch.lastModified != nil,
+            var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+        {
+            var items: [URLQueryItem] = []
+            if let etag = refetch.etag { items.append(URLQueryItem(name: "flagConfigEtag", value: etag)) }
+            if let modified = refetch.lastModified {
+                items.append(URLQueryItem(name: "flagConfigLastModified", value: modified))
+            }
+            components.queryItems = items
+            // `+` is a space to many servers' query parsers: send it escaped.
+            components.percentEncodedQuery = components.percentEncodedQuery?
+                .replacingOccurrences(of: "+", with: "%2B")
+            url = components.url ?? url
+        }
+        var headers = options.headers.sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) }
+        headers.append((name: "Content-Type", value: "application/json"))
+        headers.append((name: "Accept", value: "application/json"))
+        let etag = state.withLock { state -> String? in
+            state.fetches += 1
+            return state.etag
+        }
+        if trigger != .start, let etag { headers.append((name: "If-None-Match", value: etag)) }
+        let request = RemoteHTTPRequest(method: "POST", url: url, headers: headers, body: options.requestBody)
+        let server = "OFREP server \(options.origin)"
+        switch await transport.send(request, timeout: options.requestTimeout) {
+        case .failure(.cancelled):
+            return .failed
+        case .failure(let error):
+            record(error: "\(server): \(error)")
+            return .failed
+        case .success(let response):
+            switch response.status {
+            case 200:
+                do {
+                    let answer = try OFREPBulkAnswer.read(response.body, baseURL: options.baseURL)
+                    apply(answer, etag: response.header("etag"))
+                    return .answered(streams: answer.eventStreams)
+                } catch {
+                    record(error: "\(server): unusable bulk evaluation: \(error)")
+                    return .failed
+                }
+            case 304:
+                state.withLock {
+                    $0.lastFetch = Date()
+                    $0.lastError = nil
+                }
+                return .unchanged
+            case 401, 403:
+                record(
+                    error:
+                        "\(server) refused the credentials (status \(response.status)); check the token, then stop and start the provider"
+                )
+                return .fatal
+            case 429:
+                let pause = Self.retryAfter(response.header("retry-after")) ?? options.minimumReconnectDelay
+                record(error: "\(server) asked to wait (status 429) for \(pause)")
+                return .retryAfter(pause)
+            default:
+                record(error: "\(server) answered status \(response.status)\(Self.details(response.body))")
+                return .failed
+            }
+        }
+    }
+
+    private func record(error: String) {
+        state.withLock { $0.lastError = error }
+    }
+
+    /// Replaces the values and tells the listeners which keys changed.
+    private func apply(_ answer: OFREPBulkAnswer, etag: String?) {
+        let (changed, listeners) = state.withLock { state -> (Set<String>, [@Sendable (Set<String>) -> Void]) in
+            var changed = Set<String>()
+            for (key, flag) in answer.flags where state.flags[key] != flag { changed.insert(key) }
+            for key in state.flags.keys where answer.flags[key] == nil { changed.insert(key) }
+            state.flags = answer.flags
+            state.etag = etag
+            state.lastFetch = Date()
+            state.lastError = nil
+            let first = !state.answered
+            state.answered = true
+            return (first ? changed.union(answer.flags.keys) : changed, Array(state.listeners.values))
+        }
+        guard !changed.isEmpty else { return }
+        for listener in listeners { listener(changed) }
+    }
+
+    /// `Retry-After` as seconds or an HTTP date, clamped to 0…1 hour; `nil` when absent or unreadable.
+    static func retryAfter(_ value: String?) -> Duration? {
+        guard let value = value?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
+        var seconds: Double?
+        if let number = Int(value) {
+            seconds = Double(number)
+        } else {
+            let formatter = DateFormatter()
+            formatter.locale = Locale(identifier: "en_US_POSIX")
+            formatter.timeZone = TimeZone(identifier: "GMT")
+            formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
+            seconds = formatter.date(from: value).map { $0.timeIntervalSinceNow }
+        }
+        guard let seconds else { return nil }
+        return .milliseconds(Int64(min(max(seconds, 0), 3600) * 1000))
+    }
+
+    /// `: <errorDetails>` of an error body, when it has one.
+    static func details(_ body: Data) -> String {
+        guard let object = try? JSONValue.read(body) as? [String: Any], let details = object["errorDetails"] as? String
+        else { return "" }
+        return ": " + String(details.prefix(200))
+    }
+}

@@ -1,0 +1,86 @@
+import Flagstaff
+import Foundation
+
+/// Following one event stream (ADR-0008): connect, turn `refetchEvaluation` messages into fetches, reconnect.
+extension OFREPProvider {
+    /// How one connection ended.
+    private enum Ending {
+        /// It was accepted (200) and later ended, cleanly or not.
+        case dropped
+        /// It was not accepted: refused, failed or answered another status.
+        case failed
+        /// The server refused the credentials: stop following this stream.
+        case refused
+    }
+
+    /// Follows the stream at `url` until the task is cancelled.
+    func follow(_ url: URL, triggers: AsyncStream<Trigger>.Continuation) async {
+        var lastEventID: String?
+        var failures = 0
+        var retry: Duration?
+        var connections = 0
+        while !Task.isCancelled {
+            var parser = ServerSentEventParser(lastEventID: lastEventID)
+            let ending = await read(
+                url, parser: &parser, lastEventID: lastEventID,
+                onOpen: {
+                    connections += 1
+                    // Events may have been missed while the stream was down: fetch after every reconnection.
+                    if connections > 1 { triggers.yield(.revalidate) }
+                },
+                onRefetch: { triggers.yield(.event($0)) })
+            lastEventID = parser.lastEventID
+            if let milliseconds = parser.retryMilliseconds {
+                retry = .milliseconds(Int64(min(milliseconds, 3_600_000)))
+            }
+            if Task.isCancelled { return }
+            switch ending {
+            case .refused: return
+            case .dropped: failures = 1
+            case .failed: failures += 1
+            }
+            do {
+                try await options.clock.sleep(for: reconnectDelay(failures: failures, serverMinimum: retry))
+            } catch {
+                return
+            }
+        }
+    }
+
+    /// Reads one connection to its end.
+    private func read(
+        _ url: URL, parser: inout ServerSentEventParser, lastEventID: String?, onOpen: () -> Void,
+        onRefetch: (OFREPRefetch) -> Void
+    ) async -> Ending {
+        var headers = options.headers.sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) }
+        headers.append((name: "Accept", value: "text/event-stream"))
+        headers.append((name: "Cache-Control", value: "no-cache"))
+        if let lastEventID { headers.append((name: "Last-Event-ID", value: lastEventID)) }
+        let request = RemoteHTTPRequest(method: "GET", url: url, headers: headers)
+        // Never the URL itself in messages: it may carry a token (ADR-0008).
+        let place = "event stream at \(RemoteHTTPError.hostAndPort(url))"
+        var opened = false
+        defer { if opened { state.withLock { $0.openStreams -= 1 } } }
+        for await event in streamTransport.open(request, idleTimeout: options.streamIdleTimeout) {
+            switch event {
+            case .response(let status, _) where status == 200:
+                opened = true
+                state.withLock { $0.openStreams += 1 }
+                onOpen()
+            case .response(let status, _):
+                state.withLock { $0.lastError = "OFREP \(place) answered status \(status)" }
+                return status == 401 || status == 403 ? .refused : .failed
+            case .data(let bytes):
+                for message in parser.feed(bytes) {
+                    guard let refetch = OFREPRefetch.from(eventData: message.data) else { continue }
+                    onRefetch(refetch)
+                }
+            case .finished(let error):
+                if let error, error != .cancelled, !opened {
+                    state.withLock { $0.lastError = "OFREP \(place): \(error)" }
+                }
+            }
+        }
+        return opened ? .dropped : .failed
+    }
+}

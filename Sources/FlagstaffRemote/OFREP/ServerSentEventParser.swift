@@ -1,0 +1,113 @@
+import Foundation
+
+/// One event of a `text/event-stream`, as the WHATWG `EventSource` algorithm dispatches it.
+package struct ServerSentEvent: Sendable, Equatable {
+    /// The `event:` field, `message` when absent.
+    package var type: String
+    /// The `data:` lines joined by line feeds.
+    package var data: String
+    /// The last event id after this event (an `id:` in it, else the one before), `nil` when none was ever set.
+    package var lastEventID: String?
+
+    package init(type: String = "message", data: String, lastEventID: String? = nil) {
+        self.type = type
+        self.data = data
+        self.lastEventID = lastEventID
+    }
+}
+
+/// Reads a `text/event-stream` body as it arrives, by the WHATWG rules: lines end in CR, LF or CRLF; a line
+/// starting with `:` is a comment (keep-alive); `field: value` with one optional space after the colon; a blank
+/// line dispatches the event (none when it has no data); `id` without a NUL sets the last event id; `retry` with
+/// only digits sets the reconnection time. Pure: no I/O, fed by the transport.
+///
+/// A line longer than ``maximumLineBytes`` is cut there (the rest of it is dropped), so a server that never sends
+/// a line end cannot make the reader keep an unbounded buffer.
+package struct ServerSentEventParser: Sendable {
+    /// The longest line kept.
+    package static let maximumLineBytes = 1 << 20
+
+    private var line: [UInt8] = []
+    private var afterCR = false
+    private var sawBOM = false
+    private var type = ""
+    private var data: [String] = []
+    private var hasData = false
+    /// The last event id (carried across events and, by the caller, across connections).
+    package private(set) var lastEventID: String?
+    /// The reconnection time the server asked for (`retry:`), in milliseconds.
+    package private(set) var retryMilliseconds: Int?
+
+    /// A parser that starts with a known last event id (a reconnection).
+    package init(lastEventID: String? = nil) {
+        self.lastEventID = lastEventID
+    }
+
+    /// Feeds the next bytes of the body.
+    /// - Returns: the events completed by them, in order.
+    package mutating func feed(_ bytes: some Sequence<UInt8>) -> [ServerSentEvent] {
+        var events: [ServerSentEvent] = []
+        for byte in bytes {
+            if afterCR {
+                afterCR = false
+                if byte == 10 { continue }
+            }
+            switch byte {
+            case 13:
+                afterCR = true
+                endLine(into: &events)
+            case 10:
+                endLine(into: &events)
+            default:
+                if line.count < Self.maximumLineBytes { line.append(byte) }
+            }
+        }
+        return events
+    }
+
+    private mutating func endLine(into events: inout [ServerSentEvent]) {
+        defer { line.removeAll(keepingCapacity: true) }
+        var bytes = line[...]
+        if !sawBOM {
+            sawBOM = true
+            if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
+        }
+        if bytes.isEmpty {
+            dispatch(into: &events)
+            return
+        }
+        if bytes.first == UInt8(ascii: ":") { return }
+        let name: String
+        var text = ""
+        if let colon = bytes.firstIndex(of: UInt8(ascii: ":")) {
+            name = String(decoding: bytes[..<colon], as: UTF8.self)
+            var rest = bytes[bytes.index(after: colon)...]
+            if rest.first == UInt8(ascii: " ") { rest = rest.dropFirst() }
+            text = String(decoding: rest, as: UTF8.self)
+        } else {
+            name = String(decoding: bytes, as: UTF8.self)
+        }
+        switch name {
+        case "event": type = text
+        case "data":
+            data.append(text)
+            hasData = true
+        case "id" where !text.contains("\u{0}"): lastEventID = text
+        case "retry" where !text.isEmpty && text.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }):
+            retryMilliseconds = Int(text) ?? Int.max
+        default: break
+        }
+    }
+
+    private mutating func dispatch(into events: inout [ServerSentEvent]) {
+        defer {
+            type = ""
+            data = []
+            hasData = false
+        }
+        guard hasData else { return }
+        events.append(
+            ServerSentEvent(
+                type: type.isEmpty ? "message" : type, data: data.joined(separator: "\n"), lastEventID: lastEventID))
+    }
+}

@@ -1,0 +1,106 @@
+import Flagstaff
+import Foundation
+import Testing
+
+@testable import FlagstaffRemote
+
+/// The pure readers of the OFREP provider: server-sent events (WHATWG rules), bulk answers and refetch messages
+/// (the shapes of open-feature/protocol's `service/openapi.yaml` and ADR-0008).
+@Suite("OFREP readers")
+struct OFREPParsingTests {
+    @Test("SSE: CR, LF and CRLF end lines; comments are skipped; data lines join; id carries; retry needs digits")
+    func serverSentEvents() {
+        var parser = ServerSentEventParser()
+        var events = parser.feed(Array(": keep-alive\r\nid: 7\rdata: {\"a\":\ndata: 1}\n\n".utf8))
+        #expect(events == [ServerSentEvent(data: "{\"a\":\n1}", lastEventID: "7")])
+        events = parser.feed(Array("event: other\ndata:x\n\nretry: 15x\nretry: 2500\n".utf8))
+        #expect(events == [ServerSentEvent(type: "other", data: "x", lastEventID: "7")])
+        #expect(parser.retryMilliseconds == 2500)
+        // No data: no event. An event split across reads is dispatched once complete.
+        #expect(parser.feed(Array("id: 8\n\ndata: y".utf8)).isEmpty)
+        #expect(parser.lastEventID == "8")
+        #expect(parser.feed(Array("\r".utf8)).isEmpty)
+        #expect(parser.feed(Array("\n\n".utf8)) == [ServerSentEvent(data: "y", lastEventID: "8")])
+    }
+
+    @Test("SSE: a leading byte-order mark is dropped; an id with NUL is ignored; an endless line is cut, not kept")
+    func serverSentEventEdges() {
+        var parser = ServerSentEventParser(lastEventID: "3")
+        #expect(
+            parser.feed([0xEF, 0xBB, 0xBF] + Array("data: a\nid: x\u{0}y\n\n".utf8)) == [
+                ServerSentEvent(data: "a", lastEventID: "3")
+            ])
+        var long = ServerSentEventParser()
+        let huge = [UInt8](repeating: UInt8(ascii: "z"), count: ServerSentEventParser.maximumLineBytes + 10)
+        let events = long.feed(Array("data: ".utf8) + huge + Array("\n\n".utf8))
+        #expect(events.count == 1)
+        #expect(events.first?.data.utf8.count == ServerSentEventParser.maximumLineBytes - 6)
+    }
+
+    @Test("bulk answer: typed values, code defaults, per-flag errors, sse streams only, url or endpoint")
+    func bulkAnswer() throws {
+        let body = """
+            {"flags":[{"key":"b","value":true,"reason":"STATIC","variant":"on"},{"key":"n","value":20},
+            {"key":"d","value":0.5},{"key":"s","value":"dark"},{"key":"o","value":{"z":1,"a":[1,2]}},
+            {"key":"c","reason":"DEFAULT"},{"key":"e","errorCode":"PARSE_ERROR","errorDetails":"bad"}],
+            "eventStreams":[{"type":"sse","url":"http://h:1/events?channel=x"},{"type":"websocket","url":"ws://h"},
+            {"type":"sse","endpoint":{"requestUri":"/ofrep/v1/events"}},
+            {"type":"sse","endpoint":{"origin":"https://other:9","requestUri":"/e"}},
+            {"type":"sse","url":"/relative"}],"metadata":{"version":"v1"},"future":1}
+            """
+        let base = try #require(URL(string: "http://127.0.0.1:4242/prefix"))
+        let answer = try OFREPBulkAnswer.read(Data(body.utf8), baseURL: base)
+        #expect(answer.flags["b"]?.value?.json == "true")
+        #expect(answer.flags["b"]?.variant == "on")
+        #expect(answer.flags["n"]?.value?.json == "20")
+        #expect(answer.flags["d"]?.value?.json == "0.5")
+        #expect(answer.flags["s"]?.value == OverrideValue(string: "dark"))
+        #expect(answer.flags["o"]?.value?.json == #"{"a":[1,2],"z":1}"#)
+        #expect(answer.flags["c"]?.value == nil)
+        #expect(answer.flags["e"]?.errorCode == "PARSE_ERROR")
+        #expect(
+            answer.eventStreams.map(\.absoluteString) == [
+                "http://h:1/events?channel=x", "http://127.0.0.1:4242/ofrep/v1/events", "https://other:9/e",
+                "http://127.0.0.1:4242/relative",
+            ])
+    }
+
+    @Test("bulk answer: not JSON, not an object, no flags, a flag without a key: a message naming what is wrong")
+    func badBulkAnswers() throws {
+        let base = try #require(URL(string: "http://127.0.0.1:1"))
+        for (body, message) in [
+            ("{", "the body is not JSON"), ("[]", "the body is not a JSON object"),
+            (#"{"flag":[]}"#, #""flags" is missing or not an array"#),
+            (#"{"flags":[{"value":1}]}"#, #"flags[0] is not an object with a string "key""#),
+            (#"{"flags":[],"eventStreams":{}}"#, #""eventStreams" is not an array"#),
+        ] {
+            #expect(throws: OFREPAnswerError.self) { try OFREPBulkAnswer.read(Data(body.utf8), baseURL: base) }
+            do {
+                _ = try OFREPBulkAnswer.read(Data(body.utf8), baseURL: base)
+            } catch {
+                #expect(error.description.hasPrefix(message), "\(body)")
+            }
+        }
+    }
+
+    @Test("refetch messages: etag and lastModified (seconds or a date); other types and non-JSON are ignored")
+    func refetchMessages() {
+        #expect(
+            OFREPRefetch.from(eventData: #"{"type":"refetchEvaluation","etag":"\"abc\"","lastModified":1771622898}"#)
+                == OFREPRefetch(etag: "\"abc\"", lastModified: "1771622898"))
+        #expect(
+            OFREPRefetch.from(eventData: #"{"type":"refetchEvaluation","lastModified":"2026-02-20T21:28:18Z"}"#)
+                == OFREPRefetch(lastModified: "2026-02-20T21:28:18Z"))
+        #expect(OFREPRefetch.from(eventData: #"{"type":"refetchEvaluation"}"#) == OFREPRefetch())
+        #expect(OFREPRefetch.from(eventData: #"{"type":"fullConfig"}"#) == nil)
+        #expect(OFREPRefetch.from(eventData: "refetchEvaluation") == nil)
+    }
+
+    @Test("Retry-After: seconds, clamped; garbage is ignored")
+    func retryAfter() {
+        #expect(OFREPProvider.retryAfter("5") == .seconds(5))
+        #expect(OFREPProvider.retryAfter("99999") == .seconds(3600))
+        #expect(OFREPProvider.retryAfter("soon") == nil)
+        #expect(OFREPProvider.retryAfter(nil) == nil)
+    }
+}

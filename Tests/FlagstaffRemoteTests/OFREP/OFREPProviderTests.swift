@@ -1,0 +1,203 @@
+import Flagstaff
+import FlagstaffTestSupport
+import FlagstaffTesting
+import Foundation
+import Testing
+
+@testable import FlagstaffRemote
+
+/// The OFREP provider against a real HTTP server on 127.0.0.1: bulk evaluation with ETag/304, event streams
+/// (refetch, coalescing, Last-Event-ID, reconnect with backoff on a manual clock), polling only without a stream,
+/// and the statuses that stop or pause it.
+@Suite("OFREP provider")
+struct OFREPProviderTests {
+    private func options(_ server: FakeOFREPServer, clock: ManualClock, poll: Duration? = nil) -> OFREPOptions {
+        OFREPOptions(
+            baseURL: server.baseURL, headers: ["Authorization": "Bearer qa-secret"],
+            context: ["targetingKey": OverrideValue(string: "qa-phone"), "tier": OverrideValue(string: "gold")],
+            pollInterval: poll, clock: clock, random: { 0.5 })
+    }
+
+    @Test("the first evaluation is unconditional with the static context; a refresh revalidates with If-None-Match")
+    func bulkEvaluationAndETag() async throws {
+        // On a private executor (the provider's tasks too): with every suite running, the cooperative pool can
+        // be busy for longer than these tests wait.
+        try await offCooperativePool(timing: {
+            let server = try FakeOFREPServer(flags: ["newFeed": "true", "pageSize": "20"], streaming: false)
+            let provider = OFREPProvider(options: options(server, clock: ManualClock()))
+            provider.start()
+            defer { provider.stop() }
+            #expect(
+                await eventually { provider.flags.count == 2 },
+                "fetches \(provider.fetchCount), requests \(server.server.requestCount), \(provider.lastError ?? "-")")
+            let first = try #require(server.bulkRequests.first)
+            #expect(first.headers["If-None-Match"] == nil)
+            #expect(first.headers["Authorization"] == "Bearer qa-secret")
+            #expect(first.bodyText == #"{"context":{"targetingKey":"qa-phone","tier":"gold"}}"#)
+            #expect(provider.value(forKey: "newFeed", as: Bool.self) == true)
+            #expect(provider.value(forKey: "pageSize", as: Int.self) == 20)
+            #expect(provider.value(forKey: "pageSize", as: String.self) == nil)
+            #expect(provider.etag == "\"v1\"")
+
+            await provider.refresh()
+            #expect(server.bulkRequests.last?.headers["If-None-Match"] == "\"v1\"")
+            #expect(provider.flags.count == 2)
+            #expect(provider.status.state == .ok)
+        })
+    }
+
+    @Test("a refetchEvaluation message re-fetches with flagConfigEtag/flagConfigLastModified; no timer poll meanwhile")
+    func eventStreamRefetch() async throws {
+        // On a private executor (the provider's tasks too): with every suite running, the cooperative pool can
+        // be busy for longer than these tests wait.
+        try await offCooperativePool(timing: {
+            let server = try FakeOFREPServer(flags: ["newFeed": "false"])
+            let clock = ManualClock()
+            let provider = OFREPProvider(options: options(server, clock: clock, poll: .seconds(30)))
+            provider.start()
+            defer { provider.stop() }
+            #expect(await server.events.waitForConnections(1))
+            let stream = try #require(server.streamRequests.first)
+            #expect(stream.headers["Accept"] == "text/event-stream")
+            #expect(stream.headers["Authorization"] == "Bearer qa-secret")
+
+            server.publish("newFeed", "true", id: "e1")
+            #expect(await eventually { provider.value(forKey: "newFeed", as: Bool.self) == true })
+            let refetch = try #require(server.bulkRequests.last)
+            #expect(refetch.query["flagConfigEtag"] == "\"v2\"")
+            #expect(refetch.query["flagConfigLastModified"] == "1771622898")
+            #expect(refetch.headers["If-None-Match"] == "\"v1\"")
+
+            // A stream is offered: the poll interval is not used.
+            let fetches = server.bulkRequests.count
+            clock.advance(by: .seconds(300))
+            try await Task.sleep(for: .milliseconds(100))
+            #expect(server.bulkRequests.count == fetches)
+        })
+    }
+
+    @Test("messages that arrive while a fetch is under way make one more fetch, not one each")
+    func coalescing() async throws {
+        // On a private executor (the provider's tasks too): with every suite running, the cooperative pool can
+        // be busy for longer than these tests wait.
+        try await offCooperativePool(timing: {
+            let server = try FakeOFREPServer(flags: ["n": "1"])
+            let provider = OFREPProvider(options: options(server, clock: ManualClock()))
+            provider.start()
+            defer { provider.stop() }
+            #expect(await server.events.waitForConnections(1))
+            server.delayBulk(.milliseconds(400))
+            server.publish("n", "2", id: "1")
+            #expect(await eventually { server.bulkRequests.count == 2 })
+            for index in 3...7 { server.publish("n", "\(index)", id: "\(index)") }
+            #expect(await eventually { provider.value(forKey: "n", as: Int.self) == 7 })
+            try await Task.sleep(for: .milliseconds(900))
+            #expect(server.bulkRequests.count == 3)
+        })
+    }
+
+    @Test("a dropped stream reconnects after the backoff on the clock, with Last-Event-ID, then re-fetches")
+    func reconnect() async throws {
+        // On a private executor (the provider's tasks too): with every suite running, the cooperative pool can
+        // be busy for longer than these tests wait.
+        try await offCooperativePool(timing: {
+            let server = try FakeOFREPServer(flags: ["n": "1"])
+            let clock = ManualClock()
+            let provider = OFREPProvider(options: options(server, clock: clock))
+            provider.start()
+            defer { provider.stop() }
+            #expect(await server.events.waitForConnections(1))
+            server.publish("n", "2", id: "41")
+            #expect(await eventually { provider.value(forKey: "n", as: Int.self) == 2 })
+
+            server.set("n", "3")  // missed while the stream is down
+            server.events.closeConnections()
+            try await clock.waitForSleepers()
+            #expect(server.events.openedConnectionCount == 1)
+            // Minimum delay 1 s × jitter factor 1: nothing happens before it.
+            clock.advance(by: .milliseconds(999))
+            try await Task.sleep(for: .milliseconds(50))
+            #expect(server.events.openedConnectionCount == 1)
+            clock.advance(by: .milliseconds(1))
+            #expect(await server.events.waitForConnections(1))
+            #expect(server.streamRequests.last?.headers["Last-Event-ID"] == "41")
+            #expect(await eventually { provider.value(forKey: "n", as: Int.self) == 3 })
+        })
+    }
+
+    @Test("backoff doubles per failure up to the maximum, with ±50 % jitter, and honours the server's retry")
+    func backoff() throws {
+        let url = try #require(URL(string: "http://127.0.0.1:1"))
+        let provider = OFREPProvider(
+            options: OFREPOptions(
+                baseURL: url, minimumReconnectDelay: .seconds(1), maximumReconnectDelay: .seconds(10),
+                clock: ManualClock(), random: { 0.5 }))
+        #expect(provider.reconnectDelay(failures: 1, serverMinimum: nil) == .seconds(1))
+        #expect(provider.reconnectDelay(failures: 3, serverMinimum: nil) == .seconds(4))
+        #expect(provider.reconnectDelay(failures: 9, serverMinimum: nil) == .seconds(10))
+        #expect(provider.reconnectDelay(failures: 99, serverMinimum: nil) == .seconds(10))
+        #expect(provider.reconnectDelay(failures: 1, serverMinimum: .seconds(5)) == .seconds(5))
+        let jittered = OFREPProvider(
+            options: OFREPOptions(baseURL: url, clock: ManualClock(), random: { 0 }))
+        #expect(jittered.reconnectDelay(failures: 2, serverMinimum: nil) == .seconds(1))
+    }
+
+    @Test("without an event stream, the timer polls (with If-None-Match) only when an interval is set")
+    func pollingWithoutStream() async throws {
+        // On a private executor (the provider's tasks too): with every suite running, the cooperative pool can
+        // be busy for longer than these tests wait.
+        try await offCooperativePool(timing: {
+            let server = try FakeOFREPServer(flags: ["n": "1"], streaming: false)
+            let clock = ManualClock()
+            let provider = OFREPProvider(options: options(server, clock: clock, poll: .seconds(30)))
+            provider.start()
+            defer { provider.stop() }
+            #expect(await eventually { provider.flags.count == 1 })
+            try await clock.waitForSleepers()
+            server.set("n", "2")
+            clock.advance(by: .seconds(30))
+            #expect(await eventually { provider.value(forKey: "n", as: Int.self) == 2 })
+            #expect(server.bulkRequests.last?.headers["If-None-Match"] == "\"v1\"")
+
+            let quiet = try FakeOFREPServer(flags: ["n": "1"], streaming: false)
+            let idle = OFREPProvider(options: options(quiet, clock: clock))
+            idle.start()
+            defer { idle.stop() }
+            #expect(await eventually { idle.flags.count == 1 })
+            clock.advance(by: .seconds(3600))
+            try await Task.sleep(for: .milliseconds(100))
+            #expect(quiet.bulkRequests.count == 1)
+        })
+    }
+
+    @Test("401 stops the provider with a message about the credentials; a 500 is reported and retried")
+    func refusedAndFailing() async throws {
+        // On a private executor (the provider's tasks too): with every suite running, the cooperative pool can
+        // be busy for longer than these tests wait.
+        try await offCooperativePool(timing: {
+            let server = try FakeOFREPServer(flags: ["n": "1"], streaming: false)
+            server.answer(status: 401)
+            let clock = ManualClock()
+            let provider = OFREPProvider(options: options(server, clock: clock, poll: .seconds(1)))
+            provider.start()
+            defer { provider.stop() }
+            #expect(await eventually { provider.lastError != nil })
+            #expect(provider.lastError?.contains("refused the credentials (status 401)") == true)
+            clock.advance(by: .seconds(100))
+            try await Task.sleep(for: .milliseconds(100))
+            #expect(server.bulkRequests.count == 1)
+
+            let failing = try FakeOFREPServer(flags: ["n": "1"], streaming: false)
+            failing.answer(status: 500)
+            let retrying = OFREPProvider(options: options(failing, clock: clock))
+            retrying.start()
+            defer { retrying.stop() }
+            #expect(await eventually { retrying.lastError?.contains("answered status 500: scripted status") == true })
+            failing.answer(status: nil)
+            try await clock.waitForSleepers()
+            clock.advance(by: .seconds(1))
+            #expect(await eventually { retrying.flags.count == 1 })
+            #expect(retrying.lastError == nil)
+        })
+    }
+}
