@@ -16,30 +16,32 @@ package struct OFREPBulkAnswer: Sendable, Equatable {
     ///     is resolved against.
     /// - Throws: a message naming the member that is wrong and what was expected.
     package static func read(_ data: Data, baseURL: URL) throws(OFREPAnswerError) -> OFREPBulkAnswer {
-        let object: Any
+        let root: JSONValue
         do {
-            object = try JSONValue.read(data)
+            root = try JSONValue.read(data)
         } catch {
             throw OFREPAnswerError("the body is not JSON\(error.detail.map { " (\($0))" } ?? "")")
         }
-        guard let root = object as? [String: Any] else { throw OFREPAnswerError("the body is not a JSON object") }
-        guard let list = root["flags"] as? [Any] else {
+        guard case .object = root else { throw OFREPAnswerError("the body is not a JSON object") }
+        guard case .array(let list) = root["flags"] else {
             throw OFREPAnswerError("\"flags\" is missing or not an array")
         }
         var flags: [String: OFREPFlag] = [:]
-        for (index, item) in list.enumerated() {
-            guard let entry = item as? [String: Any], let key = entry["key"] as? String else {
+        for (index, entry) in list.enumerated() {
+            guard case .object = entry, let key = entry["key"]?.string else {
                 throw OFREPAnswerError("flags[\(index)] is not an object with a string \"key\"")
             }
+            let value = entry["value"].flatMap { $0 == .null ? nil : $0.overrideValue }
             flags[key] = OFREPFlag(
-                key: key, value: entry["value"].flatMap { $0 is NSNull ? nil : OverrideValue(jsonObject: $0) },
-                reason: entry["reason"] as? String, variant: entry["variant"] as? String,
-                errorCode: entry["errorCode"] as? String, errorDetails: entry["errorDetails"] as? String)
+                key: key, value: value, reason: entry["reason"]?.string, variant: entry["variant"]?.string,
+                errorCode: entry["errorCode"]?.string, errorDetails: entry["errorDetails"]?.string)
         }
         var streams: [URL] = []
         if let offered = root["eventStreams"] {
-            guard let array = offered as? [Any] else { throw OFREPAnswerError("\"eventStreams\" is not an array") }
-            for case let stream as [String: Any] in array where stream["type"] as? String == "sse" {
+            guard case .array(let array) = offered else {
+                throw OFREPAnswerError("\"eventStreams\" is not an array")
+            }
+            for stream in array where stream["type"]?.string == "sse" {
                 if let url = streamURL(stream, baseURL: baseURL), !streams.contains(url) { streams.append(url) }
             }
         }
@@ -48,14 +50,12 @@ package struct OFREPBulkAnswer: Sendable, Equatable {
 
     /// An event stream's URL: its `url` (relative ones against `baseURL`), else `origin` + `requestUri` of its
     /// `endpoint` (the base URL's origin when it has none); `nil` when neither is usable or it is not HTTP(S).
-    static func streamURL(_ stream: [String: Any], baseURL: URL) -> URL? {
+    static func streamURL(_ stream: JSONValue, baseURL: URL) -> URL? {
         var url: URL?
-        if let text = stream["url"] as? String {
+        if let text = stream["url"]?.string {
             url = URL(string: text, relativeTo: baseURL)?.absoluteURL
-        } else if let endpoint = stream["endpoint"] as? [String: Any], let path = endpoint["requestUri"] as? String,
-            path.hasPrefix("/")
-        {
-            var origin = (endpoint["origin"] as? String) ?? OFREPBulkAnswer.origin(of: baseURL)
+        } else if let endpoint = stream["endpoint"], let path = endpoint["requestUri"]?.string, path.hasPrefix("/") {
+            var origin = endpoint["origin"]?.string ?? OFREPBulkAnswer.origin(of: baseURL)
             while origin.hasSuffix("/") { origin.removeLast() }
             url = URL(string: origin + path)
         }
@@ -83,14 +83,12 @@ package struct OFREPRefetch: Sendable, Equatable {
     /// The refetch an event's data asks for, or `nil` when the data is not a `refetchEvaluation` message (another
     /// type, or not JSON: ignored, as the spec says for unknown types).
     package static func from(eventData data: String) -> OFREPRefetch? {
-        guard let object = try? JSONValue.read(Data(data.utf8)) as? [String: Any],
-            object["type"] as? String == "refetchEvaluation"
+        guard let object = try? JSONValue.read(Data(data.utf8)), object["type"]?.string == "refetchEvaluation"
         else { return nil }
-        var refetch = OFREPRefetch(etag: object["etag"] as? String)
+        var refetch = OFREPRefetch(etag: object["etag"]?.string)
         switch object["lastModified"] {
-        case let text as String: refetch.lastModified = text
-        case let number as NSNumber where String(cString: number.objCType) != "c":
-            refetch.lastModified = OverrideValue(jsonObject: number).json
+        case .string(let text): refetch.lastModified = text
+        case .number(let number): refetch.lastModified = JSONValue.number(number).overrideValue.json
         default: break
         }
         return refetch
@@ -101,4 +99,12 @@ package struct OFREPRefetch: Sendable, Equatable {
 package struct OFREPAnswerError: Error, Sendable, Equatable, CustomStringConvertible {
     package var description: String
     package init(_ description: String) { self.description = description }
+}
+
+extension JSONValue {
+    /// The string this value is, else `nil`.
+    fileprivate var string: String? {
+        if case .string(let text) = self { return text }
+        return nil
+    }
 }

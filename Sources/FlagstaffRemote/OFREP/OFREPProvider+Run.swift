@@ -187,8 +187,7 @@ extension OFREPProvider {
 
     /// `: <errorDetails>` of an error body, when it has one.
     static func details(_ body: Data) -> String {
-        guard let object = try? JSONValue.read(body) as? [String: Any], let details = object["errorDetails"] as? String
-        else { return "" }
+        guard case .string(let details) = (try? JSONValue.read(body))?["errorDetails"] else { return "" }
         return ": " + String(details.prefix(200))
     }
 }
