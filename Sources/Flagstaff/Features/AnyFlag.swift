@@ -14,9 +14,9 @@ open class AnyFlag: AnyFeature, @unchecked Sendable {
     /// The launch override: 0 none, 1 on, 2 off.
     let pinnedCell = Atomic<UInt8>(0)
     let launchCell = Atomic<UInt8>(0)  // 0 = not yet launched, 1 = on, 2 = off
-    /// Where the launch override came from (`nil`: none was applied). A pointer-sized cell rather than a lock and
-    /// a string in every flag: launch overrides are rare, flags are many.
-    private let pinnedOrigin = ChainedReference<LaunchOrigin>()
+    /// Where the launch override came from (empty: none was applied). One word rather than a lock and a string in
+    /// every flag: launch overrides are rare, flags are many.
+    private let pinnedOrigin = PublishedReference<LaunchOrigin>()
 
     /// Creates a flag. Subclasses call this.
     /// - Parameters:
@@ -91,7 +91,7 @@ open class AnyFlag: AnyFeature, @unchecked Sendable {
         if let pinned {
             chain.append(
                 ResolutionStep(
-                    source: .launch, value: pinned, detail: pinnedOrigin.withCurrent { $0?.text ?? "launch" }))
+                    source: .launch, value: pinned, detail: pinnedOrigin.readIfPublished { $0.text } ?? "launch"))
         }
         let state = OverrideState(cellValue: overrideCell.load(ordering: .relaxed))
         chain.append(
@@ -194,7 +194,7 @@ open class AnyFlag: AnyFeature, @unchecked Sendable {
     }
 
     override func applyLaunchOverride(_ value: OverrideValue?, origin: String) {
-        pinnedOrigin.replace { LaunchOrigin(text: origin, previous: $0) }
+        pinnedOrigin.publish(LaunchOrigin(text: origin))
         pinnedCell.store((value?.overrideState ?? .featureDefault).cellValue, ordering: .relaxed)
         queueObservedChange()
     }
@@ -246,13 +246,11 @@ open class AnyFlag: AnyFeature, @unchecked Sendable {
     }
 }
 
-/// The origin of a flag's launch override, immutable; keeps the one it replaced alive for readers that loaded it.
+/// The origin of a flag's launch override, immutable.
 private final class LaunchOrigin: Sendable {
     let text: String
-    let previous: LaunchOrigin?
 
-    init(text: String, previous: LaunchOrigin?) {
+    init(text: String) {
         self.text = text
-        self.previous = previous
     }
 }
