@@ -153,13 +153,9 @@ enum SettingBench {
             "Setting<String>.value (remote value)", reads(remoteNames) { $0.value.utf8.count },
             reference: ("String", stringLookup, 1))
         // What a read costs before any generic code: the reclamation protocol every setting read goes through.
-        let boxes = (0..<4).map { SharedEpochReference(Box(value: $0)) }
+        let published = (0..<4).map { PublishedReferenceBox(Box(value: $0)) }
         row(
-            "floor: SharedEpochReference.read (epoch protocol)", reads(boxes) { $0.read { $0.value } },
-            reference: ("Int", intLookup, nil))
-        let published = (0..<4).map { PublishedReference(Box(value: $0)) }
-        row(
-            "floor: PublishedReference.read (same protocol, inlined)", reads(published) { $0.read { $0.value } },
+            "floor: PublishedReference.read (epoch protocol)", reads(published) { $0.read { $0.value } },
             reference: ("Int", intLookup, nil))
         let cells = (0..<4).map { AtomicBox(Box(value: $0)) }
         row(

@@ -160,7 +160,7 @@ private final class Tracked: Sendable {
     @Test func toolsReadingTypeErasedValuesMakeNoObservationState() {
         let features = registry()
         for member in features.allFeatures { _ = (member.currentValue, member.overrideValue, member.isPendingRestart) }
-        let observed = { features.allFeatures.filter { $0.observation.exists }.map(\.key) }
+        let observed = { features.allFeatures.filter { $0.observation.isPublished }.map(\.key) }
         #expect(observed().isEmpty)
         _ = features.blueText.enabled
         #expect(observed() == ["blueText"])

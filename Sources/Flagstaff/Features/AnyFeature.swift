@@ -15,9 +15,9 @@ import Synchronization
 /// an expiry, an undo. The type-erased views (`currentValue`, `overrideValue`, …) are not tracked.
 ///
 /// Thread-safety: every member may be used from any thread. The identity (key, label, group, registry) is an
-/// immutable object published through an atomic pointer, so reading it takes no lock.
+/// immutable object in a ``PublishedReference``, so reading it takes no lock.
 open class AnyFeature: @unchecked Sendable {
-    // @unchecked: the mutable state is the atomic identity pointer (and the subclasses' atomic cells).
+    // @unchecked: the mutable state is in published references and atomics (and the subclasses' cells).
     // Everything else is immutable.
 
     /// The key given at declaration, if any; it wins over the property-derived key and gets no group prefix.
@@ -32,9 +32,9 @@ open class AnyFeature: @unchecked Sendable {
 
     private let explicitLabel: String?
     /// The identity given by discovery or registration (none until then).
-    private let identity = ChainedReference<FeatureIdentity>()
+    private let identity = PublishedReference<FeatureIdentity>()
     /// The Observation framework's state for this member, made at its first read by an app.
-    let observation = MemberObservationCell()
+    let observation = PublishedReference<MemberObservation>()
 
     /// Creates a member. Only ``AnyFlag`` and ``Setting`` subclass this class directly.
     /// - Parameters:
@@ -53,7 +53,7 @@ open class AnyFeature: @unchecked Sendable {
 
     /// Calls `body` with the published identity (`nil` before discovery or registration), lock-free.
     private func withIdentity<R>(_ body: (FeatureIdentity?) -> R) -> R {
-        identity.withCurrent(body)
+        identity.readIfPublished { body($0) } ?? body(nil)
     }
 
     /// The store key: the group path and the property name joined by `.`, or the explicit key.
@@ -105,8 +105,7 @@ open class AnyFeature: @unchecked Sendable {
         identity.replace { previous in
             FeatureIdentity(
                 key: key ?? previous?.key ?? explicitKey ?? "", label: label, group: group.last,
-                declarationPath: declarationPath, registry: registry, previous: previous
-            )
+                declarationPath: declarationPath, registry: registry)
         }
     }
 
@@ -247,8 +246,6 @@ final class FeatureIdentity: Sendable {
     /// Weak: groups hold their flags, and the registry holds both.
     private let weakGroup: WeakReference<RegistryGroup>
     private let weakRegistry: WeakReference<AnyFeatureRegistry>
-    /// The identity this one replaced, kept alive for readers that loaded its pointer before the swap.
-    private let previous: FeatureIdentity?
     /// The declaration path and the explicit label, when there is either: most members registered from a
     /// manifest have neither, and 100,000 of them then carry 32 bytes fewer each.
     private let details: Details?
@@ -264,13 +261,11 @@ final class FeatureIdentity: Sendable {
     }
 
     init(
-        key: String, label: String?, group: RegistryGroup?, declarationPath: String?, registry: AnyFeatureRegistry,
-        previous: FeatureIdentity?
+        key: String, label: String?, group: RegistryGroup?, declarationPath: String?, registry: AnyFeatureRegistry
     ) {
         self.key = key
         self.weakGroup = WeakReference(group)
         self.weakRegistry = WeakReference(registry)
-        self.previous = previous
         self.details =
             label == nil && declarationPath == nil
             ? nil : Details(declarationPath: declarationPath, explicitLabel: label)

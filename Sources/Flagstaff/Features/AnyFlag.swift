@@ -16,11 +16,11 @@ open class AnyFlag: AnyFeature, @unchecked Sendable {
     /// each 0 none, 1 on, 2 off.
     let pinnedCell = Atomic<UInt8>(0)
     let launchCell = Atomic<UInt8>(0)  // 0 = not yet launched, 1 = on, 2 = off
-    /// Where the launch override came from (`nil`: none was applied). A pointer-sized cell rather than a lock and
-    /// a string in every flag: launch overrides are rare, flags are many.
-    private let pinnedOrigin = ChainedReference<LaunchOrigin>()
-    /// The server of the linked value (`nil`: none was linked).
-    private let linkOrigin = ChainedReference<LaunchOrigin>()
+    /// Where the launch override came from (empty: none was applied). One word rather than a lock and a string in
+    /// every flag: launch overrides are rare, flags are many.
+    private let pinnedOrigin = PublishedReference<LaunchOrigin>()
+    /// The server of the linked value (empty: none was linked).
+    private let linkOrigin = PublishedReference<LaunchOrigin>()
 
     /// Creates a flag. Subclasses call this.
     /// - Parameters:
@@ -101,10 +101,10 @@ open class AnyFlag: AnyFeature, @unchecked Sendable {
         if let pinned {
             chain.append(
                 ResolutionStep(
-                    source: .launch, value: pinned, detail: pinnedOrigin.withCurrent { $0?.text ?? "launch" }))
+                    source: .launch, value: pinned, detail: pinnedOrigin.readIfPublished { $0.text } ?? "launch"))
         }
         let linked = OverrideState(cellValue: cell >> 2).forcedValue
-        let linkSource = ResolutionSource.link(server: linkOrigin.withCurrent { $0?.text ?? "" })
+        let linkSource = ResolutionSource.link(server: linkOrigin.readIfPublished { $0.text } ?? "")
         if let linked {
             chain.append(ResolutionStep(source: linkSource, value: linked, detail: "linked"))
         }
@@ -222,15 +222,15 @@ open class AnyFlag: AnyFeature, @unchecked Sendable {
     }
 
     override func applyLaunchOverride(_ value: OverrideValue?, origin: String) {
-        pinnedOrigin.replace { LaunchOrigin(text: origin, previous: $0) }
+        pinnedOrigin.publish(LaunchOrigin(text: origin))
         let bits = (value?.overrideState ?? .featureDefault).cellValue
         updatePinned { ($0 & ~3) | bits }
         queueObservedChange()
     }
 
     override func applyLinkedValue(_ value: OverrideValue?, server: String) -> Bool {
-        if value != nil, linkOrigin.withCurrent({ $0?.text }) != server {
-            linkOrigin.replace { LaunchOrigin(text: server, previous: $0) }
+        if value != nil, linkOrigin.readIfPublished({ $0.text }) != server {
+            linkOrigin.publish(LaunchOrigin(text: server))
         }
         let bits = (value?.overrideState ?? .featureDefault).cellValue
         let (before, after) = updatePinned { ($0 & 3) | (bits << 2) }
@@ -299,13 +299,11 @@ open class AnyFlag: AnyFeature, @unchecked Sendable {
     }
 }
 
-/// The origin of a flag's launch override, immutable; keeps the one it replaced alive for readers that loaded it.
+/// The origin of a flag's launch override, immutable.
 private final class LaunchOrigin: Sendable {
     let text: String
-    let previous: LaunchOrigin?
 
-    init(text: String, previous: LaunchOrigin?) {
+    init(text: String) {
         self.text = text
-        self.previous = previous
     }
 }

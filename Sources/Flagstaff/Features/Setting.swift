@@ -23,38 +23,23 @@ import Synchronization
 /// (a hand-edited file, an older app version) is ignored, reported in the registry's `storedValueProblems`, and
 /// left in the file.
 public final class Setting<Value: SettingValue>: AnyFeature, @unchecked Sendable {
-    // @unchecked: the mutable state is the published `state` box and the launch value behind a mutex.
+    // @unchecked: the mutable state is the published `state`, the read path atomics and the launch value behind a
+    // mutex.
 
     /// The value when there is no override and no remote value.
     public let defaultValue: Value
     private let type: SettingType
     private let bounds: (lower: Value, upper: Value, check: @Sendable (Value) -> Bool)?
-    @usableFromInline let state: SharedEpochReference<SettingState<Value>>
+    @usableFromInline let state: PublishedReference<SettingState<Value>>
     private let launch = AnnotatedMutex<Value?>(nil)
-    /// How ``value`` finds the value: 0 the default (no override, no binding); 1 the override, in ``fastBits``;
-    /// 3 the remote value (or the default) of a one-word type in ``fastBits``, valid while the source's generation
-    /// is ``fastGeneration``;
-    /// 2 the published ``state``. Written under the process-wide settings writer lock.
-    @usableFromInline let fastMode = Atomic<UInt8>(0)
-    /// An override of a one-word type (``FastKind``): its bits, or its index in ``cases``.
-    @usableFromInline let fastBits = Atomic<UInt64>(0)
-    /// The source generation ``fastBits`` holds the remote value of (mode 3), read before and after the bits as a
-    /// sequence lock: `UInt64.max` while a writer replaces them.
-    @usableFromInline let fastGeneration = Atomic<UInt64>(.max)
-    /// The first bound source, without reference counting: ``fastSourceOwner`` keeps it alive (a later binding to
-    /// another source turns mode 3 off for good). Written once, under the settings writer lock, before mode 3 is
-    /// first published (release); read only in mode 3 (acquire).
-    @usableFromInline nonisolated(unsafe) unowned(unsafe) var fastSource: (any SettingRemoteSource)?
-    /// Keeps ``fastSource`` alive for the life of this setting (written with it, once).
-    nonisolated(unsafe) var fastSourceOwner: (any SettingRemoteSource)?
-    @usableFromInline let fastKind: FastKind
+    /// Where ``value`` reads from (a ``SettingReadPath``), so most reads skip the published state. Written after the
+    /// state, under ``SettingWriters/lock`` (docs/performance.md, "Reading a setting").
+    @usableFromInline let readPath = Atomic<UInt8>(SettingReadPath.declaredDefault.rawValue)
+    /// The override when ``readPath`` is ``SettingReadPath/overrideWord`` (see ``SettingWordEncoding``).
+    @usableFromInline let overrideWord = Atomic<UInt64>(0)
+    @usableFromInline let wordEncoding: SettingWordEncoding
     /// `Value.settingCases`, for enum overrides kept as an index.
     @usableFromInline let cases: [Value]?
-
-    /// The types whose overrides fit in one atomic word.
-    @usableFromInline enum FastKind: UInt8, Sendable {
-        case none, int, double, bool, caseIndex
-    }
 
     /// Creates a setting.
     /// - Parameters:
@@ -119,18 +104,10 @@ public final class Setting<Value: SettingValue>: AnyFeature, @unchecked Sendable
         self.defaultValue = defaultValue
         self.type = type
         self.bounds = bounds
-        self.state = SharedEpochReference(SettingState(binding: remote))
+        self.state = PublishedReference(SettingState(binding: remote))
         self.cases = Value.settingCases
-        if Value.self == Int.self {
-            fastKind = .int
-        } else if Value.self == Double.self {
-            fastKind = .double
-        } else if Value.self == Bool.self {
-            fastKind = .bool
-        } else {
-            fastKind = cases == nil ? .none : .caseIndex
-        }
-        if remote != nil { fastMode.store(2, ordering: .releasing) }
+        wordEncoding = SettingWordEncoding(for: Value.self, hasCases: cases != nil)
+        if remote != nil { readPath.store(SettingReadPath.publishedState.rawValue, ordering: .releasing) }
         super.init(key: key, label: label, description: description, requiresRestart: requiresRestart)
     }
 
@@ -138,11 +115,10 @@ public final class Setting<Value: SettingValue>: AnyFeature, @unchecked Sendable
 
     /// The effective value: a test override, else the local override, else the remote value, else the default.
     ///
-    /// The hot path: no lock, no I/O, no decoding (a remote value is decoded once per change of its source).
-    /// Without an override it returns the default after two atomic loads; an override of a number, a `Bool` or
-    /// an enum case is one more atomic load; other overrides and remote values are read from an immutable box
-    /// (striped reader counts, no lock). Inside `withObservationTracking` (or a SwiftUI view's body) the read is
-    /// tracked: the tracker is told when the value changes.
+    /// The hot path: no lock, no I/O, no decoding (a remote value is decoded once per change of its source). The
+    /// default, or an override of a number, a `Bool` or an enum case, is an atomic load or two; other overrides and
+    /// remote values are read from the published state. Inside `withObservationTracking` (or a SwiftUI view's body)
+    /// the read is tracked: the tracker is told when the value changes.
     @inlinable
     public var value: Value {
         if TaskLocalOverrides.isActive, let forced = TaskLocalOverrides.value(for: self) as? Value {
@@ -164,19 +140,10 @@ public final class Setting<Value: SettingValue>: AnyFeature, @unchecked Sendable
     /// The effective value without test overrides.
     @inlinable
     var sharedValue: Value {
-        switch fastMode.load(ordering: .acquiring) {
-        case 0: return defaultValue
-        case 1: return Self.value(fromBits: fastBits.load(ordering: .relaxed), kind: fastKind, cases: cases)
-        case 3:
-            let before = fastGeneration.load(ordering: .acquiring)
-            let bits = fastBits.load(ordering: .relaxed)
-            atomicMemoryFence(ordering: .acquiring)
-            if before == fastGeneration.load(ordering: .relaxed),
-                before == fastSource.unsafelyUnwrapped.settingValueGeneration
-            {
-                return Self.value(fromBits: bits, kind: fastKind, cases: cases)
-            }
-            return publishedValue
+        switch readPath.load(ordering: .acquiring) {
+        case SettingReadPath.declaredDefault.rawValue: return defaultValue
+        case SettingReadPath.overrideWord.rawValue:
+            return Self.value(ofWord: overrideWord.load(ordering: .relaxed), encoding: wordEncoding, cases: cases)
         default: return publishedValue
         }
     }
@@ -184,13 +151,13 @@ public final class Setting<Value: SettingValue>: AnyFeature, @unchecked Sendable
     /// The value from the published state (overrides of other types, remote values).
     @inlinable
     var publishedValue: Value {
-        let fast: Value? = state.read { state in
+        let current: Value? = state.read { state in
             if let forced = state.forced { return forced }
             guard let binding = state.binding else { return defaultValue }
             guard binding.source.settingValueGeneration == state.remoteGeneration else { return nil }
             return state.remote ?? defaultValue
         }
-        return fast ?? refreshedRemoteValue()
+        return current ?? refreshedRemoteValue()
     }
 
     @usableFromInline
@@ -235,11 +202,7 @@ public final class Setting<Value: SettingValue>: AnyFeature, @unchecked Sendable
     /// Binds the setting to a remote value (once; a later call replaces the binding).
     /// - Parameter binding: the source and key.
     public func bind(to binding: SettingRemoteBinding) {
-        state.update { current in
-            let next = current.with(binding: binding)
-            publishFastPath(for: next)
-            return (next, ())
-        }
+        write { $0.with(binding: binding) }
         if let registry, registry.contains(self) {
             registry.notifyRemoteChange(keys: [key])
         } else {
@@ -314,11 +277,7 @@ public final class Setting<Value: SettingValue>: AnyFeature, @unchecked Sendable
 
     override func applyLaunchOverride(_ value: OverrideValue?, origin: String) {
         let decoded = value.flatMap { try? decodeChecked($0) }
-        state.update { current in
-            let next = current.with(pinned: decoded, stored: decoded == nil ? nil : value, origin: origin)
-            publishFastPath(for: next)
-            return (next, ())
-        }
+        write { $0.with(pinned: decoded, stored: decoded == nil ? nil : value, origin: origin) }
         queueObservedChange()
     }
     /// Whether there is a local override.
@@ -402,11 +361,7 @@ public final class Setting<Value: SettingValue>: AnyFeature, @unchecked Sendable
             }
         }
         let kept = decoded == nil ? nil : stored
-        let changed = state.update { current in
-            let next = current.with(override: decoded, stored: kept)
-            publishFastPath(for: next)
-            return (next, current.stored != kept)
-        }
+        let changed = write { $0.with(override: decoded, stored: kept) }.previous.stored != kept
         if changed { queueObservedChange() }
         return StoredValueOutcome(changed: changed, problem: problem)
     }
@@ -449,10 +404,9 @@ public final class Setting<Value: SettingValue>: AnyFeature, @unchecked Sendable
                 problem = "remote value \(JSONText.quoted(raw.text)) ignored: \(error.reason)"
             }
         }
+        // Not through `write`: the read path does not depend on the remote value, and readers refresh it.
         state.update { current in
-            let next = current.with(remote: decoded, raw: raw, problem: problem, generation: generation)
-            publishFastPath(for: next)
-            return (next, ())
+            (current.with(remote: decoded, raw: raw, problem: problem, generation: generation), ())
         }
         return (state.read { $0.forced } ?? decoded ?? defaultValue, (decoded, raw, problem))
     }

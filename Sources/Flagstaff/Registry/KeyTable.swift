@@ -1,16 +1,11 @@
-import Synchronization
-
 /// Lock-free keyed lookup and member lists: an immutable open-addressing key → flag table, with the registry's
-/// flag and group lists as of the same moment, published through an atomic pointer.
+/// flag and group lists as of the same moment, published in a ``PublishedReference``.
 ///
-/// Readers load the pointer and look the key up (or copy a list) without a lock. A table is replaced (not
-/// changed) when flags are registered: the new one holds the previous table's entries and the flags added since
-/// (the registry's state keeps only those, so no second key → flag dictionary lives beside the table). Every
-/// table ever published stays alive until the registry is deallocated, so a reader that loaded an older pointer
-/// can never see freed memory. Tables are published once after discovery or a manifest load, and once per
-/// runtime registration call, so the number kept is the number of registration calls made while the registry
-/// lives (a handful in practice; use the batch `register(_:in:)` overload for many flags). Each table costs
-/// about 56 bytes per flag (slots at most two thirds full, and lists).
+/// A table is replaced (not changed) when flags are registered: the new one holds the previous table's entries
+/// and the flags added since (the registry's state keeps only those, so no second key → flag dictionary lives
+/// beside the table). Tables are published once after discovery or a manifest load, and once per runtime
+/// registration call (use the batch `register(_:in:)` overload for many flags). A table costs about 56 bytes per
+/// flag (slots at most two thirds full, and lists).
 final class KeyTable: @unchecked Sendable {
     // @unchecked: the slots are written only in `init` and freed in `deinit`; in between they are only read.
     /// An open-addressing slot: the key's hash, the key and its flag (`nil` when empty).
@@ -25,6 +20,8 @@ final class KeyTable: @unchecked Sendable {
     private let slots: UnsafeMutableBufferPointer<Slot>
     /// The number of flags in the table.
     let count: Int
+    /// 1 for a table built from none, then one more than the table it was built from.
+    let version: Int
     /// The registry's flags, top-level flags and top-level groups when the table was published.
     let members: RegistryMembers
     /// `members.features` in the byte order of their keys, made on first use.
@@ -38,6 +35,7 @@ final class KeyTable: @unchecked Sendable {
     init(previous: KeyTable? = nil, adding added: [String: AnyFeature], members: RegistryMembers = RegistryMembers()) {
         self.members = members
         count = (previous?.count ?? 0) + added.count
+        version = (previous?.version ?? 0) + 1
         // At most two thirds full (a hit takes about two probes, a miss about five, mostly in one cache line);
         // any size, not a power of two, so 100,000 flags take 150,000 slots rather than 262,144.
         let capacity = max(16, count + count / 2 + 1)
@@ -114,43 +112,33 @@ final class KeyTable: @unchecked Sendable {
     }
 }
 
-/// The current `KeyTable` and every table published before it. A struct stored inline in `RegistryCore`, so a
-/// lookup retains no shared object (a class here would be retained and released around every lookup, and two
-/// threads looking keys up at once would contend for its reference count).
+/// The registry's current `KeyTable`, read without a lock.
 struct PublishedKeyTable: ~Copyable, Sendable {
-    private let current = Atomic<UInt>(0)
-    private let retained = AnnotatedMutex<[KeyTable]>([])
+    private let current = PublishedReference(KeyTable(adding: [:]))
 
-    /// Publishes a new table; earlier ones stay alive.
+    /// Publishes a new table.
     func publish(_ table: KeyTable) {
-        retained.withLock { $0.append(table) }
-        current.store(UInt(bitPattern: Unmanaged.passUnretained(table).toOpaque()), ordering: .releasing)
+        current.publish(table)
     }
 
-    /// Looks a key up in the current table: one atomic load and one hash-table lookup.
+    /// Looks a key up in the current table.
     func lookup(_ key: String) -> AnyFeature? {
-        withCurrent { $0.lookup(key) } ?? nil
+        current.read { $0.lookup(key) }
     }
 
     /// The current table's features in the byte order of their keys (``KeyTable/featuresInByteOrder()``).
     func featuresInByteOrder() -> MembersInByteOrder {
-        withCurrent { $0.featuresInByteOrder() } ?? MembersInByteOrder()
+        // Outside the read: the first call sorts, which is too long to hold up writers.
+        current.read { $0 }.featuresInByteOrder()
     }
 
-    /// The member lists of the current table (empty before the first publication).
+    /// The member lists of the current table.
     var members: RegistryMembers {
-        withCurrent(\.members) ?? RegistryMembers()
+        current.read { $0.members }
     }
 
-    /// Calls `body` with the current table without retaining it (`nil` before the first publication).
-    private func withCurrent<Result>(_ body: (KeyTable) -> Result) -> Result? {
-        let bits = current.load(ordering: .acquiring)
-        guard let pointer = UnsafeRawPointer(bitPattern: bits) else { return nil }
-        return Unmanaged<KeyTable>.fromOpaque(pointer)._withUnsafeGuaranteedRef(body)
-    }
-
-    /// How many tables have been published (for tests).
-    var publishedCount: Int { retained.withLock { $0.count } }
+    /// The current table's ``KeyTable/version`` (for tests).
+    var version: Int { current.read { $0.version } }
 }
 
 /// A registry's flag and group lists at one moment, for lock-free reads of `allFeatures`, `rootFeatures` and

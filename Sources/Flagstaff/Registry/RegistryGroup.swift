@@ -8,27 +8,24 @@ import Synchronization
 /// ``subgroups``.
 ///
 /// Thread-safety: every member may be used from any thread. The naming (key, label, paths, description) is an
-/// immutable object published through an atomic pointer, so reading it takes no lock; the member lists are
+/// immutable object in a ``PublishedReference``, so reading it takes no lock; the member lists are
 /// behind a lock.
 public final class RegistryGroup: Sendable {
     private let explicitKey: String?
     private let explicitLabel: String?
-    private let naming = ChainedReference<GroupNaming>()
+    private let naming: PublishedReference<GroupNaming>
     private let members = AnnotatedMutex(GroupMembers())
 
     /// Creates a group named by `options`; ``assign(propertyName:parent:)`` completes its naming.
     init(options: GroupOptions = GroupOptions()) {
         self.explicitKey = options.key
         self.explicitLabel = options.label
-        let description = options.description
-        naming.replace { _ in
-            GroupNaming(key: "", label: "", keyPath: [], labelPath: [""], description: description, previous: nil)
-        }
+        naming = PublishedReference(
+            GroupNaming(key: "", label: "", keyPath: [], labelPath: [""], description: options.description))
     }
 
     private func read<R>(_ body: (GroupNaming) -> R) -> R {
-        // Never nil: init publishes the first naming.
-        naming.withCurrent { body($0 ?? GroupNaming.unnamed) }
+        naming.read(body)
     }
 
     /// A human description of the group.
@@ -56,21 +53,23 @@ public final class RegistryGroup: Sendable {
         let key = explicitKey ?? propertyName
         let label = explicitLabel ?? LabelFormatter.humanize(key)
         let (parentKeys, parentLabels) = parent.map { ($0.keyPath, $0.labelPath) } ?? ([], [])
-        naming.replace { current in
-            GroupNaming(
-                key: key, label: label, keyPath: parentKeys + [key], labelPath: parentLabels + [label],
-                description: current?.description, previous: current)
+        naming.update { current in
+            (
+                GroupNaming(
+                    key: key, label: label, keyPath: parentKeys + [key], labelPath: parentLabels + [label],
+                    description: current.description), ()
+            )
         }
     }
 
     func configureFromManifest(label: String?, description: String?) {
-        naming.replace { current in
-            let old = current ?? GroupNaming.unnamed
+        naming.update { old in
             var labelPath = old.labelPath
             if let label { labelPath[labelPath.count - 1] = label }
-            return GroupNaming(
+            let next = GroupNaming(
                 key: old.key, label: label ?? old.label, keyPath: old.keyPath, labelPath: labelPath,
-                description: description ?? old.description, previous: current)
+                description: description ?? old.description)
+            return (next, ())
         }
     }
 
@@ -82,25 +81,18 @@ public final class RegistryGroup: Sendable {
 
 /// A group's names, replaced (never changed) when the registry assigns them or a manifest relabels the group.
 private final class GroupNaming: Sendable {
-    static let unnamed = GroupNaming(key: "", label: "", keyPath: [], labelPath: [""], description: nil, previous: nil)
-
     let key: String
     let label: String
     let keyPath: [String]
     let labelPath: [String]
     let description: String?
-    /// The naming this one replaced, kept alive for readers that loaded it before the swap.
-    private let previous: GroupNaming?
 
-    init(
-        key: String, label: String, keyPath: [String], labelPath: [String], description: String?, previous: GroupNaming?
-    ) {
+    init(key: String, label: String, keyPath: [String], labelPath: [String], description: String?) {
         self.key = key
         self.label = label
         self.keyPath = keyPath
         self.labelPath = labelPath
         self.description = description
-        self.previous = previous
     }
 }
 

@@ -40,7 +40,7 @@ public final class RemoteConfig: Sendable {
     let storage: RemoteConfigStorage?
     let state: AnnotatedMutex<RemoteConfigState>
     /// The active values and defaults, for lock-free reads (the same cell as `state.published`).
-    let values: PublishedReference<RemoteConfigValues>
+    let values: PublishedReferenceBox<RemoteConfigValues>
     /// Serialises snapshot-and-write of the files so the newest state is always written last.
     let writeLock = AnnotatedMutex(())
     let logger = Logger(label: "flagstaff.remote")

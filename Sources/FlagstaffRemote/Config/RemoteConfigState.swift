@@ -9,7 +9,7 @@ struct RemoteConfigState: Sendable {
     /// The values reads see; every change is published to `published` while the state's lock is held, so
     /// publishes happen in order.
     private(set) var values: RemoteConfigValues
-    let published: PublishedReference<RemoteConfigValues>
+    let published: PublishedReferenceBox<RemoteConfigValues>
     var metadata = RemoteConfigMetadata()
     var lastError: RemoteConfigError?
     var problems: [RemoteConfigError] = []
@@ -31,7 +31,7 @@ struct RemoteConfigState: Sendable {
     init(settings: RemoteConfigSettings) {
         self.settings = settings
         values = RemoteConfigValues()
-        published = PublishedReference(values)
+        published = PublishedReferenceBox(values)
     }
 
     /// Replaces the active config and publishes its values.

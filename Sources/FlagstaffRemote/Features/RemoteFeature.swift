@@ -24,28 +24,22 @@ import Synchronization
 /// A flag may be created unbound and bound once later with ``bind(to:)`` (for example when the config is
 /// built after the registry). Until then it resolves to its static default.
 ///
-/// `enabled` stays cheap: the remote value is cached in an atomic cell tagged with the config's
-/// ``RemoteConfig/activeConfigGeneration`` and revalidated with two atomic loads; it is recomputed (one
-/// dictionary lookup in the published snapshot, no lock) only after an activation. No I/O, no allocation, no lock.
+/// `enabled` stays cheap: the remote value is cached in an atomic word tagged with the config's
+/// ``RemoteConfig/activeConfigGeneration``, so a read is a few atomic loads; it is looked up again (no lock) only
+/// after an activation. No I/O, no allocation, no lock.
 public final class RemoteFeature: AnyFlag, RemoteKeyedFeature, @unchecked Sendable {
-    // @unchecked: the only mutable state is `boundConfig`/`fastConfig`, written once under `bindLock` before
-    // `isBound` is stored with release ordering, and read only after `isBound` is loaded with acquire
-    // ordering (safe publication); plus the atomic `cache`.
+    // @unchecked: the mutable state is the bound config (a published reference) and the cache (an atomic).
 
     /// The remote-config key whose value drives this flag.
     public let remoteKey: String
     /// The value when the active config has no value for ``remoteKey`` (or no config is bound).
     public let defaultState: Bool
 
-    private nonisolated(unsafe) var boundConfig: RemoteConfig?
-    /// The same reference without reference counting, for the hot path: reading it neither retains nor releases
-    /// the config, so readers on several threads do not contend on its reference count. Valid whenever `isBound`
-    /// is true, because `boundConfig` (strong, never cleared) keeps the config alive as long as this flag.
-    private nonisolated(unsafe) var fastConfig: Unmanaged<RemoteConfig>?
-    private let isBound = Atomic<Bool>(false)
-    private let bindLock = AnnotatedMutex(())
-    /// `generation << 2 | state`: state 0 = no remote value, 1 = true, 2 = false; generation 0 = empty.
-    private let cache = Atomic<UInt64>(0)
+    /// The config, published once by ``bind(to:)`` or `init` and never replaced (so read with one load, no retain).
+    private let boundConfig = PublishedReference<RemoteConfig>()
+    /// The remote value for one config generation, as `generation << 2 | value`, value 0 = none, 1 = on, 2 = off
+    /// (generation 0: nothing cached). One word, so it is read and replaced whole.
+    private let cachedRemoteValue = Atomic<UInt64>(0)
 
     /// Creates a flag backed by a remote-config key.
     ///
@@ -65,16 +59,12 @@ public final class RemoteFeature: AnyFlag, RemoteKeyedFeature, @unchecked Sendab
         self.remoteKey = remoteKey
         self.defaultState = defaultState
         super.init(key: key, label: label, description: description, requiresRestart: requiresRestart)
-        if let config {
-            boundConfig = config
-            fastConfig = Unmanaged.passUnretained(config)
-            isBound.store(true, ordering: .releasing)
-        }
+        if let config { boundConfig.publishIfEmpty(config) { _ in } }
     }
 
     /// The bound config, or `nil` if not bound yet.
     public var config: RemoteConfig? {
-        isBound.load(ordering: .acquiring) ? boundConfig : nil
+        boundConfig.readIfPublishedOnce { $0 }
     }
 
     /// Binds the flag to a config. A flag can be bound once; binding the same config again does nothing.
@@ -85,17 +75,8 @@ public final class RemoteFeature: AnyFlag, RemoteKeyedFeature, @unchecked Sendab
     /// - Parameter config: The config to read.
     /// - Throws: ``RemoteFeatureError/alreadyBound(key:provider:)`` if bound to a different config.
     public func bind(to config: RemoteConfig) throws(RemoteFeatureError) {
-        try bindLock.withLock { _ throws(RemoteFeatureError) in
-            if isBound.load(ordering: .acquiring) {
-                guard let current = boundConfig, current === config else {
-                    throw .alreadyBound(key: key, provider: boundConfig?.name ?? "unknown")
-                }
-                return
-            }
-            boundConfig = config
-            fastConfig = Unmanaged.passUnretained(config)
-            isBound.store(true, ordering: .releasing)
-        }
+        let bound = boundConfig.publishIfEmpty(config) { $0 }
+        guard bound === config else { throw .alreadyBound(key: key, provider: bound.name) }
         if let registry { config.attach(to: registry) }
     }
 
@@ -104,10 +85,9 @@ public final class RemoteFeature: AnyFlag, RemoteKeyedFeature, @unchecked Sendab
 
     /// The active remote value as a Boolean, else ``defaultState``. Cached; see the type's discussion.
     public override var computedDefault: Bool {
-        guard isBound.load(ordering: .acquiring), let config = fastConfig else { return defaultState }
-        let state = config._withUnsafeGuaranteedRef { config -> UInt64 in
+        let state = boundConfig.readIfPublishedOnce { config -> UInt64 in
             let generation = config.activeConfigGeneration
-            let cached = cache.load(ordering: .acquiring)
+            let cached = cachedRemoteValue.load(ordering: .acquiring)
             if cached >> 2 == generation { return cached & 0b11 }
             let state: UInt64 =
                 switch config.activeValue(forKey: remoteKey)?.boolValue {
@@ -115,10 +95,10 @@ public final class RemoteFeature: AnyFlag, RemoteKeyedFeature, @unchecked Sendab
                 case .some(false): 2
                 case .none: 0
                 }
-            cache.store(generation << 2 | state, ordering: .releasing)
+            cachedRemoteValue.store(generation << 2 | state, ordering: .releasing)
             return state
         }
-        switch state {
+        switch state ?? 0 {
         case 1: return true
         case 2: return false
         default: return defaultState

@@ -76,7 +76,7 @@ struct PublishedStateTests {
     @Test("an object replaced while a reader holds it is freed only after that read ends")
     func replacedObjectOutlivesItsReaders() throws {
         let freed = Counter()
-        let published = PublishedReference(Tracked(0, freed: freed))
+        let published = PublishedReferenceBox(Tracked(0, freed: freed))
         let readerInside = DispatchSemaphore(value: 0)
         let done = DispatchGroup()
         let observations = Counter()
@@ -115,7 +115,7 @@ struct PublishedStateTests {
     func replacedObjectsAreFreed() {
         let freed = Counter()
         do {
-            let published = PublishedReference(Tracked(0, freed: freed))
+            let published = PublishedReferenceBox(Tracked(0, freed: freed))
             for generation in 1...100 {
                 published.update { _ in (Tracked(generation, freed: freed), ()) }
                 #expect(freed.current == generation)

@@ -8,7 +8,12 @@ import Synchronization
 /// the sanitizer runtime is loaded, and costs one well-predicted branch (and no allocation) otherwise. Semantics
 /// are exactly `Mutex`'s. It is the package's one lock type (`package` access, so every target of the package,
 /// tests and test support included, uses it instead of `Mutex` or `NSLock`), so `--sanitize=thread` runs are
-/// meaningful.
+/// meaningful. One of the package's three ways to share state (docs/performance.md, "Sharing state between
+/// threads").
+///
+/// **Correctness.** Mutual exclusion is `Mutex`'s. The annotations add nothing to it: `acquire` runs after the lock
+/// is taken and `release` before it is given up, so the edge they report to the sanitizer is one the futex
+/// already provides, on an address (`anchor`) that lives as long as the lock.
 package struct AnnotatedMutex<Value: ~Copyable>: ~Copyable, Sendable {
     private let mutex: Mutex<Value>
     /// A heap object whose address names this lock for the sanitizer; only allocated under the sanitizer

@@ -1,0 +1,84 @@
+import Synchronization
+
+/// Where ``Setting/value`` reads the value from.
+@usableFromInline
+enum SettingReadPath: UInt8, Sendable {
+    /// No override, no remote binding: the declared default.
+    case declaredDefault
+    /// An override of a one-word type, in ``Setting/overrideWord``.
+    case overrideWord
+    /// The published ``SettingState``: overrides of other types, remote values.
+    case publishedState
+}
+
+/// How a value of a setting's type fits in one 64-bit word, if it does.
+@usableFromInline
+enum SettingWordEncoding: UInt8, Sendable {
+    case none, int, double, bool, caseIndex
+
+    init<Value>(for type: Value.Type, hasCases: Bool) {
+        if type == Int.self {
+            self = .int
+        } else if type == Double.self {
+            self = .double
+        } else if type == Bool.self {
+            self = .bool
+        } else {
+            self = hasCases ? .caseIndex : .none
+        }
+    }
+}
+
+/// Serialises writes of every setting's state and read path, so that a setting's read path always matches its
+/// latest state (writes happen when a person or a store changes a value; remote refreshes do not take it).
+enum SettingWriters {
+    static let lock = AnnotatedMutex(())
+}
+
+extension Setting {
+    @inlinable
+    static func value(ofWord word: UInt64, encoding: SettingWordEncoding, cases: [Value]?) -> Value {
+        switch encoding {
+        case .int: return unsafeBitCast(Int(Int64(bitPattern: word)), to: Value.self)
+        case .double: return unsafeBitCast(Double(bitPattern: word), to: Value.self)
+        case .bool: return unsafeBitCast(word != 0, to: Value.self)
+        case .caseIndex, .none: return cases.unsafelyUnwrapped[Int(truncatingIfNeeded: word)]
+        }
+    }
+
+    /// The word ``value(ofWord:encoding:cases:)`` reads back, or `nil` when `value` does not fit in one.
+    func word(of value: Value) -> UInt64? {
+        switch wordEncoding {
+        case .int: return UInt64(bitPattern: Int64(unsafeBitCast(value, to: Int.self)))
+        case .double: return unsafeBitCast(value, to: Double.self).bitPattern
+        case .bool: return unsafeBitCast(value, to: Bool.self) ? 1 : 0
+        case .caseIndex: return cases?.firstIndex(of: value).map { UInt64($0) }
+        case .none: return nil
+        }
+    }
+
+    /// Publishes the state `change` makes from the current one, then points ``readPath`` at the new value.
+    /// - Returns: the state replaced and the state published.
+    @discardableResult
+    func write(
+        _ change: (SettingState<Value>) -> SettingState<Value>
+    ) -> (previous: SettingState<Value>, next: SettingState<Value>) {
+        SettingWriters.lock.withLock { _ in
+            let states = state.update { current in
+                let next = change(current)
+                return (next, (previous: current, next: next))
+            }
+            let next = states.next
+            if let forced = next.forced, let bits = word(of: forced) {
+                // The word first: a reader that sees the path sees this word (or a later one).
+                overrideWord.store(bits, ordering: .relaxed)
+                readPath.store(SettingReadPath.overrideWord.rawValue, ordering: .releasing)
+            } else if next.forced != nil || next.binding != nil {
+                readPath.store(SettingReadPath.publishedState.rawValue, ordering: .releasing)
+            } else {
+                readPath.store(SettingReadPath.declaredDefault.rawValue, ordering: .releasing)
+            }
+            return states
+        }
+    }
+}
