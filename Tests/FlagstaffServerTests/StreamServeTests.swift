@@ -75,14 +75,20 @@ import Testing
         let running = try await Self.server(registry)
         defer { Task { await running.stop() } }
         let port = running.port
-        let (connected, updated, closedCount) = try await offCooperativePool {
+        let server = running.server
+        let (connected, updated, closedCount, listing) = try await offCooperativePool {
             let client = try SSETestClient(
                 port: port, path: "/api/client/streaming",
                 headers: ["unleash-appname": "checkout", "unleash-sdk": "unleash-python-sdk:6.9.1"])
             let connected = client.next().first
             try registry.setOverrideValues(["cardColor": OverrideValue(jsonObject: "#000000")])
             let updated = client.next().first
-            return (connected, updated, client.status)
+            // Listed while connected, with the revision it was sent (noted once the write completed).
+            let deadline = ContinuousClock.now.advanced(by: .seconds(5))
+            while server.streamClients.first?.changesBehind != 0, ContinuousClock.now < deadline {
+                Thread.sleep(forTimeInterval: 0.01)
+            }
+            return (connected, updated, client.status, server.streamClients.first)
         }
         #expect(closedCount == 200)
         #expect(connected?.event == "unleash-connected")
@@ -100,8 +106,9 @@ import Testing
         let connectedID = try #require(connected?.id.flatMap { UInt32($0) })
         let updatedID = try #require(updated?.id.flatMap { UInt32($0) })
         #expect(updatedID == connectedID + 1)
-        // The stream is listed with its client, address and revision; the log said so.
-        let listed = try #require(running.server.streamClients.first)
+        // The stream is listed with its client, address and revision.
+        let listed = try #require(listing)
+        #expect(listed.changesBehind == 0 && listed.client.revision == updatedID)
         #expect(listed.client.name == "checkout" && listed.client.sdk == "unleash-python-sdk:6.9.1")
         #expect(listed.client.address?.hasPrefix("127.0.0.1:") == true && listed.client.kind == .unleash)
     }
@@ -178,8 +185,8 @@ import Testing
         let oldRevision = running.server.feed.latest.id
         let (first, refetch, resumed) = try await offCooperativePool {
             let client = try SSETestClient(port: port, path: "/ofrep/v1/events")
-            // Nothing to say at first: the provider has just fetched.
-            let first = client.next(1, timeout: .milliseconds(500)).first
+            // Nothing to say at first: the provider has just fetched (the wait is only for the stream to be open).
+            let first = client.next(1, timeout: .milliseconds(300)).first
             try registry.setOverrideValues(["blueText": .on])
             let refetch = client.next().first
             let resumed = try SSETestClient(
@@ -227,12 +234,14 @@ import Testing
                 extra.close()
             }
             first.connection.close()
-            // The slot comes back when the server sees the connection close.
+            // The slot comes back as soon as the server sees the connection close: well before the next
+            // keep-alive (15 s), when a write would fail.
             var reopened = 0
-            for _ in 0..<50 where reopened != 200 {
+            let deadline = ContinuousClock.now.advanced(by: .seconds(5))
+            while reopened != 200, ContinuousClock.now < deadline {
                 Thread.sleep(forTimeInterval: 0.05)
                 let again = try SSETestClient(port: port, path: "/api/client/streaming")
-                _ = again.next(1, timeout: .seconds(2))
+                _ = again.next(1, timeout: .milliseconds(500))
                 reopened = again.status
             }
             return (refusals, reopened)
@@ -296,6 +305,9 @@ import Testing
         try stalled.send("GET /api/client/streaming HTTP/1.1\r\nHost: t\r\n\r\n")
         let opened = try await poll(timeout: .seconds(10)) { running.server.streams.count == 1 ? true : nil }
         #expect(opened == true)
+        // The server does not queue the frame for a client that does not read: it never finishes sending it.
+        try await Task.sleep(for: .milliseconds(500))
+        #expect(running.server.streams.clients.allSatisfy { $0.revision == nil }, "the whole frame was queued")
         let dropped = try await poll(timeout: .seconds(20)) { running.server.streams.count == 0 ? true : nil }
         #expect(dropped == true, "the stream of a client that does not read is still open")
         let poll = try await HTTPExchange.send(running.url("/api/frontend"), headers: ["If-None-Match": "\"x\""])

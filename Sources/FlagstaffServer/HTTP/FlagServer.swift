@@ -92,7 +92,8 @@ package final class FlagServer: Sendable {
         return Application(
             router: router,
             server: .http1(
-                configuration: .init(additionalChannelHandlers: [CloseAfterResponseHandler()], idleTimeout: idle)),
+                configuration: .init(
+                    additionalChannelHandlers: [CloseAfterResponseHandler(), StreamHangUpHandler()], idleTimeout: idle)),
             configuration: ApplicationConfiguration(
                 address: .hostname(configuration.host, port: configuration.port), serverName: "flagstaff"),
             services: [ChangeFeedService(feed: feed, streams: streams, configuration: configuration)],

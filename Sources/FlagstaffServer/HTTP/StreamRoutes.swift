@@ -78,45 +78,54 @@ struct StreamRoutes: Sendable {
         headers[.contentType] = "text/event-stream"
         headers[.cacheControl] = "no-cache"
         headers[HTTPField.Name("X-Accel-Buffering")!] = "no"
+        // Subscribed before anything is sent, and the revision the client is taken to have read now: a change made
+        // while the response starts is sent, not missed.
+        let (subscriber, wakes) = feed.subscribe()
+        let connectedAt = feed.latest
+        // A client that leaves ends the wait at once, not at the next write.
+        channel.closeFuture.whenComplete { _ in feed.unsubscribe(subscriber) }
         return Response(
             status: .ok, headers: headers,
             body: ResponseBody { writer in
-                let (subscriber, wakes) = feed.subscribe()
-                // A client that leaves ends the wait at once, not at the next write.
-                channel.closeFuture.whenComplete { _ in feed.unsubscribe(subscriber) }
                 var reason = "stream ended"
                 do {
                     try await withGracefulShutdownHandler {
                         var sent = lastEventID
                         var missed = sent.flatMap(feed.revisions(after:))
-                        var latest = missed?.last ?? feed.latest
-                        var first = [StreamBodies.retry]
+                        var latest = missed?.last ?? connectedAt
+                        let first: AnySequence<ByteBuffer>
                         switch kind {
                         case .unleash:
-                            first += StreamBodies.unleashFrames(
+                            first = StreamBodies.unleashFrames(
                                 event: "unleash-connected", missed: missed, latest: latest)
                         case .ofrep:
                             // A client that resumes and missed a change is told to fetch again at once.
-                            if sent != nil, missed?.isEmpty != true { first.append(StreamBodies.ofrepRefetch(latest)) }
+                            let behind = sent != nil && missed?.isEmpty != true
+                            first = AnySequence(behind ? [StreamBodies.ofrepRefetch(latest)] : [])
                         }
                         try await Self.write(
-                            first, to: &writer, stream: streamID, revision: latest.id, streams: streams)
+                            CollectionOfOne(StreamBodies.retry), to: &writer, stream: streamID, revision: nil,
+                            streams: streams, channel: channel)
+                        try await Self.write(
+                            first, to: &writer, stream: streamID, revision: latest.id, streams: streams,
+                            channel: channel)
                         sent = latest.id
                         for await _ in wakes {
                             missed = sent.flatMap(feed.revisions(after:))
                             if missed?.isEmpty == true {
                                 try await Self.write(
-                                    [StreamBodies.keepAlive], to: &writer, stream: streamID, revision: nil,
-                                    streams: streams)
+                                    CollectionOfOne(StreamBodies.keepAlive), to: &writer, stream: streamID,
+                                    revision: nil, streams: streams, channel: channel)
                                 continue
                             }
                             latest = missed?.last ?? feed.latest
                             let frames =
                                 kind == .unleash
                                 ? StreamBodies.unleashFrames(event: "unleash-updated", missed: missed, latest: latest)
-                                : [StreamBodies.ofrepRefetch(latest)]
+                                : AnySequence(CollectionOfOne(StreamBodies.ofrepRefetch(latest)))
                             try await Self.write(
-                                frames, to: &writer, stream: streamID, revision: latest.id, streams: streams)
+                                frames, to: &writer, stream: streamID, revision: latest.id, streams: streams,
+                                channel: channel)
                             sent = latest.id
                         }
                     } onGracefulShutdown: {
@@ -132,13 +141,22 @@ struct StreamRoutes: Sendable {
             })
     }
 
-    /// Writes frames, timed by the stalled-client watchdog.
+    /// Writes frames, timed by the stalled-client watchdog. After each piece, while the connection's outgoing
+    /// buffer is full (the client reads slower than the server writes), it waits for the buffer to drain instead
+    /// of queueing more: a client that stops reading holds at most one piece and the connection's buffer, and the
+    /// watchdog closes its connection once the wait passes the write timeout.
     private static func write(
-        _ frames: [ByteBuffer], to writer: inout any ResponseBodyWriter, stream: UInt64, revision: UInt32?,
-        streams: StreamConnections
+        _ frames: some Sequence<ByteBuffer>, to writer: inout any ResponseBodyWriter, stream: UInt64,
+        revision: UInt32?, streams: StreamConnections, channel: any Channel
     ) async throws {
         streams.writing(stream)
-        for frame in frames { try await writer.write(frame) }
+        for frame in frames {
+            try await writer.write(frame)
+            while !channel.isWritable {
+                guard channel.isActive else { throw ChannelError.ioOnClosedChannel }
+                try await Task.sleep(for: .milliseconds(20))
+            }
+        }
         streams.wrote(stream, revision: revision)
     }
 

@@ -89,35 +89,50 @@ package enum StreamBodies {
     /// when the client is one revision behind or needs the whole state of a snapshot whose bodies are kept.
     static func unleashFrames(
         event: String, missed: [FeedRevision]?, latest: FeedRevision
-    ) -> [ByteBuffer] {
+    ) -> AnySequence<ByteBuffer> {
         if let missed, missed.count == 1, missed[0] === latest, event == "unleash-updated",
             latest.events != nil
         {
-            return [
+            return AnySequence([
                 latest.frame(.unleashUpdated) {
                     frame(event: event, id: latest.id, data: delta(missed) ?? [])
                 }
-            ]
+            ])
         }
         if let missed, let data = delta(missed) {
-            return [ByteBuffer(bytes: frame(event: event, id: latest.id, data: data))]
+            return AnySequence([ByteBuffer(bytes: frame(event: event, id: latest.id, data: data))])
         }
         // The whole state.
         if latest.snapshot.flags.count <= latest.snapshot.cachedBodyLimit {
             if event == "unleash-connected" {
-                return [
+                return AnySequence([
                     latest.frame(.unleashConnected) {
                         frame(event: event, id: latest.id, data: hydration(latest).bytes)
                     }
-                ]
+                ])
             }
-            return [ByteBuffer(bytes: frame(event: event, id: latest.id, data: hydration(latest).bytes))]
+            return AnySequence([ByteBuffer(bytes: frame(event: event, id: latest.id, data: hydration(latest).bytes))])
         }
-        // A large snapshot: the frame in pieces, rendered while sent (never held whole).
-        var pieces = [ByteBuffer(string: "event: \(event)\nid: \(latest.id)\ndata: ")]
-        for piece in hydration(latest) { pieces.append(ByteBuffer(bytes: piece)) }
-        pieces.append(ByteBuffer(string: "\n\n"))
-        return pieces
+        // A large snapshot: the frame in pieces, each rendered when the one before has been sent (never held whole).
+        let head = ByteBuffer(string: "event: \(event)\nid: \(latest.id)\ndata: ")
+        let tail = ByteBuffer(string: "\n\n")
+        return AnySequence { () -> AnyIterator<ByteBuffer> in
+            var stage = 0
+            var pieces = hydration(latest).makeIterator()
+            return AnyIterator {
+                switch stage {
+                case 0:
+                    stage = 1
+                    return head
+                case 1:
+                    if let piece = pieces.next() { return ByteBuffer(bytes: piece) }
+                    stage = 2
+                    return tail
+                default:
+                    return nil
+                }
+            }
+        }
     }
 
     /// OFREP's message for `revision`: `{"type":"refetchEvaluation","etag":…,"lastModified":…}` (the ETag of
