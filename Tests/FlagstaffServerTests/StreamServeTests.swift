@@ -183,10 +183,15 @@ import Testing
         let oldTag = try #require(bulk.header("ETag"))
         let port = running.port
         let oldRevision = running.server.feed.latest.id
+        let server = running.server
         let (first, refetch, resumed) = try await offCooperativePool {
             let client = try SSETestClient(port: port, path: "/ofrep/v1/events")
-            // Nothing to say at first: the provider has just fetched (the wait is only for the stream to be open).
+            // Nothing to say at first: the provider has just fetched. The change comes once the stream is open.
             let first = client.next(1, timeout: .milliseconds(300)).first
+            let deadline = ContinuousClock.now.advanced(by: .seconds(10))
+            while server.streams.clients.first?.revision == nil, ContinuousClock.now < deadline {
+                Thread.sleep(forTimeInterval: 0.01)
+            }
             try registry.setOverrideValues(["blueText": .on])
             let refetch = client.next().first
             let resumed = try SSETestClient(
@@ -213,6 +218,24 @@ import Testing
             running.url("/ofrep/v1/evaluate/flags?flagConfigEtag=x"), method: "POST",
             headers: ["If-None-Match": newTag], body: Data("{}".utf8))
         #expect(notModified.status == 304)
+    }
+
+    @Test("eventStreams: the url from a plain Host, the request URI alone for anything else")
+    func eventStreamEntry() throws {
+        let snapshot = ServedSnapshot(registry: try ServedFixtures.registry())
+        func entry(_ host: String?) throws -> [String: Any] {
+            let body = try ServedFixtures.json(
+                OFREPBodies.bulk(snapshot, eventStream: OFREPBodies.EventStream(host: host)))
+            return try #require((body["eventStreams"] as? [[String: Any]])?.first)
+        }
+        #expect(try entry("192.168.1.20:4242")["url"] as? String == "http://192.168.1.20:4242/ofrep/v1/events")
+        #expect(try entry("[::1]:4242")["url"] as? String == "http://[::1]:4242/ofrep/v1/events")
+        for host in [nil, "", "a\"b", "a/b", "évil", String(repeating: "a", count: 300)] {
+            let entry = try entry(host)
+            #expect(entry["url"] == nil, "\(host ?? "nil")")
+            #expect((entry["endpoint"] as? [String: Any])?["requestUri"] as? String == "/ofrep/v1/events")
+        }
+        #expect(try ServedFixtures.json(OFREPBodies.bulk(snapshot))["eventStreams"] == nil, "none when not offered")
     }
 
     @Test("--max-streams: one more stream gets 503 with a JSON error, polling still works, a freed slot is reused")

@@ -142,8 +142,10 @@ package enum OFREPBodies {
         } catch {
             return failure(error, key: nil)
         }
+        // Keyed by the host alone: the entry is only made when a body is rendered.
         return snapshot.reply(
-            .ofrepBulk, variant: eventStream?.member ?? "", ifNoneMatch: ifNoneMatch, acceptsGzip: acceptsGzip
+            .ofrepBulk, variant: eventStream.map { $0.host ?? "\u{0}" } ?? "", ifNoneMatch: ifNoneMatch,
+            acceptsGzip: acceptsGzip
         ) { bulkChunks($0, eventStream: eventStream) }
     }
 
