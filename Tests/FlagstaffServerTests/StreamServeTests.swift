@@ -67,6 +67,13 @@ import Testing
         #expect(feed.revisions(after: 101)?.isEmpty == true)
         #expect(feed.revisions(after: 7) == nil, "an id this feed never gave is unknown")
         #expect(feed.changesBehind(100) == 1 && feed.changesBehind(101) == 0)
+        // Once newer, a revision is kept for its events only, not its snapshot (and bodies).
+        try registry.setOverrideValues(["blueText": .off])
+        #expect(feed.refresh().id == 102)
+        let kept = try #require(feed.revisions(after: 100))
+        #expect(kept.map(\.id) == [101, 102] && kept[0].snapshot.flags.isEmpty)
+        #expect(StreamBodies.delta(kept) != nil, "its events are kept")
+        #expect(kept[1].snapshot.flags.count == 8 && kept[0].etag == second.etag)
     }
 
     @Test("GET /api/client/streaming: the whole state on connect, each change as delta events with no request")

@@ -71,6 +71,8 @@ package final class ChangeFeed: Sendable {
             let revision = FeedRevision(
                 id: id, lastModified: Int(now().timeIntervalSince1970), snapshot: snapshot,
                 events: FeedRevision.deltaEvents(from: latest.snapshot, to: snapshot, id: id))
+            // Older revisions are kept for their delta events only: not a snapshot (and its bodies) each.
+            state.history[state.history.count - 1] = latest.withoutSnapshot
             state.history.append(revision)
             state.historyBytes += revision.events?.count ?? 0
             while state.history.count > Self.historyLimit

@@ -12,7 +12,7 @@ package final class FeedRevision: Sendable {
     /// The revision id: the SSE event id and the delta API's ETag.
     package let id: UInt32
     /// The snapshot's ETag (quoted), as the polling endpoints send it.
-    package var etag: String { snapshot.etag }
+    package let etag: String
     /// When the server saw the change, in Unix seconds (OFREP's `lastModified`).
     package let lastModified: Int
     /// The values.
@@ -33,7 +33,26 @@ package final class FeedRevision: Sendable {
         self.id = id
         self.lastModified = lastModified
         self.snapshot = snapshot
+        self.etag = snapshot.etag
         self.events = events
+    }
+
+    /// An empty snapshot, held by revisions kept only for their delta events.
+    private static let released = ServedSnapshot(flags: [])
+
+    /// This revision without its snapshot and frames, as the history keeps a revision once a newer one exists:
+    /// only its id and delta events are read from then on (a stream that holds the full one keeps it until done).
+    var withoutSnapshot: FeedRevision {
+        let light = FeedRevision(id: id, lastModified: lastModified, snapshot: Self.released, events: events)
+        return FeedRevision(light, etag: etag)
+    }
+
+    private init(_ light: FeedRevision, etag: String) {
+        id = light.id
+        lastModified = light.lastModified
+        snapshot = light.snapshot
+        events = light.events
+        self.etag = etag
     }
 
     /// The frame of `kind`, rendered on first use and then shared.
