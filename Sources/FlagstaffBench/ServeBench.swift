@@ -49,6 +49,7 @@ enum ServeBench {
             let zipped = bulk.replacingOccurrences(of: "Host: b\r\n", with: "Host: b\r\nAccept-Encoding: gzip\r\n")
             report("POST bulk OFREP → 200 gzip, 1,000 flags, 50 connections", load(port, zipped, 50, 3))
             report("POST bulk OFREP → 200, 1,000 flags, 1 connection", load(port, bulk, 1, 3))
+            streams(port: port, registry: registry, notModified: notModified)
         }
         memory()
         print(String(format: "load average after: %@", loadAverage()))
@@ -115,6 +116,29 @@ enum ServeBench {
                 format:
                     "  RSS of the flagstaff serve process, 100,000 flags: %.1f MB after start, %.1f MB with every body served three times   [budget 100 MB]",
                 started, rss()))
+    }
+
+    /// 1,000 Unleash streams open: each change's event at every subscriber, memory, and the 304 rate beside them.
+    private static func streams(port: Int, registry: AnyFeatureRegistry, notModified: String) {
+        var polling: Result?
+        let (opened, latencies, before, after) = ServeStreamBench.run(
+            port: port, registry: registry, streams: 1_000, changes: 5
+        ) { polling = load(port, notModified, 50, 3) }
+        let sorted = latencies.sorted()
+        func percentile(_ p: Double) -> Double {
+            sorted.isEmpty ? .nan : sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))] * 1000
+        }
+        print(
+            String(
+                format:
+                    "  1,000 Unleash streams: %d opened; change → unleash-updated at every subscriber: p50 %.1f ms, p99 %.1f ms, max %.1f ms (%d events)   [budget p99 ≤ 250 ms]",
+                opened, percentile(0.5), percentile(0.99), sorted.last.map { $0 * 1000 } ?? .nan, sorted.count))
+        print(
+            String(
+                format:
+                    "  resident memory of this process: %.1f MB before the streams, %.1f MB with them (+%.1f MB)   [budget +50 MB]",
+                before, after, after - before))
+        if let polling { report("GET /api/frontend → 304, 1,000 flags, 50 connections, 1,000 streams open", polling) }
     }
 
     // MARK: Server

@@ -33,10 +33,11 @@ import Testing
         let registry = try ServedFixtures.registry()
         let small = ServedSnapshot(registry: registry)
         let large = ServedSnapshot(registry: registry, cachedBodyLimit: 2)
-        for (kind, chunks) in [
-            (BodyKind.frontend, UnleashBodies.frontendChunks), (.clientFeatures, UnleashBodies.clientFeatureChunks),
-            (.ofrepBulk, OFREPBodies.bulkChunks),
-        ] {
+        let kinds: [(BodyKind, (ServedSnapshot) -> BodyChunks)] = [
+            (.frontend, UnleashBodies.frontendChunks), (.clientFeatures, UnleashBodies.clientFeatureChunks),
+            (.ofrepBulk, { OFREPBodies.bulkChunks($0) }),
+        ]
+        for (kind, chunks) in kinds {
             let whole = small.reply(kind, ifNoneMatch: nil, chunks: chunks)
             #expect(whole.stream == nil && whole.buffer != nil)
             let streamed = large.reply(kind, ifNoneMatch: nil, chunks: chunks)

@@ -36,7 +36,9 @@ import FoundationNetworking
         #expect(Array(frontend.body) == UnleashBodies.frontend(snapshot))
         let bulk = try await HTTPExchange.send(
             running.url("/ofrep/v1/evaluate/flags"), method: "POST", body: Data("{}".utf8))
-        #expect(Array(bulk.body) == OFREPBodies.bulk(snapshot))
+        #expect(
+            Array(bulk.body)
+                == OFREPBodies.bulk(snapshot, eventStream: OFREPBodies.EventStream(host: "127.0.0.1:\(running.port)")))
         let again = try await HTTPExchange.send(
             running.url("/api/client/features"), headers: ["If-None-Match": snapshot.etag])
         #expect(again.status == 304)

@@ -18,8 +18,9 @@ struct ServeCommand: ParsableCommand {
         discussion: """
             Endpoints: GET /api/frontend (also /api/proxy) for Unleash frontend SDKs, GET /api/client/features \
             for Unleash server-side SDKs, POST /ofrep/v1/evaluate/flags[/<key>] for OpenFeature's OFREP \
-            providers. Changes made in the console, with `flagstaff set` or by any other process are served on \
-            the next request. The store is never written. Binding an address other than a loopback one needs \
+            providers; pushed changes over GET /api/client/streaming (Unleash streaming SDKs), \
+            GET /api/client/delta and GET /ofrep/v1/events (OFREP event stream). Changes made in the console, with \
+            `flagstaff set` or by any other process are served on the next request and pushed to the streams. The store is never written. Binding an address other than a loopback one needs \
             --token (or $FLAGSTAFF_SERVE_TOKEN); clients then send it as the Authorization header. \
             See docs/serve.md.
             """)
@@ -41,7 +42,17 @@ struct ServeCommand: ParsableCommand {
             valueName: "token"))
     var tokens: [String] = []
 
+    @Option(
+        name: .customLong("max-streams"),
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "The most event streams open at once; one more gets 503 (0: no streams offered).", valueName: "count"))
+    var maxStreams: Int = FlagServerConfiguration.defaultMaxStreams
+
     func validate() throws {
+        guard maxStreams >= 0 else {
+            throw ValidationError("--max-streams: \(maxStreams) is negative (0 turns streams off)")
+        }
         guard (0...65535).contains(port) else { throw ValidationError("--port: \(port) is not a port (0–65535)") }
         if let problem = tokens.lazy.compactMap(FlagServerConfiguration.tokenProblem).first {
             throw ValidationError("--token: \(problem)")
@@ -59,7 +70,8 @@ struct ServeCommand: ParsableCommand {
     }
 
     func run() throws {
-        let configuration = FlagServerConfiguration(host: host, port: port, tokens: try allTokens())
+        let configuration = FlagServerConfiguration(
+            host: host, port: port, tokens: try allTokens(), maxStreams: maxStreams)
         do {
             try configuration.validate()
         } catch {
@@ -82,7 +94,7 @@ struct ServeCommand: ParsableCommand {
         let shownHost = host.contains(":") ? "[\(host)]" : host
         let announce: @Sendable (Int) async -> Void = { port in
             context.writeError(
-                "flagstaff: note: serving \(TerminalText.safe(name)) (\(count) flags and settings) on http://\(shownHost):\(port): Unleash frontend API /api/frontend, client API /api/client/features, OFREP /ofrep/v1; store \(TerminalText.safe(storePath))\n"
+                "flagstaff: note: serving \(TerminalText.safe(name)) (\(count) flags and settings) on http://\(shownHost):\(port): Unleash frontend API /api/frontend, client API /api/client/features (streaming /api/client/streaming), OFREP /ofrep/v1 (events /ofrep/v1/events); store \(TerminalText.safe(storePath))\n"
             )
         }
         let failure: String? = BlockingTask.run {

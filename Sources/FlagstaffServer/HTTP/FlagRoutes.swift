@@ -9,12 +9,14 @@ struct FlagRoutes: Sendable {
     let live: LiveSnapshot
     let clients: ClientTracker
     let bodyLimit: Int
+    /// Whether the OFREP bulk answer names the event stream (not when `--max-streams 0` turns streams off).
+    let offersEventStream: Bool
 
     static let appNameHeader = HTTPField.Name("unleash-appname")!
     static let sdkHeader = HTTPField.Name("unleash-sdk")!
 
     /// Adds the endpoints; every `GET` is also registered for `HEAD` (``HeadMiddleware`` drops the body).
-    func add(to router: Router<BasicRequestContext>) {
+    func add(to router: Router<FlagRequestContext>) {
         for prefix in ["/api/frontend", "/api/proxy"] {
             for method in [HTTPRequest.Method.get, .head] {
                 router.on(RouterPath(prefix), method: method) { request, _ in frontend(request) }
@@ -99,8 +101,11 @@ struct FlagRoutes: Sendable {
     private func ofrepBulk(_ request: Request) async throws -> Response {
         let body = try await collect(request)
         note(request, appName: nil, call: .request)
+        // `flagConfigEtag`/`flagConfigLastModified` (ADR-0008) come with a fetch an event caused: the answer is the
+        // values now in any case (the store was just looked at), so they need no more than being accepted.
         return OFREPBodies.evaluateAll(
-            live.current(), body: body, ifNoneMatch: request.headers[.ifNoneMatch], acceptsGzip: acceptsGzip(request)
+            live.current(), body: body, ifNoneMatch: request.headers[.ifNoneMatch], acceptsGzip: acceptsGzip(request),
+            eventStream: offersEventStream ? OFREPBodies.EventStream(host: request.head.authority) : nil
         ).response
     }
 
@@ -114,14 +119,21 @@ struct FlagRoutes: Sendable {
         return Array(buffer.readableBytesView)
     }
 
-    /// Records the call under the client's name: `appName` from the body or the frontend query, else the
-    /// `UNLEASH-APPNAME` header, else the user agent.
+    /// Records the call under the client's name (see ``identify(_:appName:sdk:)``).
     private func note(_ request: Request, appName: String?, sdk: String? = nil, call: ClientTracker.Call) {
+        let (name, client) = Self.identify(request, appName: appName, sdk: sdk)
+        clients.record(name: name, sdk: client, call: call)
+    }
+
+    /// A client's name and SDK: `appName` from the body or the frontend query, else the `UNLEASH-APPNAME`
+    /// header, else the user agent; the SDK from the body, else the `unleash-sdk` header, else the user agent
+    /// (when it is not already the name).
+    static func identify(_ request: Request, appName: String? = nil, sdk: String? = nil) -> (name: String, sdk: String?)
+    {
         let agent = request.headers[.userAgent]
         let name =
             appName ?? request.headers[Self.appNameHeader].flatMap { $0.isEmpty ? nil : $0 } ?? agent
             ?? "unnamed client"
-        let client = sdk ?? request.headers[Self.sdkHeader] ?? (name == agent ? nil : agent)
-        clients.record(name: name, sdk: client, call: call)
+        return (name, sdk ?? request.headers[Self.sdkHeader] ?? (name == agent ? nil : agent))
     }
 }

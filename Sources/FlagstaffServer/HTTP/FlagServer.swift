@@ -22,6 +22,10 @@ package final class FlagServer: Sendable {
     package let live: LiveSnapshot
     /// Who has called, and the evaluation counts their metrics reported.
     package let clients: ClientTracker
+    /// The numbered changes pushed to the event streams.
+    package let feed: ChangeFeed
+    /// The event streams open now (Unleash streaming, OFREP events).
+    package let streams: StreamConnections
     private let logger: Logger
 
     /// Creates a server for a registry (nothing listens until ``run(onRunning:)`` or
@@ -45,6 +49,16 @@ package final class FlagServer: Sendable {
         self.clients = ClientTracker(onFirstSeen: { client in
             clientLogger.notice("client \(client.name)\(client.sdk.map { " (\($0))" } ?? "") connected")
         })
+        self.feed = ChangeFeed(live: live)
+        self.streams = StreamConnections(
+            limit: configuration.maxStreams, writeTimeout: configuration.streamWriteTimeout,
+            log: { clientLogger.notice("\($0)") })
+    }
+
+    /// The stream clients with how far each is behind the values served now: `0` up to date, `nil` when the
+    /// revision it has is no longer known (it will be sent the whole state).
+    package var streamClients: [(client: StreamClient, changesBehind: Int?)] {
+        streams.clients.map { client in (client, client.revision.flatMap(feed.changesBehind)) }
     }
 
     /// The Hummingbird application, to run in a service group.
@@ -52,14 +66,14 @@ package final class FlagServer: Sendable {
     package func makeApplication(
         onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> some ApplicationProtocol & Service {
-        let router = Router(context: BasicRequestContext.self)
+        let router = Router(context: FlagRequestContext.self)
         router.add(middleware: HeadMiddleware())
         router.add(
             middleware: CORSMiddleware(
                 allowOrigin: .all,
                 allowHeaders: [
                     .accept, .authorization, .contentType, .origin, .ifNoneMatch, .cacheControl,
-                    FlagRoutes.appNameHeader, FlagRoutes.sdkHeader,
+                    FlagRoutes.appNameHeader, FlagRoutes.sdkHeader, StreamRoutes.lastEventIDHeader,
                     HTTPField.Name("unleash-connection-id")!, HTTPField.Name("unleash-instanceid")!,
                     HTTPField.Name("x-unleash-connection-id")!, HTTPField.Name("x-unleash-sdk")!,
                     HTTPField.Name("x-unleash-appname")!,
@@ -68,15 +82,21 @@ package final class FlagServer: Sendable {
         router.add(middleware: ErrorBodyMiddleware())
         router.add(middleware: BodyLimitMiddleware(limit: configuration.bodyLimit))
         router.add(middleware: TokenMiddleware(tokens: Set(configuration.tokens)))
-        FlagRoutes(live: live, clients: clients, bodyLimit: configuration.bodyLimit).add(to: router)
+        FlagRoutes(
+            live: live, clients: clients, bodyLimit: configuration.bodyLimit,
+            offersEventStream: configuration.maxStreams > 0
+        ).add(to: router)
+        StreamRoutes(feed: feed, streams: streams, clients: clients).add(to: router)
         let (seconds, attoseconds) = configuration.idleTimeout.components
         let idle = TimeAmount.nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
         return Application(
             router: router,
             server: .http1(
-                configuration: .init(additionalChannelHandlers: [CloseAfterResponseHandler()], idleTimeout: idle)),
+                configuration: .init(
+                    additionalChannelHandlers: [CloseAfterResponseHandler(), StreamHangUpHandler()], idleTimeout: idle)),
             configuration: ApplicationConfiguration(
                 address: .hostname(configuration.host, port: configuration.port), serverName: "flagstaff"),
+            services: [ChangeFeedService(feed: feed, streams: streams, configuration: configuration)],
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? 0) },
             logger: logger)
     }
@@ -106,5 +126,34 @@ package final class FlagServer: Sendable {
     package func run(onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
         try configuration.validate()
         try await makeServiceGroup(signals: [.sigterm, .sigint, .sighup], onRunning: onRunning).run()
+    }
+}
+
+/// Follows the values for the event streams while the server runs: looks for changes (see ``ChangeFeed``),
+/// sends keep-alives and drops streams whose client stopped reading.
+struct ChangeFeedService: Service {
+    let feed: ChangeFeed
+    let streams: StreamConnections
+    let configuration: FlagServerConfiguration
+
+    func run() async throws {
+        let feed = feed
+        let streams = streams
+        let keepAlive = configuration.keepAliveInterval
+        let tick = min(keepAlive, .seconds(1))
+        let lastKeepAlive = AnnotatedMutex(ContinuousClock.now)
+        await withGracefulShutdownHandler {
+            await feed.run(pollInterval: configuration.changePollInterval, tickInterval: tick) {
+                streams.dropStalled()
+                let due = lastKeepAlive.withLock { last in
+                    guard last.duration(to: .now) >= keepAlive - tick / 2 else { return false }
+                    last = .now
+                    return true
+                }
+                if due { feed.wakeAll() }
+            }
+        } onGracefulShutdown: {
+            feed.stop()
+        }
     }
 }

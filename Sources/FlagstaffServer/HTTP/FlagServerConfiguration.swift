@@ -15,14 +15,26 @@ package struct FlagServerConfiguration: Sendable {
     /// finish before the remaining connections are closed: a client holding a half-sent request cannot keep the
     /// server running.
     package var shutdownGracePeriod: Duration
+    /// The most event streams (`/api/client/streaming`, `/ofrep/v1/events`) open at once; one more gets 503.
+    package var maxStreams: Int
+    /// How often a stream with nothing to say gets a keep-alive comment (also how soon a client gone is noticed).
+    package var keepAliveInterval: Duration
+    /// How long a write to a stream may wait for a client that does not read before the stream is dropped.
+    package var streamWriteTimeout: Duration
+    /// How often the server looks for changes of the store on its own (no request needed) to push them.
+    package var changePollInterval: Duration
 
     /// The default ``shutdownGracePeriod``, as docs/serve.md says.
     package static let defaultShutdownGracePeriod = Duration.seconds(5)
+    /// The default ``maxStreams``, as docs/serve.md says.
+    package static let defaultMaxStreams = 1_000
 
     /// Creates a configuration.
     package init(
         host: String = "127.0.0.1", port: Int = 4242, tokens: [String] = [], bodyLimit: Int = 1 << 20,
-        idleTimeout: Duration = .seconds(30), shutdownGracePeriod: Duration = defaultShutdownGracePeriod
+        idleTimeout: Duration = .seconds(30), shutdownGracePeriod: Duration = defaultShutdownGracePeriod,
+        maxStreams: Int = defaultMaxStreams, keepAliveInterval: Duration = .seconds(15),
+        streamWriteTimeout: Duration = .seconds(15), changePollInterval: Duration = .milliseconds(50)
     ) {
         self.host = host
         self.port = port
@@ -30,6 +42,10 @@ package struct FlagServerConfiguration: Sendable {
         self.bodyLimit = bodyLimit
         self.idleTimeout = idleTimeout
         self.shutdownGracePeriod = shutdownGracePeriod
+        self.maxStreams = maxStreams
+        self.keepAliveInterval = keepAliveInterval
+        self.streamWriteTimeout = streamWriteTimeout
+        self.changePollInterval = changePollInterval
     }
 
     /// Whether `host` names this machine only (`127.0.0.0/8`, `::1`, `localhost`).
@@ -54,6 +70,9 @@ package struct FlagServerConfiguration: Sendable {
             )
         }
         guard bodyLimit > 0 else { throw FlagServerError("the body limit must be positive") }
+        guard maxStreams >= 0 else {
+            throw FlagServerError("--max-streams: \(maxStreams) is negative (0 turns streams off)")
+        }
     }
 
     /// Why `token` cannot be a token, or `nil` when it can: it is empty or only white space (every request would

@@ -99,25 +99,65 @@ package enum OFREPBodies {
         }
     }
 
+    /// Where an OFREP provider finds the event stream (ADR-0008): `url` from the address the client used (its
+    /// `Host`), else `endpoint.requestUri` (the provider adds its own origin).
+    package struct EventStream: Sendable, Equatable {
+        /// The `Host` header, when it is a plain host and port.
+        package var host: String?
+        /// The path of the stream.
+        package var path = "/ofrep/v1/events"
+        /// `inactivityDelaySec`: after this long in the background a provider closes the stream.
+        package var inactivityDelaySec = 120
+
+        /// Creates the entry; a `Host` with anything but letters, digits, `.-:[]` is not used.
+        package init(host: String?) {
+            self.host = host.flatMap { host in
+                host.count <= 255 && !host.isEmpty
+                    && host.unicodeScalars.allSatisfy {
+                        $0.isASCII
+                            && ($0.properties.isAlphabetic || ("0"..."9").contains($0)
+                                || ".-:[]".unicodeScalars.contains($0))
+                    }
+                    ? host : nil
+            }
+        }
+
+        /// `,"eventStreams":[{…}]`.
+        var member: String {
+            let location =
+                host.map { "\"url\":\(JSONText.quoted("http://\($0)\(path)"))" }
+                ?? "\"endpoint\":{\"requestUri\":\(JSONText.quoted(path))}"
+            return ",\"eventStreams\":[{\"type\":\"sse\",\(location),\"inactivityDelaySec\":\(inactivityDelaySec)}]"
+        }
+    }
+
     /// `POST /ofrep/v1/evaluate/flags`: every member, with the snapshot's ETag (304 when `If-None-Match` names
-    /// it).
+    /// it), and where the event stream is when the server offers one.
     package static func evaluateAll(
-        _ snapshot: ServedSnapshot, body: [UInt8], ifNoneMatch: String?, acceptsGzip: Bool = false
+        _ snapshot: ServedSnapshot, body: [UInt8], ifNoneMatch: String?, acceptsGzip: Bool = false,
+        eventStream: EventStream? = nil
     ) -> ServerReply {
         do throws(Failure) {
             _ = try context(fromBody: body)
         } catch {
             return failure(error, key: nil)
         }
-        return snapshot.reply(.ofrepBulk, ifNoneMatch: ifNoneMatch, acceptsGzip: acceptsGzip, chunks: bulkChunks)
+        // Keyed by the host alone: the entry is only made when a body is rendered.
+        return snapshot.reply(
+            .ofrepBulk, variant: eventStream.map { $0.host ?? "\u{0}" } ?? "", ifNoneMatch: ifNoneMatch,
+            acceptsGzip: acceptsGzip
+        ) { bulkChunks($0, eventStream: eventStream) }
     }
 
-    /// The bulk body: `{"flags":[…]}`.
-    package static func bulk(_ snapshot: ServedSnapshot) -> [UInt8] { bulkChunks(snapshot).bytes }
+    /// The bulk body: `{"flags":[…]}`, with `eventStreams` when given.
+    package static func bulk(_ snapshot: ServedSnapshot, eventStream: EventStream? = nil) -> [UInt8] {
+        bulkChunks(snapshot, eventStream: eventStream).bytes
+    }
 
-    /// The bulk body in pieces (see ``bulk(_:)``).
-    package static func bulkChunks(_ snapshot: ServedSnapshot) -> BodyChunks {
-        BodyChunks(snapshot: snapshot, head: "{\"flags\":[", tail: "]}") { flag, first, json in
+    /// The bulk body in pieces (see ``bulk(_:eventStream:)``).
+    package static func bulkChunks(_ snapshot: ServedSnapshot, eventStream: EventStream? = nil) -> BodyChunks {
+        BodyChunks(snapshot: snapshot, head: "{\"flags\":[", tail: "]" + (eventStream?.member ?? "") + "}") {
+            flag, first, json in
             if !first { json.raw(",") }
             success(flag, &json)
             return true

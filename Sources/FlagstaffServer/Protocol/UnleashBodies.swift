@@ -46,31 +46,37 @@ package enum UnleashBodies {
             snapshot: snapshot, head: "{\"version\":2,\"features\":[",
             tail: "],\"segments\":[],\"query\":{\"inlineSegmentConstraints\":true}}"
         ) { flag, first, json in
-            json.raw(first ? "{" : ",{")
-            json.member("name", first: true)
-            json.string(flag.key)
-            if let description = flag.description {
-                json.member("description")
-                json.string(description)
-            }
-            json.raw(",\"type\":\"release\",\"project\":\"default\",\"stale\":false,\"impressionData\":false")
-            json.member("enabled")
-            json.raw(!flag.isBoolean || flag.booleanValue ? "true" : "false")
-            json.raw(",\"strategies\":[{\"name\":\"default\",\"parameters\":{},\"constraints\":[]}]")
-            json.member("variants")
-            if flag.isBoolean {
-                json.raw("[]")
-            } else {
-                json.raw("[{")
-                json.member("name", first: true)
-                json.string(variantName(flag))
-                json.raw(",\"weight\":1000,\"weightType\":\"variable\",\"stickiness\":\"default\",")
-                payload(flag, &json)
-                json.raw(",\"overrides\":[]}]")
-            }
-            json.raw("}")
+            if !first { json.raw(",") }
+            clientFeature(flag, &json)
             return true
         }
+    }
+
+    /// One toggle of the client API, as in ``clientFeatures(_:)`` (also the `feature` of a delta event).
+    static func clientFeature(_ flag: ServedFlag, _ json: inout JSONBodyWriter) {
+        json.raw("{")
+        json.member("name", first: true)
+        json.string(flag.key)
+        if let description = flag.description {
+            json.member("description")
+            json.string(description)
+        }
+        json.raw(",\"type\":\"release\",\"project\":\"default\",\"stale\":false,\"impressionData\":false")
+        json.member("enabled")
+        json.raw(!flag.isBoolean || flag.booleanValue ? "true" : "false")
+        json.raw(",\"strategies\":[{\"name\":\"default\",\"parameters\":{},\"constraints\":[]}]")
+        json.member("variants")
+        if flag.isBoolean {
+            json.raw("[]")
+        } else {
+            json.raw("[{")
+            json.member("name", first: true)
+            json.string(variantName(flag))
+            json.raw(",\"weight\":1000,\"weightType\":\"variable\",\"stickiness\":\"default\",")
+            payload(flag, &json)
+            json.raw(",\"overrides\":[]}]")
+        }
+        json.raw("}")
     }
 
     private static func payload(_ flag: ServedFlag, _ json: inout JSONBodyWriter) {

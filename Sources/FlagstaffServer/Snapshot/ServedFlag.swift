@@ -44,6 +44,11 @@ package struct ServedFlag: Sendable {
         }
     }
 
+    /// Whether another copy of a member serves the same: same key, type, value and source.
+    package func servesSame(as other: ServedFlag) -> Bool {
+        key == other.key && sourceIndex == other.sourceIndex && value == other.value && type == other.type
+    }
+
     /// The member's description, if any.
     package var description: String? { member.description }
     /// The member's value type (`.boolean` for flags).

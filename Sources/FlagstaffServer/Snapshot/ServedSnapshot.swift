@@ -59,12 +59,18 @@ package final class ServedSnapshot: Sendable {
     ///   - chunks: renders the body of a snapshot.
     ///   - acceptsGzip: whether the client accepts a gzip body (`Accept-Encoding`): a kept body is then sent
     ///     compressed (compressed once, on first use).
+    ///   - variant: which variant of the body `chunks` renders (the OFREP bulk body names the address the client
+    ///     used); at most ``BodyCache/maximumBodies`` bodies are kept, others are rendered for each request.
     package func reply(
-        _ kind: BodyKind, ifNoneMatch: String?, acceptsGzip: Bool = false, chunks: (ServedSnapshot) -> BodyChunks
+        _ kind: BodyKind, variant: String = "", ifNoneMatch: String?, acceptsGzip: Bool = false,
+        chunks: (ServedSnapshot) -> BodyChunks
     ) -> ServerReply {
         if let ifNoneMatch, ServerReply.matches(ifNoneMatch, etag) { return ServerReply(status: 304, etag: etag) }
         guard flags.count <= cachedBodyLimit else { return ServerReply(status: 200, stream: chunks(self), etag: etag) }
-        let plain = bodies.body(kind) { ByteBuffer(bytes: chunks(self).bytes) }
+        let kind = BodyKey(kind: kind, variant: variant)
+        guard let plain = bodies.body(kind, render: { ByteBuffer(bytes: chunks(self).bytes) }) else {
+            return ServerReply(status: 200, buffer: ByteBuffer(bytes: chunks(self).bytes), etag: etag)
+        }
         if acceptsGzip, let compressed = bodies.gzipped(kind, of: plain) {
             return ServerReply(
                 status: 200, buffer: compressed, etag: ServerReply.gzipTag(etag), contentEncoding: "gzip")
@@ -104,14 +110,22 @@ package enum BodyKind: Int, Sendable, CaseIterable {
     case ofrepBulk
 }
 
+/// A kept body: its kind and variant.
+struct BodyKey: Hashable {
+    var kind: BodyKind
+    var variant: String
+}
+
 /// Bodies rendered for one snapshot, kept as the buffers responses send (a response shares the buffer: no copy
 /// per request).
-private final class BodyCache: Sendable {
-    private let rendered = AnnotatedMutex<[BodyKind: ByteBuffer]>([:])
-    private let compressed = AnnotatedMutex<[BodyKind: ByteBuffer]>([:])
+final class BodyCache: Sendable {
+    /// The most bodies kept per snapshot (variants come from requests).
+    static let maximumBodies = 16
+    private let rendered = AnnotatedMutex<[BodyKey: ByteBuffer]>([:])
+    private let compressed = AnnotatedMutex<[BodyKey: ByteBuffer]>([:])
 
     /// The body of `kind` compressed with gzip, made once from `plain`; `nil` if zlib refused.
-    func gzipped(_ kind: BodyKind, of plain: ByteBuffer) -> ByteBuffer? {
+    func gzipped(_ kind: BodyKey, of plain: ByteBuffer) -> ByteBuffer? {
         if let body = compressed.withLock({ $0[kind] }) { return body }
         guard let bytes = Gzip.compress(Array(plain.readableBytesView)) else { return nil }
         return compressed.withLock { cache in
@@ -122,11 +136,14 @@ private final class BodyCache: Sendable {
         }
     }
 
-    func body(_ kind: BodyKind, render: () -> ByteBuffer) -> ByteBuffer {
+    /// The body of `kind`, rendered on first use; `nil` when ``maximumBodies`` other bodies are kept already.
+    func body(_ kind: BodyKey, render: () -> ByteBuffer) -> ByteBuffer? {
         if let body = rendered.withLock({ $0[kind] }) { return body }
+        guard rendered.withLock({ $0.count < Self.maximumBodies }) else { return nil }
         let body = render()
         return rendered.withLock { cache in
             if let existing = cache[kind] { return existing }
+            guard cache.count < Self.maximumBodies else { return nil }
             cache[kind] = body
             return body
         }

@@ -1,0 +1,122 @@
+// `flagstaff serve` exists only with the Server trait (on by default; see Package.swift).
+#if Server
+import Flagstaff
+import FlagstaffServer
+import FlagstaffTerminalDriver
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Event streams under load: a light load generator (one thread, `poll(2)` over raw loopback sockets) keeps
+/// 1,000 `GET /api/client/streaming` streams open on the in-process server; after each change of the registry
+/// (made in this process, as a key press in `console --serve` is) it times when every stream has its
+/// `unleash-updated` event. Resident memory of the process before and after the streams opened.
+enum ServeStreamBench {
+    /// The subscribers' sockets and what each has read.
+    private struct Subscriber {
+        var socket: Int32
+        var connected = false
+        var updates = 0
+        var tail: [UInt8] = []
+    }
+
+    /// - Parameter whileOpen: run with every stream still open (a polling load beside them).
+    static func run(
+        port: Int, registry: AnyFeatureRegistry, streams count: Int, changes: Int, whileOpen: () -> Void
+    ) -> (
+        opened: Int, latencies: [Double], rssBefore: Double, rssAfter: Double
+    ) {
+        let before = residentMegabytes()
+        var subscribers: [Subscriber] = []
+        for _ in 0..<count {
+            guard let socket = LoopbackSocket.connect(port: port, noDelay: true) else { break }
+            let request = Array("GET /api/client/streaming HTTP/1.1\r\nHost: b\r\nunleash-appname: bench\r\n\r\n".utf8)
+            _ = request.withUnsafeBytes { send(socket, $0.baseAddress, $0.count, 0) }
+            _ = fcntl(socket, F_SETFL, fcntl(socket, F_GETFL) | O_NONBLOCK)
+            subscribers.append(Subscriber(socket: socket))
+        }
+        defer { for subscriber in subscribers { close(subscriber.socket) } }
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        // Reads what has arrived; true when every subscriber has `updates` events.
+        func pump(until done: (Subscriber) -> Bool, timeout: Double, onSeen: (Int) -> Void = { _ in }) {
+            let deadline = Date().addingTimeInterval(timeout)
+            var descriptors = subscribers.map { pollfd(fd: $0.socket, events: Int16(POLLIN), revents: 0) }
+            while Date() < deadline, !subscribers.allSatisfy(done) {
+                guard poll(&descriptors, nfds_t(descriptors.count), 100) > 0 else { continue }
+                for index in descriptors.indices where descriptors[index].revents != 0 {
+                    descriptors[index].revents = 0
+                    let read = buffer.withUnsafeMutableBytes {
+                        recv(subscribers[index].socket, $0.baseAddress, $0.count, 0)
+                    }
+                    guard read > 0 else { continue }
+                    let text = subscribers[index].tail + buffer[0..<read]
+                    let connectedMarker = Array("event: unleash-connected".utf8)
+                    let updatedMarker = Array("event: unleash-updated".utf8)
+                    if !subscribers[index].connected, contains(text, connectedMarker) {
+                        subscribers[index].connected = true
+                    }
+                    let seen = occurrences(text, updatedMarker) - occurrences(subscribers[index].tail, updatedMarker)
+                    if seen > 0 {
+                        subscribers[index].updates += seen
+                        onSeen(index)
+                    }
+                    subscribers[index].tail = Array(text.suffix(32))
+                }
+            }
+        }
+        pump(until: \.connected, timeout: 60)
+        let opened = subscribers.filter(\.connected).count
+        let after = residentMegabytes()
+        var latencies: [Double] = []
+        let key = registry.allFeatures.first { $0.settingType == .boolean }?.key ?? ""
+        for change in 0..<changes {
+            let target = change + 1
+            let start = DispatchTime.now().uptimeNanoseconds
+            try? registry.setOverrideValues([key: change % 2 == 0 ? .on : .off])
+            var counted = Set<Int>()
+            let done: (Subscriber) -> Bool = { $0.updates >= target || !$0.connected }
+            pump(
+                until: done, timeout: 10,
+                onSeen: { index in
+                    if counted.insert(index).inserted {
+                        latencies.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+                    }
+                })
+            usleep(200_000)
+        }
+        whileOpen()
+        return (opened, latencies, before, after)
+    }
+
+    private static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
+        occurrences(haystack, needle) > 0
+    }
+
+    private static func occurrences(_ haystack: [UInt8], _ needle: [UInt8]) -> Int {
+        guard haystack.count >= needle.count else { return 0 }
+        var found = 0
+        var index = 0
+        while index <= haystack.count - needle.count {
+            if haystack[index] == needle[0], Array(haystack[index..<(index + needle.count)]) == needle {
+                found += 1
+                index += needle.count
+            } else {
+                index += 1
+            }
+        }
+        return found
+    }
+
+    /// This process's resident memory, in MB.
+    static func residentMegabytes() -> Double {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") })
+        else { return .nan }
+        return (Double(line.split(separator: " ").dropFirst().first ?? "") ?? .nan) / 1024
+    }
+}
+#endif
