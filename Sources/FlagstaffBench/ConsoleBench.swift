@@ -247,7 +247,7 @@ enum ConsoleBench {
             if case .setOnOffValue(let value, let members)? = effects.first {
                 let inbox = ConsoleInbox()
                 let subscription = registry.onChange { inbox.post(.registryChange($0)) }
-                let write = clock.measure { try? registry.writeOnOffValue(value, toMembers: members) }
+                let write = clock.measure { _ = try? registry.writeOnOffValue(value, toMembers: members) }
                 subscription.cancel()
                 let refresh = clock.measure {
                     for event in [.storeWriteSaved] + inbox.drain() { _ = state.update(event) }
