@@ -260,7 +260,7 @@ enum ConsoleBench {
             if case .write(.members(let members, let value))? = effects.first {
                 let inbox = ConsoleInbox()
                 let subscription = registry.onChange { inbox.post($0) }
-                let write = clock.measure { try? registry.writeOnOffValue(value, toMembers: members) }
+                let write = clock.measure { _ = try? registry.writeOnOffValue(value, toMembers: members) }
                 subscription.cancel()
                 let refresh = clock.measure {
                     _ = update(.storeWriteSaved)

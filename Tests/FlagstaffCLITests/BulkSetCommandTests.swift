@@ -79,16 +79,17 @@ struct BulkSetCommandTests {
         let path = try sandbox.write("manifest.json", manifest)
         let result = try await sandbox.run(["--manifest", path, "set", "--match", "checkout.*", "off"])
         #expect(result.status == 0, "\(result)")
-        #expect(
-            result.standardOutput
-                == "checkout.expressPay: off (OFF by override)\ncheckout.savedCards: off (OFF by override)\n")
+        // checkout.expressPay is off by default: no override that changes nothing is written for it.
+        #expect(result.standardOutput == "checkout.savedCards: off (OFF by override)\n")
         #expect(
             result.standardError.contains(
                 "skipped checkout.banner: a text setting does not take the flag word 'off' from --match"),
             "\(result)")
         #expect(result.standardError.contains("skipped checkout.retries: integer: "), "\(result)")
-        #expect(result.standardError.contains("changed 2 of the 4 flag(s) and setting(s) matching 'checkout.*'"))
-        #expect(try sandbox.storedJSON() == ["checkout.expressPay": #""off""#, "checkout.savedCards": #""off""#])
+        #expect(
+            result.standardError.contains(
+                "changed 1 of the 4 flag(s) and setting(s) matching 'checkout.*' (1 already had that value)"))
+        #expect(try sandbox.storedJSON() == ["checkout.savedCards": #""off""#])
         #expect(try await historyKeys(sandbox).count == 1)
         // The text setting takes text; with --json it takes the word off as a JSON string.
         let text = try await sandbox.run(["--manifest", path, "set", "--match", "checkout.b*", "closed"])
@@ -106,12 +107,12 @@ struct BulkSetCommandTests {
         #expect(result.status == 0, "\(result)")
         let object = try sandbox.jsonObject(result)
         let changes = try #require(object["changes"] as? [[String: Any]])
-        #expect(
-            changes.compactMap { $0["key"] as? String } == [
-                "list.infiniteScroll", "list.pullToRefresh", "list.sectionIndex", "list.skeletonPlaceholders",
-            ])
+        // list.pullToRefresh and list.skeletonPlaceholders are on by default: left without an override.
+        #expect(changes.compactMap { $0["key"] as? String } == ["list.infiniteScroll", "list.sectionIndex"])
         #expect(changes.first?["from"] is NSNull && changes.first?["to"] as? String == "on")
         #expect(object["matched"] as? Int == 5)
+        #expect(object["unchanged"] as? Int == 3)
+        #expect(try sandbox.storedJSON()["list.pullToRefresh"] == nil)
         #expect((object["skipped"] as? [Any])?.isEmpty == true)
     }
 
@@ -179,6 +180,34 @@ struct BulkSetCommandTests {
                 (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["change"] as? String
             })
         #expect(ids.count == 1)
+    }
+
+    @Test func jsonListsAChangeOfExpiryAlone() async throws {
+        let sandbox = try CLISandbox()
+        #expect(try await sandbox.run(["set", "blueText", "on"]).status == 0)
+        let result = try await sandbox.run(["set", "blueText", "on", "--for", "1d", "--format", "json"])
+        #expect(result.status == 0, "\(result)")
+        let changes = try #require(try sandbox.jsonObject(result)["changes"] as? [[String: Any]])
+        #expect(changes.count == 1, "\(result)")
+        #expect(changes.first?["key"] as? String == "blueText")
+        #expect(changes.first?["from"] as? String == "on" && changes.first?["to"] as? String == "on")
+        #expect(changes.first?["fromExpiresAt"] == nil && changes.first?["toExpiresAt"] is String)
+        // Made permanent again: the expiry it had is the change.
+        let permanent = try await sandbox.run(["set", "blueText", "on", "--format", "json"])
+        let back = try #require(try sandbox.jsonObject(permanent)["changes"] as? [[String: Any]])
+        #expect(back.count == 1 && back.first?["fromExpiresAt"] is String && back.first?["toExpiresAt"] == nil)
+    }
+
+    @Test func matchOnEveryMemberLeavesNothingForTheDoctor() async throws {
+        let sandbox = try CLISandbox()
+        let result = try await sandbox.run(["set", "--match", "*", "off"])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.standardError.contains("already had that value"), "\(result)")
+        // blueText is off by default: no override for it.
+        #expect(try sandbox.storedJSON()["blueText"] == nil)
+        let doctor = try await sandbox.run(["doctor"])
+        #expect(doctor.status == 0, "\(doctor)")
+        #expect(!doctor.standardOutput.contains("no-op"), "\(doctor)")
     }
 
     @Test func completionOffersKeysAndTheValuesOfTheKeyBefore() throws {

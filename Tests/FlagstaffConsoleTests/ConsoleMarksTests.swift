@@ -103,7 +103,11 @@ import Testing
         try apply(effects, to: &state)
         #expect(store.writes == writes + 1)
         for key in ["blueText", "moments.isRoundedAvatar", "list.infiniteScroll"] {
-            #expect(registry.flag(forKey: key)?.override == .disabled, "\(key)")
+            // A flag off by its static default gets no override (nothing for the doctor); the others are forced.
+            let flag = try #require(registry.flag(forKey: key))
+            let expected: OverrideState =
+                AnyFeatureRegistry.declarationGives(.off, to: flag) ? .featureDefault : .disabled
+            #expect(flag.override == expected, "\(key)")
         }
         #expect(registry.flag(forKey: "list.compactRows")?.override == .featureDefault)
         #expect(state.statusMessage == "Forced OFF 3 marked flags · u undoes it")
@@ -132,7 +136,9 @@ import Testing
         let effects = press(.character("y"), into: &state)
         #expect(effects.count == 1)
         try apply(effects, to: &state)
-        #expect(registry.storedOverrides.count == 27)
+        // Members on by their static default get no override.
+        let onByDefault = registry.allFeatures.filter { AnyFeatureRegistry.declarationGives(.on, to: $0) }.count
+        #expect(registry.storedOverrides.count == 27 - onByDefault)
         #expect(state.mode == .list)
         #expect(state.statusMessage == "Forced ON 27 marked flags · u undoes it")
     }

@@ -67,8 +67,7 @@ import Testing
                     var known: UInt64?
                     for index in 0..<40 {
                         guard
-                            let write = try? store.update(
-                                ["w\(writer).k\(index)": .on], expiries: [:], known: known)
+                            let write = try? store.write(OverrideChange(["w\(writer).k\(index)": .on]), known: known)
                         else { continue }
                         if let changes = write.changes {
                             // Only this writer's key can differ from the file it knew.

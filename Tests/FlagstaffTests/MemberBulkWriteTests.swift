@@ -79,9 +79,9 @@ import Testing
                 for key in keys { model[key] = .on }
                 revision = nil
             } else {
-                let write = try store.update(sortedKeys: sorted, value: value, known: revision)
+                let write = try store.write(OverrideChange(sortedKeys: sorted, edit: .init(value)), known: revision)
                 _ = try twin.update(Dictionary(uniqueKeysWithValues: keys.map { ($0, value) }))
-                let inMemory = memory.update(sortedKeys: sorted, value: value, known: nil)
+                let inMemory = memory.write(OverrideChange(sortedKeys: sorted, edit: .init(value)), known: nil)
                 for key in keys { model[key] = value }
                 let expected = sorted.filter { before[$0] != value }
                 #expect(inMemory.snapshot.overrides == model, "step \(step)")
@@ -113,7 +113,7 @@ import Testing
         _ = try FileOverrideStore(url: file).update(["b": .on, "d": .off, "a.é": .on])  // another process's write
         let store = try FileOverrideStore(url: file)
         let (_, revision) = try store.loadRevisioned()
-        let write = try store.update(sortedKeys: ["a.é", "c", "d"], value: .off, known: revision)
+        let write = try store.write(OverrideChange(sortedKeys: ["a.é", "c", "d"], edit: .init(.off)), known: revision)
         #expect(write.changes?.map(\.key) == ["a.é", "c"], "d was off already")
         let model: [String: OverrideValue] = ["a.é": .off, "b": .on, "c": .off, "d": .off]
         #expect(write.snapshot.overrides == model)
@@ -121,7 +121,8 @@ import Testing
         // A missing file is revision 0: a write to it starts from known, empty contents.
         try FileManager.default.removeItem(at: file)
         #expect(try store.loadRevisioned().revision == FileOverrideStore.missingFileRevision)
-        let fresh = try store.update(sortedKeys: ["x"], value: .on, known: FileOverrideStore.missingFileRevision)
+        let fresh = try store.write(
+            OverrideChange(sortedKeys: ["x"], edit: .init(.on)), known: FileOverrideStore.missingFileRevision)
         #expect(fresh.changes?.map(\.key) == ["x"])
     }
 
@@ -134,7 +135,7 @@ import Testing
         _ = try store.update(["b": .on], expiries: ["b": later])
         _ = try store.update(["c": .on])
         clock.advance(by: .seconds(120))
-        let write = try store.update(sortedKeys: ["c", "d"], value: .off, known: nil)
+        let write = try store.write(OverrideChange(sortedKeys: ["c", "d"], edit: .init(.off)), known: nil)
         #expect(write.snapshot.overrides == ["b": .on, "c": .off, "d": .off])
         #expect(write.snapshot.expiries == ["b": later])
         let entries = try #require(try store.journal()).read().entries
@@ -145,9 +146,10 @@ import Testing
     @Test func theRegistryWritesAndAppliesTheMembersOfASet() throws {
         let store = try FileOverrideStore(url: file)
         let registry = AnyFeatureRegistry(name: "Bulk", store: store, options: RegistryOptions(storeWatchInterval: nil))
-        let flags = (0..<300).map { Feature(key: "group\($0 % 7).flag\($0)") }
+        // On by default, so that forcing them off writes overrides (a member already at the value gets none).
+        let flags = (0..<300).map { Feature(key: "group\($0 % 7).flag\($0)", defaultState: true) }
         let setting = Setting(default: 1, key: "number")
-        let toggle = Setting(default: false, key: "toggle")
+        let toggle = Setting(default: true, key: "toggle")
         try registry.register(flags + [setting, toggle])
         #expect(flags.enumerated().allSatisfy { $1.registryOrdinal == $0 })
         #expect(toggle.registryOrdinal == 301)
@@ -182,11 +184,11 @@ import Testing
         #expect(flags[0].override == .disabled && flags[1].override == .enabled && setting.overrideValue == five)
 
         // Flags registered afterwards: a new member list, sorted again.
-        let late = Feature(key: "aaa.late")
+        let late = Feature(key: "aaa.late", defaultState: true)
         try registry.register([late])
-        try registry.writeOnOffValue(.on, toMembers: MemberSet([try #require(late.registryOrdinal), 3]))
-        #expect(late.override == .enabled && flags[3].override == .enabled)
-        #expect(try store.load()["aaa.late"] == .on)
+        try registry.writeOnOffValue(.off, toMembers: MemberSet([try #require(late.registryOrdinal), 3]))
+        #expect(late.override == .disabled && flags[3].override == .disabled)
+        #expect(try store.load()["aaa.late"] == .off)
     }
 
     @Test func aLargeBulkWriteIsAppliedOnTwoThreadsToEveryMember() throws {
@@ -199,9 +201,10 @@ import Testing
         #expect(flags.allSatisfy { $0.override == .enabled })
         let seen = AnnotatedMutex<[FeatureChange]>([])
         let subscription = registry.onChange { change in seen.withLock { $0.append(change) } }
+        // Off is their default: their overrides are removed rather than set to it.
         try registry.writeOnOffValue(.off, toMembers: MemberSet((0..<count).filter { $0 % 3 != 0 }))
         subscription.cancel()
-        #expect(flags.enumerated().allSatisfy { $1.override == ($0 % 3 != 0 ? .disabled : .enabled) })
+        #expect(flags.enumerated().allSatisfy { $1.override == ($0 % 3 != 0 ? .featureDefault : .enabled) })
         #expect(seen.withLock { $0.map(\.keyCount) } == [count - (count + 2) / 3])
     }
 

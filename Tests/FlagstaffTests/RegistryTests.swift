@@ -212,7 +212,7 @@ import Testing
         var changes = Dictionary(
             uniqueKeysWithValues: (0..<count).map { ("f\($0)", OverrideValue?.some($0 % 2 == 0 ? .off : .on)) })
         changes["number"] = .on
-        try registry.writeValidatedOverrideValues(changes)  // unchecked: the setting's value is refused when applied
+        try registry.write(OverrideChange(changes))  // unchecked: the setting's value is refused when applied
         subscription.cancel()
         #expect(flags.enumerated().allSatisfy { $1.override == ($0 % 2 == 0 ? .disabled : .enabled) })
         #expect(seen.withLock { $0.map(\.keyCount) } == [(count + 1) / 2])

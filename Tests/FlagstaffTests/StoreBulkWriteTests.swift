@@ -179,16 +179,16 @@ import Testing
             InMemoryOverrideStore(["a": .on]), try FileOverrideStore(url: file, journal: nil),
         ]
         for store in stores {
-            let first = try store.update(["a": .on, "b": .off], expiries: [:], known: nil)
+            let first = try store.write(OverrideChange(["a": .on, "b": .off]), known: nil)
             #expect(first.changes == nil, "nothing known: the caller compares (\(type(of: store)))")
-            let second = try store.update(["b": .on, "c": .on], expiries: [:], known: first.revision)
+            let second = try store.write(OverrideChange(["b": .on, "c": .on]), known: first.revision)
             #expect(second.revision != first.revision)
             #expect(
                 second.changes?.sorted { $0.key < $1.key }
                     == [.init(key: "b", old: .off, new: .on), .init(key: "c", old: nil, new: .on)])
             // A revision that is not the current one (another writer came between): no list.
-            _ = try store.update(["d": .on], expiries: [:], known: nil)
-            let stale = try store.update(["e": .on], expiries: [:], known: second.revision)
+            _ = try store.write(OverrideChange(["d": .on]), known: nil)
+            let stale = try store.write(OverrideChange(["e": .on]), known: second.revision)
             #expect(stale.changes == nil, "\(type(of: store))")
             #expect(stale.snapshot.overrides == ["a": .on, "b": .on, "c": .on, "d": .on, "e": .on])
         }
@@ -197,9 +197,9 @@ import Testing
     @Test func anotherStoreObjectWritingTheFileMakesTheRevisionStale() throws {
         let mine = try FileOverrideStore(url: file, journal: nil)
         let theirs = try FileOverrideStore(url: file, journal: nil)
-        let first = try mine.update(["a": .on], expiries: [:], known: nil)
-        _ = try theirs.update(["b": .on], expiries: [:], known: nil)
-        let next = try mine.update(["c": .on], expiries: [:], known: first.revision)
+        let first = try mine.write(OverrideChange(["a": .on]), known: nil)
+        _ = try theirs.write(OverrideChange(["b": .on]), known: nil)
+        let next = try mine.write(OverrideChange(["c": .on]), known: first.revision)
         #expect(next.changes == nil)
         #expect(next.snapshot.overrides == ["a": .on, "b": .on, "c": .on])
     }

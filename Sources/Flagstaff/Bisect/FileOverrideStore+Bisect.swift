@@ -150,7 +150,8 @@ extension FileOverrideStore {
         var stateWritten = false
         var result: BisectSession?
         do {
-            _ = try modify(expiries: known?.expiries ?? [:]) { current, note in
+            let candidateExpiries = known?.expiries ?? [:]
+            _ = try modify { current, note in
                 previous = try Self.readBisectState(url)
                 let session = try previous.map { data throws(BisectError) in
                     try BisectStateFile.decode(data, path: url.path)
@@ -164,8 +165,8 @@ extension FileOverrideStore {
                 note.profile = nil
                 note.undoes = nil
                 note.redoes = nil
-                func changed(_ changes: [String: OverrideValue?]) -> [String: OverrideValue?] {
-                    changes.filter { current[$0.key] != $0.value }
+                func changed(_ changes: [String: OverrideValue?]) -> OverrideChange {
+                    OverrideChange(changes.filter { current[$0.key] != $0.value }, expiries: candidateExpiries)
                 }
                 switch step {
                 case .write(let next, let changes):

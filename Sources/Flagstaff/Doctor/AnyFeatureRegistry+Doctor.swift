@@ -51,7 +51,7 @@ extension AnyFeatureRegistry {
                             note.origin = .doctor
                             var changes = report.fixChanges.filter { live[$0.key] != nil }
                             for entry in unreadable { changes[entry.key] = .some(nil) }
-                            return changes
+                            return OverrideChange(changes)
                         }.snapshot
                     }
                 } else {

@@ -82,6 +82,16 @@ package enum StoreDoctor {
         let resolution = member.explanation
         let changingSource = resolution.chain.lazy.map(\.source).first(where: isChanging)
         let shown = member.displayText(without)
+        if changingSource == nil, !AnyFeatureRegistry.declarationGives(value, to: member) {
+            // Declared remote, dynamic or build-target (a manifest's member resolves to its default here): the app's
+            // value can differ, so the override is a pin, as a bulk change writes it.
+            let kind = member.kind == .buildTarget ? "build-target" : member.kind == .dynamic ? "dynamic" : "remote"
+            return DoctorFinding(
+                kind: .pinsCurrentValue, severity: .info, key: key, storedValue: value,
+                message:
+                    "equals its value without the override here (\(shown) by default), but the member is \(kind) in the app, where that value can differ: the override keeps this value",
+                advice: "remove it to follow the app's \(kind) value")
+        }
         if let changingSource {
             return DoctorFinding(
                 kind: .pinsCurrentValue, severity: .info, key: key, storedValue: value,

@@ -40,27 +40,42 @@ extension AnyFeatureRegistry {
     /// - Throws: ``InvalidOverrideValue`` for an invalid value or an expiry not in the future, or the store's
     ///   error (also when the store keeps no expiry times); on error nothing changes.
     public func setOverrideValues(_ changes: [String: OverrideValue?], expiresAt: Date?) throws {
-        guard let expiresAt else { return try setOverrideValues(changes) }
-        let now = self.now
-        let setKeys = changes.compactMap { $0.value == nil ? nil : $0.key }.sorted()
-        if let first = setKeys.first, expiresAt <= now {
-            throw InvalidOverrideValue(
-                key: first, value: (changes[first] ?? nil) ?? .off,
-                reason:
-                    "the expiry \(CivilDate.timestampText(expiresAt)) is not in the future (now \(CivilDate.timestampText(now)))"
-            )
-        }
-        if let first = setKeys.first, !OverrideExpiry.storableRange.contains(expiresAt) {
-            throw InvalidOverrideValue(
-                key: first, value: (changes[first] ?? nil) ?? .off,
-                reason:
-                    "the expiry \(CivilDate.timestampText(expiresAt)) is outside the times a store can hold (\(OverrideExpiry.storableRangeText))"
-            )
+        try writeOverrideValues(changes, expiresAt: expiresAt)
+    }
+
+    /// Checks values and an expiry as ``setOverrideValues(_:expiresAt:)`` does, then writes them through
+    /// ``write(_:policy:members:)`` with `policy`.
+    /// - Returns: what changed, and how many members were left at their default.
+    /// - Throws: as ``setOverrideValues(_:expiresAt:)``.
+    @discardableResult
+    package func writeOverrideValues(
+        _ changes: [String: OverrideValue?], expiresAt: Date? = nil, policy: OverrideWritePolicy = .writeEveryValue
+    ) throws -> OverrideWriteResult {
+        var change = OverrideChange(changes)
+        if let expiresAt {
+            let now = self.now
+            let set = zip(change.keys, change.edits).compactMap { key, edit in edit.value.map { (key, $0) } }
+            if let (first, value) = set.first {
+                if expiresAt <= now {
+                    throw InvalidOverrideValue(
+                        key: first, value: value,
+                        reason:
+                            "the expiry \(CivilDate.timestampText(expiresAt)) is not in the future (now \(CivilDate.timestampText(now)))"
+                    )
+                }
+                if !OverrideExpiry.storableRange.contains(expiresAt) {
+                    throw InvalidOverrideValue(
+                        key: first, value: value,
+                        reason:
+                            "the expiry \(CivilDate.timestampText(expiresAt)) is outside the times a store can hold (\(OverrideExpiry.storableRangeText))"
+                    )
+                }
+            }
+            let expiry = OverrideExpiry(expiresAt: expiresAt, setAt: now)
+            change.expiries = Dictionary(uniqueKeysWithValues: set.map { ($0.0, expiry) })
         }
         try validate(changes)
-        let expiry = OverrideExpiry(expiresAt: expiresAt, setAt: now)
-        try writeValidatedOverrideValues(
-            changes, expiries: Dictionary(uniqueKeysWithValues: setKeys.map { ($0, expiry) }))
+        return try write(change, policy: policy)
     }
 
     /// Wakes at `deadline` (the next expiry) to republish the overrides in force; `nil` stops the timer.

@@ -206,7 +206,7 @@ open class AnyFeature: @unchecked Sendable {
     func writeOverride(_ value: OverrideValue?) throws {
         if let registry {
             guard registry.contains(self) else { throw RegistryError.notInRegistry(key) }
-            try registry.writeValidatedOverrideValues([key: value])
+            try registry.write(OverrideChange([key: value]))
         } else {
             _ = applyStored(value)
             announceObservedChange()

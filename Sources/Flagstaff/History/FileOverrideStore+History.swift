@@ -43,7 +43,7 @@ extension FileOverrideStore {
     {
         guard journalOptions != nil else { throw HistoryError(code: .noJournal) }
         var target: HistoryChange?
-        let result = try modifyPlanningExpiries { current, note, expiries in
+        let result = try modify { current, note in
             guard let journal = try self.journal() else { throw HistoryError(code: .noJournal) }
             let contents = journal.read()
             // Changes the journal cannot show may be the newest: nothing is planned from the rest.
@@ -80,6 +80,7 @@ extension FileOverrideStore {
             // Values go back with their expiry; one whose expiry has passed is not put back.
             let now = clock.now()
             var changes = plan.changes
+            var expiries: [String: OverrideExpiry] = [:]
             for (key, expiresAt) in plan.expiresAt where changes[key] != nil {
                 if expiresAt <= now {
                     changes[key] = .some(nil)
@@ -94,11 +95,11 @@ extension FileOverrideStore {
                 refusal.reason += " (\(redo ? "redoing" : "undoing") the \(plan.target.summary)); nothing was changed"
                 throw refusal
             }
-            return changes
+            return OverrideChange(changes, expiries: expiries)
         }
         guard let target else { throw HistoryError(code: redo ? .nothingToRedo : .nothingToUndo) }
         return UndoOutcome(
-            target: target, change: result.change, overrides: result.snapshot.overrides,
+            target: target, change: result.changeID, overrides: result.snapshot.overrides,
             expiries: result.snapshot.expiries)
     }
 }

@@ -28,8 +28,7 @@ extension AnyFeatureRegistry {
     /// - Throws: ``InvalidOverrideValue`` naming the first invalid key (in key order), or the store's error; on
     ///   error nothing changes.
     public func setOverrideValues(_ changes: [String: OverrideValue?]) throws {
-        try validate(changes)
-        try writeValidatedOverrideValues(changes)
+        try writeOverrideValues(changes)
     }
 
     /// Checks each value against the member declared under its key, in any order (sorting 100,000 keys costs
@@ -48,52 +47,13 @@ extension AnyFeatureRegistry {
         if let invalid { throw invalid }
     }
 
-    /// Writes changes whose values were checked against their members, in one store write, and notifies.
-    /// - Parameters:
-    ///   - changes: keys and values (`nil` removes).
-    ///   - expiries: the expiry of keys set that have one (others become permanent).
-    func writeValidatedOverrideValues(
-        _ changes: [String: OverrideValue?], expiries: [String: OverrideExpiry] = [:]
-    ) throws {
-        try write(
-            revisioned: { store, known in try store.update(changes, expiries: expiries, known: known) },
-            plain: { try $0.update(changes, expiries: expiries) })
-    }
-
-    /// One store write and its application, serialised with every other: `revisioned` writes to a store that
-    /// tells what changed (``RevisionedOverrideStore``), `plain` to any other; the registry then applies the new
-    /// contents and notifies. `members`, when the caller knows them, are the written keys in byte order with the
-    /// member of each: the changes are then applied to them without looking their keys up.
-    /// - Throws: the store's error (kept as ``storeError``); on error nothing changes.
-    func write(
-        revisioned: (any RevisionedOverrideStore, UInt64?) throws -> RevisionedWrite,
-        plain: (any OverrideStore) throws -> StoreSnapshot, members: WrittenMembers? = nil
-    ) throws {
-        let change = try core.writes.withLock { _ -> FeatureChange? in
-            let write: RevisionedWrite
-            do {
-                if let store = store as? any RevisionedOverrideStore {
-                    write = try revisioned(store, core.state.withLock { $0.storeRevision })
-                } else {
-                    write = RevisionedWrite(snapshot: try plain(store), revision: 0, changes: nil)
-                }
-            } catch {
-                recordStoreError(error)
-                throw error
-            }
-            core.state.withLock { $0.storeError = nil }
-            return apply(
-                write.snapshot, origin: .local,
-                written: (write.changes, store is any RevisionedOverrideStore ? write.revision : nil), members: members)
-        }
-        if let change { notify(change) }
-    }
-
     /// Resets every override of this registry's flags (overrides of keys it does not know are kept).
     /// - Throws: the store's error; on error nothing changes.
     public func resetAllOverrides() throws {
-        let keys = allFeatures.map(\.key)
-        try setOverrideValues(Dictionary(keys.map { ($0, OverrideValue?.none) }, uniquingKeysWith: { a, _ in a }))
+        // The members' keys in byte order (no sort); members sharing a key (a duplicate-key problem) are neighbours.
+        var keys: [String] = []
+        for key in core.keyTable.featuresInByteOrder().keys where keys.last != key { keys.append(key) }
+        try write(OverrideChange(sortedKeys: keys, edit: .remove))
     }
 
     /// Re-reads the store now and notifies subscribers of any change (the watcher does this on its own
@@ -187,10 +147,7 @@ extension AnyFeatureRegistry {
                 let notingEvery = !state.valueProblems.isEmpty
                 let applied: (keys: [String], problems: [(String, String?)])
                 if state.unpublished.isEmpty, let table {
-                    applied =
-                        written.count >= Self.parallelApplyThreshold
-                        ? Self.applyInParallel(written, table: table, members: members, notingEvery: notingEvery)
-                        : Self.apply(written[...], table: table, members: members, notingEvery: notingEvery)
+                    applied = Self.apply(written, table: table, members: members, notingEvery: notingEvery)
                 } else {
                     applied = Self.apply(written[...], notingEvery: notingEvery) { state.member(forKey: $0) }
                 }
@@ -225,30 +182,29 @@ extension AnyFeatureRegistry {
     /// From this many written keys, a registry applies them on two threads.
     static let parallelApplyThreshold = 20_000
 
-    /// Applies written changes to the members of `table` on two threads (each a half; the members' cells are
-    /// atomic), which halves the time spent waiting for memory at 100,000 keys.
-    private static func applyInParallel(
+    /// Puts written values in force for the members of `table`: the writer's own `members` (keys in byte order,
+    /// as the changes are) found by walking them in step with the changes, any other by looking its key up. From
+    /// ``parallelApplyThreshold`` changes on, each half on its own thread (the members' cells are atomic), which
+    /// halves the time spent waiting for memory at 100,000 keys.
+    private static func apply(
         _ written: [StoreSnapshot.ValueChange], table: KeyTable, members: WrittenMembers?, notingEvery: Bool
     ) -> (keys: [String], problems: [(String, String?)]) {
+        @Sendable func applyPart(_ part: ArraySlice<StoreSnapshot.ValueChange>) -> (
+            keys: [String], problems: [(String, String?)]
+        ) {
+            guard let members else { return apply(part, notingEvery: notingEvery, lookup: table.lookup) }
+            var cursor = members.cursor(from: part.first?.key)
+            return apply(part, notingEvery: notingEvery) { key in cursor.member(forKey: key) ?? table.lookup(key) }
+        }
+        guard written.count >= parallelApplyThreshold else { return applyPart(written[...]) }
         let middle = written.count / 2
         let parts = AnnotatedMutex<[(keys: [String], problems: [(String, String?)])]>(
             Array(repeating: ([], []), count: 2))
         DispatchQueue.concurrentPerform(iterations: 2) { part in
-            let half = part == 0 ? written[..<middle] : written[middle...]
-            let applied = apply(half, table: table, members: members, notingEvery: notingEvery)
+            let applied = applyPart(part == 0 ? written[..<middle] : written[middle...])
             parts.withLock { $0[part] = applied }
         }
         return parts.withLock { ($0[0].keys + $0[1].keys, $0[0].problems + $0[1].problems) }
-    }
-
-    /// Puts written values in force for the members of `table`: the writer's own `members` (keys in byte order,
-    /// as the changes are) found by walking them in step with the changes, any other by looking its key up.
-    private static func apply(
-        _ written: ArraySlice<StoreSnapshot.ValueChange>, table: KeyTable, members: WrittenMembers?, notingEvery: Bool
-    ) -> (keys: [String], problems: [(String, String?)]) {
-        guard let members else { return apply(written, notingEvery: notingEvery, lookup: table.lookup) }
-        var cursor = members.cursor(from: written.first?.key)
-        return apply(written, notingEvery: notingEvery) { key in cursor.member(forKey: key) ?? table.lookup(key) }
     }
 
     /// Puts each written value in force for the member `lookup` finds under its key.

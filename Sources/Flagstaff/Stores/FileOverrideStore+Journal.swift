@@ -17,12 +17,8 @@ extension FileOverrideStore {
     /// Appends the change just written to the journal (the caller holds the lock). A failure is kept in
     /// ``journalError``, never thrown: the journal never blocks a change.
     /// - Returns: the change's id, or `nil` when the store keeps no journal.
-    /// - Parameter order: the positions in `changes` in the byte order of their keys, when the caller has them
-    ///   (lines are written in that order).
-    func journal(
-        _ changes: [StoreSnapshot.ValueChange], order: [Int]? = nil, note annotation: ChangeAnnotation,
-        target: String
-    ) -> String? {
+    /// - Parameter changes: in the byte order of their keys (lines are written in that order).
+    func journal(_ changes: [StoreSnapshot.ValueChange], note annotation: ChangeAnnotation, target: String) -> String? {
         guard let journalOptions else { return nil }
         let id = ProcessIdentity.newChangeID()
         let identity = ProcessIdentity.current
@@ -31,7 +27,7 @@ extension FileOverrideStore {
             time: clock.now(), change: id, key: "", old: nil, new: nil, origin: origin, user: identity.user,
             pid: identity.pid, command: identity.command, profile: annotation.profile, undoes: annotation.undoes,
             redoes: annotation.redoes)
-        let order = order ?? ByteOrderSort.sortedIndices(changes.map(\.key))
+        let order = Array(changes.indices)
         do {
             try ChangeJournal(storePath: target, options: journalOptions).append { emit in
                 try JournalLine.encode(changes, order: order, shared: shared, emit: emit)

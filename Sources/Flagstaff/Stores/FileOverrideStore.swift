@@ -160,82 +160,44 @@ public final class FileOverrideStore: RevisionedOverrideStore {
     /// - Throws: `OverrideStoreError` naming the file; a corrupt file is not overwritten; nothing is written
     ///   when the file may not be written, its lock is not released in time or the result would be too large.
     public func update(_ changes: [String: OverrideValue?]) throws -> [String: OverrideValue] {
-        try modify { _, _ in changes }.snapshot.overrides
+        try write(OverrideChange(changes)).snapshot.overrides
     }
 
     /// Read-modify-write under the cross-process lock, giving the keys set the expiry listed for them; removes
-    /// overrides that have expired (see ``modify(expiries:_:)``).
+    /// overrides that have expired (see ``write(_:)``).
     /// - Throws: as ``update(_:)``.
     public func update(_ changes: [String: OverrideValue?], expiries: [String: OverrideExpiry]) throws
         -> StoreSnapshot
     {
-        try modify(expiries: expiries) { _, _ in changes }.snapshot
+        try write(OverrideChange(changes, expiries: expiries)).snapshot
     }
 
-    /// Read-modify-write as ``update(_:expiries:)``, telling what changed when the file was, when the write began,
-    /// the one of revision `known` (read or written last by this store object).
+    /// Writes `change` as ``write(_:)`` does, telling what changed when the file was, when the write began, the one
+    /// of revision `known` (read or written last by this store object).
     /// - Throws: as ``update(_:)``.
-    package func update(
-        _ changes: [String: OverrideValue?], expiries: [String: OverrideExpiry], known: UInt64?
-    ) throws -> RevisionedWrite {
-        RevisionedWrite(try modify(expiries: expiries) { _, _ in changes }, known: known)
+    package func write(_ change: OverrideChange, known: UInt64?) throws -> RevisionedWrite {
+        RevisionedWrite(try write(change), known: known)
     }
 
-    /// Read-modify-write under the cross-process lock: `plan` sees the current overrides and returns the
-    /// changes to make (or throws to make none), and may complete the journal's note (origin, undo link),
-    /// which starts as ``ChangeAnnotation/current``. Keys `plan` sets get their expiry from `expiries`, or none.
-    /// Overrides that have expired by the store's clock are removed first, as a change of their own journaled
-    /// with origin ``ChangeOrigin/expiry`` (`plan` never sees them). Writes only if something changed, then
-    /// journals the change.
-    /// - Returns: the contents after the change, and the journal's change id of `plan`'s change (`nil` when it
-    ///   changed nothing).
+    /// Writes a change in one read-modify-write under the cross-process lock (every write of this store comes
+    /// here, through ``modify(_:)``): overrides that have expired by the store's clock are removed first, as a
+    /// change of their own journaled with origin ``ChangeOrigin/expiry``; the file is replaced only if something
+    /// changed, and the change is journaled.
+    /// - Returns: what the write did.
+    /// - Throws: as ``update(_:)``.
+    package func write(_ change: OverrideChange) throws -> StoreWrite {
+        try modify { _, _ in change }
+    }
+
+    /// A read-modify-write whose change is planned from the contents read under the lock: `plan` sees the current
+    /// overrides (without those expired, which this write removes) and returns the change to make (or throws to
+    /// make none), and may complete the journal's note (origin, undo link), which starts as
+    /// ``ChangeAnnotation/current``.
+    /// - Returns: what the write did.
     /// - Throws: `plan`'s error, or `OverrideStoreError` as ``update(_:)``.
-    package func modify(
-        expiries newExpiries: [String: OverrideExpiry] = [:],
-        _ plan: ([String: OverrideValue], inout ChangeAnnotation) throws -> [String: OverrideValue?]
-    ) throws -> Modification {
-        try modifyPlanningExpiries { current, note, expiries in
-            expiries = newExpiries
-            return try plan(current, &note)
-        }
-    }
-
-    /// What a read-modify-write did: the contents after it, its journal change id (`nil`: nothing changed), the
-    /// revision of the new contents and of those it started from, and every value that changed.
-    package typealias Modification = (
-        snapshot: StoreSnapshot, change: String?, revision: UInt64, baseRevision: UInt64,
-        changes: [StoreSnapshot.ValueChange]
-    )
-
-    /// ``modify(expiries:_:)`` whose `plan` also gives the expiry of the keys it sets (its third argument, empty
-    /// at first), for changes that decide them from what they read (undo, redo).
-    package func modifyPlanningExpiries(
-        _ plan: ([String: OverrideValue], inout ChangeAnnotation, inout [String: OverrideExpiry]) throws -> [String:
-            OverrideValue?]
-    ) throws -> Modification {
-        try modifyLocked(bulk: nil, plan)
-    }
-
-    /// Gives every key of `sortedKeys` the value `value` (`nil` removes it) in one write, as ``update(_:)`` does:
-    /// the keys in the byte order of their UTF-8 (``ByteOrderSort``), each once. When neither the file nor the change
-    /// involves an expiry, the change is merged into the file's order (no key is sorted or looked up in the change)
-    /// and the journal gets it in that order; otherwise it is written as the same change by key.
-    /// - Returns: as ``update(_:expiries:known:)``; the changes in the order of the keys.
-    /// - Throws: as ``update(_:)``.
-    package func update(sortedKeys: [String], value: OverrideValue?, known: UInt64?) throws -> RevisionedWrite {
-        let result = try modifyLocked(bulk: (sortedKeys, value)) { _, _, _ in
-            [String: OverrideValue?](giving: value, to: sortedKeys)
-        }
-        return RevisionedWrite(result, known: known)
-    }
-
-    /// The read-modify-write of ``modifyPlanningExpiries(_:)``; a `bulk` change (sorted keys, one value) is merged
-    /// into the file's order when no expiry is involved, else planned by `plan` like any other.
-    private func modifyLocked(
-        bulk: (keys: [String], value: OverrideValue?)?,
-        _ plan: ([String: OverrideValue], inout ChangeAnnotation, inout [String: OverrideExpiry]) throws -> [String:
-            OverrideValue?]
-    ) throws -> Modification {
+    package func modify(_ plan: ([String: OverrideValue], inout ChangeAnnotation) throws -> OverrideChange) throws
+        -> StoreWrite
+    {
         let target = try resolvedTarget()
         try checkWritable(target)
         try ensureDirectory(of: target)
@@ -244,71 +206,59 @@ public final class FileOverrideStore: RevisionedOverrideStore {
             let image = try readFile().map(decode)
             let contents = image?.contents
             var snapshot = StoreSnapshot(overrides: contents?.overrides ?? [:], expiries: contents?.expiries ?? [:])
-            let expired = snapshot.apply(
-                Dictionary(uniqueKeysWithValues: snapshot.expiredKeys(at: clock.now()).map { ($0, nil) }),
-                expiries: [:]
-            ).values
-            var note = ChangeAnnotation.current ?? ChangeAnnotation()
             // No file holds no overrides: a write to a missing file starts from known (empty) contents.
             let base = image?.revision ?? Self.missingFileRevision
-            if let bulk, expired.isEmpty, snapshot.expiries.isEmpty {
-                let merged = StoreFileImage.merge(image, sortedKeys: bulk.keys, value: bulk.value)
-                // A bulk change and no expiry: merged into the file's order; only the changed keys touch the snapshot.
-                guard !merged.changed.isEmpty else { return (snapshot, nil, base, base, []) }
-                return try finish(
-                    snapshot, sorted: merged.sorted, changed: merged.changed, journaled: merged.changed,
-                    journalOrder: Array(merged.changed.indices), expired: [],
-                    otherMembers: contents?.otherMembers ?? [],
-                    base: base, note: note, target: target, applyingChanges: true)
+            var order = StoreFileImage.order(of: image)
+            var expired: [StoreSnapshot.ValueChange] = []
+            let removal = snapshot.removalOfExpired(at: clock.now())
+            if !removal.isEmpty {
+                (order, expired) = StoreFileImage.merge(order, removal, expiries: snapshot.expiries)
+                snapshot.apply(expired)
+                snapshot.applyExpiries(of: removal)
             }
-            // `plan` reads the contents; the snapshot is then changed in place (no copy of a large store).
-            var newExpiries: [String: OverrideExpiry] = [:]
-            let changes = try plan(snapshot.overrides, &note, &newExpiries)
-            let hadExpiries = !snapshot.expiries.isEmpty
-            let (changed, expiriesChanged) = snapshot.apply(changes, expiries: newExpiries)
-            guard !changed.isEmpty || expiriesChanged || !expired.isEmpty else {
-                return (snapshot, nil, base, base, [])
+            var note = ChangeAnnotation.current ?? ChangeAnnotation()
+            let change = try plan(snapshot.overrides, &note)
+            let (sorted, changed) = StoreFileImage.merge(order, change, expiries: snapshot.expiries)
+            guard !changed.isEmpty || !expired.isEmpty else {
+                return StoreWrite(snapshot: snapshot, changeID: nil, revision: base, baseRevision: base, changes: [])
             }
-            return try write(
-                snapshot, image: image, base: base, changes: changes, changed: changed, expired: expired,
-                involvesExpiry: hadExpiries || expiriesChanged || !expired.isEmpty || !snapshot.expiries.isEmpty
-                    || !newExpiries.isEmpty,
-                note: note, target: target)
+            snapshot.applyExpiries(of: change)
+            return try finish(
+                snapshot, sorted: sorted, changed: changed, expired: expired,
+                otherMembers: contents?.otherMembers ?? [], base: base, note: note, target: target)
         }
     }
 
-    /// Writes a planned change: the file's order and the journal's, without expiries, by walking the image's order
-    /// and looking each key up in the change; otherwise by sorting the change's keys once and merging them in.
-    private func write(
-        _ snapshot: StoreSnapshot, image: StoreFileImage?, base: UInt64, changes: [String: OverrideValue?],
-        changed: [StoreSnapshot.ValueChange], expired: [StoreSnapshot.ValueChange], involvesExpiry: Bool,
-        note: ChangeAnnotation, target: String
-    ) throws -> Modification {
-        let sorted: SortedOverrides
-        let journaled: [StoreSnapshot.ValueChange]
-        let journalOrder: [Int]
-        if !involvesExpiry, let walked = StoreFileImage.walk(image, changes: changes, changed: changed) {
-            (sorted, journaled, journalOrder) = (walked.sorted, walked.changed, Array(walked.changed.indices))
-        } else {
-            let changedOrder = ByteOrderSort.sortedIndices(changed.map(\.key))
-            sorted = StoreFileImage.sortedOverrides(
-                of: snapshot.overrides, before: image, expired: expired, changed: changed, changedOrder: changedOrder)
-            (journaled, journalOrder) = (changed, changedOrder)
-        }
-        return try finish(
-            snapshot, sorted: sorted, changed: changed, journaled: journaled, journalOrder: journalOrder,
-            expired: expired, otherMembers: image?.contents.otherMembers ?? [], base: base, note: note, target: target)
+    /// What a read-modify-write did.
+    package struct StoreWrite: Sendable {
+        /// The contents after it.
+        package var snapshot: StoreSnapshot
+        /// The journal's id of the change (`nil`: nothing changed, or no journal).
+        package var changeID: String?
+        /// The revision of the new contents (``RevisionedOverrideStore``).
+        package var revision: UInt64
+        /// The revision of the contents it started from.
+        package var baseRevision: UInt64
+        /// Every value that changed: the overrides removed as expired first, then the change's, each in key order.
+        package var changes: [StoreSnapshot.ValueChange]
     }
+
+    /// From this many changed keys, the snapshot's dictionary is updated on a second thread while the file is
+    /// encoded and written (the same threshold as the registry's, ``AnyFeatureRegistry/parallelApplyThreshold``).
+    static let parallelApplyThreshold = 20_000
 
     /// Encodes the new contents, replaces the file, journals the change (and the expired overrides it removed
-    /// first) and keeps the file's image. With `applyingChanges`, `snapshot` is the contents before the change and
-    /// `changed` is put in force in it on a second thread meanwhile (it is needed only for the image and the result).
+    /// first) and keeps the file's image. `snapshot` is the contents before the change's values (its expiries
+    /// already applied); `changed` is put in force in it, on a second thread for a large change.
     private func finish(
         _ snapshot: StoreSnapshot, sorted: SortedOverrides, changed: [StoreSnapshot.ValueChange],
-        journaled: [StoreSnapshot.ValueChange], journalOrder: [Int], expired: [StoreSnapshot.ValueChange],
-        otherMembers: [OverrideFileFormat.Contents.Member], base: UInt64, note: ChangeAnnotation, target: String,
-        applyingChanges: Bool = false
-    ) throws -> Modification {
+        expired: [StoreSnapshot.ValueChange], otherMembers: [OverrideFileFormat.Contents.Member], base: UInt64,
+        note: ChangeAnnotation, target: String
+    ) throws -> StoreWrite {
+        // The origin is a task-local of the caller: read here, as the file may be written on another thread.
+        var journalNote = note
+        if journalNote.origin == nil { journalNote.origin = ChangeOrigin.current }
+        let resolvedNote = journalNote
         let written = AnnotatedMutex<Result<(data: Data, revision: UInt64, change: String?), any Error>?>(nil)
         let updated = AnnotatedMutex(snapshot)
         let writeFile: @Sendable () -> Void = { [self] in
@@ -327,13 +277,12 @@ public final class FileOverrideStore: RevisionedOverrideStore {
                 if !expired.isEmpty {
                     _ = journal(expired, note: ChangeAnnotation(origin: .expiry), target: target)
                 }
-                let change =
-                    changed.isEmpty ? nil : journal(journaled, order: journalOrder, note: note, target: target)
+                let change = changed.isEmpty ? nil : journal(changed, note: resolvedNote, target: target)
                 return (data, revision, change)
             }
             written.withLock { $0 = result }
         }
-        if applyingChanges {
+        if changed.count >= Self.parallelApplyThreshold {
             // The snapshot's dictionary (100,000 hashed keys for a bulk change) while the file is encoded and written.
             DispatchQueue.concurrentPerform(iterations: 2) { part in
                 if part == 0 {
@@ -343,9 +292,13 @@ public final class FileOverrideStore: RevisionedOverrideStore {
                 }
             }
         } else {
+            updated.withLock { $0.apply(changed) }
             writeFile()
         }
-        let result = try written.withLock { $0 }!.get()
+        guard let outcome = written.withLock({ $0 }) else {
+            throw OverrideStoreError.unwritable(path: path, reason: "the write did not finish; nothing was written")
+        }
+        let result = try outcome.get()
         let contents = updated.withLock { $0 }
         lastImage.withLock {
             $0 = StoreFileImage(
@@ -354,7 +307,9 @@ public final class FileOverrideStore: RevisionedOverrideStore {
                     overrides: contents.overrides, expiries: contents.expiries, otherMembers: otherMembers),
                 sorted: sorted, revision: result.revision)
         }
-        return (contents, result.change, result.revision, base, expired.isEmpty ? changed : expired + changed)
+        return StoreWrite(
+            snapshot: contents, changeID: result.change, revision: result.revision, baseRevision: base,
+            changes: expired + changed)
     }
 
     /// Runs `body` holding the store's lock, as a write does (waiting as ``lockWait`` says). For tools and tests
@@ -488,7 +443,7 @@ public final class FileOverrideStore: RevisionedOverrideStore {
 extension RevisionedWrite {
     /// What a read-modify-write gives a caller that held the contents of revision `known`: the changes only when
     /// the write started from exactly those contents.
-    init(_ result: FileOverrideStore.Modification, known: UInt64?) {
+    init(_ result: FileOverrideStore.StoreWrite, known: UInt64?) {
         self.init(
             snapshot: result.snapshot, revision: result.revision,
             changes: result.baseRevision == known ? result.changes : nil)

@@ -42,63 +42,27 @@ public final class InMemoryOverrideStore: RevisionedOverrideStore {
     /// Applies the changes with their expiries, removes overrides that have expired, and returns the new
     /// contents.
     public func update(_ changes: [String: OverrideValue?], expiries: [String: OverrideExpiry]) -> StoreSnapshot {
-        update(changes, expiries: expiries, known: nil).snapshot
+        write(OverrideChange(changes, expiries: expiries), known: nil).snapshot
     }
 
-    /// Applies the changes as ``update(_:expiries:)`` does, telling what changed since revision `known`.
-    package func update(
-        _ changes: [String: OverrideValue?], expiries: [String: OverrideExpiry], known: UInt64?
-    ) -> RevisionedWrite {
-        update(known: known) { $0.apply(changes, expiries: expiries).values }
+    /// Applies a change as ``update(_:expiries:)`` does, telling what changed since revision `known`.
+    package func write(_ change: OverrideChange, known: UInt64?) -> RevisionedWrite {
+        let now = clock.now()
+        let result = contents.withLock { current in
+            let base = revision.load(ordering: .relaxed)
+            let expired = current.apply(current.removalOfExpired(at: now))
+            let changed = current.apply(change)
+            let next = revision.add(1, ordering: .relaxed).newValue
+            return RevisionedWrite(
+                snapshot: current, revision: next, changes: base == known ? expired + changed : nil)
+        }
+        generation.add(1, ordering: .relaxed)
+        return result
     }
 
     /// The contents with their revision.
     package func loadRevisioned() -> (snapshot: StoreSnapshot, revision: UInt64) {
         contents.withLock { ($0, revision.load(ordering: .relaxed)) }
-    }
-
-    /// Gives every key the same value as one change (keys in byte order, each once; see
-    /// ``RevisionedOverrideStore/update(sortedKeys:value:known:)``).
-    package func update(sortedKeys: [String], value: OverrideValue?, known: UInt64?) -> RevisionedWrite {
-        update(known: known) { current in
-            guard current.expiries.isEmpty else {
-                return current.apply(
-                    [String: OverrideValue?](giving: value, to: sortedKeys), expiries: [:]
-                ).values
-            }
-            var changed: [StoreSnapshot.ValueChange] = []
-            for key in sortedKeys {
-                let old =
-                    value.map { current.overrides.updateValue($0, forKey: key) }
-                    ?? current.overrides.removeValue(forKey: key)
-                if old != value { changed.append(StoreSnapshot.ValueChange(key: key, old: old, new: value)) }
-            }
-            return changed
-        }
-    }
-
-    /// Changes the contents with `change` (returning what it changed), removes expired overrides, and tells what
-    /// changed since revision `known`.
-    private func update(known: UInt64?, _ change: (inout StoreSnapshot) -> [StoreSnapshot.ValueChange])
-        -> RevisionedWrite
-    {
-        let now = clock.now()
-        let result = contents.withLock { current in
-            let base = revision.load(ordering: .relaxed)
-            var changed = change(&current)
-            for key in current.expiredKeys(at: now) {
-                changed.append(
-                    StoreSnapshot.ValueChange(
-                        key: key, old: current.overrides[key], new: nil,
-                        oldExpiresAt: current.expiries[key]?.expiresAt))
-                current.overrides[key] = nil
-                current.expiries[key] = nil
-            }
-            let next = revision.add(1, ordering: .relaxed).newValue
-            return RevisionedWrite(snapshot: current, revision: next, changes: base == known ? changed : nil)
-        }
-        generation.add(1, ordering: .relaxed)
-        return result
     }
 
     /// Changes with every update, so several registries sharing one in-memory store see each other's writes.

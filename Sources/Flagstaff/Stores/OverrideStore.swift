@@ -70,20 +70,14 @@ extension OverrideStore {
 /// A store that tells a writer what its write changed, so that the registry applies those keys instead of
 /// comparing every stored key with the ones it holds (a write of 100,000 keys then costs its keys once).
 package protocol RevisionedOverrideStore: OverrideStore {
-    /// Applies changes as ``OverrideStore/update(_:expiries:)`` does.
+    /// Writes a change in one read-modify-write, as ``OverrideStore/update(_:expiries:)`` does: the one write of
+    /// the registry, whether it names one key or every marked member.
     /// - Parameters:
-    ///   - changes: keys and new values; `nil` removes the key.
-    ///   - expiries: the expiry of keys set by `changes` that have one.
+    ///   - change: the keys, in byte order, and what to do to each.
     ///   - known: the revision of the contents the caller holds (from its last write), or `nil`.
     /// - Returns: the new contents with their revision, and, when the write started from exactly the contents of
-    ///   revision `known`, every value that differs from them (else `nil`: the caller compares).
-    func update(_ changes: [String: OverrideValue?], expiries: [String: OverrideExpiry], known: UInt64?) throws
-        -> RevisionedWrite
-
-    /// Gives every key the same value (`nil` removes it), as ``update(_:expiries:known:)`` does with no expiry: a
-    /// bulk change, whose keys the caller gives in the byte order of their UTF-8 (``ByteOrderSort``), each once.
-    /// - Returns: as ``update(_:expiries:known:)``, the changes in the order of the keys.
-    func update(sortedKeys: [String], value: OverrideValue?, known: UInt64?) throws -> RevisionedWrite
+    ///   revision `known`, every value that differs from them, in key order (else `nil`: the caller compares).
+    func write(_ change: OverrideChange, known: UInt64?) throws -> RevisionedWrite
 
     /// Reads the contents with their revision, so that the next write can tell what it changed from them.
     /// - Throws: as ``OverrideStore/loadSnapshot()``.
@@ -107,11 +101,4 @@ public struct StoreSignature: Sendable, Hashable {
 
     /// Creates a signature from numbers that change with the store's contents.
     public init(_ parts: [Int64]) { self.parts = parts }
-}
-
-extension [String: OverrideValue?] {
-    /// A bulk change as a change by key: `value` (`nil`: removal) for every key of `keys` (the first of repeats).
-    package init(giving value: OverrideValue?, to keys: [String]) {
-        self.init(keys.map { ($0, value) }, uniquingKeysWith: { first, _ in first })
-    }
 }

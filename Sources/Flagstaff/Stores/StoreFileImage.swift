@@ -29,119 +29,28 @@ struct StoreFileImage: Sendable {
         }
     }
 
-    /// The overrides after a change, in the byte order of their keys: those of `image` (the contents before the
-    /// change) merged with the change's keys in their order, or all of `overrides` sorted afresh when the image
-    /// has no order or overrides also expired.
-    /// - Parameters:
-    ///   - overrides: the overrides after the change.
-    ///   - image: the file the change started from (`nil`: there was none, the change started from nothing).
-    ///   - expired: overrides the change removed because they had expired.
-    ///   - changed: the change's other keys (new `nil`: removed).
-    ///   - changedOrder: the positions in `changed` in the byte order of their keys.
-    static func sortedOverrides(
-        of overrides: [String: OverrideValue], before image: StoreFileImage?, expired: [StoreSnapshot.ValueChange],
-        changed: [StoreSnapshot.ValueChange], changedOrder: [Int]
-    ) -> SortedOverrides {
-        guard let previous = order(of: image), expired.isEmpty else { return SortedOverrides(sorting: overrides) }
-        var result = SortedOverrides(keys: [], values: [])
-        result.keys.reserveCapacity(overrides.count)
-        result.values.reserveCapacity(overrides.count)
-        var i = 0
-        var j = 0
-        while i < previous.keys.count || j < changedOrder.count {
-            let change = j < changedOrder.count ? changed[changedOrder[j]] : nil
-            if let change, i < previous.keys.count, previous.keys[i] == change.key {
-                // Changed in place (or removed).
-                if let new = change.new {
-                    result.keys.append(previous.keys[i])
-                    result.values.append(new)
-                }
-                i += 1
-                j += 1
-            } else if let change, i == previous.keys.count || Self.precedes(change.key, previous.keys[i]) {
-                // Added.
-                if let new = change.new {
-                    result.keys.append(change.key)
-                    result.values.append(new)
-                }
-                j += 1
-            } else {
-                result.keys.append(previous.keys[i])
-                result.values.append(previous.values[i])
-                i += 1
-            }
-        }
-        return result
+    /// The overrides of the file a change starts from, in byte order: none when there was no file; sorted here
+    /// once when this store read the file but did not write it (a written image keeps its order).
+    static func order(of image: StoreFileImage?) -> SortedOverrides {
+        guard let image else { return SortedOverrides(keys: [], values: []) }
+        return image.sorted ?? SortedOverrides(sorting: image.contents.overrides)
     }
 
-    /// The overrides after a change and the change's keys in file order, for a change that involves no expiry:
-    /// the image's overrides are walked in order, each looked up among `changes` (no sort of the change's keys
-    /// unless it adds some: only those are sorted), and the changed ones listed as they come.
+    /// The overrides after a change, in byte order, and what it changed, in the same order: the change's keys
+    /// (already in byte order) merged with `previous` in one pass over both, no key hashed or sorted. One route for
+    /// every change: a change of one key walks the file's keys once, as encoding the file does anyway.
     /// - Parameters:
-    ///   - image: the file the change started from (`nil`: there was none); must know its order when given.
-    ///   - changes: the change as asked (new `nil`: remove).
-    ///   - changed: what it changed (``StoreSnapshot/apply(_:expiries:)``), in any order.
-    /// - Returns: `nil` when the image does not know its order.
-    static func walk(
-        _ image: StoreFileImage?, changes: [String: OverrideValue?], changed: [StoreSnapshot.ValueChange]
-    ) -> (sorted: SortedOverrides, changed: [StoreSnapshot.ValueChange])? {
-        guard let previous = order(of: image) else { return nil }
-        // Keys the image does not have: the only ones to sort.
-        let added = changed.filter { $0.old == nil }
-        let addedOrder = ByteOrderSort.sortedIndices(added.map(\.key))
-        var result = SortedOverrides(keys: [], values: [])
-        result.keys.reserveCapacity(previous.keys.count + added.count)
-        result.values.reserveCapacity(previous.keys.count + added.count)
-        var inOrder: [StoreSnapshot.ValueChange] = []
-        inOrder.reserveCapacity(changed.count)
-        var i = 0
-        var j = 0
-        while i < previous.keys.count || j < addedOrder.count {
-            if j < addedOrder.count,
-                i == previous.keys.count || Self.precedes(added[addedOrder[j]].key, previous.keys[i])
-            {
-                let change = added[addedOrder[j]]
-                if let new = change.new {
-                    result.keys.append(change.key)
-                    result.values.append(new)
-                }
-                inOrder.append(change)
-                j += 1
-                continue
-            }
-            let key = previous.keys[i]
-            let old = previous.values[i]
-            i += 1
-            guard let asked = changes[key] else {
-                result.keys.append(key)
-                result.values.append(old)
-                continue
-            }
-            if let new = asked {
-                result.keys.append(key)
-                result.values.append(new)
-            }
-            if asked != old { inOrder.append(StoreSnapshot.ValueChange(key: key, old: old, new: asked)) }
-        }
-        return (result, inOrder)
-    }
-
-    /// The overrides after a bulk change, and what it changed in file order: `value` (`nil`: removed) for every key
-    /// of `sortedKeys`, merged with the image's overrides in one pass over both (no key is hashed or sorted).
-    /// - Parameters:
-    ///   - image: the file the change started from (`nil`: there was none); must know its order when given.
-    ///   - sortedKeys: the keys changed, in byte order (``ByteOrderSort``), each once.
-    ///   - value: the new value of every key.
-    static func merge(_ image: StoreFileImage?, sortedKeys keys: [String], value: OverrideValue?) -> (
+    ///   - previous: the overrides before the change, in byte order.
+    ///   - change: the change.
+    ///   - expiries: the expiries before the change (each change then carries the expiry before and after, when
+    ///     either has any).
+    static func merge(_ previous: SortedOverrides, _ change: OverrideChange, expiries: [String: OverrideExpiry]) -> (
         sorted: SortedOverrides, changed: [StoreSnapshot.ValueChange]
     ) {
-        assert(
-            zip(keys, keys.dropFirst()).allSatisfy { ByteOrderSort.compare($0, $1) < 0 }, "keys not sorted, or repeated"
-        )
-        // A file this store read but did not write has no known order yet: its keys are sorted once here.
-        let previous = order(of: image) ?? SortedOverrides(sorting: image?.contents.overrides ?? [:])
+        let involvesExpiry = !expiries.isEmpty || !change.expiries.isEmpty
+        let keys = change.keys
         var result = SortedOverrides(keys: [], values: [])
-        let capacity = previous.keys.count + (value == nil ? 0 : keys.count)
+        let capacity = previous.keys.count + keys.count
         result.keys.reserveCapacity(capacity)
         result.values.reserveCapacity(capacity)
         var changed: [StoreSnapshot.ValueChange] = []
@@ -160,26 +69,17 @@ struct StoreFileImage: Sendable {
             let old: OverrideValue? = order == 0 ? previous.values[i] : nil
             if order == 0 { i += 1 }
             let key = keys[j]
+            let new = change.edits[j].value
             j += 1
-            if let value {
+            if let new {
                 result.keys.append(key)
-                result.values.append(value)
+                result.values.append(new)
             }
-            if old != value { changed.append(StoreSnapshot.ValueChange(key: key, old: old, new: value)) }
+            var entry = StoreSnapshot.ValueChange(key: key, old: old, new: new)
+            if involvesExpiry { entry.noteExpiries(before: expiries, after: change) }
+            if entry.changesSomething { changed.append(entry) }
         }
         return (result, changed)
-    }
-
-    /// The overrides of the file a change starts from, in order: none when there was no file, `nil` when the image
-    /// does not know its order.
-    private static func order(of image: StoreFileImage?) -> SortedOverrides? {
-        guard let image else { return SortedOverrides(keys: [], values: []) }
-        return image.sorted
-    }
-
-    /// Whether `a` comes before `b` in the byte order of their UTF-8.
-    private static func precedes(_ a: String, _ b: String) -> Bool {
-        a.utf8.lexicographicallyPrecedes(b.utf8)
     }
 }
 

@@ -112,21 +112,25 @@ struct SetCommand: ParsableCommand {
                 "--\(duration != nil ? "for" : "until"): every VALUE is 'default', which removes the override; an expiry applies to values set"
             )
         }
-        let before = registry.storedOverrides
         let restartValues = plan.members.filter(\.requiresRestart).map { ($0, $0.currentValue) }
+        let result: OverrideWriteResult
         do {
-            try registry.setOverrideValues(plan.changes, expiresAt: expiresAt)
+            // --match skips members whose declaration already gives them VALUE: no override that changes nothing.
+            result = try registry.writeOverrideValues(
+                plan.changes, expiresAt: expiresAt, policy: match == nil ? .writeEveryValue : .skipDefaults)
         } catch {
             throw CLIFailure.runtime("\(error)")
         }
-        let changed = plan.members.filter { before[$0.key] != registry.storedOverrides[$0.key] }
+        // A change of expiry alone is a change too (the history records it).
+        let changedKeys = Set(result.changes.map(\.key))
+        let changed = plan.members.filter { changedKeys.contains($0.key) }
         switch format {
         case .json:
+            let byKey = Dictionary(result.changes.map { ($0.key, $0) }, uniquingKeysWith: { _, last in last })
             StandardStreams.out(
                 BulkSetPlan.json(
-                    changed: changed, before: before, after: registry.storedOverrides,
-                    matched: plan.members.count + plan.skipped.count,
-                    skipped: plan.skipped))
+                    changes: changed.compactMap { byKey[$0.key] }, matched: plan.members.count + plan.skipped.count,
+                    unchanged: plan.members.count - changed.count, skipped: plan.skipped))
         case .text:
             // Pairs print every member (as `set KEY VALUE` always did); --match prints what changed.
             for feature in match == nil ? plan.members : changed {
@@ -312,17 +316,29 @@ struct BulkSetPlan {
         return line
     }
 
-    /// `{"changes":[{"key","from","to"}],"matched":N,"skipped":[{"key","reason"}]}`, compact, keys in order.
+    /// `{"changes":[{"key","from","to"}],"matched":N,"unchanged":N,"skipped":[{"key","reason"}]}`, compact, keys in
+    /// order; a change with an expiry before or after adds `fromExpiresAt`/`toExpiresAt` (as `history --json`).
     static func json(
-        changed: [AnyFeature], before: [String: OverrideValue], after: [String: OverrideValue], matched: Int,
-        skipped: [(key: String, reason: String)]
+        changes: [StoreSnapshot.ValueChange], matched: Int, unchanged: Int, skipped: [(key: String, reason: String)]
     ) -> String {
-        let changes = HistoryOutput.changesJSON(changed.map { ($0.key, before[$0.key], after[$0.key]) })
+        let entries = changes.map { change in
+            var entry =
+                #"{"key":"# + HistoryOutput.quoted(change.key) + #","from":"# + HistoryOutput.json(change.old)
+                + #","to":"# + HistoryOutput.json(change.new)
+            if let until = change.oldExpiresAt {
+                entry += #","fromExpiresAt":"# + HistoryOutput.quoted(JournalTime.text(until))
+            }
+            if let until = change.newExpiresAt {
+                entry += #","toExpiresAt":"# + HistoryOutput.quoted(JournalTime.text(until))
+            }
+            return entry + "}"
+        }
         let skippedJSON = skipped.map {
             #"{"key":"# + HistoryOutput.quoted($0.key) + #","reason":"# + HistoryOutput.quoted($0.reason) + "}"
         }
-        return #"{"changes":"# + changes + #","matched":\#(matched),"skipped":["# + skippedJSON.joined(separator: ",")
-            + "]}"
+        return #"{"changes":["# + entries.joined(separator: ",")
+            + #"],"matched":\#(matched),"unchanged":\#(unchanged),"skipped":["#
+            + skippedJSON.joined(separator: ",") + "]}"
     }
 
     /// Notes the skipped members on standard error, one line each.

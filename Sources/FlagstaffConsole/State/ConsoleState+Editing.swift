@@ -43,7 +43,10 @@ extension ConsoleState {
     /// the keys for any other.
     mutating func flipSetting(_ flag: ConsoleFlag, _ setting: ConsoleSetting) -> [ConsoleEffect] {
         if setting.isBoolean { return write(.values([flag.key: setting.value == .on ? .off : .on])) }
-        if let next = setting.nextChoice { return write(.values([flag.key: next])) }
+        // Cycling onto the value the setting has without an override resets it: no override equal to its default.
+        if let next = setting.nextChoice {
+            return write(.values([flag.key: next == setting.valueWithoutOverride ? nil : next]))
+        }
         statusMessage =
             "Space flips flags and cycles choices; \(flag.label) is \(Self.typeName(setting)) setting: "
             + editKeysHint(setting)

@@ -37,7 +37,7 @@ extension FuzzTarget {
         for key in bulk { model[key] = OverrideValue(string: "bulk") }
         do {
             _ = try store.update(change)
-            _ = try store.update(sortedKeys: bulk, value: OverrideValue(string: "bulk"), known: nil)
+            _ = try store.write(OverrideChange(sortedKeys: bulk, edit: .set(OverrideValue(string: "bulk"))))
             FuzzCheck.equal(try store.load(), model, "store after two writes")
             let fresh = try FileOverrideStore(url: url, journal: nil, wallClock: FixedClock())
             FuzzCheck.equal(try fresh.load(), model, "store file after two writes, read by another store")

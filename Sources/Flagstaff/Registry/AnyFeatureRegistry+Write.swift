@@ -1,0 +1,201 @@
+/// The one route by which a registry writes overrides: every setter, the command-line tool and the console (one
+/// key or every marked member) build an ``OverrideChange`` and call ``AnyFeatureRegistry/write(_:policy:members:)``.
+extension AnyFeatureRegistry {
+    /// Writes a change in one store write (one undo step), serialised with every other write, then applies the new
+    /// contents and notifies subscribers. Values are not checked here: callers check them against their members
+    /// first (``setOverrideValues(_:)``), or know them valid (on/off for the console's flags).
+    /// - Parameters:
+    ///   - change: the keys and what to do to each.
+    ///   - policy: whether members whose declaration already gives them the value asked get an override anyway.
+    ///   - members: the members of `change`'s keys, when the caller has them in the same byte order (the console's
+    ///     marked members): the change is then applied to them without looking their keys up.
+    /// - Returns: what changed, and how many members were left at their default.
+    /// - Throws: the store's error (kept as ``storeError``); on error nothing changes.
+    @discardableResult
+    package func write(
+        _ change: OverrideChange, policy: OverrideWritePolicy = .writeEveryValue, members: WrittenMembers? = nil
+    ) throws -> OverrideWriteResult {
+        let (result, notice) = try core.writes.withLock { _ -> (OverrideWriteResult, FeatureChange?) in
+            var change = change
+            var skipped = 0
+            if policy == .skipDefaults { (change, skipped) = skippingDefaults(change, members: members) }
+            guard !change.isEmpty else { return (OverrideWriteResult(changes: [], skippedAtDefault: skipped), nil) }
+            let (before, known) = core.state.withLock { ($0.storeSnapshot, $0.storeRevision) }
+            let write: RevisionedWrite
+            let revisioned = store as? any RevisionedOverrideStore
+            do {
+                if let revisioned {
+                    write = try revisioned.write(change, known: known)
+                } else {
+                    let snapshot = try store.update(change.valuesByKey, expiries: change.expiries)
+                    write = RevisionedWrite(snapshot: snapshot, revision: 0, changes: nil)
+                }
+            } catch {
+                recordStoreError(error)
+                throw error
+            }
+            core.state.withLock { $0.storeError = nil }
+            let notice = apply(
+                write.snapshot, origin: .local, written: (write.changes, revisioned == nil ? nil : write.revision),
+                members: members)
+            let changes = write.changes ?? Self.differences(of: change, from: before, to: write.snapshot)
+            return (OverrideWriteResult(changes: changes, skippedAtDefault: skipped), notice)
+        }
+        if let notice { notify(notice) }
+        return result
+    }
+
+    /// Whether `member` has `value` without an override from its declaration alone (a static default, no remote
+    /// binding): an override of `value` would change nothing, in any process, ever. A member whose value without
+    /// an override comes from a remote source, a dynamic rule or a build target can change (or differs in the
+    /// app from what a manifest says): an override pins it, so it is written.
+    package static func declarationGives(_ value: OverrideValue, to member: AnyFeature) -> Bool {
+        guard member.kind == .static else { return false }
+        if let flag = member as? AnyFlag { return value == (flag.computedDefault ? .on : .off) }
+        if let setting = member as? any RemoteBindableSetting, setting.remoteBinding != nil { return false }
+        return member.valueWithoutOverride == value
+    }
+
+    /// `change` without the members its values would not change (``OverrideWritePolicy/skipDefaults``): a member
+    /// whose declaration gives it the value asked is left out when it has no override, and has its override
+    /// removed when it has one. Keys this registry does not declare are written as asked.
+    /// - Returns: the change to write, and how many members were left out.
+    private func skippingDefaults(_ change: OverrideChange, members: WrittenMembers?) -> (OverrideChange, Int) {
+        // A stored entry the registry ignores (not valid for its member) is not an override of the member; it is
+        // replaced by a removal too.
+        let ignored = core.state.withLock { $0.valueProblems.isEmpty ? nil : $0.storeSnapshot.overrides }
+        var cursor = members?.cursor(from: nil)
+        var keys: [String] = []
+        var edits: [OverrideChange.Edit] = []
+        keys.reserveCapacity(change.count)
+        edits.reserveCapacity(change.count)
+        var skipped = 0
+        for (key, edit) in zip(change.keys, change.edits) {
+            guard case .set(let value) = edit, let member = cursor?.member(forKey: key) ?? feature(forKey: key),
+                Self.declarationGives(value, to: member)
+            else {
+                keys.append(key)
+                edits.append(edit)
+                continue
+            }
+            if member.isOverridden || ignored?[key] != nil {
+                keys.append(key)
+                edits.append(.remove)
+            } else {
+                skipped += 1
+            }
+        }
+        var result = OverrideChange(sortedKeys: keys, edits: edits)
+        result.expiries = change.expiries
+        return (result, skipped)
+    }
+
+    /// What a write changed, compared key by key: for a store that could not tell (another process wrote in
+    /// between, or it is not a ``RevisionedOverrideStore``).
+    private static func differences(of change: OverrideChange, from before: StoreSnapshot, to after: StoreSnapshot)
+        -> [StoreSnapshot.ValueChange]
+    {
+        change.keys.compactMap { key in
+            let old = before.overrides[key]
+            let new = after.overrides[key]
+            let entry = StoreSnapshot.ValueChange(
+                key: key, old: old, new: new, oldExpiresAt: old == nil ? nil : before.expiries[key]?.expiresAt,
+                newExpiresAt: new == nil ? nil : after.expiries[key]?.expiresAt)
+            return entry.changesSomething ? entry : nil
+        }
+    }
+
+    /// Sorts the members in the byte order of their keys now, if not yet done, so that the first
+    /// ``writeOnOffValue(_:toMembers:)`` does not (the console calls this in the background as it starts).
+    package func prepareForBulkChanges() {
+        _ = core.keyTable.featuresInByteOrder()
+    }
+
+    /// Gives every member of `members` the on/off value `value`, or removes their overrides (`nil`), in one store
+    /// write (one undo step), skipping those whose declaration already gives them the value
+    /// (``OverrideWritePolicy/skipDefaults``).
+    ///
+    /// The members are taken in the byte order of their keys (sorted once per member list and kept), so the
+    /// change needs no sort and is applied to these members without looking a key up. `on`/`off` must only be
+    /// given to on/off members (flags and Boolean settings, which all accept them); the caller checked that (this
+    /// is not checked again). Ordinals this registry does not have are ignored.
+    /// - Parameters:
+    ///   - value: `.on`, `.off`, or `nil` to remove the overrides.
+    ///   - members: members by ``AnyFeature/registryOrdinal``.
+    /// - Returns: what changed, and how many members were skipped.
+    /// - Throws: the store's error; on error nothing changes.
+    @discardableResult
+    package func writeOnOffValue(_ value: OverrideValue?, toMembers members: MemberSet) throws -> OverrideWriteResult {
+        assert(value == nil || value == .on || value == .off, "not an on/off change")
+        let written = WrittenMembers(members, of: core.keyTable.featuresInByteOrder())
+        return try write(
+            OverrideChange(sortedKeys: written.keys, edit: OverrideChange.Edit(value)), policy: .skipDefaults,
+            members: written)
+    }
+}
+
+/// Whether a write gives members the value asked even when their declaration already gives it to them.
+package enum OverrideWritePolicy: Sendable {
+    /// Every value is written as asked: a change that names its keys (`set KEY VALUE`, a setter, an import).
+    case writeEveryValue
+    /// A member whose declaration gives it the value asked (``AnyFeatureRegistry/declarationGives(_:to:)``) gets
+    /// no override, and loses the one it had: a change to many members at once (`set --match`, the console's
+    /// marked members), so that ordinary use leaves nothing for the doctor to report.
+    case skipDefaults
+}
+
+/// What a write through the registry did.
+package struct OverrideWriteResult: Sendable, Equatable {
+    /// Every key whose stored value or expiry changed (overrides the write removed as expired included).
+    package var changes: [StoreSnapshot.ValueChange]
+    /// Members left without an override because their declaration already gives them the value asked
+    /// (``OverrideWritePolicy/skipDefaults``).
+    package var skippedAtDefault: Int
+}
+
+/// The members a bulk write changes: their keys in byte order (each once) and the member of each.
+package struct WrittenMembers: Sendable {
+    var keys: [String] = []
+    var features: [AnyFeature] = []
+
+    /// The members of `set`, taken from all members in byte order; of members sharing a key, the first.
+    init(_ set: MemberSet, of all: MembersInByteOrder) {
+        keys.reserveCapacity(set.count)
+        features.reserveCapacity(set.count)
+        for (position, ordinal) in all.ordinals.enumerated() where set.contains(Int(ordinal)) {
+            let key = all.keys[position]
+            if let last = keys.last, last == key { continue }
+            keys.append(key)
+            features.append(all.features[position])
+        }
+    }
+
+    /// A reader that finds members by key when asked for keys in byte order, from `key` on (a binary search) or
+    /// from the first.
+    func cursor(from key: String?) -> Cursor {
+        guard let key else { return Cursor(members: self) }
+        var low = 0
+        var high = keys.count
+        while low < high {
+            let middle = (low + high) / 2
+            if ByteOrderSort.compare(keys[middle], key) < 0 { low = middle + 1 } else { high = middle }
+        }
+        return Cursor(members: self, position: low)
+    }
+
+    /// Finds members by keys asked in byte order, moving forward only.
+    struct Cursor {
+        let members: WrittenMembers
+        var position = 0
+
+        /// The member with `key`, or `nil` when none of the remaining ones has it.
+        mutating func member(forKey key: String) -> AnyFeature? {
+            let keys = members.keys
+            while position < keys.count, keys[position] != key {
+                guard ByteOrderSort.compare(keys[position], key) < 0 else { return nil }
+                position += 1
+            }
+            return position < keys.count ? members.features[position] : nil
+        }
+    }
+}

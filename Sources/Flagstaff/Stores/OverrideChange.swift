@@ -1,0 +1,89 @@
+import Foundation
+
+/// A change to a store's overrides, written in one read-modify-write: a new value or a removal for each of its
+/// keys, and the expiry of the keys set that have one (a key set without one becomes permanent).
+///
+/// Every write takes this one shape, whether it names one key or every marked member: the keys are kept in the
+/// byte order of their UTF-8 (``ByteOrderSort``), each once, so that a file store merges them into its own order
+/// in one pass and the registry applies what changed in that order (docs/performance.md, "One write path").
+package struct OverrideChange: Sendable, Equatable {
+    /// What a change does to one key.
+    package enum Edit: Sendable, Hashable {
+        /// Stores this value.
+        case set(OverrideValue)
+        /// Removes the override.
+        case remove
+
+        /// The edit that stores `value`, or removes the override for `nil`.
+        package init(_ value: OverrideValue?) {
+            self = value.map(Edit.set) ?? .remove
+        }
+
+        /// The value stored, or `nil` for a removal.
+        package var value: OverrideValue? {
+            if case .set(let value) = self { return value }
+            return nil
+        }
+    }
+
+    /// The keys changed, in byte order, each once.
+    package private(set) var keys: [String]
+    /// The edit of each key, in the order of ``keys``.
+    package private(set) var edits: [Edit]
+    /// The expiry of keys set that have one.
+    package var expiries: [String: OverrideExpiry]
+
+    /// A change by key: `nil` removes a key's override. The keys are sorted once here.
+    /// - Parameters:
+    ///   - values: keys and their new values.
+    ///   - expiries: the expiry of keys set that have one.
+    package init(_ values: [String: OverrideValue?], expiries: [String: OverrideExpiry] = [:]) {
+        let unsorted = Array(values.keys)
+        keys = ByteOrderSort.sortedIndices(unsorted).map { unsorted[$0] }
+        edits = keys.map { key in values[key].map(Edit.init) ?? .remove }
+        self.expiries = expiries
+    }
+
+    /// A change of keys already in byte order, each once, with the edit of each.
+    package init(sortedKeys: [String], edits: [Edit]) {
+        assert(sortedKeys.count == edits.count, "one edit per key")
+        assert(
+            zip(sortedKeys, sortedKeys.dropFirst()).allSatisfy { ByteOrderSort.compare($0, $1) < 0 },
+            "keys not sorted, or repeated")
+        keys = sortedKeys
+        self.edits = edits
+        expiries = [:]
+    }
+
+    /// The same edit for keys already in byte order, each once.
+    package init(sortedKeys: [String], edit: Edit) {
+        self.init(sortedKeys: sortedKeys, edits: Array(repeating: edit, count: sortedKeys.count))
+    }
+
+    /// Whether the change has no key.
+    package var isEmpty: Bool { keys.isEmpty }
+
+    /// The number of keys changed.
+    package var count: Int { keys.count }
+
+    /// The edit of `key`, or `nil` when the change leaves it alone (a binary search).
+    package func edit(forKey key: String) -> Edit? {
+        var low = 0
+        var high = keys.count
+        while low < high {
+            let middle = (low + high) / 2
+            if ByteOrderSort.compare(keys[middle], key) < 0 { low = middle + 1 } else { high = middle }
+        }
+        return low < keys.count && keys[low] == key ? edits[low] : nil
+    }
+
+    /// The change by key, `nil` for a removal (what ``OverrideStore/update(_:expiries:)`` takes).
+    package var valuesByKey: [String: OverrideValue?] {
+        Dictionary(uniqueKeysWithValues: zip(keys, edits.map(\.value)))
+    }
+
+    /// The expiry a key set by this change gets: the one listed for it, or none.
+    package func expiresAt(forKey key: String) -> Date? {
+        expiries.isEmpty ? nil : expiries[key]?.expiresAt
+    }
+}
