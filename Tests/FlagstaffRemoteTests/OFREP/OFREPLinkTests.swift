@@ -41,7 +41,7 @@ struct OFREPLinkTests {
             features.newFeed.override = .disabled
             let link = provider(server).link(to: features)
             defer { link.provider.stop() }
-            #expect(await eventually { features.pageSize.value == 50 })
+            #expect(await eventually { features.pageSize.value == 50 && features.theme.value == .dark })
             #expect(features.newFeed.enabled)
             #expect(features.theme.value == .dark)
             #expect(features.welcome.value == "Welcome")
