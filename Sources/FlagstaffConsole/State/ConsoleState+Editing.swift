@@ -33,7 +33,7 @@ extension ConsoleState {
     mutating func forceSetting(
         _ flag: ConsoleFlag, _ setting: ConsoleSetting, key: String, value: OverrideValue
     ) -> [ConsoleEffect] {
-        if setting.isBoolean { return write(.values([flag.key: value])) }
+        if setting.isBoolean { return write(.values([flag.key: value]), note: Self.changeNote(flag, to: value)) }
         statusMessage =
             "\(key) forces flags only; \(flag.label) is \(Self.typeName(setting)) setting: " + editKeysHint(setting)
         return []
@@ -42,8 +42,10 @@ extension ConsoleState {
     /// `Space` on a typed setting: flips a boolean setting, moves an enum setting to its next choice, explains
     /// the keys for any other.
     mutating func flipSetting(_ flag: ConsoleFlag, _ setting: ConsoleSetting) -> [ConsoleEffect] {
-        if setting.isBoolean { return write(.values([flag.key: setting.value == .on ? .off : .on])) }
-        if let next = setting.nextChoice { return write(.values([flag.key: next])) }
+        let next: OverrideValue? = setting.isBoolean ? (setting.value == .on ? .off : .on) : setting.nextChoice
+        if let next {
+            return write(.values([flag.key: next]), note: Self.changeNote(flag, to: next))
+        }
         statusMessage =
             "Space flips flags and cycles choices; \(flag.label) is \(Self.typeName(setting)) setting: "
             + editKeysHint(setting)
@@ -68,14 +70,17 @@ extension ConsoleState {
             self.picker = nil
             mode = .list
             guard picker.choices.indices.contains(picker.selected) else { return [] }
-            return write(.values([picker.key: OverrideValue(string: picker.choices[picker.selected])]))
+            let value = OverrideValue(string: picker.choices[picker.selected])
+            return write(
+                .values([picker.key: value]), note: flag(forKey: picker.key).map { Self.changeNote($0, to: value) })
         }
         guard let editor else { return [] }
         switch editor.result {
         case .success(let value):
             self.editor = nil
             mode = .list
-            return write(.values([editor.key: value]))
+            return write(
+                .values([editor.key: value]), note: flag(forKey: editor.key).map { Self.changeNote($0, to: value) })
         case .failure:
             return []  // the editor stays open; its line already says why the value is not valid
         }
@@ -108,7 +113,7 @@ extension ConsoleState {
                     statusMessage = "\(flag.label) unchanged"
                     return []
                 }
-                return write(.values([key: value]))
+                return write(.values([key: value]), note: Self.changeNote(flag, to: value))
             } catch {
                 rejectedEdit = RejectedEdit(key: key, text: text, reason: error.reason)
                 mode = .editRejected
