@@ -59,6 +59,30 @@ import Testing
         #expect(ConsoleLayout.render(state).row(containing: "Applying smoke changes nothing.") >= 0)
     }
 
+    @Test func theBoxKeepsItsSizeAndPlaceWhileTheHighlightMoves() throws {
+        let fixture = try Fixture()
+        try fixture.write(
+            profile: "checkout-with-a-long-name",
+            #"{"version":1,"overrides":{"blueText":"on","list.compactRows":"on","moments.isRoundedAvatar":"off"}}"#)
+        try fixture.write(profile: "smoke", #"{"version":1,"overrides":{}}"#)
+        var (state, runner) = fixture.open()
+        defer { runner.stop() }
+        try runner.send(.key(.character("p")), to: &state)
+        /// The rows and columns of the box's corners.
+        func corners() -> [Int] {
+            let screen = ConsoleLayout.render(state)
+            guard let top = screen.find("┌"), let bottom = screen.find("┘") else { return [] }
+            return [top.row, top.column, bottom.row, bottom.column]
+        }
+        let first = corners()
+        #expect(first.count == 4)
+        try runner.send(.key(.down), to: &state)
+        #expect(ConsoleLayout.render(state).row(containing: "Applying smoke changes nothing.") >= 0)
+        #expect(corners() == first, "the box did not move or resize")
+        try runner.send(.key(.up), to: &state)
+        #expect(corners() == first)
+    }
+
     @Test func enterAppliesInOneWriteThatIsOneUndoStep() throws {
         let fixture = try Fixture()
         try fixture.write(
