@@ -191,8 +191,23 @@ package enum KeyBindings {
             [.character("R")], in: [.profiles], .profile(.toggleReplace),
             help: "merge or replace: replace also removes the other overrides", footer: "R merge/replace", kept: true),
         KeyBinding(
+            [.character("s")], in: [.profiles], .profile(.startSave),
+            help: "save the store's overrides as a new profile (asks its name)", footer: "s save", kept: true),
+        KeyBinding(
+            [.character("d")], in: [.profiles], .profile(.askDelete), help: "delete the profile (asks y/n)",
+            footer: "d delete", kept: true),
+        KeyBinding(
             [.escape, .character("q"), .character("p"), .control("c")], in: [.profiles], .profile(.close),
             help: "close: nothing is applied", footer: "Esc close", kept: true),
+        KeyBinding(
+            [.enter], in: [.profileName], .profile(.save), help: "save the profile", footer: "Enter save", kept: true),
+        KeyBinding(
+            [.escape, .control("c")], in: [.profileName], .profile(.back),
+            help: "back to the profiles: nothing is saved", footer: "Esc cancel", kept: true),
+        KeyBinding([.backspace], in: [.profileName], .profile(.deleteNameCharacter), help: "delete the last character"),
+        KeyBinding(
+            [.character("y"), .character("Y")], in: [.profileDelete], .profile(.confirmDelete),
+            help: "yes: delete the profile's file (any other key: no)"),
         KeyBinding(
             [.up, .character("k"), .control("p")], in: [.expiry], .expiry(.move(by: -1)), help: "previous choice",
             footer: "{upDown} choose", kept: true),

@@ -8,7 +8,12 @@ extension ConsoleLayout {
         guard let picker = context.state.profilePicker else { return }
         let metrics = BoxMetrics(width: buffer.width, height: buffer.height)
         let title = "Profiles \(context.glyphs.dot) " + (picker.replace ? "replace" : "merge")
-        let footer = footerKeys(context, width: metrics.maxContentWidth)
+        var footer = footerKeys(context, width: metrics.maxContentWidth)
+        if context.state.mode == .profileName {
+            footer = "Save as: " + context.clean(picker.name) + context.glyphs.cursor + "  " + footer
+        } else if context.state.mode == .profileDelete, let entry = picker.selectedEntry {
+            footer = "Delete " + context.clean(entry.name) + "? y yes  any other key no"
+        }
         drawBox(
             title: title, lines: stableProfileLines(picker, metrics: metrics, context), footer: footer, context,
             into: &buffer)

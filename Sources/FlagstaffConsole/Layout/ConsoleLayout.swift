@@ -47,7 +47,7 @@ package enum ConsoleLayout {
         case .restartPrompt: drawRestartPrompt(context, into: &buffer)
         case .pick: drawPicker(context, into: &buffer)
         case .history: drawHistory(context, into: &buffer)
-        case .profiles: drawProfiles(context, into: &buffer)
+        case .profiles, .profileName, .profileDelete: drawProfiles(context, into: &buffer)
         case .expiry: drawExpiryMenu(context, into: &buffer)
         default: break
         }

@@ -65,6 +65,9 @@ extension ConsoleState {
         case .profilesLoaded(let listing):
             receive(listing)
             return [.repaint]
+        case .profilesChanged(let message, let listing):
+            receive(profileChange: message, listing: listing)
+            return [.repaint]
         case .bisectChanged(let banner):
             bisect = banner
             return [.repaint]
@@ -185,6 +188,11 @@ extension ConsoleState {
             statusMessage = "Reset cancelled"
         case .confirmBulk:
             cancelBulk()
+        case .profileName:
+            if case .character(let character) = key { typeProfileName(character) }
+        case .profileDelete:
+            mode = .profiles
+            statusMessage = "Kept " + (profilePicker?.selectedEntry?.name ?? "the profile")
         case .list, .help, .restartPrompt, .quitWhenSaved, .pick, .editRejected, .history, .profiles, .expiry:
             break
         }
