@@ -57,8 +57,9 @@ struct ConsoleHardeningTests {
         lock.release()
         released = true
         #expect(try await harness.waitForStore { $0["blueText"] == "on" }["blueText"] == "on")
+        // The notice gives way to what the write changed.
         screen = try await harness.session.waitFor("the notice is gone") {
-            !$0.contains("locked") && $0.contains("q quit")
+            !$0.contains("locked") && $0.contains("Blue Text: OFF → ON")
         }
         #expect(!screen.text.contains("saving"), "\(screen.text)")
         try harness.session.sendKeys("q")

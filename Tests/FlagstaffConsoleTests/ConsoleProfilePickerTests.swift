@@ -59,6 +59,86 @@ import Testing
         #expect(ConsoleLayout.render(state).row(containing: "Applying smoke changes nothing.") >= 0)
     }
 
+    @Test func theBoxKeepsItsSizeAndPlaceWhileTheHighlightMoves() throws {
+        let fixture = try Fixture()
+        try fixture.write(
+            profile: "checkout-with-a-long-name",
+            #"{"version":1,"overrides":{"blueText":"on","list.compactRows":"on","moments.isRoundedAvatar":"off"}}"#)
+        try fixture.write(profile: "smoke", #"{"version":1,"overrides":{}}"#)
+        var (state, runner) = fixture.open()
+        defer { runner.stop() }
+        try runner.send(.key(.character("p")), to: &state)
+        /// The rows and columns of the box's corners.
+        func corners() -> [Int] {
+            let screen = ConsoleLayout.render(state)
+            guard let top = screen.find("┌"), let bottom = screen.find("┘") else { return [] }
+            return [top.row, top.column, bottom.row, bottom.column]
+        }
+        let first = corners()
+        #expect(first.count == 4)
+        try runner.send(.key(.down), to: &state)
+        #expect(ConsoleLayout.render(state).row(containing: "Applying smoke changes nothing.") >= 0)
+        #expect(corners() == first, "the box did not move or resize")
+        try runner.send(.key(.up), to: &state)
+        #expect(corners() == first)
+    }
+
+    @Test func sSavesTheStoresOverridesAsANewProfile() throws {
+        let fixture = try Fixture()
+        try fixture.registry.setOverrides(["blueText": .enabled, "list.compactRows": .disabled])
+        try fixture.write(profile: "smoke", #"{"version":1,"overrides":{"blueText":"on"}}"#)
+        var (state, runner) = fixture.open()
+        defer { runner.stop() }
+        try runner.send(.key(.character("p")), to: &state)
+        try runner.send(.key(.character("s")), to: &state)
+        #expect(state.mode == .profileName)
+        for character in "smoke" { try runner.send(.key(.character(character)), to: &state) }
+        var screen = ConsoleLayout.render(state)
+        #expect(screen.find("Save as: smoke▏  Enter save  Esc cancel") != nil, "\(screen.text)")
+        // A name already taken is refused: nothing is overwritten.
+        try runner.send(.key(.enter), to: &state)
+        #expect(state.mode == .profileName)
+        #expect(state.statusMessage == "A profile named smoke exists: delete it first (d) or choose another name")
+        try runner.send(.key(.backspace), to: &state)
+        for character in "y-2" { try runner.send(.key(.character(character)), to: &state) }
+        try runner.send(.key(.enter), to: &state)
+        #expect(state.mode == .profiles)
+        #expect(state.statusMessage == "Saved profile smoky-2: 2 overrides")
+        let saved = try fixture.library.load("smoky-2")
+        #expect(saved.overrides == ["blueText": .on, "list.compactRows": .off])
+        screen = ConsoleLayout.render(state)
+        #expect(screen.row(containing: "smoky-2") >= 0, "listed at once: \(screen.text)")
+        #expect(screen.row(containing: "Saved profile smoky-2: 2 overrides") >= 0)
+        // Esc while naming goes back to the profiles without saving.
+        try runner.send(.key(.character("s")), to: &state)
+        try runner.send(.key(.character("x")), to: &state)
+        try runner.send(.key(.escape), to: &state)
+        #expect(state.mode == .profiles)
+        #expect(try fixture.library.names() == ["smoke", "smoky-2"])
+    }
+
+    @Test func dDeletesTheHighlightedProfileAfterAskingAndAnyOtherKeyKeepsIt() throws {
+        let fixture = try Fixture()
+        try fixture.write(profile: "checkout", #"{"version":1,"overrides":{"blueText":"off"}}"#)
+        try fixture.write(profile: "smoke", #"{"version":1,"overrides":{"blueText":"on"}}"#)
+        var (state, runner) = fixture.open()
+        defer { runner.stop() }
+        try runner.send(.key(.character("p")), to: &state)
+        try runner.send(.key(.down), to: &state)
+        try runner.send(.key(.character("d")), to: &state)
+        #expect(state.mode == .profileDelete)
+        #expect(ConsoleLayout.render(state).find("Delete smoke? y yes  any other key no") != nil)
+        try runner.send(.key(.character("n")), to: &state)
+        #expect(state.mode == .profiles)
+        #expect(state.statusMessage == "Kept smoke")
+        #expect(try fixture.library.names() == ["checkout", "smoke"])
+        try runner.send(.key(.character("d")), to: &state)
+        try runner.send(.key(.character("y")), to: &state)
+        #expect(state.statusMessage == "Deleted profile smoke")
+        #expect(try fixture.library.names() == ["checkout"])
+        #expect(state.profilePicker?.selectedEntry?.name == "checkout")
+    }
+
     @Test func enterAppliesInOneWriteThatIsOneUndoStep() throws {
         let fixture = try Fixture()
         try fixture.write(

@@ -51,7 +51,7 @@ final class FakeRemoteFeature: AnyFlag, @unchecked Sendable {
         press(.end, into: &state)
         let screen = ConsoleLayout.render(state)
         let clock = RemoteStatusText.clock(fetched)
-        #expect(screen.text(row: 0).contains("Unleash ok \(clock) · Firebase failed: HTTP 503\\u{1B}[2J · 8 flags"))
+        #expect(screen.text(row: 0).contains("8 flags · 0 overridden · Unleash ok \(clock) · Firebase failed "))
         #expect(screen.cell(at: "Unleash ok")?.foreground == .blue)
         #expect(screen.text(row: screen.row(containing: "New Checkout")).contains("ON   remote"))
         #expect(

@@ -231,6 +231,16 @@ import Testing
         #expect(state.update(.storeWriteSaved) == [.quit(.undo, signal: nil)])
     }
 
+    @Test func undoRemovesAnOverrideFromAnEarlierSessionWhenNoOverrideGivesTheLaunchValue() {
+        let source = makeSource()
+        // flag10 (restart, launched ON, default ON) was forced OFF by an earlier session: pending on opening.
+        source.change("flag10") { $0.override = .disabled }
+        var state = ConsoleHarness(source: source)
+        #expect(press(.character("q"), into: &state).isEmpty)
+        #expect(state.pendingRestarts.map(\.key) == ["flag10"])
+        #expect(press(.character("u"), into: &state) == [.write(.values(["flag10": OverrideValue?.none]))])
+    }
+
     @Test func aFailedWriteIsReported() {
         var state = ConsoleHarness(source: makeSource())
         #expect(state.update(.storeWriteFailed("disk full")) == [.repaint])

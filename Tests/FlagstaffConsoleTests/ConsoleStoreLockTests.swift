@@ -78,7 +78,7 @@ import Testing
         #expect(state.pendingWrites.isEmpty && state.storeLockWait == nil)
         screen = ConsoleLayout.render(state)
         #expect(screen.text(row: screen.row(containing: "Blue Text")).contains("ON   override"))
-        #expect(screen.text(row: 29).hasPrefix(" ↑↓ move"))
+        #expect(screen.text(row: 29).hasPrefix(" Blue Text: OFF → ON "), "once saved, the change is told")
     }
 
     @Test func writesAreReportedInOrderAndTheNewestPendingValueIsShown() {

@@ -224,6 +224,9 @@ open class AnyFeature: @unchecked Sendable {
     /// Remembers the current value as the launch value.
     func recordLaunchValue() { abstract() }
 
+    /// Remembers `value` as the launch value; a value that is not valid for this member changes nothing.
+    func recordLaunchValue(_ value: OverrideValue) { abstract() }
+
     /// Puts a (validated) launch override in force, or removes it.
     func applyLaunchOverride(_ value: OverrideValue?, origin: String) { abstract() }
 

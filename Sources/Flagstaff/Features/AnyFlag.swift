@@ -182,6 +182,11 @@ open class AnyFlag: AnyFeature, @unchecked Sendable {
         launchCell.store(untrackedEnabled ? 1 : 2, ordering: .relaxed)
     }
 
+    override func recordLaunchValue(_ value: OverrideValue) {
+        guard let state = value.overrideState?.forcedValue else { return }
+        launchCell.store(state ? 1 : 2, ordering: .relaxed)
+    }
+
     // MARK: Type-erased view
 
     /// Whether the flag has an override (`override != .featureDefault`).

@@ -368,6 +368,11 @@ public final class Setting<Value: SettingValue>: AnyFeature, @unchecked Sendable
         launch.withLock { $0 = current }
     }
 
+    override func recordLaunchValue(_ value: OverrideValue) {
+        guard let decoded = try? decodeChecked(value) else { return }
+        launch.withLock { $0 = decoded }
+    }
+
     // MARK: Remote
 
     /// The remote value (decoded, checked) or the default, with the raw value and why it was refused.

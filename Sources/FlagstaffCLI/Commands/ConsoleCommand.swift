@@ -54,6 +54,8 @@ struct ConsoleCommand: ParsableCommand {
         // 100,000 flags) is released before the console opens.
         let (registry, storeURL) = try { () throws -> (AnyFeatureRegistry, URL) in
             let loaded = try RegistryLoader.load(source, watchStore: true)
+            // "Launch" is the app's, from the store's launch snapshot, as for `flagstaff pending-restart`.
+            try LaunchBaseline.load(forStore: loaded.storeURL).install(in: loaded.registry)
             return (loaded.registry, loaded.storeURL)
         }()
         for (stream, descriptor) in [("standard input", STDIN_FILENO), ("standard output", STDOUT_FILENO)]

@@ -138,6 +138,16 @@ struct LaunchBaseline {
         return value
     }
 
+    /// Makes this baseline the registry's launch values, so that the console's "needs restart" (its counts,
+    /// rows, detail pane and restart prompt) and the note on leaving it mean what `pending-restart` reports.
+    func install(in registry: AnyFeatureRegistry) {
+        var launch: [String: OverrideValue] = [:]
+        for feature in registry.allFeatures where feature.requiresRestart {
+            launch[feature.key] = launchValue(of: feature).value
+        }
+        registry.recordLaunchValues(launch)
+    }
+
     /// Whether a member requires a restart and its effective value differs from its launch value.
     func isPending(_ feature: AnyFeature) -> Bool {
         feature.requiresRestart && feature.currentValue != launchValue(of: feature).value

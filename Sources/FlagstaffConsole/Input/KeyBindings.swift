@@ -22,7 +22,8 @@ package enum KeyBindings {
         KeyBinding([.right, .character("l")], in: [.list], .expand, help: "expand the group"),
         KeyBinding(
             [.enter], in: [.list], .activate, help: "collapse or expand the group; edit a setting's value inline"),
-        KeyBinding([.character("/")], in: [.list], .startSearch, help: "search as you type", footer: "/ search"),
+        KeyBinding(
+            [.character("/")], in: [.list], .startSearch, help: "search as you type", footer: "/ search", priority: 2),
         KeyBinding(
             [.enter], in: [.search], .keepSearch, help: "keep the filter, back to the list", footer: "Enter keep",
             kept: true),
@@ -35,36 +36,50 @@ package enum KeyBindings {
         KeyBinding([.pageDown], in: [.search], .movePage(half: false, down: true), help: "page down"),
         KeyBinding(
             [.character("o"), .character("+")], in: [.list], .force(on: true),
-            help: "force ON (with marks: every marked flag)", footer: "o on"),
+            help: "force ON (with marks: every marked flag)", footer: "o on", priority: 1, when: .onOnOff),
         KeyBinding(
             [.character("x"), .character("-")], in: [.list], .force(on: false),
-            help: "force OFF (with marks: every marked flag)", footer: "x off"),
+            help: "force OFF (with marks: every marked flag)", footer: "x off", priority: 1, when: .onOnOff),
         KeyBinding(
             [.character("r"), .backspace, .delete], in: [.list], .reset,
-            help: "reset to the default (with marks: every marked flag)", footer: "r reset"
-        ),
+            help: "reset to the default (with marks: every marked flag)", footer: "r reset", priority: 2,
+            when: .onOverride),
         KeyBinding(
             [.character(" ")], in: [.list], .flip, help: "flip the effective value; next choice of an enum setting",
-            footer: "{space} toggle"),
+            footer: "{space} toggle", priority: 1, when: .onFlippable),
         KeyBinding(
             [.character("e")], in: [.list], .edit, help: "edit a setting: inline, picker for choices, $EDITOR for JSON",
-            footer: "e edit"),
+            footer: "e edit", priority: 1, when: .onSetting),
+        KeyBinding(
+            [.character("t")], in: [.list], .expiry(.open),
+            help: "when the override expires: 1 hour, 1 day, 1 week, never",
+            footer: "t expiry", priority: 5, when: .onOverrideOnly),
         KeyBinding(
             [.tab], in: [.list, .search], .cycleScope(forward: true),
             help: "next scope: All, On, Off, Overridden, Stale",
-            footer: "Tab scope"),
+            footer: "Tab scope", priority: 8),
         KeyBinding([.backTab], in: [.list, .search], .cycleScope(forward: false), help: "previous scope"),
         KeyBinding([.backspace], in: [.search], .deleteCharacter, help: "delete the last character"),
-        KeyBinding([.control("u")], in: [.search], .clearQuery, help: "clear the field", footer: "Ctrl-U clear field"),
+        KeyBinding(
+            [.control("u")], in: [.search], .clearQuery, help: "clear the field", footer: "Ctrl-U clear field"),
         KeyBinding([.character("R")], in: [.list], .askResetAll, help: "reset every override (asks y/n)"),
         KeyBinding([.character("i")], in: [.list], .toggleDetail, help: "show or hide the detail pane"),
         // Marks, bulk changes, undo/redo and the history overlay (issue 12).
-        KeyBinding([.character("m")], in: [.list], .toggleMark, help: "mark or unmark the flag, then move down"),
+        KeyBinding(
+            [.character("m")], in: [.list], .toggleMark, help: "mark or unmark the flag, then move down",
+            footer: "m mark", priority: 4, when: .onMember),
         KeyBinding(
             [.character("M")], in: [.list], .markAllListed, help: "mark every listed flag (the search result or scope)"),
-        KeyBinding([.character("u")], in: [.list], .stepHistory(redo: false), help: "undo the last change"),
+        KeyBinding(
+            [.character("u")], in: [.list], .stepHistory(redo: false), help: "undo the last change", footer: "u undo",
+            priority: 3),
         KeyBinding([.character("U")], in: [.list], .stepHistory(redo: true), help: "redo the change last undone"),
-        KeyBinding([.character("H")], in: [.list], .openHistory, help: "history of changes (Enter jumps to the flag)"),
+        KeyBinding(
+            [.character("H")], in: [.list], .openHistory, help: "history of changes (Enter jumps to the flag)",
+            footer: "H history", priority: 7),
+        KeyBinding(
+            [.character("p")], in: [.list], .profile(.open),
+            help: "profiles: what applying each would change; Enter applies", footer: "p profiles", priority: 6),
         KeyBinding(
             [.character("y"), .character("Y")], in: [.confirmBulk], .confirmBulkChange,
             help: "yes: change the marked flags (any other key: no)"),
@@ -165,9 +180,6 @@ package enum KeyBindings {
             help: "cancel: nothing is written", footer: "Esc cancel", kept: true),
         // Profiles, expiry (issues 12 and 13).
         KeyBinding(
-            [.character("p")], in: [.list], .profile(.open),
-            help: "profiles: what applying each would change; Enter applies"),
-        KeyBinding(
             [.up, .character("k"), .control("p")], in: [.profiles], .profile(.move(by: -1)), help: "previous profile",
             footer: "{upDown} choose", kept: true),
         KeyBinding(
@@ -179,11 +191,23 @@ package enum KeyBindings {
             [.character("R")], in: [.profiles], .profile(.toggleReplace),
             help: "merge or replace: replace also removes the other overrides", footer: "R merge/replace", kept: true),
         KeyBinding(
+            [.character("s")], in: [.profiles], .profile(.startSave),
+            help: "save the store's overrides as a new profile (asks its name)", footer: "s save", kept: true),
+        KeyBinding(
+            [.character("d")], in: [.profiles], .profile(.askDelete), help: "delete the profile (asks y/n)",
+            footer: "d delete", kept: true),
+        KeyBinding(
             [.escape, .character("q"), .character("p"), .control("c")], in: [.profiles], .profile(.close),
             help: "close: nothing is applied", footer: "Esc close", kept: true),
         KeyBinding(
-            [.character("t")], in: [.list], .expiry(.open),
-            help: "when the override expires: 1 hour, 1 day, 1 week, never"),
+            [.enter], in: [.profileName], .profile(.save), help: "save the profile", footer: "Enter save", kept: true),
+        KeyBinding(
+            [.escape, .control("c")], in: [.profileName], .profile(.back),
+            help: "back to the profiles: nothing is saved", footer: "Esc cancel", kept: true),
+        KeyBinding([.backspace], in: [.profileName], .profile(.deleteNameCharacter), help: "delete the last character"),
+        KeyBinding(
+            [.character("y"), .character("Y")], in: [.profileDelete], .profile(.confirmDelete),
+            help: "yes: delete the profile's file (any other key: no)"),
         KeyBinding(
             [.up, .character("k"), .control("p")], in: [.expiry], .expiry(.move(by: -1)), help: "previous choice",
             footer: "{upDown} choose", kept: true),

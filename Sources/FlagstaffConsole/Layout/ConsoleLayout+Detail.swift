@@ -83,6 +83,7 @@ extension ConsoleLayout {
             facts.append(text)
         }
         if let served = servedFact(feature, context) { facts.append(served) }
+        if let failure = remoteFailureFact(resolution.chain.map(\.source), context) { facts.append(failure) }
         let style = CellStyle(
             foreground: context.state.useColor ? (resolution.value ? .green : .red) : .default, bold: true,
             underline: feature.override != .featureDefault
@@ -155,6 +156,7 @@ extension ConsoleLayout {
             facts.append(text)
         }
         if let served = servedFact(feature, context) { facts.append(served) }
+        if let failure = remoteFailureFact(explanation.chain.map(\.source), context) { facts.append(failure) }
         var style = context.theme.value(of: setting, overridden: setting.override != nil)
         style.bold = true
         return [

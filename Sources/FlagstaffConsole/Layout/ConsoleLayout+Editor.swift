@@ -8,12 +8,11 @@ extension ConsoleLayout {
         let label = context.state.flag(forKey: editor.key).map(\.label) ?? editor.key
         let prompt = " " + truncate(context.clean(label), to: max(4, buffer.width / 4), context) + ": "
         var x = buffer.put(prompt, row: row, column: 0, style: context.theme.strong)
-        let tail: (String, CellStyle) =
-            editor.problem.map {
-                (" \(context.state.asciiOnly ? "x" : "✗") " + context.clean($0), context.theme.warning)
-            }
-            ?? ("  Enter save  Esc cancel", context.theme.plain)
-        let tailWidth = min(DisplayWidth.of(tail.0), max(0, (buffer.width - x) / 2))
+        // The reason the value is not valid (it takes the room first), then the keys that matter now: Enter saves
+        // only a valid value.
+        let problem = editor.problem.map { " \(context.state.asciiOnly ? "x" : "✗") " + context.clean($0) }
+        let hints = "  " + (problem == nil ? "Enter save  " : "") + "Esc cancel"
+        let tailWidth = min(DisplayWidth.of((problem ?? "") + hints), max(0, (buffer.width - x) / 2))
         let room = max(1, buffer.width - x - tailWidth - 1)
         // Each character as shown (control characters escaped), so the cursor lands on the right cell.
         let shown = editor.characters.map { context.clean(String($0)) }
@@ -33,6 +32,16 @@ extension ConsoleLayout {
         if editor.cursor == shown.count, used < room {
             x = buffer.put(" ", row: row, column: x, style: context.theme.strong.reversed())
         }
-        buffer.put(tail.0, row: row, column: x, style: tail.1, maxWidth: max(0, buffer.width - x))
+        let end = buffer.width
+        if let problem {
+            // The keys only when the whole reason fits beside them.
+            let keysFit = DisplayWidth.of(problem + hints) <= end - x
+            x = buffer.put(
+                problem, row: row, column: x, style: context.theme.warning,
+                maxWidth: max(0, end - x - (keysFit ? DisplayWidth.of(hints) : 0)))
+            if keysFit { buffer.put(hints, row: row, column: x, maxWidth: max(0, end - x)) }
+        } else {
+            buffer.put(hints, row: row, column: x, maxWidth: max(0, end - x))
+        }
     }
 }

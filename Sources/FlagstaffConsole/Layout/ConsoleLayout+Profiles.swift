@@ -8,10 +8,34 @@ extension ConsoleLayout {
         guard let picker = context.state.profilePicker else { return }
         let metrics = BoxMetrics(width: buffer.width, height: buffer.height)
         let title = "Profiles \(context.glyphs.dot) " + (picker.replace ? "replace" : "merge")
-        let footer = footerKeys(context, width: metrics.maxContentWidth)
+        var footer = footerKeys(context, width: metrics.maxContentWidth)
+        if context.state.mode == .profileName {
+            footer = "Save as: " + context.clean(picker.name) + context.glyphs.cursor + "  " + footer
+        } else if context.state.mode == .profileDelete, let entry = picker.selectedEntry {
+            footer = "Delete " + context.clean(entry.name) + "? y yes  any other key no"
+        }
         drawBox(
-            title: title, lines: profileLines(picker, metrics: metrics, context), footer: footer, context,
+            title: title, lines: stableProfileLines(picker, metrics: metrics, context), footer: footer, context,
             into: &buffer)
+    }
+
+    /// ``profileLines(_:metrics:_:)`` padded to the size of the largest box any highlighted profile gives, so the
+    /// box keeps its size and place while the highlight moves.
+    static func stableProfileLines(_ picker: ProfilePicker, metrics: BoxMetrics, _ context: Context) -> [String] {
+        var lines = profileLines(picker, metrics: metrics, context)
+        guard let count = picker.listing?.entries.count, count > 1 else { return lines }
+        var height = lines.count
+        var width = lines.map(DisplayWidth.of).max() ?? 0
+        for index in 0..<count where index != picker.selected {
+            var other = picker
+            other.selected = index
+            let otherLines = profileLines(other, metrics: metrics, context)
+            height = max(height, otherLines.count)
+            width = max(width, otherLines.map(DisplayWidth.of).max() ?? 0)
+        }
+        lines += Array(repeating: "", count: height - lines.count)
+        lines[lines.count - 1] += String(repeating: " ", count: max(0, width - DisplayWidth.of(lines[lines.count - 1])))
+        return lines
     }
 
     /// The lines inside the picker's box.

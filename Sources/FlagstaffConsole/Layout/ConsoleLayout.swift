@@ -47,7 +47,7 @@ package enum ConsoleLayout {
         case .restartPrompt: drawRestartPrompt(context, into: &buffer)
         case .pick: drawPicker(context, into: &buffer)
         case .history: drawHistory(context, into: &buffer)
-        case .profiles: drawProfiles(context, into: &buffer)
+        case .profiles, .profileName, .profileDelete: drawProfiles(context, into: &buffer)
         case .expiry: drawExpiryMenu(context, into: &buffer)
         default: break
         }
@@ -71,55 +71,6 @@ package enum ConsoleLayout {
 
         /// "ON" or "OFF".
         func onOff(_ value: Bool) -> String { value ? "ON" : "OFF" }
-    }
-
-    private static func drawHeader(_ context: Context, into buffer: inout ScreenBuffer) {
-        let state = context.state
-        let dot = " \(context.glyphs.dot) "
-        var right =
-            "\(state.counts.flags) flag\(state.counts.flags == 1 ? "" : "s")"
-            + dot + "\(state.counts.overridden) overridden"
-        if state.counts.pendingRestart > 0 { right += dot + "\(state.counts.pendingRestart) needs restart" }
-        if !state.marks.isEmpty { right += dot + "\(state.marks.count) marked" }
-        if DisplayWidth.of(right) > state.width - 26 {
-            // Narrow terminal: short counts, so the title keeps some room.
-            right = "\(state.counts.flags) flags \(state.counts.overridden) ovr"
-            if state.counts.pendingRestart > 0 { right += " \(state.counts.pendingRestart)\(context.glyphs.restart)" }
-            if !state.marks.isEmpty { right += " \(state.marks.count)\(markGlyph(context))" }
-        }
-        var remote = remoteStatus(context)
-        if let error = state.status.storeProblem {
-            // The header has little room: the store's path is cut to its file name (the footer shows it whole).
-            let shortened = abbreviatingPaths(
-                context.clean(error), longerThan: 12, fileNameOnly: true, ellipsis: context.glyphs.ellipsis)
-            remote = "store error: " + shortened + (remote.isEmpty ? "" : dot + remote)
-        }
-        let countsX = max(0, state.width - DisplayWidth.of(right) - 1)
-        let title = " Flagstaff" + dot + context.clean(state.title)
-        var titleLimit = countsX - 1
-        if !remote.isEmpty {
-            // Remote status (and store errors) go between the title and the counts, cut to the room left.
-            let titleWidth = min(DisplayWidth.of(title), max(12, countsX / 2))
-            let room = countsX - titleWidth - DisplayWidth.of(dot) - 1
-            if room >= 8 {
-                let shown = truncate(remote, to: room, context)
-                let remoteX = countsX - DisplayWidth.of(dot) - DisplayWidth.of(shown)
-                buffer.put(
-                    shown, row: 0, column: remoteX,
-                    style: state.status.storeProblem == nil ? context.theme.remote : context.theme.warning)
-                buffer.put(dot, row: 0, column: countsX - DisplayWidth.of(dot))
-                titleLimit = remoteX - 1
-            }
-        }
-        buffer.put(title, row: 0, column: 0, style: context.theme.strong, maxWidth: max(0, titleLimit))
-        buffer.put(right, row: 0, column: countsX)
-    }
-
-    /// "unleash ok 12:03:04 · firebase stale" for the attached remote sources, or "" without any.
-    private static func remoteStatus(_ context: Context) -> String {
-        context.state.status.remotes.map { remote in
-            context.clean(remote.name) + " " + RemoteStatusText.describe(remote.status)
-        }.joined(separator: " \(context.glyphs.dot) ")
     }
 
     private static func drawSearchLine(_ context: Context, into buffer: inout ScreenBuffer) {
@@ -248,14 +199,17 @@ package enum ConsoleLayout {
         }
     }
 
-    /// The keys that work in the current mode (the footer items of ``KeyBindings``), dropping the last ones
-    /// that may go until they fit in `width` columns. A restart prompt too narrow for its items shows them
-    /// as `key:word` pairs.
+    /// The keys that matter in the current mode (the footer items of ``KeyBindings`` whose key does something on
+    /// the selected row), in table order, dropping the items of the highest priority number (the later one of
+    /// equals first) until they fit in `width` columns. A restart prompt too narrow for its items shows them as
+    /// `key:word` pairs.
     static func footerKeys(_ context: Context, width: Int = .max) -> String {
         let mode = context.state.mode == .confirmReset ? .list : context.state.mode
-        let bindings = KeyBindings.bindings(in: mode).filter { $0.footer != nil }
-        var items = bindings.map { (text: footerText($0.footer ?? "", context), kept: $0.footerKept) }
-        if mode == .search { items.insert(("type to filter", true), at: 0) }
+        let bindings = KeyBindings.bindings(in: mode).filter {
+            $0.footer != nil && footerApplies($0.footerCondition, context.state)
+        }
+        var items = bindings.map { (text: footerText($0.footer ?? "", context), priority: $0.footerPriority) }
+        if mode == .search { items.insert(("type to filter", 0), at: 0) }
         if mode == .restartPrompt, DisplayWidth.of(items.map(\.text).joined(separator: "  ")) > width {
             let compact = bindings.map { binding -> String in
                 let words = (binding.footer ?? "").split(separator: " ")
@@ -264,11 +218,29 @@ package enum ConsoleLayout {
             return compact.joined(separator: " ")
         }
         while DisplayWidth.of(items.map(\.text).joined(separator: "  ")) > width,
-            let drop = items.lastIndex(where: { !$0.kept })
+            let highest = items.map(\.priority).max(), highest > 0,
+            let drop = items.lastIndex(where: { $0.priority == highest })
         {
             items.remove(at: drop)
         }
         return items.map(\.text).joined(separator: "  ")
+    }
+
+    /// Whether a footer item's key does something in this state (see ``FooterCondition``).
+    static func footerApplies(_ condition: FooterCondition, _ state: ConsoleState) -> Bool {
+        let flag = state.selectedFlag
+        switch condition {
+        case .always: return true
+        case .onOnOff: return !state.marks.isEmpty || flag.map { $0.setting?.isBoolean ?? true } == true
+        case .onFlippable: return flag.map { $0.setting?.isBoolean ?? true } == true
+        case .onSetting: return flag?.setting.map { !$0.isBoolean } == true
+        case .onOverride:
+            // A stale override's row (an orphan key) has no flag but an override `r` removes.
+            return !state.marks.isEmpty || flag?.isOverridden == true
+                || (flag == nil && state.showsStale && state.selectedKey != nil)
+        case .onOverrideOnly: return flag?.isOverridden == true
+        case .onMember: return state.selectedKey != nil && (flag != nil || !state.showsStale)
+        }
     }
 
     /// A footer label with its glyph placeholders filled in.

@@ -169,6 +169,27 @@ package final class ConsoleEffectRunner {
                 ]
             }
             return [.profilesLoaded(ProfileCatalog.listing(of: profiles, for: registry))]
+        case .saveProfile(let name):
+            guard let profiles else { return [] }
+            let overrides = registry.storedOverrides
+            let message: String
+            do {
+                try profiles.save(Profile(name: name, overrides: overrides))
+                message = "Saved profile \(name): \(overrides.count) override\(overrides.count == 1 ? "" : "s")"
+            } catch {
+                message = "Could not save the profile: \(error)"
+            }
+            return [.profilesChanged(message: message, listing: ProfileCatalog.listing(of: profiles, for: registry))]
+        case .deleteProfile(let name):
+            guard let profiles else { return [] }
+            let message: String
+            do {
+                try profiles.delete(name)
+                message = "Deleted profile \(name)"
+            } catch {
+                message = "Could not delete the profile: \(error)"
+            }
+            return [.profilesChanged(message: message, listing: ProfileCatalog.listing(of: profiles, for: registry))]
         case .readBisectSession:
             // An unreadable session file shows no banner here; `flagstaff bisect status` reports it.
             let session = (try? registry.bisectSession()) ?? nil

@@ -116,7 +116,9 @@ package final class ConsoleFeed {
     /// The remote sources' and the store's status.
     package static func status(of source: any ConsoleFlagSource) -> ConsoleStatus {
         ConsoleStatus(
-            remotes: source.remoteSources.map { ConsoleStatus.Remote(name: $0.name, status: $0.status) },
+            remotes: source.remoteSources.map {
+                ConsoleStatus.Remote(name: $0.name, status: $0.status, isServer: $0 is any ServedEvaluationReport)
+            },
             storeProblem: source.storeErrorMessage)
     }
 }

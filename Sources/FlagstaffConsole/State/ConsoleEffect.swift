@@ -17,6 +17,11 @@ package enum ConsoleEffect: Sendable, Equatable {
     /// Read the profiles folder with each profile's diff against the store; the result comes back as
     /// ``ConsoleEvent/profilesLoaded(_:)``.
     case loadProfiles
+    /// Save the store's overrides as a new profile named `name` in the profiles folder; the result comes back as
+    /// ``ConsoleEvent/profilesChanged(message:listing:)``.
+    case saveProfile(name: String)
+    /// Delete the profile named `name`; the result comes back as ``ConsoleEvent/profilesChanged(message:listing:)``.
+    case deleteProfile(name: String)
     /// Read the bisect session beside the store; the result comes back as ``ConsoleEvent/bisectChanged(_:)``.
     case readBisectSession
     /// Ask every attached remote source to fetch and activate now (in the background).

@@ -46,6 +46,9 @@ package enum ConsoleEvent: Sendable {
     case historyLoaded(HistoryContents)
     /// The profiles folder was read for the profile picker (``ConsoleEffect/loadProfiles``).
     case profilesLoaded(ProfileListing)
+    /// A profile was saved or deleted (``ConsoleEffect/saveProfile(name:)``, ``ConsoleEffect/deleteProfile(name:)``),
+    /// or could not be: what was done (or why not), and the folder read again.
+    case profilesChanged(message: String, listing: ProfileListing)
     /// The bisect session beside the store was read (``ConsoleEffect/readBisectSession``): `nil` when none.
     case bisectChanged(BisectBanner?)
     /// The oldest pending store write (``ConsoleState/pendingWrites``) was saved.

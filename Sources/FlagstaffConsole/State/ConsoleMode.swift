@@ -26,6 +26,10 @@ package enum ConsoleMode: Sendable, Hashable, CaseIterable {
     case profiles
     /// The expiry menu of `t` is open (``ConsoleState/expiryMenu``).
     case expiry
+    /// Typing the name to save the store's overrides under, in the profile picker (``ProfilePicker/name``).
+    case profileName
+    /// Asking whether to delete the highlighted profile (y/n), in the profile picker.
+    case profileDelete
 
     /// The mode's name in the key table of docs/console.md.
     package var name: String {
@@ -43,6 +47,8 @@ package enum ConsoleMode: Sendable, Hashable, CaseIterable {
         case .history: "history"
         case .profiles: "profile picker"
         case .expiry: "expiry menu"
+        case .profileName: "profile name"
+        case .profileDelete: "delete question"
         }
     }
 }

@@ -28,11 +28,14 @@ package struct ConsoleStatus: Sendable, Equatable {
         package var name: String
         /// Its last fetch.
         package var status: RemoteSourceStatus
+        /// Whether it is a flag server attached by `--serve` (its name says who is connected).
+        package var isServer: Bool
 
         /// Creates a remote's status.
-        package init(name: String, status: RemoteSourceStatus) {
+        package init(name: String, status: RemoteSourceStatus, isServer: Bool = false) {
             self.name = name
             self.status = status
+            self.isServer = isServer
         }
     }
 

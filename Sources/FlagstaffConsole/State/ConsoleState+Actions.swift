@@ -35,7 +35,9 @@ extension ConsoleState {
             }
             return setSelected(on ? .enabled : .disabled)
         case .reset:
-            if let flag = selectedFlag, flag.setting != nil { return write(.values([flag.key: nil])) }
+            if let flag = selectedFlag, flag.setting != nil {
+                return write(.values([flag.key: nil]), note: Self.changeNote(flag, to: nil))
+            }
             return setSelected(.featureDefault)
         case .flip:
             guard let flag = selectedFlag else { return setSelected(.enabled) }
@@ -113,7 +115,9 @@ extension ConsoleState {
             statusMessage = rows.isEmpty ? "No flag selected" : "Select a flag to change it (this row is a group)"
             return []
         }
-        return write(.values([key: OverrideValue(state)]))
+        let value = OverrideValue(state)
+        let note = selectedFlag.map { Self.changeNote($0, to: value) } ?? "Removed the override of \(key)"
+        return write(.values([key: value]), note: note)
     }
 
     mutating func setQuery(_ newQuery: String) {

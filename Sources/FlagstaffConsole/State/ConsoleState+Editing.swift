@@ -33,7 +33,7 @@ extension ConsoleState {
     mutating func forceSetting(
         _ flag: ConsoleFlag, _ setting: ConsoleSetting, key: String, value: OverrideValue
     ) -> [ConsoleEffect] {
-        if setting.isBoolean { return write(.values([flag.key: value])) }
+        if setting.isBoolean { return write(.values([flag.key: value]), note: Self.changeNote(flag, to: value)) }
         statusMessage =
             "\(key) forces flags only; \(flag.label) is \(Self.typeName(setting)) setting: " + editKeysHint(setting)
         return []
@@ -42,10 +42,12 @@ extension ConsoleState {
     /// `Space` on a typed setting: flips a boolean setting, moves an enum setting to its next choice, explains
     /// the keys for any other.
     mutating func flipSetting(_ flag: ConsoleFlag, _ setting: ConsoleSetting) -> [ConsoleEffect] {
-        if setting.isBoolean { return write(.values([flag.key: setting.value == .on ? .off : .on])) }
-        // Cycling onto the value the setting has without an override resets it: no override equal to its default.
-        if let next = setting.nextChoice {
-            return write(.values([flag.key: next == setting.valueWithoutOverride ? nil : next]))
+        let next: OverrideValue? = setting.isBoolean ? (setting.value == .on ? .off : .on) : setting.nextChoice
+        if let next {
+            // Cycling a choice onto the value the setting has without an override resets it: no override equal
+            // to its default.
+            let stored = !setting.isBoolean && next == setting.valueWithoutOverride ? nil : next
+            return write(.values([flag.key: stored]), note: Self.changeNote(flag, to: next))
         }
         statusMessage =
             "Space flips flags and cycles choices; \(flag.label) is \(Self.typeName(setting)) setting: "
@@ -71,14 +73,17 @@ extension ConsoleState {
             self.picker = nil
             mode = .list
             guard picker.choices.indices.contains(picker.selected) else { return [] }
-            return write(.values([picker.key: OverrideValue(string: picker.choices[picker.selected])]))
+            let value = OverrideValue(string: picker.choices[picker.selected])
+            return write(
+                .values([picker.key: value]), note: flag(forKey: picker.key).map { Self.changeNote($0, to: value) })
         }
         guard let editor else { return [] }
         switch editor.result {
         case .success(let value):
             self.editor = nil
             mode = .list
-            return write(.values([editor.key: value]))
+            return write(
+                .values([editor.key: value]), note: flag(forKey: editor.key).map { Self.changeNote($0, to: value) })
         case .failure:
             return []  // the editor stays open; its line already says why the value is not valid
         }
@@ -111,7 +116,7 @@ extension ConsoleState {
                     statusMessage = "\(flag.label) unchanged"
                     return []
                 }
-                return write(.values([key: value]))
+                return write(.values([key: value]), note: Self.changeNote(flag, to: value))
             } catch {
                 rejectedEdit = RejectedEdit(key: key, text: text, reason: error.reason)
                 mode = .editRejected

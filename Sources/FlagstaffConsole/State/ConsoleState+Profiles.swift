@@ -1,4 +1,5 @@
 import Flagstaff
+import Foundation
 
 /// What the profile picker's keys do (``ConsoleAction/profile(_:)``).
 package enum ProfileAction: Sendable, Hashable {
@@ -12,6 +13,18 @@ package enum ProfileAction: Sendable, Hashable {
     case apply
     /// Close without applying.
     case close
+    /// Ask for a name to save the store's overrides under (`s`).
+    case startSave
+    /// Delete the last character of the name.
+    case deleteNameCharacter
+    /// Save the store's overrides under the name typed (`Enter`).
+    case save
+    /// Back to the list of profiles without saving or deleting (`Esc`).
+    case back
+    /// Ask whether to delete the highlighted profile (`d`).
+    case askDelete
+    /// Delete the highlighted profile (`y`).
+    case confirmDelete
 }
 
 extension ConsoleState {
@@ -31,8 +44,57 @@ extension ConsoleState {
             return applySelectedProfile()
         case .close:
             closeProfilePicker()
+        case .startSave:
+            profilePicker?.name = ""
+            mode = .profileName
+        case .deleteNameCharacter:
+            if profilePicker?.name.isEmpty == false { profilePicker?.name.removeLast() }
+        case .save:
+            return saveProfile()
+        case .back:
+            mode = .profiles
+        case .askDelete:
+            guard profilePicker?.selectedEntry != nil else {
+                statusMessage = "No profile to delete"
+                return []
+            }
+            mode = .profileDelete
+        case .confirmDelete:
+            mode = .profiles
+            guard let name = profilePicker?.selectedEntry?.name else { return [] }
+            return [.deleteProfile(name: name)]
         }
         return []
+    }
+
+    /// Types a character of the profile's name.
+    mutating func typeProfileName(_ character: Character) {
+        guard var name = profilePicker?.name, name.count < 100 else { return }
+        name.append(character)
+        profilePicker?.name = name
+    }
+
+    /// `Enter` in the name field: saves the store's overrides as a new profile, unless the name is empty or taken.
+    private mutating func saveProfile() -> [ConsoleEffect] {
+        guard let picker = profilePicker else { return [] }
+        let name = picker.name.trimmingCharacters(in: .whitespaces)
+        guard !name.isEmpty else {
+            statusMessage = "Type the profile's name, then Enter"
+            return []
+        }
+        if picker.listing?.entries.contains(where: { $0.name == name }) == true {
+            statusMessage = "A profile named \(name) exists: delete it first (d) or choose another name"
+            return []
+        }
+        mode = .profiles
+        return [.saveProfile(name: name)]
+    }
+
+    /// The profiles folder after a save or a delete: its new listing and what was done (or why not).
+    mutating func receive(profileChange message: String, listing: ProfileListing) {
+        if mode == .profileName || mode == .profileDelete { mode = .profiles }
+        statusMessage = message
+        receive(listing)
     }
 
     /// Takes in a freshly read profiles folder, keeping the highlight on the same profile.

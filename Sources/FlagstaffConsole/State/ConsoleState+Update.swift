@@ -65,6 +65,9 @@ extension ConsoleState {
         case .profilesLoaded(let listing):
             receive(listing)
             return [.repaint]
+        case .profilesChanged(let message, let listing):
+            receive(profileChange: message, listing: listing)
+            return [.repaint]
         case .bisectChanged(let banner):
             bisect = banner
             return [.repaint]
@@ -84,7 +87,8 @@ extension ConsoleState {
             showHistory(contents)
             return [.repaint]
         case .storeWriteSaved:
-            finishOldestWrite()
+            // Every action answers in the footer: a change of one flag or setting says what it changed.
+            if let note = finishOldestWrite(), statusMessage == nil { statusMessage = note }
             // Removing an orphan or an expired entry changes no flag, so no change event rebuilds the scope.
             if showsStale { rebuildRows() }
             return withRepaint(quitIfSaved())
@@ -108,22 +112,30 @@ extension ConsoleState {
     }
 
     /// Asks for a store write: it joins ``pendingWrites`` (its flags show "saving") until the runner reports it.
-    mutating func write(_ change: StoreWrite) -> [ConsoleEffect] {
+    /// - Parameters:
+    ///   - change: the write.
+    ///   - note: what it changes, in words, for the footer once it is saved.
+    mutating func write(_ change: StoreWrite, note: String? = nil) -> [ConsoleEffect] {
         pendingWrites.append(change)
+        pendingWriteNotes.append(note)
         return [.write(change)]
     }
 
     /// Drops the oldest pending write (the runner reports writes in order) and the lock notice with it; the flags
     /// it touched are read again (a write that changes only an expiry changes no value, so no change reports it).
-    private mutating func finishOldestWrite() {
+    /// - Returns: the write's note (what it changed, in words), if it has one.
+    @discardableResult
+    private mutating func finishOldestWrite() -> String? {
         storeLockWait = nil
-        guard !pendingWrites.isEmpty else { return }
+        guard !pendingWrites.isEmpty else { return nil }
+        let note = pendingWriteNotes.isEmpty ? nil : pendingWriteNotes.removeFirst()
         switch pendingWrites.removeFirst() {
         case .values(let changes, _), .profile(_, _, let changes):
             for key in changes.keys { flags[key] = nil }
         case .members, .resetAll, .history:
             forgetFlags()
         }
+        return note
     }
 
     /// Quits once the last pending write is saved, when the user asked to quit meanwhile.
@@ -176,6 +188,11 @@ extension ConsoleState {
             statusMessage = "Reset cancelled"
         case .confirmBulk:
             cancelBulk()
+        case .profileName:
+            if case .character(let character) = key { typeProfileName(character) }
+        case .profileDelete:
+            mode = .profiles
+            statusMessage = "Kept " + (profilePicker?.selectedEntry?.name ?? "the profile")
         case .list, .help, .restartPrompt, .quitWhenSaved, .pick, .editRejected, .history, .profiles, .expiry:
             break
         }
@@ -211,21 +228,27 @@ extension ConsoleState {
         counts.pendingRestart == 0 ? .notNeeded : .later
     }
 
-    /// The overrides that put the restart prompt's flags back: the override each had when the console opened,
-    /// or, when that no longer gives the launch value (the default changed), an override forcing it.
-    /// For a typed setting the same: its opening override, or the launch value when that no longer gives it.
+    /// The overrides that put the restart prompt's flags back: the override each had when the console opened;
+    /// when that does not give the launch value (the launch is older than this session, or the default changed),
+    /// no override if that gives it, else an override forcing it. For a typed setting the same.
     func undoOverrides() -> [String: OverrideValue?] {
         var changes: [String: OverrideValue?] = [:]
         for flag in pendingRestartFlags {
             let opening = openingOverrides[flag.key]
             if let setting = flag.setting {
                 let value = opening ?? setting.valueWithoutOverride
-                changes[flag.key] = .some(value == setting.launchValue ? opening : setting.launchValue)
+                let target: OverrideValue? =
+                    value == setting.launchValue
+                    ? opening : setting.valueWithoutOverride == setting.launchValue ? nil : setting.launchValue
+                changes[flag.key] = .some(target)
                 continue
             }
             let openingState = opening?.overrideState ?? .featureDefault
             let value = openingState.forcedValue ?? flag.defaultValue
-            let state = value == flag.launchValue ? openingState : OverrideState(forcing: flag.launchValue)
+            let state: OverrideState =
+                value == flag.launchValue
+                ? openingState
+                : flag.defaultValue == flag.launchValue ? .featureDefault : OverrideState(forcing: flag.launchValue)
             changes[flag.key] = .some(OverrideValue(state))
         }
         return changes

@@ -68,6 +68,8 @@ package struct ConsoleState: Sendable {
     /// Store writes asked for and not yet reported saved or failed, oldest first (the runner reports them in
     /// this order). Their flags show "saving" until then.
     package internal(set) var pendingWrites: [StoreWrite] = []
+    /// What each of ``pendingWrites`` changes, in words, said in the footer once it is saved (`nil`: nothing to say).
+    var pendingWriteNotes: [String?] = []
     /// Who holds the store's lock while the oldest pending write waits for it (`nil` when no write waits).
     package internal(set) var storeLockWait: StoreLockWait?
     /// In ``ConsoleMode/quitWhenSaved``: the restart choice to quit with once the writes are saved (the

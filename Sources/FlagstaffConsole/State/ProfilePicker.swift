@@ -84,6 +84,8 @@ package struct ProfilePicker: Sendable, Equatable {
     package var selected = 0
     /// Whether Enter replaces (clears the registry's other overrides) instead of merging.
     package var replace = false
+    /// The name typed to save the store's overrides under (``ConsoleMode/profileName``).
+    package var name = ""
 
     /// The highlighted profile, if any.
     package var selectedEntry: ProfileSummary? {
