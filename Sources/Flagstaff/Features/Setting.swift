@@ -266,8 +266,8 @@ public final class Setting<Value: SettingValue>: AnyFeature, @unchecked Sendable
         // Most members keep their linked value from one update to the next: no write (and no epoch wait) then.
         let unchanged = state.read { $0.linkedStored == kept && (kept == nil || $0.linkServer == server) }
         if unchanged { return false }
-        let changed = write { $0.with(linked: decoded, stored: kept, server: kept == nil ? nil : server) }
-            .previous.linkedStored != kept
+        let previous = write { $0.with(linked: decoded, stored: kept, server: kept == nil ? nil : server) }.previous
+        let changed = previous.linkedStored != kept
         if changed { queueObservedChange() }
         return changed
     }
