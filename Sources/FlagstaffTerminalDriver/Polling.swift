@@ -24,6 +24,6 @@ package func poll<Value>(
 ///   - timeout: how long to keep trying.
 ///   - condition: what is awaited.
 /// - Returns: whether the condition held in time (`false` also when the task is cancelled).
-package func eventually(timeout: Duration = .seconds(30), _ condition: () -> Bool) async -> Bool {
+package func eventually(timeout: Duration = .seconds(90), _ condition: () -> Bool) async -> Bool {
     (try? await poll(every: .milliseconds(5), timeout: timeout) { condition() ? true : nil }) != nil
 }

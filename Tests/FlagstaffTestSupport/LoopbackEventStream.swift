@@ -61,7 +61,7 @@ package final class LoopbackEventStream: Sendable, Equatable {
     }
 
     /// Waits until `count` connections are open, checking every 5 ms until `timeout` passes.
-    package func waitForConnections(_ count: Int, timeout: Duration = .seconds(30)) async -> Bool {
+    package func waitForConnections(_ count: Int, timeout: Duration = .seconds(90)) async -> Bool {
         await eventually(timeout: timeout) { self.openConnectionCount >= count }
     }
 
