@@ -93,22 +93,9 @@ struct PythonSDKTests {
 /// The Python side of ``PythonSDKTests``.
 enum PythonSDKs {
     /// `nil` when python3 can import the three packages, else why not.
-    static let unavailableReason: String? = {
-        do {
-            let result = try CommandRunner.run(
-                URL(fileURLWithPath: "/usr/bin/env"),
-                ["python3", "-c", "import UnleashClient, openfeature, openfeature.contrib.provider.ofrep"],
-                environment: ProcessInfo.processInfo.environment, timeout: .seconds(60))
-            if result.status != 0 {
-                return
-                    "python3 cannot import the SDKs (pip install UnleashClient==6.9.1 openfeature-sdk==0.10.0 openfeature-provider-ofrep==0.3.0): "
-                    + result.standardError
-            }
-            return nil
-        } catch {
-            return "python3 could not be started: \(error)"
-        }
-    }()
+    static let unavailableReason = PythonPackages.unavailableReason(
+        importing: "UnleashClient, openfeature, openfeature.contrib.provider.ofrep",
+        install: "UnleashClient==6.9.1 openfeature-sdk==0.10.0 openfeature-provider-ofrep==0.3.0")
 
     static var skipComment: Comment { Comment(rawValue: unavailableReason ?? "") }
 

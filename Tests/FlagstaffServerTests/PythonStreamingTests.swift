@@ -54,20 +54,8 @@ struct PythonStreamingTests {
 /// The Python side of ``PythonStreamingTests``.
 enum PythonStreaming {
     /// `nil` when python3 can import the packages, else why not.
-    static let unavailableReason: String? = {
-        do {
-            let result = try CommandRunner.run(
-                URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", "import UnleashClient, sseclient, requests"],
-                environment: ProcessInfo.processInfo.environment, timeout: .seconds(60))
-            if result.status != 0 {
-                return "python3 cannot import the clients (pip install UnleashClient==6.9.1 sseclient-py==1.9.0): "
-                    + result.standardError
-            }
-            return nil
-        } catch {
-            return "python3 could not be started: \(error)"
-        }
-    }()
+    static let unavailableReason = PythonPackages.unavailableReason(
+        importing: "UnleashClient, sseclient, requests", install: "UnleashClient==6.9.1 sseclient-py==1.9.0")
 
     static var skipComment: Comment { Comment(rawValue: unavailableReason ?? "") }
 

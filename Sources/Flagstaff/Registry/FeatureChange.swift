@@ -81,7 +81,8 @@ private final class ChangedKeys: Sendable {
 public final class ChangeSubscription: Sendable {
     private let cancellation: AnnotatedMutex<(@Sendable () -> Void)?>
 
-    init(cancel: @escaping @Sendable () -> Void) {
+    /// A subscription that runs `cancel` once, on ``cancel()`` or when released.
+    package init(cancel: @escaping @Sendable () -> Void) {
         cancellation = AnnotatedMutex(cancel)
     }
 

@@ -18,7 +18,7 @@ public final class OFREPLink: Sendable {
     public let provider: OFREPProvider
     /// Held while values are applied, so that two answers are applied in the order they were read.
     private let state: AnnotatedMutex<State>
-    private let subscription = AnnotatedMutex<OFREPSubscription?>(nil)
+    private let subscription = AnnotatedMutex<ChangeSubscription?>(nil)
 
     init(provider: OFREPProvider, registry: AnyFeatureRegistry) {
         self.provider = provider
@@ -66,7 +66,7 @@ public final class OFREPLink: Sendable {
         }
     }
 
-    func keep(_ subscription: OFREPSubscription) {
+    func keep(_ subscription: ChangeSubscription) {
         self.subscription.withLock { $0 = subscription }
     }
 }

@@ -122,13 +122,13 @@ public final class OFREPProvider: RemoteSource, Sendable {
     /// Calls `handler` with the keys whose evaluation changed, after each answer that changed any (on the task
     /// that received it, outside any lock).
     /// - Returns: The subscription; the handler is called until it is cancelled or released.
-    public func onChange(_ handler: @escaping @Sendable (Set<String>) -> Void) -> OFREPSubscription {
+    public func onChange(_ handler: @escaping @Sendable (Set<String>) -> Void) -> ChangeSubscription {
         let id = state.withLock { state -> UInt64 in
             defer { state.nextListener += 1 }
             state.listeners[state.nextListener] = handler
             return state.nextListener
         }
-        return OFREPSubscription { [weak self] in _ = self?.state.withLock { $0.listeners.removeValue(forKey: id) } }
+        return ChangeSubscription { [weak self] in _ = self?.state.withLock { $0.listeners.removeValue(forKey: id) } }
     }
 
     // MARK: Running
@@ -156,24 +156,4 @@ public final class OFREPProvider: RemoteSource, Sendable {
     public func refresh() async {
         _ = await fetch(.revalidate)
     }
-}
-
-/// Keeps an ``OFREPProvider/onChange(_:)`` handler registered until cancelled or released.
-public final class OFREPSubscription: Sendable {
-    private let cancellation: AnnotatedMutex<(@Sendable () -> Void)?>
-
-    init(cancel: @escaping @Sendable () -> Void) {
-        cancellation = AnnotatedMutex(cancel)
-    }
-
-    /// Stops calling the handler. Safe to call more than once.
-    public func cancel() {
-        let action = cancellation.withLock { current -> (@Sendable () -> Void)? in
-            defer { current = nil }
-            return current
-        }
-        action?()
-    }
-
-    deinit { cancel() }
 }
