@@ -132,8 +132,9 @@ struct LoopbackHTTPConnection {
         }
     }
 
-    /// Writes `response` (applying its delay, fault and pace). Closes the connection unless `keepAlive` is set
-    /// and the response was written whole without a fault.
+    /// Writes `response` (applying its delay, fault and pace). The connection is done unless `keepAlive` is set
+    /// and the response was written whole without a fault. It never closes `fd`: the server closes it after
+    /// forgetting it, so a `stop()` cannot shut down a descriptor number the system already gave to another socket.
     /// - Returns: What was written, and whether the connection is still open for another request.
     func respond(_ response: LoopbackResponse, keepAlive: Bool = false) -> (delivery: LoopbackDelivery, open: Bool) {
         var delivery = LoopbackDelivery(bodyBytes: response.body.count, sentBodyBytes: 0, completed: false)
@@ -142,16 +143,14 @@ struct LoopbackHTTPConnection {
             // Sleep, but wake at once if the server is stopped (the wake pipe becomes readable).
             let result = LoopbackSocket.waitReadable(wakeFD, wakeFD: wakeFD, timeoutMilliseconds: delayMilliseconds)
             if result != .timedOut {
-                close(fd)
                 return (delivery, false)
             }
         }
         switch response.fault {
         case .closeWithoutResponse:
-            close(fd)
             return (delivery, false)
         case .resetConnection:
-            LoopbackSocket.reset(fd)
+            LoopbackSocket.lingerZero(fd)
             return (delivery, false)
         case .truncatedBody, nil:
             break
@@ -171,7 +170,6 @@ struct LoopbackHTTPConnection {
         if let stream = response.eventStream {
             let streamed = stream.serve(fd: fd, wakeFD: wakeFD, head: head)
             shutdown(fd, Int32(SHUT_WR))
-            close(fd)
             return (streamed, false)
         }
         var body = [UInt8](response.body)
@@ -199,7 +197,6 @@ struct LoopbackHTTPConnection {
         shutdown(fd, Int32(SHUT_WR))
         // Drain briefly so the client reads everything before the close (avoids a reset discarding data).
         _ = LoopbackSocket.waitReadable(fd, wakeFD: wakeFD, timeoutMilliseconds: 1000)
-        close(fd)
         return (delivery, false)
     }
 

@@ -280,7 +280,12 @@ final class LoopbackServerCore: Sendable {
             $0.open += 1
         }
         defer {
-            state.withLock { _ = $0.clients.remove(clientFD) }
+            // Forget and close under one lock: once closed, the number may name another test's socket, which a
+            // concurrent `stop()` must not shut down (that refused connections to an unrelated server).
+            state.withLock {
+                _ = $0.clients.remove(clientFD)
+                close(clientFD)
+            }
             counting.withLock { $0.open -= 1 }
         }
         var connection = LoopbackHTTPConnection(fd: clientFD, wakeFD: wakeFD)
@@ -293,7 +298,6 @@ final class LoopbackServerCore: Sendable {
             counting.withLock { $0.deliveries.append(delivery) }
             if !open { return }
         }
-        close(clientFD)
     }
 
     func stop() {

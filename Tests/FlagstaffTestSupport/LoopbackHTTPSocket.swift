@@ -104,10 +104,9 @@ enum LoopbackSocket {
         return true
     }
 
-    /// Closes `fd` with `SO_LINGER` 0 so the peer receives a TCP reset.
-    static func reset(_ fd: Int32) {
+    /// Sets `SO_LINGER` 0 on `fd`, so that closing it sends the peer a TCP reset.
+    static func lingerZero(_ fd: Int32) {
         var option = linger(l_onoff: 1, l_linger: 0)
         _ = setsockopt(fd, SOL_SOCKET, SO_LINGER, &option, socklen_t(MemoryLayout<linger>.size))
-        close(fd)
     }
 }

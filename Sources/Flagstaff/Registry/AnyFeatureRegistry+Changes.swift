@@ -17,6 +17,11 @@ extension AnyFeatureRegistry {
         return ChangeSubscription { core.state.withLock { _ = $0.subscribers.removeValue(forKey: id) } }
     }
 
+    /// A number that moves whenever an override or remote value changes, as the change is applied (before the
+    /// subscribers of ``onChange(_:)`` are called): a cache built from the registry's values is current while it
+    /// has not moved.
+    package var changeGeneration: UInt64 { core.generation.load(ordering: .acquiring) }
+
     /// A stream of every change, from now until the consumer stops iterating.
     public var changes: AsyncStream<FeatureChange> {
         AsyncStream { continuation in

@@ -38,7 +38,7 @@ extension AnyFeatureRegistry {
             }
         }
         if !outcome.changedKeys.isEmpty {
-            core.generation.add(1, ordering: .relaxed)
+            core.generation.add(1, ordering: .releasing)
             notify(FeatureChange(distinctKeys: outcome.changedKeys, origin: .remote))
         } else {
             announceObservedChanges()

@@ -174,7 +174,7 @@ extension AnyFeatureRegistry {
             return state.problems.isEmpty ? changed : Array(Set(changed))
         }
         guard !changed.isEmpty else { return nil }
-        core.generation.add(1, ordering: .relaxed)
+        core.generation.add(1, ordering: .releasing)
         guard let origin else { return nil }
         return FeatureChange(distinctKeys: changed, origin: origin)
     }

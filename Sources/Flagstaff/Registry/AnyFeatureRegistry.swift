@@ -147,7 +147,7 @@ public class AnyFeatureRegistry: @unchecked Sendable {
     /// - Parameter keys: the keys whose remote value changed.
     public func notifyRemoteChange(keys: Set<String>) {
         guard !keys.isEmpty else { return }
-        core.generation.add(1, ordering: .relaxed)
+        core.generation.add(1, ordering: .releasing)
         for key in keys { feature(forKey: key)?.announceObservedChange() }
         notify(FeatureChange(keys: keys, origin: .remote))
     }

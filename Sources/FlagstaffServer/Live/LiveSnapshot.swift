@@ -23,9 +23,7 @@ package final class LiveSnapshot: Sendable {
 
     /// The registry served.
     package let registry: AnyFeatureRegistry
-    private let changeCount = ChangeCounter()
     private let state: AnnotatedMutex<State>
-    private let subscription: ChangeSubscription
     private let onStoreProblem: @Sendable (String?) -> Void
     private let watch = AnnotatedMutex<FolderWatch?>(nil)
 
@@ -37,19 +35,15 @@ package final class LiveSnapshot: Sendable {
     package init(registry: AnyFeatureRegistry, onStoreProblem: @escaping @Sendable (String?) -> Void = { _ in }) {
         self.registry = registry
         self.onStoreProblem = onStoreProblem
-        let counter = changeCount
-        let subscription = registry.onChange { _ in counter.value.add(1, ordering: .releasing) }
-        self.subscription = subscription
         let problem = registry.storeError.map(Self.describe)
         state = AnnotatedMutex(
             State(
-                snapshot: ServedSnapshot(registry: registry), builtAtChange: 0,
+                snapshot: ServedSnapshot(registry: registry), builtAtChange: registry.changeGeneration,
                 signature: registry.store.changeSignature(), storeProblem: problem))
         watchStore()
     }
 
     deinit {
-        subscription.cancel()
         watch.withLock { $0 }?.cancel()
     }
 
@@ -96,7 +90,10 @@ package final class LiveSnapshot: Sendable {
                 state.storeProblem = nil
                 report = .some(nil)
             }
-            let changes = changeCount.value.load(ordering: .acquiring)
+            // The registry's generation moves as a value is applied, before subscribers hear of it: a change
+            // applied by another thread (the other watch of a second snapshot) is seen here even when its
+            // notification has not run yet.
+            let changes = registry.changeGeneration
             if changes != state.builtAtChange {
                 state.builtAtChange = changes
                 state.snapshot = ServedSnapshot(registry: registry)
@@ -106,9 +103,4 @@ package final class LiveSnapshot: Sendable {
         if let report { onStoreProblem(report) }
         return snapshot
     }
-}
-
-/// The number of registry changes seen, shared with the change handler.
-private final class ChangeCounter: Sendable {
-    let value = Atomic<UInt64>(0)
 }

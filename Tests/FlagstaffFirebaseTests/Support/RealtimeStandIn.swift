@@ -117,11 +117,13 @@ final class RealtimeStandIn: Sendable {
         }
         guard first else { return }
         closeStreams()
+        // Shutting the listening socket down ends the accept loop, which closes it: closing it here could let
+        // the loop call accept on a number the system already gave to another test's socket.
         shutdown(listenFD, Int32(SHUT_RDWR))
-        close(listenFD)
     }
 
     private func acceptLoop() {
+        defer { close(listenFD) }
         while true {
             let client = accept(listenFD, nil, nil)
             if client < 0 {
