@@ -112,7 +112,10 @@ let package = Package(
         // for libFuzzer (with -D FLAGSTAFF_FUZZ); a plain build replays saved inputs through the same checks.
         .executableTarget(
             name: "FlagstaffFuzz",
-            dependencies: ["Flagstaff", "FlagstaffUnleash", "FlagstaffServerBodies", "CLibFuzzer"]
+            dependencies: [
+                "Flagstaff", "FlagstaffUnleash", "FlagstaffRemote", "FlagstaffFirebase", "FlagstaffServerBodies",
+                "CLibFuzzer",
+            ]
         ),
         // libFuzzer's `LLVMFuzzerRunDriver`, declared only: FlagstaffFuzz calls it in the fuzz build, which links
         // libFuzzer (scripts/fuzz).

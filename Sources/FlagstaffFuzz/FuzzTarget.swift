@@ -17,7 +17,8 @@ struct FuzzTarget: Sendable {
     static let all: [FuzzTarget] = [
         .storeFile, .storeWrite, .importFile, .profile, .bisectState, .journal, .manifest, .jsonValue, .launchOverrides,
         .times,
-        .requestBodies, .unleashRegex, .unleashFeatures,
+        .requestBodies, .unleashRegex, .unleashFeatures, .serverSentEvents, .ofrepBulk, .firebaseFetch,
+        .firebaseRealtime,
     ]
 
     /// The target named `name`.

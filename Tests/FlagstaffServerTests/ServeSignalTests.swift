@@ -39,7 +39,7 @@ import Darwin
         #expect(status == 0, "exit status \(status)")
         let grace = FlagServerConfiguration.defaultShutdownGracePeriod
         // Before the fix it waited for the idle timeout (30 s); the margin covers a loaded machine.
-        #expect(elapsed < grace + .seconds(15), "stopped after \(elapsed)")
+        #expect(elapsed < .seconds(29), "stopped after \(elapsed)")
         #expect(elapsed >= grace - .milliseconds(500), "stopped after \(elapsed): the request had no grace period")
     }
 
@@ -52,6 +52,7 @@ import Darwin
         let start = ContinuousClock.now
         let status = try await offCooperativePool { serve.stop(with: SIGHUP) }
         #expect(status == 0)
-        #expect(start.duration(to: .now) < .seconds(15))
+        // Only a hang fails this: the exit status is what the test is about (a loaded machine took 15 s).
+        #expect(start.duration(to: .now) < .seconds(60))
     }
 }

@@ -21,11 +21,14 @@ package struct ServerSentEvent: Sendable, Equatable {
 /// line dispatches the event (none when it has no data); `id` without a NUL sets the last event id; `retry` with
 /// only digits sets the reconnection time. Pure: no I/O, fed by the transport.
 ///
-/// A line longer than ``maximumLineBytes`` is cut there (the rest of it is dropped), so a server that never sends
-/// a line end cannot make the reader keep an unbounded buffer.
+/// A line longer than ``maximumLineBytes`` is cut there (the rest of it is dropped), and an event whose data grows
+/// past ``maximumEventBytes`` is dropped whole (counted in ``droppedEvents``), so a server that never sends a line
+/// end or a blank line cannot make the reader keep an unbounded buffer.
 package struct ServerSentEventParser: Sendable {
     /// The longest line kept.
     package static let maximumLineBytes = 1 << 20
+    /// The most data one event may carry; a larger event is dropped.
+    package static let maximumEventBytes = 8 << 20
 
     private var line: [UInt8] = []
     private var afterCR = false
@@ -33,6 +36,10 @@ package struct ServerSentEventParser: Sendable {
     private var type = ""
     private var data: [String] = []
     private var hasData = false
+    private var dataBytes = 0
+    private var oversized = false
+    /// Events dropped because their data was larger than ``maximumEventBytes``.
+    package private(set) var droppedEvents = 0
     /// The last event id (carried across events and, by the caller, across connections).
     package private(set) var lastEventID: String?
     /// The reconnection time the server asked for (`retry:`), in milliseconds.
@@ -90,8 +97,13 @@ package struct ServerSentEventParser: Sendable {
         switch name {
         case "event": type = text
         case "data":
-            data.append(text)
             hasData = true
+            dataBytes += text.utf8.count + 1
+            if dataBytes > Self.maximumEventBytes {
+                oversized = true
+                data = []
+            }
+            if !oversized { data.append(text) }
         case "id" where !text.contains("\u{0}"): lastEventID = text
         case "retry" where !text.isEmpty && text.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }):
             retryMilliseconds = Int(text) ?? Int.max
@@ -104,8 +116,14 @@ package struct ServerSentEventParser: Sendable {
             type = ""
             data = []
             hasData = false
+            dataBytes = 0
+            oversized = false
         }
         guard hasData else { return }
+        guard !oversized else {
+            droppedEvents += 1
+            return
+        }
         events.append(
             ServerSentEvent(
                 type: type.isEmpty ? "message" : type, data: data.joined(separator: "\n"), lastEventID: lastEventID))

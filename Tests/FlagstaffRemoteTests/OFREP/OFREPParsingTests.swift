@@ -37,6 +37,17 @@ struct OFREPParsingTests {
         #expect(events.first?.data.utf8.count == ServerSentEventParser.maximumLineBytes - 6)
     }
 
+    @Test("SSE: an event whose data lines add up past the limit is dropped and counted; the next one is read")
+    func serverSentEventTooLarge() {
+        var parser = ServerSentEventParser()
+        let line = Array("data: ".utf8) + [UInt8](repeating: UInt8(ascii: "z"), count: 1 << 16) + [10]
+        var events: [ServerSentEvent] = []
+        for _ in 0..<(ServerSentEventParser.maximumEventBytes / (1 << 16) + 2) { events += parser.feed(line) }
+        events += parser.feed(Array("\ndata: next\n\n".utf8))
+        #expect(events == [ServerSentEvent(data: "next")])
+        #expect(parser.droppedEvents == 1)
+    }
+
     @Test("bulk answer: typed values, code defaults, per-flag errors, sse streams only, url or endpoint")
     func bulkAnswer() throws {
         let body = """

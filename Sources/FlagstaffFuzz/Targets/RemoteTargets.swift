@@ -1,0 +1,78 @@
+import FlagstaffFirebase
+import FlagstaffRemote
+import Foundation
+
+/// The readers of what remote servers send: event streams (SSE), the OFREP bulk answer, Firebase's fetch answer
+/// and its realtime stream.
+extension FuzzTarget {
+    /// ``ServerSentEventParser``: the same events and last event id whether the body arrives whole, a byte at a
+    /// time or cut where the first byte says.
+    static let serverSentEvents = FuzzTarget(
+        name: "sse",
+        summary: "text/event-stream reader (ServerSentEventParser), whole and in pieces"
+    ) { data in
+        let bytes = [UInt8](data)
+        var whole = ServerSentEventParser()
+        let expected = whole.feed(bytes)
+        var single = ServerSentEventParser()
+        var singly: [ServerSentEvent] = []
+        for byte in bytes { singly += single.feed(CollectionOfOne(byte)) }
+        FuzzCheck.equal(singly, expected, "SSE events read a byte at a time")
+        FuzzCheck.equal(single.lastEventID, whole.lastEventID, "SSE last event id read a byte at a time")
+        var halves = ServerSentEventParser()
+        let cut = bytes.isEmpty ? 0 : Int(bytes[0]) % (bytes.count + 1)
+        let split = halves.feed(bytes[..<cut]) + halves.feed(bytes[cut...])
+        FuzzCheck.equal(split, expected, "SSE events read in two pieces cut at \(cut)")
+        FuzzCheck.equal(halves.retryMilliseconds, whole.retryMilliseconds, "SSE retry read in two pieces")
+    }
+
+    /// ``OFREPBulkAnswer/read(_:baseURL:)``: an answer, or an ``OFREPAnswerError`` that says what is wrong; every
+    /// event stream it offers is an HTTP(S) URL.
+    static let ofrepBulk = FuzzTarget(
+        name: "ofrep-bulk",
+        summary: "OFREP bulk evaluation answer (OFREPBulkAnswer.read)"
+    ) { data in
+        let base = URL(string: "http://127.0.0.1:8080/base/") ?? URL(fileURLWithPath: "/")
+        do {
+            let answer = try OFREPBulkAnswer.read(data, baseURL: base)
+            for url in answer.eventStreams where !["http", "https"].contains(url.scheme?.lowercased() ?? "") {
+                FuzzCheck.fail("OFREPBulkAnswer offered a stream that is not HTTP(S): \(url)")
+            }
+        } catch {
+            FuzzCheck.described(error, as: OFREPAnswerError.self, by: "OFREPBulkAnswer.read")
+        }
+    }
+
+    /// ``FirebaseFetchResponseParser``: a 200 JSON answer is read or refused with a described provider error.
+    static let firebaseFetch = FuzzTarget(
+        name: "firebase-fetch",
+        summary: "Firebase Remote Config fetch answer (FirebaseFetchResponseParser.parse)"
+    ) { data in
+        for status in [200, 400] {
+            do {
+                _ = try FirebaseFetchResponseParser.parse(
+                    status: status, headers: ["Content-Type": "application/json; charset=utf-8", "ETag": "e"],
+                    body: data, maximumBytes: 1 << 20)
+            } catch {
+                FuzzCheck.described(error, as: RemoteConfigProviderError.self, by: "FirebaseFetchResponseParser")
+            }
+        }
+    }
+
+    /// ``FirebaseRealtimeMessageReader``: the same events whole, a byte at a time or cut where the first byte says.
+    static let firebaseRealtime = FuzzTarget(
+        name: "firebase-realtime",
+        summary: "Firebase realtime stream framing and messages (FirebaseRealtimeMessageReader), whole and in pieces"
+    ) { data in
+        var whole = FirebaseRealtimeMessageReader()
+        let expected = whole.append(data).map { String(describing: $0) }
+        var single = FirebaseRealtimeMessageReader()
+        var singly: [String] = []
+        for index in data.indices { singly += single.append(data[index...index]).map { String(describing: $0) } }
+        FuzzCheck.equal(singly, expected, "Firebase realtime events read a byte at a time")
+        var halves = FirebaseRealtimeMessageReader()
+        let cut = data.startIndex + (data.isEmpty ? 0 : Int(data[data.startIndex]) % (data.count + 1))
+        let split = (halves.append(data[..<cut]) + halves.append(data[cut...])).map { String(describing: $0) }
+        FuzzCheck.equal(split, expected, "Firebase realtime events read in two pieces")
+    }
+}
