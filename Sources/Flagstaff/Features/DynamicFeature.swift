@@ -104,9 +104,12 @@ public final class DynamicFeature: AnyFlag, @unchecked Sendable {
         return .single(computedDefault, from: .dynamic, detail: detail)
     }
 
-    /// Forgets the cached value so the next read runs the closure again.
+    /// Forgets the cached value so the next read runs the closure again, and tells observers (Observation) of
+    /// this flag when the closure now gives another value: the one way an app says that what the closure reads
+    /// has changed. For a flag an observer has read, this runs the closure once to compare.
     public func invalidateCache() {
         cache.store(CachedValue.empty, ordering: .releasing)
+        announceObservedChange()
     }
 }
 

@@ -174,4 +174,18 @@ private final class Tracked: Sendable {
         features.blueText.override = .enabled
         #expect(tracked.fired)
     }
+
+    @Test func invalidatingADynamicFlagsCacheAnnouncesANewValueOnly() {
+        let source = Atomic<Bool>(false)
+        let flag = DynamicFeature(key: "dynamic", caching: .once) { _ in source.load(ordering: .acquiring) }
+        let unchanged = Tracked { _ = flag.enabled }
+        flag.invalidateCache()
+        #expect(!unchanged.fired, "the closure gives the same value: nothing to announce")
+        source.store(true, ordering: .releasing)
+        #expect(!unchanged.fired && !flag.enabled, "the cached value stands until the cache is invalidated")
+        let tracked = Tracked { _ = flag.enabled }
+        flag.invalidateCache()
+        #expect(tracked.fired)
+        #expect(flag.enabled)
+    }
 }
