@@ -40,7 +40,12 @@ struct ConsoleCommand: ParsableCommand {
         if restartCommand?.trimmingCharacters(in: .whitespaces).isEmpty == true {
             throw ValidationError("--restart-command needs a command")
         }
-        #if !Server
+        #if Server
+        // A bad address is a usage error before the registry is loaded or the terminal is checked.
+        if let serve {
+            do { _ = try ServeConsoleSession.address(serve) } catch { throw ValidationError("\(error)") }
+        }
+        #else
         if serve != nil {
             throw ValidationError(
                 "--serve: this flagstaff was built without the Server trait (build this package with its default traits)"
