@@ -24,8 +24,8 @@ enum HistoryBench {
         else { return print("cannot create the stores in \(directory.path)") }
         // A store of 200 overrides, as a QA device might hold.
         let initial = Dictionary(uniqueKeysWithValues: (0..<200).map { ("flag.\($0)", OverrideValue?.some(.on)) })
-        _ = try? journaled.update(initial)
-        _ = try? plain.update(initial)
+        _ = try? journaled.write(OverrideChange(initial))
+        _ = try? plain.write(OverrideChange(initial))
         var withJournal: [Duration] = []
         var without: [Duration] = []
         let clock = ContinuousClock()
@@ -35,7 +35,7 @@ enum HistoryBench {
                 for index in 0..<10 {
                     let value: OverrideValue = (round + index).isMultiple(of: 2) ? .on : .off
                     let start = clock.now
-                    _ = try? store.update(["flag.\(index)": value])
+                    _ = try? store.write(["flag.\(index)": value])
                     times.append(start.duration(to: clock.now))
                 }
                 if samples == 0 { withJournal += times } else { without += times }

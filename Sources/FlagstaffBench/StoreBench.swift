@@ -20,7 +20,7 @@ enum StoreBench {
         for round in 0..<4 {
             let value: OverrideValue = round.isMultiple(of: 2) ? .off : .on
             let changes = Dictionary(uniqueKeysWithValues: keys.map { ($0, Optional(value)) })
-            let write = clock.measure { _ = try? store.update(changes) }
+            let write = clock.measure { _ = try? store.write(OverrideChange(changes)) }
             print("write setting every key (round \(round)): \(format(write))")
         }
         guard let data = try? Data(contentsOf: store.url) else { return print("store: cannot read the file back") }

@@ -39,7 +39,7 @@ import Testing
 
         /// Another process's write (a `flagstaff set`, journaled as `cli`).
         func cliSet(_ changes: [String: OverrideValue?]) throws {
-            _ = try FileOverrideStore(url: url, journal: JournalOptions(origin: .cli)).update(changes)
+            _ = try FileOverrideStore(url: url, journal: JournalOptions(origin: .cli)).write(OverrideChange(changes))
         }
 
         /// The journal's lines, oldest first.
@@ -99,7 +99,7 @@ import Testing
         let fixture = try Fixture()
         try fixture.press(.character("o"))
         // A writer that keeps no journal (a hand edit would do the same).
-        _ = try FileOverrideStore(url: fixture.url, journal: nil).update(["blueText": .off])
+        _ = try FileOverrideStore(url: fixture.url, journal: nil).write(["blueText": .off])
         try fixture.press(.character("u"))
         let message = try #require(fixture.state.statusMessage)
         #expect(message.hasPrefix("cannot undo the console change "), "\(message)")

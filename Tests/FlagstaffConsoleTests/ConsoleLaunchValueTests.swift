@@ -10,7 +10,7 @@ import Testing
     @Test func aChangeFromAnEarlierSessionIsStillPendingAgainstTheGivenLaunchValue() throws {
         // An earlier session set theme to dark; the app launched before that, with system.
         let store = InMemoryOverrideStore()
-        _ = store.update(["theme": OverrideValue(string: "dark")])
+        _ = store.write(["theme": OverrideValue(string: "dark")])
         let features = FeatureRegistry(
             TypedConsoleFeatures(), store: store, options: RegistryOptions(storeWatchInterval: nil))
         features.recordLaunchValues(["theme": OverrideValue(string: "system")])

@@ -242,8 +242,8 @@ final class CountingStore: OverrideStore, Sendable {
 
     func load() throws -> [String: OverrideValue] { inner.load() }
 
-    func update(_ changes: [String: OverrideValue?]) throws -> [String: OverrideValue] {
+    func write(_ change: OverrideChange) throws -> StoreSnapshot {
         count.withLock { $0 += 1 }
-        return inner.update(changes)
+        return inner.write(change)
     }
 }

@@ -57,5 +57,5 @@ private struct UnreadableStore: OverrideStore {
     func load() throws -> [String: OverrideValue] {
         throw OverrideStoreError.unreadable(path: path, reason: "Permission denied")
     }
-    func update(_ changes: [String: OverrideValue?]) throws -> [String: OverrideValue] { try load() }
+    func write(_ change: OverrideChange) throws -> StoreSnapshot { StoreSnapshot(overrides: try load()) }
 }

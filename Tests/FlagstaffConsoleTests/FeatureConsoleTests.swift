@@ -219,5 +219,5 @@ import Glibc
 private struct FailingStore: OverrideStore {
     struct Failure: Error, CustomStringConvertible { var description: String { "disk full" } }
     func load() throws -> [String: OverrideValue] { [:] }
-    func update(_ changes: [String: OverrideValue?]) throws -> [String: OverrideValue] { throw Failure() }
+    func write(_ change: OverrideChange) throws -> StoreSnapshot { throw Failure() }
 }

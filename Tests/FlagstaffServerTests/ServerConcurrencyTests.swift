@@ -32,7 +32,7 @@ import FoundationNetworking
             group.addTask {
                 let other = try FileOverrideStore(url: url)
                 for round in 1...writes {
-                    _ = try other.update([
+                    _ = try other.write([
                         "maxItems": try OverrideValue(json: "\(round)"),
                         "blueText": round.isMultiple(of: 2) ? .on : .off,
                     ])

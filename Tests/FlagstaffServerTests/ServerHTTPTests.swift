@@ -223,7 +223,7 @@ import FoundationNetworking
 
         // "Another process": a store of its own on the same file.
         let other = try FileOverrideStore(url: url)
-        _ = try other.update(["maxItems": OverrideValue(json: "55"), "blueText": .on])
+        _ = try other.write(["maxItems": OverrideValue(json: "55"), "blueText": .on])
         #expect(live.current().flag(forKey: "maxItems")?.value.json == "55")
         let served = try await HTTPExchange.send(
             running.url("/ofrep/v1/evaluate/flags/maxItems"), method: "POST", body: Data("{}".utf8))
@@ -245,7 +245,7 @@ import FoundationNetworking
         #expect(try String(contentsOf: url, encoding: .utf8) == "{ not json")  // never written
 
         try FileManager.default.removeItem(at: url)
-        _ = try other.update(["maxItems": OverrideValue(json: "9")])
+        _ = try other.write(["maxItems": OverrideValue(json: "9")])
         #expect(live.current().flag(forKey: "maxItems")?.value.json == "9")
         #expect(live.storeProblem == nil && problems.withLock { $0.last } == .some(nil))
     }

@@ -26,13 +26,13 @@ enum StoreStressTool {
         let width = arguments[1].hasSuffix("bulk") ? 20 : 1
         var index = 0
         while index < count {
-            let state: OverrideState = index.isMultiple(of: 2) ? .enabled : .disabled
+            let value: OverrideValue? = index.isMultiple(of: 2) ? .on : .off
             let changes =
                 width == 1
-                ? ["\(prefix).\(index)": state]
-                : Dictionary(uniqueKeysWithValues: (0..<width).map { ("\(prefix).\(index).\($0)", state) })
+                ? ["\(prefix).\(index)": value]
+                : Dictionary(uniqueKeysWithValues: (0..<width).map { ("\(prefix).\(index).\($0)", value) })
             do {
-                _ = try store.update(changes)
+                _ = try store.write(OverrideChange(changes))
             } catch {
                 FileHandle.standardError.write(Data("store-stress: \(error)\n".utf8))
                 exit(1)

@@ -58,7 +58,7 @@ extension AnyFeatureRegistry {
                     let report = StoreDoctor.examine(self, snapshot: try store.loadSnapshot(), now: now)
                     fixed = report.fixable
                     after = try ChangeOrigin.$current.withValue(.doctor) {
-                        try store.update(report.fixChanges, expiries: [:])
+                        try store.write(OverrideChange(report.fixChanges))
                     }
                 }
             } catch {

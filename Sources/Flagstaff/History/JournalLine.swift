@@ -62,6 +62,19 @@ enum JournalLine {
         var slots: [(bytes: [UInt8], text: String)] = Array(repeating: ([], ""), count: 5)
     }
 
+    /// What an `old` or `new` member holds: an override's value, or `null` for no override (before a key was
+    /// set, or after it was removed). A member not read yet is `nil`.
+    enum Value {
+        case override(OverrideValue)
+        case noOverride
+
+        /// The override's value, or `nil` for none.
+        var override: OverrideValue? {
+            if case .override(let value) = self { return value }
+            return nil
+        }
+    }
+
     /// The members of a line.
     enum Field: String, CaseIterable {
         case time, change, key, old, new, origin, user, pid, command, profile, undoes, redoes, oldExpires, newExpires
@@ -77,8 +90,8 @@ extension JSONReader {
         var time: Date?
         var change: String?
         var key: String?
-        var old: OverrideValue??
-        var new: OverrideValue??
+        var old: JournalLine.Value?
+        var new: JournalLine.Value?
         var origin: String?
         var user = ""
         var pid: Int32 = 0
@@ -101,8 +114,8 @@ extension JSONReader {
                 case .time: time = try journalDate()
                 case .change: change = try cachedString(0, cache: &cache)
                 case .key: key = try readString()
-                case .old: old = .some(try journalValue())
-                case .new: new = .some(try journalValue())
+                case .old: old = try journalValue()
+                case .new: new = try journalValue()
                 case .origin: origin = try cachedString(1, cache: &cache)
                 case .user: user = try cachedString(2, cache: &cache)
                 case .pid:
@@ -129,7 +142,8 @@ extension JSONReader {
         guard let new else { throw missing("new") }
         guard let origin else { throw missing("origin") }
         return JournalEntry(
-            time: time, change: change, key: key, old: old, new: new, origin: ChangeOrigin(rawValue: origin),
+            time: time, change: change, key: key, old: old.override, new: new.override,
+            origin: ChangeOrigin(rawValue: origin),
             user: user, pid: pid, command: command, profile: profile, undoes: undoes, redoes: redoes,
             oldExpiresAt: oldExpiresAt, newExpiresAt: newExpiresAt)
     }
@@ -173,9 +187,9 @@ extension JSONReader {
     }
 
     /// An override value or `null`.
-    private mutating func journalValue() throws(ReadFailure) -> OverrideValue? {
+    private mutating func journalValue() throws(ReadFailure) -> JournalLine.Value {
         do throws(ReadFailure) {
-            return try readNull() ? nil : try readOverrideValue()
+            return try readNull() ? .noOverride : .override(try readOverrideValue())
         } catch {
             var failure = error
             failure.message = "expected a JSON value (\(error.message))"

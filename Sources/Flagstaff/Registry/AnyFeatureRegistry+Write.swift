@@ -27,8 +27,7 @@ extension AnyFeatureRegistry {
                 if let revisioned {
                     write = try revisioned.write(change, known: known)
                 } else {
-                    let snapshot = try store.update(change.valuesByKey, expiries: change.expiries)
-                    write = RevisionedWrite(snapshot: snapshot, revision: 0, changes: nil)
+                    write = RevisionedWrite(snapshot: try store.write(change), revision: 0, changes: nil)
                 }
             } catch {
                 recordStoreError(error)

@@ -155,46 +155,32 @@ public final class FileOverrideStore: RevisionedOverrideStore {
         return (StoreSnapshot(overrides: image.contents.overrides, expiries: image.contents.expiries), image.revision)
     }
 
-    /// Read-modify-write under the cross-process lock; writes only if something changed, and journals the
-    /// change (origin ``ChangeOrigin/current``, else ``JournalOptions/origin``).
+    /// Writes a change in one read-modify-write under the cross-process lock (``OverrideStore/write(_:)``):
+    /// overrides that have expired by the store's clock are removed first, as a change of their own journaled with
+    /// origin ``ChangeOrigin/expiry``; the file is replaced only if something changed, and the change is journaled
+    /// (origin ``ChangeOrigin/current``, else ``JournalOptions/origin``).
+    /// - Returns: the contents after the write.
     /// - Throws: `OverrideStoreError` naming the file; a corrupt file is not overwritten; nothing is written
     ///   when the file may not be written, its lock is not released in time or the result would be too large.
-    public func update(_ changes: [String: OverrideValue?]) throws -> [String: OverrideValue] {
-        try write(OverrideChange(changes)).snapshot.overrides
-    }
-
-    /// Read-modify-write under the cross-process lock, giving the keys set the expiry listed for them; removes
-    /// overrides that have expired (see ``write(_:)``).
-    /// - Throws: as ``update(_:)``.
-    public func update(_ changes: [String: OverrideValue?], expiries: [String: OverrideExpiry]) throws
-        -> StoreSnapshot
-    {
-        try write(OverrideChange(changes, expiries: expiries)).snapshot
+    @discardableResult
+    public func write(_ change: OverrideChange) throws -> StoreSnapshot {
+        try modify { _, _ in change }.snapshot
     }
 
     /// Writes `change` as ``write(_:)`` does, telling what changed when the file was, when the write began, the one
     /// of revision `known` (read or written last by this store object).
-    /// - Throws: as ``update(_:)``.
+    /// - Throws: as ``write(_:)``.
     package func write(_ change: OverrideChange, known: UInt64?) throws -> RevisionedWrite {
-        RevisionedWrite(try write(change), known: known)
+        RevisionedWrite(try modify { _, _ in change }, known: known)
     }
 
-    /// Writes a change in one read-modify-write under the cross-process lock (every write of this store comes
-    /// here, through ``modify(_:)``): overrides that have expired by the store's clock are removed first, as a
-    /// change of their own journaled with origin ``ChangeOrigin/expiry``; the file is replaced only if something
-    /// changed, and the change is journaled.
-    /// - Returns: what the write did.
-    /// - Throws: as ``update(_:)``.
-    package func write(_ change: OverrideChange) throws -> StoreWrite {
-        try modify { _, _ in change }
-    }
-
-    /// A read-modify-write whose change is planned from the contents read under the lock: `plan` sees the current
+    /// A read-modify-write whose change is planned from the contents read under the lock (every write of this store
+    /// comes here): `plan` sees the current
     /// overrides (without those expired, which this write removes) and returns the change to make (or throws to
     /// make none), and may complete the journal's note (origin, undo link), which starts as
     /// ``ChangeAnnotation/current``.
     /// - Returns: what the write did.
-    /// - Throws: `plan`'s error, or `OverrideStoreError` as ``update(_:)``.
+    /// - Throws: `plan`'s error, or `OverrideStoreError` as ``write(_:)``.
     package func modify(_ plan: ([String: OverrideValue], inout ChangeAnnotation) throws -> OverrideChange) throws
         -> StoreWrite
     {

@@ -34,18 +34,14 @@ public final class InMemoryOverrideStore: RevisionedOverrideStore {
         contents.withLock { $0 }
     }
 
-    /// Applies the changes (keys set become permanent) and returns the new contents.
-    public func update(_ changes: [String: OverrideValue?]) -> [String: OverrideValue] {
-        update(changes, expiries: [:]).overrides
-    }
-
-    /// Applies the changes with their expiries, removes overrides that have expired, and returns the new
+    /// Applies a change (``OverrideStore/write(_:)``), removes overrides that have expired, and returns the new
     /// contents.
-    public func update(_ changes: [String: OverrideValue?], expiries: [String: OverrideExpiry]) -> StoreSnapshot {
-        write(OverrideChange(changes, expiries: expiries), known: nil).snapshot
+    @discardableResult
+    public func write(_ change: OverrideChange) -> StoreSnapshot {
+        write(change, known: nil).snapshot
     }
 
-    /// Applies a change as ``update(_:expiries:)`` does, telling what changed since revision `known`.
+    /// Applies a change as ``write(_:)`` does, telling what changed since revision `known`.
     package func write(_ change: OverrideChange, known: UInt64?) -> RevisionedWrite {
         let now = clock.now()
         let result = contents.withLock { current in
@@ -65,7 +61,7 @@ public final class InMemoryOverrideStore: RevisionedOverrideStore {
         contents.withLock { ($0, revision.load(ordering: .relaxed)) }
     }
 
-    /// Changes with every update, so several registries sharing one in-memory store see each other's writes.
+    /// Changes with every write, so several registries sharing one in-memory store see each other's writes.
     public func changeSignature() -> StoreSignature? {
         StoreSignature([generation.load(ordering: .relaxed)])
     }

@@ -1,47 +1,54 @@
 import Foundation
 
-/// A change to a store's overrides, written in one read-modify-write: a new value or a removal for each of its
-/// keys, and the expiry of the keys set that have one (a key set without one becomes permanent).
+/// A change to a store's overrides, written in one read-modify-write (``OverrideStore/write(_:)``): a new value
+/// or a removal for each of its keys, and the expiry of the keys set that have one (a key set without one becomes
+/// permanent). A dictionary literal is a change: `["blueText": .on, "maxItems": nil]` (`nil` removes the key).
 ///
 /// Every write takes this one shape, whether it names one key or every marked member: the keys are kept in the
-/// byte order of their UTF-8 (``ByteOrderSort``), each once, so that a file store merges them into its own order
-/// in one pass and the registry applies what changed in that order (docs/performance.md, "One write path").
-package struct OverrideChange: Sendable, Equatable {
+/// byte order of their UTF-8, each once, so that a file store merges them into its own order in one pass and the
+/// registry applies what changed in that order (docs/performance.md, "One write path").
+public struct OverrideChange: Sendable, Equatable, ExpressibleByDictionaryLiteral {
     /// What a change does to one key.
-    package enum Edit: Sendable, Hashable {
+    public enum Edit: Sendable, Hashable {
         /// Stores this value.
         case set(OverrideValue)
         /// Removes the override.
         case remove
 
         /// The edit that stores `value`, or removes the override for `nil`.
-        package init(_ value: OverrideValue?) {
+        public init(_ value: OverrideValue?) {
             self = value.map(Edit.set) ?? .remove
         }
 
         /// The value stored, or `nil` for a removal.
-        package var value: OverrideValue? {
+        public var value: OverrideValue? {
             if case .set(let value) = self { return value }
             return nil
         }
     }
 
-    /// The keys changed, in byte order, each once.
-    package private(set) var keys: [String]
+    /// The keys changed, in the byte order of their UTF-8, each once.
+    public private(set) var keys: [String]
     /// The edit of each key, in the order of ``keys``.
-    package private(set) var edits: [Edit]
+    public private(set) var edits: [Edit]
     /// The expiry of keys set that have one.
-    package var expiries: [String: OverrideExpiry]
+    public var expiries: [String: OverrideExpiry]
 
     /// A change by key: `nil` removes a key's override. The keys are sorted once here.
     /// - Parameters:
     ///   - values: keys and their new values.
     ///   - expiries: the expiry of keys set that have one.
-    package init(_ values: [String: OverrideValue?], expiries: [String: OverrideExpiry] = [:]) {
+    public init(_ values: [String: OverrideValue?], expiries: [String: OverrideExpiry] = [:]) {
         let unsorted = Array(values.keys)
         keys = ByteOrderSort.sortedIndices(unsorted).map { unsorted[$0] }
         edits = keys.map { key in values[key].map(Edit.init) ?? .remove }
         self.expiries = expiries
+    }
+
+    /// A change written as a dictionary literal: `["blueText": .on, "maxItems": nil]`; a key given twice takes its
+    /// last value.
+    public init(dictionaryLiteral elements: (String, OverrideValue?)...) {
+        self.init(Dictionary(elements, uniquingKeysWith: { $1 }))
     }
 
     /// A change of keys already in byte order, each once, with the edit of each.
@@ -61,13 +68,13 @@ package struct OverrideChange: Sendable, Equatable {
     }
 
     /// Whether the change has no key.
-    package var isEmpty: Bool { keys.isEmpty }
+    public var isEmpty: Bool { keys.isEmpty }
 
     /// The number of keys changed.
-    package var count: Int { keys.count }
+    public var count: Int { keys.count }
 
     /// The edit of `key`, or `nil` when the change leaves it alone (a binary search).
-    package func edit(forKey key: String) -> Edit? {
+    public func edit(forKey key: String) -> Edit? {
         var low = 0
         var high = keys.count
         while low < high {
@@ -77,13 +84,34 @@ package struct OverrideChange: Sendable, Equatable {
         return low < keys.count && keys[low] == key ? edits[low] : nil
     }
 
-    /// The change by key, `nil` for a removal (what ``OverrideStore/update(_:expiries:)`` takes).
-    package var valuesByKey: [String: OverrideValue?] {
+    /// The change by key, `nil` for a removal.
+    public var valuesByKey: [String: OverrideValue?] {
         Dictionary(uniqueKeysWithValues: zip(keys, edits.map(\.value)))
     }
 
     /// The expiry a key set by this change gets: the one listed for it, or none.
     package func expiresAt(forKey key: String) -> Date? {
         expiries.isEmpty ? nil : expiries[key]?.expiresAt
+    }
+
+    /// `overrides` after this change, for a store that keeps no expiry times (its ``OverrideStore/write(_:)``
+    /// then saves the result).
+    /// - Parameters:
+    ///   - overrides: the store's overrides before the change.
+    ///   - store: the store, named in the error.
+    /// - Returns: the overrides after it.
+    /// - Throws: ``OverrideStoreError/unwritable(path:reason:)`` naming the store's type when the change gives a
+    ///   key an expiry; the store must then write nothing.
+    public func applied(to overrides: [String: OverrideValue], in store: some OverrideStore) throws
+        -> [String: OverrideValue]
+    {
+        guard expiries.isEmpty else {
+            throw OverrideStoreError.unwritable(
+                path: String(describing: type(of: store)),
+                reason: "this store does not keep expiry times; nothing was written")
+        }
+        var result = overrides
+        for (key, edit) in zip(keys, edits) { result[key] = edit.value }
+        return result
     }
 }

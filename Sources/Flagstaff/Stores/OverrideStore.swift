@@ -10,28 +10,23 @@ public protocol OverrideStore: Sendable {
     /// - Throws: an error naming the store and the reason if it cannot be read or is corrupt.
     func load() throws -> [String: OverrideValue]
 
-    /// Applies changes in one read-modify-write (atomic with respect to other writers of the same store,
-    /// including other processes for file stores) and returns the full new contents.
-    /// - Parameter changes: keys and new values; `nil` removes the key.
-    /// - Returns: every override after the change.
-    /// - Throws: an error naming the store and the reason; nothing is written on error.
-    func update(_ changes: [String: OverrideValue?]) throws -> [String: OverrideValue]
-
     /// Reads every override with the expiry of those that have one (``OverrideExpiry``). Expired overrides are
     /// included: whether one applies is the reader's question, at its own time.
     /// - Throws: as ``load()``.
     func loadSnapshot() throws -> StoreSnapshot
 
-    /// Applies changes as ``update(_:)`` does, giving the keys set the expiry listed for them in `expiries` (a
-    /// key set without one becomes permanent; a key removed loses its expiry), and removes overrides that have
-    /// expired by the store's clock.
-    /// - Parameters:
-    ///   - changes: keys and new values; `nil` removes the key.
-    ///   - expiries: the expiry of keys set by `changes` that have one.
-    /// - Returns: the full new contents.
-    /// - Throws: the store's error; nothing is written on error. Stores that keep no expiry times throw when
-    ///   `expiries` is not empty.
-    func update(_ changes: [String: OverrideValue?], expiries: [String: OverrideExpiry]) throws -> StoreSnapshot
+    /// Writes a change in one read-modify-write (atomic with respect to other writers of the same store, including
+    /// other processes for file stores): each key of `change` gets its new value or loses its override, keys set
+    /// get the expiry `change` lists for them (or become permanent), and overrides that have expired by the
+    /// store's clock are removed. This is the store's only write: one key or 100,000, with or without expiry.
+    ///
+    /// A dictionary literal is a change: `try store.write(["blueText": .on, "maxItems": nil])`.
+    /// - Parameter change: the keys and what to do to each.
+    /// - Returns: every override after the change, with their expiries.
+    /// - Throws: an error naming the store and the reason; nothing is written on error. A store that keeps no
+    ///   expiry times throws when `change` gives a key one (``OverrideChange/applied(to:in:)`` does that).
+    @discardableResult
+    func write(_ change: OverrideChange) throws -> StoreSnapshot
 
     /// A cheap value that changes whenever the store's contents may have changed (e.g. a file's inode, size
     /// and modification time), or `nil` if the store cannot change behind the registry's back.
@@ -42,36 +37,15 @@ extension OverrideStore {
     /// A store without expiry times: its overrides, none expiring.
     public func loadSnapshot() throws -> StoreSnapshot { StoreSnapshot(overrides: try load()) }
 
-    /// A store without expiry times applies `changes` with ``update(_:)`` and refuses expiries.
-    public func update(_ changes: [String: OverrideValue?], expiries: [String: OverrideExpiry]) throws
-        -> StoreSnapshot
-    {
-        guard expiries.isEmpty else {
-            throw OverrideStoreError.unwritable(
-                path: String(describing: type(of: self)),
-                reason: "this store does not keep expiry times; nothing was written")
-        }
-        return StoreSnapshot(overrides: try update(changes))
-    }
-
-    /// Stores that only change through `update` have no signature.
+    /// Stores that only change through ``write(_:)`` have no signature.
     public func changeSignature() -> StoreSignature? { nil }
-
-    /// Applies flag changes (``OverrideState``; `.featureDefault` removes the key) in one read-modify-write.
-    /// - Parameter changes: keys and new flag states.
-    /// - Returns: every override after the change.
-    /// - Throws: the store's error; nothing is written on error.
-    @discardableResult
-    public func update(_ changes: [String: OverrideState]) throws -> [String: OverrideValue] {
-        try update(changes.mapValues { OverrideValue($0) })
-    }
 }
 
 /// A store that tells a writer what its write changed, so that the registry applies those keys instead of
 /// comparing every stored key with the ones it holds (a write of 100,000 keys then costs its keys once).
 package protocol RevisionedOverrideStore: OverrideStore {
-    /// Writes a change in one read-modify-write, as ``OverrideStore/update(_:expiries:)`` does: the one write of
-    /// the registry, whether it names one key or every marked member.
+    /// Writes a change as ``OverrideStore/write(_:)`` does, telling what it changed: the one write of the
+    /// registry, whether it names one key or every marked member.
     /// - Parameters:
     ///   - change: the keys, in byte order, and what to do to each.
     ///   - known: the revision of the contents the caller holds (from its last write), or `nil`.

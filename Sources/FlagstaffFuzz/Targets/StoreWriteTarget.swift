@@ -36,7 +36,7 @@ extension FuzzTarget {
         for (key, value) in change { model[key] = value }
         for key in bulk { model[key] = OverrideValue(string: "bulk") }
         do {
-            _ = try store.update(change)
+            _ = try store.write(OverrideChange(change))
             _ = try store.write(OverrideChange(sortedKeys: bulk, edit: .set(OverrideValue(string: "bulk"))))
             FuzzCheck.equal(try store.load(), model, "store after two writes")
             let fresh = try FileOverrideStore(url: url, journal: nil, wallClock: FixedClock())

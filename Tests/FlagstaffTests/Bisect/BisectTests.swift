@@ -15,7 +15,7 @@ import Testing
             overrides[String(format: "cand.k%02d", index)] = index % 2 == 0 ? .on : .off
         }
         overrides["other.limit"] = try OverrideValue(json: "42")
-        _ = try store.update(overrides)
+        _ = try store.write(OverrideChange(overrides))
         return store
     }
 
@@ -96,7 +96,7 @@ import Testing
         let before = try store.load()
         try store.startBisect(matching: "cand.*")
         try store.answerBisect(.good)
-        _ = try store.update(["unrelated": .on])
+        _ = try store.write(["unrelated": .on])
         let outcome = try store.resetBisect()
         #expect(outcome.drift.isEmpty)
         #expect(Set(outcome.restored.keys) == ["cand.k00", "cand.k01"])
@@ -110,7 +110,7 @@ import Testing
         let store = try FileOverrideStore(url: file)
         let none = #expect(throws: BisectError.self) { try store.startBisect() }
         #expect(none?.description.contains("there are no overrides") == true)
-        _ = try store.update(["a": .on])
+        _ = try store.write(["a": .on])
         let noMatch = #expect(throws: BisectError.self) { try store.startBisect(matching: "checkout.*") }
         #expect(noMatch?.description == #"no override matches "checkout.*": nothing to bisect"#)
         #expect(!FileManager.default.fileExists(atPath: try store.bisectStateURL().path))
@@ -130,7 +130,7 @@ import Testing
     @Test func anAnswerAfterTheStoreChangedIsRefusedNamingTheKey() throws {
         let store = try makeStore(candidates: 4)
         try store.startBisect(matching: "cand.*")
-        _ = try store.update(["cand.k03": .on, "cand.k00": .off])
+        _ = try store.write(["cand.k03": .on, "cand.k00": .off])
         let bytes = try Data(contentsOf: file)
         let state = try Data(contentsOf: try store.bisectStateURL())
         let error = try #require(#expect(throws: BisectError.self) { try store.answerBisect(.bad) })
@@ -232,7 +232,7 @@ import Testing
         let store = try FileOverrideStore(url: file)
         let expiry = OverrideExpiry(
             expiresAt: Date(timeIntervalSinceNow: 3600).rounded(), setAt: Date(timeIntervalSinceNow: -60).rounded())
-        _ = try store.update(["a": .on, "b": .on], expiries: ["b": expiry])
+        _ = try store.write(OverrideChange(["a": .on, "b": .on], expiries: ["b": expiry]))
         let before = try Data(contentsOf: file)
         let session = try store.startBisect()
         #expect(session.expiries == ["b": expiry])
@@ -247,7 +247,7 @@ import Testing
         let clock = BisectWallClock(Date(timeIntervalSince1970: 1_800_000_000))
         let store = try FileOverrideStore(url: file, wallClock: clock)
         let expiry = OverrideExpiry(expiresAt: clock.date.addingTimeInterval(60), setAt: clock.date)
-        _ = try store.update(["a": .on, "b": .on, "c": .on], expiries: ["a": expiry])
+        _ = try store.write(OverrideChange(["a": .on, "b": .on, "c": .on], expiries: ["a": expiry]))
         try store.startBisect()
         clock.date = clock.date.addingTimeInterval(120)
         // a (under test) expired: it is no longer expected in the store, and not drift.

@@ -121,7 +121,7 @@ import Testing
         let clock = ManualClock()
         let seed = try FileOverrideStore(url: file, journal: nil, wallClock: clock)
         let expiry = OverrideExpiry(expiresAt: clock.date + 60, setAt: clock.date)
-        _ = try seed.update(["blueText": .on, "gone": .on], expiries: ["blueText": expiry])
+        _ = try seed.write(OverrideChange(["blueText": .on, "gone": .on], expiries: ["blueText": expiry]))
         let registry = FeatureRegistry(
             AppFeatures(), store: try FileOverrideStore(url: file, wallClock: clock),
             options: RegistryOptions(
@@ -161,7 +161,7 @@ import Testing
             "gone": .on, "maxItems": try json("7"), "blueText": .off, "debugLogging": try json("3"),
             "newURLFormat": .on,
         ]
-        _ = try seed.update(original.mapValues { Optional($0) })
+        _ = try seed.write(OverrideChange(original.mapValues { Optional($0) }))
         let registry = FeatureRegistry(AppFeatures(), store: try FileOverrideStore(url: file), options: quiet)
         let outcome = try registry.fixStore()
         #expect(outcome.fixed.map(\.key) == ["blueText", "gone", "maxItems"])
@@ -181,11 +181,11 @@ import Testing
 
     @Test func fixJudgesEachEntryByTheStoreAsItIsUnderTheLock() throws {
         let seed = try FileOverrideStore(url: file, journal: nil)
-        _ = try seed.update(["blueText": .off, "gone": .on])
+        _ = try seed.write(["blueText": .off, "gone": .on])
         let registry = FeatureRegistry(AppFeatures(), store: try FileOverrideStore(url: file), options: quiet)
         #expect(kinds(registry.diagnoseStore()) == ["blueText": .noOp, "gone": .orphan])
         // Another process forces blueText on after the diagnosis: that override means something now.
-        _ = try seed.update(["blueText": .on])
+        _ = try seed.write(["blueText": .on])
         let outcome = try registry.fixStore()
         #expect(outcome.fixed.map(\.key) == ["gone"])
         #expect(try seed.load() == ["blueText": .on])
@@ -194,7 +194,7 @@ import Testing
 
     @Test func fixingANoOpOfAMemberWaitingForARestartChangesNeitherItsValueNorThePendingState() throws {
         let seed = try FileOverrideStore(url: file, journal: nil)
-        _ = try seed.update(["useTabBarNav": .on])
+        _ = try seed.write(["useTabBarNav": .on])
         let registry = FeatureRegistry(AppFeatures(), store: try FileOverrideStore(url: file), options: quiet)
         registry.useTabBarNav.override = .disabled
         #expect(registry.useTabBarNav.isPendingRestart && !registry.useTabBarNav.enabled)

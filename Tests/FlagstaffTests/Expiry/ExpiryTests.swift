@@ -40,7 +40,7 @@ private final class SettableWallClock: WallClock, @unchecked Sendable {
         let store = try FileOverrideStore(url: file, wallClock: clock)
         #expect(try store.loadSnapshot() == StoreSnapshot(overrides: ["blueText": .on]))
         let expiry = OverrideExpiry(expiresAt: clock.date + 3600, setAt: clock.date)
-        let written = try store.update(["debugLogging": .off], expiries: ["debugLogging": expiry])
+        let written = try store.write(OverrideChange(["debugLogging": .off], expiries: ["debugLogging": expiry]))
         #expect(written.expiries == ["debugLogging": expiry])
         let text = try String(contentsOf: file, encoding: .utf8)
         #expect(text.contains(#""expiry": {"debugLogging":{"at":"\#(self.text(expiry.expiresAt))","set":"#))
@@ -49,9 +49,9 @@ private final class SettableWallClock: WallClock, @unchecked Sendable {
         #expect(
             reread == StoreSnapshot(overrides: ["blueText": .on, "debugLogging": .off], expiries: written.expiries))
         // Setting the key again without an expiry makes it permanent; removing it drops the expiry too.
-        #expect(try store.update(["debugLogging": .on], expiries: [:]).expiries.isEmpty)
-        _ = try store.update(["debugLogging": .off], expiries: ["debugLogging": expiry])
-        #expect(try store.update(["debugLogging": nil]).isEmpty == false)
+        #expect(try store.write(OverrideChange(["debugLogging": .on], expiries: [:])).expiries.isEmpty)
+        _ = try store.write(OverrideChange(["debugLogging": .off], expiries: ["debugLogging": expiry]))
+        #expect(try store.write(["debugLogging": nil]).overrides.isEmpty == false)
         #expect(try store.loadSnapshot().expiries.isEmpty)
         #expect(try !String(contentsOf: file, encoding: .utf8).contains("expiry"))
     }
@@ -71,19 +71,19 @@ private final class SettableWallClock: WallClock, @unchecked Sendable {
         #expect(error.description.contains(file.path))
         #expect(error.description.contains(path))
         #expect(error.description.contains(problem))
-        #expect(throws: OverrideStoreError.self) { try store.update(["blueText": .off]) }
+        #expect(throws: OverrideStoreError.self) { try store.write(["blueText": .off]) }
         #expect(try Data(contentsOf: file) == original)  // never overwritten
     }
 
     @Test func aWriteByAnyoneRemovesExpiredOverridesAsAJournaledChangeThatUndoSkips() throws {
         let store = try FileOverrideStore(url: file, wallClock: clock)
         let expiry = OverrideExpiry(expiresAt: clock.date + 60, setAt: clock.date)
-        _ = try store.update(["blueText": .on], expiries: ["blueText": expiry])
+        _ = try store.write(OverrideChange(["blueText": .on], expiries: ["blueText": expiry]))
         clock.advance(by: .seconds(61))
         // Another process (another store object) writes something else.
         let other = try FileOverrideStore(url: file, wallClock: clock)
         #expect(try other.loadSnapshot().overrides == ["blueText": .on])  // still in the file until a write
-        _ = try other.update(["debugLogging": .off])
+        _ = try other.write(["debugLogging": .off])
         #expect(try other.loadSnapshot() == StoreSnapshot(overrides: ["debugLogging": .off]))
         let changes = try #require(try other.journal()).read().changes
         #expect(changes.map(\.origin) == [.app, .expiry, .app])
@@ -171,13 +171,16 @@ private final class SettableWallClock: WallClock, @unchecked Sendable {
         try features.setOverrideValues(["blueText": .on], expiresAt: clock.date + 60)
         #expect(memory.loadSnapshot().expiries["blueText"]?.expiresAt == clock.date + 60)
         clock.advance(by: .seconds(60))
-        #expect(memory.update(["debugLogging": .off]) == ["debugLogging": .off])
+        #expect(memory.write(["debugLogging": .off]).overrides == ["debugLogging": .off])
 
-        struct PlainStore: OverrideStore {
-            let inner = InMemoryOverrideStore()
-            func load() throws -> [String: OverrideValue] { inner.load() }
-            func update(_ changes: [String: OverrideValue?]) throws -> [String: OverrideValue] {
-                inner.update(changes)
+        final class PlainStore: OverrideStore {
+            let contents = AnnotatedMutex<[String: OverrideValue]>([:])
+            func load() -> [String: OverrideValue] { contents.withLock { $0 } }
+            func write(_ change: OverrideChange) throws -> StoreSnapshot {
+                try contents.withLock { overrides in
+                    overrides = try change.applied(to: overrides, in: self)
+                    return StoreSnapshot(overrides: overrides)
+                }
             }
         }
         let plain = registry(PlainStore())

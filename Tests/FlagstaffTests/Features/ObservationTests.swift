@@ -74,7 +74,7 @@ private final class Tracked: Sendable {
         let flag = Tracked { _ = features.blueText.enabled }
         let setting = Tracked { _ = features.layout.columns.value }
         // Another process: its own store object on the same file.
-        _ = try FileOverrideStore(url: file).update(["blueText": .on, "layout.columns": try OverrideValue(json: "5")])
+        _ = try FileOverrideStore(url: file).write(["blueText": .on, "layout.columns": try OverrideValue(json: "5")])
         #expect(!flag.fired, "not before the registry reads the store")
         features.refreshFromStore()
         #expect(flag.fired)
@@ -87,7 +87,7 @@ private final class Tracked: Sendable {
             TypedFeatures(), store: try FileOverrideStore(url: file),
             options: RegistryOptions(storeWatchInterval: .seconds(1), clock: clock, launchOverrides: .none))
         let flag = Tracked { _ = features.blueText.enabled }
-        _ = try FileOverrideStore(url: file).update(["blueText": .on])
+        _ = try FileOverrideStore(url: file).write(["blueText": .on])
         try await clock.waitForSleepers()
         clock.advance(by: .seconds(1))
         #expect(await eventually { flag.fired })

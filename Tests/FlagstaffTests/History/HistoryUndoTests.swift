@@ -10,8 +10,8 @@ import Testing
 
     @Test func undoRevertsTheLatestChangeAsOneStepAndRedoReappliesIt() throws {
         let store = try FileOverrideStore(url: file)
-        _ = try store.update(["a": .on])
-        _ = try store.update(["a": .off, "b": .on, "c": nil])
+        _ = try store.write(["a": .on])
+        _ = try store.write(["a": .off, "b": .on, "c": nil])
         let undone = try store.undo()
         #expect(undone.target.keys == ["a", "b"])
         #expect(try store.load() == ["a": .on])
@@ -34,7 +34,7 @@ import Testing
 
     @Test func undoAndRedoAreJournaledWithTheChangeTheyRevert() throws {
         let store = try FileOverrideStore(url: file)
-        _ = try store.update(["a": .on])
+        _ = try store.write(["a": .on])
         let undone = try store.undo()
         _ = try store.redo()
         let changes = try #require(try store.journal()).read().changes
@@ -46,9 +46,9 @@ import Testing
 
     @Test func aNewChangeAfterAnUndoClearsRedo() throws {
         let store = try FileOverrideStore(url: file)
-        _ = try store.update(["a": .on])
+        _ = try store.write(["a": .on])
         _ = try store.undo()
-        _ = try store.update(["b": .on])
+        _ = try store.write(["b": .on])
         #expect((#expect(throws: HistoryError.self) { try store.redo() })?.isNothingToDo == true)
         _ = try store.undo()
         #expect(try store.load() == [:], "the undo after the new change reverts the new change")
@@ -56,8 +56,8 @@ import Testing
 
     @Test func undoRefusesToClobberAChangeMadeOutsideTheHistory() throws {
         let store = try FileOverrideStore(url: file)
-        _ = try store.update(["a": .on, "b": .on])
-        _ = try FileOverrideStore(url: file, journal: nil).update(["b": .off])
+        _ = try store.write(["a": .on, "b": .on])
+        _ = try FileOverrideStore(url: file, journal: nil).write(["b": .off])
         let error = #expect(throws: HistoryError.self) { try store.undo() }
         #expect(error?.conflictingKey == "b")
         let message = error.map { "\($0)" } ?? ""
@@ -69,13 +69,13 @@ import Testing
     @Test func undoRefusesNamingTheLaterChangeThatSetTheKey() throws {
         // A redo of a change that has rotated out of the journal: its lines are the only record of `k`'s value.
         let store = try FileOverrideStore(url: file)
-        _ = try store.update(["k": .on])
+        _ = try store.write(["k": .on])
         let journal = try #require(try store.journal())
         let later = JournalEntry(
             time: Date(), change: "later", key: "k", old: .on, new: .off, origin: .redo, user: "someone",
             pid: 4242, command: "flagstaff redo", redoes: "rotated-away")
         try journal.append([later])
-        _ = try FileOverrideStore(url: file, journal: nil).update(["k": .off])
+        _ = try FileOverrideStore(url: file, journal: nil).write(["k": .off])
         let error = #expect(throws: HistoryError.self) { try store.undo() }
         let message = error.map { "\($0)" } ?? ""
         #expect(

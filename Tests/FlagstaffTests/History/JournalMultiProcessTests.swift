@@ -63,7 +63,7 @@ import Testing
             }
         }
         // A later write appends after whatever the last kill left.
-        _ = try FileOverrideStore(url: file).update(["after": .on])
+        _ = try FileOverrideStore(url: file).write(["after": .on])
         let contents = try #require(try FileOverrideStore(url: file).journal()).read()
         #expect(contents.problems.isEmpty && contents.entries.last?.key == "after")
     }

@@ -34,7 +34,7 @@ import Testing
             }
             group.addTask {
                 for index in 0..<100 {
-                    _ = try? other.update(["list.infiniteScroll": index.isMultiple(of: 3) ? .enabled : .featureDefault])
+                    _ = try? other.write(["list.infiniteScroll": index.isMultiple(of: 3) ? .on : nil])
                 }
             }
             group.addTask {

@@ -73,14 +73,14 @@ import Testing
             if step % 7 == 3 {
                 // A keyed write between bulk ones (the image keeps its order either way).
                 let changes = Dictionary(uniqueKeysWithValues: keys.map { ($0, OverrideValue?.some(.on)) })
-                _ = try store.update(changes)
-                _ = try twin.update(changes)
-                _ = memory.update(changes)
+                _ = try store.write(OverrideChange(changes))
+                _ = try twin.write(OverrideChange(changes))
+                _ = memory.write(OverrideChange(changes))
                 for key in keys { model[key] = .on }
                 revision = nil
             } else {
                 let write = try store.write(OverrideChange(sortedKeys: sorted, edit: .init(value)), known: revision)
-                _ = try twin.update(Dictionary(uniqueKeysWithValues: keys.map { ($0, value) }))
+                _ = try twin.write(OverrideChange(Dictionary(uniqueKeysWithValues: keys.map { ($0, value) })))
                 let inMemory = memory.write(OverrideChange(sortedKeys: sorted, edit: .init(value)), known: nil)
                 for key in keys { model[key] = value }
                 let expected = sorted.filter { before[$0] != value }
@@ -110,7 +110,7 @@ import Testing
     }
 
     @Test func aBulkChangeToAFileThisStoreOnlyReadIsMergedIntoItsOrder() throws {
-        _ = try FileOverrideStore(url: file).update(["b": .on, "d": .off, "a.é": .on])  // another process's write
+        _ = try FileOverrideStore(url: file).write(["b": .on, "d": .off, "a.é": .on])  // another process's write
         let store = try FileOverrideStore(url: file)
         let (_, revision) = try store.loadRevisioned()
         let write = try store.write(OverrideChange(sortedKeys: ["a.é", "c", "d"], edit: .init(.off)), known: revision)
@@ -131,9 +131,9 @@ import Testing
         let store = try FileOverrideStore(url: file, wallClock: clock)
         let soon = OverrideExpiry(expiresAt: clock.date + 60, setAt: clock.date)
         let later = OverrideExpiry(expiresAt: clock.date + 3_600, setAt: clock.date)
-        _ = try store.update(["a": .on], expiries: ["a": soon])
-        _ = try store.update(["b": .on], expiries: ["b": later])
-        _ = try store.update(["c": .on])
+        _ = try store.write(OverrideChange(["a": .on], expiries: ["a": soon]))
+        _ = try store.write(OverrideChange(["b": .on], expiries: ["b": later]))
+        _ = try store.write(["c": .on])
         clock.advance(by: .seconds(120))
         let write = try store.write(OverrideChange(sortedKeys: ["c", "d"], edit: .init(.off)), known: nil)
         #expect(write.snapshot.overrides == ["b": .on, "c": .off, "d": .off])

@@ -53,7 +53,7 @@ import Testing
         let states: [OverrideState] = [.enabled, .disabled, .featureDefault]
         for round in 0..<6 {
             try? FileManager.default.removeItem(at: url)
-            if round.isMultiple(of: 2) { _ = try FileOverrideStore(url: url).update(["flag1": .on]) }
+            if round.isMultiple(of: 2) { _ = try FileOverrideStore(url: url).write(["flag1": .on]) }
             let registry = try makeRegistry(try FileOverrideStore(url: url))
             let other = try FileOverrideStore(url: url)
             for step in 0..<60 {
@@ -64,9 +64,11 @@ import Testing
                     keys.map { ($0, OverrideValue(states.randomElement(using: &random)!)) },
                     uniquingKeysWith: { a, _ in a })
                 switch Int.random(in: 0..<7, using: &random) {
-                case 0: _ = try other.update(changes)  // not noticed: the registry's next write must find it
+                case 0:
+                    // Not noticed: the registry's next write must find it.
+                    _ = try other.write(OverrideChange(changes))
                 case 1:
-                    _ = try other.update(changes)
+                    _ = try other.write(OverrideChange(changes))
                     registry.refreshFromStore()
                 case 2: try? FileManager.default.removeItem(at: url)
                 case 3:

@@ -165,7 +165,7 @@ import Testing
         defer { lock.release() }
         let holder = lock.process
         let store = try FileOverrideStore(url: file, lockWait: .init(timeout: .milliseconds(200)))
-        let error = #expect(throws: OverrideStoreError.self) { try store.update(["a": .enabled]) }
+        let error = #expect(throws: OverrideStoreError.self) { try store.write(["a": .on]) }
         let who = try #require(error?.holder, "a lock timeout names the holder: \(String(describing: error))")
         #expect(who.pid == holder.processIdentifier)
         #expect(who.command == "StoreStressTool hold \(file.path)")

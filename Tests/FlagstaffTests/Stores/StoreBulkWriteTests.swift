@@ -63,7 +63,7 @@ import Testing
                 changes[key] = [OverrideValue.on, .off, nil, OverrideValue(string: "x")].randomElement(using: &random)!
             }
             let before = model
-            _ = try store.update(changes)
+            _ = try store.write(OverrideChange(changes))
             for (key, value) in changes { model[key] = value }
             let written = try Data(contentsOf: file)
             #expect(written == OverrideFileFormat.encode(model), "step \(step)")
@@ -81,21 +81,21 @@ import Testing
     @Test func aWriteByAnotherStoreOfTheSameSizeIsNeverMissed() throws {
         let mine = try FileOverrideStore(url: file, journal: nil)
         let theirs = try FileOverrideStore(url: file, journal: nil)
-        _ = try mine.update(["x": .on, "y": .off])
+        _ = try mine.write(["x": .on, "y": .off])
         let size = try Data(contentsOf: file).count
         // Same length, other bytes: only comparing the contents can tell.
-        _ = try theirs.update(["x": .off, "y": .on])
+        _ = try theirs.write(["x": .off, "y": .on])
         #expect(try Data(contentsOf: file).count == size)
         #expect(try mine.load() == ["x": .off, "y": .on])
-        _ = try mine.update(["z": .on])
+        _ = try mine.write(["z": .on])
         #expect(try theirs.load() == ["x": .off, "y": .on, "z": .on])
     }
 
     @Test func aFileEditedByHandBetweenWritesIsReadAgain() throws {
         let store = try FileOverrideStore(url: file, journal: nil)
-        _ = try store.update(["a": .on])
+        _ = try store.write(["a": .on])
         try Data(#"{"version":1,"overrides":{"b":"off"}}"#.utf8).write(to: file)
-        _ = try store.update(["c": .on])
+        _ = try store.write(["c": .on])
         #expect(try store.load() == ["b": .off, "c": .on])
     }
 
@@ -150,7 +150,8 @@ import Testing
     @Test func aBulkChangeIsJournaledOneLinePerKeyInKeyOrder() throws {
         let store = try FileOverrideStore(url: file)
         let keys = (0..<2_000).map { "bulk.flag\($0)" }
-        _ = try store.update(Dictionary(uniqueKeysWithValues: keys.map { ($0, OverrideValue?.some(.off)) }))
+        _ = try store.write(
+            OverrideChange(Dictionary(uniqueKeysWithValues: keys.map { ($0, OverrideValue?.some(.off)) })))
         let journal = try #require(try store.journal()).read()
         #expect(journal.problems.isEmpty)
         #expect(journal.entries.map(\.key) == keys.sorted())
@@ -161,10 +162,11 @@ import Testing
         let store = try FileOverrideStore(url: file)
         let count = 20_500
         let keys = (0..<count).map { "bulk.flag\($0)" + ($0 == 7 ? "\"é" : "") }
-        _ = try store.update(Dictionary(uniqueKeysWithValues: keys.map { ($0, OverrideValue?.some(.off)) }))
+        _ = try store.write(
+            OverrideChange(Dictionary(uniqueKeysWithValues: keys.map { ($0, OverrideValue?.some(.off)) })))
         let values: [String: OverrideValue?] = Dictionary(
             uniqueKeysWithValues: keys.enumerated().map { ($1, $0 % 3 == 0 ? nil : .on) })
-        _ = try ChangeOrigin.$current.withValue(.console) { try store.update(values) }
+        _ = try ChangeOrigin.$current.withValue(.console) { try store.write(OverrideChange(values)) }
         let journal = try #require(try store.journal()).read()
         #expect(journal.problems.isEmpty)
         #expect(journal.changes.count == 2)

@@ -36,7 +36,7 @@ import Testing
         let second = links.appendingPathComponent("second.json")
         #expect(symlink(links.appendingPathComponent("first.json").path, second.path) == 0)
 
-        _ = try FileOverrideStore(url: second).update(["b": .disabled])
+        _ = try FileOverrideStore(url: second).write(["b": .off])
 
         #expect(isLink(second.path) && isLink(links.appendingPathComponent("first.json").path), "links stay links")
         #expect(try FileOverrideStore(url: target).load() == ["a": .enabled, "b": .disabled])
@@ -49,7 +49,7 @@ import Testing
         let missing = directory.appendingPathComponent("gone/store.json")
         #expect(symlink(missing.path, file.path) == 0)
         let error = #expect(throws: OverrideStoreError.self) {
-            try FileOverrideStore(url: file).update(["a": .enabled])
+            try FileOverrideStore(url: file).write(["a": .on])
         }
         let message = error.map { "\($0)" } ?? ""
         #expect(message.contains(file.path) && message.contains("\(missing.path), which does not exist"), "\(message)")
@@ -64,7 +64,7 @@ import Testing
     func theModeIsKept(fileMode: mode_t) throws {
         try Data(#"{"version":1,"overrides":{}}"#.utf8).write(to: file)
         chmod(file.path, fileMode)
-        _ = try FileOverrideStore(url: file).update(["a": .enabled])
+        _ = try FileOverrideStore(url: file).write(["a": .on])
         #expect(mode(file.path) == fileMode)
         #expect(try FileOverrideStore(url: file).load() == ["a": .enabled])
     }
@@ -74,7 +74,7 @@ import Testing
         try Data(#"{"version":1,"overrides":{}}"#.utf8).write(to: file)
         chmod(file.path, 0o600)
         #expect(chown(file.path, 65534, 65534) == 0)
-        _ = try FileOverrideStore(url: file).update(["a": .enabled])
+        _ = try FileOverrideStore(url: file).write(["a": .on])
         var info = stat()
         #expect(stat(file.path, &info) == 0)
         #expect(info.st_uid == 65534 && info.st_gid == 65534)
@@ -91,10 +91,10 @@ import Testing
         try before.write(to: file)
         let store = try FileOverrideStore(url: file, lockWait: .init(), sizeLimit: 300)
         let many = Dictionary(uniqueKeysWithValues: (0..<20).map { ("flag.number.\($0)", OverrideValue.on) })
-        let error = #expect(throws: OverrideStoreError.self) { try store.update(many) }
+        let error = #expect(throws: OverrideStoreError.self) { try store.write(OverrideChange(many)) }
         #expect(error.map { "\($0)" }?.contains("over the 300 bytes a reader accepts; nothing was written") == true)
         #expect(try Data(contentsOf: file) == before)
-        _ = try store.update(["b": .disabled])  // what fits is still written
+        _ = try store.write(["b": .off])  // what fits is still written
         #expect(try store.load() == ["a": .enabled, "b": .disabled])
     }
 
@@ -103,13 +103,14 @@ import Testing
         let overrides = Dictionary(
             uniqueKeysWithValues: (0..<count).map { ("flag.number.\($0)", OverrideValue.on) })
         let store = try FileOverrideStore(url: file)
-        _ = try store.update(overrides)
+        _ = try store.write(OverrideChange(overrides))
         let data = try Data(contentsOf: file)
         #expect(data.filter { $0 == 0x0A }.count == 1, "one line")
         #expect(data.starts(with: Data(#"{"version":1,"overrides":{"flag.number.0":"on","#.utf8)))
         #expect(try store.load() == overrides)
-        _ = try store.update(
-            Dictionary(uniqueKeysWithValues: overrides.keys.dropFirst(10).map { ($0, .featureDefault) }))
+        _ = try store.write(
+            OverrideChange(
+                Dictionary(uniqueKeysWithValues: overrides.keys.dropFirst(10).map { ($0, OverrideValue?.none) })))
         #expect(try Data(contentsOf: file).filter { $0 == 0x0A }.count > 10, "small again: one entry a line")
     }
 
@@ -123,7 +124,7 @@ import Testing
              "overrides": {"a": "on"}, "flag": true}
             """
         try Data(text.utf8).write(to: file)
-        _ = try FileOverrideStore(url: file).update(["b": .disabled])
+        _ = try FileOverrideStore(url: file).write(["b": .off])
         let written = try String(contentsOf: file, encoding: .utf8)
         #expect(written.contains(#""comment": "edited by hand""#))
         #expect(written.contains(#""meta": {"owner": "ops", "weights": [1, 2.50, 1e3], "nested": {"x": null}}"#))
@@ -148,7 +149,7 @@ import Testing
             ".overrides.json.notapid.tmp", ".other.json.\(gone).20.tmp",  // not this store's temporary files
         ]
         for name in names { try Data("{".utf8).write(to: directory.appendingPathComponent(name)) }
-        _ = try FileOverrideStore(url: file).update(["a": .enabled])
+        _ = try FileOverrideStore(url: file).write(["a": .on])
         let left = Set(try FileManager.default.contentsOfDirectory(atPath: directory.path))
         #expect(!left.contains(names[0]))
         #expect(left.isSuperset(of: names.dropFirst()))
@@ -187,7 +188,9 @@ import Testing
                 continuation.yield((holder, waited))
             })
         let writer = Task {
-            try await offCooperativePool { () throws -> [String: OverrideValue] in try store.update(["a": .disabled]) }
+            try await offCooperativePool { () throws -> [String: OverrideValue] in
+                try store.write(["a": .off]).overrides
+            }
         }
         // Time moves only when advanced: in steps until the writer speaks.
         var iterator = notices.makeAsyncIterator()
@@ -219,9 +222,9 @@ import Testing
         let release = DispatchSemaphore(value: 0)
         try await holdLock(release: release)
         let store = try FileOverrideStore(url: file, lockWait: .init(timeout: nil, clock: ManualClock()))
-        let writer = Task { try await offCooperativePool { try store.update(["a": .enabled]) } }
+        let writer = Task { try await offCooperativePool { try store.write(["a": .on]) } }
         release.signal()
-        #expect(try await writer.value == ["a": .enabled])
+        #expect(try await writer.value.overrides == ["a": .enabled])
         #expect(try String(contentsOfFile: file.path + ".lock", encoding: .utf8).isEmpty, "released: no holder")
     }
 
@@ -230,7 +233,7 @@ import Testing
         defer { release.signal() }
         try await holdLock(release: release)
         let store = try FileOverrideStore(url: file, lockWait: .init(timeout: .zero, clock: ManualClock()))
-        #expect(throws: OverrideStoreError.self) { try store.update(["a": .enabled]) }
+        #expect(throws: OverrideStoreError.self) { try store.write(["a": .on]) }
         #expect(!FileManager.default.fileExists(atPath: file.path))
     }
 }
