@@ -119,7 +119,7 @@ public final class UnleashServerClient: Sendable {
             do {
                 _ = candidate.install(try Self.take(bootstrap, into: engine, source: "bootstrap"))
             } catch {
-                if case .invalidResponse(let message) = error { throw .invalidBootstrap(message) }
+                if error.isInvalidResponse { throw .invalidBootstrap(error.message) }
                 throw error
             }
             guard !candidate.features.isEmpty else { return false }
