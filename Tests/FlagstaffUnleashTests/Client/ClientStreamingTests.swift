@@ -26,13 +26,16 @@ struct ClientStreamingTests {
         }
     }
 
-    private static func client(_ server: LoopbackHTTPServer, clock: ManualClock) throws -> UnleashServerClient {
+    private static func client(
+        _ server: LoopbackHTTPServer, clock: ManualClock, maximumResponseBytes: Int = 16 << 20
+    ) throws -> UnleashServerClient {
         try UnleashServerClient(
             url: server.url("/api"), apiKey: "*:production.key", appName: "checkout", instanceID: "pod-1",
             refreshInterval: .seconds(60), disableMetrics: true, context: UnleashContext(userId: "7"),
             deltaAPI: false, experimentalMode: .streaming,
             options: UnleashClientOptions(
-                timeout: .seconds(5), minimumReconnectDelay: .seconds(1), maximumReconnectDelay: .seconds(8),
+                timeout: .seconds(5), maximumResponseBytes: maximumResponseBytes, minimumReconnectDelay: .seconds(1),
+                maximumReconnectDelay: .seconds(8),
                 now: { clock.date }, clock: clock))
     }
 
@@ -184,6 +187,28 @@ struct ClientStreamingTests {
                 Self.frame("unleash-connected", id: 3, Self.hydration.replacingOccurrences(of: "7,8", with: "9")))
             #expect(await eventually { !client.isEnabled("vip") })
             #expect(recorder.errors.count == 1)
+        })
+    }
+
+    @Test("an event larger than maximumResponseBytes is reported and not applied")
+    func oversizedEvent() async throws {
+        try await offCooperativePool(timing: {
+            let events = LoopbackEventStream()
+            let server = try Self.server(events)
+            defer { server.stop() }
+            let clock = ManualClock()
+            let client = try Self.client(server, clock: clock, maximumResponseBytes: 256)
+            let recorder = EventRecorder(server: client)
+            let started = Task { await client.start() }
+            #expect(await events.waitForConnections(1))
+            events.send(Self.frame("unleash-connected", id: 1, Self.hydration))
+            await started.value
+            defer { client.stop() }
+            let failure = try #require(recorder.errors.first)
+            #expect(failure.error.isInvalidResponse)
+            #expect(failure.error.message.contains("unleash-connected event 1"))
+            #expect(failure.error.message.contains("larger than the limit of 256 bytes"))
+            #expect(!client.isEnabled("vip") && recorder.lifecycle.isEmpty)
         })
     }
 }

@@ -126,7 +126,8 @@ final class UnleashStream: Sendable {
     private func read(
         _ request: RemoteHTTPRequest, poller: @Sendable () -> Poller?, settled: AsyncStream<Never>.Continuation
     ) async -> (Ending, Int?) {
-        var parser = ServerSentEventParser(lastEventID: lastAppliedEventID)
+        var parser = ServerSentEventParser(
+            lastEventID: lastAppliedEventID, lineLimit: options.maximumResponseBytes + 6)
         var opened = false
         let place = url.absoluteString
         for await event in transport.open(request, idleTimeout: options.streamIdleTimeout) {
@@ -145,6 +146,11 @@ final class UnleashStream: Sendable {
                         guard let current = poller() else { return (.cancelled, nil) }
                         do throws(UnleashClientError) {
                             let name = message.lastEventID.map { "\(message.type) event \($0)" } ?? message.type
+                            guard !message.isTruncated else {
+                                throw .invalidResponse(
+                                    "\(name) from \(place) is larger than the limit of \(options.maximumResponseBytes) bytes (UnleashClientOptions.maximumResponseBytes)"
+                                )
+                            }
                             try current.take(pushed: Data(message.data.utf8), source: "\(name) from \(place)")
                         } catch {
                             current.recordFetchFailure(error)
