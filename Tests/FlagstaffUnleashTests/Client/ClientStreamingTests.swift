@@ -79,6 +79,7 @@ struct ClientStreamingTests {
             await started.value
             #expect(client.isEnabled("vip") && !client.isEnabled("off"))
             #expect(client.isStreaming && client.experimentalMode == .streaming)
+            #expect(client.currentPollInterval == nil, "no poll while streaming")
 
             events.send(Self.frame("unleash-updated", id: 2, Self.turnOn))
             #expect(await eventually { client.isEnabled("off") })
@@ -123,7 +124,7 @@ struct ClientStreamingTests {
             await client.start()
             defer { client.stop() }
             #expect(client.isEnabled("vip"), "start() returns after the fallback fetch")
-            #expect(!client.isStreaming)
+            #expect(!client.isStreaming && client.currentPollInterval == .seconds(60))
             #expect(recorder.errors.isEmpty, "a server without a stream is not a failure")
             #expect(Self.requests(server, "/api/client/features").count == 1)
             try await clock.waitForSleepers()

@@ -257,9 +257,9 @@ public final class UnleashServerClient: Sendable {
     /// When the state was last fetched successfully, or `nil`.
     public var lastFetchTime: Date? { poller.lastFetchTime }
 
-    /// The time until the next poll, longer while backing off; `nil` when polling is off (interval 0) or after
-    /// 401/403 stopped it.
-    public var currentPollInterval: Duration? { poller.currentPollInterval }
+    /// The time until the next poll, longer while backing off; `nil` when polling is off (interval 0, or streaming)
+    /// or after 401/403 stopped it.
+    public var currentPollInterval: Duration? { isStreaming ? nil : poller.currentPollInterval }
 
     /// The time until the next periodic metrics post, longer while backing off after 404/429/5xx; `nil` when
     /// periodic posts are off (disabled, interval 0) or 401/403 stopped them.

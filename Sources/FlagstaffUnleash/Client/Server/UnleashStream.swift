@@ -126,8 +126,9 @@ final class UnleashStream: Sendable {
     private func read(
         _ request: RemoteHTTPRequest, poller: @Sendable () -> Poller?, settled: AsyncStream<Never>.Continuation
     ) async -> (Ending, Int?) {
-        var parser = ServerSentEventParser(
-            lastEventID: lastAppliedEventID, lineLimit: options.maximumResponseBytes + 6)
+        // `data: ` and the body.
+        let lineLimit = min(options.maximumResponseBytes, Int.max - 6) + 6
+        var parser = ServerSentEventParser(lastEventID: lastAppliedEventID, lineLimit: lineLimit)
         var opened = false
         let place = url.absoluteString
         for await event in transport.open(request, idleTimeout: options.streamIdleTimeout) {
