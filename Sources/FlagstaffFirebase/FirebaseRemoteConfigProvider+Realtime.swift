@@ -95,9 +95,6 @@ extension FirebaseRemoteConfigProvider {
     }
 
     private static func isConnectionFailure(_ error: RemoteConfigProviderError) -> Bool {
-        switch error {
-        case .transport, .timedOut: true
-        default: false
-        }
+        error.isTransport || error.isTimedOut
     }
 }

@@ -37,27 +37,22 @@ struct FirebaseFaultMatrixTests {
         },
         Row(name: "timeout", fault: .delay(seconds: 600), expectedStatus: .failure) { $0 == .timedOut(after: 60) },
         Row(name: "malformed JSON", fault: .malformedJSON, expectedStatus: .failure) {
-            if case .invalidResponse(let message) = $0 { return message.hasPrefix("malformed JSON") }
-            return false
+            $0.isInvalidResponse && $0.message?.hasPrefix("malformed JSON") == true
         },
         Row(name: "truncated body", fault: .truncatedBody, expectedStatus: .failure) {
-            if case .transport = $0 { return true }
-            return false
+            $0.isTransport
         },
         Row(name: "oversized body", fault: .oversizedBody, expectedStatus: .failure) {
             // The transport's words; the URL in them hides the API key.
-            if case .invalidResponse(let message) = $0 {
-                return message.contains("more than the limit of 1048576 bytes") && message.contains("?key=***")
-                    && !message.contains(FakeFirebaseServer.apiKey)
-            }
-            return false
+            guard $0.isInvalidResponse, let message = $0.message else { return false }
+            return message.contains("more than the limit of 1048576 bytes") && message.contains("?key=***")
+                && !message.contains(FakeFirebaseServer.apiKey)
         },
         Row(name: "wrong content type", fault: .wrongContentType, expectedStatus: .failure) {
             $0 == .invalidResponse("expected Content-Type application/json, got text/html; charset=utf-8")
         },
         Row(name: "closed without response", fault: .closeWithoutResponse, expectedStatus: .failure) {
-            if case .transport = $0 { return true }
-            return false
+            $0.isTransport
         },
         Row(name: "error body with 200", fault: .errorBody, expectedStatus: .failure) {
             $0 == .serverError(code: 400, status: "INVALID_ARGUMENT", message: "bad app id")
@@ -65,11 +60,7 @@ struct FirebaseFaultMatrixTests {
     ]
 
     private func providerCause(of error: RemoteConfigError?) -> RemoteConfigProviderError? {
-        switch error {
-        case .fetchFailed(let cause): cause
-        case .throttled(_, let cause): cause
-        default: nil
-        }
+        error?.cause
     }
 
     @Test("each fault keeps last-known-good values, reports its status and backs off as specified", arguments: rows)
@@ -137,7 +128,9 @@ struct FirebaseFaultMatrixTests {
         let result = await config.fetchAndActivate()
         #expect(result.status == .error)
         #expect(config.lastFetchStatus == .failure)
-        guard case .fetchFailed(.transport(let message)) = result.fetch.error else {
+        guard let error = result.fetch.error, error.isFetchFailed, let cause = error.cause, cause.isTransport,
+            let message = cause.message
+        else {
             Issue.record("expected a transport failure, got \(String(describing: result.fetch.error))")
             return
         }

@@ -76,7 +76,7 @@ actor FirebaseInstallations {
         } else if Self.needsRefresh(current, now: now()) {
             do {
                 current = try await refresh(current, directory: directory, timeout: timeout)
-            } catch .httpStatus(let status, _) where status == 401 || status == 404 {
+            } catch  where error.status == 401 || error.status == 404 {
                 // The server no longer knows this installation: start over with a new one, as the SDK does.
                 var fresh = FirebaseInstallationRecord(
                     appID: options.appID, fid: FirebaseInstallationRecord.makeFID(),

@@ -21,7 +21,7 @@ extension RemoteConfig: SettingRemoteSource {
         do {
             return .success(try RemoteConfigValue(string: raw.text, source: .remote).decoded(as: Value.self))
         } catch {
-            if case .decodingFailed(_, _, let reason) = error { return .failure(SettingValueError(reason)) }
+            if error.isDecodingFailed { return .failure(SettingValueError(error.reason)) }
             return .failure(SettingValueError("\(error)"))
         }
     }

@@ -71,12 +71,9 @@ extension OFREPProvider {
     /// The pause before the next attempt after `failures` in a row: the minimum delay doubled per failure up to
     /// the maximum, times a jitter factor of 0.5–1.5, and never less than the server's `retry:`.
     func reconnectDelay(failures: Int, serverMinimum: Duration?) -> Duration {
-        let exponent = min(max(failures - 1, 0), 30)
-        var pause = options.minimumReconnectDelay * (1 << exponent)
-        if pause > options.maximumReconnectDelay || pause < .zero { pause = options.maximumReconnectDelay }
-        pause = pause * (0.5 + min(max(options.random(), 0), 1))
-        if let serverMinimum, serverMinimum > pause { pause = serverMinimum }
-        return pause
+        RemoteReconnectDelay.after(
+            failures: failures, minimum: options.minimumReconnectDelay, maximum: options.maximumReconnectDelay,
+            random: options.random(), serverMinimum: serverMinimum)
     }
 
     /// One bulk evaluation, applied.

@@ -8,11 +8,14 @@ package struct ServerSentEvent: Sendable, Equatable {
     package var data: String
     /// The last event id after this event (an `id:` in it, else the one before), `nil` when none was ever set.
     package var lastEventID: String?
+    /// Whether a line of this event was longer than the parser's limit and was cut (its data is incomplete).
+    package var isTruncated: Bool
 
-    package init(type: String = "message", data: String, lastEventID: String? = nil) {
+    package init(type: String = "message", data: String, lastEventID: String? = nil, isTruncated: Bool = false) {
         self.type = type
         self.data = data
         self.lastEventID = lastEventID
+        self.isTruncated = isTruncated
     }
 }
 
@@ -21,15 +24,21 @@ package struct ServerSentEvent: Sendable, Equatable {
 /// line dispatches the event (none when it has no data); `id` without a NUL sets the last event id; `retry` with
 /// only digits sets the reconnection time. Pure: no I/O, fed by the transport.
 ///
-/// A line longer than ``maximumLineBytes`` is cut there (the rest of it is dropped), and an event whose data grows
-/// past ``maximumEventBytes`` is dropped whole (counted in ``droppedEvents``), so a server that never sends a line
-/// end or a blank line cannot make the reader keep an unbounded buffer.
+/// A line longer than the limit (``maximumLineBytes`` unless the caller sets another) is cut there (the rest of
+/// it is dropped, and its event is marked ``ServerSentEvent/isTruncated``), and an event whose data grows past
+/// ``maximumEventBytes`` (or the line limit, when that is larger) is dropped whole (counted in ``droppedEvents``), so a server that never sends a line end
+/// or a blank line cannot make the reader keep an unbounded buffer.
 package struct ServerSentEventParser: Sendable {
-    /// The longest line kept.
+    /// The longest line kept by default.
     package static let maximumLineBytes = 1 << 20
-    /// The most data one event may carry; a larger event is dropped.
+    /// The most data one event may carry by default; a larger event is dropped.
     package static let maximumEventBytes = 8 << 20
 
+    private let lineLimit: Int
+    /// The most data one event may carry: never less than one whole line.
+    private let eventLimit: Int
+    private var lineCut = false
+    private var truncated = false
     private var line: [UInt8] = []
     private var afterCR = false
     private var sawBOM = false
@@ -38,7 +47,7 @@ package struct ServerSentEventParser: Sendable {
     private var hasData = false
     private var dataBytes = 0
     private var oversized = false
-    /// Events dropped because their data was larger than ``maximumEventBytes``.
+    /// Events dropped because their data was larger than the event limit.
     package private(set) var droppedEvents = 0
     /// The last event id (carried across events and, by the caller, across connections).
     package private(set) var lastEventID: String?
@@ -46,8 +55,13 @@ package struct ServerSentEventParser: Sendable {
     package private(set) var retryMilliseconds: Int?
 
     /// A parser that starts with a known last event id (a reconnection).
-    package init(lastEventID: String? = nil) {
+    /// - Parameters:
+    ///   - lastEventID: The last event id known from an earlier connection.
+    ///   - lineLimit: The longest line kept, in bytes.
+    package init(lastEventID: String? = nil, lineLimit: Int = Self.maximumLineBytes) {
         self.lastEventID = lastEventID
+        self.lineLimit = max(1, lineLimit)
+        eventLimit = max(Self.maximumEventBytes, self.lineLimit + 1)
     }
 
     /// Feeds the next bytes of the body.
@@ -66,14 +80,18 @@ package struct ServerSentEventParser: Sendable {
             case 10:
                 endLine(into: &events)
             default:
-                if line.count < Self.maximumLineBytes { line.append(byte) }
+                if line.count < lineLimit { line.append(byte) } else { lineCut = true }
             }
         }
         return events
     }
 
     private mutating func endLine(into events: inout [ServerSentEvent]) {
-        defer { line.removeAll(keepingCapacity: true) }
+        defer {
+            line.removeAll(keepingCapacity: true)
+            lineCut = false
+        }
+        if lineCut { truncated = true }
         var bytes = line[...]
         if !sawBOM {
             sawBOM = true
@@ -99,7 +117,7 @@ package struct ServerSentEventParser: Sendable {
         case "data":
             hasData = true
             dataBytes += text.utf8.count + 1
-            if dataBytes > Self.maximumEventBytes {
+            if dataBytes > eventLimit {
                 oversized = true
                 data = []
             }
@@ -118,6 +136,7 @@ package struct ServerSentEventParser: Sendable {
             hasData = false
             dataBytes = 0
             oversized = false
+            truncated = false
         }
         guard hasData else { return }
         guard !oversized else {
@@ -126,6 +145,7 @@ package struct ServerSentEventParser: Sendable {
         }
         events.append(
             ServerSentEvent(
-                type: type.isEmpty ? "message" : type, data: data.joined(separator: "\n"), lastEventID: lastEventID))
+                type: type.isEmpty ? "message" : type, data: data.joined(separator: "\n"), lastEventID: lastEventID,
+                isTruncated: truncated))
     }
 }

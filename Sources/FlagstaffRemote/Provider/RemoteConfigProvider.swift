@@ -126,46 +126,129 @@ public struct RemoteConfigFetchResponse: Sendable, Equatable {
 }
 
 /// Why a provider fetch failed.
-public enum RemoteConfigProviderError: Error, Sendable, Equatable, CustomStringConvertible {
+///
+/// A struct rather than an enum, so that a new kind of failure can be added without breaking code that handles
+/// these errors: ask its properties (``status``, ``message``, ``isTransport``, ``triggersBackoff``, …) instead of
+/// matching cases. The static members (``httpStatus(_:message:)``, …) make the errors, as the cases of an enum
+/// would.
+public struct RemoteConfigProviderError: Error, Sendable, Equatable, CustomStringConvertible {
+    private enum Code: Sendable, Equatable {
+        case httpStatus(Int)
+        case serverError(code: Int?, status: String?)
+        case timedOut(after: TimeInterval)
+        case transport
+        case invalidResponse
+        case missingCredentials
+    }
+
+    private let code: Code
+    /// The message: the server's for an HTTP status or a server error (if it sent one), else what went wrong;
+    /// `nil` for a timeout.
+    public let message: String?
+
+    private init(_ code: Code, message: String?) {
+        self.code = code
+        self.message = message
+    }
+
     /// The service answered with a non-success HTTP status; `message` is the server's error message, if any.
-    case httpStatus(Int, message: String?)
+    public static func httpStatus(_ status: Int, message: String?) -> RemoteConfigProviderError {
+        RemoteConfigProviderError(.httpStatus(status), message: message)
+    }
+
     /// The service answered 200 with an error body (Firebase `{"error":{"code","status","message"}}`).
-    case serverError(code: Int?, status: String?, message: String?)
+    public static func serverError(code: Int?, status: String?, message: String?) -> RemoteConfigProviderError {
+        RemoteConfigProviderError(.serverError(code: code, status: status), message: message)
+    }
+
     /// No complete answer within the timeout (seconds).
-    case timedOut(after: TimeInterval)
+    public static func timedOut(after seconds: TimeInterval) -> RemoteConfigProviderError {
+        RemoteConfigProviderError(.timedOut(after: seconds), message: nil)
+    }
+
     /// The connection failed: refused, reset, closed early, truncated body, DNS, TLS…
-    case transport(String)
+    public static func transport(_ message: String) -> RemoteConfigProviderError {
+        RemoteConfigProviderError(.transport, message: message)
+    }
+
     /// The answer arrived but is unusable: malformed JSON, wrong content type, too large, unexpected shape.
-    case invalidResponse(String)
+    public static func invalidResponse(_ message: String) -> RemoteConfigProviderError {
+        RemoteConfigProviderError(.invalidResponse, message: message)
+    }
+
     /// No request was made (or it could not be authenticated) because a credential is missing; the message
     /// names it, e.g. an empty Firebase installation auth token.
-    case missingCredentials(String)
+    public static func missingCredentials(_ message: String) -> RemoteConfigProviderError {
+        RemoteConfigProviderError(.missingCredentials, message: message)
+    }
 
     /// HTTP statuses that make ``RemoteConfig`` back off exponentially: 429, 500, 503 and 504.
     public static let backoffStatuses: Set<Int> = [429, 500, 503, 504]
 
     /// Whether this failure starts or extends exponential backoff (HTTP 429, 500, 503, 504).
     public var triggersBackoff: Bool {
-        if case .httpStatus(let status, _) = self { return Self.backoffStatuses.contains(status) }
+        status.map(Self.backoffStatuses.contains) ?? false
+    }
+
+    /// The HTTP status the service answered, for ``httpStatus(_:message:)``.
+    public var status: Int? {
+        if case .httpStatus(let status) = code { return status }
+        return nil
+    }
+
+    /// Whether the service answered 200 with an error body (``serverErrorCode``, ``serverErrorStatus`` and
+    /// ``message`` say what it said).
+    public var isServerError: Bool {
+        if case .serverError = code { return true }
         return false
     }
 
+    /// The `code` of a server error body, if it had one.
+    public var serverErrorCode: Int? {
+        if case .serverError(let code, _) = code { return code }
+        return nil
+    }
+
+    /// The `status` of a server error body (e.g. `INVALID_ARGUMENT`), if it had one.
+    public var serverErrorStatus: String? {
+        if case .serverError(_, let status) = code { return status }
+        return nil
+    }
+
+    /// Whether no complete answer came within the timeout.
+    public var isTimedOut: Bool { timeout != nil }
+
+    /// For a timeout, the timeout in seconds.
+    public var timeout: TimeInterval? {
+        if case .timedOut(let seconds) = code { return seconds }
+        return nil
+    }
+
+    /// Whether the connection failed (refused, reset, closed early, truncated body, DNS, TLS…).
+    public var isTransport: Bool { code == .transport }
+
+    /// Whether the answer arrived but is unusable.
+    public var isInvalidResponse: Bool { code == .invalidResponse }
+
+    /// Whether a credential is missing.
+    public var isMissingCredentials: Bool { code == .missingCredentials }
+
     /// A one-line explanation such as `HTTP 503: backend unavailable`.
     public var description: String {
-        switch self {
-        case .httpStatus(let status, let message):
+        switch code {
+        case .httpStatus(let status):
             return message.map { "HTTP \(status): \($0)" } ?? "HTTP \(status)"
-        case .serverError(let code, let status, let message):
+        case .serverError(let code, let status):
             let parts = [code.map { "code \($0)" }, status, message].compactMap { $0 }
             return "server error" + (parts.isEmpty ? "" : ": " + parts.joined(separator: ", "))
         case .timedOut(let seconds):
             return "timed out after \(RemoteConfigValue.decimalText(seconds)) s"
-        case .transport(let message):
-            return "connection failed: \(message)"
-        case .invalidResponse(let message):
-            return "invalid response: \(message)"
-        case .missingCredentials(let message):
-            return "missing credentials: \(message)"
+        case .transport:
+            return "connection failed: \(message ?? "")"
+        case .invalidResponse:
+            return "invalid response: \(message ?? "")"
+        case .missingCredentials:
+            return "missing credentials: \(message ?? "")"
         }
     }
 }

@@ -67,6 +67,6 @@ struct UnleashFrontendSnapshot: Codable, Sendable {
 extension UnleashClientError {
     /// A bad snapshot file is a persistence problem, whatever the reader called it.
     var asPersistence: UnleashClientError {
-        if case .invalidResponse(let message) = self { .persistence(message) } else { self }
+        isInvalidResponse ? .persistence(message) : self
     }
 }

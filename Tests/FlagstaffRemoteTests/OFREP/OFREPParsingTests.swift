@@ -35,6 +35,11 @@ struct OFREPParsingTests {
         let events = long.feed(Array("data: ".utf8) + huge + Array("\n\n".utf8))
         #expect(events.count == 1)
         #expect(events.first?.data.utf8.count == ServerSentEventParser.maximumLineBytes - 6)
+        #expect(events.first?.isTruncated == true)
+        // A limit of the caller's; the next event is whole again.
+        var small = ServerSentEventParser(lineLimit: 16)
+        let cut = small.feed(Array("data: 0123456789abcdef\n\ndata: short\n\n".utf8))
+        #expect(cut == [ServerSentEvent(data: "0123456789", isTruncated: true), ServerSentEvent(data: "short")])
     }
 
     @Test("SSE: an event whose data lines add up past the limit is dropped and counted; the next one is read")

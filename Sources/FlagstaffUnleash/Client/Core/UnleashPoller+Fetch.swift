@@ -82,11 +82,27 @@ extension UnleashPoller {
         } catch {
             // A fetch abandoned by stop() is not a failure of the server.
             if Task.isCancelled { return }
-            let now = options.now()
-            let limit = options.maximumBackoffMultiplier
-            state.withLock { $0.fetch.recordFailure(error, at: now, maximumMultiplier: limit) }
-            hub.emit(.error(UnleashClientFailure(operation: .fetch, error: error)))
+            recordFetchFailure(error)
         }
+    }
+
+    /// Records a failure to get the state (a fetch, or the stream) and reports it as an error event.
+    func recordFetchFailure(_ error: UnleashClientError) {
+        let now = options.now()
+        let limit = options.maximumBackoffMultiplier
+        state.withLock { $0.fetch.recordFailure(error, at: now, maximumMultiplier: limit) }
+        hub.emit(.error(UnleashClientFailure(operation: .fetch, error: error)))
+    }
+
+    /// Applies a body that came without a request (an event of the server client's stream), as a fetched one.
+    /// - Parameters:
+    ///   - body: The body, as a `200` answer would carry it.
+    ///   - source: Names the event in errors.
+    /// - Throws: ``UnleashClientError/invalidResponse(_:)`` for a body the feed rejects; nothing is applied then.
+    func take(pushed body: Data, source: String) throws(UnleashClientError) {
+        let generation = state.withLock { $0.generation }
+        let answer = try feed.decode(body, source)
+        apply(answer, body: body, eTag: nil, generation: generation)
     }
 
     /// Sends `ready` (and, server side, `synchronized`) after the first success, and starts polling again when a

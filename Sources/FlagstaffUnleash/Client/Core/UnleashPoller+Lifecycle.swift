@@ -4,8 +4,10 @@ import Foundation
 /// Starting and stopping: the first fetch, the poll and metrics loops, and the last metrics post at `stop()`.
 extension UnleashPoller {
     /// Sends the pending failures, runs `first` (the server client's registration), fetches once, then polls and
-    /// posts metrics. Does nothing when started.
-    func start(first: (@Sendable () async -> Void)? = nil) async {
+    /// posts metrics. With `connect` (the server client's streaming mode), runs it instead of the first fetch and
+    /// the polling: it returns once the stream has the state or failed, and starts polling itself if it falls
+    /// back. Does nothing when started.
+    func start(first: (@Sendable () async -> Void)? = nil, connect: (@Sendable () async -> Void)? = nil) async {
         let readyOnLoad = self.readyOnLoad
         let begin = state.withLock { state -> (pending: [UnleashClientFailure], ready: Bool)? in
             guard !state.running else { return nil }
@@ -20,9 +22,13 @@ extension UnleashPoller {
             begin.pending.forEach { hub.emit(.error($0)) }
             if begin.ready { hub.emit(.ready) }
             await first?()
-            await gate.run { await self.performFetch() }
+            if let connect {
+                await connect()
+            } else {
+                await gate.run { await self.performFetch() }
+            }
         }
-        startPolling()
+        if connect == nil { startPolling() }
         startMetrics()
     }
 
@@ -75,6 +81,12 @@ extension UnleashPoller {
             tasks.cancelAll()
         }
         transport.invalidate()
+    }
+
+    /// Leaves streaming for polling (the server has no stream, or asked for polling): fetches now, then polls.
+    func fallBackToPolling() async {
+        await gate.run { await self.performFetch() }
+        if isRunning { startPolling() }
     }
 
     /// Starts (or restarts) the poll loop: it waits the current interval (backoff included) on the clock, then

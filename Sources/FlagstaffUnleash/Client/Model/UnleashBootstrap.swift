@@ -28,7 +28,7 @@ public struct UnleashBootstrap: Sendable, Hashable {
         do {
             return UnleashBootstrap(toggles: try UnleashTogglesDocument.decode(data, source: source))
         } catch {
-            if case .invalidResponse(let message) = error { throw .invalidBootstrap(message) }
+            if error.isInvalidResponse { throw .invalidBootstrap(error.message) }
             throw error
         }
     }

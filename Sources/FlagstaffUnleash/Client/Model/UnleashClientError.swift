@@ -5,44 +5,121 @@ import Foundation
 ///
 /// Every failure reaches subscribers as an ``UnleashClientEvent/error(_:)`` event; none of them replaces the
 /// toggles the client already has (bootstrap, persisted or last fetched).
-public enum UnleashClientError: Error, Sendable, Hashable, CustomStringConvertible {
+///
+/// A struct rather than an enum, so that a new kind of failure can be added without breaking code that handles
+/// these errors: ask its properties (``status``, ``message``, ``stopsPolling``, ``isTimedOut``, …) instead of
+/// matching cases. The static members (``httpStatus(_:url:)``, …) make the errors, as the cases of an enum would.
+public struct UnleashClientError: Error, Sendable, Hashable, CustomStringConvertible {
+    private enum Code: Hashable, Sendable {
+        case httpStatus(Int, url: String)
+        case timedOut(after: Duration)
+        case transport
+        case invalidResponse
+        case persistence
+        case invalidBootstrap
+        case invalidArgument
+    }
+
+    private let code: Code
+    /// What went wrong, as the message of ``transport(_:)``, ``invalidResponse(_:)``, ``persistence(_:)``,
+    /// ``invalidBootstrap(_:)`` and ``invalidArgument(_:)`` says it; empty for an HTTP status or a timeout.
+    public let message: String
+
+    private init(_ code: Code, message: String = "") {
+        self.code = code
+        self.message = message
+    }
+
     /// The server answered with a status the client cannot use.
     ///
     /// 401 and 403 stop polling (the key is wrong and retrying cannot help); 404, 429 and 5xx make the client back
     /// off, as Unleash's Node SDK does; anything else is retried at the normal interval. Metrics posts follow the
     /// same rules.
-    case httpStatus(Int, url: String)
+    public static func httpStatus(_ status: Int, url: String) -> UnleashClientError {
+        UnleashClientError(.httpStatus(status, url: url))
+    }
+
     /// No complete answer arrived within the timeout.
-    case timedOut(after: Duration)
+    public static func timedOut(after timeout: Duration) -> UnleashClientError {
+        UnleashClientError(.timedOut(after: timeout))
+    }
+
     /// The connection failed: refused, reset, closed early, truncated body, DNS, TLS.
-    case transport(String)
+    public static func transport(_ message: String) -> UnleashClientError {
+        UnleashClientError(.transport, message: message)
+    }
+
     /// The answer arrived but is unusable: malformed or truncated JSON, wrong shape, too large.
-    case invalidResponse(String)
+    public static func invalidResponse(_ message: String) -> UnleashClientError {
+        UnleashClientError(.invalidResponse, message: message)
+    }
+
     /// Toggles could not be read from or written to the persistence directory.
-    case persistence(String)
+    public static func persistence(_ message: String) -> UnleashClientError {
+        UnleashClientError(.persistence, message: message)
+    }
+
     /// A bootstrap document is unusable; the message names the file and the JSON path.
-    case invalidBootstrap(String)
+    public static func invalidBootstrap(_ message: String) -> UnleashClientError {
+        UnleashClientError(.invalidBootstrap, message: message)
+    }
+
     /// An argument of the client is unusable (an `unleashUrl` that is not an absolute http or https URL); the
     /// message names the argument and what was expected.
-    case invalidArgument(String)
+    public static func invalidArgument(_ message: String) -> UnleashClientError {
+        UnleashClientError(.invalidArgument, message: message)
+    }
+
+    /// The HTTP status the server answered, for ``httpStatus(_:url:)``.
+    public var status: Int? {
+        if case .httpStatus(let status, _) = code { return status }
+        return nil
+    }
+
+    /// The URL that answered with ``status``.
+    public var url: String? {
+        if case .httpStatus(_, let url) = code { return url }
+        return nil
+    }
+
+    /// Whether no complete answer arrived within the timeout (``timeout`` says how long that was).
+    public var isTimedOut: Bool { timeout != nil }
+
+    /// For a timeout, how long the client waited.
+    public var timeout: Duration? {
+        if case .timedOut(let after) = code { return after }
+        return nil
+    }
+
+    /// Whether the connection failed.
+    public var isTransport: Bool { code == .transport }
+
+    /// Whether the answer arrived but is unusable.
+    public var isInvalidResponse: Bool { code == .invalidResponse }
+
+    /// Whether toggles could not be read from or written to the persistence directory.
+    public var isPersistence: Bool { code == .persistence }
+
+    /// Whether a bootstrap document is unusable.
+    public var isInvalidBootstrap: Bool { code == .invalidBootstrap }
+
+    /// Whether an argument of the client is unusable.
+    public var isInvalidArgument: Bool { code == .invalidArgument }
 
     /// Whether this failure stops polling (HTTP 401 or 403) until a request succeeds again.
     public var stopsPolling: Bool {
-        if case .httpStatus(let status, _) = self { return status == 401 || status == 403 }
-        return false
+        status == 401 || status == 403
     }
 
     /// Whether this failure makes the client back off (HTTP 404, 429 or 5xx).
     public var triggersBackoff: Bool {
-        if case .httpStatus(let status, _) = self {
-            return [404, 429].contains(status) || (500...599).contains(status)
-        }
-        return false
+        guard let status else { return false }
+        return [404, 429].contains(status) || (500...599).contains(status)
     }
 
     /// A one-line explanation such as `HTTP 503 from http://…/proxy`.
     public var description: String {
-        switch self {
+        switch code {
         case .httpStatus(let status, let url):
             let hint: String
             switch status {
@@ -55,15 +132,15 @@ public enum UnleashClientError: Error, Sendable, Hashable, CustomStringConvertib
             return "HTTP \(status) from \(url)\(hint)"
         case .timedOut(let after):
             return "timed out after \(after.formatted(.units(allowed: [.seconds, .milliseconds], width: .narrow)))"
-        case .transport(let message):
+        case .transport:
             return "connection failed: \(message)"
-        case .invalidResponse(let message):
+        case .invalidResponse:
             return "invalid response: \(message)"
-        case .persistence(let message):
+        case .persistence:
             return "persistence: \(message)"
-        case .invalidBootstrap(let message):
+        case .invalidBootstrap:
             return "invalid bootstrap: \(message)"
-        case .invalidArgument(let message):
+        case .invalidArgument:
             return "invalid argument: \(message)"
         }
     }

@@ -25,6 +25,15 @@ public struct UnleashClientOptions: Sendable {
     /// client and kept for its life (``UnleashClient/connectionID``). Set it only to pin an id, and then give each
     /// client its own.
     public var connectionID: String?
+    /// Streaming mode (``UnleashExperimentalMode/streaming``): the first pause before reconnecting a stream
+    /// (default 1 s); it doubles with each failure in a row up to ``maximumReconnectDelay``, with ±50 % jitter, and
+    /// is never shorter than the server's `retry:`.
+    public var minimumReconnectDelay: Duration
+    /// Streaming mode: the longest pause before reconnecting, before jitter (default 60 s).
+    public var maximumReconnectDelay: Duration
+    /// Streaming mode: how long a stream may stay silent before it counts as dropped (default 75 s; servers send
+    /// a keep-alive comment at least every 30 s).
+    public var streamIdleTimeout: Duration
     /// The source of wall-clock dates for timestamps (metrics buckets, the status's last fetch, registration):
     /// only read, never waited on.
     ///
@@ -43,12 +52,16 @@ public struct UnleashClientOptions: Sendable {
     ///   - storageDirectory: Where last-known-good toggles are persisted, or `nil`.
     ///   - bootstrapOverride: Whether a bootstrap wins over persisted toggles.
     ///   - connectionID: A connection id to pin, or `nil` for a new one per client.
+    ///   - minimumReconnectDelay: Streaming mode: the first pause before reconnecting.
+    ///   - maximumReconnectDelay: Streaming mode: the longest pause before reconnecting.
+    ///   - streamIdleTimeout: Streaming mode: how long a stream may stay silent.
     ///   - now: The source of dates for timestamps.
     ///   - clock: The clock waits are measured on.
     public init(
         timeout: Duration = .seconds(10), maximumResponseBytes: Int = 16 << 20,
         maximumBackoffMultiplier: Int = 10, storageDirectory: URL? = nil, bootstrapOverride: Bool = true,
-        connectionID: String? = nil,
+        connectionID: String? = nil, minimumReconnectDelay: Duration = .seconds(1),
+        maximumReconnectDelay: Duration = .seconds(60), streamIdleTimeout: Duration = .seconds(75),
         now: @escaping @Sendable () -> Date = { Date() }, clock: any Clock<Duration> = ContinuousClock()
     ) {
         self.timeout = timeout
@@ -57,6 +70,9 @@ public struct UnleashClientOptions: Sendable {
         self.storageDirectory = storageDirectory
         self.bootstrapOverride = bootstrapOverride
         self.connectionID = connectionID
+        self.minimumReconnectDelay = max(.milliseconds(1), minimumReconnectDelay)
+        self.maximumReconnectDelay = max(self.minimumReconnectDelay, maximumReconnectDelay)
+        self.streamIdleTimeout = max(.seconds(1), streamIdleTimeout)
         self.now = now
         self.clock = clock
     }

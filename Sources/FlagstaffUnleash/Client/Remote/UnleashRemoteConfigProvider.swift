@@ -88,10 +88,10 @@ public struct UnleashRemoteConfigProvider: RemoteConfigProvider {
         {
         case .success(let answer):
             response = answer
-        case .failure(.timedOut):
+        case .failure(let error) where error.isTimedOut:
             throw .timedOut(after: request.timeout)
-        case .failure(.transport(let message)):
-            throw .transport(message)
+        case .failure(let error) where error.isTransport:
+            throw .transport(error.message)
         case .failure(let error):
             throw .invalidResponse(error.description)
         }

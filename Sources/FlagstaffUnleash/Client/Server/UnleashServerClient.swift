@@ -2,7 +2,7 @@ import Flagstaff
 import Foundation
 
 /// A server-side Unleash client: it polls the client API (`/api/client/delta` where the server offers it, else
-/// `/api/client/features`), registers the application, sends metrics, and evaluates flags locally with
+/// `/api/client/features`) or, in streaming mode, follows `/api/client/streaming`; registers the application, sends metrics, and evaluates flags locally with
 /// ``UnleashEngine`` for any context, like Unleash's server SDKs.
 ///
 /// ```swift
@@ -12,6 +12,10 @@ import Foundation
 /// await unleash.start()
 /// if unleash.isEnabled("checkout.new-flow", context: UnleashContext(userId: user.id)) { … }
 /// ```
+///
+/// With `experimentalMode: .streaming` (``UnleashExperimentalMode/streaming``), the client keeps one event-stream
+/// connection instead of polling and applies each change as it arrives (see the mode for reconnection and the
+/// fallback to polling).
 ///
 /// Polling follows the same rules as ``UnleashClient``: the ETag is sent as `If-None-Match` and a 304 keeps the
 /// state; 401/403 stop polling; 404/429/5xx back off; timeouts, refused connections and bodies the engine rejects
@@ -53,6 +57,10 @@ public final class UnleashServerClient: Sendable {
     let poller: UnleashPoller<Model, UnleashStateDocument>
     /// Whether polls go to the delta API.
     let deltaAPI: UnleashDeltaSwitch
+    /// The event stream, in streaming mode.
+    let stream: UnleashStream?
+    /// How the client was asked to learn of changes.
+    public let experimentalMode: UnleashExperimentalMode
 
     /// What the client keeps beside the engine: each feature's and segment's JSON (keys sorted), to tell which
     /// features an answer changed and to persist the whole state.
@@ -80,6 +88,8 @@ public final class UnleashServerClient: Sendable {
     ///     unless ``UnleashClientOptions/bootstrapOverride`` is `false` (a bootstrap without features never wins).
     ///   - deltaAPI: Whether to poll `/api/client/delta` (default `true`); the client falls back to
     ///     `/api/client/features` for good when the server answers 404 there.
+    ///   - experimentalMode: ``UnleashExperimentalMode/polling`` (the default) or
+    ///     ``UnleashExperimentalMode/streaming`` to follow `{url}/client/streaming` instead of polling.
     ///   - options: Timeouts, limits, backoff, persistence and the clock.
     /// - Throws: ``UnleashClientError/invalidBootstrap(_:)`` when `bootstrap` is not a valid state, naming the JSON path.
     public init(
@@ -89,9 +99,12 @@ public final class UnleashServerClient: Sendable {
         disableMetrics: Bool = false, context: UnleashContext = UnleashContext(),
         customHeaders: [String: String] = [:],
         customHeadersProvider: (@Sendable () -> [String: String])? = nil,
-        bootstrap: Data? = nil, deltaAPI: Bool = true, options: UnleashClientOptions = UnleashClientOptions()
+        bootstrap: Data? = nil, deltaAPI: Bool = true, experimentalMode: UnleashExperimentalMode = .polling,
+        options: UnleashClientOptions = UnleashClientOptions()
     ) throws(UnleashClientError) {
         self.url = url
+        self.experimentalMode = experimentalMode
+        stream = experimentalMode.isStreaming ? UnleashStream(url: url, on: true, options: options) : nil
         let settings = UnleashPollerSettings(
             url: url, key: apiKey, appName: appName, environment: environment, instanceID: instanceID,
             customHeaders: customHeaders, customHeadersProvider: customHeadersProvider,
@@ -119,7 +132,7 @@ public final class UnleashServerClient: Sendable {
             do {
                 _ = candidate.install(try Self.take(bootstrap, into: engine, source: "bootstrap"))
             } catch {
-                if case .invalidResponse(let message) = error { throw .invalidBootstrap(message) }
+                if error.isInvalidResponse { throw .invalidBootstrap(error.message) }
                 throw error
             }
             guard !candidate.features.isEmpty else { return false }
@@ -160,17 +173,26 @@ public final class UnleashServerClient: Sendable {
 
     /// Registers the application (unless metrics are disabled), fetches the state once, then polls every
     /// ``refreshInterval`` and posts metrics every ``metricsInterval``. Returns after the first fetch.
+    ///
+    /// In streaming mode it opens the stream instead of fetching and polling, and returns once the stream has
+    /// brought the state or its first connection failed (it goes on reconnecting in the background).
     public func start() async {
-        if disableMetrics {
-            await poller.start()
-        } else {
-            await poller.start { [self] in await register() }
+        var first: (@Sendable () async -> Void)?
+        if !disableMetrics { first = { [self] in await register() } }
+        var connect: (@Sendable () async -> Void)?
+        if let stream, stream.isOn {
+            connect = { [poller] in await stream.start(poller) }
         }
+        await poller.start(first: first, connect: connect)
     }
 
-    /// Stops polling and periodic metrics, and sends the counts not sent yet once, in the background (within
-    /// ``UnleashClientOptions/timeout``; a failure is an `error` event). Returns at once; evaluations go on with
-    /// the last state. To wait for that last post, use ``stop(flushingMetrics:)``.
+    /// Whether the client follows the event stream now: `true` in streaming mode until the server answers 404 or
+    /// 405 there or asks for polling (then the client polls for good).
+    public var isStreaming: Bool { stream?.isOn ?? false }
+
+    /// Stops polling (or closes the stream) and periodic metrics, and sends the counts not sent yet once, in the
+    /// background (within ``UnleashClientOptions/timeout``; a failure is an `error` event). Returns at once;
+    /// evaluations go on with the last state. To wait for that last post, use ``stop(flushingMetrics:)``.
     public func stop() {
         poller.stop()
     }
@@ -235,9 +257,9 @@ public final class UnleashServerClient: Sendable {
     /// When the state was last fetched successfully, or `nil`.
     public var lastFetchTime: Date? { poller.lastFetchTime }
 
-    /// The time until the next poll, longer while backing off; `nil` when polling is off (interval 0) or after
-    /// 401/403 stopped it.
-    public var currentPollInterval: Duration? { poller.currentPollInterval }
+    /// The time until the next poll, longer while backing off; `nil` when polling is off (interval 0, or streaming)
+    /// or after 401/403 stopped it.
+    public var currentPollInterval: Duration? { isStreaming ? nil : poller.currentPollInterval }
 
     /// The time until the next periodic metrics post, longer while backing off after 404/429/5xx; `nil` when
     /// periodic posts are off (disabled, interval 0) or 401/403 stopped them.
