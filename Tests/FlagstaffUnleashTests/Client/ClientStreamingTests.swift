@@ -95,7 +95,9 @@ struct ClientStreamingTests {
             #expect(first.headers["unleash-appname"] == "checkout")
             #expect(first.headers["Last-Event-ID"] == nil)
 
-            // The server goes away: the client waits on its clock, then resumes after the last event it applied.
+            // The server goes away in the middle of event 3: the client waits on its clock, then resumes after the
+            // last event it applied (2), not the last id it read.
+            events.send("event: unleash-updated\nid: 3\ndata: {\"events\":[]}\n")
             events.closeConnections()
             try await clock.waitForSleepers()
             #expect(events.openedConnectionCount == 1)
