@@ -56,4 +56,6 @@ package enum FooterCondition: Sendable {
     case onOverrideOnly
     /// On a flag or setting row, not a group (`m`).
     case onMember
+    /// While a flag server runs beside the console (`console --serve`: `A`).
+    case withServer
 }

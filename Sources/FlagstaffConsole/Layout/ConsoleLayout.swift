@@ -49,6 +49,7 @@ package enum ConsoleLayout {
         case .history: drawHistory(context, into: &buffer)
         case .profiles, .profileName, .profileDelete: drawProfiles(context, into: &buffer)
         case .expiry: drawExpiryMenu(context, into: &buffer)
+        case .apps: drawApps(context, into: &buffer)
         default: break
         }
         return buffer
@@ -240,6 +241,7 @@ package enum ConsoleLayout {
                 || (flag == nil && state.showsStale && state.selectedKey != nil)
         case .onOverrideOnly: return flag?.isOverridden == true
         case .onMember: return state.selectedKey != nil && (flag != nil || !state.showsStale)
+        case .withServer: return state.hasServer
         }
     }
 

@@ -30,6 +30,8 @@ package enum ConsoleMode: Sendable, Hashable, CaseIterable {
     case profileName
     /// Asking whether to delete the highlighted profile (y/n), in the profile picker.
     case profileDelete
+    /// The connected apps overlay is open (``ConsoleState/appsOverlay``; `console --serve`).
+    case apps
 
     /// The mode's name in the key table of docs/console.md.
     package var name: String {
@@ -49,6 +51,7 @@ package enum ConsoleMode: Sendable, Hashable, CaseIterable {
         case .expiry: "expiry menu"
         case .profileName: "profile name"
         case .profileDelete: "delete question"
+        case .apps: "apps"
         }
     }
 }

@@ -105,6 +105,9 @@ extension ConsoleState {
             return [.editExternally(key: rejected.key, text: rejected.text)]
         case .profile(let action): return perform(action)
         case .expiry(let action): return perform(action)
+        case .openApps: return openApps()
+        case .closeApps: closeApps()
+        case .scrollApps(let delta): scrollApps(by: delta)
         }
         return []
     }

@@ -68,12 +68,17 @@ extension ConsoleState {
         case .profilesChanged(let message, let listing):
             receive(profileChange: message, listing: listing)
             return [.repaint]
+        case .appsRead(let apps):
+            showApps(apps)
+            return [.repaint]
         case .bisectChanged(let banner):
             bisect = banner
             return [.repaint]
         case .tick(let now, let sinceLastFrame):
             self.now = now
             guard sinceLastFrame >= .seconds(1) else { return [] }
+            // The apps overlay follows the server's clients (connects, fetches, disconnects) while it is open.
+            if mode == .apps { return [.read(.status), .read(.connectedApps)] }
             if !status.remotes.isEmpty { return [.read(.status)] }
             return showsExpiry() ? [.repaint] : []
         case .signal(let signal):
@@ -193,7 +198,7 @@ extension ConsoleState {
         case .profileDelete:
             mode = .profiles
             statusMessage = "Kept " + (profilePicker?.selectedEntry?.name ?? "the profile")
-        case .list, .help, .restartPrompt, .quitWhenSaved, .pick, .editRejected, .history, .profiles, .expiry:
+        case .list, .help, .restartPrompt, .quitWhenSaved, .pick, .editRejected, .history, .profiles, .expiry, .apps:
             break
         }
         return []

@@ -92,6 +92,8 @@ package struct ConsoleState: Sendable {
     package internal(set) var profilePicker: ProfilePicker?
     /// The expiry menu, in ``ConsoleMode/expiry``.
     package internal(set) var expiryMenu: ExpiryMenu?
+    /// The connected apps overlay, in ``ConsoleMode/apps``.
+    package internal(set) var appsOverlay: AppsOverlay?
     /// Whether the `Stale` scope (after `Overridden`) is active: the doctor's orphans, no-ops and expired
     /// overrides; ``scope`` is then `.all`.
     package internal(set) var showsStale = false
