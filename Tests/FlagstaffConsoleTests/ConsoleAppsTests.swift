@@ -36,7 +36,7 @@ import Testing
         ]
         let effects = press(.character("A"), into: &state)
         #expect(effects.isEmpty, "the read was answered")
-        #expect(state.mode == .apps)
+        #expect(state.mode.kind == .apps)
         var screen = ConsoleLayout.render(state)
         #expect(screen.find(" Connected apps ") != nil, "\(screen.text)")
         #expect(screen.find("2 apps · 1 streaming · 1 polling · 1 behind") != nil, "\(screen.text)")
@@ -60,7 +60,7 @@ import Testing
         #expect(ConsoleLayout.render(state).find("No app has connected yet") != nil)
 
         press(.escape, into: &state)
-        #expect(state.mode == .list && state.appsOverlay == nil)
+        #expect(state.mode.kind == .list && state.appsOverlay == nil)
         #expect(ConsoleLayout.render(state).find("Connected apps") == nil)
     }
 
@@ -77,14 +77,14 @@ import Testing
         press(.character("q"), into: &state)
         bare = state.state
         _ = bare.update(.appsRead([app("late", now: now)]))
-        #expect(bare.appsOverlay == nil && bare.mode == .list)
+        #expect(bare.appsOverlay == nil && bare.mode.kind == .list)
     }
 
     @Test func withoutAServerTheKeySaysWhatItNeeds() throws {
         var state = ConsoleHarness(registry: try makeRegistry())
         #expect(ConsoleLayout.render(state).find("A apps") == nil, "no footer item without a server")
         press(.character("A"), into: &state)
-        #expect(state.mode == .list)
+        #expect(state.mode.kind == .list)
         #expect(state.statusMessage?.contains("console --serve") == true)
     }
 

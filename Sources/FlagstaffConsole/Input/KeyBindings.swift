@@ -237,18 +237,18 @@ package enum KeyBindings {
     ]
 
     /// The binding of `key` in `mode`, if any.
-    package static func binding(for key: ConsoleKey, in mode: ConsoleMode) -> KeyBinding? {
+    package static func binding(for key: ConsoleKey, in mode: ConsoleMode.Kind) -> KeyBinding? {
         table[Slot(key: key, mode: mode)]
     }
 
     /// The rows that act in `mode`, in table order.
-    package static func bindings(in mode: ConsoleMode) -> [KeyBinding] {
+    package static func bindings(in mode: ConsoleMode.Kind) -> [KeyBinding] {
         all.filter { $0.modes.contains(mode) }
     }
 
     private struct Slot: Hashable {
         let key: ConsoleKey
-        let mode: ConsoleMode
+        let mode: ConsoleMode.Kind
     }
 
     /// Key and mode → binding; the first row wins if two rows bind a key in one mode (a test forbids it).

@@ -6,7 +6,7 @@ extension ConsoleLayout {
     /// menu), from ``KeyBindings``; an entry without keys is a section title ("While searching:"), an empty entry
     /// a blank line.
     static let helpEntries: [(keys: String, help: String)] = {
-        let sections: [(ConsoleMode, String)] = [
+        let sections: [(ConsoleMode.Kind, String)] = [
             (.search, "While searching:"), (.edit, "Editing a value (Enter on a setting):"),
             (.pick, "Choosing a value from a list:"), (.history, "In the history (H):"),
             (.profiles, "In the profile picker (p):"), (.expiry, "In the expiry menu (t):"),

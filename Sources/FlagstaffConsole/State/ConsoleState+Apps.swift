@@ -9,29 +9,27 @@ extension ConsoleState {
             statusMessage = "No flag server: the apps show with flagstaff console --serve [HOST:]PORT"
             return []
         }
-        mode = .apps
-        appsOverlay = AppsOverlay()
+        mode = .apps(AppsOverlay())
         return [.read(.connectedApps)]
     }
 
     /// The apps were read: shown, the scroll kept where it can be.
     mutating func showApps(_ apps: [ConnectedApp]) {
-        guard mode == .apps else { return }
-        var overlay = appsOverlay ?? AppsOverlay()
+        guard case .apps(var overlay) = mode else { return }
         overlay.apps = apps
         overlay.offset = min(overlay.offset, max(0, apps.count - 1))
-        appsOverlay = overlay
+        mode = .apps(overlay)
     }
 
     /// `Esc`, `A`, `q` in the overlay.
     mutating func closeApps() {
         mode = .list
-        appsOverlay = nil
     }
 
     /// Scrolls the overlay by apps.
     mutating func scrollApps(by delta: Int) {
-        guard let count = appsOverlay?.apps?.count, let offset = appsOverlay?.offset else { return }
-        appsOverlay?.offset = min(max(0, offset + delta), max(0, count - 1))
+        guard case .apps(var overlay) = mode, let count = overlay.apps?.count else { return }
+        overlay.offset = min(max(0, overlay.offset + delta), max(0, count - 1))
+        mode = .apps(overlay)
     }
 }
