@@ -21,7 +21,13 @@ final class FakeFirebaseFeature: AnyFlag, @unchecked Sendable {
 /// A flag server attached as a remote source (`flagstaff console --serve`).
 final class FakeServedSource: ServedEvaluationReport {
     let name: String
+    private let apps = AnnotatedMutex<[ConnectedApp]>([])
     init(name: String) { self.name = name }
+    /// The apps the test says are connected.
+    var connectedApps: [ConnectedApp] {
+        get { apps.withLock { $0 } }
+        set { apps.withLock { $0 = newValue } }
+    }
     var status: RemoteSourceStatus { RemoteSourceStatus(lastFetch: nil, state: .ok) }
     func refresh() async {}
     func evaluationSummary(forKey key: String) -> String? { nil }

@@ -131,7 +131,7 @@ import Testing
         try pressAndApply(.character("u"), into: &state)
         #expect(state.statusMessage == "this store keeps no change history")
         try pressAndApply(.character("H"), into: &state)
-        #expect(state.mode == .history)
+        #expect(state.mode.kind == .history)
         #expect(ConsoleLayout.render(state).find("This store keeps no change history") != nil)
     }
 
@@ -165,7 +165,7 @@ import Testing
         let fixture = try Fixture()
         fixture.state.select(key: "useTabBarNav")
         try fixture.press(.character("o"), .character("q"))
-        #expect(fixture.state.mode == .restartPrompt)
+        #expect(fixture.state.mode.kind == .restartPrompt)
         try fixture.press(.character("u"))
         // The prompt's undo: the restart-requiring change put back, and the console quits.
         #expect(fixture.runner.outcome?.restartChoice == .undo)
@@ -181,7 +181,7 @@ import Testing
         try fixture.press(.character("/"))
         for character in "blue" { try fixture.press(.character(character)) }
         try fixture.press(.enter, .character("H"))
-        #expect(fixture.state.mode == .history)
+        #expect(fixture.state.mode.kind == .history)
         var screen = fixture.screen
         #expect(screen.find("3 changes, newest first (times in UTC)") != nil)
         let avatar = screen.row(containing: "cli      moments.isRoundedAvatar: default → off")
@@ -196,12 +196,12 @@ import Testing
         screen = fixture.screen
         #expect(screen.text(row: compact).contains("▸ 20"))
         try fixture.press(.enter)
-        #expect(fixture.state.mode == .list)
+        #expect(fixture.state.mode.kind == .list)
         #expect(fixture.state.query.isEmpty)
         #expect(fixture.state.selectedKey == "list.compactRows")
 
         try fixture.press(.character("H"), .escape)
-        #expect(fixture.state.mode == .list)
+        #expect(fixture.state.mode.kind == .list)
         #expect(fixture.state.history == nil)
         #expect(fixture.state.selectedKey == "list.compactRows")
     }

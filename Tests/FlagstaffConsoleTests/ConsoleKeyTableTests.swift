@@ -102,17 +102,17 @@ import Testing
 
     @Test mutating func slashStartsSearchEnterKeepsEscClears() {
         press(.character("/"), into: &state)
-        #expect(state.mode == .search)
+        #expect(state.mode.kind == .search)
         type("avatar", into: &state)
         var screen = ConsoleLayout.render(state)
         #expect(screen.text(row: 1).hasPrefix(" / avatar▏"))
         #expect(screen.row(containing: "Blue Text") == -1)
         #expect(screen.row(containing: "Moments → Is Rounded Avatar") > 0)
         press(.down, into: &state)  // ↑/↓ still move while typing
-        #expect(state.cursor == 1 && state.mode == .search)
+        #expect(state.cursor == 1 && state.mode.kind == .search)
         press(.enter, into: &state)
         screen = ConsoleLayout.render(state)
-        #expect(state.mode == .list)
+        #expect(state.mode.kind == .list)
         #expect(screen.text(row: 1).hasPrefix(" / avatar "), "Enter keeps the filter, without the typing cursor")
         #expect(screen.row(containing: "Blue Text") == -1)
         press(.escape, into: &state)
@@ -126,9 +126,9 @@ import Testing
         press(.backspace, into: &state)
         #expect(state.query == "blu")
         press(.control("u"), into: &state)
-        #expect(state.query.isEmpty && state.mode == .search)
+        #expect(state.query.isEmpty && state.mode.kind == .search)
         press(.escape, into: &state)
-        #expect(state.mode == .list)
+        #expect(state.mode.kind == .list)
     }
 
     @Test mutating func tabCyclesScopes() throws {
@@ -210,7 +210,7 @@ import Testing
         screen = ConsoleLayout.render(state)
         #expect(screen.text(row: 0).contains("0 overridden"))
         press(.character("R"), into: &state)
-        #expect(state.mode == .list)
+        #expect(state.mode.kind == .list)
         #expect(ConsoleLayout.render(state).text(row: 29).contains("No overrides to reset"))
         try apply(press(.home, .character("o"), into: &state), to: &state)  // Blue Text: no restart needed
         press(.character("R"), into: &state)
@@ -240,9 +240,9 @@ import Testing
                 #expect(screen.find("R                             reset every override (asks y/n)") != nil)
                 #expect(screen.find("? or Esc closes") != nil)
                 press(.character("o"), into: &state)  // ignored while help is open
-                #expect(state.mode == .help)
+                #expect(state.mode.kind == .help)
                 press(close, into: &state)
-                #expect(state.mode == .list)
+                #expect(state.mode.kind == .list)
                 #expect(ConsoleLayout.render(state).find("? or Esc closes") == nil)
             }
         }
@@ -269,7 +269,7 @@ import Testing
         #expect(screen.find(first) == nil)
         press(.character("g"), into: &small)
         #expect(ConsoleLayout.render(small).find(first) != nil)
-        #expect(small.mode == .help)
+        #expect(small.mode.kind == .help)
         // Tall enough: no scrolling hint.
         var tall = ConsoleHarness(registry: registry, width: 100, height: ConsoleLayout.helpLines.count + 6)
         press(.character("?"), into: &tall)
@@ -333,9 +333,9 @@ import Testing
 
     @Test mutating func escapeNeverQuits() {
         #expect(press(.escape, into: &state).isEmpty)
-        #expect(state.mode == .list)
+        #expect(state.mode.kind == .list)
         press(.character("?"), .escape, .escape, into: &state)
-        #expect(state.mode == .list)
+        #expect(state.mode.kind == .list)
     }
 
     @Test mutating func forcingAGroupRowOnlyExplains() {

@@ -27,7 +27,7 @@ import Testing
         }
         state.move(to: TypedRow.maxItems)
         #expect(try pressAndApply(.character("e"), into: &state).isEmpty)
-        #expect(state.mode == .list)
+        #expect(state.mode.kind == .list)
         #expect(state.statusMessage?.hasPrefix("maxItems is fixed at launch") == true)
         #expect(store.load().isEmpty, "nothing written")
         // Members without a launch value stay editable.

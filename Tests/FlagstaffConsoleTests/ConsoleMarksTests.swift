@@ -83,7 +83,7 @@ import Testing
         #expect(state.statusMessage == "Cleared 3 marks")
         // With neither, Esc does nothing (and never quits).
         #expect(press(.escape, into: &state).isEmpty)
-        #expect(state.mode == .list)
+        #expect(state.mode.kind == .list)
     }
 
     @Test func xWithMarksForcesEveryMarkedFlagOffInOneWrite() throws {
@@ -124,11 +124,11 @@ import Testing
         press(.character("M"), into: &state)
         #expect(state.marks.count == 27)
         #expect(press(.character("o"), into: &state).isEmpty)
-        #expect(state.mode == .confirmBulk)
+        #expect(state.mode.kind == .confirmBulk)
         #expect(ConsoleLayout.render(state).find("Force ON 27 marked flags?  y yes  n no") != nil)
         // Any other key: no, nothing written.
         #expect(press(.character("n"), into: &state).isEmpty)
-        #expect(state.mode == .list)
+        #expect(state.mode.kind == .list)
         #expect(state.statusMessage == "Cancelled: nothing was changed")
         #expect(registry.storedOverrides.isEmpty)
 
@@ -139,7 +139,7 @@ import Testing
         // Members on by their static default get no override.
         let onByDefault = registry.allFeatures.filter { AnyFeatureRegistry.declarationGives(.on, to: $0) }.count
         #expect(registry.storedOverrides.count == 27 - onByDefault)
-        #expect(state.mode == .list)
+        #expect(state.mode.kind == .list)
         #expect(state.statusMessage == "Forced ON 27 marked flags · u undoes it")
     }
 
@@ -148,7 +148,7 @@ import Testing
         press(.character("M"), into: &state)
         #expect(state.marks.count == 20)
         #expect(press(.character("x"), into: &state).count == 1)
-        #expect(state.mode == .list)
+        #expect(state.mode.kind == .list)
     }
 
     @Test func markedSettingsAreSkippedByOnOffAndResetByR() throws {
@@ -217,7 +217,7 @@ extension ConsoleMarksTests {
     @Test func ctrlCInTheBulkQuestionQuits() throws {
         var state = ConsoleHarness(registry: try registry(extra: 20), width: 100, height: 30)
         press(.character("M"), .character("x"), into: &state)
-        #expect(state.mode == .confirmBulk)
+        #expect(state.mode.kind == .confirmBulk)
         #expect(press(.control("c"), into: &state) == [.quit(.notNeeded, signal: nil)])
     }
 

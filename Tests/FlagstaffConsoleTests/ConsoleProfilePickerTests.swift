@@ -45,7 +45,7 @@ import Testing
         defer { runner.stop() }
 
         try runner.send(.key(.character("p")), to: &state)
-        #expect(state.mode == .profiles)
+        #expect(state.mode.kind == .profiles)
         let screen = ConsoleLayout.render(state)
         #expect(screen.row(containing: "Profiles · merge") >= 0)
         #expect(screen.row(containing: "checkout  1 change") >= 0)
@@ -91,18 +91,18 @@ import Testing
         defer { runner.stop() }
         try runner.send(.key(.character("p")), to: &state)
         try runner.send(.key(.character("s")), to: &state)
-        #expect(state.mode == .profileName)
+        #expect(state.mode.kind == .profileName)
         for character in "smoke" { try runner.send(.key(.character(character)), to: &state) }
         var screen = ConsoleLayout.render(state)
         #expect(screen.find("Save as: smoke▏  Enter save  Esc cancel") != nil, "\(screen.text)")
         // A name already taken is refused: nothing is overwritten.
         try runner.send(.key(.enter), to: &state)
-        #expect(state.mode == .profileName)
+        #expect(state.mode.kind == .profileName)
         #expect(state.statusMessage == "A profile named smoke exists: delete it first (d) or choose another name")
         try runner.send(.key(.backspace), to: &state)
         for character in "y-2" { try runner.send(.key(.character(character)), to: &state) }
         try runner.send(.key(.enter), to: &state)
-        #expect(state.mode == .profiles)
+        #expect(state.mode.kind == .profiles)
         #expect(state.statusMessage == "Saved profile smoky-2: 2 overrides")
         let saved = try fixture.library.load("smoky-2")
         #expect(saved.overrides == ["blueText": .on, "list.compactRows": .off])
@@ -113,7 +113,7 @@ import Testing
         try runner.send(.key(.character("s")), to: &state)
         try runner.send(.key(.character("x")), to: &state)
         try runner.send(.key(.escape), to: &state)
-        #expect(state.mode == .profiles)
+        #expect(state.mode.kind == .profiles)
         #expect(try fixture.library.names() == ["smoke", "smoky-2"])
     }
 
@@ -126,10 +126,10 @@ import Testing
         try runner.send(.key(.character("p")), to: &state)
         try runner.send(.key(.down), to: &state)
         try runner.send(.key(.character("d")), to: &state)
-        #expect(state.mode == .profileDelete)
+        #expect(state.mode.kind == .profileDelete)
         #expect(ConsoleLayout.render(state).find("Delete smoke? y yes  any other key no") != nil)
         try runner.send(.key(.character("n")), to: &state)
-        #expect(state.mode == .profiles)
+        #expect(state.mode.kind == .profiles)
         #expect(state.statusMessage == "Kept smoke")
         #expect(try fixture.library.names() == ["checkout", "smoke"])
         try runner.send(.key(.character("d")), to: &state)
@@ -149,7 +149,7 @@ import Testing
 
         try runner.send(.key(.character("p")), to: &state)
         try runner.send(.key(.enter), to: &state)
-        #expect(state.mode == .list)
+        #expect(state.mode.kind == .list)
         #expect(state.profilePicker == nil)
         #expect(state.pendingWrites.isEmpty)
         #expect(
@@ -195,7 +195,7 @@ import Testing
             defer { runner.stop() }
             try runner.send(.key(.character("p")), to: &state)
             try runner.send(.key(key), to: &state)
-            #expect(state.mode == .list, "\(key)")
+            #expect(state.mode.kind == .list, "\(key)")
             #expect(ConsoleLayout.render(state).row(containing: "Profiles") < 0)
         }
         #expect(try FileOverrideStore(url: fixture.url).load() == [:])
@@ -216,7 +216,7 @@ import Testing
 
         try runner.send(.key(.enter), to: &state)
         screen = ConsoleLayout.render(state)
-        #expect(state.mode == .profiles)  // stays open: another profile can be picked
+        #expect(state.mode.kind == .profiles)  // stays open: another profile can be picked
         #expect(screen.row(containing: "Cannot apply broken:") >= 0)
         #expect(try FileOverrideStore(url: fixture.url).load() == [:])
     }
@@ -259,7 +259,7 @@ import Testing
         try memoryRunner.send(.key(.character("p")), to: &memoryState)
         #expect(ConsoleLayout.render(memoryState).row(containing: "No profiles folder") >= 0)
         try memoryRunner.send(.key(.enter), to: &memoryState)
-        #expect(memoryState.mode == .profiles)
+        #expect(memoryState.mode.kind == .profiles)
     }
 
     @Test func theDiffFollowsChangesMadeWhileThePickerIsOpen() throws {

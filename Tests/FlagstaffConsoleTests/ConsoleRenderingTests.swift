@@ -79,7 +79,7 @@ import Testing
             for key in [ConsoleKey.character("o"), .character("?"), .character("/"), .down, .escape, .enter] {
                 #expect(press(key, into: &state).isEmpty)
             }
-            #expect(state.mode == .list && state.cursor == 0)
+            #expect(state.mode.kind == .list && state.cursor == 0)
             #expect(press(.character("q"), into: &state) == [.quit(.notNeeded, signal: nil)])
             #expect(press(.control("c"), into: &state) == [.quit(.notNeeded, signal: nil)])
         }
@@ -181,14 +181,14 @@ import Testing
         var state = ConsoleHarness(registry: registry)
         try apply(press(.down, .character("o"), into: &state), to: &state)
         #expect(press(.character("q"), into: &state).isEmpty)
-        #expect(state.mode == .restartPrompt)
+        #expect(state.mode.kind == .restartPrompt)
         let screen = ConsoleLayout.render(state)
         #expect(screen.find("Restart needed") != nil)
         #expect(screen.find("⟳ Use Tab Bar Nav  OFF → ON") != nil, "\(screen.text)")
         #expect(screen.find("r restart now  l later  u undo  Esc cancel") != nil)
         #expect(press(.character("o"), into: &state).isEmpty, "other keys are ignored in the prompt")
         #expect(press(.escape, into: &state).isEmpty)
-        #expect(state.mode == .list)
+        #expect(state.mode.kind == .list)
         #expect(ConsoleLayout.render(state).find("Restart needed") == nil)
     }
 }

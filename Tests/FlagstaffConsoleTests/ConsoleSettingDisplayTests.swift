@@ -107,7 +107,7 @@ import Testing
         try pressAndApply(.character(" "), into: &state)  // system → light
         #expect(features.theme.value == .light)
         press(.character("q"), into: &state)
-        #expect(state.mode == .restartPrompt)
+        #expect(state.mode.kind == .restartPrompt)
         #expect(
             state.pendingRestarts == [
                 PendingRestart(key: "theme", label: "Theme", launchText: "system", currentText: "light")

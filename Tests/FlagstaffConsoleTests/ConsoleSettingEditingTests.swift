@@ -11,7 +11,7 @@ import Testing
     @Test func enterOpensTheInlineEditorPrefilledAndEnterCommitsThroughTheWritePath() throws {
         var (features, state) = typedState(row: TypedRow.maxItems)
         #expect(press(.enter, into: &state).isEmpty)
-        #expect(state.mode == .edit)
+        #expect(state.mode.kind == .edit)
         #expect(state.editor?.text == "20")
         #expect(state.editor?.cursor == 2)
         var screen = ConsoleLayout.render(state)
@@ -22,7 +22,7 @@ import Testing
         let effects = try pressAndApply(.enter, into: &state)
         #expect(effects == [.write(.values(["maxItems": try OverrideValue(json: "25")]))])
         #expect(state.pendingWrites.isEmpty, "saved at once (the store's lock is free)")
-        #expect(state.mode == .list && state.editor == nil)
+        #expect(state.mode.kind == .list && state.editor == nil)
         #expect(features.maxItems.value == 25)
         screen = ConsoleLayout.render(state)
         #expect(
@@ -38,7 +38,7 @@ import Testing
         var screen = ConsoleLayout.render(state)
         #expect(screen.text(row: 29).contains("500  ✗ must be 1…100"), "\(screen.text(row: 29))")
         #expect(try pressAndApply(.enter, into: &state).isEmpty, "Enter writes nothing while the value is invalid")
-        #expect(state.mode == .edit)
+        #expect(state.mode.kind == .edit)
         type("x", into: &state)
         #expect(state.editor?.problem?.isEmpty == false)
         press(.control("u"), into: &state)
@@ -54,7 +54,7 @@ import Testing
         press(.enter, .control("u"), into: &state)
         type("#000000", into: &state)
         #expect(try pressAndApply(.escape, into: &state).isEmpty)
-        #expect(state.mode == .list && state.editor == nil)
+        #expect(state.mode.kind == .list && state.editor == nil)
         #expect(state.statusMessage == "Edit cancelled: Card Color unchanged")
         #expect(features.cardColor.overriddenValue == nil)
         #expect(state.pendingWrites.isEmpty)
@@ -104,7 +104,7 @@ import Testing
         try pressAndApply(.character(" "), into: &state)
         #expect(features.theme.value == .dark)
         press(.character("e"), into: &state)
-        #expect(state.mode == .pick)
+        #expect(state.mode.kind == .pick)
         #expect(
             state.picker
                 == ChoicePicker(
@@ -119,7 +119,7 @@ import Testing
         #expect(features.theme.overriddenValue == .system)
         press(.character("e"), .up, into: &state)
         #expect(try pressAndApply(.escape, into: &state).isEmpty)
-        #expect(state.mode == .list && features.theme.overriddenValue == .system)
+        #expect(state.mode.kind == .list && features.theme.overriddenValue == .system)
     }
 
     @Test func eOnAJSONSettingAsksForTheExternalEditorWithPrettyJSON() throws {
@@ -149,7 +149,7 @@ import Testing
         var (features, state) = typedState(row: TypedRow.appFeatureConfig)
         let bad = "{\"isNewFeatureEnabled\": \"yes\", \"maxUploadSize\": 1, \"themeColors\": {}}"
         _ = state.update(.externalEditFinished(key: "appFeatureConfig", result: .edited(bad)))
-        #expect(state.mode == .editRejected)
+        #expect(state.mode.kind == .editRejected)
         #expect(state.rejectedEdit?.text == bad)
         let screen = ConsoleLayout.render(state)
         let footer = (24...29).map { screen.text(row: $0) }.joined()
@@ -161,9 +161,9 @@ import Testing
         // e opens the editor again on the rejected text, so the edit is not lost.
         #expect(press(.character("e"), into: &state) == [.editExternally(key: "appFeatureConfig", text: bad)])
         _ = state.update(.externalEditFinished(key: "appFeatureConfig", result: .edited("not json")))
-        #expect(state.mode == .editRejected)
+        #expect(state.mode.kind == .editRejected)
         #expect(press(.escape, into: &state).isEmpty)
-        #expect(state.mode == .list && features.appFeatureConfig.overriddenValue == nil)
+        #expect(state.mode.kind == .list && features.appFeatureConfig.overriddenValue == nil)
         // A valid result is written; an editor that failed leaves a message and writes nothing.
         let good = "{\"isNewFeatureEnabled\": true, \"maxUploadSize\": 5, \"themeColors\": {}}"
         let effects = state.update(.externalEditFinished(key: "appFeatureConfig", result: .edited(good)))

@@ -205,7 +205,7 @@ import Testing
         _ = state.registryChanged(keys: ["flag5"])
         #expect(state.update(.signal(.hangUp)) == [.quit(.later, signal: .hangUp)])
         #expect(state.update(.signal(.interrupt)) == [.repaint])
-        #expect(state.mode == .restartPrompt)
+        #expect(state.mode.kind == .restartPrompt)
         #expect(state.update(.signal(.interrupt)) == [.quit(.later, signal: .interrupt)])
     }
 
@@ -227,7 +227,7 @@ import Testing
                 .write(.values(["flag10": OverrideValue?.none, "flag15": .off]))
             ])
         // The session ends once the undo is saved.
-        #expect(state.mode == .quitWhenSaved)
+        #expect(state.mode.kind == .quitWhenSaved)
         #expect(state.update(.storeWriteSaved) == [.quit(.undo, signal: nil)])
     }
 

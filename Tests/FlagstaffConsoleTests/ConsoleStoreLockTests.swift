@@ -68,7 +68,7 @@ import Testing
         type("tab", into: &state)
         #expect(state.selectedKey == "useTabBarNav")
         press(.escape, .character("?"), into: &state)
-        #expect(state.mode == .help)
+        #expect(state.mode.kind == .help)
         press(.escape, into: &state)
 
         // The write lands: the registry reports the flag, the runner the write; the marker and notice go.
@@ -111,7 +111,7 @@ import Testing
         var state = stateWithPendingWrite()
         _ = state.update(.storeLocked(holder: holder, waited: .seconds(1)))
         #expect(press(.character("q"), into: &state).isEmpty)
-        #expect(state.mode == .quitWhenSaved)
+        #expect(state.mode.kind == .quitWhenSaved)
         #expect(
             ConsoleLayout.render(state).footerMessage
                 == "Quitting once the change is saved (the store is locked by pid 4242 (flagstaff set blueText off), 1 s) · y quit without saving  Esc stay"
@@ -128,19 +128,19 @@ import Testing
         // A second Ctrl-C (SIGINT) does the same, with the signal.
         state = stateWithPendingWrite()
         #expect(state.update(.signal(.interrupt)) == [.repaint])
-        #expect(state.mode == .quitWhenSaved)
+        #expect(state.mode.kind == .quitWhenSaved)
         #expect(state.update(.signal(.interrupt)) == [.quit(.notNeeded, signal: .interrupt)])
         // Esc: back to the list, the write keeps waiting and still lands.
         state = stateWithPendingWrite()
         press(.character("q"), .escape, into: &state)
-        #expect(state.mode == .list)
+        #expect(state.mode.kind == .list)
         #expect(state.pendingWrites.count == 1)
         #expect(state.update(.storeWriteSaved) == [.repaint], "no quit after Esc")
         // A write that fails while quitting: the console stays and says why.
         state = stateWithPendingWrite()
         press(.character("q"), into: &state)
         _ = state.update(.storeWriteFailed("disk full"))
-        #expect(state.mode == .list)
+        #expect(state.mode.kind == .list)
         #expect(state.statusMessage == "Not quitting: could not save the change: disk full")
     }
 
@@ -149,10 +149,10 @@ import Testing
         try registry.setOverrides(["useTabBarNav": .enabled])
         _ = state.registryChanged(keys: ["useTabBarNav"])
         press(.character("q"), into: &state)
-        #expect(state.mode == .restartPrompt)
+        #expect(state.mode.kind == .restartPrompt)
         #expect(press(.character("u"), into: &state) == [.write(.values(["useTabBarNav": OverrideValue?.none]))])
         _ = state.update(.storeLocked(holder: holder, waited: .zero))
-        #expect(state.mode == .quitWhenSaved)
+        #expect(state.mode.kind == .quitWhenSaved)
         // The restart-requiring change stays in place: quitting without the undo means restarting later.
         #expect(press(.character("y"), into: &state) == [.quit(.later, signal: nil)])
     }

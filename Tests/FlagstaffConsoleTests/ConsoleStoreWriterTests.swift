@@ -79,7 +79,7 @@ import Testing
         let runner = ConsoleEffectRunner(registry: fixture.registry, terminal: ScriptedTerminal(events: []))
         try runner.send(.key(.character("o")), to: &state)
         try runner.send(.key(.character("q")), to: &state)
-        #expect(state.mode == .quitWhenSaved)
+        #expect(state.mode.kind == .quitWhenSaved)
         #expect(runner.outcome == nil)
         try runner.send(.key(.character("y")), to: &state)
         let outcome = try #require(runner.outcome)

@@ -58,13 +58,13 @@ import Testing
         defer { runner.stop() }
 
         try runner.send(.key(.character("t")), to: &state)
-        #expect(state.mode == .expiry)
+        #expect(state.mode.kind == .expiry)
         var screen = ConsoleLayout.render(state)
         for label in ["▸ 1 hour", "1 day", "1 week", "never", "Now: never"] {
             #expect(screen.row(containing: label) >= 0, "\(label)")
         }
         try runner.send(.key(.enter), to: &state)
-        #expect(state.mode == .list)
+        #expect(state.mode.kind == .list)
         #expect(fixture.registry.overrideExpiry(forKey: "blueText")?.expiresAt == fixture.clock.date + 3600)
         screen = ConsoleLayout.render(state)
         let row = screen.row(containing: "Blue Text")
@@ -90,7 +90,7 @@ import Testing
         var (state, runner) = fixture.open()
         defer { runner.stop() }
         try runner.send(.key(.character("t")), to: &state)
-        #expect(state.mode == .list)
+        #expect(state.mode.kind == .list)
         #expect(ConsoleLayout.render(state).row(containing: "blueText has no override") >= 0)
 
         try fixture.registry.setOverrides(["blueText": .enabled])
@@ -98,7 +98,7 @@ import Testing
         for key in [ConsoleKey.escape, .character("q"), .character("t")] {
             try runner.send(.key(.character("t")), to: &state)
             try runner.send(.key(key), to: &state)
-            #expect(state.mode == .list)
+            #expect(state.mode.kind == .list)
         }
         #expect(fixture.registry.overrideExpiry(forKey: "blueText") == nil)
     }

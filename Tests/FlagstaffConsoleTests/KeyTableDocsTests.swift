@@ -12,7 +12,7 @@ import Testing
         var help: String
 
         var description: String {
-            let modeNames = ConsoleMode.allCases.map(\.name).filter(modes.contains)
+            let modeNames = ConsoleMode.Kind.allCases.map(\.name).filter(modes.contains)
             return "| " + keys.map { "`\($0)`" }.joined(separator: " ") + " | " + modeNames.joined(separator: ", ")
                 + " | " + help + " |"
         }

@@ -130,6 +130,32 @@ final class ServeConsoleSource: ServedEvaluationReport {
     /// Re-reads the store if it changed (`Ctrl-R`).
     func refresh() async { _ = server.live.current() }
 
+    /// The open streams, then the clients that fetched values without a stream open (a streaming SDK's register
+    /// and metrics calls do not list it twice, nor once its stream closed), each with how many changes it lacks.
+    var connectedApps: [ConnectedApp] {
+        // Numbers a change not yet seen, so that a poller answered with the newest values counts as up to date.
+        server.feed.refresh()
+        let streams = server.streamClients
+        let streaming = Set(streams.map(\.client.name))
+        let streamed = streams.map { client, behind in
+            ConnectedApp(
+                name: client.name, sdk: client.sdk, address: client.address,
+                connection: .streaming(client.kind == .unleash ? "Unleash" : "OFREP"), lastSeen: client.lastSeen,
+                freshness: client.revision == nil ? .notFetched : Self.freshness(behind))
+        }
+        let polling = server.clients.clients.compactMap { client -> ConnectedApp? in
+            guard let etag = client.servedETag, !streaming.contains(client.name) else { return nil }
+            return ConnectedApp(
+                name: client.name, sdk: client.sdk, address: client.addressText, connection: .polling,
+                lastSeen: client.lastSeen, freshness: Self.freshness(server.feed.changesBehind(etag: etag)))
+        }
+        return streamed + polling
+    }
+
+    private static func freshness(_ changesBehind: Int?) -> ConnectedApp.Freshness {
+        changesBehind == 0 ? .upToDate : .behind(changes: changesBehind)
+    }
+
     func evaluationSummary(forKey key: String) -> String? {
         let count = server.clients.evaluations(forKey: key)
         guard count.total > 0 else { return nil }

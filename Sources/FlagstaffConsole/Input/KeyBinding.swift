@@ -4,7 +4,7 @@ package struct KeyBinding: Sendable {
     /// The keys (any of them triggers the action).
     package let keys: [ConsoleKey]
     /// The modes in which the keys have this meaning.
-    package let modes: Set<ConsoleMode>
+    package let modes: Set<ConsoleMode.Kind>
     /// What the keys do.
     package let action: ConsoleAction
     /// The description in the help overlay and the docs' key table.
@@ -23,7 +23,8 @@ package struct KeyBinding: Sendable {
     ///   - priority: the footer item's priority when not `kept` (default 9, dropped first).
     ///   - when: when the footer item is shown.
     package init(
-        _ keys: [ConsoleKey], in modes: Set<ConsoleMode>, _ action: ConsoleAction, help: String, footer: String? = nil,
+        _ keys: [ConsoleKey], in modes: Set<ConsoleMode.Kind>, _ action: ConsoleAction, help: String,
+        footer: String? = nil,
         kept: Bool = false, priority: Int = 9, when condition: FooterCondition = .always
     ) {
         self.keys = keys
@@ -56,4 +57,6 @@ package enum FooterCondition: Sendable {
     case onOverrideOnly
     /// On a flag or setting row, not a group (`m`).
     case onMember
+    /// While a flag server runs beside the console (`console --serve`: `A`).
+    case withServer
 }

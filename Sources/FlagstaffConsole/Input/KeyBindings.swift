@@ -98,7 +98,7 @@ package enum KeyBindings {
             [.escape, .character("H"), .character("q")], in: [.history], .closeHistory, help: "close the history",
             footer: "Esc close", kept: true),
         KeyBinding(
-            [.control("c")], in: [.history, .confirmBulk], .quit,
+            [.control("c")], in: [.history, .confirmBulk, .apps], .quit,
             help: "quit (through the restart prompt when it applies)"),
         KeyBinding([.character("?"), .f1], in: [.list], .openHelp, help: "this help", footer: "? help", kept: true),
         KeyBinding(
@@ -219,22 +219,36 @@ package enum KeyBindings {
         KeyBinding(
             [.escape, .character("q"), .character("t"), .control("c")], in: [.expiry], .expiry(.close),
             help: "cancel: nothing is written", footer: "Esc cancel", kept: true),
-        KeyBinding([.control("l")], in: [.profiles, .expiry], .redraw, help: "redraw the screen"),
+        KeyBinding([.control("l")], in: [.profiles, .expiry, .apps], .redraw, help: "redraw the screen"),
+        // The apps connected to `console --serve` (issue 27).
+        KeyBinding(
+            [.character("A")], in: [.list], .openApps,
+            help: "the apps connected to --serve, up to date or behind",
+            footer: "A apps", priority: 5, when: .withServer),
+        KeyBinding(
+            [.up, .character("k"), .control("p")], in: [.apps], .scrollApps(by: -1), help: "previous app",
+            footer: "{upDown} scroll"),
+        KeyBinding([.down, .character("j"), .control("n")], in: [.apps], .scrollApps(by: 1), help: "next app"),
+        KeyBinding([.pageUp, .control("b")], in: [.apps], .scrollApps(by: -10), help: "10 apps up"),
+        KeyBinding([.pageDown, .control("f")], in: [.apps], .scrollApps(by: 10), help: "10 apps down"),
+        KeyBinding(
+            [.escape, .character("A"), .character("q")], in: [.apps], .closeApps, help: "close the apps",
+            footer: "Esc close", kept: true),
     ]
 
     /// The binding of `key` in `mode`, if any.
-    package static func binding(for key: ConsoleKey, in mode: ConsoleMode) -> KeyBinding? {
+    package static func binding(for key: ConsoleKey, in mode: ConsoleMode.Kind) -> KeyBinding? {
         table[Slot(key: key, mode: mode)]
     }
 
     /// The rows that act in `mode`, in table order.
-    package static func bindings(in mode: ConsoleMode) -> [KeyBinding] {
+    package static func bindings(in mode: ConsoleMode.Kind) -> [KeyBinding] {
         all.filter { $0.modes.contains(mode) }
     }
 
     private struct Slot: Hashable {
         let key: ConsoleKey
-        let mode: ConsoleMode
+        let mode: ConsoleMode.Kind
     }
 
     /// Key and mode → binding; the first row wins if two rows bind a key in one mode (a test forbids it).

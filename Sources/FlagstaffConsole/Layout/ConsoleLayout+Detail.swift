@@ -142,8 +142,9 @@ extension ConsoleLayout {
         var type = "type " + setting.type.name
         if let allowed = setting.allowedValues { type += " " + context.clean(allowed) }
         var facts = [type]
-        if let unsaved = context.state.unsavedValue(for: feature) {
-            facts.insert((unsaved.map { "saving " + shown($0) } ?? "resetting") + " (not saved yet)", at: 0)
+        if let unsaved = context.state.unsavedChange(for: feature) {
+            facts.insert(
+                (unsaved.overrideValue.map { "saving " + shown($0) } ?? "resetting") + " (not saved yet)", at: 0)
         }
         if let override = setting.override { facts.append("overridden " + shown(override)) }
         if feature.requiresRestart { facts.append("\(g.restart) requires restart") }

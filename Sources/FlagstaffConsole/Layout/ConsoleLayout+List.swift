@@ -106,9 +106,9 @@ extension ConsoleLayout {
         } else {
             buffer.put(context.onOff(on), row: row, column: columns.value, style: style)
         }
-        if let unsaved = context.state.unsavedValue(for: feature) {
+        if let unsaved = context.state.unsavedChange(for: feature) {
             buffer.put(
-                unsaved == nil ? "resetting" : "saving", row: row, column: columns.source,
+                unsaved == .removed ? "resetting" : "saving", row: row, column: columns.source,
                 style: context.theme.warning, maxWidth: 11)
         } else if let unsaved = context.state.unsavedOverride(for: feature) {
             // A write not saved yet (at once, unless another process holds the store's lock): what it will set.

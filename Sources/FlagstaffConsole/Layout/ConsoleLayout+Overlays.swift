@@ -6,10 +6,11 @@ extension ConsoleLayout {
     /// menu), from ``KeyBindings``; an entry without keys is a section title ("While searching:"), an empty entry
     /// a blank line.
     static let helpEntries: [(keys: String, help: String)] = {
-        let sections: [(ConsoleMode, String)] = [
+        let sections: [(ConsoleMode.Kind, String)] = [
             (.search, "While searching:"), (.edit, "Editing a value (Enter on a setting):"),
             (.pick, "Choosing a value from a list:"), (.history, "In the history (H):"),
             (.profiles, "In the profile picker (p):"), (.expiry, "In the expiry menu (t):"),
+            (.apps, "In the connected apps (A):"),
         ]
         var entries = KeyBindings.bindings(in: .list).map { ($0.keyNames, $0.help) }
         for (mode, title) in sections {
@@ -66,7 +67,12 @@ extension ConsoleLayout {
             ]
             footer = candidates.first { DisplayWidth.of($0) <= metrics.maxContentWidth } ?? candidates[2]
         }
-        drawBox(title: "Keys", lines: Array(lines.dropFirst(offset)), footer: footer, context, into: &buffer)
+        // The box keeps the width of the widest line while it scrolls (the last lines may all be short).
+        var shown = Array(lines.dropFirst(offset))
+        if let first = shown.first, let widest = lines.map(DisplayWidth.of).max() {
+            shown[0] = first + String(repeating: " ", count: max(0, widest - DisplayWidth.of(first)))
+        }
+        drawBox(title: "Keys", lines: shown, footer: footer, context, into: &buffer)
     }
 
     /// The room a box gets: in a terminal under 60×16 it takes the whole screen and drops the blank row

@@ -9,9 +9,9 @@ extension ConsoleLayout {
         let metrics = BoxMetrics(width: buffer.width, height: buffer.height)
         let title = "Profiles \(context.glyphs.dot) " + (picker.replace ? "replace" : "merge")
         var footer = footerKeys(context, width: metrics.maxContentWidth)
-        if context.state.mode == .profileName {
+        if context.state.mode.kind == .profileName {
             footer = "Save as: " + context.clean(picker.name) + context.glyphs.cursor + "  " + footer
-        } else if context.state.mode == .profileDelete, let entry = picker.selectedEntry {
+        } else if context.state.mode.kind == .profileDelete, let entry = picker.selectedEntry {
             footer = "Delete " + context.clean(entry.name) + "? y yes  any other key no"
         }
         drawBox(

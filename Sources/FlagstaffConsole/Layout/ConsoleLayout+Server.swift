@@ -8,6 +8,11 @@ package protocol ServedEvaluationReport: RemoteSource {
     /// when none reported it.
     /// - Parameter key: the member's key.
     func evaluationSummary(forKey key: String) -> String?
+
+    /// The apps connected now, for the apps overlay (`A`): open streams first (the longest connected first),
+    /// then the apps that poll (the most recently seen first). Read about once a second while the overlay is
+    /// open, on the console's thread.
+    var connectedApps: [ConnectedApp] { get }
 }
 
 extension ConsoleLayout {

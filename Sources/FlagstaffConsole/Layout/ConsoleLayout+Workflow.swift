@@ -67,9 +67,7 @@ extension ConsoleLayout {
                 truncate(profileValueText(value, context), to: columns.source - columns.value - 1, context), row: row,
                 column: columns.value, style: style)
         }
-        if let unsaved = context.state.pendingWrites.last(where: { $0.value(forKey: key, ordinal: nil) != nil }),
-            unsaved.value(forKey: key, ordinal: nil) == .some(nil)
-        {
+        if context.state.pendingWrites.lazy.compactMap({ $0.change(forKey: key, ordinal: nil) }).last == .removed {
             buffer.put("resetting", row: row, column: columns.source, style: context.theme.warning, maxWidth: 11)
         } else {
             buffer.put("orphan", row: row, column: columns.source, style: style, maxWidth: 11)

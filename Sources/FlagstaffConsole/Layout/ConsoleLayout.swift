@@ -34,7 +34,7 @@ package enum ConsoleLayout {
             row += 4
         }
         drawRule(row: row, context, into: &buffer)
-        if state.mode == .edit, let editor = state.editor {
+        if state.mode.kind == .edit, let editor = state.editor {
             drawEditor(editor, row: row + 1, context, into: &buffer)
         } else {
             drawFooter(context, row: row + 1, into: &buffer)
@@ -49,6 +49,7 @@ package enum ConsoleLayout {
         case .history: drawHistory(context, into: &buffer)
         case .profiles, .profileName, .profileDelete: drawProfiles(context, into: &buffer)
         case .expiry: drawExpiryMenu(context, into: &buffer)
+        case .apps: drawApps(context, into: &buffer)
         default: break
         }
         return buffer
@@ -85,7 +86,7 @@ package enum ConsoleLayout {
         let scopeText = scopes.joined(separator: " ")
         let scopeX = state.width - DisplayWidth.of(scopeText) - 1
         var x = 1
-        let searching = state.mode == .search
+        let searching = state.mode.kind == .search
         if searching || !state.query.isEmpty {
             x = buffer.put("/ ", row: 1, column: x, style: context.theme.strong)
             x = buffer.put(context.clean(state.query), row: 1, column: x, maxWidth: max(0, scopeX - x - 2))
@@ -173,7 +174,7 @@ package enum ConsoleLayout {
             return "Saving \(count) change\(count == 1 ? "" : "s"): the store is locked by "
                 + context.clean(wait.holder) + " (\(seconds(wait.waited)))" + dot + "retrying until it is released"
         }
-        if state.mode == .list, let error = state.status.storeProblem {
+        if state.mode.kind == .list, let error = state.status.storeProblem {
             return "Store error: " + context.clean(error)
         }
         return nil
@@ -204,7 +205,7 @@ package enum ConsoleLayout {
     /// equals first) until they fit in `width` columns. A restart prompt too narrow for its items shows them as
     /// `key:word` pairs.
     static func footerKeys(_ context: Context, width: Int = .max) -> String {
-        let mode = context.state.mode == .confirmReset ? .list : context.state.mode
+        let mode: ConsoleMode.Kind = context.state.mode.kind == .confirmReset ? .list : context.state.mode.kind
         let bindings = KeyBindings.bindings(in: mode).filter {
             $0.footer != nil && footerApplies($0.footerCondition, context.state)
         }
@@ -240,6 +241,7 @@ package enum ConsoleLayout {
                 || (flag == nil && state.showsStale && state.selectedKey != nil)
         case .onOverrideOnly: return flag?.isOverridden == true
         case .onMember: return state.selectedKey != nil && (flag != nil || !state.showsStale)
+        case .withServer: return state.hasServer
         }
     }
 

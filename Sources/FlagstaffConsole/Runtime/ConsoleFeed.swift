@@ -97,6 +97,9 @@ package final class ConsoleFeed {
                 BulkChange(kind: kind, targets: source.bulkTargets(of: marks, onOffOnly: kind != .reset)))
         case .status:
             return .statusChanged(Self.status(of: source))
+        case .connectedApps:
+            let servers = source.remoteSources.compactMap { $0 as? any ServedEvaluationReport }
+            return .appsRead(servers.flatMap { server -> [ConnectedApp] in server.connectedApps })
         }
     }
 

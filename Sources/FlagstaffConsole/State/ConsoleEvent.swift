@@ -35,6 +35,8 @@ package enum ConsoleEvent: Sendable {
     /// The restart-requiring flags whose value differs from launch, in declaration order
     /// (``ConsoleRead/pendingRestarts``).
     case pendingRestartsRead([ConsoleFlag])
+    /// The apps connected to the flag server (``ConsoleRead/connectedApps``): none without one.
+    case appsRead([ConnectedApp])
     /// A change to the marked flags with the members it acts on (``ConsoleRead/bulkTargets(_:_:)``).
     case bulkTargetsRead(BulkChange)
     /// The external editor opened by ``ConsoleEffect/editExternally(key:text:)`` for `key` exited.

@@ -18,6 +18,8 @@ package enum ConsoleRead: Sendable, Equatable {
     case bulkTargets(BulkChange.Kind, MemberSet)
     /// The remote sources' and the store's status: answered by ``ConsoleEvent/statusChanged(_:)``.
     case status
+    /// The apps connected to the flag server of `console --serve`: answered by ``ConsoleEvent/appsRead(_:)``.
+    case connectedApps
 }
 
 /// What the header shows besides the counts: the remote sources and the store's last error.

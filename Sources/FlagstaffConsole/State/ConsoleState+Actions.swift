@@ -52,14 +52,11 @@ extension ConsoleState {
         case .toggleDetail:
             showDetail.toggle()
             clampScroll()
-        case .openHelp:
-            mode = .help
-            helpOffset = 0
+        case .openHelp, .scrollHelpToTop: mode = .help(offset: 0)
         case .closeHelp: mode = .list
         case .scrollHelp(let delta):
             let lines = ConsoleLayout.helpLines(terminalWidth: width, height: height).count
-            helpOffset = min(max(0, helpOffset + delta), max(0, lines - 1))
-        case .scrollHelpToTop: helpOffset = 0
+            mode = .help(offset: min(max(0, helpOffset + delta), max(0, lines - 1)))
         case .redraw: return [.redrawAll]
         case .refreshRemote:
             let names = status.remotes.map(\.name)
@@ -74,37 +71,40 @@ extension ConsoleState {
         case .restartLater: return [.quit(.later, signal: nil)]
         case .undoRestartChanges:
             // Quits once the undo is saved (at once, unless another process holds the store's lock).
-            let changes = undoOverrides()
-            mode = .quitWhenSaved
-            quitChoiceAfterSave = .undo
-            return write(.values(changes))
+            guard case .restartPrompt(let prompt) = mode else { return [] }
+            mode = .quitWhenSaved(then: .undo)
+            return write(.values(prompt.undo))
         case .cancelQuit:
             mode = .list
-            pendingRestarts = []
-            quitChoiceAfterSave = nil
         case .quitWithoutSaving:
             // An unsaved undo leaves the restart-requiring changes in place: a restart is still due.
             let choice = quitChoiceAfterSave
-            quitChoiceAfterSave = nil
             if choice == .undo { return [.quit(.later, signal: nil)] }
             return requestQuit(waitForWrites: false)
-        case .editText(let command): editor?.perform(command)
+        case .editText(let command):
+            if case .edit(var editor) = mode {
+                editor.perform(command)
+                mode = .edit(editor)
+            }
         case .commitEdit: return commitEdit()
         case .cancelEdit: cancelEdit()
         case .movePicker(let delta):
-            if let count = picker?.choices.count, count > 0, let selected = picker?.selected {
-                picker?.selected = min(max(0, selected + delta), count - 1)
+            if case .pick(var picker) = mode, !picker.choices.isEmpty {
+                picker.selected = min(max(0, picker.selected + delta), picker.choices.count - 1)
+                mode = .pick(picker)
             }
         case .toggleMark, .markAllListed, .clearSearchOrMarks, .confirmBulkChange, .stepHistory, .openHistory,
             .closeHistory, .moveHistory, .pageHistory, .historyEdge, .jumpFromHistory:
             return performMarkOrHistory(action)
         case .reopenEditor:
             guard let rejected = rejectedEdit else { return [] }
-            rejectedEdit = nil
             mode = .list
             return [.editExternally(key: rejected.key, text: rejected.text)]
         case .profile(let action): return perform(action)
         case .expiry(let action): return perform(action)
+        case .openApps: return openApps()
+        case .closeApps: closeApps()
+        case .scrollApps(let delta): scrollApps(by: delta)
         }
         return []
     }

@@ -16,16 +16,15 @@ extension ConsoleState {
         if !inline, !setting.type.choices.isEmpty {
             let choices = setting.type.choices
             let current = setting.value.stringValue.flatMap { choices.firstIndex(of: $0) }
-            picker = ChoicePicker(
-                key: flag.key, label: flag.label, choices: choices, selected: current ?? 0, current: current)
-            mode = .pick
+            mode = .pick(
+                ChoicePicker(
+                    key: flag.key, label: flag.label, choices: choices, selected: current ?? 0, current: current))
             return []
         }
         if !inline, setting.type == .json {
             return [.editExternally(key: flag.key, text: Self.prettyJSON(setting.value))]
         }
-        editor = ValueEditor(key: flag.key, setting: setting, text: setting.text(setting.value))
-        mode = .edit
+        mode = .edit(ValueEditor(key: flag.key, setting: setting, text: setting.text(setting.value)))
         return []
     }
 
@@ -69,8 +68,7 @@ extension ConsoleState {
     /// `Enter` in the editor or the picker: the write, when the value is valid (an invalid one keeps the
     /// editor open, saying why).
     mutating func commitEdit() -> [ConsoleEffect] {
-        if mode == .pick, let picker {
-            self.picker = nil
+        if let picker {
             mode = .list
             guard picker.choices.indices.contains(picker.selected) else { return [] }
             let value = OverrideValue(string: picker.choices[picker.selected])
@@ -80,7 +78,6 @@ extension ConsoleState {
         guard let editor else { return [] }
         switch editor.result {
         case .success(let value):
-            self.editor = nil
             mode = .list
             return write(
                 .values([editor.key: value]), note: flag(forKey: editor.key).map { Self.changeNote($0, to: value) })
@@ -92,9 +89,6 @@ extension ConsoleState {
     /// `Esc`: closes the editor, the picker or the invalid JSON question; nothing is written.
     mutating func cancelEdit() {
         let label = (editor?.key ?? picker?.key ?? rejectedEdit?.key).flatMap(flag(forKey:))?.label
-        editor = nil
-        picker = nil
-        rejectedEdit = nil
         mode = .list
         statusMessage = "Edit cancelled" + (label.map { ": \($0) unchanged" } ?? "")
     }
@@ -118,8 +112,7 @@ extension ConsoleState {
                 }
                 return write(.values([key: value]), note: Self.changeNote(flag, to: value))
             } catch {
-                rejectedEdit = RejectedEdit(key: key, text: text, reason: error.reason)
-                mode = .editRejected
+                mode = .editRejected(RejectedEdit(key: key, text: text, reason: error.reason))
                 return []
             }
         }

@@ -54,11 +54,12 @@ extension ConsoleState {
                 statusMessage = "\(flag.key) has no override: force or edit it first, then t sets when it expires"
                 return []
             }
-            expiryMenu = ExpiryMenu(key: flag.key, label: flag.label, value: value, selected: 0, current: flag.expiry)
-            mode = .expiry
+            mode = .expiry(
+                ExpiryMenu(key: flag.key, label: flag.label, value: value, selected: 0, current: flag.expiry))
         case .move(let delta):
-            guard let menu = expiryMenu else { return [] }
-            expiryMenu?.selected = min(max(0, menu.selected + delta), ExpiryMenu.choices.count - 1)
+            guard case .expiry(var menu) = mode else { return [] }
+            menu.selected = min(max(0, menu.selected + delta), ExpiryMenu.choices.count - 1)
+            mode = .expiry(menu)
         case .choose:
             guard let menu = expiryMenu else { return [] }
             closeExpiryMenu()
@@ -75,7 +76,6 @@ extension ConsoleState {
 
     private mutating func closeExpiryMenu() {
         mode = .list
-        expiryMenu = nil
     }
 
     /// Whether a visible row (or the selected one, in the detail pane) shows an override's time left or an expired

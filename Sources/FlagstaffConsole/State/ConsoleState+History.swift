@@ -55,21 +55,19 @@ extension ConsoleState {
 
     /// `H`: opens the overlay and asks for the history (it is read by the effect runner).
     mutating func openHistory() -> [ConsoleEffect] {
-        mode = .history
-        history = HistoryOverlay(contents: HistoryContents(changes: []))
+        mode = .history(HistoryOverlay(contents: HistoryContents(changes: [])))
         return [.loadHistory]
     }
 
     /// The history arrived: shown from the newest change.
     mutating func showHistory(_ contents: HistoryContents) {
-        guard mode == .history else { return }
-        history = HistoryOverlay(contents: contents)
+        guard case .history = mode else { return }
+        mode = .history(HistoryOverlay(contents: contents))
     }
 
     /// `Esc`, `H`, `q` in the overlay.
     mutating func closeHistory() {
         mode = .list
-        history = nil
     }
 
     /// How many changes the overlay shows at once (its box, less the title line, the line about unreadable
@@ -87,7 +85,7 @@ extension ConsoleState {
         let visible = historyVisibleCount
         if overlay.selected < overlay.offset { overlay.offset = overlay.selected }
         if overlay.selected >= overlay.offset + visible { overlay.offset = overlay.selected - visible + 1 }
-        history = overlay
+        mode = .history(overlay)
     }
 
     /// `Enter` in the overlay: closes it and selects the selected change's (first) flag in the list, clearing

@@ -76,8 +76,7 @@ extension ConsoleState {
             return []
         }
         if change.targets.members.count > Self.bulkConfirmationThreshold {
-            pendingBulk = change
-            mode = .confirmBulk
+            mode = .confirmBulk(change)
             return []
         }
         return applyBulk(change)
@@ -85,16 +84,15 @@ extension ConsoleState {
 
     /// `y` in the bulk question.
     mutating func confirmBulk() -> [ConsoleEffect] {
+        let change = pendingBulk
         mode = .list
-        guard let change = pendingBulk else { return [] }
-        pendingBulk = nil
+        guard let change else { return [] }
         return applyBulk(change)
     }
 
     /// Any other key in the bulk question.
     mutating func cancelBulk() {
         mode = .list
-        pendingBulk = nil
         statusMessage = "Cancelled: nothing was changed"
     }
 

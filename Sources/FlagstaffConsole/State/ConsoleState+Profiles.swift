@@ -32,35 +32,35 @@ extension ConsoleState {
     mutating func perform(_ action: ProfileAction) -> [ConsoleEffect] {
         switch action {
         case .open:
-            mode = .profiles
-            profilePicker = ProfilePicker()
+            mode = .profiles(ProfilePicker())
             return [.loadProfiles]
         case .move(let delta):
             guard let picker = profilePicker, let count = picker.listing?.entries.count, count > 0 else { return [] }
-            profilePicker?.selected = min(max(0, picker.selected + delta), count - 1)
+            updateProfilePicker { $0.selected = min(max(0, picker.selected + delta), count - 1) }
         case .toggleReplace:
-            profilePicker?.replace.toggle()
+            updateProfilePicker { $0.replace.toggle() }
         case .apply:
             return applySelectedProfile()
         case .close:
             closeProfilePicker()
         case .startSave:
-            profilePicker?.name = ""
-            mode = .profileName
+            guard var picker = profilePicker else { return [] }
+            picker.name = ""
+            mode = .profileName(picker)
         case .deleteNameCharacter:
-            if profilePicker?.name.isEmpty == false { profilePicker?.name.removeLast() }
+            updateProfilePicker { if !$0.name.isEmpty { $0.name.removeLast() } }
         case .save:
             return saveProfile()
         case .back:
-            mode = .profiles
+            backToProfiles()
         case .askDelete:
-            guard profilePicker?.selectedEntry != nil else {
+            guard let picker = profilePicker, picker.selectedEntry != nil else {
                 statusMessage = "No profile to delete"
                 return []
             }
-            mode = .profileDelete
+            mode = .profileDelete(picker)
         case .confirmDelete:
-            mode = .profiles
+            backToProfiles()
             guard let name = profilePicker?.selectedEntry?.name else { return [] }
             return [.deleteProfile(name: name)]
         }
@@ -69,9 +69,31 @@ extension ConsoleState {
 
     /// Types a character of the profile's name.
     mutating func typeProfileName(_ character: Character) {
-        guard var name = profilePicker?.name, name.count < 100 else { return }
-        name.append(character)
-        profilePicker?.name = name
+        updateProfilePicker { picker in
+            if picker.name.count < 100 { picker.name.append(character) }
+        }
+    }
+
+    /// Changes the profile picker in place, in any of its modes.
+    private mutating func updateProfilePicker(_ change: (inout ProfilePicker) -> Void) {
+        switch mode {
+        case .profiles(var picker):
+            change(&picker)
+            mode = .profiles(picker)
+        case .profileName(var picker):
+            change(&picker)
+            mode = .profileName(picker)
+        case .profileDelete(var picker):
+            change(&picker)
+            mode = .profileDelete(picker)
+        default:
+            break
+        }
+    }
+
+    /// Back from the name field or the delete question to the picker.
+    mutating func backToProfiles() {
+        if let picker = profilePicker { mode = .profiles(picker) }
     }
 
     /// `Enter` in the name field: saves the store's overrides as a new profile, unless the name is empty or taken.
@@ -86,25 +108,25 @@ extension ConsoleState {
             statusMessage = "A profile named \(name) exists: delete it first (d) or choose another name"
             return []
         }
-        mode = .profiles
+        backToProfiles()
         return [.saveProfile(name: name)]
     }
 
     /// The profiles folder after a save or a delete: its new listing and what was done (or why not).
     mutating func receive(profileChange message: String, listing: ProfileListing) {
-        if mode == .profileName || mode == .profileDelete { mode = .profiles }
+        backToProfiles()
         statusMessage = message
         receive(listing)
     }
 
     /// Takes in a freshly read profiles folder, keeping the highlight on the same profile.
     mutating func receive(_ listing: ProfileListing) {
-        guard mode == .profiles, var picker = profilePicker else { return }
+        guard case .profiles(var picker) = mode else { return }
         let name = picker.selectedEntry?.name
         picker.listing = listing
         picker.selected = name.flatMap { name in listing.entries.firstIndex { $0.name == name } } ?? 0
         picker.selected = min(picker.selected, max(0, listing.entries.count - 1))
-        profilePicker = picker
+        mode = .profiles(picker)
     }
 
     private mutating func applySelectedProfile() -> [ConsoleEffect] {
@@ -128,6 +150,5 @@ extension ConsoleState {
 
     private mutating func closeProfilePicker() {
         mode = .list
-        profilePicker = nil
     }
 }

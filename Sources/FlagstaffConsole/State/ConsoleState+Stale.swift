@@ -54,7 +54,7 @@ extension ConsoleState {
     mutating func workflowEffects() -> [ConsoleEffect] {
         if showsStale { rebuildRows() }
         var effects: [ConsoleEffect] = [.readBisectSession]
-        if mode == .profiles { effects.append(.loadProfiles) }
+        if mode.kind == .profiles { effects.append(.loadProfiles) }
         return effects
     }
 }

@@ -6,7 +6,7 @@ extension ConsoleState {
     /// - Parameter key: the key.
     /// - Returns: `true` for a query-editing key while searching in a usable terminal.
     func isQueryEdit(_ key: ConsoleKey) -> Bool {
-        guard mode == .search, !isTooSmall else { return false }
+        guard mode.kind == .search, !isTooSmall else { return false }
         switch KeyBindings.binding(for: key, in: .search)?.action {
         case .deleteCharacter?, .clearQuery?: return true
         case nil: if case .character = key { return true } else { return false }

@@ -68,12 +68,17 @@ extension ConsoleState {
         case .profilesChanged(let message, let listing):
             receive(profileChange: message, listing: listing)
             return [.repaint]
+        case .appsRead(let apps):
+            showApps(apps)
+            return [.repaint]
         case .bisectChanged(let banner):
             bisect = banner
             return [.repaint]
         case .tick(let now, let sinceLastFrame):
             self.now = now
             guard sinceLastFrame >= .seconds(1) else { return [] }
+            // The apps overlay follows the server's clients (connects, fetches, disconnects) while it is open.
+            if mode.kind == .apps { return [.read(.status), .read(.connectedApps)] }
             if !status.remotes.isEmpty { return [.read(.status)] }
             return showsExpiry() ? [.repaint] : []
         case .signal(let signal):
@@ -95,9 +100,8 @@ extension ConsoleState {
         case .storeWriteFailed(let message):
             finishOldestWrite()
             statusMessage = "Could not save the change: " + message
-            if mode == .quitWhenSaved {
+            if case .quitWhenSaved = mode {
                 mode = .list
-                quitChoiceAfterSave = nil
                 statusMessage = "Not quitting: could not save the change: " + message
             }
             // The store's error is in the header too.
@@ -140,10 +144,8 @@ extension ConsoleState {
 
     /// Quits once the last pending write is saved, when the user asked to quit meanwhile.
     private mutating func quitIfSaved() -> [ConsoleEffect] {
-        guard mode == .quitWhenSaved, pendingWrites.isEmpty else { return [] }
+        guard case .quitWhenSaved(let choice) = mode, pendingWrites.isEmpty else { return [] }
         mode = .list
-        let choice = quitChoiceAfterSave
-        quitChoiceAfterSave = nil
         if let choice { return [.quit(choice, signal: nil)] }
         return requestQuit()
     }
@@ -162,7 +164,7 @@ extension ConsoleState {
         case .interrupt:
             statusMessage = nil
             quitSignal = .interrupt
-            let effects = mode == .restartPrompt ? [.quit(.later, signal: nil)] : handle(.control("c"))
+            let effects = mode.kind == .restartPrompt ? [.quit(.later, signal: nil)] : handle(.control("c"))
             return withRepaint(
                 effects.map { effect in
                     if case .quit(let choice, _) = effect { return .quit(choice, signal: .interrupt) }
@@ -177,12 +179,15 @@ extension ConsoleState {
             if key == .character("q") || key == .control("c") { return [.quit(quitChoiceWithoutPrompt(), signal: nil)] }
             return []
         }
-        if let binding = KeyBindings.binding(for: key, in: mode) { return perform(binding.action) }
+        if let binding = KeyBindings.binding(for: key, in: mode.kind) { return perform(binding.action) }
         switch mode {
         case .search:
             if case .character(let character) = key { setQuery(query + String(character)) }
-        case .edit:
-            if case .character(let character) = key { editor?.insert(character) }
+        case .edit(var editor):
+            if case .character(let character) = key {
+                editor.insert(character)
+                mode = .edit(editor)
+            }
         case .confirmReset:
             mode = .list
             statusMessage = "Reset cancelled"
@@ -191,9 +196,9 @@ extension ConsoleState {
         case .profileName:
             if case .character(let character) = key { typeProfileName(character) }
         case .profileDelete:
-            mode = .profiles
+            backToProfiles()
             statusMessage = "Kept " + (profilePicker?.selectedEntry?.name ?? "the profile")
-        case .list, .help, .restartPrompt, .quitWhenSaved, .pick, .editRejected, .history, .profiles, .expiry:
+        case .list, .help, .restartPrompt, .quitWhenSaved, .pick, .editRejected, .history, .profiles, .expiry, .apps:
             break
         }
         return []
@@ -205,8 +210,7 @@ extension ConsoleState {
     mutating func requestQuit(waitForWrites: Bool = true) -> [ConsoleEffect] {
         mode = .list
         if waitForWrites, !pendingWrites.isEmpty {
-            mode = .quitWhenSaved
-            quitChoiceAfterSave = nil
+            mode = .quitWhenSaved(then: nil)
             return []
         }
         return [.read(.pendingRestarts)]
@@ -217,9 +221,7 @@ extension ConsoleState {
         let signal = quitSignal
         quitSignal = nil
         guard !read.isEmpty else { return [.quit(.notNeeded, signal: signal)] }
-        pendingRestartFlags = read
-        pendingRestarts = Self.pendingRestarts(read)
-        mode = .restartPrompt
+        mode = .restartPrompt(RestartPrompt(changes: Self.pendingRestarts(read), undo: undoOverrides(read)))
         return []
     }
 
@@ -231,9 +233,10 @@ extension ConsoleState {
     /// The overrides that put the restart prompt's flags back: the override each had when the console opened;
     /// when that does not give the launch value (the launch is older than this session, or the default changed),
     /// no override if that gives it, else an override forcing it. For a typed setting the same.
-    func undoOverrides() -> [String: OverrideValue?] {
+    /// - Parameter flags: the restart-requiring flags whose value differs from launch, as read when quitting.
+    func undoOverrides(_ flags: [ConsoleFlag]) -> [String: OverrideValue?] {
         var changes: [String: OverrideValue?] = [:]
-        for flag in pendingRestartFlags {
+        for flag in flags {
             let opening = openingOverrides[flag.key]
             if let setting = flag.setting {
                 let value = opening ?? setting.valueWithoutOverride

@@ -49,20 +49,14 @@ package struct ConsoleState: Sendable {
     package internal(set) var collapsedGroups: Set<String> = []
     /// The search query (the filter stays while it is non-empty, also after `Enter`).
     package internal(set) var query = ""
-    /// The current mode.
+    /// The current mode, with the data of the overlay or question it shows.
     package internal(set) var mode: ConsoleMode = .list
     /// The scope filter.
     package internal(set) var scope: SearchScope = .all
     /// Whether the detail pane is wanted (it shows only when the terminal is tall enough).
     package internal(set) var showDetail = true
-    /// The first help entry shown (the help overlay scrolls when the terminal is short).
-    package internal(set) var helpOffset = 0
     /// A one-shot message shown in the footer until the next key.
     package internal(set) var statusMessage: String?
-    /// The flags listed by the restart prompt.
-    package internal(set) var pendingRestarts: [PendingRestart] = []
-    /// The restart prompt's flags as read when quitting (its undo puts them back).
-    var pendingRestartFlags: [ConsoleFlag] = []
     /// The signal a quit asked for meanwhile ends with (`SIGINT` waiting for the restart check).
     var quitSignal: ConsoleSignal?
     /// Store writes asked for and not yet reported saved or failed, oldest first (the runner reports them in
@@ -72,26 +66,9 @@ package struct ConsoleState: Sendable {
     var pendingWriteNotes: [String?] = []
     /// Who holds the store's lock while the oldest pending write waits for it (`nil` when no write waits).
     package internal(set) var storeLockWait: StoreLockWait?
-    /// In ``ConsoleMode/quitWhenSaved``: the restart choice to quit with once the writes are saved (the
-    /// restart prompt's undo), or `nil` to quit as `q` does (through the restart prompt when it applies).
-    package internal(set) var quitChoiceAfterSave: RestartChoice?
-    /// The inline editor, in ``ConsoleMode/edit``.
-    package internal(set) var editor: ValueEditor?
-    /// The choice picker, in ``ConsoleMode/pick``.
-    package internal(set) var picker: ChoicePicker?
-    /// The external editor's text that was not a valid value, in ``ConsoleMode/editRejected``.
-    package internal(set) var rejectedEdit: RejectedEdit?
     /// The marked flags and settings (`m`, `M`) by ordinal (``ConsoleFlagSource/ordinal(forKey:)``); with marks,
     /// `o`, `x` and `r` act on all of them.
     package internal(set) var marks = MemberSet()
-    /// The bulk change waiting for its y/n answer, in ``ConsoleMode/confirmBulk``.
-    package internal(set) var pendingBulk: BulkChange?
-    /// The history overlay's contents and position, in ``ConsoleMode/history``.
-    package internal(set) var history: HistoryOverlay?
-    /// The profile picker, in ``ConsoleMode/profiles``.
-    package internal(set) var profilePicker: ProfilePicker?
-    /// The expiry menu, in ``ConsoleMode/expiry``.
-    package internal(set) var expiryMenu: ExpiryMenu?
     /// Whether the `Stale` scope (after `Overridden`) is active: the doctor's orphans, no-ops and expired
     /// overrides; ``scope`` is then `.all`.
     package internal(set) var showsStale = false
@@ -185,13 +162,13 @@ package struct ConsoleState: Sendable {
         return nil
     }
 
-    /// For a typed setting: the override value the newest pending write gives it (`.some(nil)`: removed), while
-    /// that write has not been saved and would change the setting's override.
-    package func unsavedValue(for flag: ConsoleFlag) -> OverrideValue?? {
+    /// For a typed setting: what the newest pending write does to its override, while that write has not been
+    /// saved and would change the setting's override.
+    package func unsavedChange(for flag: ConsoleFlag) -> WrittenOverride? {
         guard let setting = flag.setting else { return nil }
         for write in pendingWrites.reversed() {
-            if let value = write.value(forKey: flag.key, ordinal: flag.ordinal) {
-                return value == setting.override ? nil : value
+            if let change = write.change(forKey: flag.key, ordinal: flag.ordinal) {
+                return change.overrideValue == setting.override ? nil : change
             }
         }
         return nil

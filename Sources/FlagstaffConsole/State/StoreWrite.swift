@@ -21,18 +21,36 @@ package enum StoreWrite: Sendable, Equatable {
     /// The override this write gives `key` (a member with `ordinal`, if any), if it changes that flag (`resetAll`:
     /// `.featureDefault` for every flag).
     package func override(forKey key: String, ordinal: Int?) -> OverrideState? {
-        value(forKey: key, ordinal: ordinal).map { $0?.overrideState ?? .featureDefault }
+        change(forKey: key, ordinal: ordinal).map { $0.overrideValue?.overrideState ?? .featureDefault }
     }
 
-    /// The override value this write gives `key` (a member with `ordinal`, if any; `.some(nil)`: it removes the
-    /// override), or `nil` when the write does not touch `key`.
-    package func value(forKey key: String, ordinal: Int?) -> OverrideValue?? {
+    /// What this write does to the override of `key` (a member with `ordinal`, if any), or `nil` when it does not
+    /// touch `key`.
+    package func change(forKey key: String, ordinal: Int?) -> WrittenOverride? {
         switch self {
-        case .values(let changes, _), .profile(_, _, let changes): changes[key]
-        case .members(let members, let value): ordinal.map(members.contains) == true ? .some(value) : nil
-        case .resetAll: .some(nil)
+        case .values(let changes, _), .profile(_, _, let changes): changes[key].map(WrittenOverride.init)
+        case .members(let members, let value): ordinal.map(members.contains) == true ? WrittenOverride(value) : nil
+        case .resetAll: .removed
         case .history: nil
         }
+    }
+}
+
+/// What a store write does to one key's override.
+package enum WrittenOverride: Sendable, Equatable {
+    /// The override is set to this value.
+    case value(OverrideValue)
+    /// The override is removed (the member falls back to its default).
+    case removed
+
+    /// `.value(value)`, or `.removed` for `nil`.
+    package init(_ value: OverrideValue?) {
+        self = value.map { .value($0) } ?? .removed
+    }
+
+    /// The value set, or `nil` for a removal.
+    package var overrideValue: OverrideValue? {
+        if case .value(let value) = self { value } else { nil }
     }
 }
 

@@ -1,6 +1,7 @@
 import Flagstaff
 import FlagstaffServerBodies
 import Foundation
+import NIOCore
 
 /// Counts who talks to the server: one entry per client name (requests, register and metrics calls, last seen)
 /// and the per-flag evaluation counts that metrics calls report. Thread-safe.
@@ -60,7 +61,11 @@ package final class ClientTracker: Sendable {
     ///   - name: the client's name (see ``ServedClient/name``).
     ///   - sdk: the SDK, if known.
     ///   - call: what it did.
-    package func record(name: String, sdk: String?, call: Call) {
+    ///   - address: where the call came from, if known.
+    ///   - servedETag: the ETag of the values a fetch was answered with (what the client has now).
+    package func record(
+        name: String, sdk: String?, call: Call, address: SocketAddress? = nil, servedETag: String? = nil
+    ) {
         let time = now()
         let first: ServedClient? = state.withLock { state in
             var client =
@@ -72,6 +77,8 @@ package final class ClientTracker: Sendable {
             client.lastSeen = time
             client.requests += 1
             if let sdk { client.sdk = sdk }
+            if let address { client.address = address }
+            if let servedETag { client.servedETag = servedETag }
             switch call {
             case .request: break
             case .register: client.registrations += 1

@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 
 /// An SDK seen by the server: named by the `appName` of its register or metrics calls, else by its
 /// `UNLEASH-APPNAME` header, else by its user agent.
@@ -17,4 +18,12 @@ package struct ServedClient: Sendable, Hashable {
     package var registrations: Int
     /// `metrics` calls.
     package var metricsReports: Int
+    /// The address its last fetch came from, if known.
+    package var address: SocketAddress? = nil
+    /// The ETag of the values its last fetch was answered with (`nil` until it fetches: register and metrics
+    /// calls fetch nothing).
+    package var servedETag: String? = nil
+
+    /// ``address`` as `127.0.0.1:51234` or `[::1]:51234`.
+    package var addressText: String? { address.map(StreamRoutes.describe) }
 }

@@ -19,9 +19,9 @@ struct FlagRoutes: Sendable {
     func add(to router: Router<FlagRequestContext>) {
         for prefix in ["/api/frontend", "/api/proxy"] {
             for method in [HTTPRequest.Method.get, .head] {
-                router.on(RouterPath(prefix), method: method) { request, _ in frontend(request) }
+                router.on(RouterPath(prefix), method: method) { request, context in frontend(request, context) }
             }
-            router.post(RouterPath(prefix)) { request, _ in try await frontendWithContext(request) }
+            router.post(RouterPath(prefix)) { request, context in try await frontendWithContext(request, context) }
             router.post(RouterPath(prefix + "/client/register")) { request, _ in
                 try await clientCall(request, call: .register)
             }
@@ -30,22 +30,22 @@ struct FlagRoutes: Sendable {
             }
         }
         for method in [HTTPRequest.Method.get, .head] {
-            router.on("/api/client/features", method: method) { request, _ in clientFeatures(request) }
+            router.on("/api/client/features", method: method) { request, context in clientFeatures(request, context) }
         }
         router.post("/api/client/register") { request, _ in try await clientCall(request, call: .register) }
         router.post("/api/client/metrics") { request, _ in try await clientCall(request, call: .metrics) }
-        router.post("/ofrep/v1/evaluate/flags") { request, _ in try await ofrepBulk(request) }
+        router.post("/ofrep/v1/evaluate/flags") { request, context in try await ofrepBulk(request, context) }
         router.post("/ofrep/v1/evaluate/flags/:key") { request, context in
-            try await ofrepSingle(request, key: context.parameters.get("key") ?? "")
+            try await ofrepSingle(request, context, key: context.parameters.get("key") ?? "")
         }
     }
 
     /// `POST /api/frontend`: the context in the body (checked, then the same answer as a `GET`).
-    private func frontendWithContext(_ request: Request) async throws -> Response {
+    private func frontendWithContext(_ request: Request, _ context: FlagRequestContext) async throws -> Response {
         let body = try await collect(request)
         do throws(ServerReplyError) {
             let parsed = try FrontendContextRequest(body: body)
-            return frontend(request, appName: parsed.appName)
+            return frontend(request, context, appName: parsed.appName)
         } catch {
             note(request, appName: nil, call: .request)
             return error.reply.response
@@ -54,19 +54,19 @@ struct FlagRoutes: Sendable {
 
     /// `GET` (context in the query: the JavaScript SDK names its app there) or, from `POST`, with the body's
     /// `appName`.
-    private func frontend(_ request: Request, appName: String? = nil) -> Response {
+    private func frontend(_ request: Request, _ context: FlagRequestContext, appName: String? = nil) -> Response {
         let queried = request.uri.queryParameters.get("appName").flatMap { $0.isEmpty ? nil : $0 }
-        note(request, appName: appName ?? queried, call: .request)
         let snapshot = live.current()
+        note(request, appName: appName ?? queried, call: .request, fetched: (context, snapshot))
         return snapshot.reply(
             .frontend, ifNoneMatch: request.headers[.ifNoneMatch], acceptsGzip: acceptsGzip(request),
             chunks: UnleashBodies.frontendChunks
         ).response
     }
 
-    private func clientFeatures(_ request: Request) -> Response {
-        note(request, appName: nil, call: .request)
+    private func clientFeatures(_ request: Request, _ context: FlagRequestContext) -> Response {
         let snapshot = live.current()
+        note(request, appName: nil, call: .request, fetched: (context, snapshot))
         return snapshot.reply(
             .clientFeatures, ifNoneMatch: request.headers[.ifNoneMatch], acceptsGzip: acceptsGzip(request),
             chunks: UnleashBodies.clientFeatureChunks
@@ -90,21 +90,23 @@ struct FlagRoutes: Sendable {
         }
     }
 
-    private func ofrepSingle(_ request: Request, key: String) async throws -> Response {
+    private func ofrepSingle(_ request: Request, _ context: FlagRequestContext, key: String) async throws -> Response {
         let body = try await collect(request)
-        note(request, appName: nil, call: .request)
+        let snapshot = live.current()
+        note(request, appName: nil, call: .request, fetched: (context, snapshot))
         let key = key.removingPercentEncoding ?? key
         let type = request.uri.queryParameters.get("type")
-        return OFREPBodies.evaluate(live.current(), key: key, body: body, requestedType: type).response
+        return OFREPBodies.evaluate(snapshot, key: key, body: body, requestedType: type).response
     }
 
-    private func ofrepBulk(_ request: Request) async throws -> Response {
+    private func ofrepBulk(_ request: Request, _ context: FlagRequestContext) async throws -> Response {
         let body = try await collect(request)
-        note(request, appName: nil, call: .request)
+        let snapshot = live.current()
+        note(request, appName: nil, call: .request, fetched: (context, snapshot))
         // `flagConfigEtag`/`flagConfigLastModified` (ADR-0008) come with a fetch an event caused: the answer is the
         // values now in any case (the store was just looked at), so they need no more than being accepted.
         return OFREPBodies.evaluateAll(
-            live.current(), body: body, ifNoneMatch: request.headers[.ifNoneMatch], acceptsGzip: acceptsGzip(request),
+            snapshot, body: body, ifNoneMatch: request.headers[.ifNoneMatch], acceptsGzip: acceptsGzip(request),
             eventStream: offersEventStream ? OFREPBodies.EventStream(host: request.head.authority) : nil
         ).response
     }
@@ -119,10 +121,16 @@ struct FlagRoutes: Sendable {
         return Array(buffer.readableBytesView)
     }
 
-    /// Records the call under the client's name (see ``identify(_:appName:sdk:)``).
-    private func note(_ request: Request, appName: String?, sdk: String? = nil, call: ClientTracker.Call) {
+    /// Records the call under the client's name (see ``identify(_:appName:sdk:)``); for a fetch, also where it
+    /// came from and which values it was answered with (the console's list of apps shows both).
+    private func note(
+        _ request: Request, appName: String?, sdk: String? = nil, call: ClientTracker.Call,
+        fetched: (context: FlagRequestContext, snapshot: ServedSnapshot)? = nil
+    ) {
         let (name, client) = Self.identify(request, appName: appName, sdk: sdk)
-        clients.record(name: name, sdk: client, call: call)
+        clients.record(
+            name: name, sdk: client, call: call, address: fetched?.context.channel.remoteAddress,
+            servedETag: fetched?.snapshot.etag)
     }
 
     /// A client's name and SDK: `appName` from the body or the frontend query, else the `UNLEASH-APPNAME`

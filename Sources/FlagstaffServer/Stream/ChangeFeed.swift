@@ -101,6 +101,14 @@ package final class ChangeFeed: Sendable {
         revisions(after: id)?.count
     }
 
+    /// How many changes a client misses that was last answered with the values of ETag `etag` (a poller): `0` when
+    /// they are the latest, `nil` when no revision kept has them (older than the history).
+    package func changesBehind(etag: String) -> Int? {
+        state.withLock { state in
+            state.history.lastIndex { $0.etag == etag }.map { state.history.count - 1 - $0 }
+        }
+    }
+
     /// Registers a stream: the sequence wakes it for each new revision and each keep-alive tick (only the newest
     /// wake-up is kept).
     func subscribe() -> (id: UInt64, wakes: AsyncStream<Void>) {
