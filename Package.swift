@@ -77,6 +77,8 @@ let package = Package(
             dependencies: [
                 "Flagstaff", "FlagstaffServerBodies", "CZlib",
                 .product(name: "Hummingbird", package: "hummingbird", condition: server),
+                // Its connection-state handler: the conditional-GET fast path is placed after it.
+                .product(name: "HummingbirdCore", package: "hummingbird", condition: server),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: server),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle", condition: server),
                 .product(name: "Logging", package: "swift-log"),
@@ -100,7 +102,7 @@ let package = Package(
             name: "flagstaff-bench",
             // FlagstaffTerminalDriver drives tmux for the terminal benchmark.
             dependencies: [
-                "Flagstaff", "FlagstaffConsole", "FlagstaffUnleash", "FlagstaffTerminalDriver",
+                "Flagstaff", "FlagstaffConsole", "FlagstaffUnleash", "FlagstaffTerminalDriver", "FlagstaffRemote",
                 .target(name: "FlagstaffServer", condition: server),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: server),

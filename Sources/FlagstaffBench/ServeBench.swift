@@ -24,8 +24,9 @@ enum ServeBench {
         print("== serve (in-process server, 127.0.0.1, own keep-alive load generator) ==")
         print(String(format: "load average before: %@", loadAverage()))
         let registry: AnyFeatureRegistry
+        let manifest = BenchManifest.make(flagCount: 1_000)
         do {
-            registry = try AnyFeatureRegistry(manifest: BenchManifest.make(flagCount: 1_000))
+            registry = try AnyFeatureRegistry(manifest: manifest)
         } catch {
             print("serve: cannot build the registry: \(error)")
             return
@@ -36,7 +37,7 @@ enum ServeBench {
                 + "\(UnleashBodies.clientFeatures(snapshot).count / 1024) KB, bulk OFREP \(OFREPBodies.bulk(snapshot).count / 1024) KB "
                 + "(gzip: \((Gzip.compress(OFREPBodies.bulk(snapshot))?.count ?? 0) / 1024) KB)"
         )
-        withServer(registry) { port in
+        withServer(registry) { server, port in
             guard let etag = etagOf(port: port, path: "/api/frontend") else {
                 print("serve: no ETag from /api/frontend")
                 return
@@ -49,57 +50,55 @@ enum ServeBench {
             let zipped = bulk.replacingOccurrences(of: "Host: b\r\n", with: "Host: b\r\nAccept-Encoding: gzip\r\n")
             report("POST bulk OFREP → 200 gzip, 1,000 flags, 50 connections", load(port, zipped, 50, 3))
             report("POST bulk OFREP → 200, 1,000 flags, 1 connection", load(port, bulk, 1, 3))
+            print(
+                String(
+                    format: "  of the 304s above and below, answered on the event loop (before the router): %d",
+                    server.earlyNotModified.value))
+            let key = registry.allFeatures.first { $0.settingType == .boolean }?.key ?? ""
+            let keyPress = ServeStreamBench.linkLatencies(port: port, manifest: manifest, key: key, changes: 101) {
+                try? registry.setOverrideValues([key: $0 % 2 == 0 ? .on : .off])
+            }
+            reportLatencies(
+                "key press (a change in the serving process, as console --serve makes it) → Swift link client's registry",
+                keyPress, budget: "p50 ≤ 10 ms, p99 ≤ 50 ms")
             streams(port: port, registry: registry, notModified: notModified)
         }
-        memory()
+        separateProcesses()
         print(String(format: "load average after: %@", loadAverage()))
     }
 
     /// Resident memory of the `flagstaff serve` process (the release build beside this benchmark) serving a
-    /// 100,000-flag manifest: after start, and after each body has been requested (the budget's reading).
-    private static func memory() {
+    /// 100,000-flag manifest: after start, and after each body has been requested (the budget's reading). Then the
+    /// same process kind side by side with nginx (``ServeNginxBench``).
+    private static func separateProcesses() {
         let directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         let executable = directory.appendingPathComponent("flagstaff")
         guard FileManager.default.isExecutableFile(atPath: executable.path) else {
             return print(
-                "  RSS of flagstaff serve: not measured (build it first: swift build -c release --product flagstaff)")
+                "  RSS of flagstaff serve and the nginx side by side: not measured (build it first: swift build -c release --product flagstaff)"
+            )
         }
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("flagstaff-serve-bench-\(getpid())")
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        ServeNginxBench.run(flagstaff: executable, scratch: scratch)
+        reportLatencies(
+            "flagstaff set in another process (from its start) → Swift link client's registry",
+            ServeStreamBench.setInAnotherProcess(
+                executable, scratch: scratch.appendingPathComponent("set"), changes: 31),
+            budget: "p99 ≤ 100 ms")
         guard let manifest = try? BenchManifest.writeTemporaryFile(flagCount: 100_000) else {
             return print("  RSS of flagstaff serve: cannot write the manifest")
         }
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("flagstaff-serve-bench-\(getpid())")
-        try? FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-        defer {
-            try? FileManager.default.removeItem(atPath: manifest)
-            try? FileManager.default.removeItem(at: scratch)
-        }
-        let errors = scratch.appendingPathComponent("serve.err")
-        _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = [
-            "serve", "--manifest", manifest, "--store", scratch.appendingPathComponent("store.json").path, "--port",
-            "0",
-        ]
-        process.standardError = try? FileHandle(forWritingTo: errors)
-        do { try process.run() } catch { return print("  RSS of flagstaff serve: cannot start it: \(error)") }
-        defer {
-            process.terminate()
-            process.waitUntilExit()
-        }
-        var port: Int?
-        for _ in 0..<300 where port == nil {
-            let text = (try? String(contentsOf: errors, encoding: .utf8)) ?? ""
-            if let range = text.range(of: "on http://127.0.0.1:") {
-                port = Int(text[range.upperBound...].prefix { $0.isNumber })
-            } else {
-                usleep(100_000)
-            }
-        }
-        guard let port else { return print("  RSS of flagstaff serve: it did not start") }
+        defer { try? FileManager.default.removeItem(atPath: manifest) }
+        guard
+            let launched = launchServe(
+                executable, arguments: ["--manifest", manifest], scratch: scratch.appendingPathComponent("memory"))
+        else { return print("  RSS of flagstaff serve: it did not start") }
+        defer { stop(launched.process) }
         func rss() -> Double {
             guard
-                let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8),
+                let status = try? String(
+                    contentsOfFile: "/proc/\(launched.process.processIdentifier)/status", encoding: .utf8),
                 let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") })
             else { return .nan }
             return (Double(line.split(separator: " ").dropFirst().first ?? "") ?? .nan) / 1024
@@ -109,13 +108,43 @@ enum ServeBench {
             "GET /api/frontend HTTP/1.1\r\nHost: b\r\n\r\n", "GET /api/client/features HTTP/1.1\r\nHost: b\r\n\r\n",
             "POST /ofrep/v1/evaluate/flags HTTP/1.1\r\nHost: b\r\nContent-Length: 0\r\n\r\n",
         ] {
-            _ = load(port, request, 1, 0, requests: 3)
+            _ = load(launched.port, request, 1, 0, requests: 3)
         }
         print(
             String(
                 format:
                     "  RSS of the flagstaff serve process, 100,000 flags: %.1f MB after start, %.1f MB with every body served three times   [budget 100 MB]",
                 started, rss()))
+    }
+
+    /// `flagstaff serve ARGUMENTS --store SCRATCH/store.json --port 0` in the background, and the port it reports.
+    static func launchServe(_ executable: URL, arguments: [String], scratch: URL) -> (process: Process, port: Int)? {
+        try? FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        let errors = scratch.appendingPathComponent("serve.err")
+        _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
+        let process = Process()
+        process.executableURL = executable
+        process.arguments =
+            ["serve"] + arguments + ["--store", scratch.appendingPathComponent("store.json").path, "--port", "0"]
+        process.standardError = try? FileHandle(forWritingTo: errors)
+        do { try process.run() } catch { return nil }
+        for _ in 0..<300 {
+            let text = (try? String(contentsOf: errors, encoding: .utf8)) ?? ""
+            if let range = text.range(of: "on http://127.0.0.1:"),
+                let port = Int(text[range.upperBound...].prefix { $0.isNumber })
+            {
+                return (process, port)
+            }
+            usleep(100_000)
+        }
+        stop(process)
+        return nil
+    }
+
+    /// Stops a process `launchServe` started and waits for it.
+    static func stop(_ process: Process) {
+        process.terminate()
+        process.waitUntilExit()
     }
 
     /// 1,000 Unleash streams open: each change's event at every subscriber, memory, and the 304 rate beside them.
@@ -145,7 +174,7 @@ enum ServeBench {
 
     /// Runs the server on the concurrency pool and `body` on the calling thread (a load generator that blocks
     /// must not hold one of the pool's few threads, which the server's handlers run on).
-    private static func withServer(_ registry: AnyFeatureRegistry, _ body: (Int) -> Void) {
+    private static func withServer(_ registry: AnyFeatureRegistry, _ body: (FlagServer, Int) -> Void) {
         var logger = Logger(label: "bench")
         logger.logLevel = .critical
         let server = FlagServer(registry: registry, configuration: FlagServerConfiguration(port: 0), logger: logger)
@@ -166,7 +195,7 @@ enum ServeBench {
             started.signal()
         }
         started.wait()
-        if let bound = port.withLock({ $0 }) { body(bound) }
+        if let bound = port.withLock({ $0 }) { body(server, bound) }
         Task.detached { await group.triggerGracefulShutdown() }
         stopped.wait()
     }
@@ -178,6 +207,18 @@ enum ServeBench {
         var seconds: Double
         var latencies: [Double]
         var failures: Int
+    }
+
+    /// p50, p99 and max of `latencies` (seconds) in milliseconds, with the budget.
+    static func reportLatencies(_ label: String, _ latencies: [Double], budget: String) {
+        let sorted = latencies.sorted()
+        guard !sorted.isEmpty else { return print("  \(label): not measured") }
+        func percentile(_ p: Double) -> Double { sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))] * 1000 }
+        print(
+            String(
+                format: "  %@: p50 %.1f ms, p99 %.1f ms, max %.1f ms (%d changes)   [budget %@]", label,
+                percentile(0.5),
+                percentile(0.99), (sorted.last ?? .nan) * 1000, sorted.count, budget))
     }
 
     private static func report(_ label: String, _ result: Result) {

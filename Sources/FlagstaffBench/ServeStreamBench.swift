@@ -1,6 +1,7 @@
 // `flagstaff serve` exists only with the Server trait (on by default; see Package.swift).
 #if Server
 import Flagstaff
+import FlagstaffRemote
 import FlagstaffServer
 import FlagstaffTerminalDriver
 import Foundation
@@ -90,6 +91,90 @@ enum ServeStreamBench {
         }
         whileOpen()
         return (opened, latencies, before, after)
+    }
+
+    /// The Swift link client end to end: a registry from `manifest` linked by ``OFREPProvider`` to the server on
+    /// `port`; `change(n)` makes the n-th change (it sets `key` to on for even n, off for odd); the time from the
+    /// call until the linked registry's member has the new value, per change after the first (which also waits for
+    /// the link to start).
+    static func linkLatencies(
+        port: Int, manifest: RegistryManifest, key: String, changes: Int, pause: Double = 0.02,
+        change: (Int) -> Void
+    ) -> [Double] {
+        guard let registry = try? AnyFeatureRegistry(manifest: manifest, store: InMemoryOverrideStore()),
+            let url = URL(string: "http://127.0.0.1:\(port)")
+        else { return [] }
+        let provider = OFREPProvider(options: OFREPOptions(baseURL: url))
+        let expected = AnnotatedMutex<(value: OverrideValue, seen: DispatchSemaphore)?>(nil)
+        let subscription = registry.onChange { _ in
+            let value = registry.feature(forKey: key)?.explanation.value
+            expected.withLock { waiting in
+                if let current = waiting, current.value == value {
+                    current.seen.signal()
+                    waiting = nil
+                }
+            }
+        }
+        let link = provider.link(to: registry)
+        defer {
+            subscription.cancel()
+            link.unlink()
+            provider.stop()
+        }
+        var latencies: [Double] = []
+        for index in 0..<changes {
+            let value: OverrideValue = index % 2 == 0 ? .on : .off
+            let seen = DispatchSemaphore(value: 0)
+            expected.withLock { $0 = (value, seen) }
+            let start = DispatchTime.now().uptimeNanoseconds
+            change(index)
+            guard seen.wait(timeout: .now() + 10) == .success else {
+                print("  link client: change \(index + 1) not seen within 10 s")
+                break
+            }
+            // The first change also waits for the link to start: not counted.
+            if index > 0 { latencies.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9) }
+            usleep(useconds_t(pause * 1e6))
+        }
+        return latencies
+    }
+
+    /// `flagstaff set` run as its own process against the store of a `flagstaff serve` process, and a link client
+    /// in this one: the time from starting `flagstaff set` until the linked registry has the value (the start of
+    /// a process included, as QA's terminal has it), per change after the first.
+    static func setInAnotherProcess(_ executable: URL, scratch: URL, changes: Int) -> [Double] {
+        let manifest = BenchManifest.make(flagCount: 1_000)
+        guard let manifestFile = try? BenchManifest.writeTemporaryFile(flagCount: 1_000) else { return [] }
+        defer { try? FileManager.default.removeItem(atPath: manifestFile) }
+        guard
+            let served = ServeBench.launchServe(executable, arguments: ["--manifest", manifestFile], scratch: scratch)
+        else {
+            print("  flagstaff set → link client: flagstaff serve did not start")
+            return []
+        }
+        defer { ServeBench.stop(served.process) }
+        let store = scratch.appendingPathComponent("store.json").path
+        let members = (try? AnyFeatureRegistry(manifest: manifest, store: InMemoryOverrideStore()))?.allFeatures ?? []
+        let key = members.first { $0.settingType == .boolean }?.key ?? ""
+        var runs: [Double] = []
+        let latencies = linkLatencies(port: served.port, manifest: manifest, key: key, changes: changes, pause: 0.05) {
+            let process = Process()
+            process.executableURL = executable
+            process.arguments = ["set", "--manifest", manifestFile, "--store", store, key, $0 % 2 == 0 ? "on" : "off"]
+            process.standardOutput = FileHandle.nullDevice
+            let start = DispatchTime.now().uptimeNanoseconds
+            guard (try? process.run()) != nil else { return }
+            process.waitUntilExit()
+            runs.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+        }
+        let sorted = runs.sorted()
+        if !sorted.isEmpty {
+            print(
+                String(
+                    format: "  flagstaff set alone (start to exit): p50 %.1f ms, max %.1f ms",
+                    sorted[sorted.count / 2] * 1000, (sorted.last ?? .nan) * 1000))
+        }
+        return latencies
     }
 
     private static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {

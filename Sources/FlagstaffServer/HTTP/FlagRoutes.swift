@@ -138,10 +138,17 @@ struct FlagRoutes: Sendable {
     /// (when it is not already the name).
     static func identify(_ request: Request, appName: String? = nil, sdk: String? = nil) -> (name: String, sdk: String?)
     {
-        let agent = request.headers[.userAgent]
+        identify(request.headers, appName: appName, sdk: sdk)
+    }
+
+    /// ``identify(_:appName:sdk:)`` from the request's headers.
+    static func identify(_ headers: HTTPFields, appName: String? = nil, sdk: String? = nil) -> (
+        name: String, sdk: String?
+    ) {
+        let agent = headers[.userAgent]
         let name =
-            appName ?? request.headers[Self.appNameHeader].flatMap { $0.isEmpty ? nil : $0 } ?? agent
+            appName ?? headers[Self.appNameHeader].flatMap { $0.isEmpty ? nil : $0 } ?? agent
             ?? "unnamed client"
-        return (name, sdk ?? request.headers[Self.sdkHeader] ?? (name == agent ? nil : agent))
+        return (name, sdk ?? headers[Self.sdkHeader] ?? (name == agent ? nil : agent))
     }
 }

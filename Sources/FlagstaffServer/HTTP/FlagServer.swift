@@ -26,7 +26,11 @@ package final class FlagServer: Sendable {
     package let feed: ChangeFeed
     /// The event streams open now (Unleash streaming, OFREP events).
     package let streams: StreamConnections
+    /// How many conditional GETs were answered 304 on the event loop, before the router (``NotModifiedHandler``).
+    package let earlyNotModified = EarlyAnswers()
     private let logger: Logger
+    /// The `Server` header of every answer.
+    static let serverName = "flagstaff"
 
     /// Creates a server for a registry (nothing listens until ``run(onRunning:)`` or
     /// ``makeApplication(onRunning:)``).
@@ -87,15 +91,20 @@ package final class FlagServer: Sendable {
             offersEventStream: configuration.maxStreams > 0
         ).add(to: router)
         StreamRoutes(feed: feed, streams: streams, clients: clients).add(to: router)
+        let answerer = NotModifiedHandler.Answerer(
+            live: live, clients: clients, tokens: Set(configuration.tokens), serverName: Self.serverName,
+            answered: earlyNotModified)
         let (seconds, attoseconds) = configuration.idleTimeout.components
         let idle = TimeAmount.nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
         return Application(
             router: router,
             server: .http1(
                 configuration: .init(
-                    additionalChannelHandlers: [CloseAfterResponseHandler(), StreamHangUpHandler()], idleTimeout: idle)),
+                    additionalChannelHandlers: [
+                        CloseAfterResponseHandler(), StreamHangUpHandler(), NotModifiedInstaller(answerer: answerer),
+                    ], idleTimeout: idle)),
             configuration: ApplicationConfiguration(
-                address: .hostname(configuration.host, port: configuration.port), serverName: "flagstaff"),
+                address: .hostname(configuration.host, port: configuration.port), serverName: Self.serverName),
             services: [ChangeFeedService(feed: feed, streams: streams, configuration: configuration)],
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? 0) },
             logger: logger)

@@ -15,4 +15,13 @@ enum HeaderList {
         else { return text[text.endIndex...] }
         return text[first...last]
     }
+
+    /// `bytes` without leading and trailing spaces and tabs, in place.
+    static func trimmed(_ bytes: Substring.UTF8View) -> Substring.UTF8View {
+        let isSpace: (UInt8) -> Bool = { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
+        guard let first = bytes.firstIndex(where: { !isSpace($0) }),
+            let last = bytes.lastIndex(where: { !isSpace($0) })
+        else { return bytes[bytes.endIndex...] }
+        return bytes[first...last]
+    }
 }

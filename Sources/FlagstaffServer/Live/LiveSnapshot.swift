@@ -69,6 +69,19 @@ package final class LiveSnapshot: Sendable {
     /// Why the store is not being followed (corrupt, unreadable), or `nil` when it is.
     package var storeProblem: String? { state.withLock { $0.storeProblem } }
 
+    /// The snapshot served now when nothing has changed since it was built, else `nil` (then ``current()`` reads
+    /// the store or rebuilds). Never reads the store nor renders anything, so the conditional-GET fast path
+    /// (``NotModifiedHandler``) may ask on an event loop; costs a `stat` of the store file and a lock.
+    package func currentIfUnchanged() -> ServedSnapshot? {
+        let signature = registry.store.changeSignature()
+        return state.withLock { state -> ServedSnapshot? in
+            guard signature == state.signature, state.storeProblem == nil,
+                registry.changeGeneration == state.builtAtChange
+            else { return nil }
+            return state.snapshot
+        }
+    }
+
     /// The snapshot for a request: the registry's values now, or the last good ones while the store is bad.
     package func current() -> ServedSnapshot {
         let signature = registry.store.changeSignature()

@@ -57,15 +57,31 @@ package struct ServerReply: Sendable, Equatable {
 
     /// Whether an `If-None-Match` list names `etag` (weak comparison: `W/` prefixes are ignored).
     /// A gzip-compressed body's tag is the plain one with `-gzip` before the closing quote (a representation of its
-    /// own, as HTTP asks), and both name the same values here.
+    /// own, as HTTP asks), and both name the same values here. Reads the header's UTF-8 in place, allocating
+    /// nothing: every conditional GET asks.
     package static func matches(_ header: String, _ etag: String) -> Bool {
-        let strong = etag.hasPrefix("W/") ? String(etag.dropFirst(2)) : etag
-        let gzip = gzipTag(strong)
-        return HeaderList.elements(header).contains { candidate in
-            if candidate == "*" { return true }
-            let tag = candidate.hasPrefix("W/") ? candidate.dropFirst(2) : candidate
-            return tag == strong || tag == gzip
+        var tag = etag.utf8[...]
+        if tag.starts(with: "W/".utf8) { tag = tag.dropFirst(2) }
+        let list = header.utf8
+        var start = list.startIndex
+        while start < list.endIndex {
+            let end = list[start...].firstIndex(of: UInt8(ascii: ",")) ?? list.endIndex
+            var candidate = HeaderList.trimmed(list[start..<end])
+            if candidate.elementsEqual("*".utf8) { return true }
+            if candidate.starts(with: "W/".utf8) { candidate = candidate.dropFirst(2) }
+            if candidate.elementsEqual(tag) || isGzipTag(candidate, of: tag) { return true }
+            start = end == list.endIndex ? end : list.index(after: end)
         }
+        return false
+    }
+
+    /// Whether `candidate` is ``gzipTag(_:)`` of `tag`, compared in place.
+    private static func isGzipTag(_ candidate: Substring.UTF8View, of tag: Substring.UTF8View) -> Bool {
+        let quoted = tag.count >= 2 && tag.last == UInt8(ascii: "\"")
+        let stem = quoted ? tag.dropLast() : tag
+        let suffix = quoted ? "-gzip\"".utf8 : "-gzip".utf8
+        return candidate.count == stem.count + suffix.count && candidate.starts(with: stem)
+            && candidate.dropFirst(stem.count).elementsEqual(suffix)
     }
 
     /// The tag of the gzip-compressed representation: `"0123abcd-gzip"` for `"0123abcd"`.
