@@ -42,8 +42,8 @@ final class NotModifiedHandler: ChannelDuplexHandler, RemovableChannelHandler {
         static let paths: [String: Bool] = ["/api/frontend": true, "/api/proxy": true, "/api/client/features": false]
 
         /// The snapshot whose ETag `request` names when the request may be answered 304 here (the client is then
-        /// noted), else `nil`.
-        func notModified(_ request: HTTPRequest) -> ServedSnapshot? {
+        /// noted, as the router notes a fetch: from `address`, holding the snapshot's values), else `nil`.
+        func notModified(_ request: HTTPRequest, from address: @autoclosure () -> SocketAddress?) -> ServedSnapshot? {
             guard request.method == .get || request.method == .head, let target = request.path else { return nil }
             let query = target.utf8.firstIndex(of: UInt8(ascii: "?"))
             guard let namesApp = Self.paths[String(target[..<(query ?? target.endIndex)])] else { return nil }
@@ -60,7 +60,7 @@ final class NotModifiedHandler: ChannelDuplexHandler, RemovableChannelHandler {
                 appName = URI(target).queryParameters.get("appName").flatMap { $0.isEmpty ? nil : $0 }
             }
             let (name, sdk) = FlagRoutes.identify(headers, appName: appName)
-            clients.record(name: name, sdk: sdk, call: .request)
+            clients.record(name: name, sdk: sdk, call: .request, address: address(), servedETag: snapshot.etag)
             answered.count.add(1, ordering: .relaxed)
             return snapshot
         }
@@ -109,7 +109,9 @@ final class NotModifiedHandler: ChannelDuplexHandler, RemovableChannelHandler {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
         case .head(let request):
-            if withRouter == 0, context.channel.isWritable, let snapshot = answerer.notModified(request) {
+            if withRouter == 0, context.channel.isWritable,
+                let snapshot = answerer.notModified(request, from: context.channel.remoteAddress)
+            {
                 phase = .answering(answer(snapshot, origin: request.headerFields[.origin] != nil))
                 return
             }
