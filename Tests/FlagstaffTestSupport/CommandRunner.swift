@@ -161,17 +161,19 @@ package enum CommandRunner {
         /// Whether the program has ended (it is reaped then).
         package var hasEnded: Bool { reap(blocking: false) != nil }
 
-        /// Waits until standard output contains `text`, the program ends or `timeout` passes, polling with
-        /// `Task.sleep` (no cooperative thread is blocked).
+        /// Waits until standard output contains `text`, the program ends or `timeout` passes, polling on a thread
+        /// of its own (``offCooperativePool(_:)``: a busy cooperative pool cannot delay the polls).
         /// - Returns: whether `text` was written.
         package func waitForOutput(containing text: String, timeout: Duration = .seconds(60)) async throws -> Bool {
-            let clock = ContinuousClock()
-            let deadline = clock.now + timeout
-            while !standardOutput.contains(text) {
-                if hasEnded || clock.now >= deadline { return standardOutput.contains(text) }
-                try await Task.sleep(for: .milliseconds(2))
+            try await offCooperativePool {
+                let clock = ContinuousClock()
+                let deadline = clock.now + timeout
+                while !self.standardOutput.contains(text) {
+                    if self.hasEnded || clock.now >= deadline { return self.standardOutput.contains(text) }
+                    usleep(2_000)
+                }
+                return true
             }
-            return true
         }
 
         /// Kills the program with SIGKILL unless it has ended, and reaps it (at once: SIGKILL cannot be caught).

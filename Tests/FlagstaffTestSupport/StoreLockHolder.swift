@@ -55,7 +55,7 @@ package final class StoreLockHolder: Sendable {
     /// - Throws: when the tool cannot be started or does not report holding the lock.
     package static func inAnotherProcess(tool: URL, path: String) async throws -> StoreLockHolder {
         let running = try CommandRunner.start(tool, ["hold", path])
-        guard try await running.waitForOutput(containing: "locked\n", timeout: .seconds(30)) else {
+        guard try await running.waitForOutput(containing: "locked\n", timeout: .seconds(120)) else {
             let result = running.stop()
             throw StoreLockHolderError(output: result.standardOutput + result.standardError)
         }

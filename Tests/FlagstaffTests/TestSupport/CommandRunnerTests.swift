@@ -7,7 +7,7 @@ import Testing
 /// deadline.
 @Suite struct CommandRunnerTests {
     @Test func aStartedProgramIsReadWhileItRunsAndStoppedByTheTest() async throws {
-        let running = try CommandRunner.start(URL(fileURLWithPath: "/bin/sh"), ["-c", "echo ready; exec sleep 60"])
+        let running = try CommandRunner.start(URL(fileURLWithPath: "/bin/sh"), ["-c", "echo ready; exec sleep 3600"])
         #expect(try await running.waitForOutput(containing: "ready\n", timeout: .seconds(60)))
         #expect(!running.hasEnded)
         let result = running.stop()
