@@ -240,29 +240,3 @@ extension ScreenBuffer {
         return (0..<width).map { cell(row: position.row, column: position.column + $0) }
     }
 }
-
-/// Holds a file store's lock from another thread, as another process would (an `flock` on a descriptor of its
-/// own conflicts like another process's), until ``release()``.
-final class ThreadLockHolder: Sendable {
-    private let url: URL
-    private let held = DispatchSemaphore(value: 0)
-    private let released = DispatchSemaphore(value: 0)
-
-    init(url: URL) { self.url = url }
-
-    /// Takes the store's lock on another thread and returns once it is held.
-    func hold() async throws {
-        let store = try FileOverrideStore(url: url)
-        let (held, released) = (self.held, self.released)
-        Thread.detachNewThread {
-            _ = try? store.holdingLock {
-                held.signal()
-                released.wait()
-            }
-        }
-        try await offCooperativePool { held.wait() }
-    }
-
-    /// Lets the holder go.
-    func release() { released.signal() }
-}

@@ -15,13 +15,12 @@ import Testing
         let registry: AnyFeatureRegistry
         let runner: ConsoleEffectRunner
         var state: ConsoleHarness
-        private let lock: ThreadLockHolder
+        private let lock = AnnotatedMutex<StoreLockHolder?>(nil)
 
         init(height: Int = 30) throws {
             directory = FileManager.default.temporaryDirectory.appendingPathComponent("console-history-\(UUID())")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             url = directory.appendingPathComponent("overrides.json")
-            lock = ThreadLockHolder(url: url)
             registry = try makeRegistry(store: FileOverrideStore(url: url, journal: JournalOptions(origin: .console)))
             runner = ConsoleEffectRunner(registry: registry, terminal: ScriptedTerminal(events: []))
             state = ConsoleHarness(registry: registry, width: 100, height: height)
@@ -50,9 +49,12 @@ import Testing
         var screen: ScreenBuffer { ConsoleLayout.render(state) }
 
         /// Takes the store's lock on another thread and returns once it is held.
-        func holdLock() async throws { try await lock.hold() }
+        func holdLock() async throws {
+            let holder = try await StoreLockHolder.onThread(path: url.path)
+            lock.withLock { $0 = holder }
+        }
 
-        func releaseLock() { lock.release() }
+        func releaseLock() { lock.withLock { $0?.release() } }
     }
 
     @Test func uUndoesTheConsolesChangeAndSaysWhatItUndid() throws {

@@ -14,22 +14,24 @@ import Testing
         let directory: URL
         let url: URL
         let registry: AnyFeatureRegistry
-        private let lock: ThreadLockHolder
+        private let lock = AnnotatedMutex<StoreLockHolder?>(nil)
 
         init() throws {
             directory = FileManager.default.temporaryDirectory.appendingPathComponent("console-lock-\(UUID())")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             url = directory.appendingPathComponent("overrides.json")
-            lock = ThreadLockHolder(url: url)
             registry = try makeRegistry(store: FileOverrideStore(url: url))
         }
 
         deinit { try? FileManager.default.removeItem(at: directory) }
 
         /// Takes the store's lock on another thread and returns once it is held.
-        func holdLock() async throws { try await lock.hold() }
+        func holdLock() async throws {
+            let holder = try await StoreLockHolder.onThread(path: url.path)
+            lock.withLock { $0 = holder }
+        }
 
-        func releaseLock() { lock.release() }
+        func releaseLock() { lock.withLock { $0?.release() } }
 
         /// The overrides in the file.
         func stored() throws -> [String: OverrideValue] { try FileOverrideStore(url: url).load() }

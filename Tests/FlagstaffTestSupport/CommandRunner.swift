@@ -1,3 +1,4 @@
+import Flagstaff
 import FlagstaffTerminalDriver
 import Foundation
 
@@ -13,7 +14,9 @@ import Darwin
 /// The child is started by ``ProcessSpawn`` (`posix_spawn` with an empty signal mask and default signal
 /// dispositions). This adds what CLI tests need on top: standard input from bytes, and a deadline: a child
 /// still running then is killed and reported as ``Failure/timedOut(_:seconds:)``. Output goes through
-/// temporary files, never pipes, so a child that leaves a daemon behind cannot block the call.
+/// temporary files, never pipes, so a child that leaves a daemon behind cannot block the call. ``start(_:_:environment:standardInput:)``
+/// leaves the program running, for tests that read its output as it goes, kill it, or run several at once: the
+/// one way tests run a process.
 package enum CommandRunner {
     /// What a finished program left behind.
     package struct Result: Sendable, CustomStringConvertible {
@@ -62,34 +65,8 @@ package enum CommandRunner {
         _ executable: URL, _ arguments: [String], environment: [String: String],
         standardInput: Data? = nil, timeout: Duration = .seconds(60)
     ) throws -> Result {
-        let directory = FileManager.default.temporaryDirectory
-        let token = "\(getpid())-\(UUID().uuidString)"
-        let inPath = directory.appendingPathComponent("run-\(token).in").path
-        let outPath = directory.appendingPathComponent("run-\(token).out").path
-        let errPath = directory.appendingPathComponent("run-\(token).err").path
-        defer {
-            unlink(inPath)
-            unlink(outPath)
-            unlink(errPath)
-        }
-        if let standardInput {
-            guard FileManager.default.createFile(atPath: inPath, contents: standardInput) else {
-                throw Failure.io("cannot write \(inPath)")
-            }
-        }
-        let pid: pid_t
-        do {
-            pid = try ProcessSpawn.spawn(
-                [executable.path] + arguments, environment: environment,
-                standardInput: standardInput == nil ? "/dev/null" : inPath,
-                standardOutput: outPath, standardError: errPath)
-        } catch {
-            throw Failure.spawnFailed(executable.path, reason: "\(error)")
-        }
-        let status = try wait(for: pid, timeout: timeout, program: executable.lastPathComponent)
-        let out = (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? ""
-        let err = (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? ""
-        return Result(status: status, standardOutput: out, standardError: err)
+        try start(executable, arguments, environment: environment, standardInput: standardInput)
+            .finish(timeout: timeout)
     }
 
     /// Runs a program and awaits it without blocking a cooperative thread (see ``offCooperativePool(_:)``).
@@ -105,26 +82,157 @@ package enum CommandRunner {
         }
     }
 
-    private static func wait(for pid: pid_t, timeout: Duration, program: String) throws -> Int32 {
-        let clock = ContinuousClock()
-        let deadline = clock.now + timeout
-        var status: Int32 = 0
-        var pause = Duration.microseconds(200)
-        while true {
-            let result = waitpid(pid, &status, WNOHANG)
-            if result == pid { break }
-            if result == -1 && errno != EINTR { return -1 }
-            if clock.now >= deadline {
-                kill(pid, SIGKILL)
-                _ = waitpid(pid, &status, 0)
-                let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
-                throw Failure.timedOut(program, seconds: seconds)
+    /// Starts a program without waiting for it: for tests that read its output while it runs, kill it at a moment
+    /// of their choosing, or run several at once.
+    /// - Parameters:
+    ///   - executable: the program's path.
+    ///   - arguments: its arguments (without the program name).
+    ///   - environment: the complete environment of the child (default: this process's).
+    ///   - standardInput: bytes for standard input, or `nil` for `/dev/null`.
+    /// - Returns: the running program; ``Running/finish(timeout:)`` or ``Running/stop()`` reaps it.
+    /// - Throws: ``Failure``.
+    package static func start(
+        _ executable: URL, _ arguments: [String],
+        environment: [String: String] = ProcessInfo.processInfo.environment, standardInput: Data? = nil
+    ) throws -> Running {
+        let directory = FileManager.default.temporaryDirectory
+        let token = "\(getpid())-\(UUID().uuidString)"
+        let paths = Running.Paths(
+            input: directory.appendingPathComponent("run-\(token).in").path,
+            output: directory.appendingPathComponent("run-\(token).out").path,
+            error: directory.appendingPathComponent("run-\(token).err").path)
+        if let standardInput {
+            guard FileManager.default.createFile(atPath: paths.input, contents: standardInput) else {
+                throw Failure.io("cannot write \(paths.input)")
             }
-            // Poll the child with a short, growing pause (a CLI command ends in milliseconds).
-            usleep(UInt32(pause.components.attoseconds / 1_000_000_000_000))
-            pause = min(pause * 2, .milliseconds(10))
         }
-        let signal = status & 0x7F
-        return signal == 0 ? (status >> 8) & 0xFF : 128 + signal
+        do {
+            let pid = try ProcessSpawn.spawn(
+                [executable.path] + arguments, environment: environment,
+                standardInput: standardInput == nil ? "/dev/null" : paths.input,
+                standardOutput: paths.output, standardError: paths.error)
+            return Running(pid: pid, program: executable.lastPathComponent, paths: paths)
+        } catch {
+            paths.remove()
+            throw Failure.spawnFailed(executable.path, reason: "\(error)")
+        }
+    }
+
+    /// A program started by ``CommandRunner/start(_:_:environment:standardInput:)``. Its output goes to temporary
+    /// files (removed when this object goes), which can be read while it runs. It is reaped once, under a lock:
+    /// a signal is only sent to a child not yet reaped, so never to a process that reused its id.
+    package final class Running: Sendable {
+        struct Paths: Sendable {
+            var input: String
+            var output: String
+            var error: String
+
+            func remove() {
+                unlink(input)
+                unlink(output)
+                unlink(error)
+            }
+        }
+
+        /// The child's process id.
+        package let pid: pid_t
+        private let program: String
+        private let paths: Paths
+        /// The exit status once reaped.
+        private let status = AnnotatedMutex<Int32?>(nil)
+
+        init(pid: pid_t, program: String, paths: Paths) {
+            self.pid = pid
+            self.program = program
+            self.paths = paths
+        }
+
+        deinit {
+            stop()
+            paths.remove()
+        }
+
+        /// Everything written to standard output so far.
+        package var standardOutput: String { (try? String(contentsOfFile: paths.output, encoding: .utf8)) ?? "" }
+
+        /// Everything written to standard error so far.
+        package var standardError: String { (try? String(contentsOfFile: paths.error, encoding: .utf8)) ?? "" }
+
+        /// Whether the program has ended (it is reaped then).
+        package var hasEnded: Bool { reap(blocking: false) != nil }
+
+        /// Waits until standard output contains `text`, the program ends or `timeout` passes, polling on a thread
+        /// of its own (``offCooperativePool(_:)``: a busy cooperative pool cannot delay the polls).
+        /// - Returns: whether `text` was written.
+        package func waitForOutput(containing text: String, timeout: Duration = .seconds(60)) async throws -> Bool {
+            try await offCooperativePool {
+                let clock = ContinuousClock()
+                let deadline = clock.now + timeout
+                while !self.standardOutput.contains(text) {
+                    if self.hasEnded || clock.now >= deadline { return self.standardOutput.contains(text) }
+                    usleep(2_000)
+                }
+                return true
+            }
+        }
+
+        /// Kills the program with SIGKILL unless it has ended, and reaps it (at once: SIGKILL cannot be caught).
+        /// - Returns: its status and output.
+        @discardableResult
+        package func stop() -> Result {
+            status.withLock { status in
+                if status == nil { kill(pid, SIGKILL) }
+            }
+            return result(status: reap(blocking: true) ?? -1)
+        }
+
+        /// Waits for the program to end, at most `timeout`; then it is killed.
+        /// - Returns: its status and output.
+        /// - Throws: ``Failure/timedOut(_:seconds:)`` when it was killed at the deadline.
+        package func finish(timeout: Duration = .seconds(60)) throws -> Result {
+            let clock = ContinuousClock()
+            let deadline = clock.now + timeout
+            var pause = Duration.microseconds(200)
+            while true {
+                if let status = reap(blocking: false) { return result(status: status) }
+                if clock.now >= deadline {
+                    stop()
+                    let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+                    throw Failure.timedOut(program, seconds: seconds)
+                }
+                // Poll with a short, growing pause (a CLI command ends in milliseconds).
+                usleep(UInt32(pause.components.attoseconds / 1_000_000_000_000))
+                pause = min(pause * 2, .milliseconds(10))
+            }
+        }
+
+        /// Awaits the program's end as ``finish(timeout:)`` does, without blocking a cooperative thread.
+        package func finish(timeout: Duration = .seconds(60)) async throws -> Result {
+            try await offCooperativePool { try self.finish(timeout: timeout) }
+        }
+
+        private func result(status: Int32) -> Result {
+            Result(status: status, standardOutput: standardOutput, standardError: standardError)
+        }
+
+        /// The exit status (128 + the signal number when a signal ended it), or `nil` while it runs.
+        private func reap(blocking: Bool) -> Int32? {
+            status.withLock { status in
+                if let status { return status }
+                var raw: Int32 = 0
+                while true {
+                    let result = waitpid(pid, &raw, blocking ? 0 : WNOHANG)
+                    if result == 0 { return nil }
+                    if result == -1 && errno == EINTR { continue }
+                    guard result == pid else {
+                        status = -1
+                        return -1
+                    }
+                    let signal = raw & 0x7F
+                    status = signal == 0 ? (raw >> 8) & 0xFF : 128 + signal
+                    return status
+                }
+            }
+        }
     }
 }

@@ -8,7 +8,8 @@ import Foundation
 /// test can kill it at any moment and know which writes completed.
 /// `store-stress bulk FILE PREFIX COUNT` and `store-stress forever-bulk FILE PREFIX` do the same with 20 keys a
 /// write (`PREFIX.<index>.0` … `PREFIX.<index>.19`), for the change journal's multi-process tests.
-/// `store-stress hold FILE` takes the store's lock, prints `locked`, and holds it until its standard input ends.
+/// `store-stress hold FILE` takes the store's lock, prints `locked`, and holds it until it is killed or its parent
+/// process ends.
 @main
 enum StoreStressTool {
     static func main() {
@@ -48,7 +49,9 @@ enum StoreStressTool {
         do {
             try FileOverrideStore(url: URL(fileURLWithPath: file)).holdingLock {
                 FileHandle.standardOutput.write(Data("locked\n".utf8))
-                _ = FileHandle.standardInput.readDataToEndOfFile()
+                // Until killed (the test's release), or until the test process is gone (no holder outlives it).
+                let parent = getppid()
+                while getppid() == parent { usleep(50_000) }
             }
             exit(0)
         } catch {

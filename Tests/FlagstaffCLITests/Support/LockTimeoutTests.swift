@@ -11,12 +11,12 @@ struct LockTimeoutTests {
     @Test(.enabled(if: holderTool != nil, "StoreStressTool is built with the tests (`swift build --build-tests`)"))
     func aHeldLockIsNamedAfterOneSecondAndTheCommandGivesUpAtTheTimeout() async throws {
         let sandbox = try CLISandbox()
-        let lock = try await StoreLockHolder.start(tool: try #require(Self.holderTool), path: sandbox.storePath)
+        let lock = try await StoreLockHolder.inAnotherProcess(
+            tool: try #require(Self.holderTool), path: sandbox.storePath)
         defer { lock.release() }
-        let holder = lock.process
 
         let result = try await sandbox.runWithStore(["set", "blueText", "on", "--lock-timeout", "1.3"])
-        let who = "pid \(holder.processIdentifier) (StoreStressTool hold \(sandbox.storePath))"
+        let who = "pid \(lock.pid) (StoreStressTool hold \(sandbox.storePath))"
         #expect(result.status == 1, "\(result)")
         #expect(
             result.standardError == """
@@ -31,17 +31,8 @@ struct LockTimeoutTests {
         let sandbox = try CLISandbox()
         try sandbox.write("overrides.json", #"{"version":1,"overrides":{"blueText":"off"}}"#)
         let before = sandbox.storeBytes()
-        let store = try FileOverrideStore(url: sandbox.storeURL)
-        let held = DispatchSemaphore(value: 0)
-        let release = DispatchSemaphore(value: 0)
-        Thread.detachNewThread {
-            _ = try? store.holdingLock {
-                held.signal()
-                release.wait()
-            }
-        }
-        try await offCooperativePool { held.wait() }
-        defer { release.signal() }
+        let lock = try await StoreLockHolder.onThread(path: sandbox.storePath)
+        defer { lock.release() }
         let result = try await sandbox.runWithStore(["set", "blueText", "on", "--lock-timeout", "0"])
         #expect(result.status == 1, "\(result)")
         #expect(result.standardError.hasPrefix("flagstaff: error: cannot write the override store"), "\(result)")

@@ -33,28 +33,9 @@ import Testing
     @Test(.enabled(if: tool != nil, "the StoreStressTool binary is built next to the test bundle by `swift test`"))
     func writersKilledMidChangeLeaveAReadableJournalWithEveryCompletedChange() async throws {
         let file = temporaryDirectory().appendingPathComponent("overrides.json")
-        let tool = Self.tool
         for round in 0..<10 {
-            let done = try await offCooperativePool { () throws -> [Int] in
-                let process = Process()
-                let output = Pipe()
-                process.executableURL = tool
-                process.arguments = ["forever-bulk", file.path, "round\(round)"]
-                process.standardOutput = output
-                try process.run()
-                var completed = Data()
-                while !String(decoding: completed, as: UTF8.self).contains("done \(1 + round % 4)") {
-                    let chunk = output.fileHandleForReading.availableData
-                    if chunk.isEmpty { break }
-                    completed.append(chunk)
-                }
-                kill(process.processIdentifier, SIGKILL)
-                process.waitUntilExit()
-                completed.append(output.fileHandleForReading.readDataToEndOfFile())
-                return String(decoding: completed, as: UTF8.self).split(separator: "\n").compactMap { line in
-                    line.hasPrefix("done ") ? Int(line.dropFirst(5)) : nil
-                }
-            }
+            let done = try await MultiProcessStoreTests.killWriter(
+                ["forever-bulk", file.path, "round\(round)"], after: 1 + round % 4)
             let contents = try #require(try FileOverrideStore(url: file).journal()).read()
             #expect(contents.problems.isEmpty, "round \(round): \(contents.problems)")
             let keys = Set(contents.entries.map(\.key))

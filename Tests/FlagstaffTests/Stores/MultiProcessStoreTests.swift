@@ -16,20 +16,24 @@ import Testing
 
     /// Starts `count` StoreStressTool processes at once, the `index`th with `arguments(index)`, and returns their
     /// exit statuses once all have ended.
-    static func runWriters(_ count: Int, arguments: @escaping @Sendable (Int) -> [String]) async throws -> [Int32] {
-        let tool = Self.tool
-        return try await offCooperativePool { () throws -> [Int32] in
-            let children = try (0..<count).map { index -> Process in
-                let process = Process()
-                process.executableURL = tool
-                process.arguments = arguments(index)
-                try process.run()
-                return process
-            }
-            return children.map { child in
-                child.waitUntilExit()
-                return child.terminationStatus
-            }
+    static func runWriters(_ count: Int, arguments: (Int) -> [String]) async throws -> [Int32] {
+        let tool = try #require(Self.tool)
+        let writers = try (0..<count).map { try CommandRunner.start(tool, arguments($0)) }
+        var statuses: [Int32] = []
+        for writer in writers { statuses.append(try await writer.finish(timeout: .seconds(300)).status) }
+        return statuses
+    }
+
+    /// Starts a StoreStressTool writer that reports `done N` after each write (`forever`, `forever-bulk`), waits
+    /// until it has reported write `completed`, lets it run `pause` more, kills it with SIGKILL and returns the
+    /// writes it reported complete.
+    static func killWriter(_ arguments: [String], after completed: Int, pause: Duration = .zero) async throws -> [Int] {
+        let writer = try CommandRunner.start(try #require(Self.tool), arguments)
+        // A writer that ends on its own (an error) stops the wait: the caller's checks report it.
+        _ = try await writer.waitForOutput(containing: "done \(completed)\n", timeout: .seconds(120))
+        if pause > .zero { try await Task.sleep(for: pause) }
+        return writer.stop().standardOutput.split(separator: "\n").compactMap { line in
+            line.hasPrefix("done ") ? Int(line.dropFirst(5)) : nil
         }
     }
 
@@ -70,31 +74,10 @@ import Testing
     /// Starts a writer, lets it complete a few writes, kills it at an arbitrary point of its loop, and returns
     /// the writes it reported complete and the file's contents (which must parse).
     private static func killWriterMidWrite(round: Int, file: URL) async throws -> ([Int], [String: OverrideValue]) {
-        let tool = Self.tool
-        return try await offCooperativePool {
-            let process = Process()
-            let output = Pipe()
-            process.executableURL = tool
-            process.arguments = ["forever", file.path, "round\(round)"]
-            process.standardOutput = output
-            try process.run()
-            // Let it complete a few writes, then kill it at an arbitrary point of its loop.
-            var completed = Data()
-            while !(String(decoding: completed, as: UTF8.self).contains("done \(2 + round % 5)")) {
-                let chunk = output.fileHandleForReading.availableData
-                if chunk.isEmpty { break }  // the writer ended on its own (an error): the checks below report it
-                completed.append(chunk)
-            }
-            Thread.sleep(forTimeInterval: Double(round % 4) * 0.0007)
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-            completed.append(output.fileHandleForReading.readDataToEndOfFile())
-            let done = String(decoding: completed, as: UTF8.self).split(separator: "\n").compactMap { line in
-                line.hasPrefix("done ") ? Int(line.dropFirst(5)) : nil
-            }
-            let overrides = try FileOverrideStore(url: file).load()  // must parse every time
-            return (done, overrides)
-        }
+        let done = try await killWriter(
+            ["forever", file.path, "round\(round)"], after: 2 + round % 5, pause: .microseconds(700 * (round % 4)))
+        let overrides = try FileOverrideStore(url: file).load()  // must parse every time
+        return (done, overrides)
     }
 
     @Test(
@@ -116,20 +99,11 @@ import Testing
 
     /// Runs StoreStressTool as uid 65534 writing one override to `file`; returns its status and standard error.
     private static func writeAsNobody(_ file: URL) async throws -> (Int32, String) {
-        let process = Process()
-        let errors = Pipe()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-        process.arguments = [
-            "--reuid=65534", "--regid=65534", "--clear-groups", Self.tool!.path, "write", file.path, "x", "1",
-        ]
-        process.standardError = errors
-        try process.run()
-        let message = try await offCooperativePool {
-            let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            return text
-        }
-        return (process.terminationStatus, message)
+        let arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", try #require(Self.tool).path]
+        let result = try await CommandRunner.run(
+            URL(fileURLWithPath: "/usr/bin/setpriv"), arguments + ["write", file.path, "x", "1"],
+            environment: ProcessInfo.processInfo.environment)
+        return (result.status, result.standardError)
     }
 
     @Test(
@@ -161,13 +135,12 @@ import Testing
     @Test(.enabled(if: tool != nil, "the StoreStressTool binary is built next to the test bundle by `swift test`"))
     func aWriterGivesUpOnALockAnotherProcessHoldsAndNamesIt() async throws {
         let file = temporaryDirectory().appendingPathComponent("overrides.json")
-        let lock = try await StoreLockHolder.start(tool: try #require(Self.tool), path: file.path)
+        let lock = try await StoreLockHolder.inAnotherProcess(tool: try #require(Self.tool), path: file.path)
         defer { lock.release() }
-        let holder = lock.process
         let store = try FileOverrideStore(url: file, lockWait: .init(timeout: .milliseconds(200)))
         let error = #expect(throws: OverrideStoreError.self) { try store.write(["a": .on]) }
         let who = try #require(error?.holder, "a lock timeout names the holder: \(String(describing: error))")
-        #expect(who.pid == holder.processIdentifier)
+        #expect(who.pid == lock.pid)
         #expect(who.command == "StoreStressTool hold \(file.path)")
         #expect(!FileManager.default.fileExists(atPath: file.path))
     }

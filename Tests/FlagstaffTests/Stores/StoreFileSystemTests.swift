@@ -137,11 +137,9 @@ import Testing
     // MARK: Temporary files
 
     @Test func temporaryFilesOfWritersThatAreGoneAreRemovedAndLiveOnesKept() async throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/true")
-        try process.run()
-        process.waitUntilExit()
-        let gone = process.processIdentifier
+        let ended = try CommandRunner.start(URL(fileURLWithPath: "/bin/true"), [])
+        #expect(try await ended.finish().status == 0)
+        let gone = ended.pid
         let names = [
             ".overrides.json.\(gone).17.tmp",  // its writer is gone
             ".overrides.json.\(getpid()).18.tmp",  // this process: alive
@@ -157,26 +155,11 @@ import Testing
 
     // MARK: Lock
 
-    /// Holds `file`'s lock on a thread of its own until `release` is signalled.
-    private func holdLock(release: DispatchSemaphore) async throws {
-        let held = DispatchSemaphore(value: 0)
-        let store = try FileOverrideStore(url: file)
-        Thread.detachNewThread {
-            _ = try? store.holdingLock {
-                held.signal()
-                release.wait()
-            }
-            held.signal()
-        }
-        try await offCooperativePool { held.wait() }
-    }
-
     @Test func theLockRecordsItsHolderAndAWaitingWriterIsToldAndGivesUp() async throws {
         let before = Data(#"{"version":1,"overrides":{"a":"on"}}"#.utf8)
         try before.write(to: file)
-        let release = DispatchSemaphore(value: 0)
-        defer { release.signal() }
-        try await holdLock(release: release)
+        let lock = try await StoreLockHolder.onThread(path: file.path)
+        defer { lock.release() }
         let record = try String(contentsOfFile: file.path + ".lock", encoding: .utf8)
         #expect(record.hasPrefix("\(getpid()) "))
 
@@ -219,19 +202,17 @@ import Testing
     }
 
     @Test func aWriterWaitsForTheLockAndWritesWhenItIsReleased() async throws {
-        let release = DispatchSemaphore(value: 0)
-        try await holdLock(release: release)
+        let lock = try await StoreLockHolder.onThread(path: file.path)
         let store = try FileOverrideStore(url: file, lockWait: .init(timeout: nil, clock: ManualClock()))
         let writer = Task { try await offCooperativePool { try store.write(["a": .on]) } }
-        release.signal()
+        lock.release()
         #expect(try await writer.value.overrides == ["a": .enabled])
         #expect(try String(contentsOfFile: file.path + ".lock", encoding: .utf8).isEmpty, "released: no holder")
     }
 
     @Test func aZeroTimeoutGivesUpAtOnce() async throws {
-        let release = DispatchSemaphore(value: 0)
-        defer { release.signal() }
-        try await holdLock(release: release)
+        let lock = try await StoreLockHolder.onThread(path: file.path)
+        defer { lock.release() }
         let store = try FileOverrideStore(url: file, lockWait: .init(timeout: .zero, clock: ManualClock()))
         #expect(throws: OverrideStoreError.self) { try store.write(["a": .on]) }
         #expect(!FileManager.default.fileExists(atPath: file.path))

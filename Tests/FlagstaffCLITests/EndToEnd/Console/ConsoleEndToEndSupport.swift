@@ -129,8 +129,10 @@ final class ConsoleHarness {
     }
 
     /// Runs `flagstaff` with arguments against this harness's manifest and store (a second process).
-    func runCLI(_ arguments: [String]) throws -> ProcessSpawn.Result {
-        try ProcessSpawn.run([binary] + arguments + ["--manifest", manifest.path, "--store", store.path])
+    func runCLI(_ arguments: [String]) async throws -> CommandRunner.Result {
+        try await CommandRunner.run(
+            URL(fileURLWithPath: binary), arguments + ["--manifest", manifest.path, "--store", store.path],
+            environment: ProcessInfo.processInfo.environment)
     }
 
     private static func quote(_ argument: String) -> String {

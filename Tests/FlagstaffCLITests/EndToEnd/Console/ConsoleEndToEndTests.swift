@@ -278,7 +278,7 @@ import Glibc
 
     @Test func notATerminalExits2WithAMessage() async throws {
         let harness = try ConsoleHarness()
-        let result = try harness.runCLI(["console"])
+        let result = try await harness.runCLI(["console"])
         #expect(result.status == 2)
         #expect(result.standardError.contains("flagstaff list"))
     }
@@ -302,7 +302,7 @@ import Glibc
         try await harness.session.waitFor("search kept") {
             $0.contains("/ scroll") && $0.contains("List → Infinite Scroll")
         }
-        let set = try harness.runCLI(["set", "list.infiniteScroll", "off"])
+        let set = try await harness.runCLI(["set", "list.infiniteScroll", "off"])
         #expect(set.status == 0, "\(set.standardError)")
         // The store is polled every 0.5 s, so this takes about a second; the deadline leaves room for a loaded
         // CI machine.

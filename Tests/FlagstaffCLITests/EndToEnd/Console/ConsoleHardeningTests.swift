@@ -7,36 +7,12 @@ import Testing
 /// restart due prints the same note.
 @Suite("console hardening (tmux)")
 struct ConsoleHardeningTests {
-    /// The store's lock held by this test process, on a thread of its own, until ``release()``: another process
-    /// than the console in tmux. (With a `StoreLockHolder` child, run beside the other tmux tests, the holder
-    /// once never saw the end of its standard input and `release()` never returned.)
-    final class HeldLock: Sendable {
-        private let held = DispatchSemaphore(value: 0)
-        private let done = DispatchSemaphore(value: 0)
-
-        /// Takes the lock of the store at `path` and returns once it is held.
-        init(path: String) async throws {
-            let store = try FileOverrideStore(url: URL(fileURLWithPath: path))
-            let (held, done) = (self.held, self.done)
-            Thread.detachNewThread {
-                _ = try? store.holdingLock {
-                    held.signal()
-                    done.wait()
-                }
-            }
-            try await offCooperativePool { held.wait() }
-        }
-
-        /// Lets the lock go (once).
-        func release() { done.signal() }
-    }
-
     @Test func aHeldLockNeverFreezesTheConsoleAndTheWriteLandsOnceReleased() async throws {
         let harness = try ConsoleHarness()
         try await harness.waitForConsole()
-        let lock = try await HeldLock(path: harness.store.path)
-        var released = false
-        defer { if !released { lock.release() } }
+        // Held by this test process on a thread of its own: another process than the console in tmux.
+        let lock = try await StoreLockHolder.onThread(path: harness.store.path)
+        defer { lock.release() }
         let holder = "pid \(getpid()) ("
 
         try harness.session.sendKeys("o")  // Blue Text, the first row
@@ -55,7 +31,6 @@ struct ConsoleHardeningTests {
         #expect(try harness.storedOverrides().isEmpty)
 
         lock.release()
-        released = true
         #expect(try await harness.waitForStore { $0["blueText"] == "on" }["blueText"] == "on")
         // The notice gives way to what the write changed.
         screen = try await harness.session.waitFor("the notice is gone") {
@@ -69,7 +44,7 @@ struct ConsoleHardeningTests {
     @Test func quittingWhileAWriteWaitsAsksAndQuitsAtOnceWithoutIt() async throws {
         let harness = try ConsoleHarness()
         try await harness.waitForConsole()
-        let lock = try await HeldLock(path: harness.store.path)
+        let lock = try await StoreLockHolder.onThread(path: harness.store.path)
         defer { lock.release() }
 
         try harness.session.sendKeys("o")

@@ -33,7 +33,7 @@ import Testing
         // Esc clears the marks; the journal holds the change, the undo and the redo.
         try harness.session.sendKeys("Escape")
         try await harness.session.waitFor("marks cleared") { $0.contains("Cleared 8 marks") && !$0.contains("✓") }
-        let history = try harness.runCLI(["history", "--json"])
+        let history = try await harness.runCLI(["history", "--json"])
         #expect(history.status == 0)
         let object = try JSONSerialization.jsonObject(with: Data(history.standardOutput.utf8)) as? [String: Any]
         let origins = (object?["changes"] as? [[String: Any]] ?? []).compactMap { $0["origin"] as? String }
@@ -79,7 +79,7 @@ import Testing
     @Test func theHistoryOverlayShowsOtherProcessesChangesAndJumpsToTheFlag() async throws {
         let harness = try ConsoleHarness()
         try await harness.waitForConsole()
-        #expect(try harness.runCLI(["set", "list.compactRows", "on"]).status == 0)
+        #expect(try await harness.runCLI(["set", "list.compactRows", "on"]).status == 0)
         try harness.session.sendKeys("H")
         var screen = try await harness.session.waitFor("the overlay") {
             $0.contains("1 change, newest first") && $0.contains("cli      list.compactRows: default → on")

@@ -50,7 +50,9 @@ import Testing
         try await harness.session.waitFor("the note") { $0.contains("restart the app to apply: theme (system → dark)") }
         #expect(try await exitStatus(harness) == 3)
 
-        let pending = try ProcessSpawn.run([harness.binary, "pending-restart", "--store", harness.store.path])
+        let pending = try await CommandRunner.run(
+            URL(fileURLWithPath: harness.binary), ["pending-restart", "--store", harness.store.path],
+            environment: ProcessInfo.processInfo.environment)
         #expect(pending.status == 3)
         #expect(pending.standardOutput.hasPrefix("theme  system → dark"), "\(pending.standardOutput)")
     }

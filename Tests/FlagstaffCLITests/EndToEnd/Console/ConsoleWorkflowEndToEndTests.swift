@@ -33,7 +33,7 @@ import Testing
         #expect(stored == ["blueText": "on", "list.compactRows": "on"])
         try await harness.session.waitFor("the message") { $0.contains("Profile checkout merged: 2 changes") }
 
-        let undo = try harness.runCLI(["undo"])
+        let undo = try await harness.runCLI(["undo"])
         #expect(undo.status == 0, "\(undo.standardError)")
         #expect(try await harness.waitForStore { $0.isEmpty }.isEmpty)
         try harness.session.sendKeys("q")
