@@ -20,8 +20,9 @@ import Testing
 
     /// The rows of the table under "## Keys" in docs/console.md.
     func documentedRows() throws -> [Row] {
+        // Tests/FlagstaffConsoleTests/Input/this file → the package root.
         let docs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("docs/console.md")
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("docs/console.md")
         let text = try String(contentsOf: docs, encoding: .utf8)
         let section = try #require(text.components(separatedBy: "\n## Keys\n").dropFirst().first)
         let table = section.components(separatedBy: "\n## ")[0]
