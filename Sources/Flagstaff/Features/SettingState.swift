@@ -20,6 +20,9 @@ final class SettingState<Value: SettingValue>: @unchecked Sendable {
     @usableFromInline let remote: Value?
     let remoteRaw: RemoteSettingValue?
     let remoteProblem: String?
+    /// The override that decides the value: the launch override, else the linked value, else the stored one. Stored,
+    /// so a read loads it instead of calling a generic getter (docs/performance.md, "Reading a setting").
+    @usableFromInline let forced: Value?
 
     init(
         override: Value? = nil, stored: OverrideValue? = nil, pinned: Value? = nil, pinnedStored: OverrideValue? = nil,
@@ -40,10 +43,8 @@ final class SettingState<Value: SettingValue>: @unchecked Sendable {
         self.remote = remote
         self.remoteRaw = remoteRaw
         self.remoteProblem = remoteProblem
+        forced = pinned ?? linked ?? override
     }
-
-    /// The override that decides the value: the launch override, else the linked value, else the stored one.
-    @usableFromInline var forced: Value? { pinned ?? linked ?? override }
 
     func with(override: Value?, stored: OverrideValue?) -> SettingState {
         SettingState(

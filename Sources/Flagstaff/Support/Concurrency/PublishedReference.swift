@@ -43,12 +43,21 @@ package struct PublishedReference<Object: AnyObject & Sendable>: ~Copyable, @unc
     }
 
     deinit {
-        if let object = Self.object(word.load(ordering: .sequentiallyConsistent)) { object.release() }
+        if let object = Self.objectIfAny(word.load(ordering: .sequentiallyConsistent)) { object.release() }
     }
 
+    /// The object whose retained pointer `bits` are (never 0). No `Optional.map` on the read path: where a read is
+    /// not specialised, a generic closure over `Unmanaged<Object>` instantiates its metadata on every call (that
+    /// cost 35 ns a read; docs/performance.md).
     @inlinable @inline(__always)
-    static func object(_ bits: UInt) -> Unmanaged<Object>? {
-        UnsafeRawPointer(bitPattern: bits).map { Unmanaged<Object>.fromOpaque($0) }
+    static func object(_ bits: UInt) -> Unmanaged<Object> {
+        Unmanaged<Object>.fromOpaque(UnsafeRawPointer(bitPattern: bits).unsafelyUnwrapped)
+    }
+
+    /// ``object(_:)``, or `nil` for 0.
+    @inlinable @inline(__always)
+    static func objectIfAny(_ bits: UInt) -> Unmanaged<Object>? {
+        bits == 0 ? nil : object(bits)
     }
 
     private static func retainedBits(_ object: Object) -> UInt {
@@ -62,8 +71,7 @@ package struct PublishedReference<Object: AnyObject & Sendable>: ~Copyable, @unc
     package func read<Result>(_ body: (Object) throws -> Result) rethrows -> Result {
         let count = ReaderEpochs.shared.enter()
         defer { ReaderEpochs.shared.exit(count) }
-        return try Self.object(word.load(ordering: .sequentiallyConsistent)).unsafelyUnwrapped
-            ._withUnsafeGuaranteedRef(body)
+        return try Self.object(word.load(ordering: .sequentiallyConsistent))._withUnsafeGuaranteedRef(body)
     }
 
     /// Runs `body` with the current object, or returns `nil` when nothing has been published.
@@ -71,7 +79,9 @@ package struct PublishedReference<Object: AnyObject & Sendable>: ~Copyable, @unc
     package func readIfPublished<Result>(_ body: (Object) throws -> Result) rethrows -> Result? {
         let count = ReaderEpochs.shared.enter()
         defer { ReaderEpochs.shared.exit(count) }
-        return try Self.object(word.load(ordering: .sequentiallyConsistent))?._withUnsafeGuaranteedRef(body)
+        let bits = word.load(ordering: .sequentiallyConsistent)
+        if bits == 0 { return nil }
+        return try Self.object(bits)._withUnsafeGuaranteedRef(body)
     }
 
     // MARK: Writing
@@ -106,16 +116,16 @@ package struct PublishedReference<Object: AnyObject & Sendable>: ~Copyable, @unc
             // object before the exchange below (which could otherwise succeed against a different object).
             let count = ReaderEpochs.shared.enter()
             let old = word.load(ordering: .sequentiallyConsistent)
-            let current = Self.object(old)?.retain()
+            let current = Self.objectIfAny(old)?.retain()
             ReaderEpochs.shared.exit(count)
             defer { current?.release() }
             let (next, result) = try make(current?.takeUnretainedValue())
             let bits = Self.retainedBits(next)
             if word.compareExchange(expected: old, desired: bits, ordering: .sequentiallyConsistent).exchanged {
-                if let retired = Self.object(old) { ReaderEpochs.shared.retire(retired) }
+                if let retired = Self.objectIfAny(old) { ReaderEpochs.shared.retire(retired) }
                 return result
             }
-            Self.object(bits).unsafelyUnwrapped.release()
+            Self.object(bits).release()
         }
     }
 
@@ -132,18 +142,20 @@ package struct PublishedReference<Object: AnyObject & Sendable>: ~Copyable, @unc
             if exchanged {
                 bits = made
             } else {
-                Self.object(made).unsafelyUnwrapped.release()
+                Self.object(made).release()
                 bits = original
             }
         }
-        return Self.object(bits).unsafelyUnwrapped._withUnsafeGuaranteedRef(body)
+        return Self.object(bits)._withUnsafeGuaranteedRef(body)
     }
 
     /// Runs `body` with the object published by ``publishIfEmpty(_:_:)``, if any, with one acquire load: it is never
     /// replaced, so it lives as long as this reference.
     @inlinable @inline(__always)
     package func readIfPublishedOnce<Result>(_ body: (Object) -> Result) -> Result? {
-        Self.object(word.load(ordering: .acquiring))?._withUnsafeGuaranteedRef(body)
+        let bits = word.load(ordering: .acquiring)
+        if bits == 0 { return nil }
+        return Self.object(bits)._withUnsafeGuaranteedRef(body)
     }
 
     /// Whether an object has been published (one relaxed load).
@@ -196,6 +208,8 @@ package final class ReaderEpochs: @unchecked Sendable {
 
     @usableFromInline let epoch = Atomic<Int>(0)
     @usableFromInline let counts: UnsafeMutablePointer<Atomic<Int>>
+    /// A numbering of its own, so that finding the stripe costs no lazy-global check besides ``shared``'s.
+    private let threads = ThreadStripe()
     /// Serialises advancing the epoch and waiting (see ``PublishedReference``'s correctness argument).
     private let reclaimer = AnnotatedMutex(())
 
@@ -215,7 +229,7 @@ package final class ReaderEpochs: @unchecked Sendable {
     /// Counts a reader on the calling thread's stripe; returns the count to pass to ``exit(_:)``.
     @inlinable @inline(__always)
     func enter() -> UnsafeMutablePointer<Atomic<Int>> {
-        let stripe = counts + (ThreadStripe.current & (Self.stripeCount - 1)) * Self.stripeStride
+        let stripe = counts + (threadNumber & (Self.stripeCount - 1)) * Self.stripeStride
         while true {
             let seen = epoch.load(ordering: .sequentiallyConsistent)
             let count = stripe + (seen & 1)
@@ -225,6 +239,9 @@ package final class ReaderEpochs: @unchecked Sendable {
             count.pointee.wrappingSubtract(1, ordering: .sequentiallyConsistent)
         }
     }
+
+    /// The calling thread's number (``ThreadStripe``): one call, not inlined into every read.
+    @usableFromInline var threadNumber: Int { threads.current }
 
     /// Ends a read begun by ``enter()``.
     @inlinable @inline(__always)

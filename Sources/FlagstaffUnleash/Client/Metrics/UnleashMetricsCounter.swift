@@ -38,7 +38,7 @@ final class UnleashMetricsCounter: Sendable {
     /// array's shared reference counts from every counting thread.
     @inline(__always)
     private func withStripe<Result>(_ body: (Stripe) -> Result) -> Result {
-        stripeReferences[ThreadStripe.current & (Self.stripeCount - 1)]._withUnsafeGuaranteedRef(body)
+        stripeReferences[ThreadStripe.shared.current & (Self.stripeCount - 1)]._withUnsafeGuaranteedRef(body)
     }
 
     /// Counts one evaluation.
