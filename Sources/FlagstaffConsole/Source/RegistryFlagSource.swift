@@ -73,13 +73,9 @@ package struct RegistryFlagSource: ConsoleFlagSource {
         let results = registry.search(query, scope: scope)
         let matches = settings.valueMatches(of: registry, query: query).filter(scope.includes)
         guard !matches.isEmpty else { return results }
-        // Settings the registry found by name stay where its ranking put them: one pass over the results,
-        // comparing identities (no key is read), and only when some value matched.
-        var pending = Set(matches.map(ObjectIdentifier.init))
-        for position in results.indices where !pending.isEmpty {
-            pending.remove(ObjectIdentifier(results[position].feature))
-        }
-        let extra = matches.filter { pending.contains(ObjectIdentifier($0)) }
+        // Settings the registry found by name stay where its ranking put them: one pass over the results'
+        // registry positions (no result made, no key read), and only when some value matched.
+        let extra = results.notIncluded(matches)
         guard !extra.isEmpty else { return results }
         return ValueMatchedHits(results: results, valueMatches: extra.map { ($0.key, $0.registryOrdinal) })
     }
