@@ -5,6 +5,10 @@ import Foundation
 /// Console benchmark: a generated 100,000-flag registry; time to the first frame, search keystroke to
 /// redrawn screen buffer (median, p99), and memory.
 ///
+/// The search index is built before typing starts (the console builds it in the background while the first
+/// screen is read) and timed on its own line; every keystroke after that counts, the first included, over three
+/// rounds of the same queries, each round with the registry's recent searches forgotten.
+///
 /// Budget (issue 3): first frame ≤ 300 ms, keystroke ≤ 5 ms median and ≤ 16 ms p99, ≤ 150 MB. Issue 9: forcing
 /// one flag, from the key through the console's effect runner to the updated buffer, ≤ 2 ms.
 enum ConsoleBench {
@@ -52,39 +56,59 @@ enum ConsoleBench {
         print("registry from manifest: \(format(buildTime))")
         print("first frame (state + layout): \(format(firstFrame))   [budget 300 ms]; RSS now \(memory().0) MB")
 
-        // Search keystrokes: type queries one character at a time, then erase them; every keystroke is timed
-        // from key to a fully rendered buffer.
-        send(.key(.character("/")))
-        var first: Duration?
+        // The console builds the search index in the background while the first screen is read
+        // (`FeatureConsole`); here it is built before typing starts, and timed on its own.
+        let indexBuild = clock.measure { _ = registry.search("") }
+        print(
+            "search index build (before the first keystroke, as the console does in the background): \(format(indexBuild))"
+        )
+
+        // Search keystrokes: type queries one character at a time, then erase them; every keystroke counts, the
+        // first included, each timed from the key event to a fully rendered buffer. Three rounds of the same
+        // queries, each from a cold search memory (as a new session), so every first letter scans all flags.
+        let queries = ["avatar", "scroll", "net", "xq", "rounded button", "g42", "payment retry"]
         var samples: [Duration] = []
+        var firstLetters: [Duration] = []
         var labelled: [(Duration, String)] = []
-        for query in ["avatar", "scroll", "net", "xq", "rounded button", "g42", "payment retry"] {
-            for character in query {
-                let time = clock.measure {
-                    send(.key(.character(character)))
-                    frame = ConsoleLayout.render(state)
+        for _ in 0..<3 {
+            registry.forgetRecentSearches()
+            send(.key(.character("/")))
+            for query in queries {
+                for character in query {
+                    var update = Duration.zero
+                    let time = clock.measure {
+                        update = clock.measure { send(.key(.character(character))) }
+                        frame = ConsoleLayout.render(state)
+                    }
+                    samples.append(time)
+                    if state.query.count == 1 { firstLetters.append(time) }
+                    labelled.append((time, "typed \"\(state.query)\" (update \(format(update)))"))
                 }
-                if first == nil { first = time } else { samples.append(time) }
-                labelled.append((time, "typed \"\(state.query)\""))
-            }
-            for _ in query {
-                let time = clock.measure {
-                    send(.key(.backspace))
-                    frame = ConsoleLayout.render(state)
+                for _ in query {
+                    var update = Duration.zero
+                    let time = clock.measure {
+                        update = clock.measure { send(.key(.backspace)) }
+                        frame = ConsoleLayout.render(state)
+                    }
+                    samples.append(time)
+                    labelled.append((time, "erased to \"\(state.query)\" (update \(format(update)))"))
                 }
-                samples.append(time)
-                labelled.append((time, "erased to \"\(state.query)\""))
             }
+            send(.key(.escape))
         }
         samples.sort()
-        let slowest = labelled.dropFirst().sorted { $0.0 > $1.0 }.prefix(3).map { "\(format($0.0)) \($0.1)" }
+        firstLetters.sort()
+        let slowest = labelled.sorted { $0.0 > $1.0 }.prefix(4).map { "\(format($0.0)) \($0.1)" }
         let median = samples[samples.count / 2]
         let p99 = samples[min(samples.count - 1, Int(Double(samples.count) * 0.99))]
-        print("first keystroke (builds the search index): \(format(first ?? .zero)); RSS now \(memory().0) MB")
         print(
-            "search keystroke → buffer: median \(format(median)), p99 \(format(p99)), max \(format(samples.last ?? .zero)) over \(samples.count) keystrokes   [budget 5 ms / 16 ms]"
+            "search keystroke → buffer: median \(format(median)), p99 \(format(p99)), max \(format(samples.last ?? .zero)) over \(samples.count) keystrokes (3 rounds, first keystroke included)   [budget 5 ms / 16 ms]"
+        )
+        print(
+            "  first letter of a query (scans every flag): median \(format(firstLetters[firstLetters.count / 2])), max \(format(firstLetters.last ?? .zero)) over \(firstLetters.count)"
         )
         print("  slowest: \(slowest.joined(separator: ", "))")
+        send(.key(.character("/")))
 
         // The same keystrokes through ncurses: layout plus drawing the changed cells (output to /dev/null).
         if getenv("TERM") == nil { setenv("TERM", "xterm-256color", 1) }

@@ -37,6 +37,25 @@ public struct SearchResults: RandomAccessCollection, Sendable {
             index: index, entry: entry, query: query)
     }
 
+    /// The members of `features` that are not among these results, in their order: one pass over the ranked
+    /// entries comparing registry positions (no result made, no key read).
+    package func notIncluded(_ features: [AnyFeature]) -> [AnyFeature] {
+        guard !features.isEmpty else { return [] }
+        // An entry is a member's position in the registry (the index lists `allFeatures` in order).
+        func entry(of feature: AnyFeature) -> Int? {
+            guard let entry = feature.registryOrdinal, entry < index.features.count, index.features[entry] === feature
+            else { return nil }
+            return entry
+        }
+        let known = features.compactMap(entry)
+        guard !known.isEmpty else { return features }
+        var listed = [Bool](repeating: false, count: index.features.count)
+        entries.withUnsafeBufferPointer { entries in
+            for entry in entries { listed[Int(entry)] = true }
+        }
+        return features.filter { feature in entry(of: feature).map { !listed[$0] } ?? true }
+    }
+
     /// The position of the flag with a given key, or `nil`.
     package func firstIndex(ofKey key: String) -> Int? {
         entries.firstIndex { index.features[Int($0)].key == key }
