@@ -37,6 +37,15 @@ enum ServeBench {
                 + "\(UnleashBodies.clientFeatures(snapshot).count / 1024) KB, bulk OFREP \(OFREPBodies.bulk(snapshot).count / 1024) KB "
                 + "(gzip: \((Gzip.compress(OFREPBodies.bulk(snapshot))?.count ?? 0) / 1024) KB)"
         )
+        // The router's 304 (the path every poll took before the early answer), beside the early one below.
+        withServer(registry, answersPollsEarly: false) { _, port in
+            guard let etag = etagOf(port: port, path: "/api/frontend") else { return print("serve: no ETag") }
+            let notModified = "GET /api/frontend HTTP/1.1\r\nHost: b\r\nIf-None-Match: \(etag)\r\n\r\n"
+            report(
+                "GET /api/frontend → 304 by the router (early answers off), 50 connections",
+                load(port, notModified, 50, 3))
+            ServeNginxBench.reportWrk("the same by the router", port: port, header: "If-None-Match: \(etag)")
+        }
         withServer(registry) { server, port in
             guard let etag = etagOf(port: port, path: "/api/frontend") else {
                 print("serve: no ETag from /api/frontend")
@@ -44,6 +53,7 @@ enum ServeBench {
             }
             let notModified = "GET /api/frontend HTTP/1.1\r\nHost: b\r\nIf-None-Match: \(etag)\r\n\r\n"
             report("GET /api/frontend → 304, 1,000 flags, 50 connections", load(port, notModified, 50, 3))
+            ServeNginxBench.reportWrk("the same answered early", port: port, header: "If-None-Match: \(etag)")
             let bulk =
                 "POST /ofrep/v1/evaluate/flags HTTP/1.1\r\nHost: b\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}"
             report("POST bulk OFREP → 200, 1,000 flags, 50 connections", load(port, bulk, 50, 3))
@@ -174,10 +184,14 @@ enum ServeBench {
 
     /// Runs the server on the concurrency pool and `body` on the calling thread (a load generator that blocks
     /// must not hold one of the pool's few threads, which the server's handlers run on).
-    private static func withServer(_ registry: AnyFeatureRegistry, _ body: (FlagServer, Int) -> Void) {
+    private static func withServer(
+        _ registry: AnyFeatureRegistry, answersPollsEarly: Bool = true, _ body: (FlagServer, Int) -> Void
+    ) {
         var logger = Logger(label: "bench")
         logger.logLevel = .critical
-        let server = FlagServer(registry: registry, configuration: FlagServerConfiguration(port: 0), logger: logger)
+        var configuration = FlagServerConfiguration(port: 0)
+        configuration.answersPollsEarly = answersPollsEarly
+        let server = FlagServer(registry: registry, configuration: configuration, logger: logger)
         let (ports, continuation) = AsyncStream<Int>.makeStream()
         let group = server.makeServiceGroup { continuation.yield($0) }
         let stopped = DispatchSemaphore(value: 0)

@@ -41,10 +41,13 @@ enum ServeNginxBench {
             return print("  nginx side by side: no body from flagstaff serve")
         }
         let site = scratch.appendingPathComponent("nginx")
-        guard let nginxPort = startNginx(nginx, site: site, body: body) else {
+        guard let (nginxProcess, nginxPort) = startNginx(nginx, site: site, body: body) else {
             return print("  nginx side by side: nginx did not start (see \(site.path)/error.log)")
         }
-        defer { stopNginx(nginx, site: site) }
+        defer {
+            nginxProcess.terminate()
+            nginxProcess.waitUntilExit()
+        }
         guard let (nginxTag, nginxBody) = fetch(port: nginxPort, path: "/api/frontend"), nginxBody == body else {
             return print("  nginx side by side: nginx does not serve the same body")
         }
@@ -71,6 +74,18 @@ enum ServeNginxBench {
         }
     }
 
+    /// One `wrk -t1 -c50 -d5s` run against the in-process server, printed; nothing without wrk.
+    static func reportWrk(_ label: String, port: Int, header: String) {
+        guard let wrk = find("wrk", in: ["/usr/bin", "/usr/local/bin"]),
+            let figures = load(wrk, port: port, header: header)
+        else { return }
+        print(
+            String(
+                format: "  %@, wrk -t1 -c50 -d5s: %.0f req/s, p50 %.2f ms, p99 %.2f ms%@", label,
+                figures.requestsPerSecond, figures.p50, figures.p99,
+                figures.errors > 0 ? " (\(figures.errors) errors)" : ""))
+    }
+
     private static func report(_ label: String, nginx: [Figures], served: [Figures]) {
         func describe(_ runs: [Figures]) -> String {
             runs.map {
@@ -95,7 +110,7 @@ enum ServeNginxBench {
 
     /// Writes the site (the body as `api/frontend`, a configuration on a free port) and starts nginx in the
     /// background; returns its port once it answers.
-    private static func startNginx(_ nginx: String, site: URL, body: [UInt8]) -> Int? {
+    private static func startNginx(_ nginx: String, site: URL, body: [UInt8]) -> (process: Process, port: Int)? {
         let root = site.appendingPathComponent("root/api")
         try? FileManager.default.createDirectory(
             at: root, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
@@ -126,25 +141,26 @@ enum ServeNginxBench {
             }
             """
         let file = site.appendingPathComponent("nginx.conf")
-        guard (try? configuration.write(to: file, atomically: true, encoding: .utf8)) != nil,
-            runToEnd(nginx, ["-e", site.appendingPathComponent("error.log").path, "-p", site.path, "-c", file.path])
-                != nil
-        else { return nil }
+        guard (try? configuration.write(to: file, atomically: true, encoding: .utf8)) != nil else { return nil }
+        // In the foreground (`daemon off`): a child of this process, stopped with SIGTERM.
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: nginx)
+        process.arguments = [
+            "-e", site.appendingPathComponent("error.log").path, "-p", site.path, "-c", file.path, "-g", "daemon off;",
+        ]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return nil }
         for _ in 0..<50 {
             if let socket = LoopbackSocket.connect(port: port) {
                 close(socket)
-                return port
+                return (process, port)
             }
             usleep(100_000)
         }
+        process.terminate()
+        process.waitUntilExit()
         return nil
-    }
-
-    private static func stopNginx(_ nginx: String, site: URL) {
-        let configuration = site.appendingPathComponent("nginx.conf").path
-        _ = runToEnd(
-            nginx,
-            ["-e", site.appendingPathComponent("error.log").path, "-p", site.path, "-c", configuration, "-s", "stop"])
     }
 
     private static func version(_ nginx: String) -> String {

@@ -94,20 +94,26 @@ package final class FlagServer: Sendable {
         let answerer = NotModifiedHandler.Answerer(
             live: live, clients: clients, tokens: Set(configuration.tokens), serverName: Self.serverName,
             answered: earlyNotModified)
+        let early = configuration.answersPollsEarly ? answerer : nil
         let (seconds, attoseconds) = configuration.idleTimeout.components
         let idle = TimeAmount.nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
         return Application(
             router: router,
             server: .http1(
                 configuration: .init(
-                    additionalChannelHandlers: [
-                        CloseAfterResponseHandler(), StreamHangUpHandler(), NotModifiedInstaller(answerer: answerer),
-                    ], idleTimeout: idle)),
+                    additionalChannelHandlers: Self.channelHandlers(early: early), idleTimeout: idle)),
             configuration: ApplicationConfiguration(
                 address: .hostname(configuration.host, port: configuration.port), serverName: Self.serverName),
             services: [ChangeFeedService(feed: feed, streams: streams, configuration: configuration)],
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? 0) },
             logger: logger)
+    }
+
+    /// The handlers of each connection besides Hummingbird's (made for each connection).
+    private static func channelHandlers(early answerer: NotModifiedHandler.Answerer?) -> [any RemovableChannelHandler] {
+        var handlers: [any RemovableChannelHandler] = [CloseAfterResponseHandler(), StreamHangUpHandler()]
+        if let answerer { handlers.append(NotModifiedInstaller(answerer: answerer)) }
+        return handlers
     }
 
     /// The application in a service group whose graceful shutdown (a signal in `signals`, or

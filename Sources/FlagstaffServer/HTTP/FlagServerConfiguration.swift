@@ -23,6 +23,9 @@ package struct FlagServerConfiguration: Sendable {
     package var streamWriteTimeout: Duration
     /// How often the server looks for changes of the store on its own (no request needed) to push them.
     package var changePollInterval: Duration
+    /// Whether a poll that has the values gets its 304 on the event loop, before the router
+    /// (``NotModifiedHandler``); off only to measure the router's path beside it (`flagstaff-bench serve`).
+    package var answersPollsEarly = true
 
     /// The default ``shutdownGracePeriod``, as docs/serve.md says.
     package static let defaultShutdownGracePeriod = Duration.seconds(5)

@@ -6,8 +6,9 @@ import Foundation
 /// only what it missed), and the streams waiting for the next one.
 ///
 /// A change is seen when the live snapshot's ETag changes: at once for a change in this process (the registry's
-/// change handler nudges the feed), within ``FlagServerConfiguration/changePollInterval`` for a write by another
-/// process (`flagstaff set`, another console), and on any request. Thread-safe. Each subscriber costs one
+/// change handler nudges the feed) and for a write by another process that the store's folder watch reports
+/// (``LiveSnapshot``), else within ``FlagServerConfiguration/changePollInterval``, and on any request. The poll
+/// stays beside the watch because the watch is a hint (``FolderWatch`` misses a store linked into another folder). Thread-safe. Each subscriber costs one
 /// wake-up slot (the newest only): a client that is behind is sent what it missed from the history, so nothing
 /// is queued per client.
 package final class ChangeFeed: Sendable {
