@@ -21,8 +21,6 @@ final class UnleashMetricsCounter: Sendable {
     private static var stripeCount: Int { 16 }
 
     private let stripes: [Stripe]
-    /// The same stripes, used by ``count(_:enabled:)`` without retaining them (``stripes`` keeps them alive).
-    private let stripeReferences: [Unmanaged<Stripe>]
     /// When the open bucket started; also serialises closing and restoring buckets.
     private let start: AnnotatedMutex<Date>
     private let now: @Sendable () -> Date
@@ -31,14 +29,12 @@ final class UnleashMetricsCounter: Sendable {
         self.now = now
         start = AnnotatedMutex(now())
         stripes = (0..<Self.stripeCount).map { _ in Stripe() }
-        stripeReferences = stripes.map { Unmanaged.passUnretained($0) }
     }
 
-    /// Runs `body` with the calling thread's stripe, without a retain: retaining would write to the stripe
-    /// array's shared reference counts from every counting thread.
+    /// Runs `body` with the calling thread's stripe (retaining it writes only to that stripe's own object).
     @inline(__always)
     private func withStripe<Result>(_ body: (Stripe) -> Result) -> Result {
-        stripeReferences[ThreadStripe.shared.current & (Self.stripeCount - 1)]._withUnsafeGuaranteedRef(body)
+        body(stripes[ThreadStripe.shared.current & (Self.stripeCount - 1)])
     }
 
     /// Counts one evaluation.

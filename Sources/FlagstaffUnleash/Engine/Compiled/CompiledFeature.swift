@@ -10,10 +10,6 @@ final class CompiledFeature: Sendable {
     let name: String
     let enabled: Bool
     let strategies: [CompiledStrategy]
-    /// The same strategies, walked by evaluations without retaining them (``strategies`` keeps them alive): a
-    /// retain and release per strategy per evaluation would make threads evaluating one flag write to the same
-    /// reference counts at once.
-    let strategyReferences: [Unmanaged<CompiledStrategy>]
     let variants: VariantSelector?
     let dependencies: [Dependency]
     let info: UnleashFeatureInfo
@@ -27,7 +23,6 @@ final class CompiledFeature: Sendable {
         self.name = name
         self.enabled = enabled
         self.strategies = strategies
-        self.strategyReferences = strategies.map { Unmanaged.passUnretained($0) }
         self.variants = variants
         self.dependencies = dependencies
         self.info = info

@@ -36,9 +36,9 @@ extension CompiledState {
     @inline(__always)
     private func strategyOutcome(of feature: CompiledFeature, context: UnleashContext) -> Outcome {
         guard feature.enabled else { return .off }
-        let strategies = feature.strategyReferences
+        let strategies = feature.strategies
         if strategies.isEmpty { return .onWithoutStrategy }
-        for index in strategies.indices where strategies[index]._withUnsafeGuaranteedRef({ $0.matches(context) }) {
+        for index in strategies.indices where strategies[index].matches(context) {
             return .on(strategy: index)
         }
         return .off

@@ -6,10 +6,7 @@
 struct FeatureTable: Sendable {
     private let slots: [Int32]
     private let names: [String]
-    /// Keeps the features alive for ``references``.
     private let features: [CompiledFeature]
-    /// The same features, handed to evaluations without a retain (see ``withFeature(named:_:)``).
-    private let references: [Unmanaged<CompiledFeature>]
     private let mask: Int
 
     init(_ entries: [String: CompiledFeature]) {
@@ -30,7 +27,6 @@ struct FeatureTable: Sendable {
         self.slots = slots
         self.names = names
         self.features = features
-        self.references = features.map { Unmanaged.passUnretained($0) }
         self.mask = capacity - 1
     }
 
@@ -39,14 +35,12 @@ struct FeatureTable: Sendable {
         index(of: name).map { features[$0] }
     }
 
-    /// Runs `body` with the feature named `name`, without retaining it: every evaluation reads the same feature
-    /// objects, and a retain and release per evaluation would make threads evaluating one flag write to its
-    /// reference count at once. The table keeps the feature alive; `body` must not keep it.
+    /// Runs `body` with the feature named `name`.
     /// - Returns: What `body` returns, or `nil` when there is no such feature.
     @inline(__always)
     func withFeature<Result>(named name: String, _ body: (CompiledFeature) -> Result) -> Result? {
         guard let index = index(of: name) else { return nil }
-        return references[index]._withUnsafeGuaranteedRef(body)
+        return body(features[index])
     }
 
     @inline(__always)
