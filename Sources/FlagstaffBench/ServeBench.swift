@@ -96,6 +96,7 @@ enum ServeBench {
             ServeStreamBench.setInAnotherProcess(
                 executable, scratch: scratch.appendingPathComponent("set"), changes: 31),
             budget: "p99 ≤ 100 ms")
+        ServePythonBench.run(flagstaff: executable, scratch: scratch)
         guard let manifest = try? BenchManifest.writeTemporaryFile(flagCount: 100_000) else {
             return print("  RSS of flagstaff serve: cannot write the manifest")
         }

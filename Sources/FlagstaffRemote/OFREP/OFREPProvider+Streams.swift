@@ -18,15 +18,14 @@ extension OFREPProvider {
         var lastEventID: String?
         var failures = 0
         var retry: Duration?
-        var connections = 0
         while !Task.isCancelled {
             var parser = ServerSentEventParser(lastEventID: lastEventID)
             let ending = await read(
                 url, parser: &parser, lastEventID: lastEventID,
                 onOpen: {
-                    connections += 1
-                    // Events may have been missed while the stream was down: fetch after every reconnection.
-                    if connections > 1 { triggers.yield(.revalidate) }
+                    // A change between the fetch that offered this stream (or the last event before a drop) and
+                    // the stream's opening sends no event: revalidate (a 304 when nothing changed) on every opening.
+                    triggers.yield(.revalidate)
                 },
                 onRefetch: { triggers.yield(.event($0)) })
             lastEventID = parser.lastEventID

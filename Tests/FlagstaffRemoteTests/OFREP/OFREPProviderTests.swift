@@ -57,6 +57,8 @@ struct OFREPProviderTests {
             provider.start()
             defer { provider.stop() }
             #expect(await server.events.waitForConnections(1))
+            // The stream's opening revalidates (a change may have come before it opened).
+            #expect(await eventually { server.bulkRequests.count == 2 })
             let stream = try #require(server.streamRequests.first)
             #expect(stream.headers["Accept"] == "text/event-stream")
             #expect(stream.headers["Authorization"] == "Bearer qa-secret")
@@ -86,13 +88,15 @@ struct OFREPProviderTests {
             provider.start()
             defer { provider.stop() }
             #expect(await server.events.waitForConnections(1))
+            // The stream's opening revalidates (a change may have come before it opened).
+            #expect(await eventually { server.bulkRequests.count == 2 })
             server.delayBulk(.milliseconds(400))
             server.publish("n", "2", id: "1")
-            #expect(await eventually { server.bulkRequests.count == 2 })
+            #expect(await eventually { server.bulkRequests.count == 3 })
             for index in 3...7 { server.publish("n", "\(index)", id: "\(index)") }
             #expect(await eventually { provider.value(forKey: "n", as: Int.self) == 7 })
             try await Task.sleep(for: .milliseconds(900))
-            #expect(server.bulkRequests.count == 3)
+            #expect(server.bulkRequests.count == 4)
         })
     }
 
