@@ -20,10 +20,7 @@ enum ServePythonBench {
         guard let served = ServeBench.launchServe(flagstaff, arguments: ["--manifest", manifest], scratch: folder)
         else { return print("\(label): flagstaff serve did not start") }
         defer { ServeBench.stop(served.process) }
-        let members =
-            (try? AnyFeatureRegistry(manifest: BenchManifest.make(flagCount: 1_000), store: InMemoryOverrideStore()))?
-            .allFeatures ?? []
-        let key = members.first { $0.settingType == .boolean }?.key ?? ""
+        let key = ServeStreamBench.booleanKey(of: BenchManifest.make(flagCount: 1_000))
         let script = folder.appendingPathComponent("latency.py")
         let output = folder.appendingPathComponent("latency.json")
         guard (try? Data(Self.script.utf8).write(to: script)) != nil else {

@@ -176,8 +176,7 @@ enum ServeStreamBench {
         }
         defer { ServeBench.stop(served.process) }
         let store = scratch.appendingPathComponent("store.json").path
-        let members = (try? AnyFeatureRegistry(manifest: manifest, store: InMemoryOverrideStore()))?.allFeatures ?? []
-        let key = members.first { $0.settingType == .boolean }?.key ?? ""
+        let key = booleanKey(of: manifest)
         var runs: [Double] = []
         let latencies = linkLatencies(port: served.port, manifest: manifest, key: key, changes: changes, pause: 0.05) {
             let process = Process()
@@ -217,6 +216,12 @@ enum ServeStreamBench {
             }
         }
         return found
+    }
+
+    /// The key of the first on/off flag of `manifest` (empty when it has none).
+    static func booleanKey(of manifest: RegistryManifest) -> String {
+        let members = (try? AnyFeatureRegistry(manifest: manifest, store: InMemoryOverrideStore()))?.allFeatures ?? []
+        return members.first { $0.settingType == .boolean }?.key ?? ""
     }
 
     /// This process's resident memory, in MB.
