@@ -26,6 +26,10 @@ package final class RemoteHTTPStreamTransport: Sendable {
     private let label: String
     /// Where tasks are cancelled: never inline from a termination handler (FoundationNetworking's cancel waits
     /// on the session's queue).
+    ///
+    /// A stream's end cancels its one task and then uses `finishTasksAndInvalidate()`, never
+    /// `invalidateAndCancel()`: FoundationNetworking's `invalidateAndCancel()` walks the session's task table off
+    /// the session's queue, and traps when the task completes (and leaves the table) during that walk.
     private let queue: DispatchQueue
 
     /// Creates a transport.
@@ -70,7 +74,7 @@ package final class RemoteHTTPStreamTransport: Sendable {
         continuation.onTermination = { _ in
             cancelQueue.async {
                 handle.task.cancel()
-                handle.session.invalidateAndCancel()
+                handle.session.finishTasksAndInvalidate()
             }
         }
         task.resume()
