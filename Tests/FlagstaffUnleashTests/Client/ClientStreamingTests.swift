@@ -63,20 +63,39 @@ struct ClientStreamingTests {
         server.requests.filter { $0.path == path }
     }
 
+    /// A streaming client, its stand-in server and clock, started and connected: the server sent the fixture's
+    /// state as `unleash-connected` (id 1, after a keep-alive comment) and `start()` returned. The caller stops the
+    /// client and the server.
+    private struct Connected {
+        let events: LoopbackEventStream
+        let server: LoopbackHTTPServer
+        let clock: ManualClock
+        let client: UnleashServerClient
+        let recorder: EventRecorder
+    }
+
+    private static func connected(maximumResponseBytes: Int = 16 << 20) async throws -> Connected {
+        let events = LoopbackEventStream()
+        let server = try Self.server(events)
+        let clock = ManualClock()
+        let client = try Self.client(server, clock: clock, maximumResponseBytes: maximumResponseBytes)
+        let recorder = EventRecorder(server: client)
+        let started = Task { await client.start() }
+        #expect(await events.waitForConnections(1))
+        events.send(": keep-alive\n\n")
+        events.send(Self.frame("unleash-connected", id: 1, Self.hydration))
+        await started.value
+        return Connected(events: events, server: server, clock: clock, client: client, recorder: recorder)
+    }
+
     @Test("the state arrives on connect and each change with no poll; a dropped stream resumes with Last-Event-ID")
     func streamsChanges() async throws {
         try await offCooperativePool(timing: {
-            let events = LoopbackEventStream()
-            let server = try Self.server(events)
+            let link = try await Self.connected()
+            let (events, server, clock, client, recorder) = (
+                link.events, link.server, link.clock, link.client, link.recorder
+            )
             defer { server.stop() }
-            let clock = ManualClock()
-            let client = try Self.client(server, clock: clock)
-            let recorder = EventRecorder(server: client)
-            let started = Task { await client.start() }
-            #expect(await events.waitForConnections(1))
-            events.send(": keep-alive\n\n")
-            events.send(Self.frame("unleash-connected", id: 1, Self.hydration))
-            await started.value
             #expect(client.isEnabled("vip") && !client.isEnabled("off"))
             #expect(client.isStreaming && client.experimentalMode == .streaming)
             #expect(client.currentPollInterval == nil, "no poll while streaming")
@@ -139,15 +158,9 @@ struct ClientStreamingTests {
     @Test("fetch-mode: polling hands over to polling")
     func serverAsksForPolling() async throws {
         try await offCooperativePool(timing: {
-            let events = LoopbackEventStream()
-            let server = try Self.server(events)
+            let link = try await Self.connected()
+            let (events, server, client) = (link.events, link.server, link.client)
             defer { server.stop() }
-            let clock = ManualClock()
-            let client = try Self.client(server, clock: clock)
-            let started = Task { await client.start() }
-            #expect(await events.waitForConnections(1))
-            events.send(Self.frame("unleash-connected", id: 1, Self.hydration))
-            await started.value
             defer { client.stop() }
             events.send("event: fetch-mode\ndata: polling\n\n")
             #expect(
@@ -159,16 +172,11 @@ struct ClientStreamingTests {
     @Test("a malformed event is reported and skipped; the client reconnects for the whole state")
     func malformedEvents() async throws {
         try await offCooperativePool(timing: {
-            let events = LoopbackEventStream()
-            let server = try Self.server(events)
+            let link = try await Self.connected()
+            let (events, server, clock, client, recorder) = (
+                link.events, link.server, link.clock, link.client, link.recorder
+            )
             defer { server.stop() }
-            let clock = ManualClock()
-            let client = try Self.client(server, clock: clock)
-            let recorder = EventRecorder(server: client)
-            let started = Task { await client.start() }
-            #expect(await events.waitForConnections(1))
-            events.send(Self.frame("unleash-connected", id: 1, Self.hydration))
-            await started.value
             defer { client.stop() }
 
             // Unknown events and events without data are ignored; a body that is not a state is an error.
@@ -196,16 +204,9 @@ struct ClientStreamingTests {
     @Test("an event larger than maximumResponseBytes is reported and not applied")
     func oversizedEvent() async throws {
         try await offCooperativePool(timing: {
-            let events = LoopbackEventStream()
-            let server = try Self.server(events)
-            defer { server.stop() }
-            let clock = ManualClock()
-            let client = try Self.client(server, clock: clock, maximumResponseBytes: 256)
-            let recorder = EventRecorder(server: client)
-            let started = Task { await client.start() }
-            #expect(await events.waitForConnections(1))
-            events.send(Self.frame("unleash-connected", id: 1, Self.hydration))
-            await started.value
+            let link = try await Self.connected(maximumResponseBytes: 256)
+            let (client, recorder) = (link.client, link.recorder)
+            defer { link.server.stop() }
             defer { client.stop() }
             let failure = try #require(recorder.errors.first)
             #expect(failure.error.isInvalidResponse)
