@@ -14,8 +14,8 @@ import Synchronization
 /// changes: an override set here or by another process (once the registry reloads the store), a remote activation,
 /// an expiry, an undo. The type-erased views (`currentValue`, `overrideValue`, …) are not tracked.
 ///
-/// Thread-safety: every member may be used from any thread. The identity (key, label, group, registry) is an
-/// immutable object in a ``PublishedReference``, so reading it takes no lock.
+/// Thread-safety: every member may be used from any thread; reading the identity (key, label, group, registry)
+/// takes no lock.
 open class AnyFeature: @unchecked Sendable {
     // @unchecked: the mutable state is in published references and atomics (and the subclasses' cells).
     // Everything else is immutable.
@@ -250,7 +250,7 @@ final class FeatureIdentity: Sendable {
     private let weakGroup: WeakReference<RegistryGroup>
     private let weakRegistry: WeakReference<AnyFeatureRegistry>
     /// The declaration path and the explicit label, when there is either: most members registered from a
-    /// manifest have neither, and 100,000 of them then carry 32 bytes fewer each.
+    /// manifest have neither, and then carry no object for them.
     private let details: Details?
 
     private final class Details: Sendable {
@@ -279,9 +279,8 @@ final class FeatureIdentity: Sendable {
     /// Where the member was declared (`nil` for a runtime registration).
     var declarationPath: String? { details?.declarationPath }
 
-    /// The label given at declaration or from the property name, else the key humanised on each read (not
-    /// stored: a manifest of 100,000 flags without labels would otherwise keep 100,000 more strings, while a
-    /// read costs a fraction of a microsecond and only visible rows and the search index read labels).
+    /// The label given at declaration or from the property name, else the key humanised on each read (not stored:
+    /// only visible rows and the search index read labels, and a large manifest would keep a string per member).
     var label: String {
         details?.explicitLabel ?? LabelFormatter.humanize(key)
     }

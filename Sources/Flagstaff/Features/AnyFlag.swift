@@ -5,8 +5,8 @@ import Synchronization
 /// A new kind of flag subclasses `AnyFlag` and overrides ``computedDefault`` (the fast value, read on every
 /// `enabled`), ``resolveDefault()`` (the same value with its source, for explanations) and ``kind``.
 ///
-/// The override lives in an atomic cell, so ``enabled`` is a couple of atomic loads and a branch: no lock, no
-/// I/O, no allocation. In an override store a flag's override is `"on"` or `"off"`.
+/// Reading ``enabled`` takes no lock, does no I/O and allocates nothing. In an override store a flag's override
+/// is `"on"` or `"off"`.
 open class AnyFlag: AnyFeature, @unchecked Sendable {
     // @unchecked: the mutable state is the atomic override/launch cells.
 

@@ -7,8 +7,8 @@ import Synchronization
 /// ```
 ///
 /// Cost: with the default ``Caching/none`` the closure runs on every read of `enabled` that is not
-/// overridden, so its cost is added to each read (a calendar computation costs about a microsecond, a
-/// hundred times a plain flag). Choose ``Caching/once`` (computed at the first read, until
+/// overridden, so its cost is added to each read (a calendar computation costs many times a plain flag's
+/// read). Choose ``Caching/once`` (computed at the first read, until
 /// ``invalidateCache()``) or ``Caching/interval(_:)`` (recomputed at most once per interval) for closures that
 /// are expensive or read on hot paths. The closure may run on any thread and must not read this flag's
 /// `enabled` (that would recurse).

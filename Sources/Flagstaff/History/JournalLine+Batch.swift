@@ -95,7 +95,7 @@ extension JournalLine {
     private static let newName = Array(#","new":"#.utf8)
 
     /// Whole lines gathered in one buffer until about `target` bytes, then handed on: writing a line is a few
-    /// copies into memory, not a growing array's appends (100,000 lines: about 19 MB).
+    /// copies into memory, not a growing array's appends.
     private struct LinePiece {
         let target: Int
         let capacity: Int

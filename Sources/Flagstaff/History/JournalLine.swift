@@ -6,7 +6,7 @@ import Foundation
 /// `redoes` when set).
 ///
 /// The reader accepts members in any order and ignores members it does not know; it reads a line in a
-/// single pass with ``JSONReader`` (100,000 lines in well under the 300 ms `history` may take).
+/// single pass with ``JSONReader``.
 enum JournalLine {
     /// The line for an entry, with its line feed.
     static func encode(_ entry: JournalEntry) -> String {

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The journal's timestamps: UTC, milliseconds, `2026-11-23T19:00:41.123Z`, written and read by hand (a date
-/// formatter costs several microseconds a line, and `history` reads 100,000 lines).
+/// formatter per line would dominate reading a large journal).
 package enum JournalTime {
     /// The text of `date`.
     package static func text(_ date: Date) -> String { CivilDate.timestampText(date) }

@@ -1,6 +1,6 @@
 /// The manifest schema: objects read field by field straight into the model types. `null` is "absent" for
 /// every optional field (as `decodeIfPresent`); required fields (`name`, `key`, `provider`) must be strings.
-/// Settings are read in `JSONReader+Setting.swift`.
+/// Settings are read in `JSONReader+ManifestSetting.swift`.
 extension JSONReader {
     /// The whole manifest (the top-level object).
     mutating func readManifest() throws(ReadFailure) -> RegistryManifest {

@@ -139,10 +139,8 @@ extension AnyFeatureRegistry {
             if let written = written?.changes, origin != nil, state.problems.isEmpty, !previousHadExpiries,
                 snapshot.expiries.isEmpty
             {
-                // The store says what differs from the contents this registry applied last (no expiry involved:
-                // every stored value is in force before and after).
-                // The published table, read once (not through the state for every key); flags registered since
-                // its publication, if any, are looked up the ordinary way. A large write goes on two threads.
+                // Only what the store says differs (no expiry: every stored value is in force before and after),
+                // through the published table; flags registered since its publication are looked up in the state.
                 let table = state.published
                 let notingEvery = !state.valueProblems.isEmpty
                 let applied: (keys: [String], problems: [(String, String?)])
@@ -155,10 +153,8 @@ extension AnyFeatureRegistry {
                 return applied.keys
             }
             if origin != nil, state.problems.isEmpty {
-                // Every member already holds `previous` (start-up applied the whole store, registration
-                // loads each new member's entry): only keys whose stored entry differs can change. One write
-                // then costs the size of the store, not the number of members. (Duplicate keys, a problem,
-                // share one entry between several members: those registries take the full pass below.)
+                // Every member already holds `previous`: only keys whose stored entry differs can change. Duplicate
+                // keys share one entry between several members, so those registries take the full pass below.
                 for (key, new) in overrides where previous[key] != new { set(key, new, &changed, &state) }
                 for key in previous.keys where overrides[key] == nil { set(key, nil, &changed, &state) }
                 return changed
@@ -184,8 +180,8 @@ extension AnyFeatureRegistry {
 
     /// Puts written values in force for the members of `table`: the writer's own `members` (keys in byte order,
     /// as the changes are) found by walking them in step with the changes, any other by looking its key up. From
-    /// ``parallelApplyThreshold`` changes on, each half on its own thread (the members' cells are atomic), which
-    /// halves the time spent waiting for memory at 100,000 keys.
+    /// ``parallelApplyThreshold`` changes on, each half on its own thread (the members' cells are atomic;
+    /// docs/performance.md, "One write path").
     private static func apply(
         _ written: [StoreSnapshot.ValueChange], table: KeyTable, members: WrittenMembers?, notingEvery: Bool
     ) -> (keys: [String], problems: [(String, String?)]) {

@@ -4,8 +4,8 @@
 /// A table is replaced (not changed) when flags are registered: the new one holds the previous table's entries
 /// and the flags added since (the registry's state keeps only those, so no second key → flag dictionary lives
 /// beside the table). Tables are published once after discovery or a manifest load, and once per runtime
-/// registration call (use the batch `register(_:in:)` overload for many flags). A table costs about 56 bytes per
-/// flag (slots at most two thirds full, and lists).
+/// registration call (use the batch `register(_:in:)` overload for many flags). Memory and probing:
+/// docs/performance.md, "Looking a key up".
 final class KeyTable: @unchecked Sendable {
     // @unchecked: the slots are written only in `init` and freed in `deinit`; in between they are only read.
     /// An open-addressing slot: the key's hash, the key and its flag (`nil` when empty).
@@ -36,8 +36,7 @@ final class KeyTable: @unchecked Sendable {
         self.members = members
         count = (previous?.count ?? 0) + added.count
         version = (previous?.version ?? 0) + 1
-        // At most two thirds full (a hit takes about two probes, a miss about five, mostly in one cache line);
-        // any size, not a power of two, so 100,000 flags take 150,000 slots rather than 262,144.
+        // At most two thirds full; any size, not a power of two, so memory follows the flag count.
         let capacity = max(16, count + count / 2 + 1)
         let slots = UnsafeMutableBufferPointer<Slot>.allocate(capacity: capacity)
         slots.initialize(repeating: Slot(hash: 0, key: "", feature: nil))
@@ -56,7 +55,7 @@ final class KeyTable: @unchecked Sendable {
     }
 
     /// ``members``' features in the byte order of their keys (``ByteOrderSort``; members sharing a key are next to
-    /// each other), sorted on the first call (about 20 ms at 100,000 members) and kept.
+    /// each other), sorted on the first call and kept.
     func featuresInByteOrder() -> MembersInByteOrder {
         byteOrder.withLock { cached in
             if let cached { return cached }

@@ -7,9 +7,8 @@ import Synchronization
 /// console, the CLI, manifests and the server read the tree through ``AnyFeatureRegistry/groups`` and
 /// ``subgroups``.
 ///
-/// Thread-safety: every member may be used from any thread. The naming (key, label, paths, description) is an
-/// immutable object in a ``PublishedReference``, so reading it takes no lock; the member lists are
-/// behind a lock.
+/// Thread-safety: every member may be used from any thread. Reading the naming (key, label, paths, description)
+/// takes no lock; the member lists are behind a lock.
 public final class RegistryGroup: Sendable {
     private let explicitKey: String?
     private let explicitLabel: String?

@@ -3,8 +3,7 @@ import Foundation
 
 extension SearchIndex {
     /// Below this many candidates a search scans on the calling thread; above it the candidates are split
-    /// into contiguous chunks matched on all cores (a one-letter query over 100,000 flags takes several
-    /// milliseconds on one core).
+    /// into contiguous chunks matched on all cores (docs/performance.md, "Console search at 100,000 flags").
     static let parallelThreshold = 16_384
 
     /// Matches the query against the candidates (all entries when `nil`), keeping those in `scope`.

@@ -145,7 +145,7 @@ extension JSONReader {
             var first = true
             var index = 0
             while try nextElement(&first) {
-                // A repeated member is reported at its path; a syntax error at its line and column, as before.
+                // A repeated member is reported at its path; a syntax error at its line and column.
                 do throws(ReadFailure) { try skipValue() } catch {
                     throw error.offset == nil ? error.inside(.index(index)) : error
                 }

@@ -55,8 +55,8 @@ struct ConsoleCommand: ParsableCommand {
     }
 
     func run() throws {
-        // Only the registry and the store's location are kept: the decoded manifest (tens of megabytes for
-        // 100,000 flags) is released before the console opens.
+        // Only the registry and the store's location are kept: the decoded manifest is released before the
+        // console opens.
         let (registry, storeURL) = try { () throws -> (AnyFeatureRegistry, URL) in
             let loaded = try RegistryLoader.load(source, watchStore: true)
             // "Launch" is the app's, from the store's launch snapshot, as for `flagstaff pending-restart`.

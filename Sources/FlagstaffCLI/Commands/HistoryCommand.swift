@@ -98,7 +98,7 @@ struct HistoryCommand: ParsableCommand {
     }
 
     /// How much output is gathered before it is written: the output streams in chunks of this size instead
-    /// of being built whole (100,000 lines are about 5 MB).
+    /// of being built whole.
     static let chunkSize = 64 * 1024
 
     /// Writes `bytes` (UTF-8) to standard output and empties them once they are ``chunkSize`` long.

@@ -85,8 +85,8 @@ struct ServeCommand: ParsableCommand {
         var logger = Logger(label: "flagstaff.serve")
         logger.logLevel = .notice
         let server = FlagServer(registry: registry, configuration: configuration, logger: logger)
-        // The manifest read and the first snapshot's scratch are freed by now: give their pages back (at
-        // 100,000 flags, about 6 MB that the process would otherwise keep).
+        // The manifest read and the first snapshot's scratch are freed by now: give their pages back
+        // (docs/performance.md, "Memory at 100,000 flags").
         releaseFreedMemory()
         let context = CommandContext.current
         let name = registry.name

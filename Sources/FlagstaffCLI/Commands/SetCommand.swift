@@ -132,7 +132,7 @@ struct SetCommand: ParsableCommand {
                     changes: changed.compactMap { byKey[$0.key] }, matched: plan.members.count + plan.skipped.count,
                     unchanged: plan.members.count - changed.count, skipped: plan.skipped))
         case .text:
-            // Pairs print every member (as `set KEY VALUE` always did); --match prints what changed.
+            // Pairs print every member; --match prints what changed.
             for feature in match == nil ? plan.members : changed {
                 StandardStreams.out(BulkSetPlan.line(for: feature, now: registry.now))
             }

@@ -27,7 +27,7 @@ enum RegistryLoader {
         /// The store is not used (`manifest`).
         case ignored
         /// As ``readable``, but a corrupt store is not an error: the command can remove the entries that make it
-        /// so (`reset`, `doctor --fix`, see `StoreRepair`), and its write fails as before otherwise.
+        /// so (`reset`, `doctor --fix`, see `StoreRepair`); its write still fails when anything else is wrong.
         case repairable
     }
 

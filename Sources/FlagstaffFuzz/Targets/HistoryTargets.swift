@@ -66,8 +66,8 @@ extension FuzzTarget {
     ) { data in
         if let date = JournalTime.date(data) {
             let text = JournalTime.text(date)
-            // Text in the writer's own form (milliseconds, no leap second, a day the month has: impossible dates
-            // are refused by the fix for issue 24 item 10, merged separately) is written back as it was.
+            // Text in the writer's own form (milliseconds, no leap second, a day the month has) is written back
+            // as it was.
             let input = FuzzCheck.text(data)
             if data.count == 24, data[data.startIndex + 17] != UInt8(ascii: "6"), text.prefix(10) == input.prefix(10) {
                 FuzzCheck.equal(text, input, "time read and written")

@@ -26,10 +26,10 @@ import Synchronization
 /// with persisted state (minimum fetch interval, backoff) come from ``RemoteConfigEnvironment/now``. Pass a test
 /// clock and its dates through `environment` (see ``RemoteConfigEnvironment``).
 ///
-/// Thread-safety: every member may be used from any thread or task. Value reads take no lock: the active values
-/// and defaults are an immutable snapshot published through an atomic reference, replaced whole by each
-/// activation and `setDefaults`. Fetches are coalesced (concurrent callers share one request); listener
-/// callbacks run on the task that completed the fetch or activation, outside any lock.
+/// Thread-safety: every member may be used from any thread or task. Value reads take no lock and see the active
+/// values and defaults of one activation or `setDefaults`, never a mix. Fetches are coalesced (concurrent
+/// callers share one request); listener callbacks run on the task that completed the fetch or activation,
+/// outside any lock.
 public final class RemoteConfig: Sendable {
     /// The provider that performs fetches.
     public let provider: any RemoteConfigProvider

@@ -24,9 +24,8 @@ import Synchronization
 /// A flag may be created unbound and bound once later with ``bind(to:)`` (for example when the config is
 /// built after the registry). Until then it resolves to its static default.
 ///
-/// `enabled` stays cheap: the remote value is cached in an atomic word tagged with the config's
-/// ``RemoteConfig/activeConfigGeneration``, so a read is a few atomic loads; it is looked up again (no lock) only
-/// after an activation. No I/O, no allocation, no lock.
+/// Reading `enabled` does no I/O, takes no lock and allocates nothing: the remote value is looked up again only
+/// after an activation (``RemoteConfig/activeConfigGeneration``).
 public final class RemoteFeature: AnyFlag, RemoteKeyedFeature, @unchecked Sendable {
     // @unchecked: the mutable state is the bound config (a published reference) and the cache (an atomic).
 

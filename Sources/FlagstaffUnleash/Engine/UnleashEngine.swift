@@ -12,11 +12,9 @@ import Foundation
 /// Everything that can be prepared is prepared when the state is taken: percentages, constraint values, regular
 /// expressions, CIDR ranges and semantic versions are parsed once, so an evaluation only compares and hashes.
 ///
-/// Thread safety: all methods may be called from any thread at once, and evaluations take no lock. A state is
-/// immutable once built; taking a new state builds it aside and publishes it with one atomic exchange, so an
-/// evaluation sees either the old or the new state, never a mix, and evaluations on several threads do not slow each
-/// other down. The old state is freed once the evaluations that may still read it have ended. Concurrent `takeState`
-/// calls are applied one after the other.
+/// Thread safety: all methods may be called from any thread at once, and evaluations take no lock. Taking a new
+/// state never blocks an evaluation, which sees either the old or the new state, never a mix. Concurrent
+/// `takeState` calls are applied one after the other.
 public final class UnleashEngine: Sendable {
     /// The compiled state: read without a lock, replaced by one writer at a time (which also makes a delta apply
     /// to the latest state). See ``PublishedReference`` for how old states are reclaimed.

@@ -17,7 +17,7 @@ import Synchronization
 package struct AnnotatedMutex<Value: ~Copyable>: ~Copyable, Sendable {
     private let mutex: Mutex<Value>
     /// A heap object whose address names this lock for the sanitizer; only allocated under the sanitizer
-    /// (a registry has a lock per flag, and 100,000 anchors would be 3 MB for nothing).
+    /// (a registry has a lock per flag).
     private let anchor: SanitizerAnchor? = ThreadSanitizerHooks.shared == nil ? nil : SanitizerAnchor()
 
     /// Creates a mutex holding `value`.

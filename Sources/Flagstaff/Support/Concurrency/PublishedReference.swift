@@ -47,8 +47,8 @@ package struct PublishedReference<Object: AnyObject & Sendable>: ~Copyable, @unc
     }
 
     /// The object whose retained pointer `bits` are (never 0). No `Optional.map` on the read path: where a read is
-    /// not specialised, a generic closure over `Unmanaged<Object>` instantiates its metadata on every call (that
-    /// cost 35 ns a read; docs/performance.md).
+    /// not specialised, a generic closure over `Unmanaged<Object>` instantiates its metadata on every call
+    /// (docs/performance.md, "Read floor").
     @inlinable @inline(__always)
     static func object(_ bits: UInt) -> Unmanaged<Object> {
         Unmanaged<Object>.fromOpaque(UnsafeRawPointer(bitPattern: bits).unsafelyUnwrapped)

@@ -3,13 +3,9 @@ import Dispatch
 /// Runs a client's tasks (polling, metrics, fetches) on a serial dispatch queue of its own instead of Swift
 /// concurrency's cooperative pool.
 ///
-/// The cooperative pool has one thread per core (two on a 2-core machine). Code that computes for a long time
-/// between two `await`s, or blocks, holds one of those threads; while all are held, no task on the pool is
-/// resumed. A private serial queue is served by its own thread, whatever the pool is doing, and the client's work
-/// is light (it waits for the network most of the time). Waits are sleeps on the client's clock
-/// (``UnleashClientOptions/clock``); with `ContinuousClock` the wake-up itself goes through Swift's global
-/// executor, so a busy pool can delay a poll, never a request's deadline (the transport also enforces it on a
-/// private queue).
+/// Why: the pool has one thread per core, and an app (or a test) that blocks them all would stall the client; a
+/// private queue keeps running. A busy pool can still delay a poll's wake-up (sleeps on `ContinuousClock` resume
+/// through the global executor), never a request's deadline, which the transport enforces on its own queue.
 final class UnleashExecutor: TaskExecutor {
     private let queue: DispatchQueue
 

@@ -6,9 +6,6 @@ import Foundation
 /// halting rules, persistence of answers, events, metrics (periodic, on demand and at `stop()`), the remote
 /// source status and the registry link. The client says what differs in an ``UnleashFeed``.
 ///
-/// The concerns live in extensions: `UnleashPoller+Lifecycle.swift` (start, stop, the poll and metrics loops),
-/// `UnleashPoller+Fetch.swift` (requests, their deadline, applying answers) and `UnleashPoller+Metrics.swift`.
-///
 /// Every wait (poll interval, backoff, metrics interval, request deadline) is a sleep on the injected clock
 /// (``UnleashClientOptions/clock``), so tests drive them with a manual clock. Everything the poller starts runs
 /// on its own ``UnleashExecutor``. The model is published through a ``PublishedReference``, so reads take no lock;
