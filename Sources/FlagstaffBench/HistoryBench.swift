@@ -108,7 +108,7 @@ enum HistoryBench {
             var runs: [Duration] = []
             for _ in 0..<5 {
                 // Spawned and reaped directly: Foundation's `waitUntilExit` notices the end on a polling interval,
-                // which rounded every figure up (to about 203 ms for runs of 160–190 ms).
+                // which rounds every figure up.
                 let start = clock.now
                 guard let pid = try? ProcessSpawn.spawn([binary.path] + arguments + ["--store", store.url.path])
                 else { return }
