@@ -95,8 +95,9 @@ import Testing
         // A head announcing 100 bytes, and 10 of them.
         try connection.send(
             "POST /ofrep/v1/evaluate/flags HTTP/1.1\r\nHost: t\r\nContent-Length: 100\r\n\r\n{\"context\"")
-        // Let the server read the head, so the request is in flight.
-        try await Task.sleep(for: .milliseconds(200))
+        // Let the server read the head, so the request is in flight (nothing to wait on: a second, for a loaded
+        // machine).
+        try await Task.sleep(for: .seconds(1))
         let start = ContinuousClock.now
         await running.stop()
         let stopped = Self.seconds(since: start)

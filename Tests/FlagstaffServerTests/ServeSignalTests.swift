@@ -32,7 +32,8 @@ import Darwin
         let connection = try LoopbackHTTPRawConnection(port: UInt16(serve.port))
         defer { connection.close() }
         try connection.send("POST /ofrep/v1/evaluate/flags HTTP/1.1\r\nHost: t\r\nContent-Length: 100\r\n\r\n{\"con")
-        try await Task.sleep(for: .milliseconds(300))
+        // Let the server read the head, so the request is in flight (a second, for a loaded machine).
+        try await Task.sleep(for: .seconds(1))
         let start = ContinuousClock.now
         let status = try await offCooperativePool { serve.stop(with: signal) }
         let elapsed = start.duration(to: .now)
