@@ -73,12 +73,20 @@ extension ConsoleFlagSource {
 
     /// The overrides the store doctor finds stale (orphans, no-ops, expired), by key; none here.
     package func staleOverrides() -> [StaleOverride] { [] }
+
+    /// The bisect session on the store; none here.
+    package var bisectBanner: BisectBanner? { nil }
 }
 
 extension RegistryFlagSource {
     package var now: Date { registry.now }
 
     package func expiredOverrides() -> [String: OverrideExpiry] { registry.expiredOverrideExpiries }
+
+    package var bisectBanner: BisectBanner? {
+        // An unreadable session file shows no banner here; `flagstaff bisect status` reports it.
+        ((try? registry.bisectSession()) ?? nil).map(BisectBanner.init)
+    }
 
     package func staleOverrides() -> [StaleOverride] {
         registry.diagnoseStore().findings.compactMap { finding -> StaleOverride? in

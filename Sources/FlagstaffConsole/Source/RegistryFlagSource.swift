@@ -53,6 +53,7 @@ package struct RegistryFlagSource: ConsoleFlagSource {
             kind: feature.kind, requiresRestart: feature.requiresRestart, resolution: feature.resolution,
             defaultValue: feature.computedDefault, override: feature.untrackedOverride, launchValue: feature.launchValue
         )
+        flag.isPendingRestart = feature.isPendingRestart
         flag.expiry = flag.isOverridden ? registry.overrideExpiry(forKey: key) : nil
         return flag
     }
