@@ -104,13 +104,13 @@ package struct ConsoleStart: Sendable {
         name: String, counts: ConsoleState.Counts, outline: ConsoleOutline, openingOverrides: [String: OverrideValue],
         status: ConsoleStatus = ConsoleStatus(), now: Date, bisect: BisectBanner? = nil
     ) {
-        self.bisect = bisect
         self.name = name
         self.counts = counts
         self.outline = outline
         self.openingOverrides = openingOverrides
         self.status = status
         self.now = now
+        self.bisect = bisect
     }
 }
 
