@@ -284,10 +284,13 @@ enum ConsoleBench {
             if case .write(.members(let members, let value))? = effects.first {
                 let inbox = ConsoleInbox()
                 let subscription = registry.onChange { inbox.post($0) }
-                let write = clock.measure { _ = try? registry.writeOnOffValue(value, toMembers: members) }
+                var skipped = 0
+                let write = clock.measure {
+                    skipped = (try? registry.writeOnOffValue(value, toMembers: members))?.skippedAtDefault ?? 0
+                }
                 subscription.cancel()
                 let refresh = clock.measure {
-                    _ = update(.storeWriteSaved)
+                    _ = update(.storeWriteSaved(skippedAtDefault: skipped))
                     if let changes = inbox.drain().changes { _ = update(.flagsChanged(runner.feed.update(changes))) }
                 }
                 let layout = clock.measure { frame = ConsoleLayout.render(state) }

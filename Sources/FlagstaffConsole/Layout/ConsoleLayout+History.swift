@@ -14,7 +14,7 @@ extension ConsoleLayout {
     static func bulkQuestion(_ context: Context) -> String? {
         guard let change = context.state.pendingBulk else { return nil }
         let skipped = change.skippedNote.map { " (\($0))" } ?? ""
-        return change.summary(done: false) + "?" + skipped + "  y yes  n no"
+        return change.question + "?" + skipped + "  y yes  n no"
     }
 
     /// One line of the overlay per change: `2026-11-23 19:02:10  console  blueText: off → on`, with

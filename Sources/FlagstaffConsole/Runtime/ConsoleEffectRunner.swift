@@ -6,12 +6,13 @@ import Foundation
 ///
 /// Reads are answered by a ``ConsoleFeed`` on the registry; store writes go through a ``ConsoleStoreWriter`` (at
 /// once when the store's lock is free, otherwise in the background, so a lock held by another process never
-/// blocks the loop). The registry's change callback posts the changes to the ``inbox``; they reach the state as
-/// one ``ConsoleEvent/flagsChanged(_:)`` with the counts and the changed flags. Each write comes back as
-/// ``ConsoleEvent/storeWriteSaved`` or ``ConsoleEvent/storeWriteFailed(_:)`` (in order), and while one waits for
-/// the lock as ``ConsoleEvent/storeLocked(holder:waited:)``; a finished remote refresh comes back as
-/// ``ConsoleEvent/statusChanged(_:)``; a suspend as the terminal's size when the process continues. Drawing is
-/// left to the caller: the runner only records that a frame (``needsFrame``) or a full repaint
+/// blocks the loop). The registry's change callback posts the changed keys to the ``inbox``, where they merge with
+/// the keys each saved write wrote; they reach the state as one ``ConsoleEvent/flagsChanged(_:)`` with the counts
+/// and the changed flags, read once. Each write comes back as ``ConsoleEvent/storeWriteSaved(skippedAtDefault:)``
+/// or ``ConsoleEvent/storeWriteFailed(_:)`` (in order), and while one waits for the lock as
+/// ``ConsoleEvent/storeLocked(holder:waited:)``; a finished remote refresh comes back as
+/// ``ConsoleEvent/remoteSourcesRefreshed(_:)``; a suspend as the terminal's size when the process continues.
+/// Drawing is left to the caller: the runner only records that a frame (``needsFrame``) or a full repaint
 /// (``needsFullRedraw``) is due. `quit` ends the terminal, stops the writer (writes still waiting for the lock
 /// are listed in ``ConsoleOutcome/unsavedKeys``), records the ``outcome`` and runs the restart handler when asked
 /// to.
@@ -72,7 +73,7 @@ package final class ConsoleEffectRunner {
         self.terminal = terminal
         self.restartHandler = restartHandler
         let inbox = self.inbox
-        writer = ConsoleStoreWriter(registry: registry, clock: clock, post: { inbox.post($0) })
+        writer = ConsoleStoreWriter(registry: registry, clock: clock, inbox: inbox)
         feed = ConsoleFeed(source: RegistryFlagSource(registry))
         subscription = registry.onChange { change in inbox.post(change) }
         // The members' byte order a change to marked flags needs (about 20 ms at 100,000 flags), sorted now in the
@@ -190,10 +191,6 @@ package final class ConsoleEffectRunner {
                 message = "Could not delete the profile: \(error)"
             }
             return [.profilesChanged(message: message, listing: ProfileCatalog.listing(of: profiles, for: registry))]
-        case .readBisectSession:
-            // An unreadable session file shows no banner here; `flagstaff bisect status` reports it.
-            let session = (try? registry.bisectSession()) ?? nil
-            return [.bisectChanged(session.map(BisectBanner.init))]
         case .editExternally(let key, let text):
             let result = terminal.handOver { editor.edit(text, name: key) }
             let size = terminal.size
@@ -207,7 +204,7 @@ package final class ConsoleEffectRunner {
                 refreshTasks.append(
                     Task.detached {
                         await source.refresh()
-                        inbox.post(.statusChanged(ConsoleFeed.status(of: flags)))
+                        inbox.post(.remoteSourcesRefreshed(ConsoleFeed.status(of: flags)))
                     })
             }
         case .handleKeys(let keys):
@@ -231,5 +228,68 @@ package final class ConsoleEffectRunner {
             if choice == .restartNow, let restartHandler { try restartHandler(state.pendingRestarts) }
         }
         return []
+    }
+}
+
+/// Which flags changed since the console last looked.
+package enum ChangedFlags: Sendable, Equatable {
+    /// These keys.
+    case keys(Set<String>)
+    /// More than ``ConsoleFeed/listedChangeLimit`` keys: not listed (a set of 100,000 keys costs more to make than
+    /// a pass over every flag).
+    case many
+
+    /// These keys, or ``many`` above ``ConsoleFeed/listedChangeLimit`` of them.
+    package init(_ keys: some Collection<String>) {
+        self = keys.count > ConsoleFeed.listedChangeLimit ? .many : .keys(Set(keys))
+    }
+
+    /// Both changes, merged.
+    func merged(with other: ChangedFlags?) -> ChangedFlags {
+        guard case .keys(var keys) = self, case .keys(let more)? = other else { return other == nil ? self : .many }
+        keys.formUnion(more)
+        return keys.count > ConsoleFeed.listedChangeLimit ? .many : .keys(keys)
+    }
+}
+
+/// What arrives from other threads (registry change callbacks, remote refreshes finishing, writes landing),
+/// queued for the console's loop. Changes of flags are merged into one ``ChangedFlags``.
+///
+/// Thread safety: ``post(_:)-(FeatureChange)`` and ``post(_:)-(ConsoleEvent)`` may be called from any thread;
+/// ``drain()`` from the loop.
+package final class ConsoleInbox: Sendable {
+    private struct Queue {
+        var changes: ChangedFlags?
+        var others: [ConsoleEvent] = []
+    }
+
+    private let queue = AnnotatedMutex(Queue())
+
+    /// Creates an empty inbox.
+    package init() {}
+
+    /// Queues a registry change, merged with those already queued.
+    package func post(_ change: FeatureChange) {
+        // The change's set of keys is made only when it is listed.
+        post(change.keyCount > ConsoleFeed.listedChangeLimit ? .many : .keys(change.keys))
+    }
+
+    /// Queues changed keys (those a write wrote), merged with those already queued.
+    package func post(_ changes: ChangedFlags) {
+        if changes == .keys([]) { return }
+        queue.withLock { queue in queue.changes = changes.merged(with: queue.changes) }
+    }
+
+    /// Queues an event.
+    package func post(_ event: ConsoleEvent) {
+        queue.withLock { $0.others.append(event) }
+    }
+
+    /// Takes everything queued: the merged flag changes, and the other events in order.
+    package func drain() -> (changes: ChangedFlags?, events: [ConsoleEvent]) {
+        queue.withLock { queue in
+            defer { queue = Queue() }
+            return (queue.changes, queue.others)
+        }
     }
 }

@@ -41,17 +41,18 @@ package final class ConsoleFeed {
         flagCount = source.flagCount
         return ConsoleStart(
             name: source.name, counts: counts, outline: source.outline(), openingOverrides: openingOverrides,
-            status: Self.status(of: source), now: source.now)
+            status: Self.status(of: source), now: source.now, bisect: source.bisectBanner)
     }
 
-    /// The update after the registry reported a change.
+    /// The update after the registry reported a change: each changed flag read once, as the list and the detail
+    /// pane show it, and counted from that read.
     package func update(_ changes: ChangedFlags) -> FlagsUpdate {
         guard source.flagCount == flagCount, case .keys(let keys) = changes, keys.count <= recountAbove
         else { return updateEveryFlag() }
-        var changed: [ConsoleFlagStatus] = []
-        for key in keys {
-            guard let status = source.status(forKey: key), let ordinal = source.ordinal(forKey: key) else { continue }
-            changed.append(status)
+        let changed = flags(Array(keys))
+        for flag in changed {
+            guard let ordinal = flag.ordinal else { continue }
+            let status = flag.status
             if status.isOverridden { notable.overridden.insert(ordinal) } else { notable.overridden.remove(ordinal) }
             if status.isPendingRestart {
                 notable.pendingRestart.insert(ordinal)
@@ -59,7 +60,8 @@ package final class ConsoleFeed {
                 notable.pendingRestart.remove(ordinal)
             }
         }
-        return FlagsUpdate(counts: counts, changed: changed, status: Self.status(of: source))
+        return FlagsUpdate(
+            counts: counts, changed: changed, status: Self.status(of: source), bisect: source.bisectBanner)
     }
 
     /// An update with the new tree when flags were registered since the last one, else `nil`.
@@ -73,7 +75,9 @@ package final class ConsoleFeed {
         let count = source.flagCount
         let outline = count == flagCount ? nil : source.outline()
         flagCount = count
-        return FlagsUpdate(counts: counts, changed: nil, outline: outline, status: Self.status(of: source))
+        return FlagsUpdate(
+            counts: counts, changed: nil, outline: outline, status: Self.status(of: source),
+            bisect: source.bisectBanner)
     }
 
     private var counts: ConsoleState.Counts {

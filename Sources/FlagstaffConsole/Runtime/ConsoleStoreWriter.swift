@@ -12,6 +12,9 @@ import Foundation
 /// once a second) and lands as soon as the lock is free. A write is retried until it lands, fails for another
 /// reason (``ConsoleEvent/storeWriteFailed(_:)``), or the console quits (``stop()`` returns what was left unsaved).
 ///
+/// A saved write also posts the keys it wrote to the inbox, merged with the registry's report of the flags it changed
+/// into one change: a write that sets only an expiry changes no value, so the registry does not report it.
+///
 /// Thread safety: ``submit(_:)`` and ``stop()`` are called from the console's loop; the task runs elsewhere.
 package final class ConsoleStoreWriter: Sendable {
     private struct Queue: Sendable {
@@ -22,7 +25,7 @@ package final class ConsoleStoreWriter: Sendable {
 
     private let registry: AnyFeatureRegistry
     private let queue = AnnotatedMutex(Queue())
-    private let post: @Sendable (ConsoleEvent) -> Void
+    private let inbox: ConsoleInbox
     private let clock: any Clock<Duration>
     private let retryInterval: Duration
 
@@ -31,16 +34,18 @@ package final class ConsoleStoreWriter: Sendable {
     ///   - registry: the registry written to.
     ///   - retryInterval: how often a queued write tries the lock again.
     ///   - clock: the clock the retries wait on and the reported waits are measured on.
-    ///   - post: where the background task reports results (the console's inbox).
+    ///   - inbox: where the keys written go, and the background task's results (the console's inbox).
     package init(
         registry: AnyFeatureRegistry, retryInterval: Duration = .milliseconds(100), clock: any Clock<Duration>,
-        post: @escaping @Sendable (ConsoleEvent) -> Void
+        inbox: ConsoleInbox
     ) {
         self.registry = registry
         self.retryInterval = retryInterval
         self.clock = clock
-        self.post = post
+        self.inbox = inbox
     }
+
+    private func post(_ event: ConsoleEvent) { inbox.post(event) }
 
     /// Performs a write now, or queues it behind earlier ones or while another process holds the lock.
     /// - Parameter write: the change.
@@ -88,9 +93,10 @@ package final class ConsoleStoreWriter: Sendable {
     private func attempt(_ change: StoreWrite) -> Attempt {
         let noWait = FileOverrideStore.LockWait(timeout: .zero, noticeAfter: .seconds(3600))
         do {
-            let step = try FileOverrideStore.LockWait.$current.withValue(noWait) { try write(change) }
-            if let step { post(.historyStepped(step)) }
-            return .done(saved())
+            let written = try FileOverrideStore.LockWait.$current.withValue(noWait) { try write(change) }
+            inbox.post(written.keys)
+            if let step = written.step { post(.historyStepped(step)) }
+            return .done(saved(written))
         } catch let error as OverrideStoreError where error.isLockTimeout {
             return .locked(holder: error.holder?.description ?? "")
         } catch {
@@ -98,29 +104,42 @@ package final class ConsoleStoreWriter: Sendable {
         }
     }
 
+    /// What a write did, beyond what the registry reports.
+    private struct Written {
+        /// The keys written (their stored entries may have changed without their values).
+        var keys: ChangedFlags
+        /// Members left without an override because their declaration already gives them the value.
+        var skippedAtDefault = 0
+        /// For an undo or a redo, what it did or why it did nothing (a refusal changes nothing and counts as saved).
+        var step: HistoryStep?
+    }
+
     /// Performs one change through the registry (which reports the changed flags): every call the console makes
     /// into the core's write API.
-    /// - Returns: for an undo or a redo, what it did or why it did nothing (a refusal changes nothing and counts
-    ///   as saved).
-    private func write(_ change: StoreWrite) throws -> HistoryStep? {
+    private func write(_ change: StoreWrite) throws -> Written {
         switch change {
         case .values(let changes, let expiresIn):
             try registry.setOverrideValues(changes, expiresAt: expiresIn.map { registry.now.addingTimeInterval($0) })
+            return Written(keys: ChangedFlags(changes.keys))
         case .members(let members, let value):
-            try registry.writeOnOffValue(value, toMembers: members)
+            let result = try registry.writeOnOffValue(value, toMembers: members)
+            let keys = members.count > ConsoleFeed.listedChangeLimit ? .many : ChangedFlags(self.keys(of: change))
+            return Written(keys: keys, skippedAtDefault: result.skippedAtDefault)
         case .resetAll:
             try registry.resetAllOverrides()
-        case .profile(let profile, let replace, _):
+            return Written(keys: .many)
+        case .profile(let profile, let replace, let changes):
             _ = try registry.applyProfile(profile, replace: replace)
+            return Written(keys: ChangedFlags(changes.keys))
         case .history(let redo):
             do {
                 let outcome = try redo ? registry.redoLastUndo() : registry.undoLastChange()
-                return .done(redo: redo, change: outcome.target)
+                let keys = ChangedFlags(outcome.target.entries.lazy.map(\.key))
+                return Written(keys: keys, step: .done(redo: redo, change: outcome.target))
             } catch let error as HistoryError {
-                return .refused(redo: redo, reason: error.description)
+                return Written(keys: .keys([]), step: .refused(redo: redo, reason: error.description))
             }
         }
-        return nil
     }
 
     /// The keys a write changes, for the list of unsaved keys.
@@ -188,11 +207,12 @@ package final class ConsoleStoreWriter: Sendable {
     }
 
     /// The events of a saved write: saved, then the journal's failure if its line could not be written.
-    private func saved() -> [ConsoleEvent] {
+    private func saved(_ written: Written) -> [ConsoleEvent] {
+        let saved = ConsoleEvent.storeWriteSaved(skippedAtDefault: written.skippedAtDefault)
         guard let problem = (registry.store as? FileOverrideStore)?.journalError.map(Self.journalText) else {
-            return [.storeWriteSaved]
+            return [saved]
         }
-        return [.storeWriteSaved, .journalNotWritten(problem)]
+        return [saved, .journalNotWritten(problem)]
     }
 
     /// `<journal>: <reason>`.

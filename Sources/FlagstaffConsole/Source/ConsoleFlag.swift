@@ -36,6 +36,9 @@ package struct ConsoleFlag: Sendable {
     package var ordinal: Int?
     /// What the clients of an attached flag server reported evaluating for it, or `nil`.
     package var servedSummary: String?
+    /// Requires a restart and its value differs from launch (the source sets it from the member; by default
+    /// ``requiresRestart`` and ``value`` differs from ``launchValue``).
+    package var isPendingRestart: Bool
 
     /// Creates a flag snapshot.
     package init(
@@ -54,6 +57,7 @@ package struct ConsoleFlag: Sendable {
         self.override = override
         self.launchValue = launchValue
         self.setting = setting
+        self.isPendingRestart = requiresRestart && resolution.value != launchValue
     }
 
     /// A typed setting's snapshot (the on/off fields filled as described above).
@@ -66,6 +70,7 @@ package struct ConsoleFlag: Sendable {
             resolution: .single(setting.value == .on, from: setting.explanation.source),
             defaultValue: setting.valueWithoutOverride == .on, override: .featureDefault,
             launchValue: setting.launchValue == .on, setting: setting)
+        isPendingRestart = member.isPendingRestart
     }
 
     /// The effective value.
@@ -75,4 +80,14 @@ package struct ConsoleFlag: Sendable {
 
     /// The local override as JSON (`"on"`/`"off"` for a flag), or `nil`.
     package var overrideValue: OverrideValue? { setting.map(\.override) ?? OverrideValue(override) }
+
+    /// Its value facts: what the counts and the scopes use.
+    package var status: ConsoleFlagStatus {
+        guard let setting else {
+            return ConsoleFlagStatus(key: key, value: value, override: override, isPendingRestart: isPendingRestart)
+        }
+        return ConsoleFlagStatus(
+            key: key, currentValue: setting.value, overrideValue: setting.override, isBoolean: setting.isBoolean,
+            isPendingRestart: isPendingRestart)
+    }
 }

@@ -73,26 +73,7 @@ extension ConsoleFlagSource {
 
     /// The overrides the store doctor finds stale (orphans, no-ops, expired), by key; none here.
     package func staleOverrides() -> [StaleOverride] { [] }
-}
 
-extension RegistryFlagSource {
-    package var now: Date { registry.now }
-
-    package func expiredOverrides() -> [String: OverrideExpiry] { registry.expiredOverrideExpiries }
-
-    package func staleOverrides() -> [StaleOverride] {
-        registry.diagnoseStore().findings.compactMap { finding -> StaleOverride? in
-            guard let key = finding.key else { return nil }
-            let kind: StaleOverride.Kind
-            switch finding.kind {
-            case .orphan: kind = .orphan
-            case .noOp: kind = .noOp
-            case .expired: kind = .expired
-            default: return nil
-            }
-            return StaleOverride(
-                key: key, kind: kind, value: finding.storedValue, message: finding.message,
-                ordinal: registry.feature(forKey: key)?.registryOrdinal)
-        }.sorted { $0.key < $1.key }
-    }
+    /// The bisect session on the store; none here.
+    package var bisectBanner: BisectBanner? { nil }
 }

@@ -38,6 +38,9 @@ package protocol ConsoleFlagSource: Sendable {
     func expiredOverrides() -> [String: OverrideExpiry]
     /// The overrides the store doctor finds stale (orphans, no-ops, expired), sorted by key.
     func staleOverrides() -> [StaleOverride]
+    /// The bisect session on the store, as the banner shows it, or `nil` when none is active (or its file cannot
+    /// be read: `flagstaff bisect status` reports that).
+    var bisectBanner: BisectBanner? { get }
     /// The flag's position among all flags (it never changes; marks are kept by it), or `nil` for an unknown key:
     /// cheap (`M` asks it of every listed flag).
     func ordinal(forKey key: String) -> Int?

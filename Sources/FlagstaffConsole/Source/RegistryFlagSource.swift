@@ -53,6 +53,7 @@ package struct RegistryFlagSource: ConsoleFlagSource {
             kind: feature.kind, requiresRestart: feature.requiresRestart, resolution: feature.resolution,
             defaultValue: feature.computedDefault, override: feature.untrackedOverride, launchValue: feature.launchValue
         )
+        flag.isPendingRestart = feature.isPendingRestart
         flag.expiry = flag.isOverridden ? registry.overrideExpiry(forKey: key) : nil
         return flag
     }
@@ -110,6 +111,31 @@ package struct RegistryFlagSource: ConsoleFlagSource {
             }
         }
         return targets
+    }
+
+    package var now: Date { registry.now }
+
+    package func expiredOverrides() -> [String: OverrideExpiry] { registry.expiredOverrideExpiries }
+
+    package var bisectBanner: BisectBanner? {
+        // An unreadable session file shows no banner here; `flagstaff bisect status` reports it.
+        ((try? registry.bisectSession()) ?? nil).map(BisectBanner.init)
+    }
+
+    package func staleOverrides() -> [StaleOverride] {
+        registry.diagnoseStore().findings.compactMap { finding -> StaleOverride? in
+            guard let key = finding.key else { return nil }
+            let kind: StaleOverride.Kind
+            switch finding.kind {
+            case .orphan: kind = .orphan
+            case .noOp: kind = .noOp
+            case .expired: kind = .expired
+            default: return nil
+            }
+            return StaleOverride(
+                key: key, kind: kind, value: finding.storedValue, message: finding.message,
+                ordinal: registry.feature(forKey: key)?.registryOrdinal)
+        }.sorted { $0.key < $1.key }
     }
 
     private static func status(_ feature: AnyFeature) -> ConsoleFlagStatus {

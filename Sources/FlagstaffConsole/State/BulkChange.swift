@@ -32,15 +32,37 @@ package struct BulkChange: Sendable, Equatable {
     /// Marked flags left out because their value is fixed at launch.
     package var skippedAtLaunch: Int { targets.skippedAtLaunch }
 
-    /// `Force OFF 134 marked flags` for the question, `Forced OFF 134 marked flags` once `done`.
-    package func summary(done: Bool) -> String {
+    /// `Force OFF 134 marked flags`: the question.
+    package var question: String {
         let count = targets.members.count
         let noun = count == 1 ? "flag" : "flags"
         switch kind {
-        case .forceOn: return (done ? "Forced" : "Force") + " ON \(count) marked \(noun)"
-        case .forceOff: return (done ? "Forced" : "Force") + " OFF \(count) marked \(noun)"
+        case .forceOn: return "Force ON \(count) marked \(noun)"
+        case .forceOff: return "Force OFF \(count) marked \(noun)"
         case .reset: return "Reset \(count) marked \(noun) to the default"
         }
+    }
+
+    /// The footer once the change is saved: `Forced OFF 12 marked flags (3 already off by default) · 2 settings
+    /// skipped (not on/off) · u undoes it`. Members the write left at their default (their declaration already
+    /// gives them the value) are not counted as forced; when that is all of them nothing was written, and there is
+    /// nothing to undo.
+    /// - Parameters:
+    ///   - skippedAtDefault: how many members the write left at their default.
+    ///   - dot: the separator, with its spaces.
+    package func savedMessage(skippedAtDefault: Int, dot: String) -> String {
+        let forced = max(0, targets.members.count - skippedAtDefault)
+        let noun = forced == 1 ? "flag" : "flags"
+        let word = kind == .forceOn ? "ON" : "OFF"
+        let skipped = skippedNote.map { dot + $0 } ?? ""
+        if forced == 0, skippedAtDefault > 0 {
+            let flags = skippedAtDefault == 1 ? "marked flag is" : "\(skippedAtDefault) marked flags are"
+            return "Nothing forced \(word): the \(flags) already \(word.lowercased()) by default" + skipped
+        }
+        var message =
+            kind == .reset ? "Reset \(forced) marked \(noun) to the default" : "Forced \(word) \(forced) marked \(noun)"
+        if skippedAtDefault > 0 { message += " (\(skippedAtDefault) already \(word.lowercased()) by default)" }
+        return message + skipped + dot + "u undoes it"
     }
 
     /// What was left out, as a sentence (`2 settings skipped (not on/off)`), or `nil` when nothing was.

@@ -22,8 +22,6 @@ package enum ConsoleEffect: Sendable, Equatable {
     case saveProfile(name: String)
     /// Delete the profile named `name`; the result comes back as ``ConsoleEvent/profilesChanged(message:listing:)``.
     case deleteProfile(name: String)
-    /// Read the bisect session beside the store; the result comes back as ``ConsoleEvent/bisectChanged(_:)``.
-    case readBisectSession
     /// Ask every attached remote source to fetch and activate now (in the background).
     case refreshRemoteSources
     /// Feed these keys back as the next input (``ConsoleEvent/keys(_:)``), after this event's other effects and a

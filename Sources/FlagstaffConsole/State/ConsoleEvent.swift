@@ -20,8 +20,11 @@ package enum ConsoleEvent: Sendable {
     case resize(width: Int, height: Int)
     /// Overrides or remote values changed (here, in another process, or remotely), or flags were registered.
     case flagsChanged(FlagsUpdate)
-    /// The remote sources' or the store's status, read again (a refresh finished, or a second passed).
+    /// The remote sources' or the store's status, read again (a second passed, or a write failed).
     case statusChanged(ConsoleStatus)
+    /// A refresh of the remote sources asked with `Ctrl-R` (``ConsoleEffect/refreshRemoteSources``) finished for one
+    /// of them: the status read after it.
+    case remoteSourcesRefreshed(ConsoleStatus)
     /// Time passed without input: the registry's time now, and the time since the last frame was drawn.
     case tick(now: Date, sinceLastFrame: Duration)
     /// A signal reached the process.
@@ -51,10 +54,9 @@ package enum ConsoleEvent: Sendable {
     /// A profile was saved or deleted (``ConsoleEffect/saveProfile(name:)``, ``ConsoleEffect/deleteProfile(name:)``),
     /// or could not be: what was done (or why not), and the folder read again.
     case profilesChanged(message: String, listing: ProfileListing)
-    /// The bisect session beside the store was read (``ConsoleEffect/readBisectSession``): `nil` when none.
-    case bisectChanged(BisectBanner?)
-    /// The oldest pending store write (``ConsoleState/pendingWrites``) was saved.
-    case storeWriteSaved
+    /// The oldest pending store write (``ConsoleState/pendingWrites``) was saved; `skippedAtDefault` of the members
+    /// it named got no override because their declaration already gives them the value (a change to marked flags).
+    case storeWriteSaved(skippedAtDefault: Int)
     /// The oldest pending store write failed and was dropped; the change was not applied.
     case storeWriteFailed(String)
     /// The write just saved (reported by ``storeWriteSaved`` before this) could not be journaled: the journal and

@@ -53,27 +53,32 @@ package struct ConsoleStatus: Sendable, Equatable {
     }
 }
 
-/// What changed about the flags, as the shell read it after the registry reported a change: the header counts,
-/// the value facts of the changed flags, and the tree when flags were registered since the last one.
+/// What changed about the flags, read once by the shell after the registry reported a change: the header counts,
+/// the changed flags as the list and the detail pane show them, the tree when flags were registered since the last
+/// one, and what else the store's change may have changed (the status, the bisect banner).
 package struct FlagsUpdate: Sendable {
     /// The header counts now.
     package var counts: ConsoleState.Counts
-    /// The changed flags' value facts, or `nil` when too many changed to list (every flag counts as changed).
-    package var changed: [ConsoleFlagStatus]?
+    /// The changed flags, read after the change, or `nil` when too many changed to list (every flag counts as
+    /// changed).
+    package var changed: [ConsoleFlag]?
     /// The new tree, when flags were registered at runtime (every flag counts as changed).
     package var outline: ConsoleOutline?
     /// The remote sources' and the store's status.
     package var status: ConsoleStatus
+    /// The bisect session on the store, or `nil` when none is active (a bisect step writes the store).
+    package var bisect: BisectBanner?
 
     /// Creates an update.
     package init(
-        counts: ConsoleState.Counts, changed: [ConsoleFlagStatus]?, outline: ConsoleOutline? = nil,
-        status: ConsoleStatus = ConsoleStatus()
+        counts: ConsoleState.Counts, changed: [ConsoleFlag]?, outline: ConsoleOutline? = nil,
+        status: ConsoleStatus = ConsoleStatus(), bisect: BisectBanner? = nil
     ) {
         self.counts = counts
         self.changed = changed
         self.outline = outline
         self.status = status
+        self.bisect = bisect
     }
 }
 
@@ -91,11 +96,13 @@ package struct ConsoleStart: Sendable {
     package var status: ConsoleStatus
     /// The registry's date and time.
     package var now: Date
+    /// The bisect session on the store, or `nil` when none is active.
+    package var bisect: BisectBanner?
 
     /// Creates a start.
     package init(
         name: String, counts: ConsoleState.Counts, outline: ConsoleOutline, openingOverrides: [String: OverrideValue],
-        status: ConsoleStatus = ConsoleStatus(), now: Date
+        status: ConsoleStatus = ConsoleStatus(), now: Date, bisect: BisectBanner? = nil
     ) {
         self.name = name
         self.counts = counts
@@ -103,6 +110,7 @@ package struct ConsoleStart: Sendable {
         self.openingOverrides = openingOverrides
         self.status = status
         self.now = now
+        self.bisect = bisect
     }
 }
 

@@ -43,6 +43,38 @@ extension ConsoleState {
         return fields.isEmpty ? nil : fields.sorted()
     }
 
+    /// Takes a new status in; a remote source's failure the footer has not said yet (a new one, or another
+    /// message) is said there with its whole message: the header has room for `failed` only, and the detail pane
+    /// shows it only on a member bound to that source, if there is one.
+    /// - Parameters:
+    ///   - newStatus: the status read.
+    ///   - afterRefresh: whether it was read as a `Ctrl-R` refresh ended: then every failure is said, and without
+    ///     one the footer stops saying "Refreshing…".
+    mutating func take(_ newStatus: ConsoleStatus, afterRefresh: Bool = false) {
+        let previous = status
+        status = newStatus
+        let message = remoteFailureMessage(comparedWith: afterRefresh ? nil : previous)
+        if let message {
+            statusMessage = message
+        } else if afterRefresh, statusMessage?.hasPrefix("Refreshing ") == true {
+            statusMessage = nil
+        }
+    }
+
+    /// `Firebase failed: HTTP 503 · Ctrl-R retries`: the remote sources (not a flag server) whose status is a
+    /// failure it was not in `previous` (every failure when `previous` is `nil`), or `nil` when there is none.
+    /// Unsanitised: the layout cleans messages as it draws them.
+    func remoteFailureMessage(comparedWith previous: ConsoleStatus?) -> String? {
+        let failures = status.remotes.compactMap { remote -> String? in
+            guard !remote.isServer, case .failed(let message) = remote.status.state else { return nil }
+            let known = previous?.remotes.contains { $0.name == remote.name && $0.status.state == remote.status.state }
+            return known == true ? nil : remote.name + " failed: " + message
+        }
+        guard !failures.isEmpty else { return nil }
+        let dot = " \(glyphs.dot) "
+        return failures.joined(separator: dot) + dot + "Ctrl-R retries"
+    }
+
     /// `text` cut to `limit` characters, ending with `…` when cut.
     private static func cut(_ text: String, to limit: Int) -> String {
         text.count <= limit ? text : String(text.prefix(limit - 1)) + "\u{2026}"

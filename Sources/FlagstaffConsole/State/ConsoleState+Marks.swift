@@ -96,11 +96,11 @@ extension ConsoleState {
         statusMessage = "Cancelled: nothing was changed"
     }
 
+    /// Writes the change; the footer says what it changed once it is saved (members already at that value by
+    /// default get no override and are not counted as changed).
     private mutating func applyBulk(_ change: BulkChange) -> [ConsoleEffect] {
-        let dot = " \(glyphs.dot) "
-        statusMessage = change.summary(done: true) + (change.skippedNote.map { dot + $0 } ?? "") + dot + "u undoes it"
         // Checked as it was built: `on`/`off` only for on/off members, or removals.
-        return write(.members(change.targets.members, value: change.value))
+        write(.members(change.targets.members, value: change.value), savedNote: .bulk(change, dot: " \(glyphs.dot) "))
     }
 }
 

@@ -1,12 +1,14 @@
 import Flagstaff
 
 extension ConsoleState {
-    /// Takes a change of flags in: the counts and status it brings, the changed flags read again, and the rows
-    /// listed again when the change can move a flag in or out of them (a scope or a query is active and a
-    /// changed flag's membership may differ, many flags changed, or flags were registered).
+    /// Takes a change of flags in: the counts, status and bisect banner it brings, the changed flags as read for
+    /// it (kept when on screen), and the rows listed again when the change can move a flag in or out of them (a
+    /// scope or a query is active and a changed flag's membership may differ, many flags changed, or flags were
+    /// registered).
     mutating func apply(_ update: FlagsUpdate) {
         counts = update.counts
-        status = update.status
+        take(update.status)
+        bisect = update.bisect
         if let outline = update.outline {
             self.outline = outline
             forgetFlags()
@@ -18,16 +20,18 @@ extension ConsoleState {
             if isFlat { rebuildRows() }
             return
         }
+        guard !changed.isEmpty else { return }
+        let shown = Set(shownKeys())
         var membershipChanged = false
-        for status in changed {
-            flags[status.key] = nil
-            undeclaredKeys.remove(status.key)
+        for flag in changed {
+            flags[flag.key] = shown.contains(flag.key) ? flag : nil
+            undeclaredKeys.remove(flag.key)
             guard isFlat, !showsStale, !membershipChanged else { continue }
             // A query matches a typed setting's value too, so a value change can move it in or out.
-            if !query.isEmpty, !status.isBoolean {
+            if !query.isEmpty, !flag.status.isBoolean {
                 membershipChanged = true
             } else if scope != .all {
-                membershipChanged = isListed(status.key) != status.isIncluded(in: scope)
+                membershipChanged = isListed(flag.key) != flag.status.isIncluded(in: scope)
             }
         }
         if membershipChanged { rebuildRows() }

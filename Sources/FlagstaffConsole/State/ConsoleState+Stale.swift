@@ -49,12 +49,10 @@ extension ConsoleState {
         return "\(stale.key) is not in this registry (orphan): r removes its override"
     }
 
-    /// What the workflow features do after overrides changed: the profile picker reads its diffs
-    /// again, the `Stale` scope is rebuilt, and the bisect banner is read again (a bisect step writes the store).
+    /// What the workflow features do after overrides changed: the `Stale` scope is rebuilt, and the profile
+    /// picker reads its diffs again.
     mutating func workflowEffects() -> [ConsoleEffect] {
         if showsStale { rebuildRows() }
-        var effects: [ConsoleEffect] = [.readBisectSession]
-        if mode.kind == .profiles { effects.append(.loadProfiles) }
-        return effects
+        return mode.kind == .profiles ? [.loadProfiles] : []
     }
 }

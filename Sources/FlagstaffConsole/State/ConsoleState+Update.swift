@@ -29,7 +29,9 @@ extension ConsoleState {
     mutating func handle(_ event: ConsoleEvent) -> [ConsoleEffect] {
         switch event {
         case .opened:
-            return [.readBisectSession, .repaint]
+            // A remote source that failed before the console opened (a fetch days ago) says why, once.
+            statusMessage = remoteFailureMessage(comparedWith: nil)
+            return [.repaint]
         case .key(let key):
             statusMessage = nil
             quitSignal = nil
@@ -44,8 +46,11 @@ extension ConsoleState {
         case .flagsChanged(let update):
             apply(update)
             return workflowEffects() + [.repaint]
+        case .remoteSourcesRefreshed(let status):
+            take(status, afterRefresh: true)
+            return [.repaint]
         case .statusChanged(let status):
-            self.status = status
+            take(status)
             // A flag server's clients report evaluations without any flag changing: read the flags again.
             if !status.remotes.isEmpty { forgetFlags() }
             return [.repaint]
@@ -71,9 +76,6 @@ extension ConsoleState {
         case .appsRead(let apps):
             showApps(apps)
             return [.repaint]
-        case .bisectChanged(let banner):
-            bisect = banner
-            return [.repaint]
         case .tick(let now, let sinceLastFrame):
             self.now = now
             guard sinceLastFrame >= .seconds(1) else { return [] }
@@ -91,9 +93,9 @@ extension ConsoleState {
         case .historyLoaded(let contents):
             showHistory(contents)
             return [.repaint]
-        case .storeWriteSaved:
-            // Every action answers in the footer: a change of one flag or setting says what it changed.
-            if let note = finishOldestWrite(), statusMessage == nil { statusMessage = note }
+        case .storeWriteSaved(let skippedAtDefault):
+            // Every action answers in the footer: a change says what it changed.
+            if let note = finishOldestWrite(), statusMessage == nil { statusMessage = note.text(skippedAtDefault) }
             // Removing an orphan or an expired entry changes no flag, so no change event rebuilds the scope.
             if showsStale { rebuildRows() }
             return withRepaint(quitIfSaved())
@@ -116,30 +118,29 @@ extension ConsoleState {
     }
 
     /// Asks for a store write: it joins ``pendingWrites`` (its flags show "saving") until the runner reports it.
+    /// The flags it changes come back with the change the registry reports (``ConsoleEvent/flagsChanged(_:)``).
     /// - Parameters:
     ///   - change: the write.
     ///   - note: what it changes, in words, for the footer once it is saved.
     mutating func write(_ change: StoreWrite, note: String? = nil) -> [ConsoleEffect] {
+        write(change, savedNote: note.map(SavedNote.text))
+    }
+
+    /// Asks for a store write whose footer note is made once it is saved.
+    mutating func write(_ change: StoreWrite, savedNote: SavedNote?) -> [ConsoleEffect] {
         pendingWrites.append(change)
-        pendingWriteNotes.append(note)
+        pendingWriteNotes.append(savedNote)
         return [.write(change)]
     }
 
-    /// Drops the oldest pending write (the runner reports writes in order) and the lock notice with it; the flags
-    /// it touched are read again (a write that changes only an expiry changes no value, so no change reports it).
+    /// Drops the oldest pending write (the runner reports writes in order) and the lock notice with it.
     /// - Returns: the write's note (what it changed, in words), if it has one.
     @discardableResult
-    private mutating func finishOldestWrite() -> String? {
+    private mutating func finishOldestWrite() -> SavedNote? {
         storeLockWait = nil
         guard !pendingWrites.isEmpty else { return nil }
-        let note = pendingWriteNotes.isEmpty ? nil : pendingWriteNotes.removeFirst()
-        switch pendingWrites.removeFirst() {
-        case .values(let changes, _), .profile(_, _, let changes):
-            for key in changes.keys { flags[key] = nil }
-        case .members, .resetAll, .history:
-            forgetFlags()
-        }
-        return note
+        pendingWrites.removeFirst()
+        return pendingWriteNotes.isEmpty ? nil : pendingWriteNotes.removeFirst()
     }
 
     /// Quits once the last pending write is saved, when the user asked to quit meanwhile.

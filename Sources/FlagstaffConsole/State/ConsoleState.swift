@@ -62,8 +62,8 @@ package struct ConsoleState: Sendable {
     /// Store writes asked for and not yet reported saved or failed, oldest first (the runner reports them in
     /// this order). Their flags show "saving" until then.
     package internal(set) var pendingWrites: [StoreWrite] = []
-    /// What each of ``pendingWrites`` changes, in words, said in the footer once it is saved (`nil`: nothing to say).
-    var pendingWriteNotes: [String?] = []
+    /// What each of ``pendingWrites`` changes, said in the footer once it is saved (`nil`: nothing to say).
+    var pendingWriteNotes: [SavedNote?] = []
     /// Who holds the store's lock while the oldest pending write waits for it (`nil` when no write waits).
     package internal(set) var storeLockWait: StoreLockWait?
     /// The marked flags and settings (`m`, `M`) by ordinal (``ConsoleFlagSource/ordinal(forKey:)``); with marks,
@@ -117,6 +117,7 @@ package struct ConsoleState: Sendable {
         now = start.now
         counts = start.counts
         openingOverrides = start.openingOverrides
+        bisect = start.bisect
         rebuildRows()
     }
 
@@ -172,6 +173,22 @@ package struct ConsoleState: Sendable {
             }
         }
         return nil
+    }
+}
+
+/// What the footer says once a store write is saved.
+enum SavedNote: Sendable {
+    /// This text.
+    case text(String)
+    /// A change to the marked flags: what it changed, less the members already at that value by default.
+    case bulk(BulkChange, dot: String)
+
+    /// The text, given how many members the write left at their default.
+    func text(_ skippedAtDefault: Int) -> String {
+        switch self {
+        case .text(let text): text
+        case .bulk(let change, let dot): change.savedMessage(skippedAtDefault: skippedAtDefault, dot: dot)
+        }
     }
 }
 

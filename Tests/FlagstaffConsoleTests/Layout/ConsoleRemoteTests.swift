@@ -14,7 +14,10 @@ final class FakeRemoteSource: RemoteSource {
         state = AnnotatedMutex((status, 0))
     }
 
-    var status: RemoteSourceStatus { state.withLock { $0.status } }
+    var status: RemoteSourceStatus {
+        get { state.withLock { $0.status } }
+        set { state.withLock { $0.status = newValue } }
+    }
     var refreshes: Int { state.withLock { $0.refreshes } }
     func refresh() async { state.withLock { $0.refreshes += 1 } }
 }
@@ -80,5 +83,41 @@ final class FakeRemoteFeature: AnyFlag, @unchecked Sendable {
         runner.needsFrame = false
         try runner.sendQueuedEvents(to: &state)
         #expect(runner.needsFrame, "a finished refresh repaints the header")
+    }
+
+    @Test func aFailedRemoteWithNoBoundMemberSaysWhyInTheFooter() throws {
+        let registry = try makeRegistry()
+        let firebase = FakeRemoteSource(
+            name: "Firebase", status: RemoteSourceStatus(lastFetch: nil, state: .failed("HTTP 503 from fetch\u{1B}[2J"))
+        )
+        registry.attach(firebase)
+        var state = ConsoleHarness(registry: registry, width: 100, height: 30)
+        // No member is bound to Firebase: no detail pane names the failure, so the footer does, as the console opens.
+        var screen = ConsoleLayout.render(state)
+        #expect(screen.text(row: 0).hasSuffix("7 flags · 0 overridden · Firebase failed "), "the header's short form")
+        #expect(screen.footerMessage == "Firebase failed: HTTP 503 from fetch\\u{1B}[2J · Ctrl-R retries")
+        #expect(screen.find("\u{1B}") == nil, "sanitised")
+
+        // Said once: a key clears it, and the status read again each second does not repeat it.
+        press(.down, into: &state)
+        _ = state.update(.statusChanged(ConsoleFeed.status(of: state.source)))
+        #expect(ConsoleLayout.render(state).find("Firebase failed:") == nil)
+        // Another failure is news.
+        firebase.status = RemoteSourceStatus(lastFetch: nil, state: .failed("timed out"))
+        _ = state.update(.statusChanged(ConsoleFeed.status(of: state.source)))
+        #expect(ConsoleLayout.render(state).footerMessage == "Firebase failed: timed out · Ctrl-R retries")
+
+        // Ctrl-R: the refresh's end says the failure again, even unchanged.
+        press(.control("r"), into: &state)
+        #expect(ConsoleLayout.render(state).footerMessage == "Refreshing Firebase…")
+        _ = state.update(.remoteSourcesRefreshed(ConsoleFeed.status(of: state.source)))
+        #expect(ConsoleLayout.render(state).footerMessage == "Firebase failed: timed out · Ctrl-R retries")
+        // A refresh that works: the footer stops saying "Refreshing…"; the header says ok.
+        press(.control("r"), into: &state)
+        firebase.status = RemoteSourceStatus(lastFetch: FakeRemoteFeature.fetched, state: .ok)
+        _ = state.update(.remoteSourcesRefreshed(ConsoleFeed.status(of: state.source)))
+        screen = ConsoleLayout.render(state)
+        #expect(!screen.footerMessage.contains("Refreshing") && !screen.footerMessage.contains("failed"))
+        #expect(screen.text(row: 0).contains("Firebase ok"))
     }
 }

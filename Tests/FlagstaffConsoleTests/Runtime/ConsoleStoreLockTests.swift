@@ -39,7 +39,7 @@ import Testing
         // Saved: the markers go.
         try registry.setOverrides(["blueText": .enabled, "list.infiniteScroll": .enabled])
         _ = state.registryChanged(keys: ["blueText", "list.infiniteScroll"])
-        _ = state.update(.storeWriteSaved)
+        _ = state.update(.storeWriteSaved(skippedAtDefault: 0))
         #expect(ConsoleLayout.render(state).find("saving") == nil)
     }
 
@@ -74,7 +74,7 @@ import Testing
         // The write lands: the registry reports the flag, the runner the write; the marker and notice go.
         try registry.setOverrides(["blueText": .enabled])
         _ = state.registryChanged(keys: ["blueText"])
-        #expect(state.update(.storeWriteSaved) == [.repaint])
+        #expect(state.update(.storeWriteSaved(skippedAtDefault: 0)) == [.repaint])
         #expect(state.pendingWrites.isEmpty && state.storeLockWait == nil)
         screen = ConsoleLayout.render(state)
         #expect(screen.text(row: screen.row(containing: "Blue Text")).contains("ON   override"))
@@ -86,7 +86,7 @@ import Testing
         press(.character("x"), into: &state)
         #expect(state.pendingWrites == [.values(["blueText": .on]), .values(["blueText": .off])])
         #expect(ConsoleLayout.render(state).find("saving OFF") != nil)
-        _ = state.update(.storeWriteSaved)
+        _ = state.update(.storeWriteSaved(skippedAtDefault: 0))
         #expect(state.pendingWrites == [.values(["blueText": .off])])
         _ = state.update(.storeWriteFailed("cannot write the override store /tmp/s.json: Permission denied"))
         #expect(state.pendingWrites.isEmpty)
@@ -117,7 +117,7 @@ import Testing
                 == "Quitting once the change is saved (the store is locked by pid 4242 (flagstaff set blueText off), 1 s) · y quit without saving  Esc stay"
         )
         #expect(state.update(.storeLocked(holder: holder, waited: .seconds(2))) == [.repaint])
-        #expect(state.update(.storeWriteSaved) == [.quit(.notNeeded, signal: nil)])
+        #expect(state.update(.storeWriteSaved(skippedAtDefault: 0)) == [.quit(.notNeeded, signal: nil)])
     }
 
     @Test func quittingWithoutSavingEscStaysAndAFailureStopsTheQuit() {
@@ -135,7 +135,7 @@ import Testing
         press(.character("q"), .escape, into: &state)
         #expect(state.mode.kind == .list)
         #expect(state.pendingWrites.count == 1)
-        #expect(state.update(.storeWriteSaved) == [.repaint], "no quit after Esc")
+        #expect(state.update(.storeWriteSaved(skippedAtDefault: 0)) == [.repaint], "no quit after Esc")
         // A write that fails while quitting: the console stays and says why.
         state = stateWithPendingWrite()
         press(.character("q"), into: &state)

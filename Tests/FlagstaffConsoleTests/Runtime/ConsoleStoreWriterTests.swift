@@ -103,6 +103,34 @@ import Testing
         #expect(ConsoleLayout.render(state).text(row: 3).contains("ON   override"))
     }
 
+    @Test func aSavedWriteReportsTheMembersLeftAtTheirDefaultAndPostsTheKeysItWrote() throws {
+        let fixture = try Fixture()
+        let inbox = ConsoleInbox()
+        let writer = ConsoleStoreWriter(registry: fixture.registry, clock: ContinuousClock(), inbox: inbox)
+        defer { writer.stop() }
+        var marked = MemberSet()
+        for key in ["blueText", "list.infiniteScroll"] {
+            marked.insert(try #require(fixture.registry.feature(forKey: key)?.registryOrdinal))
+        }
+        // Blue Text is off by its default: no override, and the saved event says so.
+        let events = writer.submit(.members(marked, value: .off))
+        guard case .storeWriteSaved(let skipped)? = events.first else {
+            Issue.record("expected the write saved, got \(events)")
+            return
+        }
+        #expect(skipped == 1)
+        #expect(try fixture.stored() == ["list.infiniteScroll": .off])
+        #expect(inbox.drain().changes == .keys(["blueText", "list.infiniteScroll"]))
+
+        // An expiry alone changes no value, so the registry reports nothing: the writer's keys bring it.
+        let reported = AnnotatedMutex<Set<String>>([])
+        let subscription = fixture.registry.onChange { change in reported.withLock { $0.formUnion(change.keys) } }
+        defer { subscription.cancel() }
+        _ = writer.submit(.values(["list.infiniteScroll": .off], expiresIn: 3600))
+        #expect(reported.withLock { $0.isEmpty }, "the registry reported no change")
+        #expect(inbox.drain().changes == .keys(["list.infiniteScroll"]))
+    }
+
     @Test func aWriteWithTheCallersWaitTakesTheLockOnceAndGivesUpAtOnce() async throws {
         let fixture = try Fixture()
         try await fixture.holdLock()

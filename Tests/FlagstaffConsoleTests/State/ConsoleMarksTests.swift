@@ -110,7 +110,10 @@ import Testing
             #expect(flag.override == expected, "\(key)")
         }
         #expect(registry.flag(forKey: "list.compactRows")?.override == .featureDefault)
-        #expect(state.statusMessage == "Forced OFF 3 marked flags · u undoes it")
+        // Blue Text was off by its default already: not counted as forced, but said.
+        #expect(state.statusMessage == "Forced OFF 2 marked flags (1 already off by default) · u undoes it")
+        let screen = ConsoleLayout.render(state)
+        #expect(screen.text(row: 29).contains("Forced OFF 2 marked flags (1 already off by default) · u undoes it"))
         // Marks stay, so the next key can act on the same flags.
         #expect(state.marks.count == 3)
         try apply(press(.character("r"), into: &state), to: &state)
@@ -138,9 +141,12 @@ import Testing
         try apply(effects, to: &state)
         // Members on by their static default get no override.
         let onByDefault = registry.allFeatures.filter { AnyFeatureRegistry.declarationGives(.on, to: $0) }.count
+        #expect(onByDefault > 0)
         #expect(registry.storedOverrides.count == 27 - onByDefault)
         #expect(state.mode.kind == .list)
-        #expect(state.statusMessage == "Forced ON 27 marked flags · u undoes it")
+        #expect(
+            state.statusMessage
+                == "Forced ON \(27 - onByDefault) marked flags (\(onByDefault) already on by default) · u undoes it")
     }
 
     @Test func twentyMarkedFlagsApplyWithoutAsking() throws {
@@ -160,8 +166,9 @@ import Testing
         let effects = press(.character("o"), into: &state)
         // The flag and the on/off setting; the five other settings are left alone.
         #expect(bulkWrite(effects, state) == .init(.on, ["blueText", "compact"]))
-        #expect(state.statusMessage == "Forced ON 2 marked flags · 5 settings skipped (not on/off) · u undoes it")
+        #expect(state.statusMessage == nil, "said once saved")
         try apply(effects, to: &state)
+        #expect(state.statusMessage == "Forced ON 2 marked flags · 5 settings skipped (not on/off) · u undoes it")
         #expect(features.maxItems.value == 50)
         // The Boolean setting takes the flag word it was written with (the write does not check it again).
         #expect(features.compact.value == true && features.blueText.enabled)
@@ -193,10 +200,12 @@ import Testing
         press(.character("M"), into: &state)
         let effects = press(.character("x"), into: &state)
         #expect(bulkWrite(effects, state) == .init(.off, ["compact"]))
+        try apply(effects, to: &state)
+        // Compact is off by its default: nothing is written, so there is nothing to undo.
         #expect(
             state.statusMessage
-                == "Forced OFF 1 marked flag · 5 settings skipped (not on/off), 1 skipped (fixed at launch) · u undoes it"
-        )
+                == "Nothing forced OFF: the marked flag is already off by default · 5 settings skipped (not on/off), "
+                + "1 skipped (fixed at launch)")
     }
 }
 

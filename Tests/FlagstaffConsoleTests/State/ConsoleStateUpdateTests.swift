@@ -21,19 +21,25 @@ import Testing
         return FakeFlagSource(flags)
     }
 
-    @Test func aChangeOfOneFlagReadsOnlyThatFlag() {
+    @Test func forcingOneFlagGoesOneWayAndReadsThatFlagOnce() {
         let source = makeSource()
         var state = ConsoleHarness(source: source)
+        state.select(key: "flag5")
+        #expect(press(.character("o"), into: &state) == [.write(.values(["flag5": .on]))])
         let fullReads = source.fullReads
-        let statusReads = source.statusReads
         let readKeys = source.readKeys.count
+        // The write lands (the fake stands for the registry) and is reported saved: nothing is asked for.
         source.change("flag5") { $0.override = .enabled }
-        // The bisect banner is read again (a bisect step writes the store): a file read in the runner.
-        #expect(state.registryChanged(keys: ["flag5"]) == [.readBisectSession, .repaint])
+        #expect(state.state.update(.storeWriteSaved(skippedAtDefault: 0)) == [.repaint], "no read asked for")
+        // The registry's change: the feed reads the flag once and the state takes it in, asking for nothing.
+        let update = state.feed.update(.keys(["flag5"]))
+        #expect(state.state.update(.flagsChanged(update)) == [.repaint], "no read asked for")
         #expect(source.fullReads == fullReads, "no whole-registry read for a change of one flag")
-        #expect(source.statusReads == statusReads + 1, "its status, for the counts")
-        #expect(Set(source.readKeys.dropFirst(readKeys)) == ["flag5"], "and only that flag (again, for its row)")
+        #expect(Array(source.readKeys.dropFirst(readKeys)) == ["flag5"], "that flag, read once")
         #expect(state.counts == ConsoleState.Counts(flags: 20, overridden: 1, pendingRestart: 1))
+        let screen = ConsoleLayout.render(state)
+        #expect(screen.text(row: screen.row(containing: "flag5")).contains("ON   override"))
+        #expect(screen.footerMessage == "flag5: OFF \u{2192} ON")
     }
 
     @Test func theStateShowsWhatItWasToldNotTheLiveSource() {
@@ -150,7 +156,7 @@ import Testing
         press(.tab, .tab, .tab, into: &state)  // Overridden
         let statusReads = source.statusReads
         for index in 0..<12 { source.change("flag\(index)") { $0.override = .enabled } }
-        #expect(state.registryChangedInBulk() == [.readBisectSession, .repaint])
+        #expect(state.registryChangedInBulk() == [.repaint])
         #expect(source.statusReads == statusReads, "no flag counted one by one")
         #expect(state.counts.overridden == 12)
         #expect(state.rows.count == 12)
@@ -228,7 +234,7 @@ import Testing
             ])
         // The session ends once the undo is saved.
         #expect(state.mode.kind == .quitWhenSaved)
-        #expect(state.update(.storeWriteSaved) == [.quit(.undo, signal: nil)])
+        #expect(state.update(.storeWriteSaved(skippedAtDefault: 0)) == [.quit(.undo, signal: nil)])
     }
 
     @Test func undoRemovesAnOverrideFromAnEarlierSessionWhenNoOverrideGivesTheLaunchValue() {
@@ -254,8 +260,8 @@ import Testing
         var state = ConsoleHarness(source: source)
         #expect(state.tick(sinceLastFrame: .seconds(5)).isEmpty, "no remote source: nothing to repaint")
         source.add(FakeFlagSource.Flag(key: "late", group: "late"))
-        // Flags registered since the last look reach the state as a change (the bisect banner is read again).
-        #expect(state.tick(sinceLastFrame: .milliseconds(100)) == [.readBisectSession, .repaint])
+        // Flags registered since the last look reach the state as a change.
+        #expect(state.tick(sinceLastFrame: .milliseconds(100)) == [.repaint])
         #expect(state.counts.flags == 21)
         #expect(state.rows.contains { $0.id == "flag:late" })
     }

@@ -228,7 +228,6 @@ import Testing
         try fixture.registry.setOverrideValues(["blueText": .on, "darkMode": .off, "newCheckout": .on])
         var (state, runner) = fixture.open()
         defer { runner.stop() }
-        try runner.run([.readBisectSession], on: &state)
         #expect(state.bisect == nil)
         let listHeight = state.listHeight
 

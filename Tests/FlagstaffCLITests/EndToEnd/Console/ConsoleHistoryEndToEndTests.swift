@@ -16,9 +16,10 @@ import Testing
         screen = try await harness.session.waitFor("every row marked") { $0.contains("8 marked") }
         try harness.session.sendKeys("x")
         screen = try await harness.session.waitFor("the bulk change") {
-            $0.contains("Forced OFF 8 marked flags")
+            $0.contains("Forced OFF 3 marked flags (5 already off by default)")
         }
-        // The five flags off by default get no override (nothing for the doctor): three are written.
+        // The five flags off by default get no override (nothing for the doctor), and the message does not count
+        // them as forced: three are written.
         var stored = try await harness.waitForStore { $0.count == 3 }
         #expect(stored.values.allSatisfy { $0 == "off" })
 
