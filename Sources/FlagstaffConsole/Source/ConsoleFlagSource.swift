@@ -1,12 +1,13 @@
 import Flagstaff
 import Foundation
 
-/// What the console's state reads about the flags it shows: the narrow interface between ``ConsoleState`` and
-/// a ``AnyFeatureRegistry`` (``RegistryFlagSource``), so the state can be driven against an in-memory fake.
+/// What the console's feed reads about the flags the state shows: the narrow interface between the console and
+/// a ``AnyFeatureRegistry`` (``RegistryFlagSource``), so the console can be driven against an in-memory fake.
+/// The state and the layout never call it; the feed (`ConsoleFeed`) reads through it and sends events.
 ///
-/// Flags are identified by their store key. Reads must be cheap for one key (the layout reads the visible
-/// rows' flags on every frame); ``notableStatuses()``, ``outline()`` and ``search(_:scope:)`` cost time proportional
-/// to the number of flags and are only called for full rebuilds.
+/// Flags are identified by their store key. Reads must be cheap for one key (a change reads the changed flags);
+/// ``notableStatuses()``, ``outline()`` and ``search(_:scope:)`` cost time proportional to the number of flags and
+/// are only called for full rebuilds.
 package protocol ConsoleFlagSource: Sendable {
     /// The registry's display name (the header title unless the app gives one).
     var name: String { get }
