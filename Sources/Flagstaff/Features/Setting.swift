@@ -155,28 +155,29 @@ public final class Setting<Value: SettingValue>: AnyFeature, @unchecked Sendable
     /// The effective value without test overrides.
     @inlinable
     var sharedValue: Value {
-        switch readPath.load(ordering: .acquiring) {
+        let path = readPath.load(ordering: .acquiring)
+        switch path {
         case SettingReadPath.declaredDefault.rawValue: return defaultValue
         case SettingReadPath.overrideWord.rawValue:
             return Self.value(ofWord: overrideWord.load(ordering: .relaxed), encoding: wordEncoding, cases: cases)
-        case SettingReadPath.remoteWord.rawValue: return remoteWordValue
-        default: return publishedValue
+        default: return remoteOrPublishedValue(path)
         }
     }
 
-    /// The remote value from ``remoteWord`` while it is the source's current generation's, else from the published
-    /// state. Not inlined, so that ``sharedValue`` stays small enough to inline.
+    /// The value on the other paths: the remote word while it holds the source's current generation's value, else
+    /// the published state. Out of line, so that ``sharedValue`` keeps the two cheapest paths first and inlines.
     @inlinable @inline(never)
-    var remoteWordValue: Value {
-        let generation = remoteWordGeneration.load(ordering: .acquiring)
-        if wordSourceGeneration.readIfPublishedOnce({ $0.current }) == generation {
+    func remoteOrPublishedValue(_ path: UInt8) -> Value {
+        if path == SettingReadPath.remoteWord.rawValue,
+            wordSourceGeneration.readIfPublishedOnce({ $0.current }) == remoteWordGeneration.load(ordering: .acquiring)
+        {
             return Self.value(ofWord: remoteWord.load(ordering: .relaxed), encoding: wordEncoding, cases: cases)
         }
         return publishedValue
     }
 
     /// The value from the published state (overrides of other types, remote values).
-    @inlinable
+    @inlinable @inline(__always)
     var publishedValue: Value {
         let current: Value? = state.read { state in
             if let forced = state.forced { return forced }
