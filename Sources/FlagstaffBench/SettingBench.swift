@@ -39,12 +39,10 @@ enum SettingBench {
 
     /// A remote source with one value per key whose generation changes only when told to.
     final class Source: SettingRemoteSource {
-        let generation = Atomic<UInt64>(1)
+        let settingValueGeneration = SettingSourceGeneration()
         let values: [String: String]
 
         init(_ values: [String: String]) { self.values = values }
-
-        var settingValueGeneration: UInt64 { generation.load(ordering: .relaxed) }
 
         func settingRemoteValue(forKey key: String) -> RemoteSettingValue? {
             values[key].map { RemoteSettingValue(text: $0, provider: "bench", fetchedAt: nil) }
@@ -172,7 +170,7 @@ enum SettingBench {
         var sink = 0
         for _ in 0..<1_000_000 { sink &+= setting.value.maxUploadSize }
         let steady = Config.decodings.load(ordering: .relaxed) - before
-        source.generation.add(1, ordering: .relaxed)
+        source.settingValueGeneration.advance()
         for _ in 0..<1_000_000 { sink &+= setting.value.maxUploadSize }
         let afterChange = Config.decodings.load(ordering: .relaxed) - before - steady
         if sink == -1 { print(sink) }

@@ -7,8 +7,11 @@ enum SettingReadPath: UInt8, Sendable {
     case declaredDefault
     /// An override of a one-word type, in ``Setting/overrideWord``.
     case overrideWord
-    /// The published ``SettingState``: overrides of other types, remote values.
+    /// The published ``SettingState``: overrides of other types, remote values of other types.
     case publishedState
+    /// A remote value of a one-word type, in ``Setting/remoteWord`` while ``Setting/remoteWordGeneration`` is the
+    /// source's current generation; else the published state.
+    case remoteWord
 }
 
 /// How a value of a setting's type fits in one 64-bit word, if it does.
@@ -30,7 +33,7 @@ enum SettingWordEncoding: UInt8, Sendable {
 }
 
 /// Serialises writes of every setting's state and read path, so that a setting's read path always matches its
-/// latest state (writes happen when a person or a store changes a value; remote refreshes do not take it).
+/// latest state (writes happen when a person or a store changes a value, and once per remote generation).
 enum SettingWriters {
     static let lock = AnnotatedMutex(())
 }
@@ -69,16 +72,45 @@ extension Setting {
                 return (next, (previous: current, next: next))
             }
             let next = states.next
+            // A new binding has no remote value yet: the remote word is not its value.
+            if next.remoteGeneration == 0 { remoteWordGeneration.store(0, ordering: .relaxed) }
             if let forced = next.forced, let bits = word(of: forced) {
                 // The word first: a reader that sees the path sees this word (or a later one).
                 overrideWord.store(bits, ordering: .relaxed)
                 readPath.store(SettingReadPath.overrideWord.rawValue, ordering: .releasing)
+            } else if next.forced == nil, let generation = next.sourceGeneration, wordEncoding != .none,
+                wordSourceGeneration.publishIfEmpty(generation, { $0 === generation })
+            {
+                readPath.store(SettingReadPath.remoteWord.rawValue, ordering: .releasing)
             } else if next.forced != nil || next.binding != nil {
                 readPath.store(SettingReadPath.publishedState.rawValue, ordering: .releasing)
             } else {
                 readPath.store(SettingReadPath.declaredDefault.rawValue, ordering: .releasing)
             }
             return states
+        }
+    }
+
+    /// Publishes the remote value decoded for `generation` of `binding`, unless the setting has been bound again
+    /// since (the value belongs to the old binding) or a later generation's value is published already (a refresh
+    /// that lost a race must not put an older value back).
+    func publishRemote(
+        _ decoded: Value?, raw: RemoteSettingValue?, problem: String?, generation: UInt64,
+        for binding: SettingRemoteBinding, sourceGeneration: SettingSourceGeneration
+    ) {
+        SettingWriters.lock.withLock { _ in
+            let current = state.read {
+                $0.sourceGeneration === sourceGeneration && $0.binding?.source === binding.source
+                    && $0.binding?.key == binding.key && $0.remoteGeneration <= generation
+            }
+            guard current else { return }
+            state.update { ($0.with(remote: decoded, raw: raw, problem: problem, generation: generation), ()) }
+            // The word, then its generation (release): a reader that sees the generation sees this word or a later one.
+            guard wordSourceGeneration.readIfPublishedOnce({ $0 === sourceGeneration }) == true,
+                let bits = word(of: decoded ?? defaultValue)
+            else { return }
+            remoteWord.store(bits, ordering: .relaxed)
+            remoteWordGeneration.store(generation, ordering: .releasing)
         }
     }
 }

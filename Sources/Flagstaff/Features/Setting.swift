@@ -38,6 +38,14 @@ public final class Setting<Value: SettingValue>: AnyFeature, @unchecked Sendable
     /// The override when ``readPath`` is ``SettingReadPath/overrideWord`` (see ``SettingWordEncoding``).
     @usableFromInline let overrideWord = Atomic<UInt64>(0)
     @usableFromInline let wordEncoding: SettingWordEncoding
+    /// The generation of the first source bound, published once, so a remote read of a one-word value
+    /// (``SettingReadPath/remoteWord``) needs neither the published state nor a call to the source.
+    @usableFromInline let wordSourceGeneration: PublishedReference<SettingSourceGeneration>
+    /// The remote value (or the default when the source has none) as a word (``SettingWordEncoding``), valid for
+    /// generation ``remoteWordGeneration`` of ``wordSourceGeneration`` (0: none). Written under
+    /// ``SettingWriters/lock``, the word first.
+    @usableFromInline let remoteWord = Atomic<UInt64>(0)
+    @usableFromInline let remoteWordGeneration = Atomic<UInt64>(0)
     /// `Value.settingCases`, for enum overrides kept as an index.
     @usableFromInline let cases: [Value]?
 
@@ -104,10 +112,17 @@ public final class Setting<Value: SettingValue>: AnyFeature, @unchecked Sendable
         self.defaultValue = defaultValue
         self.type = type
         self.bounds = bounds
-        self.state = PublishedReference(SettingState(binding: remote))
+        let generation = remote?.source.settingValueGeneration
+        self.state = PublishedReference(SettingState(binding: remote, sourceGeneration: generation))
         self.cases = Value.settingCases
         wordEncoding = SettingWordEncoding(for: Value.self, hasCases: cases != nil)
-        if remote != nil { readPath.store(SettingReadPath.publishedState.rawValue, ordering: .releasing) }
+        if let generation {
+            wordSourceGeneration = PublishedReference(generation)
+            let path: SettingReadPath = wordEncoding == .none ? .publishedState : .remoteWord
+            readPath.store(path.rawValue, ordering: .releasing)
+        } else {
+            wordSourceGeneration = PublishedReference()
+        }
         super.init(key: key, label: label, description: description, requiresRestart: requiresRestart)
     }
 
@@ -140,21 +155,34 @@ public final class Setting<Value: SettingValue>: AnyFeature, @unchecked Sendable
     /// The effective value without test overrides.
     @inlinable
     var sharedValue: Value {
-        switch readPath.load(ordering: .acquiring) {
+        let path = readPath.load(ordering: .acquiring)
+        switch path {
         case SettingReadPath.declaredDefault.rawValue: return defaultValue
         case SettingReadPath.overrideWord.rawValue:
             return Self.value(ofWord: overrideWord.load(ordering: .relaxed), encoding: wordEncoding, cases: cases)
-        default: return publishedValue
+        default: return remoteOrPublishedValue(path)
         }
     }
 
+    /// The value on the other paths: the remote word while it holds the source's current generation's value, else
+    /// the published state. Out of line, so that ``sharedValue`` keeps the two cheapest paths first and inlines.
+    @inlinable @inline(never)
+    func remoteOrPublishedValue(_ path: UInt8) -> Value {
+        if path == SettingReadPath.remoteWord.rawValue,
+            wordSourceGeneration.readIfPublishedOnce({ $0.current }) == remoteWordGeneration.load(ordering: .acquiring)
+        {
+            return Self.value(ofWord: remoteWord.load(ordering: .relaxed), encoding: wordEncoding, cases: cases)
+        }
+        return publishedValue
+    }
+
     /// The value from the published state (overrides of other types, remote values).
-    @inlinable
+    @inlinable @inline(__always)
     var publishedValue: Value {
         let current: Value? = state.read { state in
             if let forced = state.forced { return forced }
-            guard let binding = state.binding else { return defaultValue }
-            guard binding.source.settingValueGeneration == state.remoteGeneration else { return nil }
+            guard let generation = state.sourceGeneration else { return defaultValue }
+            guard generation.current == state.remoteGeneration else { return nil }
             return state.remote ?? defaultValue
         }
         return current ?? refreshedRemoteValue()
@@ -378,8 +406,8 @@ public final class Setting<Value: SettingValue>: AnyFeature, @unchecked Sendable
     /// The remote value (decoded, checked) or the default, with the raw value and why it was refused.
     private var remoteOrDefault: (value: Value, remote: Value?, raw: RemoteSettingValue?, problem: String?) {
         let cached: (Value?, RemoteSettingValue?, String?)? = state.read { state in
-            guard let binding = state.binding else { return (nil, nil, nil) }
-            guard binding.source.settingValueGeneration == state.remoteGeneration else { return nil }
+            guard let generation = state.sourceGeneration else { return (nil, nil, nil) }
+            guard generation.current == state.remoteGeneration else { return nil }
             return (state.remote, state.remoteRaw, state.remoteProblem)
         }
         let (remote, raw, problem) = cached ?? refreshRemote().entry
@@ -388,8 +416,10 @@ public final class Setting<Value: SettingValue>: AnyFeature, @unchecked Sendable
 
     /// Decodes the bound source's current value and publishes it with the source's generation.
     private func refreshRemote() -> (value: Value, entry: (Value?, RemoteSettingValue?, String?)) {
-        guard let binding = remoteBinding else { return (defaultValue, (nil, nil, nil)) }
-        let generation = binding.source.settingValueGeneration
+        let (bound, sourceGeneration) = state.read { ($0.binding, $0.sourceGeneration) }
+        guard let binding = bound, let sourceGeneration else { return (defaultValue, (nil, nil, nil)) }
+        // Before the value: the value read is this generation's or a later one's.
+        let generation = sourceGeneration.current
         let raw = binding.source.settingRemoteValue(forKey: binding.key)
         var decoded: Value?
         var problem: String?
@@ -406,10 +436,9 @@ public final class Setting<Value: SettingValue>: AnyFeature, @unchecked Sendable
                 problem = "remote value \(JSONText.quoted(raw.text)) ignored: \(error.reason)"
             }
         }
-        // Not through `write`: the read path does not depend on the remote value, and readers refresh it.
-        state.update { current in
-            (current.with(remote: decoded, raw: raw, problem: problem, generation: generation), ())
-        }
+        publishRemote(
+            decoded, raw: raw, problem: problem, generation: generation, for: binding,
+            sourceGeneration: sourceGeneration)
         return (state.read { $0.forced } ?? decoded ?? defaultValue, (decoded, raw, problem))
     }
 }

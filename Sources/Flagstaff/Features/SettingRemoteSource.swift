@@ -1,12 +1,14 @@
 import Foundation
+import Synchronization
 
 /// Where a ``Setting`` can take its remote value from: `FlagstaffRemote`'s `RemoteConfig` (a Firebase-style
 /// parameter) or an Unleash client (a flag's variant payload). The core knows no remote-config types; the
 /// remote modules conform.
 public protocol SettingRemoteSource: AnyObject, Sendable {
-    /// A number that changes whenever a value this source offers may have changed. A setting decodes its remote
-    /// value once per generation, never per read, so this must be cheap (an atomic load).
-    var settingValueGeneration: UInt64 { get }
+    /// The counter this source advances whenever a value it offers may have changed; the same object on every
+    /// call. A setting asks for it once, when bound, and compares it on every read with the generation its remote
+    /// value was decoded for: a value is decoded once per generation, never per read.
+    var settingValueGeneration: SettingSourceGeneration { get }
 
     /// The active remote value for `key` as text, or `nil` when the source has none.
     /// - Parameter key: the remote key (a parameter name, an Unleash flag name).
@@ -60,5 +62,32 @@ public struct SettingRemoteBinding: Sendable {
     public init(source: any SettingRemoteSource, key: String) {
         self.source = source
         self.key = key
+    }
+}
+
+/// A remote source's generation: a counter the source advances after its values changed (an activation, a new
+/// answer), which settings bound to it read on every read (one load) to know whether their decoded value is current.
+///
+/// ```swift
+/// let settingValueGeneration = SettingSourceGeneration()
+/// func apply(_ values: [String: String]) {
+///     self.values.withLock { $0 = values }
+///     settingValueGeneration.advance()   // after the change: a read that sees the new generation sees the values
+/// }
+/// ```
+public final class SettingSourceGeneration: Sendable {
+    @usableFromInline let counter = Atomic<UInt64>(1)
+
+    /// Creates a counter at generation 1.
+    public init() {}
+
+    /// The current generation (never 0).
+    @inlinable
+    public var current: UInt64 { counter.load(ordering: .acquiring) }
+
+    /// Moves to the next generation. Call it after the source's values changed: settings bound to the source
+    /// decode their value again on their next read.
+    public func advance() {
+        counter.add(1, ordering: .releasing)
     }
 }

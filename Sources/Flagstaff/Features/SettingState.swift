@@ -15,7 +15,10 @@ final class SettingState<Value: SettingValue>: @unchecked Sendable {
     let linkedStored: OverrideValue?
     let linkServer: String?
     @usableFromInline let binding: SettingRemoteBinding?
-    /// The source generation `remote` was decoded for (`UInt64.max`: never).
+    /// The binding's ``SettingRemoteSource/settingValueGeneration``, asked once when bound: a read compares it
+    /// with `remoteGeneration` without calling the source.
+    @usableFromInline let sourceGeneration: SettingSourceGeneration?
+    /// The source generation `remote` was decoded for (0: never; generations start at 1).
     @usableFromInline let remoteGeneration: UInt64
     @usableFromInline let remote: Value?
     let remoteRaw: RemoteSettingValue?
@@ -27,8 +30,9 @@ final class SettingState<Value: SettingValue>: @unchecked Sendable {
     init(
         override: Value? = nil, stored: OverrideValue? = nil, pinned: Value? = nil, pinnedStored: OverrideValue? = nil,
         pinnedOrigin: String? = nil, linked: Value? = nil, linkedStored: OverrideValue? = nil,
-        linkServer: String? = nil, binding: SettingRemoteBinding?, remoteGeneration: UInt64 = .max,
-        remote: Value? = nil, remoteRaw: RemoteSettingValue? = nil, remoteProblem: String? = nil
+        linkServer: String? = nil, binding: SettingRemoteBinding?, sourceGeneration: SettingSourceGeneration?,
+        remoteGeneration: UInt64 = 0, remote: Value? = nil, remoteRaw: RemoteSettingValue? = nil,
+        remoteProblem: String? = nil
     ) {
         self.override = override
         self.stored = stored
@@ -39,6 +43,7 @@ final class SettingState<Value: SettingValue>: @unchecked Sendable {
         self.linkedStored = linkedStored
         self.linkServer = linkServer
         self.binding = binding
+        self.sourceGeneration = sourceGeneration
         self.remoteGeneration = remoteGeneration
         self.remote = remote
         self.remoteRaw = remoteRaw
@@ -50,35 +55,38 @@ final class SettingState<Value: SettingValue>: @unchecked Sendable {
         SettingState(
             override: override, stored: stored, pinned: pinned, pinnedStored: pinnedStored, pinnedOrigin: pinnedOrigin,
             linked: linked, linkedStored: linkedStored, linkServer: linkServer, binding: binding,
-            remoteGeneration: remoteGeneration, remote: remote, remoteRaw: remoteRaw,
-            remoteProblem: remoteProblem)
+            sourceGeneration: sourceGeneration, remoteGeneration: remoteGeneration, remote: remote,
+            remoteRaw: remoteRaw, remoteProblem: remoteProblem)
     }
 
     func with(pinned: Value?, stored pinnedStored: OverrideValue?, origin: String?) -> SettingState {
         SettingState(
             override: override, stored: stored, pinned: pinned, pinnedStored: pinnedStored, pinnedOrigin: origin,
             linked: linked, linkedStored: linkedStored, linkServer: linkServer, binding: binding,
-            remoteGeneration: remoteGeneration, remote: remote, remoteRaw: remoteRaw,
-            remoteProblem: remoteProblem)
+            sourceGeneration: sourceGeneration, remoteGeneration: remoteGeneration, remote: remote,
+            remoteRaw: remoteRaw, remoteProblem: remoteProblem)
     }
 
     func with(linked: Value?, stored linkedStored: OverrideValue?, server: String?) -> SettingState {
         SettingState(
             override: override, stored: stored, pinned: pinned, pinnedStored: pinnedStored, pinnedOrigin: pinnedOrigin,
             linked: linked, linkedStored: linkedStored, linkServer: server, binding: binding,
-            remoteGeneration: remoteGeneration, remote: remote, remoteRaw: remoteRaw, remoteProblem: remoteProblem)
+            sourceGeneration: sourceGeneration, remoteGeneration: remoteGeneration, remote: remote,
+            remoteRaw: remoteRaw, remoteProblem: remoteProblem)
     }
 
     func with(binding: SettingRemoteBinding) -> SettingState {
         SettingState(
             override: override, stored: stored, pinned: pinned, pinnedStored: pinnedStored, pinnedOrigin: pinnedOrigin,
-            linked: linked, linkedStored: linkedStored, linkServer: linkServer, binding: binding)
+            linked: linked, linkedStored: linkedStored, linkServer: linkServer, binding: binding,
+            sourceGeneration: binding.source.settingValueGeneration)
     }
 
     func with(remote: Value?, raw: RemoteSettingValue?, problem: String?, generation: UInt64) -> SettingState {
         SettingState(
             override: override, stored: stored, pinned: pinned, pinnedStored: pinnedStored, pinnedOrigin: pinnedOrigin,
             linked: linked, linkedStored: linkedStored, linkServer: linkServer, binding: binding,
-            remoteGeneration: generation, remote: remote, remoteRaw: raw, remoteProblem: problem)
+            sourceGeneration: sourceGeneration, remoteGeneration: generation, remote: remote, remoteRaw: raw,
+            remoteProblem: problem)
     }
 }

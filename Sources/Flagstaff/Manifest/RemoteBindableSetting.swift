@@ -37,8 +37,8 @@ package final class UnconfiguredSettingSource: SettingRemoteSource {
 
     private init() {}
 
-    /// Never changes.
-    package var settingValueGeneration: UInt64 { 0 }
+    /// Never advanced.
+    package let settingValueGeneration = SettingSourceGeneration()
 
     /// Always `nil`.
     package func settingRemoteValue(forKey key: String) -> RemoteSettingValue? { nil }

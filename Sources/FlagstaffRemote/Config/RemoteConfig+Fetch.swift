@@ -210,7 +210,7 @@ extension RemoteConfig {
             return keys
         }
         guard let changed else { return false }
-        generation.add(1, ordering: .releasing)
+        generation.advance()
         persist(fetched: false, active: true)
         if !changed.isEmpty {
             for listener in listeners { listener(changed) }

@@ -44,9 +44,9 @@ public final class RemoteConfig: Sendable {
     /// Serialises snapshot-and-write of the files so the newest state is always written last.
     let writeLock = AnnotatedMutex(())
     let logger = Logger(label: "flagstaff.remote")
-    /// Incremented (releasing) after every activation that changes the active config, so flags backed by
-    /// remote values can cache their value and revalidate with one atomic load.
-    @usableFromInline let generation = Atomic<UInt64>(1)
+    /// Advanced after every activation that changes the active config, so flags and settings backed by remote
+    /// values can cache their value and revalidate with one atomic load.
+    @usableFromInline let generation = SettingSourceGeneration()
 
     /// Creates a remote config and loads any state persisted in `storageDirectory`.
     ///
@@ -210,7 +210,7 @@ public final class RemoteConfig: Sendable {
     /// Cheap (one atomic load). ``RemoteFeature`` uses it to revalidate its cached value on every read.
     @inlinable
     public var activeConfigGeneration: UInt64 {
-        generation.load(ordering: .acquiring)
+        generation.current
     }
 
     /// Problems met while loading or saving persisted state (most recent last); empty when all is well.

@@ -2,8 +2,9 @@ import Flagstaff
 import Foundation
 
 extension RemoteConfig: SettingRemoteSource {
-    /// ``activeConfigGeneration``: settings bound to this config decode their value once per activation.
-    public var settingValueGeneration: UInt64 { activeConfigGeneration }
+    /// Advanced by each activation (``activeConfigGeneration``): settings bound to this config decode their value
+    /// once per activation.
+    public var settingValueGeneration: SettingSourceGeneration { generation }
 
     /// The active value of `key` as a string (``RemoteConfigValue/stringValue``), or `nil` when the active
     /// config does not have it (in-app defaults do not count, as for ``RemoteFeature``).

@@ -1,6 +1,5 @@
 import Flagstaff
 import Foundation
-import Synchronization
 
 extension UnleashClient {
     /// A binding of a `Setting` to the variant payload of the toggle `toggleName`, as the frontend API evaluated
@@ -38,10 +37,8 @@ extension UnleashServerClient {
 /// The variant payloads of an Unleash client's toggles, as a `Setting`'s remote source (see the clients'
 /// `binding(_:)`).
 ///
-/// ``settingValueGeneration`` changes whenever the client's published model changes (each applied answer, a new
-/// context), so a setting decodes its payload once per change. The model is an immutable object replaced as a
-/// whole; the generation compares the current object with the last one seen, which this source keeps alive so
-/// its address cannot be taken by a newer model.
+/// Its generation is the client's model generation, advanced whenever the client publishes a new model (each
+/// applied answer, a new context), so a setting decodes its payload once per change.
 final class UnleashPayloadSource: SettingRemoteSource {
     enum Client: Sendable {
         case frontend(UnleashClient)
@@ -49,48 +46,23 @@ final class UnleashPayloadSource: SettingRemoteSource {
     }
 
     let client: Client
-    /// The address of the model last seen (kept alive in `lastSeen`).
-    private let seenAddress = Atomic<UInt>(0)
-    private let generation = Atomic<UInt64>(0)
-    private let lastSeen = AnnotatedMutex<AnyObject?>(nil)
+    let settingValueGeneration: SettingSourceGeneration
 
-    init(_ client: UnleashClient) { self.client = .frontend(client) }
-    init(_ client: UnleashServerClient) { self.client = .server(client) }
+    init(_ client: UnleashClient) {
+        self.client = .frontend(client)
+        settingValueGeneration = client.poller.modelGeneration
+    }
+
+    init(_ client: UnleashServerClient) {
+        self.client = .server(client)
+        settingValueGeneration = client.poller.modelGeneration
+    }
 
     /// The client, as the registry link knows it.
     var toggleSource: any UnleashToggleSource {
         switch client {
         case .frontend(let client): return client
         case .server(let client): return client
-        }
-    }
-
-    private var currentAddress: UInt {
-        switch client {
-        case .frontend(let client): return client.poller.models.read { UInt(bitPattern: ObjectIdentifier($0)) }
-        case .server(let client): return client.poller.models.read { UInt(bitPattern: ObjectIdentifier($0)) }
-        }
-    }
-
-    private var currentModel: AnyObject {
-        switch client {
-        case .frontend(let client): return client.poller.models.read { $0 }
-        case .server(let client): return client.poller.models.read { $0 }
-        }
-    }
-
-    /// Changes whenever the client's model does: two atomic loads and a lock-free read when it has not.
-    var settingValueGeneration: UInt64 {
-        if currentAddress == seenAddress.load(ordering: .acquiring) { return generation.load(ordering: .acquiring) }
-        return lastSeen.withLock { held in
-            let model = currentModel
-            let address = UInt(bitPattern: ObjectIdentifier(model))
-            if address != seenAddress.load(ordering: .acquiring) {
-                held = model
-                generation.wrappingAdd(1, ordering: .releasing)
-                seenAddress.store(address, ordering: .releasing)
-            }
-            return generation.load(ordering: .acquiring)
         }
     }
 

@@ -141,7 +141,7 @@ import Testing
 final class FixedSettingSource: SettingRemoteSource {
     let values: [String: String]
     init(_ values: [String: String]) { self.values = values }
-    var settingValueGeneration: UInt64 { 1 }
+    let settingValueGeneration = SettingSourceGeneration()
     func settingRemoteValue(forKey key: String) -> RemoteSettingValue? {
         values[key].map { RemoteSettingValue(text: $0, provider: "Firebase", fetchedAt: nil) }
     }

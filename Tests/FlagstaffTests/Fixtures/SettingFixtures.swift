@@ -22,10 +22,8 @@ struct TypedLayoutFeatures: FeatureGroup {
 /// A remote source in memory: values by key and a generation bumped on every change; counts lookups.
 final class FakeSettingSource: SettingRemoteSource, @unchecked Sendable {
     private let values = AnnotatedMutex<[String: String]>([:])
-    private let generation = Atomic<UInt64>(1)
+    let settingValueGeneration = SettingSourceGeneration()
     let lookups = Atomic<Int>(0)
-
-    var settingValueGeneration: UInt64 { generation.load(ordering: .acquiring) }
 
     func settingRemoteValue(forKey key: String) -> RemoteSettingValue? {
         lookups.add(1, ordering: .relaxed)
@@ -34,6 +32,6 @@ final class FakeSettingSource: SettingRemoteSource, @unchecked Sendable {
 
     func set(_ key: String, _ text: String?) {
         values.withLock { $0[key] = text }
-        generation.add(1, ordering: .releasing)
+        settingValueGeneration.advance()
     }
 }

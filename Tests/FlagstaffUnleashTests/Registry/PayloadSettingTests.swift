@@ -161,13 +161,13 @@ struct PayloadSettingTests {
     func generationChangesWithEveryModel() {
         let client = UnleashClient.testing(url: URL(fileURLWithPath: "/"))
         let source = UnleashPayloadSource(client)
-        var last = source.settingValueGeneration
-        #expect(source.settingValueGeneration == last, "no change, same generation")
+        var last = source.settingValueGeneration.current
+        #expect(source.settingValueGeneration.current == last, "no change, same generation")
         for _ in 0..<500 {
             // Two new models between reads: the first one's memory is free for the second's successor.
             _ = client.poller.invalidate { _ in }
             _ = client.poller.invalidate { _ in }
-            let next = source.settingValueGeneration
+            let next = source.settingValueGeneration.current
             #expect(next != last)
             last = next
         }

@@ -44,6 +44,8 @@ final class UnleashPoller<Model: Sendable, Answer: Sendable>: Sendable {
     /// The model, read without a lock. Changed only while ``state``'s lock is held (lock order: `state`, then
     /// the publisher's writer lock), so a model change and the generation bump that goes with it are one step.
     let models: PublishedReference<Snapshot>
+    /// Advanced after every new model: the generation of the settings bound to the client's payloads.
+    let modelGeneration = SettingSourceGeneration()
     let state: AnnotatedMutex<State>
     let gate = UnleashAsyncGate()
     let tasks = UnleashTaskSet()
@@ -101,11 +103,13 @@ final class UnleashPoller<Model: Sendable, Answer: Sendable>: Sendable {
     /// Publishes a changed model; call with ``state``'s lock held.
     /// - Returns: What `change` returns.
     func changeModel<T: Sendable>(_ change: (inout Model) -> T) -> T {
-        models.update { current in
+        let result = models.update { current in
             var model = current.model
             let result = change(&model)
             return (Snapshot(model), result)
         }
+        modelGeneration.advance()
+        return result
     }
 
     var isRunning: Bool { state.withLock { $0.running } }
