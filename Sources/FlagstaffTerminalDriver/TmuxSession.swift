@@ -116,13 +116,13 @@ package final class TmuxSession: Sendable {
     /// cooperative pool (tests run in parallel on few cores).
     /// - Parameters:
     ///   - what: a description for the timeout message.
-    ///   - timeout: how long to wait, 10 s unless given.
+    ///   - timeout: how long to wait, 30 s unless given (a ceiling: tests run in parallel on a loaded machine).
     ///   - predicate: the condition on the captured screen.
     /// - Returns: the first screen that satisfied `predicate`.
     /// - Throws: ``TmuxError/timeout(what:lastScreen:)`` with the last screen when the deadline passes.
     @discardableResult
     package func waitFor(
-        _ what: String, timeout: TimeInterval = 10, until predicate: (TmuxScreen) -> Bool
+        _ what: String, timeout: TimeInterval = 30, until predicate: (TmuxScreen) -> Bool
     ) async throws -> TmuxScreen {
         var last: TmuxScreen?
         let screen = try await poll(timeout: .milliseconds(Int64(timeout * 1_000))) { () throws -> TmuxScreen? in
@@ -137,11 +137,11 @@ package final class TmuxSession: Sendable {
     /// Polls until the screen contains `text`.
     /// - Parameters:
     ///   - text: the text to wait for.
-    ///   - timeout: how long to wait, 10 s unless given.
+    ///   - timeout: how long to wait, 30 s unless given (a ceiling: tests run in parallel on a loaded machine).
     /// - Returns: the screen that contained it.
     /// - Throws: ``TmuxError/timeout(what:lastScreen:)`` when the deadline passes.
     @discardableResult
-    package func waitFor(text: String, timeout: TimeInterval = 10) async throws -> TmuxScreen {
+    package func waitFor(text: String, timeout: TimeInterval = 30) async throws -> TmuxScreen {
         try await waitFor("\"\(text)\"", timeout: timeout) { $0.contains(text) }
     }
 

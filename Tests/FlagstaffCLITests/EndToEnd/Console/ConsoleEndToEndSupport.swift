@@ -93,7 +93,7 @@ final class ConsoleHarness {
     }
 
     /// Polls the store file until `predicate` holds (writes are synchronous, but the test reads from outside).
-    func waitForStore(timeout: TimeInterval = 5, _ predicate: ([String: String]) -> Bool) async throws -> [String:
+    func waitForStore(timeout: TimeInterval = 20, _ predicate: ([String: String]) -> Bool) async throws -> [String:
         String]
     {
         var overrides: [String: String] = [:]
@@ -105,7 +105,7 @@ final class ConsoleHarness {
     }
 
     /// Waits for the wrapper's `EXIT=` line and returns the status and whether `stty -g` was unchanged.
-    func waitForExit(timeout: TimeInterval = 10) async throws -> (status: Int, sttyUnchanged: Bool) {
+    func waitForExit(timeout: TimeInterval = 30) async throws -> (status: Int, sttyUnchanged: Bool) {
         // Whole lines only: in an interactive shell the typed command line also contains "EXIT=" and "STTY=".
         func lines(_ screen: TmuxScreen) -> [String] {
             screen.lines.indices.map { screen.text(line: $0).trimmingCharacters(in: .whitespaces) }
