@@ -3,9 +3,7 @@ import Foundation
 
 /// The provider's loop: one fetch at a time, triggered by the start, the event streams, the poll or a retry.
 extension OFREPProvider {
-    func run() async {
-        // Newest only: messages that come while a fetch is under way make one more fetch, not one each.
-        let (triggers, continuation) = AsyncStream.makeStream(of: Trigger.self, bufferingPolicy: .bufferingNewest(1))
+    func run(triggers: AsyncStream<Trigger>, continuation: AsyncStream<Trigger>.Continuation) async {
         var streams: [URL: Task<Void, Never>] = [:]
         var poll: Task<Void, Never>?
         var retry: Task<Void, Never>?
@@ -16,7 +14,6 @@ extension OFREPProvider {
             retry?.cancel()
             continuation.finish()
         }
-        continuation.yield(.start)
         for await trigger in triggers {
             if Task.isCancelled { return }
             let outcome = await fetch(trigger)
@@ -76,8 +73,14 @@ extension OFREPProvider {
             random: options.random(), serverMinimum: serverMinimum)
     }
 
-    /// One bulk evaluation, applied.
+    /// One bulk evaluation, applied, after any under way (``fetchGate``).
     func fetch(_ trigger: Trigger) async -> FetchOutcome {
+        await fetchGate.run { await self.fetchNow(trigger) }
+    }
+
+    private func fetchNow(_ trigger: Trigger) async -> FetchOutcome {
+        // Cancelled while waiting for the gate (stopped, or closed for inactivity): ask nothing.
+        if Task.isCancelled { return .failed }
         var url = options.bulkURL
         if case .event(let refetch) = trigger, refetch.etag != nil || refetch.lastModified != nil,
             var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
@@ -155,6 +158,8 @@ extension OFREPProvider {
             for key in state.flags.keys where answer.flags[key] == nil { changed.insert(key) }
             state.flags = answer.flags
             state.etag = etag
+            state.streamsOffered = !answer.eventStreams.isEmpty
+            state.serverInactivityDelay = answer.inactivityDelay
             state.lastFetch = Date()
             state.lastError = nil
             let first = !state.answered
