@@ -39,7 +39,7 @@ public final class OFREPProvider: RemoteSource, Sendable {
 
     /// What one bulk evaluation gave.
     enum FetchOutcome: Sendable, Equatable {
-        case answered(streams: [URL])
+        case answered
         case unchanged
         case failed
         case retryAfter(Duration)
@@ -60,8 +60,8 @@ public final class OFREPProvider: RemoteSource, Sendable {
         var run: Task<Void, Never>?
         /// Where the running loop takes its triggers (a foreground revalidation is sent there).
         var triggers: AsyncStream<Trigger>.Continuation?
-        /// Whether the last answer offered an event stream, and the `inactivityDelaySec` it gave.
-        var streamsOffered = false
+        /// The event streams the last answer offered, and the `inactivityDelaySec` it gave.
+        var offeredStreams: [URL] = []
         var serverInactivityDelay: Duration?
         /// The app's activity (``applicationBecameInactive()``), the timer that closes the streams, and whether it
         /// did (then ``applicationBecameActive()`` starts again).
@@ -250,7 +250,9 @@ public final class OFREPProvider: RemoteSource, Sendable {
     /// Stops the loop (its streams close) when the app is still inactive and the server offers streams.
     private func closeStreamsAfterInactivity(_ inactivity: UInt64) {
         let run = state.withLock { state -> Task<Void, Never>? in
-            guard !state.active, state.inactivity == inactivity, state.streamsOffered, let run = state.run else {
+            guard !state.active, state.inactivity == inactivity, !state.offeredStreams.isEmpty,
+                let run = state.run
+            else {
                 return nil
             }
             state.run = nil

@@ -100,6 +100,34 @@ struct OFREPProviderActivityTests {
         })
     }
 
+    @Test(
+        "a failed fetch on the return (the network not back yet) is retried after the backoff, then the stream reopens")
+    func failedReturnIsRetried() async throws {
+        try await offCooperativePool(timing: {
+            let server = try FakeOFREPServer(flags: ["n": "1"], inactivityDelaySec: 30)
+            let clock = ManualClock()
+            let provider = OFREPProvider(options: options(server, clock: clock))
+            provider.start()
+            defer { provider.stop() }
+            #expect(await server.events.waitForConnections(1))
+            #expect(await eventually { server.bulkRequests.count == 2 && provider.connectedStreamCount == 1 })
+            provider.applicationBecameInactive()
+            try await clock.waitForSleepers(timeout: .seconds(90))
+            clock.advance(by: .seconds(30))
+            #expect(await eventually { server.events.openConnectionCount == 0 })
+
+            server.answer(status: 503)
+            provider.applicationBecameActive()
+            #expect(await eventually { provider.lastError?.contains("status 503") == true })
+            try await clock.waitForSleepers(timeout: .seconds(90))
+            server.answer(status: nil)
+            server.set("n", "2")
+            clock.advance(by: .seconds(1))
+            #expect(await eventually { provider.value(forKey: "n", as: Int.self) == 2 })
+            #expect(await server.events.waitForConnections(1))
+        })
+    }
+
     @Test("inactive before start: the timer starts with the provider; stop() cancels it")
     func inactiveBeforeStart() async throws {
         try await offCooperativePool(timing: {
