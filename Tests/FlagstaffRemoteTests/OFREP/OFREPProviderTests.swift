@@ -22,8 +22,8 @@ struct OFREPProviderTests {
 
     @Test("the first evaluation is unconditional with the static context; a refresh revalidates with If-None-Match")
     func bulkEvaluationAndETag() async throws {
-        // On a private executor (the provider's tasks too): with every suite running, the cooperative pool can
-        // be busy for longer than these tests wait.
+        // The test's own waits on a private executor; the provider's unstructured tasks still run on the busy
+        // global pool, so every wait is for a condition, with a long timeout, never for a time.
         try await offCooperativePool(timing: {
             let server = try FakeOFREPServer(flags: ["newFeed": "true", "pageSize": "20"], streaming: false)
             let provider = OFREPProvider(options: options(server, clock: ManualClock()))
@@ -50,8 +50,8 @@ struct OFREPProviderTests {
 
     @Test("a refetchEvaluation message re-fetches with flagConfigEtag/flagConfigLastModified; no timer poll meanwhile")
     func eventStreamRefetch() async throws {
-        // On a private executor (the provider's tasks too): with every suite running, the cooperative pool can
-        // be busy for longer than these tests wait.
+        // The test's own waits on a private executor; the provider's unstructured tasks still run on the busy
+        // global pool, so every wait is for a condition, with a long timeout, never for a time.
         try await offCooperativePool(timing: {
             let server = try FakeOFREPServer(flags: ["newFeed": "false"])
             let clock = ManualClock()
@@ -82,8 +82,8 @@ struct OFREPProviderTests {
 
     @Test("messages that arrive while a fetch is under way make one more fetch, not one each")
     func coalescing() async throws {
-        // On a private executor (the provider's tasks too): with every suite running, the cooperative pool can
-        // be busy for longer than these tests wait.
+        // The test's own waits on a private executor; the provider's unstructured tasks still run on the busy
+        // global pool, so every wait is for a condition, with a long timeout, never for a time.
         try await offCooperativePool(timing: {
             let server = try FakeOFREPServer(flags: ["n": "1"])
             let provider = OFREPProvider(options: options(server, clock: ManualClock()))
@@ -134,8 +134,8 @@ struct OFREPProviderTests {
 
     @Test("a dropped stream reconnects after the backoff on the clock, with Last-Event-ID, then re-fetches")
     func reconnect() async throws {
-        // On a private executor (the provider's tasks too): with every suite running, the cooperative pool can
-        // be busy for longer than these tests wait.
+        // The test's own waits on a private executor; the provider's unstructured tasks still run on the busy
+        // global pool, so every wait is for a condition, with a long timeout, never for a time.
         try await offCooperativePool(timing: {
             let server = try FakeOFREPServer(flags: ["n": "1"])
             let clock = ManualClock()
@@ -180,8 +180,8 @@ struct OFREPProviderTests {
 
     @Test("without an event stream, the timer polls (with If-None-Match) only when an interval is set")
     func pollingWithoutStream() async throws {
-        // On a private executor (the provider's tasks too): with every suite running, the cooperative pool can
-        // be busy for longer than these tests wait.
+        // The test's own waits on a private executor; the provider's unstructured tasks still run on the busy
+        // global pool, so every wait is for a condition, with a long timeout, never for a time.
         try await offCooperativePool(timing: {
             let server = try FakeOFREPServer(flags: ["n": "1"], streaming: false)
             let clock = ManualClock()
@@ -208,8 +208,8 @@ struct OFREPProviderTests {
 
     @Test("401 stops the provider with a message about the credentials; a 500 is reported and retried")
     func refusedAndFailing() async throws {
-        // On a private executor (the provider's tasks too): with every suite running, the cooperative pool can
-        // be busy for longer than these tests wait.
+        // The test's own waits on a private executor; the provider's unstructured tasks still run on the busy
+        // global pool, so every wait is for a condition, with a long timeout, never for a time.
         try await offCooperativePool(timing: {
             let server = try FakeOFREPServer(flags: ["n": "1"], streaming: false)
             server.answer(status: 401)
