@@ -30,7 +30,8 @@ import Testing
             let origin = "http://127.0.0.1:\(running.port)"
             #expect(app.feature(forKey: "blueText")?.explanation.source == .link(server: origin))
             #expect(app.feature(forKey: "maxItems")?.linkedValue == fiftyFive)
-            #expect(running.server.streamClients.count == 1, "the provider follows the event stream")
+            #expect(
+                await eventually { running.server.streamClients.count == 1 }, "the provider follows the event stream")
 
             link.unlink()
             provider.stop()

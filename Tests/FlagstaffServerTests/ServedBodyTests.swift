@@ -33,7 +33,7 @@ import Testing
         let registry = try ServedFixtures.registry()
         let small = ServedSnapshot(registry: registry)
         let large = ServedSnapshot(registry: registry, cachedBodyLimit: 2)
-        let kinds: [(BodyKind, (ServedSnapshot) -> BodyChunks)] = [
+        let kinds: [(BodyKind, @Sendable (ServedSnapshot) -> BodyChunks)] = [
             (.frontend, UnleashBodies.frontendChunks), (.clientFeatures, UnleashBodies.clientFeatureChunks),
             (.ofrepBulk, { OFREPBodies.bulkChunks($0) }),
         ]

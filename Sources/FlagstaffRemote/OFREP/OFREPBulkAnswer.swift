@@ -8,6 +8,9 @@ package struct OFREPBulkAnswer: Sendable, Equatable {
     package var flags: [String: OFREPFlag]
     /// The URLs of the `sse` event streams offered, in order, without repeats.
     package var eventStreams: [URL]
+    /// The shortest `inactivityDelaySec` of the `sse` streams offered (whole seconds, at least 1), or `nil` when
+    /// none says (ADR-0008: the provider then assumes 120 s).
+    package var inactivityDelay: Duration?
 
     /// Reads a body.
     /// - Parameters:
@@ -37,15 +40,20 @@ package struct OFREPBulkAnswer: Sendable, Equatable {
                 errorCode: entry["errorCode"]?.string, errorDetails: entry["errorDetails"]?.string)
         }
         var streams: [URL] = []
+        var inactivityDelay: Duration?
         if let offered = root["eventStreams"] {
             guard case .array(let array) = offered else {
                 throw OFREPAnswerError("\"eventStreams\" is not an array")
             }
             for stream in array where stream["type"]?.string == "sse" {
-                if let url = streamURL(stream, baseURL: baseURL), !streams.contains(url) { streams.append(url) }
+                guard let url = streamURL(stream, baseURL: baseURL) else { continue }
+                if !streams.contains(url) { streams.append(url) }
+                if let delay = inactivitySeconds(stream["inactivityDelaySec"]) {
+                    inactivityDelay = min(inactivityDelay ?? .seconds(delay), .seconds(delay))
+                }
             }
         }
-        return OFREPBulkAnswer(flags: flags, eventStreams: streams)
+        return OFREPBulkAnswer(flags: flags, eventStreams: streams, inactivityDelay: inactivityDelay)
     }
 
     /// An event stream's URL: its `url` (relative ones against `baseURL`), else `origin` + `requestUri` of its
@@ -61,6 +69,13 @@ package struct OFREPBulkAnswer: Sendable, Equatable {
         }
         guard let url, let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else { return nil }
         return url
+    }
+
+    /// An `inactivityDelaySec`: a whole number of seconds, at least 1 (the spec's minimum), at most a day; `nil`
+    /// when absent or not such a number (ignored: the provider's default applies).
+    static func inactivitySeconds(_ value: JSONValue?) -> Int64? {
+        guard case .number(let number) = value, number >= 1, number.rounded() == number else { return nil }
+        return Int64(min(number, 86_400))
     }
 
     static func origin(of url: URL) -> String {

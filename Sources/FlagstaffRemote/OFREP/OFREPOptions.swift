@@ -25,10 +25,13 @@ public struct OFREPOptions: Sendable {
     public var maximumReconnectDelay: Duration
     /// How long an event stream may stay silent (no event, no keep-alive comment) before it is reconnected.
     public var streamIdleTimeout: Duration
+    /// How long the app may stay inactive (``OFREPProvider/applicationBecameInactive()``) before the event streams
+    /// are closed; `nil` (the default) takes the server's `inactivityDelaySec`, else 120 s (ADR-0008).
+    public var inactivityDelay: Duration?
     /// The largest bulk evaluation body accepted.
     public var maximumResponseBytes: Int
-    /// The clock every wait runs on: poll intervals, reconnection pauses and `Retry-After`. A `ManualClock`
-    /// (`FlagstaffTesting`) in tests.
+    /// The clock every wait runs on: poll intervals, reconnection pauses, `Retry-After` and the inactivity delay. A
+    /// `ManualClock` (`FlagstaffTesting`) in tests.
     public var clock: any Clock<Duration>
     /// A uniformly distributed number in `0..<1`, for reconnection jitter (±50 %).
     public var random: @Sendable () -> Double
@@ -43,6 +46,8 @@ public struct OFREPOptions: Sendable {
     ///   - minimumReconnectDelay: The first pause before reconnecting an event stream (default 1 s).
     ///   - maximumReconnectDelay: The longest pause (default 60 s).
     ///   - streamIdleTimeout: How long a stream may stay silent (default 75 s; servers send keep-alives).
+    ///   - inactivityDelay: How long the app may be inactive before the streams close; `nil` (the default) for the
+    ///     server's `inactivityDelaySec`, else 120 s.
     ///   - maximumResponseBytes: The largest body accepted (default 16 MiB).
     ///   - clock: The clock waits run on.
     ///   - random: The jitter source.
@@ -50,7 +55,8 @@ public struct OFREPOptions: Sendable {
         baseURL: URL, headers: [String: String] = [:], context: [String: OverrideValue] = [:],
         requestTimeout: Duration = .seconds(10), pollInterval: Duration? = nil,
         minimumReconnectDelay: Duration = .seconds(1), maximumReconnectDelay: Duration = .seconds(60),
-        streamIdleTimeout: Duration = .seconds(75), maximumResponseBytes: Int = 16 << 20,
+        streamIdleTimeout: Duration = .seconds(75), inactivityDelay: Duration? = nil,
+        maximumResponseBytes: Int = 16 << 20,
         clock: any Clock<Duration> = ContinuousClock(),
         random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
     ) {
@@ -62,6 +68,7 @@ public struct OFREPOptions: Sendable {
         self.minimumReconnectDelay = minimumReconnectDelay
         self.maximumReconnectDelay = maximumReconnectDelay
         self.streamIdleTimeout = streamIdleTimeout
+        self.inactivityDelay = inactivityDelay
         self.maximumResponseBytes = maximumResponseBytes
         self.clock = clock
         self.random = random

@@ -3,20 +3,20 @@ import Foundation
 
 /// The provider's loop: one fetch at a time, triggered by the start, the event streams, the poll or a retry.
 extension OFREPProvider {
-    func run() async {
-        // Newest only: messages that come while a fetch is under way make one more fetch, not one each.
-        let (triggers, continuation) = AsyncStream.makeStream(of: Trigger.self, bufferingPolicy: .bufferingNewest(1))
+    func run(triggers: AsyncStream<Trigger>, continuation: AsyncStream<Trigger>.Continuation) async {
         var streams: [URL: Task<Void, Never>] = [:]
         var poll: Task<Void, Never>?
         var retry: Task<Void, Never>?
         var failures = 0
+        // Whether this run has had an answer: a run (after start(), or the return from a long inactivity) whose
+        // first fetch fails retries it, whatever values an earlier run left.
+        var answered = false
         defer {
             for task in streams.values { task.cancel() }
             poll?.cancel()
             retry?.cancel()
             continuation.finish()
         }
-        continuation.yield(.start)
         for await trigger in triggers {
             if Task.isCancelled { return }
             let outcome = await fetch(trigger)
@@ -30,8 +30,11 @@ extension OFREPProvider {
                 do { try await options.clock.sleep(for: pause) } catch { return }
                 continuation.yield(.revalidate)
                 continue
-            case .answered(let offered):
+            case .answered, .unchanged:
                 failures = 0
+                answered = true
+                // A 304 stands for the last answer, its event streams included.
+                let offered = state.withLock { $0.offeredStreams }
                 for (url, task) in streams where !offered.contains(url) {
                     task.cancel()
                     streams[url] = nil
@@ -39,12 +42,10 @@ extension OFREPProvider {
                 for url in offered where streams[url] == nil {
                     streams[url] = Task { await self.follow(url, triggers: continuation) }
                 }
-            case .unchanged:
-                failures = 0
             case .failed:
                 failures += 1
-                // Until a first answer there is nothing to serve and nothing that would ask again: retry.
-                if !state.withLock({ $0.answered }) {
+                // Until this run's first answer nothing would ask again: retry.
+                if !answered {
                     let pause = reconnectDelay(failures: failures, serverMinimum: nil)
                     let clock = options.clock
                     retry = Task {
@@ -53,7 +54,7 @@ extension OFREPProvider {
                     }
                 }
             }
-            if streams.isEmpty, poll == nil, let interval = options.pollInterval, state.withLock({ $0.answered }) {
+            if streams.isEmpty, poll == nil, let interval = options.pollInterval, answered {
                 let clock = options.clock
                 poll = Task {
                     while !Task.isCancelled {
@@ -76,8 +77,14 @@ extension OFREPProvider {
             random: options.random(), serverMinimum: serverMinimum)
     }
 
-    /// One bulk evaluation, applied.
+    /// One bulk evaluation, applied, after any under way (``fetchGate``).
     func fetch(_ trigger: Trigger) async -> FetchOutcome {
+        await fetchGate.run { await self.fetchNow(trigger) }
+    }
+
+    private func fetchNow(_ trigger: Trigger) async -> FetchOutcome {
+        // Cancelled while waiting for the gate (stopped, or closed for inactivity): ask nothing.
+        if Task.isCancelled { return .failed }
         var url = options.bulkURL
         if case .event(let refetch) = trigger, refetch.etag != nil || refetch.lastModified != nil,
             var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
@@ -115,7 +122,7 @@ extension OFREPProvider {
                 do {
                     let answer = try OFREPBulkAnswer.read(response.body, baseURL: options.baseURL)
                     apply(answer, etag: response.header("etag"))
-                    return .answered(streams: answer.eventStreams)
+                    return .answered
                 } catch {
                     record(error: "\(server): unusable bulk evaluation: \(error)")
                     return .failed
@@ -155,6 +162,8 @@ extension OFREPProvider {
             for key in state.flags.keys where answer.flags[key] == nil { changed.insert(key) }
             state.flags = answer.flags
             state.etag = etag
+            state.offeredStreams = answer.eventStreams
+            state.serverInactivityDelay = answer.inactivityDelay
             state.lastFetch = Date()
             state.lastError = nil
             let first = !state.answered

@@ -27,7 +27,10 @@ extension OFREPProvider {
                     // the stream's opening sends no event: revalidate (a 304 when nothing changed) on every opening.
                     triggers.yield(.revalidate)
                 },
-                onRefetch: { triggers.yield(.event($0)) })
+                onRefetch: { refetch in
+                    state.withLock { $0.refetchMessages += 1 }
+                    triggers.yield(.event(refetch))
+                })
             lastEventID = parser.lastEventID
             if let milliseconds = parser.retryMilliseconds {
                 retry = .milliseconds(Int64(min(milliseconds, 3_600_000)))

@@ -17,6 +17,10 @@ import FoundationNetworking
 ///   ``OFREPOptions/minimumReconnectDelay`` to ``OFREPOptions/maximumReconnectDelay`` (±50 % jitter, at least the
 ///   server's `retry:`), sending `Last-Event-ID`, and every reconnection is followed by a fetch;
 /// - a timer polls (``OFREPOptions/pollInterval``) only when configured and while no stream is offered;
+/// - while the app is inactive (``applicationBecameInactive()``) for longer than the inactivity delay, the streams
+///   are closed; when it is active again they reopen after an unconditional evaluation
+///   (``applicationBecameActive()``);
+/// - bulk evaluations never overlap: each answer is applied before the next request is sent;
 /// - `401`/`403` stop it (the credentials are wrong: asking again would not help); `429` waits for `Retry-After`.
 ///
 /// Reads (``flags``, ``value(forKey:as:)``) take a lock and do no I/O. ``link(to:)`` feeds a registry.
@@ -35,7 +39,7 @@ public final class OFREPProvider: RemoteSource, Sendable {
 
     /// What one bulk evaluation gave.
     enum FetchOutcome: Sendable, Equatable {
-        case answered(streams: [URL])
+        case answered
         case unchanged
         case failed
         case retryAfter(Duration)
@@ -50,9 +54,21 @@ public final class OFREPProvider: RemoteSource, Sendable {
         var answered = false
         var openStreams = 0
         var fetches = 0
+        var refetchMessages = 0
         var listeners: [UInt64: @Sendable (Set<String>) -> Void] = [:]
         var nextListener: UInt64 = 0
         var run: Task<Void, Never>?
+        /// Where the running loop takes its triggers (a foreground revalidation is sent there).
+        var triggers: AsyncStream<Trigger>.Continuation?
+        /// The event streams the last answer offered, and the `inactivityDelaySec` it gave.
+        var offeredStreams: [URL] = []
+        var serverInactivityDelay: Duration?
+        /// The app's activity (``applicationBecameInactive()``), the timer that closes the streams, and whether it
+        /// did (then ``applicationBecameActive()`` starts again).
+        var active = true
+        var inactivity: UInt64 = 0
+        var inactivityTimer: Task<Void, Never>?
+        var closedForInactivity = false
     }
 
     /// `OFREP`.
@@ -62,6 +78,9 @@ public final class OFREPProvider: RemoteSource, Sendable {
     let transport: RemoteHTTPTransport
     let streamTransport: RemoteHTTPStreamTransport
     let state = AnnotatedMutex(State())
+    /// One bulk evaluation at a time, in the order asked: an answer read earlier can never replace a later one,
+    /// however the tasks are scheduled (the loop's fetches, ``refresh()``, an old run's last fetch).
+    let fetchGate = AsyncSerialGate()
 
     /// Creates a provider; nothing is requested before ``start()``.
     /// - Parameter options: The server, the context and the timings.
@@ -72,7 +91,9 @@ public final class OFREPProvider: RemoteSource, Sendable {
     }
 
     deinit {
-        state.withLock { $0.run }?.cancel()
+        let (run, timer) = state.withLock { ($0.run, $0.inactivityTimer) }
+        run?.cancel()
+        timer?.cancel()
     }
 
     // MARK: Reading
@@ -101,6 +122,9 @@ public final class OFREPProvider: RemoteSource, Sendable {
 
     /// How many bulk evaluations were requested (for tests and diagnostics).
     public var fetchCount: Int { state.withLock { $0.fetches } }
+
+    /// How many `refetchEvaluation` messages the streams delivered (for tests and diagnostics).
+    package var refetchMessageCount: Int { state.withLock { $0.refetchMessages } }
 
     /// The status the console and the CLI show.
     public var status: RemoteSourceStatus {
@@ -138,22 +162,105 @@ public final class OFREPProvider: RemoteSource, Sendable {
     public func start() {
         state.withLock { state in
             guard state.run == nil else { return }
-            state.run = Task { await self.run() }
+            state.closedForInactivity = false
+            launch(&state)
+            if !state.active { armInactivityTimer(&state) }
         }
     }
 
     /// Stops following the server: closes the event streams and stops polling. The values are kept; a later
-    /// ``start()`` evaluates again, unconditionally (as after a long inactivity, ADR-0008).
+    /// ``start()`` evaluates again, unconditionally.
     public func stop() {
-        let task = state.withLock { state -> Task<Void, Never>? in
-            defer { state.run = nil }
-            return state.run
+        let (run, timer) = state.withLock { state -> (Task<Void, Never>?, Task<Void, Never>?) in
+            defer {
+                state.run = nil
+                state.triggers = nil
+                state.inactivityTimer = nil
+                state.closedForInactivity = false
+            }
+            return (state.run, state.inactivityTimer)
         }
-        task?.cancel()
+        run?.cancel()
+        timer?.cancel()
+    }
+
+    /// Starts the loop, with the first (unconditional) fetch waiting in its triggers.
+    func launch(_ state: inout State) {
+        // Newest only: messages that come while a fetch is under way make one more fetch, not one each.
+        let (triggers, continuation) = AsyncStream.makeStream(of: Trigger.self, bufferingPolicy: .bufferingNewest(1))
+        continuation.yield(.start)
+        state.triggers = continuation
+        state.run = Task { await self.run(triggers: triggers, continuation: continuation) }
     }
 
     /// Evaluates now (with `If-None-Match`), outside the streams' rhythm: what the console's `Ctrl-R` calls.
     public func refresh() async {
         _ = await fetch(.revalidate)
+    }
+
+    /// The app went to the background (or its window was hidden): after the inactivity delay
+    /// (``OFREPOptions/inactivityDelay``, else the server's `inactivityDelaySec`, else 120 s, timed on
+    /// ``OFREPOptions/clock``) the event streams are closed, as ADR-0008 asks. A shorter inactivity changes nothing.
+    /// Timer polling (no stream offered) goes on. Call it from the app's scene phase or lifecycle notification; it
+    /// returns at once.
+    public func applicationBecameInactive() {
+        state.withLock { state in
+            guard state.active else { return }
+            state.active = false
+            armInactivityTimer(&state)
+        }
+    }
+
+    /// The app is active again: when the streams were closed for inactivity, the provider evaluates again
+    /// unconditionally (no `If-None-Match`, as ADR-0008 asks after an unknown time away) and reopens them;
+    /// when no stream is open (the server offers none), it revalidates with `If-None-Match` (ADR-0010's
+    /// foreground refresh); an open stream needs nothing. Returns at once.
+    public func applicationBecameActive() {
+        let (timer, revalidate) = state.withLock {
+            state -> (Task<Void, Never>?, AsyncStream<Trigger>.Continuation?) in
+            guard !state.active else { return (nil, nil) }
+            state.active = true
+            state.inactivity &+= 1
+            defer { state.inactivityTimer = nil }
+            if state.closedForInactivity {
+                state.closedForInactivity = false
+                launch(&state)
+                return (state.inactivityTimer, nil)
+            }
+            return (state.inactivityTimer, state.run != nil && state.openStreams == 0 ? state.triggers : nil)
+        }
+        timer?.cancel()
+        revalidate?.yield(.revalidate)
+    }
+
+    /// Starts the timer that closes the streams unless the app is active again first.
+    private func armInactivityTimer(_ state: inout State) {
+        state.inactivityTimer?.cancel()
+        state.inactivityTimer = nil
+        guard state.run != nil else { return }
+        state.inactivity &+= 1
+        let (inactivity, clock) = (state.inactivity, options.clock)
+        let delay = options.inactivityDelay ?? state.serverInactivityDelay ?? .seconds(120)
+        state.inactivityTimer = Task { [weak self] in
+            do { try await clock.sleep(for: delay) } catch { return }
+            self?.closeStreamsAfterInactivity(inactivity)
+        }
+    }
+
+    /// Stops the loop (its streams close) when the app is still inactive and the server offers streams.
+    private func closeStreamsAfterInactivity(_ inactivity: UInt64) {
+        let run = state.withLock { state -> Task<Void, Never>? in
+            guard !state.active, state.inactivity == inactivity, !state.offeredStreams.isEmpty,
+                let run = state.run
+            else {
+                return nil
+            }
+            state.run = nil
+            state.triggers = nil
+            state.inactivityTimer = nil
+            state.closedForInactivity = true
+            return run
+        }
+        run?.cancel()
     }
 }

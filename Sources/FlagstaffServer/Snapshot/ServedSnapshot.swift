@@ -63,12 +63,12 @@ package final class ServedSnapshot: Sendable {
     ///     used); at most ``BodyCache/maximumBodies`` bodies are kept, others are rendered for each request.
     package func reply(
         _ kind: BodyKind, variant: String = "", ifNoneMatch: String?, acceptsGzip: Bool = false,
-        chunks: (ServedSnapshot) -> BodyChunks
+        chunks: @escaping @Sendable (ServedSnapshot) -> BodyChunks
     ) -> ServerReply {
         if let ifNoneMatch, ServerReply.matches(ifNoneMatch, etag) { return ServerReply(status: 304, etag: etag) }
         guard flags.count <= cachedBodyLimit else { return ServerReply(status: 200, stream: chunks(self), etag: etag) }
         let kind = BodyKey(kind: kind, variant: variant)
-        guard let plain = bodies.body(kind, render: { ByteBuffer(bytes: chunks(self).bytes) }) else {
+        guard let plain = bodies.body(kind, of: self, chunks: chunks) else {
             return ServerReply(status: 200, buffer: ByteBuffer(bytes: chunks(self).bytes), etag: etag)
         }
         if acceptsGzip, let compressed = bodies.gzipped(kind, of: plain) {
@@ -76,6 +76,20 @@ package final class ServedSnapshot: Sendable {
                 status: 200, buffer: compressed, etag: ServerReply.gzipTag(etag), contentEncoding: "gzip")
         }
         return ServerReply(status: 200, buffer: plain, etag: etag)
+    }
+
+    /// Renders now the bodies `previous` was asked for (and compresses those it compressed), so that the first
+    /// requests after a change find them made or being made. The change feed calls it once the change is announced,
+    /// while the clients' refetches are on their way.
+    /// - Parameter previous: the snapshot this one replaces.
+    package func prepareBodies(like previous: ServedSnapshot) {
+        guard flags.count <= cachedBodyLimit else { return }
+        for recipe in previous.bodies.recipes {
+            guard let plain = bodies.body(recipe.kind, of: self, chunks: recipe.chunks), recipe.gzipped else {
+                continue
+            }
+            _ = bodies.gzipped(recipe.kind, of: plain)
+        }
     }
 
     /// A quoted strong ETag: 64-bit FNV-1a of every member's key, type and value, in hex.
@@ -117,35 +131,52 @@ struct BodyKey: Hashable {
 }
 
 /// Bodies rendered for one snapshot, kept as the buffers responses send (a response shares the buffer: no copy
-/// per request).
+/// per request), with how each was made, so that the next snapshot can make the same ones ahead of the requests.
+///
+/// A body is made under its table's lock: a request that comes while another (or the change feed) makes the same
+/// body waits for it instead of making it again.
 final class BodyCache: Sendable {
     /// The most bodies kept per snapshot (variants come from requests).
     static let maximumBodies = 16
-    private let rendered = AnnotatedMutex<[BodyKey: ByteBuffer]>([:])
+    /// The renderer of a kept body.
+    typealias Chunks = @Sendable (ServedSnapshot) -> BodyChunks
+
+    private struct Rendered {
+        var bodies: [BodyKey: ByteBuffer] = [:]
+        var chunks: [BodyKey: Chunks] = [:]
+    }
+
+    private let rendered = AnnotatedMutex(Rendered())
     private let compressed = AnnotatedMutex<[BodyKey: ByteBuffer]>([:])
 
-    /// The body of `kind` compressed with gzip, made once from `plain`; `nil` if zlib refused.
+    /// The body of `kind` compressed with gzip, made once from `plain`; `nil` if zlib refused. Level 1: the first
+    /// request after a change waits for it, and level 6 took three times as long for a sixth fewer bytes.
     func gzipped(_ kind: BodyKey, of plain: ByteBuffer) -> ByteBuffer? {
-        if let body = compressed.withLock({ $0[kind] }) { return body }
-        guard let bytes = Gzip.compress(Array(plain.readableBytesView)) else { return nil }
-        return compressed.withLock { cache in
-            if let existing = cache[kind] { return existing }
+        compressed.withLock { cache in
+            if let body = cache[kind] { return body }
+            guard let bytes = Gzip.compress(Array(plain.readableBytesView), level: 1) else { return nil }
             let body = ByteBuffer(bytes: bytes)
             cache[kind] = body
             return body
         }
     }
 
-    /// The body of `kind`, rendered on first use; `nil` when ``maximumBodies`` other bodies are kept already.
-    func body(_ kind: BodyKey, render: () -> ByteBuffer) -> ByteBuffer? {
-        if let body = rendered.withLock({ $0[kind] }) { return body }
-        guard rendered.withLock({ $0.count < Self.maximumBodies }) else { return nil }
-        let body = render()
-        return rendered.withLock { cache in
-            if let existing = cache[kind] { return existing }
-            guard cache.count < Self.maximumBodies else { return nil }
-            cache[kind] = body
+    /// The body of `kind`, rendered by `chunks` on first use; `nil` when ``maximumBodies`` other bodies are kept
+    /// already.
+    func body(_ kind: BodyKey, of snapshot: ServedSnapshot, chunks: @escaping Chunks) -> ByteBuffer? {
+        rendered.withLock { cache in
+            if let body = cache.bodies[kind] { return body }
+            guard cache.bodies.count < Self.maximumBodies else { return nil }
+            let body = ByteBuffer(bytes: chunks(snapshot).bytes)
+            cache.bodies[kind] = body
+            cache.chunks[kind] = chunks
             return body
         }
+    }
+
+    /// The bodies kept: how each was rendered, and whether it was also compressed.
+    var recipes: [(kind: BodyKey, chunks: Chunks, gzipped: Bool)] {
+        let gzipped = Set(compressed.withLock { $0.keys })
+        return rendered.withLock { cache in cache.chunks.map { ($0.key, $0.value, gzipped.contains($0.key)) } }
     }
 }

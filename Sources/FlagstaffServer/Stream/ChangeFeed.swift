@@ -156,7 +156,10 @@ package final class ChangeFeed: Sendable {
             var lastTick = ContinuousClock.now
             for await _ in nudges {
                 if Task.isCancelled { break }
-                refresh()
+                let previous = latest
+                let revision = refresh()
+                // The streams are told: make the bodies their clients will ask for while the requests travel.
+                if revision.id != previous.id { revision.snapshot.prepareBodies(like: previous.snapshot) }
                 if lastTick.duration(to: .now) >= tickInterval {
                     lastTick = .now
                     tick()

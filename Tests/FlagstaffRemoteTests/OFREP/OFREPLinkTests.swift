@@ -33,8 +33,8 @@ struct OFREPLinkTests {
 
     @Test("linked values win over the local override, with the source link(server:) in the resolution")
     func linkedValues() async throws {
-        // On a private executor (the provider's tasks too): with every suite running, the cooperative pool can
-        // be busy for longer than these tests wait.
+        // The test's own waits on a private executor; the provider's unstructured tasks still run on the busy
+        // global pool, so every wait is for a condition, with a long timeout, never for a time.
         try await offCooperativePool(timing: {
             let server = try FakeOFREPServer(flags: ["newFeed": "true", "pageSize": "50", "theme": #""dark""#])
             let features = registry()
@@ -61,8 +61,8 @@ struct OFREPLinkTests {
 
     @Test("a change on the server reaches the registry through the event stream; subscribers are told")
     func followsTheServer() async throws {
-        // On a private executor (the provider's tasks too): with every suite running, the cooperative pool can
-        // be busy for longer than these tests wait.
+        // The test's own waits on a private executor; the provider's unstructured tasks still run on the busy
+        // global pool, so every wait is for a condition, with a long timeout, never for a time.
         try await offCooperativePool(timing: {
             let server = try FakeOFREPServer(flags: ["newFeed": "false"])
             let features = registry()
@@ -81,8 +81,8 @@ struct OFREPLinkTests {
 
     @Test("a value of the wrong type or out of range is not linked and is reported; the member keeps its own")
     func refusedValues() async throws {
-        // On a private executor (the provider's tasks too): with every suite running, the cooperative pool can
-        // be busy for longer than these tests wait.
+        // The test's own waits on a private executor; the provider's unstructured tasks still run on the busy
+        // global pool, so every wait is for a condition, with a long timeout, never for a time.
         try await offCooperativePool(timing: {
             let server = try FakeOFREPServer(flags: ["newFeed": "3", "pageSize": "1000", "theme": #""neon""#])
             let features = registry()
@@ -99,8 +99,8 @@ struct OFREPLinkTests {
 
     @Test("a task-local test override still wins over a linked value")
     func testScopeWins() async throws {
-        // On a private executor (the provider's tasks too): with every suite running, the cooperative pool can
-        // be busy for longer than these tests wait.
+        // The test's own waits on a private executor; the provider's unstructured tasks still run on the busy
+        // global pool, so every wait is for a condition, with a long timeout, never for a time.
         try await offCooperativePool(timing: {
             let server = try FakeOFREPServer(flags: ["newFeed": "true", "pageSize": "50"])
             let features = registry()
@@ -120,8 +120,8 @@ struct OFREPLinkTests {
 
     @Test("unlinking restores the app's own values (override, default) and tells observers")
     func unlink() async throws {
-        // On a private executor (the provider's tasks too): with every suite running, the cooperative pool can
-        // be busy for longer than these tests wait.
+        // The test's own waits on a private executor; the provider's unstructured tasks still run on the busy
+        // global pool, so every wait is for a condition, with a long timeout, never for a time.
         try await offCooperativePool(timing: {
             let server = try FakeOFREPServer(flags: ["newFeed": "true", "pageSize": "50"])
             let features = registry()
@@ -152,8 +152,8 @@ struct OFREPLinkTests {
 
     @Test("launch overrides stay above the link")
     func launchOverridesWin() async throws {
-        // On a private executor (the provider's tasks too): with every suite running, the cooperative pool can
-        // be busy for longer than these tests wait.
+        // The test's own waits on a private executor; the provider's unstructured tasks still run on the busy
+        // global pool, so every wait is for a condition, with a long timeout, never for a time.
         try await offCooperativePool(timing: {
             let server = try FakeOFREPServer(flags: ["newFeed": "true"])
             let features = FeatureRegistry(

@@ -79,6 +79,26 @@ struct OFREPParsingTests {
                 "http://h:1/events?channel=x", "http://127.0.0.1:4242/ofrep/v1/events", "https://other:9/e",
                 "http://127.0.0.1:4242/relative",
             ])
+        #expect(answer.inactivityDelay == nil)
+    }
+
+    @Test("bulk answer: inactivityDelaySec is the shortest whole number ≥ 1 of the sse streams; others are ignored")
+    func inactivityDelay() throws {
+        let base = try #require(URL(string: "http://127.0.0.1:4242"))
+        func delay(_ streams: String) throws -> Duration? {
+            try OFREPBulkAnswer.read(Data(#"{"flags":[],"eventStreams":[\#(streams)]}"#.utf8), baseURL: base)
+                .inactivityDelay
+        }
+        #expect(try delay(#"{"type":"sse","url":"/a","inactivityDelaySec":120}"#) == .seconds(120))
+        #expect(
+            try delay(
+                #"{"type":"sse","url":"/a","inactivityDelaySec":90},{"type":"sse","url":"/b","inactivityDelaySec":30}"#
+            ) == .seconds(30))
+        #expect(try delay(#"{"type":"websocket","url":"ws://h","inactivityDelaySec":5}"#) == nil)
+        for ignored in ["0", "-3", "1.5", #""60""#, "null"] {
+            #expect(try delay(#"{"type":"sse","url":"/a","inactivityDelaySec":\#(ignored)}"#) == nil, "\(ignored)")
+        }
+        #expect(try delay(#"{"type":"sse","url":"/a","inactivityDelaySec":1e9}"#) == .seconds(86_400))
     }
 
     @Test("bulk answer: not JSON, not an object, no flags, a flag without a key: a message naming what is wrong")

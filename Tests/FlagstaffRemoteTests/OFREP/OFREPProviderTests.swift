@@ -15,13 +15,15 @@ struct OFREPProviderTests {
         OFREPOptions(
             baseURL: server.baseURL, headers: ["Authorization": "Bearer qa-secret"],
             context: ["targetingKey": OverrideValue(string: "qa-phone"), "tier": OverrideValue(string: "gold")],
-            pollInterval: poll, clock: clock, random: { 0.5 })
+            // A long request timeout: a first request that timed out on a loaded machine would wait for the manual
+            // clock to retry it.
+            requestTimeout: .seconds(60), pollInterval: poll, clock: clock, random: { 0.5 })
     }
 
     @Test("the first evaluation is unconditional with the static context; a refresh revalidates with If-None-Match")
     func bulkEvaluationAndETag() async throws {
-        // On a private executor (the provider's tasks too): with every suite running, the cooperative pool can
-        // be busy for longer than these tests wait.
+        // The test's own waits on a private executor; the provider's unstructured tasks still run on the busy
+        // global pool, so every wait is for a condition, with a long timeout, never for a time.
         try await offCooperativePool(timing: {
             let server = try FakeOFREPServer(flags: ["newFeed": "true", "pageSize": "20"], streaming: false)
             let provider = OFREPProvider(options: options(server, clock: ManualClock()))
@@ -48,8 +50,8 @@ struct OFREPProviderTests {
 
     @Test("a refetchEvaluation message re-fetches with flagConfigEtag/flagConfigLastModified; no timer poll meanwhile")
     func eventStreamRefetch() async throws {
-        // On a private executor (the provider's tasks too): with every suite running, the cooperative pool can
-        // be busy for longer than these tests wait.
+        // The test's own waits on a private executor; the provider's unstructured tasks still run on the busy
+        // global pool, so every wait is for a condition, with a long timeout, never for a time.
         try await offCooperativePool(timing: {
             let server = try FakeOFREPServer(flags: ["newFeed": "false"])
             let clock = ManualClock()
@@ -80,8 +82,8 @@ struct OFREPProviderTests {
 
     @Test("messages that arrive while a fetch is under way make one more fetch, not one each")
     func coalescing() async throws {
-        // On a private executor (the provider's tasks too): with every suite running, the cooperative pool can
-        // be busy for longer than these tests wait.
+        // The test's own waits on a private executor; the provider's unstructured tasks still run on the busy
+        // global pool, so every wait is for a condition, with a long timeout, never for a time.
         try await offCooperativePool(timing: {
             let server = try FakeOFREPServer(flags: ["n": "1"])
             let provider = OFREPProvider(options: options(server, clock: ManualClock()))
@@ -90,20 +92,50 @@ struct OFREPProviderTests {
             #expect(await server.events.waitForConnections(1))
             // The stream's opening revalidates (a change may have come before it opened).
             #expect(await eventually { server.bulkRequests.count == 2 })
-            server.delayBulk(.milliseconds(400))
+            // The fetch the first message makes is held until every later message has arrived: they all come while
+            // it is under way, however slowly the machine runs.
+            server.holdNextBulk()
             server.publish("n", "2", id: "1")
             #expect(await eventually { server.bulkRequests.count == 3 })
             for index in 3...7 { server.publish("n", "\(index)", id: "\(index)") }
+            #expect(await eventually { provider.refetchMessageCount == 6 })
+            server.releaseBulk()
+            // The held answer has n = 2; only the one more fetch brings 7.
             #expect(await eventually { provider.value(forKey: "n", as: Int.self) == 7 })
-            try await Task.sleep(for: .milliseconds(900))
             #expect(server.bulkRequests.count == 4)
+            #expect(server.bulkRequests.last?.query["flagConfigEtag"] == "\"v7\"", "the newest message's")
+        })
+    }
+
+    @Test("answers are applied in the order asked: a slow earlier answer never replaces a later one")
+    func answersInOrder() async throws {
+        try await offCooperativePool(timing: {
+            let server = try FakeOFREPServer(flags: ["n": "1"], streaming: false)
+            let provider = OFREPProvider(options: options(server, clock: ManualClock()))
+            provider.start()
+            defer { provider.stop() }
+            #expect(await eventually { provider.flags.count == 1 })
+            server.set("n", "2")
+            server.holdNextBulk()
+            async let slow: Void = provider.refresh()
+            // The slow request has its answer (n = 2) made and held; then the value changes again.
+            #expect(await eventually { server.bulkRequests.count == 2 })
+            server.set("n", "3")
+            async let later: Void = provider.refresh()
+            // Without the one-at-a-time rule the later request would be answered now, before the held one; with it,
+            // it waits. Either way, give it the chance (no assertion: this wait only makes the bad order show).
+            _ = await eventually(timeout: .seconds(2)) { server.bulkRequests.count == 3 }
+            server.releaseBulk()
+            _ = await (slow, later)
+            #expect(provider.value(forKey: "n", as: Int.self) == 3)
+            #expect(provider.etag == "\"v3\"")
         })
     }
 
     @Test("a dropped stream reconnects after the backoff on the clock, with Last-Event-ID, then re-fetches")
     func reconnect() async throws {
-        // On a private executor (the provider's tasks too): with every suite running, the cooperative pool can
-        // be busy for longer than these tests wait.
+        // The test's own waits on a private executor; the provider's unstructured tasks still run on the busy
+        // global pool, so every wait is for a condition, with a long timeout, never for a time.
         try await offCooperativePool(timing: {
             let server = try FakeOFREPServer(flags: ["n": "1"])
             let clock = ManualClock()
@@ -116,7 +148,7 @@ struct OFREPProviderTests {
 
             server.set("n", "3")  // missed while the stream is down
             server.events.closeConnections()
-            try await clock.waitForSleepers()
+            try await clock.waitForSleepers(timeout: .seconds(90))
             #expect(server.events.openedConnectionCount == 1)
             // Minimum delay 1 s × jitter factor 1: nothing happens before it.
             clock.advance(by: .milliseconds(999))
@@ -148,8 +180,8 @@ struct OFREPProviderTests {
 
     @Test("without an event stream, the timer polls (with If-None-Match) only when an interval is set")
     func pollingWithoutStream() async throws {
-        // On a private executor (the provider's tasks too): with every suite running, the cooperative pool can
-        // be busy for longer than these tests wait.
+        // The test's own waits on a private executor; the provider's unstructured tasks still run on the busy
+        // global pool, so every wait is for a condition, with a long timeout, never for a time.
         try await offCooperativePool(timing: {
             let server = try FakeOFREPServer(flags: ["n": "1"], streaming: false)
             let clock = ManualClock()
@@ -157,7 +189,7 @@ struct OFREPProviderTests {
             provider.start()
             defer { provider.stop() }
             #expect(await eventually { provider.flags.count == 1 })
-            try await clock.waitForSleepers()
+            try await clock.waitForSleepers(timeout: .seconds(90))
             server.set("n", "2")
             clock.advance(by: .seconds(30))
             #expect(await eventually { provider.value(forKey: "n", as: Int.self) == 2 })
@@ -176,8 +208,8 @@ struct OFREPProviderTests {
 
     @Test("401 stops the provider with a message about the credentials; a 500 is reported and retried")
     func refusedAndFailing() async throws {
-        // On a private executor (the provider's tasks too): with every suite running, the cooperative pool can
-        // be busy for longer than these tests wait.
+        // The test's own waits on a private executor; the provider's unstructured tasks still run on the busy
+        // global pool, so every wait is for a condition, with a long timeout, never for a time.
         try await offCooperativePool(timing: {
             let server = try FakeOFREPServer(flags: ["n": "1"], streaming: false)
             server.answer(status: 401)
@@ -198,7 +230,7 @@ struct OFREPProviderTests {
             defer { retrying.stop() }
             #expect(await eventually { retrying.lastError?.contains("answered status 500: scripted status") == true })
             failing.answer(status: nil)
-            try await clock.waitForSleepers()
+            try await clock.waitForSleepers(timeout: .seconds(90))
             clock.advance(by: .seconds(1))
             #expect(await eventually { retrying.flags.count == 1 })
             #expect(retrying.lastError == nil)

@@ -1,0 +1,51 @@
+import Flagstaff
+import FlagstaffServer
+import Foundation
+import Testing
+
+/// The bodies a change prepares: the new snapshot renders (and compresses) what the one it replaces was asked for,
+/// so the clients' refetches find them made; a body is made once even when asked for at the same time.
+@Suite struct PreparedBodyTests {
+    @Test("a new snapshot prepares the bodies its predecessor was asked for, compressed as they were asked")
+    func preparesWhatWasAsked() throws {
+        let registry = try ServedFixtures.registry()
+        let renders = AnnotatedMutex(0)
+        let chunks: @Sendable (ServedSnapshot) -> BodyChunks = { snapshot in
+            renders.withLock { $0 += 1 }
+            return OFREPBodies.bulkChunks(snapshot)
+        }
+        let before = ServedSnapshot(registry: registry)
+        let first = before.reply(.ofrepBulk, variant: "host", ifNoneMatch: nil, acceptsGzip: true, chunks: chunks)
+        #expect(first.contentEncoding == "gzip")
+        #expect(renders.withLock { $0 } == 1)
+
+        try registry.setOverrideValues(["maxItems": OverrideValue(json: "55")])
+        let after = ServedSnapshot(registry: registry)
+        after.prepareBodies(like: before)
+        #expect(renders.withLock { $0 } == 2, "rendered ahead of any request")
+        let asked = after.reply(.ofrepBulk, variant: "host", ifNoneMatch: nil, acceptsGzip: true, chunks: chunks)
+        #expect(renders.withLock { $0 } == 2, "the request finds it made")
+        #expect(asked.contentEncoding == "gzip")
+        #expect(asked.allBytes == OFREPBodies.bulk(after))
+        #expect(asked.allBytes != first.allBytes)
+        // Another variant was never asked for: not prepared.
+        _ = after.reply(.ofrepBulk, variant: "other", ifNoneMatch: nil, chunks: chunks)
+        #expect(renders.withLock { $0 } == 3)
+    }
+
+    @Test("requests that come together for a body not made yet make it once")
+    func madeOnce() async throws {
+        let snapshot = ServedSnapshot(registry: try ServedFixtures.registry())
+        let renders = AnnotatedMutex(0)
+        let chunks: @Sendable (ServedSnapshot) -> BodyChunks = { snapshot in
+            renders.withLock { $0 += 1 }
+            return UnleashBodies.frontendChunks(snapshot)
+        }
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<8 {
+                group.addTask { _ = snapshot.reply(.frontend, ifNoneMatch: nil, acceptsGzip: true, chunks: chunks) }
+            }
+        }
+        #expect(renders.withLock { $0 } == 1)
+    }
+}
