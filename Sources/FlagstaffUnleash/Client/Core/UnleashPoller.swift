@@ -47,7 +47,7 @@ final class UnleashPoller<Model: Sendable, Answer: Sendable>: Sendable {
     /// Advanced after every new model: the generation of the settings bound to the client's payloads.
     let modelGeneration = SettingSourceGeneration()
     let state: AnnotatedMutex<State>
-    let gate = UnleashAsyncGate()
+    let gate = AsyncSerialGate()
     let tasks = UnleashTaskSet()
     /// Subscriptions that keep registry links alive as long as the client.
     private let links = AnnotatedMutex([UnleashEventSubscription]())

@@ -1,7 +1,7 @@
 import Flagstaff
 
-/// Lets one async operation through at a time, in arrival order: the provider's bulk evaluations never overlap, so
-/// their answers are applied in the order they were asked for.
+/// Lets one async operation through at a time, in arrival order: the OFREP provider's bulk evaluations and an Unleash
+/// client's fetches never overlap, so their answers are applied in the order they were asked for.
 package final class AsyncSerialGate: Sendable {
     private struct State {
         var busy = false
@@ -11,6 +11,9 @@ package final class AsyncSerialGate: Sendable {
     private let state = AnnotatedMutex(State())
 
     package init() {}
+
+    /// How many callers wait for their turn.
+    package var waitingCount: Int { state.withLock { $0.waiting.count } }
 
     /// Runs `body` once every earlier caller's has returned. A cancelled caller still waits for its turn (its
     /// `body` sees the cancellation).
