@@ -19,17 +19,25 @@ struct OFREPProviderActivityTests {
             inactivityDelay: inactivityDelay, clock: clock, random: { 0.5 })
     }
 
+    /// A provider started against a fake server that offers a stream with `inactivityDelaySec` 30, once its first
+    /// evaluation, its stream and the stream opening's revalidation are done. The caller stops the provider.
+    private func streaming(
+        inactivityDelay: Duration? = nil
+    ) async throws -> (server: FakeOFREPServer, clock: ManualClock, provider: OFREPProvider) {
+        let server = try FakeOFREPServer(flags: ["n": "1"], inactivityDelaySec: 30)
+        let clock = ManualClock()
+        let provider = OFREPProvider(options: options(server, clock: clock, inactivityDelay: inactivityDelay))
+        provider.start()
+        #expect(await server.events.waitForConnections(1))
+        #expect(await eventually { server.bulkRequests.count == 2 && provider.connectedStreamCount == 1 })
+        return (server, clock, provider)
+    }
+
     @Test("inactive for the server's inactivityDelaySec closes the stream; active again evaluates unconditionally")
     func longInactivityClosesTheStream() async throws {
         try await offCooperativePool(timing: {
-            let server = try FakeOFREPServer(flags: ["n": "1"], inactivityDelaySec: 30)
-            let clock = ManualClock()
-            let provider = OFREPProvider(options: options(server, clock: clock))
-            provider.start()
+            let (server, clock, provider) = try await streaming()
             defer { provider.stop() }
-            #expect(await server.events.waitForConnections(1))
-            // The first evaluation and the stream opening's revalidation.
-            #expect(await eventually { server.bulkRequests.count == 2 && provider.connectedStreamCount == 1 })
 
             provider.applicationBecameInactive()
             try await clock.waitForSleepers(timeout: .seconds(90))
@@ -51,13 +59,8 @@ struct OFREPProviderActivityTests {
     @Test("a shorter inactivity changes nothing; the client's delay wins over the server's")
     func shortInactivityChangesNothing() async throws {
         try await offCooperativePool(timing: {
-            let server = try FakeOFREPServer(flags: ["n": "1"], inactivityDelaySec: 30)
-            let clock = ManualClock()
-            let provider = OFREPProvider(options: options(server, clock: clock, inactivityDelay: .seconds(5)))
-            provider.start()
+            let (server, clock, provider) = try await streaming(inactivityDelay: .seconds(5))
             defer { provider.stop() }
-            #expect(await server.events.waitForConnections(1))
-            #expect(await eventually { server.bulkRequests.count == 2 && provider.connectedStreamCount == 1 })
 
             provider.applicationBecameInactive()
             try await clock.waitForSleepers(timeout: .seconds(90))
@@ -104,13 +107,8 @@ struct OFREPProviderActivityTests {
         "a failed fetch on the return (the network not back yet) is retried after the backoff, then the stream reopens")
     func failedReturnIsRetried() async throws {
         try await offCooperativePool(timing: {
-            let server = try FakeOFREPServer(flags: ["n": "1"], inactivityDelaySec: 30)
-            let clock = ManualClock()
-            let provider = OFREPProvider(options: options(server, clock: clock))
-            provider.start()
+            let (server, clock, provider) = try await streaming()
             defer { provider.stop() }
-            #expect(await server.events.waitForConnections(1))
-            #expect(await eventually { server.bulkRequests.count == 2 && provider.connectedStreamCount == 1 })
             provider.applicationBecameInactive()
             try await clock.waitForSleepers(timeout: .seconds(90))
             clock.advance(by: .seconds(30))
