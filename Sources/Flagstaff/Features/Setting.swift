@@ -130,10 +130,9 @@ public final class Setting<Value: SettingValue>: AnyFeature, @unchecked Sendable
 
     /// The effective value: a test override, else the local override, else the remote value, else the default.
     ///
-    /// The hot path: no lock, no I/O, no decoding (a remote value is decoded once per change of its source). The
-    /// default, or an override of a number, a `Bool` or an enum case, is an atomic load or two; other overrides and
-    /// remote values are read from the published state. Inside `withObservationTracking` (or a SwiftUI view's body)
-    /// the read is tracked: the tracker is told when the value changes.
+    /// No lock, no I/O, no decoding (a remote value is decoded once per change of its source): safe to read on any
+    /// thread, as often as needed. Inside `withObservationTracking` (or a SwiftUI view's body) the read is tracked:
+    /// the tracker is told when the value changes.
     @inlinable
     public var value: Value {
         if TaskLocalOverrides.isActive, let forced = TaskLocalOverrides.value(for: self) as? Value {

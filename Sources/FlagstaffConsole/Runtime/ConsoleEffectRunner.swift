@@ -76,8 +76,8 @@ package final class ConsoleEffectRunner {
         writer = ConsoleStoreWriter(registry: registry, clock: clock, inbox: inbox)
         feed = ConsoleFeed(source: RegistryFlagSource(registry))
         subscription = registry.onChange { change in inbox.post(change) }
-        // The members' byte order a change to marked flags needs (about 20 ms at 100,000 flags), sorted now in the
-        // background rather than on the first such change.
+        // The members' byte order a change to marked flags needs, sorted now in the background rather than on the
+        // first such change.
         DispatchQueue.global(qos: .utility).async { [weak registry] in registry?.prepareForBulkChanges() }
     }
 

@@ -10,7 +10,7 @@ import Synchronization
 /// `/api/client/features` whose `If-None-Match` names the served ETag — with 304 on the connection's event loop,
 /// before the request reaches the router: no task on the concurrency pool, no middleware chain, and a response
 /// head made once per snapshot and second. Every other request, and any one it is not sure of, goes on to the
-/// router, which answers exactly as before (docs/performance.md, "Serving a poll").
+/// router (why: docs/performance.md, "Serving a poll").
 ///
 /// The answer is the router's: the same headers (``ServerReply/response`` of a 304, `Date`, `Server`, and the CORS
 /// `Access-Control-Allow-Origin` when the request has an `Origin`), the client noted as a call

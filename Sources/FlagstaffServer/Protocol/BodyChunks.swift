@@ -1,5 +1,5 @@
 /// A response body rendered member by member, in pieces of about 64 KiB: a large snapshot's body is sent while
-/// it is made and never held whole (a 100,000-member `/api/client/features` body is about 27 MB).
+/// it is made and never held whole (a large `/api/client/features` body runs to tens of megabytes).
 ///
 /// Iterating twice renders twice, with the same bytes.
 package struct BodyChunks: Sequence, Sendable {

@@ -3,7 +3,7 @@ import Flagstaff
 /// One member of the registry as served: its key, effective value and where the value comes from, copied out of
 /// the registry when a snapshot is taken, with the member itself for what never changes (description, type).
 ///
-/// 48 bytes: a snapshot of 100,000 members is one array of 4.8 MB.
+/// Kept small (a few words): a snapshot is one array of these, one per member.
 package struct ServedFlag: Sendable {
     /// The store key (the Unleash toggle name and the OFREP flag key).
     package let key: String

@@ -16,7 +16,7 @@ package final class ServedSnapshot: Sendable {
     /// The members in registry order.
     package let flags: [ServedFlag]
     /// The position of each key in ``flags``, made on the first single-key lookup (a server that only serves
-    /// whole bodies never makes it: at 100,000 members it is about 5 MB).
+    /// whole bodies never pays for it).
     private let positions = AnnotatedMutex<[String: Int]?>(nil)
     /// Changes with the values: a hash of every key, type and value.
     package let etag: String
