@@ -116,7 +116,7 @@ enum ServeNginxBench {
             at: root, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
         guard
             FileManager.default.createFile(atPath: root.appendingPathComponent("frontend").path, contents: Data(body)),
-            let port = freePort()
+            let port = LoopbackSocket.freePort()
         else { return nil }
         // Workers read the files as nginx's default user: every folder on the way must be readable.
         for folder in [site, site.appendingPathComponent("root"), root] {
@@ -225,28 +225,6 @@ enum ServeNginxBench {
         process.waitUntilExit()
         guard process.terminationStatus == 0 else { return nil }
         return String(decoding: data, as: UTF8.self)
-    }
-
-    /// A TCP port free on 127.0.0.1 now.
-    private static func freePort() -> Int? {
-        #if canImport(Glibc)
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #else
-        let descriptor = socket(AF_INET, SOCK_STREAM, 0)
-        #endif
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0
-            }
-        }
-        return bound ? Int(UInt16(bigEndian: address.sin_port)) : nil
     }
 
     /// `GET path` on a new connection: the ETag and the body (`Content-Length` framed), or `nil`.
