@@ -45,7 +45,7 @@ extension ConsoleLayout {
         if let problem = listing.problem { return wrap(context.clean(problem), width: width) }
         guard !listing.entries.isEmpty else {
             return wrap("No profiles in " + context.clean(listing.folder), width: width)
-                + ["Save one with: flagstaff profile save NAME"]
+                + ["s saves the current overrides as one"]
         }
         let names = listing.entries.map { context.clean($0.name) }
         let nameWidth = min(30, names.map(DisplayWidth.of).max() ?? 0)

@@ -250,6 +250,9 @@ import Testing
         var (state, runner) = fixture.open()
         try runner.send(.key(.character("p")), to: &state)
         #expect(ConsoleLayout.render(state).row(containing: "No profiles in") >= 0)
+        #expect(ConsoleLayout.render(state).row(containing: "s saves the current overrides as one") >= 0)
+        try runner.send(.key(.character("s")), to: &state)
+        #expect(ConsoleLayout.render(state).row(containing: "Save as: ") >= 0)
         runner.stop()
 
         let registry = try makeRegistry()
