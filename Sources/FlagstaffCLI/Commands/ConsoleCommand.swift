@@ -30,7 +30,9 @@ struct ConsoleCommand: ParsableCommand {
             valueName: "command"))
     var restartCommand: String?
 
+    // `.unconditional` (as `serve --port`): `--serve -1` is a value, refused by `validate()`, not a missing one.
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp(
             "Also serve the flags to SDKs on [HOST:]PORT (see `flagstaff serve`); the header shows who is connected.",
             valueName: "[host:]port"))
