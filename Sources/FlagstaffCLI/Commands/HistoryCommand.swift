@@ -11,8 +11,8 @@ struct HistoryCommand: ParsableCommand {
             Every change to the store (by the console, these commands, the app, import, profile apply, undo and \
             redo) is journaled beside the store file in <store>.history.jsonl: when, which keys, the values \
             before and after, where it came from, the user and the process. A change that set several keys at \
-            once is one entry. --since takes a duration (90s, 30m, 2h, 7d) or a UTC time \
-            (2026-11-23T19:00:00Z, or a date 2026-11-23). --key takes a key or a glob (checkout.*). Lines of \
+            once is one entry. --since takes a duration (90s, 30m, 2h, 7d, 1d12h) or a \
+            time (2026-11-23T19:00:00Z, 2026-11-23T20:00:00+01:00, or a UTC date 2026-11-23). --key takes a key or a glob (checkout.*). Lines of \
             the journal that cannot be read are reported on standard error (with --json, under "problems") and \
             skipped.
             """)
@@ -22,7 +22,7 @@ struct HistoryCommand: ParsableCommand {
     // `.unconditional` (as `set --for`): `--since -1h` is a value, refused with the accepted forms.
     @Option(
         parsing: .unconditional,
-        help: ArgumentHelp("Only changes since a duration ago (30m, 2h, 7d) or a UTC time.", valueName: "when"))
+        help: ArgumentHelp("Only changes since a duration ago (90s, 30m, 2h, 7d) or a time.", valueName: "when"))
     var since: String?
 
     @Option(help: ArgumentHelp("Only changes to keys matching a key or glob (checkout.*).", valueName: "pattern"))
@@ -111,18 +111,15 @@ struct HistoryCommand: ParsableCommand {
     /// `90s`, `30m`, `2h`, `7d` (before `now`), or `2026-11-23T19:00:00Z` / `2026-11-23` (UTC).
     /// - Throws: `CLIFailure.usage` naming `--since` and the accepted forms.
     static func parseSince(_ text: String, now: Date) throws -> Date {
-        let units: [Character: Double] = ["s": 1, "m": 60, "h": 3600, "d": 86_400, "w": 604_800]
-        if let unit = text.last, let seconds = units[unit], let count = Double(text.dropLast()), count >= 0,
-            count.isFinite
-        {
-            return now.addingTimeInterval(-count * seconds)
+        if let seconds = DurationText.seconds(text) { return now.addingTimeInterval(-TimeInterval(seconds)) }
+        // A date alone is its midnight, a time without a zone is UTC.
+        let suffix = text.utf8.count == 10 ? "T00:00:00Z" : text.utf8.count == 19 ? "Z" : ""
+        do {
+            return try ISO8601Time.parse(text + suffix)
+        } catch {
+            throw CLIFailure.usage(
+                "--since '\(TerminalText.safe(text))': \(error.reason.isEmpty ? "" : error.reason + "; ")expected \(DurationText.expected), or a time (2026-11-23T19:00:00Z, 2026-11-23T20:00:00+01:00, or a UTC date 2026-11-23)"
+            )
         }
-        var full = text
-        if text.count == 10 { full += "T00:00:00Z" }
-        if full.count == 19 { full += "Z" }
-        if let date = JournalTime.date(Array(full.utf8)) { return date }
-        throw CLIFailure.usage(
-            "--since: expected a duration (90s, 30m, 2h, 7d, 2w) or a UTC time (2026-11-23T19:00:00Z, 2026-11-23), found \(TerminalText.safe(text))"
-        )
     }
 }

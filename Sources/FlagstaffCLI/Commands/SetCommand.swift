@@ -69,7 +69,7 @@ struct SetCommand: ParsableCommand {
         }
         if let terminator { arguments.remove(at: terminator) }
         if duration != nil && until != nil { throw ValidationError("give either --for or --until, not both") }
-        if let duration, ExpiryArgument.seconds(duration) == nil { throw ExpiryArgument.badDuration(duration) }
+        if let duration, DurationText.seconds(duration) == nil { throw ExpiryArgument.badDuration(duration) }
         if let until {
             do {
                 _ = try ISO8601Time.parse(until)
@@ -359,34 +359,10 @@ struct BulkSetPlan {
 
 /// Reads `set`'s `--for DURATION` and `--until TIME`.
 enum ExpiryArgument {
-    /// The seconds in `30m`, `2h`, `3d`, `1w` or a combination (`1d12h`); `nil` for anything else, zero, or more
-    /// than 100 years.
-    static func seconds(_ text: String) -> TimeInterval? {
-        let units: [Character: Int] = ["m": 60, "h": 3600, "d": 86_400, "w": 604_800]
-        var total = 0
-        var number: Int?
-        for character in text {
-            if let digit = character.wholeNumberValue, character.isASCII {
-                let (scaled, overflow) = (number ?? 0).multipliedReportingOverflow(by: 10)
-                guard !overflow, scaled <= Int(Int32.max) else { return nil }
-                number = scaled + digit
-            } else if let unit = units[character], let value = number {
-                total += value * unit
-                number = nil
-                guard total <= 100 * 366 * 86_400 else { return nil }
-            } else {
-                return nil
-            }
-        }
-        guard number == nil, total > 0 else { return nil }
-        return TimeInterval(total)
-    }
-
     /// `--for '90': expected …` (status 2).
     static func badDuration(_ text: String) -> ValidationError {
         ValidationError(
-            "--for '\(TerminalText.safe(text))': expected a duration like 30m, 2h or 3d: whole numbers with m (minutes), h (hours), d (days) or w (weeks), combinable as 1d12h; more than zero, at most 100 years"
-        )
+            "--for '\(TerminalText.safe(text))': expected \(DurationText.expected)")
     }
 
     /// `--until 'tomorrow': expected …`, or `--until '2030-02-30T00:00:00Z': there is no 2030-02-30 …; expected …`
@@ -402,8 +378,8 @@ enum ExpiryArgument {
     ///   store can hold.
     static func deadline(duration: String?, until: String?, now: Date) throws -> Date? {
         let latest = OverrideExpiry.storableRange.upperBound
-        if let duration, let seconds = seconds(duration) {
-            let date = now.addingTimeInterval(seconds)
+        if let duration, let seconds = DurationText.seconds(duration) {
+            let date = now.addingTimeInterval(TimeInterval(seconds))
             guard date <= latest else {
                 throw CLIFailure.usage(
                     "--for \(TerminalText.safe(duration)): the overrides would expire at \(CommandClock.text(date)), after the latest time a store can hold (it holds times \(OverrideExpiry.storableRangeText))"

@@ -59,10 +59,12 @@ extension FuzzTarget {
         FuzzCheck.equal(BisectStateFile.encode(again), written, "bisect state written again")
     }
 
-    /// The timestamps of the journal, the store's expiries and the bisect state (``JournalTime``, ``CivilDate``).
+    /// The timestamps of the journal, the store's expiries and the bisect state (``JournalTime``, ``CivilDate``), and the
+    /// command line's times and durations (``ISO8601Time``, ``DurationText``).
     static let times = FuzzTarget(
         name: "times",
-        summary: "UTC time reader (JournalTime.date, CivilDate); round trip through JournalTime.text"
+        summary:
+            "UTC time reader (JournalTime.date, CivilDate) and the command line's (ISO8601Time, DurationText); round trips"
     ) { data in
         if let date = JournalTime.date(data) {
             let text = JournalTime.text(date)
@@ -77,6 +79,21 @@ extension FuzzTarget {
             }
             FuzzCheck.equal(JournalTime.text(again), text, "time written and read")
             _ = OverrideExpiry.shortText(date.timeIntervalSince(Date(timeIntervalSince1970: 0)))
+        }
+        // The command line's readers: `--for`/`--since` durations, `--until`/`--since`/`FLAGSTAFF_NOW` times.
+        let argument = FuzzCheck.text(data)
+        if let seconds = DurationText.seconds(argument) {
+            guard (1...DurationText.longest).contains(seconds) else {
+                FuzzCheck.fail("DurationText read \(argument) as \(seconds) s, outside 1…\(DurationText.longest)")
+            }
+            FuzzCheck.equal(DurationText.seconds("\(seconds)s") ?? 0, seconds, "duration \(argument) in seconds")
+        }
+        if let date = try? ISO8601Time.parse(argument), OverrideExpiry.storableRange.contains(date) {
+            let text = JournalTime.text(date)
+            guard let again = try? ISO8601Time.parse(text) else {
+                FuzzCheck.fail("ISO8601Time does not read \(text), the journal's form of \(argument)")
+            }
+            FuzzCheck.equal(JournalTime.text(again), text, "time argument written and read")
         }
         // Civil dates: days since 1970 and back, for every day the readers accept (years 0 to 9999).
         guard data.count >= 4 else { return }

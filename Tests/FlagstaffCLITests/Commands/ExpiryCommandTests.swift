@@ -37,6 +37,17 @@ struct ExpiryCommandTests {
         #expect(keys == ["blueText"])
     }
 
+    /// `--for` reads the durations `history --since` reads: seconds too, combinable.
+    @Test(arguments: [("90s", "2026-12-01T10:01:30Z"), ("1h30m15s", "2026-12-01T11:30:15Z")])
+    func forTakesSecondsAndCombinations(duration: String, expiresAt: String) async throws {
+        let sandbox = try CLISandbox()
+        let now = ["FLAGSTAFF_NOW": Self.start]
+        let set = try await sandbox.run(["set", "blueText", "on", "--for", duration], environment: now)
+        #expect(set.status == 0, "\(set)")
+        let json = try sandbox.jsonObject(try await sandbox.run(["get", "blueText", "--json"], environment: now))
+        #expect(json["expiresAt"] as? String == expiresAt, "\(json)")
+    }
+
     @Test func untilSetsTheGivenTimeAndGetJSONCarriesIt() async throws {
         let sandbox = try CLISandbox()
         let now = ["FLAGSTAFF_NOW": Self.start]
@@ -81,7 +92,7 @@ struct ExpiryCommandTests {
     }
 
     @Test(arguments: [
-        (["--for", "90"], "--for '90': expected a duration like 30m, 2h or 3d"),
+        (["--for", "90"], "--for '90': expected a duration like 90s, 30m, 2h or 3d"),
         (["--for", "0m"], "--for '0m': expected a duration"),
         (["--for", "2x"], "--for '2x': expected a duration"),
         (["--for", "99999999999999w"], "--for '99999999999999w': expected a duration"),

@@ -73,7 +73,25 @@ struct HistoryCommandTests {
         let sandbox = try CLISandbox()
         let result = try await sandbox.run(["history", "--since", "yesterday"])
         #expect(result.status == 2)
-        #expect(result.standardError.contains("--since: expected a duration"), "\(result)")
+        #expect(result.standardError.contains("--since 'yesterday': expected a duration like 90s"), "\(result)")
+        let impossible = try await sandbox.run(["history", "--since", "2030-02-30"])
+        #expect(impossible.status == 2)
+        #expect(
+            impossible.standardError.contains(
+                "--since '2030-02-30': there is no 2030-02-30 (February 2030 has 28 days); expected a duration"),
+            "\(impossible)")
+    }
+
+    /// `--since` reads durations as `set --for` does (seconds and combinations too) and times with an offset.
+    @Test(arguments: [("1d2h", 1), ("25h59m59s", 0), ("2030-01-02T10:00:00+02:00", 1), ("2030-01-02T08:00:01", 0)])
+    func sinceReadsTheCommandLinesDurationsAndTimes(since: String, expected: Int) async throws {
+        let sandbox = try CLISandbox()
+        let set = ["FLAGSTAFF_NOW": "2030-01-02T08:00:00Z"]
+        #expect(try await sandbox.run(["set", "blueText", "on"], environment: set).status == 0)
+        let result = try await sandbox.run(
+            ["history", "--since", since, "--json"], environment: ["FLAGSTAFF_NOW": "2030-01-03T10:00:00Z"])
+        #expect(result.status == 0, "\(result)")
+        #expect((try sandbox.jsonObject(result)["changes"] as? [Any])?.count == expected, "\(result)")
     }
 
     @Test func malformedJournalLinesAreReportedAndSkipped() async throws {

@@ -8,11 +8,11 @@ import Testing
         (["set", "maxItems", "-1"], "invalid value '-1' for 'maxItems' (VALUE): must be 1…100"),
         (["set", "maxItems", "-5", "blueText", "on"], "invalid value '-5' for 'maxItems' (VALUE): must be 1…100"),
         (["set", "--match", "max*", "-3"], "VALUE '-3' fits none of the 1 flag(s) and setting(s) matching 'max*'"),
-        (["set", "maxItems", "7", "--for", "-1m"], "--for '-1m': expected a duration like 30m"),
+        (["set", "maxItems", "7", "--for", "-1m"], "--for '-1m': expected a duration like 90s, 30m"),
         (["set", "maxItems", "7", "--until", "-1"], "--until '-1': expected an ISO 8601 time"),
         (["list", "--lock-timeout", "-1"], "--lock-timeout needs a number of seconds, 0 or more"),
         (["serve", "--port", "-1"], "--port: -1 is not a port (0–65535)"),
-        (["history", "--since", "-1h"], "--since: expected a duration (90s, 30m, 2h, 7d, 2w) or a UTC time"),
+        (["history", "--since", "-1h"], "--since '-1h': expected a duration like 90s, 30m"),
         (["set", "blueText", "on", "--bogus"], "unknown option '--bogus'"),
         (["set", "blueText", "on", "-x"], "unknown option '-x'"),
     ])

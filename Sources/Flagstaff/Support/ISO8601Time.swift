@@ -1,25 +1,26 @@
-import Flagstaff
 import Foundation
 
-/// Reads the times the command line is given (`set --until`, `FLAGSTAFF_NOW`): an RFC 3339 date and time with a
+/// Reads the times the command line is given (`set --until`, `history --since`, `FLAGSTAFF_NOW`): an RFC 3339 date and time with a
 /// zone, `2026-12-01T10:00:00Z`, `2026-12-01T12:00:00.5+02:00`.
 ///
 /// Written by hand because `ISO8601DateFormatter` changes impossible times instead of refusing them (`02-30`
 /// becomes March 2, an offset `+99:00` is read as `+09:00`). Years have four digits or more (a longer year is
 /// read, so that a caller can say it is out of range); `T` or `t`, `Z` or `z`; an offset `±HH:MM` or `±HHMM` up to
 /// 23:59; any number of fraction digits. A leap second (`:60`) is refused: a `Date` cannot hold it.
-enum ISO8601Time {
+package enum ISO8601Time {
     /// Why a text is not a time.
-    struct Refusal: Error {
+    package struct Refusal: Error {
         /// What is wrong, e.g. `there is no 2030-02-30 (February 2030 has 28 days)`; empty when the text is not a
         /// time at all.
-        var reason: String
+        package var reason: String
+
+        package init(reason: String) { self.reason = reason }
     }
 
     /// Reads `text`.
     /// - Throws: ``Refusal`` saying what is impossible (the day, hour, minute, second or offset), or with an empty
     ///   reason when the text does not have the shape of a time.
-    static func parse(_ text: String) throws(Refusal) -> Date {
+    package static func parse(_ text: String) throws(Refusal) -> Date {
         let bytes = Array(text.utf8)
         var index = 0
         let shape = Refusal(reason: "")
