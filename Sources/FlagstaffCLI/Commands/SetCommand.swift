@@ -50,7 +50,7 @@ struct SetCommand: ParsableCommand {
     @Option(
         name: .customLong("for"), parsing: .unconditional,
         help: ArgumentHelp(
-            "Let the overrides set expire after this long: 30m, 2h, 3d, 1w (or combined, 1d12h).",
+            "Let the overrides set expire after this long: 90s, 30m, 2h, 3d, 1w (or combined, 1d12h).",
             valueName: "duration"))
     var duration: String?
 
