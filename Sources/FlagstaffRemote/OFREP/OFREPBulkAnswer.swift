@@ -19,9 +19,14 @@ package struct OFREPBulkAnswer: Sendable, Equatable {
     ///   - data: The body.
     ///   - baseURL: The configured base URL: the origin of an `endpoint` without one, and what a relative `url`
     ///     is resolved against.
+    ///   - expectedFlags: how many flags the answer probably has (the last answer's count): room is made for them
+    ///     at once.
     /// - Throws: a message naming the member that is wrong and what was expected.
-    package static func read(_ data: Data, baseURL: URL) throws(OFREPAnswerError) -> OFREPBulkAnswer {
+    package static func read(_ data: Data, baseURL: URL, expectedFlags: Int = 0) throws(OFREPAnswerError)
+        -> OFREPBulkAnswer
+    {
         var body = BodyReader()
+        body.flags.reserveCapacity(max(0, expectedFlags))
         do throws(ReadFailure) {
             try JSONReader.withText(data) { reader throws(ReadFailure) in try body.read(&reader) }
         } catch {
