@@ -68,6 +68,7 @@ package final class ServedSnapshot: Sendable {
         if let ifNoneMatch, ServerReply.matches(ifNoneMatch, etag) { return ServerReply(status: 304, etag: etag) }
         guard flags.count <= cachedBodyLimit else { return ServerReply(status: 200, stream: chunks(self), etag: etag) }
         let kind = BodyKey(kind: kind, variant: variant)
+        bodies.ask(kind, gzip: acceptsGzip)
         guard let plain = bodies.body(kind, of: self, chunks: chunks) else {
             return ServerReply(status: 200, buffer: ByteBuffer(bytes: chunks(self).bytes), etag: etag)
         }
@@ -78,9 +79,10 @@ package final class ServedSnapshot: Sendable {
         return ServerReply(status: 200, buffer: plain, etag: etag)
     }
 
-    /// Renders now the bodies `previous` was asked for (and compresses those it compressed), so that the first
-    /// requests after a change find them made or being made. The change feed calls it once the change is announced,
-    /// while the clients' refetches are on their way.
+    /// Renders now the bodies `previous` was asked for (and compresses those asked for compressed), so that the
+    /// first requests after a change find them made or being made. The change feed calls it once the change is
+    /// announced, while the clients' refetches are on their way. A body `previous` only had prepared, never asked
+    /// for, is not made again: a client that stopped asking costs nothing from the next change on.
     /// - Parameter previous: the snapshot this one replaces.
     package func prepareBodies(like previous: ServedSnapshot) {
         guard flags.count <= cachedBodyLimit else { return }
@@ -146,8 +148,26 @@ final class BodyCache: Sendable {
         var chunks: [BodyKey: Chunks] = [:]
     }
 
+    /// The bodies requests asked for, and whether compressed (a body may be asked both ways).
+    private struct Asked {
+        var plain: Set<BodyKey> = []
+        var gzipped: Set<BodyKey> = []
+    }
+
     private let rendered = AnnotatedMutex(Rendered())
     private let compressed = AnnotatedMutex<[BodyKey: ByteBuffer]>([:])
+    private let asked = AnnotatedMutex(Asked())
+
+    /// Notes that a request asked for the body of `kind` (compressed when `gzip`): the next snapshot prepares it.
+    func ask(_ kind: BodyKey, gzip: Bool) {
+        asked.withLock { asked in
+            if gzip {
+                if !asked.gzipped.contains(kind) { asked.gzipped.insert(kind) }
+            } else if !asked.plain.contains(kind) {
+                asked.plain.insert(kind)
+            }
+        }
+    }
 
     /// The body of `kind` compressed with gzip, made once from `plain`; `nil` if zlib refused. Level 1: the first
     /// request after a change waits for it, and level 6 took three times as long for a sixth fewer bytes.
@@ -174,9 +194,14 @@ final class BodyCache: Sendable {
         }
     }
 
-    /// The bodies kept: how each was rendered, and whether it was also compressed.
+    /// The bodies requests asked for: how each was rendered, and whether it was asked for compressed.
     var recipes: [(kind: BodyKey, chunks: Chunks, gzipped: Bool)] {
-        let gzipped = Set(compressed.withLock { $0.keys })
-        return rendered.withLock { cache in cache.chunks.map { ($0.key, $0.value, gzipped.contains($0.key)) } }
+        let asked = asked.withLock { $0 }
+        return rendered.withLock { cache in
+            cache.chunks.compactMap { kind, chunks in
+                let gzipped = asked.gzipped.contains(kind)
+                return gzipped || asked.plain.contains(kind) ? (kind, chunks, gzipped) : nil
+            }
+        }
     }
 }
