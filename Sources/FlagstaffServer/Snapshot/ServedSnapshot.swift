@@ -68,7 +68,6 @@ package final class ServedSnapshot: Sendable {
         if let ifNoneMatch, ServerReply.matches(ifNoneMatch, etag) { return ServerReply(status: 304, etag: etag) }
         guard flags.count <= cachedBodyLimit else { return ServerReply(status: 200, stream: chunks(self), etag: etag) }
         let kind = BodyKey(kind: kind, variant: variant)
-        bodies.ask(kind, gzip: acceptsGzip)
         guard let plain = bodies.body(kind, of: self, chunks: chunks) else {
             return ServerReply(status: 200, buffer: ByteBuffer(bytes: chunks(self).bytes), etag: etag)
         }
@@ -87,10 +86,11 @@ package final class ServedSnapshot: Sendable {
     package func prepareBodies(like previous: ServedSnapshot) {
         guard flags.count <= cachedBodyLimit else { return }
         for recipe in previous.bodies.recipes {
-            guard let plain = bodies.body(recipe.kind, of: self, chunks: recipe.chunks), recipe.gzipped else {
+            guard let plain = bodies.body(recipe.kind, of: self, chunks: recipe.chunks, asked: false), recipe.gzipped
+            else {
                 continue
             }
-            _ = bodies.gzipped(recipe.kind, of: plain)
+            _ = bodies.gzipped(recipe.kind, of: plain, asked: false)
         }
     }
 
@@ -146,61 +146,58 @@ final class BodyCache: Sendable {
     private struct Rendered {
         var bodies: [BodyKey: ByteBuffer] = [:]
         var chunks: [BodyKey: Chunks] = [:]
+        /// The bodies requests asked for (not only prepared).
+        var asked: Set<BodyKey> = []
     }
 
-    /// The bodies requests asked for, and whether compressed (a body may be asked both ways).
-    private struct Asked {
-        var plain: Set<BodyKey> = []
-        var gzipped: Set<BodyKey> = []
+    private struct Compressed {
+        var bodies: [BodyKey: ByteBuffer] = [:]
+        /// The bodies requests asked for compressed.
+        var asked: Set<BodyKey> = []
     }
 
     private let rendered = AnnotatedMutex(Rendered())
-    private let compressed = AnnotatedMutex<[BodyKey: ByteBuffer]>([:])
-    private let asked = AnnotatedMutex(Asked())
-
-    /// Notes that a request asked for the body of `kind` (compressed when `gzip`): the next snapshot prepares it.
-    func ask(_ kind: BodyKey, gzip: Bool) {
-        asked.withLock { asked in
-            if gzip {
-                if !asked.gzipped.contains(kind) { asked.gzipped.insert(kind) }
-            } else if !asked.plain.contains(kind) {
-                asked.plain.insert(kind)
-            }
-        }
-    }
+    private let compressed = AnnotatedMutex(Compressed())
 
     /// The body of `kind` compressed with gzip, made once from `plain`; `nil` if zlib refused. Level 1: the first
     /// request after a change waits for it, and level 6 took three times as long for a sixth fewer bytes.
-    func gzipped(_ kind: BodyKey, of plain: ByteBuffer) -> ByteBuffer? {
+    /// - Parameter asked: whether a request asks for it (then the next snapshot prepares it), or a change prepares it.
+    func gzipped(_ kind: BodyKey, of plain: ByteBuffer, asked: Bool = true) -> ByteBuffer? {
         compressed.withLock { cache in
-            if let body = cache[kind] { return body }
+            if asked, !cache.asked.contains(kind) { cache.asked.insert(kind) }
+            if let body = cache.bodies[kind] { return body }
             guard let bytes = Gzip.compress(Array(plain.readableBytesView), level: 1) else { return nil }
             let body = ByteBuffer(bytes: bytes)
-            cache[kind] = body
+            cache.bodies[kind] = body
             return body
         }
     }
 
     /// The body of `kind`, rendered by `chunks` on first use; `nil` when ``maximumBodies`` other bodies are kept
     /// already.
-    func body(_ kind: BodyKey, of snapshot: ServedSnapshot, chunks: @escaping Chunks) -> ByteBuffer? {
+    /// - Parameter asked: whether a request asks for it (then the next snapshot prepares it), or a change prepares it.
+    func body(_ kind: BodyKey, of snapshot: ServedSnapshot, chunks: @escaping Chunks, asked: Bool = true) -> ByteBuffer?
+    {
         rendered.withLock { cache in
-            if let body = cache.bodies[kind] { return body }
+            if let body = cache.bodies[kind] {
+                if asked, !cache.asked.contains(kind) { cache.asked.insert(kind) }
+                return body
+            }
             guard cache.bodies.count < Self.maximumBodies else { return nil }
             let body = ByteBuffer(bytes: chunks(snapshot).bytes)
             cache.bodies[kind] = body
             cache.chunks[kind] = chunks
+            if asked { cache.asked.insert(kind) }
             return body
         }
     }
 
     /// The bodies requests asked for: how each was rendered, and whether it was asked for compressed.
     var recipes: [(kind: BodyKey, chunks: Chunks, gzipped: Bool)] {
-        let asked = asked.withLock { $0 }
+        let gzipped = compressed.withLock { $0.asked }
         return rendered.withLock { cache in
             cache.chunks.compactMap { kind, chunks in
-                let gzipped = asked.gzipped.contains(kind)
-                return gzipped || asked.plain.contains(kind) ? (kind, chunks, gzipped) : nil
+                cache.asked.contains(kind) ? (kind, chunks, gzipped.contains(kind)) : nil
             }
         }
     }
