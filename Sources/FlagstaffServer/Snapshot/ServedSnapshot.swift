@@ -143,32 +143,32 @@ final class BodyCache: Sendable {
     /// The renderer of a kept body.
     typealias Chunks = @Sendable (ServedSnapshot) -> BodyChunks
 
-    private struct Rendered {
-        var bodies: [BodyKey: ByteBuffer] = [:]
-        var chunks: [BodyKey: Chunks] = [:]
-        /// The bodies requests asked for (not only prepared).
-        var asked: Set<BodyKey> = []
+    /// A kept body, and whether a request asked for it (not only a change, preparing it).
+    private struct Kept {
+        var body: ByteBuffer
+        var asked: Bool
     }
 
-    private struct Compressed {
-        var bodies: [BodyKey: ByteBuffer] = [:]
-        /// The bodies requests asked for compressed.
-        var asked: Set<BodyKey> = []
+    private struct Rendered {
+        var bodies: [BodyKey: Kept] = [:]
+        var chunks: [BodyKey: Chunks] = [:]
     }
 
     private let rendered = AnnotatedMutex(Rendered())
-    private let compressed = AnnotatedMutex(Compressed())
+    private let compressed = AnnotatedMutex<[BodyKey: Kept]>([:])
 
     /// The body of `kind` compressed with gzip, made once from `plain`; `nil` if zlib refused. Level 1: the first
     /// request after a change waits for it, and level 6 took three times as long for a sixth fewer bytes.
     /// - Parameter asked: whether a request asks for it (then the next snapshot prepares it), or a change prepares it.
     func gzipped(_ kind: BodyKey, of plain: ByteBuffer, asked: Bool = true) -> ByteBuffer? {
         compressed.withLock { cache in
-            if asked, !cache.asked.contains(kind) { cache.asked.insert(kind) }
-            if let body = cache.bodies[kind] { return body }
+            if let index = cache.index(forKey: kind) {
+                if asked, !cache.values[index].asked { cache.values[index].asked = true }
+                return cache.values[index].body
+            }
             guard let bytes = Gzip.compress(Array(plain.readableBytesView), level: 1) else { return nil }
             let body = ByteBuffer(bytes: bytes)
-            cache.bodies[kind] = body
+            cache[kind] = Kept(body: body, asked: asked)
             return body
         }
     }
@@ -179,25 +179,24 @@ final class BodyCache: Sendable {
     func body(_ kind: BodyKey, of snapshot: ServedSnapshot, chunks: @escaping Chunks, asked: Bool = true) -> ByteBuffer?
     {
         rendered.withLock { cache in
-            if let body = cache.bodies[kind] {
-                if asked, !cache.asked.contains(kind) { cache.asked.insert(kind) }
-                return body
+            if let index = cache.bodies.index(forKey: kind) {
+                if asked, !cache.bodies.values[index].asked { cache.bodies.values[index].asked = true }
+                return cache.bodies.values[index].body
             }
             guard cache.bodies.count < Self.maximumBodies else { return nil }
             let body = ByteBuffer(bytes: chunks(snapshot).bytes)
-            cache.bodies[kind] = body
+            cache.bodies[kind] = Kept(body: body, asked: asked)
             cache.chunks[kind] = chunks
-            if asked { cache.asked.insert(kind) }
             return body
         }
     }
 
     /// The bodies requests asked for: how each was rendered, and whether it was asked for compressed.
     var recipes: [(kind: BodyKey, chunks: Chunks, gzipped: Bool)] {
-        let gzipped = compressed.withLock { $0.asked }
+        let gzipped = compressed.withLock { cache in Set(cache.filter(\.value.asked).keys) }
         return rendered.withLock { cache in
             cache.chunks.compactMap { kind, chunks in
-                cache.asked.contains(kind) ? (kind, chunks, gzipped.contains(kind)) : nil
+                cache.bodies[kind]?.asked == true ? (kind, chunks, gzipped.contains(kind)) : nil
             }
         }
     }
