@@ -1,13 +1,13 @@
 import Foundation
 
 /// `swift run -c release flagstaff-bench [core] [settings] [console] [terminal] [cli] [remote] [unleash] [unleash-client] [manifest] [history] [serve] [store]`
-/// (and `console-bulk`, part of `console`): runs the named
+/// (and `console-bulk`, part of `console`, and `serve-link`, part of `serve`): runs the named
 /// benchmarks, or all of them when none is named, and prints the figures.
 @main
 enum BenchMain {
     static let areas = [
         "core", "settings", "console", "console-bulk", "terminal", "cli", "remote", "unleash", "unleash-client",
-        "manifest", "history", "serve", "store",
+        "manifest", "history", "serve", "serve-link", "store",
     ]
 
     static func main() {
@@ -39,6 +39,12 @@ enum BenchMain {
         if wants("serve") { ServeBench.run() }
         #else
         if requested.contains("serve") { print("serve: this build has no server (the Server trait is off)") }
+        #endif
+        // Part of `serve`: only the Swift link client's two rows, when named.
+        #if Server
+        if requested.contains("serve-link") { ServeBench.runLink() }
+        #else
+        if requested.contains("serve-link") { print("serve-link: this build has no server (the Server trait is off)") }
         #endif
         if wants("store") { StoreBench.run() }
         // Part of `console`; alone when named, for profiling.

@@ -64,26 +64,67 @@ enum ServeBench {
                 String(
                     format: "  of the 304s above and below, answered on the event loop (before the router): %d",
                     server.earlyNotModified.value))
-            let key = registry.allFeatures.first { $0.settingType == .boolean }?.key ?? ""
-            let keyPress = ServeStreamBench.linkLatencies(port: port, manifest: manifest, key: key, changes: 101) {
-                try? registry.setOverrideValues([key: $0 % 2 == 0 ? .on : .off])
-            }
-            reportLatencies(
-                "key press (a change in the serving process, as console --serve makes it) → Swift link client's registry",
-                keyPress, budget: "p50 ≤ 10 ms, p99 ≤ 50 ms")
+            keyPress(port: port, registry: registry, manifest: manifest)
             streams(port: port, registry: registry, notModified: notModified)
         }
         separateProcesses()
         print(String(format: "load average after: %@", loadAverage()))
     }
 
+    /// Only the two rows of the Swift link client (`flagstaff-bench serve-link`): a key press in the serving
+    /// process, and `flagstaff set` in another one (when the release `flagstaff` is built).
+    static func runLink() {
+        print("== serve-link (key press and flagstaff set → Swift link client, 1,000 flags, 127.0.0.1) ==")
+        print(String(format: "load average before: %@", loadAverage()))
+        let manifest = BenchManifest.make(flagCount: 1_000)
+        guard let registry = try? AnyFeatureRegistry(manifest: manifest) else {
+            return print("serve-link: cannot build the registry")
+        }
+        withServer(registry) { _, port in keyPress(port: port, registry: registry, manifest: manifest) }
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("flagstaff-link-bench-\(getpid())")
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        if let executable = releaseFlagstaff() {
+            setInAnotherProcess(executable, scratch: scratch)
+        } else {
+            print(
+                "  flagstaff set → link client: not measured (build it first: swift build -c release --product flagstaff)"
+            )
+        }
+        print(String(format: "load average after: %@", loadAverage()))
+    }
+
+    /// Key press (a change of the registry served) → the Swift link client's registry, 100 changes.
+    private static func keyPress(port: Int, registry: AnyFeatureRegistry, manifest: RegistryManifest) {
+        let key = registry.allFeatures.first { $0.settingType == .boolean }?.key ?? ""
+        let keyPress = ServeStreamBench.linkLatencies(port: port, manifest: manifest, key: key, changes: 101) {
+            try? registry.setOverrideValues([key: $0 % 2 == 0 ? .on : .off])
+        }
+        reportLatencies(
+            "key press (a change in the serving process, as console --serve makes it) → Swift link client's registry",
+            keyPress, budget: "p50 ≤ 10 ms, p99 ≤ 50 ms")
+    }
+
+    /// `flagstaff set` in another process → the Swift link client's registry, 30 changes.
+    private static func setInAnotherProcess(_ executable: URL, scratch: URL) {
+        reportLatencies(
+            "flagstaff set in another process (from its start) → Swift link client's registry",
+            ServeStreamBench.setInAnotherProcess(
+                executable, scratch: scratch.appendingPathComponent("set"), changes: 31),
+            budget: "p99 ≤ 100 ms")
+    }
+
+    /// The release `flagstaff` beside this benchmark, if it is built.
+    private static func releaseFlagstaff() -> URL? {
+        let directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        let executable = directory.appendingPathComponent("flagstaff")
+        return FileManager.default.isExecutableFile(atPath: executable.path) ? executable : nil
+    }
+
     /// Resident memory of the `flagstaff serve` process (the release build beside this benchmark) serving a
     /// 100,000-flag manifest: after start, and after each body has been requested (the budget's reading). Then the
     /// same process kind side by side with nginx (``ServeNginxBench``).
     private static func separateProcesses() {
-        let directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        let executable = directory.appendingPathComponent("flagstaff")
-        guard FileManager.default.isExecutableFile(atPath: executable.path) else {
+        guard let executable = releaseFlagstaff() else {
             return print(
                 "  RSS of flagstaff serve and the nginx side by side: not measured (build it first: swift build -c release --product flagstaff)"
             )
@@ -91,11 +132,7 @@ enum ServeBench {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("flagstaff-serve-bench-\(getpid())")
         defer { try? FileManager.default.removeItem(at: scratch) }
         ServeNginxBench.run(flagstaff: executable, scratch: scratch)
-        reportLatencies(
-            "flagstaff set in another process (from its start) → Swift link client's registry",
-            ServeStreamBench.setInAnotherProcess(
-                executable, scratch: scratch.appendingPathComponent("set"), changes: 31),
-            budget: "p99 ≤ 100 ms")
+        setInAnotherProcess(executable, scratch: scratch)
         ServePythonBench.run(flagstaff: executable, scratch: scratch)
         guard let manifest = try? BenchManifest.writeTemporaryFile(flagCount: 100_000) else {
             return print("  RSS of flagstaff serve: cannot write the manifest")

@@ -33,6 +33,39 @@ import Testing
         #expect(renders.withLock { $0 } == 3)
     }
 
+    @Test("a body only prepared, never asked for, is not prepared again by the next change")
+    func preparesOnlyWhatIsStillAsked() throws {
+        let registry = try ServedFixtures.registry()
+        let renders = AnnotatedMutex(0)
+        let chunks: @Sendable (ServedSnapshot) -> BodyChunks = { snapshot in
+            renders.withLock { $0 += 1 }
+            return OFREPBodies.bulkChunks(snapshot)
+        }
+        let first = ServedSnapshot(registry: registry)
+        _ = first.reply(.ofrepBulk, variant: "poller", ifNoneMatch: nil, chunks: chunks)
+        var previous = first
+        // The poller asked once: the next change prepares its body, the ones after it no longer.
+        for (change, expected) in [(1, 2), (2, 2), (3, 2)] {
+            try registry.setOverrideValues(["maxItems": OverrideValue(json: "\(50 + change)")])
+            let next = ServedSnapshot(registry: registry)
+            next.prepareBodies(like: previous)
+            #expect(renders.withLock { $0 } == expected, "change \(change)")
+            previous = next
+        }
+        // Asked again (plain, as before): the change after prepares it again, still uncompressed.
+        let asked = previous.reply(.ofrepBulk, variant: "poller", ifNoneMatch: nil, chunks: chunks)
+        #expect(asked.contentEncoding == nil)
+        #expect(renders.withLock { $0 } == 3)
+        try registry.setOverrideValues(["maxItems": OverrideValue(json: "60")])
+        let last = ServedSnapshot(registry: registry)
+        last.prepareBodies(like: previous)
+        #expect(renders.withLock { $0 } == 4)
+        #expect(
+            last.reply(.ofrepBulk, variant: "poller", ifNoneMatch: nil, chunks: chunks).allBytes
+                == OFREPBodies.bulk(last))
+        #expect(renders.withLock { $0 } == 4)
+    }
+
     @Test("requests that come together for a body not made yet make it once")
     func madeOnce() async throws {
         let snapshot = ServedSnapshot(registry: try ServedFixtures.registry())

@@ -23,27 +23,62 @@ extension AnyFeatureRegistry {
         var outcome = LinkOutcome()
         core.writes.withLock { _ in
             for member in allFeatures {
-                var value = values[member.key]
-                if let offered = value {
-                    do throws(SettingValueError) {
-                        try member.validate(offered)
-                    } catch {
-                        outcome.problems[member.key] = error.reason
-                        value = nil
-                    }
-                }
-                // Cheap for the many members without a linked value before or after.
-                if value == nil, member.linkedValue == nil { continue }
-                if member.applyLinkedValue(value, server: server) { outcome.changedKeys.append(member.key) }
+                applyLinkedValue(values[member.key], to: member, server: server, &outcome)
             }
         }
+        announceLinkedChanges(outcome)
+        return outcome
+    }
+
+    /// As ``applyLinkedValues(_:server:)``, for the members of `keys` only: each takes its value in `values`, or
+    /// loses its linked value when `values` has none; every other member keeps its linked value. What a link
+    /// does with an answer that changed a few keys (no work for the others).
+    /// - Parameters:
+    ///   - values: the values of (some of) `keys`.
+    ///   - keys: the keys to update; keys no member has are ignored.
+    ///   - server: names the server in explanations.
+    /// - Returns: the keys that changed and the values refused, among `keys`.
+    @discardableResult
+    package func updateLinkedValues(_ values: [String: OverrideValue], keys: Set<String>, server: String)
+        -> LinkOutcome
+    {
+        var outcome = LinkOutcome()
+        core.writes.withLock { _ in
+            for key in keys {
+                guard let member = feature(forKey: key) else { continue }
+                applyLinkedValue(values[key], to: member, server: server, &outcome)
+            }
+        }
+        announceLinkedChanges(outcome)
+        return outcome
+    }
+
+    /// Validates and applies one member's linked value (under the registry's write lock).
+    private func applyLinkedValue(
+        _ offered: OverrideValue?, to member: AnyFeature, server: String, _ outcome: inout LinkOutcome
+    ) {
+        var value = offered
+        if let offered {
+            do throws(SettingValueError) {
+                try member.validate(offered)
+            } catch {
+                outcome.problems[member.key] = error.reason
+                value = nil
+            }
+        }
+        // Cheap for the many members without a linked value before or after.
+        if value == nil, member.linkedValue == nil { return }
+        if member.applyLinkedValue(value, server: server) { outcome.changedKeys.append(member.key) }
+    }
+
+    /// Tells subscribers and observers what a link changed.
+    private func announceLinkedChanges(_ outcome: LinkOutcome) {
         if !outcome.changedKeys.isEmpty {
             core.generation.add(1, ordering: .releasing)
             notify(FeatureChange(distinctKeys: outcome.changedKeys, origin: .remote))
         } else {
             announceObservedChanges()
         }
-        return outcome
     }
 
     /// The members that have a linked value now.

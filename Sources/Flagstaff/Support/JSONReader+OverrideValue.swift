@@ -3,7 +3,7 @@
 extension JSONReader {
     /// The value at `offset` as an override value. `"on"`, `"off"` and plain strings are taken from the text as
     /// they are; other values are written canonically.
-    mutating func readOverrideValue() throws(ReadFailure) -> OverrideValue {
+    package mutating func readOverrideValue() throws(ReadFailure) -> OverrideValue {
         guard byte == UInt8(ascii: "\"") else {
             var text = ""
             try appendCanonical(to: &text)

@@ -1,7 +1,7 @@
 /// Strings: a fast path for text without escapes, full JSON escapes, strict UTF-8.
 extension JSONReader {
     /// Reads a string at `"`. Text without escapes comes back as its bytes (checked UTF-8).
-    mutating func readStringToken() throws(ReadFailure) -> StringToken {
+    package mutating func readStringToken() throws(ReadFailure) -> StringToken {
         let quote = offset
         var index = offset + 1
         while true {

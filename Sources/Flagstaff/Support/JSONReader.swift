@@ -126,7 +126,7 @@ package struct JSONReader {
     }
 
     /// Moves to the next element of an array: `false` after the closing `]`. Leaves `offset` at the element.
-    @inline(__always) mutating func nextElement(_ first: inout Bool) throws(ReadFailure) -> Bool {
+    @inline(__always) package mutating func nextElement(_ first: inout Bool) throws(ReadFailure) -> Bool {
         skipWhitespace()
         if first {
             first = false

@@ -21,7 +21,7 @@ extension JSONSettingValue {
         }
 
         /// The reader's failure.
-        init(_ failure: ReadFailure) {
+        package init(_ failure: ReadFailure) {
             if failure.isDuplicate {
                 self.init(detail: nil, duplicate: failure.components)
             } else if failure.location == nil && !failure.path.isEmpty {

@@ -1,3 +1,4 @@
+import Flagstaff
 import FlagstaffFirebase
 import FlagstaffRemote
 import Foundation
@@ -27,19 +28,28 @@ extension FuzzTarget {
     }
 
     /// ``OFREPBulkAnswer/read(_:baseURL:)``: an answer, or an ``OFREPAnswerError`` that says what is wrong; every
-    /// event stream it offers is an HTTP(S) URL.
+    /// event stream it offers is an HTTP(S) URL. Its one pass accepts exactly the texts the tree reader
+    /// (`JSONValue.read`) accepts, and keeps one flag per distinct key.
     static let ofrepBulk = FuzzTarget(
         name: "ofrep-bulk",
         summary: "OFREP bulk evaluation answer (OFREPBulkAnswer.read)"
     ) { data in
         let base = URL(string: "http://127.0.0.1:8080/base/") ?? URL(fileURLWithPath: "/")
+        let tree = try? JSONValue.read(data)
         do {
             let answer = try OFREPBulkAnswer.read(data, baseURL: base)
             for url in answer.eventStreams where !["http", "https"].contains(url.scheme?.lowercased() ?? "") {
                 FuzzCheck.fail("OFREPBulkAnswer offered a stream that is not HTTP(S): \(url)")
             }
+            guard case .array(let flags)? = tree?["flags"] else {
+                FuzzCheck.fail("OFREPBulkAnswer read a body whose tree has no flags array")
+            }
+            let keys = Set(flags.compactMap { $0["key"]?.stringValue })
+            FuzzCheck.equal(Set(answer.flags.keys), keys, "OFREP bulk answer keys")
         } catch {
             FuzzCheck.described(error, as: OFREPAnswerError.self, by: "OFREPBulkAnswer.read")
+            let notJSON = "\(error)".hasPrefix("the body is not JSON")
+            FuzzCheck.equal(notJSON, tree == nil, "OFREP bulk answer refused as not JSON where the tree reader agrees")
         }
     }
 

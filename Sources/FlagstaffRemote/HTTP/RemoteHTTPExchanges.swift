@@ -35,7 +35,15 @@ final class RemoteHTTPExchanges: NSObject, URLSessionDataDelegate, @unchecked Se
         var cancel: URLSessionDataTask?
     }
 
+    /// A long-lived exchange whose body is handed over piece by piece (``RemoteHTTPTransport/openStream(_:idleTimeout:)``).
+    private struct StreamExchange {
+        let url: URL
+        let timeout: Duration
+        let events: AsyncStream<RemoteHTTPStreamEvent>.Continuation
+    }
+
     private let table = AnnotatedMutex([Int: Exchange]())
+    private let streams = AnnotatedMutex([Int: StreamExchange]())
     /// Where deadlines fire and tasks are cancelled: a private serial queue, never the cooperative pool.
     let queue: DispatchQueue
     /// Where the session calls this delegate. Held here because `OperationQueue.underlyingQueue` does not retain
@@ -54,6 +62,32 @@ final class RemoteHTTPExchanges: NSObject, URLSessionDataDelegate, @unchecked Se
         queue.asyncAfter(deadline: .now() + Self.dispatchInterval(timeout)) { [weak self] in
             self?.finish(id, .failure(.timedOut(after: timeout, url: url)), cancelling: true)
         }
+    }
+
+    /// Registers a streaming task that is not resumed yet: its events go to `events` until it ends or
+    /// ``closeStream(_:)``.
+    func openStream(
+        _ task: URLSessionDataTask, url: URL, timeout: Duration, events: AsyncStream<RemoteHTTPStreamEvent>.Continuation
+    ) {
+        streams.withLock { $0[task.taskIdentifier] = StreamExchange(url: url, timeout: timeout, events: events) }
+    }
+
+    /// Stops a streaming task (its consumer stopped): no more events; the task is cancelled on ``queue``.
+    func closeStream(_ task: URLSessionDataTask) {
+        _ = streams.withLock { $0.removeValue(forKey: task.taskIdentifier) }
+        queue.async { task.cancel() }
+    }
+
+    /// The stream of a task, if it is one.
+    private func stream(_ id: Int) -> StreamExchange? {
+        streams.withLock { $0[id] }
+    }
+
+    /// Ends a stream with `error` (`nil`: the server ended the body).
+    private func endStream(_ id: Int, _ error: RemoteHTTPError?) {
+        guard let stream = streams.withLock({ $0.removeValue(forKey: id) }) else { return }
+        stream.events.yield(.finished(error))
+        stream.events.finish()
     }
 
     /// Waits for the outcome of an opened task.
@@ -98,6 +132,7 @@ final class RemoteHTTPExchanges: NSObject, URLSessionDataDelegate, @unchecked Se
     private func finishAll() {
         let ids = table.withLock { Array($0.keys) }
         for id in ids { finish(id, .failure(.cancelled), cancelling: false) }
+        for id in streams.withLock({ Array($0.keys) }) { endStream(id, .cancelled) }
     }
 
     // MARK: URLSessionDataDelegate
@@ -107,6 +142,20 @@ final class RemoteHTTPExchanges: NSObject, URLSessionDataDelegate, @unchecked Se
         completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
     ) {
         let id = dataTask.taskIdentifier
+        if let stream = stream(id) {
+            guard let http = response as? HTTPURLResponse else {
+                endStream(id, .notHTTP(stream.url))
+                completionHandler(.cancel)
+                return
+            }
+            var headers: [String: String] = [:]
+            for (name, value) in http.allHeaderFields {
+                if let name = name as? String, let value = value as? String { headers[name.lowercased()] = value }
+            }
+            stream.events.yield(.response(status: http.statusCode, headers: headers))
+            completionHandler(.allow)
+            return
+        }
         let failure = table.withLock { table -> RemoteHTTPError? in
             guard let exchange = table[id], exchange.outcome == nil else { return .cancelled }
             guard let http = response as? HTTPURLResponse else { return .notHTTP(exchange.url) }
@@ -127,6 +176,10 @@ final class RemoteHTTPExchanges: NSObject, URLSessionDataDelegate, @unchecked Se
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         let id = dataTask.taskIdentifier
+        if let stream = stream(id) {
+            stream.events.yield(.data(data))
+            return
+        }
         let failure = table.withLock { table -> RemoteHTTPError? in
             guard let exchange = table[id], exchange.outcome == nil else { return nil }
             guard exchange.body.count + data.count <= exchange.limit else {
@@ -141,6 +194,10 @@ final class RemoteHTTPExchanges: NSObject, URLSessionDataDelegate, @unchecked Se
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         let id = task.taskIdentifier
+        if let stream = stream(id) {
+            endStream(id, error.map { RemoteHTTPError.from($0, url: stream.url, timeout: stream.timeout) })
+            return
+        }
         let outcome = table.withLock { table -> Outcome? in
             guard let exchange = table[id], exchange.outcome == nil else { return nil }
             if let error { return .failure(RemoteHTTPError.from(error, url: exchange.url, timeout: exchange.timeout)) }

@@ -96,6 +96,45 @@ package final class RemoteHTTPTransport: Sendable {
         }
     }
 
+    /// Starts a long-lived request (an event stream) on this transport's session and hands its response over
+    /// piece by piece, as ``RemoteHTTPStreamTransport/open(_:idleTimeout:)`` does (no body limit; the connection
+    /// fails as timed out after `idleTimeout` of silence).
+    ///
+    /// On the session of ``send(_:timeout:)``: a stream opened after a request takes that request's idle
+    /// connection. With FoundationNetworking this matters: a stream on a connection it has to open keeps a
+    /// write-readiness source armed for as long as the stream lasts (the socket is always writable), which keeps a
+    /// core busy in libdispatch (docs/performance.md, "A key press to a linked app").
+    /// - Returns: The events; the stream finishes after ``RemoteHTTPStreamEvent/finished(_:)``. Stopping the
+    ///   iteration (or cancelling the iterating task) cancels the request.
+    package func openStream(_ request: RemoteHTTPRequest, idleTimeout: Duration) -> AsyncStream<RemoteHTTPStreamEvent> {
+        var urlRequest = URLRequest(url: request.url)
+        urlRequest.httpMethod = request.method
+        urlRequest.cachePolicy = .reloadIgnoringLocalCacheData
+        let seconds = Double(idleTimeout.components.seconds) + Double(idleTimeout.components.attoseconds) / 1e18
+        urlRequest.timeoutInterval = max(1, seconds.rounded(.up))
+        for field in request.headers { urlRequest.setValue(field.value, forHTTPHeaderField: field.name) }
+        urlRequest.httpBody = request.body
+
+        let (stream, continuation) = AsyncStream.makeStream(of: RemoteHTTPStreamEvent.self)
+        let (task, exchanges) = current.withLock { current -> (URLSessionDataTask, RemoteHTTPExchanges) in
+            let generation = current ?? makeGeneration()
+            current = generation
+            let task = generation.session.dataTask(with: urlRequest)
+            generation.exchanges.openStream(task, url: request.url, timeout: idleTimeout, events: continuation)
+            return (task, generation.exchanges)
+        }
+        let handle = TaskHandle(task: task)
+        continuation.onTermination = { _ in exchanges.closeStream(handle.task) }
+        task.resume()
+        return stream
+    }
+
+    /// A task, for cancelling it from a termination handler.
+    private struct TaskHandle: @unchecked Sendable {
+        // @unchecked: URLSession tasks are thread-safe; the reference is immutable.
+        let task: URLSessionDataTask
+    }
+
     private func makeGeneration() -> Generation {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.urlCache = nil

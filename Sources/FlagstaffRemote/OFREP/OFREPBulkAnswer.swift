@@ -12,58 +12,56 @@ package struct OFREPBulkAnswer: Sendable, Equatable {
     /// none says (ADR-0008: the provider then assumes 120 s).
     package var inactivityDelay: Duration?
 
-    /// Reads a body.
+    /// Reads a body in one pass with the package's ``JSONReader``, straight into the flags (no tree of the
+    /// body is built). The text must be strict JSON without a repeated member name anywhere; a value of the wrong
+    /// type where a string is expected (`reason`, `variant`, …) counts as absent.
     /// - Parameters:
     ///   - data: The body.
     ///   - baseURL: The configured base URL: the origin of an `endpoint` without one, and what a relative `url`
     ///     is resolved against.
+    ///   - expectedFlags: how many flags the answer probably has (the last answer's count): room is made for them
+    ///     at once.
     /// - Throws: a message naming the member that is wrong and what was expected.
-    package static func read(_ data: Data, baseURL: URL) throws(OFREPAnswerError) -> OFREPBulkAnswer {
-        let root: JSONValue
-        do {
-            root = try JSONValue.read(data)
+    package static func read(_ data: Data, baseURL: URL, expectedFlags: Int = 0) throws(OFREPAnswerError)
+        -> OFREPBulkAnswer
+    {
+        var body = BodyReader()
+        body.flags.reserveCapacity(max(0, expectedFlags))
+        do throws(ReadFailure) {
+            try JSONReader.withText(data) { reader throws(ReadFailure) in try body.read(&reader) }
         } catch {
-            throw OFREPAnswerError("the body is not JSON\(error.detail.map { " (\($0))" } ?? "")")
-        }
-        guard case .object = root else { throw OFREPAnswerError("the body is not a JSON object") }
-        guard case .array(let list) = root["flags"] else {
-            throw OFREPAnswerError("\"flags\" is missing or not an array")
-        }
-        var flags: [String: OFREPFlag] = [:]
-        for (index, entry) in list.enumerated() {
-            guard case .object = entry, let key = entry["key"]?.string else {
-                throw OFREPAnswerError("flags[\(index)] is not an object with a string \"key\"")
+            let syntax = JSONValue.SyntaxError(error)
+            var detail = syntax.detail
+            if case .member(let name)? = syntax.duplicate?.last {
+                detail = "the name \(JSONText.quoted(name)) appears more than once"
             }
-            let value = entry["value"].flatMap { $0 == .null ? nil : $0.overrideValue }
-            flags[key] = OFREPFlag(
-                key: key, value: value, reason: entry["reason"]?.string, variant: entry["variant"]?.string,
-                errorCode: entry["errorCode"]?.string, errorDetails: entry["errorDetails"]?.string)
+            throw OFREPAnswerError("the body is not JSON\(detail.map { " (\($0))" } ?? "")")
         }
+        // What is wrong with the shape is said once the whole text is known to be JSON, in the order of the checks:
+        // the body, its flags, then its event streams.
+        if let problem = body.problem ?? body.flagsProblem ?? body.streamsProblem { throw OFREPAnswerError(problem) }
         var streams: [URL] = []
         var inactivityDelay: Duration?
-        if let offered = root["eventStreams"] {
-            guard case .array(let array) = offered else {
-                throw OFREPAnswerError("\"eventStreams\" is not an array")
-            }
-            for stream in array where stream["type"]?.string == "sse" {
-                guard let url = streamURL(stream, baseURL: baseURL) else { continue }
-                if !streams.contains(url) { streams.append(url) }
-                if let delay = inactivitySeconds(stream["inactivityDelaySec"]) {
-                    inactivityDelay = min(inactivityDelay ?? .seconds(delay), .seconds(delay))
-                }
+        for stream in body.streams where stream["type"]?.stringValue == "sse" {
+            guard let url = streamURL(stream, baseURL: baseURL) else { continue }
+            if !streams.contains(url) { streams.append(url) }
+            if let delay = inactivitySeconds(stream["inactivityDelaySec"]) {
+                inactivityDelay = min(inactivityDelay ?? .seconds(delay), .seconds(delay))
             }
         }
-        return OFREPBulkAnswer(flags: flags, eventStreams: streams, inactivityDelay: inactivityDelay)
+        return OFREPBulkAnswer(flags: body.flags, eventStreams: streams, inactivityDelay: inactivityDelay)
     }
 
     /// An event stream's URL: its `url` (relative ones against `baseURL`), else `origin` + `requestUri` of its
     /// `endpoint` (the base URL's origin when it has none); `nil` when neither is usable or it is not HTTP(S).
     static func streamURL(_ stream: JSONValue, baseURL: URL) -> URL? {
         var url: URL?
-        if let text = stream["url"]?.string {
+        if let text = stream["url"]?.stringValue {
             url = URL(string: text, relativeTo: baseURL)?.absoluteURL
-        } else if let endpoint = stream["endpoint"], let path = endpoint["requestUri"]?.string, path.hasPrefix("/") {
-            var origin = endpoint["origin"]?.string ?? OFREPBulkAnswer.origin(of: baseURL)
+        } else if let endpoint = stream["endpoint"], let path = endpoint["requestUri"]?.stringValue,
+            path.hasPrefix("/")
+        {
+            var origin = endpoint["origin"]?.stringValue ?? OFREPBulkAnswer.origin(of: baseURL)
             while origin.hasSuffix("/") { origin.removeLast() }
             url = URL(string: origin + path)
         }
@@ -83,6 +81,189 @@ package struct OFREPBulkAnswer: Sendable, Equatable {
     }
 }
 
+/// The one pass over a bulk answer: the flags straight from the text, the (few) event streams as trees.
+private struct BodyReader {
+    var flags: [String: OFREPFlag] = [:]
+    var streams: [JSONValue] = []
+    /// The first thing wrong with the body's, the flags' and the event streams' shape.
+    var problem: String?
+    var flagsProblem: String? = #""flags" is missing or not an array"#
+    var streamsProblem: String?
+    /// Member names other than the known ones of the object being read, to refuse a repeated one (kept between
+    /// objects so that a thousand flags cost no allocation for them).
+    var otherNames: [String] = []
+
+    mutating func read(_ reader: inout JSONReader) throws(ReadFailure) {
+        guard reader.byte == UInt8(ascii: "{") else {
+            try reader.skipValue()
+            problem = "the body is not a JSON object"
+            return
+        }
+        try reader.open()
+        var state = JSONReader.ObjectState()
+        var seen = Seen()
+        var names: [String] = []
+        while let name = try reader.nextFieldName(&state) {
+            if Self.matches(name, "flags") {
+                try seen.insert(1, name)
+                try Self.inside(name) { () throws(ReadFailure) in try readFlags(&reader) }
+            } else if Self.matches(name, "eventStreams") {
+                try seen.insert(2, name)
+                try Self.inside(name) { () throws(ReadFailure) in
+                    guard reader.byte == UInt8(ascii: "[") else {
+                        try reader.skipValue()
+                        streamsProblem = #""eventStreams" is not an array"#
+                        return
+                    }
+                    guard case .array(let list) = try reader.readJSONValue() else { return }
+                    streams = list
+                }
+            } else {
+                let text = name.string
+                guard !names.contains(text) else { throw JSONReader.duplicateMember(text) }
+                names.append(text)
+                try Self.inside(name) { () throws(ReadFailure) in try reader.skipValue() }
+            }
+        }
+    }
+
+    private mutating func readFlags(_ reader: inout JSONReader) throws(ReadFailure) {
+        guard reader.byte == UInt8(ascii: "[") else { return try reader.skipValue() }
+        flagsProblem = nil
+        try reader.open()
+        var first = true
+        var index = 0
+        while try reader.nextElement(&first) {
+            do throws(ReadFailure) {
+                try readFlag(&reader, index: index)
+            } catch {
+                throw error.offset == nil ? error.inside(.index(index)) : error
+            }
+            index += 1
+        }
+    }
+
+    /// The members of a flag this reader keeps.
+    private enum Member: UInt8 {
+        case key, value, reason, variant, errorCode, errorDetails
+
+        init?(_ name: StringToken) {
+            if BodyReader.matches(name, "key") {
+                self = .key
+            } else if BodyReader.matches(name, "value") {
+                self = .value
+            } else if BodyReader.matches(name, "reason") {
+                self = .reason
+            } else if BodyReader.matches(name, "variant") {
+                self = .variant
+            } else if BodyReader.matches(name, "errorCode") {
+                self = .errorCode
+            } else if BodyReader.matches(name, "errorDetails") {
+                self = .errorDetails
+            } else {
+                return nil
+            }
+        }
+    }
+
+    /// One element of `flags`: an object with a string `key`, else the element is recorded as the problem.
+    private mutating func readFlag(_ reader: inout JSONReader, index: Int) throws(ReadFailure) {
+        guard reader.byte == UInt8(ascii: "{") else {
+            try reader.skipValue()
+            refuseFlag(index)
+            return
+        }
+        try reader.open()
+        var state = JSONReader.ObjectState()
+        var seen = Seen()
+        otherNames.removeAll(keepingCapacity: true)
+        var key: String?
+        var flag = OFREPFlag(key: "", value: nil)
+        while let name = try reader.nextFieldName(&state) {
+            let member = Member(name)
+            if let member {
+                try seen.insert(member.rawValue, name)
+            } else {
+                let text = name.string
+                guard !otherNames.contains(text) else { throw JSONReader.duplicateMember(text) }
+                otherNames.append(text)
+            }
+            do throws(ReadFailure) {
+                switch member {
+                case .key: key = try Self.optionalString(&reader)
+                case .value: flag.value = try reader.readNull() ? nil : try reader.readOverrideValue()
+                case .reason: flag.reason = try Self.optionalString(&reader)
+                case .variant: flag.variant = try Self.optionalString(&reader)
+                case .errorCode: flag.errorCode = try Self.optionalString(&reader)
+                case .errorDetails: flag.errorDetails = try Self.optionalString(&reader)
+                case nil: try skipShallow(&reader)
+                }
+            } catch {
+                throw error.inside(.field(name.string))
+            }
+        }
+        guard let key else { return refuseFlag(index) }
+        flag.key = key
+        flags[key] = flag
+    }
+
+    private mutating func refuseFlag(_ index: Int) {
+        if flagsProblem == nil { flagsProblem = "flags[\(index)] is not an object with a string \"key\"" }
+    }
+
+    /// Skips a value; an object of scalars (a flag's `metadata`) is checked for repeated names without a set.
+    private mutating func skipShallow(_ reader: inout JSONReader) throws(ReadFailure) {
+        guard reader.byte == UInt8(ascii: "{") else { return try reader.skipValue() }
+        let outer = otherNames.count
+        defer { otherNames.removeSubrange(outer...) }
+        try reader.open()
+        var state = JSONReader.ObjectState()
+        while let name = try reader.nextFieldName(&state) {
+            let text = name.string
+            guard !otherNames[outer...].contains(text) else { throw JSONReader.duplicateMember(text) }
+            otherNames.append(text)
+            do throws(ReadFailure) { try reader.skipValue() } catch { throw error.inside(.field(text)) }
+        }
+    }
+
+    /// A string, or `nil` for any other value (skipped).
+    private static func optionalString(_ reader: inout JSONReader) throws(ReadFailure) -> String? {
+        guard reader.byte == UInt8(ascii: "\"") else {
+            try reader.skipValue()
+            return nil
+        }
+        return try reader.readStringToken().string
+    }
+
+    /// Runs `body`, naming the member `name` in a failure's path.
+    private static func inside(_ name: StringToken, _ body: () throws(ReadFailure) -> Void) throws(ReadFailure) {
+        do throws(ReadFailure) { try body() } catch { throw error.inside(.field(name.string)) }
+    }
+
+    /// Whether a member name is `expected` (compared as bytes; a name written with escapes is decoded first).
+    fileprivate static func matches(_ name: StringToken, _ expected: StaticString) -> Bool {
+        switch name {
+        case .raw(let bytes):
+            guard bytes.count == expected.utf8CodeUnitCount, let base = bytes.baseAddress else {
+                return bytes.isEmpty && expected.utf8CodeUnitCount == 0
+            }
+            return memcmp(base, expected.utf8Start, bytes.count) == 0
+        case .decoded(let text):
+            return text == expected.description
+        }
+    }
+
+    /// The known members seen in one object, to refuse a repeated one.
+    private struct Seen {
+        var bits: UInt8 = 0
+
+        mutating func insert(_ bit: UInt8, _ name: StringToken) throws(ReadFailure) {
+            guard bits & (1 << bit) == 0 else { throw JSONReader.duplicateMember(name.string) }
+            bits |= 1 << bit
+        }
+    }
+}
+
 /// A `refetchEvaluation` message of an event stream: what to pass back as `flagConfigEtag` and
 /// `flagConfigLastModified`.
 package struct OFREPRefetch: Sendable, Equatable {
@@ -98,9 +279,9 @@ package struct OFREPRefetch: Sendable, Equatable {
     /// The refetch an event's data asks for, or `nil` when the data is not a `refetchEvaluation` message (another
     /// type, or not JSON: ignored, as the spec says for unknown types).
     package static func from(eventData data: String) -> OFREPRefetch? {
-        guard let object = try? JSONValue.read(Data(data.utf8)), object["type"]?.string == "refetchEvaluation"
+        guard let object = try? JSONValue.read(Data(data.utf8)), object["type"]?.stringValue == "refetchEvaluation"
         else { return nil }
-        var refetch = OFREPRefetch(etag: object["etag"]?.string)
+        var refetch = OFREPRefetch(etag: object["etag"]?.stringValue)
         switch object["lastModified"] {
         case .string(let text): refetch.lastModified = text
         case .number(let number): refetch.lastModified = JSONValue.number(number).overrideValue.json
@@ -114,12 +295,4 @@ package struct OFREPRefetch: Sendable, Equatable {
 package struct OFREPAnswerError: Error, Sendable, Equatable, CustomStringConvertible {
     package var description: String
     package init(_ description: String) { self.description = description }
-}
-
-extension JSONValue {
-    /// The string this value is, else `nil`.
-    fileprivate var string: String? {
-        if case .string(let text) = self { return text }
-        return nil
-    }
 }

@@ -12,6 +12,7 @@ public final class OFREPLink: Sendable {
     private struct State {
         var registry: AnyFeatureRegistry?
         var problems: [String: String] = [:]
+        var appliedKeys = 0
     }
 
     /// The provider the values come from.
@@ -30,6 +31,10 @@ public final class OFREPLink: Sendable {
     /// Server values the registry's members refused, by key: why each was not linked.
     public var problems: [String: String] { state.withLock { $0.problems } }
 
+    /// How many server keys the link has put in force or taken back so far (for tests and diagnostics): an answer
+    /// that changed one key adds one.
+    package var appliedKeyCount: Int { state.withLock { $0.appliedKeys } }
+
     /// Whether the link is in force.
     public var isLinked: Bool { state.withLock { $0.registry != nil } }
 
@@ -45,24 +50,43 @@ public final class OFREPLink: Sendable {
         }
     }
 
-    /// Puts the provider's values in force.
-    func apply() {
+    /// Puts the provider's values in force: every key's (`keys` `nil`), or only those of `keys` (the keys an
+    /// answer changed: the others cost nothing).
+    func apply(keys: Set<String>? = nil) {
         state.withLock { state in
             guard let registry = state.registry else { return }
+            let flags = provider.flags
+            let server = provider.options.origin
+            guard let keys else {
+                var values: [String: OverrideValue] = [:]
+                for (key, flag) in flags {
+                    if let value = Self.linkedValue(flag, key: key, in: registry) { values[key] = value }
+                }
+                state.appliedKeys += flags.count
+                state.problems = registry.applyLinkedValues(values, server: server).problems
+                return
+            }
             var values: [String: OverrideValue] = [:]
-            for (key, flag) in provider.flags {
-                guard let value = flag.value, let member = registry.feature(forKey: key) else { continue }
-                if member is AnyFlag {
-                    switch value.json {
-                    case "true": values[key] = .on
-                    case "false": values[key] = .off
-                    default: values[key] = value
-                    }
-                } else {
+            for key in keys {
+                if let flag = flags[key], let value = Self.linkedValue(flag, key: key, in: registry) {
                     values[key] = value
                 }
             }
-            state.problems = registry.applyLinkedValues(values, server: provider.options.origin).problems
+            state.appliedKeys += keys.count
+            let outcome = registry.updateLinkedValues(values, keys: keys, server: server)
+            for key in keys { state.problems[key] = outcome.problems[key] }
+        }
+    }
+
+    /// The value a member takes from a flag: `true`/`false` are `on`/`off` for a flag. `nil` when the server
+    /// has no value for it or no member has its key.
+    private static func linkedValue(_ flag: OFREPFlag, key: String, in registry: AnyFeatureRegistry) -> OverrideValue? {
+        guard let value = flag.value, let member = registry.feature(forKey: key) else { return nil }
+        guard member is AnyFlag else { return value }
+        switch value.json {
+        case "true": return .on
+        case "false": return .off
+        default: return value
         }
     }
 
@@ -84,7 +108,7 @@ extension OFREPProvider {
     /// - Returns: The link; keep it as long as the registry should follow the server.
     public func link(to registry: AnyFeatureRegistry) -> OFREPLink {
         let link = OFREPLink(provider: self, registry: registry)
-        link.keep(onChange { [weak link] _ in link?.apply() })
+        link.keep(onChange { [weak link] keys in link?.apply(keys: keys) })
         registry.attach(self)
         link.apply()
         start()

@@ -103,9 +103,9 @@ extension OFREPProvider {
         var headers = options.headers.sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) }
         headers.append((name: "Content-Type", value: "application/json"))
         headers.append((name: "Accept", value: "application/json"))
-        let etag = state.withLock { state -> String? in
+        let (etag, known) = state.withLock { state -> (String?, Int) in
             state.fetches += 1
-            return state.etag
+            return (state.etag, state.flags.count)
         }
         if trigger != .start, let etag { headers.append((name: "If-None-Match", value: etag)) }
         let request = RemoteHTTPRequest(method: "POST", url: url, headers: headers, body: options.requestBody)
@@ -120,7 +120,8 @@ extension OFREPProvider {
             switch response.status {
             case 200:
                 do {
-                    let answer = try OFREPBulkAnswer.read(response.body, baseURL: options.baseURL)
+                    let answer = try OFREPBulkAnswer.read(
+                        response.body, baseURL: options.baseURL, expectedFlags: known)
                     apply(answer, etag: response.header("etag"))
                     return .answered
                 } catch {

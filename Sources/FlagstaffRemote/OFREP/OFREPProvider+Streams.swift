@@ -63,7 +63,8 @@ extension OFREPProvider {
         let place = "event stream at \(RemoteHTTPError.hostAndPort(url))"
         var opened = false
         defer { if opened { state.withLock { $0.openStreams -= 1 } } }
-        for await event in streamTransport.open(request, idleTimeout: options.streamIdleTimeout) {
+        // On the bulk evaluations' session: the stream takes the idle connection of the fetch before it.
+        for await event in transport.openStream(request, idleTimeout: options.streamIdleTimeout) {
             switch event {
             case .response(let status, _) where status == 200:
                 opened = true

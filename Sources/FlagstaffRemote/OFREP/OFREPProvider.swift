@@ -76,7 +76,6 @@ public final class OFREPProvider: RemoteSource, Sendable {
     /// The options it was created with.
     public let options: OFREPOptions
     let transport: RemoteHTTPTransport
-    let streamTransport: RemoteHTTPStreamTransport
     let state = AnnotatedMutex(State())
     /// One bulk evaluation at a time, in the order asked: an answer read earlier can never replace a later one,
     /// however the tasks are scheduled (the loop's fetches, ``refresh()``, an old run's last fetch).
@@ -87,7 +86,6 @@ public final class OFREPProvider: RemoteSource, Sendable {
     public init(options: OFREPOptions) {
         self.options = options
         transport = RemoteHTTPTransport(label: "flagstaff.ofrep", maximumResponseBytes: options.maximumResponseBytes)
-        streamTransport = RemoteHTTPStreamTransport(label: "flagstaff.ofrep")
     }
 
     deinit {

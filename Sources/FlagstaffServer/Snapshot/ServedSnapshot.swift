@@ -78,17 +78,19 @@ package final class ServedSnapshot: Sendable {
         return ServerReply(status: 200, buffer: plain, etag: etag)
     }
 
-    /// Renders now the bodies `previous` was asked for (and compresses those it compressed), so that the first
-    /// requests after a change find them made or being made. The change feed calls it once the change is announced,
-    /// while the clients' refetches are on their way.
+    /// Renders now the bodies `previous` was asked for (and compresses those asked for compressed), so that the
+    /// first requests after a change find them made or being made. The change feed calls it once the change is
+    /// announced, while the clients' refetches are on their way. A body `previous` only had prepared, never asked
+    /// for, is not made again: a client that stopped asking costs nothing from the next change on.
     /// - Parameter previous: the snapshot this one replaces.
     package func prepareBodies(like previous: ServedSnapshot) {
         guard flags.count <= cachedBodyLimit else { return }
         for recipe in previous.bodies.recipes {
-            guard let plain = bodies.body(recipe.kind, of: self, chunks: recipe.chunks), recipe.gzipped else {
+            guard let plain = bodies.body(recipe.kind, of: self, chunks: recipe.chunks, asked: false), recipe.gzipped
+            else {
                 continue
             }
-            _ = bodies.gzipped(recipe.kind, of: plain)
+            _ = bodies.gzipped(recipe.kind, of: plain, asked: false)
         }
     }
 
@@ -141,42 +143,61 @@ final class BodyCache: Sendable {
     /// The renderer of a kept body.
     typealias Chunks = @Sendable (ServedSnapshot) -> BodyChunks
 
+    /// A kept body, and whether a request asked for it (not only a change, preparing it).
+    private struct Kept {
+        var body: ByteBuffer
+        var asked: Bool
+    }
+
     private struct Rendered {
-        var bodies: [BodyKey: ByteBuffer] = [:]
+        var bodies: [BodyKey: Kept] = [:]
         var chunks: [BodyKey: Chunks] = [:]
     }
 
     private let rendered = AnnotatedMutex(Rendered())
-    private let compressed = AnnotatedMutex<[BodyKey: ByteBuffer]>([:])
+    private let compressed = AnnotatedMutex<[BodyKey: Kept]>([:])
 
     /// The body of `kind` compressed with gzip, made once from `plain`; `nil` if zlib refused. Level 1: the first
     /// request after a change waits for it, and level 6 took three times as long for a sixth fewer bytes.
-    func gzipped(_ kind: BodyKey, of plain: ByteBuffer) -> ByteBuffer? {
+    /// - Parameter asked: whether a request asks for it (then the next snapshot prepares it), or a change prepares it.
+    func gzipped(_ kind: BodyKey, of plain: ByteBuffer, asked: Bool = true) -> ByteBuffer? {
         compressed.withLock { cache in
-            if let body = cache[kind] { return body }
+            if let index = cache.index(forKey: kind) {
+                if asked, !cache.values[index].asked { cache.values[index].asked = true }
+                return cache.values[index].body
+            }
             guard let bytes = Gzip.compress(Array(plain.readableBytesView), level: 1) else { return nil }
             let body = ByteBuffer(bytes: bytes)
-            cache[kind] = body
+            cache[kind] = Kept(body: body, asked: asked)
             return body
         }
     }
 
     /// The body of `kind`, rendered by `chunks` on first use; `nil` when ``maximumBodies`` other bodies are kept
     /// already.
-    func body(_ kind: BodyKey, of snapshot: ServedSnapshot, chunks: @escaping Chunks) -> ByteBuffer? {
+    /// - Parameter asked: whether a request asks for it (then the next snapshot prepares it), or a change prepares it.
+    func body(_ kind: BodyKey, of snapshot: ServedSnapshot, chunks: @escaping Chunks, asked: Bool = true) -> ByteBuffer?
+    {
         rendered.withLock { cache in
-            if let body = cache.bodies[kind] { return body }
+            if let index = cache.bodies.index(forKey: kind) {
+                if asked, !cache.bodies.values[index].asked { cache.bodies.values[index].asked = true }
+                return cache.bodies.values[index].body
+            }
             guard cache.bodies.count < Self.maximumBodies else { return nil }
             let body = ByteBuffer(bytes: chunks(snapshot).bytes)
-            cache.bodies[kind] = body
+            cache.bodies[kind] = Kept(body: body, asked: asked)
             cache.chunks[kind] = chunks
             return body
         }
     }
 
-    /// The bodies kept: how each was rendered, and whether it was also compressed.
+    /// The bodies requests asked for: how each was rendered, and whether it was asked for compressed.
     var recipes: [(kind: BodyKey, chunks: Chunks, gzipped: Bool)] {
-        let gzipped = Set(compressed.withLock { $0.keys })
-        return rendered.withLock { cache in cache.chunks.map { ($0.key, $0.value, gzipped.contains($0.key)) } }
+        let gzipped = compressed.withLock { cache in Set(cache.filter(\.value.asked).keys) }
+        return rendered.withLock { cache in
+            cache.chunks.compactMap { kind, chunks in
+                cache.bodies[kind]?.asked == true ? (kind, chunks, gzipped.contains(kind)) : nil
+            }
+        }
     }
 }

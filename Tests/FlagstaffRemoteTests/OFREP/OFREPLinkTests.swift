@@ -150,6 +150,43 @@ struct OFREPLinkTests {
         })
     }
 
+    @Test("an answer that changes one key updates that member only; a key gone or refused restores the app's value")
+    func incrementalApply() async throws {
+        // The test's own waits on a private executor; the provider's unstructured tasks still run on the busy
+        // global pool, so every wait is for a condition, with a long timeout, never for a time.
+        try await offCooperativePool(timing: {
+            let server = try FakeOFREPServer(flags: ["newFeed": "true", "pageSize": "50", "theme": #""dark""#])
+            let features = registry()
+            features.pageSize.overriddenValue = 30
+            let link = provider(server).link(to: features)
+            defer { link.provider.stop() }
+            #expect(await server.events.waitForConnections(1))
+            #expect(await eventually { features.pageSize.value == 50 && features.theme.value == .dark })
+            let appliedBefore = link.appliedKeyCount
+            // One key changed: one member is looked at, the others keep their linked values.
+            server.publish("theme", #""light""#, id: "1")
+            #expect(await eventually { features.theme.value == .light })
+            #expect(link.appliedKeyCount == appliedBefore + 1)
+            #expect(features.newFeed.enabled && features.pageSize.value == 50)
+            #expect(features.newFeed.resolution.source == .link(server: "http://127.0.0.1:\(server.server.port)"))
+            // Refused, then gone from the answer: the app's own value (the override) each time.
+            server.publish("pageSize", "1000", id: "2")
+            #expect(await eventually { link.problems["pageSize"] == "must be 5…100" })
+            #expect(features.pageSize.value == 30 && features.pageSize.source == .override)
+            server.publish("pageSize", "60", id: "3")
+            #expect(await eventually { features.pageSize.value == 60 })
+            #expect(link.problems.isEmpty)
+            server.publish("pageSize", nil, id: "4")
+            #expect(await eventually { features.pageSize.linkedValue == nil })
+            #expect(features.pageSize.value == 30 && features.pageSize.source == .override)
+            #expect(features.theme.value == .light && features.newFeed.enabled)
+            // Unlinking still restores every member.
+            link.unlink()
+            #expect(features.linkedFeatures.isEmpty)
+            #expect(!features.newFeed.enabled && features.theme.value == .system)
+        })
+    }
+
     @Test("launch overrides stay above the link")
     func launchOverridesWin() async throws {
         // The test's own waits on a private executor; the provider's unstructured tasks still run on the busy

@@ -119,6 +119,58 @@ struct OFREPParsingTests {
         }
     }
 
+    @Test("bulk answer: whole numbers keep every digit; a repeated name anywhere is refused and named")
+    func bulkAnswerExactness() throws {
+        let base = try #require(URL(string: "http://127.0.0.1:1"))
+        let answer = try OFREPBulkAnswer.read(
+            Data(
+                #"{"flags":[{"key":"big","value":9007199254740993},{"key":"o","value":{"n":-9007199254740993}}]}"#.utf8),
+            baseURL: base)
+        #expect(answer.flags["big"]?.value?.json == "9007199254740993")
+        #expect(answer.flags["o"]?.value?.json == #"{"n":-9007199254740993}"#)
+        for body in [
+            #"{"flags":[{"key":"a","key":"b"}]}"#, #"{"flags":[{"key":"a","metadata":{"s":1,"s":2}}]}"#,
+            #"{"flags":[{"key":"a","x":1,"x":1}]}"#, #"{"flags":[],"flags":[]}"#, #"{"flags":[],"m":{},"m":{}}"#,
+            #"{"flags":[{"key":"a","value":{"v":1,"v":1}}]}"#,
+        ] {
+            do {
+                _ = try OFREPBulkAnswer.read(Data(body.utf8), baseURL: base)
+                Issue.record("accepted \(body)")
+            } catch {
+                #expect(error.description.hasPrefix("the body is not JSON (the name"), "\(body)")
+            }
+        }
+    }
+
+    @Test("bulk answer: the one-pass reader gives what reading the whole tree first gives")
+    func bulkAnswerMatchesTheTree() throws {
+        let base = try #require(URL(string: "http://127.0.0.1:4242/p/"))
+        let bodies = [
+            #"{"flags":[{"key":"a","value":true,"reason":"STATIC","variant":"on","metadata":{"source":"default","type":"boolean"}}]}"#,
+            #"{"flags":[{"key":"s","value":"on"},{"key":"t","value":"caf\u00e9 \"x\""},{"key":"n","value":null}]}"#,
+            #"{"flags":[{"key":"d","value":1.50},{"key":"e","value":1e2},{"key":"z","value":-0},{"key":"f","value":[1,{"b":2,"a":[]}]}]}"#,
+            #"{"flags":[{"key":"r","reason":7,"variant":null,"errorCode":"X","errorDetails":{"a":1}}],"eventStreams":[]}"#,
+            #"{"flags":[{"key":"a","value":1},{"key":"a","value":2}],"other":[{"deep":{"x":[null]}}]}"#,
+            #"{"\u0066lags":[{"k\u0065y":"esc","value":false}]}"#,
+            #"{"eventStreams":[{"type":"sse","url":"/e"}],"flags":[{"key":"late"}]}"#,
+            "{\n  \"flags\" : [ { \"key\" : \"w\" , \"value\" : { } } ]\n}",
+            #"{"flags":[1]}"#, #"{"flags":[{"key":1}]}"#, #"{"flags":{}}"#, #"{"flags":[],"eventStreams":3}"#,
+            #"{"eventStreams":3}"#, #"{"flags":[{"value":1},"x"],"eventStreams":{}}"#, "3", "[]", "",
+            #"{"flags":[}"#, #"{"flags":[{"key":"a","value":tru}]}"#,
+        ]
+        for body in bodies {
+            let data = Data(body.utf8)
+            let expected = Result { () throws(OFREPAnswerError) in try TreeReading.read(data, baseURL: base) }
+            let actual = Result { () throws(OFREPAnswerError) in try OFREPBulkAnswer.read(data, baseURL: base) }
+            switch (expected, actual) {
+            case (.success(let tree), .success(let read)): #expect(read == tree, "\(body)")
+            case (.failure(let tree), .failure(let read)):
+                #expect(read == tree, "\(body)")
+            default: Issue.record("\(body): \(actual) where the tree gives \(expected)")
+            }
+        }
+    }
+
     @Test("refetch messages: etag and lastModified (seconds or a date); other types and non-JSON are ignored")
     func refetchMessages() {
         #expect(
@@ -138,5 +190,45 @@ struct OFREPParsingTests {
         #expect(OFREPProvider.retryAfter("99999") == .seconds(3600))
         #expect(OFREPProvider.retryAfter("soon") == nil)
         #expect(OFREPProvider.retryAfter(nil) == nil)
+    }
+}
+
+/// The bulk answer as it was read before the one-pass reader: the whole body as a tree, then its shape.
+private enum TreeReading {
+    static func read(_ data: Data, baseURL: URL) throws(OFREPAnswerError) -> OFREPBulkAnswer {
+        let root: JSONValue
+        do {
+            root = try JSONValue.read(data)
+        } catch {
+            throw OFREPAnswerError("the body is not JSON\(error.detail.map { " (\($0))" } ?? "")")
+        }
+        guard case .object = root else { throw OFREPAnswerError("the body is not a JSON object") }
+        guard case .array(let list) = root["flags"] else {
+            throw OFREPAnswerError("\"flags\" is missing or not an array")
+        }
+        var flags: [String: OFREPFlag] = [:]
+        for (index, entry) in list.enumerated() {
+            guard case .object = entry, let key = entry["key"]?.stringValue else {
+                throw OFREPAnswerError("flags[\(index)] is not an object with a string \"key\"")
+            }
+            let value = entry["value"].flatMap { $0 == .null ? nil : $0.overrideValue }
+            flags[key] = OFREPFlag(
+                key: key, value: value, reason: entry["reason"]?.stringValue,
+                variant: entry["variant"]?.stringValue, errorCode: entry["errorCode"]?.stringValue,
+                errorDetails: entry["errorDetails"]?.stringValue)
+        }
+        var streams: [URL] = []
+        var inactivityDelay: Duration?
+        if let offered = root["eventStreams"] {
+            guard case .array(let array) = offered else { throw OFREPAnswerError("\"eventStreams\" is not an array") }
+            for stream in array where stream["type"]?.stringValue == "sse" {
+                guard let url = OFREPBulkAnswer.streamURL(stream, baseURL: baseURL) else { continue }
+                if !streams.contains(url) { streams.append(url) }
+                if let delay = OFREPBulkAnswer.inactivitySeconds(stream["inactivityDelaySec"]) {
+                    inactivityDelay = min(inactivityDelay ?? .seconds(delay), .seconds(delay))
+                }
+            }
+        }
+        return OFREPBulkAnswer(flags: flags, eventStreams: streams, inactivityDelay: inactivityDelay)
     }
 }

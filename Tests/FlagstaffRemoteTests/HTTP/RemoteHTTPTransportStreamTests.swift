@@ -1,0 +1,92 @@
+import FlagstaffTestSupport
+import Foundation
+import Testing
+
+@testable import FlagstaffRemote
+
+/// Event streams on the request transport's session (`RemoteHTTPTransport.openStream`), against the loopback server.
+@Suite("Remote HTTP transport: streams")
+struct RemoteHTTPTransportStreamTests {
+    private func events(_ stream: AsyncStream<RemoteHTTPStreamEvent>) async -> [RemoteHTTPStreamEvent] {
+        var events: [RemoteHTTPStreamEvent] = []
+        for await event in stream { events.append(event) }
+        return events
+    }
+
+    @Test("the events of one exchange arrive in order: response, body, end")
+    func eventsInOrder() async throws {
+        let server = try LoopbackHTTPServer.started { _ in .text("hello", headers: ["X-Thing": "v"]) }
+        defer { server.stop() }
+        let transport = RemoteHTTPTransport(label: "test", maximumResponseBytes: 16)
+        let events = await events(
+            transport.openStream(RemoteHTTPRequest(method: "GET", url: server.url("/s")), idleTimeout: .seconds(10)))
+        guard case .response(let status, let headers) = events.first else {
+            Issue.record("the first event is not the response: \(events)")
+            return
+        }
+        #expect(status == 200)
+        #expect(headers["x-thing"] == "v")
+        let body = events.reduce(into: Data()) { if case .data(let piece) = $1 { $0.append(piece) } }
+        #expect(String(decoding: body, as: UTF8.self) == "hello")
+        #expect(events.last == .finished(nil))
+    }
+
+    @Test("a stream opened after a request takes that request's idle connection")
+    func reusesTheConnection() async throws {
+        let server = try LoopbackHTTPServer.started(keepAlive: true) { _ in .text("ok") }
+        defer { server.stop() }
+        let transport = RemoteHTTPTransport(label: "test", maximumResponseBytes: 1 << 10)
+        defer { transport.invalidate() }
+        let answer = await transport.send(
+            RemoteHTTPRequest(method: "POST", url: server.url("/evaluate"), body: Data("{}".utf8)),
+            timeout: .seconds(10))
+        #expect((try? answer.get())?.status == 200)
+        let events = await events(
+            transport.openStream(
+                RemoteHTTPRequest(method: "GET", url: server.url("/events")), idleTimeout: .seconds(10)))
+        #expect(events.last == .finished(nil))
+        #expect(server.requestCount == 2)
+        #expect(server.acceptedConnectionCount == 1)
+    }
+
+    @Test("a refused connection ends the stream with an error; a request after it still works")
+    func refused() async throws {
+        let refused = try LoopbackRefusedPort()
+        let url = refused.baseURL.appendingPathComponent("events")
+        let transport = RemoteHTTPTransport(label: "test", maximumResponseBytes: 1 << 10)
+        let events = await events(
+            transport.openStream(RemoteHTTPRequest(method: "GET", url: url), idleTimeout: .seconds(10)))
+        #expect(events == [.finished(.refused(url))])
+        let server = try LoopbackHTTPServer.started { _ in .text("ok") }
+        defer { server.stop() }
+        let answer = await transport.send(
+            RemoteHTTPRequest(method: "GET", url: server.url("/a")), timeout: .seconds(10))
+        #expect((try? answer.get())?.status == 200)
+    }
+
+    @Test("abandoning streams while their exchanges complete neither traps nor leaves connections open")
+    func abandonWhileCompleting() async throws {
+        let server = try LoopbackHTTPServer.started { _ in .text(String(repeating: "x", count: 2048)) }
+        defer { server.stop() }
+        let transport = RemoteHTTPTransport(label: "test", maximumResponseBytes: 1 << 10)
+        let request = RemoteHTTPRequest(method: "GET", url: server.url("/s"))
+        let lanes = 8
+        let rounds = 50
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<lanes {
+                group.addTask {
+                    for round in 0..<rounds {
+                        for await event in transport.openStream(request, idleTimeout: .seconds(10)) {
+                            if case .response = event, round.isMultiple(of: 2) { break }
+                            if case .data = event { break }
+                        }
+                    }
+                }
+            }
+        }
+        #expect(
+            await server.wait(timeout: .seconds(30)) {
+                $0.requestCount == lanes * rounds && $0.openConnectionCount == 0
+            })
+    }
+}
