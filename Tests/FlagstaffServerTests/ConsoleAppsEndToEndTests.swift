@@ -62,8 +62,11 @@ import FoundationNetworking
         try await session.waitFor("the list") { !$0.contains("Connected apps") }
         try session.sendKeys("o")
         try session.sendKeys("A")
-        screen = try await session.waitFor("the poller behind") { $0.contains("behind by 1 change") }
-        #expect(screen.contains("2 apps · 1 streaming · 1 polling · 1 behind"), "\(screen.text)")
+        // Both are behind for the moment between the change and the stream's event: wait for the event.
+        screen = try await session.waitFor("the poller behind, the stream up to date") {
+            $0.contains("behind by 1 change") && $0.contains("2 apps · 1 streaming · 1 polling · 1 behind")
+        }
+        #expect(screen.contains("streaming (Unleash) · 127.0.0.1:"), "\(screen.text)")
 
         // The stream closes: it leaves the list; the poller stays, with its last-seen time.
         release.withLock { $0 = true }
