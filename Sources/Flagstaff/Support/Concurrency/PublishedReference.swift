@@ -197,7 +197,7 @@ package final class PublishedReferenceBox<Object: AnyObject & Sendable>: Sendabl
 /// takes back the very count ``enter()`` added to.
 ///
 /// Static storage, not an instance: the epoch and the address of the counts are initialised statically, so a read
-/// costs no lazy-global check (docs/performance.md, "Settings read budget").
+/// costs no lazy-global check (docs/performance.md, "Settings read budget, second pass").
 @usableFromInline
 package enum ReaderEpochs {
     /// Stripes (a power of two); threads that share one stay correct, at the cost of contention.
