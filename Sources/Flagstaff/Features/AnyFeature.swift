@@ -34,7 +34,7 @@ open class AnyFeature: @unchecked Sendable {
     /// The identity given by discovery or registration (none until then).
     private let identity = PublishedReference<FeatureIdentity>()
     /// The Observation framework's state for this member, made at its first read by an app.
-    let observation = PublishedReference<MemberObservation>()
+    @usableFromInline let observation = PublishedReference<MemberObservation>()
 
     /// Creates a member. Only ``AnyFlag`` and ``Setting`` subclass this class directly.
     /// - Parameters:

@@ -7,13 +7,15 @@ import Observation
 /// Made at the member's first read of `enabled`, `value`, `override` or `overriddenValue` (tracked or not: a read
 /// cannot tell), never for members only tools read (the console, the CLI, the server and manifests read
 /// `currentValue`), so a registry of 100,000 members carries none until an app reads them.
+@usableFromInline
 final class MemberObservation: Sendable {
-    /// Records reads inside tracking and tells the trackers of a change.
-    let registrar = ObservationRegistrar()
     /// ``ObservedKeyPaths/value`` and ``ObservedKeyPaths/override``, loaded once: a read then takes them from this
-    /// object rather than from lazily initialised globals (no lazy-global check per read).
-    let valueKeyPath = ObservedKeyPaths.value
+    /// object rather than from lazily initialised globals (no lazy-global check per read). Before the registrar,
+    /// whose size is only known at run time, so that their offsets are constants.
+    @usableFromInline let valueKeyPath = ObservedKeyPaths.value
     let overrideKeyPath = ObservedKeyPaths.override
+    /// Records reads inside tracking and tells the trackers of a change.
+    @usableFromInline let registrar = ObservationRegistrar()
     private let announced: AnnotatedMutex<ObservedState>
 
     init(_ state: ObservedState) {
@@ -49,14 +51,28 @@ extension AnyFeature {
     /// the member's observation state on its first read).
     /// - Parameter current: the value read (test overrides aside), evaluated only for the first read: the state
     ///   later changes are compared with.
-    @usableFromInline
+    ///
+    /// Inlined into every read (a `Setting`'s reads are inlined into the app): one acquire load and the registrar's
+    /// `access`; the first read's work is out of line.
+    @inlinable @inline(__always)
     final func observeValueRead(_ current: @autoclosure () -> OverrideValue) {
+        if !recordValueRead() { observeFirstValueRead(current()) }
+    }
+
+    /// Records a read of the effective value, if the member has its observation state.
+    /// - Returns: `false` when it has none yet (its first read): then call ``observeFirstValueRead(_:)``.
+    @inlinable @inline(__always)
+    final func recordValueRead() -> Bool {
         // In place, not `let observation = …`: a strong copy would be retained and released by every read.
         let recorded: Void? = observation.readIfPublishedOnce { $0.registrar.access(self, keyPath: $0.valueKeyPath) }
-        if recorded == nil {
-            observation.publishIfEmpty(MemberObservation(ObservedState(value: current(), override: overrideValue))) {
-                $0.registrar.access(self, keyPath: $0.valueKeyPath)
-            }
+        return recorded != nil
+    }
+
+    /// ``observeValueRead(_:)`` when the member has no observation state yet: makes it, then records the read.
+    @usableFromInline @inline(never)
+    final func observeFirstValueRead(_ current: OverrideValue) {
+        observation.publishIfEmpty(MemberObservation(ObservedState(value: current, override: overrideValue))) {
+            $0.registrar.access(self, keyPath: $0.valueKeyPath)
         }
     }
 

@@ -39,17 +39,17 @@ enum SettingWriters {
 }
 
 extension Setting {
-    @inlinable
-    static func value(ofWord word: UInt64, encoding: SettingWordEncoding, cases: [Value]?) -> Value {
-        switch encoding {
-        case .int: return unsafeBitCast(Int(Int64(bitPattern: word)), to: Value.self)
-        case .double: return unsafeBitCast(Double(bitPattern: word), to: Value.self)
-        case .bool: return unsafeBitCast(word != 0, to: Value.self)
-        case .caseIndex, .none: return cases.unsafelyUnwrapped[Int(truncatingIfNeeded: word)]
-        }
+    /// The value a word holds (``SettingWordEncoding``). Decided by the type, as ``SettingWordEncoding/init(for:hasCases:)``
+    /// decides the encoding, so that a read specialised for its type has no branch left.
+    @inlinable @inline(__always)
+    static func value(ofWord word: UInt64, cases: [Value]?) -> Value {
+        if Value.self == Int.self { return unsafeBitCast(Int(Int64(bitPattern: word)), to: Value.self) }
+        if Value.self == Double.self { return unsafeBitCast(Double(bitPattern: word), to: Value.self) }
+        if Value.self == Bool.self { return unsafeBitCast(word != 0, to: Value.self) }
+        return cases.unsafelyUnwrapped[Int(truncatingIfNeeded: word)]
     }
 
-    /// The word ``value(ofWord:encoding:cases:)`` reads back, or `nil` when `value` does not fit in one.
+    /// The word ``value(ofWord:cases:)`` reads back, or `nil` when `value` does not fit in one.
     func word(of value: Value) -> UInt64? {
         switch wordEncoding {
         case .int: return UInt64(bitPattern: Int64(unsafeBitCast(value, to: Int.self)))

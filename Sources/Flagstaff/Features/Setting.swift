@@ -37,7 +37,7 @@ public final class Setting<Value: SettingValue>: AnyFeature, @unchecked Sendable
     @usableFromInline let readPath = Atomic<UInt8>(SettingReadPath.declaredDefault.rawValue)
     /// The override when ``readPath`` is ``SettingReadPath/overrideWord`` (see ``SettingWordEncoding``).
     @usableFromInline let overrideWord = Atomic<UInt64>(0)
-    @usableFromInline let wordEncoding: SettingWordEncoding
+    let wordEncoding: SettingWordEncoding
     /// The generation of the first source bound, published once, so a remote read of a one-word value
     /// (``SettingReadPath/remoteWord``) needs neither the published state nor a call to the source.
     @usableFromInline let wordSourceGeneration: PublishedReference<SettingSourceGeneration>
@@ -135,13 +135,25 @@ public final class Setting<Value: SettingValue>: AnyFeature, @unchecked Sendable
     /// the tracker is told when the value changes.
     @inlinable
     public var value: Value {
-        if TaskLocalOverrides.isActive, let forced = TaskLocalOverrides.value(for: self) as? Value {
-            observeValueRead(Value.storedValue(of: sharedValue))
-            return forced
-        }
+        if TaskLocalOverrides.isActive, let forced = observedTestOverride() { return forced }
         let value = sharedValue
-        observeValueRead(Value.storedValue(of: value))
+        if !recordValueRead() { observeFirstRead(of: value) }
         return value
+    }
+
+    /// The current task's test override, if any, its read recorded as ``value`` records reads. Out of line, as is
+    /// ``observeFirstRead(of:)``, so that ``value`` stays small enough to inline.
+    @usableFromInline @inline(never)
+    func observedTestOverride() -> Value? {
+        guard let forced = TaskLocalOverrides.value(for: self) as? Value else { return nil }
+        observeValueRead(Value.storedValue(of: sharedValue))
+        return forced
+    }
+
+    /// Makes the observation state at the first read of ``value``, which found none.
+    @usableFromInline @inline(never)
+    func observeFirstRead(of value: Value) {
+        observeFirstValueRead(Value.storedValue(of: value))
     }
 
     /// ``value`` without recording the read for the Observation framework.
@@ -155,25 +167,25 @@ public final class Setting<Value: SettingValue>: AnyFeature, @unchecked Sendable
     @inlinable
     var sharedValue: Value {
         let path = readPath.load(ordering: .acquiring)
-        switch path {
-        case SettingReadPath.declaredDefault.rawValue: return defaultValue
-        case SettingReadPath.overrideWord.rawValue:
-            return Self.value(ofWord: overrideWord.load(ordering: .relaxed), encoding: wordEncoding, cases: cases)
-        default: return remoteOrPublishedValue(path)
+        if path == SettingReadPath.declaredDefault.rawValue { return defaultValue }
+        // Only a value of one word has the word paths: in a read specialised for a longer type this folds away.
+        if MemoryLayout<Value>.size <= MemoryLayout<UInt64>.size {
+            if path == SettingReadPath.overrideWord.rawValue {
+                return Self.value(ofWord: overrideWord.load(ordering: .relaxed), cases: cases)
+            }
+            if path == SettingReadPath.remoteWord.rawValue,
+                wordSourceGeneration.readIfPublishedOnce({ $0.current })
+                    == remoteWordGeneration.load(ordering: .acquiring)
+            {
+                return Self.value(ofWord: remoteWord.load(ordering: .relaxed), cases: cases)
+            }
         }
+        return outOfLinePublishedValue()
     }
 
-    /// The value on the other paths: the remote word while it holds the source's current generation's value, else
-    /// the published state. Out of line, so that ``sharedValue`` keeps the two cheapest paths first and inlines.
+    /// ``publishedValue`` out of line, so that ``sharedValue`` keeps its three one-word paths and inlines.
     @inlinable @inline(never)
-    func remoteOrPublishedValue(_ path: UInt8) -> Value {
-        if path == SettingReadPath.remoteWord.rawValue,
-            wordSourceGeneration.readIfPublishedOnce({ $0.current }) == remoteWordGeneration.load(ordering: .acquiring)
-        {
-            return Self.value(ofWord: remoteWord.load(ordering: .relaxed), encoding: wordEncoding, cases: cases)
-        }
-        return publishedValue
-    }
+    func outOfLinePublishedValue() -> Value { publishedValue }
 
     /// The value from the published state (overrides of other types, remote values).
     @inlinable @inline(__always)

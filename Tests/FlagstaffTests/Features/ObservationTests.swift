@@ -175,6 +175,38 @@ private final class Tracked: Sendable {
         #expect(tracked.fired)
     }
 
+    @Test func aSettingsTestOverrideDoesNotHideChangesFromTrackers() {
+        let features = registry()
+        let tracked = withSetting(features.maxItems, value: 7) {
+            Tracked { #expect(features.maxItems.value == 7) }
+        }
+        let observed = features.maxItems.observation.isPublished
+        #expect(observed, "the forced read made the observation state")
+        features.maxItems.overriddenValue = 50
+        #expect(tracked.fired)
+    }
+
+    @Test func everyReadPathOfASettingIsTracked() {
+        let features = registry()
+        let source = FakeSettingSource()
+        source.set("maxItems", "42")
+        features.maxItems.bind(to: SettingRemoteBinding(source: source, key: "maxItems"))
+        // The remote word, the override word, the published state (a String override), the declared default.
+        let remote = Tracked { #expect(features.maxItems.value == 42) }
+        features.maxItems.overriddenValue = 50
+        #expect(remote.fired)
+        let overridden = Tracked { #expect(features.maxItems.value == 50) }
+        features.maxItems.overriddenValue = nil
+        #expect(overridden.fired)
+        features.cardColor.overriddenValue = "#000000"
+        let published = Tracked { #expect(features.cardColor.value == "#000000") }
+        features.cardColor.overriddenValue = nil
+        #expect(published.fired)
+        let declared = Tracked { #expect(features.cardColor.value == "#f05138") }
+        features.cardColor.overriddenValue = "#ffffff"
+        #expect(declared.fired)
+    }
+
     @Test func invalidatingADynamicFlagsCacheAnnouncesANewValueOnly() {
         let source = Atomic<Bool>(false)
         let flag = DynamicFeature(key: "dynamic", caching: .once) { _ in source.load(ordering: .acquiring) }

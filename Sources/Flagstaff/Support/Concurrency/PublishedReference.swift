@@ -11,7 +11,7 @@ import Synchronization
 /// ```
 ///
 /// **Correctness.** The word holds a retained pointer (0 while empty). A reader enters the process-wide
-/// ``ReaderEpochs`` (a per-thread count, tagged with the epoch's parity) before it loads the pointer and leaves after
+/// ``ReaderEpochs`` (a count on its stripe, tagged with the epoch's parity) before it loads the pointer and leaves after
 /// its body. A writer swaps the pointer with a compare-and-exchange, then, under the epochs' lock, advances the epoch
 /// and waits until the previous parity's counts have been seen at zero; only then does it release the old object.
 /// A reader that could have loaded the old pointer was counted before the swap, hence before the advance: either
@@ -69,16 +69,16 @@ package struct PublishedReference<Object: AnyObject & Sendable>: ~Copyable, @unc
     /// Runs `body` with the current object, without a lock or a retain. The reference must not be empty.
     @inlinable @inline(__always)
     package func read<Result>(_ body: (Object) throws -> Result) rethrows -> Result {
-        let count = ReaderEpochs.shared.enter()
-        defer { ReaderEpochs.shared.exit(count) }
+        let count = ReaderEpochs.enter()
+        defer { ReaderEpochs.exit(count) }
         return try Self.object(word.load(ordering: .sequentiallyConsistent))._withUnsafeGuaranteedRef(body)
     }
 
     /// Runs `body` with the current object, or returns `nil` when nothing has been published.
     @inlinable @inline(__always)
     package func readIfPublished<Result>(_ body: (Object) throws -> Result) rethrows -> Result? {
-        let count = ReaderEpochs.shared.enter()
-        defer { ReaderEpochs.shared.exit(count) }
+        let count = ReaderEpochs.enter()
+        defer { ReaderEpochs.exit(count) }
         let bits = word.load(ordering: .sequentiallyConsistent)
         if bits == 0 { return nil }
         return try Self.object(bits)._withUnsafeGuaranteedRef(body)
@@ -114,15 +114,15 @@ package struct PublishedReference<Object: AnyObject & Sendable>: ~Copyable, @unc
         while true {
             // A retain taken inside a read: the object cannot be freed before it, nor its address reused for another
             // object before the exchange below (which could otherwise succeed against a different object).
-            let count = ReaderEpochs.shared.enter()
+            let count = ReaderEpochs.enter()
             let old = word.load(ordering: .sequentiallyConsistent)
             let current = Self.objectIfAny(old)?.retain()
-            ReaderEpochs.shared.exit(count)
+            ReaderEpochs.exit(count)
             defer { current?.release() }
             let (next, result) = try make(current?.takeUnretainedValue())
             let bits = Self.retainedBits(next)
             if word.compareExchange(expected: old, desired: bits, ordering: .sequentiallyConsistent).exchanged {
-                if let retired = Self.objectIfAny(old) { ReaderEpochs.shared.retire(retired) }
+                if let retired = Self.objectIfAny(old) { ReaderEpochs.retire(retired) }
                 return result
             }
             Self.object(bits).release()
@@ -191,45 +191,31 @@ package final class PublishedReferenceBox<Object: AnyObject & Sendable>: Sendabl
     }
 }
 
-/// The process-wide reader counts behind every ``PublishedReference`` (see there for the protocol): one stripe per
-/// thread (``ThreadStripe``), each on its own pair of cache lines, with two counts, one per parity of the epoch.
-/// Not generic, so a read costs no generic-metadata lookup even in unoptimised builds.
+/// The process-wide reader counts behind every ``PublishedReference`` (see there for the protocol): stripes, each on
+/// its own pair of cache lines, with two counts, one per parity of the epoch. A reader counts itself on the stripe of
+/// its thread (``stripeOfCallingThread``); which stripe only decides contention, never correctness, since ``exit(_:)``
+/// takes back the very count ``enter()`` added to.
+///
+/// Static storage, not an instance: the epoch and the address of the counts are initialised statically, so a read
+/// costs no lazy-global check (docs/performance.md, "Settings read budget, second pass").
 @usableFromInline
-package final class ReaderEpochs: @unchecked Sendable {
-    // @unchecked: `counts` is memory this instance owns from `init` to `deinit`, accessed only through `Atomic`s.
-
-    /// The one instance every reference uses.
-    @usableFromInline static let shared = ReaderEpochs()
-
-    /// Stripes (a power of two); more threads share stripes, correctly, at the cost of contention.
-    @usableFromInline static var stripeCount: Int { 32 }
+package enum ReaderEpochs {
+    /// Stripes (a power of two); threads that share one stay correct, at the cost of contention.
+    static var stripeCount: Int { 32 }
     /// `Atomic<Int>` slots per stripe: two counts and padding up to 128 bytes.
-    @usableFromInline static var stripeStride: Int { 16 }
+    static var stripeStride: Int { 16 }
 
-    @usableFromInline let epoch = Atomic<Int>(0)
-    @usableFromInline let counts: UnsafeMutablePointer<Atomic<Int>>
-    /// A numbering of its own, so that finding the stripe costs no lazy-global check besides ``shared``'s.
-    private let threads = ThreadStripe()
+    private static let epoch = Atomic<Int>(0)
+    /// The address of the counts, allocated by the first reader and never freed (0 until then).
+    private static let countsAddress = Atomic<UInt>(0)
     /// Serialises advancing the epoch and waiting (see ``PublishedReference``'s correctness argument).
-    private let reclaimer = AnnotatedMutex(())
+    private static let reclaimer = AnnotatedMutex(())
 
-    init() {
-        let slots = Self.stripeCount * Self.stripeStride
-        counts = UnsafeMutableRawPointer.allocate(
-            byteCount: slots * MemoryLayout<Atomic<Int>>.stride, alignment: 128
-        ).bindMemory(to: Atomic<Int>.self, capacity: slots)
-        for slot in 0..<slots { (counts + slot).initialize(to: Atomic(0)) }
-    }
-
-    deinit {
-        counts.deinitialize(count: Self.stripeCount * Self.stripeStride)
-        counts.deallocate()
-    }
-
-    /// Counts a reader on the calling thread's stripe; returns the count to pass to ``exit(_:)``.
-    @inlinable @inline(__always)
-    func enter() -> UnsafeMutablePointer<Atomic<Int>> {
-        let stripe = counts + (threadNumber & (Self.stripeCount - 1)) * Self.stripeStride
+    /// Counts a reader on the calling thread's stripe; returns the count to pass to ``exit(_:)``. One call, not
+    /// inlined into every read.
+    @usableFromInline
+    static func enter() -> UnsafeMutablePointer<Atomic<Int>> {
+        let stripe = counts + stripeOfCallingThread * stripeStride
         while true {
             let seen = epoch.load(ordering: .sequentiallyConsistent)
             let count = stripe + (seen & 1)
@@ -240,23 +226,48 @@ package final class ReaderEpochs: @unchecked Sendable {
         }
     }
 
-    /// The calling thread's number (``ThreadStripe``): one call, not inlined into every read.
-    @usableFromInline var threadNumber: Int { threads.current }
-
     /// Ends a read begun by ``enter()``.
     @inlinable @inline(__always)
-    func exit(_ count: UnsafeMutablePointer<Atomic<Int>>) {
+    static func exit(_ count: UnsafeMutablePointer<Atomic<Int>>) {
         count.pointee.wrappingSubtract(1, ordering: .sequentiallyConsistent)
+    }
+
+    /// The calling thread's stripe.
+    @inline(__always)
+    static var stripeOfCallingThread: Int { ThreadStripe.stackStripe(count: stripeCount) }
+
+    /// The counts: `stripeCount * stripeStride` slots.
+    @inline(__always)
+    private static var counts: UnsafeMutablePointer<Atomic<Int>> {
+        let address = countsAddress.load(ordering: .acquiring)
+        if address != 0 { return UnsafeMutablePointer(bitPattern: address).unsafelyUnwrapped }
+        return allocateCounts()
+    }
+
+    /// Allocates the counts (if two threads race, one allocation is kept).
+    @inline(never)
+    private static func allocateCounts() -> UnsafeMutablePointer<Atomic<Int>> {
+        let slots = stripeCount * stripeStride
+        let made = UnsafeMutableRawPointer.allocate(byteCount: slots * MemoryLayout<Atomic<Int>>.stride, alignment: 128)
+            .bindMemory(to: Atomic<Int>.self, capacity: slots)
+        for slot in 0..<slots { (made + slot).initialize(to: Atomic(0)) }
+        let (exchanged, original) = countsAddress.compareExchange(
+            expected: 0, desired: UInt(bitPattern: made), ordering: .acquiringAndReleasing)
+        if exchanged { return made }
+        made.deinitialize(count: slots)
+        made.deallocate()
+        return UnsafeMutablePointer(bitPattern: original).unsafelyUnwrapped
     }
 
     /// Releases `object` once no reader that may have loaded it is still reading: advances the epoch and waits for
     /// every stripe's count of the previous parity to be seen at zero.
-    func retire<Object: AnyObject>(_ object: Unmanaged<Object>) {
+    static func retire<Object: AnyObject>(_ object: Unmanaged<Object>) {
+        let counts = counts
         reclaimer.withLock { _ in
             let previous = epoch.load(ordering: .sequentiallyConsistent)
             epoch.store(previous &+ 1, ordering: .sequentiallyConsistent)
-            for stripe in 0..<Self.stripeCount {
-                let count = counts + stripe * Self.stripeStride + (previous & 1)
+            for stripe in 0..<stripeCount {
+                let count = counts + stripe * stripeStride + (previous & 1)
                 var spins = 0
                 while count.pointee.load(ordering: .sequentiallyConsistent) != 0 {
                     spins += 1

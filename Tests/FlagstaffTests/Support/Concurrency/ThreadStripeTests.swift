@@ -56,4 +56,19 @@ private func onNewThread<Result: Sendable>(_ body: @escaping @Sendable () -> Res
         #expect(Set(numbers).count == numberOfThread.count)
         #expect(numbers.allSatisfy { $0 >= 0 && $0 < numberOfThread.count })
     }
+
+    @Test func neighbouringStacksOfEveryDefaultSizeGetDistinctStripes() {
+        let kibibyte: UInt = 1024
+        // Default stack sizes: Apple secondary threads, Linux threads (with and without a guard page), and others.
+        let spacings = [
+            512 * kibibyte, 528 * kibibyte, 1024 * kibibyte, 2048 * kibibyte, 8192 * kibibyte, 8196 * kibibyte,
+        ]
+        for spacing in spacings {
+            // Stack tops anywhere in the address range threads' stacks are mapped in.
+            for base in stride(from: 0x7f00_0000_0000 as UInt, to: 0x7f00_4000_0000, by: 0x0013_5a7c) {
+                let stripes = (0..<8).map { ThreadStripe.stripe(ofStackAddress: base - $0 * spacing, count: 32) }
+                #expect(Set(stripes).count == 8, "stacks \(spacing / kibibyte) KiB apart below \(base)")
+            }
+        }
+    }
 }
