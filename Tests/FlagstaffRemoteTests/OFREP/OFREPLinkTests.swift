@@ -173,12 +173,13 @@ struct OFREPLinkTests {
             server.publish("pageSize", "1000", id: "2")
             #expect(await eventually { link.problems["pageSize"] == "must be 5…100" })
             #expect(features.pageSize.value == 30 && features.pageSize.source == .override)
+            // A member's value, its linked value and the link's problems change one after the other within one
+            // apply: each wait is for all of them.
             server.publish("pageSize", "60", id: "3")
-            #expect(await eventually { features.pageSize.value == 60 })
-            #expect(link.problems.isEmpty)
+            #expect(await eventually { features.pageSize.value == 60 && link.problems.isEmpty })
             server.publish("pageSize", nil, id: "4")
-            #expect(await eventually { features.pageSize.linkedValue == nil })
-            #expect(features.pageSize.value == 30 && features.pageSize.source == .override)
+            #expect(await eventually { features.pageSize.linkedValue == nil && features.pageSize.value == 30 })
+            #expect(features.pageSize.source == .override)
             #expect(features.theme.value == .light && features.newFeed.enabled)
             // Unlinking still restores every member.
             link.unlink()
