@@ -65,7 +65,7 @@ extension FirebaseRemoteConfigProvider {
         ]
         let data = (try? JSONSerialization.data(withJSONObject: body, options: [.sortedKeys])) ?? Data()
         var reader = FirebaseRealtimeMessageReader()
-        let events = streamTransport.open(
+        let events = streamTransport.openStream(
             RemoteHTTPRequest(method: "POST", url: url, headers: headers, body: data),
             idleTimeout: Self.streamIdleTimeout)
         var status = 0

@@ -35,7 +35,7 @@ public struct FirebaseRemoteConfigProvider: RemoteConfigRealtimeProvider {
     /// The provider's HTTP session; shared by its copies.
     let transport: RemoteHTTPTransport
     /// The realtime stream's session (no body limit per stream; messages are small and bounded separately).
-    let streamTransport: RemoteHTTPStreamTransport
+    let streamTransport: RemoteHTTPTransport
     /// State shared by the provider's copies: the storage directory, the analytics user properties and the
     /// installation.
     let shared: Shared
@@ -73,7 +73,7 @@ public struct FirebaseRemoteConfigProvider: RemoteConfigRealtimeProvider {
         let transport = RemoteHTTPTransport(
             label: "flagstaff.firebase", maximumResponseBytes: options.maximumResponseBytes)
         self.transport = transport
-        streamTransport = RemoteHTTPStreamTransport(label: "flagstaff.firebase.realtime")
+        streamTransport = RemoteHTTPTransport(label: "flagstaff.firebase.realtime", maximumResponseBytes: 0)
         shared = Shared(options: options, transport: transport, now: now)
     }
 

@@ -96,9 +96,9 @@ package final class RemoteHTTPTransport: Sendable {
         }
     }
 
-    /// Starts a long-lived request (an event stream) on this transport's session and hands its response over
-    /// piece by piece, as ``RemoteHTTPStreamTransport/open(_:idleTimeout:)`` does (no body limit; the connection
-    /// fails as timed out after `idleTimeout` of silence).
+    /// Starts a long-lived request (an event stream: OFREP's, Unleash streaming, Firebase realtime) on this
+    /// transport's session and hands its response over piece by piece (no body limit; the connection fails as timed
+    /// out after `idleTimeout` of silence). A reconnection takes the last connection if it is idle.
     ///
     /// On the session of ``send(_:timeout:)``: a stream opened after a request takes that request's idle
     /// connection. With FoundationNetworking this matters: a stream on a connection it has to open keeps a

@@ -42,7 +42,7 @@ final class UnleashStream: Sendable {
     /// `{url}/client/streaming`.
     let url: URL
     private let options: UnleashClientOptions
-    private let transport: RemoteHTTPStreamTransport
+    private let transport: RemoteHTTPTransport
     private let on: Atomic<Bool>
     /// The id of the last event applied, sent as `Last-Event-ID` on the next connection.
     private let lastEventID = AnnotatedMutex<String?>(nil)
@@ -56,7 +56,7 @@ final class UnleashStream: Sendable {
         self.url = url.appendingPathComponent("client").appendingPathComponent("streaming")
         self.options = options
         self.on = Atomic(on)
-        transport = RemoteHTTPStreamTransport(label: "flagstaff.unleash.stream")
+        transport = RemoteHTTPTransport(label: "flagstaff.unleash.stream", maximumResponseBytes: 0)
     }
 
     /// Whether the client streams (asked for, and not fallen back to polling).
@@ -131,7 +131,7 @@ final class UnleashStream: Sendable {
         var parser = ServerSentEventParser(lastEventID: lastAppliedEventID, lineLimit: lineLimit)
         var opened = false
         let place = url.absoluteString
-        for await event in transport.open(request, idleTimeout: options.streamIdleTimeout) {
+        for await event in transport.openStream(request, idleTimeout: options.streamIdleTimeout) {
             if Task.isCancelled { break }
             switch event {
             case .response(let status, _) where status == 200:
