@@ -68,24 +68,10 @@ package final class RemoteHTTPTransport: Sendable {
     package func send(_ request: RemoteHTTPRequest, timeout: Duration) async -> Result<
         RemoteHTTPResponse, RemoteHTTPError
     > {
-        var urlRequest = URLRequest(url: request.url)
-        urlRequest.httpMethod = request.method
-        urlRequest.cachePolicy = .reloadIgnoringLocalCacheData
-        // Foundation's timeout is a backstop only (whole seconds on Linux); the exchange's deadline is exact.
-        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
-        urlRequest.timeoutInterval = max(1, seconds.rounded(.up) + 1)
-        for field in request.headers { urlRequest.setValue(field.value, forHTTPHeaderField: field.name) }
-        urlRequest.httpBody = request.body
-
         let limit = maximumResponseBytes
-        // The task is made under the lock so that `invalidate()` cannot invalidate the session in between
-        // (FoundationNetworking traps when a task is made on an invalidated session).
-        let (task, exchanges) = current.withLock { current -> (URLSessionDataTask, RemoteHTTPExchanges) in
-            let generation = current ?? makeGeneration()
-            current = generation
-            let task = generation.session.dataTask(with: urlRequest)
-            generation.exchanges.open(task, url: request.url, limit: limit, timeout: timeout)
-            return (task, generation.exchanges)
+        // Foundation's timeout is a backstop only (whole seconds on Linux); the exchange's deadline is exact.
+        let (task, exchanges) = makeTask(request, timeoutSeconds: Self.wholeSeconds(timeout) + 1) { task, exchanges in
+            exchanges.open(task, url: request.url, limit: limit, timeout: timeout)
         }
         let id = task.taskIdentifier
         return await withTaskCancellationHandler {
@@ -107,26 +93,41 @@ package final class RemoteHTTPTransport: Sendable {
     /// - Returns: The events; the stream finishes after ``RemoteHTTPStreamEvent/finished(_:)``. Stopping the
     ///   iteration (or cancelling the iterating task) cancels the request.
     package func openStream(_ request: RemoteHTTPRequest, idleTimeout: Duration) -> AsyncStream<RemoteHTTPStreamEvent> {
-        var urlRequest = URLRequest(url: request.url)
-        urlRequest.httpMethod = request.method
-        urlRequest.cachePolicy = .reloadIgnoringLocalCacheData
-        let seconds = Double(idleTimeout.components.seconds) + Double(idleTimeout.components.attoseconds) / 1e18
-        urlRequest.timeoutInterval = max(1, seconds.rounded(.up))
-        for field in request.headers { urlRequest.setValue(field.value, forHTTPHeaderField: field.name) }
-        urlRequest.httpBody = request.body
-
         let (stream, continuation) = AsyncStream.makeStream(of: RemoteHTTPStreamEvent.self)
-        let (task, exchanges) = current.withLock { current -> (URLSessionDataTask, RemoteHTTPExchanges) in
-            let generation = current ?? makeGeneration()
-            current = generation
-            let task = generation.session.dataTask(with: urlRequest)
-            generation.exchanges.openStream(task, url: request.url, timeout: idleTimeout, events: continuation)
-            return (task, generation.exchanges)
+        let (task, exchanges) = makeTask(request, timeoutSeconds: Self.wholeSeconds(idleTimeout)) { task, exchanges in
+            exchanges.openStream(task, url: request.url, timeout: idleTimeout, events: continuation)
         }
         let handle = TaskHandle(task: task)
         continuation.onTermination = { _ in exchanges.closeStream(handle.task) }
         task.resume()
         return stream
+    }
+
+    /// Makes the task of `request` on the current session (opening one if there is none) and hands it to
+    /// `register` before it is resumed. Under the lock, so that ``invalidate()`` cannot invalidate the session in
+    /// between (FoundationNetworking traps when a task is made on an invalidated session).
+    private func makeTask(
+        _ request: RemoteHTTPRequest, timeoutSeconds: Double,
+        register: (URLSessionDataTask, RemoteHTTPExchanges) -> Void
+    ) -> (URLSessionDataTask, RemoteHTTPExchanges) {
+        var urlRequest = URLRequest(url: request.url)
+        urlRequest.httpMethod = request.method
+        urlRequest.cachePolicy = .reloadIgnoringLocalCacheData
+        urlRequest.timeoutInterval = max(1, timeoutSeconds)
+        for field in request.headers { urlRequest.setValue(field.value, forHTTPHeaderField: field.name) }
+        urlRequest.httpBody = request.body
+        return current.withLock { current in
+            let generation = current ?? makeGeneration()
+            current = generation
+            let task = generation.session.dataTask(with: urlRequest)
+            register(task, generation.exchanges)
+            return (task, generation.exchanges)
+        }
+    }
+
+    /// `duration` in whole seconds, rounded up.
+    private static func wholeSeconds(_ duration: Duration) -> Double {
+        (Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18).rounded(.up)
     }
 
     /// A task, for cancelling it from a termination handler.
