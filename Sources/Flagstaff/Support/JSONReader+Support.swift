@@ -96,7 +96,7 @@ package enum StringToken {
 
 /// The known fields of one object type, matched against field names without making strings: each name is
 /// kept as its length and up to 24 bytes packed in three words.
-struct FieldTable<Key: CaseIterable & RawRepresentable & Sendable>: Sendable where Key.RawValue == String {
+package struct FieldTable<Key: CaseIterable & RawRepresentable & Sendable>: Sendable where Key.RawValue == String {
     struct Entry: Sendable {
         let length: Int
         let words: (UInt64, UInt64, UInt64)
@@ -107,7 +107,8 @@ struct FieldTable<Key: CaseIterable & RawRepresentable & Sendable>: Sendable whe
     /// `key, label, description` for "expected one of" messages.
     let list: String
 
-    init(_ type: Key.Type) {
+    /// The table of every case of `type`, each matched by its raw value.
+    package init(_ type: Key.Type) {
         keys = Array(Key.allCases)
         precondition(keys.count <= 64, "ObjectState tracks at most 64 fields")
         entries = keys.map { key in

@@ -103,19 +103,28 @@ package struct JSONReader {
     /// Moves to the next known field; a repeated field and an unknown field are errors (the latter listing
     /// the known ones).
     mutating func nextField<Key>(_ table: FieldTable<Key>, _ state: inout ObjectState) throws(ReadFailure) -> Key? {
-        while let name = try nextFieldName(&state) {
-            guard let index = fieldIndex(name, in: table) else {
-                let text = name.string
-                throw ReadFailure(
-                    message: "unknown field \(JSONText.quoted(text)) (expected one of: \(table.list))",
-                    path: [.field(text)])
-            }
-            let bit: UInt64 = 1 << UInt64(index)
-            guard state.seen & bit == 0 else { throw Self.duplicateMember(name.string) }
-            state.seen |= bit
-            return table.keys[index]
+        guard let (key, name) = try nextFieldAllowingUnknown(table, &state) else { return nil }
+        guard let key else {
+            let text = name.string
+            throw ReadFailure(
+                message: "unknown field \(JSONText.quoted(text)) (expected one of: \(table.list))",
+                path: [.field(text)])
         }
-        return nil
+        return key
+    }
+
+    /// Moves to the next field: its name, and its key in `table` (`nil` for a name the table does not know, which
+    /// the caller reads or skips). A repeated known field is an error.
+    @inline(__always)
+    package mutating func nextFieldAllowingUnknown<Key>(_ table: FieldTable<Key>, _ state: inout ObjectState)
+        throws(ReadFailure) -> (key: Key?, name: StringToken)?
+    {
+        guard let name = try nextFieldName(&state) else { return nil }
+        guard let index = fieldIndex(name, in: table) else { return (nil, name) }
+        let bit: UInt64 = 1 << UInt64(index)
+        guard state.seen & bit == 0 else { throw Self.duplicateMember(name.string) }
+        state.seen |= bit
+        return (table.keys[index], name)
     }
 
     /// The position of `name` in `table`, or `nil` for a name the table does not know.

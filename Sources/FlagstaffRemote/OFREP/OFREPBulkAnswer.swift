@@ -93,6 +93,19 @@ private struct BodyReader {
     /// objects so that a thousand flags cost no allocation for them).
     var otherNames: [String] = []
 
+    /// The members of the body this reader keeps.
+    private enum BodyMember: String, CaseIterable, Sendable {
+        case flags, eventStreams
+    }
+
+    /// The members of a flag this reader keeps.
+    private enum FlagMember: String, CaseIterable, Sendable {
+        case key, value, reason, variant, errorCode, errorDetails
+    }
+
+    private static let bodyMembers = FieldTable(BodyMember.self)
+    private static let flagMembers = FieldTable(FlagMember.self)
+
     mutating func read(_ reader: inout JSONReader) throws(ReadFailure) {
         guard reader.byte == UInt8(ascii: "{") else {
             try reader.skipValue()
@@ -101,30 +114,33 @@ private struct BodyReader {
         }
         try reader.open()
         var state = JSONReader.ObjectState()
-        var seen = Seen()
         var names: [String] = []
-        while let name = try reader.nextFieldName(&state) {
-            if Self.matches(name, "flags") {
-                try seen.insert(1, name)
-                try Self.inside(name) { () throws(ReadFailure) in try readFlags(&reader) }
-            } else if Self.matches(name, "eventStreams") {
-                try seen.insert(2, name)
-                try Self.inside(name) { () throws(ReadFailure) in
-                    guard reader.byte == UInt8(ascii: "[") else {
-                        try reader.skipValue()
-                        streamsProblem = #""eventStreams" is not an array"#
-                        return
-                    }
-                    guard case .array(let list) = try reader.readJSONValue() else { return }
-                    streams = list
-                }
-            } else {
+        while let (member, name) = try reader.nextFieldAllowingUnknown(Self.bodyMembers, &state) {
+            if member == nil {
                 let text = name.string
                 guard !names.contains(text) else { throw JSONReader.duplicateMember(text) }
                 names.append(text)
-                try Self.inside(name) { () throws(ReadFailure) in try reader.skipValue() }
+            }
+            do throws(ReadFailure) {
+                switch member {
+                case .flags: try readFlags(&reader)
+                case .eventStreams: try readStreams(&reader)
+                case nil: try reader.skipValue()
+                }
+            } catch {
+                throw error.inside(.field(name.string))
             }
         }
+    }
+
+    private mutating func readStreams(_ reader: inout JSONReader) throws(ReadFailure) {
+        guard reader.byte == UInt8(ascii: "[") else {
+            try reader.skipValue()
+            streamsProblem = #""eventStreams" is not an array"#
+            return
+        }
+        guard case .array(let list) = try reader.readJSONValue() else { return }
+        streams = list
     }
 
     private mutating func readFlags(_ reader: inout JSONReader) throws(ReadFailure) {
@@ -143,29 +159,6 @@ private struct BodyReader {
         }
     }
 
-    /// The members of a flag this reader keeps.
-    private enum Member: UInt8 {
-        case key, value, reason, variant, errorCode, errorDetails
-
-        init?(_ name: StringToken) {
-            if BodyReader.matches(name, "key") {
-                self = .key
-            } else if BodyReader.matches(name, "value") {
-                self = .value
-            } else if BodyReader.matches(name, "reason") {
-                self = .reason
-            } else if BodyReader.matches(name, "variant") {
-                self = .variant
-            } else if BodyReader.matches(name, "errorCode") {
-                self = .errorCode
-            } else if BodyReader.matches(name, "errorDetails") {
-                self = .errorDetails
-            } else {
-                return nil
-            }
-        }
-    }
-
     /// One element of `flags`: an object with a string `key`, else the element is recorded as the problem.
     private mutating func readFlag(_ reader: inout JSONReader, index: Int) throws(ReadFailure) {
         guard reader.byte == UInt8(ascii: "{") else {
@@ -175,15 +168,11 @@ private struct BodyReader {
         }
         try reader.open()
         var state = JSONReader.ObjectState()
-        var seen = Seen()
         otherNames.removeAll(keepingCapacity: true)
         var key: String?
         var flag = OFREPFlag(key: "", value: nil)
-        while let name = try reader.nextFieldName(&state) {
-            let member = Member(name)
-            if let member {
-                try seen.insert(member.rawValue, name)
-            } else {
+        while let (member, name) = try reader.nextFieldAllowingUnknown(Self.flagMembers, &state) {
+            if member == nil {
                 let text = name.string
                 guard !otherNames.contains(text) else { throw JSONReader.duplicateMember(text) }
                 otherNames.append(text)
@@ -233,34 +222,6 @@ private struct BodyReader {
             return nil
         }
         return try reader.readStringToken().string
-    }
-
-    /// Runs `body`, naming the member `name` in a failure's path.
-    private static func inside(_ name: StringToken, _ body: () throws(ReadFailure) -> Void) throws(ReadFailure) {
-        do throws(ReadFailure) { try body() } catch { throw error.inside(.field(name.string)) }
-    }
-
-    /// Whether a member name is `expected` (compared as bytes; a name written with escapes is decoded first).
-    fileprivate static func matches(_ name: StringToken, _ expected: StaticString) -> Bool {
-        switch name {
-        case .raw(let bytes):
-            guard bytes.count == expected.utf8CodeUnitCount, let base = bytes.baseAddress else {
-                return bytes.isEmpty && expected.utf8CodeUnitCount == 0
-            }
-            return memcmp(base, expected.utf8Start, bytes.count) == 0
-        case .decoded(let text):
-            return text == expected.description
-        }
-    }
-
-    /// The known members seen in one object, to refuse a repeated one.
-    private struct Seen {
-        var bits: UInt8 = 0
-
-        mutating func insert(_ bit: UInt8, _ name: StringToken) throws(ReadFailure) {
-            guard bits & (1 << bit) == 0 else { throw JSONReader.duplicateMember(name.string) }
-            bits |= 1 << bit
-        }
     }
 }
 
