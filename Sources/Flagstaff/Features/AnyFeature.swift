@@ -35,6 +35,14 @@ open class AnyFeature: @unchecked Sendable {
     private let identity = PublishedReference<FeatureIdentity>()
     /// The Observation framework's state for this member, made at its first read by an app.
     @usableFromInline let observation = PublishedReference<MemberObservation>()
+    /// How many test scopes (`withFeature`, `withSetting`) that force this member are open, in any task: a read
+    /// looks for a task-local value only while this is not 0 (one load from the member, no global).
+    @usableFromInline let openTestScopes = Atomic<Int32>(0)
+
+    /// Whether a test scope forcing this member is open in some task: only then can the current task have a value
+    /// for it in ``TaskLocalOverrides``.
+    @inlinable @inline(__always)
+    final var hasOpenTestScope: Bool { openTestScopes.load(ordering: .relaxed) != 0 }
 
     /// Creates a member. Only ``AnyFlag`` and ``Setting`` subclass this class directly.
     /// - Parameters:

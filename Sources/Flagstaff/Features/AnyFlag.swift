@@ -41,20 +41,23 @@ open class AnyFlag: AnyFeature, @unchecked Sendable {
     /// `withObservationTracking` (or a SwiftUI view's body) the read is tracked: the tracker is told when the value
     /// changes.
     public final var enabled: Bool {
-        if TaskLocalOverrides.isActive, let forced = TaskLocalOverrides.value(for: self) as? Bool {
-            observeValueRead(sharedEnabled ? .on : .off)
-            return forced
-        }
-        let value = sharedEnabled
-        observeValueRead(value ? .on : .off)
+        let value = untrackedEnabled
+        if !recordValueRead() { observeFirstRead(value) }
         return value
     }
 
+    /// Makes the observation state at the first read of ``enabled``: from the value just read unless a test
+    /// override forced it (the value is not read again: a `DynamicFeature` computes on every read).
+    @inline(never)
+    private func observeFirstRead(_ value: Bool) {
+        observeFirstValueRead(
+            hasOpenTestScope ? observedState : ObservedState(value: value ? .on : .off, override: overrideValue))
+    }
+
     /// ``enabled`` without recording the read for the Observation framework (what tools and the registry read).
+    @inline(__always)
     package final var untrackedEnabled: Bool {
-        if TaskLocalOverrides.isActive, let forced = TaskLocalOverrides.value(for: self) as? Bool {
-            return forced
-        }
+        if hasOpenTestScope, let forced = TaskLocalOverrides.value(for: self) as? Bool { return forced }
         return sharedEnabled
     }
 
@@ -92,7 +95,7 @@ open class AnyFlag: AnyFeature, @unchecked Sendable {
         var chain: [ResolutionStep] = []
         var value = base.value
         var source = base.source
-        let forced = TaskLocalOverrides.isActive ? TaskLocalOverrides.value(for: self) as? Bool : nil
+        let forced = hasOpenTestScope ? TaskLocalOverrides.value(for: self) as? Bool : nil
         if let forced {
             chain.append(ResolutionStep(source: .testOverride, value: forced, detail: "forced in this task"))
         }

@@ -47,31 +47,34 @@ enum ObservedKeyPaths {
 extension AnyFeature: Observable {}
 
 extension AnyFeature {
-    /// Records a read of the effective value for the Observation framework (no effect outside tracking but making
-    /// the member's observation state on its first read).
-    /// - Parameter current: the value read (test overrides aside), evaluated only for the first read: the state
-    ///   later changes are compared with.
-    ///
-    /// Inlined into every read (a `Setting`'s reads are inlined into the app): one acquire load and the registrar's
-    /// `access`; the first read's work is out of line.
-    @inlinable @inline(__always)
-    final func observeValueRead(_ current: @autoclosure () -> OverrideValue) {
-        if !recordValueRead() { observeFirstValueRead(current()) }
-    }
-
-    /// Records a read of the effective value, if the member has its observation state.
+    /// Records a read of the effective value for the Observation framework (no effect outside tracking), if the
+    /// member has its observation state.
     /// - Returns: `false` when it has none yet (its first read): then call ``observeFirstValueRead(_:)``.
-    @inlinable @inline(__always)
+    ///
+    /// Called by every read of `enabled`, into which it is inlined: one acquire load and the registrar's `access`.
+    @inline(__always)
     final func recordValueRead() -> Bool {
         // In place, not `let observation = …`: a strong copy would be retained and released by every read.
         let recorded: Void? = observation.readIfPublishedOnce { $0.registrar.access(self, keyPath: $0.valueKeyPath) }
         return recorded != nil
     }
 
-    /// ``observeValueRead(_:)`` when the member has no observation state yet: makes it, then records the read.
-    @usableFromInline @inline(never)
-    final func observeFirstValueRead(_ current: OverrideValue) {
-        observation.publishIfEmpty(MemberObservation(ObservedState(value: current, override: overrideValue))) {
+    /// Records a read of the effective value of a member whose read has no effect (a `Setting`): at its first read,
+    /// the state later changes are compared with is taken from ``observedState``, not from the value read.
+    ///
+    /// Out of line and not generic: the one call an app's inlined `Setting.value` makes, with no value kept across
+    /// it and no protocol-conformance lookup in the app's code.
+    @usableFromInline
+    final func recordReadWithoutEffects() {
+        if !recordValueRead() { observeFirstValueRead(observedState) }
+    }
+
+    /// Makes the observation state at the first read of the value, which ``recordValueRead()`` found without one,
+    /// then records the read.
+    /// - Parameter state: what later changes are compared with.
+    @inline(never)
+    final func observeFirstValueRead(_ state: ObservedState) {
+        observation.publishIfEmpty(MemberObservation(state)) {
             $0.registrar.access(self, keyPath: $0.valueKeyPath)
         }
     }

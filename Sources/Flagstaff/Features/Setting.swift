@@ -135,36 +135,25 @@ public final class Setting<Value: SettingValue>: AnyFeature, @unchecked Sendable
     /// the tracker is told when the value changes.
     @inlinable
     public var value: Value {
-        if TaskLocalOverrides.isActive, let forced = observedTestOverride() { return forced }
-        let value = sharedValue
-        if !recordValueRead() { observeFirstRead(of: value) }
-        return value
-    }
-
-    /// The current task's test override, if any, its read recorded as ``value`` records reads. Out of line, as is
-    /// ``observeFirstRead(of:)``, so that ``value`` stays small enough to inline.
-    @usableFromInline @inline(never)
-    func observedTestOverride() -> Value? {
-        guard let forced = TaskLocalOverrides.value(for: self) as? Value else { return nil }
-        observeValueRead(Value.storedValue(of: sharedValue))
-        return forced
-    }
-
-    /// Makes the observation state at the first read of ``value``, which found none.
-    @usableFromInline @inline(never)
-    func observeFirstRead(of value: Value) {
-        observeFirstValueRead(Value.storedValue(of: value))
+        recordReadWithoutEffects()
+        return untrackedValue
     }
 
     /// ``value`` without recording the read for the Observation framework.
-    @inlinable
+    @inlinable @inline(__always)
     var untrackedValue: Value {
-        if TaskLocalOverrides.isActive, let forced = TaskLocalOverrides.value(for: self) as? Value { return forced }
+        if hasOpenTestScope, let forced = testOverride() { return forced }
         return sharedValue
     }
 
+    /// The current task's test override, if any. Out of line, so that ``value`` stays small enough to inline.
+    @usableFromInline @inline(never)
+    func testOverride() -> Value? {
+        TaskLocalOverrides.value(for: self) as? Value
+    }
+
     /// The effective value without test overrides.
-    @inlinable
+    @inlinable @inline(__always)
     var sharedValue: Value {
         let path = readPath.load(ordering: .acquiring)
         if path == SettingReadPath.declaredDefault.rawValue { return defaultValue }
@@ -330,7 +319,7 @@ public final class Setting<Value: SettingValue>: AnyFeature, @unchecked Sendable
     override var resolvedExplanation: ValueResolution {
         var chain: [ValueResolutionStep] = []
         var winner: (value: Value, source: ResolutionSource)?
-        if TaskLocalOverrides.isActive, let forced = TaskLocalOverrides.value(for: self) as? Value {
+        if hasOpenTestScope, let forced = TaskLocalOverrides.value(for: self) as? Value {
             chain.append(
                 ValueResolutionStep(
                     source: .testOverride, value: Value.storedValue(of: forced), detail: "forced in this task"))
