@@ -111,20 +111,31 @@ import Testing
     func requestFinishesDuringGracePeriod() async throws {
         let running = try await RunningServer(
             registry: try ServedFixtures.registry(),
-            configuration: FlagServerConfiguration(shutdownGracePeriod: .seconds(5)))
+            configuration: FlagServerConfiguration(shutdownGracePeriod: .seconds(30)))
         let port = running.port
+        let server = running.server
         // The stop begins while the request's body is still incomplete.
+        let (headSent, signal) = AsyncStream.makeStream(of: Void.self)
         let stopping = Task {
-            try? await Task.sleep(for: .milliseconds(400))
+            for await _ in headSent { break }
+            // Let the server read the head, so the request is in flight (nothing to wait on: a second, for a
+            // loaded machine).
+            try? await Task.sleep(for: .seconds(1))
             await running.stop()
         }
-        let reply = try await offCooperativePool {
+        let (stopBegan, reply) = try await offCooperativePool { () throws -> (Bool, String) in
+            // An event stream ends at once when a graceful stop begins: how this thread knows it has begun.
+            let stream = try SSETestClient(port: port, path: "/api/client/streaming")
+            _ = stream.next()
             let connection = try LoopbackHTTPRawConnection(port: UInt16(port))
             try connection.send("POST /ofrep/v1/evaluate/flags HTTP/1.1\r\nHost: t\r\nContent-Length: 2\r\n\r\n{")
-            Thread.sleep(forTimeInterval: 0.8)
+            signal.yield()
+            let stopBegan = blockingEventually { server.streams.count == 0 }
+            withExtendedLifetime(stream) {}
             try connection.send("}")
-            return String(decoding: connection.receive(timeout: .seconds(5)), as: UTF8.self)
+            return (stopBegan, String(decoding: connection.receive(timeout: .seconds(30)), as: UTF8.self))
         }
+        #expect(stopBegan, "the stop did not end the event stream")
         #expect(reply.hasPrefix("HTTP/1.1 200"), "\(reply)")
         await stopping.value
     }

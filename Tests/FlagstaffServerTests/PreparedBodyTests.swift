@@ -1,7 +1,9 @@
 import Flagstaff
-import FlagstaffServer
+import FlagstaffTestSupport
 import Foundation
 import Testing
+
+@testable import FlagstaffServer
 
 /// The bodies a change prepares: the new snapshot renders (and compresses) what the one it replaces was asked for,
 /// so the clients' refetches find them made; a body is made once even when asked for at the same time.
@@ -64,6 +66,39 @@ import Testing
             last.reply(.ofrepBulk, variant: "poller", ifNoneMatch: nil, chunks: chunks).allBytes
                 == OFREPBodies.bulk(last))
         #expect(renders.withLock { $0 } == 4)
+    }
+
+    @Test("the change feed prepares, on each change it sees, the bodies the snapshot it replaces was asked for")
+    func feedPreparesOnChange() async throws {
+        let registry = try ServedFixtures.registry()
+        let feed = ChangeFeed(live: LiveSnapshot(registry: registry), firstID: 1)
+        let renders = AnnotatedMutex(0)
+        let chunks: @Sendable (ServedSnapshot) -> BodyChunks = { snapshot in
+            renders.withLock { $0 += 1 }
+            return OFREPBodies.bulkChunks(snapshot)
+        }
+        _ = feed.latest.snapshot.reply(.ofrepBulk, variant: "host", ifNoneMatch: nil, chunks: chunks)
+        #expect(renders.withLock { $0 } == 1)
+        // The loop ticks after each look for a change (each time: the interval is zero), once that change's bodies
+        // are prepared; the revision it saw then tells the test that the change has been handled.
+        let handled = AnnotatedMutex<UInt32>(1)
+        let following = Task {
+            await feed.run(pollInterval: .seconds(3600), tickInterval: .zero) {
+                let id = feed.latest.id
+                handled.withLock { $0 = id }
+            }
+        }
+        defer {
+            following.cancel()
+            feed.stop()
+        }
+        // The registry's change handler nudges the feed: no request, no poll.
+        try registry.setOverrideValues(["maxItems": OverrideValue(json: "55")])
+        #expect(await eventually { handled.withLock { $0 } == 2 }, "the feed did not see the change")
+        #expect(renders.withLock { $0 } == 2, "rendered by the feed, ahead of any request")
+        let asked = feed.latest.snapshot.reply(.ofrepBulk, variant: "host", ifNoneMatch: nil, chunks: chunks)
+        #expect(renders.withLock { $0 } == 2, "the request finds it made")
+        #expect(asked.allBytes == OFREPBodies.bulk(feed.latest.snapshot))
     }
 
     @Test("requests that come together for a body not made yet make it once")

@@ -27,7 +27,7 @@ struct PythonStreamingTests {
         let result = try await CommandRunner.run(
             URL(fileURLWithPath: "/usr/bin/env"),
             ["python3", script.path, serve.baseURL, directory.appendingPathComponent("cache").path, executable.path],
-            environment: environment, timeout: .seconds(120))
+            environment: environment, timeout: .seconds(300))
         try #require(result.status == 0, "\(result)")
         let report = try #require(
             try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any], "\(result)")
@@ -35,10 +35,11 @@ struct PythonStreamingTests {
         #expect(report["blueTextBefore"] as? Bool == false)
         #expect(report["cardColorBefore"] as? String == "#f05138")
         // After the set, with no poll (the refresh interval is an hour): the `unleash-updated` delta.
+        // Any time well under that hour shows a push; the script waits up to a minute (a loaded machine is slow).
         let unleashSeconds = try #require(report["unleash"] as? Double)
-        #expect(unleashSeconds >= 0 && unleashSeconds < 3, "UnleashClient took \(unleashSeconds) s")
+        #expect(unleashSeconds >= 0 && unleashSeconds < 60, "UnleashClient took \(unleashSeconds) s")
         let ofrepSeconds = try #require(report["ofrep"] as? Double)
-        #expect(ofrepSeconds >= 0 && ofrepSeconds < 3, "the OFREP event took \(ofrepSeconds) s")
+        #expect(ofrepSeconds >= 0 && ofrepSeconds < 60, "the OFREP event took \(ofrepSeconds) s")
         #expect(report["ofrepType"] as? String == "refetchEvaluation")
         #expect(report["refetchMatches"] as? Bool == true, "the re-fetch answered the ETag the event named")
         #expect(report["refetchBlueText"] as? Bool == true)
@@ -84,8 +85,12 @@ enum PythonStreaming {
         report["blueTextBefore"] = unleash.is_enabled("blueText")
         report["cardColorBefore"] = card()
 
+        def bulk_tag():
+            return requests.post(base + "/ofrep/v1/evaluate/flags", json={}).headers.get("ETag")
+
         bulk = requests.post(base + "/ofrep/v1/evaluate/flags", json={})
         url = bulk.json()["eventStreams"][0]["url"]
+        # Returns once the response head has come: the server subscribed the stream to changes before sending it.
         response = requests.get(url, stream=True, headers={"Accept": "text/event-stream"}, timeout=30)
         received = []
         def read():
@@ -93,22 +98,27 @@ enum PythonStreaming {
                 received.append((time.monotonic(), event))
         reader = threading.Thread(target=read, daemon=True)
         reader.start()
-        time.sleep(0.3)
 
         subprocess.run([flagstaff, "set", "blueText", "on"], check=True, stdout=subprocess.DEVNULL)
         subprocess.run([flagstaff, "set", "cardColor", "#000000"], check=True, stdout=subprocess.DEVNULL)
         written = time.monotonic()
         report["unleash"] = -1
-        while time.monotonic() - written < 20:
+        while time.monotonic() - written < 60:
             if unleash.is_enabled("blueText") and card() == "#000000":
                 report["unleash"] = time.monotonic() - written
                 break
             time.sleep(0.005)
-        while not received and time.monotonic() - written < 20:
+        while not received and time.monotonic() - written < 60:
             time.sleep(0.005)
-        time.sleep(0.5)  # both sets may be one change or two: the last event names the values now
         if received:
             report["ofrep"] = max(0.0, received[0][0] - written)
+        # Both sets may be one change or two: wait until the last event names the values served now.
+        def names_now():
+            tag = json.loads(received[-1][1].data).get("etag") or ""
+            return bulk_tag() in (tag, tag[:-1] + '-gzip"')
+        while received and not names_now() and time.monotonic() - written < 60:
+            time.sleep(0.02)
+        if received:
             data = json.loads(received[-1][1].data)
             report["ofrepType"] = data.get("type")
             refetch = requests.post(base + "/ofrep/v1/evaluate/flags",

@@ -91,10 +91,7 @@ import Testing
             try registry.setOverrideValues(["cardColor": OverrideValue(jsonObject: "#000000")])
             let updated = client.next().first
             // Listed while connected, with the revision it was sent (noted once the write completed).
-            let deadline = ContinuousClock.now.advanced(by: .seconds(5))
-            while server.streamClients.first?.changesBehind != 0, ContinuousClock.now < deadline {
-                Thread.sleep(forTimeInterval: 0.01)
-            }
+            _ = blockingEventually { server.streamClients.first?.changesBehind == 0 }
             return (connected, updated, client.status, server.streamClients.first)
         }
         #expect(closedCount == 200)
@@ -195,10 +192,7 @@ import Testing
             let client = try SSETestClient(port: port, path: "/ofrep/v1/events")
             // Nothing to say at first: the provider has just fetched. The change comes once the stream is open.
             let first = client.next(1, timeout: .milliseconds(300)).first
-            let deadline = ContinuousClock.now.advanced(by: .seconds(10))
-            while server.streams.clients.first?.revision == nil, ContinuousClock.now < deadline {
-                Thread.sleep(forTimeInterval: 0.01)
-            }
+            _ = blockingEventually { server.streams.clients.first?.revision != nil }
             try registry.setOverrideValues(["blueText": .on])
             let refetch = client.next().first
             let resumed = try SSETestClient(
@@ -248,14 +242,17 @@ import Testing
     @Test("--max-streams: one more stream gets 503 with a JSON error, polling still works, a freed slot is reused")
     func streamLimit() async throws {
         let registry = try ServedFixtures.registry()
-        let running = try await Self.server(registry, maxStreams: 2)
+        // No keep-alive within the test: a freed slot can only come back from the server seeing the close.
+        let running = try await Self.server(registry, maxStreams: 2, keepAlive: .seconds(3600))
         defer { Task { await running.stop() } }
         let port = running.port
+        let server = running.server
         let (refusals, reopened) = try await offCooperativePool { () -> ([String], Int) in
             let first = try SSETestClient(port: port, path: "/api/client/streaming")
             _ = first.next()
+            // The OFREP stream sends nothing at first: wait until the server counts it.
             let second = try SSETestClient(port: port, path: "/ofrep/v1/events")
-            _ = second.next(1, timeout: .milliseconds(200))
+            _ = blockingEventually { server.streams.count == 2 }
             var refusals: [String] = []
             for _ in 0..<300 {
                 let extra = try LoopbackHTTPRawConnection(port: UInt16(port))
@@ -264,16 +261,15 @@ import Testing
                 extra.close()
             }
             first.connection.close()
-            // The slot comes back as soon as the server sees the connection close: well before the next
-            // keep-alive (15 s), when a write would fail.
+            // The slot comes back once the server sees the connection close (no write is ever made to notice it).
             var reopened = 0
-            let deadline = ContinuousClock.now.advanced(by: .seconds(5))
-            while reopened != 200, ContinuousClock.now < deadline {
-                Thread.sleep(forTimeInterval: 0.05)
+            _ = try blockingEventually {
                 let again = try SSETestClient(port: port, path: "/api/client/streaming")
                 _ = again.next(1, timeout: .milliseconds(500))
                 reopened = again.status
+                return reopened == 200
             }
+            withExtendedLifetime(second) {}
             return (refusals, reopened)
         }
         #expect(refusals.allSatisfy { $0.hasPrefix("HTTP/1.1 503") }, "\(refusals.first ?? "")")
@@ -333,12 +329,14 @@ import Testing
         let stalled = try LoopbackHTTPRawConnection(port: UInt16(running.port))
         defer { stalled.close() }
         try stalled.send("GET /api/client/streaming HTTP/1.1\r\nHost: t\r\n\r\n")
-        let opened = try await poll(timeout: .seconds(10)) { running.server.streams.count == 1 ? true : nil }
+        let opened = try await poll(timeout: .seconds(90)) { running.server.streams.count == 1 ? true : nil }
         #expect(opened == true)
-        // The server does not queue the frame for a client that does not read: it never finishes sending it.
+        // The server does not queue the frame for a client that does not read: it never finishes sending it. Queued,
+        // 8 MB would take milliseconds; a pause is the only signal, checked once inside the write timeout (1 s),
+        // before the drop (the stream's state around the drop is not what this checks).
         try await Task.sleep(for: .milliseconds(500))
         #expect(running.server.streams.clients.allSatisfy { $0.revision == nil }, "the whole frame was queued")
-        let dropped = try await poll(timeout: .seconds(20)) { running.server.streams.count == 0 ? true : nil }
+        let dropped = try await poll(timeout: .seconds(90)) { running.server.streams.count == 0 ? true : nil }
         #expect(dropped == true, "the stream of a client that does not read is still open")
         let poll = try await HTTPExchange.send(running.url("/api/frontend"), headers: ["If-None-Match": "\"x\""])
         #expect(poll.status == 200)

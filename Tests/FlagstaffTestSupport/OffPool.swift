@@ -39,3 +39,23 @@ package final class PrivateQueueExecutor: TaskExecutor {
 package func offCooperativePool<T: Sendable>(timing operation: () async throws -> T) async rethrows -> T {
     try await withTaskExecutorPreference(PrivateQueueExecutor(), operation: operation)
 }
+
+/// Checks `condition` every few milliseconds on the calling thread until it holds or `timeout` passes: the blocking
+/// counterpart of `eventually(timeout:_:)`, for work that already runs on a thread of its own (inside
+/// ``offCooperativePool(_:)``, beside a blocking client). Unavailable in async code, where it would hold one of
+/// the cooperative pool's threads.
+/// - Parameters:
+///   - timeout: how long to keep trying (generous: only a failing test waits it out).
+///   - condition: what is awaited.
+/// - Returns: whether the condition held in time.
+/// - Throws: what `condition` throws.
+@available(*, noasync, message: "use eventually(timeout:_:) in async code")
+package func blockingEventually(timeout: Duration = .seconds(90), _ condition: () throws -> Bool) rethrows -> Bool {
+    let clock = ContinuousClock()
+    let deadline = clock.now.advanced(by: timeout)
+    while true {
+        if try condition() { return true }
+        if clock.now >= deadline { return false }
+        Thread.sleep(forTimeInterval: 0.005)
+    }
+}

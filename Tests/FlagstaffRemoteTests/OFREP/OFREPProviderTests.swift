@@ -72,11 +72,9 @@ struct OFREPProviderTests {
             #expect(refetch.query["flagConfigLastModified"] == "1771622898")
             #expect(refetch.headers["If-None-Match"] == "\"v1\"")
 
-            // A stream is offered: the poll interval is not used.
-            let fetches = server.bulkRequests.count
-            clock.advance(by: .seconds(300))
-            try await Task.sleep(for: .milliseconds(100))
-            #expect(server.bulkRequests.count == fetches)
+            // A stream is offered: the poll interval is not used. Nothing waits on the clock, so no poll can come
+            // however far it moves (the loop would have started its timer after the first answer, long before).
+            #expect(clock.sleeperCount == 0, "a timer waits on the clock although a stream is offered")
         })
     }
 
@@ -150,9 +148,11 @@ struct OFREPProviderTests {
             server.events.closeConnections()
             try await clock.waitForSleepers(timeout: .seconds(90))
             #expect(server.events.openedConnectionCount == 1)
-            // Minimum delay 1 s × jitter factor 1: nothing happens before it.
+            // Minimum delay 1 s × jitter factor 1: nothing happens before it. The advance wakes a due sleeper at
+            // once, so a reconnection still asleep after it cannot have been due.
+            #expect(clock.nextDeadline == clock.now.advanced(by: .seconds(1)))
             clock.advance(by: .milliseconds(999))
-            try await Task.sleep(for: .milliseconds(50))
+            #expect(clock.sleeperCount == 1, "the reconnection woke before its delay")
             #expect(server.events.openedConnectionCount == 1)
             clock.advance(by: .milliseconds(1))
             #expect(await server.events.waitForConnections(1))
@@ -195,14 +195,18 @@ struct OFREPProviderTests {
             #expect(await eventually { provider.value(forKey: "n", as: Int.self) == 2 })
             #expect(server.bulkRequests.last?.headers["If-None-Match"] == "\"v1\"")
 
+            // A clock of its own: the first provider's poll waits on the other one.
             let quiet = try FakeOFREPServer(flags: ["n": "1"], streaming: false)
-            let idle = OFREPProvider(options: options(quiet, clock: clock))
+            let idleClock = ManualClock()
+            let idle = OFREPProvider(options: options(quiet, clock: idleClock))
             idle.start()
             defer { idle.stop() }
             #expect(await eventually { idle.flags.count == 1 })
-            clock.advance(by: .seconds(3600))
-            try await Task.sleep(for: .milliseconds(100))
-            #expect(quiet.bulkRequests.count == 1)
+            // The answer is applied before the loop would start a timer; once the loop is on its next trigger it has
+            // gone past that point, and a timer started then has had a whole request to reach its sleep.
+            idle.state.withLock { $0.triggers }?.yield(.revalidate)
+            #expect(await eventually { quiet.bulkRequests.count == 2 })
+            #expect(idleClock.sleeperCount == 0, "nothing waits on the clock: no poll can come")
         })
     }
 
@@ -219,8 +223,15 @@ struct OFREPProviderTests {
             defer { provider.stop() }
             #expect(await eventually { provider.lastError != nil })
             #expect(provider.lastError?.contains("refused the credentials (status 401)") == true)
-            clock.advance(by: .seconds(100))
-            try await Task.sleep(for: .milliseconds(100))
+            // Stopped: the loop has ended, so neither the poll nor a retry can ask again.
+            let loop = try #require(provider.state.withLock { $0.run })
+            let ended = AnnotatedMutex(false)
+            Task {
+                await loop.value
+                ended.withLock { $0 = true }
+            }
+            #expect(await eventually { ended.withLock { $0 } }, "the loop goes on after a 401")
+            #expect(clock.sleeperCount == 0)
             #expect(server.bulkRequests.count == 1)
 
             let failing = try FakeOFREPServer(flags: ["n": "1"], streaming: false)

@@ -1,3 +1,4 @@
+import FlagstaffTestSupport
 import Foundation
 import Synchronization
 import Testing
@@ -80,7 +81,7 @@ private final class Shared: Sendable {
         #expect(freed.current == 0)
     }
 
-    @Test func anObjectReplacedDuringAReadIsFreedOnlyAfterTheRead() {
+    @Test func anObjectReplacedDuringAReadIsFreedOnlyAfterTheRead() async throws {
         let freed = FreedCount()
         let shared = Shared(PublishedReference(Tracked(0, freed: freed)))
         // Another reference's writer too: every writer waits for every reader in the process.
@@ -94,8 +95,9 @@ private final class Shared: Sendable {
             shared.reference.read { first in
                 readerInside.signal()
                 writersStarted.wait()
-                // Give the writers time to publish and start waiting for this read.
-                Thread.sleep(forTimeInterval: 0.05)
+                // Give the writers time to publish and start waiting for this read: nothing tells when they wait (a
+                // writer that did not wait would free the object now, and the check below would see it).
+                Thread.sleep(forTimeInterval: 0.2)
                 sawFreedInside.store(
                     freed.current != 0 || first.number != 0 || writersDone.load(ordering: .sequentiallyConsistent) != 0,
                     ordering: .sequentiallyConsistent)
@@ -108,7 +110,8 @@ private final class Shared: Sendable {
             other.reference.publish(Tracked(1, freed: freed))
             writersDone.add(1, ordering: .sequentiallyConsistent)
         }
-        done.wait()
+        // Waited for on a thread of its own: the test does not hold a cooperative thread meanwhile.
+        try await offCooperativePool { done.wait() }
         let sawFreed = sawFreedInside.load(ordering: .sequentiallyConsistent)
         #expect(!sawFreed)
         #expect(freed.current == 2)
