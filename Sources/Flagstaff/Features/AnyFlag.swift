@@ -46,8 +46,9 @@ open class AnyFlag: AnyFeature, @unchecked Sendable {
         return value
     }
 
-    /// Makes the observation state at the first read of ``enabled``: from the value just read unless a test
-    /// override forced it (the value is not read again: a `DynamicFeature` computes on every read).
+    /// Makes the observation state at the first read of ``enabled``: from the value just read (not read again: a
+    /// `DynamicFeature` computes on every read), unless a test scope forcing this flag is open, when the value read
+    /// may be the forced one and the state is resolved afresh.
     @inline(never)
     private func observeFirstRead(_ value: Bool) {
         observeFirstValueRead(
