@@ -73,16 +73,16 @@ extension Setting {
             }
             let next = states.next
             // A new binding has no remote value yet: the remote word is not its value.
-            if next.remoteGeneration == 0 { remoteWordGeneration.store(0, ordering: .relaxed) }
+            if next.parts.remoteGeneration == 0 { remoteWordGeneration.store(0, ordering: .relaxed) }
             if let forced = next.forced, let bits = word(of: forced) {
                 // The word first: a reader that sees the path sees this word (or a later one).
                 overrideWord.store(bits, ordering: .relaxed)
                 readPath.store(SettingReadPath.overrideWord.rawValue, ordering: .releasing)
-            } else if next.forced == nil, let generation = next.sourceGeneration, wordEncoding != .none,
+            } else if next.forced == nil, let generation = next.parts.sourceGeneration, wordEncoding != .none,
                 wordSourceGeneration.publishIfEmpty(generation, { $0 === generation })
             {
                 readPath.store(SettingReadPath.remoteWord.rawValue, ordering: .releasing)
-            } else if next.forced != nil || next.binding != nil {
+            } else if next.forced != nil || next.parts.binding != nil {
                 readPath.store(SettingReadPath.publishedState.rawValue, ordering: .releasing)
             } else {
                 readPath.store(SettingReadPath.declaredDefault.rawValue, ordering: .releasing)
@@ -100,11 +100,19 @@ extension Setting {
     ) {
         SettingWriters.lock.withLock { _ in
             let current = state.read {
-                $0.sourceGeneration === sourceGeneration && $0.binding?.source === binding.source
-                    && $0.binding?.key == binding.key && $0.remoteGeneration <= generation
+                $0.parts.sourceGeneration === sourceGeneration && $0.parts.binding?.source === binding.source
+                    && $0.parts.binding?.key == binding.key && $0.parts.remoteGeneration <= generation
             }
             guard current else { return }
-            state.update { ($0.with(remote: decoded, raw: raw, problem: problem, generation: generation), ()) }
+            state.update {
+                let next = $0.with {
+                    $0.remote = decoded
+                    $0.remoteRaw = raw
+                    $0.remoteProblem = problem
+                    $0.remoteGeneration = generation
+                }
+                return (next, ())
+            }
             // The word, then its generation (release): a reader that sees the generation sees this word or a later one.
             guard wordSourceGeneration.readIfPublishedOnce({ $0 === sourceGeneration }) == true,
                 let bits = word(of: decoded ?? defaultValue)

@@ -113,7 +113,7 @@ public final class Setting<Value: SettingValue>: AnyFeature, @unchecked Sendable
         self.type = type
         self.bounds = bounds
         let generation = remote?.source.settingValueGeneration
-        self.state = PublishedReference(SettingState(binding: remote, sourceGeneration: generation))
+        self.state = PublishedReference(SettingState(SettingState.Parts(binding: remote, sourceGeneration: generation)))
         self.cases = Value.settingCases
         wordEncoding = SettingWordEncoding(for: Value.self, hasCases: cases != nil)
         if let generation {
@@ -181,9 +181,9 @@ public final class Setting<Value: SettingValue>: AnyFeature, @unchecked Sendable
     var publishedValue: Value {
         let current: Value? = state.read { state in
             if let forced = state.forced { return forced }
-            guard let generation = state.sourceGeneration else { return defaultValue }
-            guard generation.current == state.remoteGeneration else { return nil }
-            return state.remote ?? defaultValue
+            guard let generation = state.parts.sourceGeneration else { return defaultValue }
+            guard generation.current == state.parts.remoteGeneration else { return nil }
+            return state.parts.remote ?? defaultValue
         }
         return current ?? refreshedRemoteValue()
     }
@@ -201,7 +201,7 @@ public final class Setting<Value: SettingValue>: AnyFeature, @unchecked Sendable
     public var overriddenValue: Value? {
         get {
             observeOverrideRead()
-            return state.read { $0.override }
+            return state.read { $0.parts.override }
         }
         set {
             do {
@@ -239,7 +239,7 @@ public final class Setting<Value: SettingValue>: AnyFeature, @unchecked Sendable
     }
 
     /// The remote binding, if any.
-    public var remoteBinding: SettingRemoteBinding? { state.read { $0.binding } }
+    public var remoteBinding: SettingRemoteBinding? { state.read { $0.parts.binding } }
 
     // MARK: Validation
 
@@ -277,36 +277,48 @@ public final class Setting<Value: SettingValue>: AnyFeature, @unchecked Sendable
     /// ``defaultValue`` as JSON.
     public override var declaredDefault: OverrideValue { Value.storedValue(of: defaultValue) }
     /// The override as stored, or `nil`.
-    public override var overrideValue: OverrideValue? { state.read { $0.stored } }
+    public override var overrideValue: OverrideValue? { state.read { $0.parts.stored } }
     /// The launch override, or `nil`.
-    public override var launchOverrideValue: OverrideValue? { state.read { $0.pinnedStored } }
+    public override var launchOverrideValue: OverrideValue? { state.read { $0.parts.pinnedStored } }
 
     override var observedState: ObservedState {
         ObservedState(value: Value.storedValue(of: sharedValue), override: overrideValue)
     }
 
     /// The linked value as JSON, or `nil`.
-    public override var linkedValue: OverrideValue? { state.read { $0.linkedStored } }
+    public override var linkedValue: OverrideValue? { state.read { $0.parts.linkedStored } }
 
     override func applyLinkedValue(_ value: OverrideValue?, server: String) -> Bool {
         let decoded = value.flatMap { try? decodeChecked($0) }
         let kept = decoded == nil ? nil : value
         // Most members keep their linked value from one update to the next: no write (and no epoch wait) then.
-        let unchanged = state.read { $0.linkedStored == kept && (kept == nil || $0.linkServer == server) }
+        let unchanged = state.read { $0.parts.linkedStored == kept && (kept == nil || $0.parts.linkServer == server) }
         if unchanged { return false }
-        let previous = write { $0.with(linked: decoded, stored: kept, server: kept == nil ? nil : server) }.previous
-        let changed = previous.linkedStored != kept
+        let previous = write {
+            $0.with {
+                $0.linked = decoded
+                $0.linkedStored = kept
+                $0.linkServer = kept == nil ? nil : server
+            }
+        }.previous
+        let changed = previous.parts.linkedStored != kept
         if changed { queueObservedChange() }
         return changed
     }
 
     override func applyLaunchOverride(_ value: OverrideValue?, origin: String) {
         let decoded = value.flatMap { try? decodeChecked($0) }
-        write { $0.with(pinned: decoded, stored: decoded == nil ? nil : value, origin: origin) }
+        write {
+            $0.with {
+                $0.pinned = decoded
+                $0.pinnedStored = decoded == nil ? nil : value
+                $0.pinnedOrigin = origin
+            }
+        }
         queueObservedChange()
     }
     /// Whether there is a local override.
-    public override var isOverridden: Bool { state.read { $0.override != nil } }
+    public override var isOverridden: Bool { state.read { $0.parts.override != nil } }
     /// ``launchValue`` as JSON.
     public override var launchStoredValue: OverrideValue { Value.storedValue(of: launchValue) }
     /// Whether the setting requires a restart and its value differs from ``launchValue``.
@@ -326,9 +338,11 @@ public final class Setting<Value: SettingValue>: AnyFeature, @unchecked Sendable
             winner = (forced, .testOverride)
         }
         let (overrideValue, stored, pinned, pinnedStored, pinnedOrigin) = state.read {
-            ($0.override, $0.stored, $0.pinned, $0.pinnedStored, $0.pinnedOrigin)
+            ($0.parts.override, $0.parts.stored, $0.parts.pinned, $0.parts.pinnedStored, $0.parts.pinnedOrigin)
         }
-        let (linked, linkedStored, linkServer) = state.read { ($0.linked, $0.linkedStored, $0.linkServer) }
+        let (linked, linkedStored, linkServer) = state.read {
+            ($0.parts.linked, $0.parts.linkedStored, $0.parts.linkServer)
+        }
         if let pinned {
             chain.append(ValueResolutionStep(source: .launch, value: pinnedStored, detail: pinnedOrigin))
             if winner == nil { winner = (pinned, .launch) }
@@ -386,7 +400,13 @@ public final class Setting<Value: SettingValue>: AnyFeature, @unchecked Sendable
             }
         }
         let kept = decoded == nil ? nil : stored
-        let changed = write { $0.with(override: decoded, stored: kept) }.previous.stored != kept
+        let changed =
+            write {
+                $0.with {
+                    $0.override = decoded
+                    $0.stored = kept
+                }
+            }.previous.parts.stored != kept
         if changed { queueObservedChange() }
         return StoredValueOutcome(changed: changed, problem: problem)
     }
@@ -406,9 +426,9 @@ public final class Setting<Value: SettingValue>: AnyFeature, @unchecked Sendable
     /// The remote value (decoded, checked) or the default, with the raw value and why it was refused.
     private var remoteOrDefault: (value: Value, remote: Value?, raw: RemoteSettingValue?, problem: String?) {
         let cached: (Value?, RemoteSettingValue?, String?)? = state.read { state in
-            guard let generation = state.sourceGeneration else { return (nil, nil, nil) }
-            guard generation.current == state.remoteGeneration else { return nil }
-            return (state.remote, state.remoteRaw, state.remoteProblem)
+            guard let generation = state.parts.sourceGeneration else { return (nil, nil, nil) }
+            guard generation.current == state.parts.remoteGeneration else { return nil }
+            return (state.parts.remote, state.parts.remoteRaw, state.parts.remoteProblem)
         }
         let (remote, raw, problem) = cached ?? refreshRemote().entry
         return (remote ?? defaultValue, remote, raw, problem)
@@ -416,7 +436,7 @@ public final class Setting<Value: SettingValue>: AnyFeature, @unchecked Sendable
 
     /// Decodes the bound source's current value and publishes it with the source's generation.
     private func refreshRemote() -> (value: Value, entry: (Value?, RemoteSettingValue?, String?)) {
-        let (bound, sourceGeneration) = state.read { ($0.binding, $0.sourceGeneration) }
+        let (bound, sourceGeneration) = state.read { ($0.parts.binding, $0.parts.sourceGeneration) }
         guard let binding = bound, let sourceGeneration else { return (defaultValue, (nil, nil, nil)) }
         // Before the value: the value read is this generation's or a later one's.
         let generation = sourceGeneration.current
