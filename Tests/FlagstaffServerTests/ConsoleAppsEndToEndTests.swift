@@ -37,7 +37,15 @@ import FoundationNetworking
                     port: port, path: "/api/client/streaming",
                     headers: ["unleash-appname": "e2e-phone", "unleash-sdk": "unleash-python-sdk:6.9.1"])
                 var events = 0
-                while !release.withLock({ $0 }) && !client.closed {
+                var releasedAt: ContinuousClock.Instant?
+                while !client.closed {
+                    if release.withLock({ $0 }) {
+                        // The console counts the stream up to date once it has sent the change; the event may
+                        // still be on its way here: read until it has come (at most 10 s more).
+                        let now = ContinuousClock.now
+                        if events >= 2 || now - (releasedAt ?? now) > .seconds(10) { break }
+                        releasedAt = releasedAt ?? now
+                    }
                     events += client.next(1, timeout: .milliseconds(100)).count
                 }
                 client.connection.close()
