@@ -40,6 +40,8 @@ final class RemoteHTTPExchanges: NSObject, URLSessionDataDelegate, @unchecked Se
         let url: URL
         let timeout: Duration
         let events: AsyncStream<RemoteHTTPStreamEvent>.Continuation
+        /// Whether its response has begun.
+        var answered = false
     }
 
     private let table = AnnotatedMutex([Int: Exchange]())
@@ -70,6 +72,19 @@ final class RemoteHTTPExchanges: NSObject, URLSessionDataDelegate, @unchecked Se
         _ task: URLSessionDataTask, url: URL, timeout: Duration, events: AsyncStream<RemoteHTTPStreamEvent>.Continuation
     ) {
         streams.withLock { $0[task.taskIdentifier] = StreamExchange(url: url, timeout: timeout, events: events) }
+    }
+
+    /// Ends a stream whose response has not begun as timed out after `deadline`, and cancels its task.
+    func expireUnanswered(_ task: URLSessionDataTask, after deadline: Duration) {
+        let expired = streams.withLock { streams -> StreamExchange? in
+            guard let stream = streams[task.taskIdentifier], !stream.answered else { return nil }
+            streams[task.taskIdentifier] = nil
+            return stream
+        }
+        guard let expired else { return }
+        expired.events.yield(.finished(.timedOut(after: deadline, url: expired.url)))
+        expired.events.finish()
+        task.cancel()
     }
 
     /// Stops a streaming task (its consumer stopped): no more events; the task is cancelled on ``queue``.
@@ -142,7 +157,10 @@ final class RemoteHTTPExchanges: NSObject, URLSessionDataDelegate, @unchecked Se
         completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
     ) {
         let id = dataTask.taskIdentifier
-        if let stream = stream(id) {
+        if let stream = streams.withLock({ streams -> StreamExchange? in
+            streams[id]?.answered = true
+            return streams[id]
+        }) {
             guard let http = response as? HTTPURLResponse else {
                 endStream(id, .notHTTP(stream.url))
                 completionHandler(.cancel)
