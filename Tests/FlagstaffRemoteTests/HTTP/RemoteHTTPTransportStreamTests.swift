@@ -88,6 +88,25 @@ struct RemoteHTTPTransportStreamTests {
         #expect(server.requests.map(\.connection) == [1, 1, 1, 1])
     }
 
+    @Test(
+        "a stream with a body closed unanswered on its reused connection ends as timed out after 10 s, not its idle timeout"
+    )
+    func unansweredBodyStream() async throws {
+        // libcurl sends the request again on a new connection, and FoundationNetworking sends it without its body:
+        // the server waits for the body, the client for an answer.
+        let server = try LoopbackHTTPServer.started(keepAlive: true) { request in
+            request.method == "OPTIONS" ? .status(204) : LoopbackResponse(fault: .closeWithoutResponse)
+        }
+        defer { server.stop() }
+        let transport = RemoteHTTPTransport(label: "test", maximumResponseBytes: 0)
+        defer { transport.invalidate() }
+        let url = server.url("/events")
+        let events = await events(
+            transport.openStream(
+                RemoteHTTPRequest(method: "POST", url: url, body: Data("{}".utf8)), idleTimeout: .seconds(300)))
+        #expect(events == [.finished(.timedOut(after: RemoteHTTPTransport.warmUpTimeout, url: url))])
+    }
+
     @Test("a refused or failed warm-up still opens the stream, which reports its own answer")
     func warmUpFailure() async throws {
         let server = try LoopbackHTTPServer.started(keepAlive: true) { request in
