@@ -24,6 +24,8 @@ final class RemoteHTTPExchanges: NSObject, URLSessionDataDelegate, @unchecked Se
         var body = Data()
         /// The waiting caller, once it waits.
         var continuation: CheckedContinuation<Outcome, Never>?
+        /// Called with the outcome instead, for an exchange nobody awaits (a stream's warm-up).
+        var completion: (@Sendable (Outcome) -> Void)?
         /// The outcome when it came before the caller waited.
         var outcome: Outcome?
     }
@@ -31,6 +33,7 @@ final class RemoteHTTPExchanges: NSObject, URLSessionDataDelegate, @unchecked Se
     /// What to do outside the lock once an exchange is settled.
     private struct Delivery {
         var continuation: CheckedContinuation<Outcome, Never>?
+        var completion: (@Sendable (Outcome) -> Void)?
         var outcome: Outcome
         var cancel: URLSessionDataTask?
     }
@@ -57,10 +60,16 @@ final class RemoteHTTPExchanges: NSObject, URLSessionDataDelegate, @unchecked Se
         self.delegateQueue = delegateQueue
     }
 
-    /// Registers a task that is not resumed yet, and arms its deadline.
-    func open(_ task: URLSessionDataTask, url: URL, limit: Int, timeout: Duration) {
+    /// Registers a task that is not resumed yet, and arms its deadline. With `completion`, the outcome goes to it
+    /// (on ``queue``) instead of to a caller of ``wait(_:)``.
+    func open(
+        _ task: URLSessionDataTask, url: URL, limit: Int, timeout: Duration,
+        completion: (@Sendable (Outcome) -> Void)? = nil
+    ) {
         let id = task.taskIdentifier
-        table.withLock { $0[id] = Exchange(url: url, limit: limit, timeout: timeout, task: task) }
+        table.withLock {
+            $0[id] = Exchange(url: url, limit: limit, timeout: timeout, task: task, completion: completion)
+        }
         queue.asyncAfter(deadline: .now() + Self.dispatchInterval(timeout)) { [weak self] in
             self?.finish(id, .failure(.timedOut(after: timeout, url: url)), cancelling: true)
         }
@@ -128,9 +137,9 @@ final class RemoteHTTPExchanges: NSObject, URLSessionDataDelegate, @unchecked Se
         let delivery = table.withLock { table -> Delivery? in
             guard var exchange = table[id], exchange.outcome == nil else { return nil }
             let delivery = Delivery(
-                continuation: exchange.continuation, outcome: outcome,
+                continuation: exchange.continuation, completion: exchange.completion, outcome: outcome,
                 cancel: cancelling ? exchange.task : nil)
-            if exchange.continuation == nil {
+            if exchange.continuation == nil && exchange.completion == nil {
                 exchange.outcome = outcome
                 table[id] = exchange
             } else {
@@ -141,6 +150,10 @@ final class RemoteHTTPExchanges: NSObject, URLSessionDataDelegate, @unchecked Se
         guard let delivery else { return }
         if let task = delivery.cancel { queue.async { task.cancel() } }
         delivery.continuation?.resume(returning: delivery.outcome)
+        if let completion = delivery.completion {
+            let outcome = delivery.outcome
+            queue.async { completion(outcome) }
+        }
     }
 
     /// Settles every exchange still open (the session became invalid).

@@ -97,11 +97,19 @@ package final class RemoteHTTPTransport: Sendable {
         } onCancel: {
             exchanges.finish(id, .failure(.cancelled), cancelling: true)
         }
-        if case .success(let response) = outcome, response.header("connection")?.lowercased() != "close" {
-            let origin = Self.origin(request.url)
-            current.withLock { if $0.generation?.exchanges === exchanges { $0.idleOrigin = origin } }
-        }
+        noteIdleConnection(after: outcome, to: request.url, on: exchanges)
         return outcome
+    }
+
+    /// Records that a request to `url` left its connection idle, when its answer did not close it.
+    private func noteIdleConnection(
+        after outcome: Result<RemoteHTTPResponse, RemoteHTTPError>, to url: URL, on exchanges: RemoteHTTPExchanges
+    ) {
+        guard case .success(let response) = outcome, response.header("connection")?.lowercased() != "close" else {
+            return
+        }
+        let origin = Self.origin(url)
+        current.withLock { if $0.generation?.exchanges === exchanges { $0.idleOrigin = origin } }
     }
 
     /// Starts a long-lived request (an event stream: OFREP's, Unleash streaming, Firebase realtime) on this
@@ -129,14 +137,23 @@ package final class RemoteHTTPTransport: Sendable {
         if idle {
             start(request, idleTimeout: idleTimeout, events: continuation, opening: opening)
         } else {
+            // On the transport's queues, not in a task: opening a stream never waits for the cooperative pool.
             let warmUp = RemoteHTTPRequest(method: "OPTIONS", url: request.url)
-            opening.warmUp(
-                Task {
-                    _ = await send(
-                        warmUp, timeout: min(idleTimeout, Self.warmUpTimeout), limit: Self.warmUpBodyLimit)
-                    if Task.isCancelled { return }
+            let timeout = min(idleTimeout, Self.warmUpTimeout)
+            let (task, exchanges) = makeTask(warmUp, timeoutSeconds: Self.wholeSeconds(timeout) + 1) {
+                task, exchanges in
+                exchanges.open(task, url: request.url, limit: Self.warmUpBodyLimit, timeout: timeout) {
+                    [weak self] outcome in
+                    guard let self else {
+                        // The transport is gone, and its session with it.
+                        continuation.yield(.finished(.cancelled))
+                        return continuation.finish()
+                    }
+                    noteIdleConnection(after: outcome, to: request.url, on: exchanges)
                     start(request, idleTimeout: idleTimeout, events: continuation, opening: opening)
-                })
+                }
+            }
+            if opening.warmingUp(task.taskIdentifier, exchanges: exchanges) { task.resume() }
         }
         return stream
     }
@@ -210,18 +227,20 @@ package final class RemoteHTTPTransport: Sendable {
     private final class StreamOpening: Sendable {
         private struct State {
             var ended = false
-            var warmUp: Task<Void, Never>?
+            var warmUp: (id: Int, exchanges: RemoteHTTPExchanges)?
             var task: (handle: TaskHandle, exchanges: RemoteHTTPExchanges)?
         }
 
         private let state = AnnotatedMutex(State())
 
-        func warmUp(_ task: Task<Void, Never>) {
+        /// Records the warm-up exchange; `false` when the stream has ended already (it is settled then).
+        func warmingUp(_ id: Int, exchanges: RemoteHTTPExchanges) -> Bool {
             let ended = state.withLock { state -> Bool in
-                state.warmUp = task
+                state.warmUp = (id, exchanges)
                 return state.ended
             }
-            if ended { task.cancel() }
+            if ended { exchanges.finish(id, .failure(.cancelled), cancelling: true) }
+            return !ended
         }
 
         /// Records the stream's task; `false` when the stream has ended already.
@@ -238,7 +257,7 @@ package final class RemoteHTTPTransport: Sendable {
                 state.ended = true
                 return (state.warmUp, state.task)
             }
-            warmUp?.cancel()
+            if let warmUp { warmUp.exchanges.finish(warmUp.id, .failure(.cancelled), cancelling: true) }
             if let task { task.exchanges.closeStream(task.handle.task) }
         }
     }
