@@ -103,7 +103,7 @@ let package = Package(
             // FlagstaffTerminalDriver drives tmux for the terminal benchmark.
             dependencies: [
                 "Flagstaff", "FlagstaffConsole", "FlagstaffUnleash", "FlagstaffTerminalDriver", "FlagstaffRemote",
-                .target(name: "FlagstaffServer", condition: server),
+                "FlagstaffFirebase", .target(name: "FlagstaffServer", condition: server),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: server),
             ],

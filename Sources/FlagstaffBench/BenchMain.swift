@@ -1,13 +1,13 @@
 import Foundation
 
-/// `swift run -c release flagstaff-bench [core] [settings] [console] [terminal] [cli] [remote] [unleash] [unleash-client] [manifest] [history] [serve] [store]`
+/// `swift run -c release flagstaff-bench [core] [settings] [console] [terminal] [cli] [remote] [unleash] [unleash-client] [manifest] [history] [serve] [store] [idle-streams]`
 /// (and `console-bulk`, part of `console`, and `serve-link`, part of `serve`): runs the named
 /// benchmarks, or all of them when none is named, and prints the figures.
 @main
 enum BenchMain {
     static let areas = [
         "core", "settings", "console", "console-bulk", "terminal", "cli", "remote", "unleash", "unleash-client",
-        "manifest", "history", "serve", "serve-link", "store",
+        "manifest", "history", "serve", "serve-link", "store", "idle-streams",
     ]
 
     static func main() {
@@ -47,6 +47,7 @@ enum BenchMain {
         if requested.contains("serve-link") { print("serve-link: this build has no server (the Server trait is off)") }
         #endif
         if wants("store") { StoreBench.run() }
+        if wants("idle-streams") { StreamIdleBench.run() }
         // Part of `console`; alone when named, for profiling.
         if requested.contains("console-bulk") {
             ConsoleBench.runBulkChange(manifest: BenchManifest.make(flagCount: 100_000), flagCount: 100_000)

@@ -275,9 +275,10 @@ final class LoopbackServerCore: Sendable {
     }
 
     private func serve(clientFD: Int32, wakeFD: Int32) {
-        counting.withLock {
+        let number = counting.withLock {
             $0.accepted += 1
             $0.open += 1
+            return $0.accepted
         }
         defer {
             // Forget and close under one lock: once closed, the number may name another test's socket, which a
@@ -289,7 +290,8 @@ final class LoopbackServerCore: Sendable {
             counting.withLock { $0.open -= 1 }
         }
         var connection = LoopbackHTTPConnection(fd: clientFD, wakeFD: wakeFD)
-        while let request = connection.readRequest() {
+        while var request = connection.readRequest() {
+            request.connection = number
             let handler = state.withLock {
                 $0.requests.append(request)
                 return $0.handler

@@ -27,6 +27,9 @@ package struct LoopbackRequest: Sendable, Equatable {
     package var headers: LoopbackHeaders
     /// The body bytes (de-chunked), empty when there is none.
     package var body: Data
+    /// Which of the server's connections it arrived on, numbered from 1 (`0` for a request a test built): two
+    /// requests with the same number came over one connection.
+    package var connection = 0
 
     /// Creates a request value, as the server does when parsing; tests may build one to call a handler directly.
     ///
@@ -56,7 +59,7 @@ package struct LoopbackRequest: Sendable, Equatable {
         (try? JSONSerialization.jsonObject(with: body)) as? [String: Any]
     }
 
-    /// Compares method, target, headers and body.
+    /// Compares method, target, headers and body (not the connection).
     package static func == (lhs: LoopbackRequest, rhs: LoopbackRequest) -> Bool {
         lhs.method == rhs.method && lhs.target == rhs.target && lhs.headers == rhs.headers && lhs.body == rhs.body
     }

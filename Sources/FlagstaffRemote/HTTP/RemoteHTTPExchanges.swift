@@ -24,6 +24,8 @@ final class RemoteHTTPExchanges: NSObject, URLSessionDataDelegate, @unchecked Se
         var body = Data()
         /// The waiting caller, once it waits.
         var continuation: CheckedContinuation<Outcome, Never>?
+        /// Called with the outcome instead, for an exchange nobody awaits (a stream's warm-up).
+        var completion: (@Sendable (Outcome) -> Void)?
         /// The outcome when it came before the caller waited.
         var outcome: Outcome?
     }
@@ -31,6 +33,7 @@ final class RemoteHTTPExchanges: NSObject, URLSessionDataDelegate, @unchecked Se
     /// What to do outside the lock once an exchange is settled.
     private struct Delivery {
         var continuation: CheckedContinuation<Outcome, Never>?
+        var completion: (@Sendable (Outcome) -> Void)?
         var outcome: Outcome
         var cancel: URLSessionDataTask?
     }
@@ -40,6 +43,8 @@ final class RemoteHTTPExchanges: NSObject, URLSessionDataDelegate, @unchecked Se
         let url: URL
         let timeout: Duration
         let events: AsyncStream<RemoteHTTPStreamEvent>.Continuation
+        /// Whether its response has begun.
+        var answered = false
     }
 
     private let table = AnnotatedMutex([Int: Exchange]())
@@ -55,10 +60,16 @@ final class RemoteHTTPExchanges: NSObject, URLSessionDataDelegate, @unchecked Se
         self.delegateQueue = delegateQueue
     }
 
-    /// Registers a task that is not resumed yet, and arms its deadline.
-    func open(_ task: URLSessionDataTask, url: URL, limit: Int, timeout: Duration) {
+    /// Registers a task that is not resumed yet, and arms its deadline. With `completion`, the outcome goes to it
+    /// (on ``queue``) instead of to a caller of ``wait(_:)``.
+    func open(
+        _ task: URLSessionDataTask, url: URL, limit: Int, timeout: Duration,
+        completion: (@Sendable (Outcome) -> Void)? = nil
+    ) {
         let id = task.taskIdentifier
-        table.withLock { $0[id] = Exchange(url: url, limit: limit, timeout: timeout, task: task) }
+        table.withLock {
+            $0[id] = Exchange(url: url, limit: limit, timeout: timeout, task: task, completion: completion)
+        }
         queue.asyncAfter(deadline: .now() + Self.dispatchInterval(timeout)) { [weak self] in
             self?.finish(id, .failure(.timedOut(after: timeout, url: url)), cancelling: true)
         }
@@ -70,6 +81,19 @@ final class RemoteHTTPExchanges: NSObject, URLSessionDataDelegate, @unchecked Se
         _ task: URLSessionDataTask, url: URL, timeout: Duration, events: AsyncStream<RemoteHTTPStreamEvent>.Continuation
     ) {
         streams.withLock { $0[task.taskIdentifier] = StreamExchange(url: url, timeout: timeout, events: events) }
+    }
+
+    /// Ends a stream whose response has not begun as timed out after `deadline`, and cancels its task.
+    func expireUnanswered(_ task: URLSessionDataTask, after deadline: Duration) {
+        let expired = streams.withLock { streams -> StreamExchange? in
+            guard let stream = streams[task.taskIdentifier], !stream.answered else { return nil }
+            streams[task.taskIdentifier] = nil
+            return stream
+        }
+        guard let expired else { return }
+        expired.events.yield(.finished(.timedOut(after: deadline, url: expired.url)))
+        expired.events.finish()
+        task.cancel()
     }
 
     /// Stops a streaming task (its consumer stopped): no more events; the task is cancelled on ``queue``.
@@ -113,9 +137,9 @@ final class RemoteHTTPExchanges: NSObject, URLSessionDataDelegate, @unchecked Se
         let delivery = table.withLock { table -> Delivery? in
             guard var exchange = table[id], exchange.outcome == nil else { return nil }
             let delivery = Delivery(
-                continuation: exchange.continuation, outcome: outcome,
+                continuation: exchange.continuation, completion: exchange.completion, outcome: outcome,
                 cancel: cancelling ? exchange.task : nil)
-            if exchange.continuation == nil {
+            if exchange.continuation == nil && exchange.completion == nil {
                 exchange.outcome = outcome
                 table[id] = exchange
             } else {
@@ -126,6 +150,10 @@ final class RemoteHTTPExchanges: NSObject, URLSessionDataDelegate, @unchecked Se
         guard let delivery else { return }
         if let task = delivery.cancel { queue.async { task.cancel() } }
         delivery.continuation?.resume(returning: delivery.outcome)
+        if let completion = delivery.completion {
+            let outcome = delivery.outcome
+            queue.async { completion(outcome) }
+        }
     }
 
     /// Settles every exchange still open (the session became invalid).
@@ -142,7 +170,10 @@ final class RemoteHTTPExchanges: NSObject, URLSessionDataDelegate, @unchecked Se
         completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
     ) {
         let id = dataTask.taskIdentifier
-        if let stream = stream(id) {
+        if let stream = streams.withLock({ streams -> StreamExchange? in
+            streams[id]?.answered = true
+            return streams[id]
+        }) {
             guard let http = response as? HTTPURLResponse else {
                 endStream(id, .notHTTP(stream.url))
                 completionHandler(.cancel)

@@ -29,12 +29,24 @@ package final class RemoteHTTPTransport: Sendable {
         let exchanges: RemoteHTTPExchanges
     }
 
+    private struct State {
+        var generation: Generation?
+        /// The origin of the last request that ended leaving its connection open, until the next task starts or a
+        /// stream ends: a stream opened then takes that connection.
+        var idleOrigin: String?
+    }
+
+    /// The longest a stream's warm-up request may take (less when the stream's idle timeout is shorter).
+    static let warmUpTimeout: Duration = .seconds(10)
+    /// The largest warm-up answer taken in full (a larger one closes its connection).
+    static let warmUpBodyLimit = 64 << 10
+
     /// The largest body accepted.
     package let maximumResponseBytes: Int
     private let label: String
     /// Deadlines and cancellations of this transport's requests.
     private let queue: DispatchQueue
-    private let current = AnnotatedMutex<Generation?>(nil)
+    private let current = AnnotatedMutex(State())
 
     /// Creates a transport; its session is opened by the first request.
     /// - Parameters:
@@ -54,8 +66,8 @@ package final class RemoteHTTPTransport: Sendable {
     /// new session.
     package func invalidate() {
         let generation = current.withLock { current -> Generation? in
-            defer { current = nil }
-            return current
+            defer { current = State() }
+            return current.generation
         }
         generation?.session.finishTasksAndInvalidate()
     }
@@ -68,39 +80,111 @@ package final class RemoteHTTPTransport: Sendable {
     package func send(_ request: RemoteHTTPRequest, timeout: Duration) async -> Result<
         RemoteHTTPResponse, RemoteHTTPError
     > {
-        let limit = maximumResponseBytes
+        await send(request, timeout: timeout, limit: maximumResponseBytes)
+    }
+
+    private func send(_ request: RemoteHTTPRequest, timeout: Duration, limit: Int) async -> Result<
+        RemoteHTTPResponse, RemoteHTTPError
+    > {
         // Foundation's timeout is a backstop only (whole seconds on Linux); the exchange's deadline is exact.
         let (task, exchanges) = makeTask(request, timeoutSeconds: Self.wholeSeconds(timeout) + 1) { task, exchanges in
             exchanges.open(task, url: request.url, limit: limit, timeout: timeout)
         }
         let id = task.taskIdentifier
-        return await withTaskCancellationHandler {
+        let outcome = await withTaskCancellationHandler {
             if !Task.isCancelled { task.resume() }
             return await exchanges.wait(id)
         } onCancel: {
             exchanges.finish(id, .failure(.cancelled), cancelling: true)
         }
+        noteIdleConnection(after: outcome, to: request.url, on: exchanges)
+        return outcome
+    }
+
+    /// Records that a request to `url` left its connection idle, when its answer did not close it.
+    private func noteIdleConnection(
+        after outcome: Result<RemoteHTTPResponse, RemoteHTTPError>, to url: URL, on exchanges: RemoteHTTPExchanges
+    ) {
+        guard case .success(let response) = outcome, response.header("connection")?.lowercased() != "close" else {
+            return
+        }
+        let origin = Self.origin(url)
+        current.withLock { if $0.generation?.exchanges === exchanges { $0.idleOrigin = origin } }
     }
 
     /// Starts a long-lived request (an event stream: OFREP's, Unleash streaming, Firebase realtime) on this
     /// transport's session and hands its response over piece by piece (no body limit; the connection fails as timed
-    /// out after `idleTimeout` of silence). A reconnection takes the last connection if it is idle.
+    /// out after `idleTimeout` of silence).
     ///
-    /// On the session of ``send(_:timeout:)``: a stream opened after a request takes that request's idle
-    /// connection. With FoundationNetworking this matters: a stream on a connection it has to open keeps a
+    /// The stream rides a connection the session has already used: the idle one a request just left (OFREP's
+    /// stream after its fetch), or else the one of a warm-up `OPTIONS` request to the stream's URL sent first
+    /// (without the request's headers; whatever its answer or failure, the stream is opened next). With
+    /// FoundationNetworking this matters: a stream on a connection whose connect it had to wait for keeps a
     /// write-readiness source armed for as long as the stream lasts (the socket is always writable), which keeps a
-    /// core busy in libdispatch (docs/performance.md, "A key press to a linked app").
+    /// core busy in libdispatch (docs/performance.md, "Idle event streams").
     /// - Returns: The events; the stream finishes after ``RemoteHTTPStreamEvent/finished(_:)``. Stopping the
     ///   iteration (or cancelling the iterating task) cancels the request.
     package func openStream(_ request: RemoteHTTPRequest, idleTimeout: Duration) -> AsyncStream<RemoteHTTPStreamEvent> {
         let (stream, continuation) = AsyncStream.makeStream(of: RemoteHTTPStreamEvent.self)
-        let (task, exchanges) = makeTask(request, timeoutSeconds: Self.wholeSeconds(idleTimeout)) { task, exchanges in
-            exchanges.openStream(task, url: request.url, timeout: idleTimeout, events: continuation)
+        let opening = StreamOpening()
+        continuation.onTermination = { [weak self] _ in
+            opening.end()
+            // The connection a request left idle before may be long closed by the time the next stream opens.
+            self?.current.withLock { $0.idleOrigin = nil }
         }
-        let handle = TaskHandle(task: task)
-        continuation.onTermination = { _ in exchanges.closeStream(handle.task) }
-        task.resume()
+        let origin = Self.origin(request.url)
+        let idle = current.withLock { $0.idleOrigin == origin }
+        if idle {
+            start(request, idleTimeout: idleTimeout, events: continuation, opening: opening)
+        } else {
+            // On the transport's queues, not in a task: opening a stream never waits for the cooperative pool.
+            let warmUp = RemoteHTTPRequest(method: "OPTIONS", url: request.url)
+            let timeout = min(idleTimeout, Self.warmUpTimeout)
+            let (task, exchanges) = makeTask(warmUp, timeoutSeconds: Self.wholeSeconds(timeout) + 1) {
+                task, exchanges in
+                exchanges.open(task, url: request.url, limit: Self.warmUpBodyLimit, timeout: timeout) {
+                    [weak self] outcome in
+                    guard let self else {
+                        // The transport is gone, and its session with it.
+                        continuation.yield(.finished(.cancelled))
+                        return continuation.finish()
+                    }
+                    noteIdleConnection(after: outcome, to: request.url, on: exchanges)
+                    start(request, idleTimeout: idleTimeout, events: continuation, opening: opening)
+                }
+            }
+            if opening.warmingUp(task.taskIdentifier, exchanges: exchanges) { task.resume() }
+        }
         return stream
+    }
+
+    /// Makes and resumes the task of a stream, unless its consumer has stopped already.
+    private func start(
+        _ request: RemoteHTTPRequest, idleTimeout: Duration,
+        events: AsyncStream<RemoteHTTPStreamEvent>.Continuation, opening: StreamOpening
+    ) {
+        let (task, exchanges) = makeTask(request, timeoutSeconds: Self.wholeSeconds(idleTimeout)) { task, exchanges in
+            exchanges.openStream(task, url: request.url, timeout: idleTimeout, events: events)
+        }
+        guard opening.started(TaskHandle(task: task), exchanges: exchanges) else {
+            exchanges.closeStream(task)
+            return
+        }
+        task.resume()
+        if request.body != nil {
+            // On a reused connection that the server closes unanswered, libcurl sends the request again on a new
+            // one, and FoundationNetworking sends it without its body (it cannot rewind one given as data), so
+            // both ends would wait for the idle timeout.
+            let deadline = min(idleTimeout, Self.warmUpTimeout)
+            exchanges.queue.asyncAfter(deadline: .now() + RemoteHTTPExchanges.dispatchInterval(deadline)) {
+                exchanges.expireUnanswered(task, after: deadline)
+            }
+        }
+    }
+
+    /// The origin of a URL (scheme, host and port), as connections are shared.
+    private static func origin(_ url: URL) -> String {
+        "\(url.scheme ?? "")://\(url.host ?? ""):\(url.port ?? -1)"
     }
 
     /// Makes the task of `request` on the current session (opening one if there is none) and hands it to
@@ -117,8 +201,10 @@ package final class RemoteHTTPTransport: Sendable {
         for field in request.headers { urlRequest.setValue(field.value, forHTTPHeaderField: field.name) }
         urlRequest.httpBody = request.body
         return current.withLock { current in
-            let generation = current ?? makeGeneration()
-            current = generation
+            let generation = current.generation ?? makeGeneration()
+            current.generation = generation
+            // This task may take the idle connection.
+            current.idleOrigin = nil
             let task = generation.session.dataTask(with: urlRequest)
             register(task, generation.exchanges)
             return (task, generation.exchanges)
@@ -134,6 +220,46 @@ package final class RemoteHTTPTransport: Sendable {
     private struct TaskHandle: @unchecked Sendable {
         // @unchecked: URLSession tasks are thread-safe; the reference is immutable.
         let task: URLSessionDataTask
+    }
+
+    /// One stream between ``openStream(_:idleTimeout:)`` and its end: its warm-up, then its task; ending it (the
+    /// consumer stopped) cancels whichever is under way, and a task started after the end is closed at once.
+    private final class StreamOpening: Sendable {
+        private struct State {
+            var ended = false
+            var warmUp: (id: Int, exchanges: RemoteHTTPExchanges)?
+            var task: (handle: TaskHandle, exchanges: RemoteHTTPExchanges)?
+        }
+
+        private let state = AnnotatedMutex(State())
+
+        /// Records the warm-up exchange; `false` when the stream has ended already (it is settled then).
+        func warmingUp(_ id: Int, exchanges: RemoteHTTPExchanges) -> Bool {
+            let ended = state.withLock { state -> Bool in
+                state.warmUp = (id, exchanges)
+                return state.ended
+            }
+            if ended { exchanges.finish(id, .failure(.cancelled), cancelling: true) }
+            return !ended
+        }
+
+        /// Records the stream's task; `false` when the stream has ended already.
+        func started(_ handle: TaskHandle, exchanges: RemoteHTTPExchanges) -> Bool {
+            state.withLock { state -> Bool in
+                guard !state.ended else { return false }
+                state.task = (handle, exchanges)
+                return true
+            }
+        }
+
+        func end() {
+            let (warmUp, task) = state.withLock { state in
+                state.ended = true
+                return (state.warmUp, state.task)
+            }
+            if let warmUp { warmUp.exchanges.finish(warmUp.id, .failure(.cancelled), cancelling: true) }
+            if let task { task.exchanges.closeStream(task.handle.task) }
+        }
     }
 
     private func makeGeneration() -> Generation {

@@ -12,7 +12,8 @@ import Darwin
 /// the Apple SDK speaks: a POST whose response stays open (chunked) while the server writes JSON messages such as
 /// `{"latestTemplateVersionNumber": "5"}` as templates are published.
 ///
-/// Each connection is served on a thread of its own: the request is read and recorded, then either a status is
+/// Each connection is served on a thread of its own: an `OPTIONS` request (the transport's warm-up) is answered
+/// 204 and the connection kept for the next request; any other request is recorded, then either a status is
 /// answered (``Mode/status(_:)``) or a 200 stream is opened and kept until ``closeStreams()``, ``stop()`` or the
 /// client closes it. ``send(_:)`` writes one message to every open stream.
 final class RealtimeStandIn: Sendable {
@@ -35,6 +36,7 @@ final class RealtimeStandIn: Sendable {
     private struct State {
         var mode = Mode.stream
         var requests: [LoopbackRequest] = []
+        var arrivals: [(method: String, connection: Int)] = []
         var streams: [Int32] = []
         var connections = 0
         var stopped = false
@@ -79,9 +81,11 @@ final class RealtimeStandIn: Sendable {
 
     /// `http://127.0.0.1:<port>`.
     var baseURL: URL { URL(string: "http://127.0.0.1:\(port)") ?? URL(fileURLWithPath: "/") }
-    /// Every request received, in order.
+    /// Every stream request received (not the warm-ups), in order.
     var requests: [LoopbackRequest] { state.withLock { $0.requests } }
-    /// Connections accepted so far.
+    /// Every request received, warm-ups included, with the connection it came on (numbered from 1).
+    var arrivals: [(method: String, connection: Int)] { state.withLock { $0.arrivals } }
+    /// Connections that carried a request so far.
     var connectionCount: Int { state.withLock { $0.connections } }
     /// Streams open now.
     var openStreamCount: Int { state.withLock { $0.streams.count } }
@@ -141,12 +145,25 @@ final class RealtimeStandIn: Sendable {
     }
 
     private func serve(_ fd: Int32) {
-        guard let request = Self.readRequest(fd) else {
-            close(fd)
-            return
+        var connection: Int?
+        var next = Self.readRequest(fd)
+        while let request = next {
+            let number = state.withLock { state -> Int in
+                if connection == nil { state.connections += 1 }
+                state.arrivals.append((request.method, connection ?? state.connections))
+                return connection ?? state.connections
+            }
+            connection = number
+            guard request.method == "OPTIONS" else { return respond(to: request, on: fd) }
+            guard Self.sendAll(fd, Array("HTTP/1.1 204 No Content\r\n\r\n".utf8)) else { break }
+            next = Self.readRequest(fd)
         }
+        close(fd)
+    }
+
+    /// Answers a stream request as the mode says, then closes the connection.
+    private func respond(to request: LoopbackRequest, on fd: Int32) {
         let mode = state.withLock { state -> Mode in
-            state.connections += 1
             state.requests.append(request)
             return state.mode
         }

@@ -45,8 +45,83 @@ struct RemoteHTTPTransportStreamTests {
             transport.openStream(
                 RemoteHTTPRequest(method: "GET", url: server.url("/events")), idleTimeout: .seconds(10)))
         #expect(events.last == .finished(nil))
-        #expect(server.requestCount == 2)
-        #expect(server.acceptedConnectionCount == 1)
+        #expect(server.requests.map(\.method) == ["POST", "GET"], "no warm-up: the fetch's connection is idle")
+        #expect(server.requests.map(\.connection) == [1, 1])
+    }
+
+    @Test("a stream with no idle connection rides the connection of a warm-up OPTIONS request sent first")
+    func warmsUpAConnection() async throws {
+        let server = try LoopbackHTTPServer.started(keepAlive: true) { request in
+            request.method == "OPTIONS" ? .status(204) : .text("data: x\n\n")
+        }
+        defer { server.stop() }
+        let transport = RemoteHTTPTransport(label: "test", maximumResponseBytes: 0)
+        defer { transport.invalidate() }
+        let stream = RemoteHTTPRequest(
+            method: "POST", url: server.url("/events?key=k"), headers: [("Authorization", "secret")],
+            body: Data("{}".utf8))
+        let events = await events(transport.openStream(stream, idleTimeout: .seconds(10)))
+        #expect(events.last == .finished(nil))
+        let requests = server.requests
+        #expect(requests.map(\.method) == ["OPTIONS", "POST"])
+        #expect(requests.map(\.target) == ["/events?key=k", "/events?key=k"])
+        #expect(requests.map(\.connection) == [1, 1], "the stream arrives on the warm-up's connection")
+        #expect(requests.first?.headers["Authorization"] == nil, "the warm-up carries none of the stream's headers")
+        #expect(requests.last?.body == Data("{}".utf8))
+    }
+
+    @Test("a stream that ended leaves no idle connection: the next one warms one up again")
+    func warmsUpAfterAnEnd() async throws {
+        let server = try LoopbackHTTPServer.started(keepAlive: true) { request in
+            request.method == "OPTIONS" ? .status(204) : .text("ok")
+        }
+        defer { server.stop() }
+        let transport = RemoteHTTPTransport(label: "test", maximumResponseBytes: 1 << 10)
+        defer { transport.invalidate() }
+        let answer = await transport.send(
+            RemoteHTTPRequest(method: "GET", url: server.url("/evaluate")), timeout: .seconds(10))
+        #expect((try? answer.get())?.status == 200)
+        let request = RemoteHTTPRequest(method: "GET", url: server.url("/events"))
+        #expect(await events(transport.openStream(request, idleTimeout: .seconds(10))).last == .finished(nil))
+        #expect(await events(transport.openStream(request, idleTimeout: .seconds(10))).last == .finished(nil))
+        #expect(server.requests.map(\.method) == ["GET", "GET", "OPTIONS", "GET"])
+        #expect(server.requests.map(\.connection) == [1, 1, 1, 1])
+    }
+
+    @Test(
+        "a stream with a body closed unanswered on its reused connection ends as timed out after 10 s, not its idle timeout"
+    )
+    func unansweredBodyStream() async throws {
+        // libcurl sends the request again on a new connection, and FoundationNetworking sends it without its body:
+        // the server waits for the body, the client for an answer.
+        let server = try LoopbackHTTPServer.started(keepAlive: true) { request in
+            request.method == "OPTIONS" ? .status(204) : LoopbackResponse(fault: .closeWithoutResponse)
+        }
+        defer { server.stop() }
+        let transport = RemoteHTTPTransport(label: "test", maximumResponseBytes: 0)
+        defer { transport.invalidate() }
+        let url = server.url("/events")
+        let events = await events(
+            transport.openStream(
+                RemoteHTTPRequest(method: "POST", url: url, body: Data("{}".utf8)), idleTimeout: .seconds(300)))
+        #expect(events == [.finished(.timedOut(after: RemoteHTTPTransport.warmUpTimeout, url: url))])
+    }
+
+    @Test("a refused or failed warm-up still opens the stream, which reports its own answer")
+    func warmUpFailure() async throws {
+        let server = try LoopbackHTTPServer.started(keepAlive: true) { request in
+            request.method == "OPTIONS"
+                ? .text(String(repeating: "x", count: RemoteHTTPTransport.warmUpBodyLimit + 1), status: 405)
+                : .status(503)
+        }
+        defer { server.stop() }
+        let transport = RemoteHTTPTransport(label: "test", maximumResponseBytes: 0)
+        defer { transport.invalidate() }
+        let events = await events(
+            transport.openStream(
+                RemoteHTTPRequest(method: "GET", url: server.url("/events")), idleTimeout: .seconds(10)))
+        #expect(events.first.map { if case .response(503, _) = $0 { true } else { false } } == true)
+        #expect(server.requests.map(\.method) == ["OPTIONS", "GET"])
     }
 
     @Test("a refused connection ends the stream with an error; a request after it still works")
@@ -86,7 +161,7 @@ struct RemoteHTTPTransportStreamTests {
         }
         #expect(
             await server.wait(timeout: .seconds(30)) {
-                $0.requestCount == lanes * rounds && $0.openConnectionCount == 0
+                $0.requests.filter { $0.method == "GET" }.count == lanes * rounds && $0.openConnectionCount == 0
             })
     }
 }

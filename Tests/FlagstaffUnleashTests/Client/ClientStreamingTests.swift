@@ -58,9 +58,9 @@ struct ClientStreamingTests {
     private static let turnOn =
         #"{"events":[{"eventId":2,"type":"feature-updated","feature":{"name":"off","enabled":true,"strategies":[{"name":"default"}]}}]}"#
 
-    /// The requests the client sent to `path`.
+    /// The GET requests the client sent to `path` (not the stream transport's warm-up `OPTIONS`).
     private static func requests(_ server: LoopbackHTTPServer, _ path: String) -> [LoopbackRequest] {
-        server.requests.filter { $0.path == path }
+        server.requests.filter { $0.method == "GET" && $0.path == path }
     }
 
     /// A streaming client, its stand-in server and clock, started and connected: the server sent the fixture's
