@@ -37,16 +37,14 @@ import FoundationNetworking
                     port: port, path: "/api/client/streaming",
                     headers: ["unleash-appname": "e2e-phone", "unleash-sdk": "unleash-python-sdk:6.9.1"])
                 var events = 0
-                var releasedAt: ContinuousClock.Instant?
-                while !client.closed {
-                    if release.withLock({ $0 }) {
-                        // The console counts the stream up to date once it has sent the change; the event may
-                        // still be on its way here: read until it has come (at most 10 s more).
-                        let now = ContinuousClock.now
-                        if events >= 2 || now - (releasedAt ?? now) > .seconds(10) { break }
-                        releasedAt = releasedAt ?? now
-                    }
+                while !release.withLock({ $0 }) && !client.closed {
                     events += client.next(1, timeout: .milliseconds(100)).count
+                }
+                // The console counts the stream up to date once it has sent the change; the event may still be on
+                // its way here: read until it has come.
+                _ = blockingEventually(timeout: .seconds(10)) {
+                    events += client.next(1, timeout: .milliseconds(100)).count
+                    return events >= 2 || client.closed
                 }
                 client.connection.close()
                 return events
