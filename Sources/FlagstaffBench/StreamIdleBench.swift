@@ -75,17 +75,13 @@ enum StreamIdleBench {
     private static func report(_ name: String, _ cpu: Duration?, baseline: Duration?) {
         guard let cpu else { return print("  \(name): the stream did not open within 30 s") }
         let share = cpu / window * 100
-        var line = String(format: "  %@: %.3f s CPU in 10 s = %.2f %% of one core", name, seconds(cpu), share)
+        var line = String(format: "  %@: %.3f s CPU in 10 s = %.2f %% of one core", name, cpu / .seconds(1), share)
         if let baseline {
-            let budget = seconds(baseline) / seconds(window) * 100 + 2
+            let budget = baseline / window * 100 + 2
             line += String(
                 format: "  (budget ≤ %.2f %%: the idle process + 2 %%) %@", budget, share <= budget ? "ok" : "OVER")
         }
         print(line)
-    }
-
-    private static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 
     /// User + system CPU time of this process, all threads.

@@ -51,7 +51,7 @@ extension AnyFeature {
     /// member has its observation state.
     /// - Returns: `false` when it has none yet (its first read): then call ``observeFirstValueRead(_:)``.
     ///
-    /// Called by every read of `enabled`, into which it is inlined: one acquire load and the registrar's `access`.
+    /// Inlined into `enabled` and ``recordReadWithoutEffects()``: one acquire load and the registrar's `access`.
     @inline(__always)
     final func recordValueRead() -> Bool {
         // In place, not `let observation = …`: a strong copy would be retained and released by every read.
