@@ -4,7 +4,9 @@ import Foundation
 
 /// CLI benchmark: wall time of `flagstaff` commands, run as a user runs them (a new process each time), on a
 /// small manifest and on a generated 100,000-flag manifest; the last two rows import an override for every
-/// flag and then read a flag with that store (the override file reader on 100,000 entries, twice). Needs
+/// flag and then read a flag with that store (the override file reader on 100,000 entries, twice), then save that
+/// store as a profile and show and diff it, with the big manifest and with the demo registry (every key undeclared,
+/// the case that was quadratic). Needs
 /// the `flagstaff` product built next to this benchmark (same `swift build` configuration); skipped otherwise.
 enum CLIBench {
     static func run(flagCount: Int = 100_000, repetitions: Int = 5) {
@@ -44,6 +46,10 @@ enum CLIBench {
                     "\(flagCount) flags: get, \(flagCount) overrides stored",
                     ["get", "g7.flag7", "--manifest", big.path]
                 ),
+                ("\(flagCount) flags: profile save", ["profile", "save", "all", "--manifest", big.path]),
+                ("\(flagCount) flags: profile show", ["profile", "show", "all", "--manifest", big.path]),
+                ("demo: profile show, \(flagCount) undeclared keys", ["profile", "show", "all"]),
+                ("\(flagCount) flags: profile diff", ["profile", "diff", "all", "--manifest", big.path]),
             ]
             for (name, arguments) in cases {
                 var times: [Duration] = []

@@ -57,6 +57,12 @@ extension FileOverrideStore {
             guard let plan = redo ? UndoPlanner.redo(history) : UndoPlanner.undo(history) else {
                 throw HistoryError(code: redo ? .nothingToRedo : .nothingToUndo)
             }
+            guard plan.target.isFullyJournaled else {
+                throw HistoryError(
+                    code: .partlyJournaled(
+                        action: redo ? "redo" : "undo", target: "the \(plan.target.summary)",
+                        journaled: plan.target.entries.count, written: plan.target.writtenKeyCount))
+            }
             // The first key, in key order, that is no longer as the change left it (found without sorting every key).
             let moved = plan.expected.compactMap { key, expected in current[key] != expected ? key : nil }
             if let key = moved.min() {

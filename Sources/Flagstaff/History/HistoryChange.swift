@@ -32,6 +32,11 @@ package struct HistoryChange: Sendable, Equatable, Identifiable {
     package var redoes: String? { first?.redoes }
     /// The keys changed.
     package var keys: [String] { entries.map(\.key) }
+    /// How many keys the change wrote, as its lines say (``JournalEntry/changeKeyCount``), else its lines' count.
+    package var writtenKeyCount: Int { max(first?.changeKeyCount ?? 0, entries.count) }
+    /// Whether the journal holds every line of the change: not so when its writer was killed while appending them
+    /// (a change of 40,000 keys of which 17,400 lines were written). An undo of such a change is refused.
+    package var isFullyJournaled: Bool { entries.count >= writtenKeyCount }
 
     /// `cli by qa (pid 42, flagstaff set blueText on) at 2026-11-23T19:00:41.123Z`, safe to print.
     package var summary: String {

@@ -8,6 +8,7 @@ package struct HistoryError: Error, Sendable, Equatable, CustomStringConvertible
         case noJournal
         case conflict(action: String, target: String, key: String, detail: String)
         case unreadableJournal(action: String, file: String, reason: String)
+        case partlyJournaled(action: String, target: String, journaled: Int, written: Int)
     }
 
     let code: Code
@@ -32,6 +33,9 @@ package struct HistoryError: Error, Sendable, Equatable, CustomStringConvertible
                 "cannot \(action) \(target): \(TextSanitizer.sanitize(key)) \(detail); nothing was changed"
         case .unreadableJournal(let action, let file, let reason):
             return "cannot \(action): the journal \(file) cannot be read (\(reason)); nothing was changed"
+        case .partlyJournaled(let action, let target, let journaled, let written):
+            return
+                "cannot \(action) \(target): the journal holds \(journaled) of its \(written) keys (its writer was stopped while recording it), so an \(action) would revert only those; nothing was changed (the store holds the whole change; flagstaff history shows it)"
         }
     }
 }

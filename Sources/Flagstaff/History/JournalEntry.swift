@@ -34,13 +34,18 @@ package struct JournalEntry: Sendable, Equatable {
     package var undoes: String?
     /// The id of the change this one re-applies.
     package var redoes: String?
+    /// How many lines (keys) the whole change wrote, when more than one: the journal's `keys` member, which lets
+    /// a reader tell a change whose writer was killed while appending its lines (fewer lines than this) from a
+    /// whole one. `nil` for a one-key change, and in journals written before the member existed.
+    package var changeKeyCount: Int?
 
     /// Creates an entry.
     package init(
         time: Date, change: String, key: String, old: OverrideValue?, new: OverrideValue?, origin: ChangeOrigin,
         user: String, pid: Int32, command: String, profile: String? = nil, undoes: String? = nil,
-        redoes: String? = nil, oldExpiresAt: Date? = nil, newExpiresAt: Date? = nil
+        redoes: String? = nil, oldExpiresAt: Date? = nil, newExpiresAt: Date? = nil, changeKeyCount: Int? = nil
     ) {
+        self.changeKeyCount = changeKeyCount
         self.oldExpiresAt = oldExpiresAt
         self.newExpiresAt = newExpiresAt
         self.time = time

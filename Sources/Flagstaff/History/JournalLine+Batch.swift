@@ -137,6 +137,7 @@ extension JournalLine {
     private static func sharesMembers(_ a: JournalEntry, _ b: JournalEntry) -> Bool {
         a.time == b.time && a.change == b.change && a.origin == b.origin && a.user == b.user && a.pid == b.pid
             && a.command == b.command && a.profile == b.profile && a.undoes == b.undoes && a.redoes == b.redoes
+            && a.changeKeyCount == b.changeKeyCount
     }
 
     /// `{"time":…,"change":…,"key":` — what comes before the key.
@@ -148,6 +149,7 @@ extension JournalLine {
     private static func tail(_ entry: JournalEntry) -> String {
         var text = #","origin":"# + JSONText.quoted(entry.origin.rawValue) + #","user":"# + JSONText.quoted(entry.user)
         text += #","pid":\#(entry.pid),"command":"# + JSONText.quoted(entry.command)
+        if let keys = entry.changeKeyCount { text += #","keys":\#(keys)"# }
         if let profile = entry.profile { text += #","profile":"# + JSONText.quoted(profile) }
         if let undoes = entry.undoes { text += #","undoes":"# + JSONText.quoted(undoes) }
         if let redoes = entry.redoes { text += #","redoes":"# + JSONText.quoted(redoes) }

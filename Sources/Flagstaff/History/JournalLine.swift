@@ -2,8 +2,8 @@ import Foundation
 
 /// The journal's line format: one compact JSON object a line, members in a fixed order:
 /// `{"time":"…","change":"…","key":"…","old":"on","new":null,"origin":"cli","user":"qa","pid":42,"command":"…"}`
-/// (`oldExpires` and `newExpires` after `new` when an override had or has an expiry; then `profile`, `undoes`,
-/// `redoes` when set).
+/// (`oldExpires` and `newExpires` after `new` when an override had or has an expiry; then `keys`, the number of
+/// lines of a change of more than one key, and `profile`, `undoes`, `redoes` when set).
 ///
 /// The reader accepts members in any order and ignores members it does not know; it reads a line in a
 /// single pass with ``JSONReader``.
@@ -16,6 +16,7 @@ enum JournalLine {
         text += expiryMembers(old: entry.oldExpiresAt, new: entry.newExpiresAt)
         text += #","origin":"# + JSONText.quoted(entry.origin.rawValue) + #","user":"# + JSONText.quoted(entry.user)
         text += #","pid":\#(entry.pid),"command":"# + JSONText.quoted(entry.command)
+        if let keys = entry.changeKeyCount { text += #","keys":\#(keys)"# }
         if let profile = entry.profile { text += #","profile":"# + JSONText.quoted(profile) }
         if let undoes = entry.undoes { text += #","undoes":"# + JSONText.quoted(undoes) }
         if let redoes = entry.redoes { text += #","redoes":"# + JSONText.quoted(redoes) }
@@ -77,7 +78,8 @@ enum JournalLine {
 
     /// The members of a line.
     enum Field: String, CaseIterable {
-        case time, change, key, old, new, origin, user, pid, command, profile, undoes, redoes, oldExpires, newExpires
+        case time, change, key, old, new, origin, user, pid, command, keys, profile, undoes, redoes, oldExpires,
+            newExpires
     }
 
     static let fields = FieldTable(Field.self)
@@ -99,6 +101,7 @@ extension JSONReader {
         var profile: String?
         var undoes: String?
         var redoes: String?
+        var keys: Int?
         var oldExpiresAt: Date?
         var newExpiresAt: Date?
         var state = ObjectState()
@@ -124,6 +127,11 @@ extension JSONReader {
                     else { throw ReadFailure(message: "expected a process id") }
                     pid = number
                 case .command: command = try cachedString(3, cache: &cache)
+                case .keys:
+                    guard byte >= UInt8(ascii: "1") && byte <= UInt8(ascii: "9"),
+                        let number = Int(try readNumberText().text)
+                    else { throw ReadFailure(message: "expected the change's number of keys, a whole number from 1") }
+                    keys = number
                 case .profile: profile = try cachedString(4, cache: &cache)
                 case .undoes: undoes = try readString()
                 case .redoes: redoes = try readString()
@@ -145,7 +153,7 @@ extension JSONReader {
             time: time, change: change, key: key, old: old.override, new: new.override,
             origin: ChangeOrigin(rawValue: origin),
             user: user, pid: pid, command: command, profile: profile, undoes: undoes, redoes: redoes,
-            oldExpiresAt: oldExpiresAt, newExpiresAt: newExpiresAt)
+            oldExpiresAt: oldExpiresAt, newExpiresAt: newExpiresAt, changeKeyCount: keys)
     }
 
     /// A string member, reusing the cached string when its bytes repeat the previous line's.

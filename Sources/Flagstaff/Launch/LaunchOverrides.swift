@@ -44,6 +44,32 @@ public struct LaunchOverrides: Sendable, Hashable {
     public static let process = LaunchOverrides(
         environment: ProcessInfo.processInfo.environment, arguments: Array(CommandLine.arguments.dropFirst()))
 
+    /// Why the process's `FLAGSTAFF_OVERRIDES` is refused when `text` is what Foundation made of it with bytes that
+    /// are not UTF-8 replaced by U+FFFD; `nil` otherwise (a value with no U+FFFD is never looked at again).
+    static func bytesProblem(of text: String) -> String? {
+        guard text.unicodeScalars.contains("\u{FFFD}"), let bytes = Platform.environmentBytes(environmentVariable),
+            String(decoding: bytes, as: UTF8.self) == text
+        else { return nil }
+        return utf8Problem(bytes)
+    }
+
+    /// Why `bytes` (a variable's value) are not UTF-8, naming the first bad byte and its offset; `nil` when they are.
+    static func utf8Problem(_ bytes: [UInt8]) -> String? {
+        var decoder = UTF8()
+        var iterator = bytes.makeIterator()
+        var offset = 0
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue(let scalar): offset += UTF8.width(scalar)
+            case .emptyInput: return nil
+            case .error:
+                let byte = String(bytes[min(offset, bytes.count - 1)], radix: 16, uppercase: true)
+                return
+                    "\(environmentVariable): not UTF-8 (byte 0x\(byte.count == 1 ? "0" + byte : byte) at offset \(offset)); none of its values were applied"
+            }
+        }
+    }
+
     /// The name of the environment variable.
     public static let environmentVariable = "FLAGSTAFF_OVERRIDES"
 
@@ -56,7 +82,11 @@ public struct LaunchOverrides: Sendable, Hashable {
         var values: [String: Value] = [:]
         var problems: [String] = []
         var origins: [String] = []
-        if let text = environment[Self.environmentVariable].map(Self.droppingByteOrderMark),
+        if let text = environment[Self.environmentVariable], let refusal = Self.bytesProblem(of: text) {
+            // Foundation turned bytes that are not UTF-8 into U+FFFD: refused whole, not applied with them.
+            origins.append(Self.environmentVariable)
+            problems.append(refusal)
+        } else if let text = environment[Self.environmentVariable].map(Self.droppingByteOrderMark),
             !text.trimmingCharacters(in: .whitespaces).isEmpty
         {
             origins.append(Self.environmentVariable)

@@ -39,6 +39,13 @@ extension Platform {
         return String(cString: strerror(errno))
     }
 
+    /// The bytes of an environment variable as the process was given them, before any decoding (Foundation's
+    /// `environment` replaces bytes that are not UTF-8 with U+FFFD), or `nil` when it is not set.
+    package static func environmentBytes(_ name: String) -> [UInt8]? {
+        guard let value = getenv(name) else { return nil }
+        return Array(UnsafeRawBufferPointer(start: value, count: strlen(value)))
+    }
+
     /// Sleeps the calling thread.
     package static func sleep(microseconds: UInt32) {
         _ = usleep(useconds_t(microseconds))

@@ -26,7 +26,7 @@ extension FileOverrideStore {
         let shared = JournalEntry(
             time: clock.now(), change: id, key: "", old: nil, new: nil, origin: origin, user: identity.user,
             pid: identity.pid, command: identity.command, profile: annotation.profile, undoes: annotation.undoes,
-            redoes: annotation.redoes)
+            redoes: annotation.redoes, changeKeyCount: changes.count > 1 ? changes.count : nil)
         let order = Array(changes.indices)
         do {
             try ChangeJournal(storePath: target, options: journalOptions).append { emit in

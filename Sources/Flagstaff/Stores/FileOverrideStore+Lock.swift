@@ -55,16 +55,22 @@ extension FileOverrideStore {
         func refuse(_ failure: OwnFile.Failure) -> OverrideStoreError {
             .unwritable(path: path, reason: "cannot use the lock file \(lockPath): \(failure.reason)")
         }
+        let store = try? Platform.status(atPath: target, followingLinks: true)
+        let permissions = Self.lockPermissions(forStore: store?.permissions)
         do throws(OwnFile.Failure) {
-            let fd = try OwnFile.openForWriting(lockPath, create: true)
-            var owner: FileStatus?
-            var lock: FileStatus?
-            if Platform.effectiveUserID == 0 {
-                owner = try? Platform.status(atPath: target, followingLinks: true)
-                lock = try? Platform.status(ofDescriptor: fd)
+            let fd = try OwnFile.openForWriting(lockPath, create: true, permissions: permissions)
+            let lock = try? Platform.status(ofDescriptor: fd)
+            if Platform.effectiveUserID == 0, let store, let lock,
+                lock.owner != store.owner || lock.group != store.group
+            {
+                try? Platform.changeOwner(fd, owner: store.owner, group: store.group)
             }
-            if let owner, let lock, lock.owner != owner.owner || lock.group != owner.group {
-                try? Platform.changeOwner(fd, owner: owner.owner, group: owner.group)
+            // A lock file made by an earlier version (0644), or under another umask: narrowed to who may write the
+            // store, by its owner (or root), through the descriptor already checked.
+            if let lock, lock.permissions & ~permissions & 0o777 != 0,
+                lock.owner == Platform.effectiveUserID || Platform.effectiveUserID == 0
+            {
+                try? Platform.changePermissions(fd, to: lock.permissions & permissions)
             }
             return (fd, true)
         } catch {
@@ -97,6 +103,17 @@ extension FileOverrideStore {
             }
             return (fd, false)
         }
+    }
+
+    /// The lock file's mode: read and write for each class (owner, group, others) that may write the store, nothing
+    /// for the others. `flock` needs only an open descriptor, read-only included, so anyone who can open the lock
+    /// file can hold it and stop every write to the store; only those who may write the store can open it.
+    /// - Parameter store: the store's permission bits, or `nil` when it does not exist yet (it will be this user's).
+    static func lockPermissions(forStore store: UInt32?) -> UInt32 {
+        guard let store else { return 0o600 }
+        var permissions: UInt32 = 0
+        for shift: UInt32 in [6, 3, 0] where store & (0o2 << shift) != 0 { permissions |= 0o6 << shift }
+        return permissions == 0 ? 0o600 : permissions
     }
 
     /// ` (the folder /d is mode 555, owned by uid 0 gid 0; this process runs as uid 1000)`, or nothing when the

@@ -1,35 +1,12 @@
 import Foundation
 
-/// Atomic replacement of the store file and clean-up after killed writers.
+/// Atomic replacement of the store file.
 extension FileOverrideStore {
-    /// `.<name>.<pid>.<random>.tmp`: the pid lets a later writer tell a killed writer's file from a live one's.
-    static func temporaryName(for target: String) -> String {
-        ".\((target as NSString).lastPathComponent).\(Platform.processID).\(UInt32.random(in: 0...UInt32.max)).tmp"
-    }
-
-    /// Removes temporary files beside `target` left by writers whose process is gone. Called under the lock, so
-    /// no writer of this file is between creating and renaming its temporary file; a file whose pid is alive
-    /// (or cannot be checked) is kept anyway. Removing a name never follows a link.
-    func removeAbandonedTemporaryFiles(beside target: String) {
-        let directory = (target as NSString).deletingLastPathComponent
-        let prefix = ".\((target as NSString).lastPathComponent)."
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
-        for name in names where name.hasPrefix(prefix) && name.hasSuffix(".tmp") {
-            let middle = name.dropFirst(prefix.count).dropLast(4).split(separator: ".")
-            guard middle.count == 2, let pid = Int32(middle[0]), pid > 0, UInt32(middle[1]) != nil,
-                pid != Platform.processID
-            else { continue }
-            if Platform.processIsGone(pid) {
-                try? Platform.removeFile(directory + "/" + name)
-            }
-        }
-    }
-
     /// Replaces `target` with `data` atomically, keeping its owner, group and mode. The temporary file is new
     /// (`O_EXCL`, never through a link); `rename` replaces the name, never writing through a link.
     func writeAtomically(_ data: Data, to target: String) throws {
         let directory = (target as NSString).deletingLastPathComponent
-        let temporary = directory + "/" + Self.temporaryName(for: target)
+        let temporary = directory + "/" + OwnFile.temporaryName(for: target)
         func fail(_ what: String, _ error: SystemError) -> OverrideStoreError {
             .unwritable(path: path, reason: "\(what): \(error)")
         }

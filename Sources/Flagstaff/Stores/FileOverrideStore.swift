@@ -188,7 +188,7 @@ public final class FileOverrideStore: RevisionedOverrideStore {
         try checkWritable(target)
         try ensureDirectory(of: target)
         return try withExclusiveLock(target: target) {
-            removeAbandonedTemporaryFiles(beside: target)
+            OwnFile.removeAbandonedTemporaryFiles(of: target)
             let image = try readFile().map(decode)
             let contents = image?.contents
             var snapshot = StoreSnapshot(overrides: contents?.overrides ?? [:], expiries: contents?.expiries ?? [:])

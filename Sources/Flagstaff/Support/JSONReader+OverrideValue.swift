@@ -71,11 +71,10 @@ extension JSONReader {
             text += "null"
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
             let number = try readNumberText()
-            // A whole number that fits in 64 bits keeps every digit (a `Double` would round it beyond 2⁵³).
-            if number.isWhole, let exact = Int64(number.text) {
-                text += String(exact)
-            } else if number.isWhole, let exact = UInt64(number.text) {
-                text += String(exact)
+            // A whole number keeps every digit as written (JSON's grammar gives it one spelling; a `Double` would
+            // round it beyond 2⁵³), so that a value too large for its setting is reported as the file holds it.
+            if number.isWhole {
+                text += Int64(number.text).map { String($0) } ?? number.text  // `-0` is `0`
             } else {
                 text += OverrideValue.numberText(number.value)
             }

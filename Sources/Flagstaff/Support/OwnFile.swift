@@ -10,7 +10,7 @@ import Foundation
 /// - Replaced atomically (``writeAtomically(_:to:permissions:ownerOf:)``): a new temporary file in the same
 ///   folder (`O_CREAT | O_EXCL`, which never follows a link), `fsync`, then `rename` over the name, which
 ///   replaces a link rather than writing through it (a link there is refused all the same, so that nobody's
-///   link silently turns into a file).
+///   link silently turns into a file). Temporary files that killed writers left are removed first.
 package enum OwnFile {
     /// Why one of Flagstaff's own files could not be opened, read or written: the file and the reason.
     package struct Failure: Error, Sendable, CustomStringConvertible {
@@ -109,6 +109,32 @@ package enum OwnFile {
         }
     }
 
+    /// `.<name>.<pid>.<random>.tmp`, the temporary file that replaces `path`: the pid lets a later writer tell a
+    /// killed writer's file from a live one's.
+    package static func temporaryName(for path: String) -> String {
+        ".\((path as NSString).lastPathComponent).\(Platform.processID).\(UInt32.random(in: 0...UInt32.max)).tmp"
+    }
+
+    /// Removes the temporary files of `path` (``temporaryName(for:)``) left by writers whose process is gone. A file
+    /// whose pid is alive, or cannot be checked, is kept: its writer may be between creating and renaming it.
+    /// Removing a name never follows a link. Every atomic replacement calls it first, the store's (under its lock)
+    /// and ``writeAtomically(_:to:permissions:ownerOf:)``'s.
+    package static func removeAbandonedTemporaryFiles(of path: String) {
+        let folder = (path as NSString).deletingLastPathComponent
+        let directory = folder.isEmpty ? "." : folder
+        let prefix = ".\((path as NSString).lastPathComponent)."
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
+        for name in names where name.hasPrefix(prefix) && name.hasSuffix(".tmp") {
+            let middle = name.dropFirst(prefix.count).dropLast(4).split(separator: ".")
+            guard middle.count == 2, let pid = Int32(middle[0]), pid > 0, UInt32(middle[1]) != nil,
+                pid != Platform.processID
+            else { continue }
+            if Platform.processIsGone(pid) {
+                try? Platform.removeFile(directory + "/" + name)
+            }
+        }
+    }
+
     /// Replaces one of Flagstaff's own files with `data` atomically: a new temporary file beside it (`O_EXCL`),
     /// `fsync`, `rename`, `fsync` of the folder. The folder must exist.
     /// - Parameters:
@@ -124,9 +150,8 @@ package enum OwnFile {
     ) throws(Failure) {
         try checkReplaceable(path)
         let folder = (path as NSString).deletingLastPathComponent
-        let temporary =
-            (folder.isEmpty ? "" : folder + "/")
-            + ".\((path as NSString).lastPathComponent).\(Platform.processID).\(UInt32.random(in: 0...UInt32.max)).tmp"
+        removeAbandonedTemporaryFiles(of: path)
+        let temporary = (folder.isEmpty ? "" : folder + "/") + temporaryName(for: path)
         func failure(_ what: String, _ error: SystemError) -> Failure {
             Failure(path: path, reason: "\(what): \(error.description)", system: error)
         }

@@ -86,10 +86,13 @@ public struct OverrideValue: Sendable, Hashable, CustomStringConvertible {
         try? JSONValue.read(Data(json.utf8))
     }
 
-    /// How the value reads in a message: `true`, `3`, `"maybe"` (quoted, terminal-unsafe characters escaped),
+    /// How the value reads in a message: `true`, `3`, `123456789012345678901234567890`, `"maybe"` (quoted, terminal-unsafe characters escaped),
     /// `an array`, `an object`.
     package var summary: String {
-        jsonValue?.summary ?? json
+        guard let value = jsonValue else { return json }
+        // A number as its canonical text: a whole number beyond 64 bits keeps the digits the file holds.
+        if case .number = value { return json.count > 60 ? String(json.prefix(59)) + "…" : json }
+        return value.summary
     }
 
     /// The value as a string when it is a JSON string, else `nil`.

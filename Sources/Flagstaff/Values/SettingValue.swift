@@ -201,9 +201,27 @@ extension Int: SettingValue {
     /// A JSON number without a fraction that fits in `Int`.
     public static func decode(stored value: OverrideValue) throws(SettingValueError) -> Int {
         guard let number = Int(value.json) else {
+            if let sign = outOfRange(value.json) {
+                let text = value.json.count > 60 ? String(value.json.prefix(59)) + "…" : value.json
+                throw SettingValueError(
+                    "expected a whole number from \(Int.min) to \(Int.max), found \(text), which is too \(sign)")
+            }
             throw SettingValueError("expected a whole number, found \(value.json)")
         }
         return number
+    }
+    /// `"large"` or `"small"` for a whole number beyond `Int` (digits as the file holds them, or an integral
+    /// `1e+30`), else `nil`.
+    private static func outOfRange(_ json: String) -> String? {
+        let digits = json.hasPrefix("-") ? json.dropFirst() : Substring(json)
+        let whole =
+            !digits.isEmpty && digits.utf8.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+        if !whole {
+            guard let double = Double(json), double.isFinite, double == double.rounded(),
+                abs(double) >= 9.2e18
+            else { return nil }
+        }
+        return json.hasPrefix("-") ? "small" : "large"
     }
     /// Decimal digits with an optional sign (surrounding spaces ignored).
     public static func parse(text: String) throws(SettingValueError) -> Int {

@@ -70,7 +70,11 @@ enum HistoryOutput {
         }
         put("  [", &text)
         put(TerminalText.safe(change.id), &text)
-        put("]\n", &text)
+        put("]", &text)
+        if !change.isFullyJournaled {
+            put("  (partly recorded: \(change.entries.count) of its \(change.writtenKeyCount) keys)", &text)
+        }
+        put("\n", &text)
         for entry in entries {
             put("    ", &text)
             put(TerminalText.safe(entry.key), &text)
@@ -117,6 +121,9 @@ enum HistoryOutput {
         if let redone = first?.redoes {
             put(#","redoes":"#, &text)
             put(quoted(redone), &text)
+        }
+        if !change.isFullyJournaled {
+            put(#","partlyRecorded":{"recorded":\#(change.entries.count),"written":\#(change.writtenKeyCount)}"#, &text)
         }
         put(#","changes":["#, &text)
         for (index, entry) in entries.enumerated() {

@@ -55,9 +55,10 @@ struct ProfileShowCommand: ParsableCommand {
         try ProfileOptions.validate(name)
         let (loaded, library) = try options.open(store: .ignored)
         let profile = try ProfileOptions.load(name, from: library)
+        let keys = profile.keys
         let unknown = ProfileOptions.unknownKeys(profile, in: loaded.registry)
         if options.json {
-            let entries = profile.keys.map { key in
+            let entries = keys.map { key in
                 JSONOutput.quoted(key) + ":" + (profile.overrides[key].map(HistoryOutput.json) ?? #""default""#)
             }
             StandardStreams.out(
@@ -67,11 +68,12 @@ struct ProfileShowCommand: ParsableCommand {
                     + HistoryOutput.json(unknown) + "}")
             return
         }
-        for key in profile.keys {
-            let marker = unknown.contains(key) ? "  (not declared by this registry)" : ""
+        let undeclared = Set(unknown)
+        for key in keys {
+            let marker = undeclared.contains(key) ? "  (not declared by this registry)" : ""
             StandardStreams.out("\(TerminalText.safe(key)): \(HistoryOutput.text(profile.overrides[key]))\(marker)")
         }
-        if profile.keys.isEmpty { StandardStreams.note("profile \(name) is empty") }
+        if keys.isEmpty { StandardStreams.note("profile \(name) is empty") }
     }
 }
 

@@ -1,3 +1,4 @@
+import Flagstaff
 import Foundation
 
 /// Who and where a flag is evaluated for: the Unleash context.
@@ -52,6 +53,24 @@ public struct UnleashContext: Sendable, Hashable {
     /// - Returns: The context.
     /// - Throws: ``UnleashContextError`` naming the offending field when the JSON or a field is invalid.
     public static func decode(json data: Data) throws -> UnleashContext {
+        // The package's JSON reader first, so that a context follows the rules of every other JSON Flagstaff reads
+        // (a repeated name or a lone surrogate is refused, not decided by whichever copy the decoder keeps).
+        do throws(JSONValue.SyntaxError) {
+            _ = try JSONValue.read(data)
+        } catch {
+            if let duplicate = error.duplicate, case .member(let name)? = duplicate.last {
+                let path = duplicate.dropLast().map { component in
+                    switch component {
+                    case .member(let member): member
+                    case .index(let index): "[\(index)]"
+                    }
+                }
+                throw UnleashContextError(
+                    path: path.joined(separator: "."),
+                    message: "the name \(JSONText.quoted(name)) appears more than once")
+            }
+            throw UnleashContextError(path: "", message: error.detail ?? "not valid JSON")
+        }
         do {
             return try JSONDecoder().decode(UnleashContext.self, from: data)
         } catch let error as DecodingError {

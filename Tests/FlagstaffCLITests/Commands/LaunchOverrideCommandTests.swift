@@ -1,7 +1,8 @@
-import Flagstaff
+import FlagstaffTestSupport
 import Foundation
 import Testing
 
+@testable import Flagstaff
 @testable import FlagstaffCLI
 
 /// The CLI sees `FLAGSTAFF_OVERRIDES` as an app started with it would, so scripts can check what the app sees.
@@ -37,6 +38,27 @@ struct LaunchOverrideCommandTests {
             "\(result)")
         let theme = try await sandbox.runProcess(["get", "theme"], environment: ["FLAGSTAFF_OVERRIDES": "theme=dark"])
         #expect(theme.standardOutput == "dark\n", "\(theme)")
+    }
+
+    /// Foundation turns bytes that are not UTF-8 into U+FFFD; the variable is refused whole instead, and said so.
+    @Test func aLaunchVariableThatIsNotUTF8IsRefusedAndSaid() async throws {
+        let sandbox = try CLISandbox()
+        let executable = try BuildProducts.executable(named: "flagstaff")
+        // A shell sets the bytes: a Swift string cannot hold them.
+        let result = try await CommandRunner.run(
+            URL(fileURLWithPath: "/bin/sh"),
+            [
+                "-c", #"FLAGSTAFF_OVERRIDES="$(printf 'blueText=on,welcomeMessage=caf\351')" exec "$0" get blueText"#,
+                executable.path,
+            ],
+            environment: sandbox.environment, timeout: .seconds(60))
+        #expect(result.status == 0 && result.standardOutput.hasPrefix("off"), "nothing applied: \(result)")
+        #expect(
+            result.standardError.contains(
+                "FLAGSTAFF_OVERRIDES: not UTF-8 (byte 0xE9 at offset 30); none of its values were applied"),
+            "\(result)")
+        #expect(LaunchOverrides.utf8Problem(Array("blueText=on,welcome=café".utf8)) == nil)
+        #expect(LaunchOverrides.utf8Problem([0x61, 0xC3]) != nil, "a sequence cut short")
     }
 
     /// A typo in `FLAGSTAFF_OVERRIDES` is said once on standard error, with the key that was meant (issue 28).

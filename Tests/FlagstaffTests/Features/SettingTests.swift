@@ -107,6 +107,22 @@ import Testing
         #expect(features.blueText.displayText(.on) == "on")
     }
 
+    @Test func aWholeNumberTooLargeForItsSettingIsReportedAsTheFileHoldsIt() throws {
+        let file = temporaryDirectory().appendingPathComponent("overrides.json")
+        try Data(#"{"version":1,"overrides":{"maxItems":123456789012345678901234567890}}"#.utf8).write(to: file)
+        let features = FeatureRegistry(
+            TypedFeatures(), store: try FileOverrideStore(url: file), options: RegistryOptions(storeWatchInterval: nil))
+        #expect(
+            features.storedValueProblems.map(\.description) == [
+                #"stored value 123456789012345678901234567890 for "maxItems" ignored: expected a whole number from "#
+                    + #"-9223372036854775808 to 9223372036854775807, found 123456789012345678901234567890, which is "#
+                    + "too large"
+            ])
+        let small = #expect(throws: SettingValueError.self) { try Int.decode(stored: OverrideValue(json: "-1e30")) }
+        #expect(small?.description.hasSuffix("which is too small") == true, "\(String(describing: small))")
+        #expect(try Int.decode(stored: OverrideValue(json: "9223372036854775807")) == Int.max)
+    }
+
     @Test func storedValuesOfTheWrongTypeAreIgnoredReportedAndKept() throws {
         let store = InMemoryOverrideStore([
             "maxItems": try OverrideValue(json: #""lots""#), "blueText": try OverrideValue(json: "3"),

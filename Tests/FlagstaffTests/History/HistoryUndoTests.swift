@@ -32,6 +32,37 @@ import Testing
         #expect((#expect(throws: HistoryError.self) { try store.redo() })?.isNothingToDo == true)
     }
 
+    /// A writer killed while appending a large change's lines (the store file already holds the whole change)
+    /// leaves only some of them; undoing those alone would make a state that never existed.
+    @Test func aChangeJournaledOnlyInPartIsNotUndone() throws {
+        let store = try FileOverrideStore(url: file)
+        _ = try store.write(["before": .on])
+        let keys = (0..<1_000).map { "k\($0)" }
+        _ = try store.write(
+            OverrideChange(Dictionary(uniqueKeysWithValues: keys.map { ($0, OverrideValue?.some(.on)) })))
+        let journal = try #require(try store.journal())
+        let lines = try String(contentsOf: journal.url, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 1_001)
+        #expect(lines[1].contains(#""keys":1000"#) && !lines[0].contains(#""keys""#))
+        // 1 line of the first change and 400 of the second, then a torn line, as `kill -9` leaves them.
+        let kept = lines.prefix(401).joined(separator: "\n") + "\n" + lines[401].prefix(30)
+        try Data(kept.utf8).write(to: journal.url)
+
+        let change = try #require(journal.read().changes.last)
+        #expect(!change.isFullyJournaled && change.entries.count == 400 && change.writtenKeyCount == 1_000)
+        let refusal = #expect(throws: HistoryError.self) { try store.undo() }
+        #expect(
+            refusal?.description.contains("the journal holds 400 of its 1000 keys") == true,
+            "\(String(describing: refusal))")
+        #expect(try store.load().count == 1_001, "nothing was changed")
+
+        // A later change is journaled whole (the torn line is cut first) and undoes as before.
+        _ = try store.write(["after": .on])
+        _ = try store.undo()
+        #expect(try store.load()["after"] == nil)
+        #expect((#expect(throws: HistoryError.self) { try store.undo() })?.isNothingToDo == false)
+    }
+
     @Test func undoAndRedoAreJournaledWithTheChangeTheyRevert() throws {
         let store = try FileOverrideStore(url: file)
         _ = try store.write(["a": .on])

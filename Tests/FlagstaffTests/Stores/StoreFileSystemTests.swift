@@ -153,7 +153,67 @@ import Testing
         #expect(left.isSuperset(of: names.dropFirst()))
     }
 
+    /// The bisect state and profiles are replaced through `OwnFile.writeAtomically` (the launch snapshot too):
+    /// each write removes the temporary files that a killed writer of the same file left, as the store's writes do.
+    @Test func temporaryFilesOfKilledBisectAndProfileWritersAreRemovedByTheNextWrite() async throws {
+        let ended = try CommandRunner.start(URL(fileURLWithPath: "/bin/true"), [])
+        #expect(try await ended.finish().status == 0)
+        let gone = ended.pid
+        try Data(#"{"version":1,"overrides":{"a":"on","b":"off"}}"#.utf8).write(to: file)
+        let profiles = ProfileLibrary.defaultFolder(forStore: file)
+        try FileManager.default.createDirectory(at: profiles, withIntermediateDirectories: true)
+        let abandoned = [
+            directory.appendingPathComponent(".overrides.json.bisect.json.\(gone).7.tmp"),
+            profiles.appendingPathComponent(".qa.json.\(gone).8.tmp"),
+            directory.appendingPathComponent(".other.json.\(gone).9.tmp"),
+        ]
+        let live = directory.appendingPathComponent(".overrides.json.bisect.json.\(getppid()).10.tmp")
+        for url in abandoned + [live] { try Data("{".utf8).write(to: url) }
+
+        _ = try FileOverrideStore(url: file).startBisect()
+        _ = try ProfileLibrary(folder: profiles).save(Profile(name: "qa", overrides: ["a": .off], removals: []))
+        try OwnFile.writeAtomically(Data("{}".utf8), to: directory.appendingPathComponent("other.json").path)
+
+        for url in abandoned {
+            #expect(!FileManager.default.fileExists(atPath: url.path), "\(url.lastPathComponent) is left")
+        }
+        #expect(FileManager.default.fileExists(atPath: live.path), "a live writer's temporary file is kept")
+    }
+
     // MARK: Lock
+
+    /// `flock` works on a read-only descriptor: a lock file others may read lets them stop every write.
+    @Test func theLockFileIsOpenOnlyToThoseWhoMayWriteTheStore() throws {
+        _ = try FileOverrideStore(url: file).write(["a": .on])
+        #expect(mode(file.path + ".lock") == 0o600, "a new store: its owner only")
+
+        chmod(file.path + ".lock", 0o644)  // made by an earlier version
+        _ = try FileOverrideStore(url: file).write(["a": .off])
+        #expect(mode(file.path + ".lock") == 0o600, "a readable lock file is narrowed at the next write")
+
+        chmod(file.path, 0o664)  // a store the group shares
+        chmod(file.path + ".lock", 0o666)
+        _ = try FileOverrideStore(url: file).write(["a": .on])
+        #expect(mode(file.path + ".lock") == 0o660, "the group that may write the store may lock it; others may not")
+        #expect(FileOverrideStore.lockPermissions(forStore: 0o444) == 0o600)
+        #expect(FileOverrideStore.lockPermissions(forStore: 0o666) == 0o666)
+    }
+
+    @Test(
+        .enabled(
+            if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")
+                && FileManager.default.isExecutableFile(atPath: "/usr/bin/flock"),
+            "needs root to drop to an unprivileged user with setpriv, and util-linux's flock"))
+    func anotherUserCannotHoldTheLock() async throws {
+        chmod(directory.path, 0o755)
+        _ = try FileOverrideStore(url: file).write(["a": .on])
+        let result = try await CommandRunner.run(
+            URL(fileURLWithPath: "/usr/bin/setpriv"),
+            ["--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/flock", "-n", file.path + ".lock", "true"],
+            environment: ProcessInfo.processInfo.environment)
+        #expect(result.status != 0, "another user took the lock: \(result)")
+        #expect(result.standardError.contains("Permission denied"), "\(result)")
+    }
 
     @Test func theLockRecordsItsHolderAndAWaitingWriterIsToldAndGivesUp() async throws {
         let before = Data(#"{"version":1,"overrides":{"a":"on"}}"#.utf8)

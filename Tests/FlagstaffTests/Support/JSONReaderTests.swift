@@ -28,12 +28,13 @@ import Testing
     @Test func storeEntriesAreReadIntoCanonicalValuesWithWholeNumbersExact() throws {
         let text =
             #"{"version":1,"overrides":{"a":"on","b":"off","c":"plain","d":"tab\there","e":12345678901234567,"#
-            + #""f":1.50,"g":{"z":[1.0,true,null],"a":"\u00e9"},"h":-0,"i":1e2}}"#
+            + #""f":1.50,"g":{"z":[1.0,true,null],"a":"\u00e9"},"h":-0,"i":1e2,"j":-123456789012345678901234567890}}"#
         let overrides = try OverrideFileFormat.decode(Data(text.utf8), file: "s.json", rules: .store)
         #expect(
             overrides.mapValues(\.json) == [
                 "a": #""on""#, "b": #""off""#, "c": #""plain""#, "d": #""tab\there""#, "e": "12345678901234567",
                 "f": "1.5", "g": #"{"a":"é","z":[1,true,null]}"#, "h": "0", "i": "100",
+                "j": "-123456789012345678901234567890",  // beyond 64 bits: the digits as written, not -1.2e+29
             ])
         #expect(overrides["a"] == .on && overrides["b"] == .off)
     }

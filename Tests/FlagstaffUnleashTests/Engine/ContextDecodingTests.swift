@@ -45,4 +45,24 @@ import Testing
         #expect(throws: UnleashContextError.self) { try UnleashContext.decode(json: Data("[]".utf8)) }
         #expect(throws: UnleashContextError.self) { try UnleashContext.decode(json: Data("{".utf8)) }
     }
+
+    /// As every other JSON Flagstaff reads (the store, manifests, `FLAGSTAFF_OVERRIDES`): a repeated name or a
+    /// lone surrogate is refused, not settled by whichever copy a decoder keeps.
+    @Test func repeatedNamesAndLoneSurrogatesAreRefused() throws {
+        #expect {
+            try UnleashContext.decode(json: Data(#"{"userId":"1","properties":{"a":"x","a":"y"}}"#.utf8))
+        } throws: { error in
+            let error = error as? UnleashContextError
+            return error?.path == "properties" && error?.message == #"the name "a" appears more than once"#
+        }
+        #expect {
+            try UnleashContext.decode(json: Data(#"{"userId":"1","userId":"2"}"#.utf8))
+        } throws: { error in
+            (error as? UnleashContextError)?.message == #"the name "userId" appears more than once"#
+        }
+        let surrogate = #expect(throws: UnleashContextError.self) {
+            try UnleashContext.decode(json: Data(#"{"userId":"\ud800"}"#.utf8))
+        }
+        #expect(surrogate?.message.contains("surrogate") == true, "\(String(describing: surrogate))")
+    }
 }
