@@ -126,7 +126,7 @@ package enum StoreDoctor {
         switch problem {
         case .duplicateKey(let duplicated, _, _): key = duplicated
         case .invalidKey(let invalid, _, _): key = invalid
-        case .sameFeatureTwice: key = nil
+        case .sameFeatureTwice, .declaredInAnotherRegistry: key = nil
         }
         return DoctorFinding(kind: .registryProblem, severity: .error, key: key, message: problem.description)
     }

@@ -48,6 +48,12 @@ extension AnyFeatureRegistry {
             }
             return
         }
+        if let other = feature.registry, other !== self {
+            core.state.withLock {
+                $0.problems.append(.declaredInAnotherRegistry(declaration: declaration, otherRegistry: other.name))
+            }
+            return
+        }
         feature.assignIdentity(propertyName: propertyName, group: groups, registry: self, declarationPath: declaration)
         let key = feature.key
         core.state.withLock { state in

@@ -7,6 +7,9 @@ public enum RegistryProblem: Sendable, Hashable, CustomStringConvertible {
     case sameFeatureTwice(firstDeclaration: String, secondDeclaration: String)
     /// A flag's key is empty or otherwise unusable.
     case invalidKey(String, declaration: String, reason: String)
+    /// The member already belongs to another registry that is still alive: two registries were made from one
+    /// declarations instance. The second leaves it out (its members' state would otherwise be shared).
+    case declaredInAnotherRegistry(declaration: String, otherRegistry: String)
 
     /// A sentence naming the flag(s) and what is wrong.
     public var description: String {
@@ -19,6 +22,9 @@ public enum RegistryProblem: Sendable, Hashable, CustomStringConvertible {
                 "the same Feature object is declared at \(first) and at \(second); declare a separate Feature for each"
         case .invalidKey(let key, let declaration, let reason):
             return "invalid key '\(key)' at \(declaration): \(reason)"
+        case .declaredInAnotherRegistry(let declaration, let other):
+            return
+                "\(declaration) already belongs to the registry '\(other)', made from the same declarations instance; this registry leaves it out (make each registry from its own instance, e.g. FeatureRegistry(AppFeatures()))"
         }
     }
 }

@@ -108,6 +108,27 @@ import Testing
         #expect(registry.allFeatures.map(\.key) == ["first"])
     }
 
+    /// Members are objects: two registries over one declarations instance would share their state (an override
+    /// in one shows in the other). The second is refused, with a problem; once the first is gone, a new one may
+    /// take the instance.
+    @Test func aSecondRegistryOverTheSameDeclarationsInstanceIsRefused() {
+        let declarations = ListFeatures()
+        var first: FeatureRegistry<ListFeatures>? = FeatureRegistry(
+            declarations, options: RegistryOptions(name: "First"))
+        let second = FeatureRegistry(declarations, options: RegistryOptions(name: "Second", assertOnProblems: false))
+        #expect(second.allFeatures.isEmpty)
+        #expect(
+            second.problems.map(\.description).first?.hasPrefix(
+                "ListFeatures.infiniteScroll already belongs to the registry 'First'") == true,
+            "\(second.problems)")
+        #expect(first?.allFeatures.count == 2 && first?.problems.isEmpty == true)
+        #expect(declarations.infiniteScroll.registry === first)
+        first = nil
+        let third = FeatureRegistry(declarations, options: RegistryOptions(name: "Third"))
+        #expect(third.problems.isEmpty && third.allFeatures.count == 2)
+        #expect(declarations.infiniteScroll.registry === third)
+    }
+
     @Test func aMemberNamedLikeARegistryPropertyIsReachedThroughTheDeclarations() {
         let registry = FeatureRegistry(ClashingNames())
         #expect(registry.name == "Clashing Names")
