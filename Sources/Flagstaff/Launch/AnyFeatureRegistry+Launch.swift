@@ -38,7 +38,7 @@ extension AnyFeatureRegistry {
                 printed.append(problem)
             }
         }
-        LaunchOverrideReporter.report(printed)
+        ProcessNotes.sayOnce(printed.map { "launch overrides: \($0)" })
         // A member registered after creation with a launch key: that key is no longer unknown.
         let known =
             reportingUnknownKeys

@@ -223,17 +223,15 @@ enum TextLimit {
     }
 }
 
-/// Reports each launch-override problem once per process on standard error.
-enum LaunchOverrideReporter {
-    private static let reported = AnnotatedMutex<Set<String>>([])
+/// Says what the library cannot report any other way (launch-override problems, a manifest it could not announce)
+/// on standard error, `flagstaff: <line>`, each line once per process.
+enum ProcessNotes {
+    private static let said = AnnotatedMutex<Set<String>>([])
 
-    static func report(_ problems: [String]) {
-        let fresh = reported.withLock { seen in
-            problems.filter { seen.insert($0).inserted }
-        }
-        for problem in fresh {
-            FileHandle.standardError.write(
-                Data("flagstaff: launch overrides: \(TextSanitizer.sanitize(problem))\n".utf8))
+    static func sayOnce(_ lines: [String]) {
+        let fresh = said.withLock { seen in lines.filter { seen.insert($0).inserted } }
+        for line in fresh {
+            FileHandle.standardError.write(Data("flagstaff: \(TextSanitizer.sanitize(line))\n".utf8))
         }
     }
 }

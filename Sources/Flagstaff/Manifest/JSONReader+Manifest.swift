@@ -26,6 +26,7 @@ extension JSONReader {
                         try readOptionalArray(of: "groups") { reader throws(ReadFailure) in try reader.readGroup() }
                         ?? []
                 case .remote: manifest.remote = try readNull() ? nil : try readRemote()
+                case .app: manifest.app = try readNull() ? nil : try readAppReport()
                 }
             } catch {
                 throw error.inside(.field(field.rawValue))

@@ -27,8 +27,11 @@ public struct RegistryManifest: Codable, Sendable, Hashable {
     public var groups: [Group]
     /// The remote-config provider the registry's `remote` flags read from, if any (see ``Remote``).
     public var remote: Remote?
+    /// What the app reported about itself, in a manifest it announced beside its store (``AppReport``); `nil` in
+    /// a manifest exported by hand.
+    public var app: AppReport?
 
-    enum CodingKeys: String, CodingKey, CaseIterable { case name, flags, settings, groups, remote }
+    enum CodingKeys: String, CodingKey, CaseIterable { case name, flags, settings, groups, remote, app }
 
     /// Creates a manifest.
     public init(name: String, flags: [Flag] = [], settings: [Setting] = [], groups: [Group] = []) {
@@ -58,6 +61,7 @@ public struct RegistryManifest: Codable, Sendable, Hashable {
         if !settings.isEmpty { try container.encode(settings, forKey: .settings) }
         try container.encode(groups, forKey: .groups)
         try container.encodeIfPresent(remote, forKey: .remote)
+        try container.encodeIfPresent(app, forKey: .app)
     }
 
     /// A group of flags.

@@ -113,6 +113,7 @@ extension AnyFeatureRegistry {
             applyLaunchOverrides(to: added, reportingUnknownKeys: false)
             for feature in added { feature.recordLaunchValue() }
             announceObservedChanges()
+            if !added.isEmpty { announceBesideStore() }
         }
         try registerUnpublished(features, in: groupPath)
     }

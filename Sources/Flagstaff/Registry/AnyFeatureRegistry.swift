@@ -60,6 +60,7 @@ public class AnyFeatureRegistry: @unchecked Sendable {
         }
         startWatchingStore()
         announceObservedChanges()
+        announceBesideStore()
     }
 
     // MARK: Reading

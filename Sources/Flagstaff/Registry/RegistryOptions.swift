@@ -16,6 +16,11 @@ public struct RegistryOptions: Sendable {
     /// The date and time that decides when overrides expire (``OverrideExpiry``): the system's unless a test
     /// passes a `ManualClock` (usually the same one as ``clock``).
     public var wallClock: any WallClock
+    /// Whether a registry with a `FileOverrideStore` announces its manifest beside the store
+    /// (`<store>.manifest.json`, see ``AnyFeatureRegistry/announcedManifest(at:)``), so that `flagstaff` and the
+    /// console given only the store open the app's own registry. Apps leave it on; tools that open someone else's
+    /// registry (the `flagstaff` command) turn it off.
+    public var announcesManifest: Bool
 
     /// Creates options.
     /// - Parameters:
@@ -25,11 +30,13 @@ public struct RegistryOptions: Sendable {
     ///   - clock: the clock the store watcher waits on (default `ContinuousClock()`).
     ///   - launchOverrides: the values the app was started with (default: this process's).
     ///   - wallClock: the date and time that decides when overrides expire (default: the system's).
+    ///   - announcesManifest: whether a file store gets the registry's manifest beside it (default `true`).
     public init(
         name: String? = nil, storeWatchInterval: Duration? = .milliseconds(500), assertOnProblems: Bool = true,
         clock: any Clock<Duration> = ContinuousClock(), launchOverrides: LaunchOverrides = .process,
-        wallClock: any WallClock = SystemWallClock()
+        wallClock: any WallClock = SystemWallClock(), announcesManifest: Bool = true
     ) {
+        self.announcesManifest = announcesManifest
         self.wallClock = wallClock
         self.launchOverrides = launchOverrides
         self.name = name

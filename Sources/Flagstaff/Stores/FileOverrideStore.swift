@@ -356,6 +356,13 @@ public final class FileOverrideStore: RevisionedOverrideStore {
         }
     }
 
+    /// Where the registry of the app that uses this store announces its manifest: `<store>.manifest.json` beside
+    /// the file the store's path names (docs/files.md).
+    /// - Throws: `OverrideStoreError.unwritable` when the path is a symbolic link that cannot be followed.
+    package func announcedManifestURL() throws -> URL {
+        URL(fileURLWithPath: try resolvedTarget() + ".manifest.json")
+    }
+
     /// The file a write replaces: the store's path, or the end of the chain of symbolic links it names.
     /// - Throws: `.unwritable` for a link to nothing (nothing is created), a loop, or a link that cannot be read.
     func resolvedTarget() throws -> String {
