@@ -19,7 +19,8 @@ import FoundationNetworking
         let executable = try BuildProducts.executable(named: "flagstaff")
         let store = directory.appendingPathComponent("demo.json").path
         let session = try TmuxSession(
-            command: "'\(executable.path)' console --store '\(store)' --serve 127.0.0.1:0", width: 120, height: 30,
+            command: "'\(executable.path)' console --demo --store '\(store)' --serve 127.0.0.1:0", width: 120,
+            height: 30,
             environment: ["HOME": directory.path])
         defer { session.kill() }
         let header = try await session.waitFor(text: "no SDK yet", timeout: 30).text(line: 0)

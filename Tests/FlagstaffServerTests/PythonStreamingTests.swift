@@ -15,6 +15,7 @@ struct PythonStreamingTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         var environment = ProcessInfo.processInfo.environment
         environment["FLAGSTAFF_STORE"] = directory.appendingPathComponent("demo.json").path
+        environment["FLAGSTAFF_DEMO"] = "1"  // the demo registry on this store (no app announced one)
         environment["HOME"] = directory.path
         environment.removeValue(forKey: "FLAGSTAFF_MANIFEST")
         let serve = try await ServeProcess(environment: environment)

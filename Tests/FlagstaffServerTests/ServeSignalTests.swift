@@ -15,6 +15,7 @@ import Darwin
     private static func environment(_ directory: URL) -> [String: String] {
         var environment = ProcessInfo.processInfo.environment
         environment["FLAGSTAFF_STORE"] = directory.appendingPathComponent("demo.json").path
+        environment["FLAGSTAFF_DEMO"] = "1"  // the demo registry on this store (no app announced one)
         environment["HOME"] = directory.path
         environment.removeValue(forKey: "FLAGSTAFF_MANIFEST")
         environment.removeValue(forKey: "FLAGSTAFF_SERVE_TOKEN")

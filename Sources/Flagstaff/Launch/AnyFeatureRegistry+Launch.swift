@@ -14,10 +14,10 @@ extension AnyFeatureRegistry {
         for member in members {
             switch launch.value(for: member) {
             case .success(let value)?:
-                member.applyLaunchOverride(value, origin: launch.origin)
+                member.applyLaunchOverride(value, origin: launch.origin(of: member.key))
             case .failure(let error)?:
                 let problem =
-                    "\(LaunchOverrides.quoted(member.key)): \(error.reason) (from \(launch.origin)); ignored"
+                    "\(LaunchOverrides.quoted(member.key)): \(error.reason) (from \(launch.origin(of: member.key))); ignored"
                 problems.append(problem)
                 printed.append(problem)
             case nil:
@@ -33,7 +33,7 @@ extension AnyFeatureRegistry {
                 }
                 let problem =
                     Self.unknownKeyPrefix(key)
-                    + "\(name) has this key\(suggestion ?? "") (from \(launch.origin)); ignored"
+                    + "\(name) has this key\(suggestion ?? "") (from \(launch.origin(of: key))); ignored"
                 problems.append(problem)
                 printed.append(problem)
             }

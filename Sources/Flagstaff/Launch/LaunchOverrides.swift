@@ -29,6 +29,12 @@ public struct LaunchOverrides: Sendable, Hashable {
     public var origin: String
     /// Problems reading the variable or the arguments (not about particular members).
     public var problems: [String]
+    /// Where each key's value came from, when the values came from more than one place (an argument wins over the
+    /// variable); a key not listed came from ``origin``.
+    var keyOrigins: [String: String] = [:]
+
+    /// Where `key`'s value came from (`FLAGSTAFF_OVERRIDES`, `-flagstaff arguments`), for messages about that key.
+    func origin(of key: String) -> String { keyOrigins[key] ?? origin }
 
     /// Creates launch overrides.
     public init(values: [String: Value] = [:], origin: String = "launch", problems: [String] = []) {
@@ -82,6 +88,7 @@ public struct LaunchOverrides: Sendable, Hashable {
         var values: [String: Value] = [:]
         var problems: [String] = []
         var origins: [String] = []
+        var keyOrigins: [String: String] = [:]
         if let text = environment[Self.environmentVariable], let refusal = Self.bytesProblem(of: text) {
             // Foundation turned bytes that are not UTF-8 into U+FFFD: refused whole, not applied with them.
             origins.append(Self.environmentVariable)
@@ -95,7 +102,10 @@ public struct LaunchOverrides: Sendable, Hashable {
                 do {
                     let contents = try OverrideFileFormat.decodeContents(
                         Data(trimmed.utf8), file: Self.environmentVariable, rules: .document)
-                    for (key, value) in contents.overrides { values[key] = .json(value) }
+                    for (key, value) in contents.overrides {
+                        values[key] = .json(value)
+                        keyOrigins[key] = Self.environmentVariable
+                    }
                     for key in contents.removals {
                         problems.append(
                             "\(Self.environmentVariable): \(Self.quoted(key)) has no value to force (\"default\" and null are not values)"
@@ -107,7 +117,9 @@ public struct LaunchOverrides: Sendable, Hashable {
             } else {
                 for pair in Self.splitPairs(trimmed) {
                     switch Self.pair(pair) {
-                    case .success(let (key, value)): values[key] = .text(value)
+                    case .success(let (key, value)):
+                        values[key] = .text(value)
+                        keyOrigins[key] = Self.environmentVariable
                     case .failure(let problem):
                         problems.append("\(Self.environmentVariable): \(problem.reason)")
                     }
@@ -126,13 +138,16 @@ public struct LaunchOverrides: Sendable, Hashable {
             }
             index += 1
             switch Self.pair(arguments[index]) {
-            case .success(let (key, value)): values[key] = .text(value)
+            case .success(let (key, value)):
+                values[key] = .text(value)
+                keyOrigins[key] = "-flagstaff arguments"
             case .failure(let problem): problems.append("-flagstaff: \(problem.reason)")
             }
         }
         if sawArgument { origins.append("-flagstaff arguments") }
         self.init(
             values: values, origin: origins.isEmpty ? "launch" : origins.joined(separator: " and "), problems: problems)
+        self.keyOrigins = origins.count > 1 ? keyOrigins : [:]
     }
 
     /// `text` without a leading byte-order mark (a value read from a file an editor saved with one): JSON readers

@@ -26,7 +26,12 @@ extension AnyFeatureRegistry {
         makeFeature: (RegistryManifest.Flag) -> AnyFeature? = { _ in nil }
     ) throws {
         self.init(name: options.name ?? manifest.name, store: store, options: options)
+        // An announced manifest: what only the app can evaluate is shown as the app reported it.
+        let settingSource = settingSource ?? manifest.app.map { _ in AppReportSource(manifest) }
         func build(_ flag: RegistryManifest.Flag) -> AnyFeature {
+            if let app = manifest.app, flag.kind != .static {
+                return ManifestFeature(flag, reportedBy: app)
+            }
             if let custom = makeFeature(flag) { return custom }
             if flag.kind == .buildTarget, let targets = flag.enabledIn {
                 return Feature(
@@ -65,9 +70,9 @@ extension AnyFeatureRegistry {
     /// binding, whatever the source. A range is described for number settings only.
     public func manifest() -> RegistryManifest {
         func flag(_ feature: AnyFlag) -> RegistryManifest.Flag {
-            let enabledIn = (feature as? Feature)?.enabledIn.map { targets in
-                BuildTarget.allCases.filter(targets.contains)
-            }
+            let enabledIn =
+                (feature as? Feature)?.enabledIn.map { targets in BuildTarget.allCases.filter(targets.contains) }
+                ?? (feature as? ManifestFeature)?.enabledIn
             // A remote key equal to the flag's key is the manifest's default: left out.
             let remoteKey =
                 (feature as? ManifestFeature)?.remoteKey
@@ -164,17 +169,47 @@ extension AnyFeatureRegistry {
     }
 }
 
-/// A flag built from a manifest entry: a static default that remembers the kind it was declared with.
+/// A flag built from a manifest entry: a static default that remembers the kind it was declared with, or, from a
+/// manifest its app announced, the app's own value with where the app took it from.
 final class ManifestFeature: AnyFlag, @unchecked Sendable {
     // @unchecked: adds only immutable state to AnyFeature.
     let defaultState: Bool
     let declaredKind: FeatureKind
     let remoteKey: String?
+    let enabledIn: [BuildTarget]?
+    /// The app's value as it reported it: the source and the report's summary.
+    let reported: (source: ResolutionSource, summary: String)?
 
     init(_ flag: RegistryManifest.Flag) {
         defaultState = flag.default
         declaredKind = flag.kind
         remoteKey = flag.remoteKey
+        enabledIn = flag.enabledIn
+        reported = nil
+        super.init(
+            key: flag.key, label: flag.label, description: flag.description, requiresRestart: flag.requiresRestart)
+    }
+
+    /// The flag with the value its app reported (a build-target flag without a reported value: its rule for the
+    /// app's build target).
+    init(_ flag: RegistryManifest.Flag, reportedBy app: RegistryManifest.AppReport) {
+        let value = app.values[flag.key]
+        if case .bool(let on)? = value?.value {
+            defaultState = on
+        } else {
+            defaultState = flag.enabledIn.map { $0.contains(app.buildTarget) } ?? flag.default
+        }
+        let source: ResolutionSource =
+            switch value?.source ?? (flag.kind == .buildTarget ? .buildTarget : .default) {
+            case .buildTarget: .buildTarget(app.buildTarget)
+            case .dynamic: .dynamic
+            case .remote: .remote(provider: "the app", fetchedAt: app.reportedAt)
+            case .default: .static
+            }
+        declaredKind = flag.kind
+        remoteKey = flag.remoteKey
+        enabledIn = flag.enabledIn
+        reported = (source, app.summary)
         super.init(
             key: flag.key, label: flag.label, description: flag.description, requiresRestart: flag.requiresRestart)
     }
@@ -182,6 +217,9 @@ final class ManifestFeature: AnyFlag, @unchecked Sendable {
     override var kind: FeatureKind { declaredKind }
     override var computedDefault: Bool { defaultState }
     override func resolveDefault() -> Resolution {
+        if let reported {
+            return .single(defaultState, from: reported.source, detail: "the app's own value (\(reported.summary))")
+        }
         switch declaredKind {
         case .dynamic:
             return .single(defaultState, from: .static, detail: "dynamic in the app; the manifest gives this default")

@@ -25,6 +25,12 @@ struct DoctorCommand: ParsableCommand {
     @Flag(help: "Print JSON instead of text.")
     var json = false
 
+    @Flag(
+        help:
+            "With --fix: remove orphans even when the registry is not the one the store's app announced (--manifest, --demo on another store)."
+    )
+    var yes = false
+
     func run() throws {
         // With --fix, a store refused as corrupt for entries it cannot read is repaired (removing them).
         let loaded = try RegistryLoader.load(
@@ -33,6 +39,19 @@ struct DoctorCommand: ParsableCommand {
         let findings: DoctorReport
         var fixed: [DoctorFinding]?
         if fix {
+            // Orphans are keys this registry does not declare: against another app's registry (a stale manifest,
+            // the demo on an app's store) that is every override of the app.
+            let orphans = registry.diagnoseStore().findings.filter { $0.kind == .orphan }.count
+            if orphans > 0 && !loaded.isStoresOwnRegistry && !yes {
+                throw CLIFailure.runtime(
+                    "doctor --fix would remove \(orphans) override(s) of keys that \(registry.name) does not declare, and it is not the registry the store's app announced; open the store alone (its announced manifest) or pass --yes to remove them; nothing was changed"
+                )
+            }
+            if orphans > 0 {
+                StandardStreams.note(
+                    "removing \(orphans) override(s) of keys \(registry.name) does not declare (flagstaff undo puts them back)"
+                )
+            }
             let outcome: DoctorFixOutcome
             do {
                 outcome = try registry.fixStore()

@@ -15,6 +15,7 @@ enum KeyCompletion {
         var options = RegistrySourceOptions()
         options.manifest = value(of: "--manifest", in: words)
         options.store = value(of: "--store", in: words)
+        options.demo = words.contains("--demo")
         guard let loaded = try? RegistryLoader.load(options, store: .ignored) else { return [] }
         return loaded.registry.allFeatures.map(\.key).filter { $0.hasPrefix(prefix) }.sorted()
     }
@@ -44,6 +45,7 @@ enum KeyCompletion {
         var options = RegistrySourceOptions()
         options.manifest = value(of: "--manifest", in: words)
         options.store = value(of: "--store", in: words)
+        options.demo = words.contains("--demo")
         guard let key, let loaded = try? RegistryLoader.load(options, store: .ignored),
             let member = loaded.registry.feature(forKey: key)
         else { return [] }

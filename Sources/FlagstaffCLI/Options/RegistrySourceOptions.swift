@@ -7,11 +7,13 @@ struct RegistrySourceOptions: ParsableArguments {
     static let manifestVariable = "FLAGSTAFF_MANIFEST"
     /// The environment variable read when `--store` is not given.
     static let storeVariable = "FLAGSTAFF_STORE"
+    /// The environment variable that stands for `--demo` (`1`), for scripts and harnesses that drive the demo.
+    static let demoVariable = "FLAGSTAFF_DEMO"
 
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "A registry manifest (JSON) to open instead of the built-in demo registry. Default: $FLAGSTAFF_MANIFEST.",
+            "A registry manifest (JSON) to open. Default: $FLAGSTAFF_MANIFEST, else the manifest the app announced beside --store (<store>.manifest.json).",
             valueName: "file"),
         completion: .file(extensions: ["json"]))
     var manifest: String?
@@ -19,10 +21,17 @@ struct RegistrySourceOptions: ParsableArguments {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "The override store file. Default: $FLAGSTAFF_STORE, else ~/.config/flagstaff/<registry name>.json.",
+            "The override store file. Default: $FLAGSTAFF_STORE, else the default store of the registry's name (~/.config/flagstaff/<name>.json on Linux, Application Support/flagstaff on Apple platforms).",
             valueName: "file"),
         completion: .file(extensions: ["json"]))
     var store: String?
+
+    @Flag(
+        name: .long,
+        help: ArgumentHelp(
+            "Open the built-in demo registry (what flagstaff opens with no arguments), also on a --store. Default: $FLAGSTAFF_DEMO=1."
+        ))
+    var demo = false
 
     // `.unconditional`: `--lock-timeout -1` is a value, refused by `validate()`, not a missing one.
     @Option(
@@ -38,6 +47,12 @@ struct RegistrySourceOptions: ParsableArguments {
     func manifestPath(environment: [String: String]) -> String? {
         (manifest ?? environment[Self.manifestVariable].flatMap { $0.isEmpty ? nil : $0 })
             .map { Self.expandingTilde($0, environment: environment) }
+    }
+
+    /// Whether the demo registry was asked for, by `--demo` or `FLAGSTAFF_DEMO=1`.
+    /// - Parameter environment: the process environment.
+    func wantsDemo(environment: [String: String]) -> Bool {
+        demo || environment[Self.demoVariable] == "1"
     }
 
     /// The store path from the option or the environment (an empty variable counts as unset), with `~`
@@ -60,6 +75,7 @@ struct RegistrySourceOptions: ParsableArguments {
     func validate() throws {
         if manifest?.isEmpty == true { throw ValidationError("--manifest needs a file path") }
         if store?.isEmpty == true { throw ValidationError("--store needs a file path") }
+        if demo && manifest != nil { throw ValidationError("give either --demo or --manifest, not both") }
         if !(lockTimeout.isFinite && lockTimeout >= 0) {
             throw ValidationError("--lock-timeout needs a number of seconds, 0 or more")
         }

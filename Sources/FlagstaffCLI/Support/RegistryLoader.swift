@@ -10,6 +10,9 @@ struct LoadedRegistry {
     let storeURL: URL
     /// The manifest file, or `nil` for the built-in demo registry.
     let manifestPath: String?
+    /// Whether the registry is the store's own: the manifest its app announced beside it, or the demo registry on
+    /// the demo's default store. Removing keys the registry does not declare needs it (or `--yes`).
+    let isStoresOwnRegistry: Bool
     /// The manifest, or `nil` for the built-in demo registry.
     let manifest: RegistryManifest?
     /// The remote config of the manifest's `"remote"` section (or the demo's), if any.
@@ -49,9 +52,23 @@ enum RegistryLoader {
         watchStore: Bool = false, store requirement: StoreRequirement = .readable,
         notingStoredValueProblems: Bool = true
     ) throws -> LoadedRegistry {
-        let manifestPath = options.manifestPath(environment: environment)
-        let manifest = try manifestPath.map(loadManifest)
+        var manifestPath = options.manifestPath(environment: environment)
         let explicitStore = options.storePath(environment: environment)
+        let demo = options.wantsDemo(environment: environment)
+        var announced = false
+        if manifestPath == nil, !demo, let explicitStore {
+            let path = try announcedManifestPath(forStore: explicitStore)
+            guard (try? Platform.status(atPath: path, followingLinks: false)) != nil else {
+                throw CLIFailure.runtime(
+                    "no app has announced its registry beside the store \(explicitStore) (\(path) does not exist): run the app once with this store (a registry with a FileOverrideStore announces itself there), or name the registry with --manifest FILE; --demo opens the built-in demo registry on this store"
+                )
+            }
+            manifestPath = path
+            announced = true
+        }
+        let manifest = try manifestPath.map { path in
+            try announced ? loadAnnouncedManifest(path) : loadManifest(path)
+        }
         if let explicitStore { try checkStoreDirectory(explicitStore) }
         let storeURL =
             explicitStore.map { URL(fileURLWithPath: $0) }
@@ -72,9 +89,10 @@ enum RegistryLoader {
             name: manifest == nil ? DemoFeatures.displayName : nil,
             storeWatchInterval: watchStore ? .milliseconds(500) : nil,
             assertOnProblems: false,
+            // `flagstaff` opens the app's registry, or someone's manifest: it never announces one of its own.
             // What an app started with this environment would see (the CLI's own arguments are not an app's).
             launchOverrides: LaunchOverrides(environment: CommandContext.current.environment, arguments: []),
-            wallClock: wallClock)
+            wallClock: wallClock, announcesManifest: false)
         let registry: AnyFeatureRegistry
         var remoteConfig: RemoteConfig?
         if let manifest, let manifestPath {
@@ -109,7 +127,8 @@ enum RegistryLoader {
             try LaunchBaseline.replaceIfCorrupt(forStore: store.url, registry: registry)
         }
         return LoadedRegistry(
-            registry: registry, storeURL: store.url, manifestPath: manifestPath, manifest: manifest,
+            registry: registry, storeURL: store.url, manifestPath: manifestPath,
+            isStoresOwnRegistry: announced || (manifest == nil && explicitStore == nil), manifest: manifest,
             remoteConfig: remoteConfig)
     }
 
@@ -146,6 +165,38 @@ enum RegistryLoader {
         }
         guard isDirectory.boolValue else {
             throw CLIFailure.runtime("cannot read the override store \(path): \(directory) is not a directory")
+        }
+    }
+
+    /// Where the app that uses `store` announces its manifest (beside the file at the end of the store's links).
+    /// - Throws: `CLIFailure` when the store path is a link that cannot be followed.
+    static func announcedManifestPath(forStore store: String) throws -> String {
+        do {
+            return try FileOverrideStore(url: URL(fileURLWithPath: store)).announcedManifestURL().path
+        } catch {
+            throw CLIFailure.runtime("--store: \(error)")
+        }
+    }
+
+    /// Reads the manifest an app announced beside its store: one of Flagstaff's own files, never read through a
+    /// link (docs/files.md).
+    /// - Throws: `CLIFailure` naming the file and what is wrong.
+    static func loadAnnouncedManifest(_ path: String) throws -> RegistryManifest {
+        let data: Data
+        do throws(BoundedFileReader.Failure) {
+            data = try BoundedFileReader.read(path, limit: 256 << 20, followingLinks: false) ?? Data()
+        } catch {
+            let reason =
+                switch error {
+                case .unreadable(let reason), .notAFile(let reason): reason
+                case .tooLarge: "larger than 256 MiB"
+                }
+            throw CLIFailure.runtime("cannot read the manifest the app announced, \(path): \(reason)")
+        }
+        do {
+            return try RegistryManifest.decode(data, source: path)
+        } catch {
+            throw CLIFailure.runtime("invalid manifest: \(error)")
         }
     }
 

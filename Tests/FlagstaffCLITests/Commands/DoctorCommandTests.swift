@@ -89,8 +89,20 @@ struct DoctorCommandTests {
     @Test func fixRemovesWhatItCanInOneWriteReportsItAndIsIdempotent() async throws {
         let sandbox = try CLISandbox()
         try sandbox.write("overrides.json", Self.badStore)
-        let result = try await sandbox.run(["doctor", "--fix"])
+        // The demo on the sandbox's store is not the store's own registry: orphans are removed only with --yes.
+        let refused = try await sandbox.run(["doctor", "--fix"])
+        #expect(refused.status == 1, "\(refused)")
+        #expect(
+            refused.standardError.contains(
+                "doctor --fix would remove 1 override(s) of keys that Moments demo does not declare, and it is not the registry the store's app announced"
+            ), "\(refused)")
+        #expect(try sandbox.storedJSON().count == 7, "nothing was changed")
+        let result = try await sandbox.run(["doctor", "--fix", "--yes"])
         #expect(result.status == 1, "the wrong type remains: \(result)")
+        #expect(
+            result.standardError.contains(
+                "removing 1 override(s) of keys Moments demo does not declare (flagstaff undo puts them back)"),
+            "said before it removes them: \(result)")
         #expect(
             result.standardOutput.hasPrefix(
                 """
@@ -122,7 +134,7 @@ struct DoctorCommandTests {
     @Test func fixWithOnlyFixableFindingsEndsCleanWithStatusZero() async throws {
         let sandbox = try CLISandbox()
         try sandbox.write("overrides.json", #"{"version":1,"overrides":{"blueText":"off","gone":"on","maxItems":50}}"#)
-        let result = try await sandbox.run(["doctor", "--fix", "--json"])
+        let result = try await sandbox.run(["doctor", "--fix", "--json", "--yes"])
         #expect(result.status == 0, "\(result)")
         let object = try sandbox.jsonObject(result)
         #expect(object["clean"] as? Bool == true && findings(object).isEmpty)
@@ -134,7 +146,7 @@ struct DoctorCommandTests {
         let sandbox = try CLISandbox()
         let original = #"{"version":1,"overrides":{"blueText":"off","gone":"on","maxItems":50,"theme":"system"}}"#
         try sandbox.write("overrides.json", original)
-        #expect(try await sandbox.run(["doctor", "--fix"]).status == 0)
+        #expect(try await sandbox.run(["doctor", "--fix", "--yes"]).status == 0)
         #expect(try sandbox.storedJSON() == ["maxItems": "50"])
         let undo = try await sandbox.run(["undo"])
         #expect(undo.status == 0, "\(undo)")
@@ -233,7 +245,7 @@ struct DoctorCommandTests {
         try sandbox.write("overrides.json", #"{"version":1,"overrides":{"gone":"on"}}"#)
         let found = try await sandbox.runProcess(["doctor", "--store", sandbox.storePath])
         #expect(found.status == 1, "\(found)")
-        let fixed = try await sandbox.runProcess(["doctor", "--fix", "--store", sandbox.storePath])
+        let fixed = try await sandbox.runProcess(["doctor", "--fix", "--yes", "--store", sandbox.storePath])
         #expect(fixed.status == 0, "\(fixed)")
         #expect(fixed.standardOutput.contains("removed gone = \"on\" (orphan)"))
     }

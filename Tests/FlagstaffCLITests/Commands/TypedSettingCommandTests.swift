@@ -455,7 +455,8 @@ struct TypedSettingCommandTests {
         }
         #expect(values(["theme"]) == ["light", "dark", "system", "default"])
         #expect(values(["theme"], "d") == ["dark", "default"])
-        #expect(values(["--store", sandbox.storePath, "blueText"]) == ["on", "off", "default"])
+        #expect(values(["--demo", "--store", sandbox.storePath, "blueText"]) == ["on", "off", "default"])
+        #expect(values(["--store", sandbox.storePath, "blueText"]).isEmpty, "no registry announced: nothing offered")
         #expect(values(["maxItems"]) == ["default"])
         #expect(values(["noSuchKey"]).isEmpty)
         #expect(values([]).isEmpty)

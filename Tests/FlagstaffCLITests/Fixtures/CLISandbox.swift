@@ -26,6 +26,8 @@ final class CLISandbox {
         env["HOME"] = directory.path
         env["XDG_CONFIG_HOME"] = directory.appendingPathComponent("config").path
         env["LANG"] = "C.UTF-8"
+        // The demo registry on the sandbox's store (no app announced one there): `--demo` for every command.
+        env["FLAGSTAFF_DEMO"] = "1"
         environment = env
     }
 

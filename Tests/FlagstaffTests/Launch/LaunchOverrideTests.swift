@@ -30,6 +30,20 @@ import Testing
         #expect(launch.origin == "FLAGSTAFF_OVERRIDES and -flagstaff arguments")
     }
 
+    /// With the variable and arguments both given, a message about one key names where that key came from.
+    @Test func aProblemNamesWhereItsKeyCameFrom() {
+        let features = registry(
+            environment: ["FLAGSTAFF_OVERRIDES": "maxItems=500,blueTxt=on"], arguments: ["-flagstaff", "theme=sepia"])
+        let problems = features.launchOverrideProblems
+        #expect(
+            problems.contains { $0.hasPrefix(#""maxItems": must be 1…100 (from FLAGSTAFF_OVERRIDES)"#) }, "\(problems)")
+        #expect(
+            problems.contains { $0.hasPrefix(#""theme": "#) && $0.hasSuffix("(from -flagstaff arguments); ignored") })
+        #expect(
+            problems.contains { $0.hasPrefix(#""blueTxt""#) && $0.hasSuffix("(from FLAGSTAFF_OVERRIDES); ignored") })
+        #expect(!problems.contains { $0.contains(" and -flagstaff") }, "\(problems)")
+    }
+
     @Test func aLeadingByteOrderMarkIsSkipped() throws {
         let pairs = LaunchOverrides(environment: ["FLAGSTAFF_OVERRIDES": "\u{FEFF}blueText=on"], arguments: [])
         #expect(pairs.values == ["blueText": .text("on")])
@@ -102,13 +116,14 @@ import Testing
         let features = registry(
             environment: ["FLAGSTAFF_OVERRIDES": "blueTxt=on,MAXITEMS=5,zzzzzzzzzz=1"],
             arguments: ["-flagstaff", "cardColour=#000000"])
-        let origin = "FLAGSTAFF_OVERRIDES and -flagstaff arguments"
+        // Each names where its key came from, not both places.
+        let (variable, arguments) = ("FLAGSTAFF_OVERRIDES", "-flagstaff arguments")
         #expect(
             features.launchOverrideProblems == [
-                #""MAXITEMS": no flag or setting of \#(features.name) has this key; did you mean "maxItems"? (from \#(origin)); ignored"#,
-                #""blueTxt": no flag or setting of \#(features.name) has this key; did you mean "blueText"? (from \#(origin)); ignored"#,
-                #""cardColour": no flag or setting of \#(features.name) has this key; did you mean "cardColor"? (from \#(origin)); ignored"#,
-                #""zzzzzzzzzz": no flag or setting of \#(features.name) has this key (from \#(origin)); ignored"#,
+                #""MAXITEMS": no flag or setting of \#(features.name) has this key; did you mean "maxItems"? (from \#(variable)); ignored"#,
+                #""blueTxt": no flag or setting of \#(features.name) has this key; did you mean "blueText"? (from \#(variable)); ignored"#,
+                #""cardColour": no flag or setting of \#(features.name) has this key; did you mean "cardColor"? (from \#(arguments)); ignored"#,
+                #""zzzzzzzzzz": no flag or setting of \#(features.name) has this key (from \#(variable)); ignored"#,
             ])
         #expect(!features.blueText.enabled && features.maxItems.value == 20)
     }

@@ -34,8 +34,8 @@ struct UnsearchableFolderTests {
         let result = try await CommandRunner.run(
             URL(fileURLWithPath: UnsearchableFolder.setpriv),
             [
-                "--reuid", "65534", "--regid", "65534", "--clear-groups", binary.path, "get", "blueText", "--store",
-                store,
+                "--reuid", "65534", "--regid", "65534", "--clear-groups", binary.path, "get", "blueText", "--demo",
+                "--store", store,
             ],
             environment: ["HOME": home.path, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"], timeout: .seconds(60))
         #expect(result.status == 0, "\(result)")

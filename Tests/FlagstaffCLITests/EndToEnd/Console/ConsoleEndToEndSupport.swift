@@ -59,7 +59,8 @@ final class ConsoleHarness {
         try Data((manifestJSON ?? Self.manifestJSON).utf8).write(to: manifest)
         let console =
             (terminalType.map { "TERM=" + Self.quote($0) + " " } ?? "")
-            + ([binary, "console"] + (demo ? [] : ["--manifest", manifest.path]) + ["--store", store.path] + arguments)
+            + ([binary, "console"] + (demo ? ["--demo"] : ["--manifest", manifest.path]) + ["--store", store.path]
+            + arguments)
             .map(Self.quote).joined(separator: " ")
         consoleCommand = console
         let script =

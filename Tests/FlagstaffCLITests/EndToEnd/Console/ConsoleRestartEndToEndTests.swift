@@ -51,7 +51,7 @@ import Testing
         #expect(try await exitStatus(harness) == 3)
 
         let pending = try await CommandRunner.run(
-            URL(fileURLWithPath: harness.binary), ["pending-restart", "--store", harness.store.path],
+            URL(fileURLWithPath: harness.binary), ["pending-restart", "--demo", "--store", harness.store.path],
             environment: ProcessInfo.processInfo.environment)
         #expect(pending.status == 3)
         #expect(pending.standardOutput.hasPrefix("theme  system → dark"), "\(pending.standardOutput)")
