@@ -74,7 +74,10 @@ import Testing
         let encoded = try JSONEncoder().encode(manifest)
         #expect(try RegistryManifest.decode(encoded) == manifest)
         for (bad, expected) in [
-            (#""app": {"buildTarget": "beta", "reportedAt": "2026-11-28T18:00:00Z", "values": {}}"#, "$.app.buildTarget"),
+            (
+                #""app": {"buildTarget": "beta", "reportedAt": "2026-11-28T18:00:00Z", "values": {}}"#,
+                "$.app.buildTarget"
+            ),
             (#""app": {"buildTarget": "debug", "reportedAt": "yesterday", "values": {}}"#, "$.app.reportedAt"),
             (
                 #""app": {"buildTarget": "debug", "reportedAt": "2026-11-28T18:00:00Z", "values": {"a": {"value": 1}}}"#,
