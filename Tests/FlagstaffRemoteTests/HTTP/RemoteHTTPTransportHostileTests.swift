@@ -1,0 +1,167 @@
+import FlagstaffTestSupport
+import Foundation
+import Testing
+
+@testable import FlagstaffRemote
+
+/// The transport against servers that try to take what is not theirs: credentials by a redirect to another origin.
+@Suite("Remote HTTP transport: hostile servers")
+struct RemoteHTTPTransportHostileTests {
+    private static let credentials: [(name: String, value: String)] = [
+        ("Authorization", "Bearer secret"), ("X-Goog-Api-Key", "key"), ("Cookie", "c=1"),
+        ("Accept", "application/json"),
+    ]
+
+    /// A server that sends every request on to `location` with `status`.
+    private func redirecting(to location: URL, status: Int = 307) throws -> LoopbackHTTPServer {
+        try LoopbackHTTPServer.started { _ in .status(status, headers: ["Location": location.absoluteString]) }
+    }
+
+    @Test("a redirect to another origin (another port) drops the credentials; within the origin they stay")
+    func redirectDropsCredentialsAcrossOrigins() async throws {
+        let target = try LoopbackHTTPServer.started { _ in .text("ok") }
+        defer { target.stop() }
+        let transport = RemoteHTTPTransport(label: "test", maximumResponseBytes: 1 << 10)
+        defer { transport.invalidate() }
+        for status in [301, 302, 307, 308] {
+            target.clearRequests()
+            let away = try redirecting(to: target.url("/landed"), status: status)
+            defer { away.stop() }
+            let request = RemoteHTTPRequest(method: "GET", url: away.url("/start"), headers: Self.credentials)
+            let answer = try await transport.send(request, timeout: .seconds(10)).get()
+            #expect(answer.status == 200, "status \(status)")
+            let landed = try #require(target.requests.first, "status \(status)")
+            #expect(landed.path == "/landed")
+            #expect(landed.headers["Authorization"] == nil, "status \(status)")
+            #expect(landed.headers["X-Goog-Api-Key"] == nil, "status \(status)")
+            #expect(landed.headers["Cookie"] == nil, "status \(status)")
+            #expect(landed.headers["Accept"] == "application/json", "status \(status)")
+        }
+
+        // Within the origin: a redirect to another path of the same server keeps them.
+        let same = try LoopbackHTTPServer.started(keepAlive: true) { request in
+            request.path == "/start" ? .status(307, headers: ["Location": "/landed"]) : .text("ok")
+        }
+        defer { same.stop() }
+        let request = RemoteHTTPRequest(method: "GET", url: same.url("/start"), headers: Self.credentials)
+        #expect(try await transport.send(request, timeout: .seconds(10)).get().status == 200)
+        let landed = try #require(same.requests.last)
+        #expect(landed.path == "/landed")
+        #expect(landed.headers["Authorization"] == "Bearer secret")
+        #expect(landed.headers["X-Goog-Api-Key"] == "key")
+    }
+
+    @Test("credentials dropped on the way out stay dropped when a redirect comes back to the first origin")
+    func redirectBackStaysWithoutCredentials() async throws {
+        let home = try LoopbackHTTPServer.started(keepAlive: true) { _ in .text("ok") }
+        defer { home.stop() }
+        let away = try redirecting(to: home.url("/back"))
+        defer { away.stop() }
+        home.setHandler { request in
+            request.path == "/start" ? .status(307, headers: ["Location": away.url("/x").absoluteString]) : .text("ok")
+        }
+        let transport = RemoteHTTPTransport(label: "test", maximumResponseBytes: 1 << 10)
+        defer { transport.invalidate() }
+        let request = RemoteHTTPRequest(method: "GET", url: home.url("/start"), headers: Self.credentials)
+        #expect(try await transport.send(request, timeout: .seconds(10)).get().status == 200)
+        #expect(away.requests.first?.headers["Authorization"] == nil)
+        let back = try #require(home.requests.last)
+        #expect(back.path == "/back")
+        #expect(back.headers["Authorization"] == nil)
+    }
+
+    @Test("a stream redirected to another origin gets no credentials")
+    func streamRedirectDropsCredentials() async throws {
+        let events = LoopbackEventStream()
+        let target = try LoopbackHTTPServer.started(keepAlive: true) { request in
+            request.method == "OPTIONS" ? .status(204) : .eventStream(events)
+        }
+        defer { target.stop() }
+        let away = try redirecting(to: target.url("/events"))
+        defer { away.stop() }
+        let transport = RemoteHTTPTransport(label: "test", maximumResponseBytes: 0)
+        defer { transport.invalidate() }
+        let stream = transport.openStream(
+            RemoteHTTPRequest(method: "GET", url: away.url("/events"), headers: Self.credentials),
+            idleTimeout: .seconds(30))
+        var status: Int?
+        for await event in stream {
+            if case .response(let code, _) = event {
+                status = code
+                break
+            }
+        }
+        #expect(status == 200)
+        let landed = try #require(target.requests.last { $0.method == "GET" })
+        #expect(landed.headers["Authorization"] == nil)
+        #expect(landed.headers["Cookie"] == nil)
+        #expect(away.requests.last { $0.method == "GET" }?.headers["Authorization"] == "Bearer secret")
+    }
+
+    @Test("a stream whose reader falls behind ends after a bounded backlog, with the reason")
+    func streamBacklogIsBounded() async throws {
+        // 40 MiB at the loopback's pace, while the reader reads nothing: without a bound all of it waits in memory.
+        let size = 40 << 20
+        let server = try LoopbackHTTPServer.started { request in
+            guard request.method == "GET" else { return .status(204) }
+            var response = LoopbackResponse.oversized(bytes: size, contentType: "text/event-stream")
+            response.chunked = true
+            return response
+        }
+        defer { server.stop() }
+        let transport = RemoteHTTPTransport(label: "test", maximumResponseBytes: 0)
+        defer { transport.invalidate() }
+        let url = server.url("/events")
+        var iterator = transport.openStream(RemoteHTTPRequest(method: "GET", url: url), idleTimeout: .seconds(60))
+            .makeAsyncIterator()
+        guard case .response(200, _)? = await iterator.next() else {
+            Issue.record("no response first")
+            return
+        }
+        // The server has written all it could: the whole body, or until the client closed the connection.
+        #expect(await server.wait(timeout: .seconds(60)) { $0.deliveries.contains { $0.bodyBytes > size } })
+        var pieces = 0
+        var bytes = 0
+        var end: RemoteHTTPStreamEvent?
+        while let event = await iterator.next() {
+            if case .data(let piece) = event {
+                pieces += 1
+                bytes += piece.count
+            } else {
+                end = event
+            }
+        }
+        #expect(end == .finished(.streamBacklog(url: url, limit: RemoteHTTPTransport.streamBacklogLimit)))
+        #expect(pieces < RemoteHTTPTransport.streamBacklogLimit)
+        #expect(bytes < size / 2, "\(bytes) bytes were held for the reader")
+    }
+
+    @Test("a warm-up that gets no answer ends the stream with its timeout; no stream is sent to wait the same way")
+    func unansweredWarmUp() async throws {
+        let server = try LoopbackHTTPServer.started(keepAlive: true) { request in
+            var response = LoopbackResponse.status(204)
+            if request.method == "OPTIONS" { response.delay = .seconds(120) }
+            return response
+        }
+        defer { server.stop() }
+        let transport = RemoteHTTPTransport(label: "test", maximumResponseBytes: 0)
+        defer { transport.invalidate() }
+        let url = server.url("/events")
+        var events: [RemoteHTTPStreamEvent] = []
+        for await event in transport.openStream(RemoteHTTPRequest(method: "GET", url: url), idleTimeout: .seconds(2)) {
+            events.append(event)
+        }
+        #expect(events == [.finished(.timedOut(after: .seconds(2), url: url))])
+        #expect(server.requests.map(\.method) == ["OPTIONS"])
+    }
+
+    @Test("origins: scheme, host and port, the default port when none is written, case-insensitive")
+    func origins() throws {
+        func origin(_ text: String) throws -> String { RemoteHTTPTransport.origin(try #require(URL(string: text))) }
+        #expect(try origin("http://h/a") == origin("HTTP://H:80/b?c"))
+        #expect(try origin("https://h/a") == origin("https://h:443/"))
+        #expect(try origin("http://h/a") != origin("https://h/a"))
+        #expect(try origin("http://h:8080/") != origin("http://h:8081/"))
+        #expect(try origin("http://h/") != origin("http://g/"))
+    }
+}
