@@ -16,6 +16,14 @@ final class RemoteHTTPDelegateQueue: OperationQueue, @unchecked Sendable {
 
     private let condition = NSCondition()
     private var backlog = 0
+    private var deepest = 0
+
+    /// The most operations that were ever waiting at once (for tests and diagnostics).
+    var deepestBacklog: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return deepest
+    }
 
     override func addOperation(_ block: @escaping @Sendable () -> Void) {
         let holdsBack = OperationQueue.current !== self
@@ -25,6 +33,7 @@ final class RemoteHTTPDelegateQueue: OperationQueue, @unchecked Sendable {
             let deadline = Date(timeIntervalSinceNow: 10)
             while backlog >= Self.backlogLimit, condition.wait(until: deadline) {}
             backlog += 1
+            deepest = max(deepest, backlog)
             condition.unlock()
         }
         super.addOperation { [condition = self.condition, weak self] in

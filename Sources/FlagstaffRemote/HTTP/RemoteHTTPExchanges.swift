@@ -215,10 +215,12 @@ final class RemoteHTTPExchanges: NSObject, URLSessionDataDelegate, @unchecked Se
             return
         }
         let failure = table.withLock { table -> RemoteHTTPError? in
-            guard let exchange = table[id], exchange.outcome == nil else { return nil }
-            guard exchange.body.count + data.count <= exchange.limit else {
-                return .bodyTooLarge(url: exchange.url, limit: exchange.limit, declared: nil)
-            }
+            // Only values are taken out: a copy of the exchange alive during the append would share its body, and
+            // the append would copy the whole body each time (13 s for 16 MiB in 16 KiB pieces).
+            guard let (url, limit, received) = table[id].map({ ($0.url, $0.limit, $0.body.count) }),
+                table[id]?.outcome == nil
+            else { return nil }
+            guard received + data.count <= limit else { return .bodyTooLarge(url: url, limit: limit, declared: nil) }
             table[id]?.body.append(data)
             return nil
         }

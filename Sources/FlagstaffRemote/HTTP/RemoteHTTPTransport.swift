@@ -69,6 +69,12 @@ package final class RemoteHTTPTransport: Sendable {
         invalidate()
     }
 
+    /// The most delegate calls that ever waited at once on the current session (``RemoteHTTPDelegateQueue``; for
+    /// tests and diagnostics).
+    var deepestDelegateBacklog: Int {
+        current.withLock { ($0.generation?.session.delegateQueue as? RemoteHTTPDelegateQueue)?.deepestBacklog ?? 0 }
+    }
+
     /// Lets the requests under way finish, then closes the session and its connections. A later request opens a
     /// new session.
     package func invalidate() {

@@ -136,6 +136,26 @@ struct RemoteHTTPTransportHostileTests {
         #expect(bytes < size / 2, "\(bytes) bytes were held for the reader")
     }
 
+    @Test("a chunked body far over the limit is refused as too large; reading waits for the delegate, so little piles up")
+    func chunkedBodyOverTheLimit() async throws {
+        // 96 MiB written as fast as the loopback takes it, against a limit of 4 MiB.
+        let server = try LoopbackHTTPServer.started { _ in
+            var response = LoopbackResponse.oversized(bytes: 96 << 20)
+            response.chunked = true
+            return response
+        }
+        defer { server.stop() }
+        let transport = RemoteHTTPTransport(label: "test", maximumResponseBytes: 4 << 20)
+        defer { transport.invalidate() }
+        let url = server.url("/bulk")
+        let outcome = await transport.send(RemoteHTTPRequest(method: "GET", url: url), timeout: .seconds(60))
+        #expect(outcome.failure == .bodyTooLarge(url: url, limit: 4 << 20, declared: nil))
+        // The server has written all it could; whatever libcurl read meanwhile waited at most this deep.
+        #expect(await server.wait(timeout: .seconds(60)) { $0.deliveries.count == 1 })
+        #expect(transport.deepestDelegateBacklog <= RemoteHTTPDelegateQueue.backlogLimit)
+        #expect(transport.deepestDelegateBacklog > 0)
+    }
+
     @Test("a warm-up that gets no answer ends the stream with its timeout; no stream is sent to wait the same way")
     func unansweredWarmUp() async throws {
         let server = try LoopbackHTTPServer.started(keepAlive: true) { request in
