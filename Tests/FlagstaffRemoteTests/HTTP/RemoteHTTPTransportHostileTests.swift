@@ -136,7 +136,8 @@ struct RemoteHTTPTransportHostileTests {
         #expect(bytes < size / 2, "\(bytes) bytes were held for the reader")
     }
 
-    @Test("a chunked body far over the limit is refused as too large; reading waits for the delegate, so little piles up")
+    @Test(
+        "a chunked body far over the limit is refused as too large; reading waits for the delegate, so little piles up")
     func chunkedBodyOverTheLimit() async throws {
         // 96 MiB written as fast as the loopback takes it, against a limit of 4 MiB.
         let server = try LoopbackHTTPServer.started { _ in
@@ -154,6 +155,60 @@ struct RemoteHTTPTransportHostileTests {
         #expect(await server.wait(timeout: .seconds(60)) { $0.deliveries.count == 1 })
         #expect(transport.deepestDelegateBacklog <= RemoteHTTPDelegateQueue.backlogLimit)
         #expect(transport.deepestDelegateBacklog > 0)
+    }
+
+    @Test("a small gzip body inflating far over the limit is refused as too large; inflating waits for the delegate")
+    func gzipBodyOverTheLimit() async throws {
+        // About 400 KB on the wire, 64 MiB once inflated, against a limit of 4 MiB.
+        let body = Self.gzipOfZeros(matches: (64 << 20) / 258)
+        let server = try LoopbackHTTPServer.started { _ in
+            LoopbackResponse(headers: ["Content-Type": "application/json", "Content-Encoding": "gzip"], body: body)
+        }
+        defer { server.stop() }
+        let transport = RemoteHTTPTransport(label: "test", maximumResponseBytes: 4 << 20)
+        defer { transport.invalidate() }
+        let url = server.url("/bulk")
+        let outcome = await transport.send(RemoteHTTPRequest(method: "GET", url: url), timeout: .seconds(60))
+        #expect(outcome.failure == .bodyTooLarge(url: url, limit: 4 << 20, declared: nil))
+        #expect(transport.deepestDelegateBacklog <= RemoteHTTPDelegateQueue.backlogLimit)
+        #expect(transport.deepestDelegateBacklog > 0)
+    }
+
+    /// A gzip member whose deflate data is one zero byte and then `matches` copies of the 258 bytes before
+    /// (fixed Huffman codes: 8 bits for the literal, 8 + 5 for each match). Its trailer's CRC is not computed: the
+    /// limit is passed long before a reader checks it.
+    private static func gzipOfZeros(matches: Int) -> Data {
+        var bytes: [UInt8] = [0x1F, 0x8B, 8, 0, 0, 0, 0, 0, 0, 0xFF]
+        var accumulator: UInt32 = 0
+        var count: UInt32 = 0
+        func put(_ value: UInt32, bits: UInt32) {
+            accumulator |= value << count
+            count += bits
+            while count >= 8 {
+                bytes.append(UInt8(accumulator & 0xFF))
+                accumulator >>= 8
+                count -= 8
+            }
+        }
+        // Huffman codes are sent from their first bit: reversed into the low-bit-first stream.
+        func code(_ value: UInt32, bits: UInt32) {
+            var reversed: UInt32 = 0
+            for bit in 0..<bits where value & (1 << bit) != 0 { reversed |= 1 << (bits - 1 - bit) }
+            put(reversed, bits: bits)
+        }
+        put(1, bits: 1)  // the last block
+        put(1, bits: 2)  // fixed Huffman codes
+        code(0x30, bits: 8)  // literal 0
+        for _ in 0..<matches {
+            code(0xC5, bits: 8)  // length 258 (code 285)
+            code(0, bits: 5)  // distance 1
+        }
+        code(0, bits: 7)  // end of block
+        if count > 0 { put(0, bits: 8 - count) }
+        let size = UInt32(truncatingIfNeeded: 1 + matches * 258)
+        bytes += [0, 0, 0, 0]
+        bytes += (0..<4).map { UInt8(truncatingIfNeeded: size >> ($0 * 8)) }
+        return Data(bytes)
     }
 
     @Test("a warm-up that gets no answer ends the stream with its timeout; no stream is sent to wait the same way")
