@@ -165,6 +165,31 @@ struct OFREPProviderHostileTests {
         })
     }
 
+    @Test("a stream sending valid events faster than they are read is closed with an error, then reconnected")
+    func refetchFlood() async throws {
+        try await offCooperativePool(timing: {
+            let server = try FakeOFREPServer(flags: ["n": "1"])
+            let clock = ManualClock()
+            let provider = OFREPProvider(options: options(server.baseURL, clock: clock))
+            provider.start()
+            defer { provider.stop() }
+            #expect(await server.events.waitForConnections(1))
+            #expect(await eventually { server.bulkRequests.count == 2 })
+            await provider.refresh()
+            // 36 MB of valid messages at once: the loopback delivers them far faster than each is read as JSON.
+            let event = #"data: {"type":"refetchEvaluation","etag":"\"v2\"","lastModified":1771622898}"# + "\n\n"
+            server.events.send(String(repeating: event, count: 400_000))
+            #expect(
+                await eventually { provider.lastError?.contains("sent faster than it was read") == true },
+                "\(provider.lastError ?? "no error")")
+            #expect(await eventually { server.events.openConnectionCount == 0 })
+            #expect(provider.refetchMessageCount < 400_000)
+            try await clock.waitForSleepers(timeout: .seconds(60))
+            clock.advance(by: .seconds(60))
+            #expect(await eventually { server.events.openedConnectionCount == 2 })
+        })
+    }
+
     @Test("the parser holds one event's data byte for byte: many empty data lines count as their bytes")
     func parserEventLimit() {
         var parser = ServerSentEventParser(lineLimit: 16, eventLimit: 100)
