@@ -1,13 +1,13 @@
 import Foundation
 
-/// `swift run -c release flagstaff-bench [core] [settings] [console] [terminal] [cli] [remote] [unleash] [unleash-client] [manifest] [history] [serve] [store] [idle-streams]`
+/// `swift run -c release flagstaff-bench [core] [settings] [console] [terminal] [cli] [remote] [unleash] [unleash-client] [manifest] [history] [serve] [store] [idle-streams] [hostile-servers]`
 /// (and `console-bulk`, part of `console`, and `serve-link`, part of `serve`): runs the named
 /// benchmarks, or all of them when none is named, and prints the figures.
 @main
 enum BenchMain {
     static let areas = [
         "core", "settings", "console", "console-bulk", "terminal", "cli", "remote", "unleash", "unleash-client",
-        "manifest", "history", "serve", "serve-link", "store", "idle-streams",
+        "manifest", "history", "serve", "serve-link", "store", "idle-streams", "hostile-servers",
     ]
 
     static func main() {
@@ -48,6 +48,7 @@ enum BenchMain {
         #endif
         if wants("store") { StoreBench.run() }
         if wants("idle-streams") { StreamIdleBench.run() }
+        if wants("hostile-servers") { HostileServerBench.run() }
         // Part of `console`; alone when named, for profiling.
         if requested.contains("console-bulk") {
             ConsoleBench.runBulkChange(manifest: BenchManifest.make(flagCount: 100_000), flagCount: 100_000)

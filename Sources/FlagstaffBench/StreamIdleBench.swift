@@ -85,7 +85,7 @@ enum StreamIdleBench {
     }
 
     /// User + system CPU time of this process, all threads.
-    private static func processCPU() -> Duration {
+    static func processCPU() -> Duration {
         var usage = rusage()
         getrusage(RUSAGE_SELF.rawValue, &usage)
         let micros =
@@ -103,6 +103,8 @@ final class SlowConnectServer: @unchecked Sendable {
     // @unchecked: `port` and `listener` are set once in init; the rest is behind `state`.
     private struct State {
         var streams = 0
+        /// How long a bulk evaluation waits before its answer.
+        var bulkDelay: Duration = .zero
         var stopped = false
         var holding = false
         var filler: (fd: Int32, port: UInt16)?
@@ -172,6 +174,11 @@ final class SlowConnectServer: @unchecked Sendable {
         state.withLock { $0.filler = (filler, local.sin_port) }
     }
 
+    /// Makes every later bulk evaluation wait `delay` before its answer.
+    func delayBulk(_ delay: Duration) {
+        state.withLock { $0.bulkDelay = delay }
+    }
+
     /// Lets connections in again (the filler is accepted and closed).
     func release() {
         state.withLock { $0.holding = false }
@@ -216,6 +223,8 @@ final class SlowConnectServer: @unchecked Sendable {
             if requestLine.hasPrefix("OPTIONS ") {
                 guard Self.send(fd, "HTTP/1.1 204 No Content\r\n\r\n") else { return }
             } else if requestLine.hasPrefix("POST /ofrep/v1/evaluate/flags") {
+                let delay = state.withLock { $0.bulkDelay }
+                if delay > .zero { Thread.sleep(forTimeInterval: delay / .seconds(1)) }
                 let body = #"{"flags":[],"eventStreams":[{"type":"sse","endpoint":{"requestUri":"/events"}}]}"#
                 let answer =
                     "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nETag: \"1\"\r\nContent-Length: \(body.utf8.count)\r\n\r\n"
@@ -233,7 +242,7 @@ final class SlowConnectServer: @unchecked Sendable {
         }
     }
 
-    private static func readHead(_ fd: Int32, _ buffer: inout [UInt8]) -> String? {
+    static func readHead(_ fd: Int32, _ buffer: inout [UInt8]) -> String? {
         var chunk = [UInt8](repeating: 0, count: 4096)
         while true {
             if let end = buffer.firstRange(of: [13, 10, 13, 10])?.upperBound {
@@ -248,7 +257,7 @@ final class SlowConnectServer: @unchecked Sendable {
     }
 
     /// Drops the request body: `Content-Length` bytes, or chunks up to the last one.
-    private static func skipBody(_ fd: Int32, head: String, _ buffer: inout [UInt8]) {
+    static func skipBody(_ fd: Int32, head: String, _ buffer: inout [UInt8]) {
         let lower = head.lowercased()
         var chunk = [UInt8](repeating: 0, count: 4096)
         func fill() -> Bool {
@@ -267,7 +276,7 @@ final class SlowConnectServer: @unchecked Sendable {
         }
     }
 
-    private static func send(_ fd: Int32, _ text: String) -> Bool {
+    static func send(_ fd: Int32, _ text: String) -> Bool {
         let bytes = Array(text.utf8)
         var offset = 0
         while offset < bytes.count {

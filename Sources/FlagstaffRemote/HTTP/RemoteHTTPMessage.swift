@@ -55,6 +55,9 @@ package enum RemoteHTTPError: Error, Sendable, Equatable, CustomStringConvertibl
     case notHTTP(URL)
     /// The body passed `limit`; `declared` is its `Content-Length` when that already said so.
     case bodyTooLarge(url: URL, limit: Int, declared: Int64?)
+    /// An event stream's body came faster than its reader took it: `limit` pieces were waiting unread. The stream
+    /// is closed (FoundationNetworking cannot slow a sender down), so that memory stays bounded.
+    case streamBacklog(url: URL, limit: Int)
     /// Any other failure: Foundation's code and message.
     case other(url: URL, code: Int, message: String)
 
@@ -105,6 +108,8 @@ package enum RemoteHTTPError: Error, Sendable, Equatable, CustomStringConvertibl
             "the body from \(Self.displayURL(url)) is \(declared) bytes, more than the limit of \(limit) bytes"
         case .bodyTooLarge(let url, let limit, nil):
             "the body from \(Self.displayURL(url)) exceeds the limit of \(limit) bytes"
+        case .streamBacklog(let url, let limit):
+            "the event stream from \(Self.hostAndPort(url)) sent faster than it was read (\(limit) pieces were waiting); closed"
         case .other(let url, let code, let message):
             "\(Self.hostAndPort(url)): URL error \(code): \(message)"
         }

@@ -31,15 +31,16 @@ package final class RemoteHTTPTransport: Sendable {
 
     private struct State {
         var generation: Generation?
-        /// The origin of the last request that ended leaving its connection open, until the next task starts or a
-        /// stream ends: a stream opened then takes that connection.
-        var idleOrigin: String?
     }
 
     /// The longest a stream's warm-up request may take (less when the stream's idle timeout is shorter).
     static let warmUpTimeout: Duration = .seconds(10)
     /// The largest warm-up answer taken in full (a larger one closes its connection).
     static let warmUpBodyLimit = 64 << 10
+    /// The most events a stream holds unread (its reader is behind): beyond that it ends with
+    /// ``RemoteHTTPError/streamBacklog(url:limit:)``. libcurl hands a body over in pieces of at most 16 KiB, so this
+    /// holds at most 16 MiB of body.
+    package static let streamBacklogLimit = 1024
 
     /// The largest body accepted.
     package let maximumResponseBytes: Int
@@ -47,6 +48,12 @@ package final class RemoteHTTPTransport: Sendable {
     /// Deadlines and cancellations of this transport's requests.
     private let queue: DispatchQueue
     private let current = AnnotatedMutex(State())
+    /// The origin of the last request that ended leaving its connection open, until the next task starts or a
+    /// stream ends: a stream opened then takes that connection. A lock of its own, never held while the session is
+    /// called: a stream's end clears it on the session's delegate queue, which must never wait for a thread that
+    /// waits for the session (``current`` is held while a task is made, which waits for the session's work queue,
+    /// which may wait for the delegate queue: ``RemoteHTTPDelegateQueue``).
+    private let idleOrigin = AnnotatedMutex<String?>(nil)
 
     /// Creates a transport; its session is opened by the first request.
     /// - Parameters:
@@ -62,11 +69,20 @@ package final class RemoteHTTPTransport: Sendable {
         invalidate()
     }
 
+    /// The most delegate calls that ever waited at once on the current session (``RemoteHTTPDelegateQueue``; for
+    /// tests and diagnostics).
+    var deepestDelegateBacklog: Int {
+        current.withLock { ($0.generation?.session.delegateQueue as? RemoteHTTPDelegateQueue)?.deepestBacklog ?? 0 }
+    }
+
     /// Lets the requests under way finish, then closes the session and its connections. A later request opens a
     /// new session.
     package func invalidate() {
         let generation = current.withLock { current -> Generation? in
-            defer { current = State() }
+            defer {
+                current = State()
+                idleOrigin.withLock { $0 = nil }
+            }
             return current.generation
         }
         generation?.session.finishTasksAndInvalidate()
@@ -109,31 +125,37 @@ package final class RemoteHTTPTransport: Sendable {
             return
         }
         let origin = Self.origin(url)
-        current.withLock { if $0.generation?.exchanges === exchanges { $0.idleOrigin = origin } }
+        current.withLock { current in
+            if current.generation?.exchanges === exchanges { idleOrigin.withLock { $0 = origin } }
+        }
     }
 
     /// Starts a long-lived request (an event stream: OFREP's, Unleash streaming, Firebase realtime) on this
     /// transport's session and hands its response over piece by piece (no body limit; the connection fails as timed
-    /// out after `idleTimeout` of silence).
+    /// out after `idleTimeout` of silence). When the reader falls ``streamBacklogLimit`` events behind, the stream
+    /// ends with ``RemoteHTTPError/streamBacklog(url:limit:)`` after the events it holds.
     ///
     /// The stream rides a connection the session has already used: the idle one a request just left (OFREP's
     /// stream after its fetch), or else the one of a warm-up `OPTIONS` request to the stream's URL sent first
-    /// (without the request's headers; whatever its answer or failure, the stream is opened next). With
+    /// (without the request's headers; whatever its answer or failure, the stream is opened next, unless it got no
+    /// answer in time: then the stream ends with that ``RemoteHTTPError/timedOut(after:url:)``). With
     /// FoundationNetworking this matters: a stream on a connection whose connect it had to wait for keeps a
     /// write-readiness source armed for as long as the stream lasts (the socket is always writable), which keeps a
     /// core busy in libdispatch (docs/performance.md, "Idle event streams").
     /// - Returns: The events; the stream finishes after ``RemoteHTTPStreamEvent/finished(_:)``. Stopping the
     ///   iteration (or cancelling the iterating task) cancels the request.
     package func openStream(_ request: RemoteHTTPRequest, idleTimeout: Duration) -> AsyncStream<RemoteHTTPStreamEvent> {
-        let (stream, continuation) = AsyncStream.makeStream(of: RemoteHTTPStreamEvent.self)
+        // Bounded: a server that sends faster than the reader reads cannot grow the process without end.
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: RemoteHTTPStreamEvent.self, bufferingPolicy: .bufferingOldest(Self.streamBacklogLimit))
         let opening = StreamOpening()
         continuation.onTermination = { [weak self] _ in
             opening.end()
             // The connection a request left idle before may be long closed by the time the next stream opens.
-            self?.current.withLock { $0.idleOrigin = nil }
+            self?.idleOrigin.withLock { $0 = nil }
         }
         let origin = Self.origin(request.url)
-        let idle = current.withLock { $0.idleOrigin == origin }
+        let idle = idleOrigin.withLock { $0 == origin }
         if idle {
             start(request, idleTimeout: idleTimeout, events: continuation, opening: opening)
         } else {
@@ -147,6 +169,12 @@ package final class RemoteHTTPTransport: Sendable {
                     guard let self else {
                         // The transport is gone, and its session with it.
                         continuation.yield(.finished(.cancelled))
+                        return continuation.finish()
+                    }
+                    if case .failure(let error) = outcome, case .timedOut = error {
+                        // No answer at all (a hung server, a stalled TLS handshake): the stream would wait the same
+                        // way, on a connection of its own whose connect keeps a core busy for as long as it waits.
+                        continuation.yield(.finished(error))
                         return continuation.finish()
                     }
                     noteIdleConnection(after: outcome, to: request.url, on: exchanges)
@@ -182,9 +210,12 @@ package final class RemoteHTTPTransport: Sendable {
         }
     }
 
-    /// The origin of a URL (scheme, host and port), as connections are shared.
-    private static func origin(_ url: URL) -> String {
-        "\(url.scheme ?? "")://\(url.host ?? ""):\(url.port ?? -1)"
+    /// The origin of a URL (scheme, host and port, the default port when none is written), as connections are
+    /// shared and credentials are kept (RFC 6454).
+    package static func origin(_ url: URL) -> String {
+        let scheme = url.scheme?.lowercased() ?? ""
+        let port = url.port ?? (scheme == "https" ? 443 : scheme == "http" ? 80 : -1)
+        return "\(scheme)://\(url.host?.lowercased() ?? ""):\(port)"
     }
 
     /// Makes the task of `request` on the current session (opening one if there is none) and hands it to
@@ -204,7 +235,7 @@ package final class RemoteHTTPTransport: Sendable {
             let generation = current.generation ?? makeGeneration()
             current.generation = generation
             // This task may take the idle connection.
-            current.idleOrigin = nil
+            idleOrigin.withLock { $0 = nil }
             let task = generation.session.dataTask(with: urlRequest)
             register(task, generation.exchanges)
             return (task, generation.exchanges)
@@ -269,7 +300,7 @@ package final class RemoteHTTPTransport: Sendable {
         configuration.httpShouldSetCookies = false
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         let exchanges = RemoteHTTPExchanges(queue: queue, delegateQueue: DispatchQueue(label: "\(label).http"))
-        let delegateQueue = OperationQueue()
+        let delegateQueue = RemoteHTTPDelegateQueue()
         delegateQueue.name = "\(label).http"
         delegateQueue.maxConcurrentOperationCount = 1
         delegateQueue.underlyingQueue = exchanges.delegateQueue

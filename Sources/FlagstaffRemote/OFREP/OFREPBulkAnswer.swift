@@ -41,10 +41,11 @@ package struct OFREPBulkAnswer: Sendable, Equatable {
         // the body, its flags, then its event streams.
         if let problem = body.problem ?? body.flagsProblem ?? body.streamsProblem { throw OFREPAnswerError(problem) }
         var streams: [URL] = []
+        var seen = Set<URL>()
         var inactivityDelay: Duration?
         for stream in body.streams where stream["type"]?.stringValue == "sse" {
             guard let url = streamURL(stream, baseURL: baseURL) else { continue }
-            if !streams.contains(url) { streams.append(url) }
+            if seen.insert(url).inserted { streams.append(url) }
             if let delay = inactivitySeconds(stream["inactivityDelaySec"]) {
                 inactivityDelay = min(inactivityDelay ?? .seconds(delay), .seconds(delay))
             }

@@ -11,7 +11,8 @@ import Foundation
 public struct OFREPOptions: Sendable {
     /// The server's address before `/ofrep` (`http://host:port`, or with a path prefix).
     public var baseURL: URL
-    /// Header fields sent with every request, event streams included (an `Authorization` or `X-API-Key`).
+    /// Header fields sent with every request to the server, event streams on its origin included (an `Authorization`
+    /// or `X-API-Key`); never to another origin (a stream offered there, a redirect).
     public var headers: [String: String]
     /// The static evaluation context sent with every bulk evaluation (`targetingKey` and any attributes).
     public var context: [String: OverrideValue]

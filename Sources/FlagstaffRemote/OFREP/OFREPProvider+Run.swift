@@ -8,6 +8,8 @@ extension OFREPProvider {
         var poll: Task<Void, Never>?
         var retry: Task<Void, Never>?
         var failures = 0
+        // 429s in a row: each doubles the pause, whatever `Retry-After` says.
+        var limited = 0
         // Whether this run has had an answer: a run (after start(), or the return from a long inactivity) whose
         // first fetch fails retries it, whatever values an earlier run left.
         var answered = false
@@ -26,12 +28,15 @@ extension OFREPProvider {
             switch outcome {
             case .fatal:
                 return
-            case .retryAfter(let pause):
+            case .retryAfter(let asked):
+                limited += 1
+                let pause = rateLimitedPause(times: limited, asked: asked)
                 do { try await options.clock.sleep(for: pause) } catch { return }
                 continuation.yield(.revalidate)
                 continue
             case .answered, .unchanged:
                 failures = 0
+                limited = 0
                 answered = true
                 // A 304 stands for the last answer, its event streams included.
                 let offered = state.withLock { $0.offeredStreams }
@@ -75,6 +80,14 @@ extension OFREPProvider {
         RemoteReconnectDelay.after(
             failures: failures, minimum: options.minimumReconnectDelay, maximum: options.maximumReconnectDelay,
             random: options.random(), serverMinimum: serverMinimum)
+    }
+
+    /// The pause after the `times`-th `429` in a row whose `Retry-After` asked for `asked`: the reconnection
+    /// backoff (doubling from the minimum delay, with jitter) or what the server asked, whichever is longer, and never
+    /// less than the minimum delay: a `Retry-After` of 0 (or one that is negative or past) cannot make the provider
+    /// ask again at once, over and over.
+    func rateLimitedPause(times: Int, asked: Duration) -> Duration {
+        max(options.minimumReconnectDelay, reconnectDelay(failures: times, serverMinimum: asked))
     }
 
     /// One bulk evaluation, applied, after any under way (``fetchGate``).
@@ -141,8 +154,8 @@ extension OFREPProvider {
                 )
                 return .fatal
             case 429:
-                let pause = Self.retryAfter(response.header("retry-after")) ?? options.minimumReconnectDelay
-                record(error: "\(server) asked to wait (status 429) for \(pause)")
+                let pause = Self.retryAfter(response.header("retry-after")) ?? .zero
+                record(error: "\(server) asked to wait (status 429)\(pause > .zero ? " for \(pause)" : "")")
                 return .retryAfter(pause)
             default:
                 record(error: "\(server) answered status \(response.status)\(Self.details(response.body))")
@@ -163,7 +176,10 @@ extension OFREPProvider {
             for key in state.flags.keys where answer.flags[key] == nil { changed.insert(key) }
             state.flags = answer.flags
             state.etag = etag
-            state.offeredStreams = answer.eventStreams
+            // One stream of a type is all ADR-0008 needs (each tells of every change); following more would hold
+            // more of the session's connections to the host (six in all with FoundationNetworking, shared with the
+            // fetches) and could leave the fetches none. Only `sse` is followed, so the first stream is the one.
+            state.offeredStreams = Array(answer.eventStreams.prefix(1))
             state.serverInactivityDelay = answer.inactivityDelay
             state.lastFetch = Date()
             state.lastError = nil

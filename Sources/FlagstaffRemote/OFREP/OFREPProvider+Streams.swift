@@ -13,13 +13,18 @@ extension OFREPProvider {
         case refused
     }
 
+    /// The longest line, and the most data of one event, an OFREP event stream may send (a `refetchEvaluation`
+    /// message is some 100 bytes): a stream that sends more is closed with an error and reconnected after the backoff.
+    static let streamLineLimit = 64 << 10
+
     /// Follows the stream at `url` until the task is cancelled.
     func follow(_ url: URL, triggers: AsyncStream<Trigger>.Continuation) async {
         var lastEventID: String?
         var failures = 0
         var retry: Duration?
         while !Task.isCancelled {
-            var parser = ServerSentEventParser(lastEventID: lastEventID)
+            var parser = ServerSentEventParser(
+                lastEventID: lastEventID, lineLimit: Self.streamLineLimit, eventLimit: Self.streamLineLimit)
             let ending = await read(
                 url, parser: &parser, lastEventID: lastEventID,
                 onOpen: {
@@ -54,7 +59,11 @@ extension OFREPProvider {
         _ url: URL, parser: inout ServerSentEventParser, lastEventID: String?, onOpen: () -> Void,
         onRefetch: (OFREPRefetch) -> Void
     ) async -> Ending {
-        var headers = options.headers.sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) }
+        // The configured fields (an `Authorization`, an API key) are the OFREP server's: a stream on another origin
+        // gets none of them (its URL carries what it needs, ADR-0008).
+        let sameOrigin = RemoteHTTPTransport.origin(url) == RemoteHTTPTransport.origin(options.baseURL)
+        var headers =
+            sameOrigin ? options.headers.sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) } : []
         headers.append((name: "Accept", value: "text/event-stream"))
         headers.append((name: "Cache-Control", value: "no-cache"))
         if let lastEventID { headers.append((name: "Last-Event-ID", value: lastEventID)) }
@@ -68,7 +77,10 @@ extension OFREPProvider {
             switch event {
             case .response(let status, _) where status == 200:
                 opened = true
-                state.withLock { $0.openStreams += 1 }
+                state.withLock {
+                    $0.openStreams += 1
+                    $0.streamError = nil
+                }
                 onOpen()
             case .response(let status, _):
                 state.withLock { $0.lastError = "OFREP \(place) answered status \(status)" }
@@ -78,7 +90,19 @@ extension OFREPProvider {
                     guard let refetch = OFREPRefetch.from(eventData: message.data) else { continue }
                     onRefetch(refetch)
                 }
+                if parser.cutLines > 0 || parser.droppedEvents > 0 {
+                    // Stopping the iteration closes the connection.
+                    state.withLock {
+                        $0.streamError =
+                            "OFREP \(place) sent a line or an event of more than \(Self.streamLineLimit) bytes; closed"
+                    }
+                    return .failed
+                }
             case .finished(let error):
+                if case .streamBacklog? = error {
+                    state.withLock { $0.streamError = "OFREP \(error?.description ?? place)" }
+                    return .failed
+                }
                 if let error, error != .cancelled, !opened {
                     state.withLock { $0.lastError = "OFREP \(place): \(error)" }
                 }

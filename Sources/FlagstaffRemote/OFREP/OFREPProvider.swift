@@ -10,9 +10,10 @@ import FoundationNetworking
 /// changes as the protocol's ADR-0008 and ADR-0010 say:
 ///
 /// - each request after the first sends the last `ETag` as `If-None-Match`; a `304` changes nothing;
-/// - when the answer offers `eventStreams` of type `sse`, it connects to each and re-fetches on every
-///   `refetchEvaluation` message (passing its `etag` and `lastModified` as `flagConfigEtag` and
+/// - when the answer offers `eventStreams` of type `sse`, it connects to the first (one tells of every change) and
+///   re-fetches on every `refetchEvaluation` message (passing its `etag` and `lastModified` as `flagConfigEtag` and
 ///   `flagConfigLastModified`); messages that arrive while a fetch is under way make one more fetch, not one each;
+///   a stream on another origin than ``OFREPOptions/baseURL`` gets none of ``OFREPOptions/headers``;
 /// - a stream that fails or ends is reconnected after a pause that doubles from
 ///   ``OFREPOptions/minimumReconnectDelay`` to ``OFREPOptions/maximumReconnectDelay`` (±50 % jitter, at least the
 ///   server's `retry:`), sending `Last-Event-ID`, and every reconnection is followed by a fetch;
@@ -51,6 +52,9 @@ public final class OFREPProvider: RemoteSource, Sendable {
         var etag: String?
         var lastFetch: Date?
         var lastError: String?
+        /// Why the last stream connection was closed for what the server sent (too long a line, too fast), until a
+        /// stream opens again: a fetch's success does not hide it.
+        var streamError: String?
         var answered = false
         var openStreams = 0
         var fetches = 0
@@ -112,8 +116,9 @@ public final class OFREPProvider: RemoteSource, Sendable {
     /// The server's `ETag` of the values held, if it sent one.
     public var etag: String? { state.withLock { $0.etag } }
 
-    /// Why the last request failed, or `nil` after a success.
-    public var lastError: String? { state.withLock { $0.lastError } }
+    /// Why the last request failed, or `nil` after a success; else why the event stream was last closed for what
+    /// its server sent, until it opens again.
+    public var lastError: String? { state.withLock { $0.lastError ?? $0.streamError } }
 
     /// How many event streams are connected now.
     public var connectedStreamCount: Int { state.withLock { $0.openStreams } }
@@ -128,7 +133,7 @@ public final class OFREPProvider: RemoteSource, Sendable {
     public var status: RemoteSourceStatus {
         state.withLock { state in
             let condition: RemoteSourceStatus.State =
-                if let error = state.lastError {
+                if let error = state.lastError ?? state.streamError {
                     .failed(error)
                 } else if state.lastFetch == nil {
                     .neverFetched

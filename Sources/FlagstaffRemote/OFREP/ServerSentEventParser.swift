@@ -25,9 +25,11 @@ package struct ServerSentEvent: Sendable, Equatable {
 /// only digits sets the reconnection time. Pure: no I/O, fed by the transport.
 ///
 /// A line longer than the limit (``maximumLineBytes`` unless the caller sets another) is cut there (the rest of
-/// it is dropped, and its event is marked ``ServerSentEvent/isTruncated``), and an event whose data grows past
-/// ``maximumEventBytes`` (or the line limit, when that is larger) is dropped whole (counted in ``droppedEvents``), so a server that never sends a line end
-/// or a blank line cannot make the reader keep an unbounded buffer.
+/// it is dropped, its event is marked ``ServerSentEvent/isTruncated`` and it is counted in ``cutLines``), and an
+/// event whose data grows past the event limit (``maximumEventBytes`` unless the caller sets another, never less
+/// than the line limit) is dropped whole (counted in ``droppedEvents``), so a server that never sends a line end
+/// or a blank line cannot make the reader keep an unbounded buffer: it holds at most one line and one event's data,
+/// byte for byte.
 package struct ServerSentEventParser: Sendable {
     /// The longest line kept by default.
     package static let maximumLineBytes = 1 << 20
@@ -43,10 +45,12 @@ package struct ServerSentEventParser: Sendable {
     private var afterCR = false
     private var sawBOM = false
     private var type = ""
-    private var data: [String] = []
+    /// The event's `data:` lines, each after a line feed (the first one's is dropped at dispatch).
+    private var data: [UInt8] = []
     private var hasData = false
-    private var dataBytes = 0
     private var oversized = false
+    /// Lines cut at the line limit.
+    package private(set) var cutLines = 0
     /// Events dropped because their data was larger than the event limit.
     package private(set) var droppedEvents = 0
     /// The last event id (carried across events and, by the caller, across connections).
@@ -58,10 +62,13 @@ package struct ServerSentEventParser: Sendable {
     /// - Parameters:
     ///   - lastEventID: The last event id known from an earlier connection.
     ///   - lineLimit: The longest line kept, in bytes.
-    package init(lastEventID: String? = nil, lineLimit: Int = Self.maximumLineBytes) {
+    ///   - eventLimit: The most data one event may carry, in bytes (at least one whole line).
+    package init(
+        lastEventID: String? = nil, lineLimit: Int = Self.maximumLineBytes, eventLimit: Int = Self.maximumEventBytes
+    ) {
         self.lastEventID = lastEventID
         self.lineLimit = max(1, lineLimit)
-        eventLimit = max(Self.maximumEventBytes, self.lineLimit + 1)
+        self.eventLimit = max(eventLimit, self.lineLimit + 1)
     }
 
     /// Feeds the next bytes of the body.
@@ -80,7 +87,12 @@ package struct ServerSentEventParser: Sendable {
             case 10:
                 endLine(into: &events)
             default:
-                if line.count < lineLimit { line.append(byte) } else { lineCut = true }
+                if line.count < lineLimit {
+                    line.append(byte)
+                } else if !lineCut {
+                    lineCut = true
+                    cutLines += 1
+                }
             }
         }
         return events
@@ -116,12 +128,14 @@ package struct ServerSentEventParser: Sendable {
         case "event": type = text
         case "data":
             hasData = true
-            dataBytes += text.utf8.count + 1
-            if dataBytes > eventLimit {
+            guard !oversized else { break }
+            if data.count + text.utf8.count + 1 > eventLimit {
                 oversized = true
                 data = []
+            } else {
+                data.append(10)
+                data.append(contentsOf: text.utf8)
             }
-            if !oversized { data.append(text) }
         case "id" where !text.contains("\u{0}"): lastEventID = text
         case "retry" where !text.isEmpty && text.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }):
             retryMilliseconds = Int(text) ?? Int.max
@@ -132,9 +146,8 @@ package struct ServerSentEventParser: Sendable {
     private mutating func dispatch(into events: inout [ServerSentEvent]) {
         defer {
             type = ""
-            data = []
+            data.removeAll(keepingCapacity: data.capacity <= 64 << 10)
             hasData = false
-            dataBytes = 0
             oversized = false
             truncated = false
         }
@@ -145,7 +158,8 @@ package struct ServerSentEventParser: Sendable {
         }
         events.append(
             ServerSentEvent(
-                type: type.isEmpty ? "message" : type, data: data.joined(separator: "\n"), lastEventID: lastEventID,
+                type: type.isEmpty ? "message" : type, data: String(decoding: data.dropFirst(), as: UTF8.self),
+                lastEventID: lastEventID,
                 isTruncated: truncated))
     }
 }

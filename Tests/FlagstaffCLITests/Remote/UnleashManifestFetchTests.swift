@@ -38,6 +38,31 @@ struct UnleashManifestFetchTests {
         #expect(get.standardOutput.contains("ON by remote (unleash)"), "\(get)")
     }
 
+    /// A redirect to another origin (another port here) is followed without the client key; one within the origin
+    /// keeps it.
+    @Test func fetchRedirectedToAnotherOriginSendsNoClientKey() async throws {
+        let target = try LoopbackHTTPServer.started { _ in
+            .json(#"{"toggles":[{"name":"new-checkout","enabled":true,"impressionData":false}]}"#)
+        }
+        defer { target.stop() }
+        let away = try LoopbackHTTPServer.started { request in
+            guard request.path == "/api/frontend" else {
+                return .status(307, headers: ["Location": target.url("/api/frontend?moved=1").absoluteString])
+            }
+            return .status(307, headers: ["Location": "/elsewhere/api/frontend"])
+        }
+        defer { away.stop() }
+        let sandbox = try CLISandbox()
+        let manifest = try sandbox.write("unleash.json", Self.manifest(baseURL: away.baseURL.absoluteString))
+        let fetch = try await sandbox.runWithStore(["fetch", "--manifest", manifest])
+        #expect(fetch.status == 0, "\(fetch)")
+        #expect(away.requests.map(\.path) == ["/api/frontend", "/elsewhere/api/frontend"])
+        #expect(away.requests.allSatisfy { $0.headers["Authorization"] == "client-key" })
+        let landed = try #require(target.requests.first)
+        #expect(landed.query["moved"] == "1")
+        #expect(landed.headers["Authorization"] == nil)
+    }
+
     @Test func missingBaseURLIsAClearError() async throws {
         let sandbox = try CLISandbox()
         let manifest = try sandbox.write(
