@@ -101,7 +101,7 @@ private struct BodyReader {
 
     /// The members of a flag this reader keeps.
     private enum FlagMember: String, CaseIterable, Sendable {
-        case key, value, reason, variant, errorCode, errorDetails
+        case key, value, reason, variant, errorCode, errorDetails, metadata
     }
 
     private static let bodyMembers = FieldTable(BodyMember.self)
@@ -186,6 +186,7 @@ private struct BodyReader {
                 case .variant: flag.variant = try Self.optionalString(&reader)
                 case .errorCode: flag.errorCode = try Self.optionalString(&reader)
                 case .errorDetails: flag.errorDetails = try Self.optionalString(&reader)
+                case .metadata: flag.source = try skipShallow(&reader, keeping: "source")
                 case nil: try skipShallow(&reader)
                 }
             } catch {
@@ -202,18 +203,36 @@ private struct BodyReader {
     }
 
     /// Skips a value; an object of scalars (a flag's `metadata`) is checked for repeated names without a set.
-    private mutating func skipShallow(_ reader: inout JSONReader) throws(ReadFailure) {
-        guard reader.byte == UInt8(ascii: "{") else { return try reader.skipValue() }
+    /// - Parameter kept: the name of a member of that object whose string value to return (`source`), if any.
+    /// - Returns: that member's string, or `nil`.
+    @discardableResult
+    private mutating func skipShallow(_ reader: inout JSONReader, keeping kept: String? = nil) throws(ReadFailure)
+        -> String?
+    {
+        guard reader.byte == UInt8(ascii: "{") else {
+            try reader.skipValue()
+            return nil
+        }
         let outer = otherNames.count
         defer { otherNames.removeSubrange(outer...) }
         try reader.open()
         var state = JSONReader.ObjectState()
+        var found: String?
         while let name = try reader.nextFieldName(&state) {
             let text = name.string
             guard !otherNames[outer...].contains(text) else { throw JSONReader.duplicateMember(text) }
             otherNames.append(text)
-            do throws(ReadFailure) { try reader.skipValue() } catch { throw error.inside(.field(text)) }
+            do throws(ReadFailure) {
+                if text == kept {
+                    found = try Self.optionalString(&reader)
+                } else {
+                    try reader.skipValue()
+                }
+            } catch {
+                throw error.inside(.field(text))
+            }
         }
+        return found
     }
 
     /// A string, or `nil` for any other value (skipped).

@@ -15,12 +15,16 @@ public struct OFREPFlag: Sendable, Hashable {
     public var errorCode: String?
     /// The server's explanation of the error.
     public var errorDetails: String?
+    /// Where a Flagstaff server's value came from (`override`, `launch`, `default`, `build target`, …), from the
+    /// flag's `metadata.source`; `nil` when the server did not say (another OFREP server).
+    public var source: String?
 
     /// Creates a flag evaluation.
     public init(
         key: String, value: OverrideValue?, reason: String? = nil, variant: String? = nil, errorCode: String? = nil,
-        errorDetails: String? = nil
+        errorDetails: String? = nil, source: String? = nil
     ) {
+        self.source = source
         self.key = key
         self.value = value
         self.reason = reason

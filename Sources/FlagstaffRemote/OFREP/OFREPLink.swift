@@ -3,6 +3,12 @@ import Flagstaff
 /// A registry following an ``OFREPProvider`` (a QA link to `flagstaff serve`): each member whose key the server
 /// evaluates takes the server's value, with the source ``ResolutionSource/link(server:)`` in its `resolution`.
 ///
+/// **Only what QA decided.** A Flagstaff server says where each value came from (`metadata.source`); the link
+/// takes a value only when QA decided it there (an `override`, or a `launch` value the server was started with).
+/// The server's own evaluation of a default, a build-target rule, a dynamic closure or a remote value is never
+/// pushed into the app: those members keep the app's own values, and a member QA resets on the server goes back
+/// to the app's value. A server that names no source (another OFREP server) is followed for every value.
+///
 /// The linked value wins over the member's local override, remote value and default, and loses to a launch
 /// override and to a task-local test override (`withFeature`, `withSetting`). A value that is not valid for the
 /// member (wrong type, out of range, not a choice) is not linked and is listed in ``problems``; a flag takes
@@ -81,6 +87,7 @@ public final class OFREPLink: Sendable {
     /// The value a member takes from a flag: `true`/`false` are `on`/`off` for a flag. `nil` when the server
     /// has no value for it or no member has its key.
     private static func linkedValue(_ flag: OFREPFlag, key: String, in registry: AnyFeatureRegistry) -> OverrideValue? {
+        if let source = flag.source, !qaSources.contains(source) { return nil }
         guard let value = flag.value, let member = registry.feature(forKey: key) else { return nil }
         guard member is AnyFlag else { return value }
         switch value.json {
@@ -89,6 +96,9 @@ public final class OFREPLink: Sendable {
         default: return value
         }
     }
+
+    /// The sources of a Flagstaff server's values that QA decided (``ResolutionSource/displayName``).
+    static let qaSources: Set<String> = ["override", "launch"]
 
     func keep(_ subscription: ChangeSubscription) {
         self.subscription.withLock { $0 = subscription }
