@@ -23,12 +23,7 @@ enum SourceText {
 
     /// A short name for a source in tables: `override`, `remote`, `dynamic`, `build target`, `default`.
     static func name(_ source: ResolutionSource) -> String {
-        switch source {
-        case .remote(let provider, _): return "remote (\(TerminalText.safe(provider)))"
-        case .link(let server): return "link (\(TerminalText.safe(server)))"
-        case .buildTarget(let target): return "build target (\(target.rawValue))"
-        default: return source.displayName
-        }
+        TerminalText.safe(source.description)
     }
 
     /// The phrase after `ON`/`OFF` in `export --format text`: `by override`, `by default`, `by remote (Firebase)`.

@@ -30,6 +30,19 @@ import Testing
                 == ResolutionStep(source: .override, value: nil, detail: "not overridden"))
     }
 
+    /// What an app prints is the CLI's words, not a dump of the types (issue 35).
+    @Test func resolutionsSourcesAndOverrideStatesPrintReadableText() throws {
+        let features = FeatureRegistry(TypedFeatures(), options: RegistryOptions(storeWatchInterval: nil))
+        features.blueText.override = .enabled
+        #expect("\(features.blueText.resolution)" == "ON by override (override ON, default OFF)")
+        #expect("\(features.blueText.override)" == "on" && "\(OverrideState.featureDefault)" == "default")
+        features.maxItems.overriddenValue = 50
+        #expect("\(features.maxItems.explanation)".hasPrefix("50 by override (override 50"))
+        #expect("\(ResolutionSource.remote(provider: "Firebase", fetchedAt: nil))" == "remote (Firebase)")
+        #expect("\(ResolutionSource.buildTarget(.debug))" == "build target (debug)")
+        #expect("\(ResolutionSource.static)" == "default")
+    }
+
     @Test func buildTargetDefaultFollowsDeclaredTarget() {
         let features = FeatureRegistry(AppFeatures())
         #expect(BuildTarget.compiled == .debug)  // tests build in debug
