@@ -242,23 +242,9 @@ final class HostileServer: @unchecked Sendable {
     init?(mode: Mode) {
         self.mode = mode
         bomb = mode == .gzipBomb ? Self.gzipOfZeros(megabytes: 1024) : []
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { return nil }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, length) == 0 && listen(fd, 64) == 0 && getsockname(fd, $0, &length) == 0
-            }
-        }
-        guard bound else {
-            close(fd)
-            return nil
-        }
+        guard let (fd, port) = SlowConnectServer.listen(backlog: 64) else { return nil }
         listener = fd
-        port = UInt16(bigEndian: address.sin_port)
+        self.port = port
         let thread = Thread { [self] in acceptLoop() }
         thread.start()
     }

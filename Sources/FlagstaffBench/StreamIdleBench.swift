@@ -115,23 +115,10 @@ final class SlowConnectServer: @unchecked Sendable {
     private let state = AnnotatedMutex(State())
 
     init?() {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { return nil }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, length) == 0 && listen(fd, 0) == 0 && getsockname(fd, $0, &length) == 0
-            }
-        }
-        guard bound else {
-            close(fd)
-            return nil
-        }
+        // A backlog of 0: the accept queue is full at once, so a connect waits (what the bench measures).
+        guard let (fd, port) = Self.listen(backlog: 0) else { return nil }
         listener = fd
-        port = UInt16(bigEndian: address.sin_port)
+        self.port = port
         let thread = Thread { [self] in acceptLoop() }
         thread.name = "SlowConnectServer.accept"
         thread.start()
@@ -240,6 +227,26 @@ final class SlowConnectServer: @unchecked Sendable {
                 return
             }
         }
+    }
+
+    /// A TCP socket listening on 127.0.0.1 at an ephemeral port, with its port; `nil` when the system refuses.
+    static func listen(backlog: Int32) -> (descriptor: Int32, port: UInt16)? {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return nil }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, length) == 0 && Glibc.listen(fd, backlog) == 0 && getsockname(fd, $0, &length) == 0
+            }
+        }
+        guard bound else {
+            close(fd)
+            return nil
+        }
+        return (fd, UInt16(bigEndian: address.sin_port))
     }
 
     static func readHead(_ fd: Int32, _ buffer: inout [UInt8]) -> String? {
