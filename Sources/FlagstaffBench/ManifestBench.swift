@@ -31,6 +31,41 @@ enum ManifestBench {
         print("JSONDecoder().decode (median of 3)               \(format(theirs.median))")
         let speedUp = seconds(theirs.median) / max(seconds(ours.median), 1e-9)
         print(String(format: "speed-up                                         %.1f×", speedUp))
+        announcement(manifest)
+    }
+
+    /// What announcing costs in the background after an app starts: a registry of the manifest on a file store,
+    /// made with `announcesManifest` off, then on with no file beside the store (a first launch: the manifest is
+    /// written), then on again (a later launch: read, compared, left alone), each until its announcement is done;
+    /// medians of alternating rounds.
+    private static func announcement(_ manifest: RegistryManifest) {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("flagstaff-announce-\(UUID())")
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("app.json")
+        let clock = ContinuousClock()
+        var off: [Duration] = []
+        var first: [Duration] = []
+        var again: [Duration] = []
+        // Until the announcement is written (it runs in the background; making the registry does not wait).
+        func make(announcing: Bool) -> Duration {
+            let start = clock.now
+            let registry = try? AnyFeatureRegistry(
+                manifest: manifest, store: try FileOverrideStore(url: url),
+                options: RegistryOptions(storeWatchInterval: nil, announcesManifest: announcing))
+            registry?.waitForAnnouncement()
+            return clock.now - start
+        }
+        for _ in 0..<3 {
+            off.append(make(announcing: false))
+            try? FileManager.default.removeItem(at: url.appendingPathExtension("manifest.json"))
+            first.append(make(announcing: true))
+            again.append(make(announcing: true))
+        }
+        func median(_ list: [Duration]) -> Duration { list.sorted()[list.count / 2] }
+        print("registry on a file store, not announcing (median of 3)   \(format(median(off)))")
+        print("  announcing, first launch (writes the manifest)         \(format(median(first)))")
+        print("  announcing, later launch (reads and compares)          \(format(median(again)))")
     }
 
     private static func measure(times: Int, _ body: () throws -> RegistryManifest) -> (

@@ -38,6 +38,7 @@ struct AppLinkServeTests {
             let app = FeatureRegistry(
                 LinkApp(rollout: state), store: try FileOverrideStore(url: appStore),
                 options: RegistryOptions(storeWatchInterval: nil, launchOverrides: .none))
+            app.waitForAnnouncement()  // written in the background
             state.on.store(false, ordering: .relaxed)  // the app's own value moves on after it reported `true`
             let ownInternalMenu = app.internalMenu.enabled
 

@@ -11,7 +11,7 @@ final class AppReportSource: SettingRemoteSource {
     init(_ manifest: RegistryManifest) {
         var values: [String: RemoteSettingValue] = [:]
         if let app = manifest.app {
-            let provider = "the app (\(app.summary))"
+            let provider = "the app, \(app.summary)"
             func collect(_ settings: [RegistryManifest.Setting], _ groups: [RegistryManifest.Group]) {
                 for setting in settings {
                     guard let remoteKey = setting.remoteKey, let reported = app.values[setting.key],

@@ -15,9 +15,11 @@ struct AnnouncedRegistryCommandTests {
 
     /// What an app does when it starts: a registry with a file store, which announces itself.
     func launchApp(_ sandbox: CLISandbox) throws -> FeatureRegistry<ShopFeatures> {
-        FeatureRegistry(
+        let app = FeatureRegistry(
             ShopFeatures(), store: try FileOverrideStore(url: sandbox.storeURL),
             options: RegistryOptions(name: "Shop", storeWatchInterval: nil, launchOverrides: .none))
+        app.waitForAnnouncement()  // written in the background
+        return app
     }
 
     let noDemo = ["FLAGSTAFF_DEMO": "0"]

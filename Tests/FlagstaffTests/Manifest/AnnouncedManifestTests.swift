@@ -19,9 +19,11 @@ import Testing
     }
 
     func registry(clock: ManualClock) throws -> FeatureRegistry<Announcing> {
-        FeatureRegistry(
+        let registry = FeatureRegistry(
             Announcing(), store: try FileOverrideStore(url: file),
             options: RegistryOptions(storeWatchInterval: nil, wallClock: clock))
+        registry.waitForAnnouncement()
+        return registry
     }
 
     @Test func theManifestIsWrittenBesideTheStoreWithTheAppsOwnValues() throws {
@@ -49,16 +51,18 @@ import Testing
         let features = try registry(clock: clock)
         #expect(try Data(contentsOf: announced) == first, "same declarations and values: the file is left alone")
         try features.register(Feature(key: "remote.added"), in: "remote")
+        features.waitForAnnouncement()
         let after = try RegistryManifest.decode(try Data(contentsOf: announced), source: announced.path)
         #expect(after.groups.map(\.key) == ["remote"])
         #expect(after.app?.reportedAt == clock.date)
     }
 
     @Test func toolsAndInMemoryStoresAnnounceNothing() throws {
-        _ = FeatureRegistry(
+        FeatureRegistry(
             Announcing(), store: try FileOverrideStore(url: file),
-            options: RegistryOptions(storeWatchInterval: nil, announcesManifest: false))
-        _ = FeatureRegistry(Announcing())
+            options: RegistryOptions(storeWatchInterval: nil, announcesManifest: false)
+        ).waitForAnnouncement()
+        FeatureRegistry(Announcing()).waitForAnnouncement()
         #expect(!FileManager.default.fileExists(atPath: announced.path))
     }
 
