@@ -274,6 +274,8 @@ import Testing
         }
         #expect(refusals.allSatisfy { $0.hasPrefix("HTTP/1.1 503") }, "\(refusals.first ?? "")")
         #expect(refusals.allSatisfy { $0.contains("{\"error\":\"this server has 2 event streams open") })
+        // Closed after the answer: a refused client holds no descriptor.
+        #expect(refusals.allSatisfy { $0.lowercased().contains("connection: close") })
         #expect(running.server.streams.refusedCount >= 300)
         let poll = try await HTTPExchange.send(running.url("/api/frontend"))
         #expect(poll.status == 200, "polling is not limited by the streams")

@@ -63,18 +63,22 @@ struct StreamRoutes: Sendable {
         let channel = context.channel
         let address = channel.remoteAddress.map(Self.describe)
         guard let streamID = streams.open(name: name, sdk: sdk, address: address, kind: kind) else {
+            // The connection is closed after the answer: a refused client would otherwise hold a descriptor.
             guard streams.limit > 0 else {
                 // Trying again will not help: no Retry-After.
-                return ServerReply.error(
+                var response = ServerReply.error(
                     503,
                     "this server has event streams turned off (flagstaff serve --max-streams 0, or an open-file limit too low for any: its log says which); poll instead"
                 ).response
+                response.headers[.connection] = "close"
+                return response
             }
             var response = ServerReply.error(
                 503,
                 "this server has \(streams.limit) event streams open, its limit (flagstaff serve --max-streams); poll instead, or try again later"
             ).response
             response.headers[.retryAfter] = "30"
+            response.headers[.connection] = "close"
             return response
         }
         let feed = self.feed
@@ -152,7 +156,8 @@ struct StreamRoutes: Sendable {
     /// Writes a frame's pieces (shared with the other streams: no copy). After each piece, while the connection's
     /// outgoing buffer is full (the client reads slower than the server writes), it waits for the buffer to drain
     /// instead of handing over more: the pieces are rendered already, so without the wait a stream would hand a whole
-    /// frame to a client that does not read and count it as sent. ``WriteTimeoutHandler`` closes the connection of
+    /// frame to a client that does not read and count it as sent (asked off the event loop, the channel still looks
+    /// writable: the pieces reach it later). ``WriteTimeoutHandler`` closes the connection of
     /// a client that takes nothing for the write timeout. The revision is noted only when the connection is still
     /// open after the last piece (a closed one got nothing).
     private static func write(
@@ -161,7 +166,8 @@ struct StreamRoutes: Sendable {
     ) async throws {
         for frame in frames {
             try await writer.write(frame)
-            while !channel.isWritable {
+            // The piece reaches the channel on its event loop: asked there, after it, whether the buffer is full.
+            while try await !channel.eventLoop.submit({ channel.isWritable }).get() {
                 guard channel.isActive else { throw ChannelError.ioOnClosedChannel }
                 try await Task.sleep(for: .milliseconds(20))
             }

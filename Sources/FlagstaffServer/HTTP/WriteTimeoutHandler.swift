@@ -2,7 +2,7 @@ import NIOCore
 import NIOHTTPTypes
 
 /// Closes a connection whose client stops reading: once the connection's outgoing buffer is full (the channel is
-/// not writable), the client must take some of it within ``timeout``, else the connection is closed. Every
+/// not writable), the client must take some of it within ``timeout``, else the connection is reset. Every
 /// response has it (a large body, an event stream, an answer pipelined behind them); the idle timeout cannot stand
 /// in, since a connection whose answer is still being written is not idle. A slow client that keeps reading is
 /// not cut: each time it takes bytes, it has ``timeout`` again.
@@ -54,7 +54,13 @@ final class WriteTimeoutHandler: ChannelInboundHandler, RemovableChannelHandler 
             let now = Self.buffered(context)
             if now < buffered { return self.schedule(context, buffered: now) }
             self.onTimeout(context.channel.remoteAddress)
-            context.close(promise: nil)
+            // Reset, not closed: a plain close leaves the system holding what the client did not take (megabytes a
+            // connection) and trying to deliver it for minutes; `SO_LINGER` 0 drops it at once (nginx's
+            // `reset_timedout_connection`).
+            guard let socket = context.channel as? any SocketOptionProvider else { return context.close(promise: nil) }
+            socket.setSoLinger(NIOLinger(l_onoff: 1, l_linger: 0)).assumeIsolated().whenComplete { _ in
+                context.close(promise: nil)
+            }
         }
     }
 
