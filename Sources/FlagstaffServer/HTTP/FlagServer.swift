@@ -10,11 +10,12 @@ import UnixSignals
 /// frontend API, the Unleash client API and OFREP, following the store live.
 ///
 /// The transport is thin: routes (``FlagRoutes``) hand the request and the live snapshot to the pure protocol
-/// code. Middleware refuses a request without `Host` (400), answers `HEAD` like `GET` without the body, adds CORS headers (browser SDKs), refuses a
-/// `Content-Length` over the body limit (413) from the header, checks tokens (401) and turns framework errors
-/// (404 for unknown paths, 413 for bodies over the limit) into JSON messages. A 413 closes the connection; silent
-/// connections are closed after the idle timeout; a graceful stop closes what is still open after the grace
-/// period.
+/// code. Middleware refuses a request without `Host` (400), answers `HEAD` like `GET` without the body, adds CORS
+/// headers (browser SDKs), refuses a `Content-Length` over the body limit (413) from the header, checks tokens (401)
+/// and turns framework errors (404 for unknown paths, 413 for bodies over the limit) into JSON messages. A 413
+/// closes the connection; silent connections are closed after the idle timeout, and clients that stop reading an
+/// answer after the write timeout (``WriteTimeoutHandler``); a graceful stop closes what is still open after the
+/// grace period.
 package final class FlagServer: Sendable {
     /// Where and how it listens.
     package let configuration: FlagServerConfiguration
