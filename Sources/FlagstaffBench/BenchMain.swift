@@ -1,13 +1,13 @@
 import Foundation
 
 /// `swift run -c release flagstaff-bench [core] [settings] [console] [terminal] [cli] [remote] [unleash] [unleash-client] [manifest] [history] [serve] [store] [idle-streams] [hostile-servers]`
-/// (and `console-bulk`, part of `console`, and `serve-link`, part of `serve`): runs the named
+/// (and `console-bulk`, part of `console`, and `serve-link` and `serve-stalled`, part of `serve`): runs the named
 /// benchmarks, or all of them when none is named, and prints the figures.
 @main
 enum BenchMain {
     static let areas = [
         "core", "settings", "console", "console-bulk", "terminal", "cli", "remote", "unleash", "unleash-client",
-        "manifest", "history", "serve", "serve-link", "store", "idle-streams", "hostile-servers",
+        "manifest", "history", "serve", "serve-link", "serve-stalled", "store", "idle-streams", "hostile-servers",
     ]
 
     static func main() {
@@ -43,6 +43,8 @@ enum BenchMain {
         // Part of `serve`: only the Swift link client's two rows, when named.
         #if Server
         if requested.contains("serve-link") { ServeBench.runLink() }
+        // Part of `serve` too (stalled and greedy clients, the server as its own process); about 3 minutes.
+        if wants("serve-stalled") { ServeStalledBench.run() }
         #else
         if requested.contains("serve-link") { print("serve-link: this build has no server (the Server trait is off)") }
         #endif

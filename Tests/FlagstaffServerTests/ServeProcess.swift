@@ -16,13 +16,15 @@ final class ServeProcess: Sendable {
     let executable: URL
 
     /// Starts `flagstaff serve --port 0 …` with the given environment and waits for its "serving" line.
-    init(arguments: [String] = [], environment: [String: String]) async throws {
+    /// - Parameter ulimit: options of the shell's `ulimit` to start it with (`-n 200`: at most 200 open files).
+    init(arguments: [String] = [], environment: [String: String], ulimit: String? = nil) async throws {
         executable = try BuildProducts.executable(named: "flagstaff")
         self.environment = environment
         errorPath = FileManager.default.temporaryDirectory.appendingPathComponent("serve-\(UUID().uuidString).err").path
+        let command = [executable.path, "serve", "--port", "0"] + arguments
         pid = try ProcessSpawn.spawn(
-            [executable.path, "serve", "--port", "0"] + arguments, environment: environment,
-            standardError: errorPath)
+            ulimit.map { ["/bin/sh", "-c", "ulimit \($0) && exec \"$@\"", "sh"] + command } ?? command,
+            environment: environment, standardError: errorPath)
         let path = errorPath
         let found = try await poll(timeout: .seconds(30)) { () -> Int? in
             let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""

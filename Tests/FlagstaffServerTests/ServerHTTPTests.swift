@@ -143,6 +143,55 @@ import FoundationNetworking
         #expect(bearer.status == 200)
     }
 
+    @Test("the Bearer scheme in any case and with more than one space is accepted (RFC 7235); other schemes are not")
+    func bearerSchemeCase() async throws {
+        let running = try await RunningServer(
+            registry: try ServedFixtures.registry(), configuration: FlagServerConfiguration(tokens: ["s3cret"]))
+        defer { Task { await running.stop() } }
+        for header in ["bearer s3cret", "BEARER s3cret", "bEaReR  s3cret"] {
+            let routed = try await HTTPExchange.send(running.url("/api/frontend"), headers: ["Authorization": header])
+            #expect(routed.status == 200, "\(header)")
+            // The conditional-GET fast path checks the token the same way.
+            let early = try await HTTPExchange.send(
+                running.url("/api/frontend"),
+                headers: ["Authorization": header, "If-None-Match": routed.header("ETag") ?? ""])
+            #expect(early.status == 304, "\(header)")
+        }
+        #expect(running.server.earlyNotModified.value == 3)
+        for header in ["Basic s3cret", "bearers3cret", "Bearer", "bearer ", "Bearer s3cret2", "Token s3cret"] {
+            let refused = try await HTTPExchange.send(running.url("/api/frontend"), headers: ["Authorization": header])
+            #expect(refused.status == 401, "\(header)")
+        }
+    }
+
+    @Test("a request without Host gets 400 (RFC 9112), also a poll the early path would answer 304")
+    func hostRequired() async throws {
+        let registry = try ServedFixtures.registry()
+        let running = try await RunningServer(registry: registry)
+        defer { Task { await running.stop() } }
+        let etag = ServedSnapshot(registry: registry).etag
+        let port = running.port
+        let replies = try await offCooperativePool { () -> [String] in
+            try [
+                "GET /api/frontend HTTP/1.1\r\n\r\n",
+                "GET /api/frontend HTTP/1.1\r\nIf-None-Match: \(etag)\r\n\r\n",
+                "POST /ofrep/v1/evaluate/flags HTTP/1.1\r\nContent-Length: 2\r\n\r\n{}",
+                "GET /api/frontend HTTP/1.1\r\nHost: t\r\nIf-None-Match: \(etag)\r\n\r\n",
+            ].map { request in
+                let connection = try LoopbackHTTPRawConnection(port: UInt16(port))
+                defer { connection.close() }
+                try connection.send(request)
+                let reply = String(
+                    decoding: connection.receive(until: "\r\n\r\n", timeout: .seconds(10)), as: UTF8.self)
+                let body =
+                    reply.hasPrefix("HTTP/1.1 400")
+                    ? String(decoding: connection.receive(until: "}", timeout: .seconds(10)), as: UTF8.self) : ""
+                return String(reply.prefix(12)) + (reply + body).contains("needs a Host header").description
+            }
+        }
+        #expect(replies == ["HTTP/1.1 400true", "HTTP/1.1 400true", "HTTP/1.1 400true", "HTTP/1.1 304false"])
+    }
+
     @Test("CORS: a preflight is answered without a token, and responses allow the origin and expose the ETag")
     func cors() async throws {
         let running = try await RunningServer(

@@ -15,7 +15,7 @@ import Testing
             registry: registry,
             configuration: FlagServerConfiguration(
                 tokens: tokens, maxStreams: maxStreams, keepAliveInterval: keepAlive,
-                streamWriteTimeout: writeTimeout))
+                writeTimeout: writeTimeout))
     }
 
     /// The `events` array of an Unleash delta body.
@@ -274,10 +274,28 @@ import Testing
         }
         #expect(refusals.allSatisfy { $0.hasPrefix("HTTP/1.1 503") }, "\(refusals.first ?? "")")
         #expect(refusals.allSatisfy { $0.contains("{\"error\":\"this server has 2 event streams open") })
+        // Closed after the answer: a refused client holds no descriptor.
+        #expect(refusals.allSatisfy { $0.lowercased().contains("connection: close") })
         #expect(running.server.streams.refusedCount >= 300)
         let poll = try await HTTPExchange.send(running.url("/api/frontend"))
         #expect(poll.status == 200, "polling is not limited by the streams")
         #expect(reopened == 200)
+    }
+
+    @Test("--max-streams 0: a stream asked for anyway gets 503 saying streams are off, with no Retry-After")
+    func streamsTurnedOff() async throws {
+        let running = try await Self.server(try ServedFixtures.registry(), maxStreams: 0)
+        defer { Task { await running.stop() } }
+        for path in ["/api/client/streaming", "/ofrep/v1/events"] {
+            let refused = try await HTTPExchange.send(running.url(path))
+            #expect(refused.status == 503, "\(path)")
+            #expect(refused.text.contains("this server has event streams turned off"), "\(refused.text)")
+            #expect(!refused.text.contains("0 event streams open"))
+            #expect(refused.header("Retry-After") == nil)
+        }
+        let bulk = try await HTTPExchange.send(
+            running.url("/ofrep/v1/evaluate/flags"), method: "POST", body: Data("{}".utf8))
+        #expect(bulk.status == 200 && !bulk.text.contains("eventStreams"))
     }
 
     @Test("a stream needs a token like every endpoint: 401 with a JSON error")

@@ -135,7 +135,7 @@ struct FlagRoutes: Sendable {
 
     /// A client's name and SDK: `appName` from the body or the frontend query, else the `UNLEASH-APPNAME`
     /// header, else the user agent; the SDK from the body, else the `unleash-sdk` header, else the user agent
-    /// (when it is not already the name).
+    /// (when it is not already the name). Both cut and cleaned (``ClientName``): they are kept, listed and logged.
     static func identify(_ request: Request, appName: String? = nil, sdk: String? = nil) -> (name: String, sdk: String?)
     {
         identify(request.headers, appName: appName, sdk: sdk)
@@ -149,6 +149,7 @@ struct FlagRoutes: Sendable {
         let name =
             appName ?? headers[Self.appNameHeader].flatMap { $0.isEmpty ? nil : $0 } ?? agent
             ?? "unnamed client"
-        return (name, sdk ?? headers[Self.sdkHeader] ?? (name == agent ? nil : agent))
+        let client = sdk ?? headers[Self.sdkHeader] ?? (name == agent ? nil : agent)
+        return (ClientName.bounded(name), client.map(ClientName.bounded))
     }
 }

@@ -19,8 +19,9 @@ package struct FlagServerConfiguration: Sendable {
     package var maxStreams: Int
     /// How often a stream with nothing to say gets a keep-alive comment (also how soon a client gone is noticed).
     package var keepAliveInterval: Duration
-    /// How long a write to a stream may wait for a client that does not read before the stream is dropped.
-    package var streamWriteTimeout: Duration
+    /// How long a response (a body, an event stream) may wait for a client that takes none of it before the
+    /// connection is closed (``WriteTimeoutHandler``).
+    package var writeTimeout: Duration
     /// How often the server looks for changes of the store on its own (no request needed) to push them.
     package var changePollInterval: Duration
     /// Whether a poll that has the values gets its 304 on the event loop, before the router
@@ -37,7 +38,7 @@ package struct FlagServerConfiguration: Sendable {
         host: String = "127.0.0.1", port: Int = 4242, tokens: [String] = [], bodyLimit: Int = 1 << 20,
         idleTimeout: Duration = .seconds(30), shutdownGracePeriod: Duration = defaultShutdownGracePeriod,
         maxStreams: Int = defaultMaxStreams, keepAliveInterval: Duration = .seconds(15),
-        streamWriteTimeout: Duration = .seconds(15), changePollInterval: Duration = .milliseconds(50)
+        writeTimeout: Duration = .seconds(15), changePollInterval: Duration = .milliseconds(50)
     ) {
         self.host = host
         self.port = port
@@ -47,7 +48,7 @@ package struct FlagServerConfiguration: Sendable {
         self.shutdownGracePeriod = shutdownGracePeriod
         self.maxStreams = maxStreams
         self.keepAliveInterval = keepAliveInterval
-        self.streamWriteTimeout = streamWriteTimeout
+        self.writeTimeout = writeTimeout
         self.changePollInterval = changePollInterval
     }
 

@@ -4,7 +4,6 @@ import Hummingbird
 import HummingbirdCore
 import NIOCore
 import NIOHTTPTypes
-import Synchronization
 
 /// Answers a poll that has the values already — `GET`/`HEAD` of `/api/frontend`, `/api/proxy` or
 /// `/api/client/features` whose `If-None-Match` names the served ETag — with 304 on the connection's event loop,
@@ -15,6 +14,7 @@ import Synchronization
 /// The answer is the router's: the same headers (``ServerReply/response`` of a 304, `Date`, `Server`, and the CORS
 /// `Access-Control-Allow-Origin` when the request has an `Origin`), the client noted as a call
 /// (``ClientTracker``). It answers only when
+/// - the request has a `Host` (one without goes on to the router and its 400),
 /// - the `Authorization` header passes ``TokenCheck`` (a bad token goes on to the router and its 401),
 /// - the request has no body, no `Expect` and no `Connection: close` (the router closes those),
 /// - the snapshot is current without reading the store (``LiveSnapshot/currentIfUnchanged()``),
@@ -36,7 +36,7 @@ final class NotModifiedHandler: ChannelDuplexHandler, RemovableChannelHandler {
         let tokens: Set<String>
         let serverName: String
         /// How many requests were answered here (relaxed: a count for tests and the benchmark).
-        let answered: EarlyAnswers
+        let answered: ServerCount
 
         /// The paths of the bodies a snapshot keeps, with whether the app's name may come in the query.
         static let paths: [String: Bool] = ["/api/frontend": true, "/api/proxy": true, "/api/client/features": false]
@@ -48,7 +48,7 @@ final class NotModifiedHandler: ChannelDuplexHandler, RemovableChannelHandler {
             let query = target.utf8.firstIndex(of: UInt8(ascii: "?"))
             guard let namesApp = Self.paths[String(target[..<(query ?? target.endIndex)])] else { return nil }
             let headers = request.headerFields
-            guard let ifNoneMatch = headers[.ifNoneMatch],
+            guard request.authority != nil, let ifNoneMatch = headers[.ifNoneMatch],
                 headers[.contentLength] == nil || headers[.contentLength] == "0",
                 headers[.transferEncoding] == nil, headers[.expect] == nil,
                 !(headers[.connection].map(Self.saysClose) ?? false),
@@ -61,7 +61,7 @@ final class NotModifiedHandler: ChannelDuplexHandler, RemovableChannelHandler {
             }
             let (name, sdk) = FlagRoutes.identify(headers, appName: appName)
             clients.record(name: name, sdk: sdk, call: .request, address: address(), servedETag: snapshot.etag)
-            answered.count.add(1, ordering: .relaxed)
+            answered.add()
             return snapshot
         }
 
@@ -156,14 +156,6 @@ final class NotModifiedHandler: ChannelDuplexHandler, RemovableChannelHandler {
         made = fresh
         return origin ? fresh.withOrigin : fresh.plain
     }
-}
-
-/// How many polls ``NotModifiedHandler`` answered.
-package final class EarlyAnswers: Sendable {
-    let count = Atomic<Int>(0)
-
-    /// The count so far.
-    package var value: Int { count.load(ordering: .relaxed) }
 }
 
 /// Puts a ``NotModifiedHandler`` right after Hummingbird's connection-state handler, which Hummingbird adds after

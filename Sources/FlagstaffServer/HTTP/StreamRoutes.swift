@@ -10,8 +10,8 @@ import ServiceLifecycle
 ///
 /// A stream is counted against ``StreamConnections/limit`` (503 beyond it), sends what the client lacks at once,
 /// then one frame per change and a keep-alive comment after each quiet keep-alive interval. It ends when the
-/// client leaves (noticed at once when the connection closes, else at the next write), when a write waits
-/// longer than the write timeout (the client stopped reading), or when the server stops.
+/// client leaves (noticed at once when the connection closes, else at the next write), when the client takes none
+/// of a write for the write timeout (``WriteTimeoutHandler``), or when the server stops.
 struct StreamRoutes: Sendable {
     let feed: ChangeFeed
     let streams: StreamConnections
@@ -62,12 +62,23 @@ struct StreamRoutes: Sendable {
         clients.record(name: name, sdk: sdk, call: .request)
         let channel = context.channel
         let address = channel.remoteAddress.map(Self.describe)
-        guard let streamID = streams.open(name: name, sdk: sdk, address: address, kind: kind, channel: channel) else {
+        guard let streamID = streams.open(name: name, sdk: sdk, address: address, kind: kind) else {
+            // The connection is closed after the answer: a refused client would otherwise hold a descriptor.
+            guard streams.limit > 0 else {
+                // Trying again will not help: no Retry-After.
+                var response = ServerReply.error(
+                    503,
+                    "this server has event streams turned off (flagstaff serve --max-streams 0, or an open-file limit too low for any: its log says which); poll instead"
+                ).response
+                response.headers[.connection] = "close"
+                return response
+            }
             var response = ServerReply.error(
                 503,
                 "this server has \(streams.limit) event streams open, its limit (flagstaff serve --max-streams); poll instead, or try again later"
             ).response
             response.headers[.retryAfter] = "30"
+            response.headers[.connection] = "close"
             return response
         }
         let feed = self.feed
@@ -93,19 +104,19 @@ struct StreamRoutes: Sendable {
                         var sent = lastEventID
                         var missed = sent.flatMap(feed.revisions(after:))
                         var latest = missed?.last ?? connectedAt
-                        let first: AnySequence<ByteBuffer>
+                        let first: [ByteBuffer]
                         switch kind {
                         case .unleash:
                             first = StreamBodies.unleashFrames(
-                                event: "unleash-connected", missed: missed, latest: latest)
+                                event: "unleash-connected", known: sent, missed: missed, latest: latest)
                         case .ofrep:
                             // A client that resumes and missed a change is told to fetch again at once.
                             let behind = sent != nil && missed?.isEmpty != true
-                            first = AnySequence(behind ? [StreamBodies.ofrepRefetch(latest)] : [])
+                            first = behind ? [StreamBodies.ofrepRefetch(latest)] : []
                         }
                         try await Self.write(
-                            CollectionOfOne(StreamBodies.retry), to: &writer, stream: streamID, revision: nil,
-                            streams: streams, channel: channel)
+                            [StreamBodies.retry], to: &writer, stream: streamID, revision: nil, streams: streams,
+                            channel: channel)
                         try await Self.write(
                             first, to: &writer, stream: streamID, revision: latest.id, streams: streams,
                             channel: channel)
@@ -114,15 +125,16 @@ struct StreamRoutes: Sendable {
                             missed = sent.flatMap(feed.revisions(after:))
                             if missed?.isEmpty == true {
                                 try await Self.write(
-                                    CollectionOfOne(StreamBodies.keepAlive), to: &writer, stream: streamID,
-                                    revision: nil, streams: streams, channel: channel)
+                                    [StreamBodies.keepAlive], to: &writer, stream: streamID, revision: nil,
+                                    streams: streams, channel: channel)
                                 continue
                             }
                             latest = missed?.last ?? feed.latest
                             let frames =
                                 kind == .unleash
-                                ? StreamBodies.unleashFrames(event: "unleash-updated", missed: missed, latest: latest)
-                                : AnySequence(CollectionOfOne(StreamBodies.ofrepRefetch(latest)))
+                                ? StreamBodies.unleashFrames(
+                                    event: "unleash-updated", known: sent, missed: missed, latest: latest)
+                                : [StreamBodies.ofrepRefetch(latest)]
                             try await Self.write(
                                 frames, to: &writer, stream: streamID, revision: latest.id, streams: streams,
                                 channel: channel)
@@ -141,22 +153,26 @@ struct StreamRoutes: Sendable {
             })
     }
 
-    /// Writes frames, timed by the stalled-client watchdog. After each piece, while the connection's outgoing
-    /// buffer is full (the client reads slower than the server writes), it waits for the buffer to drain instead
-    /// of queueing more: a client that stops reading holds at most one piece and the connection's buffer, and the
-    /// watchdog closes its connection once the wait passes the write timeout.
+    /// Writes a frame's pieces (shared with the other streams: no copy). After each piece, while the connection's
+    /// outgoing buffer is full (the client reads slower than the server writes), it waits for the buffer to drain
+    /// instead of handing over more: the pieces are rendered already, so without the wait a stream would hand a whole
+    /// frame to a client that does not read and count it as sent (asked off the event loop, the channel still looks
+    /// writable: the pieces reach it later). ``WriteTimeoutHandler`` closes the connection of
+    /// a client that takes nothing for the write timeout. The revision is noted only when the connection is still
+    /// open after the last piece (a closed one got nothing).
     private static func write(
-        _ frames: some Sequence<ByteBuffer>, to writer: inout any ResponseBodyWriter, stream: UInt64,
-        revision: UInt32?, streams: StreamConnections, channel: any Channel
+        _ frames: [ByteBuffer], to writer: inout any ResponseBodyWriter, stream: UInt64, revision: UInt32?,
+        streams: StreamConnections, channel: any Channel
     ) async throws {
-        streams.writing(stream)
         for frame in frames {
             try await writer.write(frame)
-            while !channel.isWritable {
+            // The piece reaches the channel on its event loop: asked there, after it, whether the buffer is full.
+            while try await !channel.eventLoop.submit({ channel.isWritable }).get() {
                 guard channel.isActive else { throw ChannelError.ioOnClosedChannel }
                 try await Task.sleep(for: .milliseconds(20))
             }
         }
+        guard channel.isActive else { throw ChannelError.ioOnClosedChannel }
         streams.wrote(stream, revision: revision)
     }
 

@@ -83,69 +83,47 @@ package enum StreamBodies {
         return bytes
     }
 
-    /// The frames that bring an Unleash streaming client from `known` revisions (`nil`: none, or unknown) to
-    /// `latest`, as event `event` (`unleash-connected` or `unleash-updated`). The whole state when the client's
-    /// revision is not known or a change in between has no delta events; rendered once per revision and shared
-    /// when the client is one revision behind or needs the whole state of a snapshot whose bodies are kept.
+    /// The frame that brings an Unleash streaming client from revision `known` (`nil`: none) to `latest`, as event
+    /// `event` (`unleash-connected` or `unleash-updated`), in pieces of about 64 KiB: the delta events of `missed`
+    /// (the revisions after `known`, up to `latest`), or the whole state when `known` or `missed` is `nil` or a change
+    /// in between has no delta events (it touched most members). Rendered once per revision and shared by every
+    /// stream in the same place (``FeedRevision/frame(_:render:)``).
     static func unleashFrames(
-        event: String, missed: [FeedRevision]?, latest: FeedRevision
-    ) -> AnySequence<ByteBuffer> {
-        if let missed, missed.count == 1, missed[0] === latest, event == "unleash-updated",
-            latest.events != nil
-        {
-            return AnySequence([
-                latest.frame(.unleashUpdated) {
-                    frame(event: event, id: latest.id, data: delta(missed) ?? [])
-                }
-            ])
-        }
-        if let missed, let data = delta(missed) {
-            return AnySequence([ByteBuffer(bytes: frame(event: event, id: latest.id, data: data))])
-        }
-        // The whole state.
-        if latest.snapshot.flags.count <= latest.snapshot.cachedBodyLimit {
-            if event == "unleash-connected" {
-                return AnySequence([
-                    latest.frame(.unleashConnected) {
-                        frame(event: event, id: latest.id, data: hydration(latest).bytes)
-                    }
-                ])
+        event: String, known: UInt32?, missed: [FeedRevision]?, latest: FeedRevision
+    ) -> [ByteBuffer] {
+        if let known, let missed, missed.allSatisfy({ $0.events != nil }) {
+            return latest.frame(.unleash(event: event, after: known)) {
+                [ByteBuffer(bytes: frame(event: event, id: latest.id, data: delta(missed) ?? []))]
             }
-            return AnySequence([ByteBuffer(bytes: frame(event: event, id: latest.id, data: hydration(latest).bytes))])
         }
-        // A large snapshot: the frame in pieces, each rendered when the one before has been sent (never held whole).
-        let head = ByteBuffer(string: "event: \(event)\nid: \(latest.id)\ndata: ")
-        let tail = ByteBuffer(string: "\n\n")
-        return AnySequence { () -> AnyIterator<ByteBuffer> in
-            var stage = 0
-            var pieces = hydration(latest).makeIterator()
-            return AnyIterator {
-                switch stage {
-                case 0:
-                    stage = 1
-                    return head
-                case 1:
-                    if let piece = pieces.next() { return ByteBuffer(bytes: piece) }
-                    stage = 2
-                    return tail
-                default:
-                    return nil
+        return latest.frame(.unleash(event: event, after: nil)) {
+            var pieces: [ByteBuffer] = []
+            var piece = ByteBuffer(string: "event: \(event)\nid: \(latest.id)\ndata: ")
+            for part in hydration(latest) {
+                piece.writeBytes(part)
+                if piece.readableBytes >= BodyChunks.pieceSize {
+                    pieces.append(piece)
+                    piece = ByteBuffer()
                 }
             }
+            piece.writeString("\n\n")
+            pieces.append(piece)
+            return pieces
         }
     }
 
     /// OFREP's message for `revision`: `{"type":"refetchEvaluation","etag":…,"lastModified":…}` (the ETag of
     /// the bulk evaluation, Unix seconds), shared by every subscriber.
     static func ofrepRefetch(_ revision: FeedRevision) -> ByteBuffer {
-        revision.frame(.ofrepRefetch) {
+        let pieces = revision.frame(.ofrepRefetch) {
             var json = JSONBodyWriter()
             json.raw("{\"type\":\"refetchEvaluation\"")
             json.member("etag")
             json.string(revision.etag)
             json.raw(",\"lastModified\":\(revision.lastModified)}")
-            return frame(event: "message", id: revision.id, data: json.bytes)
+            return [ByteBuffer(bytes: frame(event: "message", id: revision.id, data: json.bytes))]
         }
+        return pieces[0]
     }
 }
 

@@ -143,7 +143,7 @@ package final class ChangeFeed: Sendable {
     package func nudge() { nudger.yield() }
 
     /// Follows the values until cancelled: looks for a change on each nudge and every `pollInterval`, and calls
-    /// `tick` about every `tickInterval` (keep-alives, dropping stalled streams).
+    /// `tick` about every `tickInterval` (keep-alives).
     func run(pollInterval: Duration, tickInterval: Duration, tick: @escaping @Sendable () -> Void) async {
         let nudger = self.nudger
         await withDiscardingTaskGroup { group in

@@ -7,7 +7,7 @@ import NIOCore
 ///
 /// Revision ids are consecutive within one server run (the first is the start time in Unix seconds, so a client
 /// resuming with the id of an earlier run is most likely unknown and gets the whole state). The frames sent to
-/// every subscriber are rendered once per revision and shared (a response shares the buffer: no copy per client).
+/// the subscribers are rendered once per revision and shared (``frame(_:render:)``).
 package final class FeedRevision: Sendable {
     /// The revision id: the SSE event id and the delta API's ETag.
     package let id: UInt32
@@ -20,14 +20,22 @@ package final class FeedRevision: Sendable {
     /// The delta events from the revision before (comma-separated JSON objects), or `nil` when there is none (the
     /// first revision) or the change touched so many members that the whole state is as short.
     let events: [UInt8]?
-    /// Frames rendered for every subscriber.
-    private let frames = AnnotatedMutex<[FrameKind: ByteBuffer]>([:])
+    /// Frames rendered for the subscribers, in pieces (see ``frame(_:render:)``).
+    private let frames = AnnotatedMutex<[FrameKind: [ByteBuffer]]>([:])
 
+    /// Which frame of this revision.
     enum FrameKind: Hashable {
-        case unleashConnected
-        case unleashUpdated
+        /// Unleash's `event` (`unleash-connected`, `unleash-updated`) bringing a client that has revision `after`
+        /// here: its delta events, or the whole state when `after` is `nil`.
+        case unleash(event: String, after: UInt32?)
+        /// OFREP's `refetchEvaluation`.
         case ofrepRefetch
     }
+
+    /// The most delta frames kept per revision (one per revision the clients come from; the whole state and OFREP's
+    /// message are always kept): streams behind by as many different counts are rare, and each is bounded by the
+    /// history's bytes.
+    static let maximumDeltaFrames = 8
 
     init(id: UInt32, lastModified: Int, snapshot: ServedSnapshot, events: [UInt8]?) {
         self.id = id
@@ -55,14 +63,23 @@ package final class FeedRevision: Sendable {
         self.etag = etag
     }
 
-    /// The frame of `kind`, rendered on first use and then shared.
-    func frame(_ kind: FrameKind, render: () -> [UInt8]) -> ByteBuffer {
-        if let frame = frames.withLock({ $0[kind] }) { return frame }
-        let frame = ByteBuffer(bytes: render())
-        return frames.withLock { cache in
-            if let existing = cache[kind] { return existing }
-            cache[kind] = frame
-            return frame
+    /// The frame of `kind`, rendered on first use and then shared by every stream that needs it (a response shares
+    /// the buffers: no copy per client). Rendered under the lock: streams woken together by a change wait for the
+    /// one rendering it instead of rendering it again. Kept as long as this revision is (a stream still writing it,
+    /// or the newest revision), so at most once per revision: a change touching most members of a large registry
+    /// was rendered once per stream before (1,000 streams, 14 CPU-seconds and hundreds of megabytes).
+    func frame(_ kind: FrameKind, render: () -> [ByteBuffer]) -> [ByteBuffer] {
+        frames.withLock { cache in
+            if let kept = cache[kind] { return kept }
+            let pieces = render()
+            if case .unleash(_, after: .some) = kind,
+                cache.keys.count(where: { if case .unleash(_, after: .some) = $0 { true } else { false } })
+                    >= Self.maximumDeltaFrames
+            {
+                return pieces
+            }
+            cache[kind] = pieces
+            return pieces
         }
     }
 
