@@ -32,8 +32,8 @@ enum CLIBench {
             )
             .write(to: fullImport)
             let cases: [(String, [String])] = [
-                ("demo: get", ["get", "blueText"]),
-                ("demo: list --json", ["list", "--json"]),
+                ("demo: get", ["get", "blueText", "--demo"]),
+                ("demo: list --json", ["list", "--json", "--demo"]),
                 ("\(flagCount) flags: get", ["get", "g7.flag7", "--manifest", big.path]),
                 ("\(flagCount) flags: set", ["set", "g7.flag7", "on", "--manifest", big.path]),
                 ("\(flagCount) flags: list --json", ["list", "--json", "--manifest", big.path]),
@@ -48,7 +48,7 @@ enum CLIBench {
                 ),
                 ("\(flagCount) flags: profile save", ["profile", "save", "all", "--manifest", big.path]),
                 ("\(flagCount) flags: profile show", ["profile", "show", "all", "--manifest", big.path]),
-                ("demo: profile show, \(flagCount) undeclared keys", ["profile", "show", "all"]),
+                ("demo: profile show, \(flagCount) undeclared keys", ["profile", "show", "all", "--demo"]),
                 ("\(flagCount) flags: profile diff", ["profile", "diff", "all", "--manifest", big.path]),
             ]
             for (name, arguments) in cases {

@@ -110,7 +110,9 @@ enum HistoryBench {
                 // Spawned and reaped directly: Foundation's `waitUntilExit` notices the end on a polling interval,
                 // which rounds every figure up.
                 let start = clock.now
-                guard let pid = try? ProcessSpawn.spawn([binary.path] + arguments + ["--store", store.url.path])
+                guard
+                    let pid = try? ProcessSpawn.spawn(
+                        [binary.path] + arguments + ["--demo", "--store", store.url.path])
                 else { return }
                 ProcessSpawn.wait(for: pid)
                 runs.append(start.duration(to: clock.now))

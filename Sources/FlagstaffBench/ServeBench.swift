@@ -173,7 +173,8 @@ enum ServeBench {
         let process = Process()
         process.executableURL = executable
         process.arguments =
-            ["serve"] + arguments + ["--store", scratch.appendingPathComponent("store.json").path, "--port", "0"]
+            ["serve"] + arguments + (arguments.contains("--manifest") ? [] : ["--demo"])
+            + ["--store", scratch.appendingPathComponent("store.json").path, "--port", "0"]
         process.standardError = try? FileHandle(forWritingTo: errors)
         do { try process.run() } catch { return nil }
         for _ in 0..<300 {

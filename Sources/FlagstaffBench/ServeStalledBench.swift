@@ -240,7 +240,9 @@ enum ServeStalledBench {
             store = scratch.appendingPathComponent("store.json")
             _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
             let process = Process()
-            let serve = [executable.path, "serve"] + arguments + ["--store", store.path, "--port", "0"]
+            let serve =
+                [executable.path, "serve"] + arguments + (arguments.contains("--manifest") ? [] : ["--demo"])
+                + ["--store", store.path, "--port", "0"]
             if let ulimit {
                 process.executableURL = URL(fileURLWithPath: "/bin/sh")
                 process.arguments = ["-c", "ulimit \(ulimit) && exec \"$@\"", "sh"] + serve

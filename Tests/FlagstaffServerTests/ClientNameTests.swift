@@ -42,6 +42,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("FLAGSTAFF_") }
         environment["FLAGSTAFF_STORE"] = directory.appendingPathComponent("demo.json").path
+        environment["FLAGSTAFF_DEMO"] = "1"  // the demo registry on this store (no app announced one)
         environment["HOME"] = directory.path
         let serve = try await ServeProcess(environment: environment)
         defer { _ = serve.terminate() }

@@ -24,6 +24,7 @@ import Testing
     private static func environment(_ directory: URL) -> [String: String] {
         var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("FLAGSTAFF_") }
         environment["FLAGSTAFF_STORE"] = directory.appendingPathComponent("demo.json").path
+        environment["FLAGSTAFF_DEMO"] = "1"  // the demo registry on this store (no app announced one)
         environment["HOME"] = directory.path
         return environment
     }
