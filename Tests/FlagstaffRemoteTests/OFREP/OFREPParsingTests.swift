@@ -157,6 +157,8 @@ struct OFREPParsingTests {
             #"{"flags":[1]}"#, #"{"flags":[{"key":1}]}"#, #"{"flags":{}}"#, #"{"flags":[],"eventStreams":3}"#,
             #"{"eventStreams":3}"#, #"{"flags":[{"value":1},"x"],"eventStreams":{}}"#, "3", "[]", "",
             #"{"flags":[}"#, #"{"flags":[{"key":"a","value":tru}]}"#,
+            #"{"flags":[{"key":"m","value":1,"metadata":{"type":"integer","source":"override"}}]}"#,
+            #"{"flags":[{"key":"m","value":1,"metadata":{"source":7,"x":{"y":[1]}}},{"key":"n","metadata":[]}]}"#,
         ]
         for body in bodies {
             let data = Data(body.utf8)
@@ -215,7 +217,7 @@ private enum TreeReading {
             flags[key] = OFREPFlag(
                 key: key, value: value, reason: entry["reason"]?.stringValue,
                 variant: entry["variant"]?.stringValue, errorCode: entry["errorCode"]?.stringValue,
-                errorDetails: entry["errorDetails"]?.stringValue)
+                errorDetails: entry["errorDetails"]?.stringValue, source: entry["metadata"]?["source"]?.stringValue)
         }
         var streams: [URL] = []
         var inactivityDelay: Duration?
