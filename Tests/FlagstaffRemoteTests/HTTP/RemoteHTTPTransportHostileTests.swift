@@ -5,7 +5,9 @@ import Testing
 @testable import FlagstaffRemote
 
 /// The transport against servers that try to take what is not theirs: credentials by a redirect to another origin.
-@Suite("Remote HTTP transport: hostile servers")
+@Suite(
+    "Remote HTTP transport: hostile servers",
+    .enabled(if: HostileServerTests.inOwnProcess, Comment(rawValue: HostileServerTests.reason)))
 struct RemoteHTTPTransportHostileTests {
     private static let credentials: [(name: String, value: String)] = [
         ("Authorization", "Bearer secret"), ("X-Goog-Api-Key", "key"), ("Cookie", "c=1"),

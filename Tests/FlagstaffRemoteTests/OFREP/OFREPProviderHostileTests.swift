@@ -8,7 +8,9 @@ import Testing
 
 /// The OFREP provider against servers that misbehave on purpose, on 127.0.0.1: streams on other origins, many
 /// streams, `429` with no pause, floods of events.
-@Suite("OFREP provider: hostile servers")
+@Suite(
+    "OFREP provider: hostile servers",
+    .enabled(if: HostileServerTests.inOwnProcess, Comment(rawValue: HostileServerTests.reason)))
 struct OFREPProviderHostileTests {
     private func options(_ baseURL: URL, clock: ManualClock, random: Double = 0.5) -> OFREPOptions {
         OFREPOptions(
