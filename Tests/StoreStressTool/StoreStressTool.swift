@@ -73,7 +73,8 @@ enum StoreStressTool {
     static func toggle(_ file: String) -> Never {
         do {
             let store = try FileOverrideStore(url: URL(fileURLWithPath: file))
-            let features = FeatureRegistry(ToggleFeatures(), store: store, options: RegistryOptions(storeWatchInterval: nil))
+            let features = FeatureRegistry(
+                ToggleFeatures(), store: store, options: RegistryOptions(storeWatchInterval: nil))
             var index = 0
             while true {
                 features.toggled.override = index.isMultiple(of: 2) ? .enabled : .disabled

@@ -98,7 +98,8 @@ extension AnyFeatureRegistry {
         let (done, changed, nextExpiry) = core.state.withLock { state in
             let done = state.appWrites.finish(through: through, failure: nil)
             let (changed, nextExpiry) = applyHoldingState(
-                write.snapshot, at: now, origin: .local, written: (write.changes, revisioned == nil ? nil : write.revision),
+                write.snapshot, at: now, origin: .local,
+                written: (write.changes, revisioned == nil ? nil : write.revision),
                 members: nil, &state)
             return (done, changed, nextExpiry)
         }

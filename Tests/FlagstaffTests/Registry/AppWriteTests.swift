@@ -27,7 +27,11 @@ import Testing
         let (features, store) = try Self.makeRegistry()
         let lock = try await StoreLockHolder.onThread(path: store.url.path)
         let told = Signal()
-        withObservationTracking { _ = features.darkMode.enabled } onChange: { told.raise() }
+        withObservationTracking {
+            _ = features.darkMode.enabled
+        } onChange: {
+            told.raise()
+        }
         let changes = AnnotatedMutex<[FeatureChange]>([])
         let subscription = features.onChange { change in changes.withLock { $0.append(change) } }
         defer { subscription.cancel() }
@@ -84,7 +88,11 @@ import Testing
         let lock = try await StoreLockHolder.onThread(path: store.url.path)
         defer { lock.release() }
         let told = Signal()
-        withObservationTracking { _ = features.storeError } onChange: { told.raise() }
+        withObservationTracking {
+            _ = features.storeError
+        } onChange: {
+            told.raise()
+        }
 
         features.darkMode.override = .enabled
         #expect(features.darkMode.enabled)
@@ -98,7 +106,11 @@ import Testing
 
         lock.release()
         told.lower()
-        withObservationTracking { _ = features.storeError } onChange: { told.raise() }
+        withObservationTracking {
+            _ = features.storeError
+        } onChange: {
+            told.raise()
+        }
         features.darkMode.override = .enabled
         try await features.flush()
         #expect(features.storeError == nil && told.isRaised, "a write that succeeds clears it")
@@ -115,7 +127,10 @@ import Testing
         try await features.flush()
         #expect(try store.load() == ["darkMode": .off])
         let entries = try #require(try store.journal()).read().entries
-        #expect(entries.map { "\($0.key)=\($0.new?.json ?? "-")" } == ["darkMode=\"on\"", "maxItems=30", "darkMode=\"off\"", "maxItems=-"])
+        #expect(
+            entries.map { "\($0.key)=\($0.new?.json ?? "-")" } == [
+                "darkMode=\"on\"", "maxItems=30", "darkMode=\"off\"", "maxItems=-",
+            ])
     }
 
     @Test func theThrowingAPIStillWritesAtOnceAndThrowsTheStoresError() async throws {
