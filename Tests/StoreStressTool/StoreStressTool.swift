@@ -10,12 +10,17 @@ import Foundation
 /// write (`PREFIX.<index>.0` … `PREFIX.<index>.19`), for the change journal's multi-process tests.
 /// `store-stress hold FILE` takes the store's lock, prints `locked`, and holds it until it is killed or its parent
 /// process ends.
+/// `store-stress toggle FILE` opens a registry on the store and toggles its flag `toggled` through the app's setter
+/// (`override =`) until it is killed, printing `done N` after every 100th toggle (N counted from 0).
 @main
 enum StoreStressTool {
     static func main() {
         let arguments = CommandLine.arguments
         if arguments.count == 3, arguments[1] == "hold" {
             hold(arguments[2])
+        }
+        if arguments.count == 3, arguments[1] == "toggle" {
+            toggle(arguments[2])
         }
         guard arguments.count >= 4, let store = try? FileOverrideStore(url: URL(fileURLWithPath: arguments[2])) else {
             FileHandle.standardError.write(
@@ -54,6 +59,28 @@ enum StoreStressTool {
                 while getppid() == parent { usleep(50_000) }
             }
             exit(0)
+        } catch {
+            FileHandle.standardError.write(Data("store-stress: \(error)\n".utf8))
+            exit(1)
+        }
+    }
+
+    /// The app of `toggle`: one flag.
+    struct ToggleFeatures: FeatureGroup {
+        let toggled = Feature()
+    }
+
+    static func toggle(_ file: String) -> Never {
+        do {
+            let store = try FileOverrideStore(url: URL(fileURLWithPath: file))
+            let features = FeatureRegistry(
+                ToggleFeatures(), store: store, options: RegistryOptions(storeWatchInterval: nil))
+            var index = 0
+            while true {
+                features.toggled.override = index.isMultiple(of: 2) ? .enabled : .disabled
+                if index % 100 == 99 { FileHandle.standardOutput.write(Data("done \(index)\n".utf8)) }
+                index += 1
+            }
         } catch {
             FileHandle.standardError.write(Data("store-stress: \(error)\n".utf8))
             exit(1)

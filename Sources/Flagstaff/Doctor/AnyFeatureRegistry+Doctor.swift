@@ -25,7 +25,13 @@ extension AnyFeatureRegistry {
     ///   nothing changes.
     @discardableResult
     package func fixStore() throws -> DoctorFixOutcome {
+        var finishPending: @Sendable () -> Void = {}
+        defer {
+            finishPending()
+            announceStoreError()
+        }
         let (outcome, change) = try core.writes.withLock { _ -> (DoctorFixOutcome, FeatureChange?) in
+            finishPending = writePendingAppWrites()  // the app's writes first: examined with the rest
             var fixed: [DoctorFinding] = []
             let after: StoreSnapshot
             do {
@@ -62,10 +68,10 @@ extension AnyFeatureRegistry {
                     }
                 }
             } catch {
-                recordStoreError(error)
+                setStoreError(error)
                 throw error
             }
-            core.state.withLock { $0.storeError = nil }
+            setStoreError(nil)
             let change = apply(after, origin: .local)
             let remaining = StoreDoctor.examine(self, snapshot: after, now: now)
             return (DoctorFixOutcome(fixed: fixed, remaining: remaining), change)

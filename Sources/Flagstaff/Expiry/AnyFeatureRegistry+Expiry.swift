@@ -119,7 +119,7 @@ extension AnyFeatureRegistry {
             if timer?.deadline == deadline { timer = nil }
         }
         let change = core.writes.withLock { _ -> FeatureChange? in
-            let snapshot = core.state.withLock { $0.storeSnapshot }
+            let snapshot = core.state.withLock { $0.storeContents }
             return apply(snapshot, origin: .expiry)
         }
         if let change { notify(change) }

@@ -221,6 +221,19 @@ open class AnyFeature: @unchecked Sendable {
         }
     }
 
+    /// Puts a value already known to be valid for this member in force at once and queues its write
+    /// (``AnyFeatureRegistry/writeFromApp(_:for:)``), or, outside a registry, puts it in force.
+    /// - Throws: `RegistryError.notInRegistry` when the registry has another member under this key.
+    func writeOverrideFromApp(_ value: OverrideValue?) throws {
+        if let registry {
+            guard registry.contains(self) else { throw RegistryError.notInRegistry(key) }
+            registry.writeFromApp(value, for: self)
+        } else {
+            _ = applyStored(value)
+            announceObservedChange()
+        }
+    }
+
     /// Puts a stored value (or no override) in force. Called by the registry for store entries.
     /// - Returns: whether the effective override changed, and why the value was refused, if it was.
     func applyStored(_ value: OverrideValue?) -> StoredValueOutcome { abstract() }

@@ -135,13 +135,17 @@ open class AnyFlag: AnyFeature, @unchecked Sendable {
 
     // MARK: Override
 
-    /// The local override. Setting it persists through the registry's override store and notifies
-    /// change subscribers.
+    /// The local override. Setting it puts the new value in force at once and persists it through the registry's
+    /// override store a moment later, off the calling thread (safe on the main thread: the setter never waits for
+    /// the store's lock or disk).
     ///
-    /// Setting it never throws: if the store cannot be written (corrupt or unwritable file) the override is
-    /// not applied and the error is kept in the registry's `storeError`. Use
-    /// `AnyFeatureRegistry.setOverride(_:for:)` to get the error. A flag not yet in a registry keeps the
-    /// override in memory only. Reading it inside `withObservationTracking` is tracked.
+    /// When the setter returns, `enabled`, this property, Observation trackers and the registry's change
+    /// subscribers already see the new value. The store is written on the registry's write queue, in order, a burst
+    /// of changes in one write (each change journaled); `await registry.flush()` waits until it is durable. Setting
+    /// it never throws: if the write fails (corrupt or unwritable file) the error is kept in the registry's
+    /// `storeError` (observable) and `lastRefusedChange`, and the flag goes back to the store's value. Use
+    /// `AnyFeatureRegistry.setOverride(_:for:)` to write at once and get the error. A flag not yet in a registry
+    /// keeps the override in memory only. Reading it inside `withObservationTracking` is tracked.
     public final var override: OverrideState {
         get {
             observeOverrideRead()
@@ -149,11 +153,7 @@ open class AnyFlag: AnyFeature, @unchecked Sendable {
         }
         set {
             if let registry {
-                do {
-                    try registry.setOverride(newValue, for: self)
-                } catch {
-                    registry.recordStoreError(error)
-                }
+                registry.writeFromApp(OverrideValue(newValue), for: self)
             } else {
                 overrideCell.store(newValue.cellValue, ordering: .relaxed)
                 announceObservedChange()

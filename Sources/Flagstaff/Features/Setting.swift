@@ -191,13 +191,17 @@ public final class Setting<Value: SettingValue>: AnyFeature, @unchecked Sendable
     @usableFromInline
     func refreshedRemoteValue() -> Value { refreshRemote().value }
 
-    /// The local override, or `nil` when there is none. Setting it persists the value through the registry's
-    /// store and notifies change subscribers; `nil` removes the override.
+    /// The local override, or `nil` when there is none. Setting it puts the value in force at once and persists it
+    /// through the registry's store a moment later, off the calling thread (safe on the main thread); `nil`
+    /// removes the override.
     ///
-    /// Setting never throws: an invalid value (out of range, not a choice) is refused — the value stays as it
-    /// was — and reported in the registry's ``AnyFeatureRegistry/lastRefusedChange``, as is a store that cannot be
-    /// written (also in `storeError`). Use ``setOverriddenValue(_:)`` to get the error. Reading it inside
-    /// `withObservationTracking` is tracked.
+    /// When the setter returns, ``value``, this property, Observation trackers and the registry's change
+    /// subscribers already see the new value; `await registry.flush()` waits until the store has it (a burst of
+    /// changes is one write, each change journaled). Setting never throws: an invalid value (out of range, not a
+    /// choice) is refused — the value stays as it was — and reported in the registry's
+    /// ``AnyFeatureRegistry/lastRefusedChange``; a write that fails is reported there and in `storeError`
+    /// (observable), and the setting goes back to the store's value. Use ``setOverriddenValue(_:)`` to write at
+    /// once and get the error. Reading it inside `withObservationTracking` is tracked.
     public var overriddenValue: Value? {
         get {
             observeOverrideRead()
@@ -205,7 +209,14 @@ public final class Setting<Value: SettingValue>: AnyFeature, @unchecked Sendable
         }
         set {
             do {
-                try setOverriddenValue(newValue)
+                if let newValue {
+                    try check(newValue)  // before encoding: an infinite Double would encode as null
+                    let stored = Value.storedValue(of: newValue)
+                    try validate(stored)
+                    try writeOverrideFromApp(stored)
+                } else {
+                    try writeOverrideFromApp(nil)
+                }
             } catch {
                 registry?.recordRefusedChange(RefusedChange(key: key, reason: "\(error)"))
             }

@@ -22,9 +22,15 @@ extension AnyFeatureRegistry {
 
     private func revert(_ action: (FileOverrideStore) throws -> UndoOutcome) throws -> UndoOutcome {
         guard let fileStore = store as? FileOverrideStore else { throw HistoryError(code: .noJournal) }
+        var finishPending: @Sendable () -> Void = {}
+        defer {
+            finishPending()
+            announceStoreError()
+        }
         let (outcome, change) = try core.writes.withLock { _ -> (UndoOutcome, FeatureChange?) in
+            finishPending = writePendingAppWrites()  // the app's writes first: undone in order
             let outcome = try action(fileStore)
-            core.state.withLock { $0.storeError = nil }
+            setStoreError(nil)
             return (
                 outcome, apply(StoreSnapshot(overrides: outcome.overrides, expiries: outcome.expiries), origin: .local)
             )

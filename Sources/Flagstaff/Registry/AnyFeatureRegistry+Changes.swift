@@ -38,6 +38,7 @@ extension AnyFeatureRegistry {
 
     /// Announces to the Observation framework the members queued while the registry held its locks.
     func announceObservedChanges() {
+        announceStoreError()
         let members = core.observedChanges.withLock { queued in
             defer { queued = [] }
             return queued

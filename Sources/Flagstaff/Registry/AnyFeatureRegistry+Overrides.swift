@@ -60,11 +60,8 @@ extension AnyFeatureRegistry {
     /// every `storeWatchInterval`).
     public func refreshFromStore() {
         let change = core.writes.withLock { _ in reloadFromStore(origin: .external) }
+        announceStoreError()
         if let change { notify(change) }
-    }
-
-    func recordStoreError(_ error: any Error) {
-        core.state.withLock { $0.storeError = error }
     }
 
     /// Keeps a change refused by a non-throwing setter (`Setting.overriddenValue`, `AnyFlag.override`).
@@ -98,16 +95,12 @@ extension AnyFeatureRegistry {
             // A store that tells its revision lets the next write apply only what it changed from these contents.
             let (overrides, revision) =
                 try (store as? any RevisionedOverrideStore)?.loadRevisioned() ?? (store.loadSnapshot(), nil)
-            core.state.withLock {
-                $0.storeError = nil
-                $0.storeSignature = signature
-            }
+            setStoreError(nil)
+            core.state.withLock { $0.storeSignature = signature }
             return apply(overrides, origin: origin, written: revision.map { (nil, $0) })
         } catch {
-            core.state.withLock {
-                $0.storeError = error
-                $0.storeSignature = signature
-            }
+            setStoreError(error)
+            core.state.withLock { $0.storeSignature = signature }
             return apply(StoreSnapshot(), origin: origin)
         }
     }
@@ -125,10 +118,38 @@ extension AnyFeatureRegistry {
         _ snapshot: StoreSnapshot, origin: FeatureChange.Origin?,
         written: (changes: [StoreSnapshot.ValueChange]?, revision: UInt64?)? = nil, members: WrittenMembers? = nil
     ) -> FeatureChange? {
-        let overrides = snapshot.liveOverrides(at: core.wallClock.now())
+        let now = core.wallClock.now()
+        let (changed, nextExpiry) = core.state.withLock { state in
+            applyHoldingState(snapshot, at: now, origin: origin, written: written, members: members, &state)
+        }
+        return finishApplying(changed, nextExpiry: nextExpiry, origin: origin)
+    }
+
+    /// What follows ``apply(_:origin:written:members:)`` once the state's lock is released: the expiry timer, the
+    /// generation, the change to notify.
+    func finishApplying(_ changed: [String], nextExpiry: Date?, origin: FeatureChange.Origin?) -> FeatureChange? {
+        scheduleExpiryTimer(at: nextExpiry)
+        guard !changed.isEmpty else { return nil }
+        core.generation.add(1, ordering: .releasing)
+        guard let origin else { return nil }
+        return FeatureChange(distinctKeys: changed, origin: origin)
+    }
+
+    /// ``apply(_:origin:written:members:)`` under the state's lock: `snapshot` is the store's contents; the app's
+    /// pending writes (``PendingAppWrites``) are put on top of them.
+    /// - Returns: the keys whose member changed, and the next expiry.
+    func applyHoldingState(
+        _ snapshot: StoreSnapshot, at now: Date, origin: FeatureChange.Origin?,
+        written: (changes: [StoreSnapshot.ValueChange]?, revision: UInt64?)?, members: WrittenMembers?,
+        _ state: inout RegistryState
+    ) -> (changed: [String], nextExpiry: Date?) {
+        state.storeContents = snapshot
+        // While the app has writes pending, what the store says changed is not what the members see change.
+        let pending = !state.appWrites.latest.isEmpty
+        let snapshot = pending ? state.appWrites.overlay(on: snapshot) : snapshot
+        let overrides = snapshot.liveOverrides(at: now)
         let nextExpiry = snapshot.expiries.filter { overrides[$0.key] != nil }.values.map(\.expiresAt).min()
-        defer { scheduleExpiryTimer(at: nextExpiry) }
-        let changed: [String] = core.state.withLock { state in
+        let changed: [String] = {
             let previous = state.storedOverrides
             let previousHadExpiries = !state.storeSnapshot.expiries.isEmpty
             state.storedOverrides = overrides
@@ -136,7 +157,7 @@ extension AnyFeatureRegistry {
             state.storeRevision = written?.revision ?? nil
             // Distinct keys, collected in an array: the change makes a set of them only if a subscriber reads it.
             var changed: [String] = []
-            if let written = written?.changes, origin != nil, state.problems.isEmpty, !previousHadExpiries,
+            if let written = written?.changes, !pending, origin != nil, state.problems.isEmpty, !previousHadExpiries,
                 snapshot.expiries.isEmpty
             {
                 // Only what the store says differs (no expiry: every stored value is in force before and after),
@@ -168,11 +189,8 @@ extension AnyFeatureRegistry {
             }
             // Members sharing a key (a duplicate-key problem) may each have noted it.
             return state.problems.isEmpty ? changed : Array(Set(changed))
-        }
-        guard !changed.isEmpty else { return nil }
-        core.generation.add(1, ordering: .releasing)
-        guard let origin else { return nil }
-        return FeatureChange(distinctKeys: changed, origin: origin)
+        }()
+        return (changed, nextExpiry)
     }
 
     /// From this many written keys, a registry applies them on two threads.

@@ -4,6 +4,9 @@ extension AnyFeatureRegistry {
     /// Writes a change in one store write (one undo step), serialised with every other write, then applies the new
     /// contents and notifies subscribers. Values are not checked here: callers check them against their members
     /// first (``setOverrideValues(_:)``), or know them valid (on/off for the console's flags).
+    ///
+    /// The app's writes still pending (``writeFromApp(_:for:)``) are written first, so that changes reach the store in
+    /// the order they were made.
     /// - Parameters:
     ///   - change: the keys and what to do to each.
     ///   - policy: whether members whose declaration already gives them the value asked get an override anyway.
@@ -15,7 +18,13 @@ extension AnyFeatureRegistry {
     package func write(
         _ change: OverrideChange, policy: OverrideWritePolicy = .writeEveryValue, members: WrittenMembers? = nil
     ) throws -> OverrideWriteResult {
+        var finishPending: @Sendable () -> Void = {}
+        defer {
+            finishPending()
+            announceStoreError()
+        }
         let (result, notice) = try core.writes.withLock { _ -> (OverrideWriteResult, FeatureChange?) in
+            finishPending = writePendingAppWrites()
             var change = change
             var skipped = 0
             if policy == .skipDefaults { (change, skipped) = skippingDefaults(change, members: members) }
@@ -30,10 +39,10 @@ extension AnyFeatureRegistry {
                     write = RevisionedWrite(snapshot: try store.write(change), revision: 0, changes: nil)
                 }
             } catch {
-                recordStoreError(error)
+                setStoreError(error)
                 throw error
             }
-            core.state.withLock { $0.storeError = nil }
+            setStoreError(nil)
             let notice = apply(
                 write.snapshot, origin: .local, written: (write.changes, revisioned == nil ? nil : write.revision),
                 members: members)

@@ -110,8 +110,14 @@ public class AnyFeatureRegistry: @unchecked Sendable {
 
     /// The last error from the override store (unreadable or corrupt file, failed write), or `nil`.
     ///
-    /// While the store cannot be read, flags read their defaults; a corrupt file is never overwritten.
-    public var storeError: (any Error)? { core.state.withLock { $0.storeError } }
+    /// While the store cannot be read, flags read their defaults; a corrupt file is never overwritten. A write of
+    /// ``AnyFlag/override`` or ``Setting/overriddenValue``, which happens after the setter has returned
+    /// (``flush()``), reports its failure here. Reading it inside `withObservationTracking` (or a SwiftUI view's
+    /// body) is tracked: the tracker is told when it changes.
+    public var storeError: (any Error)? {
+        core.registrar.access(self, keyPath: \.storeError)
+        return core.state.withLock { $0.storeError }
+    }
 
     /// Every override in force in the store, including keys this registry does not declare (flags as
     /// `"on"`/`"off"`); overrides that have expired are left out (see ``expiredOverrides``).

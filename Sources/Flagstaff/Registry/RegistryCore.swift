@@ -1,4 +1,5 @@
 import Foundation
+import Observation
 import Synchronization
 
 /// The mutable state of a registry, behind locks. Kept in its own object so that reflection over a registry
@@ -41,6 +42,10 @@ final class RegistryCore: Sendable {
     let observedChanges = AnnotatedMutex<[AnyFeature]>([])
     /// Serialises store read-modify-write + apply, so snapshots are applied in the order they were written.
     let writes = AnnotatedMutex(())
+    /// Where the app's writes (``PendingAppWrites``) are written to the store, in order, off the thread that made them.
+    let appWriteQueue = DispatchQueue(label: "Flagstaff.AnyFeatureRegistry.appWrites", qos: .utility)
+    /// Tells the Observation framework about ``AnyFeatureRegistry/storeError``.
+    let registrar = ObservationRegistrar()
     /// Held while the search index is built, so concurrent first searches build it once; counts the builds.
     let indexBuilds = AnnotatedMutex(0)
     private let watcher = AnnotatedMutex<Task<Void, Never>?>(nil)
@@ -80,10 +85,17 @@ struct RegistryState: @unchecked Sendable {
     var rootFeatures: [AnyFeature] = []
     var problems: [RegistryProblem] = []
     var storeError: (any Error)?
+    /// Whether ``storeError`` changed since the Observation framework was last told.
+    var storeErrorChanged = false
     /// The overrides in force: the store's, less the expired ones.
     var storedOverrides: [String: OverrideValue] = [:]
-    /// The store's contents as last read or written, expired overrides included.
+    /// The store's contents as last read or written, expired overrides included, with the app's pending writes on
+    /// top (``appWrites``): what the members hold.
     var storeSnapshot = StoreSnapshot()
+    /// The store's contents as last read or written (``storeSnapshot`` without the app's pending writes).
+    var storeContents = StoreSnapshot()
+    /// The app's writes in force but not yet in the store.
+    var appWrites = PendingAppWrites()
     /// Why stored entries were refused by the member under their key.
     var valueProblems: [String: String] = [:]
     var lastRefusedChange: RefusedChange?

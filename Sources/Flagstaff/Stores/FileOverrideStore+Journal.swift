@@ -40,4 +40,54 @@ extension FileOverrideStore {
         }
         return id
     }
+
+    /// Appends the setter calls a write gathered (``OverrideChange/journalSteps``), each as a change of its own at its
+    /// own time, in one append (the caller holds the lock). A failure is kept in ``journalError``, as for a change.
+    /// - Returns: the last change's id, or `nil` when the store keeps no journal or `steps` is empty.
+    func journal(
+        steps: [(change: StoreSnapshot.ValueChange, time: Date)], note annotation: ChangeAnnotation, target: String
+    ) -> String? {
+        guard let journalOptions, !steps.isEmpty else { return nil }
+        let identity = ProcessIdentity.current
+        let origin = annotation.origin ?? ChangeOrigin.current ?? journalOptions.origin
+        let entries = steps.map { step in
+            JournalEntry(
+                time: step.time, change: ProcessIdentity.newChangeID(), key: step.change.key, old: step.change.old,
+                new: step.change.new, origin: origin, user: identity.user, pid: identity.pid, command: identity.command,
+                profile: annotation.profile, oldExpiresAt: step.change.oldExpiresAt,
+                newExpiresAt: step.change.newExpiresAt)
+        }
+        do {
+            try ChangeJournal(storePath: target, options: journalOptions).append(entries)
+            lastJournalError.withLock { $0 = nil }
+        } catch {
+            lastJournalError.withLock {
+                $0 = error as? OverrideStoreError ?? .unwritable(path: target, reason: "\(error)")
+            }
+        }
+        return entries.last?.change
+    }
+
+    /// The journal's changes for setter calls made one after another on `contents` (``OverrideChange/journalSteps``):
+    /// each call's key before and after it (with the expiry the key had before its first call), leaving out calls
+    /// that changed nothing (setting the value a key already had).
+    static func changes(of steps: [OverrideChange.JournalStep], from contents: StoreSnapshot) -> [(
+        change: StoreSnapshot.ValueChange, time: Date
+    )] {
+        var current: [String: OverrideValue?] = [:]
+        var result: [(change: StoreSnapshot.ValueChange, time: Date)] = []
+        result.reserveCapacity(steps.count)
+        for step in steps {
+            var entry = StoreSnapshot.ValueChange(key: step.key, old: nil, new: step.value)
+            if let known = current[step.key] {
+                entry.old = known
+            } else {
+                entry.old = contents.overrides[step.key]
+                entry.oldExpiresAt = entry.old == nil ? nil : contents.expiries[step.key]?.expiresAt
+            }
+            current[step.key] = .some(step.value)
+            if entry.changesSomething { result.append((entry, step.time)) }
+        }
+        return result
+    }
 }

@@ -205,12 +205,15 @@ public final class FileOverrideStore: RevisionedOverrideStore {
             var note = ChangeAnnotation.current ?? ChangeAnnotation()
             let change = try plan(snapshot.overrides, &note)
             let (sorted, changed) = StoreFileImage.merge(order, change, expiries: snapshot.expiries)
+            let steps = change.journalSteps.map { Self.changes(of: $0, from: snapshot) }
             guard !changed.isEmpty || !expired.isEmpty else {
-                return StoreWrite(snapshot: snapshot, changeID: nil, revision: base, baseRevision: base, changes: [])
+                // Setter calls that undid each other leave the file as it was, and are journaled all the same.
+                let id = steps.flatMap { journal(steps: $0, note: note, target: target) }
+                return StoreWrite(snapshot: snapshot, changeID: id, revision: base, baseRevision: base, changes: [])
             }
             snapshot.applyExpiries(of: change)
             return try finish(
-                snapshot, sorted: sorted, changed: changed, expired: expired,
+                snapshot, sorted: sorted, changed: changed, expired: expired, steps: steps,
                 otherMembers: contents?.otherMembers ?? [], base: base, note: note, target: target)
         }
     }
@@ -235,10 +238,12 @@ public final class FileOverrideStore: RevisionedOverrideStore {
 
     /// Encodes the new contents, replaces the file, journals the change (and the expired overrides it removed
     /// first) and keeps the file's image. `snapshot` is the contents before the change's values (its expiries
-    /// already applied); `changed` is put in force in it, on a second thread for a large change.
+    /// already applied); `changed` is put in force in it, on a second thread for a large change. `steps`, when
+    /// given, are journaled instead of `changed` (``OverrideChange/journalSteps``).
     private func finish(
         _ snapshot: StoreSnapshot, sorted: SortedOverrides, changed: [StoreSnapshot.ValueChange],
-        expired: [StoreSnapshot.ValueChange], otherMembers: [OverrideFileFormat.Contents.Member], base: UInt64,
+        expired: [StoreSnapshot.ValueChange], steps: [(change: StoreSnapshot.ValueChange, time: Date)]?,
+        otherMembers: [OverrideFileFormat.Contents.Member], base: UInt64,
         note: ChangeAnnotation, target: String
     ) throws -> StoreWrite {
         // The origin is a task-local of the caller: read here, as the file may be written on another thread.
@@ -263,7 +268,12 @@ public final class FileOverrideStore: RevisionedOverrideStore {
                 if !expired.isEmpty {
                     _ = journal(expired, note: ChangeAnnotation(origin: .expiry), target: target)
                 }
-                let change = changed.isEmpty ? nil : journal(changed, note: resolvedNote, target: target)
+                let change =
+                    if let steps {
+                        journal(steps: steps, note: resolvedNote, target: target)
+                    } else {
+                        changed.isEmpty ? nil : journal(changed, note: resolvedNote, target: target)
+                    }
                 return (data, revision, change)
             }
             written.withLock { $0 = result }

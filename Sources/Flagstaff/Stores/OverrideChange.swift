@@ -33,6 +33,21 @@ public struct OverrideChange: Sendable, Equatable, ExpressibleByDictionaryLitera
     public private(set) var edits: [Edit]
     /// The expiry of keys set that have one.
     public var expiries: [String: OverrideExpiry]
+    /// The setter calls this change gathers (``AnyFeatureRegistry`` coalescing an app's writes), in the order they
+    /// were made, or `nil`. A store that keeps a journal journals each as a change of its own, at its own time (what
+    /// the user did, one undo step each), instead of the change as one; the file gets the change, the last value of
+    /// each key.
+    package var journalSteps: [JournalStep]?
+
+    /// One setter call gathered in a change (``journalSteps``).
+    package struct JournalStep: Sendable, Equatable {
+        /// The key set.
+        package var key: String
+        /// The value set, `nil` for a removal.
+        package var value: OverrideValue?
+        /// When the setter was called.
+        package var time: Date
+    }
 
     /// A change by key: `nil` removes a key's override. The keys are sorted once here.
     /// - Parameters:
@@ -43,6 +58,7 @@ public struct OverrideChange: Sendable, Equatable, ExpressibleByDictionaryLitera
         keys = ByteOrderSort.sortedIndices(unsorted).map { unsorted[$0] }
         edits = keys.map { key in values[key].map(Edit.init) ?? .remove }
         self.expiries = expiries
+        journalSteps = nil
     }
 
     /// A change written as a dictionary literal: `["blueText": .on, "maxItems": nil]`; a key given twice takes its
@@ -60,6 +76,7 @@ public struct OverrideChange: Sendable, Equatable, ExpressibleByDictionaryLitera
         keys = sortedKeys
         self.edits = edits
         expiries = [:]
+        journalSteps = nil
     }
 
     /// The same edit for keys already in byte order, each once.

@@ -32,7 +32,7 @@ import Testing
         #expect(features.flag(forKey: "maxItems") == nil)
     }
 
-    @Test func overridesAreStoredAsPlainJSONAndRemovedWithNil() throws {
+    @Test func overridesAreStoredAsPlainJSONAndRemovedWithNil() async throws {
         let store = InMemoryOverrideStore()
         let features = FeatureRegistry(TypedFeatures(), store: store)
         features.cardColor.overriddenValue = "#000000"
@@ -43,6 +43,7 @@ import Testing
         var config = AppFeatureConfig.standard
         config.maxUploadSize = 1
         features.config.overriddenValue = config
+        try await features.flush()
         #expect(
             store.load().mapValues(\.json) == [
                 "cardColor": ##""#000000""##, "maxItems": "50", "ratio": "0.25", "theme": #""dark""#,
@@ -52,6 +53,7 @@ import Testing
         #expect(features.cardColor.value == "#000000" && features.cardColor.source == .override)
         #expect(features.config.value.maxUploadSize == 1)
         features.maxItems.overriddenValue = nil
+        try await features.flush()
         #expect(store.load()["maxItems"] == nil)
         #expect(features.maxItems.value == 20 && !features.maxItems.isOverridden)
         // A second registry on the same store reads the same values.
@@ -59,12 +61,13 @@ import Testing
         #expect(other.theme.value == .dark && other.config.value == config && other.compact.value)
     }
 
-    @Test func invalidValuesAreRefusedAndNothingChanges() throws {
+    @Test func invalidValuesAreRefusedAndNothingChanges() async throws {
         let store = InMemoryOverrideStore()
         let features = FeatureRegistry(TypedFeatures(), store: store)
         features.maxItems.overriddenValue = 30
         features.maxItems.overriddenValue = 500
         #expect(features.maxItems.value == 30)
+        try await features.flush()
         #expect(store.load()["maxItems"]?.json == "30")
         #expect(features.lastRefusedChange == RefusedChange(key: "maxItems", reason: "must be 1…100"))
         #expect(throws: SettingValueError("must be 1…100")) { try features.maxItems.setOverriddenValue(0) }
@@ -123,7 +126,7 @@ import Testing
         #expect(try Int.decode(stored: OverrideValue(json: "9223372036854775807")) == Int.max)
     }
 
-    @Test func storedValuesOfTheWrongTypeAreIgnoredReportedAndKept() throws {
+    @Test func storedValuesOfTheWrongTypeAreIgnoredReportedAndKept() async throws {
         let store = InMemoryOverrideStore([
             "maxItems": try OverrideValue(json: #""lots""#), "blueText": try OverrideValue(json: "3"),
             "theme": OverrideValue(string: "purple"), "ratio": try OverrideValue(json: "0.75"),
@@ -140,13 +143,14 @@ import Testing
                 #"stored value "purple" for "theme" ignored: must be one of light, dark, system"#,
             ])
         features.cardColor.overriddenValue = "#111111"
+        try await features.flush()
         #expect(store.load()["maxItems"]?.json == #""lots""#, "left in the store")
         // Fixing the entry clears the problem.
         features.maxItems.overriddenValue = 7
         #expect(features.storedValueProblems.map(\.key) == ["blueText", "theme"])
     }
 
-    @Test func storeFilesWrittenBeforeSettingsLoadUnchanged() throws {
+    @Test func storeFilesWrittenBeforeSettingsLoadUnchanged() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -158,6 +162,7 @@ import Testing
         #expect(features.blueText.enabled && features.storedValueProblems.isEmpty)
         features.maxItems.overriddenValue = 42
         features.theme.overriddenValue = .light
+        try await features.flush()
         let written = try String(contentsOf: url, encoding: .utf8)
         #expect(
             written

@@ -66,7 +66,7 @@ import Testing
         #expect(broken.problems.first?.contains("FLAGSTAFF_OVERRIDES") == true)
     }
 
-    @Test func launchValuesWinOverStoredOverridesAndAreNeverWritten() throws {
+    @Test func launchValuesWinOverStoredOverridesAndAreNeverWritten() async throws {
         let store = InMemoryOverrideStore(["blueText": .off, "maxItems": try OverrideValue(json: "9")])
         let features = registry(
             environment: ["FLAGSTAFF_OVERRIDES": "blueText=on,maxItems=50,theme=dark"], arguments: [], store: store)
@@ -81,6 +81,7 @@ import Testing
             features.maxItems.explanation.chain.map(\.source.displayName) == ["launch", "override", "default"])
         #expect(features.maxItems.explanation.chain.first?.detail == "FLAGSTAFF_OVERRIDES")
         features.maxItems.overriddenValue = 11
+        try await features.flush()
         #expect(features.maxItems.value == 50, "QA changes go to the store; the launch value still decides")
         #expect(store.load()["maxItems"]?.json == "11")
         #expect(store.load()["theme"] == nil && store.load()["blueText"] == .off)

@@ -85,7 +85,7 @@ import Testing
         #expect(registry.allFeatures.allSatisfy { $0 is AnyFlag })
     }
 
-    @Test func aHandWrittenManifestBuildsEveryKindOfSetting() throws {
+    @Test func aHandWrittenManifestBuildsEveryKindOfSetting() async throws {
         let text = """
             {"name": "Moments",
              "flags": [{"key": "blueText"}],
@@ -112,6 +112,7 @@ import Testing
         #expect(maxItems.value == 20, "out of range: refused")
         #expect(registry.lastRefusedChange?.key == "maxItems")
         maxItems.overriddenValue = 50
+        try await registry.flush()
         #expect(store.load()["maxItems"]?.json == "50")
         let ratio = try #require(registry.feature(forKey: "ratio") as? Setting<Double>)
         #expect(ratio.value == 0.5)

@@ -6,13 +6,15 @@ import Testing
 @testable import Flagstaff
 
 @Suite struct RegistryTests {
-    @Test func overridesPersistInTheStoreAndResetRemovesTheKey() throws {
+    @Test func overridesPersistInTheStoreAndResetRemovesTheKey() async throws {
         let store = InMemoryOverrideStore()
         let features = FeatureRegistry(AppFeatures(), store: store)
         features.list.infiniteScroll.override = .enabled
         features.blueText.override = .disabled
+        try await features.flush()
         #expect(store.load() == ["list.infiniteScroll": .enabled, "blueText": .disabled])
         features.blueText.override = .featureDefault
+        try await features.flush()
         #expect(store.load() == ["list.infiniteScroll": .enabled])
         #expect(features.overriddenFeatures.map(\.key) == ["list.infiniteScroll"])
     }

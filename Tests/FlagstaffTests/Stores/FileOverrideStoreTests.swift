@@ -42,11 +42,12 @@ import Testing
         #expect(try store.load() == Dictionary(uniqueKeysWithValues: keys.map { ($0, OverrideValue.on) }))
     }
 
-    @Test func registryKeepsUnknownKeys() throws {
+    @Test func registryKeepsUnknownKeys() async throws {
         try Data(#"{"version":1,"overrides":{"someOtherApp.flag":"on"}}"#.utf8).write(to: file)
         let features = FeatureRegistry(
             AppFeatures(), store: try FileOverrideStore(url: file), options: RegistryOptions(storeWatchInterval: nil))
         features.blueText.override = .enabled
+        try await features.flush()
         let store = try FileOverrideStore(url: file)
         #expect(try store.load() == ["someOtherApp.flag": .enabled, "blueText": .enabled])
     }
@@ -85,7 +86,7 @@ import Testing
         #expect(try store.load()["blueText"] == OverrideValue(string: "maybe"))
     }
 
-    @Test func registryOnCorruptFileFallsBackToDefaultsAndLosesNothing() throws {
+    @Test func registryOnCorruptFileFallsBackToDefaultsAndLosesNothing() async throws {
         let corrupt = Data(#"{"version":1,"overrides":{"blueText":"on""#.utf8)
         try corrupt.write(to: file)
         let features = FeatureRegistry(
@@ -93,7 +94,8 @@ import Testing
         #expect(features.storeError is OverrideStoreError)
         #expect(!features.blueText.enabled)
         #expect(throws: OverrideStoreError.self) { try features.setOverride(.enabled, for: features.debugLogging) }
-        features.blueText.override = .enabled  // the non-throwing setter records the error
+        features.blueText.override = .enabled  // the non-throwing setter records the error once its write fails
+        await #expect(throws: OverrideStoreError.self) { try await features.flush() }
         #expect(!features.blueText.enabled)
         #expect(features.storeError != nil)
         #expect(try Data(contentsOf: file) == corrupt)
