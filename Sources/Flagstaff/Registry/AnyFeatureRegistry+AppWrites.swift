@@ -14,16 +14,21 @@ extension AnyFeatureRegistry {
     /// calling thread. Call `flush()` where the value must be durable: before the process exits, when the app moves
     /// to the background, before another process reads the store. Writes still pending when the process ends are
     /// lost.
-    /// - Throws: the store's error, when a write this call waited for failed (the same error is in ``storeError``;
-    ///   the members whose write failed went back to the store's values).
+    /// - Throws: the store's error, when a write this call waited for failed, or when the last write failed before
+    ///   this call and no earlier `flush()` reported it (the same error is in ``storeError``; the members whose write
+    ///   failed went back to the store's values).
     public func flush() async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            let idle = core.state.withLock { state in
-                if state.appWrites.isIdle { return true }
+            let idle: (Bool, (any Error)?) = core.state.withLock { state in
+                if state.appWrites.isIdle { return (true, state.appWrites.takeUnreportedFailure()) }
                 state.appWrites.wait(continuation)
-                return false
+                return (false, nil)
             }
-            if idle { continuation.resume() }
+            switch idle {
+            case (true, let failure?): continuation.resume(throwing: failure)
+            case (true, nil): continuation.resume()
+            case (false, _): break
+            }
         }
     }
 

@@ -21,6 +21,10 @@ struct PendingAppWrites: Sendable {
     var isDraining = false
     /// The ``AnyFeatureRegistry/flush()`` calls waiting.
     private var waiters: [Waiter] = []
+    /// The error of a write that failed with no ``AnyFeatureRegistry/flush()`` waiting for it, for the next flush
+    /// to throw: a flush promises that what the app set is durable, so it must not return quietly just because the
+    /// failed write finished first. A later successful write clears it.
+    private var unreportedFailure: (any Error)?
 
     /// A ``AnyFeatureRegistry/flush()`` call waiting for every call up to `through` to finish.
     struct Waiter: Sendable {
@@ -80,6 +84,9 @@ struct PendingAppWrites: Sendable {
         finishedThrough = max(finishedThrough, through)
         if let failure {
             for index in waiters.indices { waiters[index].failure = failure }
+            unreportedFailure = waiters.isEmpty ? failure : nil
+        } else {
+            unreportedFailure = nil
         }
         let done = waiters.filter { $0.through <= finishedThrough }
         waiters.removeAll { $0.through <= finishedThrough }
@@ -89,5 +96,12 @@ struct PendingAppWrites: Sendable {
     /// Adds a ``AnyFeatureRegistry/flush()`` call waiting for every call made so far.
     mutating func wait(_ continuation: CheckedContinuation<Void, any Error>) {
         waiters.append(Waiter(through: lastSequence, continuation: continuation))
+    }
+
+    /// The error a ``AnyFeatureRegistry/flush()`` that finds nothing pending throws: that of the last write, when it
+    /// failed and no flush has reported it yet (it is reported once).
+    mutating func takeUnreportedFailure() -> (any Error)? {
+        defer { unreportedFailure = nil }
+        return unreportedFailure
     }
 }

@@ -1,3 +1,4 @@
+import FlagstaffTestSupport
 import FlagstaffTesting
 import Foundation
 import Testing
@@ -95,7 +96,9 @@ import Testing
         #expect(!features.blueText.enabled)
         #expect(throws: OverrideStoreError.self) { try features.setOverride(.enabled, for: features.debugLogging) }
         features.blueText.override = .enabled  // the non-throwing setter records the error once its write fails
+        // Whether the write failed before `flush()` or while it waited, the flush reports it, once.
         await #expect(throws: OverrideStoreError.self) { try await features.flush() }
+        await #expect(throws: Never.self) { try await features.flush() }
         #expect(!features.blueText.enabled)
         #expect(features.storeError != nil)
         #expect(try Data(contentsOf: file) == corrupt)
@@ -104,6 +107,19 @@ import Testing
         features.refreshFromStore()
         #expect(features.storeError == nil)
         #expect(features.blueText.enabled)
+    }
+
+    /// `flush()` promises durability: a write that failed before it was called is still reported (once).
+    @Test func aFlushAfterTheWriteAlreadyFailedStillThrows() async throws {
+        try Data(#"{"version":1,"overrides":{"blueText":"on""#.utf8).write(to: file)
+        let features = FeatureRegistry(
+            AppFeatures(), store: try FileOverrideStore(url: file), options: RegistryOptions(storeWatchInterval: nil))
+        features.blueText.override = .enabled
+        #expect(features.blueText.enabled, "in force at once")
+        // The member goes back to the store's value when its write fails: the write is over before the flush.
+        #expect(await eventually { !features.blueText.enabled })
+        await #expect(throws: OverrideStoreError.self) { try await features.flush() }
+        await #expect(throws: Never.self) { try await features.flush() }
     }
 
     @Test func directoryIsNotAStore() throws {
