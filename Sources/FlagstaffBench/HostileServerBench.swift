@@ -351,15 +351,7 @@ final class HostileServer: @unchecked Sendable {
     }
 
     private func write(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
-        var offset = 0
-        while offset < bytes.count {
-            let sent = bytes[offset...].withUnsafeBytes {
-                Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
-            }
-            if sent <= 0 { return false }
-            offset += sent
-        }
-        return true
+        SlowConnectServer.send(fd, bytes: bytes)
     }
 
     /// A gzip member of `megabytes` MiB of zero bytes, made by the system's `gzip`.

@@ -340,16 +340,7 @@ enum ServeStalledBench {
         }
 
         func send(_ text: String) -> Bool {
-            let bytes = Array(text.utf8)
-            var offset = 0
-            while offset < bytes.count {
-                let sent = bytes[offset...].withUnsafeBytes {
-                    Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
-                }
-                if sent <= 0 { return false }
-                offset += sent
-            }
-            return true
+            SlowConnectServer.send(fd, text)
         }
     }
 

@@ -284,7 +284,11 @@ final class SlowConnectServer: @unchecked Sendable {
     }
 
     static func send(_ fd: Int32, _ text: String) -> Bool {
-        let bytes = Array(text.utf8)
+        send(fd, bytes: Array(text.utf8))
+    }
+
+    /// Writes every byte to a socket (no `SIGPIPE`); `false` when the peer is gone.
+    static func send(_ fd: Int32, bytes: [UInt8]) -> Bool {
         var offset = 0
         while offset < bytes.count {
             let sent = bytes[offset...].withUnsafeBytes {
