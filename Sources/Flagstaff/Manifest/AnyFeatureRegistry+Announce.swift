@@ -58,7 +58,10 @@ extension AnyFeatureRegistry {
         do {
             let url = try store.announcedManifestURL()
             var manifest = announcedManifest(at: options.wallClock.date)
-            if let previous = try? RegistryManifest.decode(try Data(contentsOf: url), source: url.path),
+            // One of Flagstaff's own files: read never through a link, and a FIFO or device is refused, not waited
+            // on (docs/files.md). Anything unreadable counts as absent; the write then says what is wrong.
+            if let data = try? BoundedFileReader.read(url.path, limit: 256 << 20, followingLinks: false),
+                let previous = try? RegistryManifest.decode(data, source: url.path),
                 let time = previous.app?.reportedAt
             {
                 manifest.app?.reportedAt = time
