@@ -154,6 +154,8 @@ import Testing
             AppFeatures(), store: store, options: RegistryOptions(storeWatchInterval: .milliseconds(500), clock: clock))
         let stream = two.changes
         one.blueText.override = .enabled
+        // The app's setter writes the store a moment later: the watcher must find it written when it looks.
+        try await one.flush()
         try await clock.waitForSleepers()  // two's watcher waits for its next check
         clock.advance(by: .milliseconds(500))
         var iterator = stream.makeAsyncIterator()
