@@ -159,7 +159,9 @@ let package = Package(
                 "FlagstaffTestSupport", "FlagstaffCLI",
             ]
         ),
-        .testTarget(name: "FlagstaffCLITests", dependencies: ["Flagstaff", "FlagstaffCLI", "FlagstaffTestSupport"]),
+        .testTarget(
+            name: "FlagstaffCLITests",
+            dependencies: ["Flagstaff", "FlagstaffCLI", "FlagstaffRemote", "FlagstaffTestSupport"]),
         .testTarget(name: "FlagstaffFuzzTests", dependencies: ["FlagstaffFuzz"]),
     ],
     swiftLanguageModes: [.v6]

@@ -26,6 +26,34 @@ extension AnyFeatureRegistry {
         makeFeature: (RegistryManifest.Flag) -> AnyFeature? = { _ in nil }
     ) throws {
         self.init(name: options.name ?? manifest.name, store: store, options: options)
+        let batches = try Self.memberBatches(
+            of: manifest, settingSource: settingSource, makeFeature: makeFeature, declared: { _ in false })
+        reserveCapacity(forAdditionalFlags: batches.reduce(0) { $0 + $1.members.count })
+        for batch in batches {
+            configureGroups(of: batch)
+            try registerUnpublished(batch.members, in: batch.path)
+        }
+        finishSetUp()
+        releaseFreedMemory()
+    }
+
+    /// The members of a manifest, a batch per group (the top level first, then each group before its subgroups),
+    /// built as ``init(manifest:store:options:settingSource:makeFeature:)`` builds them; keys `declared` says are
+    /// taken are left out.
+    struct ManifestBatch {
+        /// The group's dot-separated path, `nil` for the top level.
+        let path: String?
+        /// The label and description of each group on the path that the manifest describes, by path.
+        let groups: [(path: String, label: String?, description: String?)]
+        let members: [AnyFeature]
+        /// Keys of the manifest left out because `declared` said they are taken.
+        let skipped: Int
+    }
+
+    static func memberBatches(
+        of manifest: RegistryManifest, settingSource: (any SettingRemoteSource)?,
+        makeFeature: (RegistryManifest.Flag) -> AnyFeature?, declared: (String) -> Bool
+    ) throws -> [ManifestBatch] {
         // An announced manifest: what only the app can evaluate is shown as the app reported it.
         let settingSource = settingSource ?? manifest.app.map { _ in AppReportSource(manifest) }
         func build(_ flag: RegistryManifest.Flag) -> AnyFeature {
@@ -40,27 +68,64 @@ extension AnyFeatureRegistry {
             }
             return ManifestFeature(flag)
         }
-        func members(_ flags: [RegistryManifest.Flag], _ settings: [RegistryManifest.Setting]) throws -> [AnyFeature] {
-            guard !settings.isEmpty else { return flags.map(build) }
-            return try flags.map(build) + settings.map { try Self.makeSetting($0, source: settingSource) }
+        var batches: [ManifestBatch] = []
+        func batch(
+            _ flags: [RegistryManifest.Flag], _ settings: [RegistryManifest.Setting], path: String?,
+            group: (path: String, label: String?, description: String?)?
+        ) throws {
+            let newFlags = flags.filter { !declared($0.key) }
+            let newSettings = settings.filter { !declared($0.key) }
+            let members = try newFlags.map(build) + newSettings.map { try makeSetting($0, source: settingSource) }
+            batches.append(
+                ManifestBatch(
+                    path: path, groups: group.map { [$0] } ?? [], members: members,
+                    skipped: flags.count + settings.count - members.count))
         }
         func add(_ groups: [RegistryManifest.Group], parent: String?) throws {
             for group in groups {
                 let path = parent.map { "\($0).\(group.key)" } ?? group.key
-                let chain = self.group(chainFor: path.split(separator: ".").map(String.init))
-                chain.last?.configureFromManifest(label: group.label, description: group.description)
-                try registerUnpublished(members(group.flags, group.settings), in: path)
+                try batch(group.flags, group.settings, path: path, group: (path, group.label, group.description))
                 try add(group.groups, parent: path)
             }
         }
-        func count(_ groups: [RegistryManifest.Group]) -> Int {
-            groups.reduce(0) { $0 + $1.flags.count + $1.settings.count + count($1.groups) }
-        }
-        reserveCapacity(forAdditionalFlags: manifest.flags.count + manifest.settings.count + count(manifest.groups))
-        try registerUnpublished(members(manifest.flags, manifest.settings), in: nil)
+        try batch(manifest.flags, manifest.settings, path: nil, group: nil)
         try add(manifest.groups, parent: nil)
-        finishSetUp()
-        releaseFreedMemory()
+        return batches
+    }
+
+    /// Creates the groups of a batch's path and gives them the manifest's label and description.
+    func configureGroups(of batch: ManifestBatch) {
+        for group in batch.groups {
+            let chain = self.group(chainFor: group.path.split(separator: ".").map(String.init))
+            chain.last?.configureFromManifest(label: group.label, description: group.description)
+        }
+    }
+
+    /// What ``adopt(_:)`` did with an app's announced manifest.
+    package struct ManifestAdoption: Sendable, Equatable {
+        /// Members the registry did not have, now registered.
+        package var added: Int
+        /// Members of the manifest whose key the registry declares already (its own declaration is kept).
+        package var alreadyDeclared: Int
+    }
+
+    /// Registers the members of an app's announced manifest that this registry lacks, in the manifest's groups,
+    /// built as ``init(manifest:store:options:settingSource:makeFeature:)`` builds them (what only the app can
+    /// evaluate is shown as the app reported it); a key the registry declares already keeps its declaration. For
+    /// `flagstaff serve` and `console --serve`, which show and serve the registries linked apps send them.
+    /// - Returns: how many members were added, and how many were declared already.
+    /// - Throws: `RegistryError` for an invalid key, `ManifestError` for a setting whose default, range or choices
+    ///   do not fit its type; nothing of the manifest is registered then.
+    package func adopt(_ manifest: RegistryManifest) throws -> ManifestAdoption {
+        let batches = try Self.memberBatches(
+            of: manifest, settingSource: nil, makeFeature: { _ in nil },
+            declared: { [self] in feature(forKey: $0) != nil })
+        let added = batches.reduce(0) { $0 + $1.members.count }
+        let skipped = batches.reduce(0) { $0 + $1.skipped }
+        guard added > 0 else { return ManifestAdoption(added: 0, alreadyDeclared: skipped) }
+        for batch in batches where !batch.members.isEmpty { configureGroups(of: batch) }
+        try register(batches.filter { !$0.members.isEmpty }.map { ($0.members, $0.path) })
+        return ManifestAdoption(added: added, alreadyDeclared: skipped)
     }
 
     /// Describes this registry as a manifest (flags, settings, groups, defaults, kinds, ranges, choices,

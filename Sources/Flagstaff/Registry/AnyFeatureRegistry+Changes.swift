@@ -17,7 +17,7 @@ extension AnyFeatureRegistry {
         return ChangeSubscription { core.state.withLock { _ = $0.subscribers.removeValue(forKey: id) } }
     }
 
-    /// A number that moves whenever an override or remote value changes, as the change is applied (before the
+    /// A number that moves whenever an override or remote value changes or members are registered, as the change is applied (before the
     /// subscribers of ``onChange(_:)`` are called): a cache built from the registry's values is current while it
     /// has not moved.
     package var changeGeneration: UInt64 { core.generation.load(ordering: .acquiring) }

@@ -107,15 +107,32 @@ extension AnyFeatureRegistry {
     ///   - groupPath: the dot-separated keys of the group to put them in, or `nil` for the top level.
     /// - Throws: `RegistryError.invalidKey` (no or bad key), `RegistryError.duplicateKey`.
     public func register(_ features: [AnyFeature], in groupPath: String? = nil) throws {
+        try register([(features, groupPath)])
+    }
+
+    /// Registers several batches of flags, each in its group, and publishes them once. Every key is checked
+    /// before any batch is added: an invalid key registers nothing; a duplicate key stops at its batch (the
+    /// batches before it stay registered).
+    /// - Throws: `RegistryError.invalidKey`, `RegistryError.duplicateKey`.
+    func register(_ batches: [(members: [AnyFeature], groupPath: String?)]) throws {
+        for member in batches.lazy.flatMap(\.members) {
+            guard let key = member.explicitKey else {
+                throw RegistryError.invalidKey(
+                    member.label, reason: "a flag registered at runtime needs an explicit key: Feature(key: \"…\")")
+            }
+            if let problem = Self.keyProblem(key) { throw RegistryError.invalidKey(key, reason: problem) }
+        }
         defer {
             core.publishMembers()
-            let added = features.filter { $0.registry === self }
+            let added = batches.flatMap(\.members).filter { $0.registry === self }
             applyLaunchOverrides(to: added, reportingUnknownKeys: false)
             for feature in added { feature.recordLaunchValue() }
+            // A cache built from the registry's members (what `serve` serves) is stale now.
+            if !added.isEmpty { core.generation.add(1, ordering: .releasing) }
             announceObservedChanges()
             if !added.isEmpty { announceBesideStore() }
         }
-        try registerUnpublished(features, in: groupPath)
+        for batch in batches { try registerUnpublished(batch.members, in: batch.groupPath) }
     }
 
     /// Adds flags without publishing a new lookup table or recording launch values (the caller does both).

@@ -60,7 +60,8 @@ struct ConsoleCommand: ParsableCommand {
         // Only the registry and the store's location are kept: the decoded manifest is released before the
         // console opens.
         let (registry, storeURL) = try { () throws -> (AnyFeatureRegistry, URL) in
-            let loaded = try RegistryLoader.load(source, watchStore: true)
+            // `console --serve` with no registry named shows the registries linked apps announce to it.
+            let loaded = try RegistryLoader.load(source, watchStore: true, unnamed: serve == nil ? .demo : .linkedApps)
             // "Launch" is the app's, from the store's launch snapshot, as for `flagstaff pending-restart`.
             try LaunchBaseline.load(forStore: loaded.storeURL).install(in: loaded.registry)
             return (loaded.registry, loaded.storeURL)

@@ -141,13 +141,15 @@ final class ServeConsoleSource: ServedEvaluationReport {
             ConnectedApp(
                 name: client.name, sdk: client.sdk, address: client.address,
                 connection: .streaming(client.kind == .unleash ? "Unleash" : "OFREP"), lastSeen: client.lastSeen,
-                freshness: client.revision == nil ? .notFetched : Self.freshness(behind))
+                freshness: client.revision == nil ? .notFetched : Self.freshness(behind),
+                registry: server.announcements.announcement(ofClient: client.name)?.summary)
         }
         let polling = server.clients.clients.compactMap { client -> ConnectedApp? in
             guard let etag = client.servedETag, !streaming.contains(client.name) else { return nil }
             return ConnectedApp(
                 name: client.name, sdk: client.sdk, address: client.addressText, connection: .polling,
-                lastSeen: client.lastSeen, freshness: Self.freshness(server.feed.changesBehind(etag: etag)))
+                lastSeen: client.lastSeen, freshness: Self.freshness(server.feed.changesBehind(etag: etag)),
+                registry: server.announcements.announcement(ofClient: client.name)?.summary)
         }
         return streamed + polling
     }

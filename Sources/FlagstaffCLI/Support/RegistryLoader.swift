@@ -36,6 +36,17 @@ enum RegistryLoader {
 
     /// The store name of the demo registry (`~/.config/flagstaff/demo.json`).
     static let demoStoreName = "demo"
+    /// The registry `console --serve` opens when none is named: empty until linked apps announce theirs, on the
+    /// store `~/.config/flagstaff/linked-apps.json`.
+    static let linkedAppsStoreName = "linked-apps"
+
+    /// What to open when neither `--manifest`, `--store` nor `--demo` names a registry.
+    enum Unnamed {
+        /// The built-in demo registry (`flagstaff` with no arguments).
+        case demo
+        /// An empty registry that linked apps fill with theirs (`console --serve`).
+        case linkedApps
+    }
 
     /// Opens the registry.
     /// - Parameters:
@@ -50,11 +61,12 @@ enum RegistryLoader {
     static func load(
         _ options: RegistrySourceOptions, environment: [String: String] = CommandContext.current.environment,
         watchStore: Bool = false, store requirement: StoreRequirement = .readable,
-        notingStoredValueProblems: Bool = true
+        notingStoredValueProblems: Bool = true, unnamed: Unnamed = .demo
     ) throws -> LoadedRegistry {
         var manifestPath = options.manifestPath(environment: environment)
         let explicitStore = options.storePath(environment: environment)
         let demo = options.wantsDemo(environment: environment)
+        let linkedApps = unnamed == .linkedApps && manifestPath == nil && explicitStore == nil && !demo
         var announced = false
         if manifestPath == nil, !demo, let explicitStore {
             let path = try announcedManifestPath(forStore: explicitStore)
@@ -72,7 +84,8 @@ enum RegistryLoader {
         if let explicitStore { try checkStoreDirectory(explicitStore) }
         let storeURL =
             explicitStore.map { URL(fileURLWithPath: $0) }
-            ?? FileOverrideStore.defaultURL(name: manifest?.name ?? demoStoreName)
+            ?? FileOverrideStore.defaultURL(
+                name: manifest?.name ?? (linkedApps ? linkedAppsStoreName : demoStoreName))
         let wallClock = try CommandClock.wallClock(environment: environment)
         let store: FileOverrideStore
         do {
@@ -86,7 +99,7 @@ enum RegistryLoader {
         }
         OpenedStores.current?.add(store)
         let registryOptions = RegistryOptions(
-            name: manifest == nil ? DemoFeatures.displayName : nil,
+            name: manifest == nil ? (linkedApps ? "Linked apps" : DemoFeatures.displayName) : nil,
             storeWatchInterval: watchStore ? .milliseconds(500) : nil,
             assertOnProblems: false,
             // `flagstaff` opens the app's registry, or someone's manifest: it never announces one of its own.
@@ -107,6 +120,8 @@ enum RegistryLoader {
             } catch {
                 throw CLIFailure.runtime("\(manifestPath): cannot build the registry: \(error)")
             }
+        } else if linkedApps {
+            registry = AnyFeatureRegistry(store: store, options: registryOptions)
         } else {
             let demo = DemoFeatures.registry(store: store, options: registryOptions)
             remoteConfig = demo.remoteConfig

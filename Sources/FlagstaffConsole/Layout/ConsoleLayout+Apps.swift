@@ -53,7 +53,8 @@ extension ConsoleLayout {
         return parts.joined(separator: dot)
     }
 
-    /// An app's two lines: `ios-app  unleash-client-swift:2.1.0`, then
+    /// An app's two lines: `ios-app  unleash-client-swift:2.1.0` (and `· registry Moments · 42 members (…)` when it
+    /// announced its registry), then
     /// `  streaming (Unleash) · 127.0.0.1:50122 · seen 2 s ago · up to date`.
     static func appLines(_ app: ConnectedApp, _ context: Context) -> [String] {
         let dot = " \(context.glyphs.dot) "
@@ -66,7 +67,8 @@ extension ConsoleLayout {
             [connection] + (app.address.map { [context.clean($0)] } ?? [])
             + ["seen " + ageText(context.state.now.timeIntervalSince(app.lastSeen)), freshnessText(app.freshness)]
         return [
-            context.clean(app.name) + (app.sdk.map { "  " + context.clean($0) } ?? ""),
+            context.clean(app.name) + (app.sdk.map { "  " + context.clean($0) } ?? "")
+                + (app.registry.map { dot + "registry " + context.clean($0) } ?? ""),
             "  " + details.joined(separator: dot),
         ]
     }

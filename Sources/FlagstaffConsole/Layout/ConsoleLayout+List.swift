@@ -28,7 +28,12 @@ extension ConsoleLayout {
                 ? "No flag matches \u{201C}\(context.clean(state.query))\u{201D}"
                 : state.showsStale
                     ? "No stale overrides (orphans, no-ops, expired)"
-                    : state.scope == .all ? "This registry has no flags" : "No flags in this scope"
+                    : state.scope != .all
+                        ? "No flags in this scope"
+                        // `console --serve` on the registry linked apps fill (docs/serve.md).
+                        : state.hasServer
+                            ? "No flags yet: an app linked to this server (OFREPProvider.link) shows its own here"
+                            : "This registry has no flags"
             buffer.put(
                 "   " + (state.asciiOnly ? TextSanitizer.sanitize(message, asciiOnly: true) : message), row: top,
                 column: 0)

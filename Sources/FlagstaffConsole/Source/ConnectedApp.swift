@@ -33,12 +33,16 @@ package struct ConnectedApp: Sendable, Equatable {
     package var lastSeen: Date
     /// Whether it has the values served now.
     package var freshness: Freshness
+    /// The registry the app announced to the server, if it did (`Moments · 42 members (debug build, reported …)`):
+    /// its members are in the console's list.
+    package var registry: String?
 
     /// Creates an entry.
     package init(
         name: String, sdk: String? = nil, address: String? = nil, connection: Connection, lastSeen: Date,
-        freshness: Freshness
+        freshness: Freshness, registry: String? = nil
     ) {
+        self.registry = registry
         self.name = name
         self.sdk = sdk
         self.address = address

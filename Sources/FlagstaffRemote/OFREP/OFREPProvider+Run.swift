@@ -38,6 +38,7 @@ extension OFREPProvider {
                 failures = 0
                 limited = 0
                 answered = true
+                await announceIfDue()
                 // A 304 stands for the last answer, its event streams included.
                 let offered = state.withLock { $0.offeredStreams }
                 for (url, task) in streams where !offered.contains(url) {
@@ -49,6 +50,7 @@ extension OFREPProvider {
                 }
             case .failed:
                 failures += 1
+                announcementMayBeForgotten()
                 // Until this run's first answer nothing would ask again: retry.
                 if !answered {
                     let pause = reconnectDelay(failures: failures, serverMinimum: nil)

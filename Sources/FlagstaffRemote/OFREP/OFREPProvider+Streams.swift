@@ -37,6 +37,8 @@ extension OFREPProvider {
                     triggers.yield(.event(refetch))
                 })
             lastEventID = parser.lastEventID
+            // The server may have restarted: the next answer announces the linked registry again.
+            announcementMayBeForgotten()
             if let milliseconds = parser.retryMilliseconds {
                 retry = .milliseconds(Int64(min(milliseconds, 3_600_000)))
             }

@@ -73,6 +73,11 @@ public final class OFREPProvider: RemoteSource, Sendable {
         var inactivity: UInt64 = 0
         var inactivityTimer: Task<Void, Never>?
         var closedForInactivity = false
+        /// The linked registry's manifest for the server (``announce(_:)``), whether it is due, and what the last
+        /// attempt did.
+        var announcementBody: (@Sendable () -> Data?)?
+        var announcementDue = false
+        var announcement: AnnouncementState = .none
     }
 
     /// `OFREP`.
@@ -193,6 +198,8 @@ public final class OFREPProvider: RemoteSource, Sendable {
         let (triggers, continuation) = AsyncStream.makeStream(of: Trigger.self, bufferingPolicy: .bufferingNewest(1))
         continuation.yield(.start)
         state.triggers = continuation
+        // A new run may meet a new server: what a link announces is sent again after its first answer.
+        if state.announcementBody != nil, state.announcement != .unsupported { state.announcementDue = true }
         state.run = Task { await self.run(triggers: triggers, continuation: continuation) }
     }
 

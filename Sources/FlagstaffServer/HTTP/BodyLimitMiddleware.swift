@@ -8,10 +8,13 @@ import Hummingbird
 package struct BodyLimitMiddleware<Context: RequestContext>: RouterMiddleware {
     /// The largest body accepted, in bytes.
     package let limit: Int
+    /// Paths that take larger bodies (an app's announced manifest), with their limit.
+    package var largerLimits: [String: Int] = [:]
 
     package func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
+        let limit = largerLimits[request.uri.path] ?? self.limit
         guard let length = request.headers[.contentLength], Self.exceeds(length, limit: limit) else {
             return try await next(request, context)
         }

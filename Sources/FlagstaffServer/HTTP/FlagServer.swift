@@ -27,6 +27,8 @@ package final class FlagServer: Sendable {
     package let feed: ChangeFeed
     /// The event streams open now (Unleash streaming, OFREP events).
     package let streams: StreamConnections
+    /// The registries linked apps announced (their members are added to the registry served).
+    package let announcements = AppAnnouncements()
     /// How many conditional GETs were answered 304 on the event loop, before the router (``NotModifiedHandler``).
     package let earlyNotModified = ServerCount()
     /// How many connections were closed because their client took none of an answer for the write timeout
@@ -98,13 +100,16 @@ package final class FlagServer: Sendable {
                 ],
                 allowMethods: [.get, .post, .head, .options], exposedHeaders: ["ETag"], maxAge: .seconds(600)))
         router.add(middleware: ErrorBodyMiddleware())
-        router.add(middleware: BodyLimitMiddleware(limit: configuration.bodyLimit))
+        router.add(
+            middleware: BodyLimitMiddleware(
+                limit: configuration.bodyLimit, largerLimits: [AnnounceRoutes.path: AppAnnouncements.bodyLimit]))
         router.add(middleware: TokenMiddleware(tokens: Set(configuration.tokens)))
         FlagRoutes(
             live: live, clients: clients, bodyLimit: configuration.bodyLimit,
             offersEventStream: streams.limit > 0
         ).add(to: router)
         StreamRoutes(feed: feed, streams: streams, clients: clients).add(to: router)
+        AnnounceRoutes(live: live, clients: clients, announcements: announcements).add(to: router)
         let answerer = NotModifiedHandler.Answerer(
             live: live, clients: clients, tokens: Set(configuration.tokens), serverName: Self.serverName,
             answered: earlyNotModified)

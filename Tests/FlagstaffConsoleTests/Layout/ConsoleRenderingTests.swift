@@ -174,6 +174,13 @@ import Testing
         #expect(press(.character("o"), into: &state).isEmpty)
         #expect(press(.down, .character(" "), .character("i"), into: &state).isEmpty)
         #expect(ConsoleLayout.render(state).text(row: 0).contains("0 flags · 0 overridden"))
+        // `console --serve` on the registry linked apps fill: what brings flags there.
+        var status = ConsoleStatus()
+        status.remotes = [
+            .init(name: "serve 127.0.0.1:4242", status: RemoteSourceStatus(lastFetch: nil, state: .ok), isServer: true)
+        ]
+        _ = state.update(.statusChanged(status))
+        #expect(ConsoleLayout.render(state).text(row: 3).hasPrefix("   No flags yet: an app linked to this server"))
     }
 
     @Test func restartPromptListsOldAndNewValues() throws {

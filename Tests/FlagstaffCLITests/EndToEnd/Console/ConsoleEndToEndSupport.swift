@@ -47,9 +47,12 @@ final class ConsoleHarness {
     ///     the test types ``consoleCommand`` itself.
     ///   - demo: open the built-in demo registry (with its typed settings) instead of the manifest.
     ///   - manifestJSON: the manifest to open, instead of ``manifestJSON``.
+    ///   - namesRegistry: `false` to name neither a manifest nor a store (the console's own choice, with `HOME` and
+    ///     `XDG_CONFIG_HOME` in the harness's folder).
     init(
         arguments: [String] = [], width: Int = 100, height: Int = 30, environment: [String: String] = [:],
-        interactiveShell: Bool = false, terminalType: String? = nil, demo: Bool = false, manifestJSON: String? = nil
+        interactiveShell: Bool = false, terminalType: String? = nil, demo: Bool = false, manifestJSON: String? = nil,
+        namesRegistry: Bool = true
     ) throws {
         binary = try BuildProducts.executable(named: "flagstaff").path
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("flagstaff-e2e-\(UUID().uuidString)")
@@ -57,11 +60,16 @@ final class ConsoleHarness {
         manifest = directory.appendingPathComponent("manifest.json")
         store = directory.appendingPathComponent("overrides.json")
         try Data((manifestJSON ?? Self.manifestJSON).utf8).write(to: manifest)
+        let registry =
+            namesRegistry ? (demo ? ["--demo"] : ["--manifest", manifest.path]) + ["--store", store.path] : []
+        var environment = environment
+        if !namesRegistry {
+            environment["HOME"] = directory.path
+            environment["XDG_CONFIG_HOME"] = directory.appendingPathComponent("config").path
+        }
         let console =
             (terminalType.map { "TERM=" + Self.quote($0) + " " } ?? "")
-            + ([binary, "console"] + (demo ? ["--demo"] : ["--manifest", manifest.path]) + ["--store", store.path]
-            + arguments)
-            .map(Self.quote).joined(separator: " ")
+            + ([binary, "console"] + registry + arguments).map(Self.quote).joined(separator: " ")
         consoleCommand = console
         let script =
             interactiveShell
@@ -70,7 +78,8 @@ final class ConsoleHarness {
                 + "if [ \"$S1\" = \"$S2\" ]; then echo STTY=same; else echo STTY=changed; fi; exec sleep 600"
         session = try TmuxSession(
             command: script, width: width, height: height, environment: environment,
-            unsetting: environment["NO_COLOR"] == nil ? ["NO_COLOR"] : []
+            unsetting: (environment["NO_COLOR"] == nil ? ["NO_COLOR"] : [])
+                + (namesRegistry ? [] : ["FLAGSTAFF_DEMO", "FLAGSTAFF_STORE", "FLAGSTAFF_MANIFEST"])
         )
     }
 
