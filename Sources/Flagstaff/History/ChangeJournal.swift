@@ -73,13 +73,7 @@ package struct ChangeJournal: Sendable {
             guard let opened = try BoundedFileReader.open(file, followingLinks: false) else { return }
             fd = opened
         } catch {
-            let reason =
-                switch error {
-                case .unreadable(let reason): "cannot read: \(reason)"
-                case .notAFile(let reason): "cannot read: \(reason)"
-                case .tooLarge: "too large"
-                }
-            let problem = JournalProblem(file: file, line: 0, reason: reason)
+            let problem = JournalProblem(file: file, line: 0, reason: "cannot read: " + error.reason(limit: readLimit))
             contents.problems.append(problem)
             contents.unreadableFiles.append(problem)
             return

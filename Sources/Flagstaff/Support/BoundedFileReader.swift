@@ -16,6 +16,15 @@ package enum BoundedFileReader {
         /// Not a regular file, or a link where none is followed: what was found, as a clause (`it is a FIFO (named
         /// pipe), not a file`).
         case notAFile(String)
+
+        /// What is wrong, as a clause after the file's name: the system's reason, what was found instead of a file,
+        /// or `larger than 256 MiB` for the `limit` the read had.
+        package func reason(limit: Int) -> String {
+            switch self {
+            case .unreadable(let reason), .notAFile(let reason): reason
+            case .tooLarge: "larger than \(limit >> 20) MiB"
+            }
+        }
     }
 
     /// The file's bytes, or `nil` when it does not exist.

@@ -201,12 +201,8 @@ enum RegistryLoader {
         do throws(BoundedFileReader.Failure) {
             data = try BoundedFileReader.read(path, limit: 256 << 20, followingLinks: false) ?? Data()
         } catch {
-            let reason =
-                switch error {
-                case .unreadable(let reason), .notAFile(let reason): reason
-                case .tooLarge: "larger than 256 MiB"
-                }
-            throw CLIFailure.runtime("cannot read the manifest the app announced, \(path): \(reason)")
+            throw CLIFailure.runtime(
+                "cannot read the manifest the app announced, \(path): \(error.reason(limit: 256 << 20))")
         }
         do {
             return try RegistryManifest.decode(data, source: path)

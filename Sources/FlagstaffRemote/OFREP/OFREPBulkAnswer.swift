@@ -8,8 +8,8 @@ package struct OFREPBulkAnswer: Sendable, Equatable {
     package var flags: [String: OFREPFlag]
     /// The URLs of the `sse` event streams offered, in order, without repeats.
     package var eventStreams: [URL]
-    /// The shortest `inactivityDelaySec` of the `sse` streams offered (whole seconds, at least 1), or `nil` when
-    /// none says (ADR-0008: the provider then assumes 120 s).
+    /// The `inactivityDelaySec` of the first `sse` stream offered, the one the provider follows (whole seconds, at
+    /// least 1), or `nil` when it does not say (ADR-0008: the provider then assumes 120 s).
     package var inactivityDelay: Duration?
 
     /// Reads a body in one pass with the package's ``JSONReader``, straight into the flags (no tree of the
@@ -45,10 +45,10 @@ package struct OFREPBulkAnswer: Sendable, Equatable {
         var inactivityDelay: Duration?
         for stream in body.streams where stream["type"]?.stringValue == "sse" {
             guard let url = streamURL(stream, baseURL: baseURL) else { continue }
-            if seen.insert(url).inserted { streams.append(url) }
-            if let delay = inactivitySeconds(stream["inactivityDelaySec"]) {
-                inactivityDelay = min(inactivityDelay ?? .seconds(delay), .seconds(delay))
+            if streams.isEmpty, let delay = inactivitySeconds(stream["inactivityDelaySec"]) {
+                inactivityDelay = .seconds(delay)
             }
+            if seen.insert(url).inserted { streams.append(url) }
         }
         return OFREPBulkAnswer(flags: body.flags, eventStreams: streams, inactivityDelay: inactivityDelay)
     }

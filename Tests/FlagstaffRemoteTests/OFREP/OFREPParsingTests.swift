@@ -82,7 +82,7 @@ struct OFREPParsingTests {
         #expect(answer.inactivityDelay == nil)
     }
 
-    @Test("bulk answer: inactivityDelaySec is the shortest whole number ≥ 1 of the sse streams; others are ignored")
+    @Test("bulk answer: inactivityDelaySec is the first sse stream's (the one followed), a whole number ≥ 1")
     func inactivityDelay() throws {
         let base = try #require(URL(string: "http://127.0.0.1:4242"))
         func delay(_ streams: String) throws -> Duration? {
@@ -93,8 +93,11 @@ struct OFREPParsingTests {
         #expect(
             try delay(
                 #"{"type":"sse","url":"/a","inactivityDelaySec":90},{"type":"sse","url":"/b","inactivityDelaySec":30}"#
-            ) == .seconds(30))
+            ) == .seconds(90))
         #expect(try delay(#"{"type":"websocket","url":"ws://h","inactivityDelaySec":5}"#) == nil)
+        #expect(
+            try delay(#"{"type":"websocket","url":"ws://h","inactivityDelaySec":5},{"type":"sse","url":"/a"}"#) == nil,
+            "the followed stream says nothing: 120 s, not another stream's")
         for ignored in ["0", "-3", "1.5", #""60""#, "null"] {
             #expect(try delay(#"{"type":"sse","url":"/a","inactivityDelaySec":\#(ignored)}"#) == nil, "\(ignored)")
         }

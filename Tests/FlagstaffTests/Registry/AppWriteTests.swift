@@ -190,6 +190,9 @@ import Testing
             let registry = FeatureRegistry(
                 StoreStressToolFeatures(), store: store, options: RegistryOptions(storeWatchInterval: nil))
             #expect(registry.storeError == nil)
+            // This registry announces its manifest beside the store in the background (atomically, through a
+            // temporary file of its own): done before the folder is listed.
+            registry.waitForAnnouncement()
         }
         // A killed writer's temporary file is removed by the next writer: only the last round's can remain.
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter {

@@ -101,7 +101,8 @@ public struct UnleashRemoteConfigProvider: RemoteConfigProvider {
             do {
                 toggles = try UnleashTogglesDocument.decode(response.body, source: "body from \(url.absoluteString)")
             } catch {
-                throw .invalidResponse(error.description)
+                // Its message, not its description: that says "invalid response" already.
+                throw .invalidResponse(error.message)
             }
             var entries: [String: String] = [:]
             for toggle in toggles { entries[toggle.name] = toggle.enabled ? "true" : "false" }

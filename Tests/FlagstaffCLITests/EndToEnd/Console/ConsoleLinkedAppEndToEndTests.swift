@@ -36,7 +36,8 @@ import Testing
         let listed = try await harness.session.waitFor("the app's flags") {
             $0.contains("Plain Switch") && $0.contains("Internal Menu") && $0.contains("Page Size")
         }
-        #expect(link.provider.announcementState == .announced)
+        // The provider records the server's answer after the server has adopted the registry.
+        #expect(await eventually { link.provider.announcementState == .announced })
         #expect(listed.text.contains("1 SDK"), "\(listed.text)")
 
         // The apps overlay names the registry the app announced.
