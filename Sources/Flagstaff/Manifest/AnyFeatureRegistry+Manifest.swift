@@ -107,6 +107,8 @@ extension AnyFeatureRegistry {
         package var added: Int
         /// Members of the manifest whose key the registry declares already (its own declaration is kept).
         package var alreadyDeclared: Int
+        /// Members an earlier announcement brought whose reported value this one changed.
+        package var updated: Int = 0
     }
 
     /// Registers the members of an app's announced manifest that this registry lacks, in the manifest's groups,
@@ -122,10 +124,48 @@ extension AnyFeatureRegistry {
             declared: { [self] in feature(forKey: $0) != nil })
         let added = batches.reduce(0) { $0 + $1.members.count }
         let skipped = batches.reduce(0) { $0 + $1.skipped }
-        guard added > 0 else { return ManifestAdoption(added: 0, alreadyDeclared: skipped) }
-        for batch in batches where !batch.members.isEmpty { configureGroups(of: batch) }
-        try register(batches.filter { !$0.members.isEmpty }.map { ($0.members, $0.path) })
-        return ManifestAdoption(added: added, alreadyDeclared: skipped)
+        let updated = manifest.app.map { takeReport($0, of: manifest) } ?? []
+        if added > 0 {
+            for batch in batches where !batch.members.isEmpty { configureGroups(of: batch) }
+            try register(batches.filter { !$0.members.isEmpty }.map { ($0.members, $0.path) })
+        }
+        notifyRemoteChange(keys: updated)
+        return ManifestAdoption(added: added, alreadyDeclared: skipped, updated: updated.count)
+    }
+
+    /// Gives the members an earlier announcement brought the values this one reports (the app as it reads them
+    /// now); members the registry declared itself are left alone.
+    /// - Returns: the keys whose value or source changed.
+    private func takeReport(_ app: RegistryManifest.AppReport, of manifest: RegistryManifest) -> Set<String> {
+        var changed = Set<String>()
+        var sources: [ObjectIdentifier: AppReportSource] = [:]
+        var settingKeys: [(key: String, remoteKey: String, source: ObjectIdentifier)] = []
+        func visit(_ flags: [RegistryManifest.Flag], _ settings: [RegistryManifest.Setting]) {
+            for flag in flags {
+                guard let member = feature(forKey: flag.key) as? ManifestFeature, member.isReported else { continue }
+                if member.takeReport(app, from: flag) { changed.insert(flag.key) }
+            }
+            for setting in settings {
+                guard let binding = (feature(forKey: setting.key) as? any RemoteBindableSetting)?.remoteBinding,
+                    let source = binding.source as? AppReportSource
+                else { continue }
+                sources[ObjectIdentifier(source)] = source
+                settingKeys.append((setting.key, binding.key, ObjectIdentifier(source)))
+            }
+        }
+        func walk(_ groups: [RegistryManifest.Group]) {
+            for group in groups {
+                visit(group.flags, group.settings)
+                walk(group.groups)
+            }
+        }
+        visit(manifest.flags, manifest.settings)
+        walk(manifest.groups)
+        let changedRemoteKeys = sources.mapValues { $0.take(manifest) }
+        for setting in settingKeys where changedRemoteKeys[setting.source]?.contains(setting.remoteKey) == true {
+            changed.insert(setting.key)
+        }
+        return changed
     }
 
     /// Describes this registry as a manifest (flags, settings, groups, defaults, kinds, ranges, choices,
@@ -235,22 +275,21 @@ extension AnyFeatureRegistry {
 }
 
 /// A flag built from a manifest entry: a static default that remembers the kind it was declared with, or, from a
-/// manifest its app announced, the app's own value with where the app took it from.
+/// manifest its app announced, the app's own value with where the app took it from (which a later announcement of
+/// the same app may change: ``takeReport(_:from:)``).
 final class ManifestFeature: AnyFlag, @unchecked Sendable {
-    // @unchecked: adds only immutable state to AnyFeature.
-    let defaultState: Bool
+    // @unchecked: adds to AnyFeature immutable state and the reported value, behind its lock.
     let declaredKind: FeatureKind
     let remoteKey: String?
     let enabledIn: [BuildTarget]?
-    /// The app's value as it reported it: the source and the report's summary.
-    let reported: (source: ResolutionSource, summary: String)?
+    /// The default: the manifest's, or the app's value as it reported it with the source and the report's summary.
+    private let value: AnnotatedMutex<(state: Bool, reported: (source: ResolutionSource, summary: String)?)>
 
     init(_ flag: RegistryManifest.Flag) {
-        defaultState = flag.default
         declaredKind = flag.kind
         remoteKey = flag.remoteKey
         enabledIn = flag.enabledIn
-        reported = nil
+        value = AnnotatedMutex((flag.default, nil))
         super.init(
             key: flag.key, label: flag.label, description: flag.description, requiresRestart: flag.requiresRestart)
     }
@@ -258,12 +297,35 @@ final class ManifestFeature: AnyFlag, @unchecked Sendable {
     /// The flag with the value its app reported (a build-target flag without a reported value: its rule for the
     /// app's build target).
     init(_ flag: RegistryManifest.Flag, reportedBy app: RegistryManifest.AppReport) {
-        let value = app.values[flag.key]
-        if case .bool(let on)? = value?.value {
-            defaultState = on
-        } else {
-            defaultState = flag.enabledIn.map { $0.contains(app.buildTarget) } ?? flag.default
+        declaredKind = flag.kind
+        remoteKey = flag.remoteKey
+        enabledIn = flag.enabledIn
+        value = AnnotatedMutex(Self.reportedValue(flag, app))
+        super.init(
+            key: flag.key, label: flag.label, description: flag.description, requiresRestart: flag.requiresRestart)
+    }
+
+    /// Whether the value is one an app reported (then a later report of the same key replaces it).
+    var isReported: Bool { value.withLock { $0.reported != nil } }
+
+    /// Takes the value a later announcement reports for this key; `true` when the value or its source changed.
+    func takeReport(_ app: RegistryManifest.AppReport, from flag: RegistryManifest.Flag) -> Bool {
+        let new = Self.reportedValue(flag, app)
+        return value.withLock { value in
+            let changed = value.state != new.state || value.reported?.source != new.reported?.source
+            value = new
+            return changed
         }
+    }
+
+    private static func reportedValue(_ flag: RegistryManifest.Flag, _ app: RegistryManifest.AppReport) -> (
+        state: Bool, reported: (source: ResolutionSource, summary: String)?
+    ) {
+        let value = app.values[flag.key]
+        let state: Bool =
+            if case .bool(let on)? = value?.value { on } else {
+                flag.enabledIn.map { $0.contains(app.buildTarget) } ?? flag.default
+            }
         let source: ResolutionSource =
             switch value?.source ?? (flag.kind == .buildTarget ? .buildTarget : .default) {
             case .buildTarget: .buildTarget(app.buildTarget)
@@ -271,27 +333,23 @@ final class ManifestFeature: AnyFlag, @unchecked Sendable {
             case .remote: .remote(provider: "the app", fetchedAt: app.reportedAt)
             case .default: .static
             }
-        declaredKind = flag.kind
-        remoteKey = flag.remoteKey
-        enabledIn = flag.enabledIn
-        reported = (source, app.summary)
-        super.init(
-            key: flag.key, label: flag.label, description: flag.description, requiresRestart: flag.requiresRestart)
+        return (state, (source, app.summary))
     }
 
     override var kind: FeatureKind { declaredKind }
-    override var computedDefault: Bool { defaultState }
+    override var computedDefault: Bool { value.withLock { $0.state } }
     override func resolveDefault() -> Resolution {
+        let (state, reported) = value.withLock { ($0.state, $0.reported) }
         if let reported {
-            return .single(defaultState, from: reported.source, detail: "the app's own value (\(reported.summary))")
+            return .single(state, from: reported.source, detail: "the app's own value (\(reported.summary))")
         }
         switch declaredKind {
         case .dynamic:
-            return .single(defaultState, from: .static, detail: "dynamic in the app; the manifest gives this default")
+            return .single(state, from: .static, detail: "dynamic in the app; the manifest gives this default")
         case .remote:
-            return .single(defaultState, from: .static, detail: "remote in the app; no provider configured here")
+            return .single(state, from: .static, detail: "remote in the app; no provider configured here")
         default:
-            return .single(defaultState, from: .static)
+            return .single(state, from: .static)
         }
     }
 }

@@ -26,6 +26,9 @@ package final class AppAnnouncements: Sendable {
         package var members: Int
         /// How many of them the served registry had not had before, this time or an earlier one.
         package var added: Int
+        /// How many members an earlier announcement brought took a new value from this one (the app's values
+        /// moved on: a remote value fetched since, a dynamic closure).
+        package var updated: Int
         /// When the server received it.
         package var receivedAt: Date
 
@@ -97,7 +100,7 @@ package final class AppAnnouncements: Sendable {
             let added = (state[client]?.registry == manifest.name ? state[client]?.added ?? 0 : 0) + adoption.added
             let announcement = Announcement(
                 client: client, registry: manifest.name, report: manifest.app, members: members, added: added,
-                receivedAt: received)
+                updated: adoption.updated, receivedAt: received)
             if state[client] == nil, state.count >= ClientTracker.maximumClients,
                 let oldest = state.values.min(by: { $0.receivedAt < $1.receivedAt })
             {

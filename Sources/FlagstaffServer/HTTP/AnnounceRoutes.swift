@@ -32,6 +32,8 @@ struct AnnounceRoutes: Sendable {
             json.raw("\(announcement.members)")
             json.member("added")
             json.raw("\(announcement.added)")
+            json.member("updated")
+            json.raw("\(announcement.updated)")
             json.raw("}")
             return ServerReply(status: 200, body: json.bytes).response
         } catch {

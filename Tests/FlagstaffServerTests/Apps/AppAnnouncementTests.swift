@@ -50,6 +50,16 @@ struct AppAnnouncementTests {
         #expect(registry.allFeatures.count == 3)
         let announcement = try #require(running.server.announcements.announcement(ofClient: "moments-ios"))
         #expect(announcement.summary == "Moments \u{b7} 3 members (debug build, reported 2026-11-28 18:00:00 UTC)")
+        // The app reports again, its values moved on: shown and served as it reported them last.
+        let later = Self.manifest.replacingOccurrences(of: "18:00:00", with: "19:00:00")
+            .replacingOccurrences(
+                of: #"{"value": true, "source": "buildTarget"}"#, with: #"{"value": false, "source": "dynamic"}"#)
+        let moved = try await Self.post(running, later)
+        #expect(try ServedFixtures.json(Array(moved.body))["updated"] as? Int == 1, "\(moved.text)")
+        #expect(!menu.enabled && menu.resolution.source == .dynamic)
+        #expect(
+            menu.resolution.chain.contains { $0.detail?.contains("reported 2026-11-28 19:00:00") == true },
+            "\(menu.resolution)")
     }
 
     @Test("a key the registry declares keeps its declaration")
