@@ -74,10 +74,15 @@ extension AnyFeatureRegistry {
         let revisioned = store as? any RevisionedOverrideStore
         let write: RevisionedWrite
         do {
-            if let revisioned {
-                write = try revisioned.write(change, known: known)
-            } else {
-                write = RevisionedWrite(snapshot: try store.write(change), revision: 0, changes: nil)
+            // The app's own writes, also when a throwing write (a profile applied, an undo, a repair) writes them
+            // first: they are journaled as the app's, never with that write's origin, annotation or repair.
+            write = try ChangeOrigin.$current.withValue(nil) {
+                try ChangeAnnotation.$current.withValue(nil) {
+                    try StoreRepair.$current.withValue(nil) {
+                        if let revisioned { return try revisioned.write(change, known: known) }
+                        return RevisionedWrite(snapshot: try store.write(change), revision: 0, changes: nil)
+                    }
+                }
             }
         } catch {
             let now = core.wallClock.now()

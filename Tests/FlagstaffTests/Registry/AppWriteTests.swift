@@ -133,6 +133,19 @@ import Testing
             ])
     }
 
+    @Test func theAppsWritesDrainedByAnAnnotatedWriteAreJournaledAsTheApps() async throws {
+        let (features, store) = try Self.makeRegistry()
+        features.maxItems.overriddenValue = 30  // pending: written by the profile's write, first
+        try ChangeAnnotation.$current.withValue(ChangeAnnotation(origin: .profile, profile: "qa")) {
+            try features.setOverride(.disabled, for: features.darkMode)
+        }
+        try await features.flush()
+        let entries = try #require(try store.journal()).read().entries
+        #expect(entries.map(\.key) == ["maxItems", "darkMode"])
+        #expect(entries.first?.profile == nil && entries.first?.origin != .profile, "the app's write: \(entries)")
+        #expect(entries.last?.profile == "qa" && entries.last?.origin == .profile)
+    }
+
     @Test func theThrowingAPIStillWritesAtOnceAndThrowsTheStoresError() async throws {
         let (features, store) = try Self.makeRegistry(lockWait: .init(timeout: .milliseconds(100)))
         let lock = try await StoreLockHolder.onThread(path: store.url.path)
@@ -194,11 +207,15 @@ import Testing
             // temporary file of its own): done before the folder is listed.
             registry.waitForAnnouncement()
         }
-        // A killed writer's temporary file is removed by the next writer: only the last round's can remain.
+        // A killed writer's temporary file is removed by the next writer of the same file: only the last round's can
+        // remain, one for the store and one for the manifest the app announces beside it.
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter {
             $0.hasSuffix(".tmp")
         }
-        #expect(leftovers.count <= 1, "\(leftovers)")
+        let byFile = Dictionary(grouping: leftovers) {
+            $0.hasPrefix(".overrides.json.manifest.json.") ? "manifest" : "store"
+        }
+        #expect(byFile.values.allSatisfy { $0.count <= 1 }, "\(leftovers)")
     }
 
     /// The tool's one flag (`StoreStressTool toggle`).
