@@ -12,7 +12,7 @@ import Testing
     "OFREP provider: hostile servers",
     .enabled(if: HostileServerTests.inOwnProcess, Comment(rawValue: HostileServerTests.reason)))
 struct OFREPProviderHostileTests {
-    private func options(_ baseURL: URL, clock: ManualClock, random: Double = 0.5) -> OFREPOptions {
+    private static func options(_ baseURL: URL, clock: ManualClock, random: Double = 0.5) -> OFREPOptions {
         OFREPOptions(
             baseURL: baseURL, headers: ["Authorization": "Bearer qa-secret", "X-API-Key": "k"],
             context: ["targetingKey": OverrideValue(string: "qa-phone")], requestTimeout: .seconds(60), clock: clock,
@@ -37,7 +37,7 @@ struct OFREPProviderHostileTests {
                 Self.bulk([#"{"type":"sse","url":"\#(url.absoluteString)"}"#])
             }
             defer { server.stop() }
-            let provider = OFREPProvider(options: options(server.baseURL, clock: ManualClock()))
+            let provider = OFREPProvider(options: Self.options(server.baseURL, clock: ManualClock()))
             provider.start()
             defer { provider.stop() }
             #expect(await events.waitForConnections(1))
@@ -63,7 +63,7 @@ struct OFREPProviderHostileTests {
                 }
             }
             defer { server.stop() }
-            var options = options(server.baseURL, clock: ManualClock())
+            var options = Self.options(server.baseURL, clock: ManualClock())
             options.requestTimeout = .seconds(20)
             let provider = OFREPProvider(options: options)
             provider.start()
@@ -98,7 +98,7 @@ struct OFREPProviderHostileTests {
                 }
                 defer { server.stop() }
                 let clock = ManualClock()
-                let provider = OFREPProvider(options: options(server.baseURL, clock: clock))
+                let provider = OFREPProvider(options: Self.options(server.baseURL, clock: clock))
                 provider.start()
                 defer { provider.stop() }
                 var pauses: [Duration] = []
@@ -127,7 +127,7 @@ struct OFREPProviderHostileTests {
             defer { server.stop() }
             let clock = ManualClock()
             // Jitter at its lowest (0.5×): the pause is still never under the minimum delay.
-            let provider = OFREPProvider(options: options(server.baseURL, clock: clock, random: 0))
+            let provider = OFREPProvider(options: Self.options(server.baseURL, clock: clock, random: 0))
             provider.start()
             defer { provider.stop() }
             try await clock.waitForSleepers(timeout: .seconds(60))
@@ -144,51 +144,43 @@ struct OFREPProviderHostileTests {
     @Test(
         "a stream that sends a line longer than its limit is closed with an error, then reconnected after the backoff")
     func overlongLine() async throws {
-        try await offCooperativePool(timing: {
-            let server = try FakeOFREPServer(flags: ["n": "1"])
-            let clock = ManualClock()
-            let provider = OFREPProvider(options: options(server.baseURL, clock: clock))
-            provider.start()
-            defer { provider.stop() }
-            #expect(await server.events.waitForConnections(1))
-            // The opening's revalidation is answered before the line comes (its answer would clear the error): a
-            // refresh waits for it, fetches taking turns.
-            #expect(await eventually { server.bulkRequests.count == 2 })
-            await provider.refresh()
-            #expect(provider.lastError == nil)
-            server.events.send("data: " + String(repeating: "x", count: OFREPProvider.streamLineLimit + 1))
-            #expect(
-                await eventually { provider.lastError?.contains("more than 65536 bytes") == true },
-                "\(provider.lastError ?? "no error")")
-            #expect(await eventually { server.events.openConnectionCount == 0 })
-            try await clock.waitForSleepers(timeout: .seconds(60))
-            clock.advance(by: .seconds(60))
-            #expect(await eventually { server.events.openedConnectionCount == 2 })
-        })
+        try await Self.streamClosedForWhatItSent(
+            "data: " + String(repeating: "x", count: OFREPProvider.streamLineLimit + 1), error: "more than 65536 bytes")
     }
 
     @Test("a stream sending valid events faster than they are read is closed with an error, then reconnected")
     func refetchFlood() async throws {
+        // 36 MB of valid messages at once: the loopback delivers them far faster than each is read as JSON.
+        let event = #"data: {"type":"refetchEvaluation","etag":"\"v2\"","lastModified":1771622898}"# + "\n\n"
+        let provider = try await Self.streamClosedForWhatItSent(
+            String(repeating: event, count: 400_000), error: "sent faster than it was read")
+        #expect(provider.refetchMessageCount < 400_000)
+    }
+
+    /// Opens a provider's stream, sends `text` on it, and checks that the stream is closed with `error`, then
+    /// reconnected after the backoff.
+    @discardableResult
+    static func streamClosedForWhatItSent(_ text: String, error: String) async throws -> OFREPProvider {
         try await offCooperativePool(timing: {
             let server = try FakeOFREPServer(flags: ["n": "1"])
             let clock = ManualClock()
-            let provider = OFREPProvider(options: options(server.baseURL, clock: clock))
+            let provider = OFREPProvider(options: Self.options(server.baseURL, clock: clock))
             provider.start()
             defer { provider.stop() }
             #expect(await server.events.waitForConnections(1))
+            // The opening's revalidation is answered before the text comes (its answer would clear the error): a
+            // refresh waits for it, fetches taking turns.
             #expect(await eventually { server.bulkRequests.count == 2 })
             await provider.refresh()
-            // 36 MB of valid messages at once: the loopback delivers them far faster than each is read as JSON.
-            let event = #"data: {"type":"refetchEvaluation","etag":"\"v2\"","lastModified":1771622898}"# + "\n\n"
-            server.events.send(String(repeating: event, count: 400_000))
+            #expect(provider.lastError == nil)
+            server.events.send(text)
             #expect(
-                await eventually { provider.lastError?.contains("sent faster than it was read") == true },
-                "\(provider.lastError ?? "no error")")
+                await eventually { provider.lastError?.contains(error) == true }, "\(provider.lastError ?? "no error")")
             #expect(await eventually { server.events.openConnectionCount == 0 })
-            #expect(provider.refetchMessageCount < 400_000)
             try await clock.waitForSleepers(timeout: .seconds(60))
             clock.advance(by: .seconds(60))
             #expect(await eventually { server.events.openedConnectionCount == 2 })
+            return provider
         })
     }
 
