@@ -105,6 +105,8 @@ final class SlowConnectServer: @unchecked Sendable {
         var streams = 0
         /// How long a bulk evaluation waits before its answer.
         var bulkDelay: Duration = .zero
+        /// Whether requests get no answer at all (not even `OPTIONS`).
+        var silent = false
         var stopped = false
         var holding = false
         var filler: (fd: Int32, port: UInt16)?
@@ -166,6 +168,11 @@ final class SlowConnectServer: @unchecked Sendable {
         state.withLock { $0.bulkDelay = delay }
     }
 
+    /// Makes every later request, `OPTIONS` too, get no answer (the connection is held until the client closes it).
+    func silence(_ silent: Bool) {
+        state.withLock { $0.silent = silent }
+    }
+
     /// Lets connections in again (the filler is accepted and closed).
     func release() {
         state.withLock { $0.holding = false }
@@ -207,7 +214,11 @@ final class SlowConnectServer: @unchecked Sendable {
         while let head = Self.readHead(fd, &buffer) {
             Self.skipBody(fd, head: head, &buffer)
             let requestLine = head.prefix { $0 != "\r" }
-            if requestLine.hasPrefix("OPTIONS ") {
+            if state.withLock({ $0.silent }) {
+                var byte: UInt8 = 0
+                while recv(fd, &byte, 1, 0) > 0 {}
+                return
+            } else if requestLine.hasPrefix("OPTIONS ") {
                 guard Self.send(fd, "HTTP/1.1 204 No Content\r\n\r\n") else { return }
             } else if requestLine.hasPrefix("POST /ofrep/v1/evaluate/flags") {
                 let delay = state.withLock { $0.bulkDelay }
