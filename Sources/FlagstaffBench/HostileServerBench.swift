@@ -129,19 +129,25 @@ enum HostileServerBench {
     }
 
     /// A fetch's CPU while it waits: for an answer after 4 s; for a server that answers `OPTIONS` at once and the
-    /// fetch never; for a server that answers nothing at all; and for a host whose connect never completes (its
-    /// SYNs are dropped), which shows whether waiting for the connect itself costs anything.
+    /// fetch never; for a server that answers nothing at all; for a TLS handshake that stalls (`https` to that
+    /// server, which never answers the client's hello); and for a host whose connect never completes (its SYNs are
+    /// dropped), which shows whether waiting for the connect itself costs anything.
     private static func slowAnswers() {
         guard let server = SlowConnectServer() else { return print("  cannot start the slow-connect server") }
         defer { server.stop() }
-        let url = URL(string: "http://127.0.0.1:\(server.port)/ofrep/v1/evaluate/flags") ?? URL(fileURLWithPath: "/")
-        let rows: [(delay: Duration, silent: Bool, connects: Bool, timeout: Duration, name: String)] = [
-            (.seconds(4), false, true, .seconds(15), "an answer after 4 s"),
-            (.seconds(60), false, true, .seconds(15), "a hung server (timeout 15 s)"),
-            (.seconds(60), true, true, .seconds(15), "a server that answers nothing, not even OPTIONS (timeout 15 s)"),
-            (.zero, false, false, .seconds(5), "a host whose connect never completes (timeout 5 s)"),
+        let path = "127.0.0.1:\(server.port)/ofrep/v1/evaluate/flags"
+        let rows: [(scheme: String, delay: Duration, silent: Bool, connects: Bool, timeout: Duration, name: String)] = [
+            ("http", .seconds(4), false, true, .seconds(15), "an answer after 4 s"),
+            ("http", .seconds(60), false, true, .seconds(15), "a hung server (timeout 15 s)"),
+            (
+                "http", .seconds(60), true, true, .seconds(15),
+                "a server that answers nothing, not even OPTIONS (timeout 15 s)"
+            ),
+            ("https", .zero, true, true, .seconds(15), "a TLS handshake the server never answers (timeout 15 s)"),
+            ("http", .zero, false, false, .seconds(5), "a host whose connect never completes (timeout 5 s)"),
         ]
         for row in rows {
+            let url = URL(string: "\(row.scheme)://\(path)") ?? URL(fileURLWithPath: "/")
             server.delayBulk(row.delay)
             server.silence(row.silent)
             let transport = RemoteHTTPTransport(label: "bench", maximumResponseBytes: 1 << 20)
