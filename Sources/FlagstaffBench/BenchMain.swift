@@ -1,13 +1,15 @@
 import Foundation
 
 /// `swift run -c release flagstaff-bench [core] [settings] [console] [terminal] [cli] [remote] [unleash] [unleash-client] [manifest] [history] [serve] [store] [idle-streams] [hostile-servers]`
-/// (and `console-bulk`, part of `console`, and `serve-link` and `serve-stalled`, part of `serve`): runs the named
+/// (and `console-bulk`, part of `console`, `serve-link` and `serve-stalled`, part of `serve`, and `slow-fetches`, part of
+/// `hostile-servers`): runs the named
 /// benchmarks, or all of them when none is named, and prints the figures.
 @main
 enum BenchMain {
     static let areas = [
         "core", "settings", "console", "console-bulk", "terminal", "cli", "remote", "unleash", "unleash-client",
         "manifest", "history", "serve", "serve-link", "serve-stalled", "store", "idle-streams", "hostile-servers",
+        "slow-fetches",
     ]
 
     static func main() {
@@ -51,6 +53,8 @@ enum BenchMain {
         if wants("store") { StoreBench.run() }
         if wants("idle-streams") { StreamIdleBench.run() }
         if wants("hostile-servers") { HostileServerBench.run() }
+        // Part of `hostile-servers`: only the CPU of fetches waiting on slow or silent servers, when named.
+        if requested.contains("slow-fetches") { HostileServerBench.runSlowFetches() }
         // Part of `console`; alone when named, for profiling.
         if requested.contains("console-bulk") {
             ConsoleBench.runBulkChange(manifest: BenchManifest.make(flagCount: 100_000), flagCount: 100_000)

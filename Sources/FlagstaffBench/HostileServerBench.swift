@@ -122,15 +122,34 @@ enum HostileServerBench {
                 Double(server.requests) / 5))
     }
 
+    /// The slow-answer rows alone (`flagstaff-bench slow-fetches`).
+    static func runSlowFetches() {
+        print("== slow-fetches (part of hostile-servers) ==")
+        slowAnswers()
+    }
+
+    /// A fetch's CPU while it waits: for an answer after 4 s; for a server that answers `OPTIONS` at once and the
+    /// fetch never; for a server that answers nothing at all; for a TLS handshake that stalls (`https` to that
+    /// server, which never answers the client's hello); and for a host whose connect never completes (its SYNs are
+    /// dropped), which shows whether waiting for the connect itself costs anything.
     private static func slowAnswers() {
         guard let server = SlowConnectServer() else { return print("  cannot start the slow-connect server") }
         defer { server.stop() }
-        let url = URL(string: "http://127.0.0.1:\(server.port)/ofrep/v1/evaluate/flags") ?? URL(fileURLWithPath: "/")
-        for (delay, timeout, name) in [
-            (Duration.seconds(4), Duration.seconds(15), "an answer after 4 s"),
-            (.seconds(60), .seconds(15), "a hung server (timeout 15 s)"),
-        ] {
-            server.delayBulk(delay)
+        let path = "127.0.0.1:\(server.port)/ofrep/v1/evaluate/flags"
+        let rows: [(scheme: String, delay: Duration, silent: Bool, connects: Bool, timeout: Duration, name: String)] = [
+            ("http", .seconds(4), false, true, .seconds(15), "an answer after 4 s"),
+            ("http", .seconds(60), false, true, .seconds(15), "a hung server (timeout 15 s)"),
+            (
+                "http", .seconds(60), true, true, .seconds(15),
+                "a server that answers nothing, not even OPTIONS (timeout 15 s)"
+            ),
+            ("https", .zero, true, true, .seconds(15), "a TLS handshake the server never answers (timeout 15 s)"),
+            ("http", .zero, false, false, .seconds(5), "a host whose connect never completes (timeout 5 s)"),
+        ]
+        for row in rows {
+            let url = URL(string: "\(row.scheme)://\(path)") ?? URL(fileURLWithPath: "/")
+            server.delayBulk(row.delay)
+            server.silence(row.silent)
             let transport = RemoteHTTPTransport(label: "bench", maximumResponseBytes: 1 << 20)
             server.hold()
             let cpu = StreamIdleBench.processCPU()
@@ -138,14 +157,16 @@ enum HostileServerBench {
             let start = clock.now
             let outcome = blocking {
                 async let answer = transport.send(
-                    RemoteHTTPRequest(method: "POST", url: url, body: Data("{}".utf8)), timeout: timeout)
+                    RemoteHTTPRequest(method: "POST", url: url, body: Data("{}".utf8)), timeout: row.timeout)
                 try? await Task.sleep(for: .milliseconds(300))
-                server.release()
+                if row.connects { server.release() }
                 return await answer
             }
             let used = StreamIdleBench.processCPU() - cpu
             let elapsed = clock.now - start
             transport.invalidate()
+            server.release()
+            server.silence(false)
             let said: String =
                 switch outcome {
                 case .success(let response): "status \(response.status)"
@@ -153,7 +174,7 @@ enum HostileServerBench {
                 }
             print(
                 String(
-                    format: "  fetch, connect after a round trip, %@: %.2f CPU-s in %.2f s (%@)", name,
+                    format: "  fetch, connect after a round trip, %@: %.2f CPU-s in %.2f s (%@)", row.name,
                     used / .seconds(1), elapsed / .seconds(1), said))
         }
     }

@@ -105,8 +105,12 @@ final class SlowConnectServer: @unchecked Sendable {
         var streams = 0
         /// How long a bulk evaluation waits before its answer.
         var bulkDelay: Duration = .zero
+        /// Whether requests get no answer at all (not even `OPTIONS`).
+        var silent = false
         var stopped = false
         var holding = false
+        /// ``hold()`` waits for the accept loop to make the filler.
+        var holdRequested = false
         var filler: (fd: Int32, port: UInt16)?
     }
 
@@ -140,9 +144,27 @@ final class SlowConnectServer: @unchecked Sendable {
     }
 
     /// Fills the listening socket's queue of one with a connection of its own: a client's SYN is dropped until
-    /// ``release()``, and sent again by the client a second after the first.
+    /// ``release()``, and sent again by the client a second after the first. The accept loop makes the filler
+    /// itself, between two accepts: made here, it could be accepted as a client by an accept already under way, and
+    /// the client's connect would then complete at once (or, taken into the queue and never accepted, wait for an
+    /// answer that never comes).
     func hold() {
-        state.withLock { $0.holding = true }
+        state.withLock { $0.holdRequested = true }
+        for _ in 0..<500 where state.withLock({ $0.holdRequested }) {
+            Thread.sleep(forTimeInterval: 0.002)
+        }
+    }
+
+    /// Connects the filler to the listening socket (on the accept loop's thread), unless the last one is still
+    /// waiting there.
+    private func makeFiller() {
+        let waiting = state.withLock { state -> Bool in
+            guard state.filler != nil else { return false }
+            state.holding = true
+            state.holdRequested = false
+            return true
+        }
+        guard !waiting else { return }
         let filler = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -158,12 +180,21 @@ final class SlowConnectServer: @unchecked Sendable {
         _ = withUnsafeMutablePointer(to: &local) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(filler, $0, &length) }
         }
-        state.withLock { $0.filler = (filler, local.sin_port) }
+        state.withLock {
+            $0.filler = (filler, local.sin_port)
+            $0.holding = true
+            $0.holdRequested = false
+        }
     }
 
     /// Makes every later bulk evaluation wait `delay` before its answer.
     func delayBulk(_ delay: Duration) {
         state.withLock { $0.bulkDelay = delay }
+    }
+
+    /// Makes every later request, `OPTIONS` too, get no answer (the connection is held until the client closes it).
+    func silence(_ silent: Bool) {
+        state.withLock { $0.silent = silent }
     }
 
     /// Lets connections in again (the filler is accepted and closed).
@@ -173,6 +204,7 @@ final class SlowConnectServer: @unchecked Sendable {
 
     private func acceptLoop() {
         while !state.withLock({ $0.stopped }) {
+            if state.withLock({ $0.holdRequested }) { makeFiller() }
             var pending = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
             guard state.withLock({ !$0.holding }), poll(&pending, 1, 10) > 0 else {
                 Thread.sleep(forTimeInterval: 0.01)
@@ -207,7 +239,11 @@ final class SlowConnectServer: @unchecked Sendable {
         while let head = Self.readHead(fd, &buffer) {
             Self.skipBody(fd, head: head, &buffer)
             let requestLine = head.prefix { $0 != "\r" }
-            if requestLine.hasPrefix("OPTIONS ") {
+            if state.withLock({ $0.silent }) {
+                var byte: UInt8 = 0
+                while recv(fd, &byte, 1, 0) > 0 {}
+                return
+            } else if requestLine.hasPrefix("OPTIONS ") {
                 guard Self.send(fd, "HTTP/1.1 204 No Content\r\n\r\n") else { return }
             } else if requestLine.hasPrefix("POST /ofrep/v1/evaluate/flags") {
                 let delay = state.withLock { $0.bulkDelay }
