@@ -14,7 +14,12 @@ import Testing
 
     /// Waits for the shell's prompt after the console closed and returns the status the console exited with.
     func exitStatus(_ harness: ConsoleHarness) async throws -> Int {
-        try await harness.session.waitFor("the shell's prompt") { !$0.contains("Blue Text") }
+        // The prompt itself, which the shell prints once the console has exited: keys typed while the console is
+        // still closing may be discarded with its input.
+        try await harness.session.waitFor("the shell's prompt") { screen in
+            let lines = screen.lines.indices.map { screen.text(line: $0).trimmingCharacters(in: .whitespaces) }
+            return !screen.contains("Blue Text") && lines.last { !$0.isEmpty } == "$"
+        }
         try harness.session.type("S=$?; clear; echo EXIT=$S; echo STTY=same")
         try harness.session.sendKeys("Enter")
         return try await harness.waitForExit().status
