@@ -145,7 +145,9 @@ import Testing
         let missed = Self.events(resumed)
         #expect(resumed?.event == "unleash-connected" && missed.count == 1)
         #expect(missed.first?["type"] as? String == "feature-updated" && resumed?.id == "\(after)")
-        #expect(current?.event == "unleash-connected" && Self.events(current).isEmpty, "nothing missed")
+        #expect(
+            current?.event == "unleash-connected" && Self.events(current).isEmpty,
+            "nothing missed: \(String(describing: current))")
         #expect(Self.events(unknown).first?["type"] as? String == "hydration")
         #expect(malformed.hasPrefix("HTTP/1.1 400"), "\(malformed)")
         #expect(malformed.contains("{\"error\":\"Last-Event-ID: \\\"yesterday\\\" is not an event id"))
