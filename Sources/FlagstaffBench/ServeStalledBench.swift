@@ -229,6 +229,8 @@ enum ServeStalledBench {
 }
 #else
 enum ServeStalledBench {
-    static func run(readersOnly: Bool = false) { print("serve-stalled: Linux with the Server trait only (it reads /proc)") }
+    static func run(readersOnly: Bool = false) {
+        print("serve-stalled: Linux with the Server trait only (it reads /proc)")
+    }
 }
 #endif

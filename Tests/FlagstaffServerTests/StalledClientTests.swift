@@ -114,9 +114,10 @@ import Darwin
                     let deadline = ContinuousClock.now.advanced(by: .seconds(120))
                     var count = 0
                     while count < 3, ContinuousClock.now < deadline {
-                        count += reader.next(1, timeout: .seconds(1)).filter {
-                            $0.event == "unleash-updated" && $0.data.contains("\"hydration\"")
-                        }.count
+                        count +=
+                            reader.next(1, timeout: .seconds(1)).filter {
+                                $0.event == "unleash-updated" && $0.data.contains("\"hydration\"")
+                            }.count
                         updates.withLock { $0[index] = count }
                     }
                 }

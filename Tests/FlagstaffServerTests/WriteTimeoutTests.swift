@@ -40,11 +40,11 @@ import Darwin
             guard let socket = StalledClientTests.stalled(port, Self.request) else { return nil }
             defer { close(socket) }
             guard Self.read(socket, upTo: size - (256 << 10), pause: 0.02) else { return nil }
-            return Self.waitForReset(socket, timeout: timeout + .seconds(3))
+            return Self.waitForReset(socket, timeout: timeout + .seconds(4))
         }
-        let after = try #require(reset, "not reset within the write timeout and 3 s after the client stopped reading")
-        // Checked each quarter of the timeout: at most a quarter late, plus the machine's delays.
-        #expect(after >= timeout - .milliseconds(100) && after < timeout + .milliseconds(1_500), "reset after \(after)")
+        let after = try #require(reset, "not reset within the write timeout and 4 s after the client stopped reading")
+        // Checked each quarter of the timeout: at most a quarter late, plus the delays of a busy machine.
+        #expect(after >= timeout - .milliseconds(100) && after < timeout + .seconds(2), "reset after \(after)")
         let dropped = await eventually(timeout: .seconds(10)) { running.server.closedForWriteTimeout.value >= 6 }
         #expect(dropped, "\(running.server.closedForWriteTimeout.value) of 6 connections closed for the timeout")
     }

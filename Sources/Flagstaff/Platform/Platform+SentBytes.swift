@@ -34,10 +34,11 @@ extension Platform {
         package struct Reading: Sendable {
             /// Sixteen 8-byte words: state, options and counters through `tcpi_total_retrans` (bytes 0–103), the two
             /// pacing rates (104–119), then `tcpi_bytes_acked` (120–127).
-            private var words: (
-                UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
-                UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64
-            ) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+            private var words:
+                (
+                    UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
+                    UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64
+                ) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
 
             /// `tcpi_bytes_acked`.
             fileprivate var bytesAcknowledged: UInt64 { words.15 }
