@@ -1,15 +1,15 @@
 import Foundation
 
 /// `swift run -c release flagstaff-bench [core] [settings] [console] [terminal] [cli] [remote] [unleash] [unleash-client] [manifest] [history] [serve] [store] [idle-streams] [hostile-servers]`
-/// (and `console-bulk`, part of `console`, `serve-link` and `serve-stalled`, part of `serve`, and `slow-fetches`, part of
-/// `hostile-servers`): runs the named
+/// (and `console-bulk`, part of `console`, `serve-link` and `serve-stalled`, part of `serve`, `serve-stalled-readers`,
+/// its first case alone, and `slow-fetches`, part of `hostile-servers`): runs the named
 /// benchmarks, or all of them when none is named, and prints the figures.
 @main
 enum BenchMain {
     static let areas = [
         "core", "settings", "console", "console-bulk", "terminal", "cli", "remote", "unleash", "unleash-client",
-        "manifest", "history", "serve", "serve-link", "serve-stalled", "store", "idle-streams", "hostile-servers",
-        "slow-fetches",
+        "manifest", "history", "serve", "serve-link", "serve-stalled", "serve-stalled-readers", "store",
+        "idle-streams", "hostile-servers", "slow-fetches",
     ]
 
     static func main() {
@@ -47,6 +47,8 @@ enum BenchMain {
         if requested.contains("serve-link") { ServeBench.runLink() }
         // Part of `serve` too (stalled and greedy clients, the server as its own process); about 3 minutes.
         if wants("serve-stalled") { ServeStalledBench.run() }
+        // Its first case alone (1,000 clients that never read a large body), about a minute for each build.
+        if requested.contains("serve-stalled-readers") { ServeStalledBench.run(readersOnly: true) }
         #else
         if requested.contains("serve-link") { print("serve-link: this build has no server (the Server trait is off)") }
         #endif

@@ -195,6 +195,8 @@ import Testing
         weak let released = features
         try await clock.waitForSleepers()
         #expect(features?.allFeatures.isEmpty == false)
+        // Its manifest is announced beside the store in the background, which holds it while it writes.
+        features?.waitForAnnouncement()
         features = nil
         #expect(released == nil)
         #expect(clock.sleeperCount == 0, "the registry's deinit cancels the watcher's wait")
