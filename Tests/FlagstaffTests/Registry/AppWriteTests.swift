@@ -24,7 +24,9 @@ import Testing
     }
 
     @Test func theSetterReturnsWhileTheStoresLockIsHeldAndFlushWaitsForTheWrite() async throws {
-        let (features, store) = try Self.makeRegistry()
+        // The write waits for the lock longer than the default 10 s: under the thread sanitizer, beside the other
+        // suites, the checks before the lock is released took longer than that.
+        let (features, store) = try Self.makeRegistry(lockWait: .init(timeout: .seconds(120)))
         let lock = try await StoreLockHolder.onThread(path: store.url.path)
         let told = Signal()
         withObservationTracking {
