@@ -16,15 +16,21 @@ import Darwin
 /// buffer, and every wait has a deadline.
 @Suite struct WriteTimeoutTests {
     private static let request = "GET /api/client/features HTTP/1.1\r\nHost: t\r\n\r\n"
+    /// The write timeout of the tests' servers.
+    private static let timeout = Duration.seconds(2)
+
+    /// A server of 30,000 flags (an answer of about 6 MB, more than the system's buffers take for a connection, so the
+    /// server's own buffer fills while a client reads at its pace), with the idle timeout far off: only the write
+    /// timeout may close a connection.
+    private static func server() async throws -> RunningServer {
+        try await RunningServer(
+            registry: try StalledClientTests.registry(30_000),
+            configuration: FlagServerConfiguration(idleTimeout: .seconds(120), writeTimeout: timeout))
+    }
 
     @Test("a client that stops reading once the system holds the rest of its answer is reset after the write timeout")
     func stoppedReaderIsReset() async throws {
-        // 30,000 flags: about 6 MB, more than the system's buffers take for a connection, so the server's own buffer
-        // fills while the client reads at its pace. Idle timeout far off: only the write timeout may close it.
-        let timeout = Duration.seconds(2)
-        let running = try await RunningServer(
-            registry: try StalledClientTests.registry(30_000),
-            configuration: FlagServerConfiguration(idleTimeout: .seconds(120), writeTimeout: timeout))
+        let running = try await Self.server()
         defer { Task { await running.stop() } }
         let port = running.port
         let size = try #require(try await offCooperativePool { Self.answerSize(port) })
@@ -40,11 +46,12 @@ import Darwin
             guard let socket = StalledClientTests.stalled(port, Self.request) else { return nil }
             defer { close(socket) }
             guard Self.read(socket, upTo: size - (256 << 10), pause: 0.02) else { return nil }
-            return Self.waitForReset(socket, timeout: timeout + .seconds(4))
+            return Self.waitForReset(socket, timeout: Self.timeout + .seconds(4))
         }
         let after = try #require(reset, "not reset within the write timeout and 4 s after the client stopped reading")
         // Checked each quarter of the timeout: at most a quarter late, plus the delays of a busy machine.
-        #expect(after >= timeout - .milliseconds(100) && after < timeout + .seconds(2), "reset after \(after)")
+        #expect(
+            after >= Self.timeout - .milliseconds(100) && after < Self.timeout + .seconds(2), "reset after \(after)")
         let dropped = await eventually(timeout: .seconds(10)) { running.server.closedForWriteTimeout.value >= 6 }
         #expect(dropped, "\(running.server.closedForWriteTimeout.value) of 6 connections closed for the timeout")
     }
@@ -54,13 +61,10 @@ import Darwin
         // 16 KB every 200 ms (80 KB/s), read for five write timeouts of 2 s. Before, progress was what the system
         // accepted into its buffer for the connection, which it does once a third of that buffer is free (about
         // 1.3 MB on loopback): this client was cut after the first timeout.
-        let timeout = Duration.seconds(2)
-        let running = try await RunningServer(
-            registry: try StalledClientTests.registry(30_000),
-            configuration: FlagServerConfiguration(idleTimeout: .seconds(120), writeTimeout: timeout))
+        let running = try await Self.server()
         defer { Task { await running.stop() } }
         let port = running.port
-        let readFor = timeout * 5
+        let readFor = Self.timeout * 5
         let kept = try await offCooperativePool { () -> Bool in
             guard let socket = StalledClientTests.stalled(port, Self.request) else { return false }
             defer { close(socket) }
