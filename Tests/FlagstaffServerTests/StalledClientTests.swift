@@ -14,7 +14,10 @@ import Darwin
 
 /// Clients that stop reading, beside good ones, against the real server on 127.0.0.1 (issue 34, items 7 and 8).
 /// Bounded: at most 40 stalled connections, each with a 16 KB receive buffer, and every wait has a deadline.
-@Suite struct StalledClientTests {
+@Suite(
+    .enabled(
+        if: StalledClientServerTests.inOwnProcess, Comment(rawValue: StalledClientServerTests.reason)))
+struct StalledClientTests {
     /// A registry of `count` flags, every other one on.
     static func registry(_ count: Int) throws -> AnyFeatureRegistry {
         try AnyFeatureRegistry(

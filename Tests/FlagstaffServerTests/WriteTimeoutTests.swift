@@ -14,7 +14,10 @@ import Darwin
 /// The write timeout judges a client by what it took (the bytes its side acknowledged), not by what the system
 /// buffered for it (issue 34, item 7), against the real server on 127.0.0.1: each client asks for a 16 KB receive
 /// buffer, and every wait has a deadline.
-@Suite struct WriteTimeoutTests {
+@Suite(
+    .enabled(
+        if: StalledClientServerTests.inOwnProcess, Comment(rawValue: StalledClientServerTests.reason)))
+struct WriteTimeoutTests {
     private static let request = "GET /api/client/features HTTP/1.1\r\nHost: t\r\n\r\n"
     /// The write timeout of the tests' servers.
     private static let timeout = Duration.seconds(2)
