@@ -43,8 +43,8 @@ extension AnyFeatureRegistry {
     struct ManifestBatch {
         /// The group's dot-separated path, `nil` for the top level.
         let path: String?
-        /// The label and description of each group on the path that the manifest describes, by path.
-        let groups: [(path: String, label: String?, description: String?)]
+        /// The label and description the manifest gives the group (`nil` for the top level).
+        let group: (label: String?, description: String?)?
         let members: [AnyFeature]
         /// Keys of the manifest left out because `declared` said they are taken.
         let skipped: Int
@@ -71,20 +71,20 @@ extension AnyFeatureRegistry {
         var batches: [ManifestBatch] = []
         func batch(
             _ flags: [RegistryManifest.Flag], _ settings: [RegistryManifest.Setting], path: String?,
-            group: (path: String, label: String?, description: String?)?
+            group: (label: String?, description: String?)?
         ) throws {
             let newFlags = flags.filter { !declared($0.key) }
             let newSettings = settings.filter { !declared($0.key) }
             let members = try newFlags.map(build) + newSettings.map { try makeSetting($0, source: settingSource) }
             batches.append(
                 ManifestBatch(
-                    path: path, groups: group.map { [$0] } ?? [], members: members,
+                    path: path, group: group, members: members,
                     skipped: flags.count + settings.count - members.count))
         }
         func add(_ groups: [RegistryManifest.Group], parent: String?) throws {
             for group in groups {
                 let path = parent.map { "\($0).\(group.key)" } ?? group.key
-                try batch(group.flags, group.settings, path: path, group: (path, group.label, group.description))
+                try batch(group.flags, group.settings, path: path, group: (group.label, group.description))
                 try add(group.groups, parent: path)
             }
         }
@@ -93,12 +93,11 @@ extension AnyFeatureRegistry {
         return batches
     }
 
-    /// Creates the groups of a batch's path and gives them the manifest's label and description.
+    /// Creates the groups of a batch's path and gives the last the manifest's label and description.
     func configureGroups(of batch: ManifestBatch) {
-        for group in batch.groups {
-            let chain = self.group(chainFor: group.path.split(separator: ".").map(String.init))
-            chain.last?.configureFromManifest(label: group.label, description: group.description)
-        }
+        guard let path = batch.path, let group = batch.group else { return }
+        let chain = self.group(chainFor: path.split(separator: ".").map(String.init))
+        chain.last?.configureFromManifest(label: group.label, description: group.description)
     }
 
     /// What ``adopt(_:)`` did with an app's announced manifest.
@@ -140,7 +139,7 @@ extension AnyFeatureRegistry {
         var changed = Set<String>()
         var sources: [ObjectIdentifier: AppReportSource] = [:]
         var settingKeys: [(key: String, remoteKey: String, source: ObjectIdentifier)] = []
-        func visit(_ flags: [RegistryManifest.Flag], _ settings: [RegistryManifest.Setting]) {
+        for (flags, settings) in manifest.memberLists {
             for flag in flags {
                 guard let member = feature(forKey: flag.key) as? ManifestFeature, member.isReported else { continue }
                 if member.takeReport(app, from: flag) { changed.insert(flag.key) }
@@ -153,14 +152,6 @@ extension AnyFeatureRegistry {
                 settingKeys.append((setting.key, binding.key, ObjectIdentifier(source)))
             }
         }
-        func walk(_ groups: [RegistryManifest.Group]) {
-            for group in groups {
-                visit(group.flags, group.settings)
-                walk(group.groups)
-            }
-        }
-        visit(manifest.flags, manifest.settings)
-        walk(manifest.groups)
         let changedRemoteKeys = sources.mapValues { $0.take(manifest) }
         for setting in settingKeys where changedRemoteKeys[setting.source]?.contains(setting.remoteKey) == true {
             changed.insert(setting.key)

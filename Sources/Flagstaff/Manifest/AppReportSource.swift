@@ -29,20 +29,15 @@ final class AppReportSource: SettingRemoteSource {
         var values: [String: RemoteSettingValue] = [:]
         guard let app = manifest.app else { return values }
         let provider = "the app, \(app.summary)"
-        func collect(_ settings: [RegistryManifest.Setting], _ groups: [RegistryManifest.Group]) {
-            for setting in settings {
-                guard let remoteKey = setting.remoteKey, let reported = app.values[setting.key],
-                    reported.source == .remote
-                else { continue }
-                let text: String =
-                    if case .string(let string) = reported.value { string } else {
-                        JSONSettingValue.storedValue(of: reported.value).json
-                    }
-                values[remoteKey] = RemoteSettingValue(text: text, provider: provider, fetchedAt: app.reportedAt)
-            }
-            for group in groups { collect(group.settings, group.groups) }
+        for setting in manifest.memberLists.lazy.flatMap(\.settings) {
+            guard let remoteKey = setting.remoteKey, let reported = app.values[setting.key], reported.source == .remote
+            else { continue }
+            let text: String =
+                if case .string(let string) = reported.value { string } else {
+                    JSONSettingValue.storedValue(of: reported.value).json
+                }
+            values[remoteKey] = RemoteSettingValue(text: text, provider: provider, fetchedAt: app.reportedAt)
         }
-        collect(manifest.settings, manifest.groups)
         return values
     }
 

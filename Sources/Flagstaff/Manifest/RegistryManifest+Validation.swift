@@ -12,10 +12,7 @@ extension RegistryManifest {
         // index and whether it is a setting) so paths become strings only for an error.
         var lists: [(flags: [Flag], settings: [Setting], path: String)] = []
         var locations: [(list: Int, index: Int, isSetting: Bool)] = []
-        func count(_ groups: [Group]) -> Int {
-            groups.reduce(0) { $0 + $1.flags.count + $1.settings.count + count($1.groups) }
-        }
-        let total = flags.count + settings.count + count(groups)
+        let total = memberCount
         locations.reserveCapacity(total)
         var seen = DuplicateKeyFinder(capacity: total)
         var hashes: [Int] = []

@@ -147,3 +147,26 @@ public struct RegistryManifest: Codable, Sendable, Hashable {
         }
     }
 }
+
+extension RegistryManifest {
+    /// The flags and settings of the top level, then of each group before its subgroups.
+    package var memberLists: [(flags: [Flag], settings: [Setting])] {
+        var lists = [(flags, settings)]
+        func add(_ groups: [Group]) {
+            for group in groups {
+                lists.append((group.flags, group.settings))
+                add(group.groups)
+            }
+        }
+        add(groups)
+        return lists
+    }
+
+    /// How many flags and settings the manifest has, its groups' included.
+    package var memberCount: Int {
+        func count(_ groups: [Group]) -> Int {
+            groups.reduce(0) { $0 + $1.flags.count + $1.settings.count + count($1.groups) }
+        }
+        return flags.count + settings.count + count(groups)
+    }
+}

@@ -81,7 +81,7 @@ package final class AppAnnouncements: Sendable {
         } catch {
             throw Refusal(description: "\(error)")
         }
-        let members = Self.memberCount(manifest)
+        let members = manifest.memberCount
         // Counted before adopting: what is declared already adds nothing, so this refuses no more than it must.
         guard registry.allFeatures.count + members <= Self.memberLimit || members == 0 else {
             throw Refusal(
@@ -109,13 +109,5 @@ package final class AppAnnouncements: Sendable {
             state[client] = announcement
             return announcement
         }
-    }
-
-    /// The flags and settings of a manifest, its groups' included.
-    static func memberCount(_ manifest: RegistryManifest) -> Int {
-        func count(_ groups: [RegistryManifest.Group]) -> Int {
-            groups.reduce(0) { $0 + $1.flags.count + $1.settings.count + count($1.groups) }
-        }
-        return manifest.flags.count + manifest.settings.count + count(manifest.groups)
     }
 }
