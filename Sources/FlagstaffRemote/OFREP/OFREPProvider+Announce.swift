@@ -12,7 +12,7 @@ extension OFREPProvider {
         case none
         /// The server took it.
         case announced
-        /// The server does not take manifests (another OFREP server: `404`/`405`); never asked again in this run.
+        /// The server does not take manifests (another OFREP server: `404`/`405`); never asked again by this provider.
         case unsupported
         /// The last attempt failed; it is made again after the next answer that follows a failure.
         case failed(String)
@@ -34,9 +34,7 @@ extension OFREPProvider {
 
     /// Marks the announcement due again: after a failed fetch or a stream's end the server may be a new one.
     func announcementMayBeForgotten() {
-        state.withLock { state in
-            if state.announcementBody != nil, state.announcement != .unsupported { state.announcementDue = true }
-        }
+        state.withLock { $0.announcementMayBeForgotten() }
     }
 
     /// Sends the announcement if it is due (called by the loop after an answer).
@@ -67,5 +65,12 @@ extension OFREPProvider {
             state.announcement = outcome
             if case .failed = outcome { state.announcementDue = true }
         }
+    }
+}
+
+extension OFREPProvider.State {
+    /// Marks a link's announcement due, unless the server does not take them (a new run, a failure, a stream's end).
+    mutating func announcementMayBeForgotten() {
+        if announcementBody != nil, announcement != .unsupported { announcementDue = true }
     }
 }

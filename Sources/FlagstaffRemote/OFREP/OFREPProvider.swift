@@ -199,7 +199,7 @@ public final class OFREPProvider: RemoteSource, Sendable {
         continuation.yield(.start)
         state.triggers = continuation
         // A new run may meet a new server: what a link announces is sent again after its first answer.
-        if state.announcementBody != nil, state.announcement != .unsupported { state.announcementDue = true }
+        state.announcementMayBeForgotten()
         state.run = Task { await self.run(triggers: triggers, continuation: continuation) }
     }
 
