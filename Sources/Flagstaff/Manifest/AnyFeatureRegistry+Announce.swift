@@ -68,9 +68,7 @@ extension AnyFeatureRegistry {
                 if previous == manifest { return }
                 manifest.app?.reportedAt = options.wallClock.date
             }
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            let data = try encoder.encode(manifest)
+            let data = try manifest.announcementJSON()
             do throws(OwnFile.Failure) {
                 try OwnFile.writeAtomically(data, to: url.path, ownerOf: store.url.path)
             } catch {
@@ -79,5 +77,14 @@ extension AnyFeatureRegistry {
         } catch {
             ProcessNotes.sayOnce(["cannot announce the registry's manifest beside its store: \(error)"])
         }
+    }
+}
+
+extension RegistryManifest {
+    /// An announced manifest as JSON: beside the store, and as a linked app sends it to `flagstaff serve`.
+    package func announcementJSON() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return try encoder.encode(self)
     }
 }

@@ -1,5 +1,4 @@
 import Flagstaff
-import Foundation
 
 /// A registry following an ``OFREPProvider`` (a QA link to `flagstaff serve`): each member whose key the server
 /// evaluates takes the server's value, with the source ``ResolutionSource/link(server:)`` in its `resolution`.
@@ -124,12 +123,7 @@ extension OFREPProvider {
         link.apply()
         // QA's console shows the app's own flags: the registry's manifest, with the values only the app can evaluate
         // as it reads them now (made when sent, so a member registered since is in it).
-        announce { [weak registry] in
-            guard let registry else { return nil }
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            return try? encoder.encode(registry.announcedManifest())
-        }
+        announce { [weak registry] in try? registry?.announcedManifest().announcementJSON() }
         start()
         return link
     }
