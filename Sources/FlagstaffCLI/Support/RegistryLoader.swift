@@ -143,7 +143,8 @@ enum RegistryLoader {
         }
         return LoadedRegistry(
             registry: registry, storeURL: store.url, manifestPath: manifestPath,
-            isStoresOwnRegistry: announced || (manifest == nil && explicitStore == nil), manifest: manifest,
+            isStoresOwnRegistry: announced || (manifest == nil && explicitStore == nil && !linkedApps),
+            manifest: manifest,
             remoteConfig: remoteConfig)
     }
 
