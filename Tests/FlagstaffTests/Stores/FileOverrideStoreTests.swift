@@ -114,8 +114,12 @@ import Testing
         try Data(#"{"version":1,"overrides":{"blueText":"on""#.utf8).write(to: file)
         let features = FeatureRegistry(
             AppFeatures(), store: try FileOverrideStore(url: file), options: RegistryOptions(storeWatchInterval: nil))
+        // Another process holds the lock while the app sets the flag: the write waits for it, so the value read
+        // next is the setter's, not one the failed write already took back.
+        let lock = try await StoreLockHolder.onThread(path: file.path)
         features.blueText.override = .enabled
         #expect(features.blueText.enabled, "in force at once")
+        lock.release()
         // The member goes back to the store's value when its write fails: the write is over before the flush.
         #expect(await eventually { !features.blueText.enabled })
         await #expect(throws: OverrideStoreError.self) { try await features.flush() }
