@@ -47,7 +47,10 @@ import Testing
         try harness.session.sendKeys("/")
         try harness.session.type("Theme")
         try harness.session.sendKeys("Enter")
-        screen = try await harness.session.waitFor("Theme selected") { $0.selectedLine?.hasPrefix("Theme") == true }
+        // The detail pane may come a frame after the selection moved.
+        screen = try await harness.session.waitFor("Theme selected, its detail shown") {
+            $0.selectedLine?.hasPrefix("Theme") == true && $0.contains("changed since launch")
+        }
         #expect(screen.contains("changed since launch (was system)"), "\(screen.text)")
         try harness.session.sendKeys("q")
         try await harness.session.waitFor("the restart prompt") { $0.contains("⟳ Theme  system → dark") }
