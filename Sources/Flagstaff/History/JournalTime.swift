@@ -11,7 +11,8 @@ package enum JournalTime {
         Array(bytes).withUnsafeBufferPointer { date(buffer: $0) }
     }
 
-    /// Reads `YYYY-MM-DDTHH:MM:SS[.fff]Z` in place; `nil` for anything else, an impossible date (`02-30`) included.
+    /// Reads `YYYY-MM-DDTHH:MM:SS[.fff]Z` in place, to the millisecond; `nil` for anything else, an impossible date
+    /// (`02-30`) included.
     static func date(buffer text: UnsafeBufferPointer<UInt8>) -> Date? {
         guard text.count >= 20, text.last == UInt8(ascii: "Z") else { return nil }
         func number(_ start: Int, _ count: Int) -> Int64? {
@@ -32,12 +33,14 @@ package enum JournalTime {
         else { return nil }
         var fraction = 0.0
         if text.count > 20 {
-            // Any number of fraction digits; those past the ninth (below a nanosecond) are checked, not added.
+            // Any number of fraction digits; those past the third are checked, not added. Times are milliseconds
+            // wherever they are written, so a time read is one the writer writes back as it was (a fuzz finding: a
+            // manifest's `reportedAt` with four fraction digits changed when it was written and read again).
             let count = text.count - 21
-            guard text[19] == UInt8(ascii: "."), count > 0, let digits = number(20, min(count, 9)),
-                count <= 9 || (29..<(20 + count)).allSatisfy({ text[$0] &- 48 < 10 })
+            guard text[19] == UInt8(ascii: "."), count > 0, let digits = number(20, min(count, 3)),
+                count <= 3 || (23..<(20 + count)).allSatisfy({ text[$0] &- 48 < 10 })
             else { return nil }
-            fraction = Double(digits) / pow(10, Double(min(count, 9)))
+            fraction = Double(digits) / pow(10, Double(min(count, 3)))
         }
         let days = Int64(CivilDate.days(year: Int(year), month: Int(month), day: Int(day)))
         let seconds = Double(days * 86_400 + hour * 3600 + minute * 60 + second) + fraction
