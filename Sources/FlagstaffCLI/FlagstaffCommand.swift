@@ -87,13 +87,9 @@ struct FlagstaffCommand: ParsableCommand {
         case .parse(let reordered):
             parsed = reordered
         }
-        let opened = OpenedStores()
-        defer { opened.reportJournalFailures() }
         do {
             var command = try parseAsRoot(parsed)
-            try OpenedStores.$current.withValue(opened) {
-                try ChangeOrigin.$current.withValue(command is ImportCommand ? .import : nil) { try command.run() }
-            }
+            try command.run()
             return ExitStatus.ok.rawValue
         } catch let failure as CLIFailure {
             StandardStreams.error(failure.message)

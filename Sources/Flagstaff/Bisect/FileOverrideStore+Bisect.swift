@@ -151,7 +151,7 @@ extension FileOverrideStore {
         var result: BisectSession?
         do {
             let candidateExpiries = known?.expiries ?? [:]
-            _ = try modify { current, note in
+            _ = try modify(known: nil, parameters: WriteParameters()) { current, note in
                 previous = try Self.readBisectState(url)
                 let session = try previous.map { data throws(BisectError) in
                     try BisectStateFile.decode(data, path: url.path)

@@ -8,7 +8,7 @@ extension AnyFeatureRegistry {
     /// While the store cannot be read (``storeError``), it looks empty here: check ``storeError`` first.
     /// - Returns: the report.
     package func diagnoseStore() -> DoctorReport {
-        StoreDoctor.examine(self, snapshot: core.state.withLock { $0.storeSnapshot }, now: now)
+        StoreDoctor.examine(self, snapshot: storeSnapshot, now: now)
     }
 
     /// Removes every override the doctor can fix (orphans, no-ops, expired, and, in a ``FileOverrideStore``,
@@ -25,59 +25,42 @@ extension AnyFeatureRegistry {
     ///   nothing changes.
     @discardableResult
     package func fixStore() throws -> DoctorFixOutcome {
-        var finishPending: @Sendable () -> Void = {}
-        defer {
-            finishPending()
-            announceStoreError()
-        }
-        let (outcome, change) = try core.writes.withLock { _ -> (DoctorFixOutcome, FeatureChange?) in
-            finishPending = writePendingAppWrites()  // the app's writes first: examined with the rest
+        try mutate { mutation in
+            // The app's writes pending were written first (``mutate(_:)``): examined with the rest.
             var fixed: [DoctorFinding] = []
-            let after: StoreSnapshot
-            do {
-                if let fileStore = store as? FileOverrideStore {
-                    // Entries the store cannot read (which make it refuse every read) are read to be removed.
-                    let repair = StoreRepair(.all)
-                    after = try StoreRepair.$current.withValue(repair) {
-                        try fileStore.modify { live, note in
-                            // `live` leaves out what this write removes as expired; the file (read under the same
-                            // lock) still has those entries and their expiry.
-                            let stored = try fileStore.loadSnapshot()
-                            var expired: [String: Date] = [:]
-                            for key in stored.overrides.keys where live[key] == nil {
-                                expired[key] = stored.expiries[key]?.expiresAt
-                            }
-                            let unreadable = repair.entries
-                            var overrides = stored.overrides
-                            for entry in unreadable { overrides[entry.key] = nil }
-                            let report = StoreDoctor.examine(self, overrides: overrides, expired: expired)
-                            fixed =
-                                unreadable.map { StoreDoctor.unreadableEntry(key: $0.key, problem: $0.problem) }
-                                + report.fixable
-                            note.origin = .doctor
-                            var changes = report.fixChanges.filter { live[$0.key] != nil }
-                            for entry in unreadable { changes[entry.key] = .some(nil) }
-                            return OverrideChange(changes)
-                        }.snapshot
-                    }
-                } else {
+            let receipt = try mutation.commit { store, known in
+                guard let fileStore = store as? FileOverrideStore else {
                     let report = StoreDoctor.examine(self, snapshot: try store.loadSnapshot(), now: now)
                     fixed = report.fixable
-                    after = try ChangeOrigin.$current.withValue(.doctor) {
-                        try store.write(OverrideChange(report.fixChanges))
-                    }
+                    return try store.write(
+                        OverrideChange(report.fixChanges), known: known, parameters: WriteParameters(origin: .doctor))
                 }
-            } catch {
-                setStoreError(error)
-                throw error
+                // Entries the store cannot read (which make it refuse every read) are read to be removed.
+                let repair = StoreRepair(.all)
+                let parameters = WriteParameters(origin: .doctor, repair: repair)
+                return try fileStore.modify(known: known, parameters: parameters) { live, _ in
+                    // `live` leaves out what this write removes as expired; the file (read under the same lock) still
+                    // has those entries and their expiry.
+                    let stored = try fileStore.loadRevisioned(repair: repair).snapshot
+                    var expired: [String: Date] = [:]
+                    for key in stored.overrides.keys where live[key] == nil {
+                        expired[key] = stored.expiries[key]?.expiresAt
+                    }
+                    let unreadable = repair.entries
+                    var overrides = stored.overrides
+                    for entry in unreadable { overrides[entry.key] = nil }
+                    let report = StoreDoctor.examine(self, overrides: overrides, expired: expired)
+                    fixed =
+                        unreadable.map { StoreDoctor.unreadableEntry(key: $0.key, problem: $0.problem) }
+                        + report.fixable
+                    var changes = report.fixChanges.filter { live[$0.key] != nil }
+                    for entry in unreadable { changes[entry.key] = .some(nil) }
+                    return OverrideChange(changes)
+                }
             }
-            setStoreError(nil)
-            let change = apply(after, origin: .local)
-            let remaining = StoreDoctor.examine(self, snapshot: after, now: now)
-            return (DoctorFixOutcome(fixed: fixed, remaining: remaining), change)
+            let remaining = StoreDoctor.examine(self, snapshot: receipt.snapshot, now: now)
+            return DoctorFixOutcome(fixed: fixed, remaining: remaining, journalError: receipt.journalError)
         }
-        if let change { notify(change) }
-        return outcome
     }
 }
 
@@ -87,6 +70,8 @@ package struct DoctorFixOutcome: Sendable, Hashable {
     package var fixed: [DoctorFinding]
     /// The findings after it (those without a fix, and information).
     package var remaining: DoctorReport
+    /// Why the fix was saved without its journal lines, or `nil`.
+    package var journalError: OverrideStoreError?
 }
 
 extension ChangeOrigin {

@@ -2,9 +2,9 @@
 /// ``FeatureRegistry/fixStore()``).
 ///
 /// A store file with an unreadable entry (an expiry time outside the years 0000–9999, or not a time) is refused
-/// as corrupt by every read. While a repair is ``current`` and covers the keys of every such entry, a store read
-/// instead takes those overrides without their expiry and notes each entry here; the caller's write then removes
-/// them. Anything else wrong with the file is still refused.
+/// as corrupt by every read. A write given a repair (``WriteParameters/repair``) that covers the keys of every such
+/// entry reads those overrides without their expiry instead and notes each entry here; the write's change then
+/// removes them. Anything else wrong with the file is still refused.
 package final class StoreRepair: Sendable {
     /// Which keys' unreadable entries may be read for removal.
     package enum Scope: Sendable {
@@ -13,9 +13,6 @@ package final class StoreRepair: Sendable {
         /// These keys only (the keys a reset removes).
         case keys(Set<String>)
     }
-
-    /// The repair of the running task, if any.
-    @TaskLocal package static var current: StoreRepair?
 
     private let scope: Scope
     private let found = AnnotatedMutex<[String: String]>([:])

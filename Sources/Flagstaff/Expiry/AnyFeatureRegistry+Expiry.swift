@@ -44,13 +44,14 @@ extension AnyFeatureRegistry {
     }
 
     /// Checks values and an expiry as ``setOverrideValues(_:expiresAt:)`` does, then writes them through
-    /// ``write(_:policy:members:)`` with `policy`.
+    /// ``write(_:policy:members:parameters:)`` with `policy` and `parameters`.
     /// - Returns: what changed, and how many members were left at their default.
     /// - Throws: as ``setOverrideValues(_:expiresAt:)``.
     @discardableResult
     package func writeOverrideValues(
-        _ changes: [String: OverrideValue?], expiresAt: Date? = nil, policy: OverrideWritePolicy = .writeEveryValue
-    ) throws -> OverrideWriteResult {
+        _ changes: [String: OverrideValue?], expiresAt: Date? = nil, policy: OverrideWritePolicy = .writeEveryValue,
+        parameters: WriteParameters = WriteParameters()
+    ) throws -> WriteReceipt {
         var change = OverrideChange(changes)
         if let expiresAt {
             let now = self.now
@@ -75,7 +76,7 @@ extension AnyFeatureRegistry {
             change.expiries = Dictionary(uniqueKeysWithValues: set.map { ($0.0, expiry) })
         }
         try validate(changes)
-        return try write(change, policy: policy)
+        return try write(change, policy: policy, parameters: parameters)
     }
 
     /// Wakes at `deadline` (the next expiry) to republish the overrides in force; `nil` stops the timer.
@@ -118,10 +119,6 @@ extension AnyFeatureRegistry {
         core.expiryTimer.withLock { timer in
             if timer?.deadline == deadline { timer = nil }
         }
-        let change = core.writes.withLock { _ -> FeatureChange? in
-            let snapshot = core.state.withLock { $0.storeContents }
-            return apply(snapshot, origin: .expiry)
-        }
-        if let change { notify(change) }
+        mutate { $0.reapply() }
     }
 }

@@ -6,36 +6,34 @@ extension AnyFeatureRegistry {
     /// - Returns: what was undone.
     /// - Throws: ``HistoryError`` (also when the store is not a file store with a journal), ``InvalidOverrideValue``
     ///   naming the key and value the history holds that its member refuses, or the store's error.
+    /// - Parameter parameters: the wait for the lock.
     @discardableResult
-    package func undoLastChange() throws -> UndoOutcome {
-        try revert { try $0.revert(redo: false, validate: validate) }
+    package func undoLastChange(parameters: WriteParameters = WriteParameters()) throws -> UndoOutcome {
+        try revert { try $0.revert(redo: false, known: $1, parameters: parameters, validate: validate) }
     }
 
     /// Re-applies the change most recently undone (``FileOverrideStore/redo()``) and applies the result.
     /// The values written are checked against their members as ``setOverrideValues(_:)`` checks them.
     /// - Returns: what was redone.
     /// - Throws: ``HistoryError``, ``InvalidOverrideValue`` (see ``undoLastChange()``), or the store's error.
+    /// - Parameter parameters: the wait for the lock.
     @discardableResult
-    package func redoLastUndo() throws -> UndoOutcome {
-        try revert { try $0.revert(redo: true, validate: validate) }
+    package func redoLastUndo(parameters: WriteParameters = WriteParameters()) throws -> UndoOutcome {
+        try revert { try $0.revert(redo: true, known: $1, parameters: parameters, validate: validate) }
     }
 
-    private func revert(_ action: (FileOverrideStore) throws -> UndoOutcome) throws -> UndoOutcome {
+    private func revert(_ action: (FileOverrideStore, UInt64?) throws -> UndoOutcome) throws -> UndoOutcome {
         guard let fileStore = store as? FileOverrideStore else { throw HistoryError(code: .noJournal) }
-        var finishPending: @Sendable () -> Void = {}
-        defer {
-            finishPending()
-            announceStoreError()
+        return try mutate { mutation in
+            var outcome: UndoOutcome?
+            // A refusal (nothing to undo, a later change in the way, a value refused) is not the store's error.
+            _ = try mutation.commit(storeError: { $0 is OverrideStoreError }) { _, known in
+                let done = try action(fileStore, known)
+                outcome = done
+                return done.receipt
+            }
+            guard let outcome else { throw HistoryError(code: .noJournal) }
+            return outcome
         }
-        let (outcome, change) = try core.writes.withLock { _ -> (UndoOutcome, FeatureChange?) in
-            finishPending = writePendingAppWrites()  // the app's writes first: undone in order
-            let outcome = try action(fileStore)
-            setStoreError(nil)
-            return (
-                outcome, apply(StoreSnapshot(overrides: outcome.overrides, expiries: outcome.expiries), origin: .local)
-            )
-        }
-        if let change { notify(change) }
-        return outcome
     }
 }

@@ -1,11 +1,11 @@
 /// Where a change to an override store came from, as the change history records it: `app`, `cli`, `console`,
 /// `import`, `profile`, `undo`, `redo`, or any other word a tool chooses.
 ///
-/// A file store records ``current`` when it is set (bind it around a write), else the store's
-/// ``JournalOptions/origin`` (`app` unless the store was created otherwise):
+/// A file store records the origin a write gives (``WriteParameters``), else the store's ``JournalOptions/origin``
+/// (`app` unless the store was created otherwise):
 ///
 /// ```swift
-/// try ChangeOrigin.$current.withValue(.import) { try registry.setOverrideValues(changes) }
+/// try registry.write(OverrideChange(changes), parameters: WriteParameters(origin: .import))
 /// ```
 package struct ChangeOrigin: RawRepresentable, Hashable, Sendable, ExpressibleByStringLiteral,
     CustomStringConvertible
@@ -37,17 +37,14 @@ package struct ChangeOrigin: RawRepresentable, Hashable, Sendable, ExpressibleBy
     /// Overrides removed because their expiry time passed (``OverrideExpiry``).
     package static let expiry: ChangeOrigin = "expiry"
 
-    /// The origin recorded for writes made in the current task, overriding the store's default.
-    @TaskLocal package static var current: ChangeOrigin?
-
     /// The word.
     package var description: String { rawValue }
 }
 
 /// What the journal records about a change besides its origin: the profile applied, the change undone or
-/// redone. Set by the history and profile code around their writes.
+/// redone, given with a write (``WriteParameters/note``).
 package struct ChangeAnnotation: Sendable, Equatable {
-    /// The origin, when the writer sets it (else ``ChangeOrigin/current``, else the store's default).
+    /// The origin, when the writer sets it (else the store's default, ``JournalOptions/origin``).
     package var origin: ChangeOrigin?
     /// The profile applied, for `profile` changes.
     package var profile: String?
@@ -64,7 +61,4 @@ package struct ChangeAnnotation: Sendable, Equatable {
         self.undoes = undoes
         self.redoes = redoes
     }
-
-    /// The annotation for writes made in the current task.
-    @TaskLocal package static var current: ChangeAnnotation?
 }

@@ -1,15 +1,18 @@
 import Foundation
 
 /// What an undo or a redo did.
-package struct UndoOutcome: Sendable, Equatable {
+package struct UndoOutcome: Sendable {
     /// The change undone or redone.
     package var target: HistoryChange
-    /// The id of the change the undo or redo wrote (it is journaled too).
-    package var change: String?
+    /// The write that undid or redid it (journaled too: ``WriteReceipt/changeID``).
+    package var receipt: WriteReceipt
+
+    /// The id of the change the undo or redo wrote.
+    package var change: String? { receipt.changeID }
     /// Every override after it.
-    package var overrides: [String: OverrideValue]
+    package var overrides: [String: OverrideValue] { receipt.snapshot.overrides }
     /// The expiry of overrides that have one, after the change.
-    package var expiries: [String: OverrideExpiry] = [:]
+    package var expiries: [String: OverrideExpiry] { receipt.snapshot.expiries }
 }
 
 /// Undo and redo on a file store's journal.
@@ -22,7 +25,7 @@ extension FileOverrideStore {
     /// - Returns: the change undone and the new contents.
     /// - Throws: ``HistoryError`` (nothing to undo, a later change in the way), or the store's error.
     package func undo() throws -> UndoOutcome {
-        try revert(redo: false)
+        try revert(redo: false, known: nil, parameters: WriteParameters())
     }
 
     /// Re-applies the change most recently undone, in one write journaled as `redo`, with the same checks as
@@ -30,20 +33,23 @@ extension FileOverrideStore {
     /// - Returns: the change redone and the new contents.
     /// - Throws: ``HistoryError``, or the store's error.
     package func redo() throws -> UndoOutcome {
-        try revert(redo: true)
+        try revert(redo: true, known: nil, parameters: WriteParameters())
     }
 
     /// ``undo()`` or ``redo()``, checking the values it would write with `validate` first (under the lock): a
     /// hand-edited journal can hold values no member accepts. On error nothing is written.
     /// - Parameters:
     ///   - redo: whether to redo (else undo).
+    ///   - known: the revision of the contents the caller holds (``modify(known:parameters:_:)``), or `nil`.
+    ///   - parameters: the wait for the lock (the journal's note is the undo's or redo's own).
     ///   - validate: throws for changes that may not be written (a registry's check, as `set` makes it).
-    package func revert(redo: Bool, validate: ([String: OverrideValue?]) throws -> Void = { _ in }) throws
-        -> UndoOutcome
-    {
+    package func revert(
+        redo: Bool, known: UInt64?, parameters: WriteParameters,
+        validate: ([String: OverrideValue?]) throws -> Void = { _ in }
+    ) throws -> UndoOutcome {
         guard journalOptions != nil else { throw HistoryError(code: .noJournal) }
         var target: HistoryChange?
-        let result = try modify { current, note in
+        let result = try modify(known: known, parameters: parameters) { current, note in
             guard let journal = try self.journal() else { throw HistoryError(code: .noJournal) }
             let contents = journal.read()
             // Changes the journal cannot show may be the newest: nothing is planned from the rest.
@@ -104,8 +110,6 @@ extension FileOverrideStore {
             return OverrideChange(changes, expiries: expiries)
         }
         guard let target else { throw HistoryError(code: redo ? .nothingToRedo : .nothingToUndo) }
-        return UndoOutcome(
-            target: target, change: result.changeID, overrides: result.snapshot.overrides,
-            expiries: result.snapshot.expiries)
+        return UndoOutcome(target: target, receipt: result)
     }
 }

@@ -7,7 +7,7 @@ package struct JournalOptions: Sendable, Equatable {
     /// `<journal>.1` (replacing the previous one, whose changes are dropped) and a new journal is started. The
     /// history holds between one and two times this size.
     package var maxBytes: Int
-    /// The origin recorded for changes made without ``ChangeOrigin/current`` (default `app`).
+    /// The origin recorded for changes whose write gives none (``WriteParameters/note``; default `app`).
     package var origin: ChangeOrigin
 
     /// Creates options.

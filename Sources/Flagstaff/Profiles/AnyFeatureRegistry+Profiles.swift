@@ -8,14 +8,20 @@ extension AnyFeatureRegistry {
     /// - Parameters:
     ///   - profile: the profile.
     ///   - replace: whether to clear the registry's other overrides.
-    /// - Returns: what changed: key → new value (`nil`: removed).
+    ///   - parameters: the wait for the lock (the journal's note is the profile's).
+    /// - Returns: what changed: key → new value (`nil`: removed), and the write's receipt (`nil` when the profile
+    ///   changes nothing).
     /// - Throws: ``InvalidOverrideValue`` or the store's error; on error nothing changes.
     @discardableResult
-    package func applyProfile(_ profile: Profile, replace: Bool = false) throws -> [String: OverrideValue?] {
+    package func applyProfile(
+        _ profile: Profile, replace: Bool = false, parameters: WriteParameters = WriteParameters()
+    ) throws -> (
+        changes: [String: OverrideValue?], receipt: WriteReceipt?
+    ) {
         let changes = profile.changes(from: storedOverrides, replace: replace) { self.feature(forKey: $0) != nil }
-        guard !changes.isEmpty else { return [:] }
-        let annotation = ChangeAnnotation(origin: .profile, profile: profile.name)
-        try ChangeAnnotation.$current.withValue(annotation) { try setOverrideValues(changes) }
-        return changes
+        guard !changes.isEmpty else { return ([:], nil) }
+        var parameters = parameters
+        parameters.note = ChangeAnnotation(origin: .profile, profile: profile.name)
+        return (changes, try writeOverrideValues(changes, parameters: parameters))
     }
 }

@@ -53,8 +53,7 @@ extension AnyFeatureRegistry {
     /// Writes the app's pending writes until there are none (on ``RegistryCore/appWriteQueue``).
     private func drainAppWrites() {
         while true {
-            let finish = core.writes.withLock { _ in writePendingAppWrites() }
-            finish()
+            mutate { _ in }  // writes the pending writes first, as every change does
             let idle = core.state.withLock { state in
                 if state.appWrites.steps.isEmpty { state.appWrites.isDraining = false }
                 return !state.appWrites.isDraining
@@ -71,19 +70,11 @@ extension AnyFeatureRegistry {
     func writePendingAppWrites() -> @Sendable () -> Void {
         guard let (change, through) = core.state.withLock({ $0.appWrites.takeBatch() }) else { return {} }
         let known = core.state.withLock { $0.storeRevision }
-        let revisioned = store as? any RevisionedOverrideStore
-        let write: RevisionedWrite
+        let write: WriteReceipt
         do {
-            // The app's own writes, also when a throwing write (a profile applied, an undo, a repair) writes them
-            // first: they are journaled as the app's, never with that write's origin, annotation or repair.
-            write = try ChangeOrigin.$current.withValue(nil) {
-                try ChangeAnnotation.$current.withValue(nil) {
-                    try StoreRepair.$current.withValue(nil) {
-                        if let revisioned { return try revisioned.write(change, known: known) }
-                        return RevisionedWrite(snapshot: try store.write(change), revision: 0, changes: nil)
-                    }
-                }
-            }
+            // The app's own writes, with no parameters of the change that writes them first (a profile applied, an
+            // undo, a repair): journaled as the app's.
+            write = try store.write(change, known: known, parameters: WriteParameters())
         } catch {
             let now = core.wallClock.now()
             let (done, changed, nextExpiry) = core.state.withLock { state in
@@ -109,7 +100,7 @@ extension AnyFeatureRegistry {
             let done = state.appWrites.finish(through: through, failure: nil)
             let (changed, nextExpiry) = applyHoldingState(
                 write.snapshot, at: now, origin: .local,
-                written: (write.changes, revisioned == nil ? nil : write.revision),
+                written: (write.changes, write.revision),
                 members: nil, &state)
             return (done, changed, nextExpiry)
         }

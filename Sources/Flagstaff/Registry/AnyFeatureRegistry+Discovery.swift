@@ -139,7 +139,7 @@ extension AnyFeatureRegistry {
     func registerUnpublished(_ features: [AnyFeature], in groupPath: String?) throws {
         let groupKeys = groupPath.map { $0.split(separator: ".").map(String.init) } ?? []
         let groupChain = group(chainFor: groupKeys)
-        try core.writes.withLock { _ in
+        try mutate { _ in
             var keys: [String] = []
             keys.reserveCapacity(features.count)
             for feature in features {

@@ -20,14 +20,14 @@ extension AnyFeatureRegistry {
     /// - Returns: the keys that changed and the values refused.
     @discardableResult
     package func applyLinkedValues(_ values: [String: OverrideValue], server: String) -> LinkOutcome {
-        var outcome = LinkOutcome()
-        core.writes.withLock { _ in
+        mutate { mutation in
+            var outcome = LinkOutcome()
             for member in allFeatures {
                 applyLinkedValue(values[member.key], to: member, server: server, &outcome)
             }
+            mutation.note(linkedChange(outcome))
+            return outcome
         }
-        announceLinkedChanges(outcome)
-        return outcome
     }
 
     /// As ``applyLinkedValues(_:server:)``, for the members of `keys` only: each takes its value in `values`, or
@@ -42,15 +42,15 @@ extension AnyFeatureRegistry {
     package func updateLinkedValues(_ values: [String: OverrideValue], keys: Set<String>, server: String)
         -> LinkOutcome
     {
-        var outcome = LinkOutcome()
-        core.writes.withLock { _ in
+        mutate { mutation in
+            var outcome = LinkOutcome()
             for key in keys {
                 guard let member = feature(forKey: key) else { continue }
                 applyLinkedValue(values[key], to: member, server: server, &outcome)
             }
+            mutation.note(linkedChange(outcome))
+            return outcome
         }
-        announceLinkedChanges(outcome)
-        return outcome
     }
 
     /// Validates and applies one member's linked value (under the registry's write lock).
@@ -71,14 +71,11 @@ extension AnyFeatureRegistry {
         if member.applyLinkedValue(value, server: server) { outcome.changedKeys.append(member.key) }
     }
 
-    /// Tells subscribers and observers what a link changed.
-    private func announceLinkedChanges(_ outcome: LinkOutcome) {
-        if !outcome.changedKeys.isEmpty {
-            core.generation.add(1, ordering: .releasing)
-            notify(FeatureChange(distinctKeys: outcome.changedKeys, origin: .remote))
-        } else {
-            announceObservedChanges()
-        }
+    /// What to tell subscribers of what a link changed, if anything (observers are told in any case).
+    private func linkedChange(_ outcome: LinkOutcome) -> FeatureChange? {
+        guard !outcome.changedKeys.isEmpty else { return nil }
+        core.generation.add(1, ordering: .releasing)
+        return FeatureChange(distinctKeys: outcome.changedKeys, origin: .remote)
     }
 
     /// The members that have a linked value now.

@@ -50,18 +50,24 @@ extension AnyFeatureRegistry {
     /// Resets every override of this registry's flags (overrides of keys it does not know are kept).
     /// - Throws: the store's error; on error nothing changes.
     public func resetAllOverrides() throws {
+        try resetAllOverrides(parameters: WriteParameters())
+    }
+
+    /// Resets every override of this registry's flags as ``resetAllOverrides()`` does, with `parameters`.
+    /// - Returns: the write's receipt.
+    /// - Throws: the store's error; on error nothing changes.
+    @discardableResult
+    package func resetAllOverrides(parameters: WriteParameters) throws -> WriteReceipt {
         // The members' keys in byte order (no sort); members sharing a key (a duplicate-key problem) are neighbours.
         var keys: [String] = []
         for key in core.keyTable.featuresInByteOrder().keys where keys.last != key { keys.append(key) }
-        try write(OverrideChange(sortedKeys: keys, edit: .remove))
+        return try write(OverrideChange(sortedKeys: keys, edit: .remove), parameters: parameters)
     }
 
     /// Re-reads the store now and notifies subscribers of any change (the watcher does this on its own
     /// every `storeWatchInterval`).
     public func refreshFromStore() {
-        let change = core.writes.withLock { _ in reloadFromStore(origin: .external) }
-        announceStoreError()
-        if let change { notify(change) }
+        mutate { $0.reload(origin: .external) }
     }
 
     /// Keeps a change refused by a non-throwing setter (`Setting.overriddenValue`, `AnyFlag.override`).
@@ -84,25 +90,6 @@ extension AnyFeatureRegistry {
     /// Whether `feature` is the member registered under its key.
     public func contains(_ feature: AnyFeature) -> Bool {
         feature.registry === self && self.feature(forKey: feature.key) === feature
-    }
-
-    /// Loads the store and applies it; on error keeps the error and falls back to defaults.
-    /// - Returns: the change to notify, if any.
-    @discardableResult
-    func reloadFromStore(origin: FeatureChange.Origin?) -> FeatureChange? {
-        let signature = store.changeSignature()
-        do {
-            // A store that tells its revision lets the next write apply only what it changed from these contents.
-            let (overrides, revision) =
-                try (store as? any RevisionedOverrideStore)?.loadRevisioned() ?? (store.loadSnapshot(), nil)
-            setStoreError(nil)
-            core.state.withLock { $0.storeSignature = signature }
-            return apply(overrides, origin: origin, written: revision.map { (nil, $0) })
-        } catch {
-            setStoreError(error)
-            core.state.withLock { $0.storeSignature = signature }
-            return apply(StoreSnapshot(), origin: origin)
-        }
     }
 
     /// Makes the flags' override cells match a full store snapshot, leaving out overrides that have expired

@@ -1,57 +1,70 @@
-/// The one route by which a registry writes overrides: every setter, the command-line tool and the console (one
-/// key or every marked member) build an ``OverrideChange`` and call ``AnyFeatureRegistry/write(_:policy:members:)``.
+/// The registry's one mutation entry point, ``AnyFeatureRegistry/mutate(_:)``, and the write every setter, the
+/// command-line tool and the console (one key or every marked member) make through it,
+/// ``AnyFeatureRegistry/write(_:policy:members:parameters:)``.
 extension AnyFeatureRegistry {
+    /// Runs `body` as one change to the registry, serialised with every other: under the registry's write lock, the
+    /// app's writes still pending (``writeFromApp(_:for:)``) written to the store first (so that changes reach it in
+    /// the order they were made); `body` writes the store and applies what it gives through `mutation`
+    /// (``RegistryMutation/commit(members:_:)``); subscribers and observers are told once the lock is released.
+    ///
+    /// Every change to the store and to what the members hold goes through here: a write, an undo or redo, the
+    /// doctor's repair, a reload, an expiry, a link's values.
+    /// - Returns: `body`'s result.
+    /// - Throws: `body`'s error; what it committed before throwing stays committed (and is notified).
+    package func mutate<Outcome>(_ body: (inout RegistryMutation) throws -> Outcome) rethrows -> Outcome {
+        var finishPending: @Sendable () -> Void = {}
+        var mutation = RegistryMutation(registry: self)
+        defer {
+            finishPending()
+            if mutation.notices.isEmpty { announceObservedChanges() }  // the store's error, members read meanwhile
+            for notice in mutation.notices { notify(notice) }
+        }
+        return try core.writes.withLock { _ in
+            finishPending = writePendingAppWrites()
+            return try body(&mutation)
+        }
+    }
+
     /// Writes a change in one store write (one undo step), serialised with every other write, then applies the new
     /// contents and notifies subscribers. Values are not checked here: callers check them against their members
     /// first (``setOverrideValues(_:)``), or know them valid (on/off for the console's flags).
-    ///
-    /// The app's writes still pending (``writeFromApp(_:for:)``) are written first, so that changes reach the store in
-    /// the order they were made.
     /// - Parameters:
     ///   - change: the keys and what to do to each.
     ///   - policy: whether members whose declaration already gives them the value asked get an override anyway.
     ///   - members: the members of `change`'s keys, when the caller has them in the same byte order (the console's
     ///     marked members): the change is then applied to them without looking their keys up.
-    /// - Returns: what changed, and how many members were left at their default.
+    ///   - parameters: what the journal records, the repair, the wait for the lock.
+    /// - Returns: what changed (always given), how many members were left at their default, the journal's outcome.
     /// - Throws: the store's error (kept as ``storeError``); on error nothing changes.
     @discardableResult
     package func write(
-        _ change: OverrideChange, policy: OverrideWritePolicy = .writeEveryValue, members: WrittenMembers? = nil
-    ) throws -> OverrideWriteResult {
-        var finishPending: @Sendable () -> Void = {}
-        defer {
-            finishPending()
-            announceStoreError()
-        }
-        let (result, notice) = try core.writes.withLock { _ -> (OverrideWriteResult, FeatureChange?) in
-            finishPending = writePendingAppWrites()
+        _ change: OverrideChange, policy: OverrideWritePolicy = .writeEveryValue, members: WrittenMembers? = nil,
+        parameters: WriteParameters = WriteParameters()
+    ) throws -> WriteReceipt {
+        try mutate { mutation in
             var change = change
             var skipped = 0
             if policy == .skipDefaults { (change, skipped) = skippingDefaults(change, members: members) }
-            guard !change.isEmpty else { return (OverrideWriteResult(changes: [], skippedAtDefault: skipped), nil) }
-            let (before, known) = core.state.withLock { ($0.storeSnapshot, $0.storeRevision) }
-            let write: RevisionedWrite
-            let revisioned = store as? any RevisionedOverrideStore
-            do {
-                if let revisioned {
-                    write = try revisioned.write(change, known: known)
-                } else {
-                    write = RevisionedWrite(snapshot: try store.write(change), revision: 0, changes: nil)
-                }
-            } catch {
-                setStoreError(error)
-                throw error
+            guard !change.isEmpty else {
+                var nothing = WriteReceipt(snapshot: storeSnapshot, revision: nil, changes: [])
+                nothing.skippedAtDefault = skipped
+                return nothing
             }
-            setStoreError(nil)
-            let notice = apply(
-                write.snapshot, origin: .local, written: (write.changes, revisioned == nil ? nil : write.revision),
-                members: members)
-            let changes = write.changes ?? Self.differences(of: change, from: before, to: write.snapshot)
-            return (OverrideWriteResult(changes: changes, skippedAtDefault: skipped), notice)
+            let before = storeSnapshot
+            var receipt = try mutation.commit(members: members) { store, known in
+                try store.write(change, known: known, parameters: parameters)
+            }
+            if receipt.changes == nil {
+                receipt.changes = Self.differences(of: change, from: before, to: receipt.snapshot)
+            }
+            receipt.skippedAtDefault = skipped
+            return receipt
         }
-        if let notice { notify(notice) }
-        return result
     }
+
+    /// The store's contents as last read or written, expired overrides included, with the app's pending writes on
+    /// top: what the members hold.
+    package var storeSnapshot: StoreSnapshot { core.state.withLock { $0.storeSnapshot } }
 
     /// Whether `member` has `value` without an override from its declaration alone (a static default, no remote
     /// binding): an override of `value` would change nothing, in any process, ever. A member whose value without
@@ -133,12 +146,14 @@ extension AnyFeatureRegistry {
     /// - Returns: what changed, and how many members were skipped.
     /// - Throws: the store's error; on error nothing changes.
     @discardableResult
-    package func writeOnOffValue(_ value: OverrideValue?, toMembers members: MemberSet) throws -> OverrideWriteResult {
+    package func writeOnOffValue(
+        _ value: OverrideValue?, toMembers members: MemberSet, parameters: WriteParameters = WriteParameters()
+    ) throws -> WriteReceipt {
         assert(value == nil || value == .on || value == .off, "not an on/off change")
         let written = WrittenMembers(members, of: core.keyTable.featuresInByteOrder())
         return try write(
             OverrideChange(sortedKeys: written.keys, edit: OverrideChange.Edit(value)), policy: .skipDefaults,
-            members: written)
+            members: written, parameters: parameters)
     }
 }
 
@@ -150,15 +165,6 @@ package enum OverrideWritePolicy: Sendable {
     /// no override, and loses the one it had: a change to many members at once (`set --match`, the console's
     /// marked members), so that ordinary use leaves nothing for the doctor to report.
     case skipDefaults
-}
-
-/// What a write through the registry did.
-package struct OverrideWriteResult: Sendable, Equatable {
-    /// Every key whose stored value or expiry changed (overrides the write removed as expired included).
-    package var changes: [StoreSnapshot.ValueChange]
-    /// Members left without an override because their declaration already gives them the value asked
-    /// (``OverrideWritePolicy/skipDefaults``).
-    package var skippedAtDefault: Int
 }
 
 /// The members a bulk write changes: their keys in byte order (each once) and the member of each.

@@ -51,7 +51,7 @@ public class AnyFeatureRegistry: @unchecked Sendable {
 
     func finishSetUp() {
         core.publishMembers()
-        reloadFromStore(origin: nil)
+        mutate { $0.reload(origin: nil) }
         applyLaunchOverrides(to: allFeatures, reportingUnknownKeys: true)
         for feature in allFeatures { feature.recordLaunchValue() }
         let problems = self.problems

@@ -10,19 +10,18 @@ extension FileOverrideStore {
         return ChangeJournal(storePath: try resolvedTarget(), options: journalOptions)
     }
 
-    /// The last error appending to the journal (the change itself was written), or `nil` after a successful
-    /// append.
-    package var journalError: OverrideStoreError? { lastJournalError.withLock { $0 } }
-
-    /// Appends the change just written to the journal (the caller holds the lock). A failure is kept in
-    /// ``journalError``, never thrown: the journal never blocks a change.
-    /// - Returns: the change's id, or `nil` when the store keeps no journal.
+    /// Appends the change just written to the journal (the caller holds the lock). A failure is returned
+    /// (the write's receipt carries it, ``WriteReceipt/journalError``), never thrown: the journal never blocks a
+    /// change.
+    /// - Returns: the change's id (`nil` when the store keeps no journal), and the append's error.
     /// - Parameter changes: in the byte order of their keys (lines are written in that order).
-    func journal(_ changes: [StoreSnapshot.ValueChange], note annotation: ChangeAnnotation, target: String) -> String? {
-        guard let journalOptions else { return nil }
+    func journal(_ changes: [StoreSnapshot.ValueChange], note annotation: ChangeAnnotation, target: String)
+        -> (id: String?, error: OverrideStoreError?)
+    {
+        guard let journalOptions else { return (nil, nil) }
         let id = ProcessIdentity.newChangeID()
         let identity = ProcessIdentity.current
-        let origin = annotation.origin ?? ChangeOrigin.current ?? journalOptions.origin
+        let origin = annotation.origin ?? journalOptions.origin
         let shared = JournalEntry(
             time: clock.now(), change: id, key: "", old: nil, new: nil, origin: origin, user: identity.user,
             pid: identity.pid, command: identity.command, profile: annotation.profile, undoes: annotation.undoes,
@@ -32,24 +31,22 @@ extension FileOverrideStore {
             try ChangeJournal(storePath: target, options: journalOptions).append { emit in
                 try JournalLine.encode(changes, order: order, shared: shared, emit: emit)
             }
-            lastJournalError.withLock { $0 = nil }
+            return (id, nil)
         } catch {
-            lastJournalError.withLock {
-                $0 = error as? OverrideStoreError ?? .unwritable(path: target, reason: "\(error)")
-            }
+            return (id, error as? OverrideStoreError ?? .unwritable(path: target, reason: "\(error)"))
         }
-        return id
     }
 
     /// Appends the setter calls a write gathered (``OverrideChange/journalSteps``), each as a change of its own at its
-    /// own time, in one append (the caller holds the lock). A failure is kept in ``journalError``, as for a change.
-    /// - Returns: the last change's id, or `nil` when the store keeps no journal or `steps` is empty.
+    /// own time, in one append (the caller holds the lock). A failure is returned, as for a change.
+    /// - Returns: the last change's id (`nil` when the store keeps no journal or `steps` is empty), and the append's
+    ///   error.
     func journal(
         steps: [(change: StoreSnapshot.ValueChange, time: Date)], note annotation: ChangeAnnotation, target: String
-    ) -> String? {
-        guard let journalOptions, !steps.isEmpty else { return nil }
+    ) -> (id: String?, error: OverrideStoreError?) {
+        guard let journalOptions, !steps.isEmpty else { return (nil, nil) }
         let identity = ProcessIdentity.current
-        let origin = annotation.origin ?? ChangeOrigin.current ?? journalOptions.origin
+        let origin = annotation.origin ?? journalOptions.origin
         let entries = steps.map { step in
             JournalEntry(
                 time: step.time, change: ProcessIdentity.newChangeID(), key: step.change.key, old: step.change.old,
@@ -59,13 +56,10 @@ extension FileOverrideStore {
         }
         do {
             try ChangeJournal(storePath: target, options: journalOptions).append(entries)
-            lastJournalError.withLock { $0 = nil }
+            return (entries.last?.change, nil)
         } catch {
-            lastJournalError.withLock {
-                $0 = error as? OverrideStoreError ?? .unwritable(path: target, reason: "\(error)")
-            }
+            return (entries.last?.change, error as? OverrideStoreError ?? .unwritable(path: target, reason: "\(error)"))
         }
-        return entries.last?.change
     }
 
     /// The journal's changes for setter calls made one after another on `contents` (``OverrideChange/journalSteps``):

@@ -29,10 +29,9 @@ extension FileOverrideStore {
 
     /// Runs `body` holding the lock of `target` (the store file, at the end of its links): `<target>.lock`, opened
     /// never through a link (``OwnFile``), created if needed.
-    func withExclusiveLock<T>(target: String, _ body: () throws -> T) throws -> T {
+    func withExclusiveLock<T>(target: String, wait: LockWait, _ body: () throws -> T) throws -> T {
         let (fd, writable) = try openLockFile(target: target)
         defer { Platform.closeFile(fd) }
-        let wait = LockWait.current ?? lockWait
         try acquire(fd, lockPath: target + ".lock", wait: wait, clock: wait.clock)
         if writable {
             try? Platform.truncateFile(fd, to: 0)

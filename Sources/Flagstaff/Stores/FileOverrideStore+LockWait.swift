@@ -30,11 +30,6 @@ extension FileOverrideStore {
             self.clock = clock
             self.onWaiting = onWaiting
         }
-
-        /// The wait the writes of this task use instead of the store's own ``FileOverrideStore/lockWait`` (set
-        /// with `$current.withValue`): a caller that must not block (the console) gives up at once and retries
-        /// later, taking the lock once per attempt.
-        @TaskLocal package static var current: LockWait?
     }
 
     /// The process holding a store's lock, as it recorded itself in the lock file.

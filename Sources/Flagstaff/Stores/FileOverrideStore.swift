@@ -35,7 +35,6 @@ public final class FileOverrideStore: RevisionedOverrideStore {
     package let journalOptions: JournalOptions?
     /// Decides which overrides a write removes as expired, and dates journal entries.
     let clock: MonotonicWallClock
-    let lastJournalError = AnnotatedMutex<OverrideStoreError?>(nil)
     /// The file as this store last read or wrote it (``StoreFileImage``).
     let lastImage = AnnotatedMutex<StoreFileImage?>(nil)
     /// The last revision given to an image.
@@ -150,46 +149,60 @@ public final class FileOverrideStore: RevisionedOverrideStore {
     /// Reads the file with the revision of what it holds (``missingFileRevision`` for no file).
     /// - Throws: as ``loadSnapshot()``.
     package func loadRevisioned() throws -> (snapshot: StoreSnapshot, revision: UInt64) {
+        try loadRevisioned(repair: nil)
+    }
+
+    /// Reads the file as ``loadRevisioned()`` does, taking the unreadable entries `repair` covers for removal (see
+    /// ``StoreRepair``).
+    /// - Throws: as ``loadSnapshot()``.
+    package func loadRevisioned(repair: StoreRepair?) throws -> (snapshot: StoreSnapshot, revision: UInt64) {
         guard let data = try readFile() else { return (StoreSnapshot(), Self.missingFileRevision) }
-        let image = try decode(data)
+        let image = try decode(data, repair: repair)
         return (StoreSnapshot(overrides: image.contents.overrides, expiries: image.contents.expiries), image.revision)
     }
 
     /// Writes a change in one read-modify-write under the cross-process lock (``OverrideStore/write(_:)``):
     /// overrides that have expired by the store's clock are removed first, as a change of their own journaled with
     /// origin ``ChangeOrigin/expiry``; the file is replaced only if something changed, and the change is journaled
-    /// (origin ``ChangeOrigin/current``, else ``JournalOptions/origin``).
+    /// (origin ``JournalOptions/origin``).
     /// - Returns: the contents after the write.
     /// - Throws: `OverrideStoreError` naming the file; a corrupt file is not overwritten; nothing is written
     ///   when the file may not be written, its lock is not released in time or the result would be too large.
     @discardableResult
     public func write(_ change: OverrideChange) throws -> StoreSnapshot {
-        try modify { _, _ in change }.snapshot
+        try modify(known: nil, parameters: WriteParameters()) { _, _ in change }.snapshot
     }
 
-    /// Writes `change` as ``write(_:)`` does, telling what changed when the file was, when the write began, the one
-    /// of revision `known` (read or written last by this store object).
+    /// Writes `change` as ``write(_:)`` does, with `parameters`, telling what changed when the file was, when the
+    /// write began, the one of revision `known` (read or written last by this store object).
     /// - Throws: as ``write(_:)``.
-    package func write(_ change: OverrideChange, known: UInt64?) throws -> RevisionedWrite {
-        RevisionedWrite(try modify { _, _ in change }, known: known)
+    package func write(
+        _ change: OverrideChange, known: UInt64?, parameters: WriteParameters = WriteParameters()
+    ) throws -> WriteReceipt {
+        try modify(known: known, parameters: parameters) { _, _ in change }
     }
 
     /// A read-modify-write whose change is planned from the contents read under the lock (every write of this store
     /// comes here): `plan` sees the current
     /// overrides (without those expired, which this write removes) and returns the change to make (or throws to
-    /// make none), and may complete the journal's note (origin, undo link), which starts as
-    /// ``ChangeAnnotation/current``.
+    /// make none), and may complete the journal's note (origin, undo link), which starts as `parameters.note`.
+    /// - Parameters:
+    ///   - known: the revision of the contents the caller holds, or `nil`: the receipt's changes are given only
+    ///     when the write started from them.
+    ///   - parameters: the journal's note, the repair, the wait for the lock.
+    ///   - plan: the change, from the contents read under the lock.
     /// - Returns: what the write did.
     /// - Throws: `plan`'s error, or `OverrideStoreError` as ``write(_:)``.
-    package func modify(_ plan: ([String: OverrideValue], inout ChangeAnnotation) throws -> OverrideChange) throws
-        -> StoreWrite
-    {
+    package func modify(
+        known: UInt64?, parameters: WriteParameters,
+        _ plan: ([String: OverrideValue], inout ChangeAnnotation) throws -> OverrideChange
+    ) throws -> WriteReceipt {
         let target = try resolvedTarget()
         try checkWritable(target)
         try ensureDirectory(of: target)
-        return try withExclusiveLock(target: target) {
+        return try withExclusiveLock(target: target, wait: parameters.lockWait ?? lockWait) {
             OwnFile.removeAbandonedTemporaryFiles(of: target)
-            let image = try readFile().map(decode)
+            let image = try readFile().map { try decode($0, repair: parameters.repair) }
             let contents = image?.contents
             var snapshot = StoreSnapshot(overrides: contents?.overrides ?? [:], expiries: contents?.expiries ?? [:])
             // No file holds no overrides: a write to a missing file starts from known (empty) contents.
@@ -202,34 +215,24 @@ public final class FileOverrideStore: RevisionedOverrideStore {
                 snapshot.apply(expired)
                 snapshot.applyExpiries(of: removal)
             }
-            var note = ChangeAnnotation.current ?? ChangeAnnotation()
+            var note = parameters.note
             let change = try plan(snapshot.overrides, &note)
             let (sorted, changed) = StoreFileImage.merge(order, change, expiries: snapshot.expiries)
             let steps = change.journalSteps.map { Self.changes(of: $0, from: snapshot) }
             guard !changed.isEmpty || !expired.isEmpty else {
                 // Setter calls that undid each other leave the file as it was, and are journaled all the same.
-                let id = steps.flatMap { journal(steps: $0, note: note, target: target) }
-                return StoreWrite(snapshot: snapshot, changeID: id, revision: base, baseRevision: base, changes: [])
+                let journaled = steps.map { journal(steps: $0, note: note, target: target) }
+                return WriteReceipt(
+                    snapshot: snapshot, revision: base, changes: base == known ? [] : nil,
+                    changeID: journaled?.id, journalError: journaled?.error)
             }
             snapshot.applyExpiries(of: change)
-            return try finish(
+            var receipt = try finish(
                 snapshot, sorted: sorted, changed: changed, expired: expired, steps: steps,
-                otherMembers: contents?.otherMembers ?? [], base: base, note: note, target: target)
+                otherMembers: contents?.otherMembers ?? [], note: note, target: target)
+            if base != known { receipt.changes = nil }
+            return receipt
         }
-    }
-
-    /// What a read-modify-write did.
-    package struct StoreWrite: Sendable {
-        /// The contents after it.
-        package var snapshot: StoreSnapshot
-        /// The journal's id of the change (`nil`: nothing changed, or no journal).
-        package var changeID: String?
-        /// The revision of the new contents (``RevisionedOverrideStore``).
-        package var revision: UInt64
-        /// The revision of the contents it started from.
-        package var baseRevision: UInt64
-        /// Every value that changed: the overrides removed as expired first, then the change's, each in key order.
-        package var changes: [StoreSnapshot.ValueChange]
     }
 
     /// From this many changed keys, the snapshot's dictionary is updated on a second thread while the file is
@@ -243,17 +246,13 @@ public final class FileOverrideStore: RevisionedOverrideStore {
     private func finish(
         _ snapshot: StoreSnapshot, sorted: SortedOverrides, changed: [StoreSnapshot.ValueChange],
         expired: [StoreSnapshot.ValueChange], steps: [(change: StoreSnapshot.ValueChange, time: Date)]?,
-        otherMembers: [OverrideFileFormat.Contents.Member], base: UInt64,
-        note: ChangeAnnotation, target: String
-    ) throws -> StoreWrite {
-        // The origin is a task-local of the caller: read here, as the file may be written on another thread.
-        var journalNote = note
-        if journalNote.origin == nil { journalNote.origin = ChangeOrigin.current }
-        let resolvedNote = journalNote
-        let written = AnnotatedMutex<Result<(data: Data, revision: UInt64, change: String?), any Error>?>(nil)
+        otherMembers: [OverrideFileFormat.Contents.Member], note: ChangeAnnotation, target: String
+    ) throws -> WriteReceipt {
+        typealias Written = (data: Data, revision: UInt64, journaled: (id: String?, error: OverrideStoreError?))
+        let written = AnnotatedMutex<Result<Written, any Error>?>(nil)
         let updated = AnnotatedMutex(snapshot)
         let writeFile: @Sendable () -> Void = { [self] in
-            let result = Result { () throws -> (data: Data, revision: UInt64, change: String?) in
+            let result = Result { () throws -> Written in
                 let data = OverrideFileFormat.encode(sorted, expiries: snapshot.expiries, otherMembers: otherMembers)
                 guard data.count <= sizeLimit else {
                     throw OverrideStoreError.unwritable(
@@ -265,16 +264,16 @@ public final class FileOverrideStore: RevisionedOverrideStore {
                 lastImage.withLock { $0 = nil }  // the file is about to change, whatever happens next
                 try writeAtomically(data, to: target)
                 let revision = revisions.add(1, ordering: .relaxed).newValue
-                if !expired.isEmpty {
-                    _ = journal(expired, note: ChangeAnnotation(origin: .expiry), target: target)
-                }
-                let change =
+                let expiry =
+                    expired.isEmpty ? nil : journal(expired, note: ChangeAnnotation(origin: .expiry), target: target)
+                var journaled: (id: String?, error: OverrideStoreError?) =
                     if let steps {
-                        journal(steps: steps, note: resolvedNote, target: target)
+                        journal(steps: steps, note: note, target: target)
                     } else {
-                        changed.isEmpty ? nil : journal(changed, note: resolvedNote, target: target)
+                        changed.isEmpty ? (nil, nil) : journal(changed, note: note, target: target)
                     }
-                return (data, revision, change)
+                if journaled.error == nil { journaled.error = expiry?.error }
+                return (data, revision, journaled)
             }
             written.withLock { $0 = result }
         }
@@ -303,9 +302,9 @@ public final class FileOverrideStore: RevisionedOverrideStore {
                     overrides: contents.overrides, expiries: contents.expiries, otherMembers: otherMembers),
                 sorted: sorted, revision: result.revision)
         }
-        return StoreWrite(
-            snapshot: contents, changeID: result.change, revision: result.revision, baseRevision: base,
-            changes: expired + changed)
+        return WriteReceipt(
+            snapshot: contents, revision: result.revision, changes: expired + changed, changeID: result.journaled.id,
+            journalError: result.journaled.error)
     }
 
     /// Runs `body` holding the store's lock, as a write does (waiting as ``lockWait`` says). For tools and tests
@@ -314,7 +313,7 @@ public final class FileOverrideStore: RevisionedOverrideStore {
     package func holdingLock<T>(_ body: () throws -> T) throws -> T {
         let target = try resolvedTarget()
         try ensureDirectory(of: target)
-        return try withExclusiveLock(target: target, body)
+        return try withExclusiveLock(target: target, wait: lockWait, body)
     }
 
     /// Inode, size and modification time of the file (all zero when it does not exist).
@@ -337,15 +336,15 @@ public final class FileOverrideStore: RevisionedOverrideStore {
     /// Decodes the file's bytes, or takes them as read or written last time when they are byte for byte the same
     /// (then the sorted keys come along), and keeps them as the last image.
     /// - Throws: `OverrideStoreError.corrupt` naming the file.
-    private func decode(_ data: Data) throws(OverrideStoreError) -> StoreFileImage {
+    private func decode(_ data: Data, repair: StoreRepair?) throws(OverrideStoreError) -> StoreFileImage {
         if let image = lastImage.withLock({ $0 }), image.bytes.count == data.count, image.hasBytes(data) {
             return image
         }
         let image = StoreFileImage(
-            bytes: data, contents: try OverrideFileFormat.decodeStore(data, path: path), sorted: nil,
+            bytes: data, contents: try OverrideFileFormat.decodeStore(data, path: path, repair: repair), sorted: nil,
             revision: revisions.add(1, ordering: .relaxed).newValue)
         // Read for a repair, unreadable entries were let through: such an image is not the file as others read it.
-        if StoreRepair.current == nil { lastImage.withLock { $0 = image } }
+        if repair == nil { lastImage.withLock { $0 = image } }
         return image
     }
 
@@ -440,15 +439,5 @@ public final class FileOverrideStore: RevisionedOverrideStore {
             throw OverrideStoreError.unwritable(
                 path: path, reason: "cannot create directory \(directory): \(error.localizedDescription)")
         }
-    }
-}
-
-extension RevisionedWrite {
-    /// What a read-modify-write gives a caller that held the contents of revision `known`: the changes only when
-    /// the write started from exactly those contents.
-    init(_ result: FileOverrideStore.StoreWrite, known: UInt64?) {
-        self.init(
-            snapshot: result.snapshot, revision: result.revision,
-            changes: result.baseRevision == known ? result.changes : nil)
     }
 }

@@ -38,19 +38,21 @@ public final class InMemoryOverrideStore: RevisionedOverrideStore {
     /// contents.
     @discardableResult
     public func write(_ change: OverrideChange) -> StoreSnapshot {
-        write(change, known: nil).snapshot
+        write(change, known: nil, parameters: WriteParameters()).snapshot
     }
 
-    /// Applies a change as ``write(_:)`` does, telling what changed since revision `known`.
-    package func write(_ change: OverrideChange, known: UInt64?) -> RevisionedWrite {
+    /// Applies a change as ``write(_:)`` does, telling what changed since revision `known` (an in-memory store keeps
+    /// no journal and no lock: `parameters` do not apply).
+    package func write(
+        _ change: OverrideChange, known: UInt64?, parameters: WriteParameters = WriteParameters()
+    ) -> WriteReceipt {
         let now = clock.now()
         let result = contents.withLock { current in
             let base = revision.load(ordering: .relaxed)
             let expired = current.apply(current.removalOfExpired(at: now))
             let changed = current.apply(change)
             let next = revision.add(1, ordering: .relaxed).newValue
-            return RevisionedWrite(
-                snapshot: current, revision: next, changes: base == known ? expired + changed : nil)
+            return WriteReceipt(snapshot: current, revision: next, changes: base == known ? expired + changed : nil)
         }
         generation.add(1, ordering: .relaxed)
         return result

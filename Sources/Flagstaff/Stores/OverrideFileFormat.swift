@@ -82,12 +82,14 @@ package enum OverrideFileFormat {
     ///   - data: the file's bytes.
     ///   - file: the file's name for messages (a path, or e.g. `standard input`).
     ///   - rules: what is accepted beyond the store format.
+    ///   - repair: the unreadable expiry entries that are read for removal instead of refusing the file (noted in
+    ///     it), or `nil`.
     /// - Returns: the overrides and the other members.
     /// - Throws: ``OverrideFileError`` naming the file, the JSON path and what was expected; a member name
     ///   repeated in an object is an error at its path.
-    package static func decodeContents(_ data: Data, file: String, rules: Rules) throws(OverrideFileError)
-        -> Contents
-    {
+    package static func decodeContents(
+        _ data: Data, file: String, rules: Rules, repair: StoreRepair? = nil
+    ) throws(OverrideFileError) -> Contents {
         func fail(_ path: String?, key: String? = nil, _ problem: String) -> OverrideFileError {
             OverrideFileError(file: file, path: path, key: key, problem: problem)
         }
@@ -133,7 +135,7 @@ package enum OverrideFileFormat {
         }
         var expiries: [String: OverrideExpiry] = [:]
         if let expiryValue = document.expiry {
-            expiries = try readExpiries(expiryValue, file: file)
+            expiries = try readExpiries(expiryValue, file: file, repair: repair)
         }
         return Contents(
             overrides: overrides, removals: document.removals, expiries: expiries, otherMembers: document.otherMembers)
@@ -141,7 +143,8 @@ package enum OverrideFileFormat {
 
     /// Reads the store's `expiry` member: key → `{"at": time, "set": time}` (`set` may be left out), times as
     /// `2026-12-01T10:00:00Z` with optional milliseconds, in UTC.
-    private static func readExpiries(_ value: JSONValue, file: String) throws(OverrideFileError) -> [String:
+    private static func readExpiries(_ value: JSONValue, file: String, repair: StoreRepair?) throws(OverrideFileError)
+        -> [String:
         OverrideExpiry]
     {
         let shape = #"{"key": {"at": "2026-12-01T10:00:00.000Z", "set": "2026-11-30T10:00:00.000Z"}}"#
@@ -161,7 +164,7 @@ package enum OverrideFileFormat {
         }
         // One unreadable entry makes the file unreadable, unless a repair that removes it is under way.
         if let first = unreadable.min(by: { ($0.key ?? "") < ($1.key ?? "") }) {
-            guard let repair = StoreRepair.current, unreadable.allSatisfy({ repair.covers($0.key ?? "") }) else {
+            guard let repair, unreadable.allSatisfy({ repair.covers($0.key ?? "") }) else {
                 var error = first
                 error.problem += "; resetting that key (or `flagstaff doctor --fix`) removes the entry"
                 throw error
@@ -220,9 +223,11 @@ package enum OverrideFileFormat {
     ///   - path: the store file's path.
     /// - Returns: the overrides and the other members.
     /// - Throws: `OverrideStoreError.corrupt` with the file, the JSON path and what was expected.
-    static func decodeStore(_ data: Data, path: String) throws(OverrideStoreError) -> Contents {
+    static func decodeStore(_ data: Data, path: String, repair: StoreRepair? = nil) throws(OverrideStoreError)
+        -> Contents
+    {
         do {
-            return try decodeContents(data, file: path, rules: .store)
+            return try decodeContents(data, file: path, rules: .store, repair: repair)
         } catch {
             throw .corrupt(path: path, reason: error.reason)
         }

@@ -44,29 +44,37 @@ extension OverrideStore {
 /// A store that tells a writer what its write changed, so that the registry applies those keys instead of
 /// comparing every stored key with the ones it holds (a write of 100,000 keys then costs its keys once).
 package protocol RevisionedOverrideStore: OverrideStore {
-    /// Writes a change as ``OverrideStore/write(_:)`` does, telling what it changed: the one write of the
-    /// registry, whether it names one key or every marked member.
+    /// Writes a change as ``OverrideStore/write(_:)`` does, with the write's parameters, telling what it changed:
+    /// the one write of the registry, whether it names one key or every marked member.
     /// - Parameters:
     ///   - change: the keys, in byte order, and what to do to each.
     ///   - known: the revision of the contents the caller holds (from its last write), or `nil`.
+    ///   - parameters: what the journal records, the repair, the wait for the lock (a store without them ignores
+    ///     them).
     /// - Returns: the new contents with their revision, and, when the write started from exactly the contents of
     ///   revision `known`, every value that differs from them, in key order (else `nil`: the caller compares).
-    func write(_ change: OverrideChange, known: UInt64?) throws -> RevisionedWrite
+    func write(_ change: OverrideChange, known: UInt64?, parameters: WriteParameters) throws -> WriteReceipt
 
     /// Reads the contents with their revision, so that the next write can tell what it changed from them.
     /// - Throws: as ``OverrideStore/loadSnapshot()``.
     func loadRevisioned() throws -> (snapshot: StoreSnapshot, revision: UInt64)
 }
 
-/// What a ``RevisionedOverrideStore`` write gives back.
-package struct RevisionedWrite: Sendable {
-    /// The contents after the write.
-    package var snapshot: StoreSnapshot
-    /// Their revision: a number this store object gives to no other contents.
-    package var revision: UInt64
-    /// Every key whose value differs from the contents of the revision the caller knew, or `nil` when the write
-    /// did not start from them.
-    package var changes: [StoreSnapshot.ValueChange]?
+extension OverrideStore {
+    /// Writes `change` with `parameters`: through ``RevisionedOverrideStore/write(_:known:parameters:)`` when the
+    /// store is one, else ``write(_:)`` (no revision, no changes, no journal; the parameters do not apply).
+    package func write(_ change: OverrideChange, known: UInt64?, parameters: WriteParameters) throws -> WriteReceipt {
+        if let revisioned = self as? any RevisionedOverrideStore {
+            return try revisioned.write(change, known: known, parameters: parameters)
+        }
+        return WriteReceipt(snapshot: try write(change), revision: nil, changes: nil)
+    }
+
+    /// Reads the contents with their revision when the store keeps one.
+    package func loadRevisionedIfKept() throws -> (snapshot: StoreSnapshot, revision: UInt64?) {
+        if let revisioned = self as? any RevisionedOverrideStore { return try revisioned.loadRevisioned() }
+        return (try loadSnapshot(), nil)
+    }
 }
 
 /// An opaque value compared to detect changes to a store made elsewhere.

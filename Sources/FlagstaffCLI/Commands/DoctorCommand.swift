@@ -55,6 +55,7 @@ struct DoctorCommand: ParsableCommand {
             let outcome: DoctorFixOutcome
             do {
                 outcome = try registry.fixStore()
+                JournalNote.report(outcome.journalError)
             } catch {
                 throw CLIFailure.runtime("\(error)")
             }

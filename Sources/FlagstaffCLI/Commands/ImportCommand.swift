@@ -65,7 +65,8 @@ struct ImportCommand: ParsableCommand {
         let before = registry.storedOverrides
         let restartValues = registry.allFeatures.filter(\.requiresRestart).map { ($0, $0.currentValue) }
         do {
-            try registry.setOverrideValues(changes)
+            let receipt = try registry.writeOverrideValues(changes, parameters: WriteParameters(origin: .import))
+            JournalNote.report(receipt.journalError)
         } catch {
             throw CLIFailure.runtime("\(error)")
         }

@@ -28,7 +28,9 @@ struct ProfileApplyCommand: ParsableCommand {
         let restartValues = registry.allFeatures.filter(\.requiresRestart).map { ($0, $0.currentValue) }
         let changes: [String: OverrideValue?]
         do {
-            changes = try registry.applyProfile(profile, replace: replace)
+            let applied = try registry.applyProfile(profile, replace: replace)
+            changes = applied.changes
+            JournalNote.report(applied.receipt?.journalError)
         } catch let invalid as InvalidOverrideValue {
             throw CLIFailure.runtime("profile \(name): \(invalid); nothing was applied")
         } catch {

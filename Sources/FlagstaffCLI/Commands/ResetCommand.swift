@@ -58,14 +58,16 @@ struct ResetCommand: ParsableCommand {
         // An entry of these keys that the store cannot read (which makes it refuse every read) is removed too.
         let repair = StoreRepair(.keys(Set(features.map(\.key))))
         do {
-            try StoreRepair.$current.withValue(repair) {
+            let parameters = WriteParameters(repair: repair)
+            let receipt =
                 if all {
-                    try registry.resetAllOverrides()
+                    try registry.resetAllOverrides(parameters: parameters)
                 } else {
-                    try registry.setOverrideValues(
-                        Dictionary(features.map { ($0.key, OverrideValue?.none) }, uniquingKeysWith: { a, _ in a }))
+                    try registry.writeOverrideValues(
+                        Dictionary(features.map { ($0.key, OverrideValue?.none) }, uniquingKeysWith: { a, _ in a }),
+                        parameters: parameters)
                 }
-            }
+            JournalNote.report(receipt.journalError)
         } catch {
             throw CLIFailure.runtime("\(error)")
         }

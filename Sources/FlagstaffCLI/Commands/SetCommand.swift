@@ -113,20 +113,22 @@ struct SetCommand: ParsableCommand {
             )
         }
         let restartValues = plan.members.filter(\.requiresRestart).map { ($0, $0.currentValue) }
-        let result: OverrideWriteResult
+        let result: WriteReceipt
         do {
             // --match skips members whose declaration already gives them VALUE: no override that changes nothing.
             result = try registry.writeOverrideValues(
                 plan.changes, expiresAt: expiresAt, policy: match == nil ? .writeEveryValue : .skipDefaults)
+            JournalNote.report(result.journalError)
         } catch {
             throw CLIFailure.runtime("\(error)")
         }
         // A change of expiry alone is a change too (the history records it).
-        let changedKeys = Set(result.changes.map(\.key))
+        let written = result.changes ?? []  // always given through the registry
+        let changedKeys = Set(written.map(\.key))
         let changed = plan.members.filter { changedKeys.contains($0.key) }
         switch format {
         case .json:
-            let byKey = Dictionary(result.changes.map { ($0.key, $0) }, uniquingKeysWith: { _, last in last })
+            let byKey = Dictionary(written.map { ($0.key, $0) }, uniquingKeysWith: { _, last in last })
             StandardStreams.out(
                 BulkSetPlan.json(
                     changes: changed.compactMap { byKey[$0.key] }, matched: plan.members.count + plan.skipped.count,

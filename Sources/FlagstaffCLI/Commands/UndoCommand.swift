@@ -35,6 +35,7 @@ enum UndoReport {
         let outcome: UndoOutcome
         do {
             outcome = try redo ? registry.redoLastUndo() : registry.undoLastChange()
+            JournalNote.report(outcome.receipt.journalError)
         } catch let error as HistoryError {
             throw CLIFailure.runtime(error.description)
         } catch {

@@ -97,7 +97,6 @@ enum RegistryLoader {
         } catch {
             throw CLIFailure.runtime("--store: \(error)")
         }
-        OpenedStores.current?.add(store)
         let registryOptions = RegistryOptions(
             name: manifest == nil ? (linkedApps ? "Linked apps" : DemoFeatures.displayName) : nil,
             storeWatchInterval: watchStore ? .milliseconds(500) : nil,

@@ -6,7 +6,7 @@ import Foundation
 ///
 /// A write is tried at once, on the loop's thread, when no earlier write is still waiting (the usual case: it
 /// takes a few milliseconds, and the next frame already shows the new value). Each attempt takes the store's lock
-/// once, with a wait of zero (``FileOverrideStore/LockWait/current``): when another process holds it, the
+/// once, with a wait of zero (``WriteParameters/lockWait``): when another process holds it, the
 /// attempt fails at once naming the holder, and the write is queued, in order, for a background task that tries
 /// again every `retryInterval`, reports who holds the lock (``ConsoleEvent/storeLocked(holder:waited:)``, about
 /// once a second) and lands as soon as the lock is free. A write is retried until it lands, fails for another
@@ -91,9 +91,9 @@ package final class ConsoleStoreWriter: Sendable {
 
     /// One try: the lock taken once, without waiting.
     private func attempt(_ change: StoreWrite) -> Attempt {
-        let noWait = FileOverrideStore.LockWait(timeout: .zero, noticeAfter: .seconds(3600))
+        let noWait = WriteParameters(lockWait: FileOverrideStore.LockWait(timeout: .zero, noticeAfter: .seconds(3600)))
         do {
-            let written = try FileOverrideStore.LockWait.$current.withValue(noWait) { try write(change) }
+            let written = try write(change, parameters: noWait)
             inbox.post(written.keys)
             if let step = written.step { post(.historyStepped(step)) }
             return .done(saved(written))
@@ -112,30 +112,38 @@ package final class ConsoleStoreWriter: Sendable {
         var skippedAtDefault = 0
         /// For an undo or a redo, what it did or why it did nothing (a refusal changes nothing and counts as saved).
         var step: HistoryStep?
+        /// Why the change was saved without its journal lines, or `nil`.
+        var journalError: OverrideStoreError?
     }
 
     /// Performs one change through the registry (which reports the changed flags): every call the console makes
     /// into the core's write API.
-    private func write(_ change: StoreWrite) throws -> Written {
+    private func write(_ change: StoreWrite, parameters: WriteParameters) throws -> Written {
         switch change {
         case .values(let changes, let expiresIn):
-            try registry.setOverrideValues(changes, expiresAt: expiresIn.map { registry.now.addingTimeInterval($0) })
-            return Written(keys: ChangedFlags(changes.keys))
+            let receipt = try registry.writeOverrideValues(
+                changes, expiresAt: expiresIn.map { registry.now.addingTimeInterval($0) }, parameters: parameters)
+            return Written(keys: ChangedFlags(changes.keys), journalError: receipt.journalError)
         case .members(let members, let value):
-            let result = try registry.writeOnOffValue(value, toMembers: members)
+            let receipt = try registry.writeOnOffValue(value, toMembers: members, parameters: parameters)
             let keys = members.count > ConsoleFeed.listedChangeLimit ? .many : ChangedFlags(self.keys(of: change))
-            return Written(keys: keys, skippedAtDefault: result.skippedAtDefault)
+            return Written(
+                keys: keys, skippedAtDefault: receipt.skippedAtDefault, journalError: receipt.journalError)
         case .resetAll:
-            try registry.resetAllOverrides()
-            return Written(keys: .many)
+            let receipt = try registry.resetAllOverrides(parameters: parameters)
+            return Written(keys: .many, journalError: receipt.journalError)
         case .profile(let profile, let replace, let changes):
-            _ = try registry.applyProfile(profile, replace: replace)
-            return Written(keys: ChangedFlags(changes.keys))
+            let receipt = try registry.applyProfile(profile, replace: replace, parameters: parameters).receipt
+            return Written(keys: ChangedFlags(changes.keys), journalError: receipt?.journalError)
         case .history(let redo):
             do {
-                let outcome = try redo ? registry.redoLastUndo() : registry.undoLastChange()
+                let outcome =
+                    try redo
+                    ? registry.redoLastUndo(parameters: parameters) : registry.undoLastChange(parameters: parameters)
                 let keys = ChangedFlags(outcome.target.entries.lazy.map(\.key))
-                return Written(keys: keys, step: .done(redo: redo, change: outcome.target))
+                return Written(
+                    keys: keys, step: .done(redo: redo, change: outcome.target),
+                    journalError: outcome.receipt.journalError)
             } catch let error as HistoryError {
                 return Written(keys: .keys([]), step: .refused(redo: redo, reason: error.description))
             }
@@ -209,9 +217,7 @@ package final class ConsoleStoreWriter: Sendable {
     /// The events of a saved write: saved, then the journal's failure if its line could not be written.
     private func saved(_ written: Written) -> [ConsoleEvent] {
         let saved = ConsoleEvent.storeWriteSaved(skippedAtDefault: written.skippedAtDefault)
-        guard let problem = (registry.store as? FileOverrideStore)?.journalError.map(Self.journalText) else {
-            return [saved]
-        }
+        guard let problem = written.journalError.map(Self.journalText) else { return [saved] }
         return [saved, .journalNotWritten(problem)]
     }
 

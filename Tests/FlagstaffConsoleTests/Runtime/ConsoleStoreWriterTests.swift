@@ -138,11 +138,9 @@ import Testing
         // The store's own wait is 10 s; the caller's (the console's writer) is zero: one try, then the holder.
         let clock = ContinuousClock()
         let start = clock.now
-        let noWait = FileOverrideStore.LockWait(timeout: .zero, noticeAfter: .seconds(3600))
+        let noWait = WriteParameters(lockWait: FileOverrideStore.LockWait(timeout: .zero, noticeAfter: .seconds(3600)))
         #expect {
-            try FileOverrideStore.LockWait.$current.withValue(noWait) {
-                try fixture.registry.setOverrides(["blueText": .enabled])
-            }
+            try fixture.registry.writeOverrideValues(["blueText": .on], parameters: noWait)
         } throws: { error in
             guard let error = error as? OverrideStoreError, error.isLockTimeout else { return false }
             return error.holder?.pid == getpid()

@@ -42,10 +42,10 @@ import Testing
         #expect((object?["time"] as? String)?.hasSuffix("Z") == true)
     }
 
-    @Test func theOriginComesFromTheTaskLocalElseTheStoreElseApp() throws {
+    @Test func theOriginComesFromTheWriteElseTheStoreElseApp() throws {
         let store = try FileOverrideStore(url: file, journal: JournalOptions(origin: .cli))
         _ = try store.write(["a": .on])
-        try ChangeOrigin.$current.withValue(.import) { _ = try store.write(["b": .on]) }
+        _ = try store.write(["b": .on], known: nil, parameters: WriteParameters(origin: .import))
         let changes = try #require(try store.journal()).read().changes
         #expect(changes.map(\.origin) == [.cli, .import])
     }
@@ -112,8 +112,8 @@ import Testing
         handle.seekToEndOfFile()
         handle.write(Data((bad.joined(separator: "\n") + "\n").utf8))
         try handle.close()
-        _ = try store.write(["b": .on])
-        #expect(store.journalError == nil)
+        let receipt = try store.write(["b": .on], known: nil)
+        #expect(receipt.journalError == nil)
         let contents = try #require(try store.journal()).read()
         #expect(contents.entries.map(\.key) == ["a", "b"])
         #expect(contents.problems.map(\.line) == [2, 3, 4, 5, 6])
@@ -127,9 +127,9 @@ import Testing
     @Test func anUnwritableJournalNeverBlocksAChange() throws {
         try FileManager.default.createDirectory(atPath: journalFile, withIntermediateDirectories: true)
         let store = try FileOverrideStore(url: file)
-        _ = try store.write(["a": .on])
+        let receipt = try store.write(["a": .on], known: nil)
         #expect(try store.load() == ["a": .on])
-        #expect(store.journalError.map { "\($0)".contains(journalFile) } == true)
+        #expect(receipt.journalError.map { "\($0)".contains(journalFile) } == true)
     }
 
     @Test func theJournalIsRotatedAtItsSizeAndTheOldestIsDropped() throws {

@@ -93,7 +93,8 @@ extension FuzzFindingsTests {
         arguments: ["1013-11-28T18:00:00.9996Z", "2026-11-28T18:00:00.123456789Z", "1969-12-31T23:59:59.9999Z"]
     )
     func reportTimesKeepTheirValue(_ time: String) throws {
-        let text = #"{"name": "Shop", "flags": [], "app": {"buildTarget": "debug", "reportedAt": "\#(time)", "values": {}}}"#
+        let text =
+            #"{"name": "Shop", "flags": [], "app": {"buildTarget": "debug", "reportedAt": "\#(time)", "values": {}}}"#
         let manifest = try RegistryManifest.decode(Data(text.utf8), source: "m.json")
         let again = try RegistryManifest.decode(try JSONEncoder().encode(manifest), source: "again.json")
         #expect(again == manifest)

@@ -83,7 +83,7 @@ struct ProfileTestFeatures: FeatureGroup {
         features.checkoutExpress.override = .enabled
         let profile = Profile(
             name: "checkout-v2", overrides: ["checkout.v2": .on, "maxItems": try OverrideValue(json: "50")])
-        let changes = try features.applyProfile(profile, replace: true)
+        let changes = try features.applyProfile(profile, replace: true).changes
         #expect(Set(changes.keys) == ["checkout.v2", "maxItems", "checkout.express"])
         #expect(features.checkoutV2.enabled && features.maxItems.value == 50 && !features.checkoutExpress.enabled)
         let last = try #require(try (features.store as? FileOverrideStore)?.journal()?.read().changes.last)

@@ -138,9 +138,8 @@ import Testing
     @Test func theAppsWritesDrainedByAnAnnotatedWriteAreJournaledAsTheApps() async throws {
         let (features, store) = try Self.makeRegistry()
         features.maxItems.overriddenValue = 30  // pending: written by the profile's write, first
-        try ChangeAnnotation.$current.withValue(ChangeAnnotation(origin: .profile, profile: "qa")) {
-            try features.setOverride(.disabled, for: features.darkMode)
-        }
+        let parameters = WriteParameters(note: ChangeAnnotation(origin: .profile, profile: "qa"))
+        try features.writeOverrideValues([features.darkMode.key: .off], parameters: parameters)
         try await features.flush()
         let entries = try #require(try store.journal()).read().entries
         #expect(entries.map(\.key) == ["maxItems", "darkMode"])

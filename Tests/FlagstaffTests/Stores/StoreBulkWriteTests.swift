@@ -166,7 +166,7 @@ import Testing
             OverrideChange(Dictionary(uniqueKeysWithValues: keys.map { ($0, OverrideValue?.some(.off)) })))
         let values: [String: OverrideValue?] = Dictionary(
             uniqueKeysWithValues: keys.enumerated().map { ($1, $0 % 3 == 0 ? nil : .on) })
-        _ = try ChangeOrigin.$current.withValue(.console) { try store.write(OverrideChange(values)) }
+        _ = try store.write(OverrideChange(values), known: nil, parameters: WriteParameters(origin: .console))
         let journal = try #require(try store.journal()).read()
         #expect(journal.problems.isEmpty)
         #expect(journal.changes.count == 2)
@@ -181,16 +181,19 @@ import Testing
             InMemoryOverrideStore(["a": .on]), try FileOverrideStore(url: file, journal: nil),
         ]
         for store in stores {
-            let first = try store.write(OverrideChange(["a": .on, "b": .off]), known: nil)
+            let first = try store.write(
+                OverrideChange(["a": .on, "b": .off]), known: nil, parameters: WriteParameters())
             #expect(first.changes == nil, "nothing known: the caller compares (\(type(of: store)))")
-            let second = try store.write(OverrideChange(["b": .on, "c": .on]), known: first.revision)
+            let second = try store.write(
+                OverrideChange(["b": .on, "c": .on]), known: first.revision, parameters: WriteParameters())
             #expect(second.revision != first.revision)
             #expect(
                 second.changes?.sorted { $0.key < $1.key }
                     == [.init(key: "b", old: .off, new: .on), .init(key: "c", old: nil, new: .on)])
             // A revision that is not the current one (another writer came between): no list.
-            _ = try store.write(OverrideChange(["d": .on]), known: nil)
-            let stale = try store.write(OverrideChange(["e": .on]), known: second.revision)
+            _ = try store.write(OverrideChange(["d": .on]), known: nil, parameters: WriteParameters())
+            let stale = try store.write(
+                OverrideChange(["e": .on]), known: second.revision, parameters: WriteParameters())
             #expect(stale.changes == nil, "\(type(of: store))")
             #expect(stale.snapshot.overrides == ["a": .on, "b": .on, "c": .on, "d": .on, "e": .on])
         }
