@@ -22,6 +22,11 @@ extension AnyFeatureRegistry {
     /// has not moved.
     package var changeGeneration: UInt64 { core.generation.load(ordering: .acquiring) }
 
+    /// A number that moves each time the registry reads its store again (a change from another process, a
+    /// refresh, its own bisect step), before subscribers are told: state kept beside the store by other tools (a
+    /// bisect session) is current while it has not moved, so a change made through this registry reads none of it.
+    package var reloadGeneration: UInt64 { core.reloads.load(ordering: .acquiring) }
+
     /// A stream of every change, from now until the consumer stops iterating.
     public var changes: AsyncStream<FeatureChange> {
         AsyncStream { continuation in

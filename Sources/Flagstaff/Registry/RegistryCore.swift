@@ -37,6 +37,9 @@ final class RegistryCore: Sendable {
     }
     /// Incremented on every change of any flag's override or remote value (used to reuse search results).
     let generation = Atomic<UInt64>(0)
+    /// Incremented each time the store is read again (``RegistryMutation/reload(origin:)``): whatever else another
+    /// process keeps beside the store (a bisect session) may have changed only then.
+    let reloads = Atomic<UInt64>(0)
     /// Members whose override changed under the registry's locks and that have been read (see
     /// ``AnyFeature/queueObservedChange()``): announced to the Observation framework once the locks are released.
     let observedChanges = AnnotatedMutex<[AnyFeature]>([])

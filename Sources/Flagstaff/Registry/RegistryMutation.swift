@@ -46,6 +46,7 @@ package struct RegistryMutation {
     /// to their defaults, when it cannot be read).
     /// - Parameter origin: the origin subscribers are told, or `nil` to tell none (at start-up).
     mutating func reload(origin: FeatureChange.Origin?) {
+        registry.core.reloads.add(1, ordering: .releasing)
         let store = registry.store
         let signature = store.changeSignature()
         do {

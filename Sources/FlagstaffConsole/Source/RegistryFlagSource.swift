@@ -12,6 +12,10 @@ package struct RegistryFlagSource: ConsoleFlagSource {
     private let settings = SettingList()
     /// Whether any value was fixed at launch (read once: without any, a bulk change reads no member's launch value).
     private let hasLaunchOverrides: Bool
+    /// The bisect banner as last read, with the registry's ``AnyFeatureRegistry/reloadGeneration`` then: a bisect
+    /// is started, answered or ended through the store (another process, or a bisect step that re-reads it), so a
+    /// change of a flag in the console reads no bisect file.
+    private let bisect = BisectBannerCache()
 
     /// Wraps a registry.
     package init(_ registry: AnyFeatureRegistry) {
@@ -118,8 +122,12 @@ package struct RegistryFlagSource: ConsoleFlagSource {
     package func expiredOverrides() -> [String: OverrideExpiry] { registry.expiredOverrideExpiries }
 
     package var bisectBanner: BisectBanner? {
+        let generation = registry.reloadGeneration
+        if let cached = bisect.cached.withLock({ $0 }), cached.generation == generation { return cached.banner }
         // An unreadable session file shows no banner here; `flagstaff bisect status` reports it.
-        ((try? registry.bisectSession()) ?? nil).map(BisectBanner.init)
+        let banner = ((try? registry.bisectSession()) ?? nil).map(BisectBanner.init)
+        bisect.cached.withLock { $0 = (generation, banner) }
+        return banner
     }
 
     package func staleOverrides() -> [StaleOverride] {
@@ -148,6 +156,11 @@ package struct RegistryFlagSource: ConsoleFlagSource {
             key: flag.key, value: flag.untrackedEnabled, override: flag.untrackedOverride,
             isPendingRestart: flag.isPendingRestart)
     }
+}
+
+/// The bisect banner as last read, with the registry's reload generation then (``RegistryFlagSource/bisectBanner``).
+final class BisectBannerCache: Sendable {
+    let cached = AnnotatedMutex<(generation: UInt64, banner: BisectBanner?)?>(nil)
 }
 
 /// The registry's typed settings, listed again only when the number of members changed (members are only

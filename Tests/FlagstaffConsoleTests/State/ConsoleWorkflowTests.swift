@@ -252,4 +252,24 @@ import Testing
         #expect(state.bisect == nil)
         #expect(ConsoleLayout.render(state).row(containing: "Bisect") < 0)
     }
+
+    @Test func aChangeOfAFlagReadsNoBisectFileTheStoreReadAgainDoes() throws {
+        let fixture = try Fixture()
+        try fixture.registry.setOverrideValues(["blueText": .on, "darkMode": .off, "newCheckout": .on])
+        var (state, runner) = fixture.open()
+        defer { runner.stop() }
+        try fixture.registry.startBisect()
+        try runner.sendQueuedEvents(to: &state)
+        #expect(state.bisect?.step == 1)
+        // The session file made unreadable behind the registry's back: a read now would show no banner.
+        try Data("not a session".utf8).write(to: try FileOverrideStore(url: fixture.url).bisectStateURL())
+        try fixture.registry.setOverrideValues(["newCheckout": .off])
+        try runner.sendQueuedEvents(to: &state)
+        #expect(state.bisect?.step == 1, "a change made through the registry read the bisect file")
+        // Another process's change: the store read again, the bisect file too.
+        try FileOverrideStore(url: fixture.url).write(["darkMode": .on])
+        fixture.registry.refreshFromStore()
+        try runner.sendQueuedEvents(to: &state)
+        #expect(state.bisect == nil, "the store read again: the bisect file is read again")
+    }
 }
