@@ -2,8 +2,8 @@ import Foundation
 
 /// Something the store doctor found wrong or worth knowing about an override store and its registry.
 ///
-/// Findings come from ``StoreDoctor/examine(_:overrides:expired:)`` (or ``AnyFeatureRegistry/diagnoseStore()``). A
-/// finding with a ``fix`` can be repaired by a store change (``AnyFeatureRegistry/fixStore()`` applies every fix at
+/// Findings come from ``StoreDoctor/examine(_:overrides:expired:)`` (or ``RegistryDoctor/diagnose()``). A
+/// finding with a ``fix`` can be repaired by a store change (``AnyRegistryDoctor/fix()`` applies every fix at
 /// once); the others say what a person has to do in ``advice``.
 package struct DoctorFinding: Sendable, Hashable, CustomStringConvertible {
     /// What kind of problem this is.
@@ -66,7 +66,7 @@ package struct DoctorFinding: Sendable, Hashable, CustomStringConvertible {
         /// ignored and left in the file.
         package static let wrongType = Kind(rawValue: "wrong-type")
         /// A store entry the store cannot read (an expiry time that is not a time, or outside the years 0000–9999):
-        /// while it is there every read refuses the store as corrupt. ``FeatureRegistry/fixStore()`` removes it.
+        /// while it is there every read refuses the store as corrupt. ``RegistryDoctor/fix()`` removes it.
         package static let unreadableEntry = Kind(rawValue: "unreadable-entry")
         /// A declaration problem of the registry (a duplicate or unusable key): see ``RegistryProblem``.
         package static let registryProblem = Kind(rawValue: "registry-problem")

@@ -1,5 +1,5 @@
 /// Reading a store whose only problem is entries it cannot read, in order to remove them (`flagstaff reset`,
-/// ``FeatureRegistry/fixStore()``).
+/// ``RegistryDoctor/fix()``).
 ///
 /// A store file with an unreadable entry (an expiry time outside the years 0000–9999, or not a time) is refused
 /// as corrupt by every read. A write given a repair (``WriteParameters/repair``) that covers the keys of every such

@@ -54,7 +54,7 @@ extension AnyFeatureRegistry {
     private static let announcements = DispatchQueue(label: "flagstaff.announce", qos: .utility)
 
     private func writeAnnouncement() {
-        guard let store = store as? FileOverrideStore else { return }
+        guard let store = fileStore else { return }
         do {
             let url = try store.announcedManifestURL()
             var manifest = announcedManifest(at: options.wallClock.date)

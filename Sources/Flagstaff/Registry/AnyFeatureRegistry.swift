@@ -19,6 +19,10 @@ public class AnyFeatureRegistry: @unchecked Sendable {
 
     /// The store overrides are persisted in.
     public let store: any OverrideStore
+    /// ``store`` when it is a file store: what the services beside the store use (its history, bisect, the doctor's
+    /// repair, the manifest announced beside it), and the tools that opened the registry. The one place the store's
+    /// type is asked.
+    package let fileStore: FileOverrideStore?
     /// The options the registry was created with.
     public let options: RegistryOptions
     /// The display name.
@@ -40,6 +44,7 @@ public class AnyFeatureRegistry: @unchecked Sendable {
     /// Creates an empty registry; the caller discovers or registers its members, then calls ``finishSetUp()``.
     init(name: String, store: any OverrideStore, options: RegistryOptions) {
         self.store = store
+        self.fileStore = store as? FileOverrideStore
         self.options = options
         self.name = name
         self.core = RegistryCore(options: options)

@@ -121,7 +121,7 @@ struct BisectResetCommand: ParsableCommand {
     func run() throws {
         let (loaded, _) = try BisectReport.open(source)
         let before = loaded.registry.storedOverrides
-        let outcome = try BisectReport.perform { try loaded.registry.resetBisect() }
+        let outcome = try BisectReport.perform { try Bisection(loaded.registry).reset() }
         loaded.registry.refreshFromStore()
         let after = loaded.registry.storedOverrides
         let changed = outcome.session.candidates.keys.sorted().filter { before[$0] != after[$0] }
@@ -143,7 +143,7 @@ enum BisectReport {
     /// The registry and its file store.
     static func open(_ source: RegistrySourceOptions) throws -> (LoadedRegistry, FileOverrideStore) {
         let loaded = try RegistryLoader.load(source)
-        guard let store = loaded.registry.store as? FileOverrideStore else {
+        guard let store = loaded.registry.fileStore else {
             throw CLIFailure.runtime(BisectError(code: .notFileStore).description)
         }
         return (loaded, store)
@@ -184,7 +184,7 @@ enum BisectReport {
     /// Records an answer and prints the next step or the culprit.
     static func answer(_ answer: BisectAnswer, source: RegistrySourceOptions) throws {
         let (loaded, _) = try open(source)
-        let session = try perform { try loaded.registry.answerBisect(answer) }
+        let session = try perform { try Bisection(loaded.registry).answer(answer) }
         loaded.registry.refreshFromStore()
         printStep(session, registry: loaded.registry)
     }

@@ -41,7 +41,7 @@ struct DoctorCommand: ParsableCommand {
         if fix {
             // Orphans are keys this registry does not declare: against another app's registry (a stale manifest,
             // the demo on an app's store) that is every override of the app.
-            let orphans = registry.diagnoseStore().findings.filter { $0.kind == .orphan }.count
+            let orphans = RegistryDoctor(registry).diagnose().findings.filter { $0.kind == .orphan }.count
             if orphans > 0 && !loaded.isStoresOwnRegistry && !yes {
                 throw CLIFailure.runtime(
                     "doctor --fix would remove \(orphans) override(s) of keys that \(registry.name) does not declare, and it is not the registry the store's app announced; open the store alone (its announced manifest) or pass --yes to remove them; nothing was changed"
@@ -54,7 +54,7 @@ struct DoctorCommand: ParsableCommand {
             }
             let outcome: DoctorFixOutcome
             do {
-                outcome = try registry.fixStore()
+                outcome = try RegistryDoctor(registry).fix()
                 JournalNote.report(outcome.journalError)
             } catch {
                 throw CLIFailure.runtime("\(error)")
@@ -62,7 +62,7 @@ struct DoctorCommand: ParsableCommand {
             findings = outcome.remaining
             fixed = outcome.fixed
         } else {
-            findings = registry.diagnoseStore()
+            findings = RegistryDoctor(registry).diagnose()
         }
         if json {
             try JSONOutput.print(DoctorJSONReport(loaded, report: findings, fixed: fixed))

@@ -175,7 +175,7 @@ enum HistoryOutput {
 
     /// The registry's file store, or a failure saying history needs one.
     static func fileStore(_ loaded: LoadedRegistry) throws -> FileOverrideStore {
-        guard let store = loaded.registry.store as? FileOverrideStore else {
+        guard let store = loaded.registry.fileStore else {
             throw CLIFailure.runtime("the store \(loaded.storeURL.path) is not a file store; it keeps no history")
         }
         return store

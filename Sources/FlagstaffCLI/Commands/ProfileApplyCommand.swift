@@ -28,7 +28,7 @@ struct ProfileApplyCommand: ParsableCommand {
         let restartValues = registry.allFeatures.filter(\.requiresRestart).map { ($0, $0.currentValue) }
         let changes: [String: OverrideValue?]
         do {
-            let applied = try registry.applyProfile(profile, replace: replace)
+            let applied = try profile.apply(to: registry, replace: replace)
             changes = applied.changes
             JournalNote.report(applied.receipt?.journalError)
         } catch let invalid as InvalidOverrideValue {

@@ -34,7 +34,7 @@ enum UndoReport {
         let restartValues = registry.allFeatures.filter(\.requiresRestart).map { ($0, $0.currentValue) }
         let outcome: UndoOutcome
         do {
-            outcome = try redo ? registry.redoLastUndo() : registry.undoLastChange()
+            outcome = try redo ? ChangeHistory(registry).redo() : ChangeHistory(registry).undo()
             JournalNote.report(outcome.receipt.journalError)
         } catch let error as HistoryError {
             throw CLIFailure.runtime(error.description)

@@ -6,7 +6,7 @@ package enum ProfileCatalog {
     /// The profiles folder a registry's console uses when none is given: beside the registry's file store
     /// (`overrides.json` → `overrides.profiles/`), or `nil` when its store is not a file.
     package static func defaultLibrary(for registry: AnyFeatureRegistry) -> ProfileLibrary? {
-        guard let store = registry.store as? FileOverrideStore else { return nil }
+        guard let store = registry.fileStore else { return nil }
         return ProfileLibrary(folder: ProfileLibrary.defaultFolder(forStore: store.url))
     }
 

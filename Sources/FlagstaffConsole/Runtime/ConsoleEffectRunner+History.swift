@@ -5,7 +5,7 @@ extension ConsoleEffectRunner {
     /// The registry's store history, newest first, with the lines that could not be read; for a store that
     /// keeps none, why.
     static func readHistory(of registry: AnyFeatureRegistry) -> HistoryContents {
-        guard let store = registry.store as? FileOverrideStore else {
+        guard let store = registry.fileStore else {
             return HistoryContents(changes: [], unavailable: "This store keeps no change history")
         }
         do {

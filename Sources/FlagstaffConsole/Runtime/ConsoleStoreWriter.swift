@@ -133,13 +133,14 @@ package final class ConsoleStoreWriter: Sendable {
             let receipt = try registry.resetAllOverrides(parameters: parameters)
             return Written(keys: .many, journalError: receipt.journalError)
         case .profile(let profile, let replace, let changes):
-            let receipt = try registry.applyProfile(profile, replace: replace, parameters: parameters).receipt
+            let receipt = try profile.apply(to: registry, replace: replace, parameters: parameters).receipt
             return Written(keys: ChangedFlags(changes.keys), journalError: receipt?.journalError)
         case .history(let redo):
             do {
                 let outcome =
                     try redo
-                    ? registry.redoLastUndo(parameters: parameters) : registry.undoLastChange(parameters: parameters)
+                    ? ChangeHistory(registry).redo(parameters: parameters)
+                    : ChangeHistory(registry).undo(parameters: parameters)
                 let keys = ChangedFlags(outcome.target.entries.lazy.map(\.key))
                 return Written(
                     keys: keys, step: .done(redo: redo, change: outcome.target),

@@ -125,13 +125,13 @@ package struct RegistryFlagSource: ConsoleFlagSource {
         let generation = registry.reloadGeneration
         if let cached = bisect.cached.withLock({ $0 }), cached.generation == generation { return cached.banner }
         // An unreadable session file shows no banner here; `flagstaff bisect status` reports it.
-        let banner = ((try? registry.bisectSession()) ?? nil).map(BisectBanner.init)
+        let banner = ((try? Bisection(registry).session()) ?? nil).map(BisectBanner.init)
         bisect.cached.withLock { $0 = (generation, banner) }
         return banner
     }
 
     package func staleOverrides() -> [StaleOverride] {
-        registry.diagnoseStore().findings.compactMap { finding -> StaleOverride? in
+        RegistryDoctor(registry).diagnose().findings.compactMap { finding -> StaleOverride? in
             guard let key = finding.key else { return nil }
             let kind: StaleOverride.Kind
             switch finding.kind {

@@ -51,7 +51,7 @@ package final class LiveSnapshot: Sendable {
     /// poll is the only way changes arrive).
     @discardableResult
     package func watchStore() -> Bool {
-        guard let file = registry.store as? FileOverrideStore else { return false }
+        guard let file = registry.fileStore else { return false }
         let made = try? file.watchFile { [weak self] in _ = self?.current() }
         watch.withLock { $0 = made }
         return made != nil

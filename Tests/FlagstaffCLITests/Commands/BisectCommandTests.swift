@@ -75,7 +75,7 @@ struct BisectCommandTests {
         #expect(try await status(sandbox, process: true)["testing"] as? [String] == ["blueText", "list.compactRows"])
         let registry = AnyFeatureRegistry(
             store: try FileOverrideStore(url: sandbox.storeURL), options: RegistryOptions(storeWatchInterval: nil))
-        #expect(try registry.bisectSession()?.step == 1)
+        #expect(try Bisection(registry).session()?.step == 1)
         let bad = try await sandbox.runProcess(["bisect", "bad"] + store)
         #expect(bad.status == 0, "\(bad)")
         #expect(try await status(sandbox)["testing"] as? [String] == ["blueText"])

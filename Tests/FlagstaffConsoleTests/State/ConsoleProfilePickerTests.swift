@@ -163,7 +163,7 @@ import Testing
         #expect(journal.changes.count == 1)
         #expect(journal.changes.first?.origin == .profile)
         #expect(journal.changes.first?.profile == "checkout")
-        try fixture.registry.undoLastChange()
+        try ChangeHistory(fixture.registry).undo()
         #expect(try FileOverrideStore(url: fixture.url).load() == [:])
     }
 

@@ -231,7 +231,7 @@ import Testing
         #expect(state.bisect == nil)
         let listHeight = state.listHeight
 
-        try fixture.registry.startBisect()
+        try Bisection(fixture.registry).start()
         try runner.sendQueuedEvents(to: &state)
         var screen = ConsoleLayout.render(state)
         #expect(screen.row(containing: "Bisect step 1 · testing 2 of 3: blueText, darkMode") == 3)
@@ -239,15 +239,15 @@ import Testing
         #expect(state.listHeight == listHeight - 1)
         #expect(screen.row(containing: "Blue Text") == 4)
 
-        try fixture.registry.answerBisect(.bad)
+        try Bisection(fixture.registry).answer(.bad)
         try runner.sendQueuedEvents(to: &state)
         #expect(ConsoleLayout.render(state).row(containing: "Bisect step 2 · testing 1 of 2: blueText") == 3)
-        try fixture.registry.answerBisect(.good)
+        try Bisection(fixture.registry).answer(.good)
         try runner.sendQueuedEvents(to: &state)
         screen = ConsoleLayout.render(state)
         #expect(screen.row(containing: "Bisect done: the culprit is darkMode") == 3)
 
-        try fixture.registry.resetBisect()
+        try Bisection(fixture.registry).reset()
         try runner.sendQueuedEvents(to: &state)
         #expect(state.bisect == nil)
         #expect(ConsoleLayout.render(state).row(containing: "Bisect") < 0)
@@ -258,7 +258,7 @@ import Testing
         try fixture.registry.setOverrideValues(["blueText": .on, "darkMode": .off, "newCheckout": .on])
         var (state, runner) = fixture.open()
         defer { runner.stop() }
-        try fixture.registry.startBisect()
+        try Bisection(fixture.registry).start()
         try runner.sendQueuedEvents(to: &state)
         #expect(state.bisect?.step == 1)
         // The session file made unreadable behind the registry's back: a read now would show no banner.

@@ -82,7 +82,7 @@ import Testing
         let started = try FileOverrideStore(url: file).startBisect(matching: "cand.*")
         try FileOverrideStore(url: file).answerBisect(.bad)
         let registry = FeatureRegistry(AppFeatures(), store: try FileOverrideStore(url: file))
-        let session = try #require(try registry.bisectSession())
+        let session = try #require(try Bisection(registry).session())
         #expect(session.answers == [.bad])
         #expect(session.startedAt.timeIntervalSince1970.rounded() == started.startedAt.timeIntervalSince1970.rounded())
         #expect(session.pattern == "cand.*")
@@ -208,18 +208,18 @@ import Testing
     @Test func aRegistryAppliesEachStepAtOnce() throws {
         let registry = FeatureRegistry(AppFeatures(), store: try FileOverrideStore(url: file))
         try registry.setOverrides(["blueText": .enabled, "list.compactRows": .enabled])
-        let session = try registry.startBisect()
+        let session = try Bisection(registry).start()
         #expect(session.testing == ["blueText"])
         #expect(registry.blueText.isOverridden && !registry.list.compactRows.isOverridden)
-        try registry.answerBisect(.good)
+        try Bisection(registry).answer(.good)
         #expect(!registry.blueText.isOverridden && registry.list.compactRows.isOverridden)
-        try registry.resetBisect()
+        try Bisection(registry).reset()
         #expect(registry.blueText.isOverridden && registry.list.compactRows.isOverridden)
     }
 
     @Test func aStoreWithoutAFileHasNoBisect() throws {
         let registry = FeatureRegistry(AppFeatures())
-        let error = #expect(throws: BisectError.self) { try registry.startBisect() }
+        let error = #expect(throws: BisectError.self) { try Bisection(registry).start() }
         #expect(error?.description.contains("needs a file override store") == true)
     }
 }

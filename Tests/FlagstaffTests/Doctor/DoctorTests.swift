@@ -128,15 +128,15 @@ import Testing
                 storeWatchInterval: nil, assertOnProblems: false, clock: clock, launchOverrides: .none,
                 wallClock: clock))
         clock.advance(by: .seconds(61))
-        #expect(kinds(registry.diagnoseStore()) == ["blueText": .expired, "gone": .orphan])
-        let outcome = try registry.fixStore()
+        #expect(kinds(RegistryDoctor(registry).diagnose()) == ["blueText": .expired, "gone": .orphan])
+        let outcome = try RegistryDoctor(registry).fix()
         #expect(outcome.fixed.map(\.kind) == [.expired, .orphan])
         #expect(outcome.remaining.findings.isEmpty)
         #expect(try seed.loadSnapshot() == StoreSnapshot())
         let changes = try #require(try FileOverrideStore(url: file).journal()).read().changes
         #expect(changes.map(\.origin) == [.expiry, .doctor])
         #expect(changes.map(\.keys) == [["blueText"], ["gone"]])
-        try registry.undoLastChange()
+        try ChangeHistory(registry).undo()
         #expect(try seed.load() == ["gone": .on])
     }
 
@@ -163,7 +163,7 @@ import Testing
         ]
         _ = try seed.write(OverrideChange(original.mapValues { Optional($0) }))
         let registry = FeatureRegistry(AppFeatures(), store: try FileOverrideStore(url: file), options: quiet)
-        let outcome = try registry.fixStore()
+        let outcome = try RegistryDoctor(registry).fix()
         #expect(outcome.fixed.map(\.key) == ["blueText", "gone", "maxItems"])
         #expect(outcome.remaining.findings.map(\.key) == ["debugLogging"], "a wrong type stays")
         #expect(try seed.load() == ["debugLogging": try json("3"), "newURLFormat": .on])
@@ -172,10 +172,10 @@ import Testing
         #expect(changes.map(\.origin) == [.doctor])
         #expect(Set(changes[0].keys) == ["blueText", "gone", "maxItems"])
         // Idempotent: nothing left to fix, nothing written.
-        let again = try registry.fixStore()
+        let again = try RegistryDoctor(registry).fix()
         #expect(again.fixed.isEmpty)
         #expect(try #require(try FileOverrideStore(url: file).journal()).read().changes.count == 1)
-        try registry.undoLastChange()
+        try ChangeHistory(registry).undo()
         #expect(try seed.load() == original)
     }
 
@@ -183,10 +183,10 @@ import Testing
         let seed = try FileOverrideStore(url: file, journal: nil)
         _ = try seed.write(["blueText": .off, "gone": .on])
         let registry = FeatureRegistry(AppFeatures(), store: try FileOverrideStore(url: file), options: quiet)
-        #expect(kinds(registry.diagnoseStore()) == ["blueText": .noOp, "gone": .orphan])
+        #expect(kinds(RegistryDoctor(registry).diagnose()) == ["blueText": .noOp, "gone": .orphan])
         // Another process forces blueText on after the diagnosis: that override means something now.
         _ = try seed.write(["blueText": .on])
-        let outcome = try registry.fixStore()
+        let outcome = try RegistryDoctor(registry).fix()
         #expect(outcome.fixed.map(\.key) == ["gone"])
         #expect(try seed.load() == ["blueText": .on])
         #expect(registry.blueText.enabled)
@@ -198,8 +198,8 @@ import Testing
         let registry = FeatureRegistry(AppFeatures(), store: try FileOverrideStore(url: file), options: quiet)
         registry.useTabBarNav.override = .disabled
         #expect(registry.useTabBarNav.isPendingRestart && !registry.useTabBarNav.enabled)
-        #expect(kinds(registry.diagnoseStore()) == ["useTabBarNav": .noOp])
-        try registry.fixStore()
+        #expect(kinds(RegistryDoctor(registry).diagnose()) == ["useTabBarNav": .noOp])
+        try RegistryDoctor(registry).fix()
         #expect(registry.useTabBarNav.override == .featureDefault)
         #expect(registry.useTabBarNav.isPendingRestart && !registry.useTabBarNav.enabled)
     }
@@ -207,7 +207,7 @@ import Testing
     @Test func fixOnAnInMemoryStoreWritesOnce() throws {
         let store = InMemoryOverrideStore(["gone": .on, "blueText": .on])
         let registry = FeatureRegistry(AppFeatures(), store: store, options: quiet)
-        let outcome = try registry.fixStore()
+        let outcome = try RegistryDoctor(registry).fix()
         #expect(outcome.fixed.map(\.kind) == [.orphan])
         #expect(store.load() == ["blueText": .on])
         #expect(outcome.remaining.findings.isEmpty)
@@ -216,7 +216,7 @@ import Testing
     @Test func fixOnACorruptStoreThrowsNamingTheFileAndWritesNothing() throws {
         try Data("{not json".utf8).write(to: file)
         let registry = FeatureRegistry(AppFeatures(), store: try FileOverrideStore(url: file), options: quiet)
-        let error = #expect(throws: (any Error).self) { try registry.fixStore() }
+        let error = #expect(throws: (any Error).self) { try RegistryDoctor(registry).fix() }
         #expect("\(error.map { "\($0)" } ?? "")".contains(file.lastPathComponent))
         #expect(try Data(contentsOf: file) == Data("{not json".utf8))
     }

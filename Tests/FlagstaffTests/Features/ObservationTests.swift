@@ -127,7 +127,7 @@ private final class Tracked: Sendable {
         features.maxItems.overriddenValue = 30
         let setting = Tracked { _ = features.maxItems.value }
         let override = Tracked { _ = features.maxItems.overriddenValue }
-        try features.undoLastChange()
+        try ChangeHistory(features).undo()
         #expect(setting.fired)
         #expect(override.fired)
         #expect(features.maxItems.value == 20)

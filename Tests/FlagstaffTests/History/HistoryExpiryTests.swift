@@ -50,15 +50,15 @@ import Testing
         try features.setOverrideValues(["blueText": .on], expiresAt: deadline)
         try features.setOverrideValues(["blueText": .off])
         #expect(features.overrideExpiry(forKey: "blueText") == nil)
-        let undone = try features.undoLastChange()
+        let undone = try ChangeHistory(features).undo()
         #expect(undone.overrides["blueText"] == .on)
         #expect(text(features.overrideExpiry(forKey: "blueText")?.expiresAt) == text(deadline))
         #expect(features.blueText.override == .enabled)
-        _ = try features.redoLastUndo()
+        _ = try ChangeHistory(features).redo()
         #expect(features.blueText.override == .disabled)
         #expect(features.overrideExpiry(forKey: "blueText") == nil)
         // The undone override still expires at its time.
-        _ = try features.undoLastChange()
+        _ = try ChangeHistory(features).undo()
         try await clock.waitForSleepers()
         clock.advance(by: .seconds(3600))
         #expect(await eventually { features.blueText.override == .featureDefault })
@@ -75,12 +75,12 @@ import Testing
         let last = try #require(history.last?.entries.first)
         #expect(last.old == .on && last.new == .on)
         #expect(text(last.oldExpiresAt) == text(hour) && text(last.newExpiresAt) == text(day))
-        _ = try features.undoLastChange()
+        _ = try ChangeHistory(features).undo()
         #expect(text(features.overrideExpiry(forKey: "blueText")?.expiresAt) == text(hour))
         // Made permanent: also a change.
         try features.setOverrideValues(["blueText": .on])
         #expect(features.overrideExpiry(forKey: "blueText") == nil)
-        _ = try features.undoLastChange()
+        _ = try ChangeHistory(features).undo()
         #expect(text(features.overrideExpiry(forKey: "blueText")?.expiresAt) == text(hour))
     }
 
@@ -89,7 +89,7 @@ import Testing
         try features.setOverrideValues(["blueText": .on], expiresAt: clock.date + 60)
         try features.setOverrideValues(["blueText": .off])
         clock.advance(by: .seconds(120))
-        let undone = try features.undoLastChange()
+        let undone = try ChangeHistory(features).undo()
         #expect(undone.overrides["blueText"] == nil)
         #expect(features.blueText.override == .featureDefault)
     }

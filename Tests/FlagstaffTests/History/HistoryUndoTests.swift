@@ -142,12 +142,12 @@ import Testing
             AppFeatures(), store: try FileOverrideStore(url: file), options: RegistryOptions(storeWatchInterval: nil))
         registry.blueText.override = .enabled
         registry.blueText.override = .disabled
-        let outcome = try registry.undoLastChange()
+        let outcome = try ChangeHistory(registry).undo()
         #expect(registry.blueText.override == .enabled)
         #expect(outcome.target.keys == [registry.blueText.key])
-        try registry.redoLastUndo()
+        try ChangeHistory(registry).redo()
         #expect(registry.blueText.override == .disabled)
-        #expect(throws: HistoryError.self) { try FeatureRegistry(AppFeatures()).undoLastChange() }
+        #expect(throws: HistoryError.self) { try ChangeHistory(FeatureRegistry(AppFeatures())).undo() }
     }
 }
 

@@ -83,21 +83,21 @@ struct ProfileTestFeatures: FeatureGroup {
         features.checkoutExpress.override = .enabled
         let profile = Profile(
             name: "checkout-v2", overrides: ["checkout.v2": .on, "maxItems": try OverrideValue(json: "50")])
-        let changes = try features.applyProfile(profile, replace: true).changes
+        let changes = try profile.apply(to: features, replace: true).changes
         #expect(Set(changes.keys) == ["checkout.v2", "maxItems", "checkout.express"])
         #expect(features.checkoutV2.enabled && features.maxItems.value == 50 && !features.checkoutExpress.enabled)
         let last = try #require(try (features.store as? FileOverrideStore)?.journal()?.read().changes.last)
         #expect(last.origin == .profile && last.profile == "checkout-v2" && last.keys.count == 3)
-        try features.undoLastChange()
+        try ChangeHistory(features).undo()
         #expect(features.storedOverrides == ["checkout.express": .on])
     }
 
     @Test func unknownKeysAreStoredAndInvalidValuesRefuseTheWholeApply() throws {
         let features = try registry()
-        try features.applyProfile(Profile(name: "p", overrides: ["not.declared": .on]))
+        try Profile(name: "p", overrides: ["not.declared": .on]).apply(to: features)
         #expect(features.storedOverrides["not.declared"] == .on)
         let bad = Profile(name: "bad", overrides: ["checkout.v2": .on, "maxItems": try OverrideValue(json: "500")])
-        #expect(throws: InvalidOverrideValue.self) { try features.applyProfile(bad) }
+        #expect(throws: InvalidOverrideValue.self) { try bad.apply(to: features) }
         #expect(!features.checkoutV2.enabled, "nothing was applied")
     }
 }

@@ -179,7 +179,7 @@ import Testing
         #expect(flags[1].override == .featureDefault)
         #expect(setting.overrideValue == nil)
         #expect(seen.withLock { $0.last?.keys } == ["group0.flag0", "group1.flag1", "group2.flag2", "number"])
-        let undo = try registry.undoLastChange()
+        let undo = try ChangeHistory(registry).undo()
         #expect(undo.target.entries.map(\.key) == ["group0.flag0", "group1.flag1", "group2.flag2", "number"])
         #expect(flags[0].override == .disabled && flags[1].override == .enabled && setting.overrideValue == five)
 

@@ -1,14 +1,23 @@
 import Foundation
 
-/// The store doctor on a registry's own store.
-extension AnyFeatureRegistry {
+/// The store doctor on a registry's own store: examines it (``StoreDoctor``) and fixes it through the registry's one
+/// mutation entry point, so its members and subscribers see the fix at once.
+package struct RegistryDoctor {
+    /// The registry whose store is examined.
+    package let registry: AnyFeatureRegistry
+
+    /// The doctor of `registry`'s store.
+    package init(_ registry: AnyFeatureRegistry) {
+        self.registry = registry
+    }
+
     /// Examines the registry's store as last loaded (expired overrides included) with ``StoreDoctor``, judging
     /// expiry by the registry's ``RegistryOptions/wallClock``.
     ///
     /// While the store cannot be read (``storeError``), it looks empty here: check ``storeError`` first.
     /// - Returns: the report.
-    package func diagnoseStore() -> DoctorReport {
-        StoreDoctor.examine(self, snapshot: storeSnapshot, now: now)
+    package func diagnose() -> DoctorReport {
+        StoreDoctor.examine(registry, snapshot: registry.storeSnapshot, now: registry.now)
     }
 
     /// Removes every override the doctor can fix (orphans, no-ops, expired, and, in a ``FileOverrideStore``,
@@ -18,19 +27,19 @@ extension AnyFeatureRegistry {
     /// store keeps a history). Expired overrides are removed by the same write the way every write removes them,
     /// journaled with origin `expiry`, which undo never restores (an expired override brought back would be
     /// permanent). For a ``FileOverrideStore`` the store is examined again under its lock, so an entry another
-    /// process changed since ``diagnoseStore()`` is judged by its new value. Nothing is written when nothing is
+    /// process changed since ``diagnose()`` is judged by its new value. Nothing is written when nothing is
     /// fixable.
     /// - Returns: what was fixed and what remains.
     /// - Throws: the store's error (corrupt, unreadable or unwritable file, lock not released in time); on error
     ///   nothing changes.
     @discardableResult
-    package func fixStore() throws -> DoctorFixOutcome {
-        try mutate { mutation in
+    package func fix() throws -> DoctorFixOutcome {
+        try registry.mutate { mutation in
             // The app's writes pending were written first (``mutate(_:)``): examined with the rest.
             var fixed: [DoctorFinding] = []
             let receipt = try mutation.commit { store, known in
-                guard let fileStore = store as? FileOverrideStore else {
-                    let report = StoreDoctor.examine(self, snapshot: try store.loadSnapshot(), now: now)
+                guard let fileStore = registry.fileStore else {
+                    let report = StoreDoctor.examine(registry, snapshot: try store.loadSnapshot(), now: registry.now)
                     fixed = report.fixable
                     return try store.write(
                         OverrideChange(report.fixChanges), known: known, parameters: WriteParameters(origin: .doctor))
@@ -49,7 +58,7 @@ extension AnyFeatureRegistry {
                     let unreadable = repair.entries
                     var overrides = stored.overrides
                     for entry in unreadable { overrides[entry.key] = nil }
-                    let report = StoreDoctor.examine(self, overrides: overrides, expired: expired)
+                    let report = StoreDoctor.examine(registry, overrides: overrides, expired: expired)
                     fixed =
                         unreadable.map { StoreDoctor.unreadableEntry(key: $0.key, problem: $0.problem) }
                         + report.fixable
@@ -58,13 +67,13 @@ extension AnyFeatureRegistry {
                     return OverrideChange(changes)
                 }
             }
-            let remaining = StoreDoctor.examine(self, snapshot: receipt.snapshot, now: now)
+            let remaining = StoreDoctor.examine(registry, snapshot: receipt.snapshot, now: registry.now)
             return DoctorFixOutcome(fixed: fixed, remaining: remaining, journalError: receipt.journalError)
         }
     }
 }
 
-/// What ``AnyFeatureRegistry/fixStore()`` did.
+/// What ``RegistryDoctor/fix()`` did.
 package struct DoctorFixOutcome: Sendable, Hashable {
     /// The findings the store change repaired, as found when it was made.
     package var fixed: [DoctorFinding]

@@ -1,8 +1,17 @@
-/// Bisecting a registry's overrides, so its members and subscribers see each step at once.
-extension AnyFeatureRegistry {
+/// Bisecting a registry's overrides (``FileOverrideStore``'s bisect), the registry reading its store again after each
+/// step, so its members and subscribers see each step at once.
+package struct Bisection {
+    /// The registry whose overrides are bisected.
+    package let registry: AnyFeatureRegistry
+
+    /// The bisect of `registry`'s store.
+    package init(_ registry: AnyFeatureRegistry) {
+        self.registry = registry
+    }
+
     /// The bisect in progress on the registry's store, or `nil`.
     /// - Throws: ``BisectError`` (also when the store is not a file store) naming the state file.
-    package func bisectSession() throws -> BisectSession? {
+    package func session() throws -> BisectSession? {
         try bisectStore().bisectSession()
     }
 
@@ -12,32 +21,32 @@ extension AnyFeatureRegistry {
     /// - Returns: the session.
     /// - Throws: ``BisectError``, or the store's error.
     @discardableResult
-    package func startBisect(matching pattern: String? = nil) throws -> BisectSession {
-        defer { refreshFromStore() }
+    package func start(matching pattern: String? = nil) throws -> BisectSession {
+        defer { registry.refreshFromStore() }
         return try bisectStore().startBisect(matching: pattern)
     }
 
     /// Answers the step in force (``FileOverrideStore/answerBisect(_:)``) and applies the next one, each value it
-    /// applies checked against its member as ``setOverrideValues(_:)`` checks it.
+    /// applies checked against its member as ``AnyFeatureRegistry/setOverrideValues(_:)`` checks it.
     /// - Returns: the session after the answer.
     /// - Throws: ``BisectError``, ``InvalidOverrideValue`` naming a key and a value from the state file its member
     ///   refuses (nothing is changed), or the store's error.
     @discardableResult
-    package func answerBisect(_ answer: BisectAnswer) throws -> BisectSession {
-        defer { refreshFromStore() }
+    package func answer(_ answer: BisectAnswer) throws -> BisectSession {
+        defer { registry.refreshFromStore() }
         return try bisectStore().answerBisect(answer) { changes in
             try validate(changes, while: "applying the next bisect step")
         }
     }
 
     /// Ends the bisect, restoring the candidates' values from before the start (``FileOverrideStore/resetBisect()``),
-    /// each checked against its member as ``setOverrideValues(_:)`` checks it.
+    /// each checked against its member as ``AnyFeatureRegistry/setOverrideValues(_:)`` checks it.
     /// - Returns: what was restored.
     /// - Throws: ``BisectError``, ``InvalidOverrideValue`` naming a key and a value from the state file its member
     ///   refuses (nothing is changed), or the store's error.
     @discardableResult
-    package func resetBisect() throws -> BisectResetOutcome {
-        defer { refreshFromStore() }
+    package func reset() throws -> BisectResetOutcome {
+        defer { registry.refreshFromStore() }
         return try bisectStore().resetBisect { changes in
             try validate(changes, while: "restoring the values from before the bisect")
         }
@@ -46,7 +55,7 @@ extension AnyFeatureRegistry {
     /// ``validate(_:)``, its refusal saying what the bisect was doing and that nothing was changed.
     private func validate(_ changes: [String: OverrideValue?], while doing: String) throws {
         do {
-            try validate(changes)
+            try registry.validate(changes)
         } catch var invalid as InvalidOverrideValue {
             invalid.reason += " (\(doing)); nothing was changed"
             throw invalid
@@ -54,7 +63,7 @@ extension AnyFeatureRegistry {
     }
 
     private func bisectStore() throws(BisectError) -> FileOverrideStore {
-        guard let store = store as? FileOverrideStore else { throw BisectError(code: .notFileStore) }
+        guard let store = registry.fileStore else { throw BisectError(code: .notFileStore) }
         return store
     }
 }
