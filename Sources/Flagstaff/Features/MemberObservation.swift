@@ -100,6 +100,6 @@ extension AnyFeature {
     /// store entry changed its override, under the registry's lock). Only a member that has been read is queued.
     final func queueObservedChange() {
         guard observation.isPublished, let registry else { return }
-        registry.core.observedChanges.withLock { $0.append(self) }
+        registry.queueObservedChange(of: self)
     }
 }

@@ -10,24 +10,6 @@ package protocol RemoteBindableSetting: AnyFeature {
 
 extension Setting: RemoteBindableSetting {}
 
-extension AnyFeatureRegistry {
-    /// The keys of the settings bound to `source` whose remote key is one of `remoteKeys` (what a source passes
-    /// to ``notifyRemoteChange(keys:)`` after its values changed).
-    /// - Parameters:
-    ///   - source: the remote source.
-    ///   - remoteKeys: the source's keys whose values changed.
-    package func settingKeys(boundTo source: any SettingRemoteSource, remoteKeys: Set<String>) -> Set<String> {
-        var keys: Set<String> = []
-        for member in allFeatures {
-            guard let setting = member as? any RemoteBindableSetting, let binding = setting.remoteBinding,
-                binding.source === source, remoteKeys.contains(binding.key)
-            else { continue }
-            keys.insert(setting.key)
-        }
-        return keys
-    }
-}
-
 /// The source of settings whose manifest names a `remoteKey` when no remote provider was given: it never has a
 /// value, so the setting resolves to its default, keeps its remote key (the exported manifest still has it)
 /// and its explanation says `no remote value for "<key>"`.

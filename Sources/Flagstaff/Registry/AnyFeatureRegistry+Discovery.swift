@@ -181,8 +181,7 @@ extension AnyFeatureRegistry {
                 for (offset, feature) in features.enumerated() { feature.assignOrdinal(state.features.count + offset) }
                 state.features.append(contentsOf: features)
                 if groupChain.isEmpty { state.rootFeatures.append(contentsOf: features) }
-                state.searchIndex = nil
-                state.searchMemos = []
+                core.search.invalidate()
             }
             groupChain.last?.append(features: features)
         }
@@ -216,5 +215,36 @@ extension AnyFeatureRegistry {
             chain.append(created)
         }
         return chain
+    }
+}
+
+/// Launch values.
+extension AnyFeatureRegistry {
+    /// Puts the launch values of `members` in force (``LaunchOverrides/apply(to:of:reportingUnknownKeys:)``) and
+    /// keeps the problems in ``launchOverrideProblems``.
+    /// - Parameters:
+    ///   - members: members just discovered or registered.
+    ///   - reportingUnknownKeys: whether to report launch keys no member of the registry has (at creation).
+    func applyLaunchOverrides(to members: [AnyFeature], reportingUnknownKeys: Bool) {
+        let (problems, known) = options.launchOverrides.apply(
+            to: members, of: self, reportingUnknownKeys: reportingUnknownKeys)
+        guard !problems.isEmpty || !known.isEmpty else { return }
+        core.state.withLock { state in
+            state.launchOverrideProblems.removeAll { problem in known.contains { problem.hasPrefix($0) } }
+            state.launchOverrideProblems.append(
+                contentsOf: problems.filter { !state.launchOverrideProblems.contains($0) })
+        }
+    }
+
+    /// Makes `values` the launch values of those members ("needs a restart" compares with them).
+    ///
+    /// An app's registry records its launch values itself, when it is created. A tool that opens the app's
+    /// registry from outside (the `flagstaff` CLI and its console) knows the app's launch from the store's launch
+    /// snapshot instead, and calls this once before reading, so that ``AnyFeature/isPendingRestart``,
+    /// ``AnyFeature/launchStoredValue`` and ``featuresRequiringRestart`` mean what `flagstaff pending-restart`
+    /// reports. Keys no member has, and values not valid for their member, are ignored.
+    /// - Parameter values: launch values by key, as stored (`"on"`/`"off"` for flags).
+    package func recordLaunchValues(_ values: [String: OverrideValue]) {
+        for (key, value) in values { feature(forKey: key)?.recordLaunchValue(value) }
     }
 }

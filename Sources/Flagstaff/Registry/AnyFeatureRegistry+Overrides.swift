@@ -115,7 +115,7 @@ extension AnyFeatureRegistry {
     /// What follows ``apply(_:origin:written:members:)`` once the state's lock is released: the expiry timer, the
     /// generation, the change to notify.
     func finishApplying(_ changed: [String], nextExpiry: Date?, origin: FeatureChange.Origin?) -> FeatureChange? {
-        scheduleExpiryTimer(at: nextExpiry)
+        core.expiryTimer.schedule(at: nextExpiry) { [weak self] in self?.expireDueOverrides() }
         guard !changed.isEmpty else { return nil }
         core.generation.add(1, ordering: .releasing)
         guard let origin else { return nil }
@@ -262,5 +262,91 @@ extension AnyFeatureRegistry {
         let known = core.state.withLock { $0.storeSignature }
         guard current != known else { return }
         refreshFromStore()
+    }
+}
+
+/// Overrides that expire (``OverrideExpiry``).
+extension AnyFeatureRegistry {
+    /// The expiry of the override in force under `key`, or `nil` when it is permanent or there is none.
+    /// - Parameter key: a store key.
+    public func overrideExpiry(forKey key: String) -> OverrideExpiry? {
+        core.state.withLock { state in
+            state.storedOverrides[key] == nil ? nil : state.storeSnapshot.expiries[key]
+        }
+    }
+
+    /// Overrides still in the store whose expiry time has passed: no longer applied, removed by the next write
+    /// to the store. By key.
+    public var expiredOverrides: [String: OverrideValue] {
+        core.state.withLock { state in
+            state.storeSnapshot.overrides.filter { state.storedOverrides[$0.key] == nil }
+        }
+    }
+
+    /// The expiry of each override in ``expiredOverrides``.
+    package var expiredOverrideExpiries: [String: OverrideExpiry] {
+        core.state.withLock { state in
+            state.storeSnapshot.expiries.filter {
+                state.storeSnapshot.overrides[$0.key] != nil && state.storedOverrides[$0.key] == nil
+            }
+        }
+    }
+
+    /// The registry's current date and time (its ``RegistryOptions/wallClock``, never going backwards): what
+    /// expiry is measured against.
+    package var now: Date { core.wallClock.now() }
+
+    /// Sets overrides that stop applying at `expiresAt` (or permanent ones, for `nil`) in one store write: all or
+    /// nothing, each value checked against the member under its key, as ``setOverrideValues(_:)``. Removals
+    /// (`nil` values) ignore the expiry.
+    /// - Parameters:
+    ///   - changes: keys and their new values, `nil` to remove.
+    ///   - expiresAt: when the overrides set stop applying; must be later than ``now``.
+    /// - Throws: ``InvalidOverrideValue`` for an invalid value or an expiry not in the future, or the store's
+    ///   error (also when the store keeps no expiry times); on error nothing changes.
+    public func setOverrideValues(_ changes: [String: OverrideValue?], expiresAt: Date?) throws {
+        try writeOverrideValues(changes, expiresAt: expiresAt)
+    }
+
+    /// Checks values and an expiry as ``setOverrideValues(_:expiresAt:)`` does, then writes them through
+    /// ``write(_:policy:members:parameters:)`` with `policy` and `parameters`.
+    /// - Returns: what changed, and how many members were left at their default.
+    /// - Throws: as ``setOverrideValues(_:expiresAt:)``.
+    @discardableResult
+    package func writeOverrideValues(
+        _ changes: [String: OverrideValue?], expiresAt: Date? = nil, policy: OverrideWritePolicy = .writeEveryValue,
+        parameters: WriteParameters = WriteParameters()
+    ) throws -> WriteReceipt {
+        var change = OverrideChange(changes)
+        if let expiresAt {
+            let now = self.now
+            let set = zip(change.keys, change.edits).compactMap { key, edit in edit.value.map { (key, $0) } }
+            if let (first, value) = set.first {
+                if expiresAt <= now {
+                    throw InvalidOverrideValue(
+                        key: first, value: value,
+                        reason:
+                            "the expiry \(CivilDate.timestampText(expiresAt)) is not in the future (now \(CivilDate.timestampText(now)))"
+                    )
+                }
+                if !OverrideExpiry.storableRange.contains(expiresAt) {
+                    throw InvalidOverrideValue(
+                        key: first, value: value,
+                        reason:
+                            "the expiry \(CivilDate.timestampText(expiresAt)) is outside the times a store can hold (\(OverrideExpiry.storableRangeText))"
+                    )
+                }
+            }
+            let expiry = OverrideExpiry(expiresAt: expiresAt, setAt: now)
+            change.expiries = Dictionary(uniqueKeysWithValues: set.map { ($0.0, expiry) })
+        }
+        try validate(changes)
+        return try write(change, policy: policy, parameters: parameters)
+    }
+
+    /// Re-applies the last store contents at the current time, so overrides whose time has come stop applying,
+    /// and notifies subscribers (the expiry timer calls this at the next expiry).
+    func expireDueOverrides() {
+        mutate { $0.reapply() }
     }
 }

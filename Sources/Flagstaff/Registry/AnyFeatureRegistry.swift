@@ -128,6 +128,34 @@ public class AnyFeatureRegistry: @unchecked Sendable {
     /// `"on"`/`"off"`); overrides that have expired are left out (see ``expiredOverrides``).
     public var storedOverrides: [String: OverrideValue] { core.state.withLock { $0.storedOverrides } }
 
+    /// Finds flags by key, label, group path and description, case- and diacritic-insensitively, best match
+    /// first (exact > prefix > word start > substring > subsequence; then label > key > group > description;
+    /// then earlier position; then declaration order).
+    ///
+    /// The first search builds an index of the flags' folded texts (rebuilt after runtime registrations).
+    /// Searches scan it with a per-field byte-set filter; a query that extends a recent one (typing) only
+    /// rescans that one's matches, and a recent query asked again (erasing) is answered from memory. An empty query returns every flag in scope in declaration order.
+    /// - Parameters:
+    ///   - query: the text typed by the user.
+    ///   - scope: which flags to consider (by current value or override).
+    /// - Returns: the matching flags, best first, with the matched ranges for highlighting; a lazy collection,
+    ///   so a query matching every flag costs no more to return than a selective one.
+    public func search(_ query: String, scope: SearchScope = .all) -> SearchResults {
+        core.search.search(
+            query, scope: scope, generation: core.generation.load(ordering: .relaxed),
+            features: { core.state.withLock { $0.features } })
+    }
+
+    /// Drops the remembered recent searches, so the next search scans from scratch (for benchmarks).
+    package func forgetRecentSearches() {
+        core.search.forgetRecentSearches()
+    }
+
+    /// The search index, built if there is none.
+    func searchIndex() -> SearchIndex {
+        core.search.index(features: { core.state.withLock { $0.features } })
+    }
+
     /// Throws if the registry has declaration problems; the CLI and the console call this before opening.
     /// - Throws: `RegistryError.problems` listing every problem.
     public func validate() throws {

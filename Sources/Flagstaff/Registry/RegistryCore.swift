@@ -10,12 +10,13 @@ final class RegistryCore: Sendable {
     let wallClock: MonotonicWallClock
     /// The clock the expiry timer sleeps on.
     let clock: any Clock<Duration>
-    /// The task that wakes at the next expiry, with that moment.
-    let expiryTimer = AnnotatedMutex<(deadline: Date, task: Task<Void, Never>)?>(nil)
+    /// Wakes at the next expiry of an override in force.
+    let expiryTimer: ExpiryTimer
 
     init(options: RegistryOptions) {
         wallClock = MonotonicWallClock(options.wallClock)
         clock = options.clock
+        expiryTimer = ExpiryTimer(clock: options.clock, wallClock: wallClock)
     }
     /// The lock-free key → flag table behind `feature(forKey:)`, with the member lists behind `allFeatures`,
     /// `rootFeatures` and `groups`.
@@ -49,8 +50,8 @@ final class RegistryCore: Sendable {
     let appWriteQueue = DispatchQueue(label: "Flagstaff.AnyFeatureRegistry.appWrites", qos: .utility)
     /// Tells the Observation framework about ``AnyFeatureRegistry/storeError``.
     let registrar = ObservationRegistrar()
-    /// Held while the search index is built, so concurrent first searches build it once; counts the builds.
-    let indexBuilds = AnnotatedMutex(0)
+    /// The search index and recent searches.
+    let search = SearchCache()
     private let watcher = AnnotatedMutex<Task<Void, Never>?>(nil)
 
     func setWatcher(_ task: Task<Void, Never>) {
@@ -65,10 +66,7 @@ final class RegistryCore: Sendable {
             task?.cancel()
             task = nil
         }
-        expiryTimer.withLock { timer in
-            timer?.task.cancel()
-            timer = nil
-        }
+        expiryTimer.stop()
     }
 }
 
@@ -83,8 +81,6 @@ struct RegistryState: @unchecked Sendable {
     var groups: [RegistryGroup] = []
     /// Every group by its dot-joined key path.
     var groupsByPath: [String: RegistryGroup] = [:]
-    /// Recent searches (newest last), reused when a query repeats (erasing) or extends one (typing).
-    var searchMemos: [SearchMemo] = []
     var rootFeatures: [AnyFeature] = []
     var problems: [RegistryProblem] = []
     var storeError: (any Error)?
@@ -109,7 +105,6 @@ struct RegistryState: @unchecked Sendable {
     var storeRevision: UInt64?
     var subscribers: [UInt64: @Sendable (FeatureChange) -> Void] = [:]
     var nextSubscriberID: UInt64 = 0
-    var searchIndex: SearchIndex?
     var remoteSources: [any RemoteSource] = []
 
     /// The flag with this key, published or not (the first one registered, for a duplicate key).

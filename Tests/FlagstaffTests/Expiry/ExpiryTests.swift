@@ -225,9 +225,9 @@ private final class SettableWallClock: WallClock, @unchecked Sendable {
     @Test func theExpiryTimerWaitsAtMostACenturyAtATime() {
         let now = Date(timeIntervalSince1970: 1_796_119_200)
         let far = OverrideExpiry.storableRange.upperBound
-        #expect(AnyFeatureRegistry.expiryWait(until: far, now: now) == .seconds(100 * 365 * 86_400))
-        #expect(AnyFeatureRegistry.expiryWait(until: now.addingTimeInterval(1.5), now: now) == .milliseconds(1500))
-        #expect(AnyFeatureRegistry.expiryWait(until: now, now: now) == nil)
+        #expect(ExpiryTimer.wait(until: far, now: now) == .seconds(100 * 365 * 86_400))
+        #expect(ExpiryTimer.wait(until: now.addingTimeInterval(1.5), now: now) == .milliseconds(1500))
+        #expect(ExpiryTimer.wait(until: now, now: now) == nil)
     }
 
     @Test func storeTimesAreReadStrictlyAndNeverTrap() {

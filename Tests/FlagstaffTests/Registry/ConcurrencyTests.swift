@@ -129,7 +129,7 @@ import Testing
             let count = registry.search(worker.isMultiple(of: 2) ? "flag1" : "number").count
             counts.withLock { $0.append(count) }
         }
-        #expect(registry.core.indexBuilds.withLock { $0 } == 1)
+        #expect(registry.core.search.builds.withLock { $0 } == 1)
         let expected = [registry.search("flag1").count, registry.search("number").count]
         #expect(expected[1] == 4_000)
         #expect(counts.withLock { $0.sorted() } == (expected + expected).sorted())

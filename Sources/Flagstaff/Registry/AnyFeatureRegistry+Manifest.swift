@@ -1,3 +1,5 @@
+import Foundation
+
 /// Building registries from manifests and exporting them.
 extension AnyFeatureRegistry {
     /// Builds a registry from a manifest (for the standalone console and the CLI).
@@ -265,82 +267,82 @@ extension AnyFeatureRegistry {
     }
 }
 
-/// A flag built from a manifest entry: a static default that remembers the kind it was declared with, or, from a
-/// manifest its app announced, the app's own value with where the app took it from (which a later announcement of
-/// the same app may change: ``takeReport(_:from:)``).
-final class ManifestFeature: AnyFlag, @unchecked Sendable {
-    // @unchecked: adds to AnyFeature immutable state and the reported value, behind its lock.
-    let declaredKind: FeatureKind
-    let remoteKey: String?
-    let enabledIn: [BuildTarget]?
-    /// The default: the manifest's, or the app's value as it reported it with the source and the report's summary.
-    private let value: AnnotatedMutex<(state: Bool, reported: (source: ResolutionSource, summary: String)?)>
-
-    init(_ flag: RegistryManifest.Flag) {
-        declaredKind = flag.kind
-        remoteKey = flag.remoteKey
-        enabledIn = flag.enabledIn
-        value = AnnotatedMutex((flag.default, nil))
-        super.init(
-            key: flag.key, label: flag.label, description: flag.description, requiresRestart: flag.requiresRestart)
-    }
-
-    /// The flag with the value its app reported (a build-target flag without a reported value: its rule for the
-    /// app's build target).
-    init(_ flag: RegistryManifest.Flag, reportedBy app: RegistryManifest.AppReport) {
-        declaredKind = flag.kind
-        remoteKey = flag.remoteKey
-        enabledIn = flag.enabledIn
-        value = AnnotatedMutex(Self.reportedValue(flag, app))
-        super.init(
-            key: flag.key, label: flag.label, description: flag.description, requiresRestart: flag.requiresRestart)
-    }
-
-    /// Whether the value is one an app reported (then a later report of the same key replaces it).
-    var isReported: Bool { value.withLock { $0.reported != nil } }
-
-    /// Takes the value a later announcement reports for this key; `true` when the value or its source changed.
-    func takeReport(_ app: RegistryManifest.AppReport, from flag: RegistryManifest.Flag) -> Bool {
-        let new = Self.reportedValue(flag, app)
-        return value.withLock { value in
-            let changed = value.state != new.state || value.reported?.source != new.reported?.source
-            value = new
-            return changed
-        }
-    }
-
-    private static func reportedValue(_ flag: RegistryManifest.Flag, _ app: RegistryManifest.AppReport) -> (
-        state: Bool, reported: (source: ResolutionSource, summary: String)?
-    ) {
-        let value = app.values[flag.key]
-        let state: Bool =
-            if case .bool(let on)? = value?.value { on } else {
-                flag.enabledIn.map { $0.contains(app.buildTarget) } ?? flag.default
+/// The app announces itself: its manifest, with what only it can evaluate, beside its file store.
+extension AnyFeatureRegistry {
+    /// This registry's manifest (``manifest()``) with the app's report (``RegistryManifest/AppReport``): the build
+    /// target it runs as, and the value it reads, below any QA override, of each member only it can evaluate (a
+    /// build-target rule, a dynamic closure, a remote value; a remote member without a value yet reports its
+    /// default, with source `default`).
+    /// - Parameter time: when the report is made.
+    public func announcedManifest(at time: Date = Date()) -> RegistryManifest {
+        var values: [String: RegistryManifest.ReportedValue] = [:]
+        for member in allFeatures {
+            let remoteBound = (member as? any RemoteBindableSetting)?.remoteBinding != nil
+            guard member.kind != .static || remoteBound else { continue }
+            let own = member.explanation.chain.first { step in
+                switch step.source {
+                case .testOverride, .launch, .link, .override: false
+                default: step.value != nil
+                }
             }
-        let source: ResolutionSource =
-            switch value?.source ?? (flag.kind == .buildTarget ? .buildTarget : .default) {
-            case .buildTarget: .buildTarget(app.buildTarget)
-            case .dynamic: .dynamic
-            case .remote: .remote(provider: "the app", fetchedAt: app.reportedAt)
-            case .default: .static
-            }
-        return (state, (source, app.summary))
+            let source: RegistryManifest.ReportedSource =
+                switch own?.source {
+                case .buildTarget?: .buildTarget
+                case .dynamic?: .dynamic
+                case .remote?: .remote
+                default: .default
+                }
+            let value = member.valueWithoutOverride
+            values[member.key] = RegistryManifest.ReportedValue(
+                value: member is AnyFlag ? .bool(value == .on) : JSONSettingValue(value), source: source)
+        }
+        var manifest = manifest()
+        manifest.app = RegistryManifest.AppReport(buildTarget: .current, reportedAt: time, values: values)
+        return manifest
     }
 
-    override var kind: FeatureKind { declaredKind }
-    override var computedDefault: Bool { value.withLock { $0.state } }
-    override func resolveDefault() -> Resolution {
-        let (state, reported) = value.withLock { ($0.state, $0.reported) }
-        if let reported {
-            return .single(state, from: reported.source, detail: "the app's own value (\(reported.summary))")
-        }
-        switch declaredKind {
-        case .dynamic:
-            return .single(state, from: .static, detail: "dynamic in the app; the manifest gives this default")
-        case .remote:
-            return .single(state, from: .static, detail: "remote in the app; no provider configured here")
-        default:
-            return .single(state, from: .static)
+    /// Writes ``announcedManifest(at:)`` beside a file store (``FileOverrideStore/announcedManifestURL()``) when
+    /// it differs from what is there but for the time, atomically and never through a link (docs/files.md). Called
+    /// when the registry is made and after members are registered at run time; the work runs on one background
+    /// queue, in the order asked, so that making a registry never waits for it (100,000 members: 0.15–0.5 s, see
+    /// `flagstaff-bench manifest`). A failure is said once on standard error: the app works on, and tools given the
+    /// store say that no manifest was announced.
+    func announceBesideStore() {
+        guard options.announcesManifest, fileStore != nil else { return }
+        Self.announcements.async { [weak self] in self?.writeAnnouncement() }
+    }
+
+    /// Waits until the announcements asked for so far are written (tests, and tools that read them at once).
+    package func waitForAnnouncement() {
+        Self.announcements.sync {}
+    }
+
+    /// Where announcements run: one at a time, off the thread that made or grew a registry.
+    private static let announcements = DispatchQueue(label: "flagstaff.announce", qos: .utility)
+
+    private func writeAnnouncement() {
+        guard let store = fileStore else { return }
+        do {
+            let url = try store.announcedManifestURL()
+            var manifest = announcedManifest(at: options.wallClock.date)
+            // One of Flagstaff's own files: read never through a link, and a FIFO or device is refused, not waited
+            // on (docs/files.md). Anything unreadable counts as absent; the write then says what is wrong.
+            if let data = try? BoundedFileReader.read(url.path, limit: 256 << 20, followingLinks: false),
+                let previous = try? RegistryManifest.decode(data, source: url.path),
+                let time = previous.app?.reportedAt
+            {
+                manifest.app?.reportedAt = time
+                if previous == manifest { return }
+                manifest.app?.reportedAt = options.wallClock.date
+            }
+            let data = try manifest.announcementJSON()
+            do throws(OwnFile.Failure) {
+                try OwnFile.writeAtomically(data, to: url.path, ownerOf: store.url.path)
+            } catch {
+                throw error
+            }
+        } catch {
+            ProcessNotes.sayOnce(["cannot announce the registry's manifest beside its store: \(error)"])
         }
     }
 }
