@@ -74,8 +74,8 @@ enum DeterministicCBOR {
                 return
             }
             if number < 0, number >= -9_223_372_036_854_775_808.0 {
-                // -1 - n for major type 1: n = -1 - number, exact for these magnitudes.
-                let magnitude = UInt64(-(number + 1))
+                // Major type 1 holds -1 - n: n = |number| - 1 (|number| ≤ 2⁶³ fits a UInt64 exactly).
+                let magnitude = UInt64(-number) - 1
                 appendHead(major: 1, magnitude, to: &bytes)
                 return
             }

@@ -20,6 +20,8 @@ enum Fractional {
         switch evaluator.bucketing {
         case .version2:
             if case .string(let text) = first {
+                // An empty bucketing value buckets nobody, as in flagd's version 2 evaluators.
+                guard !text.isEmpty else { return .null }
                 hash = MurmurHash3.hash32(text.utf8)
                 entries = operands.dropFirst()
             } else {

@@ -39,11 +39,13 @@ struct ScenarioRunner {
                     return fail(step, "cannot read the default \"\(match.3)\" as \(typeName)")
                 }
                 defaultValue = value
-            } else if text.hasPrefix("a context containing a key "), quoted.count == 3 {
-                guard let value = Self.value(quoted[2], typeName: quoted[1]) else {
-                    return fail(step, "cannot read \"\(quoted[2])\" as \(quoted[1])")
+            } else if let match = text.firstMatch(
+                of: /^a context containing a key "([^"]*)", with type "([^"]*)" and with value "(.*)"$/)
+            {
+                guard let value = Self.value(String(match.3), typeName: String(match.2)) else {
+                    return fail(step, "cannot read \"\(match.3)\" as \(match.2)")
                 }
-                context[quoted[0]] = value
+                context[String(match.1)] = value
             } else if text.hasPrefix("a context containing a targeting key with value "), quoted.count == 1 {
                 context["targetingKey"] = .string(quoted[0])
             } else if text.hasPrefix("a context containing a nested property with outer key "), quoted.count == 3 {
@@ -51,10 +53,10 @@ struct ScenarioRunner {
             } else if text == "the flag was evaluated with details" {
                 guard let flagKey else { return fail(step, "no flag was given") }
                 result = definitions.evaluate(flagKey, context: context, type: flagType, defaultValue: defaultValue)
-            } else if text.hasPrefix("the resolved details value should be "), quoted.count == 1 {
+            } else if let match = text.firstMatch(of: /^the resolved details value should be "(.*)"$/) {
                 guard let result else { return fail(step, "nothing was evaluated") }
-                guard let expected = Self.value(quoted[0], typeName: typeName) else {
-                    return fail(step, "cannot read \"\(quoted[0])\" as \(typeName)")
+                guard let expected = Self.value(String(match.1), typeName: typeName) else {
+                    return fail(step, "cannot read \"\(match.1)\" as \(typeName)")
                 }
                 if result.value != expected { return fail(step, "the value is \(String(describing: result.value))") }
             } else if text.hasPrefix("the reason should be "), quoted.count == 1 {
@@ -105,8 +107,11 @@ struct ScenarioRunner {
         case "Float": return Double(text).map(JSONSettingValue.number)
         case "String": return .string(text)
         case "Object":
+            // Values written inside a step's quotes escape their own quotes (`{\"a\": 1}`).
             var reader = LenientJSON(text: text)
-            return reader.read()
+            if let value = reader.read() { return value }
+            var unescaped = LenientJSON(text: text.replacingOccurrences(of: "\\\"", with: "\""))
+            return unescaped.read()
         default: return nil
         }
     }

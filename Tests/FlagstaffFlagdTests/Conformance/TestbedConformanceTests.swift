@@ -35,8 +35,8 @@ struct TestbedConformanceTests {
             }
         }
         if !failures.isEmpty {
-            Issue.record(
-                "\(failures.count) of \(ran) scenarios failed:\n" + failures.prefix(30).joined(separator: "\n"))
+            let list = failures.prefix(30).joined(separator: "\n")
+            Issue.record(Comment(rawValue: "\(failures.count) of \(ran) scenarios failed:\n\(list)"))
         }
         return ran
     }

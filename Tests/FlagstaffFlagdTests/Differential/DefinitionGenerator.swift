@@ -42,18 +42,22 @@ struct DefinitionGenerator {
     ]
     static let attributes = ["email", "country", "age", "version", "tier", "tags", "score", "nested", "flag", "name"]
 
-    mutating func scalar() -> JSONSettingValue {
+    /// A scalar; booleans only when `booleans` (see ``value(depth:)``).
+    mutating func scalar(booleans: Bool = true) -> JSONSettingValue {
         switch below(7) {
         case 0: return .null
-        case 1: return .bool(chance(50))
+        case 1: return booleans ? .bool(chance(50)) : .string(pick(Self.words))
         case 2: return .number(Double(below(41) - 20))
         case 3: return .number(pick([0.5, -2.5, 1.25, 3.75, 0.1, 1e-3, 100.5, -0.25]))
         default: return .string(pick(Self.words))
         }
     }
 
-    mutating func value(depth: Int = 0) -> JSONSettingValue {
-        guard depth < 2, chance(25) else { return scalar() }
+    /// A value; arrays and objects never hold booleans, and a top-level boolean only when `booleans`: the
+    /// reference's Python writes `true` as `True` when it turns a value into text (`cat`, comparing text with an
+    /// array), where JsonLogic and flagd write `true` (see the notes).
+    mutating func value(depth: Int = 0, booleans: Bool = false) -> JSONSettingValue {
+        guard depth < 2, chance(25) else { return scalar(booleans: booleans && depth == 0) }
         if chance(60) {
             return .array((0..<below(4)).map { _ in value(depth: depth + 1) })
         }
@@ -88,13 +92,24 @@ struct DefinitionGenerator {
 
     // MARK: Rules
 
-    private mutating func variable() -> JSONSettingValue {
+    /// A `var`; `textSafe` leaves out the one attribute that holds a boolean.
+    private mutating func variable(textSafe: Bool = false) -> JSONSettingValue {
         let path = pick(
-            Self.attributes + [
+            Self.attributes.filter { !textSafe || $0 != "flag" } + [
                 "nested.name", "nested.level", "tags.0", "tags.length", "name.0", "targetingKey", "missing",
                 "$flagd.flagKey", "email.length",
             ])
-        return chance(30) ? .object(["var": .array([.string(path), scalar()])]) : .object(["var": .string(path)])
+        return chance(30)
+            ? .object(["var": .array([.string(path), scalar(booleans: !textSafe)])]) : .object(["var": .string(path)])
+    }
+
+    /// An operand that may be turned into text: never a boolean, nor a rule that gives one.
+    mutating func textOperand(_ depth: Int) -> JSONSettingValue {
+        switch below(depth > 2 ? 2 : 3) {
+        case 0: return value()
+        case 1: return variable(textSafe: true)
+        default: return arithmetic(depth + 1)
+        }
     }
 
     /// An operand: a constant, a variable, or (deeper) an operation.
@@ -109,8 +124,11 @@ struct DefinitionGenerator {
 
     mutating func arithmetic(_ depth: Int) -> JSONSettingValue {
         let operation = pick(["+", "-", "*", "/", "%", "min", "max", "cat", "substr", "merge", "if"])
-        let count = operation == "substr" ? 2 + below(2) : 1 + below(3)
-        var operands = (0..<count).map { _ in operand(depth) }
+        // `substr` takes a start, `if` a condition and a value (alone, the condition's truth value would be the
+        // result).
+        let count = operation == "substr" || operation == "if" ? 2 + below(2) : 1 + below(3)
+        var operands = (0..<count).map { _ in textOperand(depth) }
+        if operation == "if" { operands[0] = condition(depth + 1) }
         if operation == "/" || operation == "%", operands.count > 1, chance(80) {
             operands[1] = .number(Double(pick([2, 3, -3, 7])))
         }
@@ -130,17 +148,22 @@ struct DefinitionGenerator {
             // Never the same path on both sides (see the type's notes).
             // `==` and `!=` compare arrays and objects by identity in the reference: the right side is never
             // something that could be the very value the left side reads.
-            let left = variable()
-            let right = operation.hasPrefix("=") || operation.hasPrefix("!") ? value() : operand(depth)
+            let ordering = !(operation.hasPrefix("=") || operation.hasPrefix("!"))
+            let left = variable(textSafe: ordering)
+            let right = ordering ? textOperand(depth) : value(booleans: true)
             return .object([operation: .array(chance(80) ? [left, right] : [right, left])])
         case "<3":
-            return .object([pick(["<", "<="]): .array([operand(depth), variable(), operand(depth)])])
+            return .object([
+                pick(["<", "<="]): .array([textOperand(depth), variable(textSafe: true), textOperand(depth)])
+            ])
         case "!", "!!": return .object([operation: .array([operand(depth)])])
         case "and", "or": return .object([operation: .array((0..<(1 + below(3))).map { _ in condition(depth + 1) })])
         case "in":
-            return .object(["in": .array([operand(depth), .array((0..<below(4)).map { _ in scalar() })])])
+            return .object([
+                "in": .array([operand(depth), .array((0..<below(4)).map { _ in scalar(booleans: false) })])
+            ])
         case "in-text":
-            return .object(["in": .array([.string(pick(Self.words)), variable()])])
+            return .object(["in": .array([.string(pick(Self.words)), variable(textSafe: true)])])
         case "starts_with", "ends_with":
             let operands = chance(90) ? [variable(), .string(pick(Self.words))] : [variable()]
             return .object([operation: .array(operands)])
@@ -208,7 +231,9 @@ struct DefinitionGenerator {
         var operands: [JSONSettingValue] = []
         switch below(6) {
         case 0: break  // shorthand
-        case 1: operands.append(.object(["cat": .array([.object(["var": .string("$flagd.flagKey")]), variable()])]))
+        case 1:
+            let part = variable(textSafe: true)
+            operands.append(.object(["cat": .array([.object(["var": .string("$flagd.flagKey")]), part])]))
         case 2: operands.append(.string(pick(Self.words)))
         case 3: operands.append(value())  // any type (version 3 hashes it; version 2 reads it as an entry)
         default: operands.append(variable())
@@ -285,7 +310,7 @@ struct DefinitionGenerator {
     /// A definitions document: its flags' keys and kinds, and its JSON.
     mutating func document(flagCount: Int) -> (flags: [(key: String, kind: Kind)], json: JSONSettingValue) {
         var evaluators: [String: JSONSettingValue] = [:]
-        for index in 0..<below(3) { evaluators["shared_\(index)"] = condition(1) }
+        for index in 0..<below(3) { evaluators["shared_\(index)"] = sharedRule() }
         let names = evaluators.keys.sorted()
         var flags: [String: JSONSettingValue] = [:]
         var list: [(key: String, kind: Kind)] = []
@@ -301,11 +326,26 @@ struct DefinitionGenerator {
         return (list, .object(document))
     }
 
+    /// A shared rule whose JSON text is printable ASCII without backslashes: the reference puts `$evaluators` in
+    /// place with `re.sub`, which reads the backslash escapes of JSON's `\u00e9` as its own and fails
+    /// ("bad escape \u"), so any other shared rule makes it refuse the whole document.
+    mutating func sharedRule() -> JSONSettingValue {
+        for _ in 0..<100 {
+            let rule = condition(1)
+            let text = rule.overrideValue.json
+            if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\\") }) { return rule }
+        }
+        return .object(["==": .array([.object(["var": .string("email")]), .string("user@example.com")])])
+    }
+
     /// The type a query asks for: usually the flag's own, sometimes another or any.
     mutating func askedType(for kind: Kind) -> String {
         switch below(10) {
         case 0: return "any"
-        case 1: return pick(Kind.allCases).rawValue
+        case 1:
+            // Never a boolean flag as a float: the reference's Python counts `true` as a number (see the notes).
+            let type = pick(Kind.allCases)
+            return kind == .boolean && type == .float ? "integer" : type.rawValue
         default: return kind.rawValue
         }
     }

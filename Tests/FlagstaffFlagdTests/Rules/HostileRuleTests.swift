@@ -17,7 +17,7 @@ struct HostileRuleTests {
 
     @Test("rules nested deeper than the limit are a PARSE_ERROR naming the path")
     func deepNesting() throws {
-        let depth = 300
+        let depth = 200
         let targeting = String(repeating: #"{"!": ["#, count: depth) + "true" + String(repeating: "]}", count: depth)
         let definitions = try Self.definitions(targeting: targeting)
         let result = definitions.evaluate("hostile")
