@@ -82,7 +82,6 @@ extension FlagdDefinitions {
         let metadata = try Self.metadata(members["metadata"], at: at + ".metadata", source: source)
             .merging(setMetadata) { flagValue, _ in flagValue }
         let targeting: FlagdFlag.Targeting
-        var targetingJSON: String?
         switch members["targeting"] {
         case nil, .null?:
             targeting = .none
@@ -90,7 +89,6 @@ extension FlagdDefinitions {
             targeting = .none
         case .object?:
             let rule = members["targeting"]!
-            targetingJSON = rule.overrideValue.json
             do throws(RuleProblem) {
                 targeting = .rule(try compiler.compile(rule, at: at + ".targeting"))
             } catch {
@@ -101,7 +99,7 @@ extension FlagdDefinitions {
         }
         return FlagdFlag(
             key: key, enabled: enabled, variants: variants, defaultVariant: defaultVariant, targeting: targeting,
-            metadata: metadata, targetingJSON: targetingJSON)
+            metadata: metadata, writtenTargeting: members["targeting"])
     }
 
     /// Metadata: an object of strings, numbers and booleans.

@@ -20,6 +20,6 @@ struct FlagdFlag: Sendable {
     let targeting: Targeting
     /// The flag's metadata over its flag set's.
     let metadata: [String: JSONValue]
-    /// The JSON text of the targeting as written (compact, members sorted), for tools that show it.
-    let targetingJSON: String?
+    /// The targeting as written, for tools that show it.
+    let writtenTargeting: JSONValue?
 }

@@ -19,6 +19,14 @@ struct RuleCompiler {
     private var inProgress: [String] = []
     /// Nodes counted for the flag being compiled.
     private var nodes = 0
+    /// Where the compiler is, outermost first; written out only for a message.
+    private var location: [PathComponent] = []
+
+    private enum PathComponent {
+        case text(String)
+        case member(String)
+        case index(Int)
+    }
 
     init(evaluators: [String: JSONValue]) {
         self.evaluators = evaluators
@@ -30,52 +38,74 @@ struct RuleCompiler {
     ///   - path: the JSON path of the targeting (for messages).
     mutating func compile(_ targeting: JSONValue, at path: String) throws(RuleProblem) -> Rule {
         nodes = 0
-        return try rule(targeting, path: path, depth: 0)
+        location = [.text(path)]
+        return try rule(targeting, depth: 0)
     }
 
-    private mutating func count(_ path: String, _ amount: Int = 1) throws(RuleProblem) {
+    /// The JSON path of the node being compiled.
+    private var path: String {
+        location.reduce(into: "") { text, component in
+            switch component {
+            case .text(let written): text += written
+            case .member(let name): text += Self.member(name)
+            case .index(let index): text += "[\(index)]"
+            }
+        }
+    }
+
+    private mutating func count(_ amount: Int = 1) throws(RuleProblem) {
         nodes += amount
         if nodes > Self.maximumNodes {
             throw RuleProblem("\(path): the targeting has more than \(Self.maximumNodes) nodes")
         }
     }
 
-    private mutating func rule(_ value: JSONValue, path: String, depth: Int) throws(RuleProblem) -> Rule {
+    /// Compiles `value` one step further down the path.
+    private mutating func rule(_ value: JSONValue, at component: PathComponent, depth: Int) throws(RuleProblem)
+        -> Rule
+    {
+        location.append(component)
+        let compiled = try rule(value, depth: depth)
+        location.removeLast()
+        return compiled
+    }
+
+    private mutating func rule(_ value: JSONValue, depth: Int) throws(RuleProblem) -> Rule {
         if depth > Self.maximumDepth {
             throw RuleProblem("\(path): rules nested deeper than \(Self.maximumDepth) levels")
         }
-        try count(path)
+        try count()
         switch value {
         case .array(let elements):
             var rules: [Rule] = []
             rules.reserveCapacity(elements.count)
             var constant = true
             for (index, element) in elements.enumerated() {
-                let compiled = try rule(element, path: "\(path)[\(index)]", depth: depth + 1)
+                let compiled = try rule(element, at: .index(index), depth: depth + 1)
                 if case .literal = compiled {} else { constant = false }
                 rules.append(compiled)
             }
             return constant ? .literal(value) : .array(rules)
         case .object(let members) where members.count == 1:
             let (name, operand) = members.first!
-            return try operation(name, operand, path: path, depth: depth)
+            location.append(.member(name))
+            let compiled = try operation(name, operand, depth: depth)
+            location.removeLast()
+            return compiled
         default:
             // Scalars, and objects with other than one member, are values.
             return .literal(value)
         }
     }
 
-    private mutating func operation(_ name: String, _ operand: JSONValue, path: String, depth: Int)
-        throws(RuleProblem) -> Rule
-    {
-        let here = path + Self.member(name)
-        if name == "$ref" { return try reference(operand, path: here, depth: depth) }
+    private mutating func operation(_ name: String, _ operand: JSONValue, depth: Int) throws(RuleProblem) -> Rule {
+        if name == "$ref" { return try reference(operand, depth: depth) }
         // A single operand may be written without its array.
         let written: [JSONValue] = if case .array(let elements) = operand { elements } else { [operand] }
         var operands: [Rule] = []
         operands.reserveCapacity(written.count)
         for (index, element) in written.enumerated() {
-            operands.append(try rule(element, path: "\(here)[\(index)]", depth: depth + 1))
+            operands.append(try rule(element, at: .index(index), depth: depth + 1))
         }
         switch name {
         case "if", "?:": return .branch(operands)
@@ -97,7 +127,7 @@ struct RuleCompiler {
             return .call(.variable, operands)
         default:
             guard let known = Operator(rawValue: name) else {
-                throw RuleProblem("\(here): unknown operator \(JSONText.quoted(name))")
+                throw RuleProblem("\(path): unknown operator \(JSONText.quoted(name))")
             }
             return .call(known, operands)
         }
@@ -108,7 +138,7 @@ struct RuleCompiler {
     }
 
     /// `{"$ref": "name"}`: the shared rule, compiled once.
-    private mutating func reference(_ operand: JSONValue, path: String, depth: Int) throws(RuleProblem) -> Rule {
+    private mutating func reference(_ operand: JSONValue, depth: Int) throws(RuleProblem) -> Rule {
         guard case .string(let name) = operand else {
             throw RuleProblem("\(path): $ref must name a shared rule with a string")
         }
@@ -116,7 +146,7 @@ struct RuleCompiler {
             if depth + done.depth > Self.maximumDepth {
                 throw RuleProblem("\(path): rules nested deeper than \(Self.maximumDepth) levels")
             }
-            try count(path, done.nodes)
+            try count(done.nodes)
             return done.rule
         }
         guard let shared = evaluators[name] else {
@@ -128,16 +158,19 @@ struct RuleCompiler {
         }
         // Compiled on its own (depth and nodes from 0), then placed: its depth and size are known once.
         let outerNodes = nodes
+        let outerLocation = location
         nodes = 0
+        location = [.text("$.$evaluators"), .member(name)]
         inProgress.append(name)
         let rule: Rule
         do throws(RuleProblem) {
-            rule = try self.rule(shared, path: "$.$evaluators" + Self.member(name), depth: 0)
+            rule = try self.rule(shared, depth: 0)
         } catch {
             inProgress.removeLast()
             throw error
         }
         inProgress.removeLast()
+        location = outerLocation
         let size = nodes
         compiled[name] = (rule, Self.depth(of: rule), size)
         nodes = outerNodes
@@ -145,7 +178,7 @@ struct RuleCompiler {
         if depth + placed.depth > Self.maximumDepth {
             throw RuleProblem("\(path): rules nested deeper than \(Self.maximumDepth) levels")
         }
-        try count(path, size)
+        try count(size)
         return rule
     }
 

@@ -22,7 +22,7 @@ struct HostileRuleTests {
         let definitions = try Self.definitions(targeting: targeting)
         let result = definitions.evaluate("hostile")
         #expect(result.errorCode == .parseError)
-        #expect(result.errorMessage?.contains("$.flags.hostile.targeting.![0].![0]") == true, "\(result)")
+        #expect(result.errorMessage?.contains(#"$.flags.hostile.targeting["!"][0]["!"][0]"#) == true, "\(result)")
         #expect(result.errorMessage?.contains("deeper than") == true)
         #expect(definitions.evaluate("fine").value == .number(1))
     }
@@ -69,10 +69,13 @@ struct HostileRuleTests {
         #expect(result.errorMessage?.contains("nodes") == true || result.errorMessage?.contains("cost limit") == true)
     }
 
-    @Test("a rule with more nodes than the limit is a PARSE_ERROR")
+    @Test("a rule with more nodes than the limit (a shared rule counting once per use) is a PARSE_ERROR")
     func hugeRule() throws {
-        let elements = Array(repeating: "1", count: 1_100_000).joined(separator: ",")
-        let result = try Self.definitions(targeting: #"{"in": [1, [\#(elements)]]}"#).evaluate("hostile")
+        let elements = Array(repeating: "1", count: 20_000).joined(separator: ",")
+        let uses = Array(repeating: #"{"$ref": "big"}"#, count: 60).joined(separator: ",")
+        let result = try Self.definitions(
+            targeting: #"{"or": [\#(uses)]}"#, evaluators: #"{"big": {"in": [1, [\#(elements)]]}}"#
+        ).evaluate("hostile")
         #expect(result.errorCode == .parseError)
         #expect(result.errorMessage?.contains("more than 1000000 nodes") == true, "\(result)")
     }
