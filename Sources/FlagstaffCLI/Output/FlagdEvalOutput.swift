@@ -16,7 +16,8 @@ enum FlagdEvalOutput {
                 out += "ERROR  \(code): \(TerminalText.safe(evaluation.errorMessage ?? ""))\n"
             } else {
                 let value = evaluation.value.map(Self.compact) ?? "(no value: the caller's default)"
-                out += "\(TerminalText.safe(value))  \(TerminalText.safe(evaluation.variant ?? "-"))  \(evaluation.reason)\n"
+                out +=
+                    "\(TerminalText.safe(value))  \(TerminalText.safe(evaluation.variant ?? "-"))  \(evaluation.reason)\n"
             }
             for name in evaluation.metadata.keys.sorted() {
                 out += "  \(TerminalText.safe(name)): \(TerminalText.safe(compact(evaluation.metadata[name]!)))\n"

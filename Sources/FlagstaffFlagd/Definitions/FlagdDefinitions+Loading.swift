@@ -95,7 +95,8 @@ extension FlagdDefinitions {
                 targeting = .broken("flag \(JSONText.quoted(key)): \(error.message)")
             }
         case let other?:
-            targeting = .broken("flag \(JSONText.quoted(key)): \(at).targeting: expected an object, found \(other.summary)")
+            targeting = .broken(
+                "flag \(JSONText.quoted(key)): \(at).targeting: expected an object, found \(other.summary)")
         }
         return FlagdFlag(
             key: key, enabled: enabled, variants: variants, defaultVariant: defaultVariant, targeting: targeting,

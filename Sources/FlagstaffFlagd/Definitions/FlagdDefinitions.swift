@@ -142,7 +142,8 @@ public struct FlagdDefinitions: Sendable {
         }
         guard let value = flag.variants[name], value != .null else {
             return failure(
-                .general, "flag \(JSONText.quoted(key)): the targeting chose \(JSONText.quoted(name)), which is not a variant")
+                .general,
+                "flag \(JSONText.quoted(key)): the targeting chose \(JSONText.quoted(name)), which is not a variant")
         }
         return resolved(name, value, .targetingMatch)
     }

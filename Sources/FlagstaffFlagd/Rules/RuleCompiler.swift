@@ -200,8 +200,9 @@ struct RuleCompiler {
             !name.isEmpty
             && name.unicodeScalars.allSatisfy { scalar in
                 scalar.isASCII
-                    && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "_-$".unicodeScalars
-                        .contains(scalar))
+                    && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)
+                        || "_-$".unicodeScalars
+                            .contains(scalar))
             }
         return plain ? "." + name : "[" + JSONText.quoted(name) + "]"
     }

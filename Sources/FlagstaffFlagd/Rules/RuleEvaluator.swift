@@ -326,7 +326,11 @@ struct RuleEvaluator {
         case .merge:
             var merged: [JSONValue] = []
             for value in values {
-                if case .array(let elements) = value { merged.append(contentsOf: elements) } else { merged.append(value) }
+                if case .array(let elements) = value {
+                    merged.append(contentsOf: elements)
+                } else {
+                    merged.append(value)
+                }
             }
             try pay(merged.count)
             return .array(merged)

@@ -70,10 +70,13 @@ extension FuzzTarget {
             "a": .string("A"), "b": .number(2), "true": .bool(true), "false": .bool(false), "1": .number(1),
         ])
         let document: JSONSettingValue = .object([
-            "$evaluators": .object(["shared": .object(["in": .array([.object(["var": .string("email")]), .array([.string("a@b.c")])])])]),
+            "$evaluators": .object([
+                "shared": .object(["in": .array([.object(["var": .string("email")]), .array([.string("a@b.c")])])])
+            ]),
             "flags": .object([
                 "rule": .object([
-                    "state": .string("ENABLED"), "variants": variants, "defaultVariant": .string("a"), "targeting": rule,
+                    "state": .string("ENABLED"), "variants": variants, "defaultVariant": .string("a"),
+                    "targeting": rule,
                 ])
             ]),
         ])

@@ -44,10 +44,13 @@ struct FlagdEvalCommandTests {
     func jsonAll() async throws {
         let scratch = try Scratch()
         let result = try await scratch.run(
-            ["--flags", scratch.base, "--flags", scratch.overlay, "--all", "--json", "--context",
-             #"{"targetingKey":"jon@company.com"}"#])
+            [
+                "--flags", scratch.base, "--flags", scratch.overlay, "--all", "--json", "--context",
+                #"{"targetingKey":"jon@company.com"}"#,
+            ])
         #expect(result.status == 0, "\(result)")
-        let array = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [[String: Any]])
+        let array = try #require(
+            try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [[String: Any]])
         #expect(array.map { $0["key"] as? String } == ["banner", "old", "split"])
         #expect(array[0]["reason"] as? String == "DEFAULT")
         #expect(array[1]["value"] as? Int == 2)
@@ -61,8 +64,10 @@ struct FlagdEvalCommandTests {
     func bucketingVersion3() async throws {
         let scratch = try Scratch()
         let result = try await scratch.run(
-            ["--flags", scratch.base, "--bucketing", "v3", "--json", "--context",
-             #"{"targetingKey":"jon@company.com"}"#, "split"])
+            [
+                "--flags", scratch.base, "--bucketing", "v3", "--json", "--context",
+                #"{"targetingKey":"jon@company.com"}"#, "split",
+            ])
         #expect(result.status == 0, "\(result)")
         // The test bed's fractional-flag-shorthand gives tails in v3 and heads in v2 for this key; with this flag's
         // key the two versions agree, so the answer is checked against the evaluator itself.
@@ -82,7 +87,10 @@ struct FlagdEvalCommandTests {
         let scratch = try Scratch()
         let result = try await scratch.sandbox.runProcess(["flagd", "eval", "--flags", scratch.base, "--json", "nope"])
         #expect(result.status == 1, "\(result)")
-        #expect(result.standardOutput.contains(#""key":"nope","value":null,"variant":null,"reason":"ERROR","errorCode":"FLAG_NOT_FOUND""#), "\(result)")
+        #expect(
+            result.standardOutput.contains(
+                #""key":"nope","value":null,"variant":null,"reason":"ERROR","errorCode":"FLAG_NOT_FOUND""#), "\(result)"
+        )
     }
 
     @Test("bad definitions name the file and the path; exit status 1 (the built binary)")
@@ -94,10 +102,12 @@ struct FlagdEvalCommandTests {
         #expect(result.standardError.contains("bad.json: $.flags.x.state"), "\(result)")
     }
 
-    @Test("argument errors name the argument", arguments: [
-        (["--all"], "--flags"), (["--flags", "f.json"], "flag key or --all"),
-        (["--flags", "f.json", "--bucketing", "v9", "k"], "--bucketing"),
-    ])
+    @Test(
+        "argument errors name the argument",
+        arguments: [
+            (["--all"], "--flags"), (["--flags", "f.json"], "flag key or --all"),
+            (["--flags", "f.json", "--bucketing", "v9", "k"], "--bucketing"),
+        ])
     func argumentErrors(_ arguments: [String], _ fragment: String) async throws {
         let scratch = try Scratch()
         let result = try await scratch.run(arguments)

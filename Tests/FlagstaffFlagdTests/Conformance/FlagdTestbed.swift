@@ -22,7 +22,8 @@ enum FlagdTestbed {
             found.append(URL(fileURLWithPath: folder))
         }
         if let unleash = environment["FLAGSTAFF_CONFORMANCE_DIR"], !unleash.isEmpty {
-            found.append(URL(fileURLWithPath: unleash).deletingLastPathComponent().appendingPathComponent("flagd-testbed"))
+            found.append(
+                URL(fileURLWithPath: unleash).deletingLastPathComponent().appendingPathComponent("flagd-testbed"))
         }
         var folder = packageRoot.deletingLastPathComponent()
         while folder.path != "/" && !folder.path.isEmpty {
@@ -34,7 +35,8 @@ enum FlagdTestbed {
 
     /// The test bed's folder, or `nil` when none of the candidates holds `evaluator/flags/testkit-flags.json`.
     static let directory: URL? = candidates.first { candidate in
-        FileManager.default.fileExists(atPath: candidate.appendingPathComponent("evaluator/flags/testkit-flags.json").path)
+        FileManager.default.fileExists(
+            atPath: candidate.appendingPathComponent("evaluator/flags/testkit-flags.json").path)
     }
 
     static let missingReason = Comment(

@@ -88,7 +88,8 @@ struct GherkinFeature {
                         continue
                     }
                     guard header.count == cells.count else {
-                        throw ParseError(description: "\(file):\(number): \(cells.count) cells, the header has \(header.count)")
+                        throw ParseError(
+                            description: "\(file):\(number): \(cells.count) cells, the header has \(header.count)")
                     }
                     let values = Dictionary(zip(header, cells), uniquingKeysWith: { _, last in last })
                     func fill(_ text: String) -> String {

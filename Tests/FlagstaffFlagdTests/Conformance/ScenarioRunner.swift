@@ -30,7 +30,9 @@ struct ScenarioRunner {
             if text == "an evaluator" || text == "a stable flagd provider" || text.hasPrefix("an option ") {
                 continue
             }
-            if let match = text.firstMatch(of: /^an? (\w+)-flag with key "(.*)" and a (?:fallback|default) value "(.*)"$/) {
+            if let match = text.firstMatch(
+                of: /^an? (\w+)-flag with key "(.*)" and a (?:fallback|default) value "(.*)"$/)
+            {
                 typeName = String(match.1)
                 flagKey = String(match.2)
                 guard let type = Self.types[typeName] else { return fail(step, "unknown flag type \(typeName)") }

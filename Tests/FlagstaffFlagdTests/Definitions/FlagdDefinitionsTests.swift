@@ -46,9 +46,11 @@ struct FlagdDefinitionsTests {
     @Test("DISABLED is a success with the caller's default and no variant")
     func disabled() throws {
         let result = try Self.load(Self.document).evaluate("disabled", type: .boolean, defaultValue: .bool(false))
-        #expect(result == FlagdEvaluation(
-            key: "disabled", value: .bool(false), variant: nil, reason: .disabled,
-            metadata: ["team": .string("set"), "scope": .string("set")]))
+        #expect(
+            result
+                == FlagdEvaluation(
+                    key: "disabled", value: .bool(false), variant: nil, reason: .disabled,
+                    metadata: ["team": .string("set"), "scope": .string("set")]))
     }
 
     @Test("a match is TARGETING_MATCH; null falls back to the default variant with DEFAULT")
@@ -120,7 +122,8 @@ struct FlagdDefinitionsTests {
 
     @Test("a later document's flag replaces an earlier one's; each document keeps its own $evaluators")
     func layers() throws {
-        let first = #"{"$evaluators": {"r": true}, "flags": {"a": {"state": "ENABLED", "variants": {"x": 1}, "defaultVariant": "x"}, "b": {"state": "ENABLED", "variants": {"x": 1}, "defaultVariant": "x", "targeting": {"if": [{"$ref": "r"}, "x"]}}}}"#
+        let first =
+            #"{"$evaluators": {"r": true}, "flags": {"a": {"state": "ENABLED", "variants": {"x": 1}, "defaultVariant": "x"}, "b": {"state": "ENABLED", "variants": {"x": 1}, "defaultVariant": "x", "targeting": {"if": [{"$ref": "r"}, "x"]}}}}"#
         let second = #"{"flags": {"a": {"state": "ENABLED", "variants": {"y": 2}, "defaultVariant": "y"}}}"#
         let definitions = try FlagdDefinitions(documents: [("1.json", Data(first.utf8)), ("2.json", Data(second.utf8))])
         #expect(definitions.keys == ["a", "b"])
@@ -134,8 +137,10 @@ struct FlagdDefinitionsTests {
             (#"{"flags": {"a": {"state": "ON", "variants": {"x": 1}}}}"#, "test.json: $.flags.a.state: expected"),
             (#"{"flags": {"a": {"state": "ENABLED", "variants": {}}}}"#, "$.flags.a.variants"),
             (#"{"flags": {"a": {"state": "ENABLED", "variants": {"x": 1}, "colour": 1}}}"#, "$.flags.a.colour"),
-            (#"{"flags": {"a": {"state": "ENABLED", "variants": {"x": 1}, "metadata": {"m": []}}}}"#,
-             "$.flags.a.metadata.m"),
+            (
+                #"{"flags": {"a": {"state": "ENABLED", "variants": {"x": 1}, "metadata": {"m": []}}}}"#,
+                "$.flags.a.metadata.m"
+            ),
             (#"{"flags": []}"#, "$.flags: expected an object"), ("[1]", "$: expected an object"),
             (#"{"flags": {"a": 1, "a": 2}}"#, "$.flags.a"), ("{", "not JSON"),
         ] as [(String, String)])

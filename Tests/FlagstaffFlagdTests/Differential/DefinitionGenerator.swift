@@ -73,7 +73,9 @@ struct DefinitionGenerator {
         case 0: break
         case 1: context["targetingKey"] = .string("")
         case 2: context["targetingKey"] = .number(42)
-        default: context["targetingKey"] = .string(pick(["user-1", "user-2", "jon@company.com", "ünï", "😀-7", "k"]) + String(below(50)))
+        default:
+            context["targetingKey"] = .string(
+                pick(["user-1", "user-2", "jon@company.com", "ünï", "😀-7", "k"]) + String(below(50)))
         }
         for name in Self.attributes where chance(70) {
             switch name {
@@ -82,7 +84,8 @@ struct DefinitionGenerator {
             case "age": context[name] = chance(80) ? .number(Double(below(90))) : .string(String(below(90)))
             case "version": context[name] = pick([.string(pick(Self.words)), .number(pick([1, 2, 1.5, 3]))])
             case "tags": context[name] = .array((0..<below(4)).map { _ in .string(pick(["a", "b", "beta", "é"])) })
-            case "nested": context[name] = .object(["name": .string(pick(Self.words)), "level": .number(Double(below(5)))])
+            case "nested":
+                context[name] = .object(["name": .string(pick(Self.words)), "level": .number(Double(below(5)))])
             case "flag": context[name] = .bool(chance(50))
             default: context[name] = value()
             }
@@ -189,7 +192,11 @@ struct DefinitionGenerator {
             let body: JSONSettingValue = .object([
                 "+": .array([.object(["var": .string("accumulator")]), .object(["var": .string("current.length")])])
             ])
-            return .object([">": .array([.object(["reduce": .array([.object(["var": .string("tags")]), body, .number(0)])]), .number(2)])])
+            return .object([
+                ">": .array([
+                    .object(["reduce": .array([.object(["var": .string("tags")]), body, .number(0)])]), .number(2),
+                ])
+            ])
         case "var":
             return variable()
         default:
@@ -208,7 +215,9 @@ struct DefinitionGenerator {
             }
         }
         func test(_ generator: inout DefinitionGenerator) -> JSONSettingValue {
-            if !evaluators.isEmpty, generator.chance(20) { return .object(["$ref": .string(generator.pick(evaluators))]) }
+            if !evaluators.isEmpty, generator.chance(20) {
+                return .object(["$ref": .string(generator.pick(evaluators))])
+            }
             return generator.condition(0)
         }
         switch below(10) {
@@ -282,7 +291,9 @@ struct DefinitionGenerator {
             }
         case .object:
             for name in ["x", "y", "z"].prefix(2 + below(2)) {
-                variants[name] = chance(80) ? .object(["n": .number(Double(below(10))), "s": .string(pick(Self.words))])
+                variants[name] =
+                    chance(80)
+                    ? .object(["n": .number(Double(below(10))), "s": .string(pick(Self.words))])
                     : .array([.number(1), .string("two")])
             }
         }

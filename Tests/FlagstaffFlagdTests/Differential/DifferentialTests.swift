@@ -20,7 +20,8 @@ struct DifferentialTests {
         return 3000
     }()
 
-    static let shownDifferences = Int(ProcessInfo.processInfo.environment["FLAGSTAFF_FLAGD_DIFFERENCES_SHOWN"] ?? "") ?? 10
+    static let shownDifferences =
+        Int(ProcessInfo.processInfo.environment["FLAGSTAFF_FLAGD_DIFFERENCES_SHOWN"] ?? "") ?? 10
     static let flagsPerDocument = 30
     static let contextsPerDocument = 25
 
@@ -75,7 +76,9 @@ struct DifferentialTests {
             for _ in 0..<Self.contextsPerDocument {
                 let context = generator.context()
                 for _ in 0..<4 {
-                    let flag = generator.chance(3) ? (key: "no-such-flag", kind: DefinitionGenerator.Kind.string)
+                    let flag =
+                        generator.chance(3)
+                        ? (key: "no-such-flag", kind: DefinitionGenerator.Kind.string)
                         : generator.pick(flags)
                     let type = generator.askedType(for: flag.kind)
                     let defaultValue = generator.defaultValue(type)
@@ -120,8 +123,9 @@ struct DifferentialTests {
                         + "  flagstaff \(actual)\n  flag \(Self.flagJSON(documentJSON[query.document], query.flag))")
             }
         }
-        print("flagd differential (\(bucketing)): \(queries.count) queries over \(documents.count) documents, "
-            + "\(differences.count) differences")
+        print(
+            "flagd differential (\(bucketing)): \(queries.count) queries over \(documents.count) documents, "
+                + "\(differences.count) differences")
         #expect(refused == 0, "\(refused) generated documents were refused")
         if !differences.isEmpty {
             let list = differences.prefix(Self.shownDifferences).joined(separator: "\n")

@@ -38,7 +38,8 @@ enum FlagdReference {
                 environment: ProcessInfo.processInfo.environment, timeout: .seconds(60)),
             result.status == 0
         else {
-            return "\(python.path) cannot import openfeature-flagd-core (pip install openfeature-flagd-core==\(version))"
+            return
+                "\(python.path) cannot import openfeature-flagd-core (pip install openfeature-flagd-core==\(version))"
         }
         return nil
     }

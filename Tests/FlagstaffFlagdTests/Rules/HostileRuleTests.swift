@@ -29,7 +29,8 @@ struct HostileRuleTests {
 
     @Test("a reduce that doubles an array stops at the cost limit with GENERAL")
     func growingRule() throws {
-        let doubling = #"{"reduce": [{"merge": [[1,1,1,1,1,1,1,1,1,1],[1,1,1,1,1,1,1,1,1,1],[1,1,1,1,1,1,1,1,1,1]]}, {"merge": [{"var": "accumulator"}, {"var": "accumulator"}]}, [1]]}"#
+        let doubling =
+            #"{"reduce": [{"merge": [[1,1,1,1,1,1,1,1,1,1],[1,1,1,1,1,1,1,1,1,1],[1,1,1,1,1,1,1,1,1,1]]}, {"merge": [{"var": "accumulator"}, {"var": "accumulator"}]}, [1]]}"#
         let definitions = try Self.definitions(targeting: #"{"if": [\#(doubling), "a"]}"#)
         let started = ContinuousClock.now
         let result = definitions.evaluate("hostile")
@@ -40,7 +41,8 @@ struct HostileRuleTests {
 
     @Test("a string that doubles stops at the cost limit")
     func growingText() throws {
-        let doubling = #"{"reduce": [{"merge": [[1,1,1,1,1,1,1,1,1,1],[1,1,1,1,1,1,1,1,1,1],[1,1,1,1,1,1,1,1,1,1],[1,1,1,1,1,1,1,1,1,1]]}, {"cat": [{"var": "accumulator"}, {"var": "accumulator"}]}, "ab"]}"#
+        let doubling =
+            #"{"reduce": [{"merge": [[1,1,1,1,1,1,1,1,1,1],[1,1,1,1,1,1,1,1,1,1],[1,1,1,1,1,1,1,1,1,1],[1,1,1,1,1,1,1,1,1,1]]}, {"cat": [{"var": "accumulator"}, {"var": "accumulator"}]}, "ab"]}"#
         let result = try Self.definitions(targeting: #"{"if": [\#(doubling), "a"]}"#).evaluate("hostile")
         #expect(result.errorCode == .general)
         #expect(result.errorMessage?.contains("cost limit") == true, "\(result)")
