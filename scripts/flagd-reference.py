@@ -15,7 +15,7 @@ and writes one JSON line per line read, in order:
     {"error": "..."}                                      (definitions refused)
     {"value": ..., "variant": "..."|null, "reason": "STATIC|TARGETING_MATCH|DEFAULT|DISABLED|ERROR",
      "errorCode": null|"FLAG_NOT_FOUND"|"TYPE_MISMATCH"|"PARSE_ERROR"|"GENERAL"}
-    {"seconds": S}                                        (bench: N evaluations of "any" type took S seconds)
+    {"seconds": S}                                        (bench: N evaluations of "any" type took S s of CPU)
 
 An exception that is not an OpenFeature error (the reference lets Python's own errors escape, e.g. a division by
 zero in a rule) is reported as errorCode GENERAL, with "exception" naming it. The package version is the first line
@@ -87,10 +87,10 @@ def main() -> int:
             context = context_of(request.get("context"))
             count = int(request.get("count", 1000))
             key = request["bench"]
-            start = time.perf_counter()
+            start = time.thread_time()
             for _ in range(count):
                 core._resolve(key, None, context, None)
-            answer = {"seconds": time.perf_counter() - start}
+            answer = {"seconds": time.thread_time() - start}
         else:
             answer = evaluate(core, request)
         out.write(json.dumps(answer, ensure_ascii=True, allow_nan=True) + "\n")
