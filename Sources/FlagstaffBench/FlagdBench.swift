@@ -115,7 +115,8 @@ enum FlagdBench {
             print(
                 pad("\(label), 2 threads at once", 34)
                     + String(
-                        format: "%.0f ns CPU per evaluation per thread; 1 thread: %.0f ns (CPU 2/1: %.2fx; wall %.0f ns)",
+                        format:
+                            "%.0f ns CPU per evaluation per thread; 1 thread: %.0f ns (CPU 2/1: %.2fx; wall %.0f ns)",
                         double.cpu, single.cpu, double.cpu / single.cpu, double.wall))
         }
     }

@@ -82,7 +82,7 @@ public struct FlagdDefinitions: Sendable {
         _ key: String, context: [String: JSONSettingValue] = [:], type: FlagdValueType = .any,
         defaultValue: JSONSettingValue? = nil, timestamp: Int64? = nil
     ) -> FlagdEvaluation {
-        guard let flag = flags[key] else {
+        guard let flag = flags[exactly: key] else {
             return FlagdEvaluation(
                 key: key, value: defaultValue, variant: nil, reason: .error, errorCode: .flagNotFound,
                 errorMessage: "flag \(JSONText.quoted(key)) is not in the definitions")
@@ -107,7 +107,7 @@ public struct FlagdDefinitions: Sendable {
                 return FlagdEvaluation(
                     key: key, value: defaultValue, variant: nil, reason: .default, metadata: flag.metadata)
             }
-            guard let value = flag.variants[name] else {
+            guard let value = flag.variants[exactly: name] else {
                 return failure(
                     .general, "flag \(JSONText.quoted(key)): defaultVariant \(JSONText.quoted(name)) is not a variant")
             }
@@ -140,7 +140,7 @@ public struct FlagdDefinitions: Sendable {
             return failure(
                 .general, "flag \(JSONText.quoted(key)): the targeting gave \(result.summary), which names no variant")
         }
-        guard let value = flag.variants[name], value != .null else {
+        guard let value = flag.variants[exactly: name], value != .null else {
             return failure(
                 .general,
                 "flag \(JSONText.quoted(key)): the targeting chose \(JSONText.quoted(name)), which is not a variant")

@@ -128,7 +128,7 @@ enum JSONLogicCoercion {
         case (.object(let a), .object(let b)):
             guard a.count == b.count else { return false }
             for (name, value) in a {
-                guard let other = b[name], strictlyEqual(value, other) else { return false }
+                guard let other = b[exactly: name], strictlyEqual(value, other) else { return false }
             }
             return true
         default: return false

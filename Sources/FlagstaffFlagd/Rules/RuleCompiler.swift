@@ -142,14 +142,14 @@ struct RuleCompiler {
         guard case .string(let name) = operand else {
             throw RuleProblem("\(path): $ref must name a shared rule with a string")
         }
-        if let done = compiled[name] {
+        if let done = compiled[exactly: name] {
             if depth + done.depth > Self.maximumDepth {
                 throw RuleProblem("\(path): rules nested deeper than \(Self.maximumDepth) levels")
             }
             try count(done.nodes)
             return done.rule
         }
-        guard let shared = evaluators[name] else {
+        guard let shared = evaluators[exactly: name] else {
             throw RuleProblem("\(path): $ref names \(JSONText.quoted(name)), which $evaluators does not define")
         }
         if inProgress.contains(name) {
@@ -172,10 +172,10 @@ struct RuleCompiler {
         inProgress.removeLast()
         location = outerLocation
         let size = nodes
-        compiled[name] = (rule, Self.depth(of: rule), size)
+        let height = Self.depth(of: rule)
+        compiled[name] = (rule, height, size)
         nodes = outerNodes
-        let placed = compiled[name]!
-        if depth + placed.depth > Self.maximumDepth {
+        if depth + height > Self.maximumDepth {
             throw RuleProblem("\(path): rules nested deeper than \(Self.maximumDepth) levels")
         }
         try count(size)

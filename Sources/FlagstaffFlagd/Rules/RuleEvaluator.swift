@@ -29,7 +29,7 @@ struct RuleEvaluator {
     init(flagKey: String, context: [String: JSONValue], bucketing: FlagdBucketing, timestamp: Int64?) {
         self.flagKey = flagKey
         self.context = context
-        if case .string(let key)? = context["targetingKey"] { targetingKey = key } else { targetingKey = nil }
+        if case .string(let key)? = context[exactly: "targetingKey"] { targetingKey = key } else { targetingKey = nil }
         self.bucketing = bucketing
         self.timestamp = timestamp
     }
@@ -171,7 +171,7 @@ struct RuleEvaluator {
         switch name {
         case "targetingKey": return targetingKey.map(JSONValue.string)
         case "$flagd": return flagdObject()
-        default: return context[name]
+        default: return context[exactly: name]
         }
     }
 
@@ -200,7 +200,7 @@ struct RuleEvaluator {
         while index < path.components.count {
             switch current {
             case .object(let members):
-                guard let next = members[path.components[index]] else { return .null }
+                guard let next = members[exactly: path.components[index]] else { return .null }
                 current = next
             case .array(let elements):
                 if path.components[index] == "length" { return .number(Double(elements.count)) }
@@ -425,7 +425,8 @@ struct RuleEvaluator {
         if case .null = length {
             end = count
         } else {
-            let lengthNumber = JSONLogicCoercion.number(length)
+            // Truncated first, then its sign read, as the reference does (-0.25 is a length of 0).
+            let lengthNumber = JSONLogicCoercion.number(length).rounded(.towardZero)
             if lengthNumber.isNaN {
                 end = from
             } else if lengthNumber < 0 {

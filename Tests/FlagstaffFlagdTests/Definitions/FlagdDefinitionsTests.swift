@@ -152,3 +152,25 @@ struct FlagdDefinitionsTests {
         }
     }
 }
+
+/// Names compare by Unicode scalars, as flagd compares them: `"é"` (one scalar) is not `"e\u{301}"` (two).
+struct ExactNameTests {
+    static let document = """
+        {"flags": {"caf\\u00e9": {"state": "ENABLED", "variants": {"\\u00e9": 1, "x": 2}, "defaultVariant": "x",
+          "targeting": {"if": [{"var": "caf\\u00e9"}, "e\\u0301", "\\u00e9"]}}}}
+        """
+
+    @Test("a variant, a flag key and a context member match only when spelled with the same scalars")
+    func exactNames() throws {
+        let definitions = try FlagdDefinitions(json: Data(Self.document.utf8))
+        let composed = "caf\u{e9}"
+        let decomposed = "cafe\u{301}"
+        #expect(definitions.evaluate(decomposed).errorCode == .flagNotFound)
+        // The context member spelled the other way is not the rule's `var`: the rule picks "é", which exists.
+        let other = definitions.evaluate(composed, context: [decomposed: .bool(true)])
+        #expect(other.variant == "\u{e9}", "\(other)")
+        // Spelled the same way, the rule picks "e\u{301}", which is not a variant.
+        let same = definitions.evaluate(composed, context: [composed: .bool(true)])
+        #expect(same.errorCode == .general, "\(same)")
+    }
+}

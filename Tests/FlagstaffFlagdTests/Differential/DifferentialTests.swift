@@ -51,7 +51,9 @@ struct DifferentialTests {
 
     /// A flag's JSON in a document, for messages.
     static func flagJSON(_ document: String, _ key: String) -> String {
-        (try? JSONSettingValue.read(Data(document.utf8)))?["flags"]?[key]?.overrideValue.json ?? "none"
+        let value = try? JSONSettingValue.read(Data(document.utf8))
+        let flag = value?["flags"]?[key]?.overrideValue.json ?? "none"
+        return value?["$evaluators"].map { flag + "\n  $evaluators \($0.overrideValue.json)" } ?? flag
     }
 
     func compare(_ bucketing: FlagdBucketing, seed: UInt64) throws {
@@ -117,6 +119,17 @@ struct DifferentialTests {
                     query.flag, context: query.context, type: FlagdValueType(referenceName: query.type),
                     defaultValue: query.type == "any" ? nil : query.defaultValue))
             if expected != actual {
+                if let dump = ProcessInfo.processInfo.environment["FLAGSTAFF_FLAGD_DIFFERENCES_DUMP"] {
+                    let line =
+                        "{\"document\": \(documentJSON[query.document]), \"query\": \(query.line.overrideValue.json)}\n"
+                    if let handle = FileHandle(forWritingAtPath: dump) {
+                        handle.seekToEndOfFile()
+                        handle.write(Data(line.utf8))
+                        try? handle.close()
+                    } else {
+                        _ = FileManager.default.createFile(atPath: dump, contents: Data(line.utf8))
+                    }
+                }
                 differences.append(
                     "document \(query.document) flag \(query.flag) as \(query.type) context "
                         + "\(JSONSettingValue.object(query.context).overrideValue.json):\n  reference \(expected)\n"
