@@ -107,7 +107,7 @@ public struct FlagdDefinitions: Sendable {
                 return FlagdEvaluation(
                     key: key, value: defaultValue, variant: nil, reason: .default, metadata: flag.metadata)
             }
-            guard let value = flag.variants[exactly: name] else {
+            guard let value = flag.defaultValue else {
                 return failure(
                     .general, "flag \(JSONText.quoted(key)): defaultVariant \(JSONText.quoted(name)) is not a variant")
             }

@@ -1,7 +1,10 @@
 import Flagstaff
 
 /// One flag as loaded: its variants, default variant, compiled targeting and merged metadata.
-struct FlagdFlag: Sendable {
+///
+/// A class, so that an evaluation takes one reference from the definitions' table rather than a copy of every
+/// field (measured: the static case went from 284 ns to the figure in docs/performance.md).
+final class FlagdFlag: Sendable {
     /// What the flag's targeting is.
     enum Targeting: Sendable {
         /// None (absent, `null` or `{}`): the default variant, reason `STATIC`.
@@ -22,4 +25,20 @@ struct FlagdFlag: Sendable {
     let metadata: [String: JSONValue]
     /// The targeting as written, for tools that show it.
     let writtenTargeting: JSONValue?
+    /// The default variant's value, when the default variant names one.
+    let defaultValue: JSONValue?
+
+    init(
+        key: String, enabled: Bool, variants: [String: JSONValue], defaultVariant: String?, targeting: Targeting,
+        metadata: [String: JSONValue], writtenTargeting: JSONValue?
+    ) {
+        self.key = key
+        self.enabled = enabled
+        self.variants = variants
+        self.defaultVariant = defaultVariant
+        self.targeting = targeting
+        self.metadata = metadata
+        self.writtenTargeting = writtenTargeting
+        defaultValue = defaultVariant.flatMap { variants[exactly: $0] }
+    }
 }

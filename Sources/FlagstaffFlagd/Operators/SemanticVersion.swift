@@ -8,7 +8,9 @@ import Flagstaff
 /// is lower than its release. Any other operand count, operator or version makes the result `null`.
 struct SemanticVersion: Comparable {
     /// Major, minor and patch as digit strings without leading zeros (any length).
-    let core: [Substring]
+    let major: Substring
+    let minor: Substring
+    let patch: Substring
     /// The pre-release identifiers, empty for a release.
     let prerelease: [Substring]
 
@@ -16,6 +18,11 @@ struct SemanticVersion: Comparable {
         guard operands.count == 3, case .string(let operation) = operands[1],
             let left = SemanticVersion(operands[0]), let right = SemanticVersion(operands[2])
         else { return .null }
+        return compare(left, operation, right)
+    }
+
+    /// `left operation right`, or `null` for an unknown operator.
+    static func compare(_ left: SemanticVersion, _ operation: String, _ right: SemanticVersion) -> JSONValue {
         switch operation {
         case "=": return .bool(left == right)
         case "!=": return .bool(left != right)
@@ -23,8 +30,8 @@ struct SemanticVersion: Comparable {
         case "<=": return .bool(left <= right)
         case ">": return .bool(left > right)
         case ">=": return .bool(left >= right)
-        case "^": return .bool(left.core[0] == right.core[0])
-        case "~": return .bool(left.core[0] == right.core[0] && left.core[1] == right.core[1])
+        case "^": return .bool(left.major == right.major)
+        case "~": return .bool(left.major == right.major && left.minor == right.minor)
         default: return .null
         }
     }
@@ -52,22 +59,43 @@ struct SemanticVersion: Comparable {
             release = text[text.index(after: dash)...]
             text = text[..<dash]
         }
-        var core = text.split(separator: ".", omittingEmptySubsequences: false)
-        guard (1...3).contains(core.count) else { return nil }
-        while core.count < 3 { core.append("0") }
-        for part in core where !Self.isNumber(part) { return nil }
+        // Up to three dot-separated numbers, read without an intermediate array (this runs on every evaluation).
+        var parts: (Substring, Substring, Substring) = ("0", "0", "0")
+        var rest = text
+        for index in 0..<3 {
+            let dot = rest.firstIndex(of: ".")
+            let part = dot.map { rest[..<$0] } ?? rest
+            guard Self.isNumber(part) else { return nil }
+            switch index {
+            case 0: parts.0 = part
+            case 1: parts.1 = part
+            default: parts.2 = part
+            }
+            guard let dot else { break }
+            if index == 2 { return nil }
+            rest = rest[rest.index(after: dot)...]
+        }
         var identifiers: [Substring] = []
         if let release {
             identifiers = release.split(separator: ".", omittingEmptySubsequences: false)
             for identifier in identifiers where !Self.isPrereleaseIdentifier(identifier) { return nil }
         }
+        // Build metadata: dot-separated non-empty identifiers of letters, digits and hyphens.
         if let build {
-            for identifier in build.split(separator: ".", omittingEmptySubsequences: false)
-            where identifier.isEmpty || !identifier.utf8.allSatisfy(Self.isIdentifierByte) {
-                return nil
+            var previous = UInt8(ascii: ".")
+            for byte in build.utf8 {
+                if byte == UInt8(ascii: ".") {
+                    if previous == UInt8(ascii: ".") { return nil }
+                } else if !Self.isIdentifierByte(byte) {
+                    return nil
+                }
+                previous = byte
             }
+            if previous == UInt8(ascii: ".") { return nil }
         }
-        self.core = core
+        major = parts.0
+        minor = parts.1
+        patch = parts.2
         prerelease = identifiers
     }
 
@@ -98,10 +126,10 @@ struct SemanticVersion: Comparable {
     }
 
     private static func compare(_ a: SemanticVersion, _ b: SemanticVersion) -> Int {
-        for index in 0..<3 {
-            let order = compareNumbers(a.core[index], b.core[index])
-            if order != 0 { return order }
-        }
+        var order = compareNumbers(a.major, b.major)
+        if order == 0 { order = compareNumbers(a.minor, b.minor) }
+        if order == 0 { order = compareNumbers(a.patch, b.patch) }
+        if order != 0 { return order }
         switch (a.prerelease.isEmpty, b.prerelease.isEmpty) {
         case (true, true): return 0
         case (true, false): return 1

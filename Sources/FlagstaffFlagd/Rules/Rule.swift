@@ -4,7 +4,7 @@ import Flagstaff
 /// an evaluation walks a tree of these and never looks at JSON member names again.
 ///
 /// Shared rules (`$evaluators` through `$ref`) are compiled once and shared by every flag that refers to them.
-package indirect enum Rule: Sendable {
+indirect enum Rule: Sendable {
     /// A constant: a literal, or an array or object of constants.
     case literal(JSONValue)
     /// An array whose elements are rules, evaluated element by element.
@@ -24,15 +24,17 @@ package indirect enum Rule: Sendable {
     case reduce(items: Rule, body: Rule?, initial: JSONValue)
     /// Any other operator: its operands are evaluated first, then the operator is applied to their values.
     case call(Operator, [Rule])
+    /// `sem_ver` whose operator and second version are constants: the version is read once, when compiled.
+    case semanticVersion(Rule, operation: String, SemanticVersion)
 
     /// The operators that iterate over an array with a rule.
-    package enum Iteration: Sendable {
+    enum Iteration: Sendable {
         case map, filter, all, some, none
     }
 }
 
 /// A `var` path read once: `user.name` as `["user", "name"]`, with each component's array index when it is one.
-package struct VariablePath: Sendable {
+struct VariablePath: Sendable {
     /// The components, in order.
     let components: [String]
     /// Each component as an array index (canonical decimal digits), else `nil`.
@@ -54,7 +56,7 @@ package struct VariablePath: Sendable {
 }
 
 /// The operators whose operands are evaluated before the operator sees them.
-package enum Operator: String, Sendable, CaseIterable {
+enum Operator: String, Sendable, CaseIterable {
     case variable = "var"
     case equal = "=="
     case notEqual = "!="

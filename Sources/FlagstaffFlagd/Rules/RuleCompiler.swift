@@ -120,6 +120,13 @@ struct RuleCompiler {
             return .reduce(
                 items: operands.first ?? .literal(.null), body: operands.count > 1 ? operands[1] : nil,
                 initial: written.count > 2 ? written[2] : .null)
+        case "sem_ver":
+            if operands.count == 3, case .literal(.string(let operation)) = operands[1],
+                case .literal(let written) = operands[2], let version = SemanticVersion(written)
+            {
+                return .semanticVersion(operands[0], operation: operation, version)
+            }
+            return .call(.semanticVersion, operands)
         case "var":
             if case .literal(.string(let text))? = operands.first, !text.isEmpty {
                 return .path(VariablePath(text), fallback: operands.count > 1 ? operands[1] : nil)
@@ -189,6 +196,7 @@ struct RuleCompiler {
         case .array(let rules), .branch(let rules), .and(let rules), .or(let rules), .call(_, let rules):
             return 1 + (rules.map(depth(of:)).max() ?? 0)
         case .path(_, let fallback): return 1 + (fallback.map(depth(of:)) ?? 0)
+        case .semanticVersion(let rule, _, _): return 1 + depth(of: rule)
         case .iteration(_, let items, let body), .reduce(let items, let body, _):
             return 1 + max(depth(of: items), body.map(depth(of:)) ?? 0)
         }

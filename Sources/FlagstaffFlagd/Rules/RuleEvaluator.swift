@@ -89,6 +89,9 @@ struct RuleEvaluator {
                 accumulator = try body.map { body throws(RuleFailure) in try evaluate(body, in: .value(item)) } ?? .null
             }
             return accumulator
+        case .semanticVersion(let rule, let operation, let version):
+            guard let left = SemanticVersion(try evaluate(rule, in: scope)) else { return .null }
+            return SemanticVersion.compare(left, operation, version)
         case .call(let operation, let rules):
             var values: [JSONValue] = []
             values.reserveCapacity(rules.count)
