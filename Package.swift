@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "FlagstaffRemote", targets: ["FlagstaffRemote"]),
         .library(name: "FlagstaffFirebase", targets: ["FlagstaffFirebase"]),
         .library(name: "FlagstaffUnleash", targets: ["FlagstaffUnleash"]),
+        .library(name: "FlagstaffFlagd", targets: ["FlagstaffFlagd"]),
         .library(name: "FlagstaffConsole", targets: ["FlagstaffConsole"]),
         .executable(name: "flagstaff", targets: ["FlagstaffCLI"]),
     ],
@@ -55,6 +56,8 @@ let package = Package(
             name: "FlagstaffUnleash",
             dependencies: ["Flagstaff", "FlagstaffRemote", .product(name: "Logging", package: "swift-log")]
         ),
+        // flagd's flag definitions evaluated in-process (JsonLogic with flagd's operators). Foundation only.
+        .target(name: "FlagstaffFlagd", dependencies: ["Flagstaff"]),
         // ncursesw: the module map links it directly. No `pkgConfig:` because SwiftPM drops the only flags
         // ncursesw.pc adds (-D_XOPEN_SOURCE=600, -D_DEFAULT_SOURCE) and warns about them; shim.h defines what
         // the wide API needs instead.
@@ -91,7 +94,7 @@ let package = Package(
             name: "FlagstaffCLI",
             dependencies: [
                 "Flagstaff", "FlagstaffConsole", "FlagstaffRemote", "FlagstaffFirebase", "FlagstaffUnleash",
-                .target(name: "FlagstaffServer", condition: server),
+                "FlagstaffFlagd", .target(name: "FlagstaffServer", condition: server),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -103,7 +106,7 @@ let package = Package(
             // FlagstaffTerminalDriver drives tmux for the terminal benchmark.
             dependencies: [
                 "Flagstaff", "FlagstaffConsole", "FlagstaffUnleash", "FlagstaffTerminalDriver", "FlagstaffRemote",
-                "FlagstaffFirebase", .target(name: "FlagstaffServer", condition: server),
+                "FlagstaffFirebase", "FlagstaffFlagd", .target(name: "FlagstaffServer", condition: server),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: server),
             ],
@@ -116,7 +119,7 @@ let package = Package(
             name: "FlagstaffFuzz",
             dependencies: [
                 "Flagstaff", "FlagstaffUnleash", "FlagstaffRemote", "FlagstaffFirebase", "FlagstaffServerBodies",
-                "CLibFuzzer",
+                "FlagstaffFlagd", "CLibFuzzer",
             ]
         ),
         // libFuzzer's `LLVMFuzzerRunDriver`, declared only: FlagstaffFuzz calls it in the fuzz build, which links
@@ -149,6 +152,7 @@ let package = Package(
         .testTarget(
             name: "FlagstaffUnleashTests",
             dependencies: ["FlagstaffUnleash", "FlagstaffTesting", "FlagstaffTestSupport"]),
+        .testTarget(name: "FlagstaffFlagdTests", dependencies: ["FlagstaffFlagd", "FlagstaffTestSupport"]),
         .testTarget(
             name: "FlagstaffConsoleTests",
             dependencies: ["FlagstaffConsole", "FlagstaffTesting", "FlagstaffTestSupport"]),

@@ -1,6 +1,6 @@
 import Foundation
 
-/// `swift run -c release flagstaff-bench [core] [settings] [console] [terminal] [cli] [remote] [unleash] [unleash-client] [manifest] [history] [serve] [store] [idle-streams] [hostile-servers]`
+/// `swift run -c release flagstaff-bench [core] [settings] [console] [terminal] [cli] [remote] [unleash] [unleash-client] [flagd] [manifest] [history] [serve] [store] [idle-streams] [hostile-servers]`
 /// (and `console-bulk`, part of `console`, `serve-link` and `serve-stalled`, part of `serve`, `serve-stalled-readers`,
 /// its first case alone, and `slow-fetches`, part of `hostile-servers`): runs the named
 /// benchmarks, or all of them when none is named, and prints the figures.
@@ -9,7 +9,7 @@ enum BenchMain {
     static let areas = [
         "core", "settings", "console", "console-bulk", "terminal", "cli", "remote", "unleash", "unleash-client",
         "manifest", "history", "serve", "serve-link", "serve-stalled", "serve-stalled-readers", "store",
-        "idle-streams", "hostile-servers", "slow-fetches",
+        "idle-streams", "hostile-servers", "slow-fetches", "flagd",
     ]
 
     static func main() {
@@ -35,6 +35,7 @@ enum BenchMain {
         if wants("remote") { RemoteBench.run() }
         if wants("unleash") { UnleashBench.run() }
         if wants("unleash-client") { UnleashClientBench.run() }
+        if wants("flagd") { FlagdBench.run() }
         if wants("manifest") { ManifestBench.run() }
         if wants("history") { HistoryBench.run() }
         #if Server

@@ -43,6 +43,7 @@ struct FlagstaffCommand: ParsableCommand {
             ManifestCommand.self,
             FetchCommand.self,
             UnleashCommand.self,
+            FlagdCommand.self,
         ] + serverSubcommands,
         defaultSubcommand: ConsoleCommand.self)
 

@@ -18,7 +18,7 @@ struct FuzzTarget: Sendable {
         .storeFile, .storeWrite, .importFile, .profile, .bisectState, .journal, .manifest, .jsonValue, .launchOverrides,
         .times,
         .requestBodies, .unleashRegex, .unleashFeatures, .serverSentEvents, .ofrepBulk, .firebaseFetch,
-        .firebaseRealtime,
+        .firebaseRealtime, .flagdDefinitions, .flagdRules,
     ]
 
     /// The target named `name`.
