@@ -1,3 +1,4 @@
+import Flagstaff
 import FlagstaffUnleash
 import Foundation
 
@@ -62,7 +63,7 @@ extension FuzzTarget {
 
     /// The names of the features in a body (of both shapes), however deep they are.
     private static func featureNames(_ data: Data) -> [String] {
-        guard let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return [] }
+        guard let root = (try? JSONValue.readFoundation(data)) as? [String: Any] else { return [] }
         var names: [String] = []
         func collect(_ features: Any?) {
             for feature in features as? [Any] ?? [] {

@@ -1,3 +1,4 @@
+import Flagstaff
 import Foundation
 
 /// Reads and writes a ``RemoteConfig``'s state as JSON files in one directory, atomically.
@@ -7,7 +8,7 @@ import Foundation
 /// that is renamed over the old one, so a crash never leaves a half-written file.
 struct RemoteConfigStorage: Sendable {
     /// One stored config (fetched or active).
-    struct StoredConfig: Codable, Equatable, Sendable {
+    struct StoredConfig: Encodable, Equatable, Sendable {
         var version: Int = 1
         var templateVersion: String?
         var entries: [String: String]
@@ -30,23 +31,41 @@ struct RemoteConfigStorage: Sendable {
     /// Loads whatever exists; a missing file is normal, a corrupt one is reported in `problems` and ignored.
     func load() -> Snapshot {
         var snapshot = Snapshot()
-        snapshot.fetched = read(StoredConfig.self, from: fetchedURL, problems: &snapshot.problems)
-        snapshot.active = read(StoredConfig.self, from: activeURL, problems: &snapshot.problems)
-        if let metadata = read(RemoteConfigMetadata.self, from: metadataURL, problems: &snapshot.problems) {
+        snapshot.fetched = read(fetchedURL, problems: &snapshot.problems) { reader throws(ReadFailure) in
+            try reader.readStoredConfig()
+        }
+        snapshot.active = read(activeURL, problems: &snapshot.problems) { reader throws(ReadFailure) in
+            try reader.readStoredConfig()
+        }
+        if let metadata = read(
+            metadataURL, problems: &snapshot.problems,
+            { reader throws(ReadFailure) in
+                try reader.readRemoteConfigMetadata()
+            })
+        {
             snapshot.metadata = metadata
         }
         return snapshot
     }
 
-    private func read<T: Decodable>(_ type: T.Type, from url: URL, problems: inout [RemoteConfigError]) -> T? {
+    /// Reads one file with the package's ``JSONReader``; a file that cannot be read is a problem, not fatal.
+    private func read<T>(
+        _ url: URL, problems: inout [RemoteConfigError], _ body: (inout JSONReader) throws(ReadFailure) -> T
+    ) -> T? {
         guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+        let data: Data
         do {
-            let data = try Data(contentsOf: url)
-            let decoder = JSONDecoder()
-            decoder.dateDecodingStrategy = .secondsSince1970
-            return try decoder.decode(T.self, from: data)
+            data = try Data(contentsOf: url)
         } catch {
             problems.append(.persistence(path: url.path, reason: "ignored unreadable file: \(Self.describe(error))"))
+            return nil
+        }
+        do throws(ReadFailure) {
+            return try JSONReader.withText(data, body)
+        } catch {
+            let path = error.offset == nil ? error.jsonPath : "$"
+            let detail = path == "$" ? error.detail : "field \(path.dropFirst(2)): \(error.detail)"
+            problems.append(.persistence(path: url.path, reason: "ignored unreadable file: \(detail)"))
             return nil
         }
     }
@@ -73,17 +92,6 @@ struct RemoteConfigStorage: Sendable {
     }
 
     static func describe(_ error: any Error) -> String {
-        if let decodingError = error as? DecodingError {
-            switch decodingError {
-            case .dataCorrupted(let context), .typeMismatch(_, let context), .valueNotFound(_, let context),
-                .keyNotFound(_, let context):
-                let path = context.codingPath.map(\.stringValue).joined(separator: ".")
-                let detail = (context.underlyingError as? NSError)?.localizedDescription ?? context.debugDescription
-                return path.isEmpty ? detail : "field \(path): \(detail)"
-            @unknown default:
-                return String(describing: decodingError)
-            }
-        }
-        return (error as NSError).localizedDescription
+        (error as NSError).localizedDescription
     }
 }
