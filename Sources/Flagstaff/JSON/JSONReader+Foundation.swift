@@ -6,7 +6,8 @@ import Foundation
 /// rules: a repeated member, a lone surrogate or nesting beyond ``JSONReader/maximumDepth`` is an error.
 extension JSONReader {
     /// Any value as Foundation objects. Whole numbers within 64 bits are integer `NSNumber`s, larger whole numbers
-    /// `NSDecimalNumber`s with every digit, other numbers `Double` `NSNumber`s; `true`/`false` Boolean `NSNumber`s.
+    /// `NSDecimalNumber`s with every digit (up to 38), other numbers `Double` `NSNumber`s; `true`/`false` Boolean
+    /// `NSNumber`s.
     package mutating func readFoundationValue() throws(ReadFailure) -> Any {
         switch byte {
         case UInt8(ascii: "\""):
@@ -41,7 +42,9 @@ extension JSONReader {
             if number.isWhole {
                 if let integer = Int64(number.text) { return NSNumber(value: integer) }
                 if let integer = UInt64(number.text) { return NSNumber(value: integer) }
-                return NSDecimalNumber(string: number.text)
+                // Up to 38 digits a decimal number holds them all; beyond, the nearest `Double`.
+                let decimal = NSDecimalNumber(string: number.text)
+                if decimal.description == number.text { return decimal }
             }
             return NSNumber(value: number.value)
         default:

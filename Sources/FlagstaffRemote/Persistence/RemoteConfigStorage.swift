@@ -6,30 +6,40 @@ import Foundation
 /// Files: `fetched.json` and `active.json` (`{"version":1,"templateVersion":…,"entries":{key: value}}`) and
 /// `metadata.json` (``RemoteConfigMetadata``). Dates are seconds since 1970. Each write goes to a temporary file
 /// that is renamed over the old one, so a crash never leaves a half-written file.
-struct RemoteConfigStorage: Sendable {
+package struct RemoteConfigStorage: Sendable {
     /// One stored config (fetched or active).
-    struct StoredConfig: Encodable, Equatable, Sendable {
-        var version: Int = 1
-        var templateVersion: String?
-        var entries: [String: String]
+    package struct StoredConfig: Encodable, Equatable, Sendable {
+        package var version: Int = 1
+        package var templateVersion: String?
+        package var entries: [String: String]
+
+        package init(version: Int = 1, templateVersion: String? = nil, entries: [String: String]) {
+            self.version = version
+            self.templateVersion = templateVersion
+            self.entries = entries
+        }
     }
 
     /// Everything loaded at start-up, plus the problems met (unreadable files are skipped, not fatal).
-    struct Snapshot: Sendable {
-        var fetched: StoredConfig?
-        var active: StoredConfig?
-        var metadata = RemoteConfigMetadata()
-        var problems: [RemoteConfigError] = []
+    package struct Snapshot: Sendable {
+        package var fetched: StoredConfig?
+        package var active: StoredConfig?
+        package var metadata = RemoteConfigMetadata()
+        package var problems: [RemoteConfigError] = []
     }
 
-    let directory: URL
+    package let directory: URL
 
-    var fetchedURL: URL { directory.appendingPathComponent("fetched.json") }
-    var activeURL: URL { directory.appendingPathComponent("active.json") }
-    var metadataURL: URL { directory.appendingPathComponent("metadata.json") }
+    package init(directory: URL) {
+        self.directory = directory
+    }
+
+    package var fetchedURL: URL { directory.appendingPathComponent("fetched.json") }
+    package var activeURL: URL { directory.appendingPathComponent("active.json") }
+    package var metadataURL: URL { directory.appendingPathComponent("metadata.json") }
 
     /// Loads whatever exists; a missing file is normal, a corrupt one is reported in `problems` and ignored.
-    func load() -> Snapshot {
+    package func load() -> Snapshot {
         var snapshot = Snapshot()
         snapshot.fetched = read(fetchedURL, problems: &snapshot.problems) { reader throws(ReadFailure) in
             try reader.readStoredConfig()
@@ -71,7 +81,7 @@ struct RemoteConfigStorage: Sendable {
     }
 
     /// Writes `value` to `url` atomically, creating the directory if needed.
-    func write<T: Encodable>(_ value: T, to url: URL) throws(RemoteConfigError) {
+    package func write<T: Encodable>(_ value: T, to url: URL) throws(RemoteConfigError) {
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             let encoder = JSONEncoder()
@@ -84,7 +94,7 @@ struct RemoteConfigStorage: Sendable {
     }
 
     /// Removes `url` if it exists.
-    func remove(_ url: URL) throws(RemoteConfigError) {
+    package func remove(_ url: URL) throws(RemoteConfigError) {
         guard FileManager.default.fileExists(atPath: url.path) else { return }
         do { try FileManager.default.removeItem(at: url) } catch {
             throw .persistence(path: url.path, reason: "cannot remove: \(Self.describe(error))")
