@@ -27,10 +27,9 @@ extension RemoteConfigValue {
             .decodingFailed(type: String(describing: T.self), value: stringValue, reason: reason)
         }
         // The types the SDK reads through the typed accessors, the commonest first (each check is a comparison of
-        // metatypes; with a cast to `any FixedWidthInteger.Type` instead, `decoded(as: Int)` took about 1.5× as long
-        // in flagstaff-bench remote).
+        // metatypes; `decoded(as: Int)` is measured in flagstaff-bench remote).
         if T.self == Bool.self, let value = boolValue as? T { return value }
-        if T.self == Int.self { return try exact(Int.self) }
+        if T.self == Int.self { return try exact(Int(exactly: numberValue)) }
         if T.self == String.self, let value = stringValue as? T { return value }
         if T.self == Double.self, let value = numberValue as? T { return value }
         if T.self == Date.self {
@@ -43,25 +42,25 @@ extension RemoteConfigValue {
             else { throw failed("the number \(Self.decimalText(numberValue)) does not fit in Float") }
             return value
         }
-        if T.self == Int8.self { return try exact(Int8.self) }
-        if T.self == Int16.self { return try exact(Int16.self) }
-        if T.self == Int32.self { return try exact(Int32.self) }
-        if T.self == Int64.self { return try exact(Int64.self) }
-        if T.self == UInt.self { return try exact(UInt.self) }
-        if T.self == UInt8.self { return try exact(UInt8.self) }
-        if T.self == UInt16.self { return try exact(UInt16.self) }
-        if T.self == UInt32.self { return try exact(UInt32.self) }
-        if T.self == UInt64.self { return try exact(UInt64.self) }
+        if T.self == Int8.self { return try exact(Int8(exactly: numberValue)) }
+        if T.self == Int16.self { return try exact(Int16(exactly: numberValue)) }
+        if T.self == Int32.self { return try exact(Int32(exactly: numberValue)) }
+        if T.self == Int64.self { return try exact(Int64(exactly: numberValue)) }
+        if T.self == UInt.self { return try exact(UInt(exactly: numberValue)) }
+        if T.self == UInt8.self { return try exact(UInt8(exactly: numberValue)) }
+        if T.self == UInt16.self { return try exact(UInt16(exactly: numberValue)) }
+        if T.self == UInt32.self { return try exact(UInt32(exactly: numberValue)) }
+        if T.self == UInt64.self { return try exact(UInt64(exactly: numberValue)) }
         return try decodedFromJSON(T.self)
     }
 
-    /// ``numberValue`` as an `I` (which is `T`), when it is whole and fits.
-    private func exact<I: FixedWidthInteger, T>(_ type: I.Type) throws(RemoteConfigError) -> T {
-        let number = numberValue
-        guard let integer = I(exactly: number), let value = integer as? T else {
+    /// An integer converted from ``numberValue`` by its concrete type's `init(exactly:)` (the generic one, unspecialized
+    /// here, took several times as long), as `T` (its type); `nil` when the number is not whole or does not fit.
+    private func exact<I, T>(_ integer: I?) throws(RemoteConfigError) -> T {
+        guard let integer, let value = integer as? T else {
             throw .decodingFailed(
                 type: String(describing: I.self), value: stringValue,
-                reason: "the number \(Self.decimalText(number)) does not fit in \(I.self)")
+                reason: "the number \(Self.decimalText(numberValue)) does not fit in \(I.self)")
         }
         return value
     }
