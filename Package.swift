@@ -51,7 +51,7 @@ let package = Package(
             name: "FlagstaffRemote",
             dependencies: ["Flagstaff", .product(name: "Logging", package: "swift-log")]
         ),
-        .target(name: "FlagstaffFirebase", dependencies: ["FlagstaffRemote"]),
+        .target(name: "FlagstaffFirebase", dependencies: ["Flagstaff", "FlagstaffRemote"]),
         .target(
             name: "FlagstaffUnleash",
             dependencies: ["Flagstaff", "FlagstaffRemote", .product(name: "Logging", package: "swift-log")]

@@ -1,3 +1,4 @@
+import Flagstaff
 import FlagstaffRemote
 import Foundation
 
@@ -43,26 +44,24 @@ package enum FirebaseFetchResponseParser {
         if body.isEmpty || body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
             return RemoteConfigFetchResponse(content: .unchanged, eTag: eTag)
         }
-        let object: Any
-        do {
-            object = try JSONSerialization.jsonObject(with: body, options: [])
+        let read: (body: FirebaseFetchBody?, found: String)
+        do throws(ReadFailure) {
+            read = try FirebaseFetchBody.read(body)
         } catch {
-            throw .invalidResponse("malformed JSON: \((error as NSError).localizedDescription)")
+            throw .invalidResponse("malformed JSON: \(JSONValue.SyntaxError(error).message)")
         }
-        guard let json = object as? [String: Any] else {
-            throw .invalidResponse("expected a JSON object, got \(object is [Any] ? "an array" : "a scalar")")
+        guard let json = read.body else {
+            throw .invalidResponse("expected a JSON object, got \(read.found)")
         }
-        if let error = json["error"] as? [String: Any], json["state"] == nil {
-            throw .serverError(
-                code: (error["code"] as? NSNumber)?.intValue,
-                status: error["status"] as? String,
-                message: error["message"] as? String)
+        if let error = json.error, !json.hasState {
+            throw .serverError(code: error.code, status: error.status, message: error.message)
         }
-        let templateVersion = scalarText(json["templateVersion"])
-        switch json["state"] as? String {
+        let templateVersion = json.templateVersion
+        switch json.state {
         case "UPDATE":
-            let entries = try parseEntries(json["entries"])
-            return RemoteConfigFetchResponse(content: .entries(entries), templateVersion: templateVersion, eTag: eTag)
+            if let problem = json.problem { throw .invalidResponse(problem) }
+            return RemoteConfigFetchResponse(
+                content: .entries(json.entries), templateVersion: templateVersion, eTag: eTag)
         case "NO_CHANGE":
             return RemoteConfigFetchResponse(content: .unchanged, templateVersion: templateVersion, eTag: eTag)
         case "EMPTY_CONFIG":
@@ -74,37 +73,10 @@ package enum FirebaseFetchResponseParser {
         }
     }
 
-    private static func parseEntries(_ value: Any?) throws(RemoteConfigProviderError) -> [String: String] {
-        guard let value, !(value is NSNull) else { return [:] }
-        guard let raw = value as? [String: Any] else {
-            throw .invalidResponse("field entries: expected an object of strings")
-        }
-        var entries: [String: String] = [:]
-        for (key, entry) in raw {
-            guard let text = scalarText(entry) else {
-                throw .invalidResponse("field entries.\(key): expected a string")
-            }
-            entries[key] = text
-        }
-        return entries
-    }
-
-    /// A string as-is, or a number/Boolean as its decimal text (`true` → `"1"`); `nil` for anything else.
-    private static func scalarText(_ value: Any?) -> String? {
-        guard let value else { return nil }
-        if let text = value as? String { return text }
-        return RemoteConfigValue.storedNumberText(value)
-    }
-
     /// The `error.message` (or `error.status`) of a Firebase error body, if the body is one.
     static func errorMessage(in body: Data) -> String? {
-        guard !body.isEmpty,
-            let json = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any],
-            let error = json["error"] as? [String: Any]
-        else { return nil }
-        let status = error["status"] as? String
-        let message = error["message"] as? String
-        switch (status, message) {
+        guard !body.isEmpty, let error = (try? FirebaseFetchBody.read(body))?.body?.error else { return nil }
+        switch (error.status, error.message) {
         case (let status?, let message?): return "\(status): \(message)"
         case (nil, let message?): return message
         case (let status?, nil): return status

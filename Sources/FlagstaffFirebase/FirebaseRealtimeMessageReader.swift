@@ -1,3 +1,4 @@
+import Flagstaff
 import FlagstaffRemote
 import Foundation
 
@@ -64,7 +65,7 @@ package struct FirebaseRealtimeMessageReader {
 
     /// The events of one complete JSON object.
     static func interpret(_ message: Data) -> [RemoteConfigStreamEvent] {
-        guard let object = (try? JSONSerialization.jsonObject(with: message)) as? [String: Any] else {
+        guard let object = (try? JSONValue.readFoundation(message)) as? [String: Any] else {
             return [.invalidMessage("not a JSON object: \(String(decoding: message.prefix(200), as: UTF8.self))")]
         }
         if let error = object["error"] as? [String: Any] {

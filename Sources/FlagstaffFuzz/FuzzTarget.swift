@@ -17,8 +17,8 @@ struct FuzzTarget: Sendable {
     static let all: [FuzzTarget] = [
         .storeFile, .storeWrite, .importFile, .profile, .bisectState, .journal, .manifest, .jsonValue, .launchOverrides,
         .times,
-        .requestBodies, .unleashRegex, .unleashFeatures, .serverSentEvents, .ofrepBulk, .firebaseFetch,
-        .firebaseRealtime, .flagdDefinitions, .flagdRules,
+        .requestBodies, .unleashRegex, .unleashFeatures, .unleashClient, .serverSentEvents, .ofrepBulk, .firebaseFetch,
+        .firebaseRealtime, .remoteFiles, .flagdDefinitions, .flagdRules,
     ]
 
     /// The target named `name`.

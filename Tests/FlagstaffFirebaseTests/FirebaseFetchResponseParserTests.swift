@@ -64,4 +64,23 @@ struct FirebaseFetchResponseParserTests {
             try parse(#"{"state":"NO_CHANGE"}"#, limit: 10)
         }
     }
+
+    /// The body is read by the package's one reader: a repeated name is refused, not settled by whichever copy a
+    /// parser keeps.
+    @Test("a repeated entry is malformed JSON naming the entry")
+    func repeatedEntry() throws {
+        let error = #expect(throws: RemoteConfigProviderError.self) {
+            try parse(#"{"state":"UPDATE","entries":{"a":"1","a":"2"}}"#)
+        }
+        #expect(error?.description.contains("malformed JSON") == true, "\(String(describing: error))")
+        #expect(error?.description.contains(#""a""#) == true, "\(String(describing: error))")
+    }
+
+    @Test("a syntax error after a bad entry is reported as the syntax error, with its line and column")
+    func syntaxErrorWins() throws {
+        let error = #expect(throws: RemoteConfigProviderError.self) {
+            try parse("{\"state\":\"UPDATE\",\"entries\":{\"a\":[1]},\n\"x\":tru}")
+        }
+        #expect(error?.description.contains("malformed JSON: line 2, column") == true, "\(String(describing: error))")
+    }
 }

@@ -78,7 +78,7 @@ public struct OverrideValue: Sendable, Hashable, CustomStringConvertible {
     /// The value as Foundation objects (`String`, `NSNumber`, …), for output written with `JSONSerialization`.
     /// Whole numbers keep every digit.
     package var jsonObject: Any? {
-        try? JSONSerialization.jsonObject(with: Data(json.utf8), options: [.fragmentsAllowed])
+        try? JSONValue.readFoundation(Data(json.utf8))
     }
 
     /// The value as a JSON tree.

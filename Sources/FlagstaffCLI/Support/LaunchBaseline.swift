@@ -59,7 +59,7 @@ struct LaunchBaseline {
         }
         guard let data = read else { return .absent }
         if data.allSatisfy({ [0x20, 0x0A, 0x0D, 0x09].contains($0) }) { return .corrupt("it is empty") }
-        guard let root = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) else {
+        guard let root = try? JSONValue.readFoundation(data) else {
             return .corrupt("it is not valid JSON")
         }
         let notASnapshot = Contents.corrupt("it is JSON but not a launch snapshot, which reads \(shape)")

@@ -120,7 +120,7 @@ extension ConsoleState {
 
     /// A value as pretty-printed JSON (keys sorted), for the external editor.
     static func prettyJSON(_ value: OverrideValue) -> String {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(value.json.utf8), options: .fragmentsAllowed),
+        guard let object = try? JSONValue.readFoundation(Data(value.json.utf8)),
             let data = try? JSONSerialization.data(
                 withJSONObject: object,
                 options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes, .fragmentsAllowed]),

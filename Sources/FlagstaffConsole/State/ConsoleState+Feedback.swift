@@ -33,7 +33,7 @@ extension ConsoleState {
     /// or none differs.
     private static func changedFields(from old: OverrideValue, to new: OverrideValue) -> [String]? {
         func object(_ value: OverrideValue) -> [String: Any]? {
-            try? JSONSerialization.jsonObject(with: Data(value.json.utf8)) as? [String: Any]
+            (try? JSONValue.readFoundation(Data(value.json.utf8))) as? [String: Any]
         }
         guard let before = object(old), let after = object(new) else { return nil }
         func canonical(_ field: Any?) -> Data? {

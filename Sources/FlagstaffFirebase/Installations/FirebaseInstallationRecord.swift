@@ -1,7 +1,8 @@
+import Flagstaff
 import Foundation
 
 /// What the provider persists about its Firebase installation (`firebase-installation.json`), written atomically.
-struct FirebaseInstallationRecord: Codable, Equatable, Sendable {
+struct FirebaseInstallationRecord: Encodable, Equatable, Sendable {
     /// The file format version.
     var version = 1
     /// The Google app ID the installation was registered for; another app ID starts a new installation.
@@ -23,9 +24,7 @@ struct FirebaseInstallationRecord: Codable, Equatable, Sendable {
     static func load(from directory: URL) -> FirebaseInstallationRecord? {
         let url = directory.appendingPathComponent(fileName)
         guard let data = try? Data(contentsOf: url) else { return nil }
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .secondsSince1970
-        return try? decoder.decode(FirebaseInstallationRecord.self, from: data)
+        return try? JSONReader.withText(data) { reader throws(ReadFailure) in try reader.readInstallationRecord() }
     }
 
     /// Writes the record into `directory`, creating it if needed.
@@ -50,5 +49,63 @@ struct FirebaseInstallationRecord: Codable, Equatable, Sendable {
             .replacingOccurrences(of: "/", with: "_")
             .replacingOccurrences(of: "+", with: "-")
         return String(text.prefix(22))
+    }
+}
+
+extension JSONReader {
+    private enum InstallationMember: String, CaseIterable {
+        case version, appID, fid, refreshToken, authToken, authTokenExpiration, firstOpenTime
+    }
+
+    private static let installationMembers = FieldTable(InstallationMember.self)
+
+    /// The record as ``FirebaseInstallationRecord/save(to:)`` writes it (times in seconds since 1970); `version`,
+    /// `appID` and `fid` are required, the rest may be missing or `null`, unknown members are skipped.
+    mutating func readInstallationRecord() throws(ReadFailure) -> FirebaseInstallationRecord {
+        guard byte == UInt8(ascii: "{") else { throw try typeMismatch(expected: "an object") }
+        try open()
+        var state = ObjectState()
+        var others: [String] = []
+        var version: Int?
+        var appID: String?
+        var fid: String?
+        var record = FirebaseInstallationRecord(appID: "", fid: "")
+        while let (member, name) = try nextFieldAllowingUnknown(Self.installationMembers, &state) {
+            guard let member else {
+                try skipUnknownField(name, others: &others)
+                continue
+            }
+            do throws(ReadFailure) {
+                switch member {
+                case .version:
+                    guard let number = Int(exactly: try readNumber()) else {
+                        throw ReadFailure(message: "expected a whole number")
+                    }
+                    version = number
+                case .appID: appID = try readString()
+                case .fid: fid = try readString()
+                case .refreshToken: record.refreshToken = try readOptionalString()
+                case .authToken: record.authToken = try readOptionalString()
+                case .authTokenExpiration: record.authTokenExpiration = try readOptionalSeconds()
+                case .firstOpenTime: record.firstOpenTime = try readOptionalSeconds()
+                }
+            } catch {
+                throw error.inside(.field(member.rawValue))
+            }
+        }
+        guard let version, let appID, let fid else { throw ReadFailure(message: "version, appID and fid are required") }
+        record.version = version
+        record.appID = appID
+        record.fid = fid
+        return record
+    }
+
+    /// A time as seconds since 1970, or `nil` for `null`.
+    private mutating func readOptionalSeconds() throws(ReadFailure) -> Date? {
+        if try readNull() { return nil }
+        guard byte == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else {
+            throw try typeMismatch(expected: "a number of seconds since 1970")
+        }
+        return Date(timeIntervalSince1970: try readNumber())
     }
 }

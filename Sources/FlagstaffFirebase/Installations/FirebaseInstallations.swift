@@ -1,3 +1,4 @@
+import Flagstaff
 import FlagstaffRemote
 import Foundation
 
@@ -214,7 +215,7 @@ actor FirebaseInstallations {
             throw .httpStatus(
                 response.status, message: "Firebase Installations \(step)" + (message.map { ": \($0)" } ?? ""))
         }
-        guard let json = (try? JSONSerialization.jsonObject(with: response.body)) as? [String: Any] else {
+        guard let json = (try? JSONValue.readFoundation(response.body)) as? [String: Any] else {
             throw .invalidResponse("Firebase Installations \(step): the answer is not a JSON object")
         }
         return json

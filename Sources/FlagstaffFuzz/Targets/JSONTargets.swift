@@ -6,7 +6,8 @@ extension FuzzTarget {
     /// ``JSONValue/readDocument(_:)`` (``JSONReader`` with member ranges), canonical values and string literals.
     static let jsonValue = FuzzTarget(
         name: "json-value",
-        summary: "JSON reader (JSONValue.readDocument, members); OverrideValue and JSONText.quoted round trips"
+        summary:
+            "JSON reader (JSONValue.readDocument, members; readFoundation); OverrideValue and JSONText.quoted round trips"
     ) { data in
         // Any text quoted by the writer reads back as the same string.
         let text = FuzzCheck.text(data)
@@ -27,6 +28,18 @@ extension FuzzTarget {
         }
         let value = document.value
         _ = value.summary
+        // The same reader into Foundation objects accepts the same text, to the same value.
+        do throws(JSONValue.SyntaxError) {
+            let object = try JSONValue.readFoundation(data)
+            let written = OverrideValue.canonicalText(object)
+            do {
+                FuzzCheck.equal(try JSONValue.read(Data(written.utf8)), value, "Foundation objects")
+            } catch {
+                FuzzCheck.fail("Foundation objects read are written as text that is not JSON: \(written)")
+            }
+        } catch {
+            FuzzCheck.fail("JSONValue.readFoundation refused a text JSONValue.readDocument read: \(error.message)")
+        }
         // The members reported are the object's, each value's range holding that value.
         if case .object(let object) = value {
             FuzzCheck.equal(Set(document.members.map(\.name)), Set(object.keys), "top-level member names")

@@ -86,3 +86,71 @@ extension FuzzTarget {
         FuzzCheck.equal(split, expected, "Firebase realtime events read in two pieces")
     }
 }
+
+/// The remote-config files: what `RemoteConfig` persists, a defaults file and a value's JSON.
+extension FuzzTarget {
+    /// ``RemoteConfigStorage/load()`` of the input as `fetched.json` and as `metadata.json`, and
+    /// `RemoteConfig.setDefaults(fromJSONFile:)` and `RemoteConfigValue.jsonValue` of it. What loads is written
+    /// back by the storage's writer and reads back equal.
+    static let remoteFiles = FuzzTarget(
+        name: "remote-files",
+        summary: "remote-config storage files (RemoteConfigStorage.load), defaults file, RemoteConfigValue.jsonValue"
+    ) { data in
+        let storage = RemoteConfigStorage(directory: FuzzScratch.folder.appendingPathComponent("remote-files"))
+        do {
+            try FileManager.default.createDirectory(at: storage.directory, withIntermediateDirectories: true)
+            try data.write(to: storage.fetchedURL)
+            try data.write(to: storage.metadataURL)
+        } catch {
+            FuzzCheck.fail("cannot write the scratch files: \(error)")
+        }
+        let snapshot = storage.load()
+        for problem in snapshot.problems { FuzzCheck.described(problem, as: RemoteConfigError.self, by: "load") }
+        do {
+            if let fetched = snapshot.fetched {
+                try storage.write(fetched, to: storage.fetchedURL)
+            } else {
+                try storage.remove(storage.fetchedURL)
+            }
+            try storage.write(snapshot.metadata, to: storage.metadataURL)
+        } catch {
+            FuzzCheck.fail("the storage cannot write what it read: \(error)")
+        }
+        let again = storage.load()
+        FuzzCheck.equal(again.problems.map(\.description), [], "problems reading what the storage wrote")
+        FuzzCheck.equal(again.fetched, snapshot.fetched, "fetched config written and read back")
+        // Times are seconds since 1970 and `Date` counts from 2001: the first write may move one by its last bit,
+        // the second must not.
+        do { try storage.write(again.metadata, to: storage.metadataURL) } catch {
+            FuzzCheck.fail("the storage cannot write what it read: \(error)")
+        }
+        FuzzCheck.equal(storage.load().metadata, again.metadata, "metadata written and read back")
+
+        let config = remoteConfig
+        let defaults = storage.directory.appendingPathComponent("defaults.json")
+        do {
+            try data.write(to: defaults)
+            try config.setDefaults(fromJSONFile: defaults)
+        } catch {
+            FuzzCheck.described(error, as: RemoteConfigError.self, by: "setDefaults(fromJSONFile:)")
+        }
+        _ = RemoteConfigValue(data: data, source: .remote).jsonValue
+    }
+}
+
+extension FuzzTarget {
+    /// The config `remote-files` sets defaults on (its provider is never asked).
+    fileprivate static let remoteConfig = RemoteConfig(provider: FuzzNoProvider())
+}
+
+/// A provider that is never asked: `remote-files` only sets defaults.
+private struct FuzzNoProvider: RemoteConfigProvider {
+    var name: String { "fuzz" }
+    var deviceContext: [String: String] { [:] }
+
+    func fetch(_ request: RemoteConfigFetchRequest) async throws(RemoteConfigProviderError)
+        -> RemoteConfigFetchResponse
+    {
+        RemoteConfigFetchResponse(content: .unchanged)
+    }
+}

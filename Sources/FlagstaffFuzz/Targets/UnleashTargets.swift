@@ -1,3 +1,4 @@
+import Flagstaff
 import FlagstaffUnleash
 import Foundation
 
@@ -62,7 +63,7 @@ extension FuzzTarget {
 
     /// The names of the features in a body (of both shapes), however deep they are.
     private static func featureNames(_ data: Data) -> [String] {
-        guard let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return [] }
+        guard let root = (try? JSONValue.readFoundation(data)) as? [String: Any] else { return [] }
         var names: [String] = []
         func collect(_ features: Any?) {
             for feature in features as? [Any] ?? [] {
@@ -77,5 +78,46 @@ extension FuzzTarget {
             if let name = event["featureName"] as? String { names.append(name) }
         }
         return names.isEmpty ? ["a"] : names
+    }
+}
+
+/// The Unleash clients' other readers: the frontend API's toggles (bootstrap, answers, snapshots) and a context.
+extension FuzzTarget {
+    /// ``UnleashBootstrap/json(_:source:)`` (the frontend answer's reader) and ``UnleashContext/decode(json:)``:
+    /// toggles written back in the frontend API's shape read back equal; a context written by its encoder reads
+    /// back equal after one round (times to the millisecond).
+    static let unleashClient = FuzzTarget(
+        name: "unleash-client",
+        summary: "Unleash frontend toggles (UnleashBootstrap.json) and context (UnleashContext.decode)"
+    ) { data in
+        do {
+            let toggles = try UnleashBootstrap.json(data).toggles
+            let written: Data
+            do { written = try JSONEncoder().encode(["toggles": toggles]) } catch {
+                FuzzCheck.fail("cannot encode toggles that were read: \(error)")
+            }
+            do {
+                FuzzCheck.equal(try UnleashBootstrap.json(written).toggles, toggles, "toggles written and read back")
+            } catch {
+                FuzzCheck.fail("toggles written do not read back: \(error)\n\(FuzzCheck.text(written))")
+            }
+        } catch {
+            FuzzCheck.described(error, as: UnleashClientError.self, by: "UnleashBootstrap.json")
+        }
+        do {
+            let context = try UnleashContext.decode(json: data)
+            func roundTrip(_ context: UnleashContext) -> UnleashContext {
+                do {
+                    return try UnleashContext.decode(json: JSONEncoder().encode(context))
+                } catch {
+                    FuzzCheck.fail("a context written does not read back: \(error)")
+                }
+            }
+            let once = roundTrip(context)
+            FuzzCheck.equal(roundTrip(once), once, "context written and read back")
+            FuzzCheck.equal(once.properties, context.properties, "context properties written and read back")
+        } catch {
+            FuzzCheck.described(error, as: UnleashContextError.self, by: "UnleashContext.decode")
+        }
     }
 }

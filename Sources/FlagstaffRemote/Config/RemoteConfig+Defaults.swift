@@ -1,3 +1,4 @@
+import Flagstaff
 import Foundation
 
 extension RemoteConfig {
@@ -27,11 +28,12 @@ extension RemoteConfig {
     public func setDefaults(fromJSONFile url: URL) throws(RemoteConfigError) {
         let data = try Self.readDefaultsFile(url)
         let object: Any
-        do {
-            object = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+        do throws(JSONValue.SyntaxError) {
+            // The package's reader (a repeated key, a lone surrogate or a byte-order mark read as every other
+            // JSON file is), into the Foundation objects `setDefaults(_:)` takes.
+            object = try JSONValue.readFoundation(data)
         } catch {
-            throw .invalidDefaultsFile(
-                path: url.path, reason: "not valid JSON: \((error as NSError).localizedDescription)")
+            throw .invalidDefaultsFile(path: url.path, reason: "not valid JSON: \(error.message)")
         }
         guard let dictionary = object as? [String: Any] else {
             throw .invalidDefaultsFile(

@@ -1,3 +1,4 @@
+import Flagstaff
 import Foundation
 
 /// Where a ``RemoteConfigValue`` came from.
@@ -76,9 +77,7 @@ public struct RemoteConfigValue: Sendable, Hashable {
     ///
     /// Scalars such as `"3"` or `"\"text\""` yield `nil`, as in the Apple SDK.
     public var jsonValue: Any? {
-        guard !dataValue.isEmpty,
-            let object = try? JSONSerialization.jsonObject(with: dataValue, options: [])
-        else { return nil }
+        guard !dataValue.isEmpty, let object = try? JSONValue.readFoundation(dataValue) else { return nil }
         if object is [String: Any] || object is [Any] { return object }
         return nil
     }

@@ -39,9 +39,7 @@ extension UnleashClient {
         guard let snapshots else { return (nil, nil) }
         do throws(UnleashClientError) {
             guard let data = try snapshots.load() else { return (nil, nil) }
-            let toggles = try UnleashTogglesDocument.decode(data, source: snapshots.fileURL.path)
-            let session = try? JSONDecoder().decode(UnleashFrontendSnapshot.Session.self, from: data)
-            return (UnleashFrontendSnapshot(toggles: toggles, sessionId: session?.sessionId), nil)
+            return (try UnleashTogglesDocument.read(data, source: snapshots.fileURL.path), nil)
         } catch {
             return (nil, UnleashClientFailure(operation: .persist, error: error.asPersistence))
         }
@@ -54,14 +52,9 @@ extension UnleashClient {
 }
 
 /// What the frontend client persists: the toggles in the frontend API's shape, and the session id.
-struct UnleashFrontendSnapshot: Codable, Sendable {
+struct UnleashFrontendSnapshot: Encodable, Sendable {
     var toggles: [UnleashToggle]
     var sessionId: String?
-
-    /// The session id alone (a snapshot written before session ids were persisted has none).
-    struct Session: Decodable {
-        var sessionId: String?
-    }
 }
 
 extension UnleashClientError {

@@ -53,32 +53,80 @@ public struct UnleashContext: Sendable, Hashable {
     /// - Returns: The context.
     /// - Throws: ``UnleashContextError`` naming the offending field when the JSON or a field is invalid.
     public static func decode(json data: Data) throws -> UnleashContext {
-        // The package's JSON reader first, so that a context follows the rules of every other JSON Flagstaff reads
-        // (a repeated name or a lone surrogate is refused, not decided by whichever copy the decoder keeps).
-        do throws(JSONValue.SyntaxError) {
-            _ = try JSONValue.read(data)
+        // The package's JSON reader, in one pass: a context follows the rules of every other JSON Flagstaff reads
+        // (a repeated name or a lone surrogate is refused, not decided by whichever copy a decoder keeps).
+        do throws(ReadFailure) {
+            return try JSONReader.withText(data) { reader throws(ReadFailure) in try reader.readUnleashContext() }
         } catch {
-            if let duplicate = error.duplicate, case .member(let name)? = duplicate.last {
-                let path = duplicate.dropLast().map { component in
-                    switch component {
-                    case .member(let member): member
-                    case .index(let index): "[\(index)]"
+            if error.isDuplicate, case .member(let name)? = error.components.last {
+                var path = error
+                path.path.removeFirst()
+                throw UnleashContextError(
+                    path: path.unleashPath, message: "the name \(JSONText.quoted(name)) appears more than once")
+            }
+            throw UnleashContextError(path: error.offset == nil ? error.unleashPath : "", message: error.unleashMessage)
+        }
+    }
+}
+
+extension JSONReader {
+    private enum ContextMember: String, CaseIterable {
+        case userId, sessionId, remoteAddress, currentTime, environment, appName, properties
+    }
+
+    private static let contextMembers = FieldTable(ContextMember.self)
+
+    /// The specification's context object (see ``UnleashContext/decode(json:)``): text fields also take numbers
+    /// and Booleans, `null` is absent, unknown members are skipped.
+    mutating func readUnleashContext() throws(ReadFailure) -> UnleashContext {
+        guard byte == UInt8(ascii: "{") else { throw try typeMismatch(expected: "a JSON object") }
+        try open()
+        var state = ObjectState()
+        var others: [String] = []
+        var context = UnleashContext()
+        while let (member, name) = try nextFieldAllowingUnknown(Self.contextMembers, &state) {
+            guard let member else {
+                try skipUnknownField(name, others: &others)
+                continue
+            }
+            do throws(ReadFailure) {
+                if try readNull() { continue }
+                switch member {
+                case .userId: context.userId = try readLenientString()
+                case .sessionId: context.sessionId = try readLenientString()
+                case .remoteAddress: context.remoteAddress = try readLenientString()
+                case .environment: context.environment = try readLenientString()
+                case .appName: context.appName = try readLenientString()
+                case .currentTime:
+                    let text = try readString()
+                    guard let date = RFC3339.parse(text) else {
+                        throw ReadFailure(
+                            message:
+                                "expected an RFC 3339 date-time such as 2022-01-29T13:00:00.000Z, found \(text.debugDescription)"
+                        )
+                    }
+                    context.currentTime = date
+                case .properties:
+                    guard byte == UInt8(ascii: "{") else { throw try typeMismatch(expected: "an object") }
+                    try open()
+                    var properties = ObjectState()
+                    var names: Set<String> = []
+                    while let token = try nextFieldName(&properties) {
+                        let property = token.string
+                        guard names.insert(property).inserted else { throw Self.duplicateMember(property) }
+                        do throws(ReadFailure) {
+                            if try readNull() { continue }
+                            context.properties[property] = try readLenientString()
+                        } catch {
+                            throw error.inside(.field(property))
+                        }
                     }
                 }
-                throw UnleashContextError(
-                    path: path.joined(separator: "."),
-                    message: "the name \(JSONText.quoted(name)) appears more than once")
+            } catch {
+                throw error.inside(.field(member.rawValue))
             }
-            throw UnleashContextError(path: "", message: error.detail ?? "not valid JSON")
         }
-        do {
-            return try JSONDecoder().decode(UnleashContext.self, from: data)
-        } catch let error as DecodingError {
-            throw UnleashContextError(
-                path: JSONPath.describe(JSONPath.path(of: error)), message: JSONPath.message(of: error, in: data))
-        } catch {
-            throw UnleashContextError(path: "", message: "\(error)")
-        }
+        return context
     }
 }
 

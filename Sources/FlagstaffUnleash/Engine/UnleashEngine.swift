@@ -40,26 +40,40 @@ public final class UnleashEngine: Sendable {
     /// - Parameter data: UTF-8 JSON.
     /// - Throws: ``UnleashStateError`` naming the JSON path of the first invalid value.
     public func takeState(_ data: Data) throws {
-        let document: StateDocument
-        do {
-            document = try JSONDecoder().decode(StateDocument.self, from: data)
-        } catch let error as DecodingError {
-            throw UnleashStateError(
-                path: JSONPath.describe(JSONPath.path(of: error)), message: JSONPath.message(of: error, in: data))
+        take(try Self.read(data, keepingJSON: false))
+    }
+
+    /// Reads a state body in one pass (``JSONReader``), straight into the definitions.
+    /// - Parameters:
+    ///   - data: the body.
+    ///   - keepingJSON: whether each feature and segment keeps its JSON text (the server-side client's model).
+    /// - Throws: ``UnleashStateError`` naming the path of the first invalid value, or the line and column of a
+    ///   syntax error.
+    static func read(_ data: Data, keepingJSON: Bool) throws(UnleashStateError) -> StateDocument {
+        do throws(ReadFailure) {
+            return try JSONReader.withText(data) { reader throws(ReadFailure) in
+                try reader.readUnleashState(keepingJSON: keepingJSON)
+            }
+        } catch {
+            throw UnleashStateError(error)
         }
+    }
+
+    /// Applies a state read with ``read(_:keepingJSON:)``.
+    func take(_ document: StateDocument) {
         let hostname = self.hostname
         current.update { base in
             var order: [String]
             var definitions: [String: FeatureDefinition]
             var segments: [Int: SegmentDefinition]
             switch document {
-            case .full(let body):
+            case .full(let features, let newSegments):
                 (order, definitions, segments) = ([], [:], [:])
-                Self.insert(body.features, into: &order, &definitions)
-                for segment in body.segments ?? [] { segments[segment.id] = segment }
-            case .delta(let body):
+                Self.insert(features, into: &order, &definitions)
+                for segment in newSegments { segments[segment.id] = segment }
+            case .delta(let events):
                 (order, definitions, segments) = (base.order, base.definitions, base.segments)
-                for event in body.events {
+                for event in events {
                     Self.apply(event, order: &order, definitions: &definitions, segments: &segments)
                 }
             }

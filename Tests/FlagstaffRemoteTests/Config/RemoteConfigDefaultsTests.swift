@@ -166,4 +166,15 @@ struct RemoteConfigDefaultsTests {
         #expect(settings.missing == "fallback")
         #expect(settings.broken == -1, "2.5 does not fit Int, so the fallback is read")
     }
+
+    /// A defaults file is read by the package's one reader: a repeated key is an error naming it.
+    @Test("a defaults file that repeats a key is refused, naming the key")
+    func repeatedKey() throws {
+        let config = makeConfig()
+        let url = try write(#"{"maxItems": 1, "maxItems": 2}"#, name: "repeated.json")
+        defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+        let error = #expect(throws: RemoteConfigError.self) { try config.setDefaults(fromJSONFile: url) }
+        let text = error.map { "\($0)" } ?? ""
+        #expect(text.contains("repeated.json") && text.contains(#""maxItems" appears more than once"#), "\(text)")
+    }
 }

@@ -167,4 +167,14 @@ struct RemoteConfigValueTests {
         }
         #expect(error?.description.contains("broken") == true)
     }
+
+    /// `jsonValue` is read by the package's one reader: an object that repeats a name is not JSON Flagstaff
+    /// accepts, whichever copy another parser would keep.
+    @Test("jsonValue refuses a repeated name")
+    func jsonValueRefusesRepeatedNames() {
+        #expect(RemoteConfigValue(string: #"{"a":1,"a":2}"#, source: .remote).jsonValue == nil)
+        let object = RemoteConfigValue(string: #"{"a":1,"b":[true,"x"]}"#, source: .remote).jsonValue
+        #expect((object as? [String: Any])?["a"] as? Int == 1)
+        #expect(((object as? [String: Any])?["b"] as? [Any])?.first as? Bool == true)
+    }
 }

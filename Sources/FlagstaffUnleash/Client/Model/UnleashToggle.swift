@@ -1,3 +1,4 @@
+import Flagstaff
 import Foundation
 
 /// One toggle as the Unleash frontend API (or Unleash Edge / the proxy) evaluates it for the client's context.
@@ -71,43 +72,167 @@ public struct UnleashToggle: Sendable, Hashable, Codable {
     }
 }
 
-/// The body of a frontend API answer: `{"toggles":[…]}`.
-struct UnleashTogglesDocument: Codable, Sendable {
-    var toggles: [UnleashToggle]
-
-    /// Decodes a body, naming the JSON path of the first problem.
+/// The body of a frontend API answer: `{"toggles":[…]}` (and the frontend client's snapshot, which adds
+/// `"sessionId"`), read in one pass with the package's ``JSONReader``.
+enum UnleashTogglesDocument {
+    /// Reads a body, naming the JSON path of the first problem.
     /// - Parameters:
     ///   - data: The UTF-8 JSON body.
     ///   - source: Where it came from, for messages (`"response"`, a file path).
     /// - Returns: The toggles in the order the server sent them.
     static func decode(_ data: Data, source: String) throws(UnleashClientError) -> [UnleashToggle] {
-        do {
-            return try JSONDecoder().decode(UnleashTogglesDocument.self, from: data).toggles
-        } catch let error as DecodingError {
-            throw .invalidResponse("\(source): \(Self.describe(error))")
+        try read(data, source: source).toggles
+    }
+
+    /// Reads a body or a snapshot: the toggles and the session id (a snapshot written before session ids were
+    /// persisted, and a server's answer, have none).
+    static func read(_ data: Data, source: String) throws(UnleashClientError) -> UnleashFrontendSnapshot {
+        do throws(ReadFailure) {
+            return try JSONReader.withText(data) { reader throws(ReadFailure) in try reader.readToggles() }
         } catch {
-            throw .invalidResponse("\(source): \(error)")
+            throw .invalidResponse("\(source): \(describe(error))")
         }
     }
 
-    /// `$.toggles[2].enabled: expected a boolean` and the like.
-    static func describe(_ error: DecodingError) -> String {
-        func path(_ codingPath: [any CodingKey]) -> String {
-            "$" + codingPath.map { key in key.intValue.map { "[\($0)]" } ?? ".\(key.stringValue)" }.joined()
+    /// `$.toggles[2].enabled: expected a boolean (true or false), found a string` and the like.
+    static func describe(_ failure: ReadFailure) -> String {
+        guard failure.offset != nil || failure.kind == .encoding else {
+            return "\(failure.jsonPath): \(failure.message)"
         }
-        switch error {
-        case .typeMismatch(let type, let context):
-            return "\(path(context.codingPath)): expected \(type), \(context.debugDescription)"
-        case .valueNotFound(let type, let context):
-            return "\(path(context.codingPath)): expected \(type), found null"
-        case .keyNotFound(let key, let context):
-            return "\(path(context.codingPath + [key])): required field missing"
-        case .dataCorrupted(let context):
-            let underlying = (context.underlyingError as NSError?)?.localizedDescription
-            return
-                "\(path(context.codingPath)): \(underlying ?? context.debugDescription) (not valid JSON, or truncated)"
-        @unknown default:
-            return "\(error)"
+        return "$: \(failure.detail) (not valid JSON, or truncated)"
+    }
+}
+
+extension JSONReader {
+    private enum TogglesMember: String, CaseIterable { case toggles, sessionId }
+    private enum ToggleMember: String, CaseIterable { case name, enabled, variant, impressionData }
+    private enum ToggleVariantMember: String, CaseIterable {
+        case name, enabled
+        case featureEnabled = "feature_enabled"
+        case payload
+    }
+    private enum PayloadMember: String, CaseIterable { case type, value }
+
+    private static let togglesMembers = FieldTable(TogglesMember.self)
+    private static let toggleMembers = FieldTable(ToggleMember.self)
+    private static let toggleVariantMembers = FieldTable(ToggleVariantMember.self)
+    private static let payloadMembers = FieldTable(PayloadMember.self)
+
+    /// `{"toggles":[…],"sessionId":"…"}`: `toggles` is required; a `sessionId` that is not a string is none.
+    mutating func readToggles() throws(ReadFailure) -> UnleashFrontendSnapshot {
+        guard byte == UInt8(ascii: "{") else { throw try typeMismatch(expected: "an object") }
+        try open()
+        var state = ObjectState()
+        var others: [String] = []
+        var toggles: [UnleashToggle]?
+        var sessionID: String?
+        while let (member, name) = try nextFieldAllowingUnknown(Self.togglesMembers, &state) {
+            guard let member else {
+                try skipUnknownField(name, others: &others)
+                continue
+            }
+            do throws(ReadFailure) {
+                switch member {
+                case .toggles:
+                    toggles = try readRequiredArray { reader throws(ReadFailure) in try reader.readToggle() }
+                case .sessionId:
+                    // Not a string: no session id (as before the reader read both in one pass).
+                    if byte == UInt8(ascii: "\"") { sessionID = try readString() } else { try skipValue() }
+                }
+            } catch {
+                throw error.inside(.field(member.rawValue))
+            }
         }
+        return UnleashFrontendSnapshot(toggles: try Self.required(toggles, "toggles"), sessionId: sessionID)
+    }
+
+    /// One toggle (see ``UnleashToggle`` for what may be missing).
+    private mutating func readToggle() throws(ReadFailure) -> UnleashToggle {
+        guard byte == UInt8(ascii: "{") else { throw try typeMismatch(expected: "an object") }
+        try open()
+        var state = ObjectState()
+        var others: [String] = []
+        var name: String?
+        var enabled: Bool?
+        var impressionData = false
+        var variant: (name: String, enabled: Bool, featureEnabled: Bool?, payload: UnleashPayload?)?
+        while let (member, field) = try nextFieldAllowingUnknown(Self.toggleMembers, &state) {
+            guard let member else {
+                try skipUnknownField(field, others: &others)
+                continue
+            }
+            do throws(ReadFailure) {
+                switch member {
+                case .name: name = try readString()
+                case .enabled: enabled = try readRequiredBool()
+                case .impressionData: impressionData = try readOptionalBool() ?? false
+                case .variant: variant = try readNull() ? nil : try readToggleVariant()
+                }
+            } catch {
+                throw error.inside(.field(member.rawValue))
+            }
+        }
+        let isEnabled = try Self.required(enabled, "enabled")
+        return UnleashToggle(
+            name: try Self.required(name, "name"), enabled: isEnabled,
+            variant: variant.map { variant in
+                UnleashVariant(
+                    name: variant.name, enabled: variant.enabled, featureEnabled: variant.featureEnabled ?? isEnabled,
+                    payload: variant.payload)
+            }, impressionData: impressionData)
+    }
+
+    private mutating func readToggleVariant() throws(ReadFailure)
+        -> (name: String, enabled: Bool, featureEnabled: Bool?, payload: UnleashPayload?)
+    {
+        guard byte == UInt8(ascii: "{") else { throw try typeMismatch(expected: "an object") }
+        try open()
+        var state = ObjectState()
+        var others: [String] = []
+        var name: String?
+        var enabled = false
+        var featureEnabled: Bool?
+        var payload: UnleashPayload?
+        while let (member, field) = try nextFieldAllowingUnknown(Self.toggleVariantMembers, &state) {
+            guard let member else {
+                try skipUnknownField(field, others: &others)
+                continue
+            }
+            do throws(ReadFailure) {
+                switch member {
+                case .name: name = try readString()
+                case .enabled: enabled = try readOptionalBool() ?? false
+                case .featureEnabled: featureEnabled = try readOptionalBool()
+                case .payload: payload = try readNull() ? nil : try readTogglePayload()
+                }
+            } catch {
+                throw error.inside(.field(member.rawValue))
+            }
+        }
+        return (try Self.required(name, "name"), enabled, featureEnabled, payload)
+    }
+
+    private mutating func readTogglePayload() throws(ReadFailure) -> UnleashPayload {
+        guard byte == UInt8(ascii: "{") else { throw try typeMismatch(expected: "an object") }
+        try open()
+        var state = ObjectState()
+        var others: [String] = []
+        var type: String?
+        var value: String?
+        while let (member, field) = try nextFieldAllowingUnknown(Self.payloadMembers, &state) {
+            guard let member else {
+                try skipUnknownField(field, others: &others)
+                continue
+            }
+            do throws(ReadFailure) {
+                switch member {
+                case .type: type = try readString()
+                case .value: value = try readString()
+                }
+            } catch {
+                throw error.inside(.field(member.rawValue))
+            }
+        }
+        return UnleashPayload(type: try Self.required(type, "type"), value: try Self.required(value, "value"))
     }
 }

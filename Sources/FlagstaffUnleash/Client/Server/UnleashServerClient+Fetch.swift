@@ -41,13 +41,12 @@ extension UnleashServerClient {
     static func take(_ data: Data, into engine: UnleashEngine, source: String) throws(UnleashClientError)
         -> UnleashStateDocument
     {
-        do {
-            try engine.takeState(data)
-            return UnleashStateDocument.read(data)
-        } catch let error as UnleashStateError {
-            throw .invalidResponse("\(source): \(error.description)")
+        do throws(UnleashStateError) {
+            let document = try UnleashEngine.read(data, keepingJSON: true)
+            engine.take(document)
+            return UnleashStateDocument(document)
         } catch {
-            throw .invalidResponse("\(source): \(error)")
+            throw .invalidResponse("\(source): \(error.description)")
         }
     }
 

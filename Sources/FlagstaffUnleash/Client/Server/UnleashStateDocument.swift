@@ -1,8 +1,8 @@
 import Foundation
 
-/// A client-API body as the server-side client keeps it beside the engine: each feature's and segment's JSON
-/// (keys sorted), so the client can tell which features an answer changed and persist the whole state after a
-/// delta. Read only after the engine accepted the body, so its shape is known to be valid.
+/// A client-API body as the server-side client keeps it beside the engine: each feature's and segment's JSON text
+/// as the body holds it, so the client can tell which features an answer changed and persist the whole state after
+/// a delta. Made from the one read of the body the engine takes (``UnleashEngine/read(_:keepingJSON:)``).
 enum UnleashStateDocument: Sendable {
     /// A feature's name and its JSON.
     struct Feature: Sendable {
@@ -30,53 +30,42 @@ enum UnleashStateDocument: Sendable {
     /// `/api/client/delta`: events applied in order.
     case delta([Event])
 
-    /// Reads a body the engine has accepted; parts it cannot read are skipped (the engine ignored them too).
-    static func read(_ data: Data) -> UnleashStateDocument {
-        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
-            return .full(features: [], segments: [])
-        }
-        if let events = object["events"] as? [[String: Any]] {
-            return .delta(events.compactMap(event))
-        }
-        return .full(features: features(object["features"]), segments: segments(object["segments"]))
-    }
-
-    private static func event(_ object: [String: Any]) -> Event? {
-        switch object["type"] as? String {
-        case "hydration":
-            return .hydration(features: features(object["features"]), segments: segments(object["segments"]))
-        case "feature-updated":
-            return (object["feature"] as? [String: Any]).flatMap(feature).map(Event.featureUpdated)
-        case "feature-removed":
-            return (object["featureName"] as? String).map(Event.featureRemoved)
-        case "segment-updated":
-            return (object["segment"] as? [String: Any]).flatMap(segment).map(Event.segmentUpdated)
-        case "segment-removed":
-            return (object["segmentId"] as? Int).map(Event.segmentRemoved)
-        default:
-            return nil
+    /// The body as the engine read it (``UnleashEngine/read(_:keepingJSON:)`` with `keepingJSON`): each feature
+    /// and segment with its JSON text, unknown event types left out.
+    init(_ document: StateDocument) {
+        switch document {
+        case .full(let features, let segments):
+            self = .full(features: features.map(Feature.init), segments: segments.map(Segment.init))
+        case .delta(let events):
+            self = .delta(events.compactMap(Event.init))
         }
     }
+}
 
-    private static func features(_ value: Any?) -> [Feature] {
-        ((value as? [[String: Any]]) ?? []).compactMap(feature)
+extension UnleashStateDocument.Feature {
+    init(_ definition: FeatureDefinition) {
+        self.init(name: definition.name, json: definition.json ?? Data())
     }
+}
 
-    private static func segments(_ value: Any?) -> [Segment] {
-        ((value as? [[String: Any]]) ?? []).compactMap(segment)
+extension UnleashStateDocument.Segment {
+    init(_ definition: SegmentDefinition) {
+        self.init(id: definition.id, json: definition.json ?? Data())
     }
+}
 
-    private static func feature(_ object: [String: Any]) -> Feature? {
-        guard let name = object["name"] as? String, let json = canonical(object) else { return nil }
-        return Feature(name: name, json: json)
-    }
-
-    private static func segment(_ object: [String: Any]) -> Segment? {
-        guard let id = object["id"] as? Int, let json = canonical(object) else { return nil }
-        return Segment(id: id, json: json)
-    }
-
-    private static func canonical(_ object: [String: Any]) -> Data? {
-        try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+extension UnleashStateDocument.Event {
+    init?(_ event: DeltaEvent) {
+        switch event {
+        case .hydration(let features, let segments):
+            self = .hydration(
+                features: features.map(UnleashStateDocument.Feature.init),
+                segments: segments.map(UnleashStateDocument.Segment.init))
+        case .featureUpdated(let feature): self = .featureUpdated(UnleashStateDocument.Feature(feature))
+        case .featureRemoved(let name): self = .featureRemoved(name)
+        case .segmentUpdated(let segment): self = .segmentUpdated(UnleashStateDocument.Segment(segment))
+        case .segmentRemoved(let id): self = .segmentRemoved(id)
+        case .unknown: return nil
+        }
     }
 }

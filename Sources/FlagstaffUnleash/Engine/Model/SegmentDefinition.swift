@@ -1,13 +1,9 @@
+import Foundation
+
 /// A global segment: a named, reusable list of constraints that strategies refer to by id.
-struct SegmentDefinition: Decodable, Sendable {
-    let id: Int
-    let constraints: [ConstraintDefinition]
-
-    private enum CodingKeys: String, CodingKey { case id, constraints }
-
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        id = try container.decode(Int.self, forKey: .id)
-        constraints = try container.decodeIfPresent([ConstraintDefinition].self, forKey: .constraints) ?? []
-    }
+struct SegmentDefinition: Sendable {
+    var id = 0
+    var constraints: [ConstraintDefinition] = []
+    /// The segment's JSON text as the body holds it, when the reader was asked to keep it.
+    var json: Data?
 }

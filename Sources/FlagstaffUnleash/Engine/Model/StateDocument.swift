@@ -1,29 +1,8 @@
-/// What `takeState` accepts: a full `/api/client/features` body or a delta body.
-enum StateDocument: Decodable, Sendable {
-    case full(ClientFeaturesBody)
-    case delta(DeltaBody)
-
-    private enum CodingKeys: String, CodingKey { case features, events }
-
-    init(from decoder: any Decoder) throws {
-        let container: KeyedDecodingContainer<CodingKeys>
-        do {
-            container = try decoder.container(keyedBy: CodingKeys.self)
-        } catch {
-            throw DecodingError.typeMismatch(
-                [String: String].self,
-                DecodingError.Context(codingPath: [], debugDescription: "expected a JSON object"))
-        }
-        if container.contains(.events) {
-            self = .delta(try DeltaBody(from: decoder))
-        } else if container.contains(.features) {
-            self = .full(try ClientFeaturesBody(from: decoder))
-        } else {
-            throw DecodingError.dataCorrupted(
-                DecodingError.Context(
-                    codingPath: [],
-                    debugDescription:
-                        "expected a /api/client/features body (with \"features\") or a delta body (with \"events\")"))
-        }
-    }
+/// What `takeState` accepts: a full `/api/client/features` body or a delta body, read by
+/// `JSONReader.readUnleashState(keepingJSON:)`.
+enum StateDocument: Sendable {
+    /// `{"version":2,"features":[…],"segments":[…]}`: replaces the whole state.
+    case full(features: [FeatureDefinition], segments: [SegmentDefinition])
+    /// `{"events":[{"eventId":1,"type":"hydration",…}, …]}`: applied in order to the current state.
+    case delta([DeltaEvent])
 }

@@ -7,7 +7,7 @@ package struct ReadFailure: Error {
     package var path: [PathComponent]
     package var offset: Int?
     /// The 1-based line and column of ``offset`` (set by ``JSONReader/withUTF8(_:trailing:_:)``).
-    var location: (line: Int, column: Int)?
+    package var location: (line: Int, column: Int)?
     /// What kind of failure this is.
     package var kind = Kind.invalid
 
@@ -55,7 +55,7 @@ package struct ReadFailure: Error {
     }
 
     /// `$.groups[0].flags[2].default`.
-    var jsonPath: String {
+    package var jsonPath: String {
         path.reversed().reduce(into: "$") { text, component in
             switch component {
             case .index(let index): text += "[\(index)]"

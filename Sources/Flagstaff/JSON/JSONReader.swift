@@ -16,10 +16,10 @@ package struct JSONReader {
     static let maximumDepth = 512
 
     /// The text; never empty (`read(_:)` rejects empty input first).
-    let base: UnsafePointer<UInt8>
-    let count: Int
+    package let base: UnsafePointer<UInt8>
+    package let count: Int
     /// The next byte to read.
-    var offset = 0
+    package var offset = 0
     /// How many arrays and objects are open.
     var depth = 0
 
@@ -102,7 +102,9 @@ package struct JSONReader {
 
     /// Moves to the next known field; a repeated field and an unknown field are errors (the latter listing
     /// the known ones).
-    mutating func nextField<Key>(_ table: FieldTable<Key>, _ state: inout ObjectState) throws(ReadFailure) -> Key? {
+    package mutating func nextField<Key>(_ table: FieldTable<Key>, _ state: inout ObjectState) throws(ReadFailure)
+        -> Key?
+    {
         guard let (key, name) = try nextFieldAllowingUnknown(table, &state) else { return nil }
         guard let key else {
             let text = name.string
@@ -125,6 +127,15 @@ package struct JSONReader {
         guard state.seen & bit == 0 else { throw Self.duplicateMember(name.string) }
         state.seen |= bit
         return (table.keys[index], name)
+    }
+
+    /// Skips the value of a member no table knows (a schema that follows newer writers ignores it), checking its
+    /// syntax and that no other unknown member of the object had its name (`others`, empty for each object).
+    package mutating func skipUnknownField(_ name: StringToken, others: inout [String]) throws(ReadFailure) {
+        let text = name.string
+        guard !others.contains(text) else { throw Self.duplicateMember(text) }
+        others.append(text)
+        do throws(ReadFailure) { try skipValue() } catch { throw error.inside(.field(text)) }
     }
 
     /// The position of `name` in `table`, or `nil` for a name the table does not know.
@@ -169,7 +180,7 @@ package struct JSONReader {
 
     /// Reads the elements of an array with `element`, naming the index of a failing one.
     @inline(__always)
-    mutating func readArray<Element>(_ element: (inout JSONReader) throws(ReadFailure) -> Element)
+    package mutating func readArray<Element>(_ element: (inout JSONReader) throws(ReadFailure) -> Element)
         throws(ReadFailure) -> [Element]
     {
         try open()
@@ -197,12 +208,12 @@ package struct JSONReader {
     }
 
     /// A syntax error at `offset` (or `at`), reported with its line and column.
-    func syntaxError(_ message: String, at position: Int? = nil) -> ReadFailure {
+    package func syntaxError(_ message: String, at position: Int? = nil) -> ReadFailure {
         ReadFailure(message: message, path: [], offset: position ?? offset)
     }
 
     /// Describes what is at `offset` for an error: `'x'`, `byte 0xFF`, `the end of the file`.
-    var foundHere: String { describe(at: offset) }
+    package var foundHere: String { describe(at: offset) }
 
     /// Describes the byte at `position` for an error.
     func describe(at position: Int) -> String {

@@ -20,6 +20,19 @@ extension JSONSettingValue {
             self.duplicate = duplicate
         }
 
+        /// The error in one line: ``detail``, or for a repeated member `the name "a" appears more than once (at
+        /// $.b.a)`.
+        package var message: String {
+            guard let duplicate, case .member(let name)? = duplicate.last else { return detail ?? "not valid JSON" }
+            let path = duplicate.reduce(into: "$") { text, component in
+                switch component {
+                case .member(let member): text += ".\(member)"
+                case .index(let index): text += "[\(index)]"
+                }
+            }
+            return "the name \(JSONText.quoted(name)) appears more than once (at \(path))"
+        }
+
         /// The reader's failure.
         package init(_ failure: ReadFailure) {
             if failure.isDuplicate {

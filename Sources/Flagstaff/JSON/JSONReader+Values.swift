@@ -1,19 +1,19 @@
 /// Scalars (strings, booleans, numbers, null), any value as a tree, type checks and skipping values.
 extension JSONReader {
     /// A required string; `null` is an error.
-    mutating func readString() throws(ReadFailure) -> String {
+    package mutating func readString() throws(ReadFailure) -> String {
         guard byte == UInt8(ascii: "\"") else { throw try typeMismatch(expected: "a string") }
         return try readStringToken().string
     }
 
     /// An optional string: `null` is `nil`.
-    mutating func readOptionalString() throws(ReadFailure) -> String? {
+    package mutating func readOptionalString() throws(ReadFailure) -> String? {
         if try readNull() { return nil }
         return try readString()
     }
 
     /// An optional boolean: `null` is `nil`.
-    mutating func readOptionalBool() throws(ReadFailure) -> Bool? {
+    package mutating func readOptionalBool() throws(ReadFailure) -> Bool? {
         switch byte {
         case UInt8(ascii: "t"):
             try readLiteral("true")
@@ -37,7 +37,7 @@ extension JSONReader {
     }
 
     /// Consumes `true`, `false` or `null`.
-    mutating func readLiteral(_ literal: StaticString) throws(ReadFailure) {
+    package mutating func readLiteral(_ literal: StaticString) throws(ReadFailure) {
         let length = literal.utf8CodeUnitCount
         let expected = literal.utf8Start
         var index = 0
@@ -51,7 +51,7 @@ extension JSONReader {
 
     /// A number per the JSON grammar, as the nearest `Double`. Like `JSONDecoder`, numbers beyond a
     /// `Double`'s range (or so small that they would become 0) are errors.
-    mutating func readNumber() throws(ReadFailure) -> Double {
+    package mutating func readNumber() throws(ReadFailure) -> Double {
         try readNumberText().value
     }
 
@@ -111,7 +111,7 @@ extension JSONReader {
 
     /// An error for a value of the wrong type at `offset`: "expected a string, found a number". The value is
     /// read first, so a syntax error in it is reported as such.
-    mutating func typeMismatch(expected: String) throws(ReadFailure) -> ReadFailure {
+    package mutating func typeMismatch(expected: String) throws(ReadFailure) -> ReadFailure {
         let found: String
         switch byte {
         case UInt8(ascii: "\""): found = "a string"
