@@ -80,7 +80,7 @@ extension AnyFeatureRegistry {
     /// - Returns: the keys that changed and the values refused.
     @discardableResult
     package func applyLinkedValues(_ values: [String: OverrideValue], server: String) -> LinkOutcome {
-        mutate { mutation in
+        let outcome = mutate { mutation in
             var outcome = LinkOutcome()
             for member in allFeatures {
                 applyLinkedValue(values[member.key], to: member, server: server, &outcome)
@@ -88,6 +88,8 @@ extension AnyFeatureRegistry {
             mutation.note(linkedChange(outcome))
             return outcome
         }
+        if outcome.changedKeys.isEmpty { announceObservedChanges() }
+        return outcome
     }
 
     /// As ``applyLinkedValues(_:server:)``, for the members of `keys` only: each takes its value in `values`, or
@@ -102,7 +104,7 @@ extension AnyFeatureRegistry {
     package func updateLinkedValues(_ values: [String: OverrideValue], keys: Set<String>, server: String)
         -> LinkOutcome
     {
-        mutate { mutation in
+        let outcome = mutate { mutation in
             var outcome = LinkOutcome()
             for key in keys {
                 guard let member = feature(forKey: key) else { continue }
@@ -111,6 +113,8 @@ extension AnyFeatureRegistry {
             mutation.note(linkedChange(outcome))
             return outcome
         }
+        if outcome.changedKeys.isEmpty { announceObservedChanges() }
+        return outcome
     }
 
     /// Validates and applies one member's linked value (under the registry's write lock).

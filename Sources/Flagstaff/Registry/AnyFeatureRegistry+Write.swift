@@ -19,7 +19,10 @@ extension AnyFeatureRegistry {
         var mutation = RegistryMutation(registry: self)
         defer {
             finishPending()
-            if mutation.notices.isEmpty { announceObservedChanges() }  // the store's error, members read meanwhile
+            // Members queued for Observation are announced with a notice (``notify(_:)``), by the thread that made
+            // the change: a mutation that notifies nothing (the app's writes drained in the background) leaves them
+            // to it, so a setter's caller finds its observers told when the setter returns.
+            announceStoreError()
             for notice in mutation.notices { notify(notice) }
         }
         return try core.writes.withLock { _ in

@@ -33,8 +33,14 @@ import Testing
         defer { link.provider.stop() }
 
         // Its members appear, with the app's own build-target value (this test runs a debug build: on).
-        let listed = try await harness.session.waitFor("the app's flags") {
-            $0.contains("Plain Switch") && $0.contains("Internal Menu") && $0.contains("Page Size")
+        let listed: TmuxScreen
+        do {
+            listed = try await harness.session.waitFor("the app's flags") {
+                $0.contains("Plain Switch") && $0.contains("Internal Menu") && $0.contains("Page Size")
+            }
+        } catch {
+            Issue.record("the app's announcement: \(link.provider.announcementState)")
+            throw error
         }
         // The provider records the server's answer after the server has adopted the registry.
         #expect(await eventually { link.provider.announcementState == .announced })
