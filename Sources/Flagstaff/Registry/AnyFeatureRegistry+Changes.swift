@@ -80,16 +80,11 @@ extension AnyFeatureRegistry {
     /// - Returns: the keys that changed and the values refused.
     @discardableResult
     package func applyLinkedValues(_ values: [String: OverrideValue], server: String) -> LinkOutcome {
-        let outcome = mutate { mutation in
-            var outcome = LinkOutcome()
+        applyLinked { outcome in
             for member in allFeatures {
                 applyLinkedValue(values[member.key], to: member, server: server, &outcome)
             }
-            mutation.note(linkedChange(outcome))
-            return outcome
         }
-        if outcome.changedKeys.isEmpty { announceObservedChanges() }
-        return outcome
     }
 
     /// As ``applyLinkedValues(_:server:)``, for the members of `keys` only: each takes its value in `values`, or
@@ -104,12 +99,20 @@ extension AnyFeatureRegistry {
     package func updateLinkedValues(_ values: [String: OverrideValue], keys: Set<String>, server: String)
         -> LinkOutcome
     {
-        let outcome = mutate { mutation in
-            var outcome = LinkOutcome()
+        applyLinked { outcome in
             for key in keys {
                 guard let member = feature(forKey: key) else { continue }
                 applyLinkedValue(values[key], to: member, server: server, &outcome)
             }
+        }
+    }
+
+    /// Runs `apply` (which gives members their linked values) as one change of the registry, then tells
+    /// subscribers what changed, or only observers when no key did.
+    private func applyLinked(_ apply: (inout LinkOutcome) -> Void) -> LinkOutcome {
+        let outcome = mutate { mutation in
+            var outcome = LinkOutcome()
+            apply(&outcome)
             mutation.note(linkedChange(outcome))
             return outcome
         }

@@ -142,8 +142,7 @@ public class AnyFeatureRegistry: @unchecked Sendable {
     ///   so a query matching every flag costs no more to return than a selective one.
     public func search(_ query: String, scope: SearchScope = .all) -> SearchResults {
         core.search.search(
-            query, scope: scope, generation: core.generation.load(ordering: .relaxed),
-            features: { core.state.withLock { $0.features } })
+            query, scope: scope, generation: core.generation.load(ordering: .relaxed), features: allMembersLocked)
     }
 
     /// Drops the remembered recent searches, so the next search scans from scratch (for benchmarks).
@@ -153,7 +152,13 @@ public class AnyFeatureRegistry: @unchecked Sendable {
 
     /// The search index, built if there is none.
     func searchIndex() -> SearchIndex {
-        core.search.index(features: { core.state.withLock { $0.features } })
+        core.search.index(features: allMembersLocked)
+    }
+
+    /// Every member, read under the state's lock (registered ones not yet published included): what the search
+    /// index is built from.
+    private func allMembersLocked() -> [AnyFeature] {
+        core.state.withLock { $0.features }
     }
 
     /// Throws if the registry has declaration problems; the CLI and the console call this before opening.
