@@ -284,13 +284,12 @@ enum ConsoleBench {
             if case .write(.members(let members, let value))? = effects.first {
                 let inbox = ConsoleInbox()
                 let subscription = registry.onChange { inbox.post($0) }
-                var skipped = 0
                 let write = clock.measure {
-                    skipped = (try? registry.writeOnOffValue(value, toMembers: members))?.skippedAtDefault ?? 0
+                    _ = try? registry.writeOnOffValue(value, toMembers: members, policy: .writeEveryValue)
                 }
                 subscription.cancel()
                 let refresh = clock.measure {
-                    _ = update(.storeWriteSaved(skippedAtDefault: skipped))
+                    _ = update(.storeWriteSaved)
                     if let changes = inbox.drain().changes { _ = update(.flagsChanged(runner.feed.update(changes))) }
                 }
                 let layout = clock.measure { frame = ConsoleLayout.render(state) }

@@ -22,7 +22,7 @@ enum CoreBench {
     }
 
     struct BenchGroup: FeatureGroup {
-        let infiniteScroll = Feature(defaultState: true)
+        let infiniteScroll = Feature(default: true)
     }
 
     static func run() {

@@ -23,7 +23,7 @@ enum HistoryBench {
             let plain = try? FileOverrideStore(url: directory.appendingPathComponent("plain.json"), journal: nil)
         else { return print("cannot create the stores in \(directory.path)") }
         // A store of 200 overrides, as a QA device might hold.
-        let initial = Dictionary(uniqueKeysWithValues: (0..<200).map { ("flag.\($0)", OverrideValue?.some(.on)) })
+        let initial = Dictionary(uniqueKeysWithValues: (0..<200).map { ("flag.\($0)", OverrideEdit.set(.on)) })
         _ = try? journaled.write(OverrideChange(initial))
         _ = try? plain.write(OverrideChange(initial))
         var withJournal: [Duration] = []
@@ -35,7 +35,7 @@ enum HistoryBench {
                 for index in 0..<10 {
                     let value: OverrideValue = (round + index).isMultiple(of: 2) ? .on : .off
                     let start = clock.now
-                    _ = try? store.write(["flag.\(index)": value])
+                    _ = try? store.write(["flag.\(index)": .set(value)])
                     times.append(start.duration(to: clock.now))
                 }
                 if samples == 0 { withJournal += times } else { without += times }

@@ -41,8 +41,8 @@ enum RemoteBench {
         let fetchTime = await clock.measure { _ = await config.fetchAndActivate() }
         print("fetch + activate + persist, 1,000 keys: \(format(fetchTime))")
 
-        let remote = RemoteFeature(key: "bench.remote", remoteKey: "key42", defaultState: false, config: config)
-        let plain = Feature(key: "bench.static", defaultState: true)
+        let remote = RemoteFeature(key: "bench.remote", remoteKey: "key42", default: false, config: config)
+        let plain = Feature(key: "bench.static", default: true)
         let iterations = 10_000_000
         var count = 0
         let remoteTime = clock.measure {

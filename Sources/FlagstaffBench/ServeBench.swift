@@ -97,7 +97,7 @@ enum ServeBench {
     private static func keyPress(port: Int, registry: AnyFeatureRegistry, manifest: RegistryManifest) {
         let key = registry.allFeatures.first { $0.settingType == .boolean }?.key ?? ""
         let keyPress = ServeStreamBench.linkLatencies(port: port, manifest: manifest, key: key, changes: 101) {
-            try? registry.setOverrideValues([key: $0 % 2 == 0 ? .on : .off])
+            try? registry.setOverrideValues([key: .set($0 % 2 == 0 ? .on : .off)])
         }
         reportLatencies(
             "key press (a change in the serving process, as console --serve makes it) → Swift link client's registry",

@@ -99,7 +99,7 @@ enum ServeStreamBench {
             let start = DispatchTime.now().uptimeNanoseconds
             // The opposite of the value now (an earlier part of the benchmark may have left it either way).
             let now = registry.feature(forKey: key)?.explanation.value
-            try? registry.setOverrideValues([key: now == .on ? .off : .on])
+            try? registry.setOverrideValues([key: .set(now == .on ? .off : .on)])
             var counted = Set<Int>()
             let done: (Subscriber) -> Bool = { $0.updates >= target || !$0.connected }
             pump(

@@ -19,7 +19,7 @@ enum StoreBench {
         else { return print("store: cannot create the store") }
         for round in 0..<4 {
             let value: OverrideValue = round.isMultiple(of: 2) ? .off : .on
-            let changes = Dictionary(uniqueKeysWithValues: keys.map { ($0, Optional(value)) })
+            let changes = Dictionary(uniqueKeysWithValues: keys.map { ($0, OverrideEdit.set(value)) })
             let write = clock.measure { _ = try? store.write(OverrideChange(changes)) }
             print("write setting every key (round \(round)): \(format(write))")
         }

@@ -33,7 +33,7 @@ import FoundationNetworking
         let metricsOnly = try #require(server.clients.clients.first { $0.name == "metrics-only" })
         #expect(metricsOnly.servedETag == nil, "a metrics call fetches no values")
 
-        try registry.setOverrideValues(["blueText": .on])
+        try registry.setOverrideValues(["blueText": .set(.on)])
         server.feed.refresh()
         #expect(server.feed.changesBehind(etag: etag) == 1)
         #expect(server.feed.changesBehind(etag: "\"unknown\"") == nil)

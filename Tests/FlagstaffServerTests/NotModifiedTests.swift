@@ -158,7 +158,7 @@ import Testing
                 "HTTP/1.1 200 OK", "HTTP/1.1 304 Not Modified", "HTTP/1.1 404 Not Found", "HTTP/1.1 304 Not Modified",
             ])
         #expect(replies.first?.headers["etag"] == etag)
-        try registry.setOverrideValues(["blueText": .on])
+        try registry.setOverrideValues(["blueText": .set(.on)])
         let after = try await Self.exchange(port: running.port, conditional + conditional, count: 2)
         #expect(after.map(\.statusLine) == ["HTTP/1.1 200 OK", "HTTP/1.1 200 OK"])
         #expect(
@@ -215,7 +215,7 @@ import Testing
         let live = LiveSnapshot(registry: registry)
         let first = live.current()
         #expect(live.currentIfUnchanged() === first)
-        try registry.setOverrideValues(["blueText": .on])
+        try registry.setOverrideValues(["blueText": .set(.on)])
         #expect(live.currentIfUnchanged() == nil, "a change is left to current(), which rebuilds")
         let second = live.current()
         #expect(second !== first && live.currentIfUnchanged() === second)

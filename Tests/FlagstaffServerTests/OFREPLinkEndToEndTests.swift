@@ -18,7 +18,7 @@ import Testing
                 try OverrideValue(json: "7"), try OverrideValue(json: "20"), try OverrideValue(json: "55")
             )
             let app = try ServedFixtures.registry()
-            try app.setOverrideValues(["maxItems": seven])
+            try app.setOverrideValues(["maxItems": .set(seven)])
             // No poll interval: only the event stream can bring the change.
             let provider = OFREPProvider(options: OFREPOptions(baseURL: running.url("")))
             let link = provider.link(to: app)
@@ -27,7 +27,7 @@ import Testing
             #expect(app.feature(forKey: "maxItems")?.currentValue == seven)
             #expect(app.feature(forKey: "maxItems")?.linkedValue == nil)
 
-            try served.setOverrideValues(["blueText": .on, "maxItems": fiftyFive])
+            try served.setOverrideValues(["blueText": .set(.on), "maxItems": .set(fiftyFive)])
             #expect(await eventually { app.feature(forKey: "blueText")?.currentValue == .on })
             #expect(await eventually { app.feature(forKey: "maxItems")?.currentValue == fiftyFive })
             let origin = "http://127.0.0.1:\(running.port)"

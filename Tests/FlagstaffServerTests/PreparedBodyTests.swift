@@ -21,7 +21,7 @@ import Testing
         #expect(first.contentEncoding == "gzip")
         #expect(renders.withLock { $0 } == 1)
 
-        try registry.setOverrideValues(["maxItems": OverrideValue(json: "55")])
+        try registry.setOverrideValues(["maxItems": .set(OverrideValue(json: "55"))])
         let after = ServedSnapshot(registry: registry)
         after.prepareBodies(like: before)
         #expect(renders.withLock { $0 } == 2, "rendered ahead of any request")
@@ -48,7 +48,7 @@ import Testing
         var previous = first
         // The poller asked once: the next change prepares its body, the ones after it no longer.
         for (change, expected) in [(1, 2), (2, 2), (3, 2)] {
-            try registry.setOverrideValues(["maxItems": OverrideValue(json: "\(50 + change)")])
+            try registry.setOverrideValues(["maxItems": .set(OverrideValue(json: "\(50 + change)"))])
             let next = ServedSnapshot(registry: registry)
             next.prepareBodies(like: previous)
             #expect(renders.withLock { $0 } == expected, "change \(change)")
@@ -58,7 +58,7 @@ import Testing
         let asked = previous.reply(.ofrepBulk, variant: "poller", ifNoneMatch: nil, chunks: chunks)
         #expect(asked.contentEncoding == nil)
         #expect(renders.withLock { $0 } == 3)
-        try registry.setOverrideValues(["maxItems": OverrideValue(json: "60")])
+        try registry.setOverrideValues(["maxItems": .set(OverrideValue(json: "60"))])
         let last = ServedSnapshot(registry: registry)
         last.prepareBodies(like: previous)
         #expect(renders.withLock { $0 } == 4)
@@ -93,7 +93,7 @@ import Testing
             feed.stop()
         }
         // The registry's change handler nudges the feed: no request, no poll.
-        try registry.setOverrideValues(["maxItems": OverrideValue(json: "55")])
+        try registry.setOverrideValues(["maxItems": .set(OverrideValue(json: "55"))])
         #expect(await eventually { handled.withLock { $0 } == 2 }, "the feed did not see the change")
         #expect(renders.withLock { $0 } == 2, "rendered by the feed, ahead of any request")
         let asked = feed.latest.snapshot.reply(.ofrepBulk, variant: "host", ifNoneMatch: nil, chunks: chunks)

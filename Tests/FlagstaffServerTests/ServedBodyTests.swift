@@ -50,7 +50,7 @@ import Testing
             ServedFlag(
                 Feature(
                     key: "group.flag\(index)", description: "Flag number \(index)",
-                    defaultState: index.isMultiple(of: 2)))
+                    default: index.isMultiple(of: 2)))
         }
         let snapshot = ServedSnapshot(flags: members, cachedBodyLimit: 0)
         let pieces = Array(UnleashBodies.clientFeatureChunks(snapshot))
@@ -63,7 +63,7 @@ import Testing
     @Test("a served member keeps its key, value, source's name, description and type")
     func servedMembersCopyTheRegistry() throws {
         let registry = try ServedFixtures.registry()
-        try registry.setOverrideValues(["blueText": .on, "maxItems": OverrideValue(json: "42")])
+        try registry.setOverrideValues(["blueText": .set(.on), "maxItems": .set(OverrideValue(json: "42"))])
         var sources: Set<String> = []
         for member in registry.allFeatures {
             let served = ServedFlag(member)
@@ -78,7 +78,7 @@ import Testing
     @Test("the frontend body follows overrides: a flag forced on appears, a boolean setting forced off goes")
     func frontendFollowsOverrides() throws {
         let registry = try ServedFixtures.registry()
-        try registry.setOverrideValues(["blueText": .on, "compact": OverrideValue(json: "false")])
+        try registry.setOverrideValues(["blueText": .set(.on), "compact": .set(OverrideValue(json: "false"))])
         let body = try ServedFixtures.json(UnleashBodies.frontend(ServedSnapshot(registry: registry)))
         let names = (body["toggles"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
         #expect(names.contains("blueText") && !names.contains("compact"))
@@ -88,8 +88,8 @@ import Testing
     func clientFeaturesEvaluateToRegistryValues() throws {
         let registry = try ServedFixtures.registry()
         try registry.setOverrideValues([
-            "blueText": .on, "debugLogging": .off, "maxItems": OverrideValue(json: "42"),
-            "cardColor": OverrideValue(string: "#000000"),
+            "blueText": .set(.on), "debugLogging": .set(.off), "maxItems": .set(OverrideValue(json: "42")),
+            "cardColor": .set(OverrideValue(string: "#000000")),
         ])
         let snapshot = ServedSnapshot(registry: registry)
         let engine = UnleashEngine()
@@ -112,7 +112,7 @@ import Testing
     @Test("OFREP evaluates each type with a reason, a variant and the source in the metadata")
     func ofrepSingle() throws {
         let registry = try ServedFixtures.registry()
-        try registry.setOverrideValues(["maxItems": OverrideValue(json: "7")])
+        try registry.setOverrideValues(["maxItems": .set(OverrideValue(json: "7"))])
         let snapshot = ServedSnapshot(registry: registry)
         func evaluate(_ key: String) throws -> [String: Any] {
             let reply = OFREPBodies.evaluate(snapshot, key: key, body: Array("{}".utf8), requestedType: nil)
@@ -185,10 +185,10 @@ import Testing
         let registry = try ServedFixtures.registry()
         let first = ServedSnapshot(registry: registry).etag
         #expect(ServedSnapshot(registry: registry).etag == first)
-        try registry.setOverrideValues(["ratio": OverrideValue(json: "0.25")])
+        try registry.setOverrideValues(["ratio": .set(OverrideValue(json: "0.25"))])
         let second = ServedSnapshot(registry: registry).etag
         #expect(second != first)
-        try registry.setOverrideValues(["ratio": nil])
+        try registry.setOverrideValues(["ratio": .remove])
         #expect(ServedSnapshot(registry: registry).etag == first)
     }
 

@@ -33,8 +33,8 @@ import FoundationNetworking
                 let other = try FileOverrideStore(url: url)
                 for round in 1...writes {
                     _ = try other.write([
-                        "maxItems": try OverrideValue(json: "\(round)"),
-                        "blueText": round.isMultiple(of: 2) ? .on : .off,
+                        "maxItems": .set(try OverrideValue(json: "\(round)")),
+                        "blueText": .set(round.isMultiple(of: 2) ? .on : .off),
                     ])
                     await Task.yield()
                 }

@@ -58,7 +58,7 @@ import FoundationNetworking
         #expect(first.header("Content-Type")?.hasPrefix("application/json") == true)
         let again = try await HTTPExchange.send(running.url("/api/proxy"), headers: ["If-None-Match": etag])
         #expect(again.status == 304)
-        try registry.setOverrideValues(["blueText": .on])
+        try registry.setOverrideValues(["blueText": .set(.on)])
         let changed = try await HTTPExchange.send(running.url("/api/frontend"), headers: ["If-None-Match": etag])
         #expect(changed.status == 200 && changed.header("ETag") != etag && changed.text.contains("\"blueText\""))
         let features = try await HTTPExchange.send(running.url("/api/client/features"))
@@ -73,7 +73,7 @@ import FoundationNetworking
     )
     func frontendPost() async throws {
         let registry = try ServedFixtures.registry()
-        try registry.setOverrideValues(["blueText": .on])
+        try registry.setOverrideValues(["blueText": .set(.on)])
         let running = try await RunningServer(registry: registry)
         defer { Task { await running.stop() } }
         let get = try await HTTPExchange.send(running.url("/api/frontend"), headers: ["User-Agent": "curl/8"])
@@ -272,7 +272,7 @@ import FoundationNetworking
 
         // "Another process": a store of its own on the same file.
         let other = try FileOverrideStore(url: url)
-        _ = try other.write(["maxItems": OverrideValue(json: "55"), "blueText": .on])
+        _ = try other.write(["maxItems": .set(OverrideValue(json: "55")), "blueText": .set(.on)])
         #expect(live.current().flag(forKey: "maxItems")?.value.json == "55")
         let served = try await HTTPExchange.send(
             running.url("/ofrep/v1/evaluate/flags/maxItems"), method: "POST", body: Data("{}".utf8))
@@ -300,7 +300,7 @@ import FoundationNetworking
         #expect(try String(contentsOf: url, encoding: .utf8) == "{ not json")  // never written
 
         try FileManager.default.removeItem(at: url)
-        _ = try other.write(["maxItems": OverrideValue(json: "9")])
+        _ = try other.write(["maxItems": .set(OverrideValue(json: "9"))])
         #expect(live.current().flag(forKey: "maxItems")?.value.json == "9")
         #expect(live.storeProblem == nil)
         // As above: the watch may have seen the store readable again first and report it a moment later.
@@ -310,7 +310,7 @@ import FoundationNetworking
     @Test("this package's Unleash frontend client reads the served toggles and variants")
     func frontendClient() async throws {
         let registry = try ServedFixtures.registry()
-        try registry.setOverrideValues(["blueText": .on, "cardColor": OverrideValue(string: "#123456")])
+        try registry.setOverrideValues(["blueText": .set(.on), "cardColor": .set(OverrideValue(string: "#123456"))])
         let running = try await RunningServer(registry: registry)
         defer { Task { await running.stop() } }
         let client = UnleashClient(

@@ -129,7 +129,8 @@ struct StalledClientTests {
             // Three changes, each of every member: no delta events, the whole state each time.
             for change in 0..<3 {
                 let value: OverrideValue = change % 2 == 0 ? .on : .off
-                try registry.setOverrideValues(Dictionary(uniqueKeysWithValues: keys.map { ($0, Optional(value)) }))
+                try registry.setOverrideValues(
+                    Dictionary(uniqueKeysWithValues: keys.map { ($0, OverrideEdit.set(value)) }))
                 _ = blockingEventually(timeout: .seconds(60)) {
                     updates.withLock { $0.allSatisfy { ($0 ?? 0) >= change + 1 } }
                 }
@@ -150,10 +151,10 @@ struct StalledClientTests {
         let feed = ChangeFeed(live: live, firstID: 1)
         let first = feed.latest
         try registry.setOverrideValues(
-            Dictionary(uniqueKeysWithValues: (0..<200).map { ("flag\($0)", OverrideValue?.some(.on)) }))
+            Dictionary(uniqueKeysWithValues: (0..<200).map { ("flag\($0)", OverrideEdit.set(.on)) }))
         let whole = feed.refresh()
         #expect(whole.events == nil, "a change of most members has no delta events")
-        try registry.setOverrideValues(["flag1": .off])
+        try registry.setOverrideValues(["flag1": .set(.off)])
         let small = feed.refresh()
         #expect(small.events != nil)
         func storage(_ pieces: [ByteBuffer]) -> [UnsafeRawPointer?] {

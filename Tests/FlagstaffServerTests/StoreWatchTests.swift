@@ -90,7 +90,7 @@ struct StoreWatchTests {
         let live = LiveSnapshot(registry: registry)
         #expect(!live.isWatchingStore)
         try FileManager.default.createDirectory(at: folder.url, withIntermediateDirectories: true)
-        _ = try FileOverrideStore(url: folder.store).write(["blueText": .on])
+        _ = try FileOverrideStore(url: folder.store).write(["blueText": .set(.on)])
         #expect(live.current().flags.contains { $0.key == "blueText" && $0.value == .on })
     }
 }

@@ -50,7 +50,7 @@ import Testing
         let registry = try ServedFixtures.registry()
         let feed = ChangeFeed(live: LiveSnapshot(registry: registry), firstID: 100)
         #expect(feed.refresh().id == 100, "nothing changed")
-        try registry.setOverrideValues(["blueText": .on, "maxItems": OverrideValue(jsonObject: 42)])
+        try registry.setOverrideValues(["blueText": .set(.on), "maxItems": .set(OverrideValue(jsonObject: 42))])
         let second = feed.refresh()
         #expect(second.id == 101)
         #expect(feed.refresh().id == 101)
@@ -68,7 +68,7 @@ import Testing
         #expect(feed.revisions(after: 7) == nil, "an id this feed never gave is unknown")
         #expect(feed.changesBehind(100) == 1 && feed.changesBehind(101) == 0)
         // Once newer, a revision is kept for its events only, not its snapshot (and bodies).
-        try registry.setOverrideValues(["blueText": .off])
+        try registry.setOverrideValues(["blueText": .set(.off)])
         #expect(feed.refresh().id == 102)
         let kept = try #require(feed.revisions(after: 100))
         #expect(kept.map(\.id) == [101, 102] && kept[0].snapshot.flags.isEmpty)
@@ -88,7 +88,7 @@ import Testing
                 port: port, path: "/api/client/streaming",
                 headers: ["unleash-appname": "checkout", "unleash-sdk": "unleash-python-sdk:6.9.1"])
             let connected = client.next().first
-            try registry.setOverrideValues(["cardColor": OverrideValue(jsonObject: "#000000")])
+            try registry.setOverrideValues(["cardColor": .set(OverrideValue(jsonObject: "#000000"))])
             let updated = client.next().first
             // Listed while connected, with the revision it was sent (noted once the write completed).
             _ = blockingEventually { server.streamClients.first?.changesBehind == 0 }
@@ -123,7 +123,7 @@ import Testing
         let running = try await Self.server(registry)
         defer { Task { await running.stop() } }
         let before = running.server.feed.refresh().id
-        try registry.setOverrideValues(["blueText": .on])
+        try registry.setOverrideValues(["blueText": .set(.on)])
         let after = running.server.feed.refresh().id
         #expect(after == before + 1)
         let port = running.port
@@ -165,7 +165,7 @@ import Testing
         #expect((body["events"] as? [[String: Any]])?.first?["type"] as? String == "hydration")
         let same = try await HTTPExchange.send(running.url("/api/client/delta"), headers: ["If-None-Match": etag])
         #expect(same.status == 304)
-        try registry.setOverrideValues(["theme": OverrideValue(jsonObject: "dark")])
+        try registry.setOverrideValues(["theme": .set(OverrideValue(jsonObject: "dark"))])
         let changed = try await HTTPExchange.send(running.url("/api/client/delta"), headers: ["If-None-Match": etag])
         #expect(changed.status == 200 && changed.header("ETag") != etag)
         let events = try #require(try ServedFixtures.json(Array(changed.body))["events"] as? [[String: Any]])
@@ -195,7 +195,7 @@ import Testing
             // Nothing to say at first: the provider has just fetched. The change comes once the stream is open.
             let first = client.next(1, timeout: .milliseconds(300)).first
             _ = blockingEventually { server.streams.clients.first?.revision != nil }
-            try registry.setOverrideValues(["blueText": .on])
+            try registry.setOverrideValues(["blueText": .set(.on)])
             let refetch = client.next().first
             let resumed = try SSETestClient(
                 port: port, path: "/ofrep/v1/events", headers: ["Last-Event-ID": "\(oldRevision)"]

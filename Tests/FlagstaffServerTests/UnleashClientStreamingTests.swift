@@ -23,7 +23,9 @@ import Testing
             #expect(!client.isEnabled("blueText"))
             #expect(client.variant("cardColor").payload?.value == "#f05138")
 
-            try registry.setOverrideValues(["blueText": .on, "cardColor": OverrideValue(jsonObject: "#000000")])
+            try registry.setOverrideValues([
+                "blueText": .set(.on), "cardColor": .set(OverrideValue(jsonObject: "#000000")),
+            ])
             #expect(await eventually { client.isEnabled("blueText") })
             #expect(await eventually { client.variant("cardColor").payload?.value == "#000000" })
             #expect(client.isStreaming)

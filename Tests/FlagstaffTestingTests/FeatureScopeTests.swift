@@ -4,7 +4,7 @@ import Testing
 
 struct CheckoutFeatures: FeatureGroup {
     let newCheckout = Feature()
-    let expressPay = Feature(defaultState: true)
+    let expressPay = Feature(default: true)
 }
 
 /// One registry shared by every test in this file, so parallel tests really race on the same flags.

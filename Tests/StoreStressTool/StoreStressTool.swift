@@ -32,7 +32,7 @@ enum StoreStressTool {
         let width = arguments[1].hasSuffix("bulk") ? 20 : 1
         var index = 0
         while index < count {
-            let value: OverrideValue? = index.isMultiple(of: 2) ? .on : .off
+            let value: OverrideEdit = .set(index.isMultiple(of: 2) ? .on : .off)
             let changes =
                 width == 1
                 ? ["\(prefix).\(index)": value]

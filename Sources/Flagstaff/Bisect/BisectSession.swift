@@ -106,26 +106,26 @@ package struct BisectSession: Sendable, Equatable {
     }
 
     /// What the store should hold under each candidate's key in this step at `date`: its value when applied,
-    /// `nil` when removed or when its expiry has passed.
+    /// none when removed or when its expiry has passed.
     /// - Parameter date: the store's current time.
-    package func expectedOverrides(at date: Date) -> [String: OverrideValue?] {
+    package func expectedOverrides(at date: Date) -> [String: OverrideEdit] {
         let applied = Set(applied)
-        var expected: [String: OverrideValue?] = [:]
+        var expected: [String: OverrideEdit] = [:]
         for (key, value) in candidates {
             let live = applied.contains(key) && !(expiries[key]?.isExpired(at: date) ?? false)
-            expected[key] = live ? value : OverrideValue?.none
+            expected[key] = live ? .set(value) : .remove
         }
         return expected
     }
 
     /// The values from before the start at `date`: every candidate's value, except those whose expiry has passed
-    /// (`nil`: they would have stopped applying anyway).
+    /// (removed: they would have stopped applying anyway).
     /// - Parameter date: the store's current time.
-    package func originalOverrides(at date: Date) -> [String: OverrideValue?] {
-        var original: [String: OverrideValue?] = [:]
+    package func originalOverrides(at date: Date) -> [String: OverrideEdit] {
+        var original: [String: OverrideEdit] = [:]
         for (key, value) in candidates {
             let expired = expiries[key]?.isExpired(at: date) ?? false
-            original[key] = expired ? OverrideValue?.none : value
+            original[key] = expired ? .remove : .set(value)
         }
         return original
     }
@@ -138,7 +138,7 @@ package struct BisectSession: Sendable, Equatable {
     package func changedCandidates(in overrides: [String: OverrideValue], at date: Date) -> [BisectDrift] {
         let expected = expectedOverrides(at: date)
         return expected.keys.sorted().compactMap { key in
-            let value = expected[key] ?? nil
+            let value = expected[key]?.value
             return overrides[key] == value ? nil : BisectDrift(key: key, expected: value, found: overrides[key])
         }
     }

@@ -27,7 +27,7 @@ package struct Bisection {
     }
 
     /// Answers the step in force (``FileOverrideStore/answerBisect(_:)``) and applies the next one, each value it
-    /// applies checked against its member as ``AnyFeatureRegistry/setOverrideValues(_:)`` checks it.
+    /// applies checked against its member as ``AnyFeatureRegistry/setOverrideValues(_:expiresAt:)`` checks it.
     /// - Returns: the session after the answer.
     /// - Throws: ``BisectError``, ``InvalidOverrideValue`` naming a key and a value from the state file its member
     ///   refuses (nothing is changed), or the store's error.
@@ -40,7 +40,7 @@ package struct Bisection {
     }
 
     /// Ends the bisect, restoring the candidates' values from before the start (``FileOverrideStore/resetBisect()``),
-    /// each checked against its member as ``AnyFeatureRegistry/setOverrideValues(_:)`` checks it.
+    /// each checked against its member as ``AnyFeatureRegistry/setOverrideValues(_:expiresAt:)`` checks it.
     /// - Returns: what was restored.
     /// - Throws: ``BisectError``, ``InvalidOverrideValue`` naming a key and a value from the state file its member
     ///   refuses (nothing is changed), or the store's error.
@@ -53,7 +53,7 @@ package struct Bisection {
     }
 
     /// ``validate(_:)``, its refusal saying what the bisect was doing and that nothing was changed.
-    private func validate(_ changes: [String: OverrideValue?], while doing: String) throws {
+    private func validate(_ changes: [String: OverrideEdit], while doing: String) throws {
         do {
             try registry.validate(changes)
         } catch var invalid as InvalidOverrideValue {

@@ -75,7 +75,7 @@ extension FileOverrideStore {
     /// ``answerBisect(_:)``, checking the values the next step would apply with `validate` first (a hand-edited
     /// state file can hold values no member accepts); on error nothing is written.
     package func answerBisect(
-        _ answer: BisectAnswer, validating validate: ([String: OverrideValue?]) throws -> Void
+        _ answer: BisectAnswer, validating validate: ([String: OverrideEdit]) throws -> Void
     ) throws -> BisectSession {
         try writtenSession { session, current, _, now in
             guard let session else { throw BisectError(code: .noSession) }
@@ -100,7 +100,7 @@ extension FileOverrideStore {
 
     /// ``resetBisect()``, checking the values it would restore with `validate` first (a hand-edited state file can
     /// hold values no member accepts); on error nothing is written.
-    package func resetBisect(validating validate: ([String: OverrideValue?]) throws -> Void) throws
+    package func resetBisect(validating validate: ([String: OverrideEdit]) throws -> Void) throws
         -> BisectResetOutcome
     {
         var outcome: BisectResetOutcome?
@@ -108,7 +108,7 @@ extension FileOverrideStore {
             guard let session else { throw BisectError(code: .noSession) }
             let original = session.originalOverrides(at: now)
             try validate(original)
-            let restored = original.compactMapValues { $0 }.filter { current[$0.key] != $0.value }
+            let restored = original.compactMapValues(\.value).filter { current[$0.key] != $0.value }
             outcome = BisectResetOutcome(
                 session: session, restored: restored, drift: session.changedCandidates(in: current, at: now))
             return .remove(original)
@@ -133,8 +133,8 @@ extension FileOverrideStore {
 
     /// What a bisect operation does to the state file, and the changes it makes to the store.
     private enum BisectStep {
-        case write(BisectSession, [String: OverrideValue?])
-        case remove([String: OverrideValue?])
+        case write(BisectSession, [String: OverrideEdit])
+        case remove([String: OverrideEdit])
     }
 
     /// Runs `body` under the store's lock with the session and the overrides, then writes the store (journaled
@@ -165,8 +165,8 @@ extension FileOverrideStore {
                 note.profile = nil
                 note.undoes = nil
                 note.redoes = nil
-                func changed(_ changes: [String: OverrideValue?]) -> OverrideChange {
-                    OverrideChange(changes.filter { current[$0.key] != $0.value }, expiries: candidateExpiries)
+                func changed(_ changes: [String: OverrideEdit]) -> OverrideChange {
+                    OverrideChange(changes.filter { current[$0.key] != $0.value.value }, expiries: candidateExpiries)
                 }
                 switch step {
                 case .write(let next, let changes):

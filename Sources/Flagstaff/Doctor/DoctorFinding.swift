@@ -101,13 +101,13 @@ package enum DoctorSeverity: String, Sendable, Hashable, Comparable, CaseIterabl
 
 /// A store change that repairs a finding.
 package struct DoctorFix: Sendable, Hashable {
-    /// The change to make: key → new value, `nil` to remove the entry.
-    package var changes: [String: OverrideValue?]
+    /// The change to make: key → what to do to its entry.
+    package var changes: [String: OverrideEdit]
     /// What the change does, e.g. `remove the override`.
     package var summary: String
 
     /// Creates a fix.
-    package init(changes: [String: OverrideValue?], summary: String) {
+    package init(changes: [String: OverrideEdit], summary: String) {
         self.changes = changes
         self.summary = summary
     }
@@ -115,6 +115,6 @@ package struct DoctorFix: Sendable, Hashable {
     /// Removes the store entry under `key`.
     /// - Parameter key: the store key.
     package static func removeOverride(_ key: String) -> DoctorFix {
-        DoctorFix(changes: [key: nil], summary: "remove the override")
+        DoctorFix(changes: [key: .remove], summary: "remove the override")
     }
 }

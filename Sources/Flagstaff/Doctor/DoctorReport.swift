@@ -21,8 +21,8 @@ package struct DoctorReport: Sendable, Hashable {
     package var unfixable: [DoctorFinding] { findings.filter { $0.fix == nil } }
 
     /// Every fix as one store change (key → new value, `nil` to remove).
-    package var fixChanges: [String: OverrideValue?] {
-        var changes: [String: OverrideValue?] = [:]
+    package var fixChanges: [String: OverrideEdit] {
+        var changes: [String: OverrideEdit] = [:]
         for finding in findings {
             guard let fix = finding.fix else { continue }
             for (key, value) in fix.changes { changes[key] = value }

@@ -63,7 +63,7 @@ package struct RegistryDoctor {
                         unreadable.map { StoreDoctor.unreadableEntry(key: $0.key, problem: $0.problem) }
                         + report.fixable
                     var changes = report.fixChanges.filter { live[$0.key] != nil }
-                    for entry in unreadable { changes[entry.key] = .some(nil) }
+                    for entry in unreadable { changes[entry.key] = .remove }
                     return OverrideChange(changes)
                 }
             }

@@ -207,14 +207,14 @@ open class AnyFeature: @unchecked Sendable {
     public func setOverrideValue(_ value: OverrideValue, expiresAt: Date?) throws {
         try validate(value)
         guard let registry, registry.contains(self) else { throw RegistryError.notInRegistry(key) }
-        try registry.setOverrideValues([key: value], expiresAt: expiresAt)
+        try registry.setOverrideValues([key: .set(value)], expiresAt: expiresAt)
     }
 
     /// Persists (or, outside a registry, puts in force) a value already known to be valid for this member.
     func writeOverride(_ value: OverrideValue?) throws {
         if let registry {
             guard registry.contains(self) else { throw RegistryError.notInRegistry(key) }
-            try registry.write(OverrideChange([key: value]))
+            try registry.write(OverrideChange([key: OverrideEdit(value)]), policy: .writeEveryValue)
         } else {
             _ = applyStored(value)
             announceObservedChange()

@@ -3,7 +3,7 @@
 /// ```swift
 /// struct AppFeatures: FeatureGroup {
 ///     let blueText = Feature()                                     // key "blueText", default off
-///     let debugLogging = Feature(defaultState: true)
+///     let debugLogging = Feature(default: true)
 ///     let useTabBarNav = Feature(requiresRestart: true)
 ///     let legacyKey = Feature(key: "LEGACY_FLAG")                  // explicit key, no group prefix
 ///     let internalTools = Feature(enabledIn: [.debug, .internal])  // on only in those builds
@@ -22,15 +22,25 @@ public final class Feature: AnyFlag, @unchecked Sendable {
     ///   - key: an explicit store key (no group prefix); `nil` derives it from the property name.
     ///   - label: a display label; `nil` humanises the property name.
     ///   - description: a human description.
-    ///   - defaultState: the value when not overridden.
+    ///   - default: the value when not overridden.
     ///   - requiresRestart: whether a change only takes effect after the app restarts.
     public init(
         key: String? = nil, label: String? = nil, description: String? = nil,
-        defaultState: Bool = false, requiresRestart: Bool = false
+        default defaultState: Bool = false, requiresRestart: Bool = false
     ) {
         self.defaultState = defaultState
         self.enabledIn = nil
         super.init(key: key, label: label, description: description, requiresRestart: requiresRestart)
+    }
+
+    /// Creates a flag with a static default: the earlier spelling of ``init(key:label:description:default:requiresRestart:)``.
+    @available(*, deprecated, renamed: "init(key:label:description:default:requiresRestart:)")
+    public convenience init(
+        key: String? = nil, label: String? = nil, description: String? = nil, defaultState: Bool,
+        requiresRestart: Bool = false
+    ) {
+        self.init(
+            key: key, label: label, description: description, default: defaultState, requiresRestart: requiresRestart)
     }
 
     /// Creates a flag that is on by default only in the given build targets (see `BuildTarget.current`).

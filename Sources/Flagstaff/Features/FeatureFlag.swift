@@ -21,7 +21,7 @@ public struct FeatureFlag: Sendable {
     ) {
         feature = Feature(
             key: key, label: label, description: description,
-            defaultState: wrappedValue, requiresRestart: requiresRestart)
+            default: wrappedValue, requiresRestart: requiresRestart)
     }
 
     /// The effective value.

@@ -11,7 +11,7 @@ package struct ChangeHistory {
 
     /// Undoes the newest change still in force in the registry's store (``FileOverrideStore/undo()``) and
     /// applies the result. The values written back are checked against their members as
-    /// ``AnyFeatureRegistry/setOverrideValues(_:)`` checks them.
+    /// ``AnyFeatureRegistry/setOverrideValues(_:expiresAt:)`` checks them.
     /// - Parameter parameters: the wait for the lock.
     /// - Returns: what was undone.
     /// - Throws: ``HistoryError`` (also when the store is not a file store with a journal), ``InvalidOverrideValue``

@@ -45,7 +45,7 @@ extension FileOverrideStore {
     ///   - validate: throws for changes that may not be written (a registry's check, as `set` makes it).
     package func revert(
         redo: Bool, known: UInt64?, parameters: WriteParameters,
-        validate: ([String: OverrideValue?]) throws -> Void = { _ in }
+        validate: ([String: OverrideEdit]) throws -> Void = { _ in }
     ) throws -> UndoOutcome {
         guard journalOptions != nil else { throw HistoryError(code: .noJournal) }
         var target: HistoryChange?
@@ -70,7 +70,7 @@ extension FileOverrideStore {
                         journaled: plan.target.entries.count, written: plan.target.writtenKeyCount))
             }
             // The first key, in key order, that is no longer as the change left it (found without sorting every key).
-            let moved = plan.expected.compactMap { key, expected in current[key] != expected ? key : nil }
+            let moved = plan.expected.compactMap { key, expected in current[key] != expected.value ? key : nil }
             if let key = moved.min() {
                 let now = current[key].map { "now \($0.summary)" } ?? "now not overridden"
                 let detail: String
@@ -95,7 +95,7 @@ extension FileOverrideStore {
             var expiries: [String: OverrideExpiry] = [:]
             for (key, expiresAt) in plan.expiresAt where changes[key] != nil {
                 if expiresAt <= now {
-                    changes[key] = .some(nil)
+                    changes[key] = .remove
                 } else {
                     expiries[key] = OverrideExpiry(expiresAt: expiresAt, setAt: now)
                 }

@@ -18,10 +18,10 @@ package enum UndoPlanner {
     package struct Plan: Sendable, Equatable {
         /// The change being undone or redone.
         package var target: HistoryChange
-        /// The new values (`nil`: remove).
-        package var changes: [String: OverrideValue?]
-        /// What each key must hold now.
-        package var expected: [String: OverrideValue?]
+        /// What to write to each key.
+        package var changes: [String: OverrideEdit]
+        /// What each key must hold now: the edit the change being stepped over left it with.
+        package var expected: [String: OverrideEdit]
         /// When each key set by ``changes`` expires, for those that had an expiry when the target change was made
         /// (the override before it, for an undo; after it, for a redo).
         package var expiresAt: [String: Date] = [:]
@@ -34,8 +34,9 @@ package enum UndoPlanner {
         let state = replay(history)
         guard let target = history.last(where: { state.applied[$0.id] == true }) else { return nil }
         return Plan(
-            target: target, changes: Dictionary(target.entries.map { ($0.key, $0.old) }) { _, last in last },
-            expected: Dictionary(target.entries.map { ($0.key, $0.new) }) { _, last in last },
+            target: target,
+            changes: Dictionary(target.entries.map { ($0.key, OverrideEdit($0.old)) }) { _, last in last },
+            expected: Dictionary(target.entries.map { ($0.key, OverrideEdit($0.new)) }) { _, last in last },
             expiresAt: Dictionary(
                 target.entries.compactMap { entry in entry.oldExpiresAt.map { (entry.key, $0) } }
             ) { _, last in last })
@@ -48,8 +49,9 @@ package enum UndoPlanner {
         let state = replay(history)
         guard let id = state.redoable.last, let target = history.last(where: { $0.id == id }) else { return nil }
         return Plan(
-            target: target, changes: Dictionary(target.entries.map { ($0.key, $0.new) }) { _, last in last },
-            expected: Dictionary(target.entries.map { ($0.key, $0.old) }) { _, last in last },
+            target: target,
+            changes: Dictionary(target.entries.map { ($0.key, OverrideEdit($0.new)) }) { _, last in last },
+            expected: Dictionary(target.entries.map { ($0.key, OverrideEdit($0.old)) }) { _, last in last },
             expiresAt: Dictionary(
                 target.entries.compactMap { entry in entry.newExpiresAt.map { (entry.key, $0) } }
             ) { _, last in last })

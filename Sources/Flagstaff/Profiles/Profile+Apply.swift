@@ -16,7 +16,7 @@ extension Profile {
     package func apply(
         to registry: AnyFeatureRegistry, replace: Bool = false, parameters: WriteParameters = WriteParameters()
     ) throws -> (
-        changes: [String: OverrideValue?], receipt: WriteReceipt?
+        changes: [String: OverrideEdit], receipt: WriteReceipt?
     ) {
         let changes = self.changes(from: registry.storedOverrides, replace: replace) {
             registry.feature(forKey: $0) != nil
@@ -24,6 +24,6 @@ extension Profile {
         guard !changes.isEmpty else { return ([:], nil) }
         var parameters = parameters
         parameters.note = ChangeAnnotation(origin: .profile, profile: name)
-        return (changes, try registry.writeOverrideValues(changes, parameters: parameters))
+        return (changes, try registry.writeOverrideValues(changes, policy: .writeEveryValue, parameters: parameters))
     }
 }

@@ -29,15 +29,15 @@ package struct Profile: Sendable, Equatable {
     ///   - replace: whether overrides the profile does not mention are removed (those `clearable` picks).
     ///   - clearable: which keys a replace may remove (e.g. the registry's own keys: overrides of keys the
     ///     registry does not declare are kept).
-    /// - Returns: key → new value (`nil`: removed).
+    /// - Returns: key → what to do to it.
     package func changes(
         from current: [String: OverrideValue], replace: Bool, clearable: (String) -> Bool = { _ in true }
-    ) -> [String: OverrideValue?] {
-        var result: [String: OverrideValue?] = [:]
-        for (key, value) in overrides where current[key] != value { result[key] = .some(value) }
-        for key in removals where overrides[key] == nil && current[key] != nil { result[key] = .some(nil) }
+    ) -> [String: OverrideEdit] {
+        var result: [String: OverrideEdit] = [:]
+        for (key, value) in overrides where current[key] != value { result[key] = .set(value) }
+        for key in removals where overrides[key] == nil && current[key] != nil { result[key] = .remove }
         if replace {
-            for key in current.keys where overrides[key] == nil && clearable(key) { result[key] = .some(nil) }
+            for key in current.keys where overrides[key] == nil && clearable(key) { result[key] = .remove }
         }
         return result
     }

@@ -15,29 +15,20 @@ extension AnyFeatureRegistry {
 
     /// Sets several flag overrides in one store write (keys this registry does not declare are stored too).
     /// - Parameter changes: keys and their new overrides (`.featureDefault` removes one).
-    /// - Throws: ``SettingValueError`` when a key names a setting (use ``setOverrideValues(_:)``), or the
+    /// - Throws: ``SettingValueError`` when a key names a setting (use ``setOverrideValues(_:expiresAt:)``), or the
     ///   store's error; on error nothing changes.
     public func setOverrides(_ changes: [String: OverrideState]) throws {
-        try setOverrideValues(changes.mapValues { OverrideValue($0) })
-    }
-
-    /// Sets or removes (`nil`) the overrides of flags and settings in one store write: all or nothing. Each value
-    /// is checked against the member declared under its key (keys this registry does not declare are stored as
-    /// given).
-    /// - Parameter changes: keys and their new values (`"on"`/`"off"` for flags), `nil` to remove.
-    /// - Throws: ``InvalidOverrideValue`` naming the first invalid key (in key order), or the store's error; on
-    ///   error nothing changes.
-    public func setOverrideValues(_ changes: [String: OverrideValue?]) throws {
-        try writeOverrideValues(changes)
+        try setOverrideValues(changes.mapValues { OverrideEdit(OverrideValue($0)) })
     }
 
     /// Checks each value against the member declared under its key, in any order (sorting 100,000 keys costs
     /// more than checking them).
     /// - Throws: ``InvalidOverrideValue`` naming the first invalid key in key order.
-    func validate(_ changes: [String: OverrideValue?]) throws {
+    func validate(_ changes: [String: OverrideEdit]) throws {
         var invalid: InvalidOverrideValue?
-        for (key, value) in changes {
-            guard let value, let member = feature(forKey: key), invalid.map({ key < $0.key }) ?? true else { continue }
+        for (key, edit) in changes {
+            guard case .set(let value) = edit, let member = feature(forKey: key), invalid.map({ key < $0.key }) ?? true
+            else { continue }
             do {
                 try member.validate(value)
             } catch {
@@ -61,7 +52,8 @@ extension AnyFeatureRegistry {
         // The members' keys in byte order (no sort); members sharing a key (a duplicate-key problem) are neighbours.
         var keys: [String] = []
         for key in core.keyTable.featuresInByteOrder().keys where keys.last != key { keys.append(key) }
-        return try write(OverrideChange(sortedKeys: keys, edit: .remove), parameters: parameters)
+        return try write(
+            OverrideChange(sortedKeys: keys, edit: .remove), policy: .writeEveryValue, parameters: parameters)
     }
 
     /// Re-reads the store now and notifies subscribers of any change (the watcher does this on its own
@@ -296,16 +288,19 @@ extension AnyFeatureRegistry {
     /// expiry is measured against.
     package var now: Date { core.wallClock.now() }
 
-    /// Sets overrides that stop applying at `expiresAt` (or permanent ones, for `nil`) in one store write: all or
-    /// nothing, each value checked against the member under its key, as ``setOverrideValues(_:)``. Removals
-    /// (`nil` values) ignore the expiry.
+    /// Sets or removes the overrides of flags and settings in one store write: all or nothing. Each value is
+    /// checked against the member declared under its key (keys this registry does not declare are stored as
+    /// given). Values set stop applying at `expiresAt`, or are permanent (`nil`); removals ignore the expiry.
+    ///
+    ///     try registry.setOverrideValues(["blueText": .set(.on), "maxItems": .remove])
     /// - Parameters:
-    ///   - changes: keys and their new values, `nil` to remove.
+    ///   - edits: keys and what to do to each (`"on"`/`"off"` for flags).
     ///   - expiresAt: when the overrides set stop applying; must be later than ``now``.
-    /// - Throws: ``InvalidOverrideValue`` for an invalid value or an expiry not in the future, or the store's
-    ///   error (also when the store keeps no expiry times); on error nothing changes.
-    public func setOverrideValues(_ changes: [String: OverrideValue?], expiresAt: Date?) throws {
-        try writeOverrideValues(changes, expiresAt: expiresAt)
+    /// - Throws: ``InvalidOverrideValue`` naming the first invalid key (in key order), or an expiry not in the
+    ///   future; or the store's error (also when the store keeps no expiry times); on error nothing changes.
+    public func setOverrideValues(_ edits: [String: OverrideEdit], expiresAt: Date? = nil) throws {
+        // The app names each key: every value is written as asked, even one its declaration already gives.
+        try writeOverrideValues(edits, expiresAt: expiresAt, policy: .writeEveryValue)
     }
 
     /// Checks values and an expiry as ``setOverrideValues(_:expiresAt:)`` does, then writes them through
@@ -314,7 +309,7 @@ extension AnyFeatureRegistry {
     /// - Throws: as ``setOverrideValues(_:expiresAt:)``.
     @discardableResult
     package func writeOverrideValues(
-        _ changes: [String: OverrideValue?], expiresAt: Date? = nil, policy: OverrideWritePolicy = .writeEveryValue,
+        _ changes: [String: OverrideEdit], expiresAt: Date? = nil, policy: OverrideWritePolicy,
         parameters: WriteParameters = WriteParameters()
     ) throws -> WriteReceipt {
         var change = OverrideChange(changes)

@@ -33,7 +33,7 @@ extension AnyFeatureRegistry {
 
     /// Writes a change in one store write (one undo step), serialised with every other write, then applies the new
     /// contents and notifies subscribers. Values are not checked here: callers check them against their members
-    /// first (``setOverrideValues(_:)``), or know them valid (on/off for the console's flags).
+    /// first (``setOverrideValues(_:expiresAt:)``), or know them valid (on/off for the console's flags).
     /// - Parameters:
     ///   - change: the keys and what to do to each.
     ///   - policy: whether members whose declaration already gives them the value asked get an override anyway.
@@ -44,7 +44,7 @@ extension AnyFeatureRegistry {
     /// - Throws: the store's error (kept as ``storeError``); on error nothing changes.
     @discardableResult
     package func write(
-        _ change: OverrideChange, policy: OverrideWritePolicy = .writeEveryValue, members: WrittenMembers? = nil,
+        _ change: OverrideChange, policy: OverrideWritePolicy, members: WrittenMembers? = nil,
         parameters: WriteParameters = WriteParameters()
     ) throws -> WriteReceipt {
         try mutate { mutation in
@@ -93,7 +93,7 @@ extension AnyFeatureRegistry {
         let ignored = core.state.withLock { $0.valueProblems.isEmpty ? nil : $0.storeSnapshot.overrides }
         var cursor = members?.cursor(from: nil)
         var keys: [String] = []
-        var edits: [OverrideChange.Edit] = []
+        var edits: [OverrideEdit] = []
         keys.reserveCapacity(change.count)
         edits.reserveCapacity(change.count)
         var skipped = 0
@@ -138,27 +138,28 @@ extension AnyFeatureRegistry {
         _ = core.keyTable.featuresInByteOrder()
     }
 
-    /// Gives every member of `members` the on/off value `value`, or removes their overrides (`nil`), in one store
-    /// write (one undo step), skipping those whose declaration already gives them the value
-    /// (``OverrideWritePolicy/skipDefaults``).
+    /// Gives every member of `members` the on/off value of `edit`, or removes their overrides, in one store write
+    /// (one undo step), with `policy` (the console's marked members: ``OverrideWritePolicy/skipDefaults``).
     ///
     /// The members are taken in the byte order of their keys (sorted once per member list and kept), so the
     /// change needs no sort and is applied to these members without looking a key up. `on`/`off` must only be
     /// given to on/off members (flags and Boolean settings, which all accept them); the caller checked that (this
     /// is not checked again). Ordinals this registry does not have are ignored.
     /// - Parameters:
-    ///   - value: `.on`, `.off`, or `nil` to remove the overrides.
+    ///   - edit: `.set(.on)`, `.set(.off)`, or `.remove`.
     ///   - members: members by ``AnyFeature/registryOrdinal``.
+    ///   - policy: whether members whose declaration already gives them the value get an override anyway.
     /// - Returns: what changed, and how many members were skipped.
     /// - Throws: the store's error; on error nothing changes.
     @discardableResult
     package func writeOnOffValue(
-        _ value: OverrideValue?, toMembers members: MemberSet, parameters: WriteParameters = WriteParameters()
+        _ edit: OverrideEdit, toMembers members: MemberSet, policy: OverrideWritePolicy,
+        parameters: WriteParameters = WriteParameters()
     ) throws -> WriteReceipt {
-        assert(value == nil || value == .on || value == .off, "not an on/off change")
+        assert(edit == .remove || edit == .set(.on) || edit == .set(.off), "not an on/off change")
         let written = WrittenMembers(members, of: core.keyTable.featuresInByteOrder())
         return try write(
-            OverrideChange(sortedKeys: written.keys, edit: OverrideChange.Edit(value)), policy: .skipDefaults,
+            OverrideChange(sortedKeys: written.keys, edit: edit), policy: policy,
             members: written, parameters: parameters)
     }
 }
@@ -222,7 +223,7 @@ package struct WrittenMembers: Sendable {
 
 /// The app's writes: ``AnyFlag/override`` and ``Setting/overriddenValue`` set from app code (a SwiftUI `Toggle` on
 /// the main thread) are put in force in memory at once and written to the store on the registry's write queue, in
-/// order, a burst in one write (``PendingAppWrites``). The throwing API (``setOverrideValues(_:)`` and the rest, what
+/// order, a burst in one write (``PendingAppWrites``). The throwing API (``setOverrideValues(_:expiresAt:)`` and the rest, what
 /// the console and the command-line tool call) writes at once and throws the store's error.
 extension AnyFeatureRegistry {
     /// Waits until every override set so far through ``AnyFlag/override`` or ``Setting/overriddenValue`` is in the

@@ -46,7 +46,7 @@ struct PendingAppWrites: Sendable {
     mutating func record(key: String, value: OverrideValue?, time: Date) {
         lastSequence += 1
         latest[key] = (value, lastSequence)
-        steps.append(OverrideChange.JournalStep(key: key, value: value, time: time))
+        steps.append(OverrideChange.JournalStep(key: key, edit: OverrideEdit(value), time: time))
     }
 
     /// `snapshot` with the values of ``latest`` on top (a value set by the app is permanent: it has no expiry).
@@ -67,9 +67,9 @@ struct PendingAppWrites: Sendable {
     /// ``OverrideChange/journalSteps``, with the number of the last call; `nil` when there is none.
     mutating func takeBatch() -> (change: OverrideChange, through: UInt64)? {
         guard !steps.isEmpty else { return nil }
-        var values: [String: OverrideValue?] = [:]
-        for step in steps { values.updateValue(step.value, forKey: step.key) }
-        var change = OverrideChange(values)
+        var edits: [String: OverrideEdit] = [:]
+        for step in steps { edits[step.key] = step.edit }
+        var change = OverrideChange(edits)
         change.journalSteps = steps
         steps = []
         return (change, lastSequence)

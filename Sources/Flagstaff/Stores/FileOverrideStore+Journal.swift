@@ -68,18 +68,19 @@ extension FileOverrideStore {
     static func changes(of steps: [OverrideChange.JournalStep], from contents: StoreSnapshot) -> [(
         change: StoreSnapshot.ValueChange, time: Date
     )] {
-        var current: [String: OverrideValue?] = [:]
+        // The last call's edit of each key seen so far.
+        var last: [String: OverrideEdit] = [:]
         var result: [(change: StoreSnapshot.ValueChange, time: Date)] = []
         result.reserveCapacity(steps.count)
         for step in steps {
-            var entry = StoreSnapshot.ValueChange(key: step.key, old: nil, new: step.value)
-            if let known = current[step.key] {
-                entry.old = known
+            var entry = StoreSnapshot.ValueChange(key: step.key, old: nil, new: step.edit.value)
+            if let edit = last[step.key] {
+                entry.old = edit.value
             } else {
                 entry.old = contents.overrides[step.key]
                 entry.oldExpiresAt = entry.old == nil ? nil : contents.expiries[step.key]?.expiresAt
             }
-            current[step.key] = .some(step.value)
+            last[step.key] = step.edit
             if entry.changesSomething { result.append((entry, step.time)) }
         }
         return result

@@ -20,7 +20,7 @@ public protocol OverrideStore: Sendable {
     /// get the expiry `change` lists for them (or become permanent), and overrides that have expired by the
     /// store's clock are removed. This is the store's only write: one key or 100,000, with or without expiry.
     ///
-    /// A dictionary literal is a change: `try store.write(["blueText": .on, "maxItems": nil])`.
+    /// A dictionary literal is a change: `try store.write(["blueText": .set(.on), "maxItems": .remove])`.
     /// - Parameter change: the keys and what to do to each.
     /// - Returns: every override after the change, with their expiries.
     /// - Throws: an error naming the store and the reason; nothing is written on error. A store that keeps no

@@ -27,7 +27,7 @@ public struct StoreSnapshot: Sendable, Equatable {
     /// The change that removes the overrides expired at `date` (empty when none has).
     package func removalOfExpired(at date: Date) -> OverrideChange {
         guard !expiries.isEmpty else { return OverrideChange([:]) }
-        return OverrideChange(Dictionary(uniqueKeysWithValues: expiredKeys(at: date).map { ($0, nil) }))
+        return OverrideChange(Dictionary(uniqueKeysWithValues: expiredKeys(at: date).map { ($0, OverrideEdit.remove) }))
     }
 
     /// Applies a change as a store does (a key set gets the expiry the change lists for it, or none; a key removed

@@ -56,16 +56,17 @@ struct ImportCommand: ParsableCommand {
             let fix = unknown.isEmpty ? "fix the file" : "fix the file, or pass --allow-unknown to keep unknown keys"
             throw CLIFailure.runtime((lines + ["nothing was imported; \(fix)"]).joined(separator: "\n"))
         }
-        var changes: [String: OverrideValue?] = [:]
+        var changes: [String: OverrideEdit] = [:]
         if replace {
-            for feature in registry.allFeatures { changes[feature.key] = .some(nil) }
+            for feature in registry.allFeatures { changes[feature.key] = .remove }
         }
-        for key in contents.removals { changes[key] = .some(nil) }
-        for (key, value) in contents.overrides { changes[key] = value }
+        for key in contents.removals { changes[key] = .remove }
+        for (key, value) in contents.overrides { changes[key] = .set(value) }
         let before = registry.storedOverrides
         let restartValues = registry.allFeatures.filter(\.requiresRestart).map { ($0, $0.currentValue) }
         do {
-            let receipt = try registry.writeOverrideValues(changes, parameters: WriteParameters(origin: .import))
+            let receipt = try registry.writeOverrideValues(
+                changes, policy: .writeEveryValue, parameters: WriteParameters(origin: .import))
             JournalNote.report(receipt.journalError)
         } catch {
             throw CLIFailure.runtime("\(error)")

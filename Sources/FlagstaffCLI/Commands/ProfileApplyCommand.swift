@@ -26,7 +26,7 @@ struct ProfileApplyCommand: ParsableCommand {
         let (registry, profile, unknown) = try options.openProfile(name)
         let before = registry.storedOverrides
         let restartValues = registry.allFeatures.filter(\.requiresRestart).map { ($0, $0.currentValue) }
-        let changes: [String: OverrideValue?]
+        let changes: [String: OverrideEdit]
         do {
             let applied = try profile.apply(to: registry, replace: replace)
             changes = applied.changes

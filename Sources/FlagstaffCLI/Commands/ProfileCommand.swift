@@ -57,7 +57,7 @@ struct ProfileOptions: ParsableArguments {
     /// Prints the changes of applying profile `name` (JSON, or one line each, then `whenNothing` as a note if
     /// there are none) and notes the unknown keys.
     func report(
-        _ name: String, replace: Bool, changes: [String: OverrideValue?], current: [String: OverrideValue],
+        _ name: String, replace: Bool, changes: [String: OverrideEdit], current: [String: OverrideValue],
         unknown: [String], whenNothing: String? = nil
     ) {
         if json {
@@ -104,16 +104,16 @@ struct ProfileOptions: ParsableArguments {
     }
 
     /// Prints changes as `key: from → to` lines.
-    static func printChanges(_ changes: [String: OverrideValue?], current: [String: OverrideValue]) {
+    static func printChanges(_ changes: [String: OverrideEdit], current: [String: OverrideValue]) {
         for key in changes.keys.sorted() {
             StandardStreams.out(
-                "\(TerminalText.safe(key)): \(HistoryOutput.text(current[key])) → \(HistoryOutput.text(changes[key] ?? nil))"
+                "\(TerminalText.safe(key)): \(HistoryOutput.text(current[key])) → \(HistoryOutput.text(changes[key]?.value))"
             )
         }
     }
 
     /// Changes as the JSON array of ``HistoryOutput/changesJSON(_:)``.
-    static func changesJSON(_ changes: [String: OverrideValue?], current: [String: OverrideValue]) -> String {
-        HistoryOutput.changesJSON(changes.keys.sorted().map { ($0, current[$0], changes[$0] ?? nil) })
+    static func changesJSON(_ changes: [String: OverrideEdit], current: [String: OverrideValue]) -> String {
+        HistoryOutput.changesJSON(changes.keys.sorted().map { ($0, current[$0], changes[$0]?.value) })
     }
 }

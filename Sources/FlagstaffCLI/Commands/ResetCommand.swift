@@ -64,8 +64,8 @@ struct ResetCommand: ParsableCommand {
                     try registry.resetAllOverrides(parameters: parameters)
                 } else {
                     try registry.writeOverrideValues(
-                        Dictionary(features.map { ($0.key, OverrideValue?.none) }, uniquingKeysWith: { a, _ in a }),
-                        parameters: parameters)
+                        Dictionary(features.map { ($0.key, OverrideEdit.remove) }, uniquingKeysWith: { a, _ in a }),
+                        policy: .writeEveryValue, parameters: parameters)
                 }
             JournalNote.report(receipt.journalError)
         } catch {
@@ -85,7 +85,7 @@ struct ResetCommand: ParsableCommand {
         if json {
             StandardStreams.out(
                 #"{"changes":"#
-                    + HistoryOutput.changesJSON(reset.map { ($0.key, stored[$0.key], OverrideValue?.none) })
+                    + HistoryOutput.changesJSON(reset.map { ($0.key, stored[$0.key], nil) })
                     + #","matched":\#(features.count)}"#)
         } else if reset.isEmpty {
             StandardStreams.out("nothing to reset")

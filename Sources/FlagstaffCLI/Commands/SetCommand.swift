@@ -107,7 +107,7 @@ struct SetCommand: ParsableCommand {
             try match.map { try BulkSetPlan.matching($0, value: arguments[0], in: registry, asJSON: json) }
             ?? BulkSetPlan.pairs(arguments, in: registry, asJSON: json)
         let expiresAt = try ExpiryArgument.deadline(duration: duration, until: until, now: registry.now)
-        if expiresAt != nil, plan.changes.values.allSatisfy({ $0 == nil }) {
+        if expiresAt != nil, plan.changes.values.allSatisfy({ $0 == .remove }) {
             throw CLIFailure.usage(
                 "--\(duration != nil ? "for" : "until"): every VALUE is 'default', which removes the override; an expiry applies to values set"
             )
@@ -233,8 +233,8 @@ enum ValueArgument {
 struct BulkSetPlan {
     /// The members set, in the order given (pairs) or in key order (`--match`).
     var members: [AnyFeature]
-    /// key → new value (`nil`: remove the override).
-    var changes: [String: OverrideValue?]
+    /// key → what to do to its override.
+    var changes: [String: OverrideEdit]
     /// Members `--match` found that VALUE does not fit, in key order, with the reason.
     var skipped: [(key: String, reason: String)] = []
 
@@ -250,11 +250,11 @@ struct BulkSetPlan {
         if !asJSON, zip(features, pairs).filter({ $0.0.settingType == .json && $0.1.1 == "@-" }).count > 1 {
             throw CLIFailure.usage("'@-' (standard input) is given as more than one VALUE; it can be read once")
         }
-        var changes: [String: OverrideValue?] = [:]
+        var changes: [String: OverrideEdit] = [:]
         var refusals: [String] = []
         for (feature, (_, text)) in zip(features, pairs) {
             do {
-                changes[feature.key] = try ValueArgument.parse(text, for: feature, asJSON: asJSON)
+                changes[feature.key] = OverrideEdit(try ValueArgument.parse(text, for: feature, asJSON: asJSON))
             } catch let failure as CLIFailure where failure.status == .usage && pairs.count > 1 {
                 refusals.append(failure.message)
             }
@@ -286,7 +286,7 @@ struct BulkSetPlan {
                 continue
             }
             do {
-                plan.changes[feature.key] = try ValueArgument.read(text, for: feature, asJSON: asJSON)
+                plan.changes[feature.key] = OverrideEdit(try ValueArgument.read(text, for: feature, asJSON: asJSON))
                 plan.members.append(feature)
             } catch let invalid as ValueArgument.InvalidValue {
                 plan.skipped.append((feature.key, "\(feature.settingType.name): \(invalid.reason)"))

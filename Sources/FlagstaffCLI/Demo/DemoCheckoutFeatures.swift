@@ -4,7 +4,7 @@ import Flagstaff
 struct DemoCheckoutFeatures: FeatureGroup {
     let groupOptions = GroupOptions(label: "Checkout", description: "Paying for an order")
     let expressPay = Feature(description: "Offer one-tap payment with the platform wallet")
-    let savedCards = Feature(description: "Let customers pick a card saved on their account", defaultState: true)
+    let savedCards = Feature(description: "Let customers pick a card saved on their account", default: true)
     let newAddressForm = Feature(
         label: "New Address Form", description: "The redesigned address form with postcode lookup")
     let oneTapReorder = Feature(

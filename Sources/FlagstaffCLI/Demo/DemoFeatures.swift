@@ -20,7 +20,7 @@ struct DemoFeatures: FeatureGroup {
     static let displayName = "Moments demo"
 
     let blueText = Feature(description: "Draw body text in blue, to check that styling overrides reach every screen")
-    let debugLogging = Feature(description: "Write debug-level messages to the app log", defaultState: true)
+    let debugLogging = Feature(description: "Write debug-level messages to the app log", default: true)
     let useTabBarNav = Feature(
         label: "Use Tab Bar Navigation",
         description: "Replace the side menu with a tab bar; the navigation stack is built at launch",

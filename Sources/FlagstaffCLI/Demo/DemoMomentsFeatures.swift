@@ -10,7 +10,7 @@ struct DemoMomentsFeatures: FeatureGroup {
         requiresRestart: true)
     let isRoundedAvatar: RemoteFeature
     let showCommentCount = Feature(
-        description: "Show the number of comments next to the comment button", defaultState: true)
+        description: "Show the number of comments next to the comment button", default: true)
     let autoplayVideos = Feature(description: "Play videos muted when they scroll into view")
     let translateCaptions = Feature(description: "Offer a Translate button on captions written in another language")
 
@@ -18,7 +18,7 @@ struct DemoMomentsFeatures: FeatureGroup {
     /// - Parameter remoteConfig: the remote config `isRoundedAvatar` reads (remote key `isRoundedAvatar`).
     init(remoteConfig: RemoteConfig) {
         isRoundedAvatar = RemoteFeature(
-            remoteKey: "isRoundedAvatar", defaultState: false, label: "Rounded Avatar",
+            remoteKey: "isRoundedAvatar", default: false, label: "Rounded Avatar",
             description: "Draw authors' avatars as circles instead of rounded squares (remote config isRoundedAvatar)",
             config: remoteConfig)
     }

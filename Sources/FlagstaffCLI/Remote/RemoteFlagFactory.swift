@@ -7,7 +7,7 @@ enum RemoteFlagFactory {
     /// to the entry's `default`.
     static func make(_ flag: RegistryManifest.Flag, config: RemoteConfig) -> AnyFeature {
         RemoteFeature(
-            key: flag.key, remoteKey: flag.remoteKey ?? flag.key, defaultState: flag.default,
+            key: flag.key, remoteKey: flag.remoteKey ?? flag.key, default: flag.default,
             label: flag.label, description: flag.description, requiresRestart: flag.requiresRestart,
             config: config)
     }

@@ -144,7 +144,7 @@ extension ConsoleLayout {
         var facts = [type]
         if let unsaved = context.state.unsavedChange(for: feature) {
             facts.insert(
-                (unsaved.overrideValue.map { "saving " + shown($0) } ?? "resetting") + " (not saved yet)", at: 0)
+                (unsaved.value.map { "saving " + shown($0) } ?? "resetting") + " (not saved yet)", at: 0)
         }
         if let override = setting.override { facts.append("overridden " + shown(override)) }
         if feature.requiresRestart { facts.append("\(g.restart) requires restart") }

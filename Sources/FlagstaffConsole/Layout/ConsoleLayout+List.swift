@@ -113,7 +113,7 @@ extension ConsoleLayout {
         }
         if let unsaved = context.state.unsavedChange(for: feature) {
             buffer.put(
-                unsaved == .removed ? "resetting" : "saving", row: row, column: columns.source,
+                unsaved == .remove ? "resetting" : "saving", row: row, column: columns.source,
                 style: context.theme.warning, maxWidth: 11)
         } else if let unsaved = context.state.unsavedOverride(for: feature) {
             // A write not saved yet (at once, unless another process holds the store's lock): what it will set.

@@ -67,7 +67,7 @@ extension ConsoleLayout {
                 truncate(profileValueText(value, context), to: columns.source - columns.value - 1, context), row: row,
                 column: columns.value, style: style)
         }
-        if context.state.pendingWrites.lazy.compactMap({ $0.change(forKey: key, ordinal: nil) }).last == .removed {
+        if context.state.pendingWrites.lazy.compactMap({ $0.change(forKey: key, ordinal: nil) }).last == .remove {
             buffer.put("resetting", row: row, column: columns.source, style: context.theme.warning, maxWidth: 11)
         } else {
             buffer.put("orphan", row: row, column: columns.source, style: style, maxWidth: 11)

@@ -35,7 +35,7 @@ package enum ProfileCatalog {
             }
             func diff(replace: Bool) -> [ProfileChange] {
                 profile.changes(from: current, replace: replace, clearable: declared).map { key, new in
-                    ProfileChange(key: key, old: current[key], new: new)
+                    ProfileChange(key: key, old: current[key], new: new.value)
                 }.sorted { $0.key < $1.key }
             }
             return ProfileSummary(

@@ -8,7 +8,7 @@ import Foundation
 /// once when the store's lock is free, otherwise in the background, so a lock held by another process never
 /// blocks the loop). The registry's change callback posts the changed keys to the ``inbox``, where they merge with
 /// the keys each saved write wrote; they reach the state as one ``ConsoleEvent/flagsChanged(_:)`` with the counts
-/// and the changed flags, read once. Each write comes back as ``ConsoleEvent/storeWriteSaved(skippedAtDefault:)``
+/// and the changed flags, read once. Each write comes back as ``ConsoleEvent/storeWriteSaved``
 /// or ``ConsoleEvent/storeWriteFailed(_:)`` (in order), and while one waits for the lock as
 /// ``ConsoleEvent/storeLocked(holder:waited:)``; a finished remote refresh comes back as
 /// ``ConsoleEvent/remoteSourcesRefreshed(_:)``; a suspend as the terminal's size when the process continues.

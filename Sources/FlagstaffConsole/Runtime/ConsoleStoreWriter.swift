@@ -108,8 +108,6 @@ package final class ConsoleStoreWriter: Sendable {
     private struct Written {
         /// The keys written (their stored entries may have changed without their values).
         var keys: ChangedFlags
-        /// Members left without an override because their declaration already gives them the value.
-        var skippedAtDefault = 0
         /// For an undo or a redo, what it did or why it did nothing (a refusal changes nothing and counts as saved).
         var step: HistoryStep?
         /// Why the change was saved without its journal lines, or `nil`.
@@ -118,17 +116,24 @@ package final class ConsoleStoreWriter: Sendable {
 
     /// Performs one change through the registry (which reports the changed flags): every call the console makes
     /// into the core's write API.
+    ///
+    /// Every write QA makes here is stored as asked (``OverrideWritePolicy/writeEveryValue``), one flag as every
+    /// marked one: `x` forces OFF (docs/console.md), so `x` on a flag that is off by default stores an override and
+    /// shows it, whether the flag was selected or marked with others, and the store file is the same either way.
     private func write(_ change: StoreWrite, parameters: WriteParameters) throws -> Written {
         switch change {
         case .values(let changes, let expiresIn):
             let receipt = try registry.writeOverrideValues(
-                changes, expiresAt: expiresIn.map { registry.now.addingTimeInterval($0) }, parameters: parameters)
-            return Written(keys: ChangedFlags(changes.keys), journalError: receipt.journalError)
-        case .members(let members, let value):
-            let receipt = try registry.writeOnOffValue(value, toMembers: members, parameters: parameters)
+                changes, expiresAt: expiresIn.map { registry.now.addingTimeInterval($0) }, policy: .writeEveryValue,
+                parameters: parameters)
+            return Written(
+                keys: ChangedFlags(changes.keys), journalError: receipt.journalError)
+        case .members(let members, let edit):
+            let receipt = try registry.writeOnOffValue(
+                edit, toMembers: members, policy: .writeEveryValue, parameters: parameters)
             let keys = members.count > ConsoleFeed.listedChangeLimit ? .many : ChangedFlags(self.keys(of: change))
             return Written(
-                keys: keys, skippedAtDefault: receipt.skippedAtDefault, journalError: receipt.journalError)
+                keys: keys, journalError: receipt.journalError)
         case .resetAll:
             let receipt = try registry.resetAllOverrides(parameters: parameters)
             return Written(keys: .many, journalError: receipt.journalError)
@@ -217,7 +222,7 @@ package final class ConsoleStoreWriter: Sendable {
 
     /// The events of a saved write: saved, then the journal's failure if its line could not be written.
     private func saved(_ written: Written) -> [ConsoleEvent] {
-        let saved = ConsoleEvent.storeWriteSaved(skippedAtDefault: written.skippedAtDefault)
+        let saved = ConsoleEvent.storeWriteSaved
         guard let problem = written.journalError.map(Self.journalText) else { return [saved] }
         return [saved, .journalNotWritten(problem)]
     }

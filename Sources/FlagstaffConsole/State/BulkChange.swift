@@ -43,25 +43,17 @@ package struct BulkChange: Sendable, Equatable {
         }
     }
 
-    /// The footer once the change is saved: `Forced OFF 12 marked flags (3 already off by default) · 2 settings
-    /// skipped (not on/off) · u undoes it`. Members the write left at their default (their declaration already
-    /// gives them the value) are not counted as forced; when that is all of them nothing was written, and there is
-    /// nothing to undo.
-    /// - Parameters:
-    ///   - skippedAtDefault: how many members the write left at their default.
-    ///   - dot: the separator, with its spaces.
-    package func savedMessage(skippedAtDefault: Int, dot: String) -> String {
-        let forced = max(0, targets.members.count - skippedAtDefault)
-        let noun = forced == 1 ? "flag" : "flags"
+    /// The footer once the change is saved: `Forced OFF 12 marked flags · 2 settings skipped (not on/off) · u undoes
+    /// it`. Every marked on/off member is forced, as `o`/`x` force one flag (an override even where the flag's
+    /// default already gives the value).
+    /// - Parameter dot: the separator, with its spaces.
+    package func savedMessage(dot: String) -> String {
+        let count = targets.members.count
+        let noun = count == 1 ? "flag" : "flags"
         let word = kind == .forceOn ? "ON" : "OFF"
         let skipped = skippedNote.map { dot + $0 } ?? ""
-        if forced == 0, skippedAtDefault > 0 {
-            let flags = skippedAtDefault == 1 ? "marked flag is" : "\(skippedAtDefault) marked flags are"
-            return "Nothing forced \(word): the \(flags) already \(word.lowercased()) by default" + skipped
-        }
-        var message =
-            kind == .reset ? "Reset \(forced) marked \(noun) to the default" : "Forced \(word) \(forced) marked \(noun)"
-        if skippedAtDefault > 0 { message += " (\(skippedAtDefault) already \(word.lowercased()) by default)" }
+        let message =
+            kind == .reset ? "Reset \(count) marked \(noun) to the default" : "Forced \(word) \(count) marked \(noun)"
         return message + skipped + dot + "u undoes it"
     }
 

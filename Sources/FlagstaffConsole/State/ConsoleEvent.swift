@@ -54,9 +54,8 @@ package enum ConsoleEvent: Sendable {
     /// A profile was saved or deleted (``ConsoleEffect/saveProfile(name:)``, ``ConsoleEffect/deleteProfile(name:)``),
     /// or could not be: what was done (or why not), and the folder read again.
     case profilesChanged(message: String, listing: ProfileListing)
-    /// The oldest pending store write (``ConsoleState/pendingWrites``) was saved; `skippedAtDefault` of the members
-    /// it named got no override because their declaration already gives them the value (a change to marked flags).
-    case storeWriteSaved(skippedAtDefault: Int)
+    /// The oldest pending store write (``ConsoleState/pendingWrites``) was saved.
+    case storeWriteSaved
     /// The oldest pending store write failed and was dropped; the change was not applied.
     case storeWriteFailed(String)
     /// The write just saved (reported by ``storeWriteSaved`` before this) could not be journaled: the journal and

@@ -97,5 +97,5 @@ package struct RestartPrompt: Sendable, Equatable {
     /// The restart-requiring flags whose value differs from launch, old → new.
     package var changes: [PendingRestart]
     /// The overrides that put those flags back (see ``ConsoleState/undoOverrides(_:)``).
-    package var undo: [String: OverrideValue?]
+    package var undo: [String: OverrideEdit]
 }

@@ -36,7 +36,7 @@ extension ConsoleState {
             return setSelected(on ? .enabled : .disabled)
         case .reset:
             if let flag = selectedFlag, flag.setting != nil {
-                return write(.values([flag.key: nil]), note: Self.changeNote(flag, to: nil))
+                return write(.values([flag.key: .remove]), note: Self.changeNote(flag, to: nil))
             }
             return setSelected(.featureDefault)
         case .flip:
@@ -117,7 +117,7 @@ extension ConsoleState {
         }
         let value = OverrideValue(state)
         let note = selectedFlag.map { Self.changeNote($0, to: value) } ?? "Removed the override of \(key)"
-        return write(.values([key: value]), note: note)
+        return write(.values([key: OverrideEdit(value)]), note: note)
     }
 
     mutating func setQuery(_ newQuery: String) {

@@ -32,7 +32,7 @@ extension ConsoleState {
     mutating func forceSetting(
         _ flag: ConsoleFlag, _ setting: ConsoleSetting, key: String, value: OverrideValue
     ) -> [ConsoleEffect] {
-        if setting.isBoolean { return write(.values([flag.key: value]), note: Self.changeNote(flag, to: value)) }
+        if setting.isBoolean { return write(.values([flag.key: .set(value)]), note: Self.changeNote(flag, to: value)) }
         statusMessage =
             "\(key) forces flags only; \(flag.label) is \(Self.typeName(setting)) setting: " + editKeysHint(setting)
         return []
@@ -46,7 +46,7 @@ extension ConsoleState {
             // Cycling a choice onto the value the setting has without an override resets it: no override equal
             // to its default.
             let stored = !setting.isBoolean && next == setting.valueWithoutOverride ? nil : next
-            return write(.values([flag.key: stored]), note: Self.changeNote(flag, to: next))
+            return write(.values([flag.key: OverrideEdit(stored)]), note: Self.changeNote(flag, to: next))
         }
         statusMessage =
             "Space flips flags and cycles choices; \(flag.label) is \(Self.typeName(setting)) setting: "
@@ -73,14 +73,16 @@ extension ConsoleState {
             guard picker.choices.indices.contains(picker.selected) else { return [] }
             let value = OverrideValue(string: picker.choices[picker.selected])
             return write(
-                .values([picker.key: value]), note: flag(forKey: picker.key).map { Self.changeNote($0, to: value) })
+                .values([picker.key: .set(value)]),
+                note: flag(forKey: picker.key).map { Self.changeNote($0, to: value) })
         }
         guard let editor else { return [] }
         switch editor.result {
         case .success(let value):
             mode = .list
             return write(
-                .values([editor.key: value]), note: flag(forKey: editor.key).map { Self.changeNote($0, to: value) })
+                .values([editor.key: .set(value)]),
+                note: flag(forKey: editor.key).map { Self.changeNote($0, to: value) })
         case .failure:
             return []  // the editor stays open; its line already says why the value is not valid
         }
@@ -110,7 +112,7 @@ extension ConsoleState {
                     statusMessage = "\(flag.label) unchanged"
                     return []
                 }
-                return write(.values([key: value]), note: Self.changeNote(flag, to: value))
+                return write(.values([key: .set(value)]), note: Self.changeNote(flag, to: value))
             } catch {
                 mode = .editRejected(RejectedEdit(key: key, text: text, reason: error.reason))
                 return []

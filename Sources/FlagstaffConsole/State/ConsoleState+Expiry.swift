@@ -67,7 +67,7 @@ extension ConsoleState {
             statusMessage =
                 choice.interval == nil
                 ? "\(menu.key): the override no longer expires" : "\(menu.key): the override expires in \(choice.label)"
-            return write(.values([menu.key: menu.value], expiresIn: choice.interval))
+            return write(.values([menu.key: .set(menu.value)], expiresIn: choice.interval))
         case .close:
             closeExpiryMenu()
         }

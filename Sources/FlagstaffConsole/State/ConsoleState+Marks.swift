@@ -100,7 +100,9 @@ extension ConsoleState {
     /// default get no override and are not counted as changed).
     private mutating func applyBulk(_ change: BulkChange) -> [ConsoleEffect] {
         // Checked as it was built: `on`/`off` only for on/off members, or removals.
-        write(.members(change.targets.members, value: change.value), savedNote: .bulk(change, dot: " \(glyphs.dot) "))
+        write(
+            .members(change.targets.members, edit: OverrideEdit(change.value)),
+            savedNote: .bulk(change, dot: " \(glyphs.dot) "))
     }
 }
 

@@ -144,7 +144,7 @@ extension ConsoleState {
         }
         statusMessage =
             "Profile \(entry.name) \(how): \(changes.count) change\(changes.count == 1 ? "" : "s")"
-        let values = Dictionary(changes.map { ($0.key, $0.new) }, uniquingKeysWith: { first, _ in first })
+        let values = Dictionary(changes.map { ($0.key, OverrideEdit($0.new)) }, uniquingKeysWith: { first, _ in first })
         return write(.profile(profile, replace: picker.replace, changes: values))
     }
 

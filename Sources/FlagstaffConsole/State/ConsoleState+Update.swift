@@ -93,9 +93,9 @@ extension ConsoleState {
         case .historyLoaded(let contents):
             showHistory(contents)
             return [.repaint]
-        case .storeWriteSaved(let skippedAtDefault):
+        case .storeWriteSaved:
             // Every action answers in the footer: a change says what it changed.
-            if let note = finishOldestWrite(), statusMessage == nil { statusMessage = note.text(skippedAtDefault) }
+            if let note = finishOldestWrite(), statusMessage == nil { statusMessage = note.text }
             // Removing an orphan or an expired entry changes no flag, so no change event rebuilds the scope.
             if showsStale { rebuildRows() }
             return withRepaint(quitIfSaved())
@@ -235,8 +235,8 @@ extension ConsoleState {
     /// when that does not give the launch value (the launch is older than this session, or the default changed),
     /// no override if that gives it, else an override forcing it. For a typed setting the same.
     /// - Parameter flags: the restart-requiring flags whose value differs from launch, as read when quitting.
-    func undoOverrides(_ flags: [ConsoleFlag]) -> [String: OverrideValue?] {
-        var changes: [String: OverrideValue?] = [:]
+    func undoOverrides(_ flags: [ConsoleFlag]) -> [String: OverrideEdit] {
+        var changes: [String: OverrideEdit] = [:]
         for flag in flags {
             let opening = openingOverrides[flag.key]
             if let setting = flag.setting {
@@ -244,7 +244,7 @@ extension ConsoleState {
                 let target: OverrideValue? =
                     value == setting.launchValue
                     ? opening : setting.valueWithoutOverride == setting.launchValue ? nil : setting.launchValue
-                changes[flag.key] = .some(target)
+                changes[flag.key] = OverrideEdit(target)
                 continue
             }
             let openingState = opening?.overrideState ?? .featureDefault
@@ -253,7 +253,7 @@ extension ConsoleState {
                 value == flag.launchValue
                 ? openingState
                 : flag.defaultValue == flag.launchValue ? .featureDefault : OverrideState(forcing: flag.launchValue)
-            changes[flag.key] = .some(OverrideValue(state))
+            changes[flag.key] = OverrideEdit(OverrideValue(state))
         }
         return changes
     }

@@ -165,11 +165,11 @@ package struct ConsoleState: Sendable {
 
     /// For a typed setting: what the newest pending write does to its override, while that write has not been
     /// saved and would change the setting's override.
-    package func unsavedChange(for flag: ConsoleFlag) -> WrittenOverride? {
+    package func unsavedChange(for flag: ConsoleFlag) -> OverrideEdit? {
         guard let setting = flag.setting else { return nil }
         for write in pendingWrites.reversed() {
             if let change = write.change(forKey: flag.key, ordinal: flag.ordinal) {
-                return change.overrideValue == setting.override ? nil : change
+                return change.value == setting.override ? nil : change
             }
         }
         return nil
@@ -180,14 +180,14 @@ package struct ConsoleState: Sendable {
 enum SavedNote: Sendable {
     /// This text.
     case text(String)
-    /// A change to the marked flags: what it changed, less the members already at that value by default.
+    /// A change to the marked flags: what it changed.
     case bulk(BulkChange, dot: String)
 
-    /// The text, given how many members the write left at their default.
-    func text(_ skippedAtDefault: Int) -> String {
+    /// The text.
+    var text: String {
         switch self {
         case .text(let text): text
-        case .bulk(let change, let dot): change.savedMessage(skippedAtDefault: skippedAtDefault, dot: dot)
+        case .bulk(let change, let dot): change.savedMessage(dot: dot)
         }
     }
 }

@@ -28,12 +28,12 @@ extension FuzzTarget {
         // A write drops the overrides expired at its time, then applies the change.
         var model = before.liveOverrides(at: FixedClock.now)
         let keys = ByteOrderSort.sorted(Array(before.overrides.keys))
-        var change: [String: OverrideValue?] = ["fuzz.added": .on]
+        var change: [String: OverrideEdit] = ["fuzz.added": .set(.on)]
         for (index, key) in keys.enumerated() {
-            if index % 2 == 1 { change[key] = .some(nil) } else if index == 0 { change[key] = .off }
+            if index % 2 == 1 { change[key] = .remove } else if index == 0 { change[key] = .set(.off) }
         }
         let bulk = ByteOrderSort.sorted(Array(Set(keys.prefix(3)).union(["fuzz.bulk", "a"])))
-        for (key, value) in change { model[key] = value }
+        for (key, edit) in change { model[key] = edit.value }
         for key in bulk { model[key] = OverrideValue(string: "bulk") }
         do {
             _ = try store.write(OverrideChange(change))

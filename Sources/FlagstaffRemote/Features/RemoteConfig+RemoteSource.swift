@@ -100,7 +100,7 @@ extension RemoteConfig {
     public func makeFeature(for flag: RegistryManifest.Flag) -> AnyFeature? {
         guard flag.kind == .remote else { return nil }
         return RemoteFeature(
-            key: flag.key, remoteKey: flag.remoteKey ?? flag.key, defaultState: flag.default,
+            key: flag.key, remoteKey: flag.remoteKey ?? flag.key, default: flag.default,
             label: flag.label, description: flag.description,
             requiresRestart: flag.requiresRestart, config: self)
     }

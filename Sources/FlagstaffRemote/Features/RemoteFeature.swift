@@ -46,19 +46,31 @@ public final class RemoteFeature: AnyFlag, RemoteKeyedFeature, @unchecked Sendab
     ///   - key: An explicit store key (no group prefix); `nil` derives it from the property name. Flags
     ///     registered at runtime need one.
     ///   - remoteKey: The remote-config parameter key.
-    ///   - defaultState: The value when there is no active remote value.
+    ///   - default: The value when there is no active remote value.
     ///   - label: A display label; `nil` humanises the property name.
     ///   - description: A human description.
     ///   - requiresRestart: Whether a change only takes effect after the app restarts.
     ///   - config: The config to read; `nil` to bind later with ``bind(to:)``.
     public init(
-        key: String? = nil, remoteKey: String, defaultState: Bool = false, label: String? = nil,
+        key: String? = nil, remoteKey: String, default defaultState: Bool = false, label: String? = nil,
         description: String? = nil, requiresRestart: Bool = false, config: RemoteConfig? = nil
     ) {
         self.remoteKey = remoteKey
         self.defaultState = defaultState
         super.init(key: key, label: label, description: description, requiresRestart: requiresRestart)
         if let config { boundConfig.publishIfEmpty(config) { _ in } }
+    }
+
+    /// Creates a flag backed by a remote-config key: the earlier spelling of
+    /// ``init(key:remoteKey:default:label:description:requiresRestart:config:)``.
+    @available(*, deprecated, renamed: "init(key:remoteKey:default:label:description:requiresRestart:config:)")
+    public convenience init(
+        key: String? = nil, remoteKey: String, defaultState: Bool, label: String? = nil, description: String? = nil,
+        requiresRestart: Bool = false, config: RemoteConfig? = nil
+    ) {
+        self.init(
+            key: key, remoteKey: remoteKey, default: defaultState, label: label, description: description,
+            requiresRestart: requiresRestart, config: config)
     }
 
     /// The bound config, or `nil` if not bound yet.

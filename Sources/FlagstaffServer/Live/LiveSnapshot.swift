@@ -85,7 +85,10 @@ package final class LiveSnapshot: Sendable {
     /// The snapshot for a request: the registry's values now, or the last good ones while the store is bad.
     package func current() -> ServedSnapshot {
         let signature = registry.store.changeSignature()
-        var report: String??
+        // Whether the store's problem changed in this call, and to what (`nil`: it went away); reported once the lock
+        // is released.
+        var problemChanged = false
+        var newProblem: String?
         let snapshot = state.withLock { state -> ServedSnapshot in
             if signature != state.signature {
                 state.signature = signature
@@ -95,13 +98,13 @@ package final class LiveSnapshot: Sendable {
                 let problem = Self.describe(error)
                 if state.storeProblem != problem {
                     state.storeProblem = problem
-                    report = .some(problem)
+                    (problemChanged, newProblem) = (true, problem)
                 }
                 return state.snapshot
             }
             if state.storeProblem != nil {
                 state.storeProblem = nil
-                report = .some(nil)
+                (problemChanged, newProblem) = (true, nil)
             }
             // The registry's generation moves as a value is applied, before subscribers hear of it: a change
             // applied by another thread (the other watch of a second snapshot) is seen here even when its
@@ -113,7 +116,7 @@ package final class LiveSnapshot: Sendable {
             }
             return state.snapshot
         }
-        if let report { onStoreProblem(report) }
+        if problemChanged { onStoreProblem(newProblem) }
         return snapshot
     }
 }

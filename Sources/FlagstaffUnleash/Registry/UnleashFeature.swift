@@ -31,19 +31,31 @@ public final class UnleashFeature: AnyFlag, @unchecked Sendable {
     /// - Parameters:
     ///   - key: An explicit store key; `nil` derives it from the property name. Flags registered at runtime need one.
     ///   - toggleName: The Unleash toggle's name.
-    ///   - defaultState: The value while the client has no answer.
+    ///   - default: The value while the client has no answer.
     ///   - label: A display label; `nil` humanises the property name.
     ///   - description: A human description.
     ///   - requiresRestart: Whether a change only takes effect after the app restarts.
     ///   - source: The Unleash client.
     public init(
-        key: String? = nil, toggleName: String, defaultState: Bool = false, label: String? = nil,
+        key: String? = nil, toggleName: String, default defaultState: Bool = false, label: String? = nil,
         description: String? = nil, requiresRestart: Bool = false, source: any UnleashToggleSource
     ) {
         self.toggleName = toggleName
         self.defaultState = defaultState
         self.source = source
         super.init(key: key, label: label, description: description, requiresRestart: requiresRestart)
+    }
+
+    /// Creates a flag backed by an Unleash toggle: the earlier spelling of
+    /// ``init(key:toggleName:default:label:description:requiresRestart:source:)``.
+    @available(*, deprecated, renamed: "init(key:toggleName:default:label:description:requiresRestart:source:)")
+    public convenience init(
+        key: String? = nil, toggleName: String, defaultState: Bool, label: String? = nil, description: String? = nil,
+        requiresRestart: Bool = false, source: any UnleashToggleSource
+    ) {
+        self.init(
+            key: key, toggleName: toggleName, default: defaultState, label: label, description: description,
+            requiresRestart: requiresRestart, source: source)
     }
 
     /// `.remote`: the default comes from a remote service.

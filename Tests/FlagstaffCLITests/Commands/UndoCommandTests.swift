@@ -36,7 +36,7 @@ struct UndoCommandTests {
     @Test func undoRefusesToClobberALaterChangeAndNamesIt() async throws {
         let sandbox = try CLISandbox()
         #expect(try await sandbox.run(["set", "blueText", "on"]).status == 0)
-        _ = try FileOverrideStore(url: sandbox.storeURL, journal: nil).write(["blueText": .off])
+        _ = try FileOverrideStore(url: sandbox.storeURL, journal: nil).write(["blueText": .set(.off)])
         let result = try await sandbox.run(["undo"])
         #expect(result.status == 1)
         #expect(result.standardError.contains("blueText was changed outside the history"), "\(result)")

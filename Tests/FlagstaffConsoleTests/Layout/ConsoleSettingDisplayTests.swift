@@ -116,7 +116,7 @@ import Testing
         #expect(screen.find("⟳ Theme  system → light") != nil)
         // Undo puts the setting back (its override removed) and quits once saved.
         let effects = press(.character("u"), into: &state)
-        #expect(effects == [.write(.values(["theme": OverrideValue?.none]))])
+        #expect(effects == [.write(.values(["theme": .remove]))])
         try apply(effects, to: &state)
         #expect(features.theme.value == .system)
         #expect(features.theme.overriddenValue == nil)

@@ -17,7 +17,7 @@ import Testing
     /// A 100×30 console with `o` pressed on Blue Text, the write not yet reported.
     func stateWithPendingWrite() -> ConsoleHarness {
         var state = ConsoleHarness(registry: registry, width: 100, height: 30)
-        #expect(press(.character("o"), into: &state) == [.write(.values(["blueText": .on]))])
+        #expect(press(.character("o"), into: &state) == [.write(.values(["blueText": .set(.on)]))])
         return state
     }
 
@@ -27,11 +27,11 @@ import Testing
         state.select(key: "list.infiniteScroll")
         press(.character("m"), into: &state)
         let effects = press(.character("o"), into: &state)
-        guard case .write(.members(let members, .on))? = effects.first else {
+        guard case .write(.members(let members, .set(.on)))? = effects.first else {
             Issue.record("expected a bulk write, got \(effects)")
             return
         }
-        #expect(state.pendingWrites == [.members(members, value: .on)])
+        #expect(state.pendingWrites == [.members(members, edit: .set(.on))])
         let screen = ConsoleLayout.render(state)
         #expect(screen.text(row: screen.row(containing: "Blue Text")).contains("OFF  saving ON"))
         #expect(screen.text(row: screen.row(containing: "Infinite Scroll")).contains("saving ON"))
@@ -39,13 +39,13 @@ import Testing
         // Saved: the markers go.
         try registry.setOverrides(["blueText": .enabled, "list.infiniteScroll": .enabled])
         _ = state.registryChanged(keys: ["blueText", "list.infiniteScroll"])
-        _ = state.update(.storeWriteSaved(skippedAtDefault: 0))
+        _ = state.update(.storeWriteSaved)
         #expect(ConsoleLayout.render(state).find("saving") == nil)
     }
 
     @Test func aPendingWriteShowsOnItsRowAndTheLockHolderInTheFooter() throws {
         var state = stateWithPendingWrite()
-        #expect(state.pendingWrites == [.values(["blueText": .on])])
+        #expect(state.pendingWrites == [.values(["blueText": .set(.on)])])
         var screen = ConsoleLayout.render(state)
         let row = screen.row(containing: "Blue Text")
         #expect(screen.text(row: row).contains("OFF  saving ON"), "the value stays what the app sees until saved")
@@ -74,7 +74,7 @@ import Testing
         // The write lands: the registry reports the flag, the runner the write; the marker and notice go.
         try registry.setOverrides(["blueText": .enabled])
         _ = state.registryChanged(keys: ["blueText"])
-        #expect(state.update(.storeWriteSaved(skippedAtDefault: 0)) == [.repaint])
+        #expect(state.update(.storeWriteSaved) == [.repaint])
         #expect(state.pendingWrites.isEmpty && state.storeLockWait == nil)
         screen = ConsoleLayout.render(state)
         #expect(screen.text(row: screen.row(containing: "Blue Text")).contains("ON   override"))
@@ -84,10 +84,10 @@ import Testing
     @Test func writesAreReportedInOrderAndTheNewestPendingValueIsShown() {
         var state = stateWithPendingWrite()
         press(.character("x"), into: &state)
-        #expect(state.pendingWrites == [.values(["blueText": .on]), .values(["blueText": .off])])
+        #expect(state.pendingWrites == [.values(["blueText": .set(.on)]), .values(["blueText": .set(.off)])])
         #expect(ConsoleLayout.render(state).find("saving OFF") != nil)
-        _ = state.update(.storeWriteSaved(skippedAtDefault: 0))
-        #expect(state.pendingWrites == [.values(["blueText": .off])])
+        _ = state.update(.storeWriteSaved)
+        #expect(state.pendingWrites == [.values(["blueText": .set(.off)])])
         _ = state.update(.storeWriteFailed("cannot write the override store /tmp/s.json: Permission denied"))
         #expect(state.pendingWrites.isEmpty)
         #expect(
@@ -117,7 +117,7 @@ import Testing
                 == "Quitting once the change is saved (the store is locked by pid 4242 (flagstaff set blueText off), 1 s) · y quit without saving  Esc stay"
         )
         #expect(state.update(.storeLocked(holder: holder, waited: .seconds(2))) == [.repaint])
-        #expect(state.update(.storeWriteSaved(skippedAtDefault: 0)) == [.quit(.notNeeded, signal: nil)])
+        #expect(state.update(.storeWriteSaved) == [.quit(.notNeeded, signal: nil)])
     }
 
     @Test func quittingWithoutSavingEscStaysAndAFailureStopsTheQuit() {
@@ -135,7 +135,7 @@ import Testing
         press(.character("q"), .escape, into: &state)
         #expect(state.mode.kind == .list)
         #expect(state.pendingWrites.count == 1)
-        #expect(state.update(.storeWriteSaved(skippedAtDefault: 0)) == [.repaint], "no quit after Esc")
+        #expect(state.update(.storeWriteSaved) == [.repaint], "no quit after Esc")
         // A write that fails while quitting: the console stays and says why.
         state = stateWithPendingWrite()
         press(.character("q"), into: &state)
@@ -150,7 +150,7 @@ import Testing
         _ = state.registryChanged(keys: ["useTabBarNav"])
         press(.character("q"), into: &state)
         #expect(state.mode.kind == .restartPrompt)
-        #expect(press(.character("u"), into: &state) == [.write(.values(["useTabBarNav": OverrideValue?.none]))])
+        #expect(press(.character("u"), into: &state) == [.write(.values(["useTabBarNav": .remove]))])
         _ = state.update(.storeLocked(holder: holder, waited: .zero))
         #expect(state.mode.kind == .quitWhenSaved)
         // The restart-requiring change stays in place: quitting without the undo means restarting later.

@@ -49,7 +49,7 @@ import Testing
         try runner.send(.key(.character("o")), to: &state)
         // The store would wait up to 10 s for the lock; the console's loop gets control back at once.
         #expect(start.duration(to: clock.now) < .seconds(5), "the loop waited for the lock (up to 10 s)")
-        #expect(state.pendingWrites == [.values(["blueText": .on])])
+        #expect(state.pendingWrites == [.values(["blueText": .set(.on)])])
         #expect(
             state.storeLockWait?.holder.hasPrefix("pid \(getpid()) (") == true,
             "\(String(describing: state.storeLockWait))")
@@ -103,7 +103,7 @@ import Testing
         #expect(ConsoleLayout.render(state).text(row: 3).contains("ON   override"))
     }
 
-    @Test func aSavedWriteReportsTheMembersLeftAtTheirDefaultAndPostsTheKeysItWrote() throws {
+    @Test func aSavedWriteForcesEveryMarkedMemberAndPostsTheKeysItWrote() throws {
         let fixture = try Fixture()
         let inbox = ConsoleInbox()
         let writer = ConsoleStoreWriter(registry: fixture.registry, clock: ContinuousClock(), inbox: inbox)
@@ -112,21 +112,20 @@ import Testing
         for key in ["blueText", "list.infiniteScroll"] {
             marked.insert(try #require(fixture.registry.feature(forKey: key)?.registryOrdinal))
         }
-        // Blue Text is off by its default: no override, and the saved event says so.
-        let events = writer.submit(.members(marked, value: .off))
-        guard case .storeWriteSaved(let skipped)? = events.first else {
+        // Blue Text is off by its default: forced all the same, as `x` on it alone forces it.
+        let events = writer.submit(.members(marked, edit: .set(.off)))
+        guard case .storeWriteSaved? = events.first else {
             Issue.record("expected the write saved, got \(events)")
             return
         }
-        #expect(skipped == 1)
-        #expect(try fixture.stored() == ["list.infiniteScroll": .off])
+        #expect(try fixture.stored() == ["blueText": .off, "list.infiniteScroll": .off])
         #expect(inbox.drain().changes == .keys(["blueText", "list.infiniteScroll"]))
 
         // An expiry alone changes no value, so the registry reports nothing: the writer's keys bring it.
         let reported = AnnotatedMutex<Set<String>>([])
         let subscription = fixture.registry.onChange { change in reported.withLock { $0.formUnion(change.keys) } }
         defer { subscription.cancel() }
-        _ = writer.submit(.values(["list.infiniteScroll": .off], expiresIn: 3600))
+        _ = writer.submit(.values(["list.infiniteScroll": .set(.off)], expiresIn: 3600))
         #expect(reported.withLock { $0.isEmpty }, "the registry reported no change")
         #expect(inbox.drain().changes == .keys(["list.infiniteScroll"]))
     }
@@ -140,7 +139,8 @@ import Testing
         let start = clock.now
         let noWait = WriteParameters(lockWait: FileOverrideStore.LockWait(timeout: .zero, noticeAfter: .seconds(3600)))
         #expect {
-            try fixture.registry.writeOverrideValues(["blueText": .on], parameters: noWait)
+            try fixture.registry.writeOverrideValues(
+                ["blueText": .set(.on)], policy: .writeEveryValue, parameters: noWait)
         } throws: { error in
             guard let error = error as? OverrideStoreError, error.isLockTimeout else { return false }
             return error.holder?.pid == getpid()

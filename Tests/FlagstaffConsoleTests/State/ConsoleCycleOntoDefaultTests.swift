@@ -15,7 +15,7 @@ import Testing
             presses += 1
         } while features.theme.value != .system && presses < 10
         #expect(presses > 1, "the cycle left the default and came back")
-        #expect(effects == [.write(.values(["theme": OverrideValue?.none]))])
+        #expect(effects == [.write(.values(["theme": .remove]))])
         #expect(features.theme.overriddenValue == nil)
         #expect(features.storedOverrides["theme"] == nil)
     }

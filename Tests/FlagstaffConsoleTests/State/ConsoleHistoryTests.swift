@@ -37,7 +37,7 @@ import Testing
         }
 
         /// Another process's write (a `flagstaff set`, journaled as `cli`).
-        func cliSet(_ changes: [String: OverrideValue?]) throws {
+        func cliSet(_ changes: [String: OverrideEdit]) throws {
             _ = try FileOverrideStore(url: url, journal: JournalOptions(origin: .cli)).write(OverrideChange(changes))
         }
 
@@ -83,10 +83,8 @@ import Testing
     @Test func aBulkChangeIsOneUndoStep() throws {
         let fixture = try Fixture()
         try fixture.press(.character("M"), .character("o"))
-        // Flags on by their static default get no override (nothing for the doctor).
-        let written = fixture.registry.allFeatures.filter {
-            $0 is AnyFlag && !AnyFeatureRegistry.declarationGives(.on, to: $0)
-        }.count
+        // Every flag is forced, those on by their default too.
+        let written = fixture.registry.allFeatures.filter { $0 is AnyFlag }.count
         #expect(written >= 4 && fixture.registry.storedOverrides.count == written)
         let changes = Set(try fixture.journal().map(\.change))
         #expect(changes.count == 1)
@@ -101,7 +99,7 @@ import Testing
         let fixture = try Fixture()
         try fixture.press(.character("o"))
         // A writer that keeps no journal (a hand edit would do the same).
-        _ = try FileOverrideStore(url: fixture.url, journal: nil).write(["blueText": .off])
+        _ = try FileOverrideStore(url: fixture.url, journal: nil).write(["blueText": .set(.off)])
         try fixture.press(.character("u"))
         let message = try #require(fixture.state.statusMessage)
         #expect(message.hasPrefix("cannot undo the console change "), "\(message)")
@@ -113,7 +111,7 @@ import Testing
     @Test func undoTakesTheNewestChangeWhoeverMadeIt() throws {
         let fixture = try Fixture()
         try fixture.press(.character("o"))
-        try fixture.cliSet(["blueText": .off])
+        try fixture.cliSet(["blueText": .set(.off)])
         try fixture.press(.character("u"))
         #expect(fixture.state.statusMessage?.hasPrefix("Undid the cli change of ") == true)
         #expect(fixture.state.statusMessage?.hasSuffix(": blueText: off → on") == true)
@@ -178,8 +176,8 @@ import Testing
     @Test func theOverlayListsChangesNewestFirstAndEnterJumpsToTheFlag() throws {
         let fixture = try Fixture()
         try fixture.press(.character("o"))  // blueText on
-        try fixture.cliSet(["list.compactRows": .on])
-        try fixture.cliSet(["moments.isRoundedAvatar": .off])
+        try fixture.cliSet(["list.compactRows": .set(.on)])
+        try fixture.cliSet(["moments.isRoundedAvatar": .set(.off)])
         try fixture.press(.character("/"))
         for character in "blue" { try fixture.press(.character(character)) }
         try fixture.press(.enter, .character("H"))
@@ -210,7 +208,7 @@ import Testing
 
     @Test func theOverlayScrollsToKeepTheSelectionShown() throws {
         let fixture = try Fixture(height: 16)
-        for index in 0..<30 { try fixture.cliSet(["blueText": index.isMultiple(of: 2) ? .on : .off]) }
+        for index in 0..<30 { try fixture.cliSet(["blueText": .set(index.isMultiple(of: 2) ? .on : .off)]) }
         try fixture.press(.character("H"))
         let visible = fixture.state.historyVisibleCount
         #expect(visible < 30)

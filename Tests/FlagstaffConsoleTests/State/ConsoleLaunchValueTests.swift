@@ -10,7 +10,7 @@ import Testing
     @Test func aChangeFromAnEarlierSessionIsStillPendingAgainstTheGivenLaunchValue() throws {
         // An earlier session set theme to dark; the app launched before that, with system.
         let store = InMemoryOverrideStore()
-        _ = store.write(["theme": OverrideValue(string: "dark")])
+        _ = store.write(["theme": .set(OverrideValue(string: "dark"))])
         let features = FeatureRegistry(
             TypedConsoleFeatures(), store: store, options: RegistryOptions(storeWatchInterval: nil))
         features.recordLaunchValues(["theme": OverrideValue(string: "system")])
@@ -25,7 +25,7 @@ import Testing
         #expect(state.outcome(choice: .later, signal: nil).restartRequiredKeys == ["theme"])
         // Undo puts it back to system by removing the override (no override gives the launch value), rather
         // than storing an override equal to the default.
-        #expect(press(.character("u"), into: &state) == [.write(.values(["theme": OverrideValue?.none]))])
+        #expect(press(.character("u"), into: &state) == [.write(.values(["theme": .remove]))])
     }
 
     @Test func valuesThatAreNotValidForTheMemberAreIgnored() throws {

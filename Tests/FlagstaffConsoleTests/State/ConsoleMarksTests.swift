@@ -1,5 +1,6 @@
 import Flagstaff
 import FlagstaffTestSupport
+import Foundation
 import Testing
 
 @testable import FlagstaffConsole
@@ -103,22 +104,37 @@ import Testing
         try apply(effects, to: &state)
         #expect(store.writes == writes + 1)
         for key in ["blueText", "moments.isRoundedAvatar", "list.infiniteScroll"] {
-            // A flag off by its static default gets no override (nothing for the doctor); the others are forced.
-            let flag = try #require(registry.flag(forKey: key))
-            let expected: OverrideState =
-                AnyFeatureRegistry.declarationGives(.off, to: flag) ? .featureDefault : .disabled
-            #expect(flag.override == expected, "\(key)")
+            // Every marked flag is forced, Blue Text too though it is off by its default: `x` forces OFF.
+            #expect(registry.flag(forKey: key)?.override == .disabled, "\(key)")
         }
         #expect(registry.flag(forKey: "list.compactRows")?.override == .featureDefault)
-        // Blue Text was off by its default already: not counted as forced, but said.
-        #expect(state.statusMessage == "Forced OFF 2 marked flags (1 already off by default) · u undoes it")
+        #expect(state.statusMessage == "Forced OFF 3 marked flags · u undoes it")
         let screen = ConsoleLayout.render(state)
-        #expect(screen.text(row: 29).contains("Forced OFF 2 marked flags (1 already off by default) · u undoes it"))
+        #expect(screen.text(row: 29).contains("Forced OFF 3 marked flags · u undoes it"))
         // Marks stay, so the next key can act on the same flags.
         #expect(state.marks.count == 3)
         try apply(press(.character("r"), into: &state), to: &state)
         #expect(registry.storedOverrides.isEmpty)
         #expect(state.statusMessage == "Reset 3 marked flags to the default · u undoes it")
+    }
+
+    /// `x` on one flag and `x` on the same flag marked write the same store file: the console states one policy for
+    /// both (every value forced as asked), so a flag off by its default is forced OFF either way.
+    @Test func forcingOneFlagAndTheSameFlagMarkedLeaveTheSameFile() throws {
+        let folder = TestDirectory.make("console-marks")
+        func forcedOff(marked: Bool, file name: String) throws -> Data {
+            let url = folder.appendingPathComponent(name)
+            var state = ConsoleHarness(
+                registry: try registry(store: try FileOverrideStore(url: url, journal: nil)), width: 100, height: 30)
+            #expect(state.selectedKey == "blueText")
+            if marked { press(.character("m"), .up, into: &state) }
+            try apply(press(.character("x"), into: &state), to: &state)
+            return try Data(contentsOf: url)
+        }
+        let selected = try forcedOff(marked: false, file: "selected.json")
+        let marked = try forcedOff(marked: true, file: "marked.json")
+        #expect(selected == marked)
+        #expect(String(decoding: marked, as: UTF8.self).contains(#""blueText": "off""#))
     }
 
     @Test func moreThanTwentyMarkedFlagsAskFirst() throws {
@@ -139,14 +155,11 @@ import Testing
         let effects = press(.character("y"), into: &state)
         #expect(effects.count == 1)
         try apply(effects, to: &state)
-        // Members on by their static default get no override.
-        let onByDefault = registry.allFeatures.filter { AnyFeatureRegistry.declarationGives(.on, to: $0) }.count
-        #expect(onByDefault > 0)
-        #expect(registry.storedOverrides.count == 27 - onByDefault)
+        // Members on by their default are forced too.
+        #expect(registry.allFeatures.contains { AnyFeatureRegistry.declarationGives(.on, to: $0) })
+        #expect(registry.storedOverrides.count == 27)
         #expect(state.mode.kind == .list)
-        #expect(
-            state.statusMessage
-                == "Forced ON \(27 - onByDefault) marked flags (\(onByDefault) already on by default) · u undoes it")
+        #expect(state.statusMessage == "Forced ON 27 marked flags · u undoes it")
     }
 
     @Test func twentyMarkedFlagsApplyWithoutAsking() throws {
@@ -160,7 +173,7 @@ import Testing
     @Test func markedSettingsAreSkippedByOnOffAndResetByR() throws {
         let (features, initial) = typedState()
         var state = initial
-        try features.setOverrideValues(["maxItems": OverrideValue(json: "50"), "compact": .off])
+        try features.setOverrideValues(["maxItems": .set(OverrideValue(json: "50")), "compact": .set(.off)])
         press(.character("M"), into: &state)
         #expect(state.marks.count == 7)
         let effects = press(.character("o"), into: &state)
@@ -201,11 +214,12 @@ import Testing
         let effects = press(.character("x"), into: &state)
         #expect(bulkWrite(effects, state) == .init(.off, ["compact"]))
         try apply(effects, to: &state)
-        // Compact is off by its default: nothing is written, so there is nothing to undo.
+        // Compact is off by its default, and forced OFF all the same.
+        #expect(features.compact.overriddenValue == false)
         #expect(
             state.statusMessage
-                == "Nothing forced OFF: the marked flag is already off by default · 5 settings skipped (not on/off), "
-                + "1 skipped (fixed at launch)")
+                == "Forced OFF 1 marked flag · 5 settings skipped (not on/off), 1 skipped (fixed at launch) · u undoes it"
+        )
     }
 }
 
@@ -220,7 +234,7 @@ extension ConsoleMarksTests {
     /// The one bulk write `effects` hold, by key, or `nil` when they hold anything else.
     func bulkWrite(_ effects: [ConsoleEffect], _ state: ConsoleHarness) -> BulkWrite? {
         guard effects.count == 1, case .write(.members(let members, let value)) = effects[0] else { return nil }
-        return BulkWrite(value, Set(members.ordinals.compactMap(state.source.key(atOrdinal:))))
+        return BulkWrite(value.value, Set(members.ordinals.compactMap(state.source.key(atOrdinal:))))
     }
 
     @Test func ctrlCInTheBulkQuestionQuits() throws {
@@ -232,9 +246,9 @@ extension ConsoleMarksTests {
 
     @Test func aBulkWriteWithInvalidValuesNamesTheFirstInKeyOrderAndWritesNothing() throws {
         let (features, _) = typedState()
-        let changes: [String: OverrideValue?] = [
-            "theme": try OverrideValue(json: #""neon""#), "maxItems": try OverrideValue(json: "500"),
-            "compact": .on, "blueText": try OverrideValue(json: "3"),
+        let changes: [String: OverrideEdit] = [
+            "theme": .set(try OverrideValue(json: #""neon""#)), "maxItems": .set(try OverrideValue(json: "500")),
+            "compact": .set(.on), "blueText": .set(try OverrideValue(json: "3")),
         ]
         let error = #expect(throws: InvalidOverrideValue.self) { try features.setOverrideValues(changes) }
         #expect(error?.key == "blueText")

@@ -20,7 +20,7 @@ import Testing
         press(.backspace, into: &state)
         type("5", into: &state)
         let effects = try pressAndApply(.enter, into: &state)
-        #expect(effects == [.write(.values(["maxItems": try OverrideValue(json: "25")]))])
+        #expect(effects == [.write(.values(["maxItems": .set(try OverrideValue(json: "25"))]))])
         #expect(state.pendingWrites.isEmpty, "saved at once (the store's lock is free)")
         #expect(state.mode.kind == .list && state.editor == nil)
         #expect(features.maxItems.value == 25)
@@ -115,7 +115,7 @@ import Testing
         press(.down, .down, .down, into: &state)
         #expect(state.picker?.selected == 2)
         let effects = try pressAndApply(.enter, into: &state)
-        #expect(effects == [.write(.values(["theme": OverrideValue(string: "system")]))])
+        #expect(effects == [.write(.values(["theme": .set(OverrideValue(string: "system"))]))])
         #expect(features.theme.overriddenValue == .system)
         press(.character("e"), .up, into: &state)
         #expect(try pressAndApply(.escape, into: &state).isEmpty)
@@ -242,7 +242,7 @@ import Testing
         features.cardColor.overriddenValue = "#000000"
         state.refreshAll()
         let effects = press(.character("r"), into: &state)
-        #expect(effects == [.write(.values(["cardColor": OverrideValue?.none]))])
+        #expect(effects == [.write(.values(["cardColor": .remove]))])
         // Not yet performed: the row says the override is being removed.
         var screen = ConsoleLayout.render(state)
         #expect(screen.text(row: screen.row(containing: "Card Color")).contains("resetting"))

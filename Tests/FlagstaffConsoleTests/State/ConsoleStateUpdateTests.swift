@@ -25,12 +25,12 @@ import Testing
         let source = makeSource()
         var state = ConsoleHarness(source: source)
         state.select(key: "flag5")
-        #expect(press(.character("o"), into: &state) == [.write(.values(["flag5": .on]))])
+        #expect(press(.character("o"), into: &state) == [.write(.values(["flag5": .set(.on)]))])
         let fullReads = source.fullReads
         let readKeys = source.readKeys.count
         // The write lands (the fake stands for the registry) and is reported saved: nothing is asked for.
         source.change("flag5") { $0.override = .enabled }
-        #expect(state.state.update(.storeWriteSaved(skippedAtDefault: 0)) == [.repaint], "no read asked for")
+        #expect(state.state.update(.storeWriteSaved) == [.repaint], "no read asked for")
         // The registry's change: the feed reads the flag once and the state takes it in, asking for nothing.
         let update = state.feed.update(.keys(["flag5"]))
         #expect(state.state.update(.flagsChanged(update)) == [.repaint], "no read asked for")
@@ -230,11 +230,11 @@ import Testing
         // flag10: its opening override (none) gives the launch value; flag15: it does not, so force OFF.
         #expect(
             press(.character("u"), into: &state) == [
-                .write(.values(["flag10": OverrideValue?.none, "flag15": .off]))
+                .write(.values(["flag10": .remove, "flag15": .set(.off)]))
             ])
         // The session ends once the undo is saved.
         #expect(state.mode.kind == .quitWhenSaved)
-        #expect(state.update(.storeWriteSaved(skippedAtDefault: 0)) == [.quit(.undo, signal: nil)])
+        #expect(state.update(.storeWriteSaved) == [.quit(.undo, signal: nil)])
     }
 
     @Test func undoRemovesAnOverrideFromAnEarlierSessionWhenNoOverrideGivesTheLaunchValue() {
@@ -244,7 +244,7 @@ import Testing
         var state = ConsoleHarness(source: source)
         #expect(press(.character("q"), into: &state).isEmpty)
         #expect(state.pendingRestarts.map(\.key) == ["flag10"])
-        #expect(press(.character("u"), into: &state) == [.write(.values(["flag10": OverrideValue?.none]))])
+        #expect(press(.character("u"), into: &state) == [.write(.values(["flag10": .remove]))])
     }
 
     @Test func aFailedWriteIsReported() {

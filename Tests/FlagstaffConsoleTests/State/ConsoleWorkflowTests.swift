@@ -105,7 +105,7 @@ import Testing
 
     @Test func anOverrideThatExpiresWhileTheConsoleIsOpenDisappearsAndTheRowSaysSo() async throws {
         let fixture = try Fixture()
-        try fixture.registry.setOverrideValues(["blueText": .on], expiresAt: fixture.clock.date + 3600)
+        try fixture.registry.setOverrideValues(["blueText": .set(.on)], expiresAt: fixture.clock.date + 3600)
         var (state, runner) = fixture.open()
         defer { runner.stop() }
         #expect(state.counts.overridden == 1)
@@ -127,7 +127,7 @@ import Testing
         var (state, runner) = fixture.open()
         defer { runner.stop() }
         #expect(state.tick(sinceLastFrame: .seconds(2)).isEmpty)
-        try fixture.registry.setOverrideValues(["blueText": .on], expiresAt: fixture.clock.date + 3600)
+        try fixture.registry.setOverrideValues(["blueText": .set(.on)], expiresAt: fixture.clock.date + 3600)
         try runner.sendQueuedEvents(to: &state)
         #expect(state.tick(sinceLastFrame: .seconds(2)) == [.repaint])
         #expect(state.tick(sinceLastFrame: .milliseconds(500)).isEmpty)
@@ -204,7 +204,7 @@ import Testing
         defer { runner.stop() }
         for _ in 0..<4 { try runner.send(.key(.tab), to: &state) }
         #expect(state.rows.isEmpty)
-        try fixture.registry.setOverrideValues(["old.a": .on, "old.b": .off, "darkMode": .on])
+        try fixture.registry.setOverrideValues(["old.a": .set(.on), "old.b": .set(.off), "darkMode": .set(.on)])
         try runner.sendQueuedEvents(to: &state)
         #expect(state.rows.map(\.key) == ["darkMode", "old.a", "old.b"])
         try runner.send(.key(.character("/")), to: &state)
@@ -225,7 +225,9 @@ import Testing
 
     @Test func theBisectBannerShowsTheStepTheKeysUnderTestAndWhatRemains() throws {
         let fixture = try Fixture()
-        try fixture.registry.setOverrideValues(["blueText": .on, "darkMode": .off, "newCheckout": .on])
+        try fixture.registry.setOverrideValues([
+            "blueText": .set(.on), "darkMode": .set(.off), "newCheckout": .set(.on),
+        ])
         var (state, runner) = fixture.open()
         defer { runner.stop() }
         #expect(state.bisect == nil)
@@ -255,7 +257,9 @@ import Testing
 
     @Test func aChangeOfAFlagReadsNoBisectFileTheStoreReadAgainDoes() throws {
         let fixture = try Fixture()
-        try fixture.registry.setOverrideValues(["blueText": .on, "darkMode": .off, "newCheckout": .on])
+        try fixture.registry.setOverrideValues([
+            "blueText": .set(.on), "darkMode": .set(.off), "newCheckout": .set(.on),
+        ])
         var (state, runner) = fixture.open()
         defer { runner.stop() }
         try Bisection(fixture.registry).start()
@@ -263,11 +267,11 @@ import Testing
         #expect(state.bisect?.step == 1)
         // The session file made unreadable behind the registry's back: a read now would show no banner.
         try Data("not a session".utf8).write(to: try FileOverrideStore(url: fixture.url).bisectStateURL())
-        try fixture.registry.setOverrideValues(["newCheckout": .off])
+        try fixture.registry.setOverrideValues(["newCheckout": .set(.off)])
         try runner.sendQueuedEvents(to: &state)
         #expect(state.bisect?.step == 1, "a change made through the registry read the bisect file")
         // Another process's change: the store read again, the bisect file too.
-        try FileOverrideStore(url: fixture.url).write(["darkMode": .on])
+        try FileOverrideStore(url: fixture.url).write(["darkMode": .set(.on)])
         fixture.registry.refreshFromStore()
         try runner.sendQueuedEvents(to: &state)
         #expect(state.bisect == nil, "the store read again: the bisect file is read again")

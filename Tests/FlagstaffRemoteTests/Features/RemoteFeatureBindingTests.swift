@@ -14,7 +14,7 @@ import Testing
             return (name, RemoteConfig(provider: provider, settings: RemoteConfigSettings(minimumFetchInterval: 0)))
         }
         for (_, config) in configs { await config.fetchAndActivate() }
-        let feature = RemoteFeature(key: "flag", remoteKey: "flag", defaultState: false)
+        let feature = RemoteFeature(key: "flag", remoteKey: "flag", default: false)
         let refused = Atomic<Int>(0)
         let sawOn = Atomic<Int>(0)
         DispatchQueue.concurrentPerform(iterations: 8) { thread in

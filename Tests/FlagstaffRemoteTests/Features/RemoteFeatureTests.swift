@@ -7,7 +7,7 @@ import Testing
 @Suite("RemoteFeature and RemoteConfig as a registry's remote source")
 struct RemoteFeatureTests {
     struct AppFeatures: FeatureGroup {
-        let isRoundedAvatar = RemoteFeature(remoteKey: "isRoundedAvatar", defaultState: false)
+        let isRoundedAvatar = RemoteFeature(remoteKey: "isRoundedAvatar", default: false)
         let blueText = Feature()
     }
 
@@ -25,7 +25,7 @@ struct RemoteFeatureTests {
         let config = makeConfig(clock, provider: provider)
         let registry = AnyFeatureRegistry()
         let feature = RemoteFeature(
-            key: "moments.isRoundedAvatar", remoteKey: "isRoundedAvatar", defaultState: false,
+            key: "moments.isRoundedAvatar", remoteKey: "isRoundedAvatar", default: false,
             description: "Round avatars for Chinese users", config: config)
         try registry.register(feature, in: "moments")
         config.attach(to: registry)
@@ -152,7 +152,7 @@ struct RemoteFeatureTests {
     func concurrentReads() async throws {
         let provider = ScriptedProvider()
         let config = RemoteConfig(provider: provider, settings: RemoteConfigSettings(minimumFetchInterval: 0))
-        let feature = RemoteFeature(key: "flag", remoteKey: "flag", defaultState: false, config: config)
+        let feature = RemoteFeature(key: "flag", remoteKey: "flag", default: false, config: config)
         let readers = (0..<4).map { _ in
             Task.detached {
                 var trueCount = 0
@@ -219,7 +219,7 @@ struct RemoteManifestTests {
         let avatar = try #require(exported.first { $0.key == "isRoundedAvatar" })
         #expect(avatar.kind == .remote && avatar.remoteKey == nil, "same as its key: left out")
         struct Renamed: FeatureGroup {
-            let avatar = RemoteFeature(remoteKey: "ios_rounded_avatar_v2", defaultState: true)
+            let avatar = RemoteFeature(remoteKey: "ios_rounded_avatar_v2", default: true)
         }
         let renamed = try #require(FeatureRegistry(Renamed()).manifest().flags.first)
         #expect(renamed.key == "avatar" && renamed.remoteKey == "ios_rounded_avatar_v2" && renamed.default)

@@ -10,11 +10,11 @@ import Testing
     /// `count` candidate overrides `k00`, `k01`, … alternating on/off, and one non-candidate setting value.
     func makeStore(candidates count: Int) throws -> FileOverrideStore {
         let store = try FileOverrideStore(url: file)
-        var overrides: [String: OverrideValue?] = [:]
+        var overrides: [String: OverrideEdit] = [:]
         for index in 0..<count {
-            overrides[String(format: "cand.k%02d", index)] = index % 2 == 0 ? .on : .off
+            overrides[String(format: "cand.k%02d", index)] = .set(index % 2 == 0 ? .on : .off)
         }
-        overrides["other.limit"] = try OverrideValue(json: "42")
+        overrides["other.limit"] = .set(try OverrideValue(json: "42"))
         _ = try store.write(OverrideChange(overrides))
         return store
     }
@@ -96,7 +96,7 @@ import Testing
         let before = try store.load()
         try store.startBisect(matching: "cand.*")
         try store.answerBisect(.good)
-        _ = try store.write(["unrelated": .on])
+        _ = try store.write(["unrelated": .set(.on)])
         let outcome = try store.resetBisect()
         #expect(outcome.drift.isEmpty)
         #expect(Set(outcome.restored.keys) == ["cand.k00", "cand.k01"])
@@ -110,7 +110,7 @@ import Testing
         let store = try FileOverrideStore(url: file)
         let none = #expect(throws: BisectError.self) { try store.startBisect() }
         #expect(none?.description.contains("there are no overrides") == true)
-        _ = try store.write(["a": .on])
+        _ = try store.write(["a": .set(.on)])
         let noMatch = #expect(throws: BisectError.self) { try store.startBisect(matching: "checkout.*") }
         #expect(noMatch?.description == #"no override matches "checkout.*": nothing to bisect"#)
         #expect(!FileManager.default.fileExists(atPath: try store.bisectStateURL().path))
@@ -130,7 +130,7 @@ import Testing
     @Test func anAnswerAfterTheStoreChangedIsRefusedNamingTheKey() throws {
         let store = try makeStore(candidates: 4)
         try store.startBisect(matching: "cand.*")
-        _ = try store.write(["cand.k03": .on, "cand.k00": .off])
+        _ = try store.write(["cand.k03": .set(.on), "cand.k00": .set(.off)])
         let bytes = try Data(contentsOf: file)
         let state = try Data(contentsOf: try store.bisectStateURL())
         let error = try #require(#expect(throws: BisectError.self) { try store.answerBisect(.bad) })
@@ -232,7 +232,7 @@ import Testing
         let store = try FileOverrideStore(url: file)
         let expiry = OverrideExpiry(
             expiresAt: Date(timeIntervalSinceNow: 3600).rounded(), setAt: Date(timeIntervalSinceNow: -60).rounded())
-        _ = try store.write(OverrideChange(["a": .on, "b": .on], expiries: ["b": expiry]))
+        _ = try store.write(OverrideChange(["a": .set(.on), "b": .set(.on)], expiries: ["b": expiry]))
         let before = try Data(contentsOf: file)
         let session = try store.startBisect()
         #expect(session.expiries == ["b": expiry])
@@ -247,7 +247,7 @@ import Testing
         let clock = BisectWallClock(Date(timeIntervalSince1970: 1_800_000_000))
         let store = try FileOverrideStore(url: file, wallClock: clock)
         let expiry = OverrideExpiry(expiresAt: clock.date.addingTimeInterval(60), setAt: clock.date)
-        _ = try store.write(OverrideChange(["a": .on, "b": .on, "c": .on], expiries: ["a": expiry]))
+        _ = try store.write(OverrideChange(["a": .set(.on), "b": .set(.on), "c": .set(.on)], expiries: ["a": expiry]))
         try store.startBisect()
         clock.date = clock.date.addingTimeInterval(120)
         // a (under test) expired: it is no longer expected in the store, and not drift.

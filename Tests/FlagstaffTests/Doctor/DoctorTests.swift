@@ -25,7 +25,7 @@ import Testing
         #expect(finding.storedValue == .on)
         #expect(finding.fix == .removeOverride("gone.flag"))
         #expect(finding.message.contains("App Features has no flag or setting"))
-        let removal: [String: OverrideValue?] = ["gone.flag": nil]
+        let removal: [String: OverrideEdit] = ["gone.flag": .remove]
         #expect(report.fixChanges == removal)
         #expect(!report.isClean)
     }
@@ -121,7 +121,7 @@ import Testing
         let clock = ManualClock()
         let seed = try FileOverrideStore(url: file, journal: nil, wallClock: clock)
         let expiry = OverrideExpiry(expiresAt: clock.date + 60, setAt: clock.date)
-        _ = try seed.write(OverrideChange(["blueText": .on, "gone": .on], expiries: ["blueText": expiry]))
+        _ = try seed.write(OverrideChange(["blueText": .set(.on), "gone": .set(.on)], expiries: ["blueText": expiry]))
         let registry = FeatureRegistry(
             AppFeatures(), store: try FileOverrideStore(url: file, wallClock: clock),
             options: RegistryOptions(
@@ -161,7 +161,7 @@ import Testing
             "gone": .on, "maxItems": try json("7"), "blueText": .off, "debugLogging": try json("3"),
             "newURLFormat": .on,
         ]
-        _ = try seed.write(OverrideChange(original.mapValues { Optional($0) }))
+        _ = try seed.write(OverrideChange(original.mapValues { .set($0) }))
         let registry = FeatureRegistry(AppFeatures(), store: try FileOverrideStore(url: file), options: quiet)
         let outcome = try RegistryDoctor(registry).fix()
         #expect(outcome.fixed.map(\.key) == ["blueText", "gone", "maxItems"])
@@ -181,11 +181,11 @@ import Testing
 
     @Test func fixJudgesEachEntryByTheStoreAsItIsUnderTheLock() throws {
         let seed = try FileOverrideStore(url: file, journal: nil)
-        _ = try seed.write(["blueText": .off, "gone": .on])
+        _ = try seed.write(["blueText": .set(.off), "gone": .set(.on)])
         let registry = FeatureRegistry(AppFeatures(), store: try FileOverrideStore(url: file), options: quiet)
         #expect(kinds(RegistryDoctor(registry).diagnose()) == ["blueText": .noOp, "gone": .orphan])
         // Another process forces blueText on after the diagnosis: that override means something now.
-        _ = try seed.write(["blueText": .on])
+        _ = try seed.write(["blueText": .set(.on)])
         let outcome = try RegistryDoctor(registry).fix()
         #expect(outcome.fixed.map(\.key) == ["gone"])
         #expect(try seed.load() == ["blueText": .on])
@@ -194,7 +194,7 @@ import Testing
 
     @Test func fixingANoOpOfAMemberWaitingForARestartChangesNeitherItsValueNorThePendingState() throws {
         let seed = try FileOverrideStore(url: file, journal: nil)
-        _ = try seed.write(["useTabBarNav": .on])
+        _ = try seed.write(["useTabBarNav": .set(.on)])
         let registry = FeatureRegistry(AppFeatures(), store: try FileOverrideStore(url: file), options: quiet)
         registry.useTabBarNav.override = .disabled
         #expect(registry.useTabBarNav.isPendingRestart && !registry.useTabBarNav.enabled)

@@ -40,7 +40,7 @@ private final class SettableWallClock: WallClock, @unchecked Sendable {
         let store = try FileOverrideStore(url: file, wallClock: clock)
         #expect(try store.loadSnapshot() == StoreSnapshot(overrides: ["blueText": .on]))
         let expiry = OverrideExpiry(expiresAt: clock.date + 3600, setAt: clock.date)
-        let written = try store.write(OverrideChange(["debugLogging": .off], expiries: ["debugLogging": expiry]))
+        let written = try store.write(OverrideChange(["debugLogging": .set(.off)], expiries: ["debugLogging": expiry]))
         #expect(written.expiries == ["debugLogging": expiry])
         let text = try String(contentsOf: file, encoding: .utf8)
         #expect(text.contains(#""expiry": {"debugLogging":{"at":"\#(self.text(expiry.expiresAt))","set":"#))
@@ -49,9 +49,9 @@ private final class SettableWallClock: WallClock, @unchecked Sendable {
         #expect(
             reread == StoreSnapshot(overrides: ["blueText": .on, "debugLogging": .off], expiries: written.expiries))
         // Setting the key again without an expiry makes it permanent; removing it drops the expiry too.
-        #expect(try store.write(OverrideChange(["debugLogging": .on], expiries: [:])).expiries.isEmpty)
-        _ = try store.write(OverrideChange(["debugLogging": .off], expiries: ["debugLogging": expiry]))
-        #expect(try store.write(["debugLogging": nil]).overrides.isEmpty == false)
+        #expect(try store.write(OverrideChange(["debugLogging": .set(.on)], expiries: [:])).expiries.isEmpty)
+        _ = try store.write(OverrideChange(["debugLogging": .set(.off)], expiries: ["debugLogging": expiry]))
+        #expect(try store.write(["debugLogging": .remove]).overrides.isEmpty == false)
         #expect(try store.loadSnapshot().expiries.isEmpty)
         #expect(try !String(contentsOf: file, encoding: .utf8).contains("expiry"))
     }
@@ -71,19 +71,19 @@ private final class SettableWallClock: WallClock, @unchecked Sendable {
         #expect(error.description.contains(file.path))
         #expect(error.description.contains(path))
         #expect(error.description.contains(problem))
-        #expect(throws: OverrideStoreError.self) { try store.write(["blueText": .off]) }
+        #expect(throws: OverrideStoreError.self) { try store.write(["blueText": .set(.off)]) }
         #expect(try Data(contentsOf: file) == original)  // never overwritten
     }
 
     @Test func aWriteByAnyoneRemovesExpiredOverridesAsAJournaledChangeThatUndoSkips() throws {
         let store = try FileOverrideStore(url: file, wallClock: clock)
         let expiry = OverrideExpiry(expiresAt: clock.date + 60, setAt: clock.date)
-        _ = try store.write(OverrideChange(["blueText": .on], expiries: ["blueText": expiry]))
+        _ = try store.write(OverrideChange(["blueText": .set(.on)], expiries: ["blueText": expiry]))
         clock.advance(by: .seconds(61))
         // Another process (another store object) writes something else.
         let other = try FileOverrideStore(url: file, wallClock: clock)
         #expect(try other.loadSnapshot().overrides == ["blueText": .on])  // still in the file until a write
-        _ = try other.write(["debugLogging": .off])
+        _ = try other.write(["debugLogging": .set(.off)])
         #expect(try other.loadSnapshot() == StoreSnapshot(overrides: ["debugLogging": .off]))
         let changes = try #require(try other.journal()).read().changes
         #expect(changes.map(\.origin) == [.app, .expiry, .app])
@@ -104,7 +104,7 @@ private final class SettableWallClock: WallClock, @unchecked Sendable {
         let changes = Mutex<[FeatureChange]>([])
         let subscription = features.onChange { change in changes.withLock { $0.append(change) } }
         defer { subscription.cancel() }
-        try features.setOverrideValues(["blueText": .on], expiresAt: clock.date + 3600)
+        try features.setOverrideValues(["blueText": .set(.on)], expiresAt: clock.date + 3600)
         #expect(features.blueText.enabled)
         let expiry = try #require(features.blueText.overrideExpiry)
         #expect(expiry.expiresAt == clock.date + 3600)
@@ -134,7 +134,7 @@ private final class SettableWallClock: WallClock, @unchecked Sendable {
         let store = try FileOverrideStore(url: file, wallClock: wall)
         let features = registry(store, wallClock: wall)
         let start = wall.date
-        try features.setOverrideValues(["blueText": .on], expiresAt: start + 60)
+        try features.setOverrideValues(["blueText": .set(.on)], expiresAt: start + 60)
         wall.date = start + 61
         features.refreshFromStore()
         #expect(!features.blueText.enabled)
@@ -149,12 +149,13 @@ private final class SettableWallClock: WallClock, @unchecked Sendable {
         let store = try FileOverrideStore(url: file, wallClock: clock)
         let features = registry(store)
         let past = #expect(throws: InvalidOverrideValue.self) {
-            try features.setOverrideValues(["blueText": .on], expiresAt: clock.date)
+            try features.setOverrideValues(["blueText": .set(.on)], expiresAt: clock.date)
         }
         #expect(past?.reason.contains("not in the future") == true)
         #expect(throws: InvalidOverrideValue.self) {
             try features.setOverrideValues(
-                ["blueText": .on, "debugLogging": OverrideValue(string: "maybe")], expiresAt: clock.date + 60)
+                ["blueText": .set(.on), "debugLogging": .set(OverrideValue(string: "maybe"))],
+                expiresAt: clock.date + 60)
         }
         #expect(!FileManager.default.fileExists(atPath: file.path))
         // The member API and a later permanent set.
@@ -168,10 +169,10 @@ private final class SettableWallClock: WallClock, @unchecked Sendable {
     @Test func inMemoryStoresKeepExpiriesAndStoresWithoutThemRefuseOne() throws {
         let memory = InMemoryOverrideStore(wallClock: clock)
         let features = registry(memory)
-        try features.setOverrideValues(["blueText": .on], expiresAt: clock.date + 60)
+        try features.setOverrideValues(["blueText": .set(.on)], expiresAt: clock.date + 60)
         #expect(memory.loadSnapshot().expiries["blueText"]?.expiresAt == clock.date + 60)
         clock.advance(by: .seconds(60))
-        #expect(memory.write(["debugLogging": .off]).overrides == ["debugLogging": .off])
+        #expect(memory.write(["debugLogging": .set(.off)]).overrides == ["debugLogging": .off])
 
         final class PlainStore: OverrideStore {
             let contents = AnnotatedMutex<[String: OverrideValue]>([:])
@@ -185,10 +186,10 @@ private final class SettableWallClock: WallClock, @unchecked Sendable {
         }
         let plain = registry(PlainStore())
         let refused = #expect(throws: OverrideStoreError.self) {
-            try plain.setOverrideValues(["blueText": .on], expiresAt: clock.date + 60)
+            try plain.setOverrideValues(["blueText": .set(.on)], expiresAt: clock.date + 60)
         }
         #expect(refused?.description.contains("does not keep expiry times") == true)
-        try plain.setOverrideValues(["blueText": .on], expiresAt: nil)
+        try plain.setOverrideValues(["blueText": .set(.on)], expiresAt: nil)
         #expect(plain.blueText.enabled)
     }
 
@@ -212,13 +213,13 @@ private final class SettableWallClock: WallClock, @unchecked Sendable {
         let registry = FeatureRegistry(AppFeatures(), store: try FileOverrideStore(url: url))
         let tooLate = OverrideExpiry.storableRange.upperBound.addingTimeInterval(1)
         let error = try #require(throws: InvalidOverrideValue.self) {
-            try registry.setOverrideValues(["blueText": .on], expiresAt: tooLate)
+            try registry.setOverrideValues(["blueText": .set(.on)], expiresAt: tooLate)
         }
         #expect(error.reason.contains("outside the times a store can hold"), "\(error)")
         #expect(!FileManager.default.fileExists(atPath: url.path))
         // The last time a store holds is written and read back.
         let last = OverrideExpiry.storableRange.upperBound
-        try registry.setOverrideValues(["blueText": .on], expiresAt: last)
+        try registry.setOverrideValues(["blueText": .set(.on)], expiresAt: last)
         #expect(try FileOverrideStore(url: url).loadSnapshot().expiries["blueText"]?.expiresAt == last)
     }
 

@@ -74,7 +74,9 @@ private final class Tracked: Sendable {
         let flag = Tracked { _ = features.blueText.enabled }
         let setting = Tracked { _ = features.layout.columns.value }
         // Another process: its own store object on the same file.
-        _ = try FileOverrideStore(url: file).write(["blueText": .on, "layout.columns": try OverrideValue(json: "5")])
+        _ = try FileOverrideStore(url: file).write([
+            "blueText": .set(.on), "layout.columns": .set(try OverrideValue(json: "5")),
+        ])
         #expect(!flag.fired, "not before the registry reads the store")
         features.refreshFromStore()
         #expect(flag.fired)
@@ -87,7 +89,7 @@ private final class Tracked: Sendable {
             TypedFeatures(), store: try FileOverrideStore(url: file),
             options: RegistryOptions(storeWatchInterval: .seconds(1), clock: clock, launchOverrides: .none))
         let flag = Tracked { _ = features.blueText.enabled }
-        _ = try FileOverrideStore(url: file).write(["blueText": .on])
+        _ = try FileOverrideStore(url: file).write(["blueText": .set(.on)])
         try await clock.waitForSleepers()
         clock.advance(by: .seconds(1))
         #expect(await eventually { flag.fired })
@@ -114,7 +116,7 @@ private final class Tracked: Sendable {
 
     @Test func anExpiryIsAnnounced() async throws {
         let features = registry(try FileOverrideStore(url: file, wallClock: clock))
-        try features.setOverrideValues(["blueText": .on], expiresAt: clock.date + 60)
+        try features.setOverrideValues(["blueText": .set(.on)], expiresAt: clock.date + 60)
         let flag = Tracked { _ = features.blueText.enabled }
         try await clock.waitForSleepers()
         clock.advance(by: .seconds(60))
@@ -151,7 +153,7 @@ private final class Tracked: Sendable {
         let watched = Tracked { _ = flags[7].enabled }
         let untouched = Tracked { _ = flags[8].enabled }
         try registry.setOverrideValues(
-            Dictionary(uniqueKeysWithValues: flags.enumerated().map { ($1.key, $0 == 8 ? nil : .on) }))
+            Dictionary(uniqueKeysWithValues: flags.enumerated().map { ($1.key, $0 == 8 ? .remove : .set(.on)) }))
         #expect(watched.fired)
         #expect(!untouched.fired)
         #expect(registry.core.observedChanges.withLock { $0.isEmpty }, "nothing left queued")

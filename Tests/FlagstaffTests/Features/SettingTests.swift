@@ -78,7 +78,7 @@ import Testing
             try features.ratio.setOverriddenValue(.infinity)
         }
         let invalid = #expect(throws: InvalidOverrideValue.self) {
-            try features.setOverrideValues(["blueText": .on, "maxItems": try OverrideValue(json: "101")])
+            try features.setOverrideValues(["blueText": .set(.on), "maxItems": .set(try OverrideValue(json: "101"))])
         }
         #expect(invalid?.description == #"invalid value 101 for "maxItems": must be 1…100"#)
         #expect(!features.blueText.isOverridden, "all or nothing")

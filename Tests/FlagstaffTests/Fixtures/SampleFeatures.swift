@@ -4,7 +4,7 @@ import Foundation
 
 struct ListFeatures: FeatureGroup {
     let infiniteScroll = Feature(description: "Load more rows at the bottom")
-    let compactRows = Feature(label: "Dense rows", defaultState: true)
+    let compactRows = Feature(label: "Dense rows", default: true)
 }
 
 struct DeepFeatures: FeatureGroup {
@@ -19,7 +19,7 @@ struct InnerFeatures: FeatureGroup {
 struct AppFeatures: FeatureGroup {
     let inheritedFlag = Feature(description: "Declared first")
     let blueText = Feature()
-    let debugLogging = Feature(defaultState: true)
+    let debugLogging = Feature(default: true)
     let useTabBarNav = Feature(requiresRestart: true)
     let list = ListFeatures()
     let legacyKey = Feature(key: "LEGACY_FLAG")

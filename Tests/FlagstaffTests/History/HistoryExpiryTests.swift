@@ -47,8 +47,8 @@ import Testing
     @Test func undoPutsBackTheExpiryOfTheOverrideItReplacedAndRedoTheNewOne() async throws {
         let features = try registry()
         let deadline = clock.date + 3600
-        try features.setOverrideValues(["blueText": .on], expiresAt: deadline)
-        try features.setOverrideValues(["blueText": .off])
+        try features.setOverrideValues(["blueText": .set(.on)], expiresAt: deadline)
+        try features.setOverrideValues(["blueText": .set(.off)])
         #expect(features.overrideExpiry(forKey: "blueText") == nil)
         let undone = try ChangeHistory(features).undo()
         #expect(undone.overrides["blueText"] == .on)
@@ -68,8 +68,8 @@ import Testing
         let features = try registry()
         let hour = clock.date + 3600
         let day = clock.date + 86_400
-        try features.setOverrideValues(["blueText": .on], expiresAt: hour)
-        try features.setOverrideValues(["blueText": .on], expiresAt: day)
+        try features.setOverrideValues(["blueText": .set(.on)], expiresAt: hour)
+        try features.setOverrideValues(["blueText": .set(.on)], expiresAt: day)
         let store = try #require(features.store as? FileOverrideStore)
         let history = try #require(try store.journal()).read().changes
         let last = try #require(history.last?.entries.first)
@@ -78,7 +78,7 @@ import Testing
         _ = try ChangeHistory(features).undo()
         #expect(text(features.overrideExpiry(forKey: "blueText")?.expiresAt) == text(hour))
         // Made permanent: also a change.
-        try features.setOverrideValues(["blueText": .on])
+        try features.setOverrideValues(["blueText": .set(.on)])
         #expect(features.overrideExpiry(forKey: "blueText") == nil)
         _ = try ChangeHistory(features).undo()
         #expect(text(features.overrideExpiry(forKey: "blueText")?.expiresAt) == text(hour))
@@ -86,8 +86,8 @@ import Testing
 
     @Test func undoDoesNotBringBackAnOverridePastItsExpiry() throws {
         let features = try registry()
-        try features.setOverrideValues(["blueText": .on], expiresAt: clock.date + 60)
-        try features.setOverrideValues(["blueText": .off])
+        try features.setOverrideValues(["blueText": .set(.on)], expiresAt: clock.date + 60)
+        try features.setOverrideValues(["blueText": .set(.off)])
         clock.advance(by: .seconds(120))
         let undone = try ChangeHistory(features).undo()
         #expect(undone.overrides["blueText"] == nil)

@@ -10,8 +10,8 @@ import Testing
 
     @Test func undoRevertsTheLatestChangeAsOneStepAndRedoReappliesIt() throws {
         let store = try FileOverrideStore(url: file)
-        _ = try store.write(["a": .on])
-        _ = try store.write(["a": .off, "b": .on, "c": nil])
+        _ = try store.write(["a": .set(.on)])
+        _ = try store.write(["a": .set(.off), "b": .set(.on), "c": .remove])
         let undone = try store.undo()
         #expect(undone.target.keys == ["a", "b"])
         #expect(try store.load() == ["a": .on])
@@ -36,10 +36,10 @@ import Testing
     /// leaves only some of them; undoing those alone would make a state that never existed.
     @Test func aChangeJournaledOnlyInPartIsNotUndone() throws {
         let store = try FileOverrideStore(url: file)
-        _ = try store.write(["before": .on])
+        _ = try store.write(["before": .set(.on)])
         let keys = (0..<1_000).map { "k\($0)" }
         _ = try store.write(
-            OverrideChange(Dictionary(uniqueKeysWithValues: keys.map { ($0, OverrideValue?.some(.on)) })))
+            OverrideChange(Dictionary(uniqueKeysWithValues: keys.map { ($0, OverrideEdit.set(.on)) })))
         let journal = try #require(try store.journal())
         let lines = try String(contentsOf: journal.url, encoding: .utf8).split(separator: "\n")
         #expect(lines.count == 1_001)
@@ -57,7 +57,7 @@ import Testing
         #expect(try store.load().count == 1_001, "nothing was changed")
 
         // A later change is journaled whole (the torn line is cut first) and undoes as before.
-        _ = try store.write(["after": .on])
+        _ = try store.write(["after": .set(.on)])
         _ = try store.undo()
         #expect(try store.load()["after"] == nil)
         #expect((#expect(throws: HistoryError.self) { try store.undo() })?.isNothingToDo == false)
@@ -65,7 +65,7 @@ import Testing
 
     @Test func undoAndRedoAreJournaledWithTheChangeTheyRevert() throws {
         let store = try FileOverrideStore(url: file)
-        _ = try store.write(["a": .on])
+        _ = try store.write(["a": .set(.on)])
         let undone = try store.undo()
         _ = try store.redo()
         let changes = try #require(try store.journal()).read().changes
@@ -77,9 +77,9 @@ import Testing
 
     @Test func aNewChangeAfterAnUndoClearsRedo() throws {
         let store = try FileOverrideStore(url: file)
-        _ = try store.write(["a": .on])
+        _ = try store.write(["a": .set(.on)])
         _ = try store.undo()
-        _ = try store.write(["b": .on])
+        _ = try store.write(["b": .set(.on)])
         #expect((#expect(throws: HistoryError.self) { try store.redo() })?.isNothingToDo == true)
         _ = try store.undo()
         #expect(try store.load() == [:], "the undo after the new change reverts the new change")
@@ -87,8 +87,8 @@ import Testing
 
     @Test func undoRefusesToClobberAChangeMadeOutsideTheHistory() throws {
         let store = try FileOverrideStore(url: file)
-        _ = try store.write(["a": .on, "b": .on])
-        _ = try FileOverrideStore(url: file, journal: nil).write(["b": .off])
+        _ = try store.write(["a": .set(.on), "b": .set(.on)])
+        _ = try FileOverrideStore(url: file, journal: nil).write(["b": .set(.off)])
         let error = #expect(throws: HistoryError.self) { try store.undo() }
         #expect(error?.conflictingKey == "b")
         let message = error.map { "\($0)" } ?? ""
@@ -100,13 +100,13 @@ import Testing
     @Test func undoRefusesNamingTheLaterChangeThatSetTheKey() throws {
         // A redo of a change that has rotated out of the journal: its lines are the only record of `k`'s value.
         let store = try FileOverrideStore(url: file)
-        _ = try store.write(["k": .on])
+        _ = try store.write(["k": .set(.on)])
         let journal = try #require(try store.journal())
         let later = JournalEntry(
             time: Date(), change: "later", key: "k", old: .on, new: .off, origin: .redo, user: "someone",
             pid: 4242, command: "flagstaff redo", redoes: "rotated-away")
         try journal.append([later])
-        _ = try FileOverrideStore(url: file, journal: nil).write(["k": .off])
+        _ = try FileOverrideStore(url: file, journal: nil).write(["k": .set(.off)])
         let error = #expect(throws: HistoryError.self) { try store.undo() }
         let message = error.map { "\($0)" } ?? ""
         #expect(
@@ -131,9 +131,9 @@ import Testing
             change("A", "a", nil, .on), change("B", "b", nil, .on), change("U", "b", .on, nil, undoes: "B"),
         ]
         #expect(UndoPlanner.undo(history)?.target.id == "A")
-        #expect(UndoPlanner.undo(history)?.changes == ["a": OverrideValue?.none])
+        #expect(UndoPlanner.undo(history)?.changes == ["a": OverrideEdit.remove])
         #expect(UndoPlanner.redo(history)?.target.id == "B")
-        #expect(UndoPlanner.redo(history)?.expected == ["b": OverrideValue?.none])
+        #expect(UndoPlanner.redo(history)?.expected == ["b": OverrideEdit.remove])
         #expect(UndoPlanner.undo([]) == nil && UndoPlanner.redo(history.dropLast().map { $0 }) == nil)
     }
 

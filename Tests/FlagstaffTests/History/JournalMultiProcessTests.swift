@@ -44,7 +44,7 @@ import Testing
             }
         }
         // A later write appends after whatever the last kill left.
-        _ = try FileOverrideStore(url: file).write(["after": .on])
+        _ = try FileOverrideStore(url: file).write(["after": .set(.on)])
         let contents = try #require(try FileOverrideStore(url: file).journal()).read()
         #expect(contents.problems.isEmpty && contents.entries.last?.key == "after")
     }

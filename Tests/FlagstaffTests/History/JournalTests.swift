@@ -16,9 +16,9 @@ import Testing
     @Test func everyChangeIsOneJSONLinePerKeyWithWhoAndWhen() throws {
         let store = try FileOverrideStore(url: file)
         let before = Date()
-        _ = try store.write(["blueText": .on])
-        _ = try store.write(["blueText": .off, "maxItems": try OverrideValue(json: "50")])
-        _ = try store.write(["blueText": .off])  // no change: nothing journaled
+        _ = try store.write(["blueText": .set(.on)])
+        _ = try store.write(["blueText": .set(.off), "maxItems": .set(try OverrideValue(json: "50"))])
+        _ = try store.write(["blueText": .set(.off)])  // no change: nothing journaled
         let contents = try #require(try store.journal()).read()
         #expect(contents.problems.isEmpty)
         #expect(try lines().count == 3)
@@ -44,15 +44,15 @@ import Testing
 
     @Test func theOriginComesFromTheWriteElseTheStoreElseApp() throws {
         let store = try FileOverrideStore(url: file, journal: JournalOptions(origin: .cli))
-        _ = try store.write(["a": .on])
-        _ = try store.write(["b": .on], known: nil, parameters: WriteParameters(origin: .import))
+        _ = try store.write(["a": .set(.on)])
+        _ = try store.write(["b": .set(.on)], known: nil, parameters: WriteParameters(origin: .import))
         let changes = try #require(try store.journal()).read().changes
         #expect(changes.map(\.origin) == [.cli, .import])
     }
 
     @Test func aStoreWithoutAJournalWritesNone() throws {
         let store = try FileOverrideStore(url: file, journal: nil)
-        _ = try store.write(["a": .on])
+        _ = try store.write(["a": .set(.on)])
         #expect(try store.journal() == nil)
         #expect(!FileManager.default.fileExists(atPath: journalFile))
     }
@@ -61,8 +61,8 @@ import Testing
         let store = try FileOverrideStore(url: file)
         let key = "quote\"back\\slash\nline\u{1B}[31m é"
         let value = try OverrideValue(json: #"{"b":[1,2.5,null,true],"a":"x\"y"}"#)
-        _ = try store.write([key: value, "text": OverrideValue(string: "tab\there ✓")])
-        _ = try store.write([key: nil])
+        _ = try store.write([key: .set(value), "text": .set(OverrideValue(string: "tab\there ✓"))])
+        _ = try store.write([key: .remove])
         let entries = try #require(try store.journal()).read().entries
         #expect(entries.count == 3)
         let first = try #require(entries.first { $0.key == key })
@@ -84,7 +84,7 @@ import Testing
 
     @Test func aTornLastLineIsIgnoredAndCutByTheNextAppend() throws {
         let store = try FileOverrideStore(url: file)
-        _ = try store.write(["a": .on])
+        _ = try store.write(["a": .set(.on)])
         let handle = try #require(FileHandle(forWritingAtPath: journalFile))
         handle.seekToEndOfFile()
         handle.write(Data(#"{"time":"2026-11-23T19:00:41.123Z","change":"torn","key":"b","ol"#.utf8))
@@ -92,7 +92,7 @@ import Testing
         let journal = try #require(try store.journal())
         #expect(journal.read().entries.map(\.key) == ["a"])
         #expect(journal.read().problems.isEmpty, "a torn last line is not a problem")
-        _ = try store.write(["c": .on])
+        _ = try store.write(["c": .set(.on)])
         #expect(journal.read().entries.map(\.key) == ["a", "c"])
         #expect(try lines().count == 2)
         #expect(try !String(contentsOfFile: journalFile, encoding: .utf8).contains("torn"))
@@ -100,7 +100,7 @@ import Testing
 
     @Test func malformedLinesAreReportedWithLineAndPathAndNeverBlockAWrite() throws {
         let store = try FileOverrideStore(url: file)
-        _ = try store.write(["a": .on])
+        _ = try store.write(["a": .set(.on)])
         let bad = [
             "not json",
             #"{"time":"yesterday","change":"x","key":"k","old":null,"new":"on","origin":"cli"}"#,
@@ -112,7 +112,7 @@ import Testing
         handle.seekToEndOfFile()
         handle.write(Data((bad.joined(separator: "\n") + "\n").utf8))
         try handle.close()
-        let receipt = try store.write(["b": .on], known: nil)
+        let receipt = try store.write(["b": .set(.on)], known: nil)
         #expect(receipt.journalError == nil)
         let contents = try #require(try store.journal()).read()
         #expect(contents.entries.map(\.key) == ["a", "b"])
@@ -127,7 +127,7 @@ import Testing
     @Test func anUnwritableJournalNeverBlocksAChange() throws {
         try FileManager.default.createDirectory(atPath: journalFile, withIntermediateDirectories: true)
         let store = try FileOverrideStore(url: file)
-        let receipt = try store.write(["a": .on], known: nil)
+        let receipt = try store.write(["a": .set(.on)], known: nil)
         #expect(try store.load() == ["a": .on])
         #expect(receipt.journalError.map { "\($0)".contains(journalFile) } == true)
     }
@@ -135,7 +135,7 @@ import Testing
     @Test func theJournalIsRotatedAtItsSizeAndTheOldestIsDropped() throws {
         let store = try FileOverrideStore(url: file, journal: JournalOptions(maxBytes: 4096))
         for index in 0..<100 {
-            _ = try store.write(["key.\(index)": .on])
+            _ = try store.write(["key.\(index)": .set(.on)])
         }
         let journal = try #require(try store.journal())
         let current = try #require(FileManager.default.attributesOfItem(atPath: journalFile)[.size] as? Int)
@@ -155,7 +155,7 @@ import Testing
         #expect(symlink(real.path, file.path) == 0)
         try Data(#"{"version":1,"overrides":{}}"#.utf8).write(to: real)
         let store = try FileOverrideStore(url: file)
-        _ = try store.write(["a": .on])
+        _ = try store.write(["a": .set(.on)])
         #expect(FileManager.default.fileExists(atPath: real.path + ".history.jsonl"))
         #expect(try store.journal()?.url.path == real.path + ".history.jsonl")
     }

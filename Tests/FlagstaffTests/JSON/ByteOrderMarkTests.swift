@@ -65,7 +65,7 @@ import Testing
         try marked(#"{"version":1,"overrides":{"blueText":"on"}}"#).write(to: url)
         let store = try FileOverrideStore(url: url)
         #expect(try store.load() == ["blueText": .on])
-        _ = try store.write(["maxItems": try OverrideValue(json: "5")])
+        _ = try store.write(["maxItems": .set(try OverrideValue(json: "5"))])
         let written = try Data(contentsOf: url)
         #expect(!written.starts(with: Self.mark))
         #expect(try FileOverrideStore(url: url).load() == ["blueText": .on, "maxItems": try OverrideValue(json: "5")])

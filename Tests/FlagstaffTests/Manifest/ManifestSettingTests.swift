@@ -137,7 +137,7 @@ import Testing
 
     @Test func storedValuesApplyToManifestSettingsAndWrongOnesAreReported() throws {
         let store = InMemoryOverrideStore()
-        _ = store.write(["maxItems": try OverrideValue(json: "50"), "theme": OverrideValue(string: "blue")])
+        _ = store.write(["maxItems": .set(try OverrideValue(json: "50")), "theme": .set(OverrideValue(string: "blue"))])
         let text = """
             {"name": "x", "settings": [
               {"key": "maxItems", "type": "integer", "default": 20, "range": [1, 100]},

@@ -73,9 +73,9 @@ struct ProfileTestFeatures: FeatureGroup {
     @Test func changesMergeByDefaultAndReplaceClearsOnlyClearableKeys() {
         let profile = Profile(name: "p", overrides: ["a": .on, "b": .off], removals: ["c"])
         let current: [String: OverrideValue] = ["a": .on, "c": .on, "d": .on, "unknown.key": .off]
-        #expect(profile.changes(from: current, replace: false) == ["b": .some(.off), "c": OverrideValue?.none])
+        #expect(profile.changes(from: current, replace: false) == ["b": .set(.off), "c": .remove])
         let replaced = profile.changes(from: current, replace: true) { $0 != "unknown.key" }
-        #expect(replaced == ["b": .some(.off), "c": OverrideValue?.none, "d": OverrideValue?.none])
+        #expect(replaced == ["b": .set(.off), "c": .remove, "d": .remove])
     }
 
     @Test func applyIsOneJournaledChangeThatUndoRevertsAtOnce() throws {

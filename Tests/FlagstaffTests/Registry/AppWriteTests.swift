@@ -139,7 +139,8 @@ import Testing
         let (features, store) = try Self.makeRegistry()
         features.maxItems.overriddenValue = 30  // pending: written by the profile's write, first
         let parameters = WriteParameters(note: ChangeAnnotation(origin: .profile, profile: "qa"))
-        try features.writeOverrideValues([features.darkMode.key: .off], parameters: parameters)
+        try features.writeOverrideValues(
+            [features.darkMode.key: .set(.off)], policy: .writeEveryValue, parameters: parameters)
         try await features.flush()
         let entries = try #require(try store.journal()).read().entries
         #expect(entries.map(\.key) == ["maxItems", "darkMode"])

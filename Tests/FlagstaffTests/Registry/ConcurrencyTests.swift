@@ -34,7 +34,7 @@ import Testing
             }
             group.addTask {
                 for index in 0..<100 {
-                    _ = try? other.write(["list.infiniteScroll": index.isMultiple(of: 3) ? .on : nil])
+                    _ = try? other.write(["list.infiniteScroll": index.isMultiple(of: 3) ? .set(.on) : .remove])
                 }
             }
             group.addTask {
@@ -67,7 +67,8 @@ import Testing
                     var known: UInt64?
                     for index in 0..<40 {
                         guard
-                            let write = try? store.write(OverrideChange(["w\(writer).k\(index)": .on]), known: known)
+                            let write = try? store.write(
+                                OverrideChange(["w\(writer).k\(index)": .set(.on)]), known: known)
                         else { continue }
                         if let changes = write.changes {
                             // Only this writer's key can differ from the file it knew.

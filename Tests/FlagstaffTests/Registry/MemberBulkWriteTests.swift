@@ -72,7 +72,7 @@ import Testing
             let before = model
             if step % 7 == 3 {
                 // A keyed write between bulk ones (the image keeps its order either way).
-                let changes = Dictionary(uniqueKeysWithValues: keys.map { ($0, OverrideValue?.some(.on)) })
+                let changes = Dictionary(uniqueKeysWithValues: keys.map { ($0, OverrideEdit.set(.on)) })
                 _ = try store.write(OverrideChange(changes))
                 _ = try twin.write(OverrideChange(changes))
                 _ = memory.write(OverrideChange(changes))
@@ -80,7 +80,8 @@ import Testing
                 revision = nil
             } else {
                 let write = try store.write(OverrideChange(sortedKeys: sorted, edit: .init(value)), known: revision)
-                _ = try twin.write(OverrideChange(Dictionary(uniqueKeysWithValues: keys.map { ($0, value) })))
+                _ = try twin.write(
+                    OverrideChange(Dictionary(uniqueKeysWithValues: keys.map { ($0, OverrideEdit(value)) })))
                 let inMemory = memory.write(OverrideChange(sortedKeys: sorted, edit: .init(value)), known: nil)
                 for key in keys { model[key] = value }
                 let expected = sorted.filter { before[$0] != value }
@@ -110,7 +111,8 @@ import Testing
     }
 
     @Test func aBulkChangeToAFileThisStoreOnlyReadIsMergedIntoItsOrder() throws {
-        _ = try FileOverrideStore(url: file).write(["b": .on, "d": .off, "a.é": .on])  // another process's write
+        // Another process's write.
+        _ = try FileOverrideStore(url: file).write(["b": .set(.on), "d": .set(.off), "a.é": .set(.on)])
         let store = try FileOverrideStore(url: file)
         let (_, revision) = try store.loadRevisioned()
         let write = try store.write(OverrideChange(sortedKeys: ["a.é", "c", "d"], edit: .init(.off)), known: revision)
@@ -131,9 +133,9 @@ import Testing
         let store = try FileOverrideStore(url: file, wallClock: clock)
         let soon = OverrideExpiry(expiresAt: clock.date + 60, setAt: clock.date)
         let later = OverrideExpiry(expiresAt: clock.date + 3_600, setAt: clock.date)
-        _ = try store.write(OverrideChange(["a": .on], expiries: ["a": soon]))
-        _ = try store.write(OverrideChange(["b": .on], expiries: ["b": later]))
-        _ = try store.write(["c": .on])
+        _ = try store.write(OverrideChange(["a": .set(.on)], expiries: ["a": soon]))
+        _ = try store.write(OverrideChange(["b": .set(.on)], expiries: ["b": later]))
+        _ = try store.write(["c": .set(.on)])
         clock.advance(by: .seconds(120))
         let write = try store.write(OverrideChange(sortedKeys: ["c", "d"], edit: .init(.off)), known: nil)
         #expect(write.snapshot.overrides == ["b": .on, "c": .off, "d": .off])
@@ -147,14 +149,14 @@ import Testing
         let store = try FileOverrideStore(url: file)
         let registry = AnyFeatureRegistry(name: "Bulk", store: store, options: RegistryOptions(storeWatchInterval: nil))
         // On by default, so that forcing them off writes overrides (a member already at the value gets none).
-        let flags = (0..<300).map { Feature(key: "group\($0 % 7).flag\($0)", defaultState: true) }
+        let flags = (0..<300).map { Feature(key: "group\($0 % 7).flag\($0)", default: true) }
         let setting = Setting(default: 1, key: "number")
         let toggle = Setting(default: true, key: "toggle")
         try registry.register(flags + [setting, toggle])
         #expect(flags.enumerated().allSatisfy { $1.registryOrdinal == $0 })
         #expect(toggle.registryOrdinal == 301)
         let five = try OverrideValue(json: "5")
-        try registry.setOverrideValues(["group1.flag1": .on, "number": five])
+        try registry.setOverrideValues(["group1.flag1": .set(.on), "number": .set(five)])
         let seen = AnnotatedMutex<[FeatureChange]>([])
         let subscription = registry.onChange { change in seen.withLock { $0.append(change) } }
         defer { subscription.cancel() }
@@ -163,7 +165,7 @@ import Testing
         var members = MemberSet((0..<300).filter { $0.isMultiple(of: 2) })
         members.insert(301)
         members.insert(5_000)
-        try registry.writeOnOffValue(.off, toMembers: members)
+        try registry.writeOnOffValue(.set(.off), toMembers: members, policy: .skipDefaults)
         #expect(
             flags.enumerated().allSatisfy {
                 $1.override == ($0.isMultiple(of: 2) ? .disabled : $0 == 1 ? .enabled : .featureDefault)
@@ -174,7 +176,7 @@ import Testing
         #expect(try store.load() == registry.storedOverrides)
 
         // Removal of some of them, one undo step in the journal.
-        try registry.writeOnOffValue(nil, toMembers: MemberSet([0, 1, 2, 300]))
+        try registry.writeOnOffValue(.remove, toMembers: MemberSet([0, 1, 2, 300]), policy: .skipDefaults)
         #expect(flags[0].override == .featureDefault && flags[2].override == .featureDefault)
         #expect(flags[1].override == .featureDefault)
         #expect(setting.overrideValue == nil)
@@ -184,9 +186,10 @@ import Testing
         #expect(flags[0].override == .disabled && flags[1].override == .enabled && setting.overrideValue == five)
 
         // Flags registered afterwards: a new member list, sorted again.
-        let late = Feature(key: "aaa.late", defaultState: true)
+        let late = Feature(key: "aaa.late", default: true)
         try registry.register([late])
-        try registry.writeOnOffValue(.off, toMembers: MemberSet([try #require(late.registryOrdinal), 3]))
+        try registry.writeOnOffValue(
+            .set(.off), toMembers: MemberSet([try #require(late.registryOrdinal), 3]), policy: .skipDefaults)
         #expect(late.override == .disabled && flags[3].override == .disabled)
         #expect(try store.load()["aaa.late"] == .off)
     }
@@ -197,12 +200,13 @@ import Testing
         // Keys whose byte order differs from their registration order.
         let flags = (0..<count).map { Feature(key: "f\(($0 * 7_919) % count)") }
         try registry.register(flags)
-        try registry.writeOnOffValue(.on, toMembers: MemberSet(0..<count))
+        try registry.writeOnOffValue(.set(.on), toMembers: MemberSet(0..<count), policy: .skipDefaults)
         #expect(flags.allSatisfy { $0.override == .enabled })
         let seen = AnnotatedMutex<[FeatureChange]>([])
         let subscription = registry.onChange { change in seen.withLock { $0.append(change) } }
         // Off is their default: their overrides are removed rather than set to it.
-        try registry.writeOnOffValue(.off, toMembers: MemberSet((0..<count).filter { $0 % 3 != 0 }))
+        try registry.writeOnOffValue(
+            .set(.off), toMembers: MemberSet((0..<count).filter { $0 % 3 != 0 }), policy: .skipDefaults)
         subscription.cancel()
         #expect(flags.enumerated().allSatisfy { $1.override == ($0 % 3 != 0 ? .featureDefault : .enabled) })
         #expect(seen.withLock { $0.map(\.keyCount) } == [count - (count + 2) / 3])
@@ -214,7 +218,9 @@ import Testing
             name: "Broken", store: try FileOverrideStore(url: file), options: RegistryOptions(storeWatchInterval: nil))
         let flag = Feature(key: "a")
         try registry.register([flag])
-        #expect(throws: OverrideStoreError.self) { try registry.writeOnOffValue(.on, toMembers: MemberSet([0])) }
+        #expect(throws: OverrideStoreError.self) {
+            try registry.writeOnOffValue(.set(.on), toMembers: MemberSet([0]), policy: .skipDefaults)
+        }
         #expect(flag.override == .featureDefault)
         #expect(try String(contentsOf: file, encoding: .utf8) == "not json")
     }

@@ -53,7 +53,7 @@ import Testing
         let states: [OverrideState] = [.enabled, .disabled, .featureDefault]
         for round in 0..<6 {
             try? FileManager.default.removeItem(at: url)
-            if round.isMultiple(of: 2) { _ = try FileOverrideStore(url: url).write(["flag1": .on]) }
+            if round.isMultiple(of: 2) { _ = try FileOverrideStore(url: url).write(["flag1": .set(.on)]) }
             let registry = try makeRegistry(try FileOverrideStore(url: url))
             let other = try FileOverrideStore(url: url)
             for step in 0..<60 {
@@ -61,7 +61,7 @@ import Testing
                     "flag\(Int.random(in: 0..<40, using: &random))"
                 }
                 let changes = Dictionary(
-                    keys.map { ($0, OverrideValue(states.randomElement(using: &random)!)) },
+                    keys.map { ($0, OverrideEdit(OverrideValue(states.randomElement(using: &random)!))) },
                     uniquingKeysWith: { a, _ in a })
                 switch Int.random(in: 0..<7, using: &random) {
                 case 0:
@@ -74,12 +74,13 @@ import Testing
                 case 3:
                     let members = MemberSet(keys.compactMap { registry.feature(forKey: $0)?.registryOrdinal })
                     try registry.writeOnOffValue(
-                        [OverrideValue.on, .off, nil].randomElement(using: &random)!, toMembers: members)
+                        OverrideEdit([OverrideValue.on, .off, nil].randomElement(using: &random)!), toMembers: members,
+                        policy: .skipDefaults)
                 default: try registry.setOverrideValues(changes)
                 }
                 // Until the registry writes or reloads, another process's change may be unseen; after its own write
                 // every flag is the file's.
-                try registry.setOverrideValues(["flag39": nil])
+                try registry.setOverrideValues(["flag39": .remove])
                 let after = try FileOverrideStore(url: url, journal: nil).load()
                 for feature in registry.allFeatures {
                     #expect(feature.overrideValue == after[feature.key], "round \(round) step \(step), \(feature.key)")

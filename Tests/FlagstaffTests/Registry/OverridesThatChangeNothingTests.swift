@@ -14,13 +14,13 @@ import Testing
         let registry = AnyFeatureRegistry(name: "Rule", store: store, options: RegistryOptions(storeWatchInterval: nil))
         let offByDefault = Feature(key: "a.offByDefault")
         let overridden = Feature(key: "b.overridden")
-        let onByDefault = Feature(key: "c.onByDefault", defaultState: true)
+        let onByDefault = Feature(key: "c.onByDefault", default: true)
         let dynamic = DynamicFeature(key: "d.dynamic") { _ in false }
         let toggle = Setting(default: false, key: "e.toggle")
         try registry.register([offByDefault, overridden, onByDefault, dynamic, toggle])
         try registry.setOverrides(["b.overridden": .enabled])
 
-        let result = try registry.writeOnOffValue(.off, toMembers: MemberSet(0..<5))
+        let result = try registry.writeOnOffValue(.set(.off), toMembers: MemberSet(0..<5), policy: .skipDefaults)
         #expect(result.skippedAtDefault == 2, "a.offByDefault and e.toggle are off by default")
         #expect(result.changes?.map(\.key) == ["b.overridden", "c.onByDefault", "d.dynamic"])
         #expect(store.load() == ["c.onByDefault": .off, "d.dynamic": .off], "b.overridden lost its override")
@@ -35,7 +35,7 @@ import Testing
         let seen = AnnotatedMutex(0)
         let subscription = registry.onChange { _ in seen.withLock { $0 += 1 } }
         defer { subscription.cancel() }
-        let again = try registry.writeOnOffValue(.off, toMembers: MemberSet([0, 4]))
+        let again = try registry.writeOnOffValue(.set(.off), toMembers: MemberSet([0, 4]), policy: .skipDefaults)
         #expect(again.changes == [] && again.skippedAtDefault == 2)
         #expect(seen.withLock { $0 } == 0)
     }
@@ -46,12 +46,12 @@ import Testing
             name: "Keyed", store: store, options: RegistryOptions(storeWatchInterval: nil))
         let flag = Feature(key: "flag")
         try registry.register([flag])
-        let result = try registry.writeOverrideValues(["flag": .off])
+        let result = try registry.writeOverrideValues(["flag": .set(.off)], policy: .writeEveryValue)
         #expect(result.skippedAtDefault == 0)
         #expect(result.changes == [StoreSnapshot.ValueChange(key: "flag", old: nil, new: .off)])
         #expect(flag.override == .disabled)
         // The same with the bulk policy removes it again.
-        let bulk = try registry.writeOverrideValues(["flag": .off], policy: .skipDefaults)
+        let bulk = try registry.writeOverrideValues(["flag": .set(.off)], policy: .skipDefaults)
         #expect(bulk.changes == [StoreSnapshot.ValueChange(key: "flag", old: .off, new: nil)])
         #expect(store.load().isEmpty)
     }
@@ -63,24 +63,25 @@ import Testing
         let registry = AnyFeatureRegistry(
             name: "Expiry", store: store, options: RegistryOptions(storeWatchInterval: nil, wallClock: clock))
         try registry.register([Feature(key: "flag")])
-        try registry.setOverrideValues(["flag": .on])
+        try registry.setOverrideValues(["flag": .set(.on)])
         let expiresAt = clock.date + 3_600
-        let result = try registry.writeOverrideValues(["flag": .on], expiresAt: expiresAt)
+        let result = try registry.writeOverrideValues(
+            ["flag": .set(.on)], expiresAt: expiresAt, policy: .writeEveryValue)
         #expect(
             result.changes == [
                 StoreSnapshot.ValueChange(key: "flag", old: .on, new: .on, oldExpiresAt: nil, newExpiresAt: expiresAt)
             ])
         // Made permanent again: a change of expiry too.
-        let permanent = try registry.writeOverrideValues(["flag": .on])
+        let permanent = try registry.writeOverrideValues(["flag": .set(.on)], policy: .writeEveryValue)
         #expect(permanent.changes?.map(\.oldExpiresAt) == [expiresAt])
     }
 
     @Test func aChangeIsKeptInByteOrderAndAnswersByKey() {
-        let change = OverrideChange(["é": .on, "b": nil, "a.z": .off, "Z": .on])
+        let change = OverrideChange(["é": .set(.on), "b": .remove, "a.z": .set(.off), "Z": .set(.on)])
         #expect(change.keys == ["Z", "a.z", "b", "é"])
         #expect(change.edit(forKey: "b") == .remove)
         #expect(change.edit(forKey: "é") == .set(.on))
         #expect(change.edit(forKey: "c") == nil)
-        #expect(change.valuesByKey == ["é": .on, "b": nil, "a.z": .off, "Z": .on])
+        #expect(change.editsByKey == ["é": .set(.on), "b": .remove, "a.z": .set(.off), "Z": .set(.on)])
     }
 }

@@ -190,8 +190,9 @@ import Testing
         try registry.register((0..<500).map { Feature(key: "f\($0)") })
         let seen = AnnotatedMutex<[FeatureChange]>([])
         let subscription = registry.onChange { change in seen.withLock { $0.append(change) } }
-        try registry.setOverrideValues(Dictionary(uniqueKeysWithValues: (0..<500).map { ("f\($0)", .on) }))
-        try registry.setOverrideValues(["f1": .off, "f2": .on])
+        try registry.setOverrideValues(
+            Dictionary(uniqueKeysWithValues: (0..<500).map { ("f\($0)", OverrideEdit.set(.on)) }))
+        try registry.setOverrideValues(["f1": .set(.off), "f2": .set(.on)])
         subscription.cancel()
         let changes = seen.withLock { $0 }
         #expect(changes.map(\.keyCount) == [500, 1])
@@ -208,15 +209,17 @@ import Testing
         let registry = AnyFeatureRegistry(name: "Large", store: InMemoryOverrideStore(), options: RegistryOptions())
         let flags = (0..<count).map { Feature(key: "f\($0)") }
         try registry.register(flags + [Setting(default: 1, key: "number")])
-        try registry.setOverrideValues(Dictionary(uniqueKeysWithValues: (0..<count).map { ("f\($0)", .on) }))
+        try registry.setOverrideValues(
+            Dictionary(uniqueKeysWithValues: (0..<count).map { ("f\($0)", OverrideEdit.set(.on)) }))
         #expect(flags.allSatisfy { $0.override == .enabled })
         let seen = AnnotatedMutex<[FeatureChange]>([])
         let subscription = registry.onChange { change in seen.withLock { $0.append(change) } }
         // Half of them off, the rest already on (unchanged), and a stored value the setting refuses.
         var changes = Dictionary(
-            uniqueKeysWithValues: (0..<count).map { ("f\($0)", OverrideValue?.some($0 % 2 == 0 ? .off : .on)) })
-        changes["number"] = .on
-        try registry.write(OverrideChange(changes))  // unchecked: the setting's value is refused when applied
+            uniqueKeysWithValues: (0..<count).map { ("f\($0)", OverrideEdit.set($0 % 2 == 0 ? .off : .on)) })
+        changes["number"] = .set(.on)
+        // Unchecked: the setting's value is refused when applied.
+        try registry.write(OverrideChange(changes), policy: .writeEveryValue)
         subscription.cancel()
         #expect(flags.enumerated().allSatisfy { $1.override == ($0 % 2 == 0 ? .disabled : .enabled) })
         #expect(seen.withLock { $0.map(\.keyCount) } == [(count + 1) / 2])

@@ -17,12 +17,12 @@ import Testing
 
     @Test func writesTheVersionedFormatAndResetRemovesTheKey() throws {
         let store = try FileOverrideStore(url: directory.appendingPathComponent("nested/dir/overrides.json"))
-        _ = try store.write(["list.infiniteScroll": .on, "blueText": .off])
+        _ = try store.write(["list.infiniteScroll": .set(.on), "blueText": .set(.off)])
         let written = try String(contentsOf: store.url, encoding: .utf8)
         let json = try JSONSerialization.jsonObject(with: Data(written.utf8)) as? [String: Any]
         #expect(json?["version"] as? Int == 1)
         #expect(json?["overrides"] as? [String: String] == ["list.infiniteScroll": "on", "blueText": "off"])
-        _ = try store.write(["blueText": nil])
+        _ = try store.write(["blueText": .remove])
         #expect(try store.load() == ["list.infiniteScroll": .enabled])
         #expect(try !String(contentsOf: store.url, encoding: .utf8).contains("blueText"))
     }
@@ -30,7 +30,7 @@ import Testing
     @Test func keysWithQuotesAndControlCharactersRoundTripAsEscapedJSON() throws {
         let store = try FileOverrideStore(url: file)
         let keys = ["say \"hi\"", "back\\slash", "tab\there", "esc\u{1B}[2J", "nel\u{85}", "del\u{7F}", "café", "功能"]
-        _ = try store.write(OverrideChange(Dictionary(uniqueKeysWithValues: keys.map { ($0, OverrideValue.on) })))
+        _ = try store.write(OverrideChange(Dictionary(uniqueKeysWithValues: keys.map { ($0, OverrideEdit.set(.on)) })))
         let written = try String(contentsOf: store.url, encoding: .utf8)
         #expect(
             !written.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" || (0x7F...0x9F).contains($0.value) },
@@ -68,7 +68,7 @@ import Testing
         let loadError = #expect(throws: OverrideStoreError.self) { try store.load() }
         let message = loadError.map { "\($0)" } ?? ""
         #expect(message.contains(file.path) && message.contains(reason), "message: \(message)")
-        #expect(throws: OverrideStoreError.self) { try store.write(["blueText": .on]) }
+        #expect(throws: OverrideStoreError.self) { try store.write(["blueText": .set(.on)]) }
         #expect(try Data(contentsOf: file) == Data(contents.utf8))
     }
 
@@ -82,7 +82,7 @@ import Testing
             try store.load().mapValues(\.json) == [
                 "blueText": #""maybe""#, "config": #"{"a":true,"b":[1,2]}"#, "n": "2.5",
             ])
-        try store.write(["other": .on])
+        try store.write(["other": .set(.on)])
         #expect(try store.load()["config"]?.json == #"{"a":true,"b":[1,2]}"#)
         #expect(try store.load()["blueText"] == OverrideValue(string: "maybe"))
     }
@@ -137,7 +137,7 @@ import Testing
         let blocker = directory.appendingPathComponent("blocker")
         try Data("x".utf8).write(to: blocker)  // a file where a directory is needed
         let store = try FileOverrideStore(url: blocker.appendingPathComponent("overrides.json"))
-        let error = #expect(throws: OverrideStoreError.self) { try store.write(["a": .on]) }
+        let error = #expect(throws: OverrideStoreError.self) { try store.write(["a": .set(.on)]) }
         #expect(error.map { "\($0)" }?.contains(blocker.path) == true)
     }
 
@@ -174,7 +174,7 @@ import Testing
         let stream = features.changes
         try await clock.waitForSleepers()  // the watcher waits for its first check
         // Another process (simulated by a second store on the same file) writes.
-        _ = try FileOverrideStore(url: file).write(["list.infiniteScroll": .on])
+        _ = try FileOverrideStore(url: file).write(["list.infiniteScroll": .set(.on)])
         clock.advance(by: .milliseconds(499))
         // The watcher's deadline is not reached: it is still asleep, so nothing has been read yet.
         #expect(clock.sleeperCount == 1)
@@ -186,7 +186,7 @@ import Testing
         #expect(features.list.infiniteScroll.enabled)
         // It goes on watching: the next interval brings the next change.
         try await clock.waitForSleepers()
-        _ = try FileOverrideStore(url: file).write(["list.infiniteScroll": nil])
+        _ = try FileOverrideStore(url: file).write(["list.infiniteScroll": .remove])
         clock.advance(by: .milliseconds(500))
         #expect(await iterator.next() == FeatureChange(keys: ["list.infiniteScroll"], origin: .external))
     }

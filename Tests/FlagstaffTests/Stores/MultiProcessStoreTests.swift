@@ -138,7 +138,7 @@ import Testing
         let lock = try await StoreLockHolder.inAnotherProcess(tool: try #require(Self.tool), path: file.path)
         defer { lock.release() }
         let store = try FileOverrideStore(url: file, lockWait: .init(timeout: .milliseconds(200)))
-        let error = #expect(throws: OverrideStoreError.self) { try store.write(["a": .on]) }
+        let error = #expect(throws: OverrideStoreError.self) { try store.write(["a": .set(.on)]) }
         let who = try #require(error?.holder, "a lock timeout names the holder: \(String(describing: error))")
         #expect(who.pid == lock.pid)
         #expect(who.command == "StoreStressTool hold \(file.path)")

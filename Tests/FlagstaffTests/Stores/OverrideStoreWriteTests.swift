@@ -25,20 +25,21 @@ import Testing
     }
 
     @Test func aDictionaryLiteralIsAChangeInByteOrderAndNilRemoves() {
-        let change: OverrideChange = ["é": .on, "b": nil, "Z": .off]
+        let change: OverrideChange = ["é": .set(.on), "b": .remove, "Z": .set(.off)]
         #expect(change.keys == ["Z", "b", "é"])
         #expect(change.edits == [.set(.off), .remove, .set(.on)])
         #expect(change.edit(forKey: "b") == .remove)
         #expect(change.edit(forKey: "absent") == nil)
-        #expect(change == OverrideChange(["é": .on, "b": nil, "Z": .off]))
+        #expect(change == OverrideChange(["é": .set(.on), "b": .remove, "Z": .set(.off)]))
         #expect(change.expiries.isEmpty && change.count == 3 && !change.isEmpty)
     }
 
     @Test func appliedSetsAndRemovesAndRefusesAnExpiryNamingTheStore() throws {
         let store = DictionaryStore()
-        #expect(try store.write(["a": .on, "b": .off]).overrides == ["a": .on, "b": .off])
-        #expect(try store.write(["a": nil, "c": .on]).overrides == ["b": .off, "c": .on])
-        let expiring = OverrideChange(["d": .on], expiries: ["d": OverrideExpiry(expiresAt: Date(), setAt: Date())])
+        #expect(try store.write(["a": .set(.on), "b": .set(.off)]).overrides == ["a": .on, "b": .off])
+        #expect(try store.write(["a": .remove, "c": .set(.on)]).overrides == ["b": .off, "c": .on])
+        let expiring = OverrideChange(
+            ["d": .set(.on)], expiries: ["d": OverrideExpiry(expiresAt: Date(), setAt: Date())])
         let error = #expect(throws: OverrideStoreError.self) { try store.write(expiring) }
         #expect(error?.isUnwritable == true)
         #expect(error?.description.contains("DictionaryStore") == true, "\(String(describing: error))")
@@ -49,8 +50,8 @@ import Testing
     @Test func aRegistryWritesOneKeyAndManyThroughTheOneWrite() throws {
         let store = DictionaryStore()
         let registry = FeatureRegistry(AppFeatures(), store: store)
-        try registry.setOverrideValues(["blueText": .on])
-        try registry.setOverrideValues(["blueText": .off, "debugLogging": .on])
+        try registry.setOverrideValues(["blueText": .set(.on)])
+        try registry.setOverrideValues(["blueText": .set(.off), "debugLogging": .set(.on)])
         try registry.resetAllOverrides()
         #expect(store.writeCount == 3)
         #expect(store.load().isEmpty)

@@ -43,7 +43,7 @@ import Testing
         #expect(symlink(victim.path, file.path + ".lock") == 0)
         if getuid() == 0 { chown(file.path, 65534, 65534) }  // root on a user's store: no chown through the link
         let error = #expect(throws: OverrideStoreError.self) {
-            _ = try FileOverrideStore(url: file).write(["b": .on])
+            _ = try FileOverrideStore(url: file).write(["b": .set(.on)])
         }
         let message = error.map { "\($0)" } ?? ""
         #expect(
@@ -56,14 +56,14 @@ import Testing
     @Test func aLockFileLinkedToNothingIsNotCreated() throws {
         let missing = directory.appendingPathComponent("created-by-nobody")
         #expect(symlink(missing.path, file.path + ".lock") == 0)
-        #expect(throws: OverrideStoreError.self) { _ = try FileOverrideStore(url: file).write(["b": .on]) }
+        #expect(throws: OverrideStoreError.self) { _ = try FileOverrideStore(url: file).write(["b": .set(.on)]) }
         #expect(!FileManager.default.fileExists(atPath: missing.path))
     }
 
     @Test func aLockFileWithAnotherHardLinkIsRefused() throws {
         #expect(link(victim.path, file.path + ".lock") == 0)
         let error = #expect(throws: OverrideStoreError.self) {
-            _ = try FileOverrideStore(url: file).write(["b": .on])
+            _ = try FileOverrideStore(url: file).write(["b": .set(.on)])
         }
         #expect("\(error.map { "\($0)" } ?? "")".contains("2 hard links"))
         #expect(try Data(contentsOf: victim) == victimText)
@@ -74,7 +74,7 @@ import Testing
     @Test func aJournalThatIsALinkIsNotWrittenAndTheChangeSaysSo() throws {
         #expect(symlink(victim.path, file.path + ".history.jsonl") == 0)
         let store = try FileOverrideStore(url: file)
-        let receipt = try store.write(["b": .on], known: nil)
+        let receipt = try store.write(["b": .set(.on)], known: nil)
         #expect(try FileOverrideStore(url: file).load() == ["a": .on, "b": .on], "the journal never blocks a change")
         let message = receipt.journalError.map { "\($0)" } ?? ""
         #expect(message.contains("\(file.path).history.jsonl") && message.contains("symbolic link"), "\(message)")
@@ -89,16 +89,17 @@ import Testing
         try FileManager.default.createDirectory(
             at: missing.deletingLastPathComponent(), withIntermediateDirectories: true)
         #expect(symlink(missing.path, file.path + ".history.jsonl") == 0)
-        _ = try FileOverrideStore(url: file).write(["b": .on])
+        _ = try FileOverrideStore(url: file).write(["b": .set(.on)])
         #expect(!FileManager.default.fileExists(atPath: missing.path))
     }
 
     @Test func aRotatedJournalThatIsALinkIsReplacedNotWrittenThrough() throws {
         let store = try FileOverrideStore(url: file, journal: JournalOptions(maxBytes: 4096))
         // Over 4 KiB of journal (the smallest rotation size): the next append rotates it.
-        _ = try store.write(OverrideChange(Dictionary(uniqueKeysWithValues: (0..<100).map { ("key\($0)", .on) })))
+        _ = try store.write(
+            OverrideChange(Dictionary(uniqueKeysWithValues: (0..<100).map { ("key\($0)", OverrideEdit.set(.on)) })))
         #expect(symlink(victim.path, file.path + ".history.jsonl.1") == 0)
-        let receipt = try store.write(["c": .on], known: nil)
+        let receipt = try store.write(["c": .set(.on)], known: nil)
         #expect(receipt.journalError == nil)
         try expectVictimUntouched()
         #expect(!isLink(file.path + ".history.jsonl.1"), "the rotation renamed the journal over the link")
@@ -107,7 +108,7 @@ import Testing
     // MARK: The bisect state
 
     @Test func aBisectStateThatIsALinkIsRefusedAndWhatItNamesIsUntouched() throws {
-        _ = try FileOverrideStore(url: file).write(["b": .on, "c": .on])
+        _ = try FileOverrideStore(url: file).write(["b": .set(.on), "c": .set(.on)])
         #expect(symlink(victim.path, file.path + ".bisect.json") == 0)
         let error = #expect(throws: BisectError.self) { try FileOverrideStore(url: file).startBisect() }
         let message = error.map { "\($0)" } ?? ""
@@ -117,7 +118,7 @@ import Testing
     }
 
     @Test func aBisectStateLinkedToNothingIsNotCreated() throws {
-        _ = try FileOverrideStore(url: file).write(["b": .on, "c": .on])
+        _ = try FileOverrideStore(url: file).write(["b": .set(.on), "c": .set(.on)])
         let missing = directory.appendingPathComponent("created-by-nobody")
         #expect(symlink(missing.path, file.path + ".bisect.json") == 0)
         #expect(throws: BisectError.self) { try FileOverrideStore(url: file).startBisect() }
@@ -158,7 +159,7 @@ import Testing
         // Opening a FIFO for reading waits for a writer: the test would hang before the fix.
         let read = #expect(throws: OverrideStoreError.self) { _ = try store.load() }
         #expect("\(read.map { "\($0)" } ?? "")".contains("it is a FIFO (named pipe), not a file"))
-        let write = #expect(throws: OverrideStoreError.self) { _ = try store.write(["a": .on]) }
+        let write = #expect(throws: OverrideStoreError.self) { _ = try store.write(["a": .set(.on)]) }
         #expect("\(write.map { "\($0)" } ?? "")".contains("FIFO"))
         #expect(!FileManager.default.fileExists(atPath: fifo.path + ".lock"), "nothing created beside it")
     }
@@ -171,7 +172,7 @@ import Testing
         #expect(message.contains(device) && message.contains("it is a device"), "\(message)")
         #expect(!message.contains("corrupt"), "\(message)")
         let lockExisted = FileManager.default.fileExists(atPath: device + ".lock")
-        #expect(throws: OverrideStoreError.self) { _ = try store.write(["a": .on]) }
+        #expect(throws: OverrideStoreError.self) { _ = try store.write(["a": .set(.on)]) }
         if !lockExisted, FileManager.default.fileExists(atPath: device + ".lock") {
             unlink(device + ".lock")
             Issue.record("a lock file was created in /dev")

@@ -55,21 +55,22 @@ import Testing
         var model: [String: OverrideValue] = [:]
         var journaled = 0
         for step in 0..<60 {
-            var changes: [String: OverrideValue?] = [:]
+            var changes: [String: OverrideEdit] = [:]
             // Small changes and large ones, keys already stored and new ones.
             let size = step % 10 == 9 ? 400 : Int.random(in: 1...12, using: &random)
             for _ in 0..<size {
                 let key = "k\(Int.random(in: 0..<600, using: &random))" + (Bool.random(using: &random) ? ".é" : "")
-                changes[key] = [OverrideValue.on, .off, nil, OverrideValue(string: "x")].randomElement(using: &random)!
+                changes[key] = OverrideEdit(
+                    [OverrideValue.on, .off, nil, OverrideValue(string: "x")].randomElement(using: &random)!)
             }
             let before = model
             _ = try store.write(OverrideChange(changes))
-            for (key, value) in changes { model[key] = value }
+            for (key, edit) in changes { model[key] = edit.value }
             let written = try Data(contentsOf: file)
             #expect(written == OverrideFileFormat.encode(model), "step \(step)")
             #expect(try store.load() == model, "step \(step)")
             // The journal lists exactly what changed, in the byte order of the keys.
-            let expected = changes.filter { before[$0.key] != $0.value }.keys
+            let expected = changes.filter { before[$0.key] != $0.value.value }.keys
                 .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
             let entries = journal.read().entries.dropFirst(journaled)
             journaled += entries.count
@@ -81,21 +82,21 @@ import Testing
     @Test func aWriteByAnotherStoreOfTheSameSizeIsNeverMissed() throws {
         let mine = try FileOverrideStore(url: file, journal: nil)
         let theirs = try FileOverrideStore(url: file, journal: nil)
-        _ = try mine.write(["x": .on, "y": .off])
+        _ = try mine.write(["x": .set(.on), "y": .set(.off)])
         let size = try Data(contentsOf: file).count
         // Same length, other bytes: only comparing the contents can tell.
-        _ = try theirs.write(["x": .off, "y": .on])
+        _ = try theirs.write(["x": .set(.off), "y": .set(.on)])
         #expect(try Data(contentsOf: file).count == size)
         #expect(try mine.load() == ["x": .off, "y": .on])
-        _ = try mine.write(["z": .on])
+        _ = try mine.write(["z": .set(.on)])
         #expect(try theirs.load() == ["x": .off, "y": .on, "z": .on])
     }
 
     @Test func aFileEditedByHandBetweenWritesIsReadAgain() throws {
         let store = try FileOverrideStore(url: file, journal: nil)
-        _ = try store.write(["a": .on])
+        _ = try store.write(["a": .set(.on)])
         try Data(#"{"version":1,"overrides":{"b":"off"}}"#.utf8).write(to: file)
-        _ = try store.write(["c": .on])
+        _ = try store.write(["c": .set(.on)])
         #expect(try store.load() == ["b": .off, "c": .on])
     }
 
@@ -151,7 +152,7 @@ import Testing
         let store = try FileOverrideStore(url: file)
         let keys = (0..<2_000).map { "bulk.flag\($0)" }
         _ = try store.write(
-            OverrideChange(Dictionary(uniqueKeysWithValues: keys.map { ($0, OverrideValue?.some(.off)) })))
+            OverrideChange(Dictionary(uniqueKeysWithValues: keys.map { ($0, OverrideEdit.set(.off)) })))
         let journal = try #require(try store.journal()).read()
         #expect(journal.problems.isEmpty)
         #expect(journal.entries.map(\.key) == keys.sorted())
@@ -163,16 +164,16 @@ import Testing
         let count = 20_500
         let keys = (0..<count).map { "bulk.flag\($0)" + ($0 == 7 ? "\"é" : "") }
         _ = try store.write(
-            OverrideChange(Dictionary(uniqueKeysWithValues: keys.map { ($0, OverrideValue?.some(.off)) })))
-        let values: [String: OverrideValue?] = Dictionary(
-            uniqueKeysWithValues: keys.enumerated().map { ($1, $0 % 3 == 0 ? nil : .on) })
+            OverrideChange(Dictionary(uniqueKeysWithValues: keys.map { ($0, OverrideEdit.set(.off)) })))
+        let values: [String: OverrideEdit] = Dictionary(
+            uniqueKeysWithValues: keys.enumerated().map { ($1, $0 % 3 == 0 ? .remove : .set(.on)) })
         _ = try store.write(OverrideChange(values), known: nil, parameters: WriteParameters(origin: .console))
         let journal = try #require(try store.journal()).read()
         #expect(journal.problems.isEmpty)
         #expect(journal.changes.count == 2)
         let last = try #require(journal.changes.last)
         #expect(last.entries.map(\.key) == keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) })
-        #expect(last.entries.allSatisfy { $0.old == .off && $0.new == values[$0.key] ?? nil && $0.origin == .console })
+        #expect(last.entries.allSatisfy { $0.old == .off && $0.new == values[$0.key]?.value && $0.origin == .console })
         #expect(try Data(contentsOf: file) == OverrideFileFormat.encode(try store.load()))
     }
 
@@ -182,18 +183,18 @@ import Testing
         ]
         for store in stores {
             let first = try store.write(
-                OverrideChange(["a": .on, "b": .off]), known: nil, parameters: WriteParameters())
+                OverrideChange(["a": .set(.on), "b": .set(.off)]), known: nil, parameters: WriteParameters())
             #expect(first.changes == nil, "nothing known: the caller compares (\(type(of: store)))")
             let second = try store.write(
-                OverrideChange(["b": .on, "c": .on]), known: first.revision, parameters: WriteParameters())
+                OverrideChange(["b": .set(.on), "c": .set(.on)]), known: first.revision, parameters: WriteParameters())
             #expect(second.revision != first.revision)
             #expect(
                 second.changes?.sorted { $0.key < $1.key }
                     == [.init(key: "b", old: .off, new: .on), .init(key: "c", old: nil, new: .on)])
             // A revision that is not the current one (another writer came between): no list.
-            _ = try store.write(OverrideChange(["d": .on]), known: nil, parameters: WriteParameters())
+            _ = try store.write(OverrideChange(["d": .set(.on)]), known: nil, parameters: WriteParameters())
             let stale = try store.write(
-                OverrideChange(["e": .on]), known: second.revision, parameters: WriteParameters())
+                OverrideChange(["e": .set(.on)]), known: second.revision, parameters: WriteParameters())
             #expect(stale.changes == nil, "\(type(of: store))")
             #expect(stale.snapshot.overrides == ["a": .on, "b": .on, "c": .on, "d": .on, "e": .on])
         }
@@ -202,9 +203,9 @@ import Testing
     @Test func anotherStoreObjectWritingTheFileMakesTheRevisionStale() throws {
         let mine = try FileOverrideStore(url: file, journal: nil)
         let theirs = try FileOverrideStore(url: file, journal: nil)
-        let first = try mine.write(OverrideChange(["a": .on]), known: nil)
-        _ = try theirs.write(OverrideChange(["b": .on]), known: nil)
-        let next = try mine.write(OverrideChange(["c": .on]), known: first.revision)
+        let first = try mine.write(OverrideChange(["a": .set(.on)]), known: nil)
+        _ = try theirs.write(OverrideChange(["b": .set(.on)]), known: nil)
+        let next = try mine.write(OverrideChange(["c": .set(.on)]), known: first.revision)
         #expect(next.changes == nil)
         #expect(next.snapshot.overrides == ["a": .on, "b": .on, "c": .on])
     }
@@ -223,10 +224,10 @@ import Testing
         for step in 0..<200 {
             let writer = registries[Int.random(in: 0..<2, using: &random)]
             let count = step % 25 == 24 ? 30 : Int.random(in: 1...5, using: &random)
-            var changes: [String: OverrideValue?] = [:]
+            var changes: [String: OverrideEdit] = [:]
             for _ in 0..<count {
-                changes["f\(Int.random(in: 0..<30, using: &random))"] = [OverrideValue.on, .off, nil].randomElement(
-                    using: &random)!
+                changes["f\(Int.random(in: 0..<30, using: &random))"] = OverrideEdit(
+                    [OverrideValue.on, .off, nil].randomElement(using: &random)!)
             }
             try writer.setOverrideValues(changes)
             let stored = try FileOverrideStore(url: file, journal: nil).load()

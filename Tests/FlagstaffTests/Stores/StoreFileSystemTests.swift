@@ -36,7 +36,7 @@ import Testing
         let second = links.appendingPathComponent("second.json")
         #expect(symlink(links.appendingPathComponent("first.json").path, second.path) == 0)
 
-        _ = try FileOverrideStore(url: second).write(["b": .off])
+        _ = try FileOverrideStore(url: second).write(["b": .set(.off)])
 
         #expect(isLink(second.path) && isLink(links.appendingPathComponent("first.json").path), "links stay links")
         #expect(try FileOverrideStore(url: target).load() == ["a": .enabled, "b": .disabled])
@@ -49,7 +49,7 @@ import Testing
         let missing = directory.appendingPathComponent("gone/store.json")
         #expect(symlink(missing.path, file.path) == 0)
         let error = #expect(throws: OverrideStoreError.self) {
-            try FileOverrideStore(url: file).write(["a": .on])
+            try FileOverrideStore(url: file).write(["a": .set(.on)])
         }
         let message = error.map { "\($0)" } ?? ""
         #expect(message.contains(file.path) && message.contains("\(missing.path), which does not exist"), "\(message)")
@@ -64,7 +64,7 @@ import Testing
     func theModeIsKept(fileMode: mode_t) throws {
         try Data(#"{"version":1,"overrides":{}}"#.utf8).write(to: file)
         chmod(file.path, fileMode)
-        _ = try FileOverrideStore(url: file).write(["a": .on])
+        _ = try FileOverrideStore(url: file).write(["a": .set(.on)])
         #expect(mode(file.path) == fileMode)
         #expect(try FileOverrideStore(url: file).load() == ["a": .enabled])
     }
@@ -74,7 +74,7 @@ import Testing
         try Data(#"{"version":1,"overrides":{}}"#.utf8).write(to: file)
         chmod(file.path, 0o600)
         #expect(chown(file.path, 65534, 65534) == 0)
-        _ = try FileOverrideStore(url: file).write(["a": .on])
+        _ = try FileOverrideStore(url: file).write(["a": .set(.on)])
         var info = stat()
         #expect(stat(file.path, &info) == 0)
         #expect(info.st_uid == 65534 && info.st_gid == 65534)
@@ -91,10 +91,12 @@ import Testing
         try before.write(to: file)
         let store = try FileOverrideStore(url: file, lockWait: .init(), sizeLimit: 300)
         let many = Dictionary(uniqueKeysWithValues: (0..<20).map { ("flag.number.\($0)", OverrideValue.on) })
-        let error = #expect(throws: OverrideStoreError.self) { try store.write(OverrideChange(many)) }
+        let error = #expect(throws: OverrideStoreError.self) {
+            try store.write(OverrideChange(many.mapValues(OverrideEdit.set)))
+        }
         #expect(error.map { "\($0)" }?.contains("over the 300 bytes a reader accepts; nothing was written") == true)
         #expect(try Data(contentsOf: file) == before)
-        _ = try store.write(["b": .off])  // what fits is still written
+        _ = try store.write(["b": .set(.off)])  // what fits is still written
         #expect(try store.load() == ["a": .enabled, "b": .disabled])
     }
 
@@ -103,14 +105,14 @@ import Testing
         let overrides = Dictionary(
             uniqueKeysWithValues: (0..<count).map { ("flag.number.\($0)", OverrideValue.on) })
         let store = try FileOverrideStore(url: file)
-        _ = try store.write(OverrideChange(overrides))
+        _ = try store.write(OverrideChange(overrides.mapValues(OverrideEdit.set)))
         let data = try Data(contentsOf: file)
         #expect(data.filter { $0 == 0x0A }.count == 1, "one line")
         #expect(data.starts(with: Data(#"{"version":1,"overrides":{"flag.number.0":"on","#.utf8)))
         #expect(try store.load() == overrides)
         _ = try store.write(
             OverrideChange(
-                Dictionary(uniqueKeysWithValues: overrides.keys.dropFirst(10).map { ($0, OverrideValue?.none) })))
+                Dictionary(uniqueKeysWithValues: overrides.keys.dropFirst(10).map { ($0, OverrideEdit.remove) })))
         #expect(try Data(contentsOf: file).filter { $0 == 0x0A }.count > 10, "small again: one entry a line")
     }
 
@@ -124,7 +126,7 @@ import Testing
              "overrides": {"a": "on"}, "flag": true}
             """
         try Data(text.utf8).write(to: file)
-        _ = try FileOverrideStore(url: file).write(["b": .off])
+        _ = try FileOverrideStore(url: file).write(["b": .set(.off)])
         let written = try String(contentsOf: file, encoding: .utf8)
         #expect(written.contains(#""comment": "edited by hand""#))
         #expect(written.contains(#""meta": {"owner": "ops", "weights": [1, 2.50, 1e3], "nested": {"x": null}}"#))
@@ -147,7 +149,7 @@ import Testing
             ".overrides.json.notapid.tmp", ".other.json.\(gone).20.tmp",  // not this store's temporary files
         ]
         for name in names { try Data("{".utf8).write(to: directory.appendingPathComponent(name)) }
-        _ = try FileOverrideStore(url: file).write(["a": .on])
+        _ = try FileOverrideStore(url: file).write(["a": .set(.on)])
         let left = Set(try FileManager.default.contentsOfDirectory(atPath: directory.path))
         #expect(!left.contains(names[0]))
         #expect(left.isSuperset(of: names.dropFirst()))
@@ -184,16 +186,16 @@ import Testing
 
     /// `flock` works on a read-only descriptor: a lock file others may read lets them stop every write.
     @Test func theLockFileIsOpenOnlyToThoseWhoMayWriteTheStore() throws {
-        _ = try FileOverrideStore(url: file).write(["a": .on])
+        _ = try FileOverrideStore(url: file).write(["a": .set(.on)])
         #expect(mode(file.path + ".lock") == 0o600, "a new store: its owner only")
 
         chmod(file.path + ".lock", 0o644)  // made by an earlier version
-        _ = try FileOverrideStore(url: file).write(["a": .off])
+        _ = try FileOverrideStore(url: file).write(["a": .set(.off)])
         #expect(mode(file.path + ".lock") == 0o600, "a readable lock file is narrowed at the next write")
 
         chmod(file.path, 0o664)  // a store the group shares
         chmod(file.path + ".lock", 0o666)
-        _ = try FileOverrideStore(url: file).write(["a": .on])
+        _ = try FileOverrideStore(url: file).write(["a": .set(.on)])
         #expect(mode(file.path + ".lock") == 0o660, "the group that may write the store may lock it; others may not")
         #expect(FileOverrideStore.lockPermissions(forStore: 0o444) == 0o600)
         #expect(FileOverrideStore.lockPermissions(forStore: 0o666) == 0o666)
@@ -206,7 +208,7 @@ import Testing
             "needs root to drop to an unprivileged user with setpriv, and util-linux's flock"))
     func anotherUserCannotHoldTheLock() async throws {
         chmod(directory.path, 0o755)
-        _ = try FileOverrideStore(url: file).write(["a": .on])
+        _ = try FileOverrideStore(url: file).write(["a": .set(.on)])
         let result = try await CommandRunner.run(
             URL(fileURLWithPath: "/usr/bin/setpriv"),
             ["--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/flock", "-n", file.path + ".lock", "true"],
@@ -232,7 +234,7 @@ import Testing
             })
         let writer = Task {
             try await offCooperativePool { () throws -> [String: OverrideValue] in
-                try store.write(["a": .off]).overrides
+                try store.write(["a": .set(.off)]).overrides
             }
         }
         // Time moves only when advanced: in steps until the writer speaks.
@@ -264,7 +266,7 @@ import Testing
     @Test func aWriterWaitsForTheLockAndWritesWhenItIsReleased() async throws {
         let lock = try await StoreLockHolder.onThread(path: file.path)
         let store = try FileOverrideStore(url: file, lockWait: .init(timeout: nil, clock: ManualClock()))
-        let writer = Task { try await offCooperativePool { try store.write(["a": .on]) } }
+        let writer = Task { try await offCooperativePool { try store.write(["a": .set(.on)]) } }
         lock.release()
         #expect(try await writer.value.overrides == ["a": .enabled])
         #expect(try String(contentsOfFile: file.path + ".lock", encoding: .utf8).isEmpty, "released: no holder")
@@ -274,7 +276,7 @@ import Testing
         let lock = try await StoreLockHolder.onThread(path: file.path)
         defer { lock.release() }
         let store = try FileOverrideStore(url: file, lockWait: .init(timeout: .zero, clock: ManualClock()))
-        #expect(throws: OverrideStoreError.self) { try store.write(["a": .on]) }
+        #expect(throws: OverrideStoreError.self) { try store.write(["a": .set(.on)]) }
         #expect(!FileManager.default.fileExists(atPath: file.path))
     }
 }

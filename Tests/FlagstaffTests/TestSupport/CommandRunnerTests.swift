@@ -35,10 +35,10 @@ import Testing
         let lock = try await StoreLockHolder.onThread(path: file.path)
         #expect(lock.pid == getpid())
         let store = try FileOverrideStore(url: file, lockWait: .init(timeout: .zero))
-        #expect(throws: OverrideStoreError.self) { try store.write(["a": .on]) }
+        #expect(throws: OverrideStoreError.self) { try store.write(["a": .set(.on)]) }
         lock.release()
         lock.release()  // a second release does nothing
         let waiting = try FileOverrideStore(url: file, lockWait: .init(timeout: .seconds(60)))
-        #expect(try await offCooperativePool { try waiting.write(["a": .on]).overrides } == ["a": .on])
+        #expect(try await offCooperativePool { try waiting.write(["a": .set(.on)]).overrides } == ["a": .on])
     }
 }

@@ -12,7 +12,7 @@ struct ClientRegistryTests {
         let legacy = Feature(key: "legacy-banner")
 
         init(client: any UnleashToggleSource) {
-            newCheckout = UnleashFeature(toggleName: "checkout.new-flow", defaultState: true, source: client)
+            newCheckout = UnleashFeature(toggleName: "checkout.new-flow", default: true, source: client)
         }
     }
 

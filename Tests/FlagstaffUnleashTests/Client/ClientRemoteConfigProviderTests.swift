@@ -44,7 +44,7 @@ struct ClientRemoteConfigProviderTests {
         status.withLock { $0 = 200 }
 
         let config = RemoteConfig(provider: provider)
-        let flag = RemoteFeature(key: "avatars", remoteKey: "round-avatars", defaultState: false, config: config)
+        let flag = RemoteFeature(key: "avatars", remoteKey: "round-avatars", default: false, config: config)
         let fetched = await config.fetchAndActivate()
         #expect(fetched.activated, "\(config.statusSummary)")
         #expect(flag.enabled)

@@ -16,20 +16,19 @@ import Testing
         screen = try await harness.session.waitFor("every row marked") { $0.contains("8 marked") }
         try harness.session.sendKeys("x")
         screen = try await harness.session.waitFor("the bulk change") {
-            $0.contains("Forced OFF 3 marked flags (5 already off by default)")
+            $0.contains("Forced OFF 8 marked flags")
         }
-        // The five flags off by default get no override (nothing for the doctor), and the message does not count
-        // them as forced: three are written.
-        var stored = try await harness.waitForStore { $0.count == 3 }
+        // Every marked flag is forced OFF, the five off by their default too (as `x` on one of them alone).
+        var stored = try await harness.waitForStore { $0.count == 8 }
         #expect(stored.values.allSatisfy { $0 == "off" })
 
         try harness.session.sendKeys("u")
         screen = try await harness.session.waitFor("the undo") { $0.contains("Undid the console change of") }
-        #expect(screen.contains("(3 keys)"))
+        #expect(screen.contains("(8 keys)"))
         stored = try await harness.waitForStore { $0.isEmpty }
         try harness.session.sendKeys("U")
         try await harness.session.waitFor("the redo") { $0.contains("Redid the console change of") }
-        stored = try await harness.waitForStore { $0.count == 3 }
+        stored = try await harness.waitForStore { $0.count == 8 }
 
         // Esc clears the marks; the journal holds the change, the undo and the redo.
         try harness.session.sendKeys("Escape")
