@@ -27,13 +27,13 @@ extension FileOverrideStore {
     /// The bisect state file of this store: `<store>.bisect.json` beside the file the store's path names.
     /// - Throws: `OverrideStoreError.unwritable` when the path is a symbolic link that cannot be followed.
     package func bisectStateURL() throws -> URL {
-        URL(fileURLWithPath: try resolvedTarget() + ".bisect.json")
+        try layout().bisectState
     }
 
     /// The bisect in progress, or `nil` when there is none.
     /// - Throws: ``BisectError`` when the state file is corrupt or unreadable (naming it).
     package func bisectSession() throws -> BisectSession? {
-        let url = try bisectStateURL()
+        let url = try layout().bisectState
         guard let data = try Self.readBisectState(url) else { return nil }
         return try BisectStateFile.decode(data, path: url.path)
     }
@@ -143,7 +143,8 @@ extension FileOverrideStore {
     /// file is put back as it was.
     @discardableResult
     private func bisectTransaction(_ body: BisectBody) throws -> BisectSession? {
-        let url = try bisectStateURL()
+        let layout = try self.layout()
+        let url = layout.bisectState
         // The candidates' expiries are fixed at the start; the session is read again under the lock.
         let known = try? bisectSession()
         var previous: Data?
@@ -170,7 +171,7 @@ extension FileOverrideStore {
                 }
                 switch step {
                 case .write(let next, let changes):
-                    try Self.writeBisectState(BisectStateFile.encode(next), to: url)
+                    try Self.writeBisectState(BisectStateFile.encode(next), of: layout)
                     stateWritten = true
                     result = next
                     return changed(changes)
@@ -183,7 +184,7 @@ extension FileOverrideStore {
         } catch {
             if stateWritten {
                 if let previous {
-                    try? Self.writeBisectState(previous, to: url)
+                    try? Self.writeBisectState(previous, of: layout)
                 } else {
                     try? Self.removeBisectState(url)
                 }
@@ -209,12 +210,12 @@ extension FileOverrideStore {
     }
 
     /// Replaces the state file atomically, never through a link (``OwnFile``); root gives it the store's owner.
-    private static func writeBisectState(_ data: Data, to url: URL) throws(BisectError) {
-        let storePath = String(url.path.dropLast(".bisect.json".count))
+    private static func writeBisectState(_ data: Data, of layout: StoreLayout) throws(BisectError) {
+        let path = layout.bisectState.path
         do throws(OwnFile.Failure) {
-            try OwnFile.writeAtomically(data, to: url.path, ownerOf: storePath)
+            try OwnFile.writeAtomically(data, to: path, ownerOf: layout.target)
         } catch {
-            throw BisectError(code: .unwritableState(path: url.path, reason: error.reason))
+            throw BisectError(code: .unwritableState(path: path, reason: error.reason))
         }
     }
 

@@ -18,17 +18,22 @@ package struct ChangeJournal: Sendable {
     /// The rotation size and default origin.
     package let options: JournalOptions
 
-    /// The journal of a store file.
+    /// The store file whose journal this is (the end of its chain of symbolic links): a new journal gets its owner.
+    private let storeTarget: String
+
+    /// The journal of a store file, ``StoreLayout/journal``.
     /// - Parameters:
-    ///   - storePath: the store file's path (the end of its chain of symbolic links).
+    ///   - layout: the store's files.
     ///   - options: rotation size and default origin.
-    package init(storePath: String, options: JournalOptions) {
-        self.url = URL(fileURLWithPath: storePath + ".history.jsonl")
+    package init(layout: StoreLayout, options: JournalOptions) {
+        self.url = layout.journal
+        self.rotatedURL = layout.rotatedJournal
+        self.storeTarget = layout.target
         self.options = options
     }
 
-    /// The previous journal, kept after a rotation.
-    package var rotatedURL: URL { URL(fileURLWithPath: url.path + ".1") }
+    /// The previous journal, kept after a rotation (``StoreLayout/rotatedJournal``).
+    package let rotatedURL: URL
 
     /// What ``read()`` found.
     package struct Contents: Sendable, Equatable {
@@ -236,9 +241,8 @@ package struct ChangeJournal: Sendable {
 
     /// Root writing another user's store leaves a new journal to the store's owner, as the store and its lock.
     private func keepStoreOwner(_ fd: Int32) {
-        let storePath = String(url.path.dropLast(".history.jsonl".count))
         guard Platform.effectiveUserID == 0,
-            let owner = try? Platform.status(atPath: storePath, followingLinks: true),
+            let owner = try? Platform.status(atPath: storeTarget, followingLinks: true),
             let journal = try? Platform.status(ofDescriptor: fd),
             journal.owner != owner.owner || journal.group != owner.group
         else { return }

@@ -27,9 +27,7 @@ package struct ProfileLibrary: Sendable {
     /// - Parameter storeURL: the store file.
     /// - Returns: the folder (not created).
     package static func defaultFolder(forStore storeURL: URL) -> URL {
-        let name = storeURL.lastPathComponent
-        let base = name.hasSuffix(".json") ? String(name.dropLast(5)) : name
-        return storeURL.deletingLastPathComponent().appendingPathComponent(base + ".profiles", isDirectory: true)
+        StoreLayout.unresolved(storeURL).profilesFolder
     }
 
     /// Checks a profile name.

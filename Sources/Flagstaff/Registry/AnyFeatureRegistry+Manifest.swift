@@ -301,7 +301,7 @@ extension AnyFeatureRegistry {
         return manifest
     }
 
-    /// Writes ``announcedManifest(at:)`` beside a file store (``FileOverrideStore/announcedManifestURL()``) when
+    /// Writes ``announcedManifest(at:)`` beside a file store (``StoreLayout/announcedManifest``) when
     /// it differs from what is there but for the time, atomically and never through a link (docs/files.md). Called
     /// when the registry is made and after members are registered at run time; the work runs on one background
     /// queue, in the order asked, so that making a registry never waits for it (100,000 members: 0.15–0.5 s, see
@@ -323,7 +323,7 @@ extension AnyFeatureRegistry {
     private func writeAnnouncement() {
         guard let store = fileStore else { return }
         do {
-            let url = try store.announcedManifestURL()
+            let url = try store.layout().announcedManifest
             var manifest = announcedManifest(at: options.wallClock.date)
             // One of Flagstaff's own files: read never through a link, and a FIFO or device is refused, not waited
             // on (docs/files.md). Anything unreadable counts as absent; the write then says what is wrong.

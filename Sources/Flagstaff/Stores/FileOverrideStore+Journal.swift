@@ -7,7 +7,7 @@ extension FileOverrideStore {
     /// - Throws: `OverrideStoreError.unwritable` when the path is a symbolic link that cannot be followed.
     package func journal() throws -> ChangeJournal? {
         guard let journalOptions else { return nil }
-        return ChangeJournal(storePath: try resolvedTarget(), options: journalOptions)
+        return ChangeJournal(layout: try layout(), options: journalOptions)
     }
 
     /// Appends the change just written to the journal (the caller holds the lock). A failure is returned
@@ -15,7 +15,7 @@ extension FileOverrideStore {
     /// change.
     /// - Returns: the change's id (`nil` when the store keeps no journal), and the append's error.
     /// - Parameter changes: in the byte order of their keys (lines are written in that order).
-    func journal(_ changes: [StoreSnapshot.ValueChange], note annotation: ChangeAnnotation, target: String)
+    func journal(_ changes: [StoreSnapshot.ValueChange], note annotation: ChangeAnnotation, layout: StoreLayout)
         -> (id: String?, error: OverrideStoreError?)
     {
         guard let journalOptions else { return (nil, nil) }
@@ -28,12 +28,12 @@ extension FileOverrideStore {
             redoes: annotation.redoes, changeKeyCount: changes.count > 1 ? changes.count : nil)
         let order = Array(changes.indices)
         do {
-            try ChangeJournal(storePath: target, options: journalOptions).append { emit in
+            try ChangeJournal(layout: layout, options: journalOptions).append { emit in
                 try JournalLine.encode(changes, order: order, shared: shared, emit: emit)
             }
             return (id, nil)
         } catch {
-            return (id, error as? OverrideStoreError ?? .unwritable(path: target, reason: "\(error)"))
+            return (id, error as? OverrideStoreError ?? .unwritable(path: layout.target, reason: "\(error)"))
         }
     }
 
@@ -42,7 +42,7 @@ extension FileOverrideStore {
     /// - Returns: the last change's id (`nil` when the store keeps no journal or `steps` is empty), and the append's
     ///   error.
     func journal(
-        steps: [(change: StoreSnapshot.ValueChange, time: Date)], note annotation: ChangeAnnotation, target: String
+        steps: [(change: StoreSnapshot.ValueChange, time: Date)], note annotation: ChangeAnnotation, layout: StoreLayout
     ) -> (id: String?, error: OverrideStoreError?) {
         guard let journalOptions, !steps.isEmpty else { return (nil, nil) }
         let identity = ProcessIdentity.current
@@ -55,10 +55,13 @@ extension FileOverrideStore {
                 newExpiresAt: step.change.newExpiresAt)
         }
         do {
-            try ChangeJournal(storePath: target, options: journalOptions).append(entries)
+            try ChangeJournal(layout: layout, options: journalOptions).append(entries)
             return (entries.last?.change, nil)
         } catch {
-            return (entries.last?.change, error as? OverrideStoreError ?? .unwritable(path: target, reason: "\(error)"))
+            return (
+                entries.last?.change,
+                error as? OverrideStoreError ?? .unwritable(path: layout.target, reason: "\(error)")
+            )
         }
     }
 

@@ -29,10 +29,10 @@ extension FileOverrideStore {
 
     /// Runs `body` holding the lock of `target` (the store file, at the end of its links): `<target>.lock`, opened
     /// never through a link (``OwnFile``), created if needed.
-    func withExclusiveLock<T>(target: String, wait: LockWait, _ body: () throws -> T) throws -> T {
-        let (fd, writable) = try openLockFile(target: target)
+    func withExclusiveLock<T>(_ layout: StoreLayout, wait: LockWait, _ body: () throws -> T) throws -> T {
+        let (fd, writable) = try openLockFile(layout)
         defer { Platform.closeFile(fd) }
-        try acquire(fd, lockPath: target + ".lock", wait: wait, clock: wait.clock)
+        try acquire(fd, lockPath: layout.lock, wait: wait, clock: wait.clock)
         if writable {
             try? Platform.truncateFile(fd, to: 0)
             try? Array(Self.holderRecord.utf8).withUnsafeBytes { try Platform.writeAll(fd, $0, at: 0) }
@@ -49,8 +49,9 @@ extension FileOverrideStore {
     /// lock file to the store's owner, as the store itself.
     /// - Throws: `.unwritable` naming the lock file: a link, not a regular file, or the system's reason (for a
     ///   folder this user may not create files in, the folder's mode and owner).
-    private func openLockFile(target: String) throws -> (descriptor: Int32, writable: Bool) {
-        let lockPath = target + ".lock"
+    private func openLockFile(_ layout: StoreLayout) throws -> (descriptor: Int32, writable: Bool) {
+        let lockPath = layout.lock
+        let target = layout.target
         func refuse(_ failure: OwnFile.Failure) -> OverrideStoreError {
             .unwritable(path: path, reason: "cannot use the lock file \(lockPath): \(failure.reason)")
         }

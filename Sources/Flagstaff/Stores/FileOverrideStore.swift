@@ -197,11 +197,11 @@ public final class FileOverrideStore: RevisionedOverrideStore {
         known: UInt64?, parameters: WriteParameters,
         _ plan: ([String: OverrideValue], inout ChangeAnnotation) throws -> OverrideChange
     ) throws -> WriteReceipt {
-        let target = try resolvedTarget()
-        try checkWritable(target)
-        try ensureDirectory(of: target)
-        return try withExclusiveLock(target: target, wait: parameters.lockWait ?? lockWait) {
-            OwnFile.removeAbandonedTemporaryFiles(of: target)
+        let layout = try self.layout()
+        try checkWritable(layout.target)
+        try ensureDirectory(of: layout.target)
+        return try withExclusiveLock(layout, wait: parameters.lockWait ?? lockWait) {
+            OwnFile.removeAbandonedTemporaryFiles(of: layout.target)
             let image = try readFile().map { try decode($0, repair: parameters.repair) }
             let contents = image?.contents
             var snapshot = StoreSnapshot(overrides: contents?.overrides ?? [:], expiries: contents?.expiries ?? [:])
@@ -221,7 +221,7 @@ public final class FileOverrideStore: RevisionedOverrideStore {
             let steps = change.journalSteps.map { Self.changes(of: $0, from: snapshot) }
             guard !changed.isEmpty || !expired.isEmpty else {
                 // Setter calls that undid each other leave the file as it was, and are journaled all the same.
-                let journaled = steps.map { journal(steps: $0, note: note, target: target) }
+                let journaled = steps.map { journal(steps: $0, note: note, layout: layout) }
                 return WriteReceipt(
                     snapshot: snapshot, revision: base, changes: base == known ? [] : nil,
                     changeID: journaled?.id, journalError: journaled?.error)
@@ -229,7 +229,7 @@ public final class FileOverrideStore: RevisionedOverrideStore {
             snapshot.applyExpiries(of: change)
             var receipt = try finish(
                 snapshot, sorted: sorted, changed: changed, expired: expired, steps: steps,
-                otherMembers: contents?.otherMembers ?? [], note: note, target: target)
+                otherMembers: contents?.otherMembers ?? [], note: note, layout: layout)
             if base != known { receipt.changes = nil }
             return receipt
         }
@@ -246,7 +246,7 @@ public final class FileOverrideStore: RevisionedOverrideStore {
     private func finish(
         _ snapshot: StoreSnapshot, sorted: SortedOverrides, changed: [StoreSnapshot.ValueChange],
         expired: [StoreSnapshot.ValueChange], steps: [(change: StoreSnapshot.ValueChange, time: Date)]?,
-        otherMembers: [OverrideFileFormat.Contents.Member], note: ChangeAnnotation, target: String
+        otherMembers: [OverrideFileFormat.Contents.Member], note: ChangeAnnotation, layout: StoreLayout
     ) throws -> WriteReceipt {
         typealias Written = (data: Data, revision: UInt64, journaled: (id: String?, error: OverrideStoreError?))
         let written = AnnotatedMutex<Result<Written, any Error>?>(nil)
@@ -262,15 +262,15 @@ public final class FileOverrideStore: RevisionedOverrideStore {
                     )
                 }
                 lastImage.withLock { $0 = nil }  // the file is about to change, whatever happens next
-                try writeAtomically(data, to: target)
+                try writeAtomically(data, to: layout.target)
                 let revision = revisions.add(1, ordering: .relaxed).newValue
                 let expiry =
-                    expired.isEmpty ? nil : journal(expired, note: ChangeAnnotation(origin: .expiry), target: target)
+                    expired.isEmpty ? nil : journal(expired, note: ChangeAnnotation(origin: .expiry), layout: layout)
                 var journaled: (id: String?, error: OverrideStoreError?) =
                     if let steps {
-                        journal(steps: steps, note: note, target: target)
+                        journal(steps: steps, note: note, layout: layout)
                     } else {
-                        changed.isEmpty ? (nil, nil) : journal(changed, note: note, target: target)
+                        changed.isEmpty ? (nil, nil) : journal(changed, note: note, layout: layout)
                     }
                 if journaled.error == nil { journaled.error = expiry?.error }
                 return (data, revision, journaled)
@@ -311,9 +311,9 @@ public final class FileOverrideStore: RevisionedOverrideStore {
     /// that need to hold the lock.
     /// - Throws: the lock's errors, or `body`'s.
     package func holdingLock<T>(_ body: () throws -> T) throws -> T {
-        let target = try resolvedTarget()
-        try ensureDirectory(of: target)
-        return try withExclusiveLock(target: target, wait: lockWait, body)
+        let layout = try self.layout()
+        try ensureDirectory(of: layout.target)
+        return try withExclusiveLock(layout, wait: lockWait, body)
     }
 
     /// Inode, size and modification time of the file (all zero when it does not exist).
@@ -365,45 +365,11 @@ public final class FileOverrideStore: RevisionedOverrideStore {
         }
     }
 
-    /// Where the registry of the app that uses this store announces its manifest: `<store>.manifest.json` beside
-    /// the file the store's path names (docs/files.md).
+    /// The files beside this store (docs/files.md), its path's links followed now: every write, journal read and
+    /// bisect step takes one layout and names its files from it.
     /// - Throws: `OverrideStoreError.unwritable` when the path is a symbolic link that cannot be followed.
-    package func announcedManifestURL() throws -> URL {
-        URL(fileURLWithPath: try resolvedTarget() + ".manifest.json")
-    }
-
-    /// The file a write replaces: the store's path, or the end of the chain of symbolic links it names.
-    /// - Throws: `.unwritable` for a link to nothing (nothing is created), a loop, or a link that cannot be read.
-    func resolvedTarget() throws -> String {
-        var current = path
-        for _ in 0..<40 {
-            let info: FileStatus?
-            do throws(SystemError) {
-                info = try Platform.status(atPath: current, followingLinks: false)
-            } catch {
-                throw OverrideStoreError.unwritable(path: path, reason: "cannot inspect \(current): \(error)")
-            }
-            guard let info else {
-                if current == path { return path }  // no file yet: the first write creates it
-                throw OverrideStoreError.unwritable(
-                    path: path,
-                    reason:
-                        "it is a symbolic link to \(current), which does not exist; nothing was created (create the file or fix the link)"
-                )
-            }
-            guard info.kind == .symbolicLink else { return current }
-            let destination: String
-            do throws(SystemError) {
-                destination = try Platform.linkDestination(current)
-            } catch {
-                throw OverrideStoreError.unwritable(
-                    path: path, reason: "cannot read the symbolic link \(current): \(error)")
-            }
-            current =
-                destination.hasPrefix("/")
-                ? destination : (current as NSString).deletingLastPathComponent + "/" + destination
-        }
-        throw OverrideStoreError.unwritable(path: path, reason: "too many levels of symbolic links")
+    package func layout() throws -> StoreLayout {
+        try StoreLayout.resolving(path)
     }
 
     /// `; expected a file such as overrides.json`.

@@ -14,7 +14,7 @@ enum RemoteSetup {
 
     /// The directory remote values are persisted in for a store.
     static func storageDirectory(forStore store: URL) -> URL {
-        store.deletingLastPathComponent().appendingPathComponent(store.lastPathComponent + ".remote", isDirectory: true)
+        StoreLayout.unresolved(store).remoteFolder
     }
 
     /// Creates the remote config.

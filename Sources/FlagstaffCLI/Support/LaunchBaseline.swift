@@ -31,7 +31,7 @@ struct LaunchBaseline {
 
     /// The sidecar file for a store.
     static func url(forStore store: URL) -> URL {
-        store.deletingLastPathComponent().appendingPathComponent(store.lastPathComponent + ".launch.json")
+        StoreLayout.unresolved(store).launchSnapshot
     }
 
     /// What is in a snapshot file.
@@ -92,7 +92,7 @@ struct LaunchBaseline {
         for feature in registry.allFeatures where feature.requiresRestart {
             values[feature.key] = ReportValue(feature.valueWithoutOverride, of: feature)
         }
-        try write(SnapshotFile(version: 1, recordedAt: nil, values: values), to: url)
+        try write(SnapshotFile(version: 1, recordedAt: nil, values: values), to: url, ownerOf: store)
         StandardStreams.note(
             "the launch snapshot \(url.path) was corrupt (\(reason)); replaced it with the values without overrides (run `flagstaff pending-restart --record` when the app starts)"
         )
@@ -163,11 +163,11 @@ struct LaunchBaseline {
         for feature in registry.allFeatures where feature.requiresRestart {
             values[feature.key] = ReportValue(feature.currentValue, of: feature)
         }
-        try write(SnapshotFile(version: 1, recordedAt: date, values: values), to: url)
+        try write(SnapshotFile(version: 1, recordedAt: date, values: values), to: url, ownerOf: store)
         return values.keys.sorted()
     }
 
-    private static func write(_ file: SnapshotFile, to url: URL) throws {
+    private static func write(_ file: SnapshotFile, to url: URL, ownerOf store: URL) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         encoder.dateEncodingStrategy = .iso8601
@@ -185,9 +185,8 @@ struct LaunchBaseline {
             throw CLIFailure.runtime("cannot encode the launch snapshot \(url.path): \(error)")
         }
         // Replaced atomically, never through a link; root gives it the store's owner, as the store's other files.
-        let store = String(url.path.dropLast(".launch.json".count))
         do throws(OwnFile.Failure) {
-            try OwnFile.writeAtomically(data, to: url.path, ownerOf: store)
+            try OwnFile.writeAtomically(data, to: url.path, ownerOf: store.path)
         } catch {
             throw CLIFailure.runtime("cannot write the launch snapshot \(url.path): \(error.reason)")
         }

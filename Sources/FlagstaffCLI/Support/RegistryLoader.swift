@@ -187,7 +187,7 @@ enum RegistryLoader {
     /// - Throws: `CLIFailure` when the store path is a link that cannot be followed.
     static func announcedManifestPath(forStore store: String) throws -> String {
         do {
-            return try FileOverrideStore(url: URL(fileURLWithPath: store)).announcedManifestURL().path
+            return try StoreLayout.resolving(store).announcedManifest.path
         } catch {
             throw CLIFailure.runtime("--store: \(error)")
         }

@@ -110,7 +110,8 @@ extension FuzzTarget {
 
     /// A journal of its own in the scratch folder, empty.
     private static func freshJournal(_ name: String) -> ChangeJournal {
-        let journal = ChangeJournal(storePath: FuzzScratch.folder.appendingPathComponent(name).path, options: .init())
+        let journal = ChangeJournal(
+            layout: StoreLayout.unresolved(FuzzScratch.folder.appendingPathComponent(name)), options: .init())
         for url in [journal.url, journal.rotatedURL] { try? FileManager.default.removeItem(at: url) }
         return journal
     }

@@ -159,7 +159,7 @@ import Testing
         #expect(state.counts.overridden == 3)
         #expect(ConsoleLayout.render(state).row(containing: "Profile checkout merged: 3 changes") >= 0)
 
-        let journal = ChangeJournal(storePath: fixture.url.path, options: JournalOptions()).read()
+        let journal = ChangeJournal(layout: StoreLayout.unresolved(fixture.url), options: JournalOptions()).read()
         #expect(journal.changes.count == 1)
         #expect(journal.changes.first?.origin == .profile)
         #expect(journal.changes.first?.profile == "checkout")

@@ -11,7 +11,8 @@ import Testing
     var storePath: String { directory.appendingPathComponent("overrides.json").path }
 
     func read(_ lines: [String]) throws -> ChangeJournal.Contents {
-        let journal = ChangeJournal(storePath: storePath, options: JournalOptions())
+        let journal = ChangeJournal(
+            layout: StoreLayout.unresolved(URL(fileURLWithPath: storePath)), options: JournalOptions())
         try lines.map { $0 + "\n" }.joined().write(toFile: journal.url.path, atomically: true, encoding: .utf8)
         return journal.read()
     }

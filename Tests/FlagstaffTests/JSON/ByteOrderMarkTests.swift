@@ -92,7 +92,7 @@ import Testing
         let directory = temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let journal = ChangeJournal(
-            storePath: directory.appendingPathComponent("s.json").path, options: JournalOptions())
+            layout: StoreLayout.unresolved(directory.appendingPathComponent("s.json")), options: JournalOptions())
         let line =
             #"{"time":"2026-11-23T19:00:41Z","change":"c1","key":"blueText","old":null,"new":"on","origin":"cli","#
             + #""user":"qa","pid":7,"command":"flagstaff set"}"#

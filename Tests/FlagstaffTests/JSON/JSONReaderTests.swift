@@ -55,7 +55,8 @@ import Testing
     @Test func aJournalLineWithBrokenJSONInAMemberItDoesNotKnowIsAProblem() throws {
         let directory = temporaryDirectory()
         let journal = ChangeJournal(
-            storePath: directory.appendingPathComponent("overrides.json").path, options: JournalOptions())
+            layout: StoreLayout.unresolved(directory.appendingPathComponent("overrides.json")),
+            options: JournalOptions())
         let line =
             #"{"time":"2026-11-23T19:00:41Z","change":"c","key":"k","old":null,"new":"on","origin":"cli","#
             + #""extra":{"a":tru}}"#
