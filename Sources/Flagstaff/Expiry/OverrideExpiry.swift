@@ -39,7 +39,7 @@ public struct OverrideExpiry: Sendable, Hashable {
     /// A short English rendering of a span of time, rounded down to its largest unit pair: `45s`, `59m`, `3h 5m`,
     /// `2d 4h`; `0s` for nothing left.
     /// - Parameter interval: seconds.
-    public static func shortText(_ interval: TimeInterval) -> String {
+    package static func shortText(_ interval: TimeInterval) -> String {
         let seconds = Int(max(0, interval).rounded(.down))
         switch seconds {
         case ..<60: return "\(seconds)s"

@@ -21,7 +21,7 @@ open class AnyFeature: @unchecked Sendable {
     // Everything else is immutable.
 
     /// The key given at declaration, if any; it wins over the property-derived key and gets no group prefix.
-    public let explicitKey: String?
+    package let explicitKey: String?
     /// A human description shown in the console and the CLI.
     public let description: String?
     /// Whether a change of this flag only takes effect after the app restarts.
@@ -78,9 +78,9 @@ open class AnyFeature: @unchecked Sendable {
     /// The group the flag is declared or registered in, if any.
     final var enclosingGroup: RegistryGroup? { withIdentity { $0?.group } }
     /// The keys of the enclosing groups, outermost first.
-    public var groupKeyPath: [String] { enclosingGroup?.keyPath ?? [] }
+    package var groupKeyPath: [String] { enclosingGroup?.keyPath ?? [] }
     /// Where the flag was declared, e.g. `AppFeatures.list.infiniteScroll` (used in problem reports).
-    public var declarationPath: String {
+    package var declarationPath: String {
         let (declared, key, group) = withIdentity { ($0?.declarationPath, $0?.key ?? explicitKey ?? "", $0?.group) }
         if let declared { return declared }
         return "registered:" + ((group?.keyPath ?? []) + [key]).joined(separator: ".")
@@ -123,7 +123,7 @@ open class AnyFeature: @unchecked Sendable {
     public var settingType: SettingType { .boolean }
 
     /// The inclusive bounds of a number setting declared with a range, else `nil`.
-    public var valueRange: ValueRange? { nil }
+    package var valueRange: ValueRange? { nil }
 
     /// The effective value as JSON (`"on"`/`"off"` for flags), test overrides included.
     public var currentValue: OverrideValue { abstract() }
@@ -132,7 +132,7 @@ open class AnyFeature: @unchecked Sendable {
     public var valueWithoutOverride: OverrideValue { abstract() }
 
     /// The declared default (for flags with a build-target or dynamic default: the value without override).
-    public var declaredDefault: OverrideValue { valueWithoutOverride }
+    package var declaredDefault: OverrideValue { valueWithoutOverride }
 
     /// The local override in force, or `nil` when there is none.
     public var overrideValue: OverrideValue? { abstract() }
@@ -142,12 +142,12 @@ open class AnyFeature: @unchecked Sendable {
 
     /// The launch override (``LaunchOverrides``) in force, or `nil`. It wins over the local override, which stays
     /// stored beneath it, and cannot change while the process runs.
-    public var launchOverrideValue: OverrideValue? { abstract() }
+    package var launchOverrideValue: OverrideValue? { abstract() }
 
     /// The value a link to a flag server puts in force (``ResolutionSource/link(server:)``), or `nil`. It wins over
     /// the local override, the remote value and the default, and loses to launch and test overrides; removing it
     /// (unlinking) restores them.
-    public var linkedValue: OverrideValue? { abstract() }
+    package var linkedValue: OverrideValue? { abstract() }
 
     /// Whether the member has a local override.
     public var isOverridden: Bool { overrideValue != nil }
@@ -174,23 +174,23 @@ open class AnyFeature: @unchecked Sendable {
 
     /// The effective value when the registry was created (or this member registered, or launch values were last
     /// recorded).
-    public var launchStoredValue: OverrideValue { abstract() }
+    package var launchStoredValue: OverrideValue { abstract() }
 
     /// `true` when the member requires a restart and its effective value differs from the one at launch.
     public var isPendingRestart: Bool { abstract() }
 
     /// Checks that `value` is a valid value for this member (type, range, choices, JSON shape).
     /// - Throws: ``SettingValueError`` saying what was expected.
-    public func validate(_ value: OverrideValue) throws(SettingValueError) { abstract() }
+    package func validate(_ value: OverrideValue) throws(SettingValueError) { abstract() }
 
     /// Parses a value typed by a person (`on`/`off` for flags; text; numbers; case names; JSON text) and
     /// validates it.
     /// - Returns: the value to store.
     /// - Throws: ``SettingValueError`` saying what was expected (`must be 1…100`).
-    public func parse(_ text: String) throws(SettingValueError) -> OverrideValue { abstract() }
+    package func parse(_ text: String) throws(SettingValueError) -> OverrideValue { abstract() }
 
     /// A value as shown to a person: `on`/`off`, the string itself, a number, a case name, compact JSON.
-    public func displayText(_ value: OverrideValue) -> String { abstract() }
+    package func displayText(_ value: OverrideValue) -> String { abstract() }
 
     /// Sets or removes (`nil`) the local override, validated and persisted through the registry.
     /// - Throws: ``SettingValueError`` for an invalid value (nothing changes), `RegistryError.notInRegistry`, or

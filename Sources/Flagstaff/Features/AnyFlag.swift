@@ -221,12 +221,12 @@ open class AnyFlag: AnyFeature, @unchecked Sendable {
         return ObservedState(value: value ? .on : .off, override: overrideValue)
     }
     /// The launch override, `"on"`, `"off"` or `nil`.
-    public override var launchOverrideValue: OverrideValue? {
+    package override var launchOverrideValue: OverrideValue? {
         OverrideValue(OverrideState(cellValue: pinnedCell.load(ordering: .relaxed) & 3))
     }
 
     /// The linked value, `"on"`, `"off"` or `nil`.
-    public override var linkedValue: OverrideValue? {
+    package override var linkedValue: OverrideValue? {
         OverrideValue(OverrideState(cellValue: pinnedCell.load(ordering: .relaxed) >> 2))
     }
 
@@ -261,17 +261,17 @@ open class AnyFlag: AnyFeature, @unchecked Sendable {
         }
     }
     /// The launch value, `"on"` or `"off"`.
-    public override var launchStoredValue: OverrideValue { launchValue ? .on : .off }
+    package override var launchStoredValue: OverrideValue { launchValue ? .on : .off }
     /// ``resolution`` with JSON values.
     override var resolvedExplanation: ValueResolution { ValueResolution(resolution) }
 
     /// Accepts `"on"` and `"off"`.
-    public override func validate(_ value: OverrideValue) throws(SettingValueError) {
+    package override func validate(_ value: OverrideValue) throws(SettingValueError) {
         if value.overrideState == nil { throw SettingValueError(#"must be "on" or "off", found \#(value.json)"#) }
     }
 
     /// `on`/`off` and the other words `OverrideState(word:)` accepts (`default` is not a value).
-    public override func parse(_ text: String) throws(SettingValueError) -> OverrideValue {
+    package override func parse(_ text: String) throws(SettingValueError) -> OverrideValue {
         switch OverrideState(word: text.trimmingCharacters(in: .whitespaces)) {
         case .enabled?: return .on
         case .disabled?: return .off
@@ -280,7 +280,7 @@ open class AnyFlag: AnyFeature, @unchecked Sendable {
     }
 
     /// `on` or `off`.
-    public override func displayText(_ value: OverrideValue) -> String {
+    package override func displayText(_ value: OverrideValue) -> String {
         switch value.overrideState {
         case .enabled?: return "on"
         case .disabled?: return "off"

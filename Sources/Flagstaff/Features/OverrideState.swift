@@ -28,7 +28,7 @@ public enum OverrideState: String, Sendable, Hashable, CaseIterable, Codable {
     }
 
     /// The word used for this state in store files and on the command line (`on`, `off`, `default`).
-    public var storageWord: String {
+    package var storageWord: String {
         switch self {
         case .featureDefault: return "default"
         case .enabled: return "on"
@@ -40,7 +40,7 @@ public enum OverrideState: String, Sendable, Hashable, CaseIterable, Codable {
     /// `featureDefault`, `true`/`false`, `1`/`0`, case-insensitive).
     /// - Parameter word: the text to parse.
     /// - Returns: the state, or `nil` if the word is not one of the accepted spellings.
-    public init?(word: String) {
+    package init?(word: String) {
         switch word.lowercased() {
         case "on", "enabled", "enable", "true", "1", "yes": self = .enabled
         case "off", "disabled", "disable", "false", "0", "no": self = .disabled

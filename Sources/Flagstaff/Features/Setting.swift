@@ -277,7 +277,7 @@ public final class Setting<Value: SettingValue>: AnyFeature, @unchecked Sendable
     public override var settingType: SettingType { type }
 
     /// The bounds of a `range:` setting.
-    public override var valueRange: ValueRange? {
+    package override var valueRange: ValueRange? {
         bounds.map { ValueRange(lower: Value.storedValue(of: $0.lower), upper: Value.storedValue(of: $0.upper)) }
     }
 
@@ -286,18 +286,18 @@ public final class Setting<Value: SettingValue>: AnyFeature, @unchecked Sendable
     /// The remote value or the default, as JSON.
     public override var valueWithoutOverride: OverrideValue { Value.storedValue(of: remoteOrDefault.value) }
     /// ``defaultValue`` as JSON.
-    public override var declaredDefault: OverrideValue { Value.storedValue(of: defaultValue) }
+    package override var declaredDefault: OverrideValue { Value.storedValue(of: defaultValue) }
     /// The override as stored, or `nil`.
     public override var overrideValue: OverrideValue? { state.read { $0.parts.stored } }
     /// The launch override, or `nil`.
-    public override var launchOverrideValue: OverrideValue? { state.read { $0.parts.pinnedStored } }
+    package override var launchOverrideValue: OverrideValue? { state.read { $0.parts.pinnedStored } }
 
     override var observedState: ObservedState {
         ObservedState(value: Value.storedValue(of: sharedValue), override: overrideValue)
     }
 
     /// The linked value as JSON, or `nil`.
-    public override var linkedValue: OverrideValue? { state.read { $0.parts.linkedStored } }
+    package override var linkedValue: OverrideValue? { state.read { $0.parts.linkedStored } }
 
     override func applyLinkedValue(_ value: OverrideValue?, server: String) -> Bool {
         let decoded = value.flatMap { try? decodeChecked($0) }
@@ -331,7 +331,7 @@ public final class Setting<Value: SettingValue>: AnyFeature, @unchecked Sendable
     /// Whether there is a local override.
     public override var isOverridden: Bool { state.read { $0.parts.override != nil } }
     /// ``launchValue`` as JSON.
-    public override var launchStoredValue: OverrideValue { Value.storedValue(of: launchValue) }
+    package override var launchStoredValue: OverrideValue { Value.storedValue(of: launchValue) }
     /// Whether the setting requires a restart and its value differs from ``launchValue``.
     public override var isPendingRestart: Bool {
         guard requiresRestart, let launched = launch.withLock({ $0 }) else { return false }
@@ -384,19 +384,19 @@ public final class Setting<Value: SettingValue>: AnyFeature, @unchecked Sendable
     }
 
     /// Decodes and checks a stored or imported value.
-    public override func validate(_ value: OverrideValue) throws(SettingValueError) {
+    package override func validate(_ value: OverrideValue) throws(SettingValueError) {
         _ = try decodeChecked(value)
     }
 
     /// Parses text typed by a person and checks it.
-    public override func parse(_ text: String) throws(SettingValueError) -> OverrideValue {
+    package override func parse(_ text: String) throws(SettingValueError) -> OverrideValue {
         let parsed = try Value.parse(text: text)
         try check(parsed)
         return Value.storedValue(of: parsed)
     }
 
     /// The value as a person reads it (the string itself, a number, a case name, compact JSON).
-    public override func displayText(_ value: OverrideValue) -> String {
+    package override func displayText(_ value: OverrideValue) -> String {
         (try? Value.decode(stored: value)).map(Value.displayText(of:)) ?? value.json
     }
 

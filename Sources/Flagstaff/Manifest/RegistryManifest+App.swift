@@ -12,16 +12,16 @@ extension RegistryManifest {
     ///                    "feed.pageSize": {"value": 20, "source": "default"}}}
     /// ```
     /// A `source` of `default` for a remote member means the app had no remote value yet and reads its default.
-    public struct AppReport: Sendable, Hashable {
+    package struct AppReport: Sendable, Hashable {
         /// The build target the app runs as.
-        public var buildTarget: BuildTarget
+        package var buildTarget: BuildTarget
         /// When the app reported (milliseconds, UTC).
-        public var reportedAt: Date
+        package var reportedAt: Date
         /// The app's own value of each member it alone can evaluate, by key.
-        public var values: [String: ReportedValue]
+        package var values: [String: ReportedValue]
 
         /// Creates a report.
-        public init(buildTarget: BuildTarget, reportedAt: Date, values: [String: ReportedValue]) {
+        package init(buildTarget: BuildTarget, reportedAt: Date, values: [String: ReportedValue]) {
             self.buildTarget = buildTarget
             self.reportedAt = reportedAt
             self.values = values
@@ -29,21 +29,21 @@ extension RegistryManifest {
     }
 
     /// A member's value as its app read it, and the layer that gave it.
-    public struct ReportedValue: Sendable, Hashable {
+    package struct ReportedValue: Sendable, Hashable {
         /// The value (`true`/`false` for flags).
-        public var value: JSONSettingValue
+        package var value: JSONSettingValue
         /// Where the app's value came from.
-        public var source: ReportedSource
+        package var source: ReportedSource
 
         /// Creates a reported value.
-        public init(value: JSONSettingValue, source: ReportedSource) {
+        package init(value: JSONSettingValue, source: ReportedSource) {
             self.value = value
             self.source = source
         }
     }
 
     /// The layer an app's own value came from.
-    public enum ReportedSource: String, Sendable, Hashable, CaseIterable {
+    package enum ReportedSource: String, Sendable, Hashable, CaseIterable {
         /// A build-target rule.
         case buildTarget
         /// A dynamic closure.
@@ -57,7 +57,7 @@ extension RegistryManifest {
 
 extension RegistryManifest.AppReport {
     /// `debug build, reported 2026-11-28 18:00:00 UTC`: how tools say where a value came from.
-    public var summary: String {
+    package var summary: String {
         let time = JournalTime.text(reportedAt)
         return
             "\(buildTarget.rawValue) build, reported \(time.prefix(10)) \(time.dropFirst(11).prefix(8)) UTC"
@@ -80,12 +80,12 @@ extension RegistryManifest.AppReport {
 extension RegistryManifest.AppReport: Codable {
     /// Decodes a report by the rules of the manifest reader.
     /// - Throws: `DecodingError.dataCorrupted` at the JSON path of the value and with the message of `JSONReader`.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         self = try JSONReader.decode(from: decoder) { reader throws(ReadFailure) in try reader.readAppReport() }
     }
 
     /// Encodes the report as ``json()`` writes it.
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         let value = try JSONValue.read(Data(json().utf8))
         var container = encoder.singleValueContainer()
         try container.encode(value)

@@ -47,7 +47,7 @@ extension RegistryManifest {
 extension RegistryManifest.Group {
     /// Decodes a group by the rules of the manifest reader.
     /// - Throws: `DecodingError.dataCorrupted` at the JSON path of the value and with the message of `JSONReader`.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         self = try JSONReader.decode(from: decoder) { reader throws(ReadFailure) in try reader.readGroup() }
     }
 }

@@ -10,23 +10,23 @@ extension RegistryManifest {
     /// ```
     /// The core only carries this description; tools that link a provider (the `flagstaff` CLI links
     /// Firebase) build it and check the fields that provider needs. Unknown fields are errors.
-    public struct Remote: Codable, Sendable, Hashable {
+    package struct Remote: Codable, Sendable, Hashable {
         /// The provider's name, e.g. `firebase`.
-        public var provider: String
+        package var provider: String
         /// The provider's project identifier (Firebase: the project ID).
-        public var projectID: String?
+        package var projectID: String?
         /// The API key sent with fetches.
-        public var apiKey: String?
+        package var apiKey: String?
         /// The app identifier (Firebase: the Google app ID).
-        public var appID: String?
+        package var appID: String?
         /// The service's base URL, when it is not the provider's default (e.g. a local emulator).
-        public var baseURL: String?
+        package var baseURL: String?
         /// The config namespace (Firebase: `firebase` by default).
-        public var namespace: String?
+        package var namespace: String?
         /// The minimum number of seconds between fetches, when not the provider's default.
-        public var minimumFetchInterval: Double?
+        package var minimumFetchInterval: Double?
         /// In-app defaults by remote-config key, used until a fetched value is active.
-        public var defaults: [String: DefaultValue]
+        package var defaults: [String: DefaultValue]
 
         enum CodingKeys: String, CodingKey, CaseIterable {
             case provider, projectID, apiKey, appID, baseURL, namespace, minimumFetchInterval, defaults
@@ -42,7 +42,7 @@ extension RegistryManifest {
         ///   - namespace: the config namespace, if not the default.
         ///   - minimumFetchInterval: seconds between fetches, if not the default.
         ///   - defaults: in-app defaults by key.
-        public init(
+        package init(
             provider: String, projectID: String? = nil, apiKey: String? = nil, appID: String? = nil,
             baseURL: String? = nil, namespace: String? = nil, minimumFetchInterval: Double? = nil,
             defaults: [String: DefaultValue] = [:]
@@ -59,12 +59,12 @@ extension RegistryManifest {
 
         /// Decodes the provider section by the rules of the manifest reader.
         /// - Throws: `DecodingError.dataCorrupted` at the JSON path of the value and with the message of `JSONReader`.
-        public init(from decoder: any Decoder) throws {
+        package init(from decoder: any Decoder) throws {
             self = try JSONReader.decode(from: decoder) { reader throws(ReadFailure) in try reader.readRemote() }
         }
 
         /// Encodes the description, leaving out absent fields and empty defaults.
-        public func encode(to encoder: any Encoder) throws {
+        package func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(provider, forKey: .provider)
             try container.encodeIfPresent(projectID, forKey: .projectID)
@@ -78,7 +78,7 @@ extension RegistryManifest {
     }
 
     /// A remote-config default: a boolean, a number or a string (as in a Firebase defaults file).
-    public enum DefaultValue: Codable, Sendable, Hashable {
+    package enum DefaultValue: Codable, Sendable, Hashable {
         /// `true` or `false`.
         case bool(Bool)
         /// A number.
@@ -87,7 +87,7 @@ extension RegistryManifest {
         case string(String)
 
         /// Decodes a boolean, number or string; anything else is an error naming the JSON path.
-        public init(from decoder: any Decoder) throws {
+        package init(from decoder: any Decoder) throws {
             let container = try decoder.singleValueContainer()
             if let value = try? container.decode(Bool.self) {
                 self = .bool(value)
@@ -103,7 +103,7 @@ extension RegistryManifest {
         }
 
         /// Encodes the value as its JSON scalar.
-        public func encode(to encoder: any Encoder) throws {
+        package func encode(to encoder: any Encoder) throws {
             var container = encoder.singleValueContainer()
             switch self {
             case .bool(let value): try container.encode(value)

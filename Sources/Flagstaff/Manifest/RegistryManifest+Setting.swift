@@ -11,23 +11,23 @@ extension RegistryManifest {
     /// `key`, `type` and `default` are required; `choices` goes with type `choice` only, `range` with
     /// `integer` and `double` only. `remoteKey` binds the setting to that key of the manifest's remote
     /// provider (a setting without one has no remote value).
-    public struct Setting: Codable, Sendable, Hashable {
+    package struct Setting: Codable, Sendable, Hashable {
         /// The full store key.
-        public var key: String
+        package var key: String
         /// The display label (default: the last key component humanised).
-        public var label: String?
+        package var label: String?
         /// A human description.
-        public var description: String?
+        package var description: String?
         /// The type; a `.choice` type carries the choices.
-        public var type: SettingType
+        package var type: SettingType
         /// The default value, as JSON: a boolean, a string, a number, a choice's name, or any JSON value.
-        public var `default`: JSONSettingValue
+        package var `default`: JSONSettingValue
         /// For `integer` and `double` settings: the values allowed, bounds included.
-        public var range: ClosedRange<Double>?
+        package var range: ClosedRange<Double>?
         /// Whether a change only takes effect after a restart.
-        public var requiresRestart: Bool
+        package var requiresRestart: Bool
         /// The key in the manifest's remote provider whose value the setting takes, if any.
-        public var remoteKey: String?
+        package var remoteKey: String?
 
         enum CodingKeys: String, CodingKey, CaseIterable {
             case key, label, description, type, `default`, range, choices, requiresRestart, remoteKey
@@ -43,7 +43,7 @@ extension RegistryManifest {
         ///   - range: for number types, the values allowed.
         ///   - requiresRestart: whether a change only takes effect after a restart.
         ///   - remoteKey: the remote provider's key, if the setting takes a remote value.
-        public init(
+        package init(
             key: String, label: String? = nil, description: String? = nil, type: SettingType,
             default: JSONSettingValue, range: ClosedRange<Double>? = nil, requiresRestart: Bool = false,
             remoteKey: String? = nil
@@ -59,16 +59,16 @@ extension RegistryManifest {
         }
 
         /// The choices of a `choice` setting, else empty.
-        public var choices: [String] { type.choices }
+        package var choices: [String] { type.choices }
 
         /// Decodes a setting by the rules of the manifest reader (the rest is checked by `RegistryManifest.decode`).
         /// - Throws: `DecodingError.dataCorrupted` at the JSON path of the value and with the message of `JSONReader`.
-        public init(from decoder: any Decoder) throws {
+        package init(from decoder: any Decoder) throws {
             self = try JSONReader.decode(from: decoder) { reader throws(ReadFailure) in try reader.readSetting() }
         }
 
         /// Encodes the setting: `type` by name, `choices` for choice settings, absent optional fields left out.
-        public func encode(to encoder: any Encoder) throws {
+        package func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(key, forKey: .key)
             try container.encodeIfPresent(label, forKey: .label)

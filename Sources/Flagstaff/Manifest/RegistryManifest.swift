@@ -20,21 +20,21 @@ public struct RegistryManifest: Codable, Sendable, Hashable {
     /// The registry's display name.
     public var name: String
     /// Flags at the top level.
-    public var flags: [Flag]
+    package var flags: [Flag]
     /// Typed settings at the top level.
-    public var settings: [Setting]
+    package var settings: [Setting]
     /// Top-level groups.
-    public var groups: [Group]
+    package var groups: [Group]
     /// The remote-config provider the registry's `remote` flags read from, if any (see ``Remote``).
-    public var remote: Remote?
+    package var remote: Remote?
     /// What the app reported about itself, in a manifest it announced beside its store (``AppReport``); `nil` in
     /// a manifest exported by hand.
-    public var app: AppReport?
+    package var app: AppReport?
 
     enum CodingKeys: String, CodingKey, CaseIterable { case name, flags, settings, groups, remote, app }
 
     /// Creates a manifest.
-    public init(name: String, flags: [Flag] = [], settings: [Setting] = [], groups: [Group] = []) {
+    package init(name: String, flags: [Flag] = [], settings: [Setting] = [], groups: [Group] = []) {
         self.init(name: name, flags: flags, settings: settings, groups: groups, remote: nil)
     }
 
@@ -45,7 +45,7 @@ public struct RegistryManifest: Codable, Sendable, Hashable {
     ///   - settings: top-level typed settings.
     ///   - groups: top-level groups.
     ///   - remote: the remote-config provider, or `nil`.
-    public init(name: String, flags: [Flag], settings: [Setting] = [], groups: [Group], remote: Remote?) {
+    package init(name: String, flags: [Flag], settings: [Setting] = [], groups: [Group], remote: Remote?) {
         self.name = name
         self.flags = flags
         self.settings = settings
@@ -65,24 +65,24 @@ public struct RegistryManifest: Codable, Sendable, Hashable {
     }
 
     /// A group of flags.
-    public struct Group: Codable, Sendable, Hashable {
+    package struct Group: Codable, Sendable, Hashable {
         /// The group's own key component (`list`).
-        public var key: String
+        package var key: String
         /// The display label (default: the key humanised).
-        public var label: String?
+        package var label: String?
         /// A human description.
-        public var description: String?
+        package var description: String?
         /// Flags directly in the group.
-        public var flags: [Flag]
+        package var flags: [Flag]
         /// Typed settings directly in the group.
-        public var settings: [Setting]
+        package var settings: [Setting]
         /// Nested groups.
-        public var groups: [Group]
+        package var groups: [Group]
 
         enum CodingKeys: String, CodingKey, CaseIterable { case key, label, description, flags, settings, groups }
 
         /// Creates a group.
-        public init(
+        package init(
             key: String, label: String? = nil, description: String? = nil, flags: [Flag] = [],
             settings: [Setting] = [], groups: [Group] = []
         ) {
@@ -95,7 +95,7 @@ public struct RegistryManifest: Codable, Sendable, Hashable {
         }
 
         /// Encodes the group, leaving out absent texts and empty `settings`.
-        public func encode(to encoder: any Encoder) throws {
+        package func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(key, forKey: .key)
             try container.encodeIfPresent(label, forKey: .label)

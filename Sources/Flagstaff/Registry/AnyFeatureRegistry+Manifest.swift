@@ -274,7 +274,7 @@ extension AnyFeatureRegistry {
     /// build-target rule, a dynamic closure, a remote value; a remote member without a value yet reports its
     /// default, with source `default`).
     /// - Parameter time: when the report is made.
-    public func announcedManifest(at time: Date = Date()) -> RegistryManifest {
+    package func announcedManifest(at time: Date = Date()) -> RegistryManifest {
         var values: [String: RegistryManifest.ReportedValue] = [:]
         for member in allFeatures {
             let remoteBound = (member as? any RemoteBindableSetting)?.remoteBinding != nil

@@ -126,7 +126,7 @@ public class AnyFeatureRegistry: @unchecked Sendable {
 
     /// Every override in force in the store, including keys this registry does not declare (flags as
     /// `"on"`/`"off"`); overrides that have expired are left out (see ``expiredOverrides``).
-    public var storedOverrides: [String: OverrideValue] { core.state.withLock { $0.storedOverrides } }
+    package var storedOverrides: [String: OverrideValue] { core.state.withLock { $0.storedOverrides } }
 
     /// Finds flags by key, label, group path and description, case- and diacritic-insensitively, best match
     /// first (exact > prefix > word start > substring > subsequence; then label > key > group > description;
@@ -140,7 +140,7 @@ public class AnyFeatureRegistry: @unchecked Sendable {
     ///   - scope: which flags to consider (by current value or override).
     /// - Returns: the matching flags, best first, with the matched ranges for highlighting; a lazy collection,
     ///   so a query matching every flag costs no more to return than a selective one.
-    public func search(_ query: String, scope: SearchScope = .all) -> SearchResults {
+    package func search(_ query: String, scope: SearchScope = .all) -> SearchResults {
         core.search.search(
             query, scope: scope, generation: core.generation.load(ordering: .relaxed), features: allMembersLocked)
     }

@@ -53,27 +53,27 @@ public struct RegistryError: Error, Sendable, Hashable, CustomStringConvertible 
     }
 
     /// The registry has declaration problems (see `AnyFeatureRegistry.problems`).
-    public static func problems(_ problems: [RegistryProblem]) -> RegistryError {
+    package static func problems(_ problems: [RegistryProblem]) -> RegistryError {
         RegistryError(.problems(problems), key: nil)
     }
 
     /// A runtime registration would reuse a key.
-    public static func duplicateKey(_ key: String, existingDeclaration: String) -> RegistryError {
+    package static func duplicateKey(_ key: String, existingDeclaration: String) -> RegistryError {
         RegistryError(.duplicateKey(existingDeclaration: existingDeclaration), key: key)
     }
 
     /// A runtime registration had no explicit key or an unusable one.
-    public static func invalidKey(_ key: String, reason: String) -> RegistryError {
+    package static func invalidKey(_ key: String, reason: String) -> RegistryError {
         RegistryError(.invalidKey(reason: reason), key: key)
     }
 
     /// The flag does not belong to this registry.
-    public static func notInRegistry(_ key: String) -> RegistryError {
+    package static func notInRegistry(_ key: String) -> RegistryError {
         RegistryError(.notInRegistry, key: key)
     }
 
     /// No flag has this key.
-    public static func unknownKey(_ key: String) -> RegistryError {
+    package static func unknownKey(_ key: String) -> RegistryError {
         RegistryError(.unknownKey, key: key)
     }
 

@@ -49,14 +49,14 @@ public struct ValueResolutionStep: Sendable, Hashable {
 }
 
 /// The inclusive bounds of a number setting, as JSON numbers.
-public struct ValueRange: Sendable, Hashable {
+package struct ValueRange: Sendable, Hashable {
     /// The smallest value allowed.
-    public var lower: OverrideValue
+    package var lower: OverrideValue
     /// The largest value allowed.
-    public var upper: OverrideValue
+    package var upper: OverrideValue
 
     /// Creates bounds.
-    public init(lower: OverrideValue, upper: OverrideValue) {
+    package init(lower: OverrideValue, upper: OverrideValue) {
         self.lower = lower
         self.upper = upper
     }

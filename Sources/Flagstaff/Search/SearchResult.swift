@@ -1,18 +1,18 @@
 /// One flag found by `AnyFeatureRegistry.search(_:scope:)`.
-public struct SearchResult: Sendable {
+package struct SearchResult: Sendable {
     /// The flag.
-    public let feature: AnyFeature
+    package let feature: AnyFeature
     /// The best kind of match over all fields.
-    public let kind: SearchMatchKind
+    package let kind: SearchMatchKind
     /// The field with the best match.
-    public let field: SearchField
+    package let field: SearchField
     let index: SearchIndex
     let entry: Int
     let query: FoldedQuery
 
     /// For each matching field, the matched characters as `Character` offsets into ``SearchField/text(of:)``,
     /// for highlighting. Computed when read (cheap for one result; avoid reading it for results not shown).
-    public var matchedRanges: [SearchField: [Range<Int>]] {
+    package var matchedRanges: [SearchField: [Range<Int>]] {
         var result: [SearchField: [Range<Int>]] = [:]
         guard kind != .unfiltered else { return result }
         for field in SearchField.allCases {

@@ -40,13 +40,13 @@ public struct OverrideStoreError: Error, Sendable, Hashable, CustomStringConvert
     }
 
     /// The URL is not usable as a store location.
-    public static func invalidLocation(_ location: String, reason: String) -> OverrideStoreError {
+    package static func invalidLocation(_ location: String, reason: String) -> OverrideStoreError {
         OverrideStoreError(.invalidLocation, path: location, reason: reason)
     }
 
     /// Another process held the store's lock for longer than the writer's timeout (`waited`); nothing was
     /// changed.
-    public static func lockTimeout(path: String, holder: FileOverrideStore.LockHolder, waited: Duration)
+    package static func lockTimeout(path: String, holder: FileOverrideStore.LockHolder, waited: Duration)
         -> OverrideStoreError
     {
         OverrideStoreError(.lockTimeout(holder: holder, waited: waited), path: path, reason: "")

@@ -14,12 +14,12 @@ public struct StoreSnapshot: Sendable, Equatable {
     }
 
     /// The keys whose override has expired at `date`, sorted.
-    public func expiredKeys(at date: Date) -> [String] {
+    package func expiredKeys(at date: Date) -> [String] {
         expiries.filter { overrides[$0.key] != nil && $0.value.isExpired(at: date) }.keys.sorted()
     }
 
     /// The overrides in force at `date`: expired ones left out.
-    public func liveOverrides(at date: Date) -> [String: OverrideValue] {
+    package func liveOverrides(at date: Date) -> [String: OverrideValue] {
         guard !expiries.isEmpty else { return overrides }
         return overrides.filter { entry in expiries[entry.key].map { !$0.isExpired(at: date) } ?? true }
     }
