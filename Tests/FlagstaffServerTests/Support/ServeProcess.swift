@@ -7,11 +7,11 @@ import Glibc
 import Darwin
 #endif
 
-/// The built `flagstaff serve` running as a child process on an ephemeral port of 127.0.0.1.
+/// The built `flagstaff serve` running as a child process on an ephemeral port of 127.0.0.1, started by
+/// ``CommandRunner`` (killed if a test leaves it running).
 final class ServeProcess: Sendable {
-    let pid: pid_t
+    let process: CommandRunner.Running
     let port: Int
-    let errorPath: String
     let environment: [String: String]
     let executable: URL
 
@@ -20,28 +20,28 @@ final class ServeProcess: Sendable {
     init(arguments: [String] = [], environment: [String: String], ulimit: String? = nil) async throws {
         executable = try BuildProducts.executable(named: "flagstaff")
         self.environment = environment
-        errorPath = FileManager.default.temporaryDirectory.appendingPathComponent("serve-\(UUID().uuidString).err").path
         let command = [executable.path, "serve", "--port", "0"] + arguments
-        pid = try ProcessSpawn.spawn(
-            ulimit.map { ["/bin/sh", "-c", "ulimit \($0) && exec \"$@\"", "sh"] + command } ?? command,
-            environment: environment, standardError: errorPath)
-        let path = errorPath
-        let found = try await poll(timeout: .seconds(30)) { () -> Int? in
-            let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
-            guard let range = text.range(of: "on http://127.0.0.1:") else { return nil }
-            return Int(text[range.upperBound...].prefix { $0.isNumber })
-        }
-        guard let found else {
-            kill(pid, SIGKILL)
-            ProcessSpawn.wait(for: pid)
-            let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
-            throw CommandRunner.Failure.io("flagstaff serve did not start: \(text)")
+        process =
+            if let ulimit {
+                try CommandRunner.start(
+                    URL(fileURLWithPath: "/bin/sh"), ["-c", "ulimit \(ulimit) && exec \"$@\"", "sh"] + command,
+                    environment: environment)
+            } else {
+                try CommandRunner.start(executable, Array(command.dropFirst()), environment: environment)
+            }
+        let marker = "on http://127.0.0.1:"
+        guard try await process.waitForOutput(containing: marker, in: .standardError, timeout: .seconds(30)),
+            let range = process.standardError.range(of: marker),
+            let found = Int(process.standardError[range.upperBound...].prefix { $0.isNumber })
+        else {
+            throw CommandRunner.Failure.io("flagstaff serve did not start: \(process.stop())")
         }
         port = found
     }
 
+    var pid: pid_t { process.pid }
     var baseURL: String { "http://127.0.0.1:\(port)" }
-    var standardError: String { (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? "" }
+    var standardError: String { process.standardError }
 
     /// Runs another `flagstaff` command on the same store.
     func flagstaff(_ arguments: [String]) throws -> CommandRunner.Result {
@@ -53,11 +53,8 @@ final class ServeProcess: Sendable {
         stop(with: SIGTERM)
     }
 
-    /// Sends `signal` and waits: the exit status.
+    /// Sends `signal` and waits, at most 60 s: the exit status (-1 when it had to be killed at the deadline).
     func stop(with signal: Int32) -> Int32 {
-        kill(pid, signal)
-        let status = ProcessSpawn.wait(for: pid)
-        unlink(errorPath)
-        return status
+        (try? process.stop(with: signal, timeout: .seconds(60)))?.status ?? -1
     }
 }
