@@ -149,13 +149,14 @@ package struct JSONReader {
     /// Reads an object member by member, the one object loop of the schemas: `member` reads the value of each
     /// member `table` knows, and a failure in it is reported inside that member's path. A repeated member is an
     /// error; what happens to an unknown one `unknown` says. Missing members are the caller's to check afterwards.
-    /// Inlined into each schema, so a reader pays no closure call per member.
+    /// Inlinable and inlined into each schema, in this module and the others (Unleash, Firebase, remote config), so
+    /// a reader pays no generic call and no closure call per member (measured: `flagstaff-bench unleash`, `manifest`).
     /// - Parameters:
     ///   - table: the known members.
     ///   - expected: what the error says was expected when the value is not an object (`an object`).
     ///   - unknown: reject or skip members `table` does not know.
     ///   - member: reads one known member's value (the reader is at it).
-    @inline(__always)
+    @inlinable @inline(__always)
     package mutating func readMembers<Key>(
         _ table: FieldTable<Key>, expected: String = "an object", unknown: UnknownMembers,
         _ member: (inout JSONReader, Key) throws(ReadFailure) -> Void
