@@ -107,11 +107,58 @@ enum UnleashBench {
             print(row)
         }
         printParallelRows(engine: engine, context: context, iterations: iterations)
+        printReadingRows()
         if let note = reference.note {
             print("yggdrasil-engine: \(note)")
         } else {
             print("reference: \(reference.engine)")
         }
+    }
+
+    /// The rows for reading: a state body of 3,000 features (the benchmark's constraint, rollout and variant
+    /// features, 1,000 times each) taken by a fresh engine, and a context decoded from its JSON (CPU time, best
+    /// of five rounds).
+    private static func printReadingRows() {
+        let copies = 1_000
+        var features: [String] = []
+        for index in 0..<copies {
+            features.append(
+                #"{"name": "c\#(index)", "enabled": true, "strategies": [{"name": "default", "segments": [1], "constraints": [{"contextName": "environment", "operator": "IN", "values": ["production", "staging"]}, {"contextName": "email", "operator": "STR_ENDS_WITH", "values": ["@example.com"], "caseInsensitive": true}]}]}"#
+            )
+            features.append(
+                #"{"name": "r\#(index)", "enabled": true, "strategies": [{"name": "flexibleRollout", "parameters": {"rollout": "50", "stickiness": "default", "groupId": "r\#(index)"}}]}"#
+            )
+            features.append(
+                #"{"name": "v\#(index)", "enabled": true, "strategies": [{"name": "default"}], "variants": [{"name": "red", "weight": 50, "stickiness": "default", "payload": {"type": "string", "value": "r"}}, {"name": "blue", "weight": 50, "stickiness": "default", "payload": {"type": "string", "value": "b"}}]}"#
+            )
+        }
+        let body = Data(
+            (#"{"version": 2, "segments": [{"id": 1, "constraints": [{"contextName": "version", "operator": "SEMVER_GTE", "value": "2.0.0"}]}], "features": ["#
+                + features.joined(separator: ",") + "]}").utf8)
+        var bestState = Double.infinity
+        for _ in 0..<5 {
+            let engine = UnleashEngine()
+            let start = threadCPUNanoseconds()
+            do { try engine.takeState(body) } catch {
+                print("unleash: cannot read the generated state: \(error)")
+                return
+            }
+            bestState = min(bestState, threadCPUNanoseconds() - start)
+        }
+        print(pad("state body of \(3 * copies) features (takeState)", 42) + String(format: "%.2f ms", bestState / 1e6))
+        let contextBody = Data(contextJSON.utf8)
+        let iterations = 100_000
+        var bestContext = Double.infinity
+        var checksum = 0
+        for _ in 0..<5 {
+            let start = threadCPUNanoseconds()
+            for _ in 0..<iterations {
+                checksum &+= (try? UnleashContext.decode(json: contextBody))?.properties.count ?? 0
+            }
+            bestContext = min(bestContext, (threadCPUNanoseconds() - start) / Double(iterations))
+        }
+        if checksum == -1 { print("unreachable checksum") }
+        print(pad("context decoded from JSON", 42) + String(format: "%.0f ns", bestContext))
     }
 
     private static func measure(

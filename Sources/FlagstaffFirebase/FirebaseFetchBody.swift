@@ -50,25 +50,14 @@ struct FirebaseFetchBody {
     }
 
     private mutating func read(_ reader: inout JSONReader) throws(ReadFailure) {
-        try reader.open()
-        var state = JSONReader.ObjectState()
-        var others: [String] = []
-        while let (member, name) = try reader.nextFieldAllowingUnknown(Self.members, &state) {
-            guard let member else {
-                try reader.skipUnknownField(name, others: &others)
-                continue
-            }
-            do throws(ReadFailure) {
-                switch member {
-                case .error: error = try Self.readError(&reader)
-                case .state:
-                    hasState = true
-                    self.state = try Self.optionalText(&reader)
-                case .templateVersion: templateVersion = try Self.scalarText(&reader)
-                case .entries: try readEntries(&reader)
-                }
-            } catch {
-                throw error.inside(.field(member.rawValue))
+        try reader.readMembers(Self.members, unknown: .skip) { reader, member throws(ReadFailure) in
+            switch member {
+            case .error: error = try Self.readError(&reader)
+            case .state:
+                hasState = true
+                self.state = try Self.optionalText(&reader)
+            case .templateVersion: templateVersion = try Self.scalarText(&reader)
+            case .entries: try readEntries(&reader)
             }
         }
     }
@@ -120,25 +109,14 @@ struct FirebaseFetchBody {
             try reader.skipValue()
             return nil
         }
-        try reader.open()
-        var state = JSONReader.ObjectState()
-        var others: [String] = []
         var error = ServerError()
-        while let (member, name) = try reader.nextFieldAllowingUnknown(Self.errorMembers, &state) {
-            guard let member else {
-                try reader.skipUnknownField(name, others: &others)
-                continue
-            }
-            do throws(ReadFailure) {
-                switch member {
-                case .code:
-                    let value = try reader.readFoundationValue()
-                    error.code = (value as? NSNumber)?.intValue
-                case .status: error.status = try optionalText(&reader)
-                case .message: error.message = try optionalText(&reader)
-                }
-            } catch {
-                throw error.inside(.field(member.rawValue))
+        try reader.readMembers(Self.errorMembers, unknown: .skip) { reader, member throws(ReadFailure) in
+            switch member {
+            case .code:
+                let value = try reader.readFoundationValue()
+                error.code = (value as? NSNumber)?.intValue
+            case .status: error.status = try optionalText(&reader)
+            case .message: error.message = try optionalText(&reader)
             }
         }
         return error

@@ -161,19 +161,45 @@ package enum CommandRunner {
         /// Whether the program has ended (it is reaped then).
         package var hasEnded: Bool { reap(blocking: false) != nil }
 
-        /// Waits until standard output contains `text`, the program ends or `timeout` passes, polling on a thread
-        /// of its own (``offCooperativePool(_:)``: a busy cooperative pool cannot delay the polls).
+        /// One of the program's output streams.
+        package enum Stream: Sendable {
+            case standardOutput, standardError
+        }
+
+        /// Everything written to `stream` so far.
+        package func output(_ stream: Stream) -> String {
+            switch stream {
+            case .standardOutput: standardOutput
+            case .standardError: standardError
+            }
+        }
+
+        /// Waits until `stream` contains `text`, the program ends or `timeout` passes, polling on a thread of its
+        /// own (``offCooperativePool(_:)``: a busy cooperative pool cannot delay the polls).
         /// - Returns: whether `text` was written.
-        package func waitForOutput(containing text: String, timeout: Duration = .seconds(60)) async throws -> Bool {
+        package func waitForOutput(
+            containing text: String, in stream: Stream = .standardOutput, timeout: Duration = .seconds(60)
+        ) async throws -> Bool {
             try await offCooperativePool {
                 let clock = ContinuousClock()
                 let deadline = clock.now + timeout
-                while !self.standardOutput.contains(text) {
-                    if self.hasEnded || clock.now >= deadline { return self.standardOutput.contains(text) }
+                while !self.output(stream).contains(text) {
+                    if self.hasEnded || clock.now >= deadline { return self.output(stream).contains(text) }
                     usleep(2_000)
                 }
                 return true
             }
+        }
+
+        /// Sends `signal` unless the program has ended, then waits for it to end as ``finish(timeout:)`` does:
+        /// for tests of how a program stops.
+        /// - Returns: its status and output.
+        /// - Throws: ``Failure/timedOut(_:seconds:)`` when it was still running at the deadline (it is killed then).
+        package func stop(with signal: Int32, timeout: Duration = .seconds(60)) throws -> Result {
+            status.withLock { status in
+                if status == nil { kill(pid, signal) }
+            }
+            return try finish(timeout: timeout)
         }
 
         /// Kills the program with SIGKILL unless it has ended, and reaps it (at once: SIGKILL cannot be caught).

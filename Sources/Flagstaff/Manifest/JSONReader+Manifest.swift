@@ -5,31 +5,28 @@ extension JSONReader {
     /// The whole manifest (the top-level object).
     mutating func readManifest() throws(ReadFailure) -> RegistryManifest {
         skipWhitespace()
-        guard byte == UInt8(ascii: "{") else { throw try typeMismatch(expected: "an object (the manifest)") }
-        try open()
         var name: String?
         var manifest = RegistryManifest(name: "")
-        var state = ObjectState()
-        while let field = try nextField(ManifestFields.manifest, &state) {
-            do throws(ReadFailure) {
-                switch field {
-                case .name: name = try readString()
-                case .flags:
-                    manifest.flags =
-                        try readOptionalArray(of: "flags") { reader throws(ReadFailure) in try reader.readFlag() } ?? []
-                case .settings:
-                    manifest.settings =
-                        try readOptionalArray(of: "settings") { reader throws(ReadFailure) in try reader.readSetting() }
-                        ?? []
-                case .groups:
-                    manifest.groups =
-                        try readOptionalArray(of: "groups") { reader throws(ReadFailure) in try reader.readGroup() }
-                        ?? []
-                case .remote: manifest.remote = try readNull() ? nil : try readRemote()
-                case .app: manifest.app = try readNull() ? nil : try readAppReport()
-                }
-            } catch {
-                throw error.inside(.field(field.rawValue))
+        try readMembers(ManifestFields.manifest, expected: "an object (the manifest)", unknown: .reject) {
+            reader, field throws(ReadFailure) in
+            switch field {
+            case .name: name = try reader.readString()
+            case .flags:
+                manifest.flags =
+                    try reader.readOptionalArray(of: "flags") { reader throws(ReadFailure) in try reader.readFlag() }
+                    ?? []
+            case .settings:
+                manifest.settings =
+                    try reader.readOptionalArray(of: "settings") { reader throws(ReadFailure) in
+                        try reader.readSetting()
+                    }
+                    ?? []
+            case .groups:
+                manifest.groups =
+                    try reader.readOptionalArray(of: "groups") { reader throws(ReadFailure) in try reader.readGroup() }
+                    ?? []
+            case .remote: manifest.remote = try reader.readNull() ? nil : try reader.readRemote()
+            case .app: manifest.app = try reader.readNull() ? nil : try reader.readAppReport()
             }
         }
         guard let name else { throw missing("name") }
@@ -39,31 +36,28 @@ extension JSONReader {
 
     /// A group and, recursively, its subgroups (bounded by the nesting limit).
     mutating func readGroup() throws(ReadFailure) -> RegistryManifest.Group {
-        guard byte == UInt8(ascii: "{") else { throw try typeMismatch(expected: "an object (a group)") }
-        try open()
         var key: String?
         var group = RegistryManifest.Group(key: "")
-        var state = ObjectState()
-        while let field = try nextField(ManifestFields.group, &state) {
-            do throws(ReadFailure) {
-                switch field {
-                case .key: key = try readString()
-                case .label: group.label = try readOptionalString()
-                case .description: group.description = try readOptionalString()
-                case .flags:
-                    group.flags =
-                        try readOptionalArray(of: "flags") { reader throws(ReadFailure) in try reader.readFlag() } ?? []
-                case .settings:
-                    group.settings =
-                        try readOptionalArray(of: "settings") { reader throws(ReadFailure) in try reader.readSetting() }
-                        ?? []
-                case .groups:
-                    group.groups =
-                        try readOptionalArray(of: "groups") { reader throws(ReadFailure) in try reader.readGroup() }
-                        ?? []
-                }
-            } catch {
-                throw error.inside(.field(field.rawValue))
+        try readMembers(ManifestFields.group, expected: "an object (a group)", unknown: .reject) {
+            reader, field throws(ReadFailure) in
+            switch field {
+            case .key: key = try reader.readString()
+            case .label: group.label = try reader.readOptionalString()
+            case .description: group.description = try reader.readOptionalString()
+            case .flags:
+                group.flags =
+                    try reader.readOptionalArray(of: "flags") { reader throws(ReadFailure) in try reader.readFlag() }
+                    ?? []
+            case .settings:
+                group.settings =
+                    try reader.readOptionalArray(of: "settings") { reader throws(ReadFailure) in
+                        try reader.readSetting()
+                    }
+                    ?? []
+            case .groups:
+                group.groups =
+                    try reader.readOptionalArray(of: "groups") { reader throws(ReadFailure) in try reader.readGroup() }
+                    ?? []
             }
         }
         guard let key else { throw missing("key") }
@@ -73,8 +67,6 @@ extension JSONReader {
 
     /// A flag (kept in locals and built at the end: this is the hot loop of a large manifest).
     mutating func readFlag() throws(ReadFailure) -> RegistryManifest.Flag {
-        guard byte == UInt8(ascii: "{") else { throw try typeMismatch(expected: "an object (a flag)") }
-        try open()
         var key: String?
         var label: String?
         var description: String?
@@ -83,25 +75,20 @@ extension JSONReader {
         var kind = FeatureKind.static
         var enabledIn: [BuildTarget]?
         var remoteKey: String?
-        var state = ObjectState()
         let table = ManifestFields.flag
-        while let field = try nextField(table, &state) {
-            do throws(ReadFailure) {
-                switch field {
-                case .key: key = try readString()
-                case .label: label = try readOptionalString()
-                case .description: description = try readOptionalString()
-                case .default: isOn = try readOptionalBool() ?? false
-                case .requiresRestart: requiresRestart = try readOptionalBool() ?? false
-                case .kind: kind = try readNull() ? .static : try readNamed(ManifestFields.kind, what: "kind")
-                case .enabledIn:
-                    enabledIn = try readOptionalArray(of: "build targets") { reader throws(ReadFailure) in
-                        try reader.readNamed(ManifestFields.buildTarget, what: "build target")
-                    }
-                case .remoteKey: remoteKey = try readOptionalString()
+        try readMembers(table, expected: "an object (a flag)", unknown: .reject) { reader, field throws(ReadFailure) in
+            switch field {
+            case .key: key = try reader.readString()
+            case .label: label = try reader.readOptionalString()
+            case .description: description = try reader.readOptionalString()
+            case .default: isOn = try reader.readOptionalBool() ?? false
+            case .requiresRestart: requiresRestart = try reader.readOptionalBool() ?? false
+            case .kind: kind = try reader.readNull() ? .static : try reader.readNamed(ManifestFields.kind, what: "kind")
+            case .enabledIn:
+                enabledIn = try reader.readOptionalArray(of: "build targets") { reader throws(ReadFailure) in
+                    try reader.readNamed(ManifestFields.buildTarget, what: "build target")
                 }
-            } catch {
-                throw error.inside(.field(field.rawValue))
+            case .remoteKey: remoteKey = try reader.readOptionalString()
             }
         }
         guard let key else { throw missing("key") }
@@ -112,35 +99,27 @@ extension JSONReader {
 
     /// The remote-config provider section.
     mutating func readRemote() throws(ReadFailure) -> RegistryManifest.Remote {
-        guard byte == UInt8(ascii: "{") else {
-            throw try typeMismatch(expected: "an object (the remote-config provider)")
-        }
-        try open()
         var provider: String?
         var remote = RegistryManifest.Remote(provider: "")
-        var state = ObjectState()
-        while let field = try nextField(ManifestFields.remote, &state) {
-            do throws(ReadFailure) {
-                switch field {
-                case .provider: provider = try readString()
-                case .projectID: remote.projectID = try readOptionalString()
-                case .apiKey: remote.apiKey = try readOptionalString()
-                case .appID: remote.appID = try readOptionalString()
-                case .baseURL: remote.baseURL = try readOptionalString()
-                case .namespace: remote.namespace = try readOptionalString()
-                case .minimumFetchInterval:
-                    switch byte {
-                    case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-                        remote.minimumFetchInterval = try readNumber()
-                    case UInt8(ascii: "n"):
-                        try readLiteral("null")
-                        remote.minimumFetchInterval = nil
-                    default: throw try typeMismatch(expected: "a number of seconds")
-                    }
-                case .defaults: remote.defaults = try readDefaults()
+        try readMembers(ManifestFields.remote, expected: "an object (the remote-config provider)", unknown: .reject) {
+            reader, field throws(ReadFailure) in
+            switch field {
+            case .provider: provider = try reader.readString()
+            case .projectID: remote.projectID = try reader.readOptionalString()
+            case .apiKey: remote.apiKey = try reader.readOptionalString()
+            case .appID: remote.appID = try reader.readOptionalString()
+            case .baseURL: remote.baseURL = try reader.readOptionalString()
+            case .namespace: remote.namespace = try reader.readOptionalString()
+            case .minimumFetchInterval:
+                switch reader.byte {
+                case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                    remote.minimumFetchInterval = try reader.readNumber()
+                case UInt8(ascii: "n"):
+                    try reader.readLiteral("null")
+                    remote.minimumFetchInterval = nil
+                default: throw try reader.typeMismatch(expected: "a number of seconds")
                 }
-            } catch {
-                throw error.inside(.field(field.rawValue))
+            case .defaults: remote.defaults = try reader.readDefaults()
             }
         }
         guard let provider else { throw missing("provider") }

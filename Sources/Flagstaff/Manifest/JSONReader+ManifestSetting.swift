@@ -4,8 +4,6 @@
 extension JSONReader {
     /// A setting. Its `type` and `choices` are checked together here (the model keeps the choices in the type).
     mutating func readSetting() throws(ReadFailure) -> RegistryManifest.Setting {
-        guard byte == UInt8(ascii: "{") else { throw try typeMismatch(expected: "an object (a setting)") }
-        try open()
         var key: String?
         var label: String?
         var description: String?
@@ -15,26 +13,22 @@ extension JSONReader {
         var choices: [String]?
         var requiresRestart = false
         var remoteKey: String?
-        var state = ObjectState()
-        while let field = try nextField(ManifestFields.setting, &state) {
-            do throws(ReadFailure) {
-                switch field {
-                case .key: key = try readString()
-                case .label: label = try readOptionalString()
-                case .description: description = try readOptionalString()
-                case .type: typeName = try readNamed(ManifestFields.settingType, what: "setting type")
-                // `null` is a value here (a JSON setting may default to null), not an absent field.
-                case .default: defaultValue = try readJSONValue()
-                case .range: range = try readRange()
-                case .choices:
-                    choices = try readOptionalArray(of: "strings (the choices)") { reader throws(ReadFailure) in
-                        try reader.readString()
-                    }
-                case .requiresRestart: requiresRestart = try readOptionalBool() ?? false
-                case .remoteKey: remoteKey = try readOptionalString()
+        try readMembers(ManifestFields.setting, expected: "an object (a setting)", unknown: .reject) {
+            reader, field throws(ReadFailure) in
+            switch field {
+            case .key: key = try reader.readString()
+            case .label: label = try reader.readOptionalString()
+            case .description: description = try reader.readOptionalString()
+            case .type: typeName = try reader.readNamed(ManifestFields.settingType, what: "setting type")
+            // `null` is a value here (a JSON setting may default to null), not an absent field.
+            case .default: defaultValue = try reader.readJSONValue()
+            case .range: range = try reader.readRange()
+            case .choices:
+                choices = try reader.readOptionalArray(of: "strings (the choices)") { reader throws(ReadFailure) in
+                    try reader.readString()
                 }
-            } catch {
-                throw error.inside(.field(field.rawValue))
+            case .requiresRestart: requiresRestart = try reader.readOptionalBool() ?? false
+            case .remoteKey: remoteKey = try reader.readOptionalString()
             }
         }
         guard let key else { throw missing("key") }

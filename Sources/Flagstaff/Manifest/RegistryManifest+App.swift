@@ -103,26 +103,20 @@ extension JSONReader {
 
     /// The `app` object.
     mutating func readAppReport() throws(ReadFailure) -> RegistryManifest.AppReport {
-        guard byte == UInt8(ascii: "{") else { throw try typeMismatch(expected: "an object (the app's report)") }
-        try open()
         var target: BuildTarget?
         var time: Date?
         var values: [String: RegistryManifest.ReportedValue] = [:]
-        var state = ObjectState()
-        while let field = try nextField(Self.appReportFields, &state) {
-            do throws(ReadFailure) {
-                switch field {
-                case .buildTarget: target = try readNamed(ManifestFields.buildTarget, what: "build target")
-                case .reportedAt:
-                    let text = try readString()
-                    guard let date = JournalTime.date(Array(text.utf8)) else {
-                        throw ReadFailure(message: "expected a UTC time like 2026-11-28T18:00:00.000Z")
-                    }
-                    time = date
-                case .values: values = try readReportedValues()
+        try readMembers(Self.appReportFields, expected: "an object (the app's report)", unknown: .reject) {
+            reader, field throws(ReadFailure) in
+            switch field {
+            case .buildTarget: target = try reader.readNamed(ManifestFields.buildTarget, what: "build target")
+            case .reportedAt:
+                let text = try reader.readString()
+                guard let date = JournalTime.date(Array(text.utf8)) else {
+                    throw ReadFailure(message: "expected a UTC time like 2026-11-28T18:00:00.000Z")
                 }
-            } catch {
-                throw error.inside(.field(field.rawValue))
+                time = date
+            case .values: values = try reader.readReportedValues()
             }
         }
         guard let target else { throw missing("buildTarget") }

@@ -62,35 +62,23 @@ extension JSONReader {
     /// The record as ``FirebaseInstallationRecord/save(to:)`` writes it (times in seconds since 1970); `version`,
     /// `appID` and `fid` are required, the rest may be missing or `null`, unknown members are skipped.
     mutating func readInstallationRecord() throws(ReadFailure) -> FirebaseInstallationRecord {
-        guard byte == UInt8(ascii: "{") else { throw try typeMismatch(expected: "an object") }
-        try open()
-        var state = ObjectState()
-        var others: [String] = []
         var version: Int?
         var appID: String?
         var fid: String?
         var record = FirebaseInstallationRecord(appID: "", fid: "")
-        while let (member, name) = try nextFieldAllowingUnknown(Self.installationMembers, &state) {
-            guard let member else {
-                try skipUnknownField(name, others: &others)
-                continue
-            }
-            do throws(ReadFailure) {
-                switch member {
-                case .version:
-                    guard let number = Int(exactly: try readNumber()) else {
-                        throw ReadFailure(message: "expected a whole number")
-                    }
-                    version = number
-                case .appID: appID = try readString()
-                case .fid: fid = try readString()
-                case .refreshToken: record.refreshToken = try readOptionalString()
-                case .authToken: record.authToken = try readOptionalString()
-                case .authTokenExpiration: record.authTokenExpiration = try readOptionalSeconds()
-                case .firstOpenTime: record.firstOpenTime = try readOptionalSeconds()
+        try readMembers(Self.installationMembers, unknown: .skip) { reader, member throws(ReadFailure) in
+            switch member {
+            case .version:
+                guard let number = Int(exactly: try reader.readNumber()) else {
+                    throw ReadFailure(message: "expected a whole number")
                 }
-            } catch {
-                throw error.inside(.field(member.rawValue))
+                version = number
+            case .appID: appID = try reader.readString()
+            case .fid: fid = try reader.readString()
+            case .refreshToken: record.refreshToken = try reader.readOptionalString()
+            case .authToken: record.authToken = try reader.readOptionalString()
+            case .authTokenExpiration: record.authTokenExpiration = try reader.readOptionalSeconds()
+            case .firstOpenTime: record.firstOpenTime = try reader.readOptionalSeconds()
             }
         }
         guard let version, let appID, let fid else { throw ReadFailure(message: "version, appID and fid are required") }

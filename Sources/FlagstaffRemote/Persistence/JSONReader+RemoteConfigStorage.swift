@@ -17,26 +17,14 @@ extension JSONReader {
 
     /// `fetched.json` or `active.json`: `version` and `entries` are required.
     mutating func readStoredConfig() throws(ReadFailure) -> RemoteConfigStorage.StoredConfig {
-        guard byte == UInt8(ascii: "{") else { throw try typeMismatch(expected: "an object") }
-        try open()
-        var state = ObjectState()
-        var others: [String] = []
         var version: Int?
         var templateVersion: String?
         var entries: [String: String]?
-        while let (member, name) = try nextFieldAllowingUnknown(Self.storedConfigMembers, &state) {
-            guard let member else {
-                try skipUnknownField(name, others: &others)
-                continue
-            }
-            do throws(ReadFailure) {
-                switch member {
-                case .version: version = try readWholeNumber()
-                case .templateVersion: templateVersion = try readOptionalString()
-                case .entries: entries = try readStringMap()
-                }
-            } catch {
-                throw error.inside(.field(member.rawValue))
+        try readMembers(Self.storedConfigMembers, unknown: .skip) { reader, member throws(ReadFailure) in
+            switch member {
+            case .version: version = try reader.readWholeNumber()
+            case .templateVersion: templateVersion = try reader.readOptionalString()
+            case .entries: entries = try reader.readStringMap()
             }
         }
         guard let version else { throw Self.missing("version") }
@@ -46,42 +34,30 @@ extension JSONReader {
 
     /// `metadata.json`: every member may be missing.
     mutating func readRemoteConfigMetadata() throws(ReadFailure) -> RemoteConfigMetadata {
-        guard byte == UInt8(ascii: "{") else { throw try typeMismatch(expected: "an object") }
-        try open()
-        var state = ObjectState()
-        var others: [String] = []
         var metadata = RemoteConfigMetadata()
-        while let (member, name) = try nextFieldAllowingUnknown(Self.metadataMembers, &state) {
-            guard let member else {
-                try skipUnknownField(name, others: &others)
-                continue
-            }
-            do throws(ReadFailure) {
-                if try readNull() { continue }
-                switch member {
-                case .version: metadata.version = try readWholeNumber()
-                case .eTag: metadata.eTag = try readString()
-                case .lastFetchTime: metadata.lastFetchTime = try readSeconds()
-                case .lastAttemptTime: metadata.lastAttemptTime = try readSeconds()
-                case .lastFetchStatus:
-                    let text = try readString()
-                    guard let status = RemoteConfigFetchStatus(rawValue: text) else {
-                        let known = RemoteConfigFetchStatus.allCases.map(\.rawValue).joined(separator: ", ")
-                        throw ReadFailure(
-                            message: "unknown status \(JSONText.quoted(text)) (expected one of: \(known))")
-                    }
-                    metadata.lastFetchStatus = status
-                case .lastError: metadata.lastError = try readString()
-                case .throttleEndTime: metadata.throttleEndTime = try readSeconds()
-                case .backoffInterval: metadata.backoffInterval = try readSecondsNumber()
-                case .fetchedTemplateVersion: metadata.fetchedTemplateVersion = try readString()
-                case .activeTemplateVersion: metadata.activeTemplateVersion = try readString()
-                case .lastActivationTime: metadata.lastActivationTime = try readSeconds()
-                case .customSignals: metadata.customSignals = try readStringMap()
-                case .deviceContext: metadata.deviceContext = try readStringMap()
+        try readMembers(Self.metadataMembers, unknown: .skip) { reader, member throws(ReadFailure) in
+            if try reader.readNull() { return }
+            switch member {
+            case .version: metadata.version = try reader.readWholeNumber()
+            case .eTag: metadata.eTag = try reader.readString()
+            case .lastFetchTime: metadata.lastFetchTime = try reader.readSeconds()
+            case .lastAttemptTime: metadata.lastAttemptTime = try reader.readSeconds()
+            case .lastFetchStatus:
+                let text = try reader.readString()
+                guard let status = RemoteConfigFetchStatus(rawValue: text) else {
+                    let known = RemoteConfigFetchStatus.allCases.map(\.rawValue).joined(separator: ", ")
+                    throw ReadFailure(
+                        message: "unknown status \(JSONText.quoted(text)) (expected one of: \(known))")
                 }
-            } catch {
-                throw error.inside(.field(member.rawValue))
+                metadata.lastFetchStatus = status
+            case .lastError: metadata.lastError = try reader.readString()
+            case .throttleEndTime: metadata.throttleEndTime = try reader.readSeconds()
+            case .backoffInterval: metadata.backoffInterval = try reader.readSecondsNumber()
+            case .fetchedTemplateVersion: metadata.fetchedTemplateVersion = try reader.readString()
+            case .activeTemplateVersion: metadata.activeTemplateVersion = try reader.readString()
+            case .lastActivationTime: metadata.lastActivationTime = try reader.readSeconds()
+            case .customSignals: metadata.customSignals = try reader.readStringMap()
+            case .deviceContext: metadata.deviceContext = try reader.readStringMap()
             }
         }
         return metadata

@@ -79,51 +79,40 @@ extension JSONReader {
     /// The specification's context object (see ``UnleashContext/decode(json:)``): text fields also take numbers
     /// and Booleans, `null` is absent, unknown members are skipped.
     mutating func readUnleashContext() throws(ReadFailure) -> UnleashContext {
-        guard byte == UInt8(ascii: "{") else { throw try typeMismatch(expected: "a JSON object") }
-        try open()
-        var state = ObjectState()
-        var others: [String] = []
         var context = UnleashContext()
-        while let (member, name) = try nextFieldAllowingUnknown(Self.contextMembers, &state) {
-            guard let member else {
-                try skipUnknownField(name, others: &others)
-                continue
-            }
-            do throws(ReadFailure) {
-                if try readNull() { continue }
-                switch member {
-                case .userId: context.userId = try readLenientString()
-                case .sessionId: context.sessionId = try readLenientString()
-                case .remoteAddress: context.remoteAddress = try readLenientString()
-                case .environment: context.environment = try readLenientString()
-                case .appName: context.appName = try readLenientString()
-                case .currentTime:
-                    let text = try readString()
-                    guard let date = RFC3339.parse(text) else {
-                        throw ReadFailure(
-                            message:
-                                "expected an RFC 3339 date-time such as 2022-01-29T13:00:00.000Z, found \(text.debugDescription)"
-                        )
-                    }
-                    context.currentTime = date
-                case .properties:
-                    guard byte == UInt8(ascii: "{") else { throw try typeMismatch(expected: "an object") }
-                    try open()
-                    var properties = ObjectState()
-                    var names: Set<String> = []
-                    while let token = try nextFieldName(&properties) {
-                        let property = token.string
-                        guard names.insert(property).inserted else { throw Self.duplicateMember(property) }
-                        do throws(ReadFailure) {
-                            if try readNull() { continue }
-                            context.properties[property] = try readLenientString()
-                        } catch {
-                            throw error.inside(.field(property))
-                        }
+        try readMembers(Self.contextMembers, expected: "a JSON object", unknown: .skip) {
+            reader, member throws(ReadFailure) in
+            if try reader.readNull() { return }
+            switch member {
+            case .userId: context.userId = try reader.readLenientString()
+            case .sessionId: context.sessionId = try reader.readLenientString()
+            case .remoteAddress: context.remoteAddress = try reader.readLenientString()
+            case .environment: context.environment = try reader.readLenientString()
+            case .appName: context.appName = try reader.readLenientString()
+            case .currentTime:
+                let text = try reader.readString()
+                guard let date = RFC3339.parse(text) else {
+                    throw ReadFailure(
+                        message:
+                            "expected an RFC 3339 date-time such as 2022-01-29T13:00:00.000Z, found \(text.debugDescription)"
+                    )
+                }
+                context.currentTime = date
+            case .properties:
+                guard reader.byte == UInt8(ascii: "{") else { throw try reader.typeMismatch(expected: "an object") }
+                try reader.open()
+                var properties = ObjectState()
+                var names: Set<String> = []
+                while let token = try reader.nextFieldName(&properties) {
+                    let property = token.string
+                    guard names.insert(property).inserted else { throw Self.duplicateMember(property) }
+                    do throws(ReadFailure) {
+                        if try reader.readNull() { continue }
+                        context.properties[property] = try reader.readLenientString()
+                    } catch {
+                        throw error.inside(.field(property))
                     }
                 }
-            } catch {
-                throw error.inside(.field(member.rawValue))
             }
         }
         return context

@@ -276,17 +276,6 @@ import Testing
         }
         #expect(FeatureRegistry(Clash(), options: RegistryOptions(assertOnProblems: false)).problems.count == 1)
     }
-
-    @Test func overrideValuesAreCanonical() throws {
-        #expect(
-            try OverrideValue(json: #" { "b" : 1 , "a" : [ 2.0 , true , null ] } "#).json
-                == #"{"a":[2,true,null],"b":1}"#)
-        #expect(try OverrideValue(json: "20.0") == OverrideValue(json: "20"))
-        #expect(try OverrideValue(json: #""on""#) == .on)
-        #expect(throws: SettingValueError.self) { try OverrideValue(json: #"{"a":1,"a":2}"#) }
-        #expect(OverrideValue(string: "line\nbreak").json == #""line\nbreak""#)
-        #expect(try OverrideValue(json: "9007199254740993").json == "9007199254740993", "64-bit integers stay exact")
-    }
 }
 
 @Suite struct SettingConcurrencyTests {

@@ -120,27 +120,19 @@ extension JSONReader {
 
     /// `{"toggles":[…],"sessionId":"…"}`: `toggles` is required; a `sessionId` that is not a string is none.
     mutating func readToggles() throws(ReadFailure) -> UnleashFrontendSnapshot {
-        guard byte == UInt8(ascii: "{") else { throw try typeMismatch(expected: "an object") }
-        try open()
-        var state = ObjectState()
-        var others: [String] = []
         var toggles: [UnleashToggle]?
         var sessionID: String?
-        while let (member, name) = try nextFieldAllowingUnknown(Self.togglesMembers, &state) {
-            guard let member else {
-                try skipUnknownField(name, others: &others)
-                continue
-            }
-            do throws(ReadFailure) {
-                switch member {
-                case .toggles:
-                    toggles = try readRequiredArray { reader throws(ReadFailure) in try reader.readToggle() }
-                case .sessionId:
-                    // Not a string: no session id (as before the reader read both in one pass).
-                    if byte == UInt8(ascii: "\"") { sessionID = try readString() } else { try skipValue() }
+        try readMembers(Self.togglesMembers, unknown: .skip) { reader, member throws(ReadFailure) in
+            switch member {
+            case .toggles:
+                toggles = try reader.readRequiredArray { reader throws(ReadFailure) in try reader.readToggle() }
+            case .sessionId:
+                // Not a string: no session id (as before the reader read both in one pass).
+                if reader.byte == UInt8(ascii: "\"") {
+                    sessionID = try reader.readString()
+                } else {
+                    try reader.skipValue()
                 }
-            } catch {
-                throw error.inside(.field(member.rawValue))
             }
         }
         return UnleashFrontendSnapshot(toggles: try Self.required(toggles, "toggles"), sessionId: sessionID)
@@ -148,28 +140,16 @@ extension JSONReader {
 
     /// One toggle (see ``UnleashToggle`` for what may be missing).
     private mutating func readToggle() throws(ReadFailure) -> UnleashToggle {
-        guard byte == UInt8(ascii: "{") else { throw try typeMismatch(expected: "an object") }
-        try open()
-        var state = ObjectState()
-        var others: [String] = []
         var name: String?
         var enabled: Bool?
         var impressionData = false
         var variant: (name: String, enabled: Bool, featureEnabled: Bool?, payload: UnleashPayload?)?
-        while let (member, field) = try nextFieldAllowingUnknown(Self.toggleMembers, &state) {
-            guard let member else {
-                try skipUnknownField(field, others: &others)
-                continue
-            }
-            do throws(ReadFailure) {
-                switch member {
-                case .name: name = try readString()
-                case .enabled: enabled = try readRequiredBool()
-                case .impressionData: impressionData = try readOptionalBool() ?? false
-                case .variant: variant = try readNull() ? nil : try readToggleVariant()
-                }
-            } catch {
-                throw error.inside(.field(member.rawValue))
+        try readMembers(Self.toggleMembers, unknown: .skip) { reader, member throws(ReadFailure) in
+            switch member {
+            case .name: name = try reader.readString()
+            case .enabled: enabled = try reader.readRequiredBool()
+            case .impressionData: impressionData = try reader.readOptionalBool() ?? false
+            case .variant: variant = try reader.readNull() ? nil : try reader.readToggleVariant()
             }
         }
         let isEnabled = try Self.required(enabled, "enabled")
@@ -185,52 +165,28 @@ extension JSONReader {
     private mutating func readToggleVariant() throws(ReadFailure)
         -> (name: String, enabled: Bool, featureEnabled: Bool?, payload: UnleashPayload?)
     {
-        guard byte == UInt8(ascii: "{") else { throw try typeMismatch(expected: "an object") }
-        try open()
-        var state = ObjectState()
-        var others: [String] = []
         var name: String?
         var enabled = false
         var featureEnabled: Bool?
         var payload: UnleashPayload?
-        while let (member, field) = try nextFieldAllowingUnknown(Self.toggleVariantMembers, &state) {
-            guard let member else {
-                try skipUnknownField(field, others: &others)
-                continue
-            }
-            do throws(ReadFailure) {
-                switch member {
-                case .name: name = try readString()
-                case .enabled: enabled = try readOptionalBool() ?? false
-                case .featureEnabled: featureEnabled = try readOptionalBool()
-                case .payload: payload = try readNull() ? nil : try readTogglePayload()
-                }
-            } catch {
-                throw error.inside(.field(member.rawValue))
+        try readMembers(Self.toggleVariantMembers, unknown: .skip) { reader, member throws(ReadFailure) in
+            switch member {
+            case .name: name = try reader.readString()
+            case .enabled: enabled = try reader.readOptionalBool() ?? false
+            case .featureEnabled: featureEnabled = try reader.readOptionalBool()
+            case .payload: payload = try reader.readNull() ? nil : try reader.readTogglePayload()
             }
         }
         return (try Self.required(name, "name"), enabled, featureEnabled, payload)
     }
 
     private mutating func readTogglePayload() throws(ReadFailure) -> UnleashPayload {
-        guard byte == UInt8(ascii: "{") else { throw try typeMismatch(expected: "an object") }
-        try open()
-        var state = ObjectState()
-        var others: [String] = []
         var type: String?
         var value: String?
-        while let (member, field) = try nextFieldAllowingUnknown(Self.payloadMembers, &state) {
-            guard let member else {
-                try skipUnknownField(field, others: &others)
-                continue
-            }
-            do throws(ReadFailure) {
-                switch member {
-                case .type: type = try readString()
-                case .value: value = try readString()
-                }
-            } catch {
-                throw error.inside(.field(member.rawValue))
+        try readMembers(Self.payloadMembers, unknown: .skip) { reader, member throws(ReadFailure) in
+            switch member {
+            case .type: type = try reader.readString()
+            case .value: value = try reader.readString()
             }
         }
         return UnleashPayload(type: try Self.required(type, "type"), value: try Self.required(value, "value"))

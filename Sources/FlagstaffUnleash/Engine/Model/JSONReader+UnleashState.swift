@@ -37,30 +37,19 @@ extension JSONReader {
     /// A body with `events` is a delta body (its other members are read and not used), else one with `features`
     /// a full body.
     mutating func readUnleashState(keepingJSON: Bool) throws(ReadFailure) -> StateDocument {
-        guard byte == UInt8(ascii: "{") else { throw try typeMismatch(expected: "a JSON object") }
-        try open()
-        var state = ObjectState()
-        var others: [String] = []
         var features: [FeatureDefinition]?
         var segments: [SegmentDefinition]?
         var events: [DeltaEvent]?
-        while let (member, name) = try nextFieldAllowingUnknown(Self.stateMembers, &state) {
-            guard let member else {
-                try skipUnknownField(name, others: &others)
-                continue
-            }
-            do throws(ReadFailure) {
-                switch member {
-                case .version: _ = try readNull() ? nil : try readUnleashInteger()
-                case .features: features = try readFeatures(keepingJSON: keepingJSON)
-                case .segments: segments = try readNull() ? nil : try readSegments(keepingJSON: keepingJSON)
-                case .events:
-                    events = try readRequiredArray { reader throws(ReadFailure) in
-                        try reader.readDeltaEvent(keepingJSON: keepingJSON)
-                    }
+        try readMembers(Self.stateMembers, expected: "a JSON object", unknown: .skip) {
+            reader, member throws(ReadFailure) in
+            switch member {
+            case .version: _ = try reader.readNull() ? nil : try reader.readUnleashInteger()
+            case .features: features = try reader.readFeatures(keepingJSON: keepingJSON)
+            case .segments: segments = try reader.readNull() ? nil : try reader.readSegments(keepingJSON: keepingJSON)
+            case .events:
+                events = try reader.readRequiredArray { reader throws(ReadFailure) in
+                    try reader.readDeltaEvent(keepingJSON: keepingJSON)
                 }
-            } catch {
-                throw error.inside(.field(member.rawValue))
             }
         }
         if let events { return .delta(events) }
@@ -72,10 +61,6 @@ extension JSONReader {
     }
 
     private mutating func readDeltaEvent(keepingJSON: Bool) throws(ReadFailure) -> DeltaEvent {
-        guard byte == UInt8(ascii: "{") else { throw try typeMismatch(expected: "an object") }
-        try open()
-        var state = ObjectState()
-        var others: [String] = []
         var type: String?
         var features: [FeatureDefinition]?
         var segments: [SegmentDefinition]?
@@ -83,24 +68,16 @@ extension JSONReader {
         var featureName: String?
         var segment: SegmentDefinition?
         var segmentID: Int?
-        while let (member, name) = try nextFieldAllowingUnknown(Self.eventMembers, &state) {
-            guard let member else {
-                try skipUnknownField(name, others: &others)
-                continue
-            }
-            do throws(ReadFailure) {
-                if try readNull() { continue }
-                switch member {
-                case .type: type = try readString()
-                case .features: features = try readFeatures(keepingJSON: keepingJSON)
-                case .segments: segments = try readSegments(keepingJSON: keepingJSON)
-                case .feature: feature = try readFeature(keepingJSON: keepingJSON)
-                case .featureName: featureName = try readString()
-                case .segment: segment = try readSegment(keepingJSON: keepingJSON)
-                case .segmentId: segmentID = try readUnleashInteger()
-                }
-            } catch {
-                throw error.inside(.field(member.rawValue))
+        try readMembers(Self.eventMembers, unknown: .skip) { reader, member throws(ReadFailure) in
+            if try reader.readNull() { return }
+            switch member {
+            case .type: type = try reader.readString()
+            case .features: features = try reader.readFeatures(keepingJSON: keepingJSON)
+            case .segments: segments = try reader.readSegments(keepingJSON: keepingJSON)
+            case .feature: feature = try reader.readFeature(keepingJSON: keepingJSON)
+            case .featureName: featureName = try reader.readString()
+            case .segment: segment = try reader.readSegment(keepingJSON: keepingJSON)
+            case .segmentId: segmentID = try reader.readUnleashInteger()
             }
         }
         switch try Self.required(type, "type") {
@@ -122,40 +99,30 @@ extension JSONReader {
     }
 
     private mutating func readFeature(keepingJSON: Bool) throws(ReadFailure) -> FeatureDefinition {
-        guard byte == UInt8(ascii: "{") else { throw try typeMismatch(expected: "an object") }
         let start = offset
-        try open()
-        var state = ObjectState()
-        var others: [String] = []
         var feature = FeatureDefinition()
         var name: String?
         var enabled: Bool?
-        while let (member, field) = try nextFieldAllowingUnknown(Self.featureMembers, &state) {
-            guard let member else {
-                try skipUnknownField(field, others: &others)
-                continue
-            }
-            do throws(ReadFailure) {
-                switch member {
-                case .name: name = try readString()
-                case .enabled: enabled = try readRequiredBool()
-                case .description: feature.description = try readOptionalString()
-                case .type: feature.type = try readOptionalString()
-                case .project: feature.project = try readOptionalString()
-                case .stale: feature.stale = try readOptionalBool()
-                case .impressionData: feature.impressionData = try readOptionalBool()
-                case .strategies:
-                    feature.strategies = try readOptionalArray { reader throws(ReadFailure) in try reader.readStrategy()
-                    }
-                case .variants:
-                    feature.variants = try readOptionalArray { reader throws(ReadFailure) in try reader.readVariant() }
-                case .dependencies:
-                    feature.dependencies = try readOptionalArray { reader throws(ReadFailure) in
-                        try reader.readDependency()
-                    }
+        try readMembers(Self.featureMembers, unknown: .skip) { reader, member throws(ReadFailure) in
+            switch member {
+            case .name: name = try reader.readString()
+            case .enabled: enabled = try reader.readRequiredBool()
+            case .description: feature.description = try reader.readOptionalString()
+            case .type: feature.type = try reader.readOptionalString()
+            case .project: feature.project = try reader.readOptionalString()
+            case .stale: feature.stale = try reader.readOptionalBool()
+            case .impressionData: feature.impressionData = try reader.readOptionalBool()
+            case .strategies:
+                feature.strategies = try reader.readOptionalArray { reader throws(ReadFailure) in
+                    try reader.readStrategy()
                 }
-            } catch {
-                throw error.inside(.field(member.rawValue))
+            case .variants:
+                feature.variants = try reader.readOptionalArray { reader throws(ReadFailure) in try reader.readVariant()
+                }
+            case .dependencies:
+                feature.dependencies = try reader.readOptionalArray { reader throws(ReadFailure) in
+                    try reader.readDependency()
+                }
             }
         }
         feature.name = try Self.required(name, "name")
@@ -165,34 +132,24 @@ extension JSONReader {
     }
 
     private mutating func readStrategy() throws(ReadFailure) -> StrategyDefinition {
-        guard byte == UInt8(ascii: "{") else { throw try typeMismatch(expected: "an object") }
-        try open()
-        var state = ObjectState()
-        var others: [String] = []
         var strategy = StrategyDefinition()
         var name: String?
-        while let (member, field) = try nextFieldAllowingUnknown(Self.strategyMembers, &state) {
-            guard let member else {
-                try skipUnknownField(field, others: &others)
-                continue
-            }
-            do throws(ReadFailure) {
-                switch member {
-                case .name: name = try readString()
-                case .parameters: strategy.parameters = try readParameters()
-                case .constraints:
-                    strategy.constraints = try readOptionalArray { reader throws(ReadFailure) in
-                        try reader.readConstraint()
-                    }
-                case .segments:
-                    strategy.segments = try readOptionalArray { reader throws(ReadFailure) in
-                        try reader.readUnleashInteger()
-                    }
-                case .variants:
-                    strategy.variants = try readOptionalArray { reader throws(ReadFailure) in try reader.readVariant() }
+        try readMembers(Self.strategyMembers, unknown: .skip) { reader, member throws(ReadFailure) in
+            switch member {
+            case .name: name = try reader.readString()
+            case .parameters: strategy.parameters = try reader.readParameters()
+            case .constraints:
+                strategy.constraints = try reader.readOptionalArray { reader throws(ReadFailure) in
+                    try reader.readConstraint()
                 }
-            } catch {
-                throw error.inside(.field(member.rawValue))
+            case .segments:
+                strategy.segments = try reader.readOptionalArray { reader throws(ReadFailure) in
+                    try reader.readUnleashInteger()
+                }
+            case .variants:
+                strategy.variants = try reader.readOptionalArray { reader throws(ReadFailure) in
+                    try reader.readVariant()
+                }
             }
         }
         strategy.name = try Self.required(name, "name")
@@ -221,32 +178,20 @@ extension JSONReader {
     }
 
     private mutating func readConstraint() throws(ReadFailure) -> ConstraintDefinition {
-        guard byte == UInt8(ascii: "{") else { throw try typeMismatch(expected: "an object") }
-        try open()
-        var state = ObjectState()
-        var others: [String] = []
         var constraint = ConstraintDefinition()
         var contextName: String?
         var comparison: String?
-        while let (member, field) = try nextFieldAllowingUnknown(Self.constraintMembers, &state) {
-            guard let member else {
-                try skipUnknownField(field, others: &others)
-                continue
-            }
-            do throws(ReadFailure) {
-                switch member {
-                case .contextName: contextName = try readString()
-                case .operator: comparison = try readString()
-                case .values:
-                    constraint.values = try readOptionalArray { reader throws(ReadFailure) in
-                        try reader.readLenientString()
-                    }
-                case .value: constraint.value = try readNull() ? nil : try readLenientString()
-                case .inverted: constraint.inverted = try readOptionalBool() ?? false
-                case .caseInsensitive: constraint.caseInsensitive = try readOptionalBool() ?? false
+        try readMembers(Self.constraintMembers, unknown: .skip) { reader, member throws(ReadFailure) in
+            switch member {
+            case .contextName: contextName = try reader.readString()
+            case .operator: comparison = try reader.readString()
+            case .values:
+                constraint.values = try reader.readOptionalArray { reader throws(ReadFailure) in
+                    try reader.readLenientString()
                 }
-            } catch {
-                throw error.inside(.field(member.rawValue))
+            case .value: constraint.value = try reader.readNull() ? nil : try reader.readLenientString()
+            case .inverted: constraint.inverted = try reader.readOptionalBool() ?? false
+            case .caseInsensitive: constraint.caseInsensitive = try reader.readOptionalBool() ?? false
             }
         }
         constraint.contextName = try Self.required(contextName, "contextName")
@@ -255,28 +200,16 @@ extension JSONReader {
     }
 
     private mutating func readSegment(keepingJSON: Bool) throws(ReadFailure) -> SegmentDefinition {
-        guard byte == UInt8(ascii: "{") else { throw try typeMismatch(expected: "an object") }
         let start = offset
-        try open()
-        var state = ObjectState()
-        var others: [String] = []
         var segment = SegmentDefinition()
         var id: Int?
-        while let (member, field) = try nextFieldAllowingUnknown(Self.segmentMembers, &state) {
-            guard let member else {
-                try skipUnknownField(field, others: &others)
-                continue
-            }
-            do throws(ReadFailure) {
-                switch member {
-                case .id: id = try readUnleashInteger()
-                case .constraints:
-                    segment.constraints = try readOptionalArray { reader throws(ReadFailure) in
-                        try reader.readConstraint()
-                    }
+        try readMembers(Self.segmentMembers, unknown: .skip) { reader, member throws(ReadFailure) in
+            switch member {
+            case .id: id = try reader.readUnleashInteger()
+            case .constraints:
+                segment.constraints = try reader.readOptionalArray { reader throws(ReadFailure) in
+                    try reader.readConstraint()
                 }
-            } catch {
-                throw error.inside(.field(member.rawValue))
             }
         }
         segment.id = try Self.required(id, "id")
@@ -285,29 +218,18 @@ extension JSONReader {
     }
 
     private mutating func readVariant() throws(ReadFailure) -> VariantDefinition {
-        guard byte == UInt8(ascii: "{") else { throw try typeMismatch(expected: "an object") }
-        try open()
-        var state = ObjectState()
-        var others: [String] = []
         var variant = VariantDefinition()
         var name: String?
-        while let (member, field) = try nextFieldAllowingUnknown(Self.variantMembers, &state) {
-            guard let member else {
-                try skipUnknownField(field, others: &others)
-                continue
-            }
-            do throws(ReadFailure) {
-                switch member {
-                case .name: name = try readString()
-                case .weight: variant.weight = try readNull() ? 0 : try readUnleashInteger()
-                case .stickiness: variant.stickiness = try readOptionalString()
-                case .payload: variant.payload = try readNull() ? nil : try readPayload()
-                case .overrides:
-                    variant.overrides = try readOptionalArray { reader throws(ReadFailure) in try reader.readOverride()
-                    }
+        try readMembers(Self.variantMembers, unknown: .skip) { reader, member throws(ReadFailure) in
+            switch member {
+            case .name: name = try reader.readString()
+            case .weight: variant.weight = try reader.readNull() ? 0 : try reader.readUnleashInteger()
+            case .stickiness: variant.stickiness = try reader.readOptionalString()
+            case .payload: variant.payload = try reader.readNull() ? nil : try reader.readPayload()
+            case .overrides:
+                variant.overrides = try reader.readOptionalArray { reader throws(ReadFailure) in
+                    try reader.readOverride()
                 }
-            } catch {
-                throw error.inside(.field(member.rawValue))
             }
         }
         variant.name = try Self.required(name, "name")
@@ -315,24 +237,13 @@ extension JSONReader {
     }
 
     private mutating func readOverride() throws(ReadFailure) -> VariantDefinition.Override {
-        guard byte == UInt8(ascii: "{") else { throw try typeMismatch(expected: "an object") }
-        try open()
-        var state = ObjectState()
-        var others: [String] = []
         var contextName: String?
         var values: [String]?
-        while let (member, field) = try nextFieldAllowingUnknown(Self.overrideMembers, &state) {
-            guard let member else {
-                try skipUnknownField(field, others: &others)
-                continue
-            }
-            do throws(ReadFailure) {
-                switch member {
-                case .contextName: contextName = try readString()
-                case .values: values = try readRequiredArray { reader throws(ReadFailure) in try reader.readString() }
-                }
-            } catch {
-                throw error.inside(.field(member.rawValue))
+        try readMembers(Self.overrideMembers, unknown: .skip) { reader, member throws(ReadFailure) in
+            switch member {
+            case .contextName: contextName = try reader.readString()
+            case .values:
+                values = try reader.readRequiredArray { reader throws(ReadFailure) in try reader.readString() }
             }
         }
         return VariantDefinition.Override(
@@ -340,24 +251,12 @@ extension JSONReader {
     }
 
     private mutating func readPayload() throws(ReadFailure) -> VariantDefinition.Payload {
-        guard byte == UInt8(ascii: "{") else { throw try typeMismatch(expected: "an object") }
-        try open()
-        var state = ObjectState()
-        var others: [String] = []
         var type: String?
         var value: String?
-        while let (member, field) = try nextFieldAllowingUnknown(Self.payloadMembers, &state) {
-            guard let member else {
-                try skipUnknownField(field, others: &others)
-                continue
-            }
-            do throws(ReadFailure) {
-                switch member {
-                case .type: type = try readString()
-                case .value: value = try readLenientString()
-                }
-            } catch {
-                throw error.inside(.field(member.rawValue))
+        try readMembers(Self.payloadMembers, unknown: .skip) { reader, member throws(ReadFailure) in
+            switch member {
+            case .type: type = try reader.readString()
+            case .value: value = try reader.readLenientString()
             }
         }
         return VariantDefinition.Payload(
@@ -365,27 +264,16 @@ extension JSONReader {
     }
 
     private mutating func readDependency() throws(ReadFailure) -> DependencyDefinition {
-        guard byte == UInt8(ascii: "{") else { throw try typeMismatch(expected: "an object") }
-        try open()
-        var state = ObjectState()
-        var others: [String] = []
         var dependency = DependencyDefinition()
         var feature: String?
-        while let (member, field) = try nextFieldAllowingUnknown(Self.dependencyMembers, &state) {
-            guard let member else {
-                try skipUnknownField(field, others: &others)
-                continue
-            }
-            do throws(ReadFailure) {
-                switch member {
-                case .feature: feature = try readString()
-                case .enabled: dependency.enabled = try readOptionalBool() ?? true
-                case .variants:
-                    dependency.variants = try readOptionalArray { reader throws(ReadFailure) in try reader.readString()
-                    }
+        try readMembers(Self.dependencyMembers, unknown: .skip) { reader, member throws(ReadFailure) in
+            switch member {
+            case .feature: feature = try reader.readString()
+            case .enabled: dependency.enabled = try reader.readOptionalBool() ?? true
+            case .variants:
+                dependency.variants = try reader.readOptionalArray { reader throws(ReadFailure) in
+                    try reader.readString()
                 }
-            } catch {
-                throw error.inside(.field(member.rawValue))
             }
         }
         dependency.feature = try Self.required(feature, "feature")

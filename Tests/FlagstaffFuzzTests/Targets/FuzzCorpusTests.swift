@@ -7,8 +7,9 @@ import Testing
 /// process, as it aborts the fuzzer.
 @Suite("Fuzz corpus")
 struct FuzzCorpusTests {
+    // …/Tests/FlagstaffFuzzTests/Targets/FuzzCorpusTests.swift
     static let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("Fuzz/Corpus")
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fuzz/Corpus")
 
     @Test("every target has seeds, and each one passes the target's checks", arguments: FuzzTarget.all.map(\.name))
     func seeds(_ name: String) throws {

@@ -27,7 +27,7 @@ enum DifferentialReference {
             let result = try run(["python3", "-c", "import yggdrasil_engine"], input: Data())
             if result.status != 0 {
                 return "python3 cannot import yggdrasil_engine (pip install yggdrasil-engine==2.0.0): "
-                    + String(decoding: result.error, as: UTF8.self)
+                    + result.standardError
             }
             return nil
         } catch {
@@ -43,7 +43,7 @@ enum DifferentialReference {
         guard let result = try? run(["python3", "-c", "import sys; print(sys.executable)"], input: Data()),
             result.status == 0
         else { return "python3" }
-        let path = String(decoding: result.output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let path = result.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
         return path.isEmpty ? "python3" : path
     }()
 
@@ -67,9 +67,9 @@ enum DifferentialReference {
         guard result.status == 0 else {
             throw Failure(
                 description:
-                    "reference script exited \(result.status): \(String(decoding: result.error, as: UTF8.self))")
+                    "reference script exited \(result.status): \(result.standardError)")
         }
-        guard let object = try JSONSerialization.jsonObject(with: result.output) as? [String: Any],
+        guard let object = try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any],
             let results = object["results"] as? [[String: Any]], results.count == queries.count
         else { throw Failure(description: "reference script answered with an unexpected document") }
         return try results.map { entry in
@@ -102,35 +102,13 @@ enum DifferentialReference {
         return try JSONDecoder().decode(UnleashVariant.self, from: JSONSerialization.data(withJSONObject: object))
     }
 
-    /// Runs a command found on PATH, feeding `input` on stdin; returns its exit status, stdout and stderr.
-    static func run(_ arguments: [String], input: Data) throws -> (status: Int32, output: Data, error: Data) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        let stdin = Pipe()
-        let stdout = Pipe()
-        let stderr = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "flagstaff-ygg-\(UUID().uuidString).err")
-        guard FileManager.default.createFile(atPath: stderr.path, contents: nil) else {
-            throw Failure(description: "cannot create \(stderr.path)")
-        }
-        defer { try? FileManager.default.removeItem(at: stderr) }
-        let errorHandle = try FileHandle(forWritingTo: stderr)
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        process.standardError = errorHandle
-        try process.run()
-        try errorHandle.close()
-        // Feed stdin from another thread so a large request never blocks against a full stdout pipe.
-        let writer = Thread {
-            try? stdin.fileHandleForWriting.write(contentsOf: input)
-            try? stdin.fileHandleForWriting.close()
-        }
-        writer.start()
-        let output = stdout.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let error = (try? Data(contentsOf: stderr)) ?? Data()
-        return (process.terminationStatus, output, error)
+    /// Runs a command found on PATH, feeding `input` on stdin, for at most 30 minutes (a differential run asks
+    /// tens of thousands of queries of one process).
+    /// - Returns: its exit status, stdout and stderr.
+    static func run(_ arguments: [String], input: Data) throws -> CommandRunner.Result {
+        try CommandRunner.run(
+            URL(fileURLWithPath: "/usr/bin/env"), arguments, environment: ProcessInfo.processInfo.environment,
+            standardInput: input, timeout: .seconds(1800))
     }
 }
 
