@@ -6,6 +6,10 @@ struct FeatureTable: Sendable {
     private let slots: [Int32]
     private let names: [String]
     private let features: [CompiledFeature]
+    /// The same features, lent to evaluations without retaining them (``features`` keeps them alive): an evaluation
+    /// that retained and released its feature made two threads evaluating one flag contend on its reference count,
+    /// 2.0–3.9× the one-thread time per evaluation (issue 36; docs/performance.md, "The Unleash engine").
+    private let lent: [Unmanaged<CompiledFeature>]
     private let mask: Int
 
     init(_ entries: [String: CompiledFeature]) {
@@ -26,6 +30,7 @@ struct FeatureTable: Sendable {
         self.slots = slots
         self.names = names
         self.features = features
+        self.lent = features.map(Unmanaged.passUnretained)
         self.mask = capacity - 1
     }
 
@@ -39,7 +44,7 @@ struct FeatureTable: Sendable {
     @inline(__always)
     func withFeature<Result>(named name: String, _ body: (CompiledFeature) -> Result) -> Result? {
         guard let index = index(of: name) else { return nil }
-        return body(features[index])
+        return lent[index]._withUnsafeGuaranteedRef(body)
     }
 
     @inline(__always)
