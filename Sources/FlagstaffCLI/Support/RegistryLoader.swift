@@ -85,7 +85,7 @@ enum RegistryLoader {
             if announced {
                 manifest = try loadAnnouncedManifest(manifestPath)
             } else {
-                switch try loadManifestOrDefinitions(manifestPath) {
+                switch try loadManifestOrDefinitions(manifestPath, environment: environment) {
                 case .manifest(let loaded): manifest = loaded
                 case .flagd(let source): flagd = source
                 }
@@ -237,17 +237,23 @@ enum RegistryLoader {
 
     /// Reads `--manifest`: flagd definitions when the file is a definitions document, else a manifest.
     /// - Throws: `CLIFailure` with the file, the JSON path and what was expected.
-    static func loadManifestOrDefinitions(_ path: String) throws -> ManifestFile {
+    static func loadManifestOrDefinitions(_ path: String, environment: [String: String]) throws -> ManifestFile {
         let data = try InputFile.read(path, for: "--manifest")
         guard FlagdDefinitions.isDefinitionsDocument(data) else { return .manifest(try decodeManifest(data, path)) }
+        let definitions: FlagdDefinitions
         do {
-            let definitions = try FlagdDefinitions(json: data, source: InputFile.displayName(path))
-            let file = path == "-" ? nil : URL(fileURLWithPath: path)
-            return .flagd(FlagdSource(definitions: definitions, file: file))
+            definitions = try FlagdDefinitions(json: data, source: InputFile.displayName(path))
         } catch {
             throw CLIFailure.runtime("invalid flagd definitions: \(error)")
         }
+        let context = try FlagdEvalCommand.readContext(
+            environment[flagdContextVariable].flatMap { $0.isEmpty ? nil : $0 }, named: flagdContextVariable)
+        let file = path == "-" ? nil : URL(fileURLWithPath: path)
+        return .flagd(FlagdSource(definitions: definitions, context: context, file: file))
     }
+
+    /// The evaluation context of a flagd definitions file opened with `--manifest`: a JSON object, or `@FILE`.
+    static let flagdContextVariable = "FLAGSTAFF_FLAGD_CONTEXT"
 
     /// The registry name (and default store name) of a flagd definitions file: `flagd-` and the file's name
     /// without its extension (`flagd-flags` for `flags.json`).

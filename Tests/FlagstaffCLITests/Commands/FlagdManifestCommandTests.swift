@@ -38,6 +38,24 @@ struct FlagdManifestCommandTests {
         #expect(try await sandbox.runWithStore(["get", "new-checkout", "--manifest", flagd]).standardOutput == "off\n")
     }
 
+    @Test func theContextComesFromTheEnvironment() async throws {
+        let sandbox = try CLISandbox()
+        let flagd = try sandbox.write("flagd.json", Self.definitions)
+        let context = try sandbox.write("context.json", #"{"targetingKey": "u1", "email": "ann@example.com"}"#)
+        let explained = try await sandbox.run(
+            ["get", "new-checkout", "--explain", "--manifest", flagd, "--store", sandbox.storePath],
+            environment: ["FLAGSTAFF_FLAGD_CONTEXT": "@" + context])
+        #expect(explained.status == 0, "\(explained)")
+        #expect(
+            explained.standardOutput.contains("* remote (flagd)  OFF   (variant \"off\", TARGETING_MATCH)"),
+            "\(explained)")
+        let bad = try await sandbox.run(
+            ["get", "new-checkout", "--manifest", flagd, "--store", sandbox.storePath],
+            environment: ["FLAGSTAFF_FLAGD_CONTEXT": "[1]"])
+        #expect(bad.status != 0)
+        #expect(bad.standardError.contains("FLAGSTAFF_FLAGD_CONTEXT: expected a JSON object"), "\(bad)")
+    }
+
     @Test func badDefinitionsNameTheFileAndThePath() async throws {
         let sandbox = try CLISandbox()
         let flagd = try sandbox.write("flagd.json", #"{"flags": {"x": {"variants": {"on": true}}}}"#)
