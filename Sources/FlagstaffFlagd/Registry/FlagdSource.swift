@@ -31,6 +31,7 @@ public final class FlagdSource: RemoteSource, SettingRemoteSource {
         var failure: String?
         weak var registry: AnyFeatureRegistry?
         var group = "flagd"
+        var watch: Task<Void, Never>?
     }
 
     private let state: Mutex<State>
@@ -56,6 +57,47 @@ public final class FlagdSource: RemoteSource, SettingRemoteSource {
         contentsOf url: URL, context: [String: JSONSettingValue] = [:], bucketing: FlagdBucketing = .version2
     ) throws(FlagdDefinitionsError) {
         self.init(definitions: try Self.load(url, bucketing: bucketing), context: context, file: url)
+    }
+
+    deinit {
+        state.withLock { $0.watch?.cancel() }
+    }
+
+    /// Watches the definitions file: every `interval` its status (size, modification time, inode) is compared with
+    /// the last one seen, and a change reads it again as ``reload()`` does (a file that cannot be loaded, say while
+    /// it is being written, leaves the definitions before in use and ``status`` `.failed`; the next change is read
+    /// again). A source without a file watches nothing. The source is held weakly; ``stopWatching()`` or the
+    /// source's end stops the watch.
+    /// - Parameter interval: how often to look at the file.
+    public func startWatching(every interval: Duration = .seconds(1)) {
+        guard let path = fileURL?.path else { return }
+        let task = Task.detached { [weak self] in
+            var seen = try? Platform.status(atPath: path, followingLinks: true)
+            while !Task.isCancelled {
+                try? await Task.sleep(for: interval)
+                guard let self, !Task.isCancelled else { return }
+                let now = try? Platform.status(atPath: path, followingLinks: true)
+                guard now != seen else { continue }
+                seen = now
+                do throws(FlagdDefinitionsError) {
+                    try self.reload()
+                } catch {
+                    self.state.withLock { $0.failure = error.description }
+                }
+            }
+        }
+        state.withLock { state in
+            state.watch?.cancel()
+            state.watch = task
+        }
+    }
+
+    /// Stops watching the definitions file.
+    public func stopWatching() {
+        state.withLock { state in
+            state.watch?.cancel()
+            state.watch = nil
+        }
     }
 
     /// The definitions evaluated now.

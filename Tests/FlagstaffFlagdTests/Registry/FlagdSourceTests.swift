@@ -119,6 +119,32 @@ struct FlagdSourceTests {
         #expect((registry.feature(forKey: "dark-mode") as? FlagdFeature)?.enabled == true)
         #expect(changes.withLock { $0 } == [["page-size", "dark-mode"]])
     }
+
+    @Test("a watched file is read again when it changes; a broken one keeps the definitions before")
+    func watchedFile() async throws {
+        let directory = TestDirectory.make("flagd")
+        let file = directory.appendingPathComponent("flags.json")
+        try Data(Self.json.utf8).write(to: file)
+        let source = try FlagdSource(contentsOf: file)
+        let registry = AnyFeatureRegistry(
+            options: RegistryOptions(storeWatchInterval: nil, assertOnProblems: false, launchOverrides: .none))
+        source.attach(to: registry)
+        source.startWatching(every: .milliseconds(20))
+        defer { source.stopWatching() }
+        let pageSize = try #require(registry.feature(forKey: "page-size") as? Setting<Int>)
+        #expect(pageSize.value == 10)
+
+        try Data("{\"flags\": {\"page-size\": ".utf8).write(to: file)
+        #expect(
+            await eventually(timeout: .seconds(10)) { if case .failed = source.status.state { true } else { false } })
+        #expect(pageSize.value == 10)
+
+        let next = Self.json.replacingOccurrences(
+            of: #""defaultVariant": "small""#, with: #""defaultVariant": "big""#)
+        try Data(next.utf8).write(to: file)
+        #expect(await eventually(timeout: .seconds(10)) { pageSize.value == 50 })
+        #expect(source.status.state == .ok)
+    }
 }
 
 /// Whether the `onChange` of one `withObservationTracking` was called.
