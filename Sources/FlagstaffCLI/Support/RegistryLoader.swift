@@ -133,6 +133,8 @@ enum RegistryLoader {
         } else if let flagd {
             registry = AnyFeatureRegistry(store: store, options: registryOptions)
             flagd.attach(to: registry)
+            // The console follows the file, as it follows the store.
+            if watchStore { flagd.startWatching(every: .milliseconds(500)) }
             if case .failed(let reason) = flagd.status.state {
                 throw CLIFailure.runtime("\(manifestPath ?? "--manifest"): \(reason)")
             }

@@ -1,5 +1,9 @@
+import Flagstaff
+import FlagstaffTestSupport
 import Foundation
 import Testing
+
+@testable import FlagstaffCLI
 
 /// `--manifest` naming a flagd definitions file: every flag a member, evaluated, and QA overrides above.
 @Suite("flagstaff --manifest with flagd definitions")
@@ -54,6 +58,19 @@ struct FlagdManifestCommandTests {
             environment: ["FLAGSTAFF_FLAGD_CONTEXT": "[1]"])
         #expect(bad.status != 0)
         #expect(bad.standardError.contains("FLAGSTAFF_FLAGD_CONTEXT: expected a JSON object"), "\(bad)")
+    }
+
+    @Test func theConsolesRegistryFollowsTheFile() async throws {
+        let sandbox = try CLISandbox()
+        let flagd = try sandbox.write("flagd.json", Self.definitions)
+        let options = try RegistrySourceOptions.parse(["--manifest", flagd, "--store", sandbox.storePath])
+        let loaded = try RegistryLoader.load(options, environment: [:], watchStore: true)
+        let color = try #require(loaded.registry.feature(forKey: "button-color") as? Setting<String>)
+        #expect(color.value == "#ff0000")
+        let blue = Self.definitions.replacingOccurrences(
+            of: #""defaultVariant": "red""#, with: #""defaultVariant": "blue""#)
+        _ = try sandbox.write("flagd.json", blue)
+        #expect(await eventually(timeout: .seconds(10)) { color.value == "#0000ff" })
     }
 
     @Test func badDefinitionsNameTheFileAndThePath() async throws {
