@@ -32,6 +32,8 @@ public final class FlagdSource: RemoteSource, SettingRemoteSource {
         weak var registry: AnyFeatureRegistry?
         var group = "flagd"
         var watch: Task<Void, Never>?
+        /// The file's status when it was last read (taken before reading, so a change while it is read is seen).
+        var fileStatus: FileStatus?
     }
 
     private let state: Mutex<State>
@@ -41,9 +43,19 @@ public final class FlagdSource: RemoteSource, SettingRemoteSource {
     ///   - definitions: the definitions.
     ///   - context: the evaluation context (`targetingKey` and any attributes).
     ///   - file: the file they were read from, if ``refresh()`` and ``reload()`` should read it again.
-    public init(definitions: FlagdDefinitions, context: [String: JSONSettingValue] = [:], file: URL? = nil) {
+    public convenience init(
+        definitions: FlagdDefinitions, context: [String: JSONSettingValue] = [:], file: URL? = nil
+    ) {
+        // The caller read the file: its status now stands for what was read.
+        let status = file.flatMap { try? Platform.status(atPath: $0.path, followingLinks: true) }
+        self.init(definitions: definitions, context: context, file: file, fileStatus: status)
+    }
+
+    private init(
+        definitions: FlagdDefinitions, context: [String: JSONSettingValue], file: URL?, fileStatus: FileStatus?
+    ) {
         fileURL = file
-        state = Mutex(State(definitions: definitions, context: context))
+        state = Mutex(State(definitions: definitions, context: context, fileStatus: fileStatus))
         state.withLock { Self.evaluateAll(&$0) }
     }
 
@@ -56,7 +68,9 @@ public final class FlagdSource: RemoteSource, SettingRemoteSource {
     public convenience init(
         contentsOf url: URL, context: [String: JSONSettingValue] = [:], bucketing: FlagdBucketing = .version2
     ) throws(FlagdDefinitionsError) {
-        self.init(definitions: try Self.load(url, bucketing: bucketing), context: context, file: url)
+        let status = try? Platform.status(atPath: url.path, followingLinks: true)
+        self.init(
+            definitions: try Self.load(url, bucketing: bucketing), context: context, file: url, fileStatus: status)
     }
 
     deinit {
@@ -64,7 +78,7 @@ public final class FlagdSource: RemoteSource, SettingRemoteSource {
     }
 
     /// Watches the definitions file: every `interval` its status (size, modification time, inode) is compared with
-    /// the last one seen, and a change reads it again as ``reload()`` does (a file that cannot be loaded, say while
+    /// its status when it was last read, and a change reads it again as ``reload()`` does (a file that cannot be loaded, say while
     /// it is being written, leaves the definitions before in use and ``status`` `.failed`; the next change is read
     /// again). A source without a file watches nothing. The source is held weakly; ``stopWatching()`` or the
     /// source's end stops the watch.
@@ -72,17 +86,19 @@ public final class FlagdSource: RemoteSource, SettingRemoteSource {
     public func startWatching(every interval: Duration = .seconds(1)) {
         guard let path = fileURL?.path else { return }
         let task = Task.detached { [weak self] in
-            var seen = try? Platform.status(atPath: path, followingLinks: true)
             while !Task.isCancelled {
                 try? await Task.sleep(for: interval)
                 guard let self, !Task.isCancelled else { return }
                 let now = try? Platform.status(atPath: path, followingLinks: true)
-                guard now != seen else { continue }
-                seen = now
+                guard now != self.state.withLock({ $0.fileStatus }) else { continue }
                 do throws(FlagdDefinitionsError) {
                     try self.reload()
                 } catch {
-                    self.state.withLock { $0.failure = error.description }
+                    // Not again until the file changes once more.
+                    self.state.withLock { state in
+                        state.failure = error.description
+                        state.fileStatus = now
+                    }
                 }
             }
         }
@@ -145,8 +161,12 @@ public final class FlagdSource: RemoteSource, SettingRemoteSource {
     /// - Throws: ``FlagdDefinitionsError`` naming the file; the definitions before stay in use.
     public func reload() throws(FlagdDefinitionsError) {
         guard let fileURL else { return }
+        let status = try? Platform.status(atPath: fileURL.path, followingLinks: true)
         let definitions = try Self.load(fileURL, bucketing: self.definitions.bucketing)
-        apply { $0.definitions = definitions }
+        apply { state in
+            state.definitions = definitions
+            state.fileStatus = status
+        }
     }
 
     /// A binding of a `Setting` to the value of the flag `flagKey`:
