@@ -33,3 +33,11 @@ extension FlagdDefinitions {
         return true
     }
 }
+
+extension FlagdDefinitions {
+    /// Definitions made of flags already read (none: a source before its first fetch).
+    init(flagsByKey flags: [String: FlagdFlag], bucketing: FlagdBucketing) {
+        self.flags = flags
+        self.bucketing = bucketing
+    }
+}

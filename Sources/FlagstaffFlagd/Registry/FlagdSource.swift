@@ -1,4 +1,5 @@
 import Flagstaff
+import FlagstaffRemote
 import Foundation
 import Synchronization
 
@@ -22,6 +23,10 @@ public final class FlagdSource: RemoteSource, SettingRemoteSource {
     public let settingValueGeneration = SettingSourceGeneration()
     /// The definitions file, when the source reads one (``refresh()`` reads it again).
     public let fileURL: URL?
+    /// The definitions' HTTP address, when the source fetches them (``refresh()`` fetches again).
+    public let remoteURL: URL?
+    /// The HTTP client of a source that fetches its definitions.
+    let http: FlagdHTTPFetch?
 
     private struct State {
         var definitions: FlagdDefinitions
@@ -34,6 +39,10 @@ public final class FlagdSource: RemoteSource, SettingRemoteSource {
         var watch: Task<Void, Never>?
         /// The file's status when it was last read (taken before reading, so a change while it is read is seen).
         var fileStatus: FileStatus?
+        /// The `ETag` of the definitions last fetched, sent back as `If-None-Match`.
+        var etag: String?
+        /// Whether the definitions have come from the HTTP address yet.
+        var neverFetched = false
     }
 
     private let state: Mutex<State>
@@ -55,6 +64,8 @@ public final class FlagdSource: RemoteSource, SettingRemoteSource {
         definitions: FlagdDefinitions, context: [String: JSONSettingValue], file: URL?, fileStatus: FileStatus?
     ) {
         fileURL = file
+        remoteURL = nil
+        http = nil
         state = Mutex(State(definitions: definitions, context: context, fileStatus: fileStatus))
         state.withLock { Self.evaluateAll(&$0) }
     }
@@ -73,6 +84,30 @@ public final class FlagdSource: RemoteSource, SettingRemoteSource {
             definitions: try Self.load(url, bucketing: bucketing), context: context, file: url, fileStatus: status)
     }
 
+    /// A source whose definitions come from an HTTP address, as flagd's HTTP sync fetches them: `GET` with
+    /// `If-None-Match` (the last answer's `ETag`); `304 Not Modified` keeps the definitions, `200` replaces them. No
+    /// flags until the first fetch: call ``refresh()`` (once, or when the app wants) or ``startWatching(every:)``
+    /// (every interval). A failed fetch keeps the definitions before and says why in ``status``.
+    /// - Parameters:
+    ///   - url: the definitions' address (`http` or `https`).
+    ///   - context: the evaluation context.
+    ///   - headers: header fields to send (an `Authorization`, say).
+    ///   - bucketing: how `fractional` hashes.
+    ///   - timeout: the longest a fetch may take.
+    public init(
+        url: URL, context: [String: JSONSettingValue] = [:], headers: [String: String] = [:],
+        bucketing: FlagdBucketing = .version2, timeout: Duration = .seconds(10)
+    ) {
+        fileURL = nil
+        remoteURL = url
+        http = FlagdHTTPFetch(url: url, headers: headers, timeout: timeout)
+        let empty = FlagdDefinitions(flagsByKey: [:], bucketing: bucketing)
+        var initial = State(definitions: empty, context: context)
+        initial.neverFetched = true
+        state = Mutex(initial)
+        state.withLock { Self.evaluateAll(&$0) }
+    }
+
     deinit {
         state.withLock { $0.watch?.cancel() }
     }
@@ -84,6 +119,20 @@ public final class FlagdSource: RemoteSource, SettingRemoteSource {
     /// source's end stops the watch.
     /// - Parameter interval: how often to look at the file.
     public func startWatching(every interval: Duration = .seconds(1)) {
+        if let http {
+            let task = Task.detached { [weak self] in
+                while !Task.isCancelled {
+                    guard let self else { return }
+                    await self.fetch(http)
+                    try? await Task.sleep(for: interval)
+                }
+            }
+            state.withLock { state in
+                state.watch?.cancel()
+                state.watch = task
+            }
+            return
+        }
         guard let path = fileURL?.path else { return }
         let task = Task.detached { [weak self] in
             while !Task.isCancelled {
@@ -131,12 +180,18 @@ public final class FlagdSource: RemoteSource, SettingRemoteSource {
     public var status: RemoteSourceStatus {
         state.withLock { state in
             RemoteSourceStatus(
-                lastFetch: state.loadedAt, state: state.failure.map { .failed($0) } ?? .ok)
+                lastFetch: state.neverFetched ? nil : state.loadedAt,
+                state: state.failure.map { .failed($0) } ?? (state.neverFetched ? .neverFetched : .ok))
         }
     }
 
-    /// Reads the definitions file again (the console's Ctrl-R); a source without a file has nothing to do.
+    /// Reads the definitions file again, or fetches them from their HTTP address (the console's Ctrl-R); a source
+    /// over definitions given to it has nothing to do.
     public func refresh() async {
+        if let http {
+            await fetch(http)
+            return
+        }
         do {
             try reload()
         } catch {
@@ -283,6 +338,23 @@ public final class FlagdSource: RemoteSource, SettingRemoteSource {
     }
 
     // MARK: Evaluation
+
+    /// Fetches the definitions once and applies them when they changed.
+    private func fetch(_ http: FlagdHTTPFetch) async {
+        let etag = state.withLock { $0.etag }
+        switch await http.fetch(etag: etag, bucketing: definitions.bucketing) {
+        case .failure(let message):
+            state.withLock { $0.failure = message }
+        case .notModified:
+            state.withLock { $0.failure = nil }
+        case .definitions(let definitions, let etag):
+            apply { state in
+                state.definitions = definitions
+                state.etag = etag
+                state.neverFetched = false
+            }
+        }
+    }
 
     /// Changes the state, evaluates every flag again and tells the registry which members changed.
     private func apply(_ change: (inout State) -> Void) {
