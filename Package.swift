@@ -56,8 +56,9 @@ let package = Package(
             name: "FlagstaffUnleash",
             dependencies: ["Flagstaff", "FlagstaffRemote", .product(name: "Logging", package: "swift-log")]
         ),
-        // flagd's flag definitions evaluated in-process (JsonLogic with flagd's operators). Foundation only.
-        .target(name: "FlagstaffFlagd", dependencies: ["Flagstaff"]),
+        // flagd's flag definitions evaluated in-process (JsonLogic with flagd's operators). Foundation only; the
+        // HTTP source of definitions (FlagdSource(url:)) uses FlagstaffRemote's transport, as FlagstaffUnleash does.
+        .target(name: "FlagstaffFlagd", dependencies: ["Flagstaff", "FlagstaffRemote"]),
         // ncursesw: the module map links it directly. No `pkgConfig:` because SwiftPM drops the only flags
         // ncursesw.pc adds (-D_XOPEN_SOURCE=600, -D_DEFAULT_SOURCE) and warns about them; shim.h defines what
         // the wide API needs instead.

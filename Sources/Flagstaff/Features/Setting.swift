@@ -375,7 +375,8 @@ public final class Setting<Value: SettingValue>: AnyFeature, @unchecked Sendable
                 ValueResolutionStep(
                     source: source, value: remote.remote.map(Value.storedValue(of:)),
                     detail: remote.problem
-                        ?? (remote.raw == nil ? "no remote value for \"\(binding.key)\"" : "key \"\(binding.key)\"")))
+                        ?? remote.raw.map { $0.detail ?? "key \"\(binding.key)\"" }
+                        ?? "no remote value for \"\(binding.key)\""))
             if winner == nil, let value = remote.remote { winner = (value, source) }
         }
         chain.append(ValueResolutionStep(source: .static, value: Value.storedValue(of: defaultValue)))

@@ -42,12 +42,16 @@ public struct RemoteSettingValue: Sendable, Hashable {
     public var provider: String
     /// When the value was fetched, if known.
     public var fetchedAt: Date?
+    /// How the source arrived at the value, for explanations (flagd: the variant and the reason); `nil` names
+    /// the key instead.
+    public var detail: String?
 
     /// Creates a value.
-    public init(text: String, provider: String, fetchedAt: Date?) {
+    public init(text: String, provider: String, fetchedAt: Date?, detail: String? = nil) {
         self.text = text
         self.provider = provider
         self.fetchedAt = fetchedAt
+        self.detail = detail
     }
 }
 

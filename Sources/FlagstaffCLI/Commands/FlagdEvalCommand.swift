@@ -77,21 +77,22 @@ struct FlagdEvalCommand: ParsableCommand {
         if evaluations.contains(where: { $0.errorCode != nil }) { throw ExitCode(ExitStatus.runtimeError.rawValue) }
     }
 
-    /// The context from `--context`: inline JSON or `@FILE`; it must be an object.
-    static func readContext(_ argument: String?) throws -> [String: JSONSettingValue] {
+    /// The context from `--context` (or what `name` names): inline JSON or `@FILE`; it must be an object.
+    static func readContext(_ argument: String?, named name: String = "--context") throws -> [String: JSONSettingValue]
+    {
         guard let argument else { return [:] }
         let data: Data
         let origin: String
         if argument.hasPrefix("@") {
             let path = String(argument.dropFirst())
-            origin = "--context \(path)"
+            origin = "\(name) \(path)"
             do {
                 data = try Data(contentsOf: URL(fileURLWithPath: path))
             } catch {
-                throw CLIFailure.runtime("--context: cannot read \(path): \(describe(error))")
+                throw CLIFailure.runtime("\(name): cannot read \(path): \(describe(error))")
             }
         } else {
-            origin = "--context"
+            origin = name
             data = Data(argument.utf8)
         }
         let value: JSONSettingValue

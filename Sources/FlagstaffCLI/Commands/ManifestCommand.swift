@@ -13,7 +13,9 @@ struct ManifestCommand: ParsableCommand {
     func run() throws {
         let loaded = try RegistryLoader.load(source, store: .ignored)
         var manifest = loaded.registry.manifest()
-        manifest.remote = loaded.manifest == nil ? DemoFeatures.remoteDescription : loaded.manifest?.remote
+        manifest.remote =
+            loaded.manifest == nil && loaded.manifestPath == nil
+            ? DemoFeatures.remoteDescription : loaded.manifest?.remote
         try JSONOutput.print(manifest)
     }
 }

@@ -1,4 +1,5 @@
 import Flagstaff
+import FlagstaffFlagd
 import FlagstaffRemote
 import Foundation
 
@@ -13,7 +14,7 @@ struct LoadedRegistry {
     /// Whether the registry is the store's own: the manifest its app announced beside it, or the demo registry on
     /// the demo's default store. Removing keys the registry does not declare needs it (or `--yes`).
     let isStoresOwnRegistry: Bool
-    /// The manifest, or `nil` for the built-in demo registry.
+    /// The manifest, or `nil` for the built-in demo registry and a flagd definitions file.
     let manifest: RegistryManifest?
     /// The remote config of the manifest's `"remote"` section (or the demo's), if any.
     let remoteConfig: RemoteConfig?
@@ -78,14 +79,24 @@ enum RegistryLoader {
             manifestPath = path
             announced = true
         }
-        let manifest = try manifestPath.map { path in
-            try announced ? loadAnnouncedManifest(path) : loadManifest(path)
+        var manifest: RegistryManifest?
+        var flagd: FlagdSource?
+        if let manifestPath {
+            if announced {
+                manifest = try loadAnnouncedManifest(manifestPath)
+            } else {
+                switch try loadManifestOrDefinitions(manifestPath, environment: environment) {
+                case .manifest(let loaded): manifest = loaded
+                case .flagd(let source): flagd = source
+                }
+            }
         }
+        let flagdName = flagd.flatMap { _ in manifestPath.map(flagdRegistryName) }
         if let explicitStore { try checkStoreDirectory(explicitStore) }
         let storeURL =
             explicitStore.map { URL(fileURLWithPath: $0) }
             ?? FileOverrideStore.defaultURL(
-                name: manifest?.name ?? (linkedApps ? linkedAppsStoreName : demoStoreName))
+                name: manifest?.name ?? flagdName ?? (linkedApps ? linkedAppsStoreName : demoStoreName))
         let wallClock = try CommandClock.wallClock(environment: environment)
         let store: FileOverrideStore
         do {
@@ -98,7 +109,7 @@ enum RegistryLoader {
             throw CLIFailure.runtime("--store: \(error)")
         }
         let registryOptions = RegistryOptions(
-            name: manifest == nil ? (linkedApps ? "Linked apps" : DemoFeatures.displayName) : nil,
+            name: manifest == nil ? (flagdName ?? (linkedApps ? "Linked apps" : DemoFeatures.displayName)) : nil,
             storeWatchInterval: watchStore ? .milliseconds(500) : nil,
             assertOnProblems: false,
             // `flagstaff` opens the app's registry, or someone's manifest: it never announces one of its own.
@@ -118,6 +129,14 @@ enum RegistryLoader {
                 throw failure
             } catch {
                 throw CLIFailure.runtime("\(manifestPath): cannot build the registry: \(error)")
+            }
+        } else if let flagd {
+            registry = AnyFeatureRegistry(store: store, options: registryOptions)
+            flagd.attach(to: registry)
+            // The console follows the file, as it follows the store.
+            if watchStore { flagd.startWatching(every: .milliseconds(500)) }
+            if case .failed(let reason) = flagd.status.state {
+                throw CLIFailure.runtime("\(manifestPath ?? "--manifest"): \(reason)")
             }
         } else if linkedApps {
             registry = AnyFeatureRegistry(store: store, options: registryOptions)
@@ -211,10 +230,43 @@ enum RegistryLoader {
         }
     }
 
-    /// Reads and validates a manifest file (a regular file, a pipe, or `-` for standard input).
+    /// What `--manifest` names: a registry manifest, or flagd flag definitions (a JSON object whose `flags` is an
+    /// object), each flag a member (docs/flagd.md).
+    enum ManifestFile {
+        case manifest(RegistryManifest)
+        case flagd(FlagdSource)
+    }
+
+    /// Reads `--manifest`: flagd definitions when the file is a definitions document, else a manifest.
     /// - Throws: `CLIFailure` with the file, the JSON path and what was expected.
-    static func loadManifest(_ path: String) throws -> RegistryManifest {
+    static func loadManifestOrDefinitions(_ path: String, environment: [String: String]) throws -> ManifestFile {
         let data = try InputFile.read(path, for: "--manifest")
+        guard FlagdDefinitions.isDefinitionsDocument(data) else { return .manifest(try decodeManifest(data, path)) }
+        let definitions: FlagdDefinitions
+        do {
+            definitions = try FlagdDefinitions(json: data, source: InputFile.displayName(path))
+        } catch {
+            throw CLIFailure.runtime("invalid flagd definitions: \(error)")
+        }
+        let context = try FlagdEvalCommand.readContext(
+            environment[flagdContextVariable].flatMap { $0.isEmpty ? nil : $0 }, named: flagdContextVariable)
+        let file = path == "-" ? nil : URL(fileURLWithPath: path)
+        return .flagd(FlagdSource(definitions: definitions, context: context, file: file))
+    }
+
+    /// The evaluation context of a flagd definitions file opened with `--manifest`: a JSON object, or `@FILE`.
+    static let flagdContextVariable = "FLAGSTAFF_FLAGD_CONTEXT"
+
+    /// The registry name (and default store name) of a flagd definitions file: `flagd-` and the file's name
+    /// without its extension (`flagd-flags` for `flags.json`).
+    static func flagdRegistryName(_ path: String) -> String {
+        let base = path == "-" ? "stdin" : URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+        return "flagd-" + base
+    }
+
+    /// Validates a manifest read from `path`.
+    /// - Throws: `CLIFailure` with the file, the JSON path and what was expected.
+    static func decodeManifest(_ data: Data, _ path: String) throws -> RegistryManifest {
         do {
             return try RegistryManifest.decode(data, source: InputFile.displayName(path))
         } catch let error as ManifestError {
