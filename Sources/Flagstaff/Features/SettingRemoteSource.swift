@@ -43,11 +43,16 @@ public struct RemoteSettingValue: Sendable, Hashable {
     /// When the value was fetched, if known.
     public var fetchedAt: Date?
     /// How the source arrived at the value, for explanations (flagd: the variant and the reason); `nil` names
-    /// the key instead.
-    public var detail: String?
+    /// the key instead. Set by this package's sources.
+    package var detail: String?
 
     /// Creates a value.
-    public init(text: String, provider: String, fetchedAt: Date?, detail: String? = nil) {
+    public init(text: String, provider: String, fetchedAt: Date?) {
+        self.init(text: text, provider: provider, fetchedAt: fetchedAt, detail: nil)
+    }
+
+    /// Creates a value with the detail its explanation shows.
+    package init(text: String, provider: String, fetchedAt: Date?, detail: String?) {
         self.text = text
         self.provider = provider
         self.fetchedAt = fetchedAt
