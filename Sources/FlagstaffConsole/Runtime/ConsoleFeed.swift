@@ -20,6 +20,10 @@ package final class ConsoleFeed {
     private var notable = NotableMembers()
     /// The number of flags the last outline was read with (a change means flags were registered at runtime).
     private var flagCount = 0
+    /// The overrides when the console opened (``start()``): what the outcome's changed keys are measured against.
+    private var openingOverrides: [String: OverrideValue] = [:]
+    /// The last search as the source answered it: the matched characters of the rows on screen are read from it.
+    private var lastSearch: (query: String, scope: SearchScope, hits: any LiveSearchHits)?
 
     /// Creates a feed.
     package init(source: any ConsoleFlagSource) {
@@ -32,6 +36,7 @@ package final class ConsoleFeed {
         let openingOverrides = Dictionary(
             statuses.lazy.compactMap { status in status.overrideValue.map { (status.key, $0) } },
             uniquingKeysWith: { first, _ in first })
+        self.openingOverrides = openingOverrides
         notable = NotableMembers()
         for status in statuses {
             guard let ordinal = source.ordinal(forKey: status.key) else { continue }
@@ -42,6 +47,15 @@ package final class ConsoleFeed {
         return ConsoleStart(
             name: source.name, counts: counts, outline: source.outline(), openingOverrides: openingOverrides,
             status: Self.status(of: source), now: source.now, bisect: source.bisectBanner)
+    }
+
+    /// The session's result, from the flags as they are now and the overrides when the console opened.
+    /// - Parameters:
+    ///   - choice: the restart choice.
+    ///   - signal: the signal that ended the session, if any.
+    package func outcome(choice: RestartChoice, signal: ConsoleSignal?) -> ConsoleOutcome {
+        ConsoleOutcome(
+            choice: choice, signal: signal, statuses: source.notableStatuses(), openingOverrides: openingOverrides)
     }
 
     /// The update after the registry reported a change: each changed flag read once, as the list and the detail
@@ -89,7 +103,11 @@ package final class ConsoleFeed {
     package func answer(_ read: ConsoleRead) -> ConsoleEvent {
         switch read {
         case .search(let query, let scope):
-            return .searched(SearchAnswer(query: query, scope: scope, hits: source.search(query, scope: scope)))
+            let hits = source.search(query, scope: scope)
+            lastSearch = (query, scope, hits)
+            return .searched(SearchAnswer(query: query, scope: scope, hits: ConsoleSearchHits(copying: hits)))
+        case .matches(let query, let scope, let positions):
+            return .matchesRead(matches(query: query, scope: scope, positions: positions), query: query, scope: scope)
         case .staleOverrides:
             return .staleOverridesRead(source.staleOverrides())
         case .flags(let keys):
@@ -105,6 +123,21 @@ package final class ConsoleFeed {
             let servers = source.remoteSources.compactMap { $0 as? any ServedEvaluationReport }
             return .appsRead(servers.flatMap { server -> [ConnectedApp] in server.connectedApps })
         }
+    }
+
+    /// The matched characters of the results at `positions` of a search (the last one, when it is for this query
+    /// and scope): every position asked answered (empty ranges past the end), so the state never asks again.
+    private func matches(query: String, scope: SearchScope, positions: [Int]) -> [Int: [SearchField: [Range<Int>]]] {
+        let hits: any LiveSearchHits
+        if let last = lastSearch, last.query == query, last.scope == scope {
+            hits = last.hits
+        } else {
+            hits = source.search(query, scope: scope)
+            lastSearch = (query, scope, hits)
+        }
+        var ranges: [Int: [SearchField: [Range<Int>]]] = [:]
+        for position in positions { ranges[position] = position < hits.count ? hits.matchedRanges(at: position) : [:] }
+        return ranges
     }
 
     /// The flags with these keys, in order, with what the list and the detail pane show beside their values.
