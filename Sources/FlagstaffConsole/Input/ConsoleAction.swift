@@ -88,10 +88,6 @@ package enum ConsoleAction: Sendable, Hashable {
     case profile(ProfileAction)
     /// An expiry menu key (open, move, choose, close).
     case expiry(ExpiryAction)
-    /// Open the connected apps overlay (`console --serve`).
-    case openApps
-    /// Connected apps overlay: close it.
-    case closeApps
-    /// Connected apps overlay: scroll by apps.
-    case scrollApps(by: Int)
+    /// The connected apps overlay (``AppsAction``).
+    case apps(AppsAction)
 }

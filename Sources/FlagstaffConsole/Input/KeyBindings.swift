@@ -6,8 +6,9 @@
 /// printable characters are typed into the query and in the reset question any other key answers "no".
 /// Below the minimum terminal size only `q` and `Ctrl-C` act (they quit without asking).
 package enum KeyBindings {
-    /// Every binding, in help order: an overlay's own rows come from its folder (``historyOverlay``).
-    package static let all: [KeyBinding] = keysBeforeHistory + historyOverlay + keysAfterHistory
+    /// Every binding, in help order: an overlay's own rows come from its folder (``historyOverlay``,
+    /// ``appsOverlay``).
+    package static let all: [KeyBinding] = keysBeforeHistory + historyOverlay + keysAfterHistory + appsOverlay
 
     /// The list's, the search's and the marks' rows.
     private static let keysBeforeHistory: [KeyBinding] = [
@@ -214,20 +215,6 @@ package enum KeyBindings {
             [.escape, .character("q"), .character("t"), .control("c")], in: [.expiry], .expiry(.close),
             help: "cancel: nothing is written", footer: "Esc cancel", kept: true),
         KeyBinding([.control("l")], in: [.profiles, .expiry, .apps], .redraw, help: "redraw the screen"),
-        // The apps connected to `console --serve` (issue 27).
-        KeyBinding(
-            [.character("A")], in: [.list], .openApps,
-            help: "the apps connected to --serve, up to date or behind",
-            footer: "A apps", priority: 5, when: .withServer),
-        KeyBinding(
-            [.up, .character("k"), .control("p")], in: [.apps], .scrollApps(by: -1), help: "previous app",
-            footer: "{upDown} scroll"),
-        KeyBinding([.down, .character("j"), .control("n")], in: [.apps], .scrollApps(by: 1), help: "next app"),
-        KeyBinding([.pageUp, .control("b")], in: [.apps], .scrollApps(by: -10), help: "10 apps up"),
-        KeyBinding([.pageDown, .control("f")], in: [.apps], .scrollApps(by: 10), help: "10 apps down"),
-        KeyBinding(
-            [.escape, .character("A"), .character("q")], in: [.apps], .closeApps, help: "close the apps",
-            footer: "Esc close", kept: true),
     ]
 
     /// The binding of `key` in `mode`, if any.

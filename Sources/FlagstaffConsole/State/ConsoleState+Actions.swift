@@ -13,14 +13,11 @@ extension ConsoleState {
         case .history(let action): return perform(action)
         case .profile(let action): return perform(action)
         case .expiry(let action): return perform(action)
-        case .openApps: return openApps()
-        case .closeApps: closeApps()
-        case .scrollApps(let delta): scrollApps(by: delta)
+        case .apps(let action): return perform(action)
         default:
             return performInList(action) ?? performChange(action) ?? performQuit(action) ?? performEditing(action)
                 ?? []
         }
-        return []
     }
 
     /// Moving, collapsing, searching and the list's own keys; `nil` for another action.

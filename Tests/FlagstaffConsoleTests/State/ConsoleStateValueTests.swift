@@ -87,4 +87,22 @@ import Testing
         empty.move(by: 1, visible: 3)
         #expect(empty == HistoryOverlay(contents: HistoryContents(changes: [])))
     }
+
+    @Test func theAppsOverlayScrollsAndKeepsItsScrollByItself() {
+        let apps = (0..<5).map { index in
+            ConnectedApp(
+                name: "app\(index)", connection: .polling, lastSeen: Date(timeIntervalSince1970: 0),
+                freshness: .upToDate)
+        }
+        var overlay = AppsOverlay()
+        overlay.scroll(by: 3)
+        #expect(overlay == AppsOverlay(), "nothing to scroll before the first read")
+        overlay.show(apps)
+        overlay.scroll(by: 10)
+        #expect(overlay.offset == 4, "clamped to the last app")
+        overlay.show(Array(apps.prefix(2)))
+        #expect(overlay.offset == 1, "kept where it can be when fewer apps are read")
+        overlay.scroll(by: -10)
+        #expect(overlay.offset == 0)
+    }
 }
