@@ -22,6 +22,8 @@ package final class ConsoleFeed {
     private var flagCount = 0
     /// The overrides when the console opened (``start()``): what the outcome's changed keys are measured against.
     private var openingOverrides: [String: OverrideValue] = [:]
+    /// The keys of every flag by ordinal (from the last outline read): a search's answer takes its keys from it.
+    private var keyTable: [String] = []
     /// The last search as the source answered it: the matched characters of the rows on screen are read from it.
     private var lastSearch: (query: String, scope: SearchScope, hits: any LiveSearchHits)?
 
@@ -44,8 +46,10 @@ package final class ConsoleFeed {
             if status.isPendingRestart { notable.pendingRestart.insert(ordinal) }
         }
         flagCount = source.flagCount
+        let outline = source.outline()
+        keyTable = Self.keyTable(of: outline, count: flagCount)
         return ConsoleStart(
-            name: source.name, counts: counts, outline: source.outline(), openingOverrides: openingOverrides,
+            name: source.name, counts: counts, outline: outline, openingOverrides: openingOverrides,
             status: Self.status(of: source), now: source.now, bisect: source.bisectBanner)
     }
 
@@ -89,6 +93,7 @@ package final class ConsoleFeed {
         let count = source.flagCount
         let outline = count == flagCount ? nil : source.outline()
         flagCount = count
+        if let outline { keyTable = Self.keyTable(of: outline, count: count) }
         return FlagsUpdate(
             counts: counts, changed: nil, outline: outline, status: Self.status(of: source),
             bisect: source.bisectBanner)
@@ -105,7 +110,8 @@ package final class ConsoleFeed {
         case .search(let query, let scope):
             let hits = source.search(query, scope: scope)
             lastSearch = (query, scope, hits)
-            return .searched(SearchAnswer(query: query, scope: scope, hits: ConsoleSearchHits(copying: hits)))
+            return .searched(
+                SearchAnswer(query: query, scope: scope, hits: ConsoleSearchHits(copying: hits, keyTable: keyTable)))
         case .matches(let query, let scope, let positions):
             return .matchesRead(matches(query: query, scope: scope, positions: positions), query: query, scope: scope)
         case .staleOverrides:
@@ -123,6 +129,27 @@ package final class ConsoleFeed {
             let servers = source.remoteSources.compactMap { $0 as? any ServedEvaluationReport }
             return .appsRead(servers.flatMap { server -> [ConnectedApp] in server.connectedApps })
         }
+    }
+
+    /// The keys of every flag in `outline`, by ordinal (a key without an ordinal is left out).
+    private static func keyTable(of outline: ConsoleOutline, count: Int) -> [String] {
+        var table = [String](repeating: "", count: count)
+        func place(_ keys: ConsoleKeyList) {
+            for index in 0..<keys.count {
+                guard let ordinal = keys.ordinal(at: index) else { continue }
+                if ordinal >= table.count {
+                    table.append(contentsOf: repeatElement("", count: ordinal + 1 - table.count))
+                }
+                table[ordinal] = keys.key(at: index)
+            }
+        }
+        func placeGroup(_ group: ConsoleOutline.Group) {
+            place(group.keys)
+            group.subgroups.forEach(placeGroup)
+        }
+        place(outline.rootKeys)
+        outline.groups.forEach(placeGroup)
+        return table
     }
 
     /// The matched characters of the results at `positions` of a search (the last one, when it is for this query

@@ -240,6 +240,8 @@ struct ValueMatchedHits: LiveSearchHits {
     func ordinal(at position: Int) -> Int? {
         position < results.count ? results.ordinal(at: position) : valueMatches[position - results.count].ordinal
     }
+
+    var ordinals: [Int32] { results.ordinals + valueMatches.map { $0.ordinal.map(Int32.init) ?? -1 } }
 }
 
 extension SearchResults: LiveSearchHits {

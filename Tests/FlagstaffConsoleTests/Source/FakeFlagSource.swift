@@ -138,11 +138,15 @@ final class FakeFlagSource: ConsoleFlagSource {
 
     struct Hits: LiveSearchHits {
         let keys: [String]
-        let ordinals: [Int]
+        let ordinals: [Int32]
+        init(keys: [String], ordinals: [Int]) {
+            self.keys = keys
+            self.ordinals = ordinals.map(Int32.init)
+        }
         var count: Int { keys.count }
         func key(at position: Int) -> String { keys[position] }
         func matchedRanges(at position: Int) -> [SearchField: [Range<Int>]] { [:] }
-        func ordinal(at position: Int) -> Int? { ordinals[position] }
+        func ordinal(at position: Int) -> Int? { Int(ordinals[position]) }
     }
 
     /// Keys with their ordinals (positions among all flags).

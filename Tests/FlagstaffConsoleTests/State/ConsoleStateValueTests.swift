@@ -105,4 +105,16 @@ import Testing
         overlay.scroll(by: -10)
         #expect(overlay.offset == 0)
     }
+
+    @Test func aSearchAnswerTakesItsKeysFromTheTableAndReadsOnlyTheOthers() {
+        // flagX was registered after the table was made (ordinal 3), the orphan has no ordinal.
+        let live = FakeFlagSource.Hits(keys: ["b", "flagX", "a"], ordinals: [1, 3, 0])
+        let hits = ConsoleSearchHits(copying: live, keyTable: ["a", "b", "c"])
+        #expect((0..<hits.count).map(hits.key(at:)) == ["b", "flagX", "a"])
+        #expect((0..<hits.count).map(hits.ordinal(at:)) == [1, 3, 0])
+        #expect(hits.position(ofKey: "a") == 2 && hits.position(ofKey: "c") == nil)
+        let stale = ConsoleSearchHits(keys: ["orphan", "a"], ordinals: [nil, 0])
+        #expect(stale.key(at: 0) == "orphan" && stale.ordinal(at: 0) == nil && stale.ordinal(at: 1) == 0)
+        #expect(hits == ConsoleSearchHits(copying: live, keyTable: ["a", "b", "c"]))
+    }
 }
