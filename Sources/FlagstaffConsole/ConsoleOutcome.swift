@@ -1,3 +1,5 @@
+import Flagstaff
+
 /// What happened in a console session, returned by ``FeatureConsole/run()``.
 public struct ConsoleOutcome: Sendable, Equatable {
     /// Keys whose override differs from when the console opened (changed here or by another process), sorted.
@@ -36,4 +38,26 @@ public struct ConsoleOutcome: Sendable, Equatable {
     /// `true` when restart-requiring changes remain and the user did not restart now: the app must be
     /// restarted later (the standalone console exits with status 3).
     public var needsRestart: Bool { !restartRequiredKeys.isEmpty && restartChoice != .restartNow }
+}
+
+extension ConsoleOutcome {
+    /// The session's result, from the flags as they are now.
+    /// - Parameters:
+    ///   - choice: the restart choice.
+    ///   - signal: the signal that ended the session, if any.
+    ///   - statuses: the value facts of every flag that has an override or needs a restart, read now.
+    ///   - openingOverrides: the overrides when the console opened ("changed" is measured against them).
+    package init(
+        choice: RestartChoice, signal: ConsoleSignal?, statuses: [ConsoleFlagStatus],
+        openingOverrides: [String: OverrideValue]
+    ) {
+        let overridden = Set(statuses.lazy.filter(\.isOverridden).map(\.key))
+        let changed =
+            statuses.filter { $0.overrideValue != openingOverrides[$0.key] }.map(\.key)
+            + openingOverrides.keys.filter { !overridden.contains($0) }
+        let pending = statuses.filter(\.isPendingRestart).map(\.key)
+        self.init(
+            changedKeys: changed.sorted(), restartRequiredKeys: pending.sorted(), restartChoice: choice,
+            signal: signal?.number)
+    }
 }

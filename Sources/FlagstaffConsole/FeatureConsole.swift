@@ -56,7 +56,7 @@ public final class FeatureConsole {
         let runner = ConsoleEffectRunner(
             registry: registry, terminal: terminal, restartHandler: options.restartHandler, clock: clock,
             editor: ExternalEditor(command: options.editorCommand),
-            profiles: options.profilesFolder.map { .some(ProfileLibrary(folder: $0, createsFolder: false)) })
+            profiles: options.profilesFolder.map { ProfileLibrary(folder: $0, createsFolder: false) })
         defer { runner.stop() }
         // The first search builds the registry's search index (about 0.2 s for 100,000 flags): build it while
         // the user reads the first screen, so the first keystroke does not wait for it.

@@ -181,7 +181,9 @@ struct ConsoleHarness {
 
     /// The session's result now.
     func outcome(choice: RestartChoice, signal: ConsoleSignal?) -> ConsoleOutcome {
-        state.outcome(choice: choice, signal: signal, statuses: source.notableStatuses())
+        ConsoleOutcome(
+            choice: choice, signal: signal, statuses: source.notableStatuses(), openingOverrides: state.openingOverrides
+        )
     }
 }
 

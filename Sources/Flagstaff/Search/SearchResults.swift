@@ -56,6 +56,10 @@ package struct SearchResults: RandomAccessCollection, Sendable {
         return features.filter { feature in entry(of: feature).map { !listed[$0] } ?? true }
     }
 
+    /// The results' registry positions, best first, read without making a result (the index lists `allFeatures`
+    /// in order, so an entry is its member's ordinal).
+    package var ordinals: [Int32] { entries }
+
     /// The position of the flag with a given key, or `nil`.
     package func firstIndex(ofKey key: String) -> Int? {
         entries.firstIndex { index.features[Int($0)].key == key }

@@ -82,28 +82,12 @@ package enum ConsoleAction: Sendable, Hashable {
     case clearSearchOrMarks
     /// Bulk question: apply the change to the marked flags.
     case confirmBulkChange
-    /// Undo (`redo` false) or redo the newest change of the store's history.
-    case stepHistory(redo: Bool)
-    /// Open the history overlay.
-    case openHistory
-    /// History overlay: close it.
-    case closeHistory
-    /// History overlay: move the selection by changes.
-    case moveHistory(by: Int)
-    /// History overlay: move the selection by a page, down or up.
-    case pageHistory(down: Bool)
-    /// History overlay: select the newest (`last` false) or the oldest change.
-    case historyEdge(last: Bool)
-    /// History overlay: close it and select the selected change's flag.
-    case jumpFromHistory
+    /// Undo, redo and the history overlay (``HistoryAction``).
+    case history(HistoryAction)
     /// A profile picker key (open, move, merge/replace, apply, close).
     case profile(ProfileAction)
     /// An expiry menu key (open, move, choose, close).
     case expiry(ExpiryAction)
-    /// Open the connected apps overlay (`console --serve`).
-    case openApps
-    /// Connected apps overlay: close it.
-    case closeApps
-    /// Connected apps overlay: scroll by apps.
-    case scrollApps(by: Int)
+    /// The connected apps overlay (``AppsAction``).
+    case apps(AppsAction)
 }

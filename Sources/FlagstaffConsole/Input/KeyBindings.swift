@@ -6,8 +6,12 @@
 /// printable characters are typed into the query and in the reset question any other key answers "no".
 /// Below the minimum terminal size only `q` and `Ctrl-C` act (they quit without asking).
 package enum KeyBindings {
-    /// Every binding.
-    package static let all: [KeyBinding] = [
+    /// Every binding, in help order: an overlay's own rows come from its folder (``historyOverlay``,
+    /// ``appsOverlay``).
+    package static let all: [KeyBinding] = keysBeforeHistory + historyOverlay + keysAfterHistory + appsOverlay
+
+    /// The list's, the search's and the marks' rows.
+    private static let keysBeforeHistory: [KeyBinding] = [
         KeyBinding(
             [.up, .character("k"), .control("p")], in: [.list], .move(by: -1), help: "move up", footer: "{upDown} move"),
         KeyBinding([.down, .character("j"), .control("n")], in: [.list], .move(by: 1), help: "move down"),
@@ -71,11 +75,12 @@ package enum KeyBindings {
         KeyBinding(
             [.character("M")], in: [.list], .markAllListed, help: "mark every listed flag (the search result or scope)"),
         KeyBinding(
-            [.character("u")], in: [.list], .stepHistory(redo: false), help: "undo the last change", footer: "u undo",
+            [.character("u")], in: [.list], .history(.step(redo: false)), help: "undo the last change",
+            footer: "u undo",
             priority: 3),
-        KeyBinding([.character("U")], in: [.list], .stepHistory(redo: true), help: "redo the change last undone"),
+        KeyBinding([.character("U")], in: [.list], .history(.step(redo: true)), help: "redo the change last undone"),
         KeyBinding(
-            [.character("H")], in: [.list], .openHistory, help: "history of changes (Enter jumps to the flag)",
+            [.character("H")], in: [.list], .history(.open), help: "history of changes (Enter jumps to the flag)",
             footer: "H history", priority: 7),
         KeyBinding(
             [.character("p")], in: [.list], .profile(.open),
@@ -83,20 +88,10 @@ package enum KeyBindings {
         KeyBinding(
             [.character("y"), .character("Y")], in: [.confirmBulk], .confirmBulkChange,
             help: "yes: change the marked flags (any other key: no)"),
-        KeyBinding(
-            [.up, .character("k"), .control("p")], in: [.history], .moveHistory(by: -1), help: "newer change",
-            footer: "{upDown} move"),
-        KeyBinding([.down, .character("j"), .control("n")], in: [.history], .moveHistory(by: 1), help: "older change"),
-        KeyBinding([.pageUp, .control("b")], in: [.history], .pageHistory(down: false), help: "page up"),
-        KeyBinding([.pageDown, .control("f")], in: [.history], .pageHistory(down: true), help: "page down"),
-        KeyBinding([.home, .character("g")], in: [.history], .historyEdge(last: false), help: "newest change"),
-        KeyBinding([.end, .character("G")], in: [.history], .historyEdge(last: true), help: "oldest change"),
-        KeyBinding(
-            [.enter], in: [.history], .jumpFromHistory, help: "close the history and select the change's flag",
-            footer: "Enter go to flag", kept: true),
-        KeyBinding(
-            [.escape, .character("H"), .character("q")], in: [.history], .closeHistory, help: "close the history",
-            footer: "Esc close", kept: true),
+    ]
+
+    /// The other modes' rows.
+    private static let keysAfterHistory: [KeyBinding] = [
         KeyBinding(
             [.control("c")], in: [.history, .confirmBulk, .apps], .quit,
             help: "quit (through the restart prompt when it applies)"),
@@ -220,20 +215,6 @@ package enum KeyBindings {
             [.escape, .character("q"), .character("t"), .control("c")], in: [.expiry], .expiry(.close),
             help: "cancel: nothing is written", footer: "Esc cancel", kept: true),
         KeyBinding([.control("l")], in: [.profiles, .expiry, .apps], .redraw, help: "redraw the screen"),
-        // The apps connected to `console --serve` (issue 27).
-        KeyBinding(
-            [.character("A")], in: [.list], .openApps,
-            help: "the apps connected to --serve, up to date or behind",
-            footer: "A apps", priority: 5, when: .withServer),
-        KeyBinding(
-            [.up, .character("k"), .control("p")], in: [.apps], .scrollApps(by: -1), help: "previous app",
-            footer: "{upDown} scroll"),
-        KeyBinding([.down, .character("j"), .control("n")], in: [.apps], .scrollApps(by: 1), help: "next app"),
-        KeyBinding([.pageUp, .control("b")], in: [.apps], .scrollApps(by: -10), help: "10 apps up"),
-        KeyBinding([.pageDown, .control("f")], in: [.apps], .scrollApps(by: 10), help: "10 apps down"),
-        KeyBinding(
-            [.escape, .character("A"), .character("q")], in: [.apps], .closeApps, help: "close the apps",
-            footer: "Esc close", kept: true),
     ]
 
     /// The binding of `key` in `mode`, if any.

@@ -60,12 +60,12 @@ package final class ConsoleEffectRunner {
     ///   - restartHandler: what "restart now" runs, after the terminal is ended.
     ///   - clock: the clock a write waiting for the store's lock retries on.
     ///   - editor: what `e` on a JSON setting opens (the terminal is handed over while it runs).
-    ///   - profiles: the profiles folder; by default the one beside the registry's file store.
+    ///   - profiles: the profiles folder; `nil` takes the one beside the registry's file store (none without one).
     package init(
         registry: AnyFeatureRegistry, terminal: any ConsoleTerminal,
         restartHandler: (@Sendable ([PendingRestart]) throws -> Void)? = nil,
         clock: any Clock<Duration> = ContinuousClock(), editor: ExternalEditor = ExternalEditor(),
-        profiles: ProfileLibrary?? = nil
+        profiles: ProfileLibrary? = nil
     ) {
         self.editor = editor
         self.profiles = profiles ?? ProfileCatalog.defaultLibrary(for: registry)
@@ -218,14 +218,14 @@ package final class ConsoleEffectRunner {
             terminal.suspend()
             let size = terminal.size
             return [.resize(width: size.width, height: size.height)]
-        case .quit(let choice, let signal):
+        case .quit(let choice, let signal, let restarts):
             terminal.end()
             let unsaved = writer.stop()
             stop()
-            var outcome = state.outcome(choice: choice, signal: signal, statuses: feed.source.notableStatuses())
+            var outcome = feed.outcome(choice: choice, signal: signal)
             outcome.unsavedKeys = unsaved
             self.outcome = outcome
-            if choice == .restartNow, let restartHandler { try restartHandler(state.pendingRestarts) }
+            if choice == .restartNow, let restartHandler { try restartHandler(restarts) }
         }
         return []
     }

@@ -20,6 +20,12 @@ package final class ConsoleFeed {
     private var notable = NotableMembers()
     /// The number of flags the last outline was read with (a change means flags were registered at runtime).
     private var flagCount = 0
+    /// The overrides when the console opened (``start()``): what the outcome's changed keys are measured against.
+    private var openingOverrides: [String: OverrideValue] = [:]
+    /// The keys of every flag by ordinal (from the last outline read): a search's answer takes its keys from it.
+    private var keyTable: [String] = []
+    /// The last search as the source answered it: the matched characters of the rows on screen are read from it.
+    private var lastSearch: (query: String, scope: SearchScope, hits: any LiveSearchHits)?
 
     /// Creates a feed.
     package init(source: any ConsoleFlagSource) {
@@ -32,6 +38,7 @@ package final class ConsoleFeed {
         let openingOverrides = Dictionary(
             statuses.lazy.compactMap { status in status.overrideValue.map { (status.key, $0) } },
             uniquingKeysWith: { first, _ in first })
+        self.openingOverrides = openingOverrides
         notable = NotableMembers()
         for status in statuses {
             guard let ordinal = source.ordinal(forKey: status.key) else { continue }
@@ -39,9 +46,20 @@ package final class ConsoleFeed {
             if status.isPendingRestart { notable.pendingRestart.insert(ordinal) }
         }
         flagCount = source.flagCount
+        let outline = source.outline()
+        keyTable = Self.keyTable(of: outline, count: flagCount)
         return ConsoleStart(
-            name: source.name, counts: counts, outline: source.outline(), openingOverrides: openingOverrides,
+            name: source.name, counts: counts, outline: outline, openingOverrides: openingOverrides,
             status: Self.status(of: source), now: source.now, bisect: source.bisectBanner)
+    }
+
+    /// The session's result, from the flags as they are now and the overrides when the console opened.
+    /// - Parameters:
+    ///   - choice: the restart choice.
+    ///   - signal: the signal that ended the session, if any.
+    package func outcome(choice: RestartChoice, signal: ConsoleSignal?) -> ConsoleOutcome {
+        ConsoleOutcome(
+            choice: choice, signal: signal, statuses: source.notableStatuses(), openingOverrides: openingOverrides)
     }
 
     /// The update after the registry reported a change: each changed flag read once, as the list and the detail
@@ -75,6 +93,7 @@ package final class ConsoleFeed {
         let count = source.flagCount
         let outline = count == flagCount ? nil : source.outline()
         flagCount = count
+        if let outline { keyTable = Self.keyTable(of: outline, count: count) }
         return FlagsUpdate(
             counts: counts, changed: nil, outline: outline, status: Self.status(of: source),
             bisect: source.bisectBanner)
@@ -89,7 +108,12 @@ package final class ConsoleFeed {
     package func answer(_ read: ConsoleRead) -> ConsoleEvent {
         switch read {
         case .search(let query, let scope):
-            return .searched(SearchAnswer(query: query, scope: scope, hits: source.search(query, scope: scope)))
+            let hits = source.search(query, scope: scope)
+            lastSearch = (query, scope, hits)
+            return .searched(
+                SearchAnswer(query: query, scope: scope, hits: ConsoleSearchHits(copying: hits, keyTable: keyTable)))
+        case .matches(let query, let scope, let positions):
+            return .matchesRead(matches(query: query, scope: scope, positions: positions), query: query, scope: scope)
         case .staleOverrides:
             return .staleOverridesRead(source.staleOverrides())
         case .flags(let keys):
@@ -105,6 +129,42 @@ package final class ConsoleFeed {
             let servers = source.remoteSources.compactMap { $0 as? any ServedEvaluationReport }
             return .appsRead(servers.flatMap { server -> [ConnectedApp] in server.connectedApps })
         }
+    }
+
+    /// The keys of every flag in `outline`, by ordinal (a key without an ordinal is left out).
+    private static func keyTable(of outline: ConsoleOutline, count: Int) -> [String] {
+        var table = [String](repeating: "", count: count)
+        func place(_ keys: ConsoleKeyList) {
+            for index in 0..<keys.count {
+                guard let ordinal = keys.ordinal(at: index) else { continue }
+                if ordinal >= table.count {
+                    table.append(contentsOf: repeatElement("", count: ordinal + 1 - table.count))
+                }
+                table[ordinal] = keys.key(at: index)
+            }
+        }
+        func placeGroup(_ group: ConsoleOutline.Group) {
+            place(group.keys)
+            group.subgroups.forEach(placeGroup)
+        }
+        place(outline.rootKeys)
+        outline.groups.forEach(placeGroup)
+        return table
+    }
+
+    /// The matched characters of the results at `positions` of a search (the last one, when it is for this query
+    /// and scope): every position asked answered (empty ranges past the end), so the state never asks again.
+    private func matches(query: String, scope: SearchScope, positions: [Int]) -> [Int: [SearchField: [Range<Int>]]] {
+        let hits: any LiveSearchHits
+        if let last = lastSearch, last.query == query, last.scope == scope {
+            hits = last.hits
+        } else {
+            hits = source.search(query, scope: scope)
+            lastSearch = (query, scope, hits)
+        }
+        var ranges: [Int: [SearchField: [Range<Int>]]] = [:]
+        for position in positions { ranges[position] = position < hits.count ? hits.matchedRanges(at: position) : [:] }
+        return ranges
     }
 
     /// The flags with these keys, in order, with what the list and the detail pane show beside their values.

@@ -5,7 +5,7 @@ import Flagstaff
 /// For a typed setting ``setting`` holds its values; the on/off fields then describe it as a flag would
 /// (``value`` is `true` only for a boolean setting that is on, ``override`` is `featureDefault`), so code that
 /// only knows flags treats it as an unforced one.
-package struct ConsoleFlag: Sendable {
+package struct ConsoleFlag: Sendable, Equatable {
     /// The store key.
     package var key: String
     /// The display label (unsanitised).

@@ -28,7 +28,7 @@ package protocol ConsoleFlagSource: Sendable {
     func outline() -> ConsoleOutline
     /// The flags matching `query` in `scope`, best first (every flag in scope, in declaration order, for an
     /// empty query). A typed setting whose current value contains the query matches too.
-    func search(_ query: String, scope: SearchScope) -> any ConsoleSearchHits
+    func search(_ query: String, scope: SearchScope) -> any LiveSearchHits
     /// The attached remote sources (status in the header, `Ctrl-R` refreshes them).
     var remoteSources: [any RemoteSource] { get }
     /// The override store's last error, as a message, or `nil`.

@@ -1,30 +1,57 @@
-/// Flag keys read on demand: building the tree of 100,000 flags reads none of them (a row's key is read when
-/// the row is drawn, or while looking for the selected flag after a rebuild).
-package protocol ConsoleKeyList: Sendable {
+/// Flag keys with their ordinals, copied out of the registry when the tree is read (a plain value: the state
+/// holds it, and two states compare).
+package struct ConsoleKeyList: Sendable, Equatable {
+    /// The keys, in order.
+    package private(set) var keys: [String] = []
+    /// Per key, its ordinal (``ConsoleFlagSource/ordinal(forKey:)``), or -1 for a flag not registered.
+    private var ordinals: [Int32] = []
+
+    /// No keys.
+    package init() {}
+
+    /// Keys with their ordinals (`nil`: not registered).
+    package init(keys: [String], ordinals: [Int?]) {
+        self.keys = keys
+        self.ordinals = ordinals.map { $0.map(Int32.init) ?? -1 }
+    }
+
     /// The number of keys.
-    var count: Int { get }
+    package var count: Int { keys.count }
+
     /// The key at `index`.
-    func key(at index: Int) -> String
-    /// The ordinal (``ConsoleFlagSource/ordinal(forKey:)``) of the flag at `index`, known without a look-up
-    /// (`nil` only for a flag not registered).
-    func ordinal(at index: Int) -> Int?
+    package func key(at index: Int) -> String { keys[index] }
+
+    /// The ordinal of the flag at `index` (`nil` only for a flag not registered).
+    package func ordinal(at index: Int) -> Int? { ordinals[index] < 0 ? nil : Int(ordinals[index]) }
+
+    /// Adds a key.
+    package mutating func append(_ key: String, ordinal: Int?) {
+        keys.append(key)
+        ordinals.append(ordinal.map(Int32.init) ?? -1)
+    }
+
+    /// Reserves room for `count` keys.
+    package mutating func reserveCapacity(_ count: Int) {
+        keys.reserveCapacity(count)
+        ordinals.reserveCapacity(count)
+    }
 }
 
 /// The registry's groups as a tree, with the flags of each by key.
-package struct ConsoleOutline: Sendable {
+package struct ConsoleOutline: Sendable, Equatable {
     /// A group and what it contains.
-    package struct Group: Sendable {
+    package struct Group: Sendable, Equatable {
         /// The key path joined by `.` (the group's identity for collapsing and the cursor).
         package var id: String
         /// The label.
         package var label: String
         /// Keys of the flags directly in the group.
-        package var keys: any ConsoleKeyList
+        package var keys: ConsoleKeyList
         /// Nested groups.
         package var subgroups: [Group]
 
         /// Creates a group.
-        package init(id: String, label: String, keys: any ConsoleKeyList, subgroups: [Group] = []) {
+        package init(id: String, label: String, keys: ConsoleKeyList, subgroups: [Group] = []) {
             self.id = id
             self.label = label
             self.keys = keys
@@ -36,12 +63,12 @@ package struct ConsoleOutline: Sendable {
     }
 
     /// Keys of the flags outside any group.
-    package var rootKeys: any ConsoleKeyList
+    package var rootKeys: ConsoleKeyList
     /// Top-level groups.
     package var groups: [Group]
 
     /// Creates an outline.
-    package init(rootKeys: any ConsoleKeyList, groups: [Group]) {
+    package init(rootKeys: ConsoleKeyList, groups: [Group]) {
         self.rootKeys = rootKeys
         self.groups = groups
     }

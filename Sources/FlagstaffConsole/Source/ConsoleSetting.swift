@@ -2,7 +2,7 @@ import Flagstaff
 
 /// What the console shows and edits about a typed setting (a `Setting<Value>`), read at one moment: values as
 /// JSON (``OverrideValue``), turned into text and parsed back by the setting itself.
-package struct ConsoleSetting: Sendable {
+package struct ConsoleSetting: Sendable, Equatable {
     /// The kind of value (string, integer, double, choice, JSON; boolean for `Setting<Bool>`).
     package var type: SettingType
     /// The bounds of a number setting declared with a range.
@@ -15,7 +15,8 @@ package struct ConsoleSetting: Sendable {
     package var valueWithoutOverride: OverrideValue
     /// The value at launch.
     package var launchValue: OverrideValue
-    /// The member, for turning values into text and text into values.
+    /// The member, for turning values into text and text into values (compared by identity: the one live
+    /// reference a read flag keeps, since parsing needs the setting's own type).
     package let member: AnyFeature
 
     /// Reads a member's value facts now.
@@ -32,6 +33,13 @@ package struct ConsoleSetting: Sendable {
 
     /// The effective value.
     package var value: OverrideValue { explanation.value }
+
+    /// Two readings are equal when they read the same member and saw the same values.
+    package static func == (lhs: ConsoleSetting, rhs: ConsoleSetting) -> Bool {
+        lhs.member === rhs.member && lhs.type == rhs.type && lhs.range == rhs.range
+            && lhs.explanation == rhs.explanation && lhs.override == rhs.override
+            && lhs.valueWithoutOverride == rhs.valueWithoutOverride && lhs.launchValue == rhs.launchValue
+    }
 
     /// Whether the value is on/off (`Setting<Bool>`): shown as ON/OFF, and `o`, `x` and `Space` set it.
     package var isBoolean: Bool { type == .boolean }

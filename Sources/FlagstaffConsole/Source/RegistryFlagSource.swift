@@ -66,15 +66,15 @@ package struct RegistryFlagSource: ConsoleFlagSource {
         func outlineGroup(_ group: RegistryGroup) -> ConsoleOutline.Group {
             ConsoleOutline.Group(
                 id: group.keyPath.joined(separator: "."), label: group.label,
-                keys: FeatureKeys(features: group.features),
+                keys: Self.keys(of: group.features),
                 subgroups: group.subgroups.map(outlineGroup)
             )
         }
         return ConsoleOutline(
-            rootKeys: FeatureKeys(features: registry.rootFeatures), groups: registry.groups.map(outlineGroup))
+            rootKeys: Self.keys(of: registry.rootFeatures), groups: registry.groups.map(outlineGroup))
     }
 
-    package func search(_ query: String, scope: SearchScope) -> any ConsoleSearchHits {
+    package func search(_ query: String, scope: SearchScope) -> any LiveSearchHits {
         let results = registry.search(query, scope: scope)
         let matches = settings.valueMatches(of: registry, query: query).filter(scope.includes)
         guard !matches.isEmpty else { return results }
@@ -144,6 +144,11 @@ package struct RegistryFlagSource: ConsoleFlagSource {
                 key: key, kind: kind, value: finding.storedValue, message: finding.message,
                 ordinal: registry.feature(forKey: key)?.registryOrdinal)
         }.sorted { $0.key < $1.key }
+    }
+
+    /// The keys and ordinals of some members, copied.
+    private static func keys(of features: [AnyFeature]) -> ConsoleKeyList {
+        ConsoleKeyList(keys: features.map(\.key), ordinals: features.map(\.registryOrdinal))
     }
 
     private static func status(_ feature: AnyFeature) -> ConsoleFlagStatus {
@@ -218,7 +223,7 @@ final class SettingList: Sendable {
 }
 
 /// The registry's search results followed by the settings matched by value only.
-struct ValueMatchedHits: ConsoleSearchHits {
+struct ValueMatchedHits: LiveSearchHits {
     let results: SearchResults
     let valueMatches: [(key: String, ordinal: Int?)]
 
@@ -232,29 +237,17 @@ struct ValueMatchedHits: ConsoleSearchHits {
         position < results.count ? results.matchedRanges(at: position) : [:]
     }
 
-    func position(ofKey key: String) -> Int? {
-        results.position(ofKey: key) ?? valueMatches.firstIndex { $0.key == key }.map { results.count + $0 }
-    }
-
     func ordinal(at position: Int) -> Int? {
         position < results.count ? results.ordinal(at: position) : valueMatches[position - results.count].ordinal
     }
+
+    var ordinals: [Int32] { results.ordinals + valueMatches.map { $0.ordinal.map(Int32.init) ?? -1 } }
 }
 
-/// The keys of some flags, read when asked for.
-struct FeatureKeys: ConsoleKeyList {
-    let features: [AnyFeature]
-    var count: Int { features.count }
-    func key(at index: Int) -> String { features[index].key }
-    func ordinal(at index: Int) -> Int? { features[index].registryOrdinal }
-}
-
-extension SearchResults: ConsoleSearchHits {
+extension SearchResults: LiveSearchHits {
     package func key(at position: Int) -> String { self[position].feature.key }
 
     package func matchedRanges(at position: Int) -> [SearchField: [Range<Int>]] { self[position].matchedRanges }
-
-    package func position(ofKey key: String) -> Int? { firstIndex(ofKey: key) }
 
     package func ordinal(at position: Int) -> Int? { self[position].feature.registryOrdinal }
 }

@@ -33,6 +33,8 @@ package enum ConsoleEffect: Sendable, Equatable {
     case redrawAll
     /// Hand the terminal back and stop the process (Ctrl-Z); a resize event follows when it continues.
     case suspend
-    /// Leave the console with this restart choice; `signal` is the signal that ended the session, if any.
-    case quit(RestartChoice, signal: ConsoleSignal?)
+    /// Leave the console with this restart choice; `signal` is the signal that ended the session, if any;
+    /// `restarts` are the flags the restart handler is given (the restart prompt's, with
+    /// ``RestartChoice/restartNow``; empty otherwise). The shell needs nothing else from the state to quit.
+    case quit(RestartChoice, signal: ConsoleSignal?, restarts: [PendingRestart] = [])
 }

@@ -31,6 +31,8 @@ package enum ConsoleEvent: Sendable {
     case signal(ConsoleSignal)
     /// Search results (``ConsoleRead/search(query:scope:)``).
     case searched(SearchAnswer)
+    /// The matched characters of search results by position (``ConsoleRead/matches(query:scope:positions:)``).
+    case matchesRead([Int: [SearchField: [Range<Int>]]], query: String, scope: SearchScope)
     /// The stale overrides, sorted by key (``ConsoleRead/staleOverrides``).
     case staleOverridesRead([StaleOverride])
     /// The flags asked for (``ConsoleRead/flags(_:)``): those of `keys` the registry does not declare are missing.

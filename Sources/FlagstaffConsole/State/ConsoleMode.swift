@@ -2,7 +2,7 @@ import Flagstaff
 
 /// What the console is doing — which keys mean what — with the data of the overlay or question it shows: an
 /// overlay's state exists only while the overlay is shown, and closing it drops its state.
-package enum ConsoleMode: Sendable {
+package enum ConsoleMode: Sendable, Equatable {
     /// Moving through the list.
     case list
     /// Typing a search query (incremental).

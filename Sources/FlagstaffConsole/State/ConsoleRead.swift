@@ -16,6 +16,9 @@ package enum ConsoleRead: Sendable, Equatable {
     case pendingRestarts
     /// Which marked members a change to the marked flags acts on: answered by ``ConsoleEvent/bulkTargetsRead(_:)``.
     case bulkTargets(BulkChange.Kind, MemberSet)
+    /// The matched characters of the search results at `positions` (those on screen) for `query` in `scope`:
+    /// answered by ``ConsoleEvent/matchesRead(_:query:scope:)`` for every position asked.
+    case matches(query: String, scope: SearchScope, positions: [Int])
     /// The remote sources' and the store's status: answered by ``ConsoleEvent/statusChanged(_:)``.
     case status
     /// The apps connected to the flag server of `console --serve`: answered by ``ConsoleEvent/appsRead(_:)``.
@@ -115,16 +118,16 @@ package struct ConsoleStart: Sendable {
 }
 
 /// A search's answer: the query and scope it was asked for, and the results.
-package struct SearchAnswer: Sendable {
+package struct SearchAnswer: Sendable, Equatable {
     /// The query searched for.
     package var query: String
     /// The scope searched in.
     package var scope: SearchScope
-    /// The results, best first.
-    package var hits: any ConsoleSearchHits
+    /// The results, best first, copied out of the registry.
+    package var hits: ConsoleSearchHits
 
     /// Creates an answer.
-    package init(query: String, scope: SearchScope, hits: any ConsoleSearchHits) {
+    package init(query: String, scope: SearchScope, hits: ConsoleSearchHits) {
         self.query = query
         self.scope = scope
         self.hits = hits

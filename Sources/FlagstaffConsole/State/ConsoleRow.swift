@@ -1,14 +1,14 @@
 import Flagstaff
 
 /// One row of the console's list: a group header or a flag.
-package enum ConsoleRow: Sendable {
+package enum ConsoleRow: Sendable, Equatable {
     /// A group header in the tree.
     case group(GroupRow)
     /// A flag, in the tree or in the flat (searched / scoped) list.
     case flag(FlagRow)
 
     /// A group header.
-    package struct GroupRow: Sendable {
+    package struct GroupRow: Sendable, Equatable {
         /// The group's key path joined with `.` (stable identity for collapse state and the cursor).
         package var id: String
         /// The group's label.
@@ -22,7 +22,7 @@ package enum ConsoleRow: Sendable {
     }
 
     /// A flag row: which flag and where; its values are read from the source when drawn.
-    package struct FlagRow: Sendable {
+    package struct FlagRow: Sendable, Equatable {
         /// The flag's store key.
         package var key: String
         /// Nesting depth (number of enclosing groups shown in the tree; 0 in the flat list).

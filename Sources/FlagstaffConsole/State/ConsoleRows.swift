@@ -5,23 +5,23 @@ import Flagstaff
 /// A search over 100,000 flags can return 100,000 results; turning each into a ``ConsoleRow`` on every
 /// keystroke would cost more than the layout. This collection keeps the results (or the tree's shape) and makes
 /// a row only when one is read — the layout reads only the visible ones.
-package struct ConsoleRows: RandomAccessCollection, Sendable {
-    enum Storage: Sendable {
+package struct ConsoleRows: RandomAccessCollection, Sendable, Equatable {
+    enum Storage: Sendable, Equatable {
         /// The tree: its shape built eagerly, flag keys read when a row is.
         case tree(Tree)
         /// Search results (best first), or the flags of a scope without a query (declaration order).
-        case results(any ConsoleSearchHits, highlighted: Bool)
+        case results(ConsoleSearchHits, highlighted: Bool)
     }
 
     /// The tree's rows: group headers, and flags as positions in the outline's key lists.
-    struct Tree: Sendable {
-        enum Item: Sendable {
+    struct Tree: Sendable, Equatable {
+        enum Item: Sendable, Equatable {
             case group(ConsoleRow.GroupRow)
             case flag(list: Int32, index: Int32, depth: Int32)
         }
 
         var items: [Item] = []
-        var lists: [any ConsoleKeyList] = []
+        var lists: [ConsoleKeyList] = []
 
         /// The position of the row with ``ConsoleRow/id`` `id` (flag keys are read one by one).
         func firstIndex(ofID id: String) -> Int? {
@@ -51,7 +51,7 @@ package struct ConsoleRows: RandomAccessCollection, Sendable {
         }
     }
 
-    let storage: Storage
+    private(set) var storage: Storage
 
     init(_ storage: Storage) {
         self.storage = storage
@@ -80,9 +80,22 @@ package struct ConsoleRows: RandomAccessCollection, Sendable {
             return .flag(
                 .init(
                     key: results.key(at: position), depth: 0, showsGroupPath: true,
-                    matchedRanges: highlighted ? results.matchedRanges(at: position) : nil
+                    matchedRanges: highlighted ? results.matchedRanges[position] ?? [:] : nil
                 ))
         }
+    }
+
+    /// The search results these rows show, with whether they are highlighted (`nil` for the tree).
+    var searchHits: ConsoleSearchHits? {
+        if case .results(let hits, true) = storage { return hits }
+        return nil
+    }
+
+    /// Takes the matched characters read for some positions of highlighted search results in.
+    mutating func take(matchedRanges read: [Int: [SearchField: [Range<Int>]]]) {
+        guard case .results(var hits, true) = storage else { return }
+        hits.take(matchedRanges: read)
+        storage = .results(hits, highlighted: true)
     }
 
     /// The position of the row with a given ``ConsoleRow/id``, without building rows for flags.

@@ -148,19 +148,12 @@ extension BulkChange.Kind {
 
 extension ConsoleState {
     /// Carries out the actions of marks, the bulk question, undo/redo and the history overlay.
-    mutating func performMarkOrHistory(_ action: ConsoleAction) -> [ConsoleEffect] {
+    mutating func performMark(_ action: ConsoleAction) -> [ConsoleEffect] {
         switch action {
         case .toggleMark: toggleSelectedMark()
         case .markAllListed: markAllListed()
         case .clearSearchOrMarks: clearSearchOrMarks()
         case .confirmBulkChange: return confirmBulk()
-        case .stepHistory(let redo): return stepHistory(redo: redo)
-        case .openHistory: return openHistory()
-        case .closeHistory: closeHistory()
-        case .moveHistory(let delta): moveHistorySelection(by: delta)
-        case .pageHistory(let down): moveHistorySelection(by: down ? historyVisibleCount : -historyVisibleCount)
-        case .historyEdge(let last): moveHistorySelection(by: last ? Int.max / 2 : Int.min / 2)
-        case .jumpFromHistory: jumpToHistorySelection()
         default: break
         }
         return []

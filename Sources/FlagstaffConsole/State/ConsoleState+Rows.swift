@@ -100,7 +100,15 @@ extension ConsoleState {
         rowsOutdated = false
         let needle = query.trimmingCharacters(in: .whitespaces).lowercased()
         let listed = stale.filter { needle.isEmpty || $0.key.lowercased().contains(needle) }
-        show(ConsoleRows(.results(StaleHits(entries: listed), highlighted: false)), selectingFirst: rowsSelectFirst)
+        let hits = ConsoleSearchHits(keys: listed.map(\.key), ordinals: listed.map(\.ordinal))
+        show(ConsoleRows(.results(hits, highlighted: false)), selectingFirst: rowsSelectFirst)
+    }
+
+    /// Takes the matched characters of search results on screen in, when they are for the rows shown.
+    mutating func receive(matches: [Int: [SearchField: [Range<Int>]]], query: String, scope: SearchScope) {
+        if case .matches(query, scope, _) = matchesRequest { matchesRequest = nil }
+        guard !rowsOutdated, !showsStale, query == self.query, scope == self.scope else { return }
+        rows.take(matchedRanges: matches)
     }
 
     /// Takes flags read in; the keys not among them are not declared by the registry.
@@ -121,7 +129,19 @@ extension ConsoleState {
             return [.read(read)]
         }
         let missing = shownKeys().filter { flags[$0] == nil && !undeclaredKeys.contains($0) }
-        return missing.isEmpty ? [] : [.read(.flags(missing))]
+        return (missing.isEmpty ? [] : [.read(.flags(missing))]) + matchesReads()
+    }
+
+    /// The read of the matched characters of the search results on screen not read yet (none without a query).
+    private mutating func matchesReads() -> [ConsoleEffect] {
+        guard let hits = rows.searchHits else { return [] }
+        let end = min(rows.count, scrollOffset + listHeight)
+        let missing = (scrollOffset..<max(scrollOffset, end)).filter { !hits.hasMatchedRanges(at: $0) }
+        guard !missing.isEmpty else { return [] }
+        let read = ConsoleRead.matches(query: query, scope: scope, positions: missing)
+        guard matchesRequest != read else { return [] }
+        matchesRequest = read
+        return [.read(read)]
     }
 
     /// The keys of the flags on screen: the visible rows, the selection, and those an overlay names.
@@ -157,7 +177,7 @@ extension ConsoleState {
         for subgroup in group.subgroups { appendGroup(subgroup, depth: depth + 1, to: &tree) }
     }
 
-    private func appendFlags(_ keys: any ConsoleKeyList, depth: Int, to tree: inout ConsoleRows.Tree) {
+    private func appendFlags(_ keys: ConsoleKeyList, depth: Int, to tree: inout ConsoleRows.Tree) {
         guard keys.count > 0 else { return }
         let list = Int32(tree.lists.count)
         tree.lists.append(keys)
@@ -184,26 +204,6 @@ extension ConsoleState {
                 key: flag.key, label: flag.label, launchText: setting.shownText(setting.launchValue),
                 currentText: setting.shownText(setting.value))
         }
-    }
-
-    /// The session's result, from the flags as they are now.
-    /// - Parameters:
-    ///   - choice: the restart choice.
-    ///   - signal: the signal that ended the session, if any.
-    ///   - statuses: the value facts of every flag that has an override or needs a restart, read now.
-    /// - Returns: the outcome ``FeatureConsole/run()`` returns.
-    package func outcome(choice: RestartChoice, signal: ConsoleSignal?, statuses: [ConsoleFlagStatus])
-        -> ConsoleOutcome
-    {
-        let overridden = Set(statuses.lazy.filter(\.isOverridden).map(\.key))
-        let changed =
-            statuses.filter { $0.overrideValue != openingOverrides[$0.key] }.map(\.key)
-            + openingOverrides.keys.filter { !overridden.contains($0) }
-        let pending = statuses.filter(\.isPendingRestart).map(\.key)
-        return ConsoleOutcome(
-            changedKeys: changed.sorted(), restartRequiredKeys: pending.sorted(), restartChoice: choice,
-            signal: signal?.number
-        )
     }
 }
 

@@ -1,17 +1,6 @@
 import Flagstaff
 import Foundation
 
-/// The stale overrides a query left, in key order.
-struct StaleHits: ConsoleSearchHits {
-    let entries: [StaleOverride]
-
-    var count: Int { entries.count }
-    func key(at position: Int) -> String { entries[position].key }
-    func matchedRanges(at position: Int) -> [SearchField: [Range<Int>]] { [:] }
-    func position(ofKey key: String) -> Int? { entries.firstIndex { $0.key == key } }
-    func ordinal(at position: Int) -> Int? { entries[position].ordinal }
-}
-
 extension ConsoleState {
     /// The scope bar's entries, in cycle order: the registry's scopes, then `Stale`.
     package var scopeTitles: [(title: String, isActive: Bool)] {

@@ -46,36 +46,6 @@ extension ConsoleState {
         case .flagsChanged(let update):
             apply(update)
             return workflowEffects() + [.repaint]
-        case .remoteSourcesRefreshed(let status):
-            take(status, afterRefresh: true)
-            return [.repaint]
-        case .statusChanged(let status):
-            take(status)
-            // A flag server's clients report evaluations without any flag changing: read the flags again.
-            if !status.remotes.isEmpty { forgetFlags() }
-            return [.repaint]
-        case .searched(let answer):
-            receive(answer)
-            return [.repaint]
-        case .staleOverridesRead(let stale):
-            receive(stale: stale)
-            return [.repaint]
-        case .flagsRead(let keys, let read):
-            receive(keys: keys, flags: read)
-            return [.repaint]
-        case .pendingRestartsRead(let read):
-            return withRepaint(askAboutRestart(read))
-        case .bulkTargetsRead(let change):
-            return withRepaint(changeMarked(with: change))
-        case .profilesLoaded(let listing):
-            receive(listing)
-            return [.repaint]
-        case .profilesChanged(let message, let listing):
-            receive(profileChange: message, listing: listing)
-            return [.repaint]
-        case .appsRead(let apps):
-            showApps(apps)
-            return [.repaint]
         case .tick(let now, let sinceLastFrame):
             self.now = now
             guard sinceLastFrame >= .seconds(1) else { return [] }
@@ -87,12 +57,69 @@ extension ConsoleState {
             return handle(signal)
         case .externalEditFinished(let key, let result):
             return withRepaint(finishExternalEdit(key: key, result: result))
+        default:
+            return handleAnswer(event) ?? handleOverlayContents(event) ?? handleStoreResult(event) ?? []
+        }
+    }
+
+    /// Takes the answer to a read about the flags or the status in (``ConsoleRead``); `nil` for another event.
+    private mutating func handleAnswer(_ event: ConsoleEvent) -> [ConsoleEffect]? {
+        switch event {
+        case .remoteSourcesRefreshed(let status):
+            take(status, afterRefresh: true)
+            return [.repaint]
+        case .statusChanged(let status):
+            take(status)
+            // A flag server's clients report evaluations without any flag changing: read the flags again.
+            if !status.remotes.isEmpty { forgetFlags() }
+            return [.repaint]
+        case .searched(let answer):
+            receive(answer)
+            return [.repaint]
+        case .matchesRead(let matches, let query, let scope):
+            receive(matches: matches, query: query, scope: scope)
+            return [.repaint]
+        case .staleOverridesRead(let stale):
+            receive(stale: stale)
+            return [.repaint]
+        case .flagsRead(let keys, let read):
+            receive(keys: keys, flags: read)
+            return [.repaint]
+        case .pendingRestartsRead(let read):
+            return withRepaint(askAboutRestart(read))
+        case .bulkTargetsRead(let change):
+            return withRepaint(changeMarked(with: change))
+        default:
+            return nil
+        }
+    }
+
+    /// Takes what an overlay shows in (the history, the profiles, the connected apps); `nil` for another event.
+    private mutating func handleOverlayContents(_ event: ConsoleEvent) -> [ConsoleEffect]? {
+        switch event {
         case .historyStepped(let step):
             finishHistoryStep(step)
             return [.repaint]
         case .historyLoaded(let contents):
             showHistory(contents)
             return [.repaint]
+        case .profilesLoaded(let listing):
+            receive(listing)
+            return [.repaint]
+        case .profilesChanged(let message, let listing):
+            receive(profileChange: message, listing: listing)
+            return [.repaint]
+        case .appsRead(let apps):
+            showApps(apps)
+            return [.repaint]
+        default:
+            return nil
+        }
+    }
+
+    /// Takes the result of a store write in; `nil` for another event.
+    private mutating func handleStoreResult(_ event: ConsoleEvent) -> [ConsoleEffect]? {
+        switch event {
         case .storeWriteSaved:
             // Every action answers in the footer: a change says what it changed.
             if let note = finishOldestWrite(), statusMessage == nil { statusMessage = note.text }
@@ -114,6 +141,8 @@ extension ConsoleState {
         case .storeLocked(let holder, let waited):
             storeLockWait = pendingWrites.isEmpty ? nil : StoreLockWait(holder: holder, waited: waited)
             return [.repaint]
+        default:
+            return nil
         }
     }
 
@@ -168,7 +197,9 @@ extension ConsoleState {
             let effects = mode.kind == .restartPrompt ? [.quit(.later, signal: nil)] : handle(.control("c"))
             return withRepaint(
                 effects.map { effect in
-                    if case .quit(let choice, _) = effect { return .quit(choice, signal: .interrupt) }
+                    if case .quit(let choice, _, let restarts) = effect {
+                        return .quit(choice, signal: .interrupt, restarts: restarts)
+                    }
                     return effect
                 })
         }

@@ -9,7 +9,7 @@ import Foundation
 /// and never reads the registry or a clock: what it needs to know it asks for (``ConsoleEffect/read(_:)``), and
 /// the answer comes back as an event. ``ConsoleLayout`` renders the state into a ``ScreenBuffer``. No terminal
 /// is involved.
-package struct ConsoleState: Sendable {
+package struct ConsoleState: Sendable, Equatable {
     /// The smallest terminal the console draws in; below it only one line asking for more room is shown.
     package static let minimumSize = (width: 40, height: 10)
 
@@ -31,6 +31,8 @@ package struct ConsoleState: Sendable {
     var rowsOutdated = false
     /// The read asked for the rows and not yet answered.
     var rowsRequest: ConsoleRead?
+    /// The read asked for the matched characters of the search results on screen and not yet answered.
+    var matchesRequest: ConsoleRead?
     /// Whether the rows, once read, select their first row (a new query) rather than the flag selected before.
     var rowsSelectFirst = false
     /// The flags on screen (the visible rows, the selection, the one being edited), as last read, by key.
@@ -177,7 +179,7 @@ package struct ConsoleState: Sendable {
 }
 
 /// What the footer says once a store write is saved.
-enum SavedNote: Sendable {
+enum SavedNote: Sendable, Equatable {
     /// This text.
     case text(String)
     /// A change to the marked flags: what it changed.

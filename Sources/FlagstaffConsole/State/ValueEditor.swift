@@ -2,7 +2,7 @@ import Flagstaff
 
 /// The inline editor of a typed setting's value: a one-line text buffer with a cursor, validated after every
 /// change by the setting itself (``ConsoleSetting/parse(_:)``).
-package struct ValueEditor: Sendable {
+package struct ValueEditor: Sendable, Equatable {
     /// The store key of the setting edited.
     package let key: String
     /// The setting as it was when the editor opened (its type parses and validates the text).

@@ -101,11 +101,11 @@ final class FakeFlagSource: ConsoleFlagSource {
             var root = Keys()
             for (ordinal, flag) in contents.flags.enumerated() {
                 guard let group = flag.group else {
-                    root.append(flag.key, ordinal)
+                    root.append(flag.key, ordinal: ordinal)
                     continue
                 }
                 if let index = groups.firstIndex(where: { $0.id == group }) {
-                    groups[index].keys.append(flag.key, ordinal)
+                    groups[index].keys.append(flag.key, ordinal: ordinal)
                 } else {
                     groups.append((group, Keys(keys: [flag.key], ordinals: [ordinal])))
                 }
@@ -115,7 +115,7 @@ final class FakeFlagSource: ConsoleFlagSource {
         }
     }
 
-    func search(_ query: String, scope: SearchScope) -> any ConsoleSearchHits {
+    func search(_ query: String, scope: SearchScope) -> any LiveSearchHits {
         contents.withLock { contents in
             contents.fullReads += 1
             let found = contents.flags.enumerated().filter {
@@ -136,26 +136,19 @@ final class FakeFlagSource: ConsoleFlagSource {
         )
     }
 
-    struct Hits: ConsoleSearchHits {
+    struct Hits: LiveSearchHits {
         let keys: [String]
-        let ordinals: [Int]
+        let ordinals: [Int32]
+        init(keys: [String], ordinals: [Int]) {
+            self.keys = keys
+            self.ordinals = ordinals.map(Int32.init)
+        }
         var count: Int { keys.count }
         func key(at position: Int) -> String { keys[position] }
         func matchedRanges(at position: Int) -> [SearchField: [Range<Int>]] { [:] }
-        func position(ofKey key: String) -> Int? { keys.firstIndex(of: key) }
-        func ordinal(at position: Int) -> Int? { ordinals[position] }
+        func ordinal(at position: Int) -> Int? { Int(ordinals[position]) }
     }
 
     /// Keys with their ordinals (positions among all flags).
-    struct Keys: ConsoleKeyList {
-        var keys: [String] = []
-        var ordinals: [Int] = []
-        var count: Int { keys.count }
-        func key(at index: Int) -> String { keys[index] }
-        func ordinal(at index: Int) -> Int? { ordinals[index] }
-        mutating func append(_ key: String, _ ordinal: Int) {
-            keys.append(key)
-            ordinals.append(ordinal)
-        }
-    }
+    typealias Keys = ConsoleKeyList
 }

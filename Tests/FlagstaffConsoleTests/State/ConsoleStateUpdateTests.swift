@@ -215,6 +215,23 @@ import Testing
         #expect(state.update(.signal(.interrupt)) == [.quit(.later, signal: .interrupt)])
     }
 
+    @Test func restartNowCarriesTheFlagsTheRestartHandlerIsGiven() {
+        let source = makeSource()
+        var state = ConsoleHarness(source: source)
+        source.change("flag5") { $0.override = .enabled }  // launched OFF: pending
+        _ = state.registryChanged(keys: ["flag5"])
+        #expect(press(.character("q"), into: &state).isEmpty)
+        #expect(state.pendingRestarts.map(\.key) == ["flag5"])
+        // The quit effect names the prompt's flags: the shell reads nothing of the state to run the handler.
+        let effects = press(.character("r"), into: &state)
+        guard case .quit(.restartNow, nil, let carried)? = effects.last else {
+            Issue.record("no quit: \(effects)")
+            return
+        }
+        #expect(carried.map(\.key) == ["flag5"])
+        #expect(carried.map(\.currentValue) == [true])
+    }
+
     @Test func undoPutsBackTheOpeningOverrideOrForcesTheLaunchValue() {
         let source = makeSource()
         // flag0 (restart, launched ON) was overridden OFF before the console opened, flag10 (restart,

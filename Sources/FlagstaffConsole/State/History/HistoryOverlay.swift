@@ -25,6 +25,13 @@ package struct HistoryOverlay: Sendable, Equatable {
     package var selected = 0
     /// The index of the first change shown.
     package var offset = 0
+
+    /// Moves the selection by `delta` changes (clamped), scrolling to keep it among the `visible` ones shown.
+    package mutating func move(by delta: Int, visible: Int) {
+        selected = min(max(0, selected + delta), max(0, contents.changes.count - 1))
+        if selected < offset { offset = selected }
+        if selected >= offset + visible { offset = selected - visible + 1 }
+    }
 }
 
 /// The result of an undo or a redo asked for from the console.

@@ -3,6 +3,20 @@ import Foundation
 
 /// Undo and redo (`u`, `U`) and the history overlay (`H`).
 extension ConsoleState {
+    /// Carries out a history key (see ``KeyBindings/historyOverlay``).
+    mutating func perform(_ action: HistoryAction) -> [ConsoleEffect] {
+        switch action {
+        case .step(let redo): return stepHistory(redo: redo)
+        case .open: return openHistory()
+        case .close: closeHistory()
+        case .move(let delta): moveHistorySelection(by: delta)
+        case .page(let down): moveHistorySelection(by: down ? historyVisibleCount : -historyVisibleCount)
+        case .edge(let last): moveHistorySelection(by: last ? Int.max / 2 : Int.min / 2)
+        case .jump: jumpToHistorySelection()
+        }
+        return []
+    }
+
     /// `u` / `U`: asks for an undo or a redo, performed like any other store write (at once, or once another
     /// process releases the store's lock: meanwhile the footer says who holds it); the result is the footer's
     /// next message.
@@ -80,11 +94,7 @@ extension ConsoleState {
     /// Moves the overlay's selection, scrolling to keep it shown.
     mutating func moveHistorySelection(by delta: Int) {
         guard var overlay = history else { return }
-        let count = overlay.contents.changes.count
-        overlay.selected = min(max(0, overlay.selected + delta), max(0, count - 1))
-        let visible = historyVisibleCount
-        if overlay.selected < overlay.offset { overlay.offset = overlay.selected }
-        if overlay.selected >= overlay.offset + visible { overlay.offset = overlay.selected - visible + 1 }
+        overlay.move(by: delta, visible: historyVisibleCount)
         mode = .history(overlay)
     }
 
@@ -126,7 +136,7 @@ extension ConsoleState {
 extension ConsoleState {
     /// Whether the registry declares a flag or setting with `key` (a pass over the tree's keys).
     func isDeclared(_ key: String) -> Bool {
-        func lists(_ keys: any ConsoleKeyList) -> Bool { (0..<keys.count).contains { keys.key(at: $0) == key } }
+        func lists(_ keys: ConsoleKeyList) -> Bool { keys.keys.contains(key) }
         func holds(_ group: ConsoleOutline.Group) -> Bool {
             lists(group.keys) || group.subgroups.contains(where: holds)
         }
