@@ -70,7 +70,7 @@ struct FlagdManifestCommandTests {
         let blue = Self.definitions.replacingOccurrences(
             of: #""defaultVariant": "red""#, with: #""defaultVariant": "blue""#)
         _ = try sandbox.write("flagd.json", blue)
-        #expect(await eventually(timeout: .seconds(10)) { color.value == "#0000ff" })
+        #expect(await eventually { color.value == "#0000ff" })
     }
 
     @Test func badDefinitionsNameTheFileAndThePath() async throws {

@@ -81,7 +81,7 @@ struct FlagdHTTPSourceTests {
         served.current.withLock { $0 = (next, "\"v2\"") }
         source.startWatching(every: .milliseconds(20))
         defer { source.stopWatching() }
-        #expect(await eventually(timeout: .seconds(10)) { pageSize.value == 50 })
+        #expect(await eventually { pageSize.value == 50 })
         #expect(source.status.state == .ok)
     }
 }

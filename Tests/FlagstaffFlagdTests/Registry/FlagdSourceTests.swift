@@ -136,13 +136,13 @@ struct FlagdSourceTests {
 
         try Data("{\"flags\": {\"page-size\": ".utf8).write(to: file)
         #expect(
-            await eventually(timeout: .seconds(10)) { if case .failed = source.status.state { true } else { false } })
+            await eventually { if case .failed = source.status.state { true } else { false } })
         #expect(pageSize.value == 10)
 
         let next = Self.json.replacingOccurrences(
             of: #""defaultVariant": "small""#, with: #""defaultVariant": "big""#)
         try Data(next.utf8).write(to: file)
-        #expect(await eventually(timeout: .seconds(10)) { pageSize.value == 50 })
+        #expect(await eventually { pageSize.value == 50 })
         #expect(source.status.state == .ok)
     }
 }
