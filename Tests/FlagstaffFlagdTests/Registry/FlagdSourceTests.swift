@@ -146,18 +146,3 @@ struct FlagdSourceTests {
         #expect(source.status.state == .ok)
     }
 }
-
-/// Whether the `onChange` of one `withObservationTracking` was called.
-private final class ObservedCalls: Sendable {
-    private final class Calls: Sendable {
-        let count = Atomic<Int>(0)
-    }
-
-    private let calls = Calls()
-    var fired: Bool { calls.count.load(ordering: .acquiring) > 0 }
-
-    init(_ read: () -> Void) {
-        let calls = self.calls
-        withObservationTracking(read) { calls.count.add(1, ordering: .releasing) }
-    }
-}

@@ -7,22 +7,6 @@ import Testing
 
 @testable import Flagstaff
 
-/// Whether the `onChange` of one `withObservationTracking` was called (it is called at most once).
-private final class Tracked: Sendable {
-    private final class Calls: Sendable {
-        let count = Atomic<Int>(0)
-    }
-
-    private let calls = Calls()
-    var fired: Bool { calls.count.load(ordering: .acquiring) > 0 }
-
-    /// Tracks the reads `read` makes.
-    init(_ read: () -> Void) {
-        let calls = self.calls
-        withObservationTracking(read) { calls.count.add(1, ordering: .releasing) }
-    }
-}
-
 /// Flags and settings with the Observation framework: reads inside `withObservationTracking` are told of a change
 /// of the value from every source, and only of a change of what they read.
 @Suite struct ObservationTests {
@@ -38,9 +22,9 @@ private final class Tracked: Sendable {
 
     @Test func anOverrideInThisProcessIsAnnouncedToReadersOfTheFlagAndTheSetting() throws {
         let features = registry()
-        let flag = Tracked { _ = features.blueText.enabled }
-        let setting = Tracked { _ = features.maxItems.value }
-        let other = Tracked { _ = features.cardColor.value }
+        let flag = ObservedCalls { _ = features.blueText.enabled }
+        let setting = ObservedCalls { _ = features.maxItems.value }
+        let other = ObservedCalls { _ = features.cardColor.value }
         features.blueText.override = .enabled
         #expect(flag.fired)
         #expect(!setting.fired)
@@ -53,26 +37,26 @@ private final class Tracked: Sendable {
     @Test func onlyAChangeOfTheEffectiveValueIsAnnouncedToValueReadersAndAnOverrideChangeToOverrideReaders() throws {
         let features = registry()
         // A setting forced to its default: its value does not change, its override does.
-        let value = Tracked { _ = features.compact.value }
-        let override = Tracked { _ = features.compact.overriddenValue }
+        let value = ObservedCalls { _ = features.compact.value }
+        let override = ObservedCalls { _ = features.compact.overriddenValue }
         features.compact.overriddenValue = false
         #expect(!value.fired, "forcing the default value leaves the value as it was")
         #expect(override.fired)
         // An invalid value is refused: nothing changes, nothing is announced.
-        let refused = Tracked { _ = features.maxItems.value }
+        let refused = ObservedCalls { _ = features.maxItems.value }
         features.maxItems.overriddenValue = 500
         #expect(!refused.fired)
         // Reads outside tracking are not announced to anyone, and a later change still reaches a new tracker.
         _ = features.blueText.enabled
-        let later = Tracked { _ = features.blueText.override }
+        let later = ObservedCalls { _ = features.blueText.override }
         features.blueText.override = .disabled
         #expect(later.fired)
     }
 
     @Test func anotherStoreObjectWritingTheFileIsAnnouncedWhenTheRegistryReloads() throws {
         let features = registry(try FileOverrideStore(url: file))
-        let flag = Tracked { _ = features.blueText.enabled }
-        let setting = Tracked { _ = features.layout.columns.value }
+        let flag = ObservedCalls { _ = features.blueText.enabled }
+        let setting = ObservedCalls { _ = features.layout.columns.value }
         // Another process: its own store object on the same file.
         _ = try FileOverrideStore(url: file).write([
             "blueText": .set(.on), "layout.columns": .set(try OverrideValue(json: "5")),
@@ -88,7 +72,7 @@ private final class Tracked: Sendable {
         let features = FeatureRegistry(
             TypedFeatures(), store: try FileOverrideStore(url: file),
             options: RegistryOptions(storeWatchInterval: .seconds(1), clock: clock, launchOverrides: .none))
-        let flag = Tracked { _ = features.blueText.enabled }
+        let flag = ObservedCalls { _ = features.blueText.enabled }
         _ = try FileOverrideStore(url: file).write(["blueText": .set(.on)])
         try await clock.waitForSleepers()
         clock.advance(by: .seconds(1))
@@ -102,13 +86,13 @@ private final class Tracked: Sendable {
         try registry.register(Setting(default: 1, key: "unbound"))
         try registry.register(Setting(default: "#f05138", key: "color", remote: color.remoteBinding))
         let bound = try #require(registry.feature(forKey: "color") as? Setting<String>)
-        let tracked = Tracked { _ = bound.value }
+        let tracked = ObservedCalls { _ = bound.value }
         source.set("cardColor", "#0000ff")
         registry.notifyRemoteChange(keys: ["color"])
         #expect(tracked.fired)
         #expect(bound.value == "#0000ff")
         // An activation that leaves the value as it was is not announced.
-        let again = Tracked { _ = bound.value }
+        let again = ObservedCalls { _ = bound.value }
         source.set("other", "x")
         registry.notifyRemoteChange(keys: ["color"])
         #expect(!again.fired)
@@ -117,7 +101,7 @@ private final class Tracked: Sendable {
     @Test func anExpiryIsAnnounced() async throws {
         let features = registry(try FileOverrideStore(url: file, wallClock: clock))
         try features.setOverrideValues(["blueText": .set(.on)], expiresAt: clock.date + 60)
-        let flag = Tracked { _ = features.blueText.enabled }
+        let flag = ObservedCalls { _ = features.blueText.enabled }
         try await clock.waitForSleepers()
         clock.advance(by: .seconds(60))
         #expect(await eventually { flag.fired })
@@ -127,8 +111,8 @@ private final class Tracked: Sendable {
     @Test func anUndoIsAnnounced() throws {
         let features = registry(try FileOverrideStore(url: file))
         features.maxItems.overriddenValue = 30
-        let setting = Tracked { _ = features.maxItems.value }
-        let override = Tracked { _ = features.maxItems.overriddenValue }
+        let setting = ObservedCalls { _ = features.maxItems.value }
+        let override = ObservedCalls { _ = features.maxItems.overriddenValue }
         try ChangeHistory(features).undo()
         #expect(setting.fired)
         #expect(override.fired)
@@ -137,11 +121,11 @@ private final class Tracked: Sendable {
 
     @Test func membersOutsideARegistryAnnounceTheirOwnChanges() {
         let flag = Feature()
-        let tracked = Tracked { _ = flag.enabled }
+        let tracked = ObservedCalls { _ = flag.enabled }
         flag.override = .enabled
         #expect(tracked.fired)
         let setting = Setting(default: 3)
-        let value = Tracked { _ = setting.value }
+        let value = ObservedCalls { _ = setting.value }
         setting.overriddenValue = 4
         #expect(value.fired)
     }
@@ -150,8 +134,8 @@ private final class Tracked: Sendable {
         let registry = AnyFeatureRegistry(options: RegistryOptions(storeWatchInterval: nil, launchOverrides: .none))
         let flags = (0..<20_000).map { Feature(key: "flag\($0)") }
         try registry.register(flags)
-        let watched = Tracked { _ = flags[7].enabled }
-        let untouched = Tracked { _ = flags[8].enabled }
+        let watched = ObservedCalls { _ = flags[7].enabled }
+        let untouched = ObservedCalls { _ = flags[8].enabled }
         try registry.setOverrideValues(
             Dictionary(uniqueKeysWithValues: flags.enumerated().map { ($1.key, $0 == 8 ? .remove : .set(.on)) }))
         #expect(watched.fired)
@@ -171,7 +155,7 @@ private final class Tracked: Sendable {
     @Test func aTestOverrideDoesNotHideChangesFromTrackers() {
         let features = registry()
         let tracked = withFeature(features.blueText).enabled {
-            Tracked { #expect(features.blueText.enabled) }
+            ObservedCalls { #expect(features.blueText.enabled) }
         }
         features.blueText.override = .enabled
         #expect(tracked.fired)
@@ -180,7 +164,7 @@ private final class Tracked: Sendable {
     @Test func aSettingsTestOverrideDoesNotHideChangesFromTrackers() {
         let features = registry()
         let tracked = withSetting(features.maxItems, value: 7) {
-            Tracked { #expect(features.maxItems.value == 7) }
+            ObservedCalls { #expect(features.maxItems.value == 7) }
         }
         let observed = features.maxItems.observation.isPublished
         #expect(observed, "the forced read made the observation state")
@@ -194,17 +178,17 @@ private final class Tracked: Sendable {
         source.set("maxItems", "42")
         features.maxItems.bind(to: SettingRemoteBinding(source: source, key: "maxItems"))
         // The remote word, the override word, the published state (a String override), the declared default.
-        let remote = Tracked { #expect(features.maxItems.value == 42) }
+        let remote = ObservedCalls { #expect(features.maxItems.value == 42) }
         features.maxItems.overriddenValue = 50
         #expect(remote.fired)
-        let overridden = Tracked { #expect(features.maxItems.value == 50) }
+        let overridden = ObservedCalls { #expect(features.maxItems.value == 50) }
         features.maxItems.overriddenValue = nil
         #expect(overridden.fired)
         features.cardColor.overriddenValue = "#000000"
-        let published = Tracked { #expect(features.cardColor.value == "#000000") }
+        let published = ObservedCalls { #expect(features.cardColor.value == "#000000") }
         features.cardColor.overriddenValue = nil
         #expect(published.fired)
-        let declared = Tracked { #expect(features.cardColor.value == "#f05138") }
+        let declared = ObservedCalls { #expect(features.cardColor.value == "#f05138") }
         features.cardColor.overriddenValue = "#ffffff"
         #expect(declared.fired)
     }
@@ -212,12 +196,12 @@ private final class Tracked: Sendable {
     @Test func invalidatingADynamicFlagsCacheAnnouncesANewValueOnly() {
         let source = Atomic<Bool>(false)
         let flag = DynamicFeature(key: "dynamic", caching: .once) { _ in source.load(ordering: .acquiring) }
-        let unchanged = Tracked { _ = flag.enabled }
+        let unchanged = ObservedCalls { _ = flag.enabled }
         flag.invalidateCache()
         #expect(!unchanged.fired, "the closure gives the same value: nothing to announce")
         source.store(true, ordering: .releasing)
         #expect(!unchanged.fired && !flag.enabled, "the cached value stands until the cache is invalidated")
-        let tracked = Tracked { _ = flag.enabled }
+        let tracked = ObservedCalls { _ = flag.enabled }
         flag.invalidateCache()
         #expect(tracked.fired)
         #expect(flag.enabled)
