@@ -140,7 +140,7 @@ public class AnyFeatureRegistry: @unchecked Sendable {
     ///   - scope: which flags to consider (by current value or override).
     /// - Returns: the matching flags, best first, with the matched ranges for highlighting; a lazy collection,
     ///   so a query matching every flag costs no more to return than a selective one.
-    package func search(_ query: String, scope: SearchScope = .all) -> SearchResults {
+    public func search(_ query: String, scope: SearchScope = .all) -> SearchResults {
         core.search.search(
             query, scope: scope, generation: core.generation.load(ordering: .relaxed), features: allMembersLocked)
     }

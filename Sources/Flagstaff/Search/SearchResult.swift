@@ -1,18 +1,18 @@
 /// One flag found by `AnyFeatureRegistry.search(_:scope:)`.
-package struct SearchResult: Sendable {
+public struct SearchResult: Sendable {
     /// The flag.
-    package let feature: AnyFeature
+    public let feature: AnyFeature
     /// The best kind of match over all fields.
-    package let kind: SearchMatchKind
+    public let kind: SearchMatchKind
     /// The field with the best match.
-    package let field: SearchField
+    public let field: SearchField
     let index: SearchIndex
     let entry: Int
     let query: FoldedQuery
 
     /// For each matching field, the matched characters as `Character` offsets into ``SearchField/text(of:)``,
     /// for highlighting. Computed when read (cheap for one result; avoid reading it for results not shown).
-    package var matchedRanges: [SearchField: [Range<Int>]] {
+    public var matchedRanges: [SearchField: [Range<Int>]] {
         var result: [SearchField: [Range<Int>]] = [:]
         guard kind != .unfiltered else { return result }
         for field in SearchField.allCases {

@@ -3,7 +3,7 @@
 /// A collection over the search's ranked entries: a ``SearchResult`` is made only when one is read, so a
 /// query that matches 100,000 flags costs no more to return than one that matches ten, and a screen that
 /// shows forty rows reads forty results.
-package struct SearchResults: RandomAccessCollection, Sendable {
+public struct SearchResults: RandomAccessCollection, Sendable {
     private let index: SearchIndex
     private let query: FoldedQuery
     /// Index entries, best first.
@@ -19,12 +19,12 @@ package struct SearchResults: RandomAccessCollection, Sendable {
     }
 
     /// The first position (0).
-    package var startIndex: Int { 0 }
+    public var startIndex: Int { 0 }
     /// One past the last position.
-    package var endIndex: Int { entries.count }
+    public var endIndex: Int { entries.count }
 
     /// The result at a position.
-    package subscript(position: Int) -> SearchResult {
+    public subscript(position: Int) -> SearchResult {
         let entry = Int(entries[position])
         guard !buckets.isEmpty else {
             return SearchResult(

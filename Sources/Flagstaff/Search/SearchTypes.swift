@@ -1,5 +1,5 @@
 /// Which flags a search considers.
-package enum SearchScope: String, Sendable, Hashable, CaseIterable {
+public enum SearchScope: String, Sendable, Hashable, CaseIterable {
     /// Every flag.
     case all
     /// Flags (and boolean settings) whose effective value is on.
@@ -11,7 +11,7 @@ package enum SearchScope: String, Sendable, Hashable, CaseIterable {
 
     /// Whether `feature` is in this scope right now.
     /// - Parameter feature: the flag.
-    package func includes(_ feature: AnyFeature) -> Bool {
+    public func includes(_ feature: AnyFeature) -> Bool {
         switch self {
         case .all: return true
         case .enabled: return Self.boolean(feature) == true
@@ -41,7 +41,7 @@ package enum SearchScope: String, Sendable, Hashable, CaseIterable {
 }
 
 /// A searchable text of a flag.
-package enum SearchField: Int, Sendable, Hashable, CaseIterable, Comparable {
+public enum SearchField: Int, Sendable, Hashable, CaseIterable, Comparable {
     /// `feature.label`.
     case label
     /// `feature.key`.
@@ -52,11 +52,11 @@ package enum SearchField: Int, Sendable, Hashable, CaseIterable, Comparable {
     case description
 
     /// Orders fields by how much a match in them counts (label first).
-    package static func < (lhs: SearchField, rhs: SearchField) -> Bool { lhs.rawValue < rhs.rawValue }
+    public static func < (lhs: SearchField, rhs: SearchField) -> Bool { lhs.rawValue < rhs.rawValue }
 
     /// The text of this field for a flag (what `matchedRanges` offsets index into).
     /// - Parameter feature: the flag.
-    package func text(of feature: AnyFeature) -> String {
+    public func text(of feature: AnyFeature) -> String {
         switch self {
         case .label: return feature.label
         case .key: return feature.key
@@ -67,7 +67,7 @@ package enum SearchField: Int, Sendable, Hashable, CaseIterable, Comparable {
 }
 
 /// How well a query matched, best first.
-package enum SearchMatchKind: Int, Sendable, Hashable, CaseIterable, Comparable {
+public enum SearchMatchKind: Int, Sendable, Hashable, CaseIterable, Comparable {
     /// The whole field equals the query.
     case exact
     /// The field starts with the query.
@@ -82,5 +82,5 @@ package enum SearchMatchKind: Int, Sendable, Hashable, CaseIterable, Comparable 
     case unfiltered
 
     /// Orders kinds best first.
-    package static func < (lhs: SearchMatchKind, rhs: SearchMatchKind) -> Bool { lhs.rawValue < rhs.rawValue }
+    public static func < (lhs: SearchMatchKind, rhs: SearchMatchKind) -> Bool { lhs.rawValue < rhs.rawValue }
 }
