@@ -68,6 +68,13 @@ enum CoreBench {
             for _ in 0..<iterations where plain.enabled { count &+= 1 }
             return count
         }
+        // The README's way of reading a flag: through the registry's member lookup each time (issue 36 asks for two
+        // threads ≤ 1.3× one; the lookup retains the member, which two threads reading one flag contend on).
+        contended("features.plain.enabled (through the registry)") { iterations in
+            var count = 0
+            for _ in 0..<iterations where features.plain.enabled { count &+= 1 }
+            return count
+        }
         contended("feature.enabled (dynamic, .interval cache)") { iterations in
             var count = 0
             for _ in 0..<iterations where cached.enabled { count &+= 1 }
