@@ -33,8 +33,12 @@ extension FileOverrideStore {
     /// The bisect in progress, or `nil` when there is none.
     /// - Throws: ``BisectError`` when the state file is corrupt or unreadable (naming it).
     package func bisectSession() throws -> BisectSession? {
-        let url = try layout().bisectState
-        guard let data = try Self.readBisectState(url) else { return nil }
+        try Self.bisectSession(at: try layout().bisectState)
+    }
+
+    /// The bisect in progress according to the state file at `url`, or `nil` when there is none.
+    private static func bisectSession(at url: URL) throws(BisectError) -> BisectSession? {
+        guard let data = try readBisectState(url) else { return nil }
         return try BisectStateFile.decode(data, path: url.path)
     }
 
@@ -146,7 +150,7 @@ extension FileOverrideStore {
         let layout = try self.layout()
         let url = layout.bisectState
         // The candidates' expiries are fixed at the start; the session is read again under the lock.
-        let known = try? bisectSession()
+        let known = try? Self.bisectSession(at: url)
         var previous: Data?
         var stateWritten = false
         var result: BisectSession?
